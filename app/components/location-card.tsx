@@ -1,0 +1,38 @@
+import { Link } from "react-router";
+import type { LocationSummary } from "~/db/queries/locations.server";
+import { phoneHref } from "~/domain/phone";
+
+export function StatusBadge({ status }: { status: string }) {
+  return <span className={status === "Live" ? "badge badge--live" : "badge badge--soon"}>{status === "Live" ? "Open" : status}</span>;
+}
+
+export function LocationCard({ location }: { location: LocationSummary }) {
+  const a = location.address;
+  return (
+    <article className="card location-card">
+      <h3 className="card__title">
+        <Link to={`/locations/${location.urlSlug}`}>
+          {location.name}
+          {a ? `, ${a.stateProvince}` : ""}
+        </Link>
+      </h3>
+      <StatusBadge status={location.status} />
+      {a ? (
+        <address className="location-card__address">
+          {a.street1}
+          {a.street2 ? <>, {a.street2}</> : null}
+          <br />
+          {a.city}, {a.stateProvince} {a.postal}
+        </address>
+      ) : null}
+      <p>
+        <a href={phoneHref(location.phoneNumber)}>{location.phoneNumber}</a>
+      </p>
+      <p className="card__actions">
+        <Link to={`/locations/${location.urlSlug}`} className="button button--primary" aria-label={`${location.status === "Live" ? "View units at" : "Learn more about"} ${location.name}`}>
+          {location.status === "Live" ? "View units" : "Learn more"}
+        </Link>
+      </p>
+    </article>
+  );
+}

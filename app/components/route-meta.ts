@@ -1,0 +1,35 @@
+import type { MetaDescriptor } from "react-router";
+import { absoluteUrl, pageMeta, type PageMetaInput } from "./page-meta";
+
+interface RootMatchData {
+  site?: { website: { websiteName: string; domain: string } } | null;
+}
+
+type Matches = ReadonlyArray<{ id: string; data?: unknown; loaderData?: unknown } | undefined>;
+
+/** The website's name and primary domain from the root route's data, for titles and canonical URLs. */
+export function siteFromMatches(matches: Matches) {
+  const root = matches.find((m) => m?.id === "root");
+  const d = (root?.loaderData ?? root?.data) as RootMatchData | undefined;
+  return d?.site?.website ?? null;
+}
+
+/**
+ * Meta for a page: "{title} | {website name}" (unless the title already names the site), a canonical
+ * link on the primary domain and Open Graph tags.
+ */
+export function routeMeta(
+  matches: Matches,
+  input: Omit<PageMetaInput, "canonical" | "siteName"> & { path: string; fullTitle?: boolean },
+): MetaDescriptor[] {
+  const site = siteFromMatches(matches);
+  const name = site?.websiteName ?? "";
+  const title = input.fullTitle || !name || input.title.includes(name) ? input.title : `${input.title} | ${name}`;
+  return pageMeta({
+    ...input,
+    title,
+    siteName: name || undefined,
+    canonical: absoluteUrl(site?.domain, input.path),
+    image: input.image ? absoluteUrl(site?.domain, input.image) ?? input.image : undefined,
+  });
+}

@@ -1,0 +1,185 @@
+import { Link, NavLink } from "react-router";
+import type { SiteLayout } from "~/db/queries/site.server";
+import type { MenuItem } from "~/domain/menu";
+import { componentProp, type ComponentSetting } from "~/domain/website-settings";
+import { phoneHref } from "~/domain/phone";
+import { ResponsiveImage } from "./responsive-image";
+
+function MenuLink({ item, className }: { item: MenuItem; className?: string }) {
+  if (!item.isInternal || /^[a-z]+:/i.test(item.url)) {
+    return (
+      <a
+        href={item.url}
+        className={className}
+        {...(item.isTargetBlank ? { target: "_blank", rel: "noopener noreferrer" } : {})}
+      >
+        {item.name}
+        {item.isTargetBlank ? <span className="visually-hidden"> (opens in a new tab)</span> : null}
+      </a>
+    );
+  }
+  return (
+    <NavLink to={item.url} className={className} end {...(item.isTargetBlank ? { target: "_blank" } : {})}>
+      {item.name}
+    </NavLink>
+  );
+}
+
+/**
+ * A menu level. Items with children are disclosure widgets (<details>/<summary>): keyboard and
+ * screen-reader accessible and working without JavaScript. Top-level ones share a name so opening
+ * one closes the others.
+ */
+function MenuLevel({ items, depth, group }: { items: MenuItem[]; depth: number; group: string }) {
+  return (
+    <ul className={depth === 0 ? "menu menu--top" : "menu menu--sub"}>
+      {items.map((item) => (
+        <li key={item.id} className={item.children.length ? "menu__item has-children" : "menu__item"}>
+          {item.children.length ? (
+            <details name={`${group}-${depth}`} className="menu__disclosure">
+              <summary className="menu__summary">{item.name}</summary>
+              <div className="menu__panel">
+                {item.url && !item.children.some((c) => c.url === item.url) ? (
+                  <MenuLink item={{ ...item, name: `All ${item.name}` }} className="menu__link menu__link--overview" />
+                ) : null}
+                <MenuLevel items={item.children} depth={depth + 1} group={group} />
+              </div>
+            </details>
+          ) : (
+            <MenuLink item={item} className="menu__link" />
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function AnnouncementBar({ nav, fallbackPhone }: { nav: ComponentSetting; fallbackPhone: string }) {
+  if (!componentProp(nav, "announcement_bar_enabled", false)) return null;
+  const text = componentProp(nav, "announcement_bar_text", "");
+  const phone = componentProp(nav, "announcement_bar_phone", fallbackPhone);
+  return (
+    <div className="announcement-bar" role="region" aria-label="Announcement">
+      <div className="container">
+        {text} {phone ? <a href={phoneHref(phone)}>{phone}</a> : null}
+      </div>
+    </div>
+  );
+}
+
+interface NavbarProps {
+  site: SiteLayout;
+  variant: "classic" | "centered";
+}
+
+function Navbar({ site, variant }: NavbarProps) {
+  const nav = site.website.navComponent;
+  const menuName = componentProp(nav, "main_menu", "Main Menu");
+  const menu = site.menus[menuName];
+  const rentText = componentProp(nav, "rent_button_text", "Rent a unit");
+  const rentUrl = componentProp(nav, "rent_button_url", "/view-locations");
+  const logo = site.website.logo;
+  return (
+    <header className={`site-header site-header--${variant}`}>
+      <div className="container site-header__inner">
+        <Link to="/" className="site-header__brand">
+          {logo ? (
+            <ResponsiveImage image={logo} alt={site.website.websiteName} eager />
+          ) : (
+            <span className="site-header__name">{site.website.websiteName}</span>
+          )}
+        </Link>
+        {menu ? (
+          <nav aria-label="Main" className="main-nav">
+            <MenuLevel items={menu.items} depth={0} group="main" />
+          </nav>
+        ) : null}
+        <Link to={rentUrl} className="button button--primary site-header__cta">
+          {rentText}
+        </Link>
+      </div>
+    </header>
+  );
+}
+
+/** Navbars by `nav_component.name`; an unknown name falls back to the classic one. */
+const navbars: Record<string, NavbarProps["variant"]> = {
+  NavbarClassic: "classic",
+  NavbarCentered: "centered",
+};
+
+export function SiteHeader({ site }: { site: SiteLayout }) {
+  const nav = site.website.navComponent;
+  return (
+    <>
+      <AnnouncementBar nav={nav} fallbackPhone={site.phoneNumber} />
+      <Navbar site={site} variant={navbars[nav.name] ?? "classic"} />
+    </>
+  );
+}
+
+function FooterMenu({ site, propName, fallback }: { site: SiteLayout; propName: string; fallback: string }) {
+  const name = componentProp(site.website.footerComponent, propName, fallback);
+  const menu = site.menus[name];
+  if (!menu) return null;
+  const headingId = `footer-menu-${name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}`;
+  return (
+    <nav className="footer-menu" aria-labelledby={headingId}>
+      <h2 id={headingId} className="footer-menu__heading">
+        {menu.heading || menu.name}
+      </h2>
+      <ul>
+        {menu.items.map((item) => (
+          <li key={item.id}>
+            <MenuLink item={item} />
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
+
+export function SiteFooter({ site }: { site: SiteLayout }) {
+  const footer = site.website.footerComponent;
+  const showLocations = componentProp(footer, "show_locations", true);
+  const logo = site.website.footerLogo;
+  return (
+    <footer className="site-footer">
+      <div className="container site-footer__inner">
+        <div className="site-footer__brand">
+          {logo ? <ResponsiveImage image={logo} alt={site.website.websiteName} /> : <p>{site.website.websiteName}</p>}
+          {site.account.tagline ? <p>{site.account.tagline}</p> : null}
+          {site.phoneNumber ? (
+            <p>
+              Call us: <a href={phoneHref(site.phoneNumber)}>{site.phoneNumber}</a>
+            </p>
+          ) : null}
+        </div>
+        <FooterMenu site={site} propName="first_menu" fallback="Company" />
+        <FooterMenu site={site} propName="second_menu" fallback="Quick Links" />
+        {showLocations && site.locations.length ? (
+          <nav className="footer-menu" aria-labelledby="footer-menu-locations">
+            <h2 id="footer-menu-locations" className="footer-menu__heading">
+              Locations
+            </h2>
+            <ul>
+              {site.locations.map((l) => (
+                <li key={l.urlSlug}>
+                  <Link to={`/locations/${l.urlSlug}`}>
+                    {l.name}
+                    {l.status === "Coming Soon" ? " (Coming Soon)" : ""}
+                  </Link>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        ) : null}
+      </div>
+      <div className="container site-footer__legal">
+        <p>
+          © {new Date().getFullYear()} {site.account.name}. <Link to="/privacy-policy">Privacy policy</Link>
+        </p>
+      </div>
+    </footer>
+  );
+}

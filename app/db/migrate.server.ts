@@ -1,0 +1,17 @@
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import type { NodePgDatabase } from "drizzle-orm/node-postgres";
+import type { PgliteDatabase } from "drizzle-orm/pglite";
+import path from "node:path";
+import type { DatabaseHandle } from "./client.server";
+
+export const MIGRATIONS_FOLDER = path.resolve(process.env.MIGRATIONS_FOLDER ?? "drizzle");
+
+/** Applies the checked-in drizzle-kit migrations that have not run yet. */
+export async function runMigrations(handle: DatabaseHandle, migrationsFolder = MIGRATIONS_FOLDER) {
+  if (handle.driver === "postgres") {
+    await migratePg(handle.db as unknown as NodePgDatabase, { migrationsFolder });
+  } else {
+    await migratePglite(handle.db as unknown as PgliteDatabase, { migrationsFolder });
+  }
+}

@@ -1,0 +1,71 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import {
+  addresses,
+  amenities,
+  hoursBlocks,
+  insurancePlans,
+  locationImages,
+  locations,
+  paymentTypes,
+} from "~/db/schema";
+import { parseCheckoutCharges } from "~/domain/location-settings";
+
+export type LocationSummary = Awaited<ReturnType<typeof listLocations>>[number];
+
+/** Every location of the account with its address, for lists and the footer. Live ones first. */
+export async function listLocations(db: Database, accountId: number) {
+  const rows = await db
+    .select({
+      id: locations.id,
+      name: locations.name,
+      urlSlug: locations.urlSlug,
+      status: locations.status,
+      software: locations.software,
+      phoneNumber: locations.phoneNumber,
+      metaTagline: locations.metaTagline,
+      mainImage: locations.mainImage,
+      address: {
+        street1: addresses.street1,
+        street2: addresses.street2,
+        city: addresses.city,
+        stateProvince: addresses.stateProvince,
+        postal: addresses.postal,
+        lat: addresses.lat,
+        lon: addresses.lon,
+      },
+    })
+    .from(locations)
+    .leftJoin(addresses, eq(addresses.locationId, locations.id))
+    .where(eq(locations.accountId, accountId))
+    .orderBy(asc(locations.id));
+  return rows.sort((a, b) => Number(a.status !== "Live") - Number(b.status !== "Live"));
+}
+
+/** Everything a location page shows, by slug; null when there is no such location. */
+export async function getLocationPage(db: Database, slug: string) {
+  const location = await db.query.locations.findFirst({
+    where: eq(locations.urlSlug, slug.toLowerCase()),
+    with: {
+      address: true,
+      hoursBlocks: { with: { items: true }, orderBy: asc(hoursBlocks.type) },
+      amenities: { orderBy: asc(amenities.index) },
+      media: { orderBy: asc(locationImages.index) },
+      insurancePlans: { orderBy: asc(insurancePlans.coverage) },
+      paymentTypes: { where: isNull(paymentTypes.deletedAt), orderBy: asc(paymentTypes.id) },
+    },
+  });
+  if (!location) return null;
+  const charges = parseCheckoutCharges(location.chargesToShowAtCheckout);
+  if (!charges.ok) console.error(`Location ${location.urlSlug}: ${charges.error}`);
+  return { ...location, checkoutCharges: charges.ok ? charges.charges : [] };
+}
+export type LocationPage = NonNullable<Awaited<ReturnType<typeof getLocationPage>>>;
+
+/** Hours blocks of a location by type, for the open-now status in lists. */
+export async function getHoursBlock(db: Database, locationId: number, type: "gate" | "office") {
+  return db.query.hoursBlocks.findFirst({
+    where: and(eq(hoursBlocks.locationId, locationId), eq(hoursBlocks.type, type)),
+    with: { items: true },
+  });
+}

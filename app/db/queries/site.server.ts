@@ -1,0 +1,81 @@
+import { asc, eq, inArray } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { accounts, locations, menus, navMenuItems, websites } from "~/db/schema";
+import { buildMenuTree, type MenuItem } from "~/domain/menu";
+import { parseAccountGlobalSettings } from "~/domain/portal-settings";
+
+/** The operator's website. One operator per deployment: the first website row. */
+export async function getWebsite(db: Database) {
+  const [website] = await db.select().from(websites).orderBy(asc(websites.id)).limit(1);
+  return website ?? null;
+}
+
+export async function getAccount(db: Database, accountId: number) {
+  const account = await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) });
+  if (!account) return null;
+  return { ...account, globalSettings: parseAccountGlobalSettings(account.globalSettings) };
+}
+
+export interface Menu {
+  name: string;
+  heading: string;
+  items: MenuItem[];
+}
+
+/** Every menu of the website by name, each as a nested tree. */
+export async function getMenus(db: Database, websiteId: number): Promise<Record<string, Menu>> {
+  const menuRows = await db.select().from(menus).where(eq(menus.websiteId, websiteId));
+  if (menuRows.length === 0) return {};
+  const itemRows = await db
+    .select()
+    .from(navMenuItems)
+    .where(inArray(navMenuItems.menuId, menuRows.map((m) => m.id)));
+  return Object.fromEntries(
+    menuRows.map((m) => [
+      m.name,
+      { name: m.name, heading: m.heading, items: buildMenuTree(itemRows.filter((i) => i.menuId === m.id)) },
+    ]),
+  );
+}
+
+/** Everything the page chrome (announcement bar, navbar, footer, styles) needs. */
+export async function getSiteLayout(db: Database) {
+  const website = await getWebsite(db);
+  if (!website) return null;
+  const [account, menuMap, locationRows] = await Promise.all([
+    getAccount(db, website.accountId),
+    getMenus(db, website.id),
+    db
+      .select({ name: locations.name, urlSlug: locations.urlSlug, status: locations.status, phoneNumber: locations.phoneNumber })
+      .from(locations)
+      .where(eq(locations.accountId, website.accountId))
+      .orderBy(asc(locations.id)),
+  ]);
+  if (!account) return null;
+  return {
+    website: {
+      websiteName: website.websiteName,
+      domain: website.domain,
+      analyticsId: website.analyticsId,
+      logo: website.logo,
+      footerLogo: website.footerLogo,
+      globalStyles: website.globalStyles,
+      navComponent: website.navComponent,
+      footerComponent: website.footerComponent,
+      customCss: website.customCss,
+      customJs: website.customJs,
+      customHeaderCode: website.customHeaderCode,
+      customBodyCode: website.customBodyCode,
+    },
+    account: {
+      name: account.name,
+      tagline: account.tagline,
+      isRentalsEnabled: account.globalSettings.is_rentals_enabled,
+    },
+    menus: menuMap,
+    locations: locationRows,
+    /** The shared contact phone number: the first location's (spec: the same for all locations). */
+    phoneNumber: locationRows[0]?.phoneNumber ?? "",
+  };
+}
+export type SiteLayout = NonNullable<Awaited<ReturnType<typeof getSiteLayout>>>;

@@ -1,0 +1,85 @@
+import { date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { leases } from "./lease";
+import { tenants } from "./tenant";
+import { timestamps } from "./shared";
+
+export const cardBrands = ["visa", "mastercard", "discover"] as const;
+export type CardBrand = (typeof cardBrands)[number];
+
+/** A card kept for autopay or quick payment: brand, last four and the gateway's token only. */
+export const savedCards = pgTable("saved_cards", {
+  id: serial().primaryKey(),
+  tenantId: integer()
+    .notNull()
+    .references(() => tenants.id, { onDelete: "cascade" }),
+  brand: text({ enum: cardBrands }).notNull(),
+  last4: text().notNull(),
+  expMonth: integer().notNull(),
+  expYear: integer().notNull(),
+  nameOnCard: text().notNull().default(""),
+  gatewayToken: text().notNull(),
+  ...timestamps,
+});
+
+export const paymentStatuses = ["approved", "declined"] as const;
+export const paymentSources = ["move_in", "portal", "prepay", "autopay"] as const;
+
+/**
+ * A card payment attempt. Never the card number or CVV: brand, last four and the gateway's
+ * authorisation reference. `idempotencyKey` makes a repeated submission return the first result.
+ */
+export const payments = pgTable(
+  "payments",
+  {
+    id: serial().primaryKey(),
+    tenantId: integer().references(() => tenants.id, { onDelete: "restrict" }),
+    leaseId: integer().references(() => leases.id, { onDelete: "restrict" }),
+    amount: integer().notNull(),
+    status: text({ enum: paymentStatuses }).notNull(),
+    source: text({ enum: paymentSources }).notNull(),
+    cardBrand: text({ enum: cardBrands }).notNull(),
+    cardLast4: text().notNull(),
+    authReference: text(),
+    declineReason: text(),
+    idempotencyKey: text().notNull(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("payments_idempotency_idx").on(t.idempotencyKey), index("payments_tenant_idx").on(t.tenantId)],
+);
+
+export const ledgerEntryKinds = ["charge", "payment", "credit"] as const;
+export type LedgerEntryKind = (typeof ledgerEntryKinds)[number];
+
+/**
+ * A line of a lease's ledger. Charges are positive amounts owed (tax on its own column); payments
+ * and credits are positive amounts paid. Balance = Σ(charge amount + tax) − Σ(payment + credit).
+ * `postingKey` makes a posting idempotent (e.g. "rent:2026-12-01"): the billing run can run twice.
+ */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: serial().primaryKey(),
+    leaseId: integer()
+      .notNull()
+      .references(() => leases.id, { onDelete: "restrict" }),
+    tenantId: integer()
+      .notNull()
+      .references(() => tenants.id, { onDelete: "restrict" }),
+    kind: text({ enum: ledgerEntryKinds }).notNull(),
+    description: text().notNull(),
+    amount: integer().notNull(),
+    tax: integer().notNull().default(0),
+    periodStart: date({ mode: "string" }),
+    periodEnd: date({ mode: "string" }),
+    /** Local calendar date the entry belongs to (due date of a charge, date of a payment). */
+    entryDate: date({ mode: "string" }).notNull(),
+    paymentId: integer().references(() => payments.id, { onDelete: "restrict" }),
+    postingKey: text(),
+    postedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    ...timestamps,
+  },
+  (t) => [
+    index("ledger_entries_lease_idx").on(t.leaseId, t.entryDate),
+    uniqueIndex("ledger_entries_posting_key_idx").on(t.leaseId, t.postingKey),
+  ],
+);

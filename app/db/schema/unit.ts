@@ -1,0 +1,76 @@
+import {
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { locations } from "./location";
+import { timestamps } from "./shared";
+
+/** What kind of space a unit is (issue 3). */
+export const unitCategories = ["climate_controlled", "drive_up", "indoor", "parking"] as const;
+export type UnitCategory = (typeof unitCategories)[number];
+
+export const unitStatuses = ["available", "reserved", "rented", "unavailable"] as const;
+export type UnitStatus = (typeof unitStatuses)[number];
+
+/**
+ * A unit type: the units of one size and kind at one location, sold at one price. Sizes in feet,
+ * rates in cents per month.
+ */
+export const unitTypes = pgTable(
+  "unit_types",
+  {
+    id: serial().primaryKey(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    /** The name the software gives the type, e.g. "Climate Controlled"; matched by specific_unit_types_to_show. */
+    name: text().notNull(),
+    category: text({ enum: unitCategories }).notNull(),
+    width: doublePrecision().notNull(),
+    length: doublePrecision().notNull(),
+    height: doublePrecision(),
+    floor: integer().notNull().default(1),
+    features: jsonb().$type<string[]>().notNull().default([]),
+    description: text().notNull().default(""),
+    standardRate: integer().notNull(),
+    webRate: integer().notNull(),
+    /** The management software's id for the type (SiteLink UnitTypeID); null for local-only data. */
+    externalId: text(),
+    ...timestamps,
+  },
+  (t) => [index("unit_types_location_idx").on(t.locationId)],
+);
+
+/** An individual rentable space. A unit can be held for a short time during checkout. */
+export const units = pgTable(
+  "units",
+  {
+    id: serial().primaryKey(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    unitTypeId: integer()
+      .notNull()
+      .references(() => unitTypes.id, { onDelete: "cascade" }),
+    /** The unit's number on the property, e.g. "A104". */
+    name: text().notNull(),
+    floor: integer().notNull().default(1),
+    status: text({ enum: unitStatuses }).notNull().default("available"),
+    /** A checkout hold: the unit is kept for one visitor until this time. */
+    heldUntil: timestamp({ withTimezone: true }),
+    holdToken: text(),
+    externalId: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("units_location_name_idx").on(t.locationId, t.name),
+    index("units_type_status_idx").on(t.unitTypeId, t.status),
+  ],
+);

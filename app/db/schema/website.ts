@@ -1,0 +1,75 @@
+import {
+  boolean,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
+import { accounts } from "./account";
+import { locations } from "./location";
+import { timestamps, type Image } from "./shared";
+import type { ComponentSetting, GlobalStyles } from "~/domain/website-settings";
+
+export const websites = pgTable("websites", {
+  id: serial().primaryKey(),
+  accountId: integer()
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  websiteName: text().notNull(),
+  domain: text().notNull(),
+  stagingDomain: text(),
+  /** The operator's redirect list as imported (one "from to" pair a line). The enforced rules are the rows of `redirects`. */
+  redirects: text().notNull().default(""),
+  analyticsId: text(),
+  unitPageTitle: text().notNull().default(""),
+  unitPageMeta: text().notNull().default(""),
+  customCss: text().notNull().default(""),
+  customJs: text().notNull().default(""),
+  customHeaderCode: text().notNull().default(""),
+  customBodyCode: text().notNull().default(""),
+  logo: jsonb().$type<Image | null>(),
+  footerLogo: jsonb().$type<Image | null>(),
+  globalStyles: jsonb().$type<GlobalStyles>().notNull(),
+  navComponent: jsonb().$type<ComponentSetting>().notNull(),
+  footerComponent: jsonb().$type<ComponentSetting>().notNull(),
+  hasNewChanges: boolean().notNull().default(false),
+  hasRedeployStarted: boolean().notNull().default(false),
+  ...timestamps,
+});
+
+/** Permanent redirects of paths on the primary domain (spec §2). */
+export const redirects = pgTable(
+  "redirects",
+  {
+    id: serial().primaryKey(),
+    websiteId: integer()
+      .notNull()
+      .references(() => websites.id, { onDelete: "cascade" }),
+    /** Normalised: leading slash, no trailing slash, lowercase. */
+    fromPath: text().notNull(),
+    toPath: text().notNull(),
+    statusCode: integer().notNull().default(301),
+    isForced: boolean().notNull().default(true),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("redirects_website_from_path_idx").on(t.websiteId, t.fromPath)],
+);
+
+/** Old domains that redirect to a location page (spec §2). Stored without "www.". */
+export const oldDomains = pgTable(
+  "old_domains",
+  {
+    id: serial().primaryKey(),
+    websiteId: integer()
+      .notNull()
+      .references(() => websites.id, { onDelete: "cascade" }),
+    hostname: text().notNull(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("old_domains_hostname_idx").on(t.hostname)],
+);

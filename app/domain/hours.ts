@@ -1,0 +1,193 @@
+import { TZDate } from "@date-fns/tz";
+
+export const DAY_CODES = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
+export type DayCode = (typeof DAY_CODES)[number];
+
+const DAY_NAMES: Record<DayCode, { short: string; long: string }> = {
+  Mo: { short: "Mon", long: "Monday" },
+  Tu: { short: "Tue", long: "Tuesday" },
+  We: { short: "Wed", long: "Wednesday" },
+  Th: { short: "Thu", long: "Thursday" },
+  Fr: { short: "Fri", long: "Friday" },
+  Sa: { short: "Sat", long: "Saturday" },
+  Su: { short: "Sun", long: "Sunday" },
+};
+
+/** One hours item as stored (spec §3 "Item"). */
+export interface HoursItemInput {
+  days: string;
+  open: string | null;
+  close: string | null;
+  isOpen24Hours: boolean;
+  open24HoursText?: string;
+  isClosed: boolean;
+  closedText?: string;
+  isDisplayText?: boolean;
+  displayText?: string;
+}
+
+/** What one day looks like. */
+export type DaySchedule =
+  | { kind: "open24"; text: string }
+  | { kind: "closed"; text: string }
+  | { kind: "hours"; open: number; close: number; note?: string };
+
+export interface DayRange {
+  /** e.g. "Mon – Fri", "Sat", "Every day" */
+  label: string;
+  /** e.g. "9:00 AM – 6:00 PM", "Closed", "Open 24 hours" */
+  text: string;
+  days: DayCode[];
+  /** schema.org openingHours fragment, e.g. "Mo-Fr 09:00-18:00" (absent when closed) */
+  schemaOrg?: string;
+}
+
+/** Parses "HH:MM" (24-hour) into minutes after midnight; null if malformed. */
+export function parseClock(value: string | null | undefined): number | null {
+  if (!value) return null;
+  const m = /^(\d{1,2}):(\d{2})$/.exec(value.trim());
+  if (!m) return null;
+  const h = Number(m[1]);
+  const min = Number(m[2]);
+  if (h > 24 || min > 59 || (h === 24 && min > 0)) return null;
+  return h * 60 + min;
+}
+
+/** Splits a comma-separated list of two-letter day codes, ignoring case, spaces and unknown codes. */
+export function parseDayCodes(days: string): DayCode[] {
+  const wanted = new Set(
+    days
+      .split(",")
+      .map((d) => d.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  return DAY_CODES.filter((code) => wanted.has(code.toLowerCase()));
+}
+
+/** The schedule of each of the seven days. Days no item names are closed. */
+export function weekSchedule(items: HoursItemInput[]): Record<DayCode, DaySchedule> {
+  const week = Object.fromEntries(
+    DAY_CODES.map((d) => [d, { kind: "closed", text: "Closed" } as DaySchedule]),
+  ) as Record<DayCode, DaySchedule>;
+  for (const item of items) {
+    let schedule: DaySchedule | null = null;
+    if (item.isOpen24Hours) schedule = { kind: "open24", text: item.open24HoursText || "Open 24 hours" };
+    else if (item.isClosed) schedule = { kind: "closed", text: item.closedText || "Closed" };
+    else {
+      const open = parseClock(item.open);
+      const close = parseClock(item.close);
+      if (open !== null && close !== null) {
+        schedule = { kind: "hours", open, close };
+        if (item.isDisplayText && item.displayText) schedule.note = item.displayText;
+      }
+    }
+    if (!schedule) continue;
+    for (const day of parseDayCodes(item.days)) week[day] = schedule;
+  }
+  return week;
+}
+
+export function formatClock(minutes: number): string {
+  const m = ((minutes % 1440) + 1440) % 1440;
+  const h24 = Math.floor(m / 60);
+  const mm = String(m % 60).padStart(2, "0");
+  const suffix = h24 < 12 ? "AM" : "PM";
+  const h12 = h24 % 12 === 0 ? 12 : h24 % 12;
+  if (minutes === 1440) return "12:00 AM";
+  return `${h12}:${mm} ${suffix}`;
+}
+
+function clock24(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  return `${String(h).padStart(2, "0")}:${String(minutes % 60).padStart(2, "0")}`;
+}
+
+function scheduleText(s: DaySchedule): string {
+  if (s.kind === "hours") return `${formatClock(s.open)} – ${formatClock(s.close)}`;
+  return s.text;
+}
+
+function sameSchedule(a: DaySchedule, b: DaySchedule): boolean {
+  return scheduleText(a) === scheduleText(b) && a.kind === b.kind;
+}
+
+/** Groups consecutive days with the same hours: "Mon – Fri 9:00 AM – 6:00 PM", "Sat …", "Sun Closed". */
+export function groupHours(items: HoursItemInput[]): DayRange[] {
+  const week = weekSchedule(items);
+  const ranges: DayRange[] = [];
+  for (const day of DAY_CODES) {
+    const last = ranges.at(-1);
+    const s = week[day];
+    if (last && sameSchedule(week[last.days.at(-1)!], s)) last.days.push(day);
+    else ranges.push({ label: "", text: scheduleText(s), days: [day] });
+  }
+  for (const r of ranges) {
+    const first = r.days[0]!;
+    const end = r.days.at(-1)!;
+    r.label =
+      r.days.length === 7
+        ? "Every day"
+        : r.days.length === 1
+          ? DAY_NAMES[first].short
+          : `${DAY_NAMES[first].short} – ${DAY_NAMES[end].short}`;
+    const s = week[first];
+    const span = r.days.length === 1 ? first : `${first}-${end}`;
+    if (s.kind === "open24") r.schemaOrg = `${span} 00:00-23:59`;
+    else if (s.kind === "hours") r.schemaOrg = `${span} ${clock24(s.open)}-${clock24(s.close)}`;
+  }
+  return ranges;
+}
+
+export interface OpenStatus {
+  isOpen: boolean;
+  /** e.g. "Open now · closes at 10:00 PM", "Closed now · opens Monday at 9:00 AM", "Open 24 hours" */
+  text: string;
+  /** The day code of "today" in the location's time zone. */
+  today: DayCode;
+}
+
+/** Day code and minutes after midnight of `now` in the given IANA time zone. */
+export function localDayAndMinutes(now: Date, timeZone: string): { day: DayCode; minutes: number } {
+  const local = new TZDate(now.getTime(), timeZone);
+  const dow = local.getDay(); // 0 = Sunday
+  const day = DAY_CODES[(dow + 6) % 7]!;
+  return { day, minutes: local.getHours() * 60 + local.getMinutes() };
+}
+
+function isOpenAt(s: DaySchedule, minutes: number): boolean {
+  if (s.kind === "open24") return true;
+  if (s.kind === "closed") return false;
+  if (s.close > s.open) return minutes >= s.open && minutes < s.close;
+  return minutes >= s.open; // closes after midnight: the early hours belong to the next day's check
+}
+
+/** Whether the hours say open at `now`, in the location's time zone, with a sentence for people. */
+export function openStatus(items: HoursItemInput[], now: Date, timeZone: string): OpenStatus {
+  const week = weekSchedule(items);
+  const { day, minutes } = localDayAndMinutes(now, timeZone);
+  const todayIdx = DAY_CODES.indexOf(day);
+  const today = week[day];
+  const yesterday = week[DAY_CODES[(todayIdx + 6) % 7]!];
+
+  if (today.kind === "open24") return { isOpen: true, text: today.text, today: day };
+  // Hours that ran past midnight from yesterday.
+  if (yesterday.kind === "hours" && yesterday.close <= yesterday.open && minutes < yesterday.close) {
+    return { isOpen: true, text: `Open now · closes at ${formatClock(yesterday.close)}`, today: day };
+  }
+  if (isOpenAt(today, minutes) && today.kind === "hours") {
+    return { isOpen: true, text: `Open now · closes at ${formatClock(today.close)}`, today: day };
+  }
+  // Closed: find the next opening.
+  if (today.kind === "hours" && minutes < today.open) {
+    return { isOpen: false, text: `Closed now · opens today at ${formatClock(today.open)}`, today: day };
+  }
+  for (let i = 1; i <= 7; i++) {
+    const code = DAY_CODES[(todayIdx + i) % 7]!;
+    const s = week[code];
+    if (s.kind === "closed") continue;
+    const when = i === 1 ? "tomorrow" : DAY_NAMES[code].long;
+    const at = s.kind === "open24" ? "12:00 AM" : formatClock(s.open);
+    return { isOpen: false, text: `Closed now · opens ${when} at ${at}`, today: day };
+  }
+  return { isOpen: false, text: "Closed", today: day };
+}

@@ -1,0 +1,95 @@
+import { groupHours, openStatus, type HoursItemInput } from "./hours";
+
+/** A Google Maps directions link to an address. */
+export function directionsUrl(a: { street1: string; city: string; stateProvince: string; postal: string }): string {
+  const dest = `${a.street1}, ${a.city}, ${a.stateProvince} ${a.postal}`;
+  return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(dest)}`;
+}
+
+/** "$1,000" from cents. Whole dollars when there are no cents. */
+export function formatDollars(cents: number): string {
+  const dollars = cents / 100;
+  return dollars.toLocaleString("en-US", {
+    style: "currency",
+    currency: "USD",
+    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
+    maximumFractionDigits: 2,
+  });
+}
+
+/** "$8.95" from cents, always with cents. */
+export function formatMoney(cents: number): string {
+  return (cents / 100).toLocaleString("en-US", { style: "currency", currency: "USD" });
+}
+
+export interface HoursView {
+  type: "gate" | "office";
+  heading: string;
+  ranges: ReturnType<typeof groupHours>;
+  status: ReturnType<typeof openStatus>;
+}
+
+/** Hours blocks ready to show: grouped day ranges and today's status in the location's time zone. */
+export function hoursView(
+  blocks: Array<{ type: "gate" | "office"; isAvailable: boolean; displayText: string; items: HoursItemInput[] }>,
+  now: Date,
+  timeZone: string,
+): HoursView[] {
+  return blocks
+    .filter((b) => b.isAvailable)
+    .sort((a, b) => (a.type === b.type ? 0 : a.type === "office" ? -1 : 1))
+    .map((b) => ({
+      type: b.type,
+      heading: b.displayText || (b.type === "gate" ? "Gate hours" : "Office hours"),
+      ranges: groupHours(b.items),
+      status: openStatus(b.items, now, timeZone),
+    }));
+}
+
+/** schema.org SelfStorage business data for a location page. */
+export function selfStorageJsonLd(input: {
+  name: string;
+  url?: string;
+  phone: string;
+  email?: string | null;
+  image?: string;
+  address: { street1: string; city: string; stateProvince: string; postal: string; country: string; lat: number | null; lon: number | null } | null;
+  officeHours: string[];
+  rating?: { value: number; count: number };
+  sameAs: string[];
+}) {
+  return {
+    "@context": "https://schema.org",
+    "@type": "SelfStorage",
+    name: input.name,
+    ...(input.url ? { url: input.url, "@id": input.url } : {}),
+    telephone: input.phone,
+    ...(input.email ? { email: input.email } : {}),
+    ...(input.image ? { image: input.image } : {}),
+    ...(input.address
+      ? {
+          address: {
+            "@type": "PostalAddress",
+            streetAddress: input.address.street1,
+            addressLocality: input.address.city,
+            addressRegion: input.address.stateProvince,
+            postalCode: input.address.postal,
+            addressCountry: input.address.country,
+          },
+          ...(input.address.lat !== null && input.address.lon !== null
+            ? { geo: { "@type": "GeoCoordinates", latitude: input.address.lat, longitude: input.address.lon } }
+            : {}),
+        }
+      : {}),
+    ...(input.officeHours.length ? { openingHours: input.officeHours } : {}),
+    ...(input.rating && input.rating.count > 0
+      ? { aggregateRating: { "@type": "AggregateRating", ratingValue: input.rating.value, reviewCount: input.rating.count } }
+      : {}),
+    ...(input.sameAs.length ? { sameAs: input.sameAs } : {}),
+  };
+}
+
+/** Keeps the [label, url] pairs whose url is set. */
+export function presentLinks(pairs: Array<[string, string | null | undefined]>): Array<[string, string]> {
+  return pairs.filter((p): p is [string, string] => typeof p[1] === "string" && p[1].trim() !== "");
+}

@@ -1,0 +1,45 @@
+/**
+ * Money is an integer number of cents. The one rounding rule (docs/decisions/004-money.md):
+ * a percentage is applied to one line's amount and rounded once, half up, to the cent.
+ */
+
+/** `cents × percent / 100`, rounded half up to a whole cent (e.g. 700 × 6.75 % = 47.25 → 47). */
+export function percentOf(cents: number, percent: number): number {
+  if (!Number.isInteger(cents)) throw new Error(`Amount must be whole cents: ${cents}`);
+  // Work in hundred-thousandths of a percent to keep rates like 6.75 exact.
+  const scaledRate = Math.round(percent * 100_000);
+  const numerator = cents * scaledRate; // cents × percent × 100000
+  const denominator = 100 * 100_000;
+  const sign = numerator < 0 ? -1 : 1;
+  return sign * Math.floor((Math.abs(numerator) + denominator / 2) / denominator);
+}
+
+/** Dollars as stored by the software (e.g. 7 or "8.95") to cents, exactly. */
+export function dollarsToCents(dollars: number | string): number {
+  const text = typeof dollars === "number" ? dollars.toFixed(2) : dollars.trim();
+  const m = /^(-)?(\d+)(?:\.(\d{1,2}))?$/.exec(text);
+  if (!m) throw new Error(`Not an amount of dollars: ${dollars}`);
+  const cents = Number(m[2]) * 100 + Number((m[3] ?? "0").padEnd(2, "0"));
+  return m[1] ? -cents : cents;
+}
+
+/** "$1,234.56" */
+export function formatCents(cents: number): string {
+  const sign = cents < 0 ? "-" : "";
+  const abs = Math.abs(cents);
+  const dollars = Math.floor(abs / 100).toLocaleString("en-US");
+  return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
+}
+
+/** A charge line with its taxes (tax_1 and tax_2 each rounded once on this line). */
+export interface TaxedLine {
+  description: string;
+  amount: number;
+  tax: number;
+  total: number;
+}
+
+export function taxedLine(description: string, amount: number, tax1Rate = 0, tax2Rate = 0): TaxedLine {
+  const tax = percentOf(amount, tax1Rate) + percentOf(amount, tax2Rate);
+  return { description, amount, tax, total: amount + tax };
+}

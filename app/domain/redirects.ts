@@ -1,0 +1,88 @@
+/** A permanent path redirect as stored. */
+export interface RedirectRule {
+  fromPath: string;
+  toPath: string;
+  statusCode: number;
+}
+
+/**
+ * Normalises a request path for matching: decoded, lowercase, one leading slash, no trailing slash
+ * (except the root), duplicate slashes collapsed.
+ */
+export function normalizePath(path: string): string {
+  let p = path.split("?")[0]!.split("#")[0]!;
+  try {
+    p = decodeURIComponent(p);
+  } catch {
+    // keep the raw path when it is not valid percent-encoding
+  }
+  p = ("/" + p).replace(/\/{2,}/g, "/").toLowerCase();
+  if (p.length > 1) p = p.replace(/\/+$/, "");
+  return p || "/";
+}
+
+/** Finds the redirect for a path, matched case-insensitively and with or without a trailing slash. */
+export function matchRedirect(
+  rules: readonly RedirectRule[],
+  pathname: string,
+): RedirectRule | undefined {
+  const wanted = normalizePath(pathname);
+  return rules.find((r) => normalizePath(r.fromPath) === wanted);
+}
+
+/** The redirect target with the request's query string kept (the target's own query wins on clashes). */
+export function redirectTarget(toPath: string, search: string): string {
+  if (!search || search === "?") return toPath;
+  const [base, targetQuery] = toPath.split("?", 2) as [string, string | undefined];
+  const params = new URLSearchParams(search);
+  if (targetQuery) for (const [k, v] of new URLSearchParams(targetQuery)) params.set(k, v);
+  const qs = params.toString();
+  return qs ? `${base}?${qs}` : base;
+}
+
+/**
+ * Refuses a rule that would make a loop with the existing ones: following redirects from the new
+ * rule's target must never come back to its source. Returns an error message or null.
+ */
+export function findRedirectLoop(
+  existing: readonly RedirectRule[],
+  candidate: Pick<RedirectRule, "fromPath" | "toPath">,
+): string | null {
+  const from = normalizePath(candidate.fromPath);
+  if (isExternal(candidate.toPath)) return null;
+  const rules = existing.filter((r) => normalizePath(r.fromPath) !== from);
+  const seen = new Set<string>([from]);
+  let current = normalizePath(candidate.toPath);
+  const chain = [candidate.fromPath, candidate.toPath];
+  while (true) {
+    if (seen.has(current)) return `This redirect would make a loop: ${chain.join(" → ")}`;
+    seen.add(current);
+    const next = rules.find((r) => normalizePath(r.fromPath) === current);
+    if (!next || isExternal(next.toPath)) return null;
+    chain.push(next.toPath);
+    current = normalizePath(next.toPath);
+  }
+}
+
+function isExternal(target: string): boolean {
+  return /^[a-z][a-z0-9+.-]*:\/\//i.test(target);
+}
+
+/** The host of a request without port and without a leading "www.", lowercase. */
+export function bareHostname(host: string | null | undefined): string {
+  if (!host) return "";
+  return host.trim().toLowerCase().replace(/:\d+$/, "").replace(/^www\./, "").replace(/\.$/, "");
+}
+
+/** Parses the website's `redirects` text: one "from to" pair a line; blank lines and # comments ignored. */
+export function parseRedirectsText(text: string): Array<{ fromPath: string; toPath: string }> {
+  return text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith("#"))
+    .map((line) => {
+      const [fromPath, toPath] = line.split(/\s+/);
+      return { fromPath: fromPath ?? "", toPath: toPath ?? "" };
+    })
+    .filter((r) => r.fromPath.startsWith("/") && r.toPath);
+}

@@ -1,0 +1,85 @@
+import { z } from "zod";
+import { phoneDigits } from "./phone";
+import { US_STATE_CODES } from "./us-states";
+
+/**
+ * The account-creation form of spec §3 with the rules of spec §5, one schema for the browser
+ * (Conform) and the server. Phones are accepted in any common format and come out as ten digits.
+ */
+
+const required = (what: string) => z.string({ error: `Enter your ${what}.` }).trim().min(1, `Enter your ${what}.`);
+const optionalText = (max: number, what: string) =>
+  z.string().trim().max(max, `${what} can be at most ${max} characters.`).optional().transform((v) => (v ? v : null));
+const checkbox = z
+  .union([z.literal("on"), z.literal("true"), z.literal("false"), z.boolean()])
+  .optional()
+  .transform((v) => v === "on" || v === "true" || v === true);
+
+export const PASSWORD_MIN = 6;
+export const PASSWORD_MAX = 20;
+export const PHONE_MASK_HINT = "(###) ###-####";
+
+const phone = (what: string) =>
+  z
+    .string({ error: `Enter your ${what}.` })
+    .trim()
+    .min(1, `Enter your ${what}.`)
+    .refine((v) => phoneDigits(v) !== null, `Enter a 10-digit ${what} in the format ${PHONE_MASK_HINT}.`)
+    .transform((v) => phoneDigits(v)!);
+
+export const passwordField = (what = "password") =>
+  z
+    .string({ error: `Enter a ${what}.` })
+    .min(1, `Enter a ${what}.`)
+    .min(PASSWORD_MIN, `Your ${what} must be at least ${PASSWORD_MIN} characters.`)
+    .max(PASSWORD_MAX, `Your ${what} can be at most ${PASSWORD_MAX} characters.`);
+
+/** Contact details: shared by account creation and the portal's profile form. */
+export const tenantContactShape = {
+  first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.")),
+  last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.")),
+  email: required("email address").pipe(z.email("Enter a valid email address, like name@example.com.")).transform((v) => v.toLowerCase()),
+  cell_phone: phone("cell phone number"),
+  addr_1: required("street address").pipe(z.string().max(100, "Address can be at most 100 characters.")),
+  addr_2: optionalText(100, "Address line 2"),
+  city: required("city").pipe(z.string().max(60, "City can be at most 60 characters.")),
+  region: z
+    .string({ error: "Choose your state." })
+    .trim()
+    .min(1, "Choose your state.")
+    .refine((v) => US_STATE_CODES.has(v.toUpperCase()), "Choose your state from the list.")
+    .transform((v) => v.toUpperCase()),
+  postal_code: required("ZIP code").pipe(z.string().regex(/^\d{5}(-?\d{4})?$/, "Enter a 5-digit ZIP code, like 28358.")),
+  is_military: checkbox,
+  is_company: checkbox,
+  is_commercial: checkbox,
+  alt_contact_first_name: optionalText(50, "Alternate contact first name"),
+  alt_contact_last_name: optionalText(50, "Alternate contact last name"),
+  alt_contact_phone: z
+    .string()
+    .trim()
+    .optional()
+    .refine((v) => !v || phoneDigits(v) !== null, `Enter a 10-digit phone number in the format ${PHONE_MASK_HINT}.`)
+    .transform((v) => (v ? phoneDigits(v) : null)),
+};
+
+export const tenantContactSchema = z.object(tenantContactShape);
+
+export const accountCreationSchema = z
+  .object({
+    ...tenantContactShape,
+    web_pw: passwordField("password"),
+    confirm_web_pw: z
+      .string({ error: "Confirm your password." })
+      .min(1, "Confirm your password.")
+      .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
+      .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`),
+  })
+  .superRefine((v, ctx) => {
+    if (v.confirm_web_pw && v.web_pw && v.confirm_web_pw !== v.web_pw) {
+      ctx.addIssue({ code: "custom", path: ["confirm_web_pw"], message: "The passwords do not match." });
+    }
+  });
+
+export type AccountCreationInput = z.infer<typeof accountCreationSchema>;
+export type TenantContactInput = z.infer<typeof tenantContactSchema>;

@@ -1,0 +1,99 @@
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+  type HeadersFunction,
+  type LinksFunction,
+} from "react-router";
+import type { Route } from "./+types/root";
+import appCss from "~/styles/app.css?url";
+import { getSiteLayout } from "~/db/queries/site.server";
+import { globalStylesToCss } from "~/domain/website-settings";
+import { SiteHeader, SiteFooter } from "~/components/site-chrome";
+import { ErrorPage } from "~/components/error-page";
+import { useNonce } from "~/components/nonce";
+import { CONTENT_CACHE } from "~/domain/cache";
+
+export const links: LinksFunction = () => [
+  { rel: "stylesheet", href: appCss },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const site = await getSiteLayout(context.db);
+  return data({ site, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
+}
+
+/** Pages inherit the deepest route's Cache-Control; content pages are CDN-cacheable by default. */
+export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) => {
+  const h = new Headers();
+  h.set("Cache-Control", errorHeaders?.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? CONTENT_CACHE);
+  return h;
+};
+
+/** Route handles may ask for the client bundle; every other page is plain server-rendered HTML. */
+export interface RouteHandle {
+  hydrate?: boolean;
+}
+
+function useShouldHydrate() {
+  return useMatches().some((m) => (m.handle as RouteHandle | undefined)?.hydrate === true);
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRouteLoaderData<typeof loader>("root");
+  const nonce = useNonce();
+  const hydrate = useShouldHydrate();
+  const site = rootData?.site;
+  return (
+    <html lang="en">
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+        {rootData?.globalCss ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: rootData.globalCss }} /> : null}
+        {site?.website.customCss ? (
+          <style nonce={nonce} dangerouslySetInnerHTML={{ __html: site.website.customCss.replace(/<\/style/gi, "<\\/style") }} />
+        ) : null}
+      </head>
+      <body>
+        <a className="skip-link" href="#main">
+          Skip to main content
+        </a>
+        {site ? <SiteHeader site={site} /> : null}
+        <main id="main" tabIndex={-1}>
+          {children}
+        </main>
+        {site ? <SiteFooter site={site} /> : null}
+        {hydrate ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
+        {site?.website.customJs ? (
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: site.website.customJs.replace(/<\/script/gi, "<\\/script") }} />
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  if (!isRouteErrorResponse(error)) console.error(error);
+  return <ErrorPage status={status} />;
+}

@@ -1,0 +1,342 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/location";
+import { requireSite } from "~/services/site-context.server";
+import { getLocationPage } from "~/db/queries/locations.server";
+import { getCsrfToken } from "~/services/csrf.server";
+import { handleContactForm } from "~/services/contact-form.server";
+import { routeMeta, siteFromMatches } from "~/components/route-meta";
+import { absoluteUrl } from "~/components/page-meta";
+import { ContactForm } from "~/components/contact-form";
+import { StatusBadge } from "~/components/location-card";
+import { ResponsiveImage } from "~/components/responsive-image";
+import { directionsUrl, presentLinks, formatDollars, formatMoney, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { phoneHref } from "~/domain/phone";
+import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
+import { now } from "~/services/clock.server";
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const { account } = await requireSite(context);
+  const location = await getLocationPage(context.db, params.slug);
+  if (!location || location.accountId !== account.id) {
+    throw data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  }
+  const isComingSoon = location.status === "Coming Soon";
+  const csrf = isComingSoon ? await getCsrfToken(request) : null;
+  const url = new URL(request.url);
+  const hours = hoursView(location.hoursBlocks, now(), location.timeZone.timeZoneId);
+  const social = presentLinks([
+      ["Facebook", location.facebook],
+      ["Google", location.google],
+      ["Yelp", location.yelp],
+      ["X (Twitter)", location.twitter],
+      ["Instagram", location.instagram],
+      ["LinkedIn", location.linkedin],
+      ["SpareFoot", location.sparefoot],
+  ]);
+  const reviewLinks = presentLinks([
+      ["Google", location.googleReviewLink],
+      ["Yelp", location.yelpReviewLink],
+      ["Facebook", location.facebookReviewLink],
+  ]);
+  return data(
+    {
+      location: {
+        name: location.name,
+        urlSlug: location.urlSlug,
+        status: location.status,
+        phoneNumber: location.phoneNumber,
+        sms: location.sms,
+        email: location.email,
+        metaTitle: location.metaTitle,
+        metaTagline: location.metaTagline,
+        metaDescription: location.metaDescription,
+        mainImage: location.mainImage,
+        address: location.address,
+        amenities: location.amenities.map((a) => ({ id: a.id, label: a.label, description: a.description })),
+        insurancePlans: location.insurancePlans.map((p) => ({
+          id: p.id,
+          coverage: p.coverage,
+          premium: p.premium,
+          description: p.description,
+          provider: p.provider,
+        })),
+        paymentTypes: location.paymentTypes.map((p) => ({ id: p.id, label: p.label, category: p.category })),
+        reviewSettings: location.reviewSettings,
+      },
+      timeZone: location.timeZone.timeZoneId,
+      hours,
+      social,
+      reviewLinks,
+      isComingSoon,
+      isInsuranceRequired: account.globalSettings.is_insurance_required,
+      csrfToken: csrf?.token ?? null,
+      notified: url.searchParams.get("notified") === "1",
+    },
+    {
+      headers: {
+        // Hours status changes through the day: keep CDN copies short. Pages with a form are private.
+        "Cache-Control": isComingSoon ? NO_STORE : CONTENT_CACHE,
+        ...(csrf?.setCookie ? { "Set-Cookie": csrf.setCookie } : {}),
+      },
+    },
+  );
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const { account } = await requireSite(context);
+  const location = await getLocationPage(context.db, params.slug);
+  if (!location || location.accountId !== account.id || location.status !== "Coming Soon") {
+    throw data(null, { status: 405 });
+  }
+  return handleContactForm(request, context, {
+    kind: "notify",
+    successUrl: `/locations/${location.urlSlug}?notified=1#notify`,
+  });
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => {
+  const h = new Headers({ "Cache-Control": loaderHeaders.get("Cache-Control") ?? CONTENT_CACHE });
+  const cookie = loaderHeaders.get("Set-Cookie");
+  if (cookie) h.set("Set-Cookie", cookie);
+  return h;
+};
+
+export const meta: Route.MetaFunction = ({ data, matches }) => {
+  if (!data) return routeMeta(matches, { title: "Location not found", path: "/view-locations", noindex: true });
+  const l = data.location;
+  const site = siteFromMatches(matches);
+  const path = `/locations/${l.urlSlug}`;
+  const office = data.hours.find((h) => h.type === "office");
+  return routeMeta(matches, {
+    title: l.metaTitle || `Self Storage in ${l.name}`,
+    description: l.metaDescription,
+    path,
+    image: l.mainImage?.src,
+    type: "business.business",
+    jsonLd: selfStorageJsonLd({
+      name: `${site?.websiteName ?? ""} ${l.name}`.trim(),
+      url: absoluteUrl(site?.domain, path),
+      phone: l.phoneNumber,
+      email: l.email,
+      image: l.mainImage ? absoluteUrl(site?.domain, l.mainImage.src) : undefined,
+      address: l.address ? { ...l.address, lat: l.address.lat, lon: l.address.lon } : null,
+      officeHours: office ? office.ranges.flatMap((r) => (r.schemaOrg ? [r.schemaOrg] : [])) : [],
+      rating: { value: l.reviewSettings.rating, count: l.reviewSettings.total_reviews },
+      sameAs: data.social.map(([, href]) => href),
+    }),
+  });
+};
+
+export default function LocationRoute({ loaderData }: Route.ComponentProps) {
+  const { location: l, hours, social, reviewLinks, isComingSoon } = loaderData;
+  const a = l.address;
+  return (
+    <div className="container page location-page">
+      <header className="location-header">
+        <div>
+          <p className="eyebrow">{l.metaTagline}</p>
+          <h1>
+            {l.name}
+            {a ? `, ${a.stateProvince}` : ""}
+          </h1>
+          <StatusBadge status={l.status} />
+        </div>
+        {l.mainImage ? <ResponsiveImage image={l.mainImage} eager className="location-header__image" /> : null}
+      </header>
+
+      {isComingSoon ? (
+        <section className="alert alert--info coming-soon" aria-labelledby="coming-soon-heading">
+          <h2 id="coming-soon-heading">Coming soon</h2>
+          <p>
+            This location is not open yet, so units cannot be rented online. Leave your details below and we will let you
+            know as soon as units are ready, or call us at <a href={phoneHref(l.phoneNumber)}>{l.phoneNumber}</a>.
+          </p>
+        </section>
+      ) : null}
+
+      <div className="location-layout">
+        <div className="location-main">
+          {!isComingSoon ? (
+            <section id="units" aria-labelledby="units-heading" className="section">
+              <h2 id="units-heading">Storage units</h2>
+              <p>
+                See every size and today's price, and rent online in minutes.{" "}
+                <Link to={`/units?location=${l.urlSlug}`} className="button button--primary">
+                  See units at {l.name}
+                </Link>
+              </p>
+            </section>
+          ) : null}
+
+          {l.amenities.length ? (
+            <section aria-labelledby="amenities-heading" className="section">
+              <h2 id="amenities-heading">Amenities</h2>
+              <ul className="amenity-list">
+                {l.amenities.map((am) => (
+                  <li key={am.id}>
+                    {am.label}
+                    {am.description ? <span className="amenity-list__description"> {am.description}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+
+          {!isComingSoon && l.insurancePlans.length ? (
+            <section aria-labelledby="protection-heading" className="section">
+              <h2 id="protection-heading">Protection plans</h2>
+              <p>
+                {loaderData.isInsuranceRequired
+                  ? "A protection plan is required with every rental."
+                  : "Protect your belongings while they are in storage. A plan is optional."}
+              </p>
+              <table className="data-table">
+                <caption className="visually-hidden">Protection plan options</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Coverage</th>
+                    <th scope="col">Theft coverage</th>
+                    <th scope="col">Per month</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {l.insurancePlans.map((p) => (
+                    <tr key={p.id}>
+                      <th scope="row">{formatDollars(p.coverage)}</th>
+                      <td>{p.description}</td>
+                      <td>{formatMoney(p.premium)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          ) : null}
+
+          {isComingSoon && loaderData.csrfToken ? (
+            <section id="notify" aria-labelledby="notify-heading" className="section">
+              <h2 id="notify-heading">Get notified when we open</h2>
+              {loaderData.notified ? (
+                <div className="alert alert--success" role="status">
+                  <p>Thank you! We will let you know as soon as units at {l.name} are ready to rent.</p>
+                </div>
+              ) : (
+                <ContactForm kind="notify" csrfToken={loaderData.csrfToken} fixedLocation={l.urlSlug} />
+              )}
+            </section>
+          ) : null}
+        </div>
+
+        <aside className="location-aside" aria-label={`${l.name} details`}>
+          <section className="card" aria-labelledby="visit-heading">
+            <h2 id="visit-heading">Visit and contact</h2>
+            {a ? (
+              <>
+                <address>
+                  {a.street1}
+                  {a.street2 ? <>, {a.street2}</> : null}
+                  <br />
+                  {a.city}, {a.stateProvince} {a.postal}
+                </address>
+                <p>
+                  <a href={directionsUrl(a)} target="_blank" rel="noopener noreferrer">
+                    Get directions<span className="visually-hidden"> to {l.name} (opens in a new tab)</span>
+                  </a>
+                </p>
+              </>
+            ) : null}
+            <ul className="contact-list">
+              <li>
+                Call: <a href={phoneHref(l.phoneNumber)}>{l.phoneNumber}</a>
+              </li>
+              {l.sms ? (
+                <li>
+                  Text: <a href={phoneHref(l.sms, "sms")}>{l.sms}</a>
+                </li>
+              ) : null}
+              {l.email ? (
+                <li>
+                  Email: <a href={`mailto:${l.email}`}>{l.email}</a>
+                </li>
+              ) : null}
+            </ul>
+          </section>
+
+          {hours.map((h) => (
+            <section key={h.type} className="card hours" aria-labelledby={`hours-${h.type}`}>
+              <h2 id={`hours-${h.type}`}>{h.heading}</h2>
+              <p className={h.status.isOpen ? "hours__status hours__status--open" : "hours__status hours__status--closed"}>
+                {h.status.text}
+              </p>
+              <table className="hours__table">
+                <caption className="visually-hidden">{h.heading}</caption>
+                <tbody>
+                  {h.ranges.map((r) => (
+                    <tr key={r.label} className={r.days.includes(h.status.today) ? "is-today" : undefined}>
+                      <th scope="row">
+                        {r.label}
+                        {r.days.includes(h.status.today) ? <span className="visually-hidden"> (today)</span> : null}
+                      </th>
+                      <td>{r.text}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          ))}
+
+          {!isComingSoon && l.paymentTypes.length ? (
+            <section className="card" aria-labelledby="cards-heading">
+              <h2 id="cards-heading">Cards we accept</h2>
+              <ul className="inline-list">
+                {l.paymentTypes.map((p) => (
+                  <li key={p.id} className={`card-brand card-brand--${p.category}`}>
+                    {p.label}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+
+          <section className="card" aria-labelledby="reviews-heading">
+            <h2 id="reviews-heading">Reviews</h2>
+            {l.reviewSettings.total_reviews > 0 ? (
+              <p>
+                Rated {l.reviewSettings.rating.toFixed(1)} out of 5 from {l.reviewSettings.total_reviews} reviews.
+              </p>
+            ) : (
+              <p>No reviews yet.</p>
+            )}
+            {reviewLinks.length ? (
+              <ul className="link-list">
+                {reviewLinks.map(([label, href]) => (
+                  <li key={label}>
+                    <a href={href} target="_blank" rel="noopener noreferrer">
+                      Review us on {label}
+                      <span className="visually-hidden"> (opens in a new tab)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            ) : null}
+          </section>
+
+          {social.length ? (
+            <section className="card" aria-labelledby="social-heading">
+              <h2 id="social-heading">Follow us</h2>
+              <ul className="inline-list">
+                {social.map(([label, href]) => (
+                  <li key={label}>
+                    <a href={href} target="_blank" rel="noopener noreferrer">
+                      {label}
+                      <span className="visually-hidden"> (opens in a new tab)</span>
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+        </aside>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,19 @@
+import { data } from "react-router";
+import { ErrorPage } from "~/components/error-page";
+import { pageMeta } from "~/components/page-meta";
+import { NO_STORE } from "~/domain/cache";
+
+/** Any path no route matches (redirects were already applied by the server): a real 404 page. */
+export function loader() {
+  throw data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
+}
+
+export const meta = () => pageMeta({ title: "Page not found", noindex: true });
+
+export default function NotFound() {
+  return <ErrorPage status={404} />;
+}
+
+export function ErrorBoundary() {
+  return <ErrorPage status={404} />;
+}

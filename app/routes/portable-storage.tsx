@@ -1,0 +1,24 @@
+import { data } from "react-router";
+import type { Route } from "./+types/portable-storage";
+import { requireSite } from "~/services/site-context.server";
+import { getPage } from "~/db/queries/content.server";
+import { routeMeta } from "~/components/route-meta";
+import { ContentPage } from "~/components/content-page";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { account } = await requireSite(context);
+  const page = await getPage(context.db, account.id, "portable-storage");
+  if (!page) throw data(null, { status: 404 });
+  return { page };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  routeMeta(matches, {
+    title: data?.page.metaTitle || data?.page.title || "Portable Storage",
+    description: data?.page.metaDescription,
+    path: "/portable-storage",
+  });
+
+export default function PortableStorage({ loaderData }: Route.ComponentProps) {
+  return <ContentPage title={loaderData.page.title} html={loaderData.page.content} />;
+}

@@ -1,0 +1,35 @@
+import type { Route } from "./+types/view-locations";
+import { requireSite } from "~/services/site-context.server";
+import { listLocations } from "~/db/queries/locations.server";
+import { routeMeta } from "~/components/route-meta";
+import { LocationCard } from "~/components/location-card";
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { account } = await requireSite(context);
+  return { locations: await listLocations(context.db, account.id), accountName: account.name };
+}
+
+export const meta: Route.MetaFunction = ({ data, matches }) =>
+  routeMeta(matches, {
+    title: "Self Storage Locations",
+    description: data
+      ? `${data.locations.length} ${data.accountName} locations: ${data.locations.map((l) => l.name).join(", ")}. Find the one nearest you.`
+      : undefined,
+    path: "/view-locations",
+  });
+
+export default function ViewLocations({ loaderData }: Route.ComponentProps) {
+  return (
+    <div className="container page">
+      <h1>Our locations</h1>
+      <p className="lead">Choose a location to see its units, prices and hours.</p>
+      <ul className="card-grid">
+        {loaderData.locations.map((l) => (
+          <li key={l.id}>
+            <LocationCard location={l} />
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

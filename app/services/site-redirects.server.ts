@@ -1,0 +1,45 @@
+import { eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { locations, oldDomains, redirects } from "~/db/schema";
+import { bareHostname, matchRedirect, redirectTarget } from "~/domain/redirects";
+import { getWebsite } from "~/db/queries/site.server";
+
+export interface RedirectDecision {
+  status: number;
+  location: string;
+}
+
+/**
+ * Decides whether a request is redirected: an old domain (with or without www, either protocol)
+ * goes to its location page on the primary domain; a redirected path goes to its target with the
+ * query string kept.
+ */
+export async function resolveRedirect(
+  db: Database,
+  request: { host: string | undefined; pathname: string; search: string },
+): Promise<RedirectDecision | null> {
+  const host = bareHostname(request.host);
+  if (host) {
+    const [old] = await db
+      .select({ slug: locations.urlSlug })
+      .from(oldDomains)
+      .innerJoin(locations, eq(locations.id, oldDomains.locationId))
+      .where(eq(oldDomains.hostname, host))
+      .limit(1);
+    if (old) {
+      const website = await getWebsite(db);
+      const target = `https://${website?.domain ?? ""}/locations/${old.slug}`;
+      return { status: 301, location: redirectTarget(target, request.search) };
+    }
+  }
+  if (request.pathname === "/") return null;
+  const website = await getWebsite(db);
+  if (!website) return null;
+  const rules = await db
+    .select({ fromPath: redirects.fromPath, toPath: redirects.toPath, statusCode: redirects.statusCode })
+    .from(redirects)
+    .where(eq(redirects.websiteId, website.id));
+  const rule = matchRedirect(rules, request.pathname);
+  if (!rule) return null;
+  return { status: rule.statusCode, location: redirectTarget(rule.toPath, request.search) };
+}

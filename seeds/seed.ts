@@ -1,0 +1,210 @@
+import { and, eq } from "drizzle-orm";
+import type { Database, Transaction } from "~/db/client.server";
+import {
+  accounts,
+  addresses,
+  amenities,
+  contentItems,
+  hoursBlocks,
+  hoursItems,
+  insurancePlans,
+  locationImages,
+  locations,
+  menus,
+  navMenuItems,
+  oldDomains,
+  pages,
+  paymentTypes,
+  websites,
+} from "~/db/schema";
+import { locationSlug } from "~/domain/slug";
+import { parseRedirectsText } from "~/domain/redirects";
+import { saveRedirect } from "~/services/redirects.server";
+import * as operator from "./operator";
+
+export interface SeedReport {
+  created: string[];
+}
+
+/**
+ * Seeds the operator's data. Idempotent: each record is looked up by its natural key (client code,
+ * slug, menu name, content title, redirect path, hostname) and only created when missing, so a second
+ * run changes nothing.
+ */
+export async function seedDatabase(db: Database): Promise<SeedReport> {
+  const report: SeedReport = { created: [] };
+  await db.transaction(async (tx) => {
+    const accountId = await seedAccount(tx, report);
+    const websiteId = await seedWebsite(tx, accountId, report);
+    const locationIds = new Map<string, number>();
+    for (const loc of operator.locations) {
+      const { id, slug } = await seedLocation(tx, accountId, loc, report);
+      locationIds.set(slug, id);
+    }
+    await seedMenus(tx, websiteId, report);
+    await seedContent(tx, accountId, report);
+    for (const rule of parseRedirectsText(operator.website.redirects)) {
+      await saveRedirect(tx, { websiteId, ...rule });
+    }
+    for (const d of operator.oldDomains) {
+      const locationId = locationIds.get(d.locationSlug);
+      if (!locationId) throw new Error(`Old domain ${d.hostname} points at unknown location ${d.locationSlug}`);
+      const rows = await tx
+        .insert(oldDomains)
+        .values({ websiteId, hostname: d.hostname, locationId })
+        .onConflictDoNothing()
+        .returning({ id: oldDomains.id });
+      if (rows.length) report.created.push(`old domain ${d.hostname}`);
+    }
+  });
+  return report;
+}
+
+async function seedAccount(tx: Transaction, report: SeedReport): Promise<number> {
+  const found = await tx.query.accounts.findFirst({ where: eq(accounts.clientCode, operator.account.clientCode) });
+  if (found) return found.id;
+  const [row] = await tx.insert(accounts).values(operator.account).returning({ id: accounts.id });
+  report.created.push(`account ${operator.account.clientCode}`);
+  return row!.id;
+}
+
+async function seedWebsite(tx: Transaction, accountId: number, report: SeedReport): Promise<number> {
+  const found = await tx.query.websites.findFirst({ where: eq(websites.accountId, accountId) });
+  if (found) return found.id;
+  const [row] = await tx
+    .insert(websites)
+    .values({ ...operator.website, accountId })
+    .returning({ id: websites.id });
+  report.created.push(`website ${operator.website.domain}`);
+  return row!.id;
+}
+
+async function seedLocation(
+  tx: Transaction,
+  accountId: number,
+  loc: operator.SeedLocation,
+  report: SeedReport,
+): Promise<{ id: number; slug: string }> {
+  const slug = locationSlug(loc.address);
+  const found = await tx.query.locations.findFirst({ where: eq(locations.urlSlug, slug) });
+  if (found) return { id: found.id, slug };
+  const extras = operator.locationExtras(loc);
+  const [row] = await tx
+    .insert(locations)
+    .values({
+      accountId,
+      name: loc.name,
+      urlSlug: slug,
+      status: loc.status,
+      software: loc.software,
+      metaDescription: loc.metaDescription,
+      chargesToShowAtCheckout: JSON.stringify(loc.charges),
+      ...loc.social,
+      googleReviewLink: loc.status === "Live" ? "https://search.google.com/local/writereview?placeid=DEMO" : null, // DEMO
+      ...extras,
+    })
+    .returning({ id: locations.id });
+  const locationId = row!.id;
+  await tx.insert(addresses).values({ locationId, ...loc.address, country: "US" });
+  for (const [type, items] of [
+    ["gate", loc.gateHours],
+    ["office", loc.officeHours],
+  ] as const) {
+    const [block] = await tx
+      .insert(hoursBlocks)
+      .values({ locationId, type, isAvailable: true, displayText: type === "gate" ? "Gate hours" : "Office hours" })
+      .returning({ id: hoursBlocks.id });
+    await tx.insert(hoursItems).values(
+      items.map((item) => ({
+        hoursBlockId: block!.id,
+        days: item.days,
+        open: item.open,
+        close: item.close,
+        isOpen24Hours: item.isOpen24Hours ?? false,
+        isClosed: item.isClosed ?? false,
+        idJsonFormattedText: JSON.stringify(item),
+      })),
+    );
+  }
+  if (loc.amenities.length) {
+    await tx.insert(amenities).values(loc.amenities.map((label, index) => ({ locationId, label, index })));
+  }
+  await tx.insert(locationImages).values({
+    locationId,
+    index: 0,
+    width: extras.mainImage.width,
+    height: extras.mainImage.height,
+    type: "image",
+    alt: extras.mainImage.alt,
+    src: extras.mainImage.src,
+    title: extras.mainImage.title,
+    fileName: extras.mainImage.file_name,
+    fileType: extras.mainImage.file_type,
+    fileBaseUrl: extras.mainImage.file_base_url,
+  });
+  if (loc.insurance) {
+    await tx.insert(insurancePlans).values(
+      operator.insuranceTiers.map((t) => ({ ...t, locationId, siteId: slug })),
+    );
+  }
+  if (loc.paymentTypes) {
+    await tx.insert(paymentTypes).values(operator.cardPaymentTypes.map((p) => ({ ...p, locationId })));
+  }
+  report.created.push(`location ${slug}`);
+  return { id: locationId, slug };
+}
+
+async function seedMenus(tx: Transaction, websiteId: number, report: SeedReport) {
+  for (const menu of operator.menus) {
+    const found = await tx.query.menus.findFirst({
+      where: and(eq(menus.websiteId, websiteId), eq(menus.name, menu.name)),
+    });
+    if (found) continue;
+    const [row] = await tx
+      .insert(menus)
+      .values({ websiteId, name: menu.name, heading: menu.heading })
+      .returning({ id: menus.id });
+    const insertItems = async (items: operator.SeedMenuItem[], parentId: number | null) => {
+      for (const [index, item] of items.entries()) {
+        const [inserted] = await tx
+          .insert(navMenuItems)
+          .values({
+            menuId: row!.id,
+            parentId,
+            name: item.name,
+            url: item.url,
+            index,
+            isInternal: item.isInternal ?? true,
+            isTargetBlank: item.isTargetBlank ?? false,
+          })
+          .returning({ id: navMenuItems.id });
+        if (item.children) await insertItems(item.children, inserted!.id);
+      }
+    };
+    await insertItems(menu.items, null);
+    report.created.push(`menu ${menu.name}`);
+  }
+}
+
+async function seedContent(tx: Transaction, accountId: number, report: SeedReport) {
+  const existing = await tx
+    .select({ title: contentItems.title, tag: contentItems.tag })
+    .from(contentItems)
+    .where(eq(contentItems.accountId, accountId));
+  const have = new Set(existing.map((e) => `${e.tag}\u0000${e.title}`));
+  const wanted = [
+    ...operator.faqs.map(([title, content], index) => ({ title, content, index, tag: "FAQ" as const })),
+    ...operator.storageTips.map(([title, content], index) => ({ title, content, index, tag: "Storage Tip" as const })),
+  ].filter((c) => !have.has(`${c.tag}\u0000${c.title}`));
+  if (wanted.length) {
+    await tx.insert(contentItems).values(wanted.map((c) => ({ ...c, accountId })));
+    report.created.push(`${wanted.length} content items`);
+  }
+  const page = await tx.query.pages.findFirst({
+    where: and(eq(pages.accountId, accountId), eq(pages.slug, operator.portableStoragePage.slug)),
+  });
+  if (!page) {
+    await tx.insert(pages).values({ ...operator.portableStoragePage, accountId });
+    report.created.push("page portable-storage");
+  }
+}

@@ -1,0 +1,46 @@
+// Production and development HTTP server: Express in front of the React Router request handler
+// (the React Router "node-custom-server" template). The app itself is server/app.ts, built by Vite.
+import compression from "compression";
+import express from "express";
+
+const DEVELOPMENT = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
+const PORT = Number.parseInt(process.env.PORT || "3000", 10);
+const HOST = process.env.HOST || "0.0.0.0";
+
+const app = express();
+app.disable("x-powered-by");
+app.set("trust proxy", process.env.TRUST_PROXY ? Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY : "loopback");
+app.use(compression());
+
+if (DEVELOPMENT) {
+  const vite = await import("vite");
+  const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  app.use(viteDevServer.middlewares);
+  app.use(async (req, res, next) => {
+    try {
+      const source = await viteDevServer.ssrLoadModule("./server/app.ts");
+      return await source.app(req, res, next);
+    } catch (error) {
+      if (error instanceof Error) viteDevServer.ssrFixStacktrace(error);
+      next(error);
+    }
+  });
+} else {
+  // Fingerprinted build assets never change: cache them for a year.
+  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  // Other public files (images, favicon): cache for a day, revalidate after.
+  app.use(express.static("build/client", { maxAge: "1d", index: false }));
+  const { app: site } = await import("./build/server/index.js");
+  app.use(site);
+}
+
+const server = app.listen(PORT, HOST, () => {
+  console.log(`Gatehouse listening on http://localhost:${PORT}${DEVELOPMENT ? " (development)" : ""}`);
+});
+
+for (const signal of ["SIGTERM", "SIGINT"]) {
+  process.on(signal, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5000).unref();
+  });
+}

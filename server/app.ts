@@ -1,0 +1,95 @@
+import "react-router";
+import { createRequestHandler } from "@react-router/express";
+import express, { type NextFunction, type Request, type Response } from "express";
+import crypto from "node:crypto";
+import helmet from "helmet";
+import { getDatabase, type Database } from "~/db/client.server";
+import { resolveRedirect } from "~/services/site-redirects.server";
+
+declare module "react-router" {
+  interface AppLoadContext {
+    db: Database;
+    /** Per-request CSP nonce for the few inline scripts and styles we render. */
+    cspNonce: string;
+    /** The client's IP address (behind the configured proxies). */
+    clientIp: string;
+  }
+}
+
+const { db } = getDatabase();
+
+export const app = express();
+
+app.use((_req, res, next) => {
+  res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
+  next();
+});
+
+const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
+const extraScriptSources = (process.env.CSP_EXTRA_SCRIPT_SRC ?? "").split(/\s+/).filter(Boolean);
+const isDev = process.env.NODE_ENV === "development";
+
+app.use(
+  helmet({
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        baseUri: ["'self'"],
+        scriptSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce, ...extraScriptSources],
+        styleSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
+        imgSrc: ["'self'", "data:"],
+        fontSrc: ["'self'"],
+        connectSrc: isDev ? ["'self'", "ws:"] : ["'self'", ...extraScriptSources],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        objectSrc: ["'none'"],
+        upgradeInsecureRequests: process.env.NODE_ENV === "production" && process.env.HTTPS !== "false" ? [] : null,
+      },
+    },
+    strictTransportSecurity: process.env.NODE_ENV === "production" && process.env.HTTPS !== "false",
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+  }),
+);
+
+// Permanent redirects (spec §2): old domains and old paths, before any page renders.
+app.use(async (req, res, next) => {
+  if (req.method !== "GET" && req.method !== "HEAD") return next();
+  try {
+    const url = new URL(req.originalUrl, "http://placeholder");
+    const found = await resolveRedirect(db, { host: req.headers.host, pathname: url.pathname, search: url.search });
+    if (!found) return next();
+    res.set("Cache-Control", "public, max-age=3600");
+    return res.redirect(found.status, found.location);
+  } catch (error) {
+    next(error);
+  }
+});
+
+app.get("/healthz", (_req, res) => {
+  res.set("Cache-Control", "no-store").type("text/plain").send("ok");
+});
+
+app.use(
+  createRequestHandler({
+    build: () => import("virtual:react-router/server-build"),
+    getLoadContext(req, res) {
+      return { db, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "" };
+    },
+  }),
+);
+
+// Last resort: never show a stack trace.
+app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  console.error(error);
+  if (res.headersSent) return;
+  res
+    .status(500)
+    .set("Cache-Control", "no-store")
+    .type("html")
+    .send(
+      '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Something went wrong</title></head><body><main><h1>Something went wrong</h1><p>Sorry, we could not show this page. Please try again in a moment, or call the office.</p><p><a href="/">Go to the home page</a></p></main></body></html>',
+    );
+});
+

@@ -1,0 +1,37 @@
+import { defineConfig } from "vitest/config";
+import path from "node:path";
+
+const alias = { "~": path.resolve(import.meta.dirname, "app") };
+
+const integration = (name: string, driver: "pglite" | "postgres") => ({
+  resolve: { alias },
+  test: {
+    name,
+    include: ["tests/integration/**/*.test.ts"],
+    globalSetup: ["tests/integration/global-setup.ts"],
+    setupFiles: ["tests/setup/fail-on-console-error.ts"],
+    env: { TEST_DRIVER: driver, NODE_ENV: "test" },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    // PGlite databases are ~100 MB each in memory: two workers fit the 2-core machines here.
+    maxWorkers: 2,
+  },
+});
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "unit",
+          include: ["app/**/*.test.{ts,tsx}", "tests/unit/**/*.test.{ts,tsx}"],
+          setupFiles: ["tests/setup/fail-on-console-error.ts"],
+          env: { NODE_ENV: "test" },
+        },
+      },
+      integration("integration", "pglite"),
+      ...(process.env.TEST_DATABASE_URL ? [integration("integration-postgres", "postgres")] : []),
+    ],
+  },
+});
