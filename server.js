@@ -6,6 +6,7 @@ import express from "express";
 const DEVELOPMENT = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
 const PORT = Number.parseInt(process.env.PORT || "3000", 10);
 const HOST = process.env.HOST || "0.0.0.0";
+const BUILD_DIR = process.env.BUILD_DIR || "build";
 
 const app = express();
 app.disable("x-powered-by");
@@ -27,10 +28,10 @@ if (DEVELOPMENT) {
   });
 } else {
   // Fingerprinted build assets never change: cache them for a year.
-  app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y", index: false }));
+  app.use("/assets", express.static(`${BUILD_DIR}/client/assets`, { immutable: true, maxAge: "1y", index: false }));
   // Other public files (images, favicon): cache for a day, revalidate after.
-  app.use(express.static("build/client", { maxAge: "1d", index: false }));
-  const { app: site } = await import("./build/server/index.js");
+  app.use(express.static(`${BUILD_DIR}/client`, { maxAge: "1d", index: false }));
+  const { app: site } = await import(`./${BUILD_DIR}/server/index.js`);
   app.use(site);
 }
 

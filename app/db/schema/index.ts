@@ -9,3 +9,5 @@ export * from "./tenant";
 export * from "./lease";
 export * from "./billing";
 export * from "./relations";
+export * from "./checkout";
+export * from "./portal";

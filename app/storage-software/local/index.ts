@@ -3,6 +3,7 @@ import type { StorageSoftware } from "../port";
 import type { LocationRef } from "../index.server";
 import { localInventory } from "./inventory";
 import { localRentals } from "./rentals";
+import { localTenants } from "./tenants";
 
 /** The built-in adapter: units, tenants, ledgers and payments in our own database. */
 export function createLocalAdapter(db: Database, location: LocationRef): StorageSoftware {
@@ -10,5 +11,6 @@ export function createLocalAdapter(db: Database, location: LocationRef): Storage
     kind: "local",
     ...localInventory(db, location),
     ...localRentals(db, location),
+    ...localTenants(db, location),
   };
 }

@@ -1,0 +1,91 @@
+import { boolean, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { locations } from "./location";
+import { tenants } from "./tenant";
+import { unitTypes, units } from "./unit";
+import { leases } from "./lease";
+import { timestamps } from "./shared";
+
+export const checkoutStatuses = ["open", "completed", "abandoned"] as const;
+export type CheckoutStatus = (typeof checkoutStatuses)[number];
+
+/**
+ * An online rental in progress (issue 4). Its id is a random token kept in an HttpOnly cookie; the
+ * steps' answers live here, never in the browser. The web password is kept only as a bcrypt hash.
+ * `completedLeaseId` makes the final submit idempotent: a second submit finds the lease and shows
+ * the confirmation again instead of charging twice.
+ */
+export const checkouts = pgTable(
+  "checkouts",
+  {
+    id: text().primaryKey(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    unitTypeId: integer()
+      .notNull()
+      .references(() => unitTypes.id, { onDelete: "cascade" }),
+    /** The unit held for this checkout (units.holdToken = this checkout's id). */
+    unitId: integer().references(() => units.id, { onDelete: "set null" }),
+    status: text({ enum: checkoutStatuses }).notNull().default("open"),
+    /** The tenant form's answers (no password), as typed after parsing. */
+    tenantDetails: jsonb().$type<Record<string, unknown>>(),
+    webPwHash: text(),
+    /** null: no protection plan chosen yet; "none": declined; otherwise the plan's id. */
+    insuranceChoice: text(),
+    autopay: boolean(),
+    moveInDate: date({ mode: "string" }),
+    signedName: text(),
+    signedAt: timestamp({ withTimezone: true }),
+    signedIp: text(),
+    leaseHash: text(),
+    idempotencyKey: text().notNull(),
+    completedLeaseId: integer().references(() => leases.id, { onDelete: "set null" }),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    ...timestamps,
+  },
+  (t) => [index("checkouts_expires_idx").on(t.expiresAt), uniqueIndex("checkouts_idempotency_idx").on(t.idempotencyKey)],
+);
+
+export const reservationStatuses = ["active", "cancelled", "expired", "converted"] as const;
+export type ReservationStatus = (typeof reservationStatuses)[number];
+
+/**
+ * A reservation from the short form (issue 4): one unit kept for `reservation_days_valid` days.
+ * At most one active reservation per unit (partial unique index). `cancelTokenHash` is the SHA-256
+ * of the token in the cancel link that is emailed.
+ */
+export const reservations = pgTable(
+  "reservations",
+  {
+    id: serial().primaryKey(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    unitTypeId: integer()
+      .notNull()
+      .references(() => unitTypes.id, { onDelete: "cascade" }),
+    unitId: integer()
+      .notNull()
+      .references(() => units.id, { onDelete: "cascade" }),
+    tenantId: integer().references(() => tenants.id, { onDelete: "set null" }),
+    firstName: text().notNull(),
+    lastName: text().notNull(),
+    email: text().notNull(),
+    phone: text().notNull(),
+    desiredMoveInDate: date({ mode: "string" }).notNull(),
+    status: text({ enum: reservationStatuses }).notNull().default("active"),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    cancelTokenHash: text().notNull(),
+    confirmationCode: text().notNull(),
+    idempotencyKey: text(),
+    cancelledAt: timestamp({ withTimezone: true }),
+    externalId: text(),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex("reservations_active_unit_idx").on(t.unitId).where(sql`${t.status} = 'active'`),
+    uniqueIndex("reservations_idempotency_idx").on(t.idempotencyKey),
+    index("reservations_expires_idx").on(t.status, t.expiresAt),
+  ],
+);
