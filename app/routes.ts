@@ -15,5 +15,6 @@ export default [
   route("units", "routes/units.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
+  route("__test/hooks", "routes/test-hooks.ts"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

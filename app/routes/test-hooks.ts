@@ -1,0 +1,16 @@
+import { data } from "react-router";
+import type { Route } from "./+types/test-hooks";
+import { testHooks, testHooksEnabled } from "~/services/test-hooks.server";
+
+/** POST /__test/hooks with JSON { intent, ... }: see app/services/test-hooks.server.ts. */
+export async function action({ request, context }: Route.ActionArgs) {
+  if (!testHooksEnabled()) throw data("Not found", { status: 404 });
+  const body = (await request.json()) as Record<string, unknown>;
+  const hook = typeof body.intent === "string" ? testHooks[body.intent] : undefined;
+  if (!hook) return Response.json({ error: `Unknown intent ${String(body.intent)}` }, { status: 400 });
+  return Response.json((await hook(context.db, body)) ?? { ok: true }, { headers: { "Cache-Control": "no-store" } });
+}
+
+export function loader() {
+  throw data("Not found", { status: 404 });
+}

@@ -1,0 +1,27 @@
+/**
+ * Test hooks for the browser tests: the e2e server holds its PGlite database in-process, so a spec
+ * cannot write to it directly. These handlers run inside the server, only when E2E_HOOKS=1 and
+ * NODE_ENV=test (playwright.config.ts sets both); everywhere else the route answers 404.
+ *
+ * Each feature adds its own handler to `testHooks` (intent name → function). Keep them small and
+ * make them call the same services the site uses.
+ */
+import { sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { accounts } from "~/db/schema";
+
+export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
+
+export function testHooksEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.E2E_HOOKS === "1" && env.NODE_ENV === "test";
+}
+
+export const testHooks: Record<string, TestHook> = {
+  /** Merges `settings` into every account's global_settings (e.g. { is_rentals_enabled: false }). */
+  async setAccountSettings(db, body) {
+    const settings = body.settings;
+    if (!settings || typeof settings !== "object") throw new Error("settings must be an object");
+    await db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || ${JSON.stringify(settings)}::jsonb` });
+    return { ok: true };
+  },
+};
