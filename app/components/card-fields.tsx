@@ -1,0 +1,95 @@
+import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
+import { ACCEPTED_CARDS_TEXT, expiryYears, type YearMonth } from "~/domain/card-schema";
+import { Field } from "./form";
+
+type F = FieldMetadata<string | undefined>;
+
+export interface CardFieldsMeta {
+  card_number: F;
+  exp_month: F;
+  exp_year: F;
+  cvv: F;
+  name_on_card: F;
+  billing_postal_code: F;
+}
+
+const MONTHS = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11", "12"];
+
+/**
+ * The card fields of a payment form (use with `cardShape` from ~/domain/card-schema). Plain inputs
+ * with the browser's card autocomplete tokens; nothing here keeps the number: a form re-rendered
+ * after an error shows the card fields empty except the name and ZIP.
+ */
+export function CardFields({ fields, today, legend = "Card details" }: { fields: CardFieldsMeta; today: YearMonth; legend?: string }) {
+  const years = expiryYears(today);
+  return (
+    <fieldset className="card-fields">
+      <legend>{legend}</legend>
+      <p className="field__hint">{ACCEPTED_CARDS_TEXT}</p>
+      <Field label="Card number" meta={fields.card_number}>
+        {(p) => (
+          <input
+            {...getInputProps(fields.card_number, { type: "text" })}
+            {...p}
+            defaultValue={undefined}
+            inputMode="numeric"
+            autoComplete="cc-number"
+            spellCheck={false}
+          />
+        )}
+      </Field>
+      <div className="card-fields__row">
+        <Field label="Expiry month" meta={fields.exp_month}>
+          {(p) => (
+            <select {...getSelectProps(fields.exp_month)} {...p} autoComplete="cc-exp-month">
+              <option value="">Month</option>
+              {MONTHS.map((m) => (
+                <option key={m} value={m}>
+                  {m}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Expiry year" meta={fields.exp_year}>
+          {(p) => (
+            <select {...getSelectProps(fields.exp_year)} {...p} autoComplete="cc-exp-year">
+              <option value="">Year</option>
+              {years.map((y) => (
+                <option key={y} value={String(y)}>
+                  {y}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field label="Security code (CVV)" meta={fields.cvv} hint="3 or 4 digits, on the back of most cards.">
+          {(p) => (
+            <input
+              {...getInputProps(fields.cvv, { type: "text" })}
+              {...p}
+              defaultValue={undefined}
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              className="input--short"
+            />
+          )}
+        </Field>
+      </div>
+      <Field label="Name on card" meta={fields.name_on_card}>
+        {(p) => <input {...getInputProps(fields.name_on_card, { type: "text" })} {...p} autoComplete="cc-name" />}
+      </Field>
+      <Field label="Billing ZIP code" meta={fields.billing_postal_code}>
+        {(p) => (
+          <input
+            {...getInputProps(fields.billing_postal_code, { type: "text" })}
+            {...p}
+            inputMode="numeric"
+            autoComplete="billing postal-code"
+            className="input--short"
+          />
+        )}
+      </Field>
+    </fieldset>
+  );
+}
