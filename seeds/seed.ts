@@ -21,6 +21,7 @@ import { locationSlug } from "~/domain/slug";
 import { parseRedirectsText } from "~/domain/redirects";
 import { saveRedirect } from "~/services/redirects.server";
 import * as operator from "./operator";
+import { seedDemoUnits } from "./demo-units";
 
 export interface SeedReport {
   created: string[];
@@ -41,6 +42,7 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
       const { id, slug } = await seedLocation(tx, accountId, loc, report);
       locationIds.set(slug, id);
     }
+    report.created.push(...(await seedDemoUnits(tx, accountId)));
     await seedMenus(tx, websiteId, report);
     await seedContent(tx, accountId, report);
     for (const rule of parseRedirectsText(operator.website.redirects)) {

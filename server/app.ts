@@ -5,6 +5,9 @@ import crypto from "node:crypto";
 import helmet from "helmet";
 import { getDatabase, type Database } from "~/db/client.server";
 import { resolveRedirect } from "~/services/site-redirects.server";
+import { getWebsite, type Website } from "~/db/queries/site.server";
+import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
+import { announceStorageSoftware } from "~/storage-software/index.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -17,6 +20,7 @@ declare module "react-router" {
 }
 
 const { db } = getDatabase();
+void announceStorageSoftware(db);
 
 export const app = express();
 
@@ -28,37 +32,66 @@ app.use((_req, res, next) => {
 const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
 const extraScriptSources = (process.env.CSP_EXTRA_SCRIPT_SRC ?? "").split(/\s+/).filter(Boolean);
 const isDev = process.env.NODE_ENV === "development";
+const isHttpsProduction = process.env.NODE_ENV === "production" && process.env.HTTPS !== "false";
 
-app.use(
-  helmet({
+/** Security headers, with the extra CSP sources the website's analytics provider needs (if any). */
+function securityHeaders(provider: AnalyticsProvider | null) {
+  const extra = provider ? ANALYTICS_CSP_SOURCES[provider] : { scriptSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
+  return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
-        scriptSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce, ...extraScriptSources],
+        scriptSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce, ...extra.scriptSrc, ...extraScriptSources],
         styleSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
-        imgSrc: ["'self'", "data:"],
+        imgSrc: ["'self'", "data:", ...extra.imgSrc],
         fontSrc: ["'self'"],
-        connectSrc: isDev ? ["'self'", "ws:"] : ["'self'", ...extraScriptSources],
+        connectSrc: isDev ? ["'self'", "ws:"] : ["'self'", ...extra.connectSrc, ...extraScriptSources],
+        frameSrc: extra.frameSrc.length ? extra.frameSrc : ["'self'"],
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
-        upgradeInsecureRequests: process.env.NODE_ENV === "production" && process.env.HTTPS !== "false" ? [] : null,
+        upgradeInsecureRequests: isHttpsProduction ? [] : null,
       },
     },
-    strictTransportSecurity: process.env.NODE_ENV === "production" && process.env.HTTPS !== "false",
+    strictTransportSecurity: isHttpsProduction,
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
-  }),
-);
+  });
+}
+const securityHeadersFor = {
+  none: securityHeaders(null),
+  gtag: securityHeaders("gtag"),
+  gtm: securityHeaders("gtm"),
+};
+
+// The website row, read once per page request: it decides the CSP (analytics) and the redirects.
+app.use(async (_req, res, next) => {
+  try {
+    res.locals.website = await getWebsite(db);
+    next();
+  } catch (error) {
+    next(error);
+  }
+});
+
+app.use((req, res, next) => {
+  const website = res.locals.website as Website | null;
+  const tag = parseAnalyticsId(website?.analyticsId);
+  return securityHeadersFor[tag?.provider ?? "none"](req, res, next);
+});
 
 // Permanent redirects (spec §2): old domains and old paths, before any page renders.
 app.use(async (req, res, next) => {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
   try {
     const url = new URL(req.originalUrl, "http://placeholder");
-    const found = await resolveRedirect(db, { host: req.headers.host, pathname: url.pathname, search: url.search });
+    const found = await resolveRedirect(
+      db,
+      { host: req.headers.host, pathname: url.pathname, search: url.search },
+      res.locals.website as Website | null,
+    );
     if (!found) return next();
     res.set("Cache-Control", "public, max-age=3600");
     return res.redirect(found.status, found.location);

@@ -11,26 +11,34 @@ export interface SiteInformation {
 }
 
 export interface UnitTypeAvailability {
+  /** Our unit_types.id (local) or the software's UnitTypeID (SiteLink), as a string. */
   id: string;
   locationId: number;
+  /** The software's name for the type, e.g. "Climate Controlled"; what specific_unit_types_to_show matches. */
   name: string;
   category: UnitCategory;
+  /** Feet. */
   width: number;
   length: number;
   height: number | null;
   floor: number;
   features: string[];
   description: string;
+  /** Cents per month. */
   standardRate: number;
+  /** Cents per month; charged instead of the standard rate when the account's web rates flag is on. */
   webRate: number;
   /** Units of the type that can be rented right now (not rented, reserved, held or unavailable). */
   availableCount: number;
+  /** Every unit of the type, whatever its status. */
   totalCount: number;
 }
 
 export interface InsurancePlanOption {
   id: string;
+  /** Cents of coverage. */
   coverage: number;
+  /** Cents per month. */
   premium: number;
   percentOfTheftCoverage: string;
   description: string;
@@ -40,18 +48,35 @@ export interface InsurancePlanOption {
 export interface CheckoutChargeOption {
   id: string | null;
   name: string;
+  /** Cents. */
   amount: number;
+  /** Percentages (6.75 means 6.75 %). */
   tax1Rate: number;
   tax2Rate: number;
   isRecurring: boolean;
 }
 
-export interface Inventory {
-  getSiteInformation(): Promise<SiteInformation>;
-  /** Every unit type of the site with its live availability (one read per call). */
-  listUnitTypes(): Promise<UnitTypeAvailability[]>;
-  getUnitType(unitTypeId: string): Promise<UnitTypeAvailability | null>;
-  listInsurancePlans(): Promise<InsurancePlanOption[]>;
-  listCheckoutCharges(): Promise<CheckoutChargeOption[]>;
+/**
+ * Options of an availability read. `now` decides which checkout holds still count (a unit held
+ * until a time at or before `now` is available again); adapters default to the app clock.
+ */
+export interface AvailabilityOptions {
+  now?: Date;
 }
 
+/**
+ * Errors (./errors.ts): an unknown location or unreadable operator data raises StorageSoftwareError;
+ * an adapter that cannot reach its software raises SoftwareUnreachableError. A unit type that does not
+ * exist (or belongs to another location) is not an error: getUnitType answers null.
+ */
+export interface Inventory {
+  getSiteInformation(): Promise<SiteInformation>;
+  /** Every unit type of the site with its live availability, smallest first (one read per call). */
+  listUnitTypes(options?: AvailabilityOptions): Promise<UnitTypeAvailability[]>;
+  /** One unit type of this site with its live availability; null when there is no such type here. */
+  getUnitType(unitTypeId: string, options?: AvailabilityOptions): Promise<UnitTypeAvailability | null>;
+  /** The site's protection (insurance) plans, lowest coverage first. */
+  listInsurancePlans(): Promise<InsurancePlanOption[]>;
+  /** The site's checkout charges (charges_to_show_at_checkout, validated), amounts in cents. */
+  listCheckoutCharges(): Promise<CheckoutChargeOption[]>;
+}

@@ -1,18 +1,106 @@
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import type { Inventory } from "../port";
+import { insurancePlans, locations, unitTypes, units } from "~/db/schema";
+import { parseCheckoutCharges } from "~/domain/location-settings";
+import { dollarsToCents } from "~/domain/money";
+import { now as clockNow } from "~/services/clock.server";
+import type { AvailabilityOptions, CheckoutChargeOption, Inventory, UnitTypeAvailability } from "../port";
 import type { LocationRef } from "../index.server";
-import { NotSupportedError } from "../errors";
+import { StorageSoftwareError } from "../errors";
 
-// Issue 3 builds this.
-export function localInventory(_db: Database, _location: LocationRef): Inventory {
-  const todo = async (): Promise<never> => {
-    throw new NotSupportedError("Inventory is not built yet");
+/**
+ * Inventory from our own tables. Availability is counted in the database in one grouped query: a
+ * unit is available when its status is `available` and it is not held by a checkout (no hold, or a
+ * hold that ended at or before `now`). Reserved, rented and unavailable units never count.
+ */
+export function localInventory(db: Database, location: LocationRef): Inventory {
+  const unitTypeRows = (where: SQL | undefined, at: Date) => {
+    const atIso = at.toISOString();
+    return db
+      .select({
+        id: unitTypes.id,
+        locationId: unitTypes.locationId,
+        name: unitTypes.name,
+        category: unitTypes.category,
+        width: unitTypes.width,
+        length: unitTypes.length,
+        height: unitTypes.height,
+        floor: unitTypes.floor,
+        features: unitTypes.features,
+        description: unitTypes.description,
+        standardRate: unitTypes.standardRate,
+        webRate: unitTypes.webRate,
+        availableCount: sql<number>`count(${units.id}) filter (where ${units.status} = 'available' and (${units.heldUntil} is null or ${units.heldUntil} <= ${atIso}::timestamptz))`.mapWith(Number),
+        totalCount: sql<number>`count(${units.id})`.mapWith(Number),
+      })
+      .from(unitTypes)
+      .leftJoin(units, eq(units.unitTypeId, unitTypes.id))
+      .where(and(eq(unitTypes.locationId, location.id), where))
+      .groupBy(unitTypes.id)
+      .orderBy(asc(sql`${unitTypes.width} * ${unitTypes.length}`), asc(unitTypes.width), asc(unitTypes.category), asc(unitTypes.id));
   };
+
+  const toAvailability = (row: Awaited<ReturnType<typeof unitTypeRows>>[number]): UnitTypeAvailability => ({
+    ...row,
+    id: String(row.id),
+    features: Array.isArray(row.features) ? row.features : [],
+  });
+
+  const at = (options?: AvailabilityOptions) => options?.now ?? clockNow();
+
   return {
-    getSiteInformation: todo,
-    listUnitTypes: todo,
-    getUnitType: todo,
-    listInsurancePlans: todo,
-    listCheckoutCharges: todo,
+    async getSiteInformation() {
+      const [row] = await db
+        .select({ id: locations.id, name: locations.name, timeZone: locations.timeZone })
+        .from(locations)
+        .where(eq(locations.id, location.id));
+      if (!row) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
+      return { locationId: row.id, name: row.name, timeZone: row.timeZone.timeZoneId };
+    },
+
+    async listUnitTypes(options) {
+      const rows = await unitTypeRows(undefined, at(options));
+      return rows.map(toAvailability);
+    },
+
+    async getUnitType(unitTypeId, options) {
+      if (!/^\d{1,9}$/.test(unitTypeId)) return null;
+      const [row] = await unitTypeRows(eq(unitTypes.id, Number(unitTypeId)), at(options));
+      return row ? toAvailability(row) : null;
+    },
+
+    async listInsurancePlans() {
+      const rows = await db
+        .select()
+        .from(insurancePlans)
+        .where(eq(insurancePlans.locationId, location.id))
+        .orderBy(asc(insurancePlans.coverage), asc(insurancePlans.id));
+      return rows.map((p) => ({
+        id: String(p.id),
+        coverage: p.coverage,
+        premium: p.premium,
+        percentOfTheftCoverage: p.percentOfTheftCoverage,
+        description: p.description,
+        provider: p.provider,
+      }));
+    },
+
+    async listCheckoutCharges(): Promise<CheckoutChargeOption[]> {
+      const [row] = await db
+        .select({ charges: locations.chargesToShowAtCheckout })
+        .from(locations)
+        .where(eq(locations.id, location.id));
+      if (!row) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
+      const parsed = parseCheckoutCharges(row.charges);
+      if (!parsed.ok) throw new StorageSoftwareError(`Location ${location.id} has invalid checkout charges: ${parsed.error}`);
+      return parsed.charges.map((c) => ({
+        id: c.sitelink_id === null ? null : String(c.sitelink_id),
+        name: c.name,
+        amount: dollarsToCents(c.amount),
+        tax1Rate: c.tax_1_rate,
+        tax2Rate: c.tax_2_rate,
+        isRecurring: c.is_recurring,
+      }));
+    },
   };
 }
