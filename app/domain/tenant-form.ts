@@ -11,7 +11,7 @@ const required = (what: string) => z.string({ error: `Enter your ${what}.` }).tr
 const optionalText = (max: number, what: string) =>
   z.string().trim().max(max, `${what} can be at most ${max} characters.`).optional().transform((v) => (v ? v : null));
 const checkbox = z
-  .union([z.literal("on"), z.literal("true"), z.literal("false"), z.boolean()])
+  .union([z.literal("on"), z.literal("true"), z.literal("false"), z.literal(""), z.boolean()])
   .optional()
   .transform((v) => v === "on" || v === "true" || v === true);
 

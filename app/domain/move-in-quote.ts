@@ -1,0 +1,210 @@
+/**
+ * The move-in quote: every figure of an online rental, computed once on the server from the unit
+ * type, the account's flags and the location's charges (docs/decisions/040-billing-model.md).
+ * Pure: the caller passes the move-in date (today in the location's time zone, see `localToday`).
+ * Money in integer cents; each tax on each line rounded half up (app/domain/money.ts).
+ */
+import { TZDate } from "@date-fns/tz";
+import { addDays, addMonths, format } from "date-fns";
+import { percentOf } from "./money";
+
+export interface QuoteUnitType {
+  name: string;
+  category: string;
+  standardRate: number;
+  webRate: number;
+}
+
+export interface QuoteInsurancePlan {
+  id: string;
+  coverage: number;
+  premium: number;
+}
+
+export interface QuoteCharge {
+  id: string | null;
+  name: string;
+  /** Cents. */
+  amount: number;
+  /** Percent, e.g. 6.75. */
+  tax1Rate: number;
+  tax2Rate: number;
+  isRecurring: boolean;
+}
+
+export interface QuoteSettings {
+  isWebRatesEnabled: boolean;
+  fakeDiscountPercentage: number;
+  isShowExtraChargesAtCheckout: boolean;
+  isHideExtraChargesForParkingOrOffice: boolean;
+}
+
+export interface QuoteInput {
+  unitType: QuoteUnitType;
+  settings: QuoteSettings;
+  /** The location's charges_to_show_at_checkout, parsed, in cents. */
+  charges: QuoteCharge[];
+  /** null: no protection plan. */
+  insurancePlan: QuoteInsurancePlan | null;
+  /** "YYYY-MM-DD", the move-in date in the location's time zone. */
+  moveInDate: string;
+}
+
+export type QuoteLineKind = "rent" | "discount" | "insurance" | "charge";
+
+export interface QuoteLine {
+  kind: QuoteLineKind;
+  description: string;
+  /** Cents before tax; negative for the discount. */
+  amount: number;
+  tax: number;
+  total: number;
+  /** Ledger posting key, unique per lease. */
+  postingKey: string;
+  periodStart: string | null;
+  periodEnd: string | null;
+  isRecurring: boolean;
+}
+
+export interface MoveInQuote {
+  moveInDate: string;
+  paidThroughDate: string;
+  nextDueDate: string;
+  /** The monthly rent the lease carries (web or standard rate). */
+  monthlyRate: number;
+  /** The rate the visitor would pay without web rates, for "was" display. */
+  standardRate: number;
+  insurancePlanId: string | null;
+  insurancePremium: number;
+  lines: QuoteLine[];
+  subtotal: number;
+  tax: number;
+  /** What is charged today. */
+  total: number;
+  /** What each later month costs (rent, premium, recurring charges with their taxes). */
+  monthlyTotal: number;
+}
+
+/** The monthly rate: the web rate when web rates are on (and the type has one), else the standard rate. */
+export function monthlyRateFor(unitType: QuoteUnitType, isWebRatesEnabled: boolean): number {
+  return isWebRatesEnabled && unitType.webRate > 0 ? unitType.webRate : unitType.standardRate;
+}
+
+/** Parking spaces (and office units) do not need a lock or the like: their extra charges can be hidden. */
+export function isParkingOrOffice(unitType: Pick<QuoteUnitType, "name" | "category">): boolean {
+  return unitType.category === "parking" || /\b(parking|office)\b/i.test(unitType.name);
+}
+
+/** The checkout charges shown and charged for this unit type, per the location's flags. */
+export function checkoutChargesFor(unitType: QuoteUnitType, settings: QuoteSettings, charges: QuoteCharge[]): QuoteCharge[] {
+  if (!settings.isShowExtraChargesAtCheckout) return [];
+  if (settings.isHideExtraChargesForParkingOrOffice && isParkingOrOffice(unitType)) return [];
+  return charges;
+}
+
+/** "YYYY-MM-DD" → a date at midnight UTC, so calendar arithmetic is free of the process's time zone. */
+function parseDay(day: string): TZDate {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!m) throw new Error(`Not a calendar date: ${day}`);
+  return new TZDate(Number(m[1]), Number(m[2]) - 1, Number(m[3]), "UTC");
+}
+const fmt = (d: Date) => format(d, "yyyy-MM-dd");
+
+/** Today's calendar date in a time zone, "YYYY-MM-DD". */
+export function localToday(now: Date, timeZone: string): string {
+  return fmt(new TZDate(now, timeZone));
+}
+
+/** Adds months to a calendar date (clamped to the month's end: 2026-01-31 + 1 = 2026-02-28). */
+export function addMonthsToDay(day: string, months: number): string {
+  return fmt(addMonths(parseDay(day), months));
+}
+
+export function addDaysToDay(day: string, days: number): string {
+  return fmt(addDays(parseDay(day), days));
+}
+
+/** The first month covered at move-in: D .. addMonths(D,1) − 1 day; next due addMonths(D,1). */
+export function firstPeriod(moveInDate: string): { paidThroughDate: string; nextDueDate: string } {
+  const nextDueDate = addMonthsToDay(moveInDate, 1);
+  return { paidThroughDate: addDaysToDay(nextDueDate, -1), nextDueDate };
+}
+
+function line(
+  kind: QuoteLineKind,
+  description: string,
+  amount: number,
+  postingKey: string,
+  opts: { tax1Rate?: number; tax2Rate?: number; periodStart?: string | null; periodEnd?: string | null; isRecurring?: boolean } = {},
+): QuoteLine {
+  const tax = percentOf(amount, opts.tax1Rate ?? 0) + percentOf(amount, opts.tax2Rate ?? 0);
+  return {
+    kind,
+    description,
+    amount,
+    tax,
+    total: amount + tax,
+    postingKey,
+    periodStart: opts.periodStart ?? null,
+    periodEnd: opts.periodEnd ?? null,
+    isRecurring: opts.isRecurring ?? false,
+  };
+}
+
+const dollars = (cents: number) =>
+  `$${Math.floor(cents / 100).toLocaleString("en-US")}${cents % 100 ? `.${String(cents % 100).padStart(2, "0")}` : ""}`;
+
+/** The move-in quote. Throws on impossible input (negative money, bad dates): that is a bug or bad operator data. */
+export function quoteMoveIn(input: QuoteInput): MoveInQuote {
+  const { unitType, settings, insurancePlan, moveInDate } = input;
+  const { paidThroughDate, nextDueDate } = firstPeriod(moveInDate);
+  const monthlyRate = monthlyRateFor(unitType, settings.isWebRatesEnabled);
+  if (!Number.isInteger(monthlyRate) || monthlyRate < 0) throw new Error(`Bad monthly rate: ${monthlyRate}`);
+  const period = { periodStart: moveInDate, periodEnd: paidThroughDate, isRecurring: true };
+
+  const lines: QuoteLine[] = [line("rent", `First month's rent (${moveInDate} to ${paidThroughDate})`, monthlyRate, `rent:${moveInDate}`, period)];
+
+  const discountPct = settings.fakeDiscountPercentage;
+  if (discountPct > 0) {
+    const discount = percentOf(monthlyRate, discountPct);
+    if (discount > 0) {
+      lines.push(line("discount", `Online discount (${discountPct}% off the first month's rent)`, -discount, `discount:${moveInDate}`, { ...period, isRecurring: false }));
+    }
+  }
+
+  if (insurancePlan) {
+    lines.push(
+      line("insurance", `Protection plan, ${dollars(insurancePlan.coverage)} coverage (first month)`, insurancePlan.premium, `insurance:${moveInDate}`, period),
+    );
+  }
+
+  for (const c of checkoutChargesFor(unitType, settings, input.charges)) {
+    if (!Number.isInteger(c.amount) || c.amount < 0) throw new Error(`Bad charge amount for ${c.name}: ${c.amount}`);
+    const key = `charge:${c.id ?? c.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}:${moveInDate}`;
+    lines.push(line("charge", c.name, c.amount, key, { tax1Rate: c.tax1Rate, tax2Rate: c.tax2Rate, isRecurring: c.isRecurring }));
+  }
+
+  const subtotal = lines.reduce((s, l) => s + l.amount, 0);
+  const tax = lines.reduce((s, l) => s + l.tax, 0);
+  const monthlyTotal =
+    monthlyRate +
+    (insurancePlan?.premium ?? 0) +
+    checkoutChargesFor(unitType, settings, input.charges)
+      .filter((c) => c.isRecurring)
+      .reduce((s, c) => s + c.amount + percentOf(c.amount, c.tax1Rate) + percentOf(c.amount, c.tax2Rate), 0);
+
+  return {
+    moveInDate,
+    paidThroughDate,
+    nextDueDate,
+    monthlyRate,
+    standardRate: unitType.standardRate,
+    insurancePlanId: insurancePlan?.id ?? null,
+    insurancePremium: insurancePlan?.premium ?? 0,
+    lines,
+    subtotal,
+    tax,
+    total: subtotal + tax,
+    monthlyTotal,
+  };
+}
