@@ -1,0 +1,112 @@
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "~/db/client.server";
+import { locations, unitTypes, units } from "~/db/schema";
+import { storageFor, storageSoftwareNotice } from "~/storage-software/index.server";
+import { StorageSoftwareError } from "~/storage-software/errors";
+import { createTestDatabase } from "./db";
+import { storageSoftwareContract } from "./storage-software-contract";
+
+async function locationRef(handle: DatabaseHandle, slug: string) {
+  const row = await handle.db.query.locations.findFirst({ where: eq(locations.urlSlug, slug) });
+  if (!row) throw new Error(`no location ${slug}`);
+  return { id: row.id, name: row.name, software: row.software, status: row.status };
+}
+
+storageSoftwareContract("local", async () => {
+  const handle = await createTestDatabase();
+  const lumberton = await locationRef(handle, "lumberton-nc-28358");
+  const jacksonville = await locationRef(handle, "jacksonville-nc-28546");
+  let serial = 0;
+  return {
+    storage: storageFor(handle.db, lumberton),
+    otherStorage: storageFor(handle.db, jacksonville),
+    async createUnitType({ statuses, width = 7, length = 9 }) {
+      const [type] = await handle.db
+        .insert(unitTypes)
+        .values({ locationId: lumberton.id, name: "Contract Test", category: "indoor", width, length, standardRate: 5000, webRate: 4500 })
+        .returning({ id: unitTypes.id });
+      const n = ++serial;
+      const rows = await handle.db
+        .insert(units)
+        .values(statuses.map((status, i) => ({ locationId: lumberton.id, unitTypeId: type!.id, name: `T${n}-${i}`, status })))
+        .returning({ id: units.id });
+      return { unitTypeId: String(type!.id), unitIds: rows.map((r) => String(r.id)) };
+    },
+    async setUnitStatus(unitId, status) {
+      await handle.db.update(units).set({ status }).where(eq(units.id, Number(unitId)));
+    },
+    async holdUnit(unitId, until) {
+      await handle.db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
+    },
+    close: () => handle.close(),
+  };
+});
+
+describe("local adapter on the seeded demo inventory", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase();
+  });
+  afterAll(() => handle.close());
+
+  it("counts each Lumberton type's available units as the units table says", async () => {
+    const ref = await locationRef(handle, "lumberton-nc-28358");
+    const list = await storageFor(handle.db, ref).listUnitTypes();
+    expect(list).toHaveLength(12);
+    const rows = await handle.db
+      .select({
+        unitTypeId: units.unitTypeId,
+        available: sql<number>`count(*) filter (where ${units.status} = 'available')`.mapWith(Number),
+        total: sql<number>`count(*)`.mapWith(Number),
+      })
+      .from(units)
+      .where(eq(units.locationId, ref.id))
+      .groupBy(units.unitTypeId);
+    const expected = new Map(rows.map((r) => [String(r.unitTypeId), r]));
+    for (const t of list) {
+      expect(t.availableCount).toBe(expected.get(t.id)!.available);
+      expect(t.totalCount).toBe(expected.get(t.id)!.total);
+    }
+    expect(list.some((t) => t.availableCount === 0)).toBe(true);
+    expect(list.some((t) => t.availableCount > 0 && t.availableCount <= 2)).toBe(true);
+  });
+
+  it("reads the seeded lock fee and the four insurance tiers", async () => {
+    const storage = storageFor(handle.db, await locationRef(handle, "lumberton-nc-28358"));
+    expect(await storage.listCheckoutCharges()).toEqual([
+      expect.objectContaining({ name: expect.stringMatching(/lock/i), amount: 700, tax1Rate: 6.75, tax2Rate: 0, isRecurring: false }),
+    ]);
+    const plans = await storage.listInsurancePlans();
+    expect(plans.map((p) => [p.coverage, p.premium])).toEqual([
+      [100000, 895],
+      [500000, 1195],
+      [1000000, 2195],
+      [1500000, 3695],
+    ]);
+  });
+
+  it("gives coming-soon locations no units, no plans and no charges", async () => {
+    const storage = storageFor(handle.db, await locationRef(handle, "kinston-nc-28501"));
+    expect(await storage.listUnitTypes()).toEqual([]);
+    expect(await storage.listInsurancePlans()).toEqual([]);
+    expect(await storage.listCheckoutCharges()).toEqual([]);
+  });
+
+  it("raises a StorageSoftwareError for unreadable checkout charges", async () => {
+    const ref = await locationRef(handle, "jacksonville-nc-28546");
+    await handle.db.update(locations).set({ chargesToShowAtCheckout: "{not json" }).where(and(eq(locations.id, ref.id)));
+    await expect(storageFor(handle.db, ref).listCheckoutCharges()).rejects.toBeInstanceOf(StorageSoftwareError);
+  });
+
+  it("names the SiteLink locations served by the local adapter in one start-up line", () => {
+    expect(
+      storageSoftwareNotice([
+        { name: "Lumberton", software: "sitelink" },
+        { name: "Jacksonville", software: "sitelink" },
+        { name: "Kinston", software: "no_api" },
+      ]),
+    ).toBe('[storage-software] Lumberton, Jacksonville: software is "sitelink", served by the built-in local adapter (no SiteLink adapter configured).');
+    expect(storageSoftwareNotice([{ name: "Kinston", software: "no_api" }])).toBeNull();
+  });
+});
