@@ -4,6 +4,8 @@ import { ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
+import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
+import { NO_STORE } from "~/domain/cache";
 
 export const streamTimeout = 5_000;
 
@@ -33,14 +35,24 @@ export default function handleRequest(
           body.on("data", (chunk: Buffer) => chunks.push(chunk));
           body.on("end", () => {
             const rootData = routerContext.staticHandlerContext.loaderData["root"] as
-              | { site?: { website: { customHeaderCode: string; customBodyCode: string } } | null }
+              | {
+                  site?: {
+                    website: { customHeaderCode: string; customBodyCode: string; analyticsId: string | null };
+                  } | null;
+                }
               | undefined;
+            const website = rootData?.site?.website;
+            const analytics = analyticsSnippets(parseAnalyticsId(website?.analyticsId), nonce);
             const html = injectCustomCode(Buffer.concat(chunks).toString("utf8"), {
-              head: rootData?.site?.website.customHeaderCode ?? "",
-              body: rootData?.site?.website.customBodyCode ?? "",
+              head: website?.customHeaderCode ?? "",
+              body: website?.customBodyCode ?? "",
+              analyticsHead: analytics.head,
+              analyticsBody: analytics.body,
               nonce,
             });
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            // Error pages (404, 500 …) are never stored by browsers or CDNs.
+            if (status >= 400) responseHeaders.set("Cache-Control", NO_STORE);
             resolve(new Response(html, { headers: responseHeaders, status }));
           });
           body.on("error", reject);

@@ -9,6 +9,7 @@ export async function getWebsite(db: Database) {
   const [website] = await db.select().from(websites).orderBy(asc(websites.id)).limit(1);
   return website ?? null;
 }
+export type Website = NonNullable<Awaited<ReturnType<typeof getWebsite>>>;
 
 export async function getAccount(db: Database, accountId: number) {
   const account = await db.query.accounts.findFirst({ where: eq(accounts.id, accountId) });
