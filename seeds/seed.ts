@@ -15,11 +15,12 @@ import {
   oldDomains,
   pages,
   paymentTypes,
+  redirects,
   websites,
 } from "~/db/schema";
 import { locationSlug } from "~/domain/slug";
-import { parseRedirectsText } from "~/domain/redirects";
-import { saveRedirect } from "~/services/redirects.server";
+import { bareHostname, normalizePath, parseRedirectsText } from "~/domain/redirects";
+import { saveOldDomain, saveRedirect } from "~/services/redirects.server";
 import * as operator from "./operator";
 import { seedDemoUnits } from "./demo-units";
 
@@ -45,18 +46,23 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
     report.created.push(...(await seedDemoUnits(tx, accountId)));
     await seedMenus(tx, websiteId, report);
     await seedContent(tx, accountId, report);
+    const haveRedirects = new Set(
+      (await tx.select({ fromPath: redirects.fromPath }).from(redirects).where(eq(redirects.websiteId, websiteId))).map(
+        (r) => r.fromPath,
+      ),
+    );
     for (const rule of parseRedirectsText(operator.website.redirects)) {
+      if (haveRedirects.has(normalizePath(rule.fromPath))) continue;
       await saveRedirect(tx, { websiteId, ...rule });
+      report.created.push(`redirect ${rule.fromPath}`);
     }
     for (const d of operator.oldDomains) {
       const locationId = locationIds.get(d.locationSlug);
       if (!locationId) throw new Error(`Old domain ${d.hostname} points at unknown location ${d.locationSlug}`);
-      const rows = await tx
-        .insert(oldDomains)
-        .values({ websiteId, hostname: d.hostname, locationId })
-        .onConflictDoNothing()
-        .returning({ id: oldDomains.id });
-      if (rows.length) report.created.push(`old domain ${d.hostname}`);
+      const found = await tx.query.oldDomains.findFirst({ where: eq(oldDomains.hostname, bareHostname(d.hostname)) });
+      if (found) continue;
+      await saveOldDomain(tx, { websiteId, hostname: d.hostname, locationId });
+      report.created.push(`old domain ${d.hostname}`);
     }
   });
   return report;

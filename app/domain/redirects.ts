@@ -42,30 +42,73 @@ export function redirectTarget(toPath: string, search: string): string {
 
 /**
  * Refuses a rule that would make a loop with the existing ones: following redirects from the new
- * rule's target must never come back to its source. Returns an error message or null.
+ * rule's target must never come back to its source. Targets on another site end the chain; an
+ * absolute URL on the primary host (`primaryHost`, with or without www) counts as its path.
+ * Returns an error message or null.
  */
 export function findRedirectLoop(
-  existing: readonly RedirectRule[],
+  existing: readonly Pick<RedirectRule, "fromPath" | "toPath">[],
   candidate: Pick<RedirectRule, "fromPath" | "toPath">,
+  options: { primaryHost?: string } = {},
 ): string | null {
   const from = normalizePath(candidate.fromPath);
-  if (isExternal(candidate.toPath)) return null;
+  const localPath = (target: string) => internalPath(target, options.primaryHost);
+  const start = localPath(candidate.toPath);
+  if (start === null) return null;
   const rules = existing.filter((r) => normalizePath(r.fromPath) !== from);
   const seen = new Set<string>([from]);
-  let current = normalizePath(candidate.toPath);
+  let current = start;
   const chain = [candidate.fromPath, candidate.toPath];
   while (true) {
     if (seen.has(current)) return `This redirect would make a loop: ${chain.join(" → ")}`;
     seen.add(current);
     const next = rules.find((r) => normalizePath(r.fromPath) === current);
-    if (!next || isExternal(next.toPath)) return null;
+    if (!next) return null;
+    const nextPath = localPath(next.toPath);
+    if (nextPath === null) return null;
     chain.push(next.toPath);
-    current = normalizePath(next.toPath);
+    current = nextPath;
+  }
+}
+
+/** The normalised path a redirect target lands on within this site, or null when it leaves the site. */
+function internalPath(target: string, primaryHost?: string): string | null {
+  if (!isExternal(target)) return normalizePath(target);
+  if (!primaryHost) return null;
+  try {
+    const url = new URL(target);
+    return bareHostname(url.host) === bareHostname(primaryHost) ? normalizePath(url.pathname) : null;
+  } catch {
+    return null;
   }
 }
 
 function isExternal(target: string): boolean {
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(target);
+}
+
+/**
+ * Checks a redirect row before it is saved: the source is a path on this site (not the home page),
+ * the target a path or an http(s) URL. Returns a plain-words error or null.
+ */
+export function validateRedirectRule(rule: Pick<RedirectRule, "fromPath" | "toPath">): string | null {
+  const from = rule.fromPath.trim();
+  const to = rule.toPath.trim();
+  if (!from.startsWith("/") || from.startsWith("//")) return "The old path must start with a single /, like /contact-us.";
+  if (/[?#\s]/.test(from)) return "The old path cannot contain spaces, ? or #.";
+  if (normalizePath(from) === "/") return "The home page cannot be redirected.";
+  if (!to) return "Enter where the old path should go.";
+  if (to.startsWith("/")) {
+    if (to.startsWith("//") || /\s/.test(to)) return "The new path must be a path like /contact or a full http(s) address.";
+    return null;
+  }
+  try {
+    const url = new URL(to);
+    if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("scheme");
+    return null;
+  } catch {
+    return "The new path must be a path like /contact or a full http(s) address.";
+  }
 }
 
 /** The host of a request without port and without a leading "www.", lowercase. */

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, oldDomains, redirects } from "~/db/schema";
 import { bareHostname, matchRedirect, redirectTarget } from "~/domain/redirects";
-import { getWebsite } from "~/db/queries/site.server";
+import { getWebsite, type Website } from "~/db/queries/site.server";
 
 export interface RedirectDecision {
   status: number;
@@ -17,9 +17,14 @@ export interface RedirectDecision {
 export async function resolveRedirect(
   db: Database,
   request: { host: string | undefined; pathname: string; search: string },
+  /** The website row when the caller has already read it (undefined: read it here). */
+  knownWebsite?: Website | null,
 ): Promise<RedirectDecision | null> {
+  let website = knownWebsite;
+  const loadWebsite = async () => (website === undefined ? (website = await getWebsite(db)) : website);
   const host = bareHostname(request.host);
-  if (host) {
+  const primaryHost = bareHostname((await loadWebsite())?.domain);
+  if (host && host !== primaryHost) {
     const [old] = await db
       .select({ slug: locations.urlSlug })
       .from(oldDomains)
@@ -27,18 +32,19 @@ export async function resolveRedirect(
       .where(eq(oldDomains.hostname, host))
       .limit(1);
     if (old) {
-      const website = await getWebsite(db);
-      const target = `https://${website?.domain ?? ""}/locations/${old.slug}`;
+      const primary = (await loadWebsite())?.domain;
+      if (!primary) return null;
+      const target = `https://${primary}/locations/${old.slug}`;
       return { status: 301, location: redirectTarget(target, request.search) };
     }
   }
   if (request.pathname === "/") return null;
-  const website = await getWebsite(db);
-  if (!website) return null;
+  const site = await loadWebsite();
+  if (!site) return null;
   const rules = await db
     .select({ fromPath: redirects.fromPath, toPath: redirects.toPath, statusCode: redirects.statusCode })
     .from(redirects)
-    .where(eq(redirects.websiteId, website.id));
+    .where(eq(redirects.websiteId, site.id));
   const rule = matchRedirect(rules, request.pathname);
   if (!rule) return null;
   return { status: rule.statusCode, location: redirectTarget(rule.toPath, request.search) };
