@@ -19,7 +19,7 @@ import { globalStylesToCss } from "~/domain/website-settings";
 import { SiteHeader, SiteFooter } from "~/components/site-chrome";
 import { ErrorPage } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
-import { CONTENT_CACHE } from "~/domain/cache";
+import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -31,10 +31,16 @@ export async function loader({ context }: Route.LoaderArgs) {
   return data({ site, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
 }
 
-/** Pages inherit the deepest route's Cache-Control; content pages are CDN-cacheable by default. */
+/**
+ * Pages inherit the deepest route's Cache-Control; content pages are CDN-cacheable by default.
+ * An error page rendered by the root boundary is never stored (unless the error says otherwise).
+ */
 export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) => {
   const h = new Headers();
-  h.set("Cache-Control", errorHeaders?.get("Cache-Control") ?? loaderHeaders.get("Cache-Control") ?? CONTENT_CACHE);
+  h.set(
+    "Cache-Control",
+    errorHeaders ? (errorHeaders.get("Cache-Control") ?? NO_STORE) : (loaderHeaders.get("Cache-Control") ?? CONTENT_CACHE),
+  );
   return h;
 };
 

@@ -8,6 +8,9 @@ export function loader() {
   throw data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
 }
 
+/** A 404 is never stored: the path may become a page or a redirect at any time. */
+export const headers = () => ({ "Cache-Control": NO_STORE });
+
 export const meta = () => pageMeta({ title: "Page not found", noindex: true });
 
 export default function NotFound() {

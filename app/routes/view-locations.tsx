@@ -19,17 +19,36 @@ export const meta: Route.MetaFunction = ({ data, matches }) =>
   });
 
 export default function ViewLocations({ loaderData }: Route.ComponentProps) {
+  const live = loaderData.locations.filter((l) => l.status === "Live");
+  const comingSoon = loaderData.locations.filter((l) => l.status !== "Live");
   return (
     <div className="container page">
       <h1>Our locations</h1>
       <p className="lead">Choose a location to see its units, prices and hours.</p>
-      <ul className="card-grid">
-        {loaderData.locations.map((l) => (
-          <li key={l.id}>
-            <LocationCard location={l} />
-          </li>
-        ))}
-      </ul>
+      {live.length ? (
+        <section className="section" aria-labelledby="live-heading">
+          <h2 id="live-heading">Open now: rent online</h2>
+          <ul className="card-grid">
+            {live.map((l) => (
+              <li key={l.id}>
+                <LocationCard location={l} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      {comingSoon.length ? (
+        <section className="section" aria-labelledby="coming-soon-heading">
+          <h2 id="coming-soon-heading">Coming soon</h2>
+          <ul className="card-grid">
+            {comingSoon.map((l) => (
+              <li key={l.id}>
+                <LocationCard location={l} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </div>
   );
 }
