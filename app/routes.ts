@@ -16,5 +16,6 @@ export default [
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("__test/hooks", "routes/test-hooks.ts"),
+  route("locations/:slug/units/:unitTypeSlug", "routes/unit-type.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

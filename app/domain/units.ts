@@ -316,3 +316,12 @@ export function unitTypeSlugs(types: ReadonlyArray<Pick<UnitTypeFacts, "id" | "n
   }
   return slugs;
 }
+
+// ---------------------------------------------------------------- caching
+
+/**
+ * Cache-Control of pages that show unit availability (docs/decisions/033): browsers always revalidate,
+ * a CDN may serve a copy for 60 s and a stale one for 5 more minutes while it refetches in the
+ * background, so counts are at most about a minute old on a busy page.
+ */
+export const UNIT_AVAILABILITY_CACHE = "public, max-age=0, s-maxage=60, stale-while-revalidate=300";

@@ -13,6 +13,12 @@ import { directionsUrl, presentLinks, formatDollars, formatMoney, hoursView, sel
 import { phoneHref } from "~/domain/phone";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { now } from "~/services/clock.server";
+import unitsCss from "~/styles/units.css?url";
+import { getLocationUnitListing } from "~/db/queries/units.server";
+import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";
+import { UnitListing } from "~/components/unit-listing";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
@@ -23,6 +29,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const isComingSoon = location.status === "Coming Soon";
   const csrf = isComingSoon ? await getCsrfToken(request) : null;
   const url = new URL(request.url);
+  const units = isComingSoon ? null : await getLocationUnitListing(context, location, account, url.searchParams);
   const hours = hoursView(location.hoursBlocks, now(), location.timeZone.timeZoneId);
   const social = presentLinks([
       ["Facebook", location.facebook],
@@ -71,11 +78,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       isInsuranceRequired: account.globalSettings.is_insurance_required,
       csrfToken: csrf?.token ?? null,
       notified: url.searchParams.get("notified") === "1",
+      units,
     },
     {
       headers: {
         // Hours status changes through the day: keep CDN copies short. Pages with a form are private.
-        "Cache-Control": isComingSoon ? NO_STORE : CONTENT_CACHE,
+        "Cache-Control": isComingSoon ? NO_STORE : UNIT_AVAILABILITY_CACHE,
         ...(csrf?.setCookie ? { "Set-Cookie": csrf.setCookie } : {}),
       },
     },
@@ -156,15 +164,19 @@ export default function LocationRoute({ loaderData }: Route.ComponentProps) {
 
       <div className="location-layout">
         <div className="location-main">
-          {!isComingSoon ? (
-            <section id="units" aria-labelledby="units-heading" className="section">
+          {!isComingSoon && loaderData.units ? (
+            <section id="units" aria-labelledby="units-heading" className="section units-section">
               <h2 id="units-heading">Storage units</h2>
               <p>
-                See every size and today's price, and rent online in minutes.{" "}
-                <Link to={`/units?location=${l.urlSlug}`} className="button button--primary">
-                  See units at {l.name}
-                </Link>
+                Today's prices per month. Not sure what size you need? See our <Link to="/size-guide">size guide</Link>.
               </p>
+              <UnitListing
+                listing={loaderData.units}
+                action={`/locations/${l.urlSlug}#units`}
+                clearHref={`/locations/${l.urlSlug}#units`}
+                phoneNumber={l.phoneNumber}
+                idPrefix="units"
+              />
             </section>
           ) : null}
 

@@ -1,15 +1,45 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/size-guide";
+import unitsCss from "~/styles/units.css?url";
 import { requireSite } from "~/services/site-context.server";
+import { getAllUnitsListing } from "~/db/queries/units.server";
 import { routeMeta } from "~/components/route-meta";
 import { COMMON_SIZES, area, sizeLabel } from "~/domain/unit-sizes";
+import { sizeGroup, sizeKey, SIZE_GROUP_LABELS, UNIT_AVAILABILITY_CACHE } from "~/domain/units";
+import { CONTENT_CACHE } from "~/domain/cache";
 
+const listFormat = new Intl.ListFormat("en-US", { style: "long", type: "conjunction" });
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
+
+/** Each common size with its area, what fits, and a link to the available units of that size. */
 export async function loader({ context }: Route.LoaderArgs) {
-  await requireSite(context);
-  return {
-    sizes: COMMON_SIZES.map((s) => ({ ...s, area: area(s), name: sizeLabel(s), query: `${s.width}x${s.length}` })),
-  };
+  const { account } = await requireSite(context);
+  const { listing } = await getAllUnitsListing(context, account, new URLSearchParams());
+  const cards = listing.sections.flatMap((s) => s.cards).filter((c) => c.category !== "parking");
+  return data(
+    {
+      sizes: COMMON_SIZES.map((s) => {
+        const key = sizeKey(s);
+        const available = cards.filter((c) => c.sizeKey === key);
+        return {
+          ...s,
+          area: area(s),
+          name: sizeLabel(s),
+          key,
+          group: SIZE_GROUP_LABELS[sizeGroup({ ...s, category: "drive_up" })],
+          availableTypes: available.length,
+          locations: [...new Set(available.map((c) => c.locationName))],
+        };
+      }),
+    },
+    { headers: { "Cache-Control": UNIT_AVAILABILITY_CACHE } },
+  );
 }
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => ({
+  "Cache-Control": loaderHeaders.get("Cache-Control") ?? CONTENT_CACHE,
+});
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   routeMeta(matches, {
@@ -25,10 +55,10 @@ export default function SizeGuide({ loaderData }: Route.ComponentProps) {
       <p className="lead">Not sure what size you need? Here is what typically fits in each of our common unit sizes.</p>
       <ul className="size-guide">
         {loaderData.sizes.map((s) => (
-          <li key={s.name} className="card size-card" id={`size-${s.query}`}>
+          <li key={s.name} className="card size-card" id={`size-${s.key}`}>
             <h2 className="card__title">{s.name}</h2>
             <p className="size-card__meta">
-              <span>{s.area} sq ft</span> · <span>{s.label}</span>
+              <span>{s.area} sq ft</span> · <span>{s.group}</span>
             </p>
             <p>{s.comparable}.</p>
             <h3>What fits</h3>
@@ -37,10 +67,20 @@ export default function SizeGuide({ loaderData }: Route.ComponentProps) {
                 <li key={f}>{f}</li>
               ))}
             </ul>
-            <p className="card__actions">
-              <Link to={`/units?size=${s.query}`} className="button button--secondary">
-                See available {s.name} units
-              </Link>
+            <p className="card__actions size-card__link">
+              {s.availableTypes > 0 ? (
+                <>
+                  <Link to={`/units?size=${s.key}`} className="button button--secondary">
+                    See available {s.name} units
+                  </Link>
+                  <span className="size-card__availability"> Available at {listFormat.format(s.locations)}.</span>
+                </>
+              ) : (
+                <>
+                  <span className="size-card__availability">No {s.name} units are free to rent online right now. </span>
+                  <Link to="/units">See every available unit</Link>
+                </>
+              )}
             </p>
           </li>
         ))}

@@ -1,21 +1,37 @@
-import { Link } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/units";
+import unitsCss from "~/styles/units.css?url";
 import { requireSite } from "~/services/site-context.server";
-import { listLocations } from "~/db/queries/locations.server";
+import { getAllUnitsListing } from "~/db/queries/units.server";
 import { routeMeta } from "~/components/route-meta";
-import { LocationCard } from "~/components/location-card";
+import { UnitListing } from "~/components/unit-listing";
+import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";
+import { CONTENT_CACHE } from "~/domain/cache";
 
-/** The default target of a Rent button: rentable unit types across live locations (issue 3 fills in the units). */
-export async function loader({ context }: Route.LoaderArgs) {
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
+
+/** The default target of a Rent button: rentable unit types across every live location, with filters. */
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
-  const locations = await listLocations(context.db, account.id);
-  return { locations: locations.filter((l) => l.status === "Live") };
+  const { listing, locations } = await getAllUnitsListing(context, account, new URL(request.url).searchParams);
+  return data(
+    {
+      listing,
+      locations: locations.map((l) => ({ urlSlug: l.urlSlug, name: l.name })),
+      phoneNumber: locations[0]?.phoneNumber ?? "",
+    },
+    { headers: { "Cache-Control": UNIT_AVAILABILITY_CACHE } },
+  );
 }
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => ({
+  "Cache-Control": loaderHeaders.get("Cache-Control") ?? CONTENT_CACHE,
+});
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   routeMeta(matches, {
     title: "Storage Units for Rent",
-    description: "Storage units for rent at every open location: compare sizes and prices and rent online.",
+    description: "Storage units for rent at every open location: compare sizes, types and prices and rent online.",
     path: "/units",
   });
 
@@ -24,15 +40,22 @@ export default function Units({ loaderData }: Route.ComponentProps) {
     <div className="container page">
       <h1>Storage units for rent</h1>
       <p className="lead">
-        Choose a location to see its units. Not sure what size you need? Read our <Link to="/size-guide">size guide</Link>.
+        Every unit you can rent online today, at all our open locations. Not sure what size you need? Read our{" "}
+        <Link to="/size-guide">size guide</Link>.
       </p>
-      <ul className="card-grid">
-        {loaderData.locations.map((l) => (
-          <li key={l.id}>
-            <LocationCard location={l} />
-          </li>
-        ))}
-      </ul>
+      <section aria-labelledby="all-units-heading">
+        <h2 id="all-units-heading" className="visually-hidden">
+          Available unit types
+        </h2>
+        <UnitListing
+          listing={loaderData.listing}
+          action="/units"
+          clearHref="/units"
+          phoneNumber={loaderData.phoneNumber}
+          locations={loaderData.locations}
+          idPrefix="all-units"
+        />
+      </section>
     </div>
   );
 }

@@ -1,0 +1,97 @@
+import type { UnitCardView } from "~/domain/units-listing";
+import { formatCents } from "~/domain/money";
+import { phoneHref } from "~/domain/phone";
+import { RENTALS_DISABLED_MESSAGE } from "~/domain/portal-settings";
+
+/** Price per month: the charged rate, with the standard rate struck through when a web rate saves money. */
+export function UnitPrice({ card }: { card: Pick<UnitCardView, "rate"> }) {
+  const { rate } = card;
+  return (
+    <p className="unit-price">
+      {rate.wasRate !== null ? (
+        <>
+          <span className="visually-hidden">Standard rate </span>
+          <s className="unit-price__was">{formatCents(rate.wasRate)}</s>{" "}
+          <span className="visually-hidden">, web rate </span>
+        </>
+      ) : null}
+      <strong className="unit-price__rate">{formatCents(rate.rate)}</strong>
+      <span className="unit-price__period">/month</span>
+      {rate.wasRate !== null ? <span className="unit-price__saving">Save {formatCents(rate.saving)} a month online</span> : null}
+    </p>
+  );
+}
+
+/** Rent / Reserve buttons, the maintenance message when rentals are off, or the sold-out note. */
+export function UnitActionsView({ card }: { card: UnitCardView }) {
+  const { actions } = card;
+  const what = `${card.sizeText} ${card.name}${card.locationName ? ` at ${card.locationName}` : ""}`;
+  const phone = (
+    <a href={phoneHref(card.phoneNumber)} className="unit-card__phone">
+      {card.phoneNumber}
+    </a>
+  );
+  if (actions.soldOut) {
+    return (
+      <p className="unit-card__sold-out">
+        This size is sold out. Call us at {phone} and we will tell you when one opens up or help you choose another size.
+      </p>
+    );
+  }
+  return (
+    <div className="unit-card__actions">
+      {actions.rentHref ? (
+        <a href={actions.rentHref} className="button button--primary">
+          Rent<span className="visually-hidden"> {what}</span>
+        </a>
+      ) : null}
+      {actions.reserveHref ? (
+        <a href={actions.reserveHref} className="button button--secondary">
+          Reserve<span className="visually-hidden"> {what}</span>
+        </a>
+      ) : null}
+      {actions.rentalsDisabled ? (
+        <p className="unit-card__maintenance">
+          {RENTALS_DISABLED_MESSAGE} {phone}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/** One unit type as a card. Rendered hidden when it does not match the filters (the script re-shows it). */
+export function UnitCard({ card, headingLevel = 3 }: { card: UnitCardView; headingLevel?: 3 | 4 }) {
+  const Heading = `h${headingLevel}` as "h3" | "h4";
+  const titleId = `unit-${card.locationSlug}-${card.id}`;
+  return (
+    <li
+      className={`unit-card unit-card--${card.availability.state}`}
+      data-unit-card=""
+      data-size-group={card.sizeGroup}
+      data-size={card.sizeKey}
+      data-category={card.category}
+      data-location={card.locationSlug}
+      hidden={!card.matches}
+      aria-labelledby={titleId}
+    >
+      <Heading className="unit-card__title" id={titleId}>
+        <a href={card.href}>
+          {card.sizeText} <span className="unit-card__type">{card.name}</span>
+        </a>
+      </Heading>
+      <p className="unit-card__meta">
+        {card.area} sq ft · {card.sizeGroupLabel} · {card.categoryLabel}
+      </p>
+      {card.features.length ? (
+        <ul className="unit-card__features" aria-label="Features">
+          {card.features.map((f) => (
+            <li key={f}>{f}</li>
+          ))}
+        </ul>
+      ) : null}
+      <UnitPrice card={card} />
+      <p className={`unit-card__availability unit-card__availability--${card.availability.state}`}>{card.availability.text}</p>
+      <UnitActionsView card={card} />
+    </li>
+  );
+}

@@ -1,0 +1,132 @@
+/**
+ * Read models for the unit pages. Availability comes from the location's storage software (the port),
+ * read at most once per request and location however many loaders ask (docs/decisions/033).
+ */
+import { and, asc, eq } from "drizzle-orm";
+import type { AppLoadContext } from "react-router";
+import type { Database } from "~/db/client.server";
+import { addresses, locations } from "~/db/schema";
+import { storageFor, type LocationRef } from "~/storage-software/index.server";
+import type { UnitTypeAvailability } from "~/storage-software/port";
+import {
+  allUnitsListing,
+  locationUnitListing,
+  type AccountUnitSettings,
+  type ListingLocation,
+  type UnitListingView,
+} from "~/domain/units-listing";
+import { parseUnitFilters } from "~/domain/units";
+import type { AccountGlobalSettings } from "~/domain/portal-settings";
+
+const perRequest = new WeakMap<AppLoadContext, Map<number, Promise<UnitTypeAvailability[]>>>();
+
+/**
+ * The unit types of a location with live availability, read once per request. Coming-soon locations
+ * list no units and are not asked at all.
+ */
+export function getUnitAvailability(context: AppLoadContext, location: LocationRef): Promise<UnitTypeAvailability[]> {
+  if (location.status !== "Live") return Promise.resolve([]);
+  let byLocation = perRequest.get(context);
+  if (!byLocation) {
+    byLocation = new Map();
+    perRequest.set(context, byLocation);
+  }
+  let pending = byLocation.get(location.id);
+  if (!pending) {
+    pending = storageFor(context.db, location).listUnitTypes();
+    byLocation.set(location.id, pending);
+  }
+  return pending;
+}
+
+export type UnitsLocation = ListingLocation & LocationRef & {
+  address: { street1: string; street2: string | null; city: string; stateProvince: string; postal: string } | null;
+};
+
+const columns = {
+  id: locations.id,
+  name: locations.name,
+  urlSlug: locations.urlSlug,
+  status: locations.status,
+  software: locations.software,
+  phoneNumber: locations.phoneNumber,
+  isShowOnlySpecificUnitTypes: locations.isShowOnlySpecificUnitTypes,
+  specificUnitTypesToShow: locations.specificUnitTypesToShow,
+  hasMatchOnLocationPageFilter: locations.hasMatchOnLocationPageFilter,
+  address: {
+    street1: addresses.street1,
+    street2: addresses.street2,
+    city: addresses.city,
+    stateProvince: addresses.stateProvince,
+    postal: addresses.postal,
+  },
+};
+
+function normalise(row: {
+  specificUnitTypesToShow: unknown;
+  address: UnitsLocation["address"];
+}) {
+  return {
+    specificUnitTypesToShow: Array.isArray(row.specificUnitTypesToShow)
+      ? row.specificUnitTypesToShow.filter((s): s is string => typeof s === "string")
+      : [],
+    address: row.address,
+  };
+}
+
+/** The account's live locations, in id order, with what the unit listing needs. */
+export async function listUnitsLocations(db: Database, accountId: number): Promise<UnitsLocation[]> {
+  const rows = await db
+    .select(columns)
+    .from(locations)
+    .leftJoin(addresses, eq(addresses.locationId, locations.id))
+    .where(and(eq(locations.accountId, accountId), eq(locations.status, "Live")))
+    .orderBy(asc(locations.id));
+  return rows.map((r) => ({ ...r, ...normalise(r) }));
+}
+
+/** One location of the account by slug (any status), or null. */
+export async function getUnitsLocation(db: Database, accountId: number, slug: string): Promise<UnitsLocation | null> {
+  const [row] = await db
+    .select(columns)
+    .from(locations)
+    .leftJoin(addresses, eq(addresses.locationId, locations.id))
+    .where(and(eq(locations.accountId, accountId), eq(locations.urlSlug, slug.toLowerCase())));
+  return row ? { ...row, ...normalise(row) } : null;
+}
+
+/** The account flags and settings the listing follows. */
+export function accountUnitSettings(account: {
+  isSplitUnitsByUnitType: boolean;
+  globalSettings: AccountGlobalSettings;
+}): AccountUnitSettings {
+  return {
+    webRatesEnabled: account.globalSettings.is_web_rates_enabled,
+    rentalsEnabled: account.globalSettings.is_rentals_enabled,
+    reservationsEnabled: account.globalSettings.is_reservations_enabled,
+    splitByUnitType: account.isSplitUnitsByUnitType,
+  };
+}
+
+/** A location page's unit listing (live locations; coming-soon ones list none). */
+export async function getLocationUnitListing(
+  context: AppLoadContext,
+  location: LocationRef & Omit<ListingLocation, "specificUnitTypesToShow"> & { specificUnitTypesToShow: unknown },
+  account: Parameters<typeof accountUnitSettings>[0],
+  params: URLSearchParams,
+): Promise<UnitListingView> {
+  const types = await getUnitAvailability(context, location);
+  const { specificUnitTypesToShow } = normalise({ specificUnitTypesToShow: location.specificUnitTypesToShow, address: null });
+  return locationUnitListing(types, { ...location, specificUnitTypesToShow }, accountUnitSettings(account), parseUnitFilters(params));
+}
+
+/** /units: the rentable unit types of every live location. */
+export async function getAllUnitsListing(
+  context: AppLoadContext,
+  account: Parameters<typeof accountUnitSettings>[0] & { id: number },
+  params: URLSearchParams,
+): Promise<{ listing: UnitListingView; locations: UnitsLocation[] }> {
+  const live = await listUnitsLocations(context.db, account.id);
+  const withTypes = await Promise.all(live.map(async (location) => ({ location, types: await getUnitAvailability(context, location) })));
+  return { listing: allUnitsListing(withTypes, accountUnitSettings(account), parseUnitFilters(params)), locations: live };
+}

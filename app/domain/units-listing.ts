@@ -1,0 +1,196 @@
+/**
+ * The unit listing of a location page, of /units and of a unit type page, as plain data for the
+ * components: every rule of ./units.ts applied once, on the server. Pure.
+ */
+import {
+  area,
+  availabilityState,
+  availabilityText,
+  CATEGORY_LABELS,
+  compareUnitTypes,
+  filterOptions,
+  isUnitTypeShown,
+  matchesUnitFilters,
+  rateDisplay,
+  SIZE_GROUP_LABELS,
+  sizeGroup,
+  sizeKey,
+  sizeText,
+  splitByUnitType,
+  unitActions,
+  unitTypeSlugs,
+  type AvailabilityState,
+  type FilterOption,
+  type RateDisplay,
+  type SizeGroup,
+  type UnitActions,
+  type UnitCategory,
+  type UnitFilters,
+  type UnitTypeFacts,
+  type VisibilitySettings,
+} from "./units";
+
+export interface ListingUnitType extends UnitTypeFacts {
+  features: string[];
+  description: string;
+  floor: number;
+  totalCount: number;
+}
+
+export interface ListingLocation extends VisibilitySettings {
+  name: string;
+  urlSlug: string;
+  phoneNumber: string;
+  hasMatchOnLocationPageFilter: boolean;
+}
+
+export interface AccountUnitSettings {
+  webRatesEnabled: boolean;
+  rentalsEnabled: boolean;
+  reservationsEnabled: boolean;
+  /** accounts.is_split_units_by_unit_type */
+  splitByUnitType: boolean;
+}
+
+export interface UnitCardView {
+  id: string;
+  /** The unit type page. */
+  href: string;
+  slug: string;
+  name: string;
+  category: UnitCategory;
+  categoryLabel: string;
+  sizeText: string;
+  sizeKey: string;
+  sizeGroup: SizeGroup;
+  sizeGroupLabel: string;
+  area: number;
+  floor: number;
+  features: string[];
+  description: string;
+  rate: RateDisplay;
+  availability: { state: AvailabilityState; text: string; count: number };
+  actions: UnitActions;
+  locationName: string;
+  locationSlug: string;
+  phoneNumber: string;
+  /** Whether the card matches the current filters (non-matching cards are rendered hidden). */
+  matches: boolean;
+}
+
+export interface UnitSectionView {
+  key: string;
+  heading: string | null;
+  /** A link for the heading (the location page on /units). */
+  headingHref: string | null;
+  cards: UnitCardView[];
+}
+
+export interface UnitListingView {
+  sections: UnitSectionView[];
+  /** Cards matching the filters. */
+  matchingCount: number;
+  /** Cards on the page (matching or not). */
+  totalCount: number;
+  options: { groups: FilterOption<SizeGroup>[]; categories: FilterOption<UnitCategory>[] };
+  filters: UnitFilters;
+}
+
+export function unitCardView(
+  t: ListingUnitType,
+  location: ListingLocation,
+  slug: string,
+  settings: AccountUnitSettings,
+  filters: UnitFilters,
+): UnitCardView {
+  return {
+    id: t.id,
+    slug,
+    href: `/locations/${location.urlSlug}/units/${slug}`,
+    name: t.name,
+    category: t.category,
+    categoryLabel: CATEGORY_LABELS[t.category],
+    sizeText: sizeText(t),
+    sizeKey: sizeKey(t),
+    sizeGroup: sizeGroup(t),
+    sizeGroupLabel: SIZE_GROUP_LABELS[sizeGroup(t)],
+    area: area(t),
+    floor: t.floor,
+    features: t.features,
+    description: t.description,
+    rate: rateDisplay(t, settings.webRatesEnabled),
+    availability: { state: availabilityState(t.availableCount), text: availabilityText(t.availableCount), count: t.availableCount },
+    actions: unitActions(t, settings),
+    locationName: location.name,
+    locationSlug: location.urlSlug,
+    phoneNumber: location.phoneNumber,
+    matches: matchesUnitFilters(t, filters, location.urlSlug),
+  };
+}
+
+/** The unit types of one location a visitor may see (is_show_only_specific_unit_types), smallest first. */
+export function shownUnitTypes<T extends ListingUnitType>(types: readonly T[], location: VisibilitySettings): T[] {
+  return types.filter((t) => isUnitTypeShown(t, location)).sort(compareUnitTypes);
+}
+
+/** A location page's listing: every shown type, sold-out ones included, split by type name when asked. */
+export function locationUnitListing(
+  types: readonly ListingUnitType[],
+  location: ListingLocation,
+  settings: AccountUnitSettings,
+  filters: UnitFilters,
+): UnitListingView {
+  const shown = shownUnitTypes(types, location);
+  const slugs = unitTypeSlugs(types);
+  const f = { ...filters, location: null };
+  const cards = shown.map((t) => unitCardView(t, location, slugs.get(t.id)!, settings, f));
+  const sections: UnitSectionView[] = settings.splitByUnitType
+    ? splitByUnitType(cards).map((s) => ({ key: `type-${s.name}`, heading: s.name, headingHref: null, cards: s.types }))
+    : [{ key: "all", heading: null, headingHref: null, cards }];
+  return {
+    sections,
+    matchingCount: cards.filter((c) => c.matches).length,
+    totalCount: cards.length,
+    options: filterOptions(shown, { onlyMatching: location.hasMatchOnLocationPageFilter, selected: f }),
+    filters: f,
+  };
+}
+
+/**
+ * /units: the rentable (not sold-out, shown) unit types of every live location, one section per
+ * location, filtered by size, type and location.
+ */
+export function allUnitsListing(
+  locations: ReadonlyArray<{ location: ListingLocation; types: readonly ListingUnitType[] }>,
+  settings: AccountUnitSettings,
+  filters: UnitFilters,
+): UnitListingView {
+  const sections: UnitSectionView[] = [];
+  const everyShown: ListingUnitType[] = [];
+  for (const { location, types } of locations) {
+    const rentable = shownUnitTypes(types, location).filter((t) => t.availableCount > 0);
+    const slugs = unitTypeSlugs(types);
+    everyShown.push(...rentable);
+    sections.push({
+      key: `location-${location.urlSlug}`,
+      heading: location.name,
+      headingHref: `/locations/${location.urlSlug}`,
+      cards: rentable.map((t) => unitCardView(t, location, slugs.get(t.id)!, settings, filters)),
+    });
+  }
+  const cards = sections.flatMap((s) => s.cards);
+  return {
+    sections,
+    matchingCount: cards.filter((c) => c.matches).length,
+    totalCount: cards.length,
+    options: filterOptions(everyShown, { onlyMatching: false, selected: filters }),
+    filters,
+  };
+}
+
+/** "Showing 4 of 12 unit types" */
+export function listingSummary(matching: number, total: number): string {
+  if (total === 0) return "No unit types to show";
+  if (matching === total) return `Showing all ${total} unit ${total === 1 ? "type" : "types"}`;
+  return `Showing ${matching} of ${total} unit ${total === 1 ? "type" : "types"}`;
+}
