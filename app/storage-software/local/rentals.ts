@@ -1,12 +1,394 @@
-import type { Database } from "~/db/client.server";
-import type { Rentals } from "../port";
+/**
+ * Rentals on our own database (issue 4): checkout holds, move-ins and reservations.
+ *
+ * One unit is never rented or reserved twice: a unit is claimed by a conditional UPDATE of a row
+ * picked with `FOR UPDATE SKIP LOCKED` (status must still be `available` and not held by another
+ * checkout), and the partial unique indexes (one active lease / one active reservation per unit)
+ * refuse whatever might slip through. docs/decisions/041-move-in-transaction.md.
+ */
+import crypto from "node:crypto";
+import { and, eq, lte, sql } from "drizzle-orm";
+import type { Database, Transaction } from "~/db/client.server";
+import { checkouts, ledgerEntries, leases, locations, payments, reservations, savedCards, tenants, units } from "~/db/schema";
+import { getPaymentGateway } from "~/services/payment-gateway.server";
+import type { MoveInInput, MoveInResult, ReservationRecord, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../index.server";
-import { NotSupportedError } from "../errors";
+import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
+import { postCharges, recordApprovedPayment } from "./ledger";
 
-// Issue 4 builds this.
-export function localRentals(_db: Database, _location: LocationRef): Rentals {
-  const todo = async (): Promise<never> => {
-    throw new NotSupportedError("Rentals are not built yet");
+type Row = Record<string, unknown>;
+const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
+
+export const EMAIL_TAKEN_MESSAGE = "An account with this email address already exists. Please sign in to rent with it, or use another email address.";
+
+/** Claims one free unit of the type, preferring the one this checkout holds. Returns null when none is free. */
+async function claimUnit(
+  tx: Database | Transaction,
+  opts: { locationId: number; unitTypeId: number; holdToken: string | null; now: Date; set: "rented" | "reserved" | "hold"; until?: Date },
+): Promise<{ id: number; name: string } | null> {
+  const nowIso = opts.now.toISOString();
+  const token = opts.holdToken ?? "";
+  const setClause =
+    opts.set === "hold"
+      ? sql`held_until = ${opts.until!.toISOString()}::timestamptz, hold_token = ${token}`
+      : sql`status = ${opts.set}, held_until = null, hold_token = null`;
+  const result = await tx.execute(sql`
+    update units set ${setClause}, updated_at = now()
+    where id = (
+      select id from units
+      where location_id = ${opts.locationId} and unit_type_id = ${opts.unitTypeId} and status = 'available'
+        and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
+      order by (hold_token is not distinct from ${token}) desc, name
+      limit 1
+      for update skip locked
+    )
+    and status = 'available'
+    and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
+    returning id, name`);
+  const row = rowsOf(result)[0];
+  return row ? { id: Number(row.id), name: String(row.name) } : null;
+}
+
+function toReservation(r: typeof reservations.$inferSelect, unitName: string): ReservationRecord {
+  return {
+    id: String(r.id),
+    unitTypeId: String(r.unitTypeId),
+    unitId: String(r.unitId),
+    unitName,
+    firstName: r.firstName,
+    lastName: r.lastName,
+    email: r.email,
+    phone: r.phone,
+    desiredMoveInDate: r.desiredMoveInDate,
+    status: r.status,
+    expiresAt: r.expiresAt,
+    confirmationCode: r.confirmationCode,
+    cancelTokenHash: r.cancelTokenHash,
+    createdAt: r.createdAt,
   };
-  return { holdUnit: todo, releaseHold: todo };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: string; cause?: { code?: string } };
+  return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+export function localRentals(db: Database, location: LocationRef): Rentals {
+  const accountIdOf = async (tx: Database | Transaction) => {
+    const [row] = await tx.select({ accountId: locations.accountId }).from(locations).where(eq(locations.id, location.id));
+    if (!row) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
+    return row.accountId;
+  };
+  const unitTypeNumber = (id: string) => {
+    if (!/^\d{1,9}$/.test(id)) throw new UnitUnavailableError("No such unit type");
+    return Number(id);
+  };
+
+  async function expireReservations(now: Date): Promise<number> {
+    return db.transaction(async (tx) => {
+      const expired = await tx
+        .update(reservations)
+        .set({ status: "expired" })
+        .where(and(eq(reservations.locationId, location.id), eq(reservations.status, "active"), lte(reservations.expiresAt, now)))
+        .returning({ unitId: reservations.unitId });
+      for (const r of expired) {
+        await tx.update(units).set({ status: "available" }).where(and(eq(units.id, r.unitId), eq(units.status, "reserved")));
+      }
+      return expired.length;
+    });
+  }
+
+  async function existingMoveIn(tx: Database | Transaction, leaseId: number): Promise<MoveInResult> {
+    const lease = await tx.query.leases.findFirst({ where: eq(leases.id, leaseId) });
+    if (!lease) throw new StorageSoftwareError(`Lease ${leaseId} is missing`);
+    const unit = await tx.query.units.findFirst({ columns: { name: true }, where: eq(units.id, lease.unitId) });
+    const payment = await tx.query.payments.findFirst({
+      where: and(eq(payments.leaseId, leaseId), eq(payments.source, "move_in"), eq(payments.status, "approved")),
+    });
+    return {
+      leaseId: String(lease.id),
+      tenantId: String(lease.tenantId),
+      unitId: String(lease.unitId),
+      unitName: unit?.name ?? "",
+      gateCode: lease.gateCode,
+      paymentId: String(payment?.id ?? ""),
+      authReference: payment?.authReference ?? "",
+      cardBrand: payment?.cardBrand ?? "",
+      cardLast4: payment?.cardLast4 ?? "",
+      created: false,
+    };
+  }
+
+  async function newGateCode(tx: Database | Transaction): Promise<string> {
+    for (let i = 0; i < 20; i++) {
+      const code = String(crypto.randomInt(100000, 1000000));
+      const taken = await tx.query.leases.findFirst({
+        columns: { id: true },
+        where: and(eq(leases.locationId, location.id), eq(leases.gateCode, code), eq(leases.status, "active")),
+      });
+      if (!taken) return code;
+    }
+    throw new StorageSoftwareError("Could not find a free gate code");
+  }
+
+  return {
+    async holdUnit({ unitTypeId, holdToken, until, now }): Promise<UnitHold> {
+      const typeId = unitTypeNumber(unitTypeId);
+      await expireReservations(now);
+      return db.transaction(async (tx) => {
+        // A checkout holds at most one unit: let go of a unit of another type it may hold.
+        await tx.execute(
+          sql`update units set held_until = null, hold_token = null where hold_token = ${holdToken} and unit_type_id <> ${typeId}`,
+        );
+        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken, now, set: "hold", until });
+        if (!unit) throw new UnitUnavailableError("No unit of this type is available");
+        return { unitId: String(unit.id), unitName: unit.name, holdToken, heldUntil: until };
+      });
+    },
+
+    async releaseHold(holdToken) {
+      await db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.holdToken, holdToken));
+    },
+
+    async isEmailRegistered(email) {
+      const accountId = await accountIdOf(db);
+      const row = await db.query.tenants.findFirst({
+        columns: { id: true },
+        where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email.trim().toLowerCase()}`),
+      });
+      return Boolean(row);
+    },
+
+    async moveIn(input: MoveInInput): Promise<MoveInResult> {
+      const typeId = unitTypeNumber(input.unitTypeId);
+      const gateway = getPaymentGateway();
+      return db.transaction(async (tx) => {
+        // The checkout row is the lock that serialises a double submit: the second waits here, then
+        // finds the lease the first one made.
+        const locked = rowsOf(
+          await tx.execute(sql`select id, status, completed_lease_id from checkouts where id = ${input.checkoutId} for update`),
+        )[0];
+        if (!locked) throw new StorageSoftwareError("This checkout does not exist");
+        if (locked.completed_lease_id != null) return existingMoveIn(tx, Number(locked.completed_lease_id));
+
+        const accountId = await accountIdOf(tx);
+        const email = input.tenant.email.trim().toLowerCase();
+        const taken = await tx.query.tenants.findFirst({
+          columns: { id: true },
+          where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
+        });
+        if (taken) throw new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
+
+        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "rented" });
+        if (!unit) throw new UnitUnavailableError("No unit of this type is available");
+
+        const t = input.tenant;
+        const [tenant] = await tx
+          .insert(tenants)
+          .values({
+            accountId,
+            firstName: t.firstName,
+            lastName: t.lastName,
+            email,
+            cellPhone: t.cellPhone,
+            webPwHash: t.webPwHash,
+            addr1: t.addr1,
+            addr2: t.addr2 ?? null,
+            city: t.city,
+            region: t.region,
+            postalCode: t.postalCode,
+            isMilitary: t.isMilitary,
+            isCompany: t.isCompany,
+            isCommercial: t.isCommercial,
+            altContactFirstName: t.altContactFirstName ?? null,
+            altContactLastName: t.altContactLastName ?? null,
+            altContactPhone: t.altContactPhone ?? null,
+          })
+          .returning({ id: tenants.id });
+
+        const gateCode = await newGateCode(tx);
+        const [lease] = await tx
+          .insert(leases)
+          .values({
+            tenantId: tenant!.id,
+            unitId: unit.id,
+            locationId: location.id,
+            moveInDate: input.moveInDate,
+            monthlyRate: input.monthlyRate,
+            insurancePlanId: input.insurancePlanId ? Number(input.insurancePlanId) : null,
+            insurancePremium: input.insurancePremium,
+            paidThroughDate: input.paidThroughDate,
+            nextDueDate: input.nextDueDate,
+            gateCode,
+            leaseText: input.lease.text,
+            leaseHash: input.lease.hash,
+            signedName: input.lease.signedName,
+            signedAt: input.lease.signedAt,
+            signedIp: input.lease.signedIp,
+          })
+          .returning({ id: leases.id });
+        const leaseId = lease!.id;
+
+        await postCharges(tx, {
+          leaseId,
+          tenantId: tenant!.id,
+          now: input.now,
+          lines: input.lines
+            .filter((l) => l.kind !== "discount")
+            .map((l) => ({ ...l, entryDate: input.moveInDate })),
+        });
+        const discounts = input.lines.filter((l) => l.kind === "discount");
+        if (discounts.length) {
+          await tx.insert(ledgerEntries).values(
+            discounts.map((l) => ({
+              leaseId,
+              tenantId: tenant!.id,
+              kind: "credit" as const,
+              description: l.description,
+              amount: -l.amount,
+              tax: 0,
+              entryDate: input.moveInDate,
+              postingKey: l.postingKey,
+              postedAt: input.now,
+            })),
+          );
+        }
+
+        const expected = input.lines.reduce((s, l) => s + l.amount + l.tax, 0);
+        if (expected !== input.total) throw new StorageSoftwareError(`Move-in total ${input.total} does not match its lines (${expected})`);
+
+        // The charge is the last step that can fail for the visitor; everything above rolls back with it.
+        const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, card: input.card });
+        if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
+
+        const paid = await recordApprovedPayment(tx, {
+          tenantId: tenant!.id,
+          leaseId,
+          amount: input.total,
+          source: "move_in",
+          cardBrand: charge.brand,
+          cardLast4: charge.last4,
+          authReference: charge.authReference,
+          idempotencyKey: input.idempotencyKey,
+          entryDate: input.moveInDate,
+          description: `Move-in payment (card ending ${charge.last4})`,
+          now: input.now,
+        });
+
+        if (input.autopay) {
+          const [card] = await tx
+            .insert(savedCards)
+            .values({
+              tenantId: tenant!.id,
+              brand: charge.brand,
+              last4: charge.last4,
+              expMonth: input.card.expMonth,
+              expYear: input.card.expYear,
+              nameOnCard: input.card.nameOnCard,
+              gatewayToken: charge.cardToken,
+            })
+            .returning({ id: savedCards.id });
+          await tx.update(leases).set({ autopayEnabled: true, autopayCardId: card!.id }).where(eq(leases.id, leaseId));
+        }
+
+        await tx
+          .update(checkouts)
+          .set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id })
+          .where(eq(checkouts.id, input.checkoutId));
+
+        return {
+          leaseId: String(leaseId),
+          tenantId: String(tenant!.id),
+          unitId: String(unit.id),
+          unitName: unit.name,
+          gateCode,
+          paymentId: String(paid.paymentId),
+          authReference: charge.authReference,
+          cardBrand: charge.brand,
+          cardLast4: charge.last4,
+          created: true,
+        };
+      });
+    },
+
+    async reserveUnit(input) {
+      const typeId = unitTypeNumber(input.unitTypeId);
+      await expireReservations(input.now);
+      const previous = await db.query.reservations.findFirst({ where: eq(reservations.idempotencyKey, input.idempotencyKey) });
+      if (previous) {
+        const u = await db.query.units.findFirst({ columns: { name: true }, where: eq(units.id, previous.unitId) });
+        return toReservation(previous, u?.name ?? "");
+      }
+      try {
+        return await db.transaction(async (tx) => {
+          const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: null, now: input.now, set: "reserved" });
+          if (!unit) throw new UnitUnavailableError("No unit of this type is available");
+          const [row] = await tx
+            .insert(reservations)
+            .values({
+              locationId: location.id,
+              unitTypeId: typeId,
+              unitId: unit.id,
+              firstName: input.firstName,
+              lastName: input.lastName,
+              email: input.email.trim().toLowerCase(),
+              phone: input.phone,
+              desiredMoveInDate: input.desiredMoveInDate,
+              expiresAt: input.expiresAt,
+              cancelTokenHash: input.cancelTokenHash,
+              confirmationCode: input.confirmationCode,
+              idempotencyKey: input.idempotencyKey,
+            })
+            .returning();
+          return toReservation(row!, unit.name);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw new UnitUnavailableError("This unit was just reserved");
+        throw error;
+      }
+    },
+
+    async getReservation({ id, confirmationCode, now }) {
+      await expireReservations(now);
+      const where = id
+        ? /^\d{1,9}$/.test(id)
+          ? eq(reservations.id, Number(id))
+          : undefined
+        : confirmationCode
+          ? eq(reservations.confirmationCode, confirmationCode)
+          : undefined;
+      if (!where) return null;
+      const row = await db.query.reservations.findFirst({ where: and(where, eq(reservations.locationId, location.id)) });
+      if (!row) return null;
+      const u = await db.query.units.findFirst({ columns: { name: true }, where: eq(units.id, row.unitId) });
+      return toReservation(row, u?.name ?? "");
+    },
+
+    async cancelReservation({ id, cancelTokenHash, now }) {
+      if (!/^\d{1,9}$/.test(id)) return null;
+      await expireReservations(now);
+      return db.transaction(async (tx) => {
+        const [row] = await tx
+          .select()
+          .from(reservations)
+          .where(and(eq(reservations.id, Number(id)), eq(reservations.locationId, location.id)))
+          .for("update");
+        if (!row) return null;
+        const a = Buffer.from(row.cancelTokenHash);
+        const b = Buffer.from(cancelTokenHash);
+        if (a.length !== b.length || !crypto.timingSafeEqual(a, b)) return null;
+        const u = await tx.query.units.findFirst({ columns: { name: true }, where: eq(units.id, row.unitId) });
+        if (row.status !== "active") return toReservation(row, u?.name ?? "");
+        const [updated] = await tx
+          .update(reservations)
+          .set({ status: "cancelled", cancelledAt: now })
+          .where(eq(reservations.id, row.id))
+          .returning();
+        await tx.update(units).set({ status: "available" }).where(and(eq(units.id, row.unitId), eq(units.status, "reserved")));
+        return toReservation(updated!, u?.name ?? "");
+      });
+    },
+
+    expireReservations,
+  };
 }

@@ -1,0 +1,115 @@
+/**
+ * The steps of an online rental (issue 4): the step lives in the URL (?step=…), the answers on the
+ * server (checkouts table). Pure helpers to decide which step a visitor may see.
+ */
+import { z } from "zod";
+import { cardShape, refineCardExpiry, type YearMonth } from "./card-schema";
+import { accountCreationSchema, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
+
+export const MOVE_IN_STEPS = ["details", "protection", "review", "sign", "pay"] as const;
+export type MoveInStep = (typeof MOVE_IN_STEPS)[number];
+
+export const STEP_LABELS: Record<MoveInStep, string> = {
+  details: "Your details",
+  protection: "Protection plan",
+  review: "Review charges",
+  sign: "Sign lease",
+  pay: "Payment",
+};
+
+export function parseStep(value: string | null | undefined): MoveInStep {
+  return (MOVE_IN_STEPS as readonly string[]).includes(value ?? "") ? (value as MoveInStep) : "details";
+}
+
+export interface CheckoutProgress {
+  hasDetails: boolean;
+  hasProtection: boolean;
+  hasReviewed: boolean;
+  hasSigned: boolean;
+}
+
+/** The furthest step the visitor may be on given what they have answered. */
+export function furthestStep(p: CheckoutProgress): MoveInStep {
+  if (!p.hasDetails) return "details";
+  if (!p.hasProtection) return "protection";
+  if (!p.hasReviewed) return "review";
+  if (!p.hasSigned) return "sign";
+  return "pay";
+}
+
+/** The step to show: the one asked for, or the furthest one allowed when it is asked for too early. */
+export function allowedStep(requested: MoveInStep, p: CheckoutProgress): MoveInStep {
+  const max = MOVE_IN_STEPS.indexOf(furthestStep(p));
+  return MOVE_IN_STEPS.indexOf(requested) <= max ? requested : MOVE_IN_STEPS[max]!;
+}
+
+export function previousStep(step: MoveInStep): MoveInStep | null {
+  const i = MOVE_IN_STEPS.indexOf(step);
+  return i > 0 ? MOVE_IN_STEPS[i - 1]! : null;
+}
+
+/**
+ * The tenant details step: the account-creation form. When the visitor comes back to it after
+ * choosing a password, the password fields may be left empty to keep the one already chosen.
+ */
+export function detailsSchema(options: { passwordOptional: boolean }) {
+  if (!options.passwordOptional) return accountCreationSchema;
+  const pw = z
+    .string()
+    .min(PASSWORD_MIN, `Your password must be at least ${PASSWORD_MIN} characters.`)
+    .max(PASSWORD_MAX, `Your password can be at most ${PASSWORD_MAX} characters.`)
+    .optional();
+  return z
+    .object({
+      ...tenantContactShape,
+      web_pw: pw,
+      confirm_web_pw: z
+        .string()
+        .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
+        .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`)
+        .optional(),
+    })
+    .superRefine((v, ctx) => {
+      if ((v.web_pw ?? "") !== (v.confirm_web_pw ?? "")) {
+        ctx.addIssue({ code: "custom", path: ["confirm_web_pw"], message: "The passwords do not match." });
+      }
+    });
+}
+
+/** The protection step: a plan id among those offered, or "none". */
+export function protectionSchema(planIds: string[], required: boolean) {
+  return z.object({
+    insurance_plan: z
+      .string({ error: "Choose a protection plan or 'No protection plan'." })
+      .refine((v) => planIds.includes(v) || (!required && v === "none"), "Choose a protection plan or 'No protection plan'."),
+  });
+}
+
+const normaliseName = (s: string) => s.trim().replace(/\s+/g, " ").toLowerCase();
+
+/** The e-sign step: type the full name as on the account, tick consent. */
+export function signSchema(fullName: string) {
+  return z.object({
+    signed_name: z
+      .string({ error: "Type your full name to sign." })
+      .trim()
+      .min(1, "Type your full name to sign.")
+      .refine((v) => normaliseName(v) === normaliseName(fullName), `Type your full name exactly as on your details: ${fullName}.`),
+    consent: z.literal("on", { error: "Tick the box to agree to the lease and sign it electronically." }),
+  });
+}
+
+/** The payment step: the card and the autopay choice (forced on when the account forces autopay). */
+export function paySchema(today: YearMonth, options: { forceAutopay: boolean }) {
+  return z
+    .object({
+      ...cardShape(today),
+      autopay: z
+        .union([z.literal("on"), z.literal("")])
+        .optional()
+        .transform((v) => options.forceAutopay || v === "on"),
+    })
+    .superRefine(refineCardExpiry(today));
+}
+
+export type PayFormValue = z.infer<ReturnType<typeof paySchema>>;

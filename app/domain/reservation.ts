@@ -1,0 +1,50 @@
+/**
+ * The reservation short form (issue 4) and its rules: a unit is kept for `reservation_days_valid`
+ * days from the moment it is reserved; the desired move-in date is from today to the last day the
+ * reservation holds (docs/decisions/042-reservations.md).
+ */
+import { z } from "zod";
+import { addDaysToDay } from "./move-in-quote";
+import { phoneDigits } from "./phone";
+import { PHONE_MASK_HINT } from "./tenant-form";
+
+export interface DateWindow {
+  min: string;
+  max: string;
+}
+
+/** Today .. today + days valid (local calendar dates). */
+export function reservationWindow(today: string, daysValid: number): DateWindow {
+  return { min: today, max: addDaysToDay(today, Math.max(0, daysValid)) };
+}
+
+/** When the hold ends: days valid × 24 hours after the reservation is made. */
+export function reservationExpiresAt(now: Date, daysValid: number): Date {
+  return new Date(now.getTime() + Math.max(0, daysValid) * 24 * 60 * 60 * 1000);
+}
+
+const required = (what: string) => z.string({ error: `Enter your ${what}.` }).trim().min(1, `Enter your ${what}.`);
+
+export function reservationSchema(window: DateWindow) {
+  return z.object({
+    first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.")),
+    last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.")),
+    email: required("email address").pipe(z.email("Enter a valid email address, like name@example.com.")).transform((v) => v.toLowerCase()),
+    phone: z
+      .string({ error: "Enter your phone number." })
+      .trim()
+      .min(1, "Enter your phone number.")
+      .refine((v) => phoneDigits(v) !== null, `Enter a 10-digit phone number in the format ${PHONE_MASK_HINT}.`)
+      .transform((v) => phoneDigits(v)!),
+    desired_move_in_date: z
+      .string({ error: "Choose your move-in date." })
+      .trim()
+      .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose your move-in date.")
+      .refine(
+        (v) => v >= window.min && v <= window.max,
+        `Choose a move-in date from ${window.min} to ${window.max}.`,
+      ),
+  });
+}
+
+export type ReservationInput = z.infer<ReturnType<typeof reservationSchema>>;

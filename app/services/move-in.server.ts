@@ -1,0 +1,527 @@
+/**
+ * The online rental use cases (issue 4): the rental context of a unit type, the checkout state kept
+ * in the `checkouts` table (its id in an HttpOnly cookie), each step's save, and the move-in itself.
+ * Every figure comes from `quoteMoveIn`, computed again here before the card is charged.
+ */
+import crypto from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import { createCookie } from "react-router";
+import type { Database } from "~/db/client.server";
+import { accounts, checkouts, unitTypes, websites } from "~/db/schema";
+import { leaseText, type LeaseParties } from "~/domain/lease";
+import { formatCents } from "~/domain/money";
+import { firstPeriod, localToday, quoteMoveIn, type MoveInQuote } from "~/domain/move-in-quote";
+import type { CheckoutProgress } from "~/domain/move-in-steps";
+import { formatPhone } from "~/domain/phone";
+import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE, type AccountGlobalSettings } from "~/domain/portal-settings";
+import type { AccountCreationInput } from "~/domain/tenant-form";
+import { env } from "~/env.server";
+import { PaymentDeclinedError } from "~/storage-software/errors";
+import { storageFor } from "~/storage-software/index.server";
+import type { InsurancePlanOption, MoveInResult, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
+import type { CardDetails } from "./payment-gateway.server";
+import { hashPassword } from "./password.server";
+import { sendEmail } from "./email.server";
+import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledger";
+import type { CardBrand } from "~/db/schema/billing";
+
+/** How long a unit is kept for one visitor between steps. */
+export const HOLD_MINUTES = 15;
+
+// ------------------------------------------------------------------ context
+
+export type RentalBlock = "rentals_off" | "coming_soon" | "sunday" | "sold_out" | null;
+
+export interface RentalContext {
+  storage: StorageSoftware;
+  settings: AccountGlobalSettings;
+  operatorName: string;
+  location: {
+    id: number;
+    name: string;
+    urlSlug: string;
+    status: "Live" | "Coming Soon";
+    phoneNumber: string;
+    timeZone: string;
+    address: string;
+    rentalSuccessMessage: string;
+    reservationSuccessMessage: string;
+    autopayTerms: string;
+    isShowExtraChargesAtCheckout: boolean;
+    isHideExtraChargesForParkingOrOffice: boolean;
+  };
+  unitType: UnitTypeAvailability;
+  today: string;
+}
+
+/**
+ * The unit type with its location, account flags and storage software; null when there is no such
+ * unit type. Reads availability once.
+ */
+export async function loadRentalContext(db: Database, unitTypeId: string, now: Date): Promise<RentalContext | null> {
+  if (!/^\d{1,9}$/.test(unitTypeId)) return null;
+  const row = await db.query.unitTypes.findFirst({
+    columns: { id: true },
+    where: eq(unitTypes.id, Number(unitTypeId)),
+    with: { location: { with: { address: true } } },
+  });
+  if (!row) return null;
+  const loc = row.location;
+  const account = await db.query.accounts.findFirst({ where: eq(accounts.id, loc.accountId) });
+  if (!account) return null;
+  const website = await db.query.websites.findFirst({ columns: { websiteName: true }, where: eq(websites.accountId, account.id) });
+  const storage = storageFor(db, { id: loc.id, name: loc.name, software: loc.software, status: loc.status });
+  const unitType = await storage.getUnitType(String(row.id), { now });
+  if (!unitType) return null;
+  const timeZone = loc.timeZone.timeZoneId;
+  const a = loc.address;
+  return {
+    storage,
+    settings: parseAccountGlobalSettings(account.globalSettings),
+    operatorName: website?.websiteName ?? account.name,
+    location: {
+      id: loc.id,
+      name: loc.name,
+      urlSlug: loc.urlSlug,
+      status: loc.status,
+      phoneNumber: loc.phoneNumber,
+      timeZone,
+      address: a ? `${a.street1}${a.street2 ? `, ${a.street2}` : ""}, ${a.city}, ${a.stateProvince} ${a.postal}` : loc.name,
+      rentalSuccessMessage: loc.rentalSuccessMessage,
+      reservationSuccessMessage: loc.reservationSuccessMessage,
+      autopayTerms: loc.autopayTerms,
+      isShowExtraChargesAtCheckout: loc.isShowExtraChargesAtCheckout,
+      isHideExtraChargesForParkingOrOffice: loc.isHideExtraChargesForParkingOrOffice,
+    },
+    unitType,
+    today: localToday(now, timeZone),
+  };
+}
+
+/** Why this unit type cannot be rented online right now, or null. Spec §9 rules. */
+export function rentalBlock(ctx: RentalContext, options: { ignoreAvailability?: boolean } = {}): RentalBlock {
+  if (!ctx.settings.is_rentals_enabled) return "rentals_off";
+  if (ctx.location.status !== "Live") return "coming_soon";
+  if (!ctx.settings.is_rentals_on_sunday_allowed && new Date(`${ctx.today}T12:00:00Z`).getUTCDay() === 0) return "sunday";
+  if (!options.ignoreAvailability && ctx.unitType.availableCount < 1) return "sold_out";
+  return null;
+}
+
+export function rentalBlockMessage(block: Exclude<RentalBlock, null>, phone: string): string {
+  switch (block) {
+    case "rentals_off":
+      return RENTALS_DISABLED_MESSAGE;
+    case "coming_soon":
+      return `This location is coming soon and cannot be rented online yet. Call ${phone} to hear when it opens.`;
+    case "sunday":
+      return `Online rentals are not available on Sundays. Please come back tomorrow or call ${phone}.`;
+    case "sold_out":
+      return `Sorry, this unit size is sold out. Please choose another size or call ${phone}; we may have something similar.`;
+  }
+}
+
+// ------------------------------------------------------------------ checkout state
+
+function checkoutCookie() {
+  return createCookie("checkout", {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: env().secureCookies,
+    path: "/",
+    secrets: env().sessionSecrets,
+    maxAge: 60 * 60 * 24,
+  });
+}
+
+export async function readCheckoutId(request: Request): Promise<string | null> {
+  const v = await checkoutCookie().parse(request.headers.get("Cookie"));
+  return typeof v === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(v) ? v : null;
+}
+
+export function checkoutCookieHeader(id: string): Promise<string> {
+  return checkoutCookie().serialize(id);
+}
+
+export function clearCheckoutCookieHeader(): Promise<string> {
+  return checkoutCookie().serialize("", { maxAge: 0 });
+}
+
+export type Checkout = typeof checkouts.$inferSelect;
+
+/** The visitor's checkout for this unit type (from the cookie), or null. */
+export async function getCheckout(db: Database, id: string | null, unitTypeId: string): Promise<Checkout | null> {
+  if (!id) return null;
+  const row = await db.query.checkouts.findFirst({ where: eq(checkouts.id, id) });
+  if (!row || String(row.unitTypeId) !== unitTypeId) return null;
+  return row;
+}
+
+/** The tenant details kept on the checkout (the form's names; no password). */
+export type TenantDetails = Omit<AccountCreationInput, "web_pw" | "confirm_web_pw">;
+
+export function checkoutDetails(c: Checkout | null): TenantDetails | null {
+  return (c?.tenantDetails as TenantDetails | null | undefined) ?? null;
+}
+
+export function checkoutProgress(c: Checkout | null): CheckoutProgress {
+  const hasDetails = Boolean(c?.tenantDetails && c.webPwHash);
+  const hasProtection = hasDetails && c?.insuranceChoice != null;
+  return { hasDetails, hasProtection, hasReviewed: hasProtection, hasSigned: hasProtection && Boolean(c?.leaseHash && c.signedAt) };
+}
+
+const randomId = () => crypto.randomBytes(24).toString("base64url");
+
+/**
+ * Saves the tenant details step: creates the checkout (or updates the visitor's own), holds a unit for
+ * HOLD_MINUTES and returns the checkout id. Throws UnitUnavailableError when no unit is free.
+ * Changing the details clears a signature already given (the lease text names the tenant).
+ */
+export async function saveDetails(
+  db: Database,
+  ctx: RentalContext,
+  input: { existing: Checkout | null; details: TenantDetails; webPw: string | undefined; now: Date },
+): Promise<string> {
+  const id = input.existing && input.existing.status === "open" ? input.existing.id : randomId();
+  const until = new Date(input.now.getTime() + HOLD_MINUTES * 60_000);
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
+  const webPwHash = input.webPw ? await hashPassword(input.webPw) : (input.existing?.webPwHash ?? null);
+  const values = {
+    tenantDetails: input.details as unknown as Record<string, unknown>,
+    webPwHash,
+    unitId: Number(hold.unitId),
+    expiresAt: until,
+    signedName: null,
+    signedAt: null,
+    signedIp: null,
+    leaseHash: null,
+  };
+  if (input.existing && input.existing.status === "open") {
+    await db.update(checkouts).set(values).where(eq(checkouts.id, id));
+  } else {
+    await db.insert(checkouts).values({
+      id,
+      locationId: ctx.location.id,
+      unitTypeId: Number(ctx.unitType.id),
+      idempotencyKey: randomId(),
+      moveInDate: ctx.today,
+      ...values,
+    });
+  }
+  return id;
+}
+
+/** Keeps the unit held while the visitor moves on (re-holds one if the hold ran out and a unit is free). */
+export async function renewHold(db: Database, ctx: RentalContext, checkout: Checkout, now: Date): Promise<void> {
+  const until = new Date(now.getTime() + HOLD_MINUTES * 60_000);
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: checkout.id, until, now });
+  await db.update(checkouts).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(checkouts.id, checkout.id));
+}
+
+export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date) {
+  await renewHold(db, ctx, checkout, now);
+  const changed = checkout.insuranceChoice !== choice;
+  await db
+    .update(checkouts)
+    .set({
+      insuranceChoice: choice,
+      moveInDate: ctx.today,
+      ...(changed ? { signedName: null, signedAt: null, signedIp: null, leaseHash: null } : {}),
+    })
+    .where(eq(checkouts.id, checkout.id));
+}
+
+/** The visitor leaves: the unit is released at once and the checkout is closed. */
+export async function abandonCheckout(db: Database, ctx: RentalContext, checkout: Checkout) {
+  await ctx.storage.releaseHold(checkout.id);
+  await db
+    .update(checkouts)
+    .set({ status: "abandoned", webPwHash: null, unitId: null })
+    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "open")));
+}
+
+/** Closes checkouts idle for a day (their holds have long run out) and forgets their password hashes. */
+export async function sweepAbandonedCheckouts(db: Database, now: Date): Promise<number> {
+  const rows = await db
+    .update(checkouts)
+    .set({ status: "abandoned", webPwHash: null })
+    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - 24 * 60 * 60_000))))
+    .returning({ id: checkouts.id });
+  return rows.length;
+}
+
+// ------------------------------------------------------------------ quote and lease
+
+export interface CheckoutQuote {
+  quote: MoveInQuote;
+  plans: InsurancePlanOption[];
+  plan: InsurancePlanOption | null;
+}
+
+/** The one server-computed quote for this checkout's answers (today's date in the location's time zone). */
+export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string | null): Promise<CheckoutQuote> {
+  const [plans, charges] = await Promise.all([
+    ctx.settings.is_insurance_shown ? ctx.storage.listInsurancePlans() : Promise.resolve([]),
+    ctx.storage.listCheckoutCharges(),
+  ]);
+  const plan = insuranceChoice && insuranceChoice !== "none" ? (plans.find((p) => p.id === insuranceChoice) ?? null) : null;
+  const quote = quoteMoveIn({
+    unitType: ctx.unitType,
+    settings: {
+      isWebRatesEnabled: ctx.settings.is_web_rates_enabled,
+      fakeDiscountPercentage: ctx.settings.fake_discount_percentage,
+      isShowExtraChargesAtCheckout: ctx.location.isShowExtraChargesAtCheckout,
+      isHideExtraChargesForParkingOrOffice: ctx.location.isHideExtraChargesForParkingOrOffice,
+    },
+    charges,
+    insurancePlan: plan,
+    moveInDate: ctx.today,
+  });
+  return { quote, plans, plan };
+}
+
+export function unitDescription(u: Pick<UnitTypeAvailability, "name" | "width" | "length">): string {
+  return `${u.width}' x ${u.length}' ${u.name}`;
+}
+
+export function checkoutLeaseText(ctx: RentalContext, details: TenantDetails, q: CheckoutQuote): string {
+  const parties: LeaseParties = {
+    operatorName: ctx.operatorName,
+    location: { name: ctx.location.name, address: ctx.location.address, phone: ctx.location.phoneNumber },
+    tenant: {
+      firstName: details.first_name,
+      lastName: details.last_name,
+      email: details.email,
+      cellPhone: details.cell_phone,
+      addr1: details.addr_1,
+      addr2: details.addr_2,
+      city: details.city,
+      region: details.region,
+      postalCode: details.postal_code,
+      altContactFirstName: details.alt_contact_first_name,
+      altContactLastName: details.alt_contact_last_name,
+      altContactPhone: details.alt_contact_phone,
+    },
+    unit: { description: ctx.unitType.name, width: ctx.unitType.width, length: ctx.unitType.length },
+    insurance: q.plan ? { coverage: q.plan.coverage, premium: q.plan.premium } : null,
+    autopayTerms: ctx.location.autopayTerms,
+  };
+  return leaseText(parties, q.quote);
+}
+
+export const sha256 = (text: string) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+
+export async function saveSignature(
+  db: Database,
+  ctx: RentalContext,
+  checkout: Checkout,
+  input: { signedName: string; text: string; ip: string; now: Date },
+) {
+  await renewHold(db, ctx, checkout, input.now);
+  await db
+    .update(checkouts)
+    .set({ signedName: input.signedName, signedAt: input.now, signedIp: input.ip, leaseHash: sha256(input.text) })
+    .where(eq(checkouts.id, checkout.id));
+}
+
+// ------------------------------------------------------------------ lease document links
+
+function leaseToken(leaseId: number | string, secret = env().sessionSecrets[0]!): string {
+  return crypto.createHmac("sha256", secret).update(`lease:${leaseId}`).digest("base64url").slice(0, 32);
+}
+
+/** The printable lease of a lease, for links (confirmation, email, portal). */
+export function leaseDocumentPath(leaseId: number | string): string {
+  return `/rent/lease/${leaseId}?token=${leaseToken(leaseId)}`;
+}
+
+export function verifyLeaseToken(leaseId: string, token: string | null): boolean {
+  if (!token || !/^\d{1,9}$/.test(leaseId)) return false;
+  return env().sessionSecrets.some((s) => {
+    const expected = Buffer.from(leaseToken(leaseId, s));
+    const given = Buffer.from(token);
+    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
+  });
+}
+
+// ------------------------------------------------------------------ the move-in
+
+export type PlaceMoveInResult =
+  | { status: "completed"; leaseId: string; created: boolean }
+  | { status: "declined"; message: string }
+  | { status: "changed" };
+
+/**
+ * The final step. Recomputes the quote and the lease text; if either changed since the visitor
+ * signed (a rate changed, the date rolled over), the signature is cleared and the visitor reviews
+ * again. Otherwise the port's moveIn does everything in one transaction and charges once.
+ * A decline leaves nothing behind except the declined attempt's record, and a fresh idempotency key
+ * so the visitor can try another card.
+ */
+export async function placeMoveIn(
+  db: Database,
+  ctx: RentalContext,
+  checkout: Checkout,
+  input: { card: CardDetails & { brand: CardBrand }; autopay: boolean; now: Date; origin: string },
+): Promise<PlaceMoveInResult> {
+  const details = checkoutDetails(checkout);
+  if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
+  if (!details || !checkout.webPwHash || !checkout.leaseHash || !checkout.signedAt || !checkout.signedName) return { status: "changed" };
+  const q = await quoteCheckout(ctx, checkout.insuranceChoice);
+  const text = checkoutLeaseText(ctx, details, q);
+  if (sha256(text) !== checkout.leaseHash) {
+    await db.update(checkouts).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(checkouts.id, checkout.id));
+    return { status: "changed" };
+  }
+  const { paidThroughDate, nextDueDate } = firstPeriod(q.quote.moveInDate);
+  let result: MoveInResult;
+  try {
+    result = await ctx.storage.moveIn({
+      checkoutId: checkout.id,
+      idempotencyKey: checkout.idempotencyKey,
+      unitTypeId: ctx.unitType.id,
+      tenant: {
+        firstName: details.first_name,
+        lastName: details.last_name,
+        email: details.email,
+        cellPhone: details.cell_phone,
+        webPwHash: checkout.webPwHash,
+        addr1: details.addr_1,
+        addr2: details.addr_2,
+        city: details.city,
+        region: details.region,
+        postalCode: details.postal_code,
+        isMilitary: details.is_military,
+        isCompany: details.is_company,
+        isCommercial: details.is_commercial,
+        altContactFirstName: details.alt_contact_first_name,
+        altContactLastName: details.alt_contact_last_name,
+        altContactPhone: details.alt_contact_phone,
+      },
+      moveInDate: q.quote.moveInDate,
+      paidThroughDate,
+      nextDueDate,
+      monthlyRate: q.quote.monthlyRate,
+      insurancePlanId: q.quote.insurancePlanId,
+      insurancePremium: q.quote.insurancePremium,
+      lines: q.quote.lines,
+      total: q.quote.total,
+      card: input.card,
+      autopay: input.autopay,
+      lease: { text, hash: checkout.leaseHash, signedName: checkout.signedName, signedAt: checkout.signedAt, signedIp: checkout.signedIp ?? "" },
+      now: input.now,
+    });
+  } catch (error) {
+    if (error instanceof PaymentDeclinedError) {
+      await recordDeclinedPayment(db, {
+        tenantId: null,
+        leaseId: null,
+        amount: q.quote.total,
+        source: "move_in",
+        cardBrand: input.card.brand,
+        cardLast4: input.card.number.slice(-4),
+        idempotencyKey: `${checkout.idempotencyKey}:declined`,
+        reason: error.reason,
+      });
+      // A new key for the next attempt, so the next card is really tried.
+      await db.update(checkouts).set({ idempotencyKey: randomId() }).where(eq(checkouts.id, checkout.id));
+      return { status: "declined", message: `${error.reason} Nothing was charged. Please check the card details or use another card.` };
+    }
+    throw error;
+  }
+  if (result.created) {
+    await sendMoveInEmail(db, ctx, { details, quote: q.quote, result, origin: input.origin });
+  }
+  return { status: "completed", leaseId: result.leaseId, created: result.created };
+}
+
+/** The location's success message with the gate code filled in (sanitise it before rendering). */
+export function rentalSuccessHtml(message: string, gateCode: string): string {
+  const code = gateCode.replace(/[^0-9A-Za-z]/g, "");
+  if (message.includes("{gate_code}")) return message.replaceAll("{gate_code}", code);
+  return `${message}\n<p>Your gate code is <strong>${code}</strong>. At the keypad, enter the digits and then press <strong>#</strong>.</p>`;
+}
+
+async function sendMoveInEmail(
+  db: Database,
+  ctx: RentalContext,
+  input: { details: TenantDetails; quote: MoveInQuote; result: MoveInResult; origin: string },
+) {
+  const { details, quote, result } = input;
+  const lines = quote.lines.map((l) => `  ${l.description}: ${formatCents(l.amount)}${l.tax ? ` + tax ${formatCents(l.tax)}` : ""}`);
+  const text = [
+    `Hello ${details.first_name},`,
+    "",
+    `Welcome to ${ctx.operatorName} ${ctx.location.name}. Your rental of unit ${result.unitName} (${unitDescription(ctx.unitType)}) is complete.`,
+    "",
+    `Your gate code: ${result.gateCode}`,
+    `At the gate keypad, enter the digits of your gate code and then press # (for example ${result.gateCode}#).`,
+    "",
+    "Receipt",
+    ...lines,
+    `  Total paid: ${formatCents(quote.total)} (card ending ${result.cardLast4}, authorisation ${result.authReference})`,
+    "",
+    `Paid through ${quote.paidThroughDate}. Next payment of ${formatCents(quote.monthlyTotal)} due ${quote.nextDueDate}.`,
+    "",
+    `Your lease: ${input.origin}${leaseDocumentPath(result.leaseId)}`,
+    `Pay your bill and manage your account: ${input.origin}/customer-portal/login (sign in with ${details.email} and the password you chose).`,
+    "",
+    `Questions? Call us at ${formatPhone(ctx.location.phoneNumber)}.`,
+  ].join("\n");
+  await sendEmail(db, { to: details.email, subject: `Your rental at ${ctx.operatorName} ${ctx.location.name}`, text });
+}
+
+// ------------------------------------------------------------------ confirmation and lease document
+
+export interface MoveInConfirmation {
+  leaseId: number;
+  unitName: string;
+  gateCode: string;
+  firstName: string;
+  email: string;
+  moveInDate: string;
+  paidThroughDate: string;
+  nextDueDate: string;
+  monthlyRate: number;
+  autopayEnabled: boolean;
+  lines: Array<{ description: string; kind: string; amount: number; tax: number }>;
+  totalCharged: number;
+  payment: { amount: number; cardBrand: string; cardLast4: string; authReference: string | null } | null;
+  leasePath: string;
+}
+
+export async function getMoveInConfirmation(db: Database, leaseId: number): Promise<MoveInConfirmation | null> {
+  const lease = await db.query.leases.findFirst({
+    where: (l, { eq }) => eq(l.id, leaseId),
+    with: { unit: true, tenant: true },
+  });
+  if (!lease) return null;
+  const ledger = await listLedger(db, leaseId);
+  const payment = await db.query.payments.findFirst({
+    where: (p, { and, eq }) => and(eq(p.leaseId, leaseId), eq(p.source, "move_in"), eq(p.status, "approved")),
+  });
+  const lines = ledger.filter((l) => l.kind !== "payment");
+  return {
+    leaseId,
+    unitName: lease.unit.name,
+    gateCode: lease.gateCode,
+    firstName: lease.tenant.firstName,
+    email: lease.tenant.email,
+    moveInDate: lease.moveInDate,
+    paidThroughDate: lease.paidThroughDate,
+    nextDueDate: lease.nextDueDate,
+    monthlyRate: lease.monthlyRate,
+    autopayEnabled: lease.autopayEnabled,
+    lines: lines.map((l) => ({ description: l.description, kind: l.kind, amount: l.kind === "credit" ? -l.amount : l.amount, tax: l.tax })),
+    totalCharged: lines.reduce((s, l) => s + (l.kind === "credit" ? -l.amount : l.amount + l.tax), 0),
+    payment: payment ? { amount: payment.amount, cardBrand: payment.cardBrand, cardLast4: payment.cardLast4, authReference: payment.authReference } : null,
+    leasePath: leaseDocumentPath(leaseId),
+  };
+}
+
+export async function getLeaseDocument(db: Database, leaseId: number) {
+  return db.query.leases.findFirst({
+    columns: { id: true, leaseText: true, leaseHash: true, signedName: true, signedAt: true, signedIp: true, moveInDate: true },
+    where: (l, { eq }) => eq(l.id, leaseId),
+    with: { unit: { columns: { name: true } } },
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Reservations (issue 4): the short form keeps one unit for `reservation_days_valid` days; the
+ * visitor gets an email with a cancel link (its token stored only as a SHA-256 hash). Expired
+ * reservations are released when anything reads them and by `sweepExpiredReservations`.
+ * docs/decisions/042-reservations.md.
+ */
+import crypto from "node:crypto";
+import { asc } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { locations } from "~/db/schema";
+import { reservationExpiresAt } from "~/domain/reservation";
+import { formatPhone } from "~/domain/phone";
+import { storageFor } from "~/storage-software/index.server";
+import type { ReservationRecord } from "~/storage-software/port";
+import { sendEmail } from "./email.server";
+import { sha256, unitDescription, type RentalContext } from "./move-in.server";
+import type { ReservationInput } from "~/domain/reservation";
+
+/** Why reservations cannot be made for this unit type, or null. */
+export function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "sold_out" | null {
+  if (!ctx.settings.is_reservations_enabled) return "reservations_off";
+  if (ctx.location.status !== "Live") return "coming_soon";
+  if (ctx.unitType.availableCount < 1) return "sold_out";
+  return null;
+}
+
+export function reservationBlockMessage(block: "reservations_off" | "coming_soon" | "sold_out", phone: string): string {
+  switch (block) {
+    case "reservations_off":
+      return `Online reservations are not available at the moment. Please call the office at ${phone} to reserve a unit.`;
+    case "coming_soon":
+      return `This location is coming soon and cannot be reserved online yet. Call ${phone} to hear when it opens.`;
+    case "sold_out":
+      return `Sorry, this unit size is sold out. Please choose another size or call ${phone}.`;
+  }
+}
+
+export function cancelPath(reservationId: string, token: string): string {
+  return `/reserve/cancel/${reservationId}?token=${encodeURIComponent(token)}`;
+}
+
+export function confirmationPath(code: string): string {
+  return `/reserve/confirmed/${code}`;
+}
+
+/** Reserves a unit and emails the confirmation with the cancel link. Throws UnitUnavailableError. */
+export async function reserveUnit(
+  db: Database,
+  ctx: RentalContext,
+  input: { form: ReservationInput; idempotencyKey: string; now: Date; origin: string },
+): Promise<{ reservation: ReservationRecord; cancelToken: string | null }> {
+  const cancelToken = crypto.randomBytes(24).toString("base64url");
+  const reservation = await ctx.storage.reserveUnit({
+    unitTypeId: ctx.unitType.id,
+    firstName: input.form.first_name,
+    lastName: input.form.last_name,
+    email: input.form.email,
+    phone: input.form.phone,
+    desiredMoveInDate: input.form.desired_move_in_date,
+    expiresAt: reservationExpiresAt(input.now, ctx.settings.reservation_days_valid),
+    cancelTokenHash: sha256(cancelToken),
+    confirmationCode: crypto.randomBytes(9).toString("base64url"),
+    idempotencyKey: input.idempotencyKey,
+    now: input.now,
+  });
+  // A repeated submit returns the first reservation: its email already went out.
+  if (reservation.cancelTokenHash !== sha256(cancelToken)) return { reservation, cancelToken: null };
+  const until = reservation.expiresAt.toLocaleString("en-US", { timeZone: ctx.location.timeZone, dateStyle: "full", timeStyle: "short" });
+  await sendEmail(db, {
+    to: reservation.email,
+    subject: `Your reservation at ${ctx.operatorName} ${ctx.location.name}`,
+    text: [
+      `Hello ${reservation.firstName},`,
+      "",
+      `We have reserved unit ${reservation.unitName} (${unitDescription(ctx.unitType)}) at ${ctx.location.name}, ${ctx.location.address}, for you.`,
+      `Desired move-in date: ${reservation.desiredMoveInDate}. We hold the unit until ${until}.`,
+      "Please come to the office during office hours to finish your paperwork and get your gate access. Bring a photo ID.",
+      "",
+      `Confirmation code: ${reservation.confirmationCode}`,
+      `Changed your mind? Cancel the reservation here: ${input.origin}${cancelPath(reservation.id, cancelToken)}`,
+      "",
+      `Questions? Call us at ${formatPhone(ctx.location.phoneNumber)}.`,
+    ].join("\n"),
+  });
+  return { reservation, cancelToken };
+}
+
+/** Expires every overdue reservation of every location, freeing their units. Safe to run any time, twice. */
+export async function sweepExpiredReservations(db: Database, now: Date): Promise<number> {
+  const rows = await db
+    .select({ id: locations.id, name: locations.name, software: locations.software, status: locations.status })
+    .from(locations)
+    .orderBy(asc(locations.id));
+  let total = 0;
+  for (const l of rows) total += await storageFor(db, l).expireReservations(now);
+  return total;
+}

@@ -1,0 +1,105 @@
+/** Shared helpers for the move-in and reservation integration tests. */
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { locations, unitTypes, units } from "~/db/schema";
+import type { AccountCreationInput } from "~/domain/tenant-form";
+import { toCardDetails, cardSchema } from "~/domain/card-schema";
+import {
+  checkoutLeaseText,
+  getCheckout,
+  loadRentalContext,
+  quoteCheckout,
+  saveDetails,
+  saveProtection,
+  saveSignature,
+  type RentalContext,
+} from "~/services/move-in.server";
+
+export const NOW = new Date("2026-11-22T15:00:00Z"); // 10:00 in Lumberton
+
+let n = 0;
+export function tenantDetails(overrides: Partial<AccountCreationInput> = {}) {
+  n += 1;
+  return {
+    first_name: "Ada",
+    last_name: "Lovelace",
+    email: `ada.${process.pid}.${Date.now()}.${n}@example.com`,
+    cell_phone: "9105550134",
+    addr_1: "1 Main St",
+    addr_2: null,
+    city: "Lumberton",
+    region: "NC",
+    postal_code: "28358",
+    is_military: false,
+    is_company: false,
+    is_commercial: false,
+    alt_contact_first_name: null,
+    alt_contact_last_name: null,
+    alt_contact_phone: null,
+    ...overrides,
+  };
+}
+
+export function card(number = "4242424242424242") {
+  return toCardDetails(
+    cardSchema({ year: 2026, month: 11 }).parse({
+      card_number: number,
+      exp_month: "12",
+      exp_year: "2030",
+      cvv: "123",
+      name_on_card: "Ada Lovelace",
+      billing_postal_code: "28358",
+    }),
+  );
+}
+
+/** Lumberton's unit type with the most available units (not parking), and its id. */
+export async function lumbertonUnitType(db: Database, options: { category?: string } = {}) {
+  const [loc] = await db.select().from(locations).where(eq(locations.name, "Lumberton"));
+  const rows = await db
+    .select({ id: unitTypes.id, category: unitTypes.category, available: sql<number>`count(*) filter (where ${units.status} = 'available')`.mapWith(Number) })
+    .from(unitTypes)
+    .innerJoin(units, eq(units.unitTypeId, unitTypes.id))
+    .where(eq(unitTypes.locationId, loc!.id))
+    .groupBy(unitTypes.id)
+    .orderBy(asc(unitTypes.id));
+  const pick = rows
+    .filter((r) => (options.category ? r.category === options.category : r.category !== "parking"))
+    .sort((a, b) => b.available - a.available)[0]!;
+  return { locationId: loc!.id, unitTypeId: String(pick.id), available: pick.available };
+}
+
+/** Leaves exactly `count` available units in the type (the others become unavailable). */
+export async function leaveAvailable(db: Database, unitTypeId: string, count: number) {
+  const free = await db
+    .select({ id: units.id })
+    .from(units)
+    .where(and(eq(units.unitTypeId, Number(unitTypeId)), eq(units.status, "available")))
+    .orderBy(asc(units.name));
+  for (const u of free.slice(count)) await db.update(units).set({ status: "unavailable" }).where(eq(units.id, u.id));
+}
+
+export async function ctxFor(db: Database, unitTypeId: string, now = NOW): Promise<RentalContext> {
+  const ctx = await loadRentalContext(db, unitTypeId, now);
+  if (!ctx) throw new Error("no rental context");
+  return ctx;
+}
+
+/** Walks a checkout through details, protection and signature; returns its id. */
+export async function signedCheckout(
+  db: Database,
+  unitTypeId: string,
+  options: { plan?: "first" | "none"; details?: ReturnType<typeof tenantDetails>; now?: Date } = {},
+) {
+  const now = options.now ?? NOW;
+  const ctx = await ctxFor(db, unitTypeId, now);
+  const details = options.details ?? tenantDetails();
+  const id = await saveDetails(db, ctx, { existing: null, details, webPw: "secret1", now });
+  let checkout = (await getCheckout(db, id, unitTypeId))!;
+  const plans = await ctx.storage.listInsurancePlans();
+  await saveProtection(db, ctx, checkout, options.plan === "none" ? "none" : plans[0]!.id, now);
+  checkout = (await getCheckout(db, id, unitTypeId))!;
+  const q = await quoteCheckout(ctx, checkout.insuranceChoice);
+  await saveSignature(db, ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text: checkoutLeaseText(ctx, details, q), ip: "203.0.113.9", now });
+  return { id, details, quote: q.quote };
+}
