@@ -8,6 +8,8 @@ import { resolveRedirect } from "~/services/site-redirects.server";
 import { getWebsite, type Website } from "~/db/queries/site.server";
 import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
 import { announceStorageSoftware } from "~/storage-software/index.server";
+import { defaultPgliteDir } from "~/db/client.server";
+import { startBillingSchedule } from "~/services/billing-run.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -21,6 +23,8 @@ declare module "react-router" {
 
 const { db } = getDatabase();
 void announceStorageSoftware(db);
+// The daily billing run (docs/decisions/053-billing-run.md); safe with several processes.
+startBillingSchedule(db, { pgliteDir: process.env.DATABASE_URL ? null : defaultPgliteDir() });
 
 export const app = express();
 

@@ -60,7 +60,7 @@ describe("charges of a period", () => {
   });
 
   it("adds recurring charges with their taxes rounded half up per line", () => {
-    const lines = chargesForPeriod({ ...terms, insurancePremium: 0, recurringCharges: [{ name: "Lock Fee", amount: 700, tax1Rate: 6.75, tax2Rate: 0 }] }, 2);
+    const lines = chargesForPeriod({ ...terms, insurancePremium: 0, recurringCharges: [{ key: "lock-fee", name: "Lock Fee", amount: 700, tax1Rate: 6.75, tax2Rate: 0 }] }, 2);
     expect(lines.map((l) => [l.postingKey, l.amount, l.tax])).toEqual([
       ["rent:2027-01-22", 5000, 0],
       ["charge:lock-fee:2027-01-22", 700, 47],
@@ -136,7 +136,7 @@ describe("prepay", () => {
   });
 
   it("includes recurring charges with tax", () => {
-    const q = prepayQuote({ ...terms, recurringCharges: [{ name: "Admin", amount: 1000, tax1Rate: 7, tax2Rate: 0.5 }] }, { lastPostedPeriod: 0, balance: 0, months: 1 });
+    const q = prepayQuote({ ...terms, recurringCharges: [{ key: "9", name: "Admin", amount: 1000, tax1Rate: 7, tax2Rate: 0.5 }] }, { lastPostedPeriod: 0, balance: 0, months: 1 });
     expect(q.total).toBe(5000 + 895 + 1000 + 70 + 5);
   });
 });

@@ -6,7 +6,7 @@
  * addMonths(moveIn, k + 1) − 1 day; date-fns clamps to the month's end (move-in Jan 31 → Feb 28,
  * then Mar 31). Rent, the protection premium and recurring charges of period k ≥ 1 are posted on its
  * first day with the posting keys "rent:YYYY-MM-DD", "insurance:YYYY-MM-DD",
- * "charge:<name>:YYYY-MM-DD", so posting twice posts once.
+ * "charge:<sitelink_id or name>:YYYY-MM-DD", so posting twice posts once.
  */
 import { addDays, addMonths, differenceInCalendarMonths, format, parseISO } from "date-fns";
 import { taxedLine } from "./money";
@@ -66,6 +66,8 @@ export function formatDate(iso: IsoDate): string {
 }
 
 export interface RecurringCharge {
+  /** The charge's id in its posting keys: its sitelink_id, else its name (as at move-in). */
+  key: string;
   name: string;
   amount: number;
   tax1Rate: number;
@@ -92,12 +94,6 @@ export interface PeriodCharge {
   entryDate: IsoDate;
 }
 
-const slugName = (name: string) =>
-  name
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-|-$/g, "");
-
 /** What period k (≥ 1) costs, one line per charge, taxes rounded half up per line. */
 export function chargesForPeriod(terms: LeaseTerms, k: number): PeriodCharge[] {
   if (k < 1) throw new Error("Period 0 is charged at move-in");
@@ -111,7 +107,7 @@ export function chargesForPeriod(terms: LeaseTerms, k: number): PeriodCharge[] {
   }
   for (const c of terms.recurringCharges) {
     const line = taxedLine(c.name, c.amount, c.tax1Rate, c.tax2Rate);
-    lines.push({ ...base, postingKey: `charge:${slugName(c.name)}:${start}`, description: `${c.name} ${span}`, amount: line.amount, tax: line.tax });
+    lines.push({ ...base, postingKey: `charge:${c.key}:${start}`, description: `${c.name} ${span}`, amount: line.amount, tax: line.tax });
   }
   return lines;
 }

@@ -1,5 +1,7 @@
 /** Tenants part of the StorageSoftware port (issue 5): sign-in, ledgers, payments, autopay, move-out. See ./port.ts. */
 import type { CardDetails } from "~/services/payment-gateway.server";
+import type { CardBrand } from "~/db/schema/billing";
+import type { Tenant } from "./port-rentals";
 
 // ---------------------------------------------------------------- tenants and billing (issue 5)
 
@@ -16,6 +18,134 @@ export interface Payment {
 
 export type { CardDetails };
 
+export interface SavedCard {
+  id: string;
+  brand: CardBrand;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface Tenants {}
+/** One of the tenant's units at this location, as the dashboard shows it. */
+export interface TenantLease {
+  leaseId: string;
+  locationId: number;
+  unitName: string;
+  unitTypeName: string;
+  width: number;
+  length: number;
+  status: "active" | "moved_out";
+  moveInDate: string;
+  /** Cents a month. */
+  monthlyRate: number;
+  insurancePremium: number;
+  /** Coverage in cents, when a protection plan is on the lease. */
+  insuranceCoverage: number | null;
+  paidThroughDate: string;
+  nextDueDate: string;
+  /** Cents owed now (negative: a credit). */
+  balance: number;
+  gateCode: string;
+  autopay: { enabled: boolean; card: SavedCard | null };
+  moveOutDate: string | null;
+  /** The last autopay attempt, when it was declined and nothing was paid since. */
+  autopayDecline: { date: Date; amount: number; reason: string } | null;
+}
+
+export interface LedgerEntry {
+  id: string;
+  kind: "charge" | "payment" | "credit";
+  description: string;
+  amount: number;
+  tax: number;
+  entryDate: string;
+  /** Balance after this line, cents. */
+  runningBalance: number;
+  /** The payment behind a payment line: its receipt. */
+  paymentId: string | null;
+}
+
+/** How a tenant pays: a card typed now (optionally kept for later) or a saved card. */
+export type PaymentMethod =
+  | { kind: "card"; card: CardDetails; saveCard: boolean }
+  | { kind: "saved"; savedCardId: string };
+
+export interface PrepayLine {
+  description: string;
+  amount: number;
+  tax: number;
+}
+
+export interface PrepayOffer {
+  months: number;
+  /** Balance due now, included in the total (negative: a credit). */
+  balance: number;
+  lines: PrepayLine[];
+  total: number;
+  newPaidThroughDate: string;
+}
+
+export interface Receipt {
+  payment: Payment;
+  leaseId: string;
+  unitName: string;
+  description: string;
+  entryDate: string;
+  source: "move_in" | "portal" | "prepay" | "autopay";
+  /** The lease now. */
+  balance: number;
+  paidThroughDate: string;
+}
+
+export interface ContactUpdate {
+  firstName: string;
+  lastName: string;
+  email: string;
+  addr1: string;
+  addr2: string | null;
+  city: string;
+  region: string;
+  postalCode: string;
+  isMilitary: boolean;
+  isCompany: boolean;
+  isCommercial: boolean;
+  altContactFirstName: string | null;
+  altContactLastName: string | null;
+  altContactPhone: string | null;
+}
+
+/**
+ * Everything a signed-in tenant may do. Every call names the tenant and the adapter checks that the
+ * lease, payment or card is theirs (null / StorageValidationError otherwise), so a guessed id never
+ * reaches another tenant's data. Payments throw PaymentDeclinedError when declined (nothing charged).
+ */
+export interface Tenants {
+  /** The tenant whose email and web password these are, or null (same answer whether or not the email exists). */
+  authenticateTenant(input: { email: string; password: string }): Promise<{ tenantId: string } | null>;
+  findTenantByEmail(email: string): Promise<Tenant | null>;
+  getTenant(tenantId: string): Promise<Tenant | null>;
+  verifyTenantPassword(tenantId: string, password: string): Promise<boolean>;
+  setTenantPassword(tenantId: string, password: string): Promise<void>;
+  /** Throws StorageValidationError({ email }) when the email belongs to another tenant. */
+  updateTenantContact(tenantId: string, input: ContactUpdate): Promise<void>;
+  /** Ten digits. */
+  updateTenantPhone(tenantId: string, cellPhone: string): Promise<void>;
+
+  /** The tenant's leases at this location (active first). */
+  listTenantLeases(tenantId: string): Promise<TenantLease[]>;
+  getTenantLease(tenantId: string, leaseId: string): Promise<TenantLease | null>;
+  getLedger(tenantId: string, leaseId: string): Promise<LedgerEntry[] | null>;
+  listSavedCards(tenantId: string): Promise<SavedCard[]>;
+
+  /** Pays `amount` on the lease. Idempotent on `idempotencyKey`: a repeat returns the first result. */
+  makePayment(input: { tenantId: string; leaseId: string; amount: number; method: PaymentMethod; idempotencyKey: string; now: Date }): Promise<Payment>;
+  quotePrepay(tenantId: string, leaseId: string, months: number): Promise<PrepayOffer | null>;
+  /** Posts the next `months` months and pays them with the balance; refuses when the total is not `expectedTotal`. */
+  prepay(input: { tenantId: string; leaseId: string; months: number; expectedTotal: number; method: PaymentMethod; idempotencyKey: string; now: Date }): Promise<Payment>;
+  getReceipt(tenantId: string, paymentId: string): Promise<Receipt | null>;
+
+  enrolAutopay(input: { tenantId: string; leaseId: string; method: PaymentMethod; now: Date }): Promise<SavedCard>;
+  cancelAutopay(input: { tenantId: string; leaseId: string }): Promise<void>;
+  /** Records the notice for the office; `moveOutDate` is on or after today (the caller checks, in the location's time zone). */
+  giveMoveOutNotice(input: { tenantId: string; leaseId: string; moveOutDate: string; reason: string | null; now: Date }): Promise<void>;
+}

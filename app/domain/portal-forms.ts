@@ -1,0 +1,173 @@
+import { z } from "zod";
+import { cardSchema, type YearMonth } from "./card-schema";
+import { isIsoDate } from "./billing";
+import { PASSWORD_MAX, PASSWORD_MIN, passwordField, tenantContactShape } from "./tenant-form";
+import { dollarsToCents } from "./money";
+
+/**
+ * The customer portal's forms: one Zod schema per form for the browser (Conform) and the server.
+ * Card fields come from card-schema.ts (the rental flow's rules); contact fields from tenant-form.ts.
+ */
+
+export const signInSchema = z.object({
+  email: z.string({ error: "Enter your email address." }).trim().min(1, "Enter your email address.").pipe(z.email("Enter a valid email address, like name@example.com.")),
+  password: z.string({ error: "Enter your password." }).min(1, "Enter your password."),
+  redirectTo: z.string().optional(),
+});
+
+export const forgotPasswordSchema = z.object({
+  email: z.string({ error: "Enter your email address." }).trim().min(1, "Enter your email address.").pipe(z.email("Enter a valid email address, like name@example.com.")),
+});
+
+const confirmField = z
+  .string({ error: "Confirm your new password." })
+  .min(1, "Confirm your new password.")
+  .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
+  .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`);
+
+const mustMatch = (v: { new_password?: string; confirm_password?: string }, ctx: z.RefinementCtx) => {
+  if (v.new_password && v.confirm_password && v.new_password !== v.confirm_password) {
+    ctx.addIssue({ code: "custom", path: ["confirm_password"], message: "The passwords do not match." });
+  }
+};
+
+export const resetPasswordSchema = z
+  .object({ token: z.string().min(1), new_password: passwordField("new password"), confirm_password: confirmField })
+  .superRefine(mustMatch);
+
+export const changePasswordSchema = z
+  .object({
+    intent: z.literal("password"),
+    current_password: z.string({ error: "Enter your current password." }).min(1, "Enter your current password."),
+    new_password: passwordField("new password"),
+    confirm_password: confirmField,
+  })
+  .superRefine(mustMatch);
+
+/** Contact details (the rental form's rules); the cell phone has its own form (the portal's phone form flag). */
+const { cell_phone: cellPhoneField, ...contactWithoutPhone } = tenantContactShape;
+export const profileContactSchema = z.object({ intent: z.literal("contact"), ...contactWithoutPhone });
+export const profilePhoneSchema = z.object({ intent: z.literal("phone"), cell_phone: cellPhoneField });
+
+/** Amount typed in dollars ("25", "25.5", "$1,025.50") → cents. */
+export const dollarsField = z
+  .string({ error: "Enter an amount." })
+  .trim()
+  .min(1, "Enter an amount.")
+  .transform((v) => v.replace(/[$,\s]/g, ""))
+  .refine((v) => /^\d{1,6}(\.\d{1,2})?$/.test(v), "Enter an amount in dollars and cents, like 25.00.")
+  .transform((v) => dollarsToCents(v))
+  .refine((v) => v >= 100, "The smallest payment online is $1.00.");
+
+const methodField = z.string({ error: "Choose how to pay." }).min(1, "Choose how to pay.");
+const optionalText = z.string().optional();
+const cardFieldsOptional = {
+  card_number: optionalText,
+  exp_month: optionalText,
+  exp_year: optionalText,
+  cvv: optionalText,
+  name_on_card: optionalText,
+  billing_postal_code: optionalText,
+  save_card: z.string().optional(),
+};
+
+export type ParsedMethod =
+  | { kind: "card"; card: { number: string; expMonth: number; expYear: number; cvv: string; nameOnCard: string; postalCode: string }; saveCard: boolean }
+  | { kind: "saved"; savedCardId: string };
+
+const methodShape = { payment_method: methodField, ...cardFieldsOptional };
+interface MethodFields {
+  payment_method: string;
+  card_number?: string;
+  exp_month?: string;
+  exp_year?: string;
+  cvv?: string;
+  name_on_card?: string;
+  billing_postal_code?: string;
+  save_card?: string;
+}
+
+/** Validates the card fields only when a new card is chosen, and reports errors on those fields. */
+function checkMethod(today: YearMonth) {
+  const card = cardSchema(today);
+  return (v: MethodFields, ctx: z.RefinementCtx) => {
+    if (v.payment_method !== "new") return;
+    const parsed = card.safeParse(v);
+    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path as string[], message: issue.message });
+  };
+}
+
+/** The payment method of a valid submission (the card exists only in memory). */
+function methodOf(today: YearMonth, v: MethodFields): ParsedMethod {
+  if (v.payment_method !== "new") return { kind: "saved", savedCardId: v.payment_method.replace(/^saved:/, "") };
+  const c = cardSchema(today).parse(v);
+  return {
+    kind: "card",
+    card: { number: c.card_number, expMonth: c.exp_month, expYear: c.exp_year, cvv: c.cvv, nameOnCard: c.name_on_card, postalCode: c.billing_postal_code },
+    saveCard: v.save_card === "on",
+  };
+}
+
+const idempotencyKey = z.string({ error: "This form has expired. Please reload the page." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has expired. Please reload the page.");
+
+export function paySchema(today: YearMonth) {
+  return z
+    .object({
+      idempotency_key: idempotencyKey,
+      amount_choice: z.enum(["balance", "other"], { error: "Choose how much to pay." }),
+      other_amount: z.string().optional(),
+      ...methodShape,
+    })
+    .superRefine(checkMethod(today))
+    .superRefine((v, ctx) => {
+      if (v.amount_choice === "other") {
+        const parsed = dollarsField.safeParse(v.other_amount ?? "");
+        if (!parsed.success) ctx.addIssue({ code: "custom", path: ["other_amount"], message: parsed.error.issues[0]?.message ?? "Enter an amount." });
+      }
+    })
+    .transform((v) => ({
+      idempotencyKey: v.idempotency_key,
+      /** Cents, or null for "the balance due". */
+      otherAmount: v.amount_choice === "other" ? dollarsField.parse(v.other_amount ?? "") : null,
+      method: methodOf(today, v),
+    }));
+}
+
+export function prepaySchema(today: YearMonth, maxMonths: number) {
+  return z
+    .object({
+      idempotency_key: idempotencyKey,
+      months: z
+        .string({ error: "Choose how many months to pay." })
+        .regex(/^\d{1,2}$/, "Choose how many months to pay.")
+        .transform(Number)
+        .refine((n) => n >= 1 && n <= maxMonths, `You can pay 1 to ${maxMonths} months ahead.`),
+      ...methodShape,
+    })
+    .superRefine(checkMethod(today))
+    .transform((v) => ({ idempotencyKey: v.idempotency_key, months: v.months, method: methodOf(today, v) }));
+}
+
+export function autopaySchema(today: YearMonth) {
+  return z
+    .object({
+      intent: z.literal("enrol"),
+      agree_terms: z.literal("on", { error: "Please read the autopay terms and tick the box to agree." }),
+      ...methodShape,
+    })
+    .superRefine(checkMethod(today))
+    .transform((v) => ({ method: methodOf(today, v) }));
+}
+
+/** A move-out date on or after `today` (the location's calendar date). */
+export function moveOutSchema(today: string) {
+  return z.object({
+    move_out_date: z
+      .string({ error: "Choose your move-out date." })
+      .trim()
+      .min(1, "Choose your move-out date.")
+      .refine(isIsoDate, "Enter the date as YYYY-MM-DD, for example 2026-12-31.")
+      .refine((v) => !isIsoDate(v) || v >= today, "Choose today or a later date."),
+    reason: z.string().trim().max(500, "Please keep the reason under 500 characters.").optional(),
+  });
+}

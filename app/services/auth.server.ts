@@ -1,0 +1,121 @@
+import crypto from "node:crypto";
+import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { passwordResetTokens } from "~/db/schema";
+import type { StorageSoftware } from "~/storage-software/port";
+import { clearRateLimit, hitRateLimit } from "./rate-limit.server";
+import { destroyTenantSessions } from "./session.server";
+import { sendEmail } from "./email.server";
+
+/** Sign-in limits (docs/decisions/052-portal-sign-in.md): per account and per IP, 15-minute windows. */
+export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
+export const SIGNIN_LIMIT_PER_ACCOUNT = 5;
+export const SIGNIN_LIMIT_PER_IP = 20;
+export const RESET_LIMIT_PER_IP = 10;
+export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+
+/** The one answer to a wrong email or a wrong password: it never says which. */
+export const SIGNIN_FAILED_MESSAGE = "The email address or password is not right. Please check them and try again.";
+export const signInLimitedMessage = (minutes: number) =>
+  `Too many sign-in attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or reset your password.`;
+
+export type SignInResult = { ok: true; tenantId: string } | { ok: false; message: string; limited: boolean };
+
+/**
+ * Checks an email and web password. Every attempt counts against the account (the email, whether or
+ * not it exists) and the IP; over either limit the attempt is refused before the password is checked.
+ * A successful sign-in clears the account's count.
+ */
+export async function signIn(
+  db: Database,
+  storage: StorageSoftware,
+  input: { accountId: number; email: string; password: string; ip: string; now: Date },
+): Promise<SignInResult> {
+  const email = input.email.trim().toLowerCase();
+  const accountKey = `signin:account:${input.accountId}:${email}`;
+  const [perAccount, perIp] = [
+    await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
+    await hitRateLimit(db, { key: `signin:ip:${input.ip || "unknown"}`, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
+  ];
+  const blocked = [perAccount, perIp].filter((r) => !r.allowed);
+  if (blocked.length) {
+    return { ok: false, limited: true, message: signInLimitedMessage(Math.max(...blocked.map((b) => b.retryAfterMinutes))) };
+  }
+  const found = await storage.authenticateTenant({ email, password: input.password });
+  if (!found) return { ok: false, limited: false, message: SIGNIN_FAILED_MESSAGE };
+  await clearRateLimit(db, accountKey);
+  return { ok: true, tenantId: found.tenantId };
+}
+
+const tokenHash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+
+/**
+ * "Forgot password": when the email is a tenant's, emails a single-use link valid for one hour.
+ * The caller shows the same confirmation either way, so the page never reveals who has an account.
+ */
+export async function requestPasswordReset(
+  db: Database,
+  storage: StorageSoftware,
+  input: { email: string; ip: string; origin: string; now: Date; siteName: string },
+): Promise<{ sent: boolean; limited: boolean }> {
+  const limit = await hitRateLimit(db, { key: `reset:ip:${input.ip || "unknown"}`, limit: RESET_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now });
+  if (!limit.allowed) return { sent: false, limited: true };
+  const tenant = await storage.findTenantByEmail(input.email);
+  if (!tenant) return { sent: false, limited: false };
+  const token = crypto.randomBytes(32).toString("base64url");
+  await db.insert(passwordResetTokens).values({
+    tenantId: Number(tenant.id),
+    tokenHash: tokenHash(token),
+    expiresAt: new Date(input.now.getTime() + RESET_TOKEN_TTL_MS),
+    createdAt: input.now,
+  });
+  const link = `${input.origin}/customer-portal/reset-password?token=${token}`;
+  await sendEmail(db, {
+    to: tenant.email,
+    subject: `Reset your ${input.siteName} customer portal password`,
+    text: `Hello ${tenant.firstName},\n\nSomeone (we hope you) asked to reset the password of your customer portal account.\nTo choose a new password, open this link within one hour:\n\n${link}\n\nThe link works once. If you did not ask for this, you can ignore this email: your password has not changed.\n\n${input.siteName}`,
+  });
+  return { sent: true, limited: false };
+}
+
+/** True when the token is unused and unexpired (for showing the form; resetting checks again). */
+export async function isResetTokenValid(db: Database, token: string, now: Date): Promise<boolean> {
+  if (!token) return false;
+  const row = await db.query.passwordResetTokens.findFirst({
+    columns: { id: true },
+    where: and(eq(passwordResetTokens.tokenHash, tokenHash(token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, now)),
+  });
+  return Boolean(row);
+}
+
+/**
+ * Sets a new password from a reset link. The token is spent by one conditional UPDATE (unused and
+ * unexpired), so it works once even when submitted twice at the same moment; every session of the
+ * tenant ends, and the other reset links of the tenant are spent too.
+ */
+export async function resetPassword(
+  db: Database,
+  storage: StorageSoftware,
+  input: { token: string; password: string; now: Date },
+): Promise<{ ok: true; tenantId: string } | { ok: false }> {
+  if (!input.token) return { ok: false };
+  const [spent] = await db
+    .update(passwordResetTokens)
+    .set({ usedAt: input.now })
+    .where(and(eq(passwordResetTokens.tokenHash, tokenHash(input.token)), isNull(passwordResetTokens.usedAt), gt(passwordResetTokens.expiresAt, input.now)))
+    .returning({ tenantId: passwordResetTokens.tenantId });
+  if (!spent) return { ok: false };
+  const tenantId = String(spent.tenantId);
+  await storage.setTenantPassword(tenantId, input.password);
+  await db
+    .update(passwordResetTokens)
+    .set({ usedAt: input.now })
+    .where(and(eq(passwordResetTokens.tenantId, spent.tenantId), isNull(passwordResetTokens.usedAt)));
+  await destroyTenantSessions(db, tenantId);
+  return { ok: true, tenantId };
+}
+
+/** Deletes reset tokens that can no longer be used (called by the daily job). */
+export async function pruneResetTokens(db: Database, now: Date): Promise<void> {
+  await db.delete(passwordResetTokens).where(sql`${passwordResetTokens.expiresAt} < ${now.toISOString()}::timestamptz - interval '1 day'`);
+}

@@ -1,0 +1,192 @@
+import fs from "node:fs";
+import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { billingRuns, leases, locations, tenants } from "~/db/schema";
+import { localDate } from "~/domain/billing";
+import { formatCents } from "~/domain/money";
+import { billLease } from "~/storage-software/local/tenants";
+import { sendEmail } from "./email.server";
+import { now as clockNow } from "./clock.server";
+import { pruneTenantSessions } from "./session.server";
+import { pruneRateLimits } from "./rate-limit.server";
+import { pruneResetTokens } from "./auth.server";
+
+export interface BillingRunResult {
+  runDate: string;
+  /** True when another run (another process, or earlier today) had claimed the date. */
+  skipped: boolean;
+  leases: number;
+  chargesPosted: number;
+  autopayCharged: number;
+  autopayDeclined: number;
+}
+
+/** A claim older than this with no finish is taken to be a crashed run and is taken over. */
+const STALE_CLAIM_MS = 60 * 60 * 1000;
+
+/**
+ * Claims the run date: an INSERT that only one process can win, or the takeover of a claim that
+ * was left unfinished long ago. Returns false when the date is (being) done by someone else.
+ */
+async function claim(db: Database, runDate: string, now: Date): Promise<boolean> {
+  const inserted = await db.insert(billingRuns).values({ runDate, startedAt: now }).onConflictDoNothing().returning({ runDate: billingRuns.runDate });
+  if (inserted.length) return true;
+  const taken = await db
+    .update(billingRuns)
+    .set({ startedAt: now })
+    .where(and(eq(billingRuns.runDate, runDate), isNull(billingRuns.finishedAt), lt(billingRuns.startedAt, new Date(now.getTime() - STALE_CLAIM_MS))))
+    .returning({ runDate: billingRuns.runDate });
+  return taken.length > 0;
+}
+
+/**
+ * The daily billing run of the local adapter for `runDate` (a calendar date of the locations' time
+ * zone): every active lease at a location served by the local adapter is billed (billLease). Safe to
+ * run twice and from several processes: the date is claimed once in billing_runs, and every posting
+ * and autopay charge is idempotent on its own key besides. `force` skips the claim (the CLI's
+ * --force, tests); `tenantId` limits the run to one tenant's leases (tests).
+ */
+export async function runBilling(
+  db: Database,
+  input: { runDate: string; now?: Date; force?: boolean; tenantId?: number; log?: (line: string) => void },
+): Promise<BillingRunResult> {
+  const now = input.now ?? clockNow();
+  const result: BillingRunResult = { runDate: input.runDate, skipped: false, leases: 0, chargesPosted: 0, autopayCharged: 0, autopayDeclined: 0 };
+  if (!input.force && !(await claim(db, input.runDate, now))) return { ...result, skipped: true };
+
+  // Every location is served by the local adapter today (app/storage-software/index.server.ts); a
+  // SiteLink location would be billed by SiteLink and is left out here.
+  const local = await db.select({ id: locations.id }).from(locations).where(inArray(locations.software, ["sitelink", "no_api"]));
+  const rows = await db
+    .select({ id: leases.id })
+    .from(leases)
+    .where(
+      and(
+        eq(leases.status, "active"),
+        inArray(leases.locationId, local.map((l) => l.id).concat(-1)),
+        sql`${leases.moveInDate} <= ${input.runDate}`,
+        input.tenantId === undefined ? undefined : eq(leases.tenantId, input.tenantId),
+      ),
+    )
+    .orderBy(asc(leases.id));
+  for (const row of rows) {
+    try {
+      const r = await billLease(db, row.id, { runDate: input.runDate, now });
+      result.leases++;
+      result.chargesPosted += r.chargesPosted;
+      if (r.autopay === "approved") result.autopayCharged++;
+      if (r.autopay === "declined") {
+        result.autopayDeclined++;
+        await notifyDecline(db, row.id, r.declineReason ?? "Your card was declined.");
+      }
+    } catch (error) {
+      // One lease's problem must not stop the others; the next run retries it (postings are idempotent).
+      console.error(`[billing] lease ${row.id} could not be billed for ${input.runDate}`, error);
+    }
+  }
+  await db
+    .insert(billingRuns)
+    .values({ runDate: input.runDate, startedAt: now, finishedAt: new Date(), chargesPosted: result.chargesPosted, autopayCharged: result.autopayCharged, autopayDeclined: result.autopayDeclined })
+    .onConflictDoUpdate({
+      target: billingRuns.runDate,
+      set: {
+        finishedAt: new Date(),
+        chargesPosted: sql`${billingRuns.chargesPosted} + ${result.chargesPosted}`,
+        autopayCharged: sql`${billingRuns.autopayCharged} + ${result.autopayCharged}`,
+        autopayDeclined: sql`${billingRuns.autopayDeclined} + ${result.autopayDeclined}`,
+      },
+    });
+  input.log?.(
+    `[billing] ${input.runDate}: ${result.leases} lease(s), ${result.chargesPosted} charge line(s) posted, autopay ${result.autopayCharged} charged / ${result.autopayDeclined} declined`,
+  );
+  return result;
+}
+
+async function notifyDecline(db: Database, leaseId: number, reason: string) {
+  const [row] = await db
+    .select({ email: tenants.email, firstName: tenants.firstName, balance: sql<string>`(select coalesce(sum(case when kind = 'charge' then amount + tax else -amount end), 0) from ledger_entries where lease_id = ${leaseId})` })
+    .from(leases)
+    .innerJoin(tenants, eq(tenants.id, leases.tenantId))
+    .where(eq(leases.id, leaseId));
+  if (!row) return;
+  await sendEmail(db, {
+    to: row.email,
+    subject: "Your autopay payment was declined",
+    text: `Hello ${row.firstName},\n\nWe tried to charge your autopay card for ${formatCents(Number(row.balance))} today, and it was declined: ${reason}\nPlease sign in to the customer portal to pay with another card, or call the office.\n`,
+  });
+}
+
+/** Today's billing date: the calendar date in the account's (first live location's) time zone. */
+export async function billingDateToday(db: Database, now: Date): Promise<string> {
+  const [loc] = await db
+    .select({ timeZone: locations.timeZone })
+    .from(locations)
+    .orderBy(sql`case when ${locations.status} = 'Live' then 0 else 1 end`, asc(locations.id))
+    .limit(1);
+  return localDate(now, loc?.timeZone.timeZoneId ?? "America/New_York");
+}
+
+// ---------------------------------------------------------------- the in-server daily job
+
+const CHECK_EVERY_MS = 10 * 60 * 1000;
+
+/** The file that tells the billing CLI that a server has this PGlite directory open. */
+export function serverPidFile(pgliteDir: string): string {
+  return `${pgliteDir.replace(/[/\\]+$/, "")}.server.pid`;
+}
+
+/**
+ * Starts the daily billing job in the server process: shortly after start-up and then every ten
+ * minutes it bills today's date unless today's run is already claimed (by this or another process).
+ * Off under NODE_ENV=test (tests run billing through the test hook) and with BILLING_SCHEDULE=off.
+ */
+export function startBillingSchedule(db: Database, options: { pgliteDir?: string | null } = {}): () => void {
+  if (process.env.NODE_ENV === "test" || process.env.BILLING_SCHEDULE === "off") return () => {};
+  // Once per process, even when the dev server evaluates server/app.ts again.
+  const g = globalThis as unknown as { __gatehouseBilling?: () => void };
+  if (g.__gatehouseBilling) return g.__gatehouseBilling;
+  if (options.pgliteDir) {
+    const file = serverPidFile(options.pgliteDir);
+    try {
+      fs.writeFileSync(file, String(process.pid));
+      process.on("exit", () => {
+        try {
+          if (fs.readFileSync(file, "utf8") === String(process.pid)) fs.rmSync(file);
+        } catch {
+          /* already gone */
+        }
+      });
+    } catch {
+      /* the CLI falls back to PGlite's own postmaster.pid */
+    }
+  }
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const now = clockNow();
+      const runDate = await billingDateToday(db, now);
+      const done = await db.query.billingRuns.findFirst({ columns: { finishedAt: true }, where: eq(billingRuns.runDate, runDate) });
+      if (!done?.finishedAt) {
+        await runBilling(db, { runDate, now, log: (l) => console.info(l) });
+        await pruneTenantSessions(db, now);
+        await pruneRateLimits(db, now);
+        await pruneResetTokens(db, now);
+      }
+    } catch (error) {
+      console.error("[billing] the daily run failed; it will be retried", error);
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(tick, 5_000);
+  const every = setInterval(tick, CHECK_EVERY_MS);
+  first.unref();
+  every.unref();
+  g.__gatehouseBilling = () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+  return g.__gatehouseBilling;
+}

@@ -1,0 +1,138 @@
+import crypto from "node:crypto";
+import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { insurancePlans, leases, locations, tenants, unitTypes, units } from "~/db/schema";
+import { parseCheckoutCharges } from "~/domain/location-settings";
+import { dollarsToCents, taxedLine } from "~/domain/money";
+import { addMonthsIso, localDate, periodEnd } from "~/domain/billing";
+import { postCharges, recordApprovedPayment, type ChargeLine } from "~/storage-software/local/ledger";
+import { hashPassword } from "./password.server";
+
+export interface TenantWithLease {
+  tenantId: number;
+  leaseId: number;
+  unitName: string;
+  locationId: number;
+  gateCode: string;
+  total: number;
+}
+
+/**
+ * A tenant with one paid lease, the way a completed move-in leaves them (docs/decisions/040): the
+ * unit rented, the first month, protection premium and checkout charges posted with the move-in
+ * posting keys and paid by card in the same transaction, paid through addMonths(D,1) − 1 day.
+ * For the demo tenant, tests and the browser tests' hook; real rentals go through the rental flow.
+ */
+export async function createTenantWithLease(
+  db: Database,
+  input: {
+    email: string;
+    password: string;
+    firstName?: string;
+    lastName?: string;
+    now: Date;
+    /** Defaults to today in the location's time zone. */
+    moveInDate?: string;
+    withInsurance?: boolean;
+    /** A location id; defaults to the first live location. */
+    locationId?: number;
+  },
+): Promise<TenantWithLease> {
+  return db.transaction(async (tx) => {
+    const location = await tx.query.locations.findFirst({
+      where: input.locationId ? eq(locations.id, input.locationId) : eq(locations.status, "Live"),
+      orderBy: asc(locations.id),
+    });
+    if (!location) throw new Error("No live location to rent at");
+    // The unit type with the most units free (not parking), so other tests' choices stay available.
+    const free = and(eq(units.locationId, location.id), eq(units.status, "available"), sql`(${units.heldUntil} is null or ${units.heldUntil} <= now())`);
+    const [type] = await tx
+      .select({ id: units.unitTypeId })
+      .from(units)
+      .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
+      .where(and(free, ne(unitTypes.category, "parking")))
+      .groupBy(units.unitTypeId)
+      .orderBy(desc(sql`count(*)`), asc(units.unitTypeId))
+      .limit(1);
+    const [unit] = type
+      ? await tx
+          .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
+          .from(units)
+          .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
+          .where(and(free, eq(units.unitTypeId, type.id)))
+          .orderBy(asc(units.id))
+          .limit(1)
+          .for("update", { of: units, skipLocked: true })
+      : [];
+    if (!unit) throw new Error(`No available unit at ${location.name}`);
+    await tx.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
+
+    const [tenant] = await tx
+      .insert(tenants)
+      .values({
+        accountId: location.accountId,
+        firstName: input.firstName ?? "Pat",
+        lastName: input.lastName ?? "Tenant",
+        email: input.email.trim().toLowerCase(),
+        cellPhone: "9105550199",
+        webPwHash: await hashPassword(input.password),
+        addr1: "100 Main Street",
+        city: "Lumberton",
+        region: "NC",
+        postalCode: "28358",
+      })
+      .returning({ id: tenants.id });
+
+    const D = input.moveInDate ?? localDate(input.now, location.timeZone.timeZoneId);
+    const plan = input.withInsurance
+      ? await tx.query.insurancePlans.findFirst({ where: eq(insurancePlans.locationId, location.id), orderBy: asc(insurancePlans.coverage) })
+      : undefined;
+    const gateCode = String(crypto.randomInt(1000, 10000));
+    const text = `Demo lease of unit ${unit.name} at ${location.name} from ${D}.`;
+    const [lease] = await tx
+      .insert(leases)
+      .values({
+        tenantId: tenant!.id,
+        unitId: unit.id,
+        locationId: location.id,
+        moveInDate: D,
+        monthlyRate: unit.standardRate,
+        insurancePlanId: plan?.id ?? null,
+        insurancePremium: plan?.premium ?? 0,
+        paidThroughDate: periodEnd(D, 0),
+        nextDueDate: addMonthsIso(D, 1),
+        gateCode,
+        leaseText: text,
+        leaseHash: crypto.createHash("sha256").update(text).digest("hex"),
+        signedName: `${input.firstName ?? "Pat"} ${input.lastName ?? "Tenant"}`,
+        signedAt: input.now,
+      })
+      .returning({ id: leases.id });
+
+    const span = { entryDate: D, periodStart: D, periodEnd: periodEnd(D, 0) };
+    const lines: ChargeLine[] = [{ ...span, description: "Rent (first month)", amount: unit.standardRate, tax: 0, postingKey: `rent:${D}` }];
+    if (plan) lines.push({ ...span, description: "Protection plan (first month)", amount: plan.premium, tax: 0, postingKey: `insurance:${D}` });
+    const charges = parseCheckoutCharges(location.chargesToShowAtCheckout);
+    if (location.isShowExtraChargesAtCheckout && charges.ok) {
+      for (const c of charges.charges) {
+        const l = taxedLine(c.name, dollarsToCents(c.amount), c.tax_1_rate, c.tax_2_rate);
+        lines.push({ entryDate: D, description: c.name, amount: l.amount, tax: l.tax, postingKey: `charge:${c.sitelink_id ?? c.name}:${D}` });
+      }
+    }
+    await postCharges(tx, { leaseId: lease!.id, tenantId: tenant!.id, lines, now: input.now });
+    const total = lines.reduce((s, l) => s + l.amount + l.tax, 0);
+    await recordApprovedPayment(tx, {
+      tenantId: tenant!.id,
+      leaseId: lease!.id,
+      amount: total,
+      source: "move_in",
+      cardBrand: "visa",
+      cardLast4: "4242",
+      authReference: `AUTH-DEMO${crypto.randomBytes(3).toString("hex").toUpperCase()}`,
+      idempotencyKey: `move-in-demo:${crypto.randomUUID()}`,
+      entryDate: D,
+      now: input.now,
+    });
+    return { tenantId: tenant!.id, leaseId: lease!.id, unitName: unit.name, locationId: location.id, gateCode, total };
+  });
+}

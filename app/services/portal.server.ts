@@ -1,0 +1,130 @@
+import crypto from "node:crypto";
+import { asc, eq } from "drizzle-orm";
+import { data, type AppLoadContext } from "react-router";
+import type { Database } from "~/db/client.server";
+import { locations } from "~/db/schema";
+import { localDate } from "~/domain/billing";
+import type { YearMonth } from "~/domain/card-schema";
+import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import { NO_STORE } from "~/domain/cache";
+import { storageFor, type LocationRef } from "~/storage-software/index.server";
+import type { StorageSoftware, TenantLease } from "~/storage-software/port";
+import { requireSite } from "./site-context.server";
+import { now as clockNow } from "./clock.server";
+import { requireTenantSession, type PortalSession } from "./session.server";
+
+/** A location as the portal needs it. */
+export interface PortalLocation extends LocationRef {
+  urlSlug: string;
+  phoneNumber: string;
+  timeZone: string;
+  autopayTerms: string;
+  moveOutConfirmationMessage: string;
+}
+
+export async function portalLocations(db: Database, accountId: number): Promise<PortalLocation[]> {
+  const rows = await db
+    .select({
+      id: locations.id,
+      name: locations.name,
+      software: locations.software,
+      status: locations.status,
+      urlSlug: locations.urlSlug,
+      phoneNumber: locations.phoneNumber,
+      timeZone: locations.timeZone,
+      autopayTerms: locations.autopayTerms,
+      moveOutConfirmationMessage: locations.moveOutConfirmationMessage,
+    })
+    .from(locations)
+    .where(eq(locations.accountId, accountId))
+    .orderBy(asc(locations.id));
+  return rows.map((r) => ({ ...r, timeZone: r.timeZone.timeZoneId }));
+}
+
+/**
+ * The storage software that answers tenant-level questions (sign-in, profile). Tenants are the
+ * account's, so any location's adapter can; the first live one is asked (docs/decisions/050-portal.md).
+ */
+export function accountStorage(db: Database, list: PortalLocation[]): { storage: StorageSoftware; location: PortalLocation } {
+  const location = list.find((l) => l.status === "Live") ?? list[0];
+  if (!location) throw data({ message: "No locations" }, { status: 503 });
+  return { storage: storageFor(db, location), location };
+}
+
+export interface PortalContext {
+  db: Database;
+  now: Date;
+  accountId: number;
+  siteName: string;
+  settings: AccountGlobalSettings;
+  locations: PortalLocation[];
+  /** The office phone shown in "call the office" notes. */
+  phone: string;
+  /** Today's year and month in the main time zone, for card expiry. */
+  today: YearMonth;
+  storage: StorageSoftware;
+}
+
+export async function portalContext(context: AppLoadContext): Promise<PortalContext> {
+  const { account, website } = await requireSite(context);
+  const list = await portalLocations(context.db, account.id);
+  const { storage, location } = accountStorage(context.db, list);
+  const now = clockNow();
+  const [y, m] = localDate(now, location.timeZone).split("-").map(Number);
+  return {
+    db: context.db,
+    now,
+    accountId: account.id,
+    siteName: website.websiteName,
+    settings: account.globalSettings,
+    locations: list,
+    phone: location.phoneNumber,
+    today: { year: y!, month: m! },
+    storage,
+  };
+}
+
+/** The portal context of a signed-in tenant (or a redirect to sign in). */
+export async function requirePortalTenant(context: AppLoadContext, request: Request): Promise<PortalContext & { session: PortalSession }> {
+  const ctx = await portalContext(context);
+  const session = await requireTenantSession(ctx.db, request, ctx.now);
+  return { ...ctx, session };
+}
+
+export interface PortalUnit {
+  lease: TenantLease;
+  location: PortalLocation;
+}
+
+/** Every unit of the tenant, asking each location's software. */
+export async function listPortalUnits(ctx: PortalContext, tenantId: string): Promise<PortalUnit[]> {
+  const perLocation = await Promise.all(
+    ctx.locations.map(async (location) => {
+      const leases = await storageFor(ctx.db, location).listTenantLeases(tenantId);
+      return leases.map((lease) => ({ lease, location }));
+    }),
+  );
+  return perLocation.flat();
+}
+
+/** One of the tenant's units, with its location's software; 404 for anyone else's (or no such) lease. */
+export async function requirePortalUnit(ctx: PortalContext, tenantId: string, leaseId: string | undefined) {
+  if (leaseId && /^\d{1,9}$/.test(leaseId)) {
+    for (const location of ctx.locations) {
+      const storage = storageFor(ctx.db, location);
+      const lease = await storage.getTenantLease(tenantId, leaseId);
+      if (lease) return { lease, location, storage, today: localDate(ctx.now, location.timeZone) };
+    }
+  }
+  throw data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+}
+
+/** A fresh idempotency key for a payment form: a double submit of the same form charges once. */
+export function newIdempotencyKey(): string {
+  return crypto.randomBytes(18).toString("base64url");
+}
+
+/** Turns a feature flag off into a 404-free "call the office" page: the route renders the notice. */
+export function featureOff(enabled: boolean): boolean {
+  return !enabled;
+}

@@ -1,0 +1,54 @@
+import { eq, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { rateLimitHits } from "~/db/schema";
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Hits counted in the current window, this one included. */
+  count: number;
+  /** When the window ends. */
+  resetAt: Date;
+  /** Whole minutes until the window ends (at least 1). */
+  retryAfterMinutes: number;
+}
+
+/**
+ * Counts one hit on `key` in a fixed window shared by every server process (the rate_limit_hits
+ * table): one atomic upsert, so two processes or two requests at once never both slip under the
+ * limit. A window that has ended starts again at 1.
+ */
+export async function hitRateLimit(
+  db: Database,
+  input: { key: string; limit: number; windowMs: number; now: Date },
+): Promise<RateLimitResult> {
+  const nowIso = input.now.toISOString();
+  const resetIso = new Date(input.now.getTime() + input.windowMs).toISOString();
+  const [row] = await db
+    .insert(rateLimitHits)
+    .values({ key: input.key, count: 1, resetAt: new Date(resetIso) })
+    .onConflictDoUpdate({
+      target: rateLimitHits.key,
+      set: {
+        count: sql`case when ${rateLimitHits.resetAt} <= ${nowIso}::timestamptz then 1 else ${rateLimitHits.count} + 1 end`,
+        resetAt: sql`case when ${rateLimitHits.resetAt} <= ${nowIso}::timestamptz then ${resetIso}::timestamptz else ${rateLimitHits.resetAt} end`,
+      },
+    })
+    .returning({ count: rateLimitHits.count, resetAt: rateLimitHits.resetAt });
+  const resetAt = new Date(row!.resetAt);
+  return {
+    allowed: row!.count <= input.limit,
+    count: row!.count,
+    resetAt,
+    retryAfterMinutes: Math.max(1, Math.ceil((resetAt.getTime() - input.now.getTime()) / 60_000)),
+  };
+}
+
+/** Forgets a key (e.g. an account's failed sign-ins after a successful one). */
+export async function clearRateLimit(db: Database, key: string): Promise<void> {
+  await db.delete(rateLimitHits).where(eq(rateLimitHits.key, key));
+}
+
+/** Removes windows that ended (called by the daily job). */
+export async function pruneRateLimits(db: Database, now: Date): Promise<void> {
+  await db.delete(rateLimitHits).where(sql`${rateLimitHits.resetAt} < ${now.toISOString()}::timestamptz`);
+}
