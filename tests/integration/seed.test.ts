@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count } from "drizzle-orm";
+import { count, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import * as schema from "~/db/schema";
 import { seedDatabase } from "../../seeds/seed";
@@ -21,5 +21,26 @@ describe("seed", () => {
     const second = await seedDatabase(handle.db);
     expect(second.created).toEqual([]);
     expect(await counts()).toEqual(before);
+  });
+
+  it("a second run leaves every row of every table exactly as it was (timestamps included)", async () => {
+    await seedDatabase(handle.db);
+    const dump = async () => {
+      const rows = <T>(result: unknown) => (result as { rows: T[] }).rows;
+      const tables = rows<{ table_name: string }>(
+        await handle.db.execute(
+          sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+        ),
+      );
+      const out: Record<string, unknown[]> = {};
+      for (const { table_name } of tables) {
+        out[table_name] = rows(await handle.db.execute(sql`select * from ${sql.identifier(table_name)} order by 1`));
+      }
+      return JSON.stringify(out);
+    };
+    const before = await dump();
+    expect(before).toContain("lumberton-nc-28358");
+    await seedDatabase(handle.db);
+    expect(await dump()).toBe(before);
   });
 });
