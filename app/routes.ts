@@ -17,5 +17,11 @@ export default [
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("__test/hooks", "routes/test-hooks.ts"),
   route("locations/:slug/units/:unitTypeSlug", "routes/unit-type.tsx"),
+  route("rent/lease/:leaseId", "routes/rent.lease.tsx"),
+  route("rent/:unitTypeId", "routes/rent.tsx"),
+  route("rent/:unitTypeId/confirmation", "routes/rent.confirmation.tsx"),
+  route("reserve/confirmed/:code", "routes/reserve.confirmed.tsx"),
+  route("reserve/cancel/:reservationId", "routes/reserve.cancel.tsx"),
+  route("reserve/:unitTypeId", "routes/reserve.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,0 +1,42 @@
+import { Link } from "react-router";
+import { MOVE_IN_STEPS, STEP_LABELS, type MoveInStep } from "~/domain/move-in-steps";
+
+/**
+ * The rental's progress: every step, the current one marked for screen readers (aria-current), the
+ * steps already done as links back (Back keeps what was typed: the answers live on the server).
+ */
+export function CheckoutProgress({ current, furthest, basePath }: { current: MoveInStep | "done"; furthest: MoveInStep | "done"; basePath: string }) {
+  const currentIndex = current === "done" ? MOVE_IN_STEPS.length : MOVE_IN_STEPS.indexOf(current);
+  const furthestIndex = furthest === "done" ? -1 : MOVE_IN_STEPS.indexOf(furthest);
+  return (
+    <nav aria-label="Rental steps" className="checkout-progress">
+      <ol>
+        {MOVE_IN_STEPS.map((step, i) => {
+          const state = i < currentIndex ? "done" : i === currentIndex ? "current" : "todo";
+          const label = (
+            <>
+              <span className="checkout-progress__number" aria-hidden="true">
+                {i + 1}
+              </span>{" "}
+              {STEP_LABELS[step]}
+              {state === "done" ? <span className="visually-hidden"> (done)</span> : null}
+            </>
+          );
+          return (
+            <li key={step} className={`checkout-progress__step checkout-progress__step--${state}`} aria-current={state === "current" ? "step" : undefined}>
+              {state !== "current" && i <= furthestIndex ? <Link to={`${basePath}?step=${step}`}>{label}</Link> : <span>{label}</span>}
+            </li>
+          );
+        })}
+        <li className={`checkout-progress__step checkout-progress__step--${current === "done" ? "current" : "todo"}`} aria-current={current === "done" ? "step" : undefined}>
+          <span>
+            <span className="checkout-progress__number" aria-hidden="true">
+              {MOVE_IN_STEPS.length + 1}
+            </span>{" "}
+            Confirmation
+          </span>
+        </li>
+      </ol>
+    </nav>
+  );
+}

@@ -1,0 +1,105 @@
+import { data, Link, redirect } from "react-router";
+import type { Route } from "./+types/rent.confirmation";
+import { CheckoutProgress } from "~/components/checkout-progress";
+import { CheckoutCharges } from "~/components/checkout-summary";
+import { HtmlContent } from "~/components/html-content";
+import { routeMeta } from "~/components/route-meta";
+import { NO_STORE } from "~/domain/cache";
+import { formatCents } from "~/domain/money";
+import { formatPhone, phoneHref } from "~/domain/phone";
+import { CARD_BRAND_LABELS } from "~/domain/cards";
+import { now as clockNow } from "~/services/clock.server";
+import { getCheckout, getMoveInConfirmation, loadRentalContext, readCheckoutId, rentalSuccessHtml, unitDescription } from "~/services/move-in.server";
+import { sanitizeOperatorHtml } from "~/services/sanitize.server";
+import checkoutCss from "~/styles/checkout.css?url";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
+
+/** The rental's confirmation (post/redirect/get target): only the browser that completed the checkout sees it. */
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const ctx = await loadRentalContext(context.db, params.unitTypeId, clockNow());
+  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  const checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
+  if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
+  const c = await getMoveInConfirmation(context.db, checkout.completedLeaseId);
+  if (!c) throw redirect(`/rent/${params.unitTypeId}`);
+  return data(
+    {
+      ...c,
+      unit: unitDescription(ctx.unitType),
+      locationName: ctx.location.name,
+      address: ctx.location.address,
+      phone: formatPhone(ctx.location.phoneNumber),
+      successHtml: sanitizeOperatorHtml(rentalSuccessHtml(ctx.location.rentalSuccessMessage, c.gateCode)),
+      cardLabel: c.payment ? (CARD_BRAND_LABELS[c.payment.cardBrand as keyof typeof CARD_BRAND_LABELS] ?? c.payment.cardBrand) : "",
+    },
+    { headers: { "Cache-Control": NO_STORE } },
+  );
+}
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": NO_STORE });
+
+export const meta: Route.MetaFunction = ({ matches, params }) => [
+  ...routeMeta(matches, { title: "Your rental is complete", description: "Your storage rental is confirmed.", path: `/rent/${params.unitTypeId}/confirmation` }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function RentConfirmation({ loaderData: c }: Route.ComponentProps) {
+  return (
+    <div className="container page checkout">
+      <CheckoutProgress current="done" furthest="done" basePath="" />
+      <h1>Your rental is complete</h1>
+      <div className="alert alert--success" role="status">
+        <HtmlContent html={c.successHtml} />
+      </div>
+      <section className="confirmation-facts" aria-labelledby="facts-heading">
+        <h2 id="facts-heading">Your unit</h2>
+        <dl>
+          <dt>Unit</dt>
+          <dd>
+            {c.unitName} ({c.unit}), {c.locationName}, {c.address}
+          </dd>
+          <dt>Gate code</dt>
+          <dd>
+            <strong data-testid="gate-code">{c.gateCode}</strong> — enter the digits and then press <strong>#</strong> ({c.gateCode}#)
+          </dd>
+          <dt>Move-in date</dt>
+          <dd>{c.moveInDate}</dd>
+          <dt>Paid through</dt>
+          <dd>{c.paidThroughDate}</dd>
+          <dt>Next payment due</dt>
+          <dd>
+            {c.nextDueDate} ({formatCents(c.monthlyRate)} rent{c.autopayEnabled ? ", paid by autopay" : ""})
+          </dd>
+        </dl>
+      </section>
+      <section aria-labelledby="receipt-heading">
+        <h2 id="receipt-heading">Receipt</h2>
+        <CheckoutCharges lines={c.lines} total={c.totalCharged} caption="Charged today" />
+        {c.payment ? (
+          <p>
+            Paid {formatCents(c.payment.amount)} by {c.cardLabel} ending {c.payment.cardLast4}. Authorisation {c.payment.authReference}.
+          </p>
+        ) : null}
+      </section>
+      <section aria-labelledby="next-heading">
+        <h2 id="next-heading">What next</h2>
+        <ul>
+          <li>
+            <a href={c.leasePath} target="_blank" rel="noopener">
+              View or print your signed lease
+            </a>
+          </li>
+          <li>
+            Your account is ready: <Link to="/customer-portal/login">sign in to the customer portal</Link> with {c.email} and the password you chose to pay
+            your bill or manage autopay.
+          </li>
+          <li>We have emailed this confirmation to {c.email}.</li>
+          <li>
+            Questions? Call <a href={phoneHref(c.phone)}>{c.phone}</a>.
+          </li>
+        </ul>
+      </section>
+    </div>
+  );
+}

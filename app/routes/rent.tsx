@@ -1,0 +1,575 @@
+import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/rent";
+import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
+import { CheckoutProgress } from "~/components/checkout-progress";
+import { CheckoutCharges, CheckoutUnitSummary } from "~/components/checkout-summary";
+import { CsrfInput, FieldErrors, FormErrors, Honeypot, SubmitButton } from "~/components/form";
+import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
+import { routeMeta } from "~/components/route-meta";
+import { NO_STORE } from "~/domain/cache";
+import { isHoneypotFilled } from "~/domain/form-fields";
+import { formatCents } from "~/domain/money";
+import {
+  allowedStep,
+  detailsSchema,
+  furthestStep,
+  parseStep,
+  paySchema,
+  previousStep,
+  protectionSchema,
+  signSchema,
+  STEP_LABELS,
+  type MoveInStep,
+} from "~/domain/move-in-steps";
+import { formatPhone, phoneHref } from "~/domain/phone";
+import { now as clockNow } from "~/services/clock.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import {
+  abandonCheckout,
+  checkoutCookieHeader,
+  checkoutDetails,
+  checkoutLeaseText,
+  checkoutProgress,
+  clearCheckoutCookieHeader,
+  getCheckout,
+  loadRentalContext,
+  placeMoveIn,
+  quoteCheckout,
+  readCheckoutId,
+  rentalBlock,
+  rentalBlockMessage,
+  saveDetails,
+  saveProtection,
+  saveSignature,
+  unitDescription,
+} from "~/services/move-in.server";
+import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
+import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
+import { toCardDetails } from "~/domain/card-schema";
+import checkoutCss from "~/styles/checkout.css?url";
+
+export const handle = { hydrate: true };
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
+
+const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
+
+function yearMonth(today: string) {
+  return { year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) };
+}
+
+function formatDay(day: string) {
+  return new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
+}
+
+async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
+  const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
+  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  return ctx;
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const ctx = await requireContext(context, params.unitTypeId);
+  const url = new URL(request.url);
+  const basePath = `/rent/${params.unitTypeId}`;
+  const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readCheckoutId(request)]);
+  let checkout = await getCheckout(context.db, checkoutId, params.unitTypeId);
+  if (checkout?.status === "completed" && url.searchParams.get("step") === "pay") throw redirect(`${basePath}/confirmation`);
+  if (checkout && checkout.status !== "open") checkout = null;
+  const headers = { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) };
+  const base = {
+    basePath,
+    csrfToken: csrf.token,
+    phone: formatPhone(ctx.location.phoneNumber),
+    locationName: ctx.location.name,
+    locationPath: `/locations/${ctx.location.urlSlug}`,
+    unit: unitDescription(ctx.unitType),
+    monthlyRate: ctx.settings.is_web_rates_enabled && ctx.unitType.webRate > 0 ? ctx.unitType.webRate : ctx.unitType.standardRate,
+    standardRate: ctx.unitType.standardRate,
+    heldUntil:
+      checkout && checkout.expiresAt > clockNow()
+        ? checkout.expiresAt.toLocaleTimeString("en-US", { timeZone: ctx.location.timeZone, hour: "numeric", minute: "2-digit" })
+        : null,
+    hasCheckout: Boolean(checkout),
+  };
+  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
+  if (block) return data({ ...base, blocked: rentalBlockMessage(block, base.phone), view: null, furthest: null }, { headers });
+
+  const progress = checkoutProgress(checkout);
+  const requested = parseStep(url.searchParams.get("step"));
+  const step = allowedStep(requested, progress);
+  if (url.searchParams.has("step") && step !== requested) throw redirect(`${basePath}?step=${step}`);
+  const furthest = furthestStep(progress);
+  const details = checkoutDetails(checkout);
+
+  const view = await (async () => {
+    switch (step) {
+      case "details":
+        return {
+          step,
+          hasPassword: Boolean(checkout?.webPwHash),
+          defaults: details
+            ? {
+                ...Object.fromEntries(Object.entries(details).map(([k, v]) => [k, typeof v === "boolean" ? (v ? "on" : "") : (v ?? "")])),
+                cell_phone: formatPhone(details.cell_phone),
+                alt_contact_phone: details.alt_contact_phone ? formatPhone(details.alt_contact_phone) : "",
+              }
+            : {},
+        } as const;
+      case "protection": {
+        const { plans } = await quoteCheckout(ctx, null);
+        return {
+          step,
+          plans: plans.map((p) => ({
+            id: p.id,
+            label: `${formatCents(p.coverage)} coverage for ${formatCents(p.premium)} a month`,
+            detail: `Theft covered at ${p.description || "50%"}.${p.provider ? ` Provided by ${p.provider}.` : ""}`,
+          })),
+          required: ctx.settings.is_insurance_required,
+          choice: checkout?.insuranceChoice ?? null,
+          moveInDate: formatDay(ctx.today),
+        } as const;
+      }
+      case "review": {
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        return {
+          step,
+          lines: q.quote.lines,
+          total: q.quote.total,
+          monthlyTotal: q.quote.monthlyTotal,
+          moveInDate: formatDay(q.quote.moveInDate),
+          paidThroughDate: formatDay(q.quote.paidThroughDate),
+          nextDueDate: formatDay(q.quote.nextDueDate),
+          changed: url.searchParams.get("changed") === "1",
+        } as const;
+      }
+      case "sign": {
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        return {
+          step,
+          leaseText: checkoutLeaseText(ctx, details!, q),
+          fullName: `${details!.first_name} ${details!.last_name}`,
+          signedName: checkout!.signedName,
+        } as const;
+      }
+      case "pay": {
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        return {
+          step,
+          total: q.quote.total,
+          today: yearMonth(ctx.today),
+          autopayEnabled: ctx.settings.is_autopay_enabled,
+          autopayPrechecked: ctx.settings.is_autopay_prechecked,
+          forceAutopay: ctx.settings.is_force_autopay,
+          autopayTerms: ctx.location.autopayTerms,
+          nameOnCard: `${details!.first_name} ${details!.last_name}`,
+          postalCode: details!.postal_code,
+        } as const;
+      }
+    }
+  })();
+  return data({ ...base, blocked: null, view, furthest }, { headers });
+}
+
+function clientIp(context: Route.ActionArgs["context"]): string {
+  return (context as { clientIp?: string }).clientIp ?? "";
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const now = clockNow();
+  const ctx = await requireContext(context, params.unitTypeId);
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  const basePath = `/rent/${params.unitTypeId}`;
+  const intent = String(formData.get("intent") ?? "");
+  const checkoutId = await readCheckoutId(request);
+  const found = await getCheckout(context.db, checkoutId, params.unitTypeId);
+  if (found?.status === "completed") throw redirect(`${basePath}/confirmation`, 303);
+  const checkout = found?.status === "open" ? found : null;
+
+  if (intent === "cancel") {
+    if (checkout) await abandonCheckout(context.db, ctx, checkout);
+    throw redirect(`/locations/${ctx.location.urlSlug}`, { status: 303, headers: { "Set-Cookie": await clearCheckoutCookieHeader() } });
+  }
+
+  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
+  if (block) return data({ result: null, formError: rentalBlockMessage(block, formatPhone(ctx.location.phoneNumber)), emailTaken: false }, { status: 409 });
+
+  const fail = (result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean } = {}) =>
+    data({ result: result as SubmissionResult<string[]> | null, formError: extra.formError ?? null, emailTaken: extra.emailTaken ?? false }, { status });
+
+  if (intent === "details") {
+    if (isHoneypotFilled(formData)) throw redirect(basePath, 303);
+    const schema = detailsSchema({ passwordOptional: Boolean(checkout?.webPwHash) });
+    const submission = parseWithZod(formData, { schema });
+    if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
+    const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
+    if (await ctx.storage.isEmailRegistered(details.email)) {
+      return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
+    }
+    try {
+      const id = await saveDetails(context.db, ctx, { existing: checkout, details, webPw: web_pw, now });
+      throw redirect(`${basePath}?step=protection`, { status: 303, headers: { "Set-Cookie": await checkoutCookieHeader(id) } });
+    } catch (error) {
+      if (error instanceof UnitUnavailableError) {
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", formatPhone(ctx.location.phoneNumber)) });
+      }
+      throw error;
+    }
+  }
+
+  // Every later step needs the visitor's own checkout.
+  if (!checkout || !checkoutProgress(checkout).hasDetails) throw redirect(`${basePath}?step=details`, 303);
+
+  try {
+    if (intent === "protection") {
+      const { plans } = await quoteCheckout(ctx, null);
+      const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required) });
+      if (submission.status !== "success") return fail(submission.reply());
+      await saveProtection(context.db, ctx, checkout, submission.value.insurance_plan, now);
+      throw redirect(`${basePath}?step=review`, 303);
+    }
+
+    if (intent === "sign") {
+      const details = checkoutDetails(checkout)!;
+      const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
+      if (submission.status !== "success") return fail(submission.reply());
+      if (checkout.insuranceChoice == null) throw redirect(`${basePath}?step=protection`, 303);
+      const q = await quoteCheckout(ctx, checkout.insuranceChoice);
+      await saveSignature(context.db, ctx, checkout, { signedName: submission.value.signed_name, text: checkoutLeaseText(ctx, details, q), ip: clientIp(context), now });
+      throw redirect(`${basePath}?step=pay`, 303);
+    }
+
+    if (intent === "pay") {
+      const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: ctx.settings.is_force_autopay }) });
+      if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
+      const autopay = ctx.settings.is_autopay_enabled && submission.value.autopay;
+      const outcome = await placeMoveIn(context.db, ctx, checkout, {
+        card: toCardDetails(submission.value),
+        autopay,
+        now,
+        origin: new URL(request.url).origin,
+      });
+      if (outcome.status === "changed") throw redirect(`${basePath}?step=review&changed=1`, 303);
+      if (outcome.status === "declined") return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [outcome.message] }), 402, { formError: outcome.message });
+      throw redirect(`${basePath}/confirmation`, 303);
+    }
+  } catch (error) {
+    if (error instanceof UnitUnavailableError) {
+      return fail(null, 409, { formError: storageErrorMessage(error, formatPhone(ctx.location.phoneNumber)) });
+    }
+    if (error instanceof StorageValidationError) {
+      return fail(null, 409, { formError: error.message, emailTaken: Boolean(error.fieldErrors.email) });
+    }
+    throw error;
+  }
+  throw data({ message: "Unknown step" }, { status: 400 });
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => ({
+  "Cache-Control": NO_STORE,
+  ...(loaderHeaders.get("Set-Cookie") ? { "Set-Cookie": loaderHeaders.get("Set-Cookie")! } : {}),
+  ...(actionHeaders?.get("Set-Cookie") ? { "Set-Cookie": actionHeaders.get("Set-Cookie")! } : {}),
+});
+
+export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
+  const step = loaderData?.view?.step;
+  return [
+    ...routeMeta(matches, {
+      title: `${step ? `${STEP_LABELS[step]} – ` : ""}Rent ${loaderData?.unit ?? "a unit"}${loaderData ? ` in ${loaderData.locationName}` : ""}`,
+      description: "Rent a storage unit online: your details, protection plan, charges, lease and payment.",
+      path: `/rent/${params.unitTypeId}`,
+    }),
+    { name: "robots", content: "noindex" },
+  ];
+};
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type ActionData = Route.ComponentProps["actionData"];
+type View = NonNullable<LoaderData["view"]>;
+type StepView<S extends MoveInStep> = Extract<View, { step: S }>;
+
+export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
+  const d = loaderData;
+  return (
+    <div className="container page checkout">
+      <p className="eyebrow">
+        <Link to={d.locationPath}>{d.locationName}</Link>
+      </p>
+      <h1>Rent a {d.unit} unit</h1>
+      {d.blocked ? (
+        <div className="alert alert--info" role="status">
+          <p>{d.blocked}</p>
+          <p>
+            Call <a href={phoneHref(d.phone)}>{d.phone}</a>.
+          </p>
+        </div>
+      ) : d.view ? (
+        <>
+          <CheckoutProgress current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} />
+          <div className="checkout__layout">
+            <div className="checkout__main">
+              <h2 className="checkout__step-title">{STEP_LABELS[d.view.step]}</h2>
+              {actionData?.formError && !actionData.result ? (
+                <div className="alert alert--error" role="alert">
+                  <p>{actionData.formError}</p>
+                </div>
+              ) : null}
+              {actionData?.emailTaken ? (
+                <div className="alert alert--info" role="status">
+                  <p>
+                    This email address already has an account. <Link to="/customer-portal/login">Sign in to the customer portal</Link>, or use another email
+                    address to rent.
+                  </p>
+                </div>
+              ) : null}
+              <StepBody view={d.view} data={d} actionData={actionData} />
+            </div>
+            <CheckoutUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} />
+          </div>
+          {d.hasCheckout ? (
+            <Form method="post" className="checkout__cancel">
+              <CsrfInput token={d.csrfToken} />
+              <input type="hidden" name="intent" value="cancel" />
+              <button type="submit" className="button-link">
+                Cancel this rental and release the unit
+              </button>
+            </Form>
+          ) : null}
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function BackLink({ basePath, step }: { basePath: string; step: MoveInStep }) {
+  const prev = previousStep(step);
+  return prev ? (
+    <Link to={`${basePath}?step=${prev}`} className="button button--secondary">
+      Back
+    </Link>
+  ) : null;
+}
+
+function StepBody({ view, data: d, actionData }: { view: View; data: LoaderData; actionData: ActionData }) {
+  switch (view.step) {
+    case "details":
+      return <DetailsStep view={view} d={d} actionData={actionData} />;
+    case "protection":
+      return <ProtectionStep view={view} d={d} actionData={actionData} />;
+    case "review":
+      return <ReviewStep view={view} d={d} />;
+    case "sign":
+      return <SignStep view={view} d={d} actionData={actionData} />;
+    case "pay":
+      return <PayStep view={view} d={d} actionData={actionData} />;
+  }
+}
+
+function DetailsStep({ view, d, actionData }: { view: StepView<"details">; d: LoaderData; actionData: ActionData }) {
+  const schema = detailsSchema({ passwordOptional: view.hasPassword });
+  const [form, fields] = useForm({
+    id: "rent-details",
+    lastResult: actionData?.result,
+    defaultValue: view.defaults,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const f = fields as unknown as TenantContactFieldsMeta & TenantPasswordFieldsMeta;
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+      <CsrfInput token={d.csrfToken} />
+      <Honeypot />
+      <input type="hidden" name="intent" value="details" />
+      <FormErrors id={form.errorId} errors={form.errors ?? (actionData?.formError ? [actionData.formError] : undefined)} />
+      <p>Create your account: you will use this email and password to pay your bill in the customer portal.</p>
+      <TenantContactFields fields={f} />
+      <TenantPasswordFields fields={f} keepHint={view.hasPassword} />
+      <div className="button-row">
+        <SubmitButton pendingText="Saving…">Continue</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">; d: LoaderData; actionData: ActionData }) {
+  const [form, fields] = useForm({
+    id: "rent-protection",
+    lastResult: actionData?.result,
+    defaultValue: { insurance_plan: view.choice ?? undefined },
+    shouldValidate: "onSubmit",
+  });
+  const meta = fields.insurance_plan;
+  const invalid = Boolean(meta.errors?.length);
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+      <CsrfInput token={d.csrfToken} />
+      <input type="hidden" name="intent" value="protection" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <fieldset className="choice-list" aria-describedby={invalid ? meta.errorId : undefined} aria-invalid={invalid || undefined}>
+        <legend>Choose a protection plan for your belongings</legend>
+        {view.plans.length === 0 ? <p>This location does not offer protection plans online.</p> : null}
+        {view.plans.map((p, i) => (
+          <div className="choice" key={p.id}>
+            <input
+              type="radio"
+              id={`plan-${p.id}`}
+              name={meta.name}
+              value={p.id}
+              defaultChecked={view.choice === p.id}
+              aria-describedby={`plan-${p.id}-detail`}
+              autoFocus={invalid && i === 0}
+            />
+            <label htmlFor={`plan-${p.id}`}>
+              <strong>{p.label}</strong>
+              <span id={`plan-${p.id}-detail`} className="choice__detail">
+                {p.detail}
+              </span>
+            </label>
+          </div>
+        ))}
+        {!view.required ? (
+          <div className="choice">
+            <input type="radio" id="plan-none" name={meta.name} value="none" defaultChecked={view.choice === "none"} />
+            <label htmlFor="plan-none">
+              <strong>No protection plan</strong>
+              <span className="choice__detail">My belongings are not protected by a plan from us; I may insure them myself.</span>
+            </label>
+          </div>
+        ) : null}
+        <FieldErrors id={meta.errorId} errors={meta.errors} />
+      </fieldset>
+      <p>
+        <strong>Move-in date:</strong> {view.moveInDate} (today)
+      </p>
+      <div className="button-row">
+        <BackLink basePath={d.basePath} step="protection" />
+        <SubmitButton pendingText="Saving…">Continue</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function ReviewStep({ view, d }: { view: StepView<"review">; d: LoaderData }) {
+  return (
+    <div className="stack-form">
+      {view.changed ? (
+        <div className="alert alert--info" role="alert">
+          <p>Your charges changed since you signed. Please review them and sign the lease again. Nothing was charged.</p>
+        </div>
+      ) : null}
+      <CheckoutCharges lines={view.lines} total={view.total} />
+      <p>
+        Your rental starts on {view.moveInDate}. Today&apos;s payment covers you through {view.paidThroughDate}. After that,{" "}
+        <strong>{formatCents(view.monthlyTotal)}</strong> a month is due from {view.nextDueDate}.
+      </p>
+      <div className="button-row">
+        <BackLink basePath={d.basePath} step="review" />
+        <Link to={`${d.basePath}?step=sign`} className="button button--primary">
+          Continue to the lease
+        </Link>
+      </div>
+    </div>
+  );
+}
+
+function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderData; actionData: ActionData }) {
+  const [form, fields] = useForm({
+    id: "rent-sign",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signSchema(view.fullName) }),
+  });
+  const name = fields.signed_name;
+  const consent = fields.consent;
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+      <CsrfInput token={d.csrfToken} />
+      <input type="hidden" name="intent" value="sign" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <p>Please read your rental agreement. To sign it, type your full name and tick the box.</p>
+      <div className="lease-text" tabIndex={0} role="region" aria-label="Rental agreement">
+        {view.leaseText}
+      </div>
+      <div className={name.errors?.length ? "field field--invalid" : "field"}>
+        <label htmlFor={name.id} className="field__label">
+          Type your full name to sign
+        </label>
+        <p id={`${name.id}-hint`} className="field__hint">
+          As on your details: {view.fullName}
+        </p>
+        <input
+          {...getInputProps(name, { type: "text" })}
+          defaultValue={name.initialValue ?? undefined}
+          autoComplete="name"
+          aria-describedby={`${name.id}-hint${name.errors?.length ? ` ${name.errorId}` : ""}`}
+        />
+        <FieldErrors id={name.errorId} errors={name.errors} />
+      </div>
+      <div className={consent.errors?.length ? "field field--invalid" : "field"}>
+        <div className="checkbox-field">
+          <input {...getInputProps(consent, { type: "checkbox", value: "on" })} aria-describedby={consent.errors?.length ? consent.errorId : undefined} />
+          <label htmlFor={consent.id}>I have read the rental agreement and I agree to sign it electronically.</label>
+        </div>
+        <FieldErrors id={consent.errorId} errors={consent.errors} />
+      </div>
+      <div className="button-row">
+        <BackLink basePath={d.basePath} step="sign" />
+        <SubmitButton pendingText="Signing…">Sign the lease</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+
+function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData; actionData: ActionData }) {
+  const schema = paySchema(view.today, { forceAutopay: view.forceAutopay });
+  const [form, fields] = useForm({
+    id: "rent-pay",
+    lastResult: actionData?.result,
+    defaultValue: { name_on_card: view.nameOnCard, billing_postal_code: view.postalCode, autopay: view.autopayPrechecked || view.forceAutopay ? "on" : "" },
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const autopay = fields.autopay;
+  return (
+    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+      <CsrfInput token={d.csrfToken} />
+      <input type="hidden" name="intent" value="pay" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <p className="checkout__due">
+        Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
+      </p>
+      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} />
+      {view.autopayEnabled ? (
+        <fieldset className="form-group">
+          <legend>Autopay</legend>
+          <div className="checkbox-field">
+            {view.forceAutopay ? (
+              <>
+                <input type="hidden" name={autopay.name} value="on" />
+                <input type="checkbox" id={autopay.id} checked disabled aria-describedby="autopay-terms" />
+              </>
+            ) : (
+              <input {...getInputProps(autopay, { type: "checkbox", value: "on" })} aria-describedby="autopay-terms" />
+            )}
+            <label htmlFor={autopay.id}>Pay my rent automatically each month with this card (autopay)</label>
+          </div>
+          <p id="autopay-terms" className="field__hint">
+            {view.autopayTerms}
+          </p>
+        </fieldset>
+      ) : null}
+      <div className="button-row">
+        <BackLink basePath={d.basePath} step="pay" />
+        <SubmitButton pendingText="Processing payment…">Pay {formatCents(view.total)} and rent</SubmitButton>
+      </div>
+    </Form>
+  );
+}
+

@@ -1,0 +1,85 @@
+import { data } from "react-router";
+import type { Route } from "./+types/reserve.confirmed";
+import { HtmlContent } from "~/components/html-content";
+import { routeMeta } from "~/components/route-meta";
+import { NO_STORE } from "~/domain/cache";
+import { formatPhone, phoneHref } from "~/domain/phone";
+import { reservations } from "~/db/schema";
+import { eq } from "drizzle-orm";
+import { now as clockNow } from "~/services/clock.server";
+import { loadRentalContext, unitDescription } from "~/services/move-in.server";
+import { sanitizeOperatorHtml } from "~/services/sanitize.server";
+
+/** The reservation's confirmation, by its unguessable confirmation code (post/redirect/get target). */
+export async function loader({ params, context }: Route.LoaderArgs) {
+  const notFound = () => data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!/^[A-Za-z0-9_-]{8,40}$/.test(params.code)) throw notFound();
+  const row = await context.db.query.reservations.findFirst({ columns: { unitTypeId: true }, where: eq(reservations.confirmationCode, params.code) });
+  if (!row) throw notFound();
+  const now = clockNow();
+  const ctx = await loadRentalContext(context.db, String(row.unitTypeId), now);
+  if (!ctx) throw notFound();
+  const r = await ctx.storage.getReservation({ confirmationCode: params.code, now });
+  if (!r) throw notFound();
+  return data(
+    {
+      status: r.status,
+      firstName: r.firstName,
+      email: r.email,
+      unitName: r.unitName,
+      unit: unitDescription(ctx.unitType),
+      locationName: ctx.location.name,
+      address: ctx.location.address,
+      desiredMoveInDate: r.desiredMoveInDate,
+      heldUntil: r.expiresAt.toLocaleString("en-US", { timeZone: ctx.location.timeZone, dateStyle: "full", timeStyle: "short" }),
+      confirmationCode: r.confirmationCode,
+      phone: formatPhone(ctx.location.phoneNumber),
+      messageHtml: sanitizeOperatorHtml(ctx.location.reservationSuccessMessage),
+    },
+    { headers: { "Cache-Control": NO_STORE } },
+  );
+}
+
+export const headers: Route.HeadersFunction = () => ({ "Cache-Control": NO_STORE });
+
+export const meta: Route.MetaFunction = ({ matches }) => [
+  ...routeMeta(matches, { title: "Your reservation", description: "Your storage unit reservation.", path: "/reserve" }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function ReserveConfirmed({ loaderData: r }: Route.ComponentProps) {
+  return (
+    <div className="container page page--narrow">
+      <h1>{r.status === "active" ? "Your unit is reserved" : `This reservation is ${r.status}`}</h1>
+      {r.status === "active" ? (
+        <div className="alert alert--success" role="status">
+          <HtmlContent html={r.messageHtml} />
+        </div>
+      ) : (
+        <div className="alert alert--info" role="status">
+          <p>
+            The unit is no longer kept for you. Call <a href={phoneHref(r.phone)}>{r.phone}</a> and we will help you find another.
+          </p>
+        </div>
+      )}
+      <dl>
+        <dt>Unit</dt>
+        <dd>
+          {r.unitName} ({r.unit}), {r.locationName}, {r.address}
+        </dd>
+        <dt>Desired move-in date</dt>
+        <dd>{r.desiredMoveInDate}</dd>
+        <dt>Kept for you until</dt>
+        <dd>{r.heldUntil}</dd>
+        <dt>Confirmation code</dt>
+        <dd>
+          <strong>{r.confirmationCode}</strong>
+        </dd>
+      </dl>
+      <p>
+        We have emailed this confirmation to {r.email}, with a link to cancel the reservation if your plans change. Questions? Call{" "}
+        <a href={phoneHref(r.phone)}>{r.phone}</a>.
+      </p>
+    </div>
+  );
+}

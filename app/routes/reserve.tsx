@@ -1,0 +1,168 @@
+import crypto from "node:crypto";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/reserve";
+import { CsrfInput, Field, FormErrors, Honeypot, SubmitButton } from "~/components/form";
+import { routeMeta } from "~/components/route-meta";
+import { NO_STORE } from "~/domain/cache";
+import { isHoneypotFilled } from "~/domain/form-fields";
+import { formatCents } from "~/domain/money";
+import { formatPhone, maskPhoneAsTyped, phoneHref } from "~/domain/phone";
+import { reservationSchema, reservationWindow } from "~/domain/reservation";
+import { PHONE_MASK_HINT } from "~/domain/tenant-form";
+import { now as clockNow } from "~/services/clock.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { loadRentalContext, unitDescription } from "~/services/move-in.server";
+import { confirmationPath, reservationBlock, reservationBlockMessage, reserveUnit } from "~/services/reservation.server";
+import { UnitUnavailableError } from "~/storage-software/errors";
+import checkoutCss from "~/styles/checkout.css?url";
+
+export const handle = { hydrate: true };
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
+
+async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
+  const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
+  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  // Expired reservations give their units back before availability is read.
+  if (await ctx.storage.expireReservations(clockNow())) return (await loadRentalContext(context.db, unitTypeId, clockNow()))!;
+  return ctx;
+}
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const ctx = await requireContext(context, params.unitTypeId);
+  const csrf = await getCsrfToken(request);
+  const block = reservationBlock(ctx);
+  const phone = formatPhone(ctx.location.phoneNumber);
+  return data(
+    {
+      csrfToken: csrf.token,
+      idempotencyKey: crypto.randomBytes(16).toString("base64url"),
+      unit: unitDescription(ctx.unitType),
+      rate: ctx.settings.is_web_rates_enabled && ctx.unitType.webRate > 0 ? ctx.unitType.webRate : ctx.unitType.standardRate,
+      locationName: ctx.location.name,
+      locationPath: `/locations/${ctx.location.urlSlug}`,
+      phone,
+      daysValid: ctx.settings.reservation_days_valid,
+      window: reservationWindow(ctx.today, ctx.settings.reservation_days_valid),
+      blocked: block ? reservationBlockMessage(block, phone) : null,
+    },
+    { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } },
+  );
+}
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const now = clockNow();
+  const ctx = await requireContext(context, params.unitTypeId);
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  const phone = formatPhone(ctx.location.phoneNumber);
+  const block = reservationBlock(ctx);
+  if (block) return data({ result: null, formError: reservationBlockMessage(block, phone) }, { status: 409 });
+  if (isHoneypotFilled(formData)) throw redirect(`/locations/${ctx.location.urlSlug}`, 303);
+  const submission = parseWithZod(formData, { schema: reservationSchema(reservationWindow(ctx.today, ctx.settings.reservation_days_valid)) });
+  if (submission.status !== "success") return data({ result: submission.reply(), formError: null }, { status: 400 });
+  const key = String(formData.get("idempotency_key") ?? "");
+  const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : crypto.randomBytes(16).toString("base64url");
+  try {
+    const { reservation } = await reserveUnit(context.db, ctx, { form: submission.value, idempotencyKey, now, origin: new URL(request.url).origin });
+    throw redirect(confirmationPath(reservation.confirmationCode), 303);
+  } catch (error) {
+    if (error instanceof UnitUnavailableError) {
+      return data({ result: submission.reply(), formError: reservationBlockMessage("sold_out", phone) }, { status: 409 });
+    }
+    throw error;
+  }
+}
+
+export const headers: Route.HeadersFunction = ({ loaderHeaders }) => ({
+  "Cache-Control": NO_STORE,
+  ...(loaderHeaders.get("Set-Cookie") ? { "Set-Cookie": loaderHeaders.get("Set-Cookie")! } : {}),
+});
+
+export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => [
+  ...routeMeta(matches, {
+    title: `Reserve ${loaderData?.unit ?? "a unit"}${loaderData ? ` in ${loaderData.locationName}` : ""}`,
+    description: "Reserve a storage unit online and finish your paperwork at the office.",
+    path: `/reserve/${params.unitTypeId}`,
+  }),
+  { name: "robots", content: "noindex" },
+];
+
+export default function Reserve({ loaderData: d, actionData }: Route.ComponentProps) {
+  const schema = reservationSchema(d.window);
+  const [form, fields] = useForm({
+    id: "reserve",
+    lastResult: actionData?.result,
+    defaultValue: { desired_move_in_date: d.window.min },
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  return (
+    <div className="container page page--narrow checkout">
+      <p className="eyebrow">
+        <Link to={d.locationPath}>{d.locationName}</Link>
+      </p>
+      <h1>Reserve a {d.unit} unit</h1>
+      {d.blocked ? (
+        <div className="alert alert--info" role="status">
+          <p>{d.blocked}</p>
+          <p>
+            Call <a href={phoneHref(d.phone)}>{d.phone}</a>.
+          </p>
+        </div>
+      ) : (
+        <>
+          <p>
+            {formatCents(d.rate)} a month. Reserving is free: we keep the unit for you for {d.daysValid} days. Come to the office during office hours
+            to sign your lease and get your gate code.
+          </p>
+          {actionData?.formError ? (
+            <div className="alert alert--error" role="alert">
+              <p>{actionData.formError}</p>
+            </div>
+          ) : null}
+          <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+            <CsrfInput token={d.csrfToken} />
+            <Honeypot />
+            <input type="hidden" name="idempotency_key" value={d.idempotencyKey} />
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <div className="form-row">
+              <Field label="First name" meta={fields.first_name}>
+                {(p) => <input {...getInputProps(fields.first_name, { type: "text" })} {...p} autoComplete="given-name" />}
+              </Field>
+              <Field label="Last name" meta={fields.last_name}>
+                {(p) => <input {...getInputProps(fields.last_name, { type: "text" })} {...p} autoComplete="family-name" />}
+              </Field>
+            </div>
+            <Field label="Email address" meta={fields.email}>
+              {(p) => <input {...getInputProps(fields.email, { type: "email" })} {...p} autoComplete="email" />}
+            </Field>
+            <Field label="Phone" meta={fields.phone} hint={`Format ${PHONE_MASK_HINT}.`}>
+              {(p) => (
+                <input
+                  {...getInputProps(fields.phone, { type: "tel" })}
+                  {...p}
+                  inputMode="tel"
+                  autoComplete="tel-national"
+                  onInput={(e) => {
+                    const m = maskPhoneAsTyped(e.currentTarget.value);
+                    if (m !== e.currentTarget.value) e.currentTarget.value = m;
+                  }}
+                />
+              )}
+            </Field>
+            <Field label="Desired move-in date" meta={fields.desired_move_in_date} hint={`From ${d.window.min} to ${d.window.max}.`}>
+              {(p) => <input {...getInputProps(fields.desired_move_in_date, { type: "date" })} {...p} min={d.window.min} max={d.window.max} />}
+            </Field>
+            <div className="button-row">
+              <SubmitButton pendingText="Reserving…">Reserve this unit</SubmitButton>
+            </div>
+          </Form>
+        </>
+      )}
+    </div>
+  );
+}
