@@ -381,7 +381,7 @@ function DetailsStep({ view, d, actionData }: { view: StepView<"details">; d: Lo
   });
   const f = fields as unknown as TenantContactFieldsMeta & TenantPasswordFieldsMeta;
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+    <Form method="post" action={`${d.basePath}?step=details`} {...getFormProps(form)} noValidate className="stack-form">
       <CsrfInput token={d.csrfToken} />
       <Honeypot />
       <input type="hidden" name="intent" value="details" />
@@ -406,7 +406,7 @@ function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">;
   const meta = fields.insurance_plan;
   const invalid = Boolean(meta.errors?.length);
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+    <Form method="post" action={`${d.basePath}?step=protection`} {...getFormProps(form)} noValidate className="stack-form">
       <CsrfInput token={d.csrfToken} />
       <input type="hidden" name="intent" value="protection" />
       <FormErrors id={form.errorId} errors={form.errors} />
@@ -487,7 +487,7 @@ function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderDa
   const name = fields.signed_name;
   const consent = fields.consent;
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+    <Form method="post" action={`${d.basePath}?step=sign`} {...getFormProps(form)} noValidate className="stack-form">
       <CsrfInput token={d.csrfToken} />
       <input type="hidden" name="intent" value="sign" />
       <FormErrors id={form.errorId} errors={form.errors} />
@@ -538,7 +538,7 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
   });
   const autopay = fields.autopay;
   return (
-    <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+    <Form method="post" action={`${d.basePath}?step=pay`} {...getFormProps(form)} noValidate className="stack-form">
       <CsrfInput token={d.csrfToken} />
       <input type="hidden" name="intent" value="pay" />
       <FormErrors id={form.errorId} errors={form.errors} />
