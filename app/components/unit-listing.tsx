@@ -29,16 +29,26 @@ export function UnitListing({ listing, action, clearHref, phoneNumber, locations
   const listId = `${idPrefix}-list`;
   const statusId = `${idPrefix}-status`;
   const phone = <a href={phoneHref(phoneNumber)}>{phoneNumber}</a>;
+  const notices = listing.notices.length ? (
+    <div className="alert alert--error" role="alert">
+      {listing.notices.map((n) => (
+        <p key={n}>{n}</p>
+      ))}
+    </div>
+  ) : null;
   if (listing.totalCount === 0) {
     return (
-      <p className="unit-listing__none">
-        No units can be rented online here right now. Call us at {phone} and we will help you find space.
-      </p>
+      notices ?? (
+        <p className="unit-listing__none">
+          No units can be rented online here right now. Call us at {phone} and we will help you find space.
+        </p>
+      )
     );
   }
   const split = listing.sections.length > 1 || listing.sections.some((s) => s.heading);
   return (
     <div className="unit-listing">
+      {notices}
       <form method="get" action={action} className="unit-filters" data-unit-filters={listId} data-status={statusId} aria-label="Filter units">
         <div className="unit-filters__field">
           <label htmlFor={`${idPrefix}-size`}>Size</label>

@@ -94,6 +94,8 @@ export interface UnitListingView {
   totalCount: number;
   options: { groups: FilterOption<SizeGroup>[]; categories: FilterOption<UnitCategory>[] };
   filters: UnitFilters;
+  /** Sentences for visitors when a location's software could not be read (the page still renders). */
+  notices: string[];
 }
 
 export function unitCardView(
@@ -153,6 +155,7 @@ export function locationUnitListing(
     totalCount: cards.length,
     options: filterOptions(shown, { onlyMatching: location.hasMatchOnLocationPageFilter, selected: f }),
     filters: f,
+    notices: [],
   };
 }
 
@@ -185,6 +188,7 @@ export function allUnitsListing(
     totalCount: cards.length,
     options: filterOptions(everyShown, { onlyMatching: false, selected: filters }),
     filters,
+    notices: [],
   };
 }
 

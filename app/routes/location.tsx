@@ -83,7 +83,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     {
       headers: {
         // Hours status changes through the day: keep CDN copies short. Pages with a form are private.
-        "Cache-Control": isComingSoon ? NO_STORE : UNIT_AVAILABILITY_CACHE,
+        "Cache-Control": isComingSoon || units?.notices.length ? NO_STORE : UNIT_AVAILABILITY_CACHE,
         ...(csrf?.setCookie ? { "Set-Cookie": csrf.setCookie } : {}),
       },
     },

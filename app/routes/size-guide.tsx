@@ -6,7 +6,7 @@ import { getAllUnitsListing } from "~/db/queries/units.server";
 import { routeMeta } from "~/components/route-meta";
 import { COMMON_SIZES, area, sizeLabel } from "~/domain/unit-sizes";
 import { sizeGroup, sizeKey, SIZE_GROUP_LABELS, UNIT_AVAILABILITY_CACHE } from "~/domain/units";
-import { CONTENT_CACHE } from "~/domain/cache";
+import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 
 const listFormat = new Intl.ListFormat("en-US", { style: "long", type: "conjunction" });
 
@@ -33,7 +33,7 @@ export async function loader({ context }: Route.LoaderArgs) {
         };
       }),
     },
-    { headers: { "Cache-Control": UNIT_AVAILABILITY_CACHE } },
+    { headers: { "Cache-Control": listing.notices.length ? NO_STORE : UNIT_AVAILABILITY_CACHE } },
   );
 }
 

@@ -2,7 +2,7 @@ import { data, Link } from "react-router";
 import type { Route } from "./+types/unit-type";
 import unitsCss from "~/styles/units.css?url";
 import { requireSite } from "~/services/site-context.server";
-import { accountUnitSettings, getUnitAvailability, getUnitsLocation } from "~/db/queries/units.server";
+import { accountUnitSettings, getUnitAvailabilityOrNotice, getUnitsLocation } from "~/db/queries/units.server";
 import { routeMeta } from "~/components/route-meta";
 import { UnitActionsView, UnitPrice } from "~/components/unit-card";
 import { locationUnitListing } from "~/domain/units-listing";
@@ -19,7 +19,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
   const location = await getUnitsLocation(context.db, account.id, params.slug);
   const notFound = () => data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
   if (!location || location.status !== "Live") throw notFound();
-  const types = await getUnitAvailability(context, location);
+  const { types, notice } = await getUnitAvailabilityOrNotice(context, location);
+  if (notice) throw data({ message: notice }, { status: 503, headers: { "Cache-Control": NO_STORE } });
   const listing = locationUnitListing(types, location, accountUnitSettings(account), NO_FILTERS);
   const cards = listing.sections.flatMap((s) => s.cards);
   const card = cards.find((c) => c.slug === params.unitTypeSlug.toLowerCase());

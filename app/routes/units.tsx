@@ -6,7 +6,7 @@ import { getAllUnitsListing } from "~/db/queries/units.server";
 import { routeMeta } from "~/components/route-meta";
 import { UnitListing } from "~/components/unit-listing";
 import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";
-import { CONTENT_CACHE } from "~/domain/cache";
+import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
@@ -20,7 +20,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
       locations: locations.map((l) => ({ urlSlug: l.urlSlug, name: l.name })),
       phoneNumber: locations[0]?.phoneNumber ?? "",
     },
-    { headers: { "Cache-Control": UNIT_AVAILABILITY_CACHE } },
+    { headers: { "Cache-Control": listing.notices.length ? NO_STORE : UNIT_AVAILABILITY_CACHE } },
   );
 }
 

@@ -7,6 +7,7 @@ import type { AppLoadContext } from "react-router";
 import type { Database } from "~/db/client.server";
 import { addresses, locations } from "~/db/schema";
 import { storageFor, type LocationRef } from "~/storage-software/index.server";
+import { StorageSoftwareError, storageErrorMessage } from "~/storage-software/errors";
 import type { UnitTypeAvailability } from "~/storage-software/port";
 import {
   allUnitsListing,
@@ -37,6 +38,26 @@ export function getUnitAvailability(context: AppLoadContext, location: LocationR
     byLocation.set(location.id, pending);
   }
   return pending;
+}
+
+/**
+ * Availability for a page: when the location's software fails with a StorageSoftwareError the page
+ * still renders, with no units and a sentence for visitors (anything else is a bug and propagates).
+ */
+export async function getUnitAvailabilityOrNotice(
+  context: AppLoadContext,
+  location: LocationRef & { phoneNumber: string },
+): Promise<{ types: UnitTypeAvailability[]; notice: string | null }> {
+  try {
+    return { types: await getUnitAvailability(context, location), notice: null };
+  } catch (error) {
+    if (!(error instanceof StorageSoftwareError)) throw error;
+    console.warn(`[storage-software] ${location.name}: ${error.name}: ${error.message}`);
+    return {
+      types: [],
+      notice: `Prices and availability at ${location.name} could not be loaded. ${storageErrorMessage(error, location.phoneNumber)}`,
+    };
+  }
 }
 
 export type UnitsLocation = ListingLocation & LocationRef & {
@@ -115,9 +136,10 @@ export async function getLocationUnitListing(
   account: Parameters<typeof accountUnitSettings>[0],
   params: URLSearchParams,
 ): Promise<UnitListingView> {
-  const types = await getUnitAvailability(context, location);
+  const { types, notice } = await getUnitAvailabilityOrNotice(context, location);
   const { specificUnitTypesToShow } = normalise({ specificUnitTypesToShow: location.specificUnitTypesToShow, address: null });
-  return locationUnitListing(types, { ...location, specificUnitTypesToShow }, accountUnitSettings(account), parseUnitFilters(params));
+  const listing = locationUnitListing(types, { ...location, specificUnitTypesToShow }, accountUnitSettings(account), parseUnitFilters(params));
+  return { ...listing, notices: notice ? [notice] : [] };
 }
 
 /** /units: the rentable unit types of every live location. */
@@ -127,6 +149,7 @@ export async function getAllUnitsListing(
   params: URLSearchParams,
 ): Promise<{ listing: UnitListingView; locations: UnitsLocation[] }> {
   const live = await listUnitsLocations(context.db, account.id);
-  const withTypes = await Promise.all(live.map(async (location) => ({ location, types: await getUnitAvailability(context, location) })));
-  return { listing: allUnitsListing(withTypes, accountUnitSettings(account), parseUnitFilters(params)), locations: live };
+  const loaded = await Promise.all(live.map(async (location) => ({ location, ...(await getUnitAvailabilityOrNotice(context, location)) })));
+  const listing = allUnitsListing(loaded, accountUnitSettings(account), parseUnitFilters(params));
+  return { listing: { ...listing, notices: loaded.flatMap((l) => (l.notice ? [l.notice] : [])) }, locations: live };
 }
