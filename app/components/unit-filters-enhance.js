@@ -5,6 +5,7 @@
   "use strict";
   var forms = document.querySelectorAll("form[data-unit-filters]");
   Array.prototype.forEach.call(forms, function (form) {
+    if (form.hasAttribute("data-enhanced")) return;
     var list = document.getElementById(form.getAttribute("data-unit-filters"));
     var status = document.getElementById(form.getAttribute("data-status"));
     if (!list) return;

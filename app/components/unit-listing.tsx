@@ -1,4 +1,4 @@
-import filtersScript from "./unit-filters-enhance.js?url&no-inline";
+import filtersScript from "./unit-filters-enhance.js?raw";
 import type { UnitListingView } from "~/domain/units-listing";
 import { listingSummary } from "~/domain/units-listing";
 import { hasAnyFilter } from "~/domain/units";
@@ -20,8 +20,9 @@ interface Props {
 
 /**
  * Filters and unit cards. Works without JavaScript: the filters are a GET form and the server marks
- * non-matching cards hidden. With JavaScript, a small script (./unit-filters-enhance.js, no framework)
- * applies the same filters instantly as the selects change and keeps the URL in step.
+ * non-matching cards hidden. With JavaScript, a small inline script (./unit-filters-enhance.js, no
+ * framework, ~1 KB gzipped; docs/decisions/032) applies the same filters instantly as the selects
+ * change and keeps the URL in step. The page stays unhydrated: no React Router client bundle.
  */
 export function UnitListing({ listing, action, clearHref, phoneNumber, locations, idPrefix }: Props) {
   const nonce = useNonce();
@@ -124,7 +125,7 @@ export function UnitListing({ listing, action, clearHref, phoneNumber, locations
           No units match these filters. <a href={clearHref}>Show all units</a> or call us at {phone}.
         </p>
       </div>
-      <script src={filtersScript} defer nonce={nonce} />
+      <script nonce={nonce} dangerouslySetInnerHTML={{ __html: filtersScript }} />
     </div>
   );
 }
