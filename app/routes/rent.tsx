@@ -186,7 +186,9 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const intent = String(formData.get("intent") ?? "");
   const checkoutId = await readCheckoutId(request);
   const found = await getCheckout(context.db, checkoutId, params.unitTypeId);
-  if (found?.status === "completed") throw redirect(`${basePath}/confirmation`, 303);
+  // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
+  // step of a completed checkout starts a new rental.
+  if (found?.status === "completed" && intent === "pay") throw redirect(`${basePath}/confirmation`, 303);
   const checkout = found?.status === "open" ? found : null;
 
   if (intent === "cancel") {

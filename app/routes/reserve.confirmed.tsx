@@ -50,7 +50,7 @@ export const meta: Route.MetaFunction = ({ matches }) => [
 export default function ReserveConfirmed({ loaderData: r }: Route.ComponentProps) {
   return (
     <div className="container page page--narrow">
-      <h1>{r.status === "active" ? "Your unit is reserved" : `This reservation is ${r.status}`}</h1>
+      <h1>{r.status === "active" ? "Reservation confirmed" : `This reservation is ${r.status}`}</h1>
       {r.status === "active" ? (
         <div className="alert alert--success" role="status">
           <HtmlContent html={r.messageHtml} />

@@ -24,4 +24,11 @@ export const testHooks: Record<string, TestHook> = {
     await db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || ${JSON.stringify(settings)}::jsonb` });
     return { ok: true };
   },
+  /** Rentals: the newest email sent to `to` (subject and text), e.g. to follow a reservation's cancel link. */
+  async lastEmailTo(db, body) {
+    const { emailOutbox } = await import("~/db/schema");
+    const { desc, eq } = await import("drizzle-orm");
+    const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.to, String(body.to))).orderBy(desc(emailOutbox.id)).limit(1);
+    return mail ? { subject: mail.subject, text: mail.text } : { subject: null, text: null };
+  },
 };
