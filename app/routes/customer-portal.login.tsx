@@ -1,18 +1,57 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.login";
-import { requireSite } from "~/services/site-context.server";
-import { listLocations } from "~/db/queries/locations.server";
 import { routeMeta } from "~/components/route-meta";
+import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
+import { signInSchema } from "~/domain/portal-forms";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
+import { createTenantSession, getTenantSession, safeRedirectTo } from "~/services/session.server";
+import { signIn } from "~/services/auth.server";
 import { phoneHref } from "~/domain/phone";
-import { NO_STORE } from "~/domain/cache";
+import portalCss from "~/styles/portal.css?url";
 
-// Sign-in arrives with the customer portal (issue 5). Until then the page tells tenants how to pay.
-export async function loader({ context }: Route.LoaderArgs) {
-  const { account } = await requireSite(context);
-  const locations = await listLocations(context.db, account.id);
-  return { phone: locations[0]?.phoneNumber ?? "" };
+export const handle = { hydrate: true };
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = await portalContext(context);
+  const url = new URL(request.url);
+  const redirectTo = safeRedirectTo(url.searchParams.get("redirectTo"));
+  if (await getTenantSession(ctx.db, request, ctx.now)) throw redirect(redirectTo, { headers: portalHeaders() });
+  const csrf = await getCsrfToken(request);
+  const notice = url.searchParams.get("reset") === "1" ? "Your password has been changed. Please sign in with your new password." : url.searchParams.get("signedout") === "1" ? "You have signed out." : null;
+  return data({ csrfToken: csrf.token, phone: ctx.phone, redirectTo, notice }, { headers: portalHeaders(csrf.setCookie) });
 }
 
-export const headers: Route.HeadersFunction = () => ({ "Cache-Control": NO_STORE });
+export async function action({ request, context }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  const submission = parseWithZod(formData, { schema: signInSchema });
+  if (submission.status !== "success") {
+    return data({ result: submission.reply({ hideFields: ["password"] }) }, { status: 400, headers: portalHeaders() });
+  }
+  const ctx = await portalContext(context);
+  const result = await signIn(ctx.db, ctx.storage, {
+    accountId: ctx.accountId,
+    email: submission.value.email,
+    password: submission.value.password,
+    ip: context.clientIp,
+    now: ctx.now,
+  });
+  if (!result.ok) {
+    return data(
+      // `attempt` remounts the password input so a refused password is cleared in the browser too.
+      { result: submission.reply({ formErrors: [result.message], hideFields: ["password"] }), attempt: crypto.randomUUID() },
+      { status: result.limited ? 429 : 400, headers: portalHeaders() },
+    );
+  }
+  const cookie = await createTenantSession(ctx.db, { tenantId: result.tenantId, now: ctx.now, userAgent: request.headers.get("User-Agent"), ip: context.clientIp });
+  throw redirect(safeRedirectTo(submission.value.redirectTo), { status: 303, headers: portalHeaders(cookie) });
+}
+
+export const headers: Route.HeadersFunction = portalRouteHeaders;
 
 export const meta: Route.MetaFunction = ({ matches }) =>
   routeMeta(matches, {
@@ -21,14 +60,50 @@ export const meta: Route.MetaFunction = ({ matches }) =>
     path: "/customer-portal/login",
   });
 
-export default function PortalLogin({ loaderData }: Route.ComponentProps) {
+export default function PortalLogin({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm({
+    id: "sign-in",
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(signInSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
+  });
   return (
-    <div className="container page page--narrow">
-      <h1>Pay your bill</h1>
-      <p className="lead">Online bill pay and the customer portal are being set up.</p>
+    <div className="container page page--narrow portal">
+      <h1>Customer portal sign in</h1>
+      <p className="lead">Pay your bill, set up autopay, pay months ahead or give notice — any time.</p>
+      {loaderData.notice ? (
+        <div className="alert alert--success" role="status">
+          <p>{loaderData.notice}</p>
+        </div>
+      ) : null}
+      <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+        <CsrfInput token={loaderData.csrfToken} />
+        <input type="hidden" name="redirectTo" value={loaderData.redirectTo} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field label="Email address" meta={fields.email}>
+          {(p) => <input {...getInputProps(fields.email, { type: "email" })} {...p} autoComplete="username" />}
+        </Field>
+        <Field label="Password" meta={fields.password}>
+          {(p) => (
+            <input
+              {...getInputProps(fields.password, { type: "password" })}
+              {...p}
+              key={actionData && "attempt" in actionData ? String(actionData.attempt) : "first"}
+              defaultValue={undefined}
+              autoComplete="current-password"
+            />
+          )}
+        </Field>
+        <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
+      </Form>
       <p>
-        To make a payment today, call the office at{" "}
-        <a href={phoneHref(loaderData.phone)}>{loaderData.phone}</a> or visit us during office hours.
+        <Link to="/customer-portal/forgot-password">Forgot your password?</Link>
+      </p>
+      <p className="portal-help">
+        Rented online? Sign in with the email and password you chose when you rented. Rented at the office, or need help?
+        Call us at <a href={phoneHref(loaderData.phone)}>{loaderData.phone}</a>.
       </p>
     </div>
   );

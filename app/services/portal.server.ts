@@ -128,3 +128,17 @@ export function newIdempotencyKey(): string {
 export function featureOff(enabled: boolean): boolean {
   return !enabled;
 }
+
+/** Response headers of a portal page: never stored, plus any cookies to set. */
+export function portalHeaders(...setCookies: Array<string | null | undefined>): Headers {
+  const h = new Headers({ "Cache-Control": NO_STORE });
+  for (const c of setCookies) if (c) h.append("Set-Cookie", c);
+  return h;
+}
+
+/** The `headers` export of portal routes: no-store, and the loader's and action's cookies. */
+export function portalRouteHeaders({ loaderHeaders, actionHeaders }: { loaderHeaders: Headers; actionHeaders?: Headers | null }): Headers {
+  const h = new Headers({ "Cache-Control": NO_STORE });
+  for (const source of [loaderHeaders, actionHeaders]) for (const c of source?.getSetCookie() ?? []) h.append("Set-Cookie", c);
+  return h;
+}

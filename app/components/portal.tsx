@@ -1,0 +1,112 @@
+import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { Form, Link } from "react-router";
+import { CardFields, type CardFieldsMeta } from "./card-fields";
+import { CsrfInput, FieldErrors } from "./form";
+import { phoneHref } from "~/domain/phone";
+import { CARD_BRAND_LABELS } from "~/domain/cards";
+import type { YearMonth } from "~/domain/card-schema";
+import type { CardBrand } from "~/db/schema/billing";
+
+/** The signed-in portal's navigation, with sign-out (a POST form, so it works without JavaScript). */
+export function PortalNav({ name, csrfToken, current }: { name: string; csrfToken: string; current: "dashboard" | "profile" | "other" }) {
+  return (
+    <nav className="portal-nav" aria-label="Customer portal">
+      <p className="portal-nav__hello">
+        Signed in as <strong>{name}</strong>
+      </p>
+      <ul className="portal-nav__links">
+        <li>
+          <Link to="/customer-portal" aria-current={current === "dashboard" ? "page" : undefined}>
+            My units
+          </Link>
+        </li>
+        <li>
+          <Link to="/customer-portal/profile" aria-current={current === "profile" ? "page" : undefined}>
+            Profile and password
+          </Link>
+        </li>
+        <li>
+          <Form method="post" action="/customer-portal/logout" reloadDocument>
+            <CsrfInput token={csrfToken} />
+            <button type="submit" className="button button--secondary portal-nav__signout">
+              Sign out
+            </button>
+          </Form>
+        </li>
+      </ul>
+    </nav>
+  );
+}
+
+/** Where a switched-off feature would be: say so, with the office's number. */
+export function CallOffice({ phone, children }: { phone: string; children: string }) {
+  const please = children.trim().endsWith(",") ? "please" : "Please";
+  return (
+    <div className="alert alert--info portal-call-office">
+      <p>
+        {children} {please} call the office at <a href={phoneHref(phone)}>{phone}</a>.
+      </p>
+    </div>
+  );
+}
+
+export interface SavedCardView {
+  id: string;
+  brand: CardBrand;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+}
+
+type F = FieldMetadata<string | undefined>;
+
+/**
+ * How to pay: one of the saved cards or a new card (with "save this card"). Without JavaScript both
+ * parts show; the radio decides which is used.
+ */
+export function PaymentMethodFields({
+  fields,
+  savedCards,
+  today,
+  allowSave = true,
+  newCardLegend = "Pay with a new card",
+}: {
+  fields: CardFieldsMeta & { payment_method: F; save_card: F };
+  savedCards: SavedCardView[];
+  today: YearMonth;
+  allowSave?: boolean;
+  newCardLegend?: string;
+}) {
+  const chosen = typeof fields.payment_method.initialValue === "string" ? fields.payment_method.initialValue : savedCards.length ? `saved:${savedCards[0]!.id}` : "new";
+  return (
+    <>
+      {savedCards.length ? (
+        <fieldset className="portal-methods" aria-describedby={fields.payment_method.errorId}>
+          <legend>Card</legend>
+          {savedCards.map((c) => (
+            <div className="checkbox-field" key={c.id}>
+              <input type="radio" id={`method-${c.id}`} name={fields.payment_method.name} value={`saved:${c.id}`} defaultChecked={chosen === `saved:${c.id}`} />
+              <label htmlFor={`method-${c.id}`}>
+                Saved card: {CARD_BRAND_LABELS[c.brand]} ending {c.last4} (expires {String(c.expMonth).padStart(2, "0")}/{c.expYear})
+              </label>
+            </div>
+          ))}
+          <div className="checkbox-field">
+            <input type="radio" id="method-new" name={fields.payment_method.name} value="new" defaultChecked={chosen === "new"} />
+            <label htmlFor="method-new">A new card (enter it below)</label>
+          </div>
+          <FieldErrors id={fields.payment_method.errorId} errors={fields.payment_method.errors} />
+        </fieldset>
+      ) : (
+        <input type="hidden" name={fields.payment_method.name} value="new" />
+      )}
+      <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} />
+      {allowSave ? (
+        <div className="checkbox-field">
+          <input {...getInputProps(fields.save_card, { type: "checkbox" })} id="save_card" />
+          <label htmlFor="save_card">Save this card for next time (we keep only its brand and last four digits)</label>
+        </div>
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,137 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/customer-portal.autopay";
+import { routeMeta } from "~/components/route-meta";
+import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
+import { CallOffice, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { autopaySchema } from "~/domain/portal-forms";
+import { CARD_BRAND_LABELS } from "~/domain/cards";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
+import { PaymentDeclinedError, StorageValidationError, storageErrorMessage } from "~/storage-software/errors";
+import portalCss from "~/styles/portal.css?url";
+
+export const handle = { hydrate: true };
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+
+const HIDE = ["card_number", "cvv"];
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = await requirePortalTenant(context, request);
+  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+  const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
+  return data(
+    {
+      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
+      csrfToken: csrf.token,
+      enabled: ctx.settings.is_autopay_enabled && unit.lease.status === "active",
+      terms: unit.location.autopayTerms,
+      phone: unit.location.phoneNumber,
+      locationName: unit.location.name,
+      lease: unit.lease,
+      savedCards,
+      today: ctx.today,
+    },
+    { headers: portalHeaders(csrf.setCookie) },
+  );
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const ctx = await requirePortalTenant(context, request);
+  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  const self = `/customer-portal/units/${unit.lease.leaseId}/autopay`;
+  if (!ctx.settings.is_autopay_enabled) throw redirect(self, 303);
+  if (formData.get("intent") === "cancel") {
+    await unit.storage.cancelAutopay({ tenantId: ctx.session.tenantId, leaseId: unit.lease.leaseId });
+    throw redirect("/customer-portal?done=autopay-off", { status: 303, headers: portalHeaders() });
+  }
+  const submission = parseWithZod(formData, { schema: autopaySchema(ctx.today) });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+  try {
+    await unit.storage.enrolAutopay({ tenantId: ctx.session.tenantId, leaseId: unit.lease.leaseId, method: submission.value.method, now: ctx.now });
+  } catch (error) {
+    if (error instanceof PaymentDeclinedError || error instanceof StorageValidationError) {
+      return data(
+        { result: submission.reply({ formErrors: [storageErrorMessage(error, unit.location.phoneNumber)], hideFields: HIDE }) },
+        { status: 400, headers: portalHeaders() },
+      );
+    }
+    throw error;
+  }
+  throw redirect("/customer-portal?done=autopay-on", { status: 303, headers: portalHeaders() });
+}
+
+export const headers: Route.HeadersFunction = portalRouteHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  routeMeta(matches, { title: "Autopay | Customer Portal", description: "Set up or cancel autopay for your unit.", path: "/customer-portal" });
+
+export default function Autopay({ loaderData, actionData }: Route.ComponentProps) {
+  const schema = autopaySchema(loaderData.today);
+  const [form, fields] = useForm({
+    id: "autopay",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const { lease } = loaderData;
+  const card = lease.autopay.card;
+  return (
+    <div className="container page page--narrow portal">
+      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+      <p>
+        <Link to="/customer-portal">← My units</Link>
+      </p>
+      <h1>Autopay</h1>
+      <p className="lead">
+        Unit {lease.unitName} at {loaderData.locationName}. Autopay is{" "}
+        <strong data-testid="autopay-status">
+          {lease.autopay.enabled ? `on${card ? ` (${CARD_BRAND_LABELS[card.brand]} ending ${card.last4})` : ""}` : "off"}
+        </strong>
+        .
+      </p>
+      {!loaderData.enabled ? (
+        <CallOffice phone={loaderData.phone}>Autopay cannot be set up online right now. To set up or change autopay,</CallOffice>
+      ) : (
+        <>
+          {lease.autopay.enabled ? (
+            <Form method="post" className="stack-form portal-cancel">
+              <CsrfInput token={loaderData.csrfToken} />
+              <input type="hidden" name="intent" value="cancel" />
+              <p>Cancel autopay to stop the automatic charge on each due date. You will then need to pay each month yourself.</p>
+              <SubmitButton pendingText="Cancelling…" className="button button--secondary">
+                Cancel autopay
+              </SubmitButton>
+            </Form>
+          ) : null}
+          <h2>{lease.autopay.enabled ? "Change the autopay card" : "Set up autopay"}</h2>
+          <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+            <CsrfInput token={loaderData.csrfToken} />
+            <input type="hidden" name="intent" value="enrol" />
+            <FormErrors id={form.errorId} errors={form.errors} />
+            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} allowSave={false} newCardLegend="Card for autopay" />
+            <section className="portal-terms" aria-labelledby="autopay-terms">
+              <h3 id="autopay-terms">Autopay terms</h3>
+              <p>{loaderData.terms}</p>
+            </section>
+            <div className="checkbox-field">
+              <input
+                {...getInputProps(fields.agree_terms, { type: "checkbox" })}
+                id="agree_terms"
+                aria-describedby={fields.agree_terms.errorId}
+                aria-invalid={fields.agree_terms.errors?.length ? true : undefined}
+              />
+              <label htmlFor="agree_terms">I have read and agree to the autopay terms</label>
+            </div>
+            <FieldErrors id={fields.agree_terms.errorId} errors={fields.agree_terms.errors} />
+            <SubmitButton pendingText="Saving…">{lease.autopay.enabled ? "Use this card for autopay" : "Turn on autopay"}</SubmitButton>
+          </Form>
+        </>
+      )}
+    </div>
+  );
+}

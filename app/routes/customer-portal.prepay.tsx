@@ -1,0 +1,144 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/customer-portal.prepay";
+import { routeMeta } from "~/components/route-meta";
+import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
+import { CallOffice, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { prepaySchema } from "~/domain/portal-forms";
+import { formatCents } from "~/domain/money";
+import { formatDate } from "~/domain/billing";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { newIdempotencyKey, portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
+import { prepayLease } from "~/services/portal-payments.server";
+import type { PrepayOffer } from "~/storage-software/port";
+import portalCss from "~/styles/portal.css?url";
+
+export const handle = { hydrate: true };
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+
+const HIDE = ["card_number", "cvv"];
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = await requirePortalTenant(context, request);
+  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+  const max = ctx.settings.portal_prepay_months;
+  const enabled = ctx.settings.is_prepayments_enabled && ctx.settings.is_payments_enabled && max > 0 && unit.lease.status === "active";
+  const offers: PrepayOffer[] = [];
+  if (enabled) for (let m = 1; m <= max; m++) offers.push((await unit.storage.quotePrepay(ctx.session.tenantId, unit.lease.leaseId, m))!);
+  const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
+  return data(
+    {
+      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
+      csrfToken: csrf.token,
+      enabled,
+      maxMonths: max,
+      offers: offers.filter((o) => o.total > 0),
+      phone: unit.location.phoneNumber,
+      locationName: unit.location.name,
+      lease: unit.lease,
+      savedCards,
+      today: ctx.today,
+      idempotencyKey: newIdempotencyKey(),
+    },
+    { headers: portalHeaders(csrf.setCookie) },
+  );
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const ctx = await requirePortalTenant(context, request);
+  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  if (!ctx.settings.is_prepayments_enabled || !ctx.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/prepay`, 303);
+  const submission = parseWithZod(formData, { schema: prepaySchema(ctx.today, ctx.settings.portal_prepay_months) });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+  const expected = Number(formData.get(`expected_total_${submission.value.months}`));
+  const outcome = await prepayLease(ctx, unit.storage, {
+    tenantId: ctx.session.tenantId,
+    leaseId: unit.lease.leaseId,
+    months: submission.value.months,
+    expectedTotal: Number.isInteger(expected) ? expected : -1,
+    method: submission.value.method,
+    idempotencyKey: submission.value.idempotencyKey,
+    origin: new URL(request.url).origin,
+    phone: unit.location.phoneNumber,
+  });
+  if (!outcome.ok) {
+    return data({ result: submission.reply({ formErrors: [outcome.message], fieldErrors: outcome.fieldErrors, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+  }
+  throw redirect(`/customer-portal/receipts/${outcome.paymentId}?new=1`, { status: 303, headers: portalHeaders() });
+}
+
+export const headers: Route.HeadersFunction = portalRouteHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  routeMeta(matches, { title: "Pay months ahead | Customer Portal", description: "Pay your storage months ahead.", path: "/customer-portal" });
+
+export default function Prepay({ loaderData, actionData }: Route.ComponentProps) {
+  const schema = prepaySchema(loaderData.today, loaderData.maxMonths || 1);
+  const [form, fields] = useForm({
+    id: "prepay",
+    lastResult: actionData?.result,
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const { lease } = loaderData;
+  const chosen = typeof fields.months.initialValue === "string" ? fields.months.initialValue : String(loaderData.offers[0]?.months ?? "");
+  return (
+    <div className="container page page--narrow portal">
+      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+      <p>
+        <Link to="/customer-portal">← My units</Link>
+      </p>
+      <h1>Pay months ahead</h1>
+      <p className="lead">
+        Unit {lease.unitName} at {loaderData.locationName}. Paid through {formatDate(lease.paidThroughDate)}.
+      </p>
+      {!loaderData.enabled ? (
+        <CallOffice phone={loaderData.phone}>Paying ahead is not available online right now. To pay months ahead,</CallOffice>
+      ) : loaderData.offers.length === 0 ? (
+        <CallOffice phone={loaderData.phone}>Your credit already covers the next months. To pay further ahead,</CallOffice>
+      ) : (
+        <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+          <CsrfInput token={loaderData.csrfToken} />
+          <input type="hidden" name="idempotency_key" value={loaderData.idempotencyKey} />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <fieldset className="portal-prepay" aria-describedby={fields.months.errorId}>
+            <legend>How many months?</legend>
+            {loaderData.offers.map((o) => (
+              <div key={o.months} className="portal-prepay__option">
+                <input type="hidden" name={`expected_total_${o.months}`} value={o.total} />
+                <div className="checkbox-field">
+                  <input type="radio" id={`months-${o.months}`} name={fields.months.name} value={String(o.months)} defaultChecked={chosen === String(o.months)} />
+                  <label htmlFor={`months-${o.months}`}>
+                    <strong>
+                      {o.months} month{o.months === 1 ? "" : "s"}: {formatCents(o.total)}
+                    </strong>{" "}
+                    — paid through {formatDate(o.newPaidThroughDate)}
+                  </label>
+                </div>
+                <details>
+                  <summary>What this pays for</summary>
+                  <ul className="portal-lines">
+                    {o.balance !== 0 ? <li>{o.balance > 0 ? `Balance due now: ${formatCents(o.balance)}` : `Your credit: −${formatCents(-o.balance)}`}</li> : null}
+                    {o.lines.map((l) => (
+                      <li key={l.description}>
+                        {l.description}: {formatCents(l.amount)}
+                        {l.tax ? ` + tax ${formatCents(l.tax)}` : ""}
+                      </li>
+                    ))}
+                  </ul>
+                </details>
+              </div>
+            ))}
+            <FieldErrors id={fields.months.errorId} errors={fields.months.errors} />
+          </fieldset>
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} />
+          <SubmitButton pendingText="Paying…">Pay ahead now</SubmitButton>
+        </Form>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,260 @@
+import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect } from "react-router";
+import type { Route } from "./+types/customer-portal.profile";
+import { routeMeta } from "~/components/route-meta";
+import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
+import { CallOffice, PortalNav } from "~/components/portal";
+import { changePasswordSchema, profileContactSchema, profilePhoneSchema } from "~/domain/portal-forms";
+import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MASK_HINT } from "~/domain/tenant-form";
+import { formatPhone } from "~/domain/phone";
+import { US_STATES } from "~/domain/us-states";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
+import { destroyTenantSessions } from "~/services/session.server";
+import { StorageValidationError } from "~/storage-software/errors";
+import portalCss from "~/styles/portal.css?url";
+
+export const handle = { hydrate: true };
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+
+const DONE: Record<string, string> = {
+  contact: "Your contact details have been saved.",
+  phone: "Your phone number has been saved.",
+  password: "Your password has been changed. Other devices signed in to your account have been signed out.",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = await requirePortalTenant(context, request);
+  const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), getCsrfToken(request)]);
+  if (!tenant) throw redirect("/customer-portal/login", { headers: portalHeaders() });
+  const done = new URL(request.url).searchParams.get("done");
+  return data(
+    { tenant, csrfToken: csrf.token, phone: ctx.phone, phoneFormEnabled: ctx.settings.is_phone_form_enabled, done: done ? (DONE[done] ?? null) : null },
+    { headers: portalHeaders(csrf.setCookie) },
+  );
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const ctx = await requirePortalTenant(context, request);
+  const tenantId = ctx.session.tenantId;
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  const intent = formData.get("intent");
+  if (intent === "password") {
+    const hide = ["current_password", "new_password", "confirm_password"];
+    const submission = parseWithZod(formData, { schema: changePasswordSchema });
+    if (submission.status !== "success") return data({ intent, result: submission.reply({ hideFields: hide }) }, { status: 400, headers: portalHeaders() });
+    if (!(await ctx.storage.verifyTenantPassword(tenantId, submission.value.current_password))) {
+      return data(
+        { intent, result: submission.reply({ fieldErrors: { current_password: ["Your current password is not right."] }, hideFields: hide }) },
+        { status: 400, headers: portalHeaders() },
+      );
+    }
+    await ctx.storage.setTenantPassword(tenantId, submission.value.new_password);
+    await destroyTenantSessions(ctx.db, tenantId, ctx.session.sessionHash);
+    throw redirect("/customer-portal/profile?done=password", { status: 303, headers: portalHeaders() });
+  }
+  if (intent === "phone") {
+    const submission = parseWithZod(formData, { schema: profilePhoneSchema });
+    if (!ctx.settings.is_phone_form_enabled) throw redirect("/customer-portal/profile", 303);
+    if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400, headers: portalHeaders() });
+    await ctx.storage.updateTenantPhone(tenantId, submission.value.cell_phone);
+    throw redirect("/customer-portal/profile?done=phone", { status: 303, headers: portalHeaders() });
+  }
+  const submission = parseWithZod(formData, { schema: profileContactSchema });
+  if (submission.status !== "success") return data({ intent: "contact", result: submission.reply() }, { status: 400, headers: portalHeaders() });
+  const v = submission.value;
+  try {
+    await ctx.storage.updateTenantContact(tenantId, {
+      firstName: v.first_name,
+      lastName: v.last_name,
+      email: v.email,
+      addr1: v.addr_1,
+      addr2: v.addr_2,
+      city: v.city,
+      region: v.region,
+      postalCode: v.postal_code,
+      isMilitary: v.is_military,
+      isCompany: v.is_company,
+      isCommercial: v.is_commercial,
+      altContactFirstName: v.alt_contact_first_name,
+      altContactLastName: v.alt_contact_last_name,
+      altContactPhone: v.alt_contact_phone,
+    });
+  } catch (error) {
+    if (error instanceof StorageValidationError) {
+      return data({ intent: "contact", result: submission.reply({ fieldErrors: error.fieldErrors, formErrors: Object.keys(error.fieldErrors).length ? [] : [error.message] }) }, { status: 400, headers: portalHeaders() });
+    }
+    throw error;
+  }
+  throw redirect("/customer-portal/profile?done=contact", { status: 303, headers: portalHeaders() });
+}
+
+export const headers: Route.HeadersFunction = portalRouteHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  routeMeta(matches, { title: "Profile and password | Customer Portal", description: "Update your contact details and password.", path: "/customer-portal/profile" });
+
+type F = FieldMetadata<string | undefined>;
+
+function TextField({ label, meta, type = "text", autoComplete, optional, hint }: { label: string; meta: F; type?: "text" | "email" | "tel"; autoComplete: string; optional?: boolean; hint?: string }) {
+  return (
+    <Field label={label} meta={meta} optional={optional} hint={hint}>
+      {(p) => <input {...getInputProps(meta, { type })} {...p} autoComplete={autoComplete} />}
+    </Field>
+  );
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function Checkbox({ meta, label }: { meta: FieldMetadata<any>; label: string }) {
+  return (
+    <div className="checkbox-field">
+      <input {...getInputProps(meta, { type: "checkbox", value: "on" })} />
+      <label htmlFor={meta.id}>{label}</label>
+    </div>
+  );
+}
+
+export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  const t = loaderData.tenant;
+  const result = (which: string) => (actionData?.intent === which ? actionData.result : undefined);
+  const [contactForm, c] = useForm({
+    id: "profile-contact",
+    lastResult: result("contact"),
+    constraint: getZodConstraint(profileContactSchema),
+    defaultValue: {
+      first_name: t.firstName,
+      last_name: t.lastName,
+      email: t.email,
+      addr_1: t.addr1,
+      addr_2: t.addr2 ?? "",
+      city: t.city,
+      region: t.region,
+      postal_code: t.postalCode,
+      is_military: t.isMilitary ? "on" : undefined,
+      is_company: t.isCompany ? "on" : undefined,
+      is_commercial: t.isCommercial ? "on" : undefined,
+      alt_contact_first_name: t.altContactFirstName ?? "",
+      alt_contact_last_name: t.altContactLastName ?? "",
+      alt_contact_phone: t.altContactPhone ? formatPhone(t.altContactPhone) : "",
+    },
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profileContactSchema }),
+  });
+  const [phoneForm, ph] = useForm({
+    id: "profile-phone",
+    lastResult: result("phone"),
+    constraint: getZodConstraint(profilePhoneSchema),
+    defaultValue: { cell_phone: formatPhone(t.cellPhone) },
+    shouldValidate: "onBlur",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: profilePhoneSchema }),
+  });
+  const [passwordForm, pw] = useForm({
+    id: "profile-password",
+    lastResult: result("password"),
+    constraint: getZodConstraint(changePasswordSchema),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
+  });
+  return (
+    <div className="container page page--narrow portal">
+      <PortalNav name={`${t.firstName} ${t.lastName}`} csrfToken={loaderData.csrfToken} current="profile" />
+      <p>
+        <Link to="/customer-portal">← My units</Link>
+      </p>
+      <h1>Profile and password</h1>
+      {loaderData.done ? (
+        <div className="alert alert--success" role="status">
+          <p>{loaderData.done}</p>
+        </div>
+      ) : null}
+
+      <section aria-labelledby="contact-heading">
+        <h2 id="contact-heading">Contact details</h2>
+        <Form method="post" {...getFormProps(contactForm)} noValidate className="stack-form">
+          <CsrfInput token={loaderData.csrfToken} />
+          <input type="hidden" name="intent" value="contact" />
+          <FormErrors id={contactForm.errorId} errors={contactForm.errors} />
+          <div className="form-row">
+            <TextField label="First name" meta={c.first_name} autoComplete="given-name" />
+            <TextField label="Last name" meta={c.last_name} autoComplete="family-name" />
+          </div>
+          <TextField label="Email address" meta={c.email} type="email" autoComplete="email" hint="You sign in with this address." />
+          <TextField label="Street address" meta={c.addr_1} autoComplete="address-line1" />
+          <TextField label="Apartment, suite, etc." meta={c.addr_2} autoComplete="address-line2" optional />
+          <div className="form-row">
+            <TextField label="City" meta={c.city} autoComplete="address-level2" />
+            <Field label="State" meta={c.region}>
+              {(p) => (
+                <select {...getSelectProps(c.region)} {...p} autoComplete="address-level1">
+                  <option value="">Choose a state</option>
+                  {US_STATES.map(([code, name]) => (
+                    <option key={code} value={code}>
+                      {name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+            <TextField label="ZIP code" meta={c.postal_code} autoComplete="postal-code" />
+          </div>
+          <fieldset>
+            <legend>About you (optional)</legend>
+            <Checkbox meta={c.is_military} label="I am in the military" />
+            <Checkbox meta={c.is_company} label="I am renting for a company" />
+            <Checkbox meta={c.is_commercial} label="This is a commercial (business) rental" />
+          </fieldset>
+          <fieldset>
+            <legend>Alternate contact (optional)</legend>
+            <div className="form-row">
+              <TextField label="Alternate contact first name" meta={c.alt_contact_first_name} autoComplete="off" optional />
+              <TextField label="Alternate contact last name" meta={c.alt_contact_last_name} autoComplete="off" optional />
+            </div>
+            <TextField label="Alternate contact phone" meta={c.alt_contact_phone} type="tel" autoComplete="off" optional hint={`Format ${PHONE_MASK_HINT}.`} />
+          </fieldset>
+          <SubmitButton pendingText="Saving…">Save contact details</SubmitButton>
+        </Form>
+      </section>
+
+      <section aria-labelledby="phone-heading">
+        <h2 id="phone-heading">Phone number</h2>
+        {loaderData.phoneFormEnabled ? (
+          <Form method="post" {...getFormProps(phoneForm)} noValidate className="stack-form">
+            <CsrfInput token={loaderData.csrfToken} />
+            <input type="hidden" name="intent" value="phone" />
+            <FormErrors id={phoneForm.errorId} errors={phoneForm.errors} />
+            <TextField label="Cell phone" meta={ph.cell_phone} type="tel" autoComplete="tel-national" hint={`Format ${PHONE_MASK_HINT}.`} />
+            <SubmitButton pendingText="Saving…">Save phone number</SubmitButton>
+          </Form>
+        ) : (
+          <>
+            <p>Cell phone: {formatPhone(t.cellPhone)}</p>
+            <CallOffice phone={loaderData.phone}>To change your phone number,</CallOffice>
+          </>
+        )}
+      </section>
+
+      <section aria-labelledby="password-heading">
+        <h2 id="password-heading">Change password</h2>
+        <Form method="post" {...getFormProps(passwordForm)} noValidate className="stack-form">
+          <CsrfInput token={loaderData.csrfToken} />
+          <input type="hidden" name="intent" value="password" />
+          <FormErrors id={passwordForm.errorId} errors={passwordForm.errors} />
+          <Field label="Current password" meta={pw.current_password}>
+            {(p) => <input {...getInputProps(pw.current_password, { type: "password" })} {...p} defaultValue={undefined} autoComplete="current-password" />}
+          </Field>
+          <Field label="New password" meta={pw.new_password} hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`}>
+            {(p) => <input {...getInputProps(pw.new_password, { type: "password" })} {...p} defaultValue={undefined} autoComplete="new-password" />}
+          </Field>
+          <Field label="Confirm new password" meta={pw.confirm_password}>
+            {(p) => <input {...getInputProps(pw.confirm_password, { type: "password" })} {...p} defaultValue={undefined} autoComplete="new-password" />}
+          </Field>
+          <SubmitButton pendingText="Saving…">Change password</SubmitButton>
+        </Form>
+      </section>
+    </div>
+  );
+}

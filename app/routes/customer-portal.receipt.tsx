@@ -1,0 +1,108 @@
+import { data, Link } from "react-router";
+import type { Route } from "./+types/customer-portal.receipt";
+import { routeMeta } from "~/components/route-meta";
+import { PortalNav } from "~/components/portal";
+import { formatCents } from "~/domain/money";
+import { formatDate } from "~/domain/billing";
+import { CARD_BRAND_LABELS } from "~/domain/cards";
+import type { CardBrand } from "~/db/schema/billing";
+import { getCsrfToken } from "~/services/csrf.server";
+import { portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
+import { storageFor } from "~/storage-software/index.server";
+import type { Receipt } from "~/storage-software/port";
+import portalCss from "~/styles/portal.css?url";
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = await requirePortalTenant(context, request);
+  const tenantId = ctx.session.tenantId;
+  let receipt: Receipt | null = null;
+  let locationName = "";
+  for (const location of ctx.locations) {
+    receipt = await storageFor(ctx.db, location).getReceipt(tenantId, params.paymentId);
+    if (receipt) {
+      locationName = location.name;
+      break;
+    }
+  }
+  if (!receipt) throw data({ message: "Not found" }, { status: 404, headers: portalHeaders() });
+  const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(tenantId), getCsrfToken(request)]);
+  return data(
+    {
+      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
+      email: tenant?.email ?? "",
+      csrfToken: csrf.token,
+      receipt,
+      locationName,
+      isNew: new URL(request.url).searchParams.get("new") === "1",
+    },
+    { headers: portalHeaders(csrf.setCookie) },
+  );
+}
+
+export const headers: Route.HeadersFunction = portalRouteHeaders;
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  routeMeta(matches, { title: "Payment receipt | Customer Portal", description: "Your payment receipt.", path: "/customer-portal" });
+
+export default function ReceiptPage({ loaderData }: Route.ComponentProps) {
+  const { receipt } = loaderData;
+  const brand = CARD_BRAND_LABELS[receipt.payment.cardBrand as CardBrand] ?? receipt.payment.cardBrand;
+  return (
+    <div className="container page page--narrow portal">
+      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+      {loaderData.isNew ? (
+        <div className="alert alert--success" role="status">
+          <h2>Thank you, your payment was received.</h2>
+          <p>A copy of this receipt was sent to {loaderData.email}.</p>
+        </div>
+      ) : null}
+      <h1>Receipt</h1>
+      <dl className="portal-facts portal-receipt">
+        <div>
+          <dt>Amount paid</dt>
+          <dd data-testid="receipt-amount">{formatCents(receipt.payment.amount)}</dd>
+        </div>
+        <div>
+          <dt>Date</dt>
+          <dd>{receipt.entryDate ? formatDate(receipt.entryDate) : ""}</dd>
+        </div>
+        <div>
+          <dt>For</dt>
+          <dd>
+            Unit {receipt.unitName} at {loaderData.locationName}: {receipt.description}
+          </dd>
+        </div>
+        <div>
+          <dt>Card</dt>
+          <dd>
+            {brand} ending {receipt.payment.cardLast4}
+          </dd>
+        </div>
+        <div>
+          <dt>Authorisation</dt>
+          <dd>{receipt.payment.authReference}</dd>
+        </div>
+        <div>
+          <dt>Receipt number</dt>
+          <dd>{receipt.payment.id}</dd>
+        </div>
+        <div>
+          <dt>Balance now</dt>
+          <dd data-testid="balance-now">
+            {formatCents(Math.max(0, receipt.balance))}
+            {receipt.balance < 0 ? ` (credit ${formatCents(-receipt.balance)})` : ""}
+          </dd>
+        </div>
+        <div>
+          <dt>Paid through</dt>
+          <dd data-testid="paid-through">{formatDate(receipt.paidThroughDate)}</dd>
+        </div>
+      </dl>
+      <p>
+        <Link to="/customer-portal">Back to my units</Link>
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,144 @@
+import { expect, test, type Page } from "@playwright/test";
+import { addDays, addMonths, format, parseISO } from "date-fns";
+import { testHook } from "./support/hooks";
+
+/**
+ * The customer portal end to end, with and without JavaScript: a tenant (created as a move-in
+ * leaves them, through the test hook) signs in, sees a zero balance; the billing run a month
+ * ahead posts the next month; the tenant pays it (receipt, new balance), prepays 3 months and
+ * gives move-out notice. Another tenant's unit is a 404. Each run uses its own tenants.
+ */
+
+const PASSWORD = "portal-pass1";
+const todayNY = () =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+const iso = (d: Date) => format(d, "yyyy-MM-dd");
+const human = (isoDate: string) => format(parseISO(isoDate), "MMM d, yyyy");
+const unique = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+
+async function signIn(page: Page, email: string, password = PASSWORD) {
+  await page.goto("/customer-portal/login");
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+}
+
+async function fillCard(page: Page) {
+  await page.getByLabel("Card number").fill("4242 4242 4242 4242");
+  await page.getByLabel("Expiry month").selectOption("12");
+  await page.getByLabel("Expiry year").selectOption(String(new Date().getFullYear() + 2));
+  await page.getByLabel("Security code (CVV)").fill("123");
+  await page.getByLabel("Name on card").fill("Pat Tenant");
+  await page.getByLabel("Billing ZIP code").fill("28358");
+}
+
+test("a wrong password is refused without saying whether the email exists", async ({ page, request }) => {
+  const email = unique("portal-wrong");
+  await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
+  await signIn(page, email, "not-the-password");
+  await expect(page.getByRole("alert")).toContainText("The email address or password is not right.");
+  await expect(page.getByLabel("Email address")).toHaveValue(email);
+  await expect(page.getByLabel("Password", { exact: true })).toHaveValue("");
+  await signIn(page, unique("nobody"), "not-the-password");
+  await expect(page.getByRole("alert")).toContainText("The email address or password is not right.");
+});
+
+test("sign in, billing run, pay, prepay 3 months, move-out notice", async ({ page, request }) => {
+  const email = unique("portal");
+  const created = await testHook<{ leaseId: number; unitName: string; gateCode: string }>(request, "createTenantWithLease", { email, password: PASSWORD });
+  const moveIn = todayNY();
+
+  // Signed out: the dashboard sends to sign-in.
+  await page.goto("/customer-portal");
+  await expect(page).toHaveURL(/\/customer-portal\/login\?redirectTo=%2Fcustomer-portal/);
+
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/customer-portal$/);
+  await expect(page.getByRole("heading", { level: 1, name: "My units" })).toBeVisible();
+  const unit = page.getByRole("region", { name: new RegExp(`Unit ${created.unitName} at`) });
+  await expect(unit.getByTestId("balance")).toHaveText("$0.00");
+  await expect(unit.getByText(`${created.gateCode}#`)).toBeVisible();
+  await expect(unit.getByText("then press the # sign")).toBeVisible();
+  await expect(unit.getByTestId("autopay")).toHaveText("Off");
+  const firstDue = iso(addMonths(parseISO(moveIn), 1));
+  await expect(unit.getByText(human(firstDue), { exact: true })).toBeVisible(); // next due date
+
+  // The billing run with its clock a month ahead posts next month's rent.
+  const run = await testHook<{ chargesPosted: number }>(request, "runBilling", { date: firstDue, email });
+  expect(run.chargesPosted).toBeGreaterThan(0);
+  await page.reload();
+  const balanceText = (await unit.getByTestId("balance").textContent())!;
+  expect(balanceText).not.toBe("$0.00");
+  await expect(unit.getByRole("cell", { name: new RegExp(`^Rent ${human(firstDue)}`) })).toBeVisible();
+
+  // Pay the balance by card: receipt and the new balance.
+  await unit.getByRole("link", { name: "Pay my bill" }).click();
+  await expect(page.getByTestId("balance-due")).toHaveText(balanceText);
+  await fillCard(page);
+  await page.getByRole("button", { name: "Pay now" }).click();
+  await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
+  await expect(page.getByTestId("receipt-amount")).toHaveText(balanceText);
+  await expect(page.getByTestId("balance-now")).toHaveText("$0.00");
+  const paidThrough = iso(addDays(addMonths(parseISO(moveIn), 2), -1));
+  await expect(page.getByTestId("paid-through")).toHaveText(human(paidThrough));
+  await expect(page.getByText(/Visa ending 4242/)).toBeVisible();
+
+  await page.getByRole("link", { name: "Back to my units" }).click();
+  await expect(unit.getByTestId("balance")).toHaveText("$0.00");
+  await expect(unit.getByRole("link", { name: "Receipt" }).first()).toBeVisible();
+
+  // Prepay 3 months: the exact amount and the new paid-through date are shown before paying.
+  await unit.getByRole("link", { name: "Pay months ahead" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Pay months ahead" })).toBeVisible();
+  const newPaidThrough = iso(addDays(addMonths(parseISO(moveIn), 5), -1));
+  const three = page.getByLabel(/^3 months:/);
+  await expect(three).toBeVisible();
+  const label = (await page.locator('label[for="months-3"]').textContent())!;
+  expect(label).toContain(`paid through ${human(newPaidThrough)}`);
+  const amount = /\$[\d,]+\.\d\d/.exec(label)![0];
+  await three.check();
+  await fillCard(page);
+  await page.getByRole("button", { name: "Pay ahead now" }).click();
+  await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
+  await expect(page.getByTestId("receipt-amount")).toHaveText(amount);
+  await expect(page.getByTestId("paid-through")).toHaveText(human(newPaidThrough));
+
+  // Move-out notice on a date after today (in the location's time zone).
+  await page.getByRole("link", { name: "Back to my units" }).click();
+  await unit.getByRole("link", { name: "Give move-out notice" }).click();
+  const moveOut = iso(addDays(parseISO(moveIn), 20));
+  await page.getByLabel("Move-out date").fill(iso(addDays(parseISO(moveIn), -1)));
+  await page.getByRole("button", { name: "Give notice" }).click();
+  await expect(page.getByText("Choose today or a later date.")).toBeVisible();
+  await page.getByLabel("Move-out date").fill(moveOut);
+  await page.getByRole("button", { name: "Give notice" }).click();
+  await expect(page.getByRole("heading", { name: `Move-out date: ${human(moveOut)}` })).toBeVisible();
+  await expect(page.getByText("We have received your move-out notice")).toBeVisible();
+
+  // Another tenant's unit is not found.
+  const other = await testHook<{ leaseId: number }>(request, "createTenantWithLease", { email: unique("portal-other"), password: PASSWORD });
+  const response = await page.goto(`/customer-portal/units/${other.leaseId}/pay`);
+  expect(response?.status()).toBe(404);
+
+  // Sign out ends the session.
+  await page.goto("/customer-portal");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page.getByText("You have signed out.")).toBeVisible();
+  await page.goto("/customer-portal");
+  await expect(page).toHaveURL(/\/customer-portal\/login/);
+});
+
+test("switched-off portal features say to call the office", async ({ page, request }) => {
+  const email = unique("portal-flags");
+  await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
+  await testHook(request, "setAccountSettings", { settings: { is_payments_enabled: false, is_move_out_enabled: false } });
+  try {
+    await signIn(page, email);
+    await expect(page.getByRole("link", { name: "Pay my bill" })).toHaveCount(0);
+    await expect(page.getByRole("link", { name: "Give move-out notice" })).toHaveCount(0);
+    await expect(page.getByText("Online payments are not available right now. To pay your bill, please call the office at")).toBeVisible();
+    await expect(page.getByText("To give notice that you are moving out, please call the office at")).toBeVisible();
+  } finally {
+    await testHook(request, "setAccountSettings", { settings: { is_payments_enabled: true, is_move_out_enabled: true } });
+  }
+});
