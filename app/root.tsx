@@ -44,6 +44,15 @@ export const headers: HeadersFunction = ({ loaderHeaders, errorHeaders }) => {
   return h;
 };
 
+/** Error pages rendered by the root boundary still get a title (routes' own meta covers the rest). */
+export const meta: Route.MetaFunction = ({ error, loaderData }) => {
+  if (!error) return [];
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  const name = loaderData?.site?.website.websiteName;
+  const title = status === 404 ? "Page not found" : "Something went wrong";
+  return [{ title: name ? `${title} | ${name}` : title }, { name: "robots", content: "noindex" }];
+};
+
 /** Route handles may ask for the client bundle; every other page is plain server-rendered HTML. */
 export interface RouteHandle {
   hydrate?: boolean;

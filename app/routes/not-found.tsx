@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import { ErrorPage } from "~/components/error-page";
 import { pageMeta } from "~/components/page-meta";
+import { siteFromMatches } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 
 /** Any path no route matches (redirects were already applied by the server): a real 404 page. */
@@ -11,7 +12,10 @@ export function loader() {
 /** A 404 is never stored: the path may become a page or a redirect at any time. */
 export const headers = () => ({ "Cache-Control": NO_STORE });
 
-export const meta = () => pageMeta({ title: "Page not found", noindex: true });
+export const meta = ({ matches }: { matches: Parameters<typeof siteFromMatches>[0] }) => {
+  const name = siteFromMatches(matches)?.websiteName;
+  return pageMeta({ title: name ? `Page not found | ${name}` : "Page not found", noindex: true });
+};
 
 export default function NotFound() {
   return <ErrorPage status={404} />;
