@@ -24,6 +24,25 @@ export const testHooks: Record<string, TestHook> = {
     await db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || ${JSON.stringify(settings)}::jsonb` });
     return { ok: true };
   },
+  /** Portal: a tenant with a paid lease, as a move-in leaves them ({ email, password }). */
+  async createTenantWithLease(db, body) {
+    const { createTenantWithLease } = await import("./portal-demo.server");
+    const { now } = await import("./clock.server");
+    return createTenantWithLease(db, { email: String(body.email), password: String(body.password), now: now(), withInsurance: body.withInsurance === true });
+  },
+  /** Portal: the billing run for `date` (YYYY-MM-DD, e.g. a month ahead), for one tenant's leases when `email` is given. */
+  async runBilling(db, body) {
+    const { runBilling } = await import("./billing-run.server");
+    const { tenants } = await import("~/db/schema");
+    const { eq } = await import("drizzle-orm");
+    let tenantId: number | undefined;
+    if (typeof body.email === "string") {
+      const [t] = await db.select({ id: tenants.id }).from(tenants).where(eq(tenants.email, body.email.toLowerCase()));
+      if (!t) throw new Error(`No tenant ${body.email}`);
+      tenantId = t.id;
+    }
+    return runBilling(db, { runDate: String(body.date), force: true, tenantId });
+  },
   /** Rentals: the newest email sent to `to` (subject and text), e.g. to follow a reservation's cancel link. */
   async lastEmailTo(db, body) {
     const { emailOutbox } = await import("~/db/schema");
