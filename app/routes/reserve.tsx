@@ -24,8 +24,6 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: chec
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
   if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
-  // Expired reservations give their units back before availability is read.
-  if (await ctx.storage.expireReservations(clockNow())) return (await loadRentalContext(context.db, unitTypeId, clockNow()))!;
   return ctx;
 }
 

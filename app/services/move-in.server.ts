@@ -71,6 +71,8 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   if (!account) return null;
   const website = await db.query.websites.findFirst({ columns: { websiteName: true }, where: eq(websites.accountId, account.id) });
   const storage = storageFor(db, { id: loc.id, name: loc.name, software: loc.software, status: loc.status });
+  // Expired reservations give their units back before availability is read (expired on read).
+  await storage.expireReservations(now);
   const unitType = await storage.getUnitType(String(row.id), { now });
   if (!unitType) return null;
   const timeZone = loc.timeZone.timeZoneId;
