@@ -135,7 +135,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   });
 };
 
-export default function LocationRoute({ loaderData }: Route.ComponentProps) {
+export default function LocationRoute({ loaderData, actionData }: Route.ComponentProps) {
   const { location: l, hours, social, reviewLinks, isComingSoon } = loaderData;
   const a = l.address;
   return (
@@ -232,7 +232,12 @@ export default function LocationRoute({ loaderData }: Route.ComponentProps) {
                   <p>Thank you! We will let you know as soon as units at {l.name} are ready to rent.</p>
                 </div>
               ) : (
-                <ContactForm kind="notify" csrfToken={loaderData.csrfToken} fixedLocation={l.urlSlug} />
+                <ContactForm
+                  kind="notify"
+                  csrfToken={loaderData.csrfToken}
+                  fixedLocation={l.urlSlug}
+                  lastResult={actionData?.result}
+                />
               )}
             </section>
           ) : null}
