@@ -32,6 +32,53 @@ async function fillCard(page: Page) {
   await page.getByLabel("Billing ZIP code").fill("28358");
 }
 
+test("a tenant created by an online rental signs in at once and sees a zero balance", async ({ page, request }) => {
+  // The rental desk's own flow (issue 4), on the type the rental spec also uses (Lumberton 10' x 10' Drive-Up, plenty of units).
+  const email = unique("portal-rental");
+  await page.goto("/rent/6");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("Rent a");
+  await page.getByLabel("First name", { exact: true }).fill("Grace");
+  await page.getByLabel("Last name", { exact: true }).fill("Hopper");
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Cell phone").fill("(910) 555-0177");
+  await page.getByLabel("Street address").fill("2 Main St");
+  await page.getByLabel("City").fill("Lumberton");
+  await page.getByLabel("State").selectOption("NC");
+  await page.getByLabel("ZIP code").fill("28358");
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("radio", { name: /No protection plan/ }).check();
+  await page.getByRole("button", { name: "Continue", exact: true }).click();
+  await page.getByRole("link", { name: "Continue to the lease" }).click();
+  await page.getByLabel("Type your full name to sign").fill("Grace Hopper");
+  await page.getByLabel("I have read the rental agreement").check();
+  await page.getByRole("button", { name: "Sign the lease" }).click();
+  await fillCard(page);
+  await page.getByLabel("Name on card").fill("Grace Hopper");
+  await page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+  const gate = (await page.getByTestId("gate-code").innerText()).trim();
+
+  await page.goto("/customer-portal/login");
+  await signIn(page, email);
+  await expect(page.getByRole("heading", { level: 1, name: "My units" })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+  await expect(page.getByText(`${gate}#`)).toBeVisible();
+  // Autopay was offered pre-checked at the rental: the portal shows it on with the card.
+  await expect(page.getByTestId("autopay")).toHaveText("On — Visa ending 4242");
+
+  // A month later the billing run posts the rent and charges the autopay card on the due date.
+  const due = iso(addMonths(parseISO(todayNY()), 1));
+  const run = await testHook<{ chargesPosted: number; autopayCharged: number }>(request, "runBilling", { date: due, email });
+  expect(run).toMatchObject({ autopayCharged: 1 });
+  expect(run.chargesPosted).toBeGreaterThan(0);
+  await page.reload();
+  await expect(page.getByRole("cell", { name: new RegExp(`^Rent ${human(due)}`) })).toBeVisible();
+  await expect(page.getByRole("cell", { name: "Autopay (Visa ending 4242)" })).toBeVisible();
+  await expect(page.getByTestId("balance")).toHaveText("$0.00");
+});
+
 test("a wrong password is refused without saying whether the email exists", async ({ page, request }) => {
   const email = unique("portal-wrong");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
