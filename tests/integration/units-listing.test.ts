@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, locations } from "~/db/schema";
 import { getAccount } from "~/db/queries/site.server";
-import { getAllUnitsListing, getLocationUnitListing, getUnitAvailability, getUnitsLocation } from "~/db/queries/units.server";
+import { getAllUnitsListing, getLocationUnitListing, getUnitAvailability, getUnitsLocation, listUnitTypePagePaths } from "~/db/queries/units.server";
 import { createTestDatabase } from "./db";
 
 const LUMBERTON = "lumberton-nc-28358";
@@ -99,5 +99,20 @@ describe("unit listing read models on the seeded database", () => {
     expect(cards.every((c) => c.availability.count > 0)).toBe(true);
     expect(cards.filter((c) => c.matches).every((c) => c.locationSlug === "jacksonville-nc-28546")).toBe(true);
     expect(cards.some((c) => c.locationSlug === LUMBERTON && !c.matches)).toBe(true);
+  });
+});
+
+describe("unit type page paths", () => {
+  it("lists one page per shown unit type of each live location", async () => {
+    const handle = await createTestDatabase();
+    try {
+      const accountId = (await handle.db.query.accounts.findFirst())!.id;
+      const paths = await listUnitTypePagePaths({ db: handle.db, cspNonce: "", clientIp: "" }, accountId);
+      expect(paths).toHaveLength(24);
+      expect(paths).toContain("/locations/lumberton-nc-28358/units/10x10-drive-up");
+      expect(paths.every((p) => /^\/locations\/(lumberton-nc-28358|jacksonville-nc-28546)\/units\/[a-z0-9-]+$/.test(p))).toBe(true);
+    } finally {
+      await handle.close();
+    }
   });
 });

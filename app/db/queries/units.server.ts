@@ -12,11 +12,12 @@ import type { UnitTypeAvailability } from "~/storage-software/port";
 import {
   allUnitsListing,
   locationUnitListing,
+  shownUnitTypes,
   type AccountUnitSettings,
   type ListingLocation,
   type UnitListingView,
 } from "~/domain/units-listing";
-import { parseUnitFilters } from "~/domain/units";
+import { parseUnitFilters, unitTypeSlugs } from "~/domain/units";
 import type { AccountGlobalSettings } from "~/domain/portal-settings";
 
 const perRequest = new WeakMap<AppLoadContext, Map<number, Promise<UnitTypeAvailability[]>>>();
@@ -152,4 +153,19 @@ export async function getAllUnitsListing(
   const loaded = await Promise.all(live.map(async (location) => ({ location, ...(await getUnitAvailabilityOrNotice(context, location)) })));
   const listing = allUnitsListing(loaded, accountUnitSettings(account), parseUnitFilters(params));
   return { listing: { ...listing, notices: loaded.flatMap((l) => (l.notice ? [l.notice] : [])) }, locations: live };
+}
+
+/**
+ * Paths of every unit type page of the account's live locations (shown types, sold out or not), for
+ * the sitemap: "/locations/{url_slug}/units/{unitTypeSlug}".
+ */
+export async function listUnitTypePagePaths(context: AppLoadContext, accountId: number): Promise<string[]> {
+  const live = await listUnitsLocations(context.db, accountId);
+  const paths: string[] = [];
+  for (const location of live) {
+    const { types } = await getUnitAvailabilityOrNotice(context, location);
+    const slugs = unitTypeSlugs(types);
+    for (const t of shownUnitTypes(types, location)) paths.push(`/locations/${location.urlSlug}/units/${slugs.get(t.id)}`);
+  }
+  return paths;
 }
