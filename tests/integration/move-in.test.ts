@@ -177,6 +177,26 @@ describe("move-in (local adapter, real database)", () => {
     expect(a).not.toBe(b);
   });
 
+  it("spec §9 rules: rentals off, coming-soon locations and Sundays (when not allowed) cannot be rented", async () => {
+    const { db } = handle;
+    const { accounts, locations } = await import("~/db/schema");
+    const { sql } = await import("drizzle-orm");
+    const { rentalBlock, rentalBlockMessage } = await import("~/services/move-in.server");
+    const { unitTypeId, locationId } = await lumbertonUnitType(db);
+    expect(rentalBlock(await ctxFor(db, unitTypeId))).toBeNull();
+    // NOW is Sunday 2026-11-22 in Lumberton: allowed by the seeded flag.
+    await db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || '{"is_rentals_on_sunday_allowed": false}'::jsonb` });
+    expect(rentalBlock(await ctxFor(db, unitTypeId))).toBe("sunday");
+    expect(rentalBlock(await ctxFor(db, unitTypeId, new Date("2026-11-23T15:00:00Z")))).toBeNull();
+    await db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || '{"is_rentals_enabled": false}'::jsonb` });
+    const off = await ctxFor(db, unitTypeId);
+    expect(rentalBlock(off)).toBe("rentals_off");
+    expect(rentalBlockMessage("rentals_off", "(910) 555-0134")).toBe("Rentals are currently under maintenance. Please call the office to make a payment.");
+    await db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || '{"is_rentals_enabled": true, "is_rentals_on_sunday_allowed": true}'::jsonb` });
+    await db.update(locations).set({ status: "Coming Soon" }).where(eq(locations.id, locationId));
+    expect(rentalBlock(await ctxFor(db, unitTypeId))).toBe("coming_soon");
+  });
+
   it.skipIf(!isPostgres())("two move-ins for the last unit at the same moment: exactly one wins (PostgreSQL)", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
