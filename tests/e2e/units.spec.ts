@@ -9,9 +9,14 @@ const visibleCards = (page: Page) => page.locator("[data-unit-card]:visible");
 
 /** Picks a filter option: with JavaScript the list changes at once (no page load); without, the form is submitted. */
 async function filter(page: Page, label: string, option: string, javaScriptEnabled: boolean) {
-  await page.getByLabel(label, { exact: true }).selectOption({ label: option });
+  const select = page.getByLabel(label, { exact: true });
+  const [value] = await select.selectOption({ label: option });
   if (!javaScriptEnabled) {
-    await Promise.all([page.waitForURL(/\?/), page.getByRole("button", { name: "Show units" }).click()]);
+    const name = (await select.getAttribute("name"))!;
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get(name) === value),
+      page.getByRole("button", { name: "Show units" }).click(),
+    ]);
   }
 }
 
