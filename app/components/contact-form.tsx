@@ -21,7 +21,10 @@ export function ContactForm({ csrfToken, lastResult, kind, locations, fixedLocat
     id: `${kind}-form`,
     lastResult,
     constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
+    // First check on submit, then live while correcting. Checking on blur would show an error when
+    // focus leaves a field for the submit button, moving the button under the pointer between
+    // mousedown and mouseup, so the click was lost (docs/decisions/020-validate-on-submit.md).
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
