@@ -5,8 +5,11 @@ export async function loader({ context }: Route.LoaderArgs) {
   const { website } = await requireSite(context);
   const body = [
     "User-agent: *",
+    // The portal and the rental and reservation steps are personal: keep them out of search results.
     "Disallow: /customer-portal/",
     "Allow: /customer-portal/login",
+    "Disallow: /rent/",
+    "Disallow: /reserve/",
     "",
     `Sitemap: https://${website.domain}/sitemap.xml`,
     "",

@@ -319,6 +319,9 @@ describe("page loaders return the seeded facts", () => {
         ...LOCATIONS.map((l) => `/locations/${l.urlSlug}`),
       ]),
     );
+    expect(locs.filter((l) => /^\/locations\/[a-z0-9-]+\/units\/[a-z0-9-]+$/.test(l)).length).toBeGreaterThan(0);
+    expect(locs.some((l) => l.startsWith("/locations/kinston-nc-28501/units/"))).toBe(false);
+    expect(new Set(locs).size).toBe(locs.length);
     expect(r.response!.headers.get("Content-Type")).toContain("application/xml");
   });
 
@@ -327,5 +330,7 @@ describe("page loaders return the seeded facts", () => {
     const text = await r.response!.text();
     expect(text).toContain("User-agent: *");
     expect(text).toMatch(/^Sitemap: https:\/\/[^/]+\/sitemap\.xml$/m);
+    expect(text).toContain("Disallow: /customer-portal/\nAllow: /customer-portal/login");
+    expect(text).toContain("Disallow: /rent/");
   });
 });
