@@ -93,9 +93,14 @@ export default function UnitTypePage({ loaderData }: Route.ComponentProps) {
           <dl className="unit-page__facts">
             <dt>Size</dt>
             <dd>
-              {card.sizeText}
-              {height ? ` with a ${feet(height)}' ceiling` : ""} ({card.area} sq ft, {card.sizeGroupLabel.toLowerCase()})
+              {card.sizeText} ({card.area} sq ft, {card.sizeGroupLabel.toLowerCase()})
             </dd>
+            {height ? (
+              <>
+                <dt>Ceiling height</dt>
+                <dd>{feet(height)}'</dd>
+              </>
+            ) : null}
             <dt>Type</dt>
             <dd>{card.categoryLabel}</dd>
             <dt>Floor</dt>
