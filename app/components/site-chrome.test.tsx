@@ -25,7 +25,7 @@ function site(overrides: { nav?: SiteLayout["website"]["navComponent"]; footer?:
       analyticsId: null,
       logo: null,
       footerLogo: null,
-      globalStyles: {},
+      globalStyles: {} as SiteLayout["website"]["globalStyles"],
       navComponent: overrides.nav ?? {
         name: "NavbarClassic",
         props: [
