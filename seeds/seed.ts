@@ -23,6 +23,7 @@ import { bareHostname, normalizePath, parseRedirectsText } from "~/domain/redire
 import { saveOldDomain, saveRedirect } from "~/services/redirects.server";
 import * as operator from "./operator";
 import { seedDemoUnits } from "./demo-units";
+import { seedDemoTenant } from "./demo-tenant";
 
 export interface SeedReport {
   created: string[];
@@ -44,6 +45,7 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
       locationIds.set(slug, id);
     }
     report.created.push(...(await seedDemoUnits(tx, accountId)));
+    report.created.push(...(await seedDemoTenant(tx, accountId)));
     await seedMenus(tx, websiteId, report);
     await seedContent(tx, accountId, report);
     const haveRedirects = new Set(

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
+import type { Database, Transaction } from "~/db/client.server";
 import { insurancePlans, leases, locations, tenants, unitTypes, units } from "~/db/schema";
 import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents, taxedLine } from "~/domain/money";
@@ -24,7 +24,7 @@ export interface TenantWithLease {
  * For the demo tenant, tests and the browser tests' hook; real rentals go through the rental flow.
  */
 export async function createTenantWithLease(
-  db: Database,
+  db: Database | Transaction,
   input: {
     email: string;
     password: string;
@@ -36,36 +36,47 @@ export async function createTenantWithLease(
     withInsurance?: boolean;
     /** A location id; defaults to the first live location. */
     locationId?: number;
+    /** Put the lease on this unit, already marked rented (the demo tenant takes a demo "rented" unit). */
+    unitId?: number;
   },
 ): Promise<TenantWithLease> {
-  return db.transaction(async (tx) => {
+  return (db as Database).transaction(async (tx) => {
     const location = await tx.query.locations.findFirst({
       where: input.locationId ? eq(locations.id, input.locationId) : eq(locations.status, "Live"),
       orderBy: asc(locations.id),
     });
     if (!location) throw new Error("No live location to rent at");
-    // The unit type with the most units free (not parking), so other tests' choices stay available.
-    const free = and(eq(units.locationId, location.id), eq(units.status, "available"), sql`(${units.heldUntil} is null or ${units.heldUntil} <= now())`);
-    const [type] = await tx
-      .select({ id: units.unitTypeId })
-      .from(units)
-      .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
-      .where(and(free, ne(unitTypes.category, "parking")))
-      .groupBy(units.unitTypeId)
-      .orderBy(desc(sql`count(*)`), asc(units.unitTypeId))
-      .limit(1);
-    const [unit] = type
-      ? await tx
-          .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
-          .from(units)
-          .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
-          .where(and(free, eq(units.unitTypeId, type.id)))
-          .orderBy(asc(units.id))
-          .limit(1)
-          .for("update", { of: units, skipLocked: true })
-      : [];
+    let unit: { id: number; name: string; standardRate: number } | undefined;
+    if (input.unitId !== undefined) {
+      [unit] = await tx
+        .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
+        .from(units)
+        .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
+        .where(eq(units.id, input.unitId));
+    } else {
+      // The unit type with the most units free (not parking), so other tests' choices stay available.
+      const free = and(eq(units.locationId, location.id), eq(units.status, "available"), sql`(${units.heldUntil} is null or ${units.heldUntil} <= now())`);
+      const [type] = await tx
+        .select({ id: units.unitTypeId })
+        .from(units)
+        .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
+        .where(and(free, ne(unitTypes.category, "parking")))
+        .groupBy(units.unitTypeId)
+        .orderBy(desc(sql`count(*)`), asc(units.unitTypeId))
+        .limit(1);
+      [unit] = type
+        ? await tx
+            .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
+            .from(units)
+            .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
+            .where(and(free, eq(units.unitTypeId, type.id)))
+            .orderBy(asc(units.id))
+            .limit(1)
+            .for("update", { of: units, skipLocked: true })
+        : [];
+      if (unit) await tx.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
+    }
     if (!unit) throw new Error(`No available unit at ${location.name}`);
-    await tx.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
 
     const [tenant] = await tx
       .insert(tenants)
@@ -131,6 +142,7 @@ export async function createTenantWithLease(
       authReference: `AUTH-DEMO${crypto.randomBytes(3).toString("hex").toUpperCase()}`,
       idempotencyKey: `move-in-demo:${crypto.randomUUID()}`,
       entryDate: D,
+      description: "Card payment (Visa ending 4242)",
       now: input.now,
     });
     return { tenantId: tenant!.id, leaseId: lease!.id, unitName: unit.name, locationId: location.id, gateCode, total };

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { billingRuns, emailOutbox, leases, ledgerEntries, moveOutNotices, payments, savedCards, tenantSessions } from "~/db/schema";
+import { billingRuns, emailOutbox, leases, ledgerEntries, moveOutNotices, payments, savedCards, units } from "~/db/schema";
+import { DEMO_TENANT_EMAIL, DEMO_TENANT_PASSWORD, seedDemoTenant } from "../../seeds/demo-tenant";
 import { createTenantWithLease, type TenantWithLease } from "~/services/portal-demo.server";
 import { portalLocations, accountStorage, requirePortalUnit, type PortalContext } from "~/services/portal.server";
 import { isResetTokenValid, requestPasswordReset, resetPassword, signIn, SIGNIN_FAILED_MESSAGE, SIGNIN_LIMIT_PER_ACCOUNT, SIGNIN_LIMIT_PER_IP } from "~/services/auth.server";
@@ -308,8 +309,18 @@ describe("billing run", () => {
   });
 });
 
-describe("cleanup", () => {
-  it("sessions table is used", async () => {
-    expect((await handle.db.select({ n: count() }).from(tenantSessions))[0]!.n).toBeGreaterThanOrEqual(0);
+describe("demo tenant seed", () => {
+  it("creates one signed-in-able tenant on an already rented demo unit, once", async () => {
+    const available = async () => (await handle.db.select({ n: count() }).from(units).where(eq(units.status, "available")))[0]!.n;
+    const before = await available();
+    const first = await handle.db.transaction((tx) => seedDemoTenant(tx, accountId, { force: true }));
+    expect(first).toEqual([`demo tenant ${DEMO_TENANT_EMAIL}`]);
+    expect(await handle.db.transaction((tx) => seedDemoTenant(tx, accountId, { force: true }))).toEqual([]);
+    expect(await available()).toBe(before);
+    const r = await signIn(handle.db, storage, { accountId, email: DEMO_TENANT_EMAIL, password: DEMO_TENANT_PASSWORD, ip: "10.7.0.1", now: NOW });
+    expect(r.ok).toBe(true);
+    if (r.ok) expect((await storage.listTenantLeases(r.tenantId))[0]).toMatchObject({ balance: 0, status: "active" });
+    // Without force, under NODE_ENV=test, it stays out of the golden databases.
+    expect(await handle.db.transaction((tx) => seedDemoTenant(tx, accountId))).toEqual([]);
   });
 });
