@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { changePasswordSchema, dollarsField, moveOutSchema, paySchema, prepaySchema, profileContactSchema, profilePhoneSchema, resetPasswordSchema } from "./portal-forms";
+
+const today = { year: 2026, month: 11 };
+const card = { card_number: "4242 4242 4242 4242", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Pat", billing_postal_code: "28358" };
+const key = "abcdefghijklmnopqrstuvwx";
+const issues = (r: { success: boolean; error?: { issues: Array<{ path: PropertyKey[]; message: string }> } }) =>
+  Object.fromEntries((r.error?.issues ?? []).map((i) => [i.path.join("."), i.message]));
+
+describe("pay form", () => {
+  it("takes the balance with a new card and keeps the card only in memory", () => {
+    const r = paySchema(today).safeParse({ idempotency_key: key, amount_choice: "balance", payment_method: "new", ...card });
+    expect(r.success).toBe(true);
+    expect(r.data).toMatchObject({ otherAmount: null, method: { kind: "card", card: { number: "4242424242424242", expMonth: 12, expYear: 2030 }, saveCard: false } });
+  });
+  it("takes another amount in dollars", () => {
+    const r = paySchema(today).safeParse({ idempotency_key: key, amount_choice: "other", other_amount: "$1,025.50", payment_method: "saved:7" });
+    expect(r.data).toMatchObject({ otherAmount: 102550, method: { kind: "saved", savedCardId: "7" } });
+  });
+  it.each([
+    ["", "Enter an amount."],
+    ["0.99", "The smallest payment online is $1.00."],
+    ["12.345", "Enter an amount in dollars and cents, like 25.00."],
+    ["abc", "Enter an amount in dollars and cents, like 25.00."],
+  ])("refuses the other amount %j", (amount, message) => {
+    const r = paySchema(today).safeParse({ idempotency_key: key, amount_choice: "other", other_amount: amount, payment_method: "saved:1" });
+    expect(issues(r)).toEqual({ other_amount: message });
+  });
+  it("checks the card fields only when a new card is chosen", () => {
+    expect(paySchema(today).safeParse({ idempotency_key: key, amount_choice: "balance", payment_method: "saved:3" }).success).toBe(true);
+    const r = paySchema(today).safeParse({ idempotency_key: key, amount_choice: "balance", payment_method: "new", ...card, card_number: "4242424242424241", exp_month: "10", exp_year: "2026" });
+    expect(issues(r)).toMatchObject({ card_number: "This card number is not valid. Please check it.", exp_month: expect.stringContaining("expired") });
+  });
+  it("refuses a missing or odd idempotency key", () => {
+    expect(issues(paySchema(today).safeParse({ idempotency_key: "x", amount_choice: "balance", payment_method: "saved:3" }))).toHaveProperty("idempotency_key");
+  });
+  it("parses dollars exactly", () => {
+    expect(dollarsField.parse("58.42")).toBe(5842);
+  });
+});
+
+describe("prepay form", () => {
+  it.each([
+    ["0", false],
+    ["1", true],
+    ["3", true],
+    ["4", false],
+  ])("months %s within 1..3: %s", (months, ok) => {
+    expect(prepaySchema(today, 3).safeParse({ idempotency_key: key, months, payment_method: "saved:1" }).success).toBe(ok);
+  });
+});
+
+describe("move-out form", () => {
+  it.each([
+    ["2026-11-21", false],
+    ["2026-11-22", true],
+    ["2027-01-05", true],
+    ["2026-02-30", false],
+    ["", false],
+  ])("date %j on or after 2026-11-22: %s", (date, ok) => {
+    expect(moveOutSchema("2026-11-22").safeParse({ move_out_date: date }).success).toBe(ok);
+  });
+});
+
+describe("password forms", () => {
+  const base = { intent: "password", current_password: "old", new_password: "abcdef", confirm_password: "abcdef" };
+  it.each([
+    ["abcde", false],
+    ["abcdef", true],
+    ["a".repeat(20), true],
+    ["a".repeat(21), false],
+  ])("new password %j (6 to 20): %s", (pw, ok) => {
+    expect(changePasswordSchema.safeParse({ ...base, new_password: pw, confirm_password: pw }).success).toBe(ok);
+  });
+  it("must be confirmed", () => {
+    expect(issues(changePasswordSchema.safeParse({ ...base, confirm_password: "abcdeg" }))).toEqual({ confirm_password: "The passwords do not match." });
+    expect(issues(resetPasswordSchema.safeParse({ token: "t", new_password: "abcdef", confirm_password: "abcdeg" }))).toEqual({ confirm_password: "The passwords do not match." });
+  });
+});
+
+describe("profile forms", () => {
+  it("uses the rental form's rules for contact details and the phone", () => {
+    const r = profileContactSchema.safeParse({ intent: "contact", first_name: "Pat", last_name: "T", email: "PAT@Example.com", addr_1: "1 Main", city: "Lumberton", region: "nc", postal_code: "28358" });
+    expect(r.data).toMatchObject({ email: "pat@example.com", region: "NC", is_military: false });
+    expect(profilePhoneSchema.parse({ intent: "phone", cell_phone: "(910) 555-0134" }).cell_phone).toBe("9105550134");
+    expect(profilePhoneSchema.safeParse({ intent: "phone", cell_phone: "555-0134" }).success).toBe(false);
+  });
+});
