@@ -5,6 +5,7 @@ import type { Route } from "./+types/rent";
 import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
 import { CheckoutProgress } from "~/components/checkout-progress";
 import { CheckoutCharges, CheckoutUnitSummary } from "~/components/checkout-summary";
+import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, Honeypot, SubmitButton } from "~/components/form";
 import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
 import { routeMeta } from "~/components/route-meta";
@@ -382,12 +383,17 @@ function DetailsStep({ view, d, actionData }: { view: StepView<"details">; d: Lo
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   const f = fields as unknown as TenantContactFieldsMeta & TenantPasswordFieldsMeta;
+  const order = [
+    "first_name", "last_name", "email", "cell_phone", "addr_1", "addr_2", "city", "region", "postal_code",
+    "alt_contact_first_name", "alt_contact_last_name", "alt_contact_phone", "web_pw", "confirm_web_pw",
+  ] as const;
   return (
     <Form method="post" action={`${d.basePath}?step=details`} {...getFormProps(form)} noValidate className="stack-form">
       <CsrfInput token={d.csrfToken} />
       <Honeypot />
       <input type="hidden" name="intent" value="details" />
       <FormErrors id={form.errorId} errors={form.errors ?? (actionData?.formError ? [actionData.formError] : undefined)} />
+      <ErrorSummary errors={actionData?.result ? summaryErrors(form.allErrors, order.map((n) => f[n])) : []} />
       <p>Create your account: you will use this email and password to pay your bill in the customer portal.</p>
       <TenantContactFields fields={f} />
       <TenantPasswordFields fields={f} keepHint={view.hasPassword} />
@@ -412,6 +418,7 @@ function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">;
       <CsrfInput token={d.csrfToken} />
       <input type="hidden" name="intent" value="protection" />
       <FormErrors id={form.errorId} errors={form.errors} />
+      <ErrorSummary errors={actionData?.result ? summaryErrors(form.allErrors, [{ id: `plan-${view.plans[0]?.id ?? "none"}`, name: meta.name }]) : []} />
       <fieldset className="choice-list" aria-describedby={invalid ? meta.errorId : undefined} aria-invalid={invalid || undefined}>
         <legend>Choose a protection plan for your belongings</legend>
         {view.plans.length === 0 ? <p>This location does not offer protection plans online.</p> : null}
@@ -493,6 +500,7 @@ function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderDa
       <CsrfInput token={d.csrfToken} />
       <input type="hidden" name="intent" value="sign" />
       <FormErrors id={form.errorId} errors={form.errors} />
+      <ErrorSummary errors={actionData?.result ? summaryErrors(form.allErrors, [name, consent]) : []} />
       <p>Please read your rental agreement. To sign it, type your full name and tick the box.</p>
       <div className="lease-text" tabIndex={0} role="region" aria-label="Rental agreement">
         {view.leaseText}
@@ -544,6 +552,9 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       <CsrfInput token={d.csrfToken} />
       <input type="hidden" name="intent" value="pay" />
       <FormErrors id={form.errorId} errors={form.errors} />
+      <ErrorSummary
+        errors={actionData?.result ? summaryErrors(form.allErrors, [fields.card_number, fields.exp_month, fields.exp_year, fields.cvv, fields.name_on_card, fields.billing_postal_code]) : []}
+      />
       <p className="checkout__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>

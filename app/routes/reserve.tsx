@@ -4,6 +4,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/reserve";
 import { CsrfInput, Field, FormErrors, Honeypot, SubmitButton } from "~/components/form";
+import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { isHoneypotFilled } from "~/domain/form-fields";
@@ -127,6 +128,9 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
             <Honeypot />
             <input type="hidden" name="idempotency_key" value={d.idempotencyKey} />
             <FormErrors id={form.errorId} errors={form.errors} />
+            <ErrorSummary
+              errors={actionData?.result ? summaryErrors(form.allErrors, [fields.first_name, fields.last_name, fields.email, fields.phone, fields.desired_move_in_date]) : []}
+            />
             <div className="form-row">
               <Field label="First name" meta={fields.first_name}>
                 {(p) => <input {...getInputProps(fields.first_name, { type: "text" })} {...p} autoComplete="given-name" />}

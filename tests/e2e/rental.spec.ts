@@ -11,6 +11,9 @@ const UNIT_TYPE = "/rent/6";
 const RESERVE = "/reserve/6";
 const MAINTENANCE = "Rentals are currently under maintenance. Please call the office to make a payment.";
 
+/** An error message shown beside its field (not the summary's copy). */
+const fieldError = (page: Page, text: string | RegExp) => page.locator(".field__errors").getByText(text);
+
 const uniqueEmail = (testInfo: TestInfo, what: string) => `${what}.${testInfo.project.name}.${Date.now()}.${testInfo.retry}@example.com`;
 
 /** Page object for the checkout. */
@@ -110,12 +113,14 @@ test.describe("online rental", () => {
 
     await c.sign();
     await expect(page.getByTestId("pay-total")).toHaveText(total);
+    if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "pay step" });
     await expect(page.getByLabel(/Pay my rent automatically/)).toBeChecked();
     await c.fillCard("4242 4242 4242 4242");
     await c.pay();
 
     await expect(page).toHaveURL(/\/rent\/6\/confirmation$/);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+    if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "confirmation" });
     const gate = (await page.getByTestId("gate-code").innerText()).trim();
     expect(gate).toMatch(/^\d{6}$/);
     await expect(page.getByRole("status")).toContainText(`Your gate code is ${gate}`);
@@ -146,16 +151,26 @@ test.describe("online rental", () => {
     await expect(page.getByRole("link", { name: "Sign in to the customer portal" })).toHaveAttribute("href", "/customer-portal/login");
   });
 
-  test("each form error is shown beside its field, typed values kept, never the password", async ({ page }, testInfo) => {
+  test("each form error is shown beside its field, typed values kept, never the password", async ({ page, javaScriptEnabled }, testInfo) => {
     const c = new Checkout(page);
     await c.start();
     await c.fillTenant(uniqueEmail(testInfo, "errors"), { password: "abcde", phone: "555-0134" });
     await page.getByLabel("Email address").fill("not-an-email");
     await c.continue();
-    await expect(page.getByText("Your password must be at least 6 characters.")).toBeVisible();
-    await expect(page.getByText("Enter a valid email address, like name@example.com.")).toBeVisible();
-    await expect(page.getByText("Enter a 10-digit cell phone number in the format (###) ###-####.")).toBeVisible();
+    await expect(fieldError(page, "Your password must be at least 6 characters.")).toBeVisible();
+    await expect(fieldError(page, "Enter a valid email address, like name@example.com.")).toBeVisible();
+    await expect(fieldError(page, "Enter a 10-digit cell phone number in the format (###) ###-####.")).toBeVisible();
     await expect(page.getByLabel("Email address")).toHaveAttribute("aria-invalid", "true");
+    if (javaScriptEnabled) {
+      // Checked in the browser before sending: focus goes to the first field in error.
+      await expect(page.getByLabel("Email address")).toBeFocused();
+      await expectNoAxeViolations(page, { include: "main", label: "details with errors" });
+    } else {
+      // The server's answer: a summary of the errors, focused, each linking to its field.
+      const summary = page.getByRole("alert").filter({ hasText: "There is a problem" });
+      await expect(summary).toBeFocused();
+      await expect(summary.getByRole("link", { name: "Your password must be at least 6 characters." })).toHaveAttribute("href", /#.+web_pw/);
+    }
     await expect(page.getByLabel("First name", { exact: true })).toHaveValue("Ada");
     await expect(page.getByLabel("Password", { exact: true })).toHaveValue(/^(|abcde)$/);
     // Without JavaScript the server answered; it never sends the password back.
@@ -166,7 +181,7 @@ test.describe("online rental", () => {
     await page.getByLabel("Password", { exact: true }).fill("secret1");
     await page.getByLabel("Confirm password").fill("secret2");
     await c.continue();
-    await expect(page.getByText("The passwords do not match.")).toBeVisible();
+    await expect(fieldError(page, "The passwords do not match.")).toBeVisible();
   });
 
   test("a declined card shows a clear message and charges nothing; the visitor can try again", async ({ page, javaScriptEnabled }, testInfo) => {
@@ -223,7 +238,7 @@ test.describe("reservation", () => {
       // A date beyond the window is refused with the window in the message.
       await page.getByLabel("Desired move-in date").fill("2099-01-01");
       await page.getByRole("button", { name: "Reserve this unit" }).click();
-      await expect(page.getByText(/Choose a move-in date from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\./)).toBeVisible();
+      await expect(fieldError(page, /Choose a move-in date from \d{4}-\d{2}-\d{2} to \d{4}-\d{2}-\d{2}\./)).toBeVisible();
       const min = await page.getByLabel("Desired move-in date").getAttribute("min");
       await page.getByLabel("Desired move-in date").fill(min!);
       await page.getByRole("button", { name: "Reserve this unit" }).click();
