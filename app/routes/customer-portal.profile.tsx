@@ -116,7 +116,12 @@ function Checkbox({ meta, label }: { meta: FieldMetadata<any>; label: string }) 
   );
 }
 
+/** Keyed by the saved details, so the forms start again from what was saved (with JavaScript on). */
 export default function Profile({ loaderData, actionData }: Route.ComponentProps) {
+  return <ProfileForms key={JSON.stringify(loaderData.tenant)} loaderData={loaderData} actionData={actionData} />;
+}
+
+function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "loaderData" | "actionData">) {
   const t = loaderData.tenant;
   const result = (which: string) => (actionData?.intent === which ? actionData.result : undefined);
   const [contactForm, c] = useForm({

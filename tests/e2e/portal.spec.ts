@@ -1,6 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { addDays, addMonths, format, parseISO } from "date-fns";
 import { testHook } from "./support/hooks";
+import { expectNoAxeViolations } from "./support/a11y";
 
 /**
  * The customer portal end to end, with and without JavaScript: a tenant (created as a move-in
@@ -188,4 +189,88 @@ test("switched-off portal features say to call the office", async ({ page, reque
   } finally {
     await testHook(request, "setAccountSettings", { settings: { is_payments_enabled: true, is_move_out_enabled: true } });
   }
+});
+
+test("forgot password, profile, autopay and a declined card", async ({ page, request, javaScriptEnabled }) => {
+  const email = unique("portal-reset");
+  await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
+
+  // Forgot password: the same answer for anyone; the emailed link works once.
+  await page.goto("/customer-portal/login");
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Forgot your password?" })).toBeVisible();
+  await page.getByLabel("Email address").fill(email);
+  await page.getByRole("button", { name: "Email me a reset link" }).click();
+  await expect(page.getByRole("heading", { name: "Check your email" })).toBeVisible();
+  const mail = await testHook<{ text: string }>(request, "lastEmailTo", { to: email });
+  const link = new URL(/http\S+reset-password\?token=\S+/.exec(mail.text)![0]);
+  await page.goto(`${link.pathname}${link.search}`);
+  await page.getByLabel("New password", { exact: true }).fill("abc");
+  await page.getByLabel("Confirm new password").fill("abc");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByText("Your new password must be at least 6 characters.")).toBeVisible();
+  await page.getByLabel("New password", { exact: true }).fill("brand-new1");
+  await page.getByLabel("Confirm new password").fill("brand-new1");
+  await page.getByRole("button", { name: "Save new password" }).click();
+  await expect(page.getByText("Your password has been changed.")).toBeVisible();
+  await page.goto(`${link.pathname}${link.search}`);
+  await expect(page.getByRole("heading", { name: "This link has expired" })).toBeVisible();
+  await signIn(page, email, "brand-new1");
+  await expect(page.getByRole("heading", { level: 1, name: "My units" })).toBeVisible();
+  if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "portal dashboard" });
+
+  // A declined card charges nothing and says so beside the form.
+  await page.getByRole("link", { name: "Pay my bill" }).click();
+  await page.getByLabel("Another amount").check();
+  await page.getByLabel("Other amount in dollars").fill("10.00");
+  await fillCard(page);
+  await page.getByLabel("Card number").fill("4000 0000 0000 0002");
+  await page.getByRole("button", { name: "Pay now" }).click();
+  await expect(page.getByRole("alert")).toContainText("Your card was declined. Nothing was charged.");
+  await expect(page.getByLabel("Card number")).toHaveValue(javaScriptEnabled ? /.*/ : "");
+  if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "pay form with an error" });
+
+  // Autopay: the location's terms must be accepted.
+  await page.goto("/customer-portal");
+  await page.getByRole("link", { name: "Set up autopay" }).click();
+  await expect(page.getByRole("heading", { name: "Autopay terms" })).toBeVisible();
+  await expect(page.getByText("By enrolling in autopay you authorise")).toBeVisible();
+  await fillCard(page);
+  await page.getByRole("button", { name: "Turn on autopay" }).click();
+  await expect(page.getByText("Please read the autopay terms and tick the box to agree.")).toBeVisible();
+  await fillCard(page);
+  await page.getByLabel("I have read and agree to the autopay terms").check();
+  await page.getByRole("button", { name: "Turn on autopay" }).click();
+  await expect(page.getByText("Autopay is on.")).toBeVisible();
+  await expect(page.getByTestId("autopay")).toHaveText("On — Visa ending 4242");
+  await page.getByRole("link", { name: "Manage autopay" }).click();
+  await page.getByRole("button", { name: "Cancel autopay" }).click();
+  await expect(page.getByTestId("autopay")).toHaveText("Off");
+
+  // Profile: contact details with the rental form's rules; password change needs the current one.
+  await page.getByRole("link", { name: "Profile and password" }).click();
+  await page.getByLabel("City").fill("Fayetteville");
+  await page.getByLabel("ZIP code").fill("2830");
+  await page.getByRole("button", { name: "Save contact details" }).click();
+  await expect(page.getByText("Enter a 5-digit ZIP code, like 28358.")).toBeVisible();
+  await expect(page.getByLabel("City")).toHaveValue("Fayetteville");
+  await page.getByLabel("ZIP code").fill("28301");
+  await page.getByRole("button", { name: "Save contact details" }).click();
+  await expect(page.getByText("Your contact details have been saved.")).toBeVisible();
+  await expect(page.getByLabel("City")).toHaveValue("Fayetteville");
+  await page.getByLabel("Cell phone").fill("910 555 0188");
+  await page.getByRole("button", { name: "Save phone number" }).click();
+  await expect(page.getByText("Your phone number has been saved.")).toBeVisible();
+  await expect(page.getByLabel("Cell phone")).toHaveValue("(910) 555-0188");
+  await page.getByLabel("Current password").fill("wrong-one");
+  await page.getByLabel("New password", { exact: true }).fill("second-pass");
+  await page.getByLabel("Confirm new password").fill("second-pass");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Your current password is not right.")).toBeVisible();
+  await page.getByLabel("Current password").fill("brand-new1");
+  await page.getByLabel("New password", { exact: true }).fill("second-pass");
+  await page.getByLabel("Confirm new password").fill("second-pass");
+  await page.getByRole("button", { name: "Change password" }).click();
+  await expect(page.getByText("Your password has been changed.")).toBeVisible();
+  if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "profile" });
 });
