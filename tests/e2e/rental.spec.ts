@@ -7,14 +7,24 @@ import { expectNoAxeViolations } from "./support/a11y";
  * Rents from Lumberton's 10' x 10' Drive-Up type (plenty of units in the demo inventory, which other
  * specs do not exhaust); every visitor gets a unique email per run.
  */
-const UNIT_TYPE = "/rent/6";
-const RESERVE = "/reserve/6";
+const UNIT_TYPE_PAGE = "/locations/lumberton-nc-28358/units/10x10-drive-up";
+let UNIT_TYPE = "";
+let RESERVE = "";
 const MAINTENANCE = "Rentals are currently under maintenance. Please call the office to make a payment.";
 
 /** An error message shown beside its field (not the summary's copy). */
 const fieldError = (page: Page, text: string | RegExp) => page.locator(".field__errors").getByText(text);
 
 const uniqueEmail = (testInfo: TestInfo, what: string) => `${what}.${testInfo.project.name}.${Date.now()}.${testInfo.retry}@example.com`;
+
+// The type's Rent link on its unit type page gives its id (no guessing of database ids).
+test.beforeAll(async ({ request }) => {
+  const html = await (await request.get(UNIT_TYPE_PAGE)).text();
+  const id = /href="\/rent\/(\d+)"/.exec(html)?.[1];
+  if (!id) throw new Error(`No Rent link on ${UNIT_TYPE_PAGE}`);
+  UNIT_TYPE = `/rent/${id}`;
+  RESERVE = `/reserve/${id}`;
+});
 
 /** Page object for the checkout. */
 class Checkout {
@@ -118,7 +128,7 @@ test.describe("online rental", () => {
     await c.fillCard("4242 4242 4242 4242");
     await c.pay();
 
-    await expect(page).toHaveURL(/\/rent\/6\/confirmation$/);
+    await expect(page).toHaveURL(new RegExp(`${UNIT_TYPE}/confirmation$`));
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
     if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "confirmation" });
     const gate = (await page.getByTestId("gate-code").innerText()).trim();
