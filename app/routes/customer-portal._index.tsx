@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       units: withLedgers,
       flags: {
         payments: ctx.settings.is_payments_enabled,
-        prepay: ctx.settings.is_prepayments_enabled && ctx.settings.portal_prepay_months > 0,
+        prepay: ctx.settings.is_prepayments_enabled && ctx.settings.is_payments_enabled && ctx.settings.portal_prepay_months > 0,
         autopay: ctx.settings.is_autopay_enabled,
         moveOut: ctx.settings.is_move_out_enabled,
         protectionPlans: ctx.settings.is_protection_plans_enabled,

@@ -7,6 +7,15 @@ import type { Payment, StorageSoftware } from "~/storage-software/port";
 import { PaymentDeclinedError, StorageValidationError, storageErrorMessage } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
 import { sendEmail } from "./email.server";
+import { hitRateLimit } from "./rate-limit.server";
+
+/** Card attempts per tenant per 15 minutes (card testing protection); a repeat of a used form does not count. */
+export const PAYMENT_ATTEMPTS_PER_TENANT = 10;
+
+async function paymentLimited(ctx: PortalContext, tenantId: string): Promise<PaymentOutcome | null> {
+  const r = await hitRateLimit(ctx.db, { key: `pay:tenant:${tenantId}`, limit: PAYMENT_ATTEMPTS_PER_TENANT, windowMs: 15 * 60 * 1000, now: ctx.now });
+  return r.allowed ? null : { ok: false, message: `Too many payment attempts. Please wait ${r.retryAfterMinutes} minutes and try again, or call the office.` };
+}
 
 export type PaymentOutcome = { ok: true; paymentId: string } | { ok: false; message: string; fieldErrors?: Record<string, string[]> };
 
@@ -54,6 +63,8 @@ export async function payLease(
   input: { tenantId: string; leaseId: string; amount: number; method: ParsedMethod; idempotencyKey: string; origin: string; phone: string },
 ): Promise<PaymentOutcome> {
   const repeat = await alreadyUsed(ctx, input.idempotencyKey);
+  const limited = repeat ? null : await paymentLimited(ctx, input.tenantId);
+  if (limited) return limited;
   try {
     const payment = await storage.makePayment({ tenantId: input.tenantId, leaseId: input.leaseId, amount: input.amount, method: input.method, idempotencyKey: input.idempotencyKey, now: ctx.now });
     if (!repeat && payment.status === "approved") await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
@@ -70,6 +81,8 @@ export async function prepayLease(
   input: { tenantId: string; leaseId: string; months: number; expectedTotal: number; method: ParsedMethod; idempotencyKey: string; origin: string; phone: string },
 ): Promise<PaymentOutcome> {
   const repeat = await alreadyUsed(ctx, input.idempotencyKey);
+  const limited = repeat ? null : await paymentLimited(ctx, input.tenantId);
+  if (limited) return limited;
   try {
     const payment = await storage.prepay({ ...input, now: ctx.now });
     if (!repeat && payment.status === "approved") await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);

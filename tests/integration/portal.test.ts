@@ -8,6 +8,7 @@ import { portalLocations, accountStorage, requirePortalUnit, type PortalContext 
 import { isResetTokenValid, requestPasswordReset, resetPassword, signIn, SIGNIN_FAILED_MESSAGE, SIGNIN_LIMIT_PER_ACCOUNT, SIGNIN_LIMIT_PER_IP } from "~/services/auth.server";
 import { createTenantSession, destroyTenantSession, getTenantSession } from "~/services/session.server";
 import { runBilling } from "~/services/billing-run.server";
+import { payLease, PAYMENT_ATTEMPTS_PER_TENANT } from "~/services/portal-payments.server";
 import { storageFor } from "~/storage-software/index.server";
 import type { StorageSoftware } from "~/storage-software/port";
 import { PaymentDeclinedError } from "~/storage-software/errors";
@@ -208,6 +209,25 @@ describe("payments", () => {
     await expect(
       storage.makePayment({ tenantId: String(a.tenantId), leaseId: String(b.leaseId), amount: 100, method: { kind: "card", card: card(), saveCard: false }, idempotencyKey: `other-${Date.now()}-abcdefgh`, now: NOW }),
     ).rejects.toThrow(/not on your account/);
+  });
+});
+
+describe("portal payment service", () => {
+  it("emails one receipt for a double submit and limits card attempts per tenant", async () => {
+    const t = await tenantWithLease();
+    const locs = await portalLocations(handle.db, accountId);
+    const ctx = { db: handle.db, now: NOW, locations: locs, siteName: "Gatehouse" } as PortalContext;
+    const input = { tenantId: String(t.tenantId), leaseId: String(t.leaseId), amount: 1000, method: { kind: "card" as const, card: card(), saveCard: false }, origin: "http://localhost", phone: "(910) 555-0134" };
+    const key = `svc-${Date.now()}-abcdefgh`;
+    const a = await payLease(ctx, storage, { ...input, idempotencyKey: key });
+    const b = await payLease(ctx, storage, { ...input, idempotencyKey: key });
+    expect(a).toEqual(b);
+    const receipts = await handle.db.select().from(emailOutbox).where(and(eq(emailOutbox.to, t.email), sql`${emailOutbox.subject} like 'Payment receipt%'`));
+    expect(receipts).toHaveLength(1);
+    expect(receipts[0]!.text).toContain("$10.00");
+    for (let i = 1; i < PAYMENT_ATTEMPTS_PER_TENANT; i++) await payLease(ctx, storage, { ...input, idempotencyKey: `svc-${i}-${Date.now()}-abcdefgh` });
+    const limited = await payLease(ctx, storage, { ...input, idempotencyKey: `svc-x-${Date.now()}-abcdefgh` });
+    expect(limited).toMatchObject({ ok: false, message: expect.stringContaining("Too many payment attempts") });
   });
 });
 
