@@ -15,6 +15,9 @@ import checkoutCss from "~/styles/checkout.css?url";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
+const formatDay = (day: string) =>
+  new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
+
 /** The rental's confirmation (post/redirect/get target): only the browser that completed the checkout sees it. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = await loadRentalContext(context.db, params.unitTypeId, clockNow());
@@ -26,6 +29,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   return data(
     {
       ...c,
+      moveInDay: formatDay(c.moveInDate),
+      paidThroughDay: formatDay(c.paidThroughDate),
+      nextDueDay: formatDay(c.nextDueDate),
       unit: unitDescription(ctx.unitType),
       locationName: ctx.location.name,
       address: ctx.location.address,
@@ -64,12 +70,12 @@ export default function RentConfirmation({ loaderData: c }: Route.ComponentProps
             <strong data-testid="gate-code">{c.gateCode}</strong> — enter the digits and then press <strong>#</strong> ({c.gateCode}#)
           </dd>
           <dt>Move-in date</dt>
-          <dd>{c.moveInDate}</dd>
+          <dd>{c.moveInDay}</dd>
           <dt>Paid through</dt>
-          <dd>{c.paidThroughDate}</dd>
+          <dd>{c.paidThroughDay}</dd>
           <dt>Next payment due</dt>
           <dd>
-            {c.nextDueDate} ({formatCents(c.monthlyRate)} rent{c.autopayEnabled ? ", paid by autopay" : ""})
+            {c.nextDueDay} ({formatCents(c.monthlyRate)} rent{c.autopayEnabled ? ", paid by autopay" : ""})
           </dd>
         </dl>
       </section>
