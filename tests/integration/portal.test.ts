@@ -309,6 +309,15 @@ describe("billing run", () => {
     expect(run!.finishedAt).not.toBeNull();
   });
 
+  it("two runs at the same moment (two processes) bill once", async () => {
+    const t = await tenantWithLease({ moveInDate: "2026-09-10" });
+    const lines = async () => (await handle.db.select({ n: count() }).from(ledgerEntries).where(eq(ledgerEntries.leaseId, t.leaseId)))[0]!.n;
+    const before = await lines();
+    const runs = await Promise.all([1, 2, 3].map(() => runBilling(handle.db, { runDate: "2026-10-10", now: NOW })));
+    expect(runs.filter((r) => !r.skipped)).toHaveLength(1);
+    expect(await lines()).toBe(before + 2); // rent and protection plan, once
+  });
+
   it("charges autopay cards on the due date and records a decline for the portal", async () => {
     const ok = await tenantWithLease();
     const bad = await tenantWithLease();
