@@ -39,6 +39,7 @@ import {
   placeMoveIn,
   quoteCheckout,
   readCheckoutId,
+  releaseOtherCheckout,
   rentalBlock,
   rentalBlockMessage,
   saveDetails,
@@ -212,6 +213,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     if (await ctx.storage.isEmailRegistered(details.email)) {
       return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
     }
+    await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);
     try {
       const id = await saveDetails(context.db, ctx, { existing: checkout, details, webPw: web_pw, now });
       throw redirect(`${basePath}?step=protection`, { status: 303, headers: { "Set-Cookie": await checkoutCookieHeader(id) } });

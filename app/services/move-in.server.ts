@@ -241,6 +241,18 @@ export async function abandonCheckout(db: Database, ctx: RentalContext, checkout
     .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "open")));
 }
 
+/**
+ * A visitor who starts renting another unit type lets go of the unit held for the previous one
+ * (one checkout, one held unit per browser).
+ */
+export async function releaseOtherCheckout(db: Database, ctx: RentalContext, checkoutId: string | null, unitTypeId: string) {
+  if (!checkoutId) return;
+  const other = await db.query.checkouts.findFirst({ where: eq(checkouts.id, checkoutId) });
+  if (!other || other.status !== "open" || String(other.unitTypeId) === unitTypeId) return;
+  await ctx.storage.releaseHold(other.id);
+  await db.update(checkouts).set({ status: "abandoned", webPwHash: null, unitId: null }).where(eq(checkouts.id, other.id));
+}
+
 /** Closes checkouts idle for a day (their holds have long run out) and forgets their password hashes. */
 export async function sweepAbandonedCheckouts(db: Database, now: Date): Promise<number> {
   const rows = await db

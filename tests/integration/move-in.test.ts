@@ -177,6 +177,23 @@ describe("move-in (local adapter, real database)", () => {
     expect(a).not.toBe(b);
   });
 
+  it("starting another unit type releases the unit held for the first", async () => {
+    const { db } = handle;
+    const { releaseOtherCheckout } = await import("~/services/move-in.server");
+    const { unitTypeId } = await lumbertonUnitType(db);
+    const { unitTypeId: otherType } = await lumbertonUnitType(db, { category: "parking" });
+    const first = await ctxFor(db, unitTypeId);
+    const id = await saveDetails(db, first, { existing: null, details: tenantDetails(), webPw: "secret1", now: NOW });
+    const heldBefore = (await ctxFor(db, unitTypeId)).unitType.availableCount;
+    await releaseOtherCheckout(db, await ctxFor(db, otherType), id, otherType);
+    expect((await ctxFor(db, unitTypeId)).unitType.availableCount).toBe(heldBefore + 1);
+    expect((await getCheckout(db, id, unitTypeId))!.status).toBe("abandoned");
+    // The same type: nothing happens.
+    const again = await saveDetails(db, first, { existing: null, details: tenantDetails(), webPw: "secret1", now: NOW });
+    await releaseOtherCheckout(db, first, again, unitTypeId);
+    expect((await getCheckout(db, again, unitTypeId))!.status).toBe("open");
+  });
+
   it("spec §9 rules: rentals off, coming-soon locations and Sundays (when not allowed) cannot be rented", async () => {
     const { db } = handle;
     const { accounts, locations } = await import("~/db/schema");
