@@ -274,3 +274,23 @@ test("forgot password, profile, autopay and a declined card", async ({ page, req
   await expect(page.getByText("Your password has been changed.")).toBeVisible();
   if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "profile" });
 });
+
+test("an autopay decline in the billing run shows on the dashboard", async ({ page, request }) => {
+  const email = unique("portal-decline");
+  await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
+  await signIn(page, email);
+  await page.getByRole("link", { name: "Set up autopay" }).click();
+  await fillCard(page);
+  await page.getByLabel("Card number").fill("4000 0000 0000 0341"); // saves, but every charge declines
+  await page.getByLabel("I have read and agree to the autopay terms").check();
+  await page.getByRole("button", { name: "Turn on autopay" }).click();
+  await expect(page.getByTestId("autopay")).toHaveText("On — Visa ending 0341");
+
+  const due = iso(addMonths(parseISO(todayNY()), 1));
+  const run = await testHook<{ autopayDeclined: number }>(request, "runBilling", { date: due, email });
+  expect(run.autopayDeclined).toBe(1);
+  await page.reload();
+  const balance = (await page.getByTestId("balance").textContent())!;
+  expect(balance).not.toBe("$0.00");
+  await expect(page.getByRole("alert")).toContainText(`Your autopay payment of ${balance} was declined: Your card was declined.`);
+});
