@@ -29,8 +29,10 @@ export function LocationCard({ location }: { location: LocationSummary }) {
         <a href={phoneHref(location.phoneNumber)}>{location.phoneNumber}</a>
       </p>
       <p className="card__actions">
-        <Link to={`/locations/${location.urlSlug}`} className="button button--primary" aria-label={`${location.status === "Live" ? "View units at" : "Learn more about"} ${location.name}`}>
+        {/* The place name is in the link text (hidden visually), so the link makes sense out of context. */}
+        <Link to={`/locations/${location.urlSlug}`} className="button button--primary">
           {location.status === "Live" ? "View units" : "Learn more"}
+          <span className="visually-hidden"> {location.status === "Live" ? "at" : "about"} {location.name}</span>
         </Link>
       </p>
     </article>
