@@ -32,6 +32,10 @@ export interface DatabaseOptions {
 export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   if (options.url) {
     const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
+    // An idle client can lose its connection (server restart, admin termination). Without a listener
+    // the pool re-emits that as an unhandled 'error' and the process dies; the pool already drops the
+    // broken client and opens a new one on the next query, so a warning is all that is needed.
+    pool.on("error", (error) => console.warn(`[db] idle connection lost: ${error.message}`));
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
     return { db, driver: "postgres", close: () => pool.end() };
   }

@@ -52,11 +52,12 @@ export default async function setup(project: TestProject) {
   project.provide("pgTemplates", templates);
   return async () => {
     // Drop the templates and any test databases left behind.
-    const { rows } = await admin.query<{ datname: string }>(
-      "SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2",
-      [`gh_tpl_%_${suffix}`, `gh_test_%_${process.pid}_%`],
-    );
-    for (const r of rows) await admin.query(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
+    // Matched in JavaScript, not with LIKE (where "_" is a wildcard and could match another run's names).
+    const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database");
+    const ours = rows
+      .map((r) => r.datname)
+      .filter((n) => (n.startsWith("gh_tpl_") && n.endsWith(`_${suffix}`)) || (n.startsWith("gh_test_") && n.includes(`_${process.pid}_`)));
+    for (const name of ours) await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
     fs.rmSync(goldenDir, { recursive: true, force: true });
   };
