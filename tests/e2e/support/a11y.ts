@@ -38,6 +38,17 @@ export const test = base.extend<{ scanPage: Page }>({
 
 export { expect };
 
+/**
+ * In the "no-js" project, skips the rest of a scan when the page ships no client bundle: its HTML
+ * is then the very same with and without JavaScript, and the "js" project has scanned it already.
+ * Pages that hydrate (forms) are scanned in both projects, because their DOM can differ.
+ */
+export async function skipIfSameAsJsProject(scanPage: Page) {
+  if (!isNoJs(test.info())) return;
+  const ssrOnly = (await scanPage.locator("link[rel='modulepreload'], script[type='module']").count()) === 0;
+  test.skip(ssrOnly, "no client bundle on this page: the same HTML was scanned in the js project");
+}
+
 /** Clicks every closed disclosure (<details>) toggle in a part of the page once, in document order. */
 export async function openAllDisclosures(scope: Locator) {
   const summaries = scope.locator("details > summary");
