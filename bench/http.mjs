@@ -8,7 +8,10 @@
 // seeded PGlite directory, warms up, measures each page for a bounded time, stops the server and
 // prints a markdown table. Settings (environment): BENCH_PORT (3400), BENCH_PGLITE_DIR
 // (data/bench), BENCH_DURATION seconds per page (10), BENCH_THREADS (2), BENCH_CONNECTIONS (32),
-// BENCH_WARMUP seconds per page (3), BENCH_PATHS (comma-separated, overrides the three pages).
+// BENCH_WARMUP seconds per page (3), BENCH_TIMEOUT seconds before wrk gives up on a response (10),
+// BENCH_PATHS (comma-separated, overrides the three pages), BENCH_BASELINE=0 to skip the /healthz
+// baseline row (no database, no React: shows what the machine itself allows), BENCH_DATABASE_URL to
+// run on that PostgreSQL database (migrated and seeded first) instead of PGlite.
 // Not part of `npm test`: numbers depend on the machine and on what else it is doing.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -22,6 +25,8 @@ const DURATION = Number(env("BENCH_DURATION", "10"));
 const WARMUP = Number(env("BENCH_WARMUP", "3"));
 const THREADS = Number(env("BENCH_THREADS", "2"));
 const CONNECTIONS = Number(env("BENCH_CONNECTIONS", "32"));
+const TIMEOUT = Number(env("BENCH_TIMEOUT", "10"));
+const BASELINE = env("BENCH_BASELINE", "1") !== "0";
 const ORIGIN = `http://127.0.0.1:${PORT}`;
 
 function fail(message) {
@@ -36,6 +41,8 @@ if (!fs.existsSync(`${BUILD_DIR}/server/index.js`)) fail(`no production build in
 // browser tests are not disturbed and the numbers are for the seeded demo site.
 const childEnv = { ...process.env, NODE_ENV: "production", HTTPS: "false", PORT: String(PORT), PGLITE_DIR, BUILD_DIR };
 delete childEnv.DATABASE_URL;
+if (process.env.BENCH_DATABASE_URL) childEnv.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+const DATABASE = process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite";
 execFileSync("npx", ["tsx", "scripts/db-setup.ts"], { stdio: ["ignore", "ignore", "inherit"], env: childEnv });
 
 const server = spawn("node", ["server.js"], { stdio: ["ignore", "ignore", "inherit"], env: childEnv });
@@ -78,15 +85,31 @@ function toMs(value) {
   return m[2] === "us" ? n / 1000 : m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
 }
 
+/** CPU time (user + system, ms) the server process has used so far; Linux /proc only. */
+function serverCpuMs() {
+  try {
+    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+    return (ticks * 1000) / CLOCK_TICKS;
+  } catch {
+    return Number.NaN;
+  }
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
 function wrk(path, seconds) {
   // Browsers ask for compressed pages, and the server compresses: measure that, not plain text.
-  const args = ["-t", String(THREADS), "-c", String(CONNECTIONS), "-d", `${seconds}s`, "--latency", "-H", "Accept-Encoding: gzip", `${ORIGIN}${path}`];
+  const args = ["-t", String(THREADS), "-c", String(CONNECTIONS), "-d", `${seconds}s`, "--timeout", `${TIMEOUT}s`, "--latency", "-H", "Accept-Encoding: gzip", `${ORIGIN}${path}`];
+  const cpuBefore = serverCpuMs();
   const out = execFileSync("wrk", args, { encoding: "utf8" });
+  const cpuMs = serverCpuMs() - cpuBefore;
   const percentile = (p) => toMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m").exec(out)?.[1] ?? "");
+  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
   return {
     path,
+    cpuPerRequest: requests ? cpuMs / requests : Number.NaN,
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
-    requests: Number(/(\d+) requests in/.exec(out)?.[1] ?? 0),
+    requests,
     p50: percentile(50),
     p99: percentile(99),
     non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
@@ -102,7 +125,7 @@ for (const path of paths) {
 }
 
 const results = [];
-for (const path of paths) {
+for (const path of BASELINE ? ["/healthz", ...paths] : paths) {
   if (WARMUP > 0) wrk(path, WARMUP);
   results.push(wrk(path, DURATION));
 }
@@ -110,15 +133,17 @@ stopServer();
 
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "?");
 const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
+const load = os.loadavg().map((n) => n.toFixed(1)).join(", ");
 console.log(
   `\nwrk ${THREADS} threads, ${CONNECTIONS} connections, ${DURATION} s per page after ${WARMUP} s warm-up; ` +
     `Node ${process.version}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}; ` +
-    `server and wrk on the same machine; gzip.\n`,
+    `${DATABASE}; server and wrk on the same machine; gzip; load average at the end ${load}.\n`,
 );
-console.log("| Page | Requests/s | p50 latency | p99 latency | Requests | Errors |");
-console.log("|---|---:|---:|---:|---:|---:|");
+console.log("| Page | Requests/s | p50 latency | p99 latency | Server CPU per request | Requests | Errors |");
+console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const r of results) {
-  const errors = r.non2xx + (r.socketErrors === "none" ? 0 : r.socketErrors.match(/\d+/g).reduce((a, b) => a + Number(b), 0));
-  console.log(`| \`${r.path}\` | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} ms | ${fmt(r.p99, 2)} ms | ${r.requests} | ${errors} |`);
+  const errors = r.non2xx + (r.socketErrors.match(/\d+/g) ?? []).reduce((a, b) => a + Number(b), 0);
+  const label = r.path === "/healthz" ? "`/healthz` (baseline: no database, no React)" : `\`${r.path}\``;
+  console.log(`| ${label} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} ms | ${fmt(r.p99, 2)} ms | ${fmt(r.cpuPerRequest, 2)} ms | ${r.requests} | ${errors} |`);
 }
 if (results.some((r) => r.non2xx > 0)) process.exitCode = 1;
