@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, asc, desc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { insurancePlans, leases, locations, tenants, unitTypes, units } from "~/db/schema";
 import { parseCheckoutCharges } from "~/domain/location-settings";
@@ -18,8 +18,8 @@ export interface TenantWithLease {
 }
 
 /**
- * A tenant with one paid lease, the way a completed move-in leaves them (docs/decisions/040): the
- * unit rented, the first month, protection premium and checkout charges posted with the move-in
+ * A tenant with one paid lease, the way a completed move-in leaves them (docs/decisions/040): a
+ * unit rented (preferably a demo unit already marked rented and without a lease), the first month, protection premium and checkout charges posted with the move-in
  * posting keys and paid by card in the same transaction, paid through addMonths(D,1) − 1 day.
  * For the demo tenant, tests and the browser tests' hook; real rentals go through the rental flow.
  */
@@ -54,6 +54,19 @@ export async function createTenantWithLease(
         .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
         .where(eq(units.id, input.unitId));
     } else {
+      // A demo unit already marked rented with no lease (the demo inventory's "existing tenants"),
+      // so tests and demos change no availability; else a free unit of the type with most free.
+      [unit] = await tx
+        .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
+        .from(units)
+        .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
+        .leftJoin(leases, and(eq(leases.unitId, units.id), eq(leases.status, "active")))
+        .where(and(eq(units.locationId, location.id), eq(units.status, "rented"), ne(unitTypes.category, "parking"), isNull(leases.id)))
+        .orderBy(asc(units.id))
+        .limit(1)
+        .for("update", { of: units, skipLocked: true });
+    }
+    if (!unit) {
       // The unit type with the most units free (not parking), so other tests' choices stay available.
       const free = and(eq(units.locationId, location.id), eq(units.status, "available"), sql`(${units.heldUntil} is null or ${units.heldUntil} <= now())`);
       const [type] = await tx
