@@ -107,6 +107,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
           <FormErrors id={form.errorId} errors={form.errors} />
           <fieldset className="portal-prepay" aria-describedby={fields.months.errorId}>
             <legend>How many months?</legend>
+            {lease.balance > 0 ? <p className="field__hint">Each amount includes your balance due of {formatCents(lease.balance)}.</p> : null}
             {loaderData.offers.map((o) => (
               <div key={o.months} className="portal-prepay__option">
                 <input type="hidden" name={`expected_total_${o.months}`} value={o.total} />
