@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.autopay";
 import { routeMeta } from "~/components/route-meta";
+import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PaymentMethodFields, PortalNav } from "~/components/portal";
 import { autopaySchema } from "~/domain/portal-forms";
@@ -112,7 +113,8 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
           <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
             <CsrfInput token={loaderData.csrfToken} />
             <input type="hidden" name="intent" value="enrol" />
-            <FormErrors id={form.errorId} errors={form.errors} />
+            {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["payment_method", "card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code", "agree_terms"] as const).map((n) => fields[n]))} /> : null}
+          <FormErrors id={form.errorId} errors={form.errors} />
             <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} allowSave={false} newCardLegend="Card for autopay" />
             <section className="portal-terms" aria-labelledby="autopay-terms">
               <h3 id="autopay-terms">Autopay terms</h3>

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.move-out";
 import { routeMeta } from "~/components/route-meta";
+import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PortalNav } from "~/components/portal";
 import { moveOutSchema } from "~/domain/portal-forms";
@@ -96,6 +97,7 @@ export default function MoveOut({ loaderData, actionData }: Route.ComponentProps
       ) : loaderData.sent ? null : (
         <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
           <CsrfInput token={loaderData.csrfToken} />
+          {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["move_out_date", "reason"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
           {lease.moveOutDate ? <p>You gave notice to move out on {formatDate(lease.moveOutDate)}. You can change the date here.</p> : null}
           <Field label="Move-out date" meta={fields.move_out_date} hint={`Today (${formatDate(loaderData.today)}) or later.`}>

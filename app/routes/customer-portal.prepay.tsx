@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.prepay";
 import { routeMeta } from "~/components/route-meta";
+import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PaymentMethodFields, PortalNav } from "~/components/portal";
 import { prepaySchema } from "~/domain/portal-forms";
@@ -104,6 +105,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
         <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
           <CsrfInput token={loaderData.csrfToken} />
           <input type="hidden" name="idempotency_key" value={loaderData.idempotencyKey} />
+          {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["months", "payment_method", "card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
           <fieldset className="portal-prepay" aria-describedby={fields.months.errorId}>
             <legend>How many months?</legend>

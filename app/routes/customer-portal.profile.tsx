@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.profile";
 import { routeMeta } from "~/components/route-meta";
+import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PortalNav } from "~/components/portal";
 import { changePasswordSchema, profileContactSchema, profilePhoneSchema } from "~/domain/portal-forms";
@@ -182,6 +183,7 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
         <Form method="post" {...getFormProps(contactForm)} noValidate className="stack-form">
           <CsrfInput token={loaderData.csrfToken} />
           <input type="hidden" name="intent" value="contact" />
+          {actionData?.intent === "contact" ? <ErrorSummary errors={summaryErrors(contactForm.allErrors, (["first_name", "last_name", "email", "addr_1", "addr_2", "city", "region", "postal_code", "alt_contact_first_name", "alt_contact_last_name", "alt_contact_phone"] as const).map((n) => c[n]))} /> : null}
           <FormErrors id={contactForm.errorId} errors={contactForm.errors} />
           <div className="form-row">
             <TextField label="First name" meta={c.first_name} autoComplete="given-name" />
@@ -230,6 +232,7 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
           <Form method="post" {...getFormProps(phoneForm)} noValidate className="stack-form">
             <CsrfInput token={loaderData.csrfToken} />
             <input type="hidden" name="intent" value="phone" />
+            {actionData?.intent === "phone" ? <ErrorSummary errors={summaryErrors(phoneForm.allErrors, [ph.cell_phone])} /> : null}
             <FormErrors id={phoneForm.errorId} errors={phoneForm.errors} />
             <TextField label="Cell phone" meta={ph.cell_phone} type="tel" autoComplete="tel-national" hint={`Format ${PHONE_MASK_HINT}.`} />
             <SubmitButton pendingText="Saving…">Save phone number</SubmitButton>
@@ -247,6 +250,7 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
         <Form method="post" {...getFormProps(passwordForm)} noValidate className="stack-form">
           <CsrfInput token={loaderData.csrfToken} />
           <input type="hidden" name="intent" value="password" />
+          {actionData?.intent === "password" ? <ErrorSummary errors={summaryErrors(passwordForm.allErrors, [pw.current_password, pw.new_password, pw.confirm_password])} /> : null}
           <FormErrors id={passwordForm.errorId} errors={passwordForm.errors} />
           <Field label="Current password" meta={pw.current_password}>
             {(p) => <input {...getInputProps(pw.current_password, { type: "password" })} {...p} defaultValue={undefined} autoComplete="current-password" />}

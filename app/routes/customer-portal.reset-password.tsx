@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.reset-password";
 import { routeMeta } from "~/components/route-meta";
+import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { resetPasswordSchema } from "~/domain/portal-forms";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/domain/tenant-form";
@@ -72,6 +73,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
       <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
         <CsrfInput token={loaderData.csrfToken} />
         <input type="hidden" name="token" value={loaderData.token} />
+        {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["new_password", "confirm_password"] as const).map((n) => fields[n]))} /> : null}
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field label="New password" meta={fields.new_password} hint={`${PASSWORD_MIN} to ${PASSWORD_MAX} characters.`}>
           {(p) => <input {...getInputProps(fields.new_password, { type: "password" })} {...p} defaultValue={undefined} autoComplete="new-password" />}

@@ -161,7 +161,7 @@ test("sign in, billing run, pay, prepay 3 months, move-out notice", async ({ pag
   const moveOut = iso(addDays(parseISO(moveIn), 20));
   await page.getByLabel("Move-out date").fill(iso(addDays(parseISO(moveIn), -1)));
   await page.getByRole("button", { name: "Give notice" }).click();
-  await expect(page.getByText("Choose today or a later date.")).toBeVisible();
+  await expect(page.getByLabel("Move-out date")).toHaveAccessibleDescription(/Choose today or a later date\./);
   await page.getByLabel("Move-out date").fill(moveOut);
   await page.getByRole("button", { name: "Give notice" }).click();
   await expect(page.getByRole("heading", { name: `Move-out date: ${human(moveOut)}` })).toBeVisible();
@@ -212,7 +212,7 @@ test("forgot password, profile, autopay and a declined card", async ({ page, req
   await page.getByLabel("New password", { exact: true }).fill("abc");
   await page.getByLabel("Confirm new password").fill("abc");
   await page.getByRole("button", { name: "Save new password" }).click();
-  await expect(page.getByText("Your new password must be at least 6 characters.")).toBeVisible();
+  await expect(page.getByLabel("New password", { exact: true })).toHaveAccessibleDescription(/Your new password must be at least 6 characters\./);
   await page.getByLabel("New password", { exact: true }).fill("brand-new1");
   await page.getByLabel("Confirm new password").fill("brand-new1");
   await page.getByRole("button", { name: "Save new password" }).click();
@@ -241,7 +241,7 @@ test("forgot password, profile, autopay and a declined card", async ({ page, req
   await expect(page.getByText("By enrolling in autopay you authorise")).toBeVisible();
   await fillCard(page);
   await page.getByRole("button", { name: "Turn on autopay" }).click();
-  await expect(page.getByText("Please read the autopay terms and tick the box to agree.")).toBeVisible();
+  await expect(page.getByLabel("I have read and agree to the autopay terms")).toHaveAccessibleDescription("Please read the autopay terms and tick the box to agree.");
   await fillCard(page);
   await page.getByLabel("I have read and agree to the autopay terms").check();
   await page.getByRole("button", { name: "Turn on autopay" }).click();
@@ -256,7 +256,7 @@ test("forgot password, profile, autopay and a declined card", async ({ page, req
   await page.getByLabel("City").fill("Fayetteville");
   await page.getByLabel("ZIP code").fill("2830");
   await page.getByRole("button", { name: "Save contact details" }).click();
-  await expect(page.getByText("Enter a 5-digit ZIP code, like 28358.")).toBeVisible();
+  await expect(page.getByLabel("ZIP code")).toHaveAccessibleDescription(/Enter a 5-digit ZIP code, like 28358\./);
   await expect(page.getByLabel("City")).toHaveValue("Fayetteville");
   await page.getByLabel("ZIP code").fill("28301");
   await page.getByRole("button", { name: "Save contact details" }).click();
@@ -270,7 +270,8 @@ test("forgot password, profile, autopay and a declined card", async ({ page, req
   await page.getByLabel("New password", { exact: true }).fill("second-pass");
   await page.getByLabel("Confirm new password").fill("second-pass");
   await page.getByRole("button", { name: "Change password" }).click();
-  await expect(page.getByText("Your current password is not right.")).toBeVisible();
+  await expect(page.getByLabel("Current password")).toHaveAccessibleDescription("Your current password is not right.");
+  if (!javaScriptEnabled) await expect(page.getByRole("alert").filter({ hasText: "There is a problem" })).toBeFocused();
   await page.getByLabel("Current password").fill("brand-new1");
   await page.getByLabel("New password", { exact: true }).fill("second-pass");
   await page.getByLabel("Confirm new password").fill("second-pass");
