@@ -10,7 +10,8 @@
 // (data/bench), BENCH_DURATION seconds per page (10), BENCH_THREADS (2), BENCH_CONNECTIONS (32),
 // BENCH_WARMUP seconds per page (3), BENCH_TIMEOUT seconds before wrk gives up on a response (10),
 // BENCH_PATHS (comma-separated, overrides the three pages), BENCH_BASELINE=0 to skip the /healthz
-// baseline row (no database, no React: shows what the machine itself allows), BENCH_DATABASE_URL to
+// baseline row (no page rendering, only the redirect lookup every request goes through: shows what
+// the machine itself allows at the moment), BENCH_DATABASE_URL to
 // run on that PostgreSQL database (migrated and seeded first) instead of PGlite.
 // Not part of `npm test`: numbers depend on the machine and on what else it is doing.
 import { execFileSync, spawn, spawnSync } from "node:child_process";
@@ -143,7 +144,7 @@ console.log("| Page | Requests/s | p50 latency | p99 latency | Server CPU per re
 console.log("|---|---:|---:|---:|---:|---:|---:|");
 for (const r of results) {
   const errors = r.non2xx + (r.socketErrors.match(/\d+/g) ?? []).reduce((a, b) => a + Number(b), 0);
-  const label = r.path === "/healthz" ? "`/healthz` (baseline: no database, no React)" : `\`${r.path}\``;
+  const label = r.path === "/healthz" ? "`/healthz` (baseline: redirect lookup only, no page)" : `\`${r.path}\``;
   console.log(`| ${label} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} ms | ${fmt(r.p99, 2)} ms | ${fmt(r.cpuPerRequest, 2)} ms | ${r.requests} | ${errors} |`);
 }
 if (results.some((r) => r.non2xx > 0)) process.exitCode = 1;
