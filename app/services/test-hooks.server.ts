@@ -44,6 +44,41 @@ export const testHooks: Record<string, TestHook> = {
     return runBilling(db, { runDate: String(body.date), force: true, tenantId });
   },
   /** Rentals: the newest email sent to `to` (subject and text), e.g. to follow a reservation's cancel link. */
+  /**
+   * Adds `count` available units to a location's unit type (found by width, length and name), so a
+   * spec that rents or reserves has its own stock instead of using up the demo inventory.
+   */
+  async addUnits(db, body) {
+    const { and, eq } = await import("drizzle-orm");
+    const { locations, unitTypes, units } = await import("~/db/schema");
+    const count = Number(body.count ?? 1);
+    if (!Number.isInteger(count) || count < 1 || count > 50) throw new Error("count must be 1..50");
+    const [type] = await db
+      .select({ id: unitTypes.id, locationId: unitTypes.locationId, floor: unitTypes.floor })
+      .from(unitTypes)
+      .innerJoin(locations, eq(locations.id, unitTypes.locationId))
+      .where(
+        and(
+          eq(locations.urlSlug, String(body.locationSlug)),
+          eq(unitTypes.width, Number(body.width)),
+          eq(unitTypes.length, Number(body.length)),
+          eq(unitTypes.name, String(body.name)),
+        ),
+      );
+    if (!type) throw new Error("no such unit type");
+    const prefix = `E2E-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    await db.insert(units).values(
+      Array.from({ length: count }, (_, i) => ({
+        locationId: type.locationId,
+        unitTypeId: type.id,
+        name: `${prefix}-${i + 1}`,
+        floor: type.floor,
+        status: "available" as const,
+      })),
+    );
+    return { ok: true, unitTypeId: type.id };
+  },
+
   async lastEmailTo(db, body) {
     const { emailOutbox } = await import("~/db/schema");
     const { desc, eq } = await import("drizzle-orm");

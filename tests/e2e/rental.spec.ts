@@ -4,8 +4,8 @@ import { expectNoAxeViolations } from "./support/a11y";
 
 /**
  * The online rental and reservation (issue 4), as a visitor, with JavaScript on and off.
- * Rents from Lumberton's 10' x 10' Drive-Up type (plenty of units in the demo inventory, which other
- * specs do not exhaust); every visitor gets a unique email per run.
+ * Rents from Lumberton's 10' x 10' Drive-Up type, to which the spec first adds its own units (test
+ * hook addUnits), so it never sells the type out; every visitor gets a unique email per run.
  */
 const UNIT_TYPE_PAGE = "/locations/lumberton-nc-28358/units/10x10-drive-up";
 let UNIT_TYPE = "";
@@ -17,8 +17,10 @@ const fieldError = (page: Page, text: string | RegExp) => page.locator(".field__
 
 const uniqueEmail = (testInfo: TestInfo, what: string) => `${what}.${testInfo.project.name}.${Date.now()}.${testInfo.retry}@example.com`;
 
-// The type's Rent link on its unit type page gives its id (no guessing of database ids).
+// The spec brings its own stock of the type (it rents, holds and reserves several units per project
+// and retry), then reads the type's id from its Rent link (no guessing of database ids).
 test.beforeAll(async ({ request }) => {
+  await testHook(request, "addUnits", { locationSlug: "lumberton-nc-28358", width: 10, length: 10, name: "Drive-Up", count: 8 });
   const html = await (await request.get(UNIT_TYPE_PAGE)).text();
   const id = /href="\/rent\/(\d+)"/.exec(html)?.[1];
   if (!id) throw new Error(`No Rent link on ${UNIT_TYPE_PAGE}`);
