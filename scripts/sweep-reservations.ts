@@ -2,12 +2,10 @@
 // Safe to run any time and more than once: `npx tsx scripts/sweep-reservations.ts`.
 import { getDatabase } from "~/db/client.server";
 import { now } from "~/services/clock.server";
-import { sweepAbandonedCheckouts } from "~/services/move-in.server";
-import { sweepExpiredReservations } from "~/services/reservation.server";
+import { runHousekeeping } from "~/services/housekeeping.server";
 
 const handle = getDatabase();
 const at = now();
-const reservations = await sweepExpiredReservations(handle.db, at);
-const checkouts = await sweepAbandonedCheckouts(handle.db, at);
+const { reservations, checkouts } = await runHousekeeping(handle.db, at);
 console.log(`[sweep] ${reservations} reservation(s) expired, ${checkouts} checkout(s) closed`);
 await handle.close();

@@ -10,6 +10,7 @@ import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from 
 import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
+import { startHousekeeping } from "~/services/housekeeping.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -25,6 +26,8 @@ const { db } = getDatabase();
 void announceStorageSoftware(db);
 // The daily billing run (docs/decisions/053-billing-run.md); safe with several processes.
 startBillingSchedule(db, { pgliteDir: process.env.DATABASE_URL ? null : defaultPgliteDir() });
+// Expired reservations and idle checkouts are released every few minutes (docs/decisions/042-reservations.md).
+startHousekeeping(db);
 
 export const app = express();
 

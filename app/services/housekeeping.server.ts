@@ -1,0 +1,49 @@
+/**
+ * Housekeeping in the server process: every few minutes, release the units of reservations past
+ * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4). Both are
+ * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
+ * several processes running it at once do no harm.
+ */
+import type { Database } from "~/db/client.server";
+import { now as clockNow } from "./clock.server";
+import { sweepAbandonedCheckouts } from "./move-in.server";
+import { sweepExpiredReservations } from "./reservation.server";
+
+const EVERY_MS = 5 * 60_000;
+
+export async function runHousekeeping(db: Database, now: Date): Promise<{ reservations: number; checkouts: number }> {
+  const reservations = await sweepExpiredReservations(db, now);
+  const checkouts = await sweepAbandonedCheckouts(db, now);
+  return { reservations, checkouts };
+}
+
+/** Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off). */
+export function startHousekeeping(db: Database): () => void {
+  if (process.env.NODE_ENV === "test" || process.env.HOUSEKEEPING === "off") return () => {};
+  const g = globalThis as unknown as { __gatehouseHousekeeping?: () => void };
+  if (g.__gatehouseHousekeeping) return g.__gatehouseHousekeeping;
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const done = await runHousekeeping(db, clockNow());
+      if (done.reservations || done.checkouts) {
+        console.info(`[housekeeping] ${done.reservations} reservation(s) expired, ${done.checkouts} checkout(s) closed`);
+      }
+    } catch (error) {
+      console.error("[housekeeping] sweep failed; it will be retried", error);
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(tick, 10_000);
+  const every = setInterval(tick, EVERY_MS);
+  first.unref();
+  every.unref();
+  g.__gatehouseHousekeeping = () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+  return g.__gatehouseHousekeeping;
+}
