@@ -166,7 +166,7 @@ export const cardPaymentTypes = [
 /** Spec §9: the lock fee (7.00, tax_1_rate 6.75 %, not recurring). */
 export const lockFee: CheckoutCharge = {
   sitelink_id: "LOCK", // DEMO
-  name: "Lock",
+  name: "Lock fee",
   tax_1_rate: 6.75,
   tax_2_rate: 0,
   amount: 7,

@@ -7,6 +7,7 @@
 import { TZDate } from "@date-fns/tz";
 import { addDays, addMonths, format } from "date-fns";
 import { percentOf } from "./money";
+import { formatDate } from "./billing";
 
 export interface QuoteUnitType {
   name: string;
@@ -162,7 +163,7 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
   if (!Number.isInteger(monthlyRate) || monthlyRate < 0) throw new Error(`Bad monthly rate: ${monthlyRate}`);
   const period = { periodStart: moveInDate, periodEnd: paidThroughDate, isRecurring: true };
 
-  const lines: QuoteLine[] = [line("rent", `First month's rent (${moveInDate} to ${paidThroughDate})`, monthlyRate, `rent:${moveInDate}`, period)];
+  const lines: QuoteLine[] = [line("rent", `First month's rent (${formatDate(moveInDate)} to ${formatDate(paidThroughDate)})`, monthlyRate, `rent:${moveInDate}`, period)];
 
   const discountPct = settings.fakeDiscountPercentage;
   if (discountPct > 0) {

@@ -78,7 +78,7 @@ describe("the seeded locations (spec §9)", () => {
   it.each(LIVE)("$name charges the lock fee: 7.00, tax_1_rate 6.75, not recurring", async ({ urlSlug }) => {
     const page = await getLocationPage(db(), urlSlug);
     expect(page!.checkoutCharges).toEqual([
-      expect.objectContaining({ name: "Lock", amount: 7, tax_1_rate: 6.75, tax_2_rate: 0, is_recurring: false }),
+      expect.objectContaining({ name: "Lock fee", amount: 7, tax_1_rate: 6.75, tax_2_rate: 0, is_recurring: false }),
     ]);
   });
 
