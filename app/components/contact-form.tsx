@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { contactSchema, notifySchema } from "~/domain/contact-schema";
 import { CsrfInput, Field, FormErrors, Honeypot, SubmitButton } from "./form";
+import { ErrorSummary, summaryErrors } from "./checkout-error-summary";
 
 interface ContactFormProps {
   csrfToken: string;
@@ -33,6 +34,10 @@ export function ContactForm({ csrfToken, lastResult, kind, locations, fixedLocat
       <CsrfInput token={csrfToken} />
       <Honeypot />
       <FormErrors id={form.errorId} errors={form.errors} />
+      {/* After a submit the server refused (the path without JavaScript), a focused summary of the errors. */}
+      {lastResult?.status === "error" ? (
+        <ErrorSummary errors={summaryErrors(form.allErrors, [fields.name, fields.email, fields.phone, fields.message])} />
+      ) : null}
       <Field label="Your name" meta={fields.name}>
         {(p) => <input {...getInputProps(fields.name, { type: "text" })} {...p} autoComplete="name" />}
       </Field>
