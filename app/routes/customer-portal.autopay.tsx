@@ -75,7 +75,7 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
   const [form, fields] = useForm({
     id: "autopay",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });

@@ -44,7 +44,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
     id: "forgot-password",
     lastResult: actionData?.result,
     constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   });
   return (

@@ -65,7 +65,7 @@ export default function PortalLogin({ loaderData, actionData }: Route.ComponentP
     id: "sign-in",
     lastResult: actionData?.result,
     constraint: getZodConstraint(signInSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
   });

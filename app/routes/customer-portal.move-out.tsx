@@ -71,7 +71,7 @@ export default function MoveOut({ loaderData, actionData }: Route.ComponentProps
     id: "move-out",
     lastResult: actionData?.result,
     constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });

@@ -76,7 +76,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
   const [form, fields] = useForm({
     id: "pay",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });

@@ -81,7 +81,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
   const [form, fields] = useForm({
     id: "prepay",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });

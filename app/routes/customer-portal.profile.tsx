@@ -145,7 +145,7 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
       alt_contact_last_name: t.altContactLastName ?? "",
       alt_contact_phone: t.altContactPhone ? formatPhone(t.altContactPhone) : "",
     },
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profileContactSchema }),
   });
@@ -154,14 +154,14 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
     lastResult: result("phone"),
     constraint: getZodConstraint(profilePhoneSchema),
     defaultValue: { cell_phone: formatPhone(t.cellPhone) },
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: profilePhoneSchema }),
   });
   const [passwordForm, pw] = useForm({
     id: "profile-password",
     lastResult: result("password"),
     constraint: getZodConstraint(changePasswordSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
   });

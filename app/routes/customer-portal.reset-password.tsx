@@ -50,7 +50,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
     id: "reset-password",
     lastResult: actionData?.result,
     constraint: getZodConstraint(resetPasswordSchema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema }),
   });

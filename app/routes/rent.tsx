@@ -380,7 +380,7 @@ function DetailsStep({ view, d, actionData }: { view: StepView<"details">; d: Lo
     lastResult: actionData?.result,
     defaultValue: view.defaults,
     constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
@@ -492,7 +492,7 @@ function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderDa
   const [form, fields] = useForm({
     id: "rent-sign",
     lastResult: actionData?.result,
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signSchema(view.fullName) }),
   });
   const name = fields.signed_name;
@@ -544,7 +544,7 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
     lastResult: actionData?.result,
     defaultValue: { name_on_card: view.nameOnCard, billing_postal_code: view.postalCode, autopay: view.autopayPrechecked || view.forceAutopay ? "on" : "" },
     constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });

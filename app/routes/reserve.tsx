@@ -95,7 +95,7 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
     lastResult: actionData?.result,
     defaultValue: { desired_move_in_date: d.window.min },
     constraint: getZodConstraint(schema),
-    shouldValidate: "onBlur",
+    shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
