@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { passwordResetTokens } from "~/db/schema";
 import type { StorageSoftware } from "~/storage-software/port";
-import { clearRateLimit, hitRateLimit } from "./rate-limit.server";
+import { clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
 import { destroyTenantSessions } from "./session.server";
 import { sendEmail } from "./email.server";
 
@@ -23,8 +23,9 @@ export type SignInResult = { ok: true; tenantId: string } | { ok: false; message
 
 /**
  * Checks an email and web password. Every attempt counts against the account (the email, whether or
- * not it exists) and the IP; over either limit the attempt is refused before the password is checked.
- * A successful sign-in clears the account's count.
+ * not it exists) and the IP before anything is checked; over either limit the attempt is refused
+ * before the password is checked. A successful sign-in clears the account's count and gives the IP
+ * its hit back, so the IP limit counts failed attempts.
  */
 export async function signIn(
   db: Database,
@@ -33,9 +34,10 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const accountKey = `signin:account:${input.accountId}:${email}`;
+  const ipKey = `signin:ip:${input.ip || "unknown"}`;
   const [perAccount, perIp] = [
     await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
-    await hitRateLimit(db, { key: `signin:ip:${input.ip || "unknown"}`, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
+    await hitRateLimit(db, { key: ipKey, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
   ];
   const blocked = [perAccount, perIp].filter((r) => !r.allowed);
   if (blocked.length) {
@@ -43,7 +45,10 @@ export async function signIn(
   }
   const found = await storage.authenticateTenant({ email, password: input.password });
   if (!found) return { ok: false, limited: false, message: SIGNIN_FAILED_MESSAGE };
+  // Right: the account starts afresh, and the IP gets its hit back (tenants behind one office or
+  // home network do not use up each other's sign-ins; the IP limit counts failures).
   await clearRateLimit(db, accountKey);
+  await refundRateLimit(db, ipKey);
   return { ok: true, tenantId: found.tenantId };
 }
 

@@ -43,6 +43,17 @@ export async function hitRateLimit(
   };
 }
 
+/**
+ * Gives one hit back (e.g. a sign-in from an IP that turned out to be right), so a limit counts only
+ * failures while every attempt is still counted before it is checked (no race past the limit).
+ */
+export async function refundRateLimit(db: Database, key: string): Promise<void> {
+  await db
+    .update(rateLimitHits)
+    .set({ count: sql`greatest(${rateLimitHits.count} - 1, 0)` })
+    .where(eq(rateLimitHits.key, key));
+}
+
 /** Forgets a key (e.g. an account's failed sign-ins after a successful one). */
 export async function clearRateLimit(db: Database, key: string): Promise<void> {
   await db.delete(rateLimitHits).where(eq(rateLimitHits.key, key));

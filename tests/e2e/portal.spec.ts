@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import type { Page } from "@playwright/test";
+import { expect, test } from "./support/test";
 import { addDays, addMonths, format, parseISO } from "date-fns";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";

@@ -72,6 +72,17 @@ describe("sign-in", () => {
     expect(await signIn(handle.db, storage, { accountId, email: t.email, password: "secret1", ip: "10.1.1.1", now: later })).toMatchObject({ ok: true });
   });
 
+  it("counts only failed sign-ins against an IP: many tenants behind one network can sign in", async () => {
+    const t = await tenantWithLease();
+    for (let i = 0; i < SIGNIN_LIMIT_PER_IP + 5; i++) {
+      expect(await signIn(handle.db, storage, { accountId, email: t.email, password: "secret1", ip: "192.0.2.60", now: NOW })).toMatchObject({ ok: true });
+    }
+    for (let i = 0; i < SIGNIN_LIMIT_PER_IP; i++) {
+      await signIn(handle.db, storage, { accountId, email: `guess-${i}-${Date.now()}@example.com`, password: "x", ip: "192.0.2.60", now: NOW });
+    }
+    expect(await signIn(handle.db, storage, { accountId, email: t.email, password: "secret1", ip: "192.0.2.60", now: NOW })).toMatchObject({ ok: false, limited: true });
+  });
+
   it("limits attempts per IP across accounts", async () => {
     const t = await tenantWithLease();
     for (let i = 0; i < SIGNIN_LIMIT_PER_IP; i++) {
