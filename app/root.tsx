@@ -15,6 +15,7 @@ import {
 import type { Route } from "./+types/root";
 import appCss from "~/styles/app.css?url";
 import { getSiteLayout } from "~/db/queries/site.server";
+import { getSite } from "~/services/site-context.server";
 import { globalStylesToCss } from "~/domain/website-settings";
 import { SiteHeader, SiteFooter } from "~/components/site-chrome";
 import { ErrorPage } from "~/components/error-page";
@@ -27,7 +28,7 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const site = await getSiteLayout(context.db);
+  const site = await getSiteLayout(context.db, await getSite(context));
   return data({ site, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
 }
 

@@ -19,6 +19,8 @@ declare module "react-router" {
     cspNonce: string;
     /** The client's IP address (behind the configured proxies). */
     clientIp: string;
+    /** The website row the server read for this request (undefined: not read yet). */
+    website?: Website | null;
   }
 }
 
@@ -73,7 +75,13 @@ const securityHeadersFor = {
   gtm: securityHeaders("gtm"),
 };
 
-// The website row, read once per page request: it decides the CSP (analytics) and the redirects.
+// Liveness for load balancers and the test runner: answered before any database read.
+app.get("/healthz", (_req, res) => {
+  res.set("Cache-Control", "no-store").type("text/plain").send("ok");
+});
+
+// The website row, read once per page request: it decides the CSP (analytics) and the redirects,
+// and the loaders reuse it (context.website).
 app.use(async (_req, res, next) => {
   try {
     res.locals.website = await getWebsite(db);
@@ -107,15 +115,11 @@ app.use(async (req, res, next) => {
   }
 });
 
-app.get("/healthz", (_req, res) => {
-  res.set("Cache-Control", "no-store").type("text/plain").send("ok");
-});
-
 app.use(
   createRequestHandler({
     build: () => import("virtual:react-router/server-build"),
     getLoadContext(req, res) {
-      return { db, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "" };
+      return { db, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", website: res.locals.website as Website | null };
     },
   }),
 );

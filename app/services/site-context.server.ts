@@ -5,11 +5,22 @@ import { NO_STORE } from "~/domain/cache";
 const perRequest = new WeakMap<AppLoadContext, ReturnType<typeof load>>();
 
 async function load(context: AppLoadContext) {
-  const website = await getWebsite(context.db);
+  // The server's middleware has read the website row for this request already (CSP, redirects).
+  const website = context.website !== undefined ? context.website : await getWebsite(context.db);
   if (!website) return null;
   const account = await getAccount(context.db, website.accountId);
   if (!account) return null;
   return { website, account };
+}
+
+/** The website and account of this request (null when not seeded), read once however many loaders ask. */
+export function getSite(context: AppLoadContext) {
+  let pending = perRequest.get(context);
+  if (!pending) {
+    pending = load(context);
+    perRequest.set(context, pending);
+  }
+  return pending;
 }
 
 /**
@@ -17,12 +28,7 @@ async function load(context: AppLoadContext) {
  * A database with no operator data (not seeded) answers 503 rather than a crash.
  */
 export async function requireSite(context: AppLoadContext) {
-  let pending = perRequest.get(context);
-  if (!pending) {
-    pending = load(context);
-    perRequest.set(context, pending);
-  }
-  const site = await pending;
+  const site = await getSite(context);
   if (!site) {
     throw data({ message: "The site has no operator data yet. Run npm run db:seed." }, { status: 503, headers: { "Cache-Control": NO_STORE } });
   }

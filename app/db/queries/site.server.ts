@@ -39,12 +39,18 @@ export async function getMenus(db: Database, websiteId: number): Promise<Record<
   );
 }
 
-/** Everything the page chrome (announcement bar, navbar, footer, styles) needs. */
-export async function getSiteLayout(db: Database) {
-  const website = await getWebsite(db);
+/**
+ * Everything the page chrome (announcement bar, navbar, footer, styles) needs. `known` is the
+ * website and account already read for this request (requireSite), so they are not read again.
+ */
+export async function getSiteLayout(
+  db: Database,
+  known?: { website: Website; account: NonNullable<Awaited<ReturnType<typeof getAccount>>> } | null,
+) {
+  const website = known ? known.website : await getWebsite(db);
   if (!website) return null;
   const [account, menuMap, locationRows] = await Promise.all([
-    getAccount(db, website.accountId),
+    known ? known.account : getAccount(db, website.accountId),
     getMenus(db, website.id),
     db
       .select({ name: locations.name, urlSlug: locations.urlSlug, status: locations.status, phoneNumber: locations.phoneNumber })
