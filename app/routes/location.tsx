@@ -17,10 +17,12 @@ import unitsCss from "~/styles/units.css?url";
 import { getLocationUnitListing } from "~/db/queries/units.server";
 import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";
 import { UnitListing } from "~/components/unit-listing";
+import { redirectToLowercasePath } from "~/services/site-redirects.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
+  redirectToLowercasePath(request);
   const { account } = await requireSite(context);
   const location = await getLocationPage(context.db, params.slug);
   if (!location || location.accountId !== account.id) {

@@ -10,11 +10,13 @@ import { feet, NO_FILTERS, UNIT_AVAILABILITY_CACHE } from "~/domain/units";
 import { oneLineAddress, unitPageTexts } from "~/domain/units-template";
 import { COMMON_SIZES } from "~/domain/unit-sizes";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
+import { redirectToLowercasePath } from "~/services/site-redirects.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
 /** One unit type at one location: /locations/{url_slug}/units/{unitTypeSlug}. */
-export async function loader({ params, context }: Route.LoaderArgs) {
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  redirectToLowercasePath(request);
   const { website, account } = await requireSite(context);
   const location = await getUnitsLocation(context.db, account.id, params.slug);
   const notFound = () => data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });

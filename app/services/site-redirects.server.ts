@@ -1,4 +1,5 @@
 import { eq } from "drizzle-orm";
+import { redirect } from "react-router";
 import type { Database } from "~/db/client.server";
 import { locations, oldDomains, redirects } from "~/db/schema";
 import { bareHostname, matchRedirect, redirectTarget } from "~/domain/redirects";
@@ -48,4 +49,17 @@ export async function resolveRedirect(
   const rule = matchRedirect(rules, request.pathname);
   if (!rule) return null;
   return { status: rule.statusCode, location: redirectTarget(rule.toPath, request.search) };
+}
+
+/**
+ * Location and unit type addresses are lowercase (docs/decisions/003-location-slugs.md). A request
+ * for the same page with capitals (/locations/Lumberton-NC-28358) answers 301 to the lowercase
+ * address, query kept, so search engines and shared links see one URL per page.
+ */
+export function redirectToLowercasePath(request: Request): void {
+  const url = new URL(request.url);
+  const lower = url.pathname.toLowerCase();
+  if (lower !== url.pathname && (request.method === "GET" || request.method === "HEAD")) {
+    throw redirect(`${lower}${url.search}`, { status: 301, headers: { "Cache-Control": "public, max-age=3600" } });
+  }
 }

@@ -42,3 +42,10 @@ for (const { hostname, target } of OLD_DOMAINS) {
     }
   });
 }
+
+test("a location or unit type address with capitals → its lowercase address (301, query kept)", async ({ request }) => {
+  await expectPermanentRedirect(request, "/locations/Lumberton-NC-28358", "/locations/lumberton-nc-28358");
+  await expectPermanentRedirect(request, "/locations/LUMBERTON-NC-28358?size=small", "/locations/lumberton-nc-28358?size=small");
+  await expectPermanentRedirect(request, "/locations/lumberton-nc-28358/units/10X20-Drive-Up", "/locations/lumberton-nc-28358/units/10x20-drive-up");
+  expect((await request.get("/locations/lumberton-nc-28358", { maxRedirects: 0 })).status()).toBe(200);
+});
