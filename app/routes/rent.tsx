@@ -24,7 +24,7 @@ import {
   STEP_LABELS,
   type MoveInStep,
 } from "~/domain/move-in-steps";
-import { formatPhone, phoneHref } from "~/domain/phone";
+import { formatPhone } from "~/domain/phone";
 import { now as clockNow } from "~/services/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import {
@@ -51,6 +51,7 @@ import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
 import checkoutCss from "~/styles/checkout.css?url";
+import { CheckoutBlocked } from "~/components/checkout-blocked";
 
 export const handle = { hydrate: true };
 
@@ -305,12 +306,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
       </p>
       <h1>Rent a {d.unit} unit</h1>
       {d.blocked ? (
-        <div className="alert alert--info" role="status">
-          <p>{d.blocked}</p>
-          <p>
-            Call <a href={phoneHref(d.phone)}>{d.phone}</a>.
-          </p>
-        </div>
+        <CheckoutBlocked message={d.blocked} phone={d.phone} />
       ) : d.view ? (
         <>
           <CheckoutProgress current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} />

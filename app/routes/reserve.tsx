@@ -9,7 +9,7 @@ import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { isHoneypotFilled } from "~/domain/form-fields";
 import { formatCents } from "~/domain/money";
-import { formatPhone, maskPhoneAsTyped, phoneHref } from "~/domain/phone";
+import { formatPhone, maskPhoneAsTyped } from "~/domain/phone";
 import { reservationSchema, reservationWindow } from "~/domain/reservation";
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { now as clockNow } from "~/services/clock.server";
@@ -18,6 +18,7 @@ import { loadRentalContext, unitDescription } from "~/services/move-in.server";
 import { confirmationPath, reservationBlock, reservationBlockMessage, reserveUnit } from "~/services/reservation.server";
 import { UnitUnavailableError } from "~/storage-software/errors";
 import checkoutCss from "~/styles/checkout.css?url";
+import { CheckoutBlocked } from "~/components/checkout-blocked";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
@@ -106,12 +107,7 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
       </p>
       <h1>Reserve a {d.unit} unit</h1>
       {d.blocked ? (
-        <div className="alert alert--info" role="status">
-          <p>{d.blocked}</p>
-          <p>
-            Call <a href={phoneHref(d.phone)}>{d.phone}</a>.
-          </p>
-        </div>
+        <CheckoutBlocked message={d.blocked} phone={d.phone} />
       ) : (
         <>
           <p>
