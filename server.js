@@ -8,6 +8,16 @@ const PORT = Number.parseInt(process.env.PORT || "3000", 10);
 const HOST = process.env.HOST || "0.0.0.0";
 const BUILD_DIR = process.env.BUILD_DIR || "build";
 
+/** Closes what the app holds open (the database pool); set once the app is loaded. */
+let closeApp = async () => {};
+const SHUTDOWN_GRACE_MS = Number.parseInt(process.env.SHUTDOWN_GRACE_MS || "10000", 10);
+
+// A second line of defence (issue 14): a stray rejected promise or error event is logged; the process
+// keeps serving. The database pool and its clients have their own listeners (app/db/client.server.ts).
+process.on("unhandledRejection", (reason) => {
+  console.error("[process] unhandled rejection (kept running):", reason instanceof Error ? reason.message : reason);
+});
+
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY ? Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY : "loopback");
@@ -31,17 +41,38 @@ if (DEVELOPMENT) {
   app.use("/assets", express.static(`${BUILD_DIR}/client/assets`, { immutable: true, maxAge: "1y", index: false }));
   // Other public files (images, favicon): cache for a day, revalidate after.
   app.use(express.static(`${BUILD_DIR}/client`, { maxAge: "1d", index: false }));
-  const { app: site } = await import(`./${BUILD_DIR}/server/index.js`);
-  app.use(site);
+  const built = await import(`./${BUILD_DIR}/server/index.js`);
+  closeApp = built.shutdown;
+  app.use(built.app);
 }
 
 const server = app.listen(PORT, HOST, () => {
   console.log(`Gatehouse listening on http://localhost:${PORT}${DEVELOPMENT ? " (development)" : ""}`);
 });
 
+// SIGTERM/SIGINT: stop accepting connections, let requests in flight finish (up to
+// SHUTDOWN_GRACE_MS), close idle keep-alive connections, then close the database pool and exit.
+let stopping = false;
 for (const signal of ["SIGTERM", "SIGINT"]) {
   process.on(signal, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5000).unref();
+    if (stopping) return;
+    stopping = true;
+    console.log(`[server] ${signal}: finishing requests in flight, then closing`);
+    const force = setTimeout(() => {
+      console.warn("[server] requests still running after the grace period; closing them");
+      server.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    force.unref();
+    server.close(async () => {
+      clearTimeout(force);
+      try {
+        await closeApp();
+      } catch (error) {
+        console.warn("[server] closing the database failed:", error instanceof Error ? error.message : error);
+      }
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS + 5000).unref();
   });
 }

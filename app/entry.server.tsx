@@ -6,6 +6,8 @@ import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
 import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
 import { NO_STORE } from "~/domain/cache";
+import { isDatabaseUnavailable } from "~/db/unavailable";
+import { hadOutage, markOutage, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 
 export const streamTimeout = 5_000;
 
@@ -21,6 +23,8 @@ export default function handleRequest(
   loadContext: AppLoadContext,
 ) {
   const nonce = loadContext.cspNonce;
+  // A loader or action could not reach the database: 503 in the site's layout, never a 500 (issue 14).
+  if (hadOutage(request)) return unavailableResponse(request, responseHeaders, nonce);
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(
@@ -53,6 +57,8 @@ export default function handleRequest(
             responseHeaders.set("Content-Type", "text/html; charset=utf-8");
             // Error pages (404, 500 …) are never stored by browsers or CDNs.
             if (status >= 400) responseHeaders.set("Cache-Control", NO_STORE);
+            // The header and footer of a good page are what the 503 page shows during an outage.
+            if (status === 200 && request.method === "GET") rememberLayout(html);
             resolve(new Response(html, { headers: responseHeaders, status }));
           });
           body.on("error", reject);
@@ -71,7 +77,32 @@ export default function handleRequest(
   });
 }
 
+function unavailableResponse(request: Request, responseHeaders: Headers, nonce: string): Response {
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set("Cache-Control", NO_STORE);
+  responseHeaders.set("Retry-After", RETRY_AFTER);
+  responseHeaders.delete("Set-Cookie");
+  return new Response(unavailablePageHtml({ nonce, afterForm: request.method !== "GET" && request.method !== "HEAD" }), {
+    status: 503,
+    headers: responseHeaders,
+  });
+}
+
+/** Data requests (client navigation with JavaScript): the same 503 status and Retry-After. */
+export function handleDataRequest(response: Response, { request }: { request: Request }) {
+  if (!hadOutage(request)) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Retry-After", RETRY_AFTER);
+  headers.set("Cache-Control", NO_STORE);
+  return new Response(response.body, { status: 503, headers });
+}
+
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  if (isDatabaseUnavailable(error)) {
+    markOutage(request);
+    console.warn(`[db] unavailable during ${request.method} ${new URL(request.url).pathname}: ${error instanceof Error ? error.message : "error"}`);
+    return;
+  }
   console.error(error);
 }

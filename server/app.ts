@@ -11,6 +11,8 @@ import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { isDatabaseUnavailable } from "~/db/unavailable";
+import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -24,7 +26,8 @@ declare module "react-router" {
   }
 }
 
-const { db } = getDatabase();
+const database = getDatabase();
+const { db } = database;
 void announceStorageSoftware(db);
 // The daily billing run (docs/decisions/053-billing-run.md); safe with several processes.
 startBillingSchedule(db, { pgliteDir: process.env.DATABASE_URL ? null : defaultPgliteDir() });
@@ -80,13 +83,43 @@ app.get("/healthz", (_req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain").send("ok");
 });
 
+// Readiness: 503 while the database cannot be reached, so a load balancer takes this process out.
+app.get("/readyz", async (_req, res) => {
+  res.set("Cache-Control", "no-store").type("text/plain");
+  try {
+    await Promise.race([database.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("ping timeout")), 1_500).unref())]);
+    res.send("ready");
+  } catch (error) {
+    res.status(503).set("Retry-After", RETRY_AFTER).send(`not ready: database unreachable (${error instanceof Error ? error.message : "error"})`);
+  }
+});
+
+/** 503 in the site's layout with Retry-After, never a 500 (issue 14). */
+function sendUnavailable(req: Request, res: Response) {
+  if (res.headersSent) return res.end();
+  const website = res.locals.website as Website | null | undefined;
+  const send = () =>
+    res
+      .status(503)
+      .set("Retry-After", RETRY_AFTER)
+      .set("Cache-Control", "no-store")
+      .type("html")
+      .send(unavailablePageHtml({ nonce: res.locals.cspNonce as string, afterForm: req.method === "POST", siteName: website?.websiteName }));
+  // Security headers too (the website row, which picks them, may be what could not be read).
+  return securityHeadersFor.none(req, res, send);
+}
+
 // The website row, read once per page request: it decides the CSP (analytics) and the redirects,
 // and the loaders reuse it (context.website).
-app.use(async (_req, res, next) => {
+app.use(async (req, res, next) => {
   try {
     res.locals.website = await getWebsite(db);
     next();
   } catch (error) {
+    if (isDatabaseUnavailable(error)) {
+      console.warn(`[db] unavailable: ${req.method} answered 503 (${error instanceof Error ? error.message : "error"})`);
+      return sendUnavailable(req, res);
+    }
     next(error);
   }
 });
@@ -125,7 +158,8 @@ app.use(
 );
 
 // Last resort: never show a stack trace.
-app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  if (isDatabaseUnavailable(error)) return sendUnavailable(req, res);
   console.error(error);
   if (res.headersSent) return;
   res
@@ -137,3 +171,8 @@ app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     );
 });
 
+
+/** Closes the database pool (after the HTTP server has stopped taking requests). */
+export async function shutdown(): Promise<void> {
+  await database.close();
+}

@@ -17,6 +17,8 @@ export interface DatabaseHandle {
   db: Database;
   driver: "pglite" | "postgres";
   close(): Promise<void>;
+  /** Resolves when the database answers a trivial query (readiness); rejects otherwise. */
+  ping(): Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -27,17 +29,42 @@ export interface DatabaseOptions {
   /** An already-open PGlite instance (tests load one from a golden image). */
   pglite?: PGlite;
   poolSize?: number;
+  /** PostgreSQL only: how long to wait for a connection, and for one statement (ms). */
+  connectTimeoutMs?: number;
+  statementTimeoutMs?: number;
 }
+
+/** Defaults chosen so that an unreachable database answers a visitor within a second (issue 14). */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 800;
+export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 
 export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   if (options.url) {
-    const pool = new pg.Pool({ connectionString: options.url, max: options.poolSize ?? 10 });
-    // An idle client can lose its connection (server restart, admin termination). Without a listener
-    // the pool re-emits that as an unhandled 'error' and the process dies; the pool already drops the
-    // broken client and opens a new one on the next query, so a warning is all that is needed.
+    const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      // A stopped or unreachable server fails fast instead of queueing visitors behind it.
+      connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+      // The server cancels a statement that runs too long; the client gives up a little later
+      // still, for a server that no longer answers at all (a network partition).
+      statement_timeout: statementTimeout,
+      query_timeout: statementTimeout + 1_000,
+      // A transaction left open by a lost client is rolled back by the server.
+      idle_in_transaction_session_timeout: 15_000,
+      keepAlive: true,
+    });
+    // A connection can be lost at any time (restart, failover, admin termination). pg emits 'error'
+    // on the pool for an idle client and on the Client itself for one that is checked out (inside a
+    // transaction, say); an 'error' event with no listener kills the process. With these listeners the
+    // request using that client fails its query (its transaction rolls back on the server) and the
+    // pool opens fresh connections once the database is back.
     pool.on("error", (error) => console.warn(`[db] idle connection lost: ${error.message}`));
+    pool.on("connect", (client) => {
+      client.on("error", (error) => console.warn(`[db] connection lost: ${error.message}`));
+    });
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
-    return { db, driver: "postgres", close: () => pool.end() };
+    return { db, driver: "postgres", close: () => pool.end(), ping: () => ping(pool) };
   }
   let client = options.pglite;
   if (!client) {
@@ -47,7 +74,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   }
   const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database;
   const c = client;
-  return { db, driver: "pglite", close: () => c.close() };
+  return { db, driver: "pglite", close: () => c.close(), ping: async () => void (await c.query("select 1")) };
 }
 
 export function defaultPgliteDir(): string {
@@ -56,7 +83,14 @@ export function defaultPgliteDir(): string {
 
 /** Options from the environment: DATABASE_URL picks PostgreSQL, otherwise PGlite under ./data/. */
 export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  return env.DATABASE_URL ? { url: env.DATABASE_URL } : { pgliteDir: defaultPgliteDir() };
+  if (!env.DATABASE_URL) return { pgliteDir: defaultPgliteDir() };
+  const ms = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
+  return {
+    url: env.DATABASE_URL,
+    connectTimeoutMs: ms(env.DB_CONNECT_TIMEOUT_MS),
+    statementTimeoutMs: ms(env.DB_STATEMENT_TIMEOUT_MS),
+    poolSize: ms(env.DB_POOL_SIZE),
+  };
 }
 
 const globalForDb = globalThis as unknown as { __gatehouseDb?: DatabaseHandle };
@@ -65,4 +99,8 @@ const globalForDb = globalThis as unknown as { __gatehouseDb?: DatabaseHandle };
 export function getDatabase(): DatabaseHandle {
   globalForDb.__gatehouseDb ??= openDatabase(databaseOptionsFromEnv());
   return globalForDb.__gatehouseDb;
+}
+
+async function ping(pool: pg.Pool): Promise<void> {
+  await pool.query({ text: "select 1", query_timeout: 1_000 } as pg.QueryConfig);
 }

@@ -35,6 +35,7 @@ import {
   checkoutProgress,
   clearCheckoutCookieHeader,
   getCheckout,
+  isActiveCheckout,
   loadRentalContext,
   placeMoveIn,
   quoteCheckout,
@@ -50,6 +51,8 @@ import {
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
+import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
+import { keepFormThroughOutage } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 
@@ -80,7 +83,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readCheckoutId(request)]);
   let checkout = await getCheckout(context.db, checkoutId, params.unitTypeId);
   if (checkout?.status === "completed" && url.searchParams.get("step") === "pay") throw redirect(`${basePath}/confirmation`);
-  if (checkout && checkout.status !== "open") checkout = null;
+  if (checkout && !isActiveCheckout(checkout)) checkout = null;
   const headers = { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) };
   const base = {
     basePath,
@@ -180,7 +183,13 @@ function clientIp(context: Route.ActionArgs["context"]): string {
   return (context as { clientIp?: string }).clientIp ?? "";
 }
 
-export async function action({ params, request, context }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(rentAction, () => ({
+  result: null,
+  formError: PAYMENT_UNAVAILABLE_MESSAGE,
+  emailTaken: false,
+}));
+
+async function rentAction({ params, request, context }: Route.ActionArgs) {
   const now = clockNow();
   const ctx = await requireContext(context, params.unitTypeId);
   const formData = await request.formData();
@@ -192,7 +201,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
   // step of a completed checkout starts a new rental.
   if (found?.status === "completed" && intent === "pay") throw redirect(`${basePath}/confirmation`, 303);
-  const checkout = found?.status === "open" ? found : null;
+  const checkout = found && isActiveCheckout(found) ? found : null;
 
   if (intent === "cancel") {
     if (checkout) await abandonCheckout(context.db, ctx, checkout);

@@ -6,15 +6,17 @@
  */
 import type { Database } from "~/db/client.server";
 import { now as clockNow } from "./clock.server";
-import { sweepAbandonedCheckouts } from "./move-in.server";
+import { isDatabaseUnavailable } from "~/db/unavailable";
+import { sweepAbandonedCheckouts, sweepUnrecordedCharges } from "./move-in.server";
 import { sweepExpiredReservations } from "./reservation.server";
 
 const EVERY_MS = 5 * 60_000;
 
-export async function runHousekeeping(db: Database, now: Date): Promise<{ reservations: number; checkouts: number }> {
+export async function runHousekeeping(db: Database, now: Date): Promise<{ reservations: number; checkouts: number; unrecordedCharges: number }> {
   const reservations = await sweepExpiredReservations(db, now);
   const checkouts = await sweepAbandonedCheckouts(db, now);
-  return { reservations, checkouts };
+  const unrecordedCharges = await sweepUnrecordedCharges(db, now);
+  return { reservations, checkouts, unrecordedCharges };
 }
 
 /** Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off). */
@@ -28,11 +30,14 @@ export function startHousekeeping(db: Database): () => void {
     running = true;
     try {
       const done = await runHousekeeping(db, clockNow());
-      if (done.reservations || done.checkouts) {
-        console.info(`[housekeeping] ${done.reservations} reservation(s) expired, ${done.checkouts} checkout(s) closed`);
+      if (done.reservations || done.checkouts || done.unrecordedCharges) {
+        console.info(
+          `[housekeeping] ${done.reservations} reservation(s) expired, ${done.checkouts} checkout(s) closed, ${done.unrecordedCharges} unrecorded charge(s) voided`,
+        );
       }
     } catch (error) {
-      console.error("[housekeeping] sweep failed; it will be retried", error);
+      if (isDatabaseUnavailable(error)) console.warn("[housekeeping] database unavailable; the sweep will be retried");
+      else console.error("[housekeeping] sweep failed; it will be retried", error);
     } finally {
       running = false;
     }

@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { createCookie } from "react-router";
 import type { Database } from "~/db/client.server";
-import { accounts, checkouts, unitTypes, websites } from "~/db/schema";
+import { accounts, checkouts, units, unitTypes, websites } from "~/db/schema";
 import { leaseText, type LeaseParties } from "~/domain/lease";
 import { formatCents } from "~/domain/money";
 import { firstPeriod, localToday, quoteMoveIn, type MoveInQuote } from "~/domain/move-in-quote";
@@ -19,7 +19,7 @@ import { env } from "~/env.server";
 import { PaymentDeclinedError } from "~/storage-software/errors";
 import { storageFor } from "~/storage-software/index.server";
 import type { InsurancePlanOption, MoveInResult, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
-import type { CardDetails } from "./payment-gateway.server";
+import { getPaymentGateway, type CardDetails } from "./payment-gateway.server";
 import { hashPassword } from "./password.server";
 import { sendEmail } from "./email.server";
 import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledger";
@@ -150,6 +150,57 @@ export function clearCheckoutCookieHeader(): Promise<string> {
 
 export type Checkout = typeof checkouts.$inferSelect;
 
+/**
+ * A checkout the visitor can go on with: open, or "charging" (a payment was started and the
+ * database went away before it was recorded: paying again completes it with the same charge).
+ */
+export function isActiveCheckout(c: Pick<Checkout, "status">): boolean {
+  return c.status === "open" || c.status === "charging";
+}
+
+/**
+ * Before a step changes what will be charged, a started but unrecorded charge of this checkout is
+ * voided and the checkout gets a new idempotency key, so the next payment is a new charge of the
+ * new total (issue 14).
+ */
+async function reopenCharging(db: Database, checkout: Checkout): Promise<void> {
+  if (checkout.status !== "charging") return;
+  const gateway = getPaymentGateway();
+  if ((await gateway.lookup(checkout.idempotencyKey))?.status === "approved") await gateway.refund(checkout.idempotencyKey);
+  const idempotencyKey = randomId();
+  await db.update(checkouts).set({ status: "open", idempotencyKey }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "charging")));
+  checkout.status = "open";
+  checkout.idempotencyKey = idempotencyKey;
+}
+
+/**
+ * Payments started but never recorded (the database went away between charge and record, and the
+ * visitor did not come back within the hold): the charge is voided, the unit released, the
+ * checkout closed. Returns how many.
+ */
+export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<number> {
+  const stale = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.status, "charging"), lt(checkouts.expiresAt, new Date(now.getTime() - 5 * 60_000))));
+  const gateway = getPaymentGateway();
+  let count = 0;
+  for (const c of stale) {
+    const charge = await gateway.lookup(c.idempotencyKey);
+    if (charge?.status === "approved") await gateway.refund(c.idempotencyKey);
+    const closed = await db
+      .update(checkouts)
+      .set({ status: "abandoned", webPwHash: null, unitId: null })
+      .where(and(eq(checkouts.id, c.id), eq(checkouts.status, "charging")))
+      .returning({ id: checkouts.id });
+    if (closed.length) {
+      await db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.holdToken, c.id));
+      count++;
+    }
+  }
+  return count;
+}
+
 /** The visitor's checkout for this unit type (from the cookie), or null. */
 export async function getCheckout(db: Database, id: string | null, unitTypeId: string): Promise<Checkout | null> {
   if (!id) return null;
@@ -183,6 +234,7 @@ export async function saveDetails(
   ctx: RentalContext,
   input: { existing: Checkout | null; details: TenantDetails; webPw: string | undefined; now: Date },
 ): Promise<string> {
+  if (input.existing) await reopenCharging(db, input.existing);
   const id = input.existing && input.existing.status === "open" ? input.existing.id : randomId();
   const until = new Date(input.now.getTime() + HOLD_MINUTES * 60_000);
   const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
@@ -220,6 +272,7 @@ export async function renewHold(db: Database, ctx: RentalContext, checkout: Chec
 }
 
 export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date) {
+  await reopenCharging(db, checkout);
   await renewHold(db, ctx, checkout, now);
   const changed = checkout.insuranceChoice !== choice;
   await db
@@ -234,6 +287,7 @@ export async function saveProtection(db: Database, ctx: RentalContext, checkout:
 
 /** The visitor leaves: the unit is released at once and the checkout is closed. */
 export async function abandonCheckout(db: Database, ctx: RentalContext, checkout: Checkout) {
+  await reopenCharging(db, checkout);
   await ctx.storage.releaseHold(checkout.id);
   await db
     .update(checkouts)
@@ -330,6 +384,7 @@ export async function saveSignature(
   checkout: Checkout,
   input: { signedName: string; text: string; ip: string; now: Date },
 ) {
+  await reopenCharging(db, checkout);
   await renewHold(db, ctx, checkout, input.now);
   await db
     .update(checkouts)

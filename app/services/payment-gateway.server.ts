@@ -30,6 +30,14 @@ export interface PaymentGateway {
   ): Promise<ChargeResult>;
   /** Checks a card and returns a token to charge it later (autopay, saved cards) without charging now. */
   tokenize(card: CardDetails): Promise<TokenizeResult>;
+  /**
+   * The result of an earlier charge with this key, or null when none was made: how an approved
+   * charge that was never recorded (the database went away between charge and record) is found
+   * again without charging (issue 14).
+   */
+  lookup(idempotencyKey: string): Promise<ChargeResult | null>;
+  /** Voids (refunds in full) the approved charge made with this key; a second call does nothing. */
+  refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
 }
 
 /**
@@ -49,6 +57,7 @@ const DECLINE_LATER_REASON = "Your card was declined.";
 
 export function createTestGateway(): PaymentGateway {
   const results = new Map<string, ChargeResult>();
+  const refunded = new Set<string>();
 
   function check(card: CardDetails): { ok: true; brand: CardBrand; last4: string; number: string } | { ok: false; reason: string; brand: CardBrand | null; last4: string } {
     const number = card.number.replace(/\D/g, "");
@@ -84,6 +93,15 @@ export function createTestGateway(): PaymentGateway {
       results.set(input.idempotencyKey, result);
       return result;
     },
+    async lookup(idempotencyKey) {
+      return results.get(idempotencyKey) ?? null;
+    },
+    async refund(idempotencyKey) {
+      const r = results.get(idempotencyKey);
+      if (!r || r.status !== "approved" || refunded.has(idempotencyKey)) return { refunded: false };
+      refunded.add(idempotencyKey);
+      return { refunded: true };
+    },
     async tokenize(card) {
       const c = check(card);
       if (!c.ok) return { status: "declined", reason: c.reason };
@@ -97,6 +115,10 @@ function approve(brand: CardBrand, last4: string, cardToken: string): ChargeResu
 }
 
 let gateway: PaymentGateway | undefined;
+/** Tests: replace the process's gateway (null: back to a fresh test gateway). */
+export function setPaymentGatewayForTests(g: PaymentGateway | null): void {
+  gateway = g ?? undefined;
+}
 /** The process's gateway. Only the test gateway exists today; a real one plugs in here. */
 export function getPaymentGateway(): PaymentGateway {
   gateway ??= createTestGateway();

@@ -6,7 +6,8 @@ import { unitTypes, units } from "./unit";
 import { leases } from "./lease";
 import { timestamps } from "./shared";
 
-export const checkoutStatuses = ["open", "completed", "abandoned"] as const;
+/** "charging": the card is being charged and the move-in recorded (issue 14; see sweepUnrecordedCharges). */
+export const checkoutStatuses = ["open", "charging", "completed", "abandoned"] as const;
 export type CheckoutStatus = (typeof checkoutStatuses)[number];
 
 /**

@@ -10,7 +10,7 @@ import crypto from "node:crypto";
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, ledgerEntries, leases, locations, payments, reservations, savedCards, tenants, units } from "~/db/schema";
-import { getPaymentGateway } from "~/services/payment-gateway.server";
+import { getPaymentGateway, type ChargeResult } from "~/services/payment-gateway.server";
 import type { MoveInInput, MoveInResult, ReservationRecord, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../index.server";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
@@ -18,6 +18,9 @@ import { postCharges, recordApprovedPayment } from "./ledger";
 
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
+
+/** How long the unit stays held for a checkout while its card is charged and the move-in recorded. */
+const CHARGE_HOLD_MINUTES = 15;
 
 export const EMAIL_TAKEN_MESSAGE = "An account with this email address already exists. Please sign in to rent with it, or use another email address.";
 
@@ -131,6 +134,151 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     throw new StorageSoftwareError("Could not find a free gate code");
   }
 
+  async function lockCheckout(tx: Transaction, checkoutId: string) {
+    // The checkout row is the lock that serialises a double submit: the second waits here, then
+    // finds the lease the first one made.
+    const [row] = await tx
+      .select({ id: checkouts.id, status: checkouts.status, completedLeaseId: checkouts.completedLeaseId })
+      .from(checkouts)
+      .where(eq(checkouts.id, checkoutId))
+      .for("update");
+    if (!row) throw new StorageSoftwareError("This checkout does not exist");
+    return row;
+  }
+
+  async function refuseTakenEmail(tx: Transaction, email: string) {
+    const accountId = await accountIdOf(tx);
+    const taken = await tx.query.tenants.findFirst({
+      columns: { id: true },
+      where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
+    });
+    if (taken) throw new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
+  }
+
+  /** Tenant, lease, ledger lines, payment, saved card and the completed checkout: one transaction. */
+  async function recordMoveIn(
+    tx: Transaction,
+    input: MoveInInput,
+    ctx: { email: string; unit: { id: number; name: string }; charge: Extract<ChargeResult, { status: "approved" }> },
+  ): Promise<MoveInResult> {
+    const { unit, charge } = ctx;
+    const accountId = await accountIdOf(tx);
+    const t = input.tenant;
+    const [tenant] = await tx
+      .insert(tenants)
+      .values({
+        accountId,
+        firstName: t.firstName,
+        lastName: t.lastName,
+        email: ctx.email,
+        cellPhone: t.cellPhone,
+        webPwHash: t.webPwHash,
+        addr1: t.addr1,
+        addr2: t.addr2 ?? null,
+        city: t.city,
+        region: t.region,
+        postalCode: t.postalCode,
+        isMilitary: t.isMilitary,
+        isCompany: t.isCompany,
+        isCommercial: t.isCommercial,
+        altContactFirstName: t.altContactFirstName ?? null,
+        altContactLastName: t.altContactLastName ?? null,
+        altContactPhone: t.altContactPhone ?? null,
+      })
+      .returning({ id: tenants.id });
+
+    const gateCode = await newGateCode(tx);
+    const [lease] = await tx
+      .insert(leases)
+      .values({
+        tenantId: tenant!.id,
+        unitId: unit.id,
+        locationId: location.id,
+        moveInDate: input.moveInDate,
+        monthlyRate: input.monthlyRate,
+        insurancePlanId: input.insurancePlanId ? Number(input.insurancePlanId) : null,
+        insurancePremium: input.insurancePremium,
+        paidThroughDate: input.paidThroughDate,
+        nextDueDate: input.nextDueDate,
+        gateCode,
+        leaseText: input.lease.text,
+        leaseHash: input.lease.hash,
+        signedName: input.lease.signedName,
+        signedAt: input.lease.signedAt,
+        signedIp: input.lease.signedIp,
+      })
+      .returning({ id: leases.id });
+    const leaseId = lease!.id;
+
+    await postCharges(tx, {
+      leaseId,
+      tenantId: tenant!.id,
+      now: input.now,
+      lines: input.lines.filter((l) => l.kind !== "discount").map((l) => ({ ...l, entryDate: input.moveInDate })),
+    });
+    const discounts = input.lines.filter((l) => l.kind === "discount");
+    if (discounts.length) {
+      await tx.insert(ledgerEntries).values(
+        discounts.map((l) => ({
+          leaseId,
+          tenantId: tenant!.id,
+          kind: "credit" as const,
+          description: l.description,
+          amount: -l.amount,
+          tax: 0,
+          entryDate: input.moveInDate,
+          postingKey: l.postingKey,
+          postedAt: input.now,
+        })),
+      );
+    }
+
+    const paid = await recordApprovedPayment(tx, {
+      tenantId: tenant!.id,
+      leaseId,
+      amount: input.total,
+      source: "move_in",
+      cardBrand: charge.brand,
+      cardLast4: charge.last4,
+      authReference: charge.authReference,
+      idempotencyKey: input.idempotencyKey,
+      entryDate: input.moveInDate,
+      description: `Move-in payment (card ending ${charge.last4})`,
+      now: input.now,
+    });
+
+    if (input.autopay) {
+      const [card] = await tx
+        .insert(savedCards)
+        .values({
+          tenantId: tenant!.id,
+          brand: charge.brand,
+          last4: charge.last4,
+          expMonth: input.card.expMonth,
+          expYear: input.card.expYear,
+          nameOnCard: input.card.nameOnCard,
+          gatewayToken: charge.cardToken,
+        })
+        .returning({ id: savedCards.id });
+      await tx.update(leases).set({ autopayEnabled: true, autopayCardId: card!.id }).where(eq(leases.id, leaseId));
+    }
+
+    await tx.update(checkouts).set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id }).where(eq(checkouts.id, input.checkoutId));
+
+    return {
+      leaseId: String(leaseId),
+      tenantId: String(tenant!.id),
+      unitId: String(unit.id),
+      unitName: unit.name,
+      gateCode,
+      paymentId: String(paid.paymentId),
+      authReference: charge.authReference,
+      cardBrand: charge.brand,
+      cardLast4: charge.last4,
+      created: true,
+    };
+  }
+
   return {
     async holdUnit({ unitTypeId, holdToken, until, now }): Promise<UnitHold> {
       const typeId = unitTypeNumber(unitTypeId);
@@ -162,153 +310,53 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     async moveIn(input: MoveInInput): Promise<MoveInResult> {
       const typeId = unitTypeNumber(input.unitTypeId);
       const gateway = getPaymentGateway();
-      return db.transaction(async (tx) => {
-        // The checkout row is the lock that serialises a double submit: the second waits here, then
-        // finds the lease the first one made.
-        const locked = rowsOf(
-          await tx.execute(sql`select id, status, completed_lease_id from checkouts where id = ${input.checkoutId} for update`),
-        )[0];
-        if (!locked) throw new StorageSoftwareError("This checkout does not exist");
-        if (locked.completed_lease_id != null) return existingMoveIn(tx, Number(locked.completed_lease_id));
+      const expected = input.lines.reduce((s, l) => s + l.amount + l.tax, 0);
+      if (expected !== input.total) throw new StorageSoftwareError(`Move-in total ${input.total} does not match its lines (${expected})`);
+      const email = input.tenant.email.trim().toLowerCase();
 
-        const accountId = await accountIdOf(tx);
-        const email = input.tenant.email.trim().toLowerCase();
-        const taken = await tx.query.tenants.findFirst({
-          columns: { id: true },
-          where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
-        });
-        if (taken) throw new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
-
-        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "rented" });
+      // 1. A short transaction: the checkout is still open, the email is free, the unit is held for
+      //    this checkout long enough to charge and record; the checkout is marked "charging". No
+      //    transaction stays open while the gateway is called (issue 14).
+      const before = await db.transaction(async (tx) => {
+        const locked = await lockCheckout(tx, input.checkoutId);
+        if (locked.completedLeaseId != null) return { done: await existingMoveIn(tx, locked.completedLeaseId) };
+        await refuseTakenEmail(tx, email);
+        const until = new Date(input.now.getTime() + CHARGE_HOLD_MINUTES * 60_000);
+        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "hold", until });
         if (!unit) throw new UnitUnavailableError("No unit of this type is available");
-
-        const t = input.tenant;
-        const [tenant] = await tx
-          .insert(tenants)
-          .values({
-            accountId,
-            firstName: t.firstName,
-            lastName: t.lastName,
-            email,
-            cellPhone: t.cellPhone,
-            webPwHash: t.webPwHash,
-            addr1: t.addr1,
-            addr2: t.addr2 ?? null,
-            city: t.city,
-            region: t.region,
-            postalCode: t.postalCode,
-            isMilitary: t.isMilitary,
-            isCompany: t.isCompany,
-            isCommercial: t.isCommercial,
-            altContactFirstName: t.altContactFirstName ?? null,
-            altContactLastName: t.altContactLastName ?? null,
-            altContactPhone: t.altContactPhone ?? null,
-          })
-          .returning({ id: tenants.id });
-
-        const gateCode = await newGateCode(tx);
-        const [lease] = await tx
-          .insert(leases)
-          .values({
-            tenantId: tenant!.id,
-            unitId: unit.id,
-            locationId: location.id,
-            moveInDate: input.moveInDate,
-            monthlyRate: input.monthlyRate,
-            insurancePlanId: input.insurancePlanId ? Number(input.insurancePlanId) : null,
-            insurancePremium: input.insurancePremium,
-            paidThroughDate: input.paidThroughDate,
-            nextDueDate: input.nextDueDate,
-            gateCode,
-            leaseText: input.lease.text,
-            leaseHash: input.lease.hash,
-            signedName: input.lease.signedName,
-            signedAt: input.lease.signedAt,
-            signedIp: input.lease.signedIp,
-          })
-          .returning({ id: leases.id });
-        const leaseId = lease!.id;
-
-        await postCharges(tx, {
-          leaseId,
-          tenantId: tenant!.id,
-          now: input.now,
-          lines: input.lines
-            .filter((l) => l.kind !== "discount")
-            .map((l) => ({ ...l, entryDate: input.moveInDate })),
-        });
-        const discounts = input.lines.filter((l) => l.kind === "discount");
-        if (discounts.length) {
-          await tx.insert(ledgerEntries).values(
-            discounts.map((l) => ({
-              leaseId,
-              tenantId: tenant!.id,
-              kind: "credit" as const,
-              description: l.description,
-              amount: -l.amount,
-              tax: 0,
-              entryDate: input.moveInDate,
-              postingKey: l.postingKey,
-              postedAt: input.now,
-            })),
-          );
-        }
-
-        const expected = input.lines.reduce((s, l) => s + l.amount + l.tax, 0);
-        if (expected !== input.total) throw new StorageSoftwareError(`Move-in total ${input.total} does not match its lines (${expected})`);
-
-        // The charge is the last step that can fail for the visitor; everything above rolls back with it.
-        const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, card: input.card });
-        if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
-
-        const paid = await recordApprovedPayment(tx, {
-          tenantId: tenant!.id,
-          leaseId,
-          amount: input.total,
-          source: "move_in",
-          cardBrand: charge.brand,
-          cardLast4: charge.last4,
-          authReference: charge.authReference,
-          idempotencyKey: input.idempotencyKey,
-          entryDate: input.moveInDate,
-          description: `Move-in payment (card ending ${charge.last4})`,
-          now: input.now,
-        });
-
-        if (input.autopay) {
-          const [card] = await tx
-            .insert(savedCards)
-            .values({
-              tenantId: tenant!.id,
-              brand: charge.brand,
-              last4: charge.last4,
-              expMonth: input.card.expMonth,
-              expYear: input.card.expYear,
-              nameOnCard: input.card.nameOnCard,
-              gatewayToken: charge.cardToken,
-            })
-            .returning({ id: savedCards.id });
-          await tx.update(leases).set({ autopayEnabled: true, autopayCardId: card!.id }).where(eq(leases.id, leaseId));
-        }
-
-        await tx
-          .update(checkouts)
-          .set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id })
-          .where(eq(checkouts.id, input.checkoutId));
-
-        return {
-          leaseId: String(leaseId),
-          tenantId: String(tenant!.id),
-          unitId: String(unit.id),
-          unitName: unit.name,
-          gateCode,
-          paymentId: String(paid.paymentId),
-          authReference: charge.authReference,
-          cardBrand: charge.brand,
-          cardLast4: charge.last4,
-          created: true,
-        };
+        await tx.update(checkouts).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(checkouts.id, input.checkoutId));
+        return { done: null };
       });
+      if (before.done) return before.done;
+
+      // 2. The charge, outside any transaction. The idempotency key is the checkout's: a retry after
+      //    an error (the visitor clicks Pay again) gets the first charge's result, never a second charge.
+      const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, card: input.card });
+      if (charge.status === "declined") {
+        await db.update(checkouts).set({ status: "open" }).where(and(eq(checkouts.id, input.checkoutId), eq(checkouts.status, "charging")));
+        throw new PaymentDeclinedError(charge.reason);
+      }
+
+      // 3. Record everything in one transaction. If this fails after an approved charge (the database
+      //    went away), the checkout stays "charging": the next attempt records the same charge, and
+      //    the sweep voids it if nobody comes back (sweepUnrecordedCharges).
+      try {
+        return await db.transaction(async (tx) => {
+          const locked = await lockCheckout(tx, input.checkoutId);
+          if (locked.completedLeaseId != null) return existingMoveIn(tx, locked.completedLeaseId);
+          await refuseTakenEmail(tx, email);
+          const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "rented" });
+          if (!unit) throw new UnitUnavailableError("No unit of this type is available");
+          return recordMoveIn(tx, input, { email, unit, charge });
+        });
+      } catch (error) {
+        // The charge stands only with its lease: a refusal that will not change on retry voids it.
+        if (error instanceof UnitUnavailableError || error instanceof StorageValidationError) {
+          await gateway.refund(input.idempotencyKey);
+          await db.update(checkouts).set({ status: "open", idempotencyKey: crypto.randomBytes(24).toString("base64url") }).where(eq(checkouts.id, input.checkoutId));
+        }
+        throw error;
+      }
     },
 
     async reserveUnit(input) {

@@ -1,0 +1,192 @@
+/**
+ * Issue 14: no transaction stays open while the card is charged, and a charge that was approved but
+ * not recorded (the database went away between the two) is recorded on the visitor's retry — charged
+ * once — or voided by the sweep when nobody comes back.
+ */
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { count, eq } from "drizzle-orm";
+import type { Database, DatabaseHandle } from "~/db/client.server";
+import { checkouts, leases, payments, units } from "~/db/schema";
+import { isDatabaseUnavailable } from "~/db/unavailable";
+import { getCheckout, placeMoveIn, sweepUnrecordedCharges } from "~/services/move-in.server";
+import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/services/payment-gateway.server";
+import { leaseBalance } from "~/storage-software/local/ledger";
+import { createTestDatabase } from "./db";
+import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+
+const origin = "http://localhost";
+
+/** A gateway that counts real charges (a repeated idempotency key is not a new charge) and refunds. */
+function countingGateway() {
+  const base = createTestGateway();
+  const counts = { charges: 0, refunds: 0, inTransaction: 0 };
+  const gateway: PaymentGateway = {
+    ...base,
+    async charge(input) {
+      if (!(await base.lookup(input.idempotencyKey))) counts.charges++;
+      return base.charge(input);
+    },
+    async refund(key) {
+      const r = await base.refund(key);
+      if (r.refunded) counts.refunds++;
+      return r;
+    },
+  };
+  return { gateway, counts };
+}
+
+/**
+ * The database as the adapter sees it, with a switch: when armed, the Nth transaction from then on
+ * fails as a lost connection does (57P01), and `open` tells whether a transaction is open right now.
+ */
+function flakyDatabase(db: Database) {
+  const state = { failAt: 0, seen: 0, open: 0 };
+  const proxy = new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === "transaction") {
+        return async (fn: (tx: unknown) => Promise<unknown>, config?: unknown) => {
+          state.seen++;
+          if (state.failAt && state.seen === state.failAt) {
+            throw Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" });
+          }
+          state.open++;
+          try {
+            return await (target.transaction as (f: typeof fn, c?: unknown) => Promise<unknown>)(fn, config);
+          } finally {
+            state.open--;
+          }
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  return { db: proxy as Database, arm: (nth: number) => Object.assign(state, { failAt: nth, seen: 0 }), disarm: () => (state.failAt = 0), state };
+}
+
+describe("move-in through a database outage (local adapter)", () => {
+  let handle: DatabaseHandle;
+  beforeEach(async () => {
+    handle = await createTestDatabase();
+  });
+  afterEach(async () => {
+    setPaymentGatewayForTests(null);
+    await handle.close();
+  });
+
+  it("charges outside any transaction", async () => {
+    const { db } = handle;
+    const { unitTypeId } = await lumbertonUnitType(db);
+    const { id } = await signedCheckout(db, unitTypeId);
+    const flaky = flakyDatabase(db);
+    const base = createTestGateway();
+    const openAtCharge: number[] = [];
+    setPaymentGatewayForTests({
+      ...base,
+      async charge(input) {
+        openAtCharge.push(flaky.state.open);
+        return base.charge(input);
+      },
+    });
+    const ctx = await ctxFor(flaky.db, unitTypeId);
+    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin });
+    expect(r.status).toBe("completed");
+    expect(openAtCharge).toEqual([0]);
+  });
+
+  it("approved but not recorded: paying again records the same charge once and gives the lease", async () => {
+    const { db } = handle;
+    const { unitTypeId } = await lumbertonUnitType(db);
+    const { id, quote } = await signedCheckout(db, unitTypeId);
+    const { gateway, counts } = countingGateway();
+    setPaymentGatewayForTests(gateway);
+    const flaky = flakyDatabase(db);
+    const ctx = await ctxFor(flaky.db, unitTypeId);
+
+    // Transaction 1 holds the unit, the card is charged, transaction 2 (the record) loses its connection.
+    flaky.arm(2);
+    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: true, now: NOW, origin }).catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    flaky.disarm();
+    expect(counts.charges).toBe(1);
+    const pending = (await getCheckout(db, id, unitTypeId))!;
+    expect(pending.status).toBe("charging");
+    expect(pending.completedLeaseId).toBeNull();
+    expect((await db.select({ n: count() }).from(payments))[0]!.n).toBe(0);
+    // The unit is still held for this visitor, not free for anyone else.
+    expect((await db.query.units.findFirst({ where: eq(units.id, pending.unitId!) }))!.holdToken).toBe(id);
+
+    // The visitor clicks Pay again.
+    const again = await placeMoveIn(db, ctx, pending, { card: card(), autopay: true, now: NOW, origin });
+    expect(again).toMatchObject({ status: "completed", created: true });
+    expect(counts.charges).toBe(1);
+    const leaseId = Number((again as { leaseId: string }).leaseId);
+    const paid = await db.select().from(payments).where(eq(payments.leaseId, leaseId));
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ amount: quote.total, status: "approved" });
+    expect(await leaseBalance(db, leaseId)).toBe(0);
+    expect((await getCheckout(db, id, unitTypeId))).toMatchObject({ status: "completed", completedLeaseId: leaseId });
+
+    // And once more (a double click): the same lease, no charge.
+    const third = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: true, now: NOW, origin });
+    expect(third).toMatchObject({ status: "completed", created: false, leaseId: String(leaseId) });
+    expect(counts.charges).toBe(1);
+  });
+
+  it("the hold transaction fails: nothing is charged and the checkout stays open", async () => {
+    const { db } = handle;
+    const { unitTypeId } = await lumbertonUnitType(db);
+    const { id } = await signedCheckout(db, unitTypeId);
+    const { gateway, counts } = countingGateway();
+    setPaymentGatewayForTests(gateway);
+    const flaky = flakyDatabase(db);
+    const ctx = await ctxFor(flaky.db, unitTypeId);
+    flaky.arm(1);
+    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin }).catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+    expect(counts.charges).toBe(0);
+    expect((await getCheckout(db, id, unitTypeId))!.status).toBe("open");
+  });
+
+  it("nobody comes back: the sweep voids the unrecorded charge and releases the unit", async () => {
+    const { db } = handle;
+    const { unitTypeId } = await lumbertonUnitType(db);
+    const { id } = await signedCheckout(db, unitTypeId);
+    const { gateway, counts } = countingGateway();
+    setPaymentGatewayForTests(gateway);
+    const flaky = flakyDatabase(db);
+    const ctx = await ctxFor(flaky.db, unitTypeId);
+    flaky.arm(2);
+    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin }).catch(() => null);
+    flaky.disarm();
+    const unitId = (await getCheckout(db, id, unitTypeId))!.unitId!;
+
+    // Too early: the visitor may still come back.
+    expect(await sweepUnrecordedCharges(db, new Date(NOW.getTime() + 5 * 60_000))).toBe(0);
+    expect(await sweepUnrecordedCharges(db, new Date(NOW.getTime() + 25 * 60_000))).toBe(1);
+    expect(counts.refunds).toBe(1);
+    expect((await db.query.checkouts.findFirst({ where: eq(checkouts.id, id) }))!.status).toBe("abandoned");
+    expect((await db.query.units.findFirst({ where: eq(units.id, unitId) }))).toMatchObject({ status: "available", holdToken: null });
+    expect((await db.select({ n: count() }).from(payments))[0]!.n).toBe(0);
+    expect((await db.select({ n: count() }).from(leases).where(eq(leases.unitId, unitId)))[0]!.n).toBe(0);
+    // A second sweep finds nothing more.
+    expect(await sweepUnrecordedCharges(db, new Date(NOW.getTime() + 30 * 60_000))).toBe(0);
+  });
+
+  it("changing the plan after a started payment voids it; the next payment is a new charge of the new total", async () => {
+    const { db } = handle;
+    const { unitTypeId } = await lumbertonUnitType(db);
+    const { id } = await signedCheckout(db, unitTypeId);
+    const { gateway, counts } = countingGateway();
+    setPaymentGatewayForTests(gateway);
+    const flaky = flakyDatabase(db);
+    const ctx = await ctxFor(flaky.db, unitTypeId);
+    flaky.arm(2);
+    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin }).catch(() => null);
+    flaky.disarm();
+    const { saveProtection } = await import("~/services/move-in.server");
+    await saveProtection(db, ctx, (await getCheckout(db, id, unitTypeId))!, "none", NOW);
+    expect(counts.refunds).toBe(1);
+    const reopened = (await getCheckout(db, id, unitTypeId))!;
+    expect(reopened.status).toBe("open");
+  });
+});
