@@ -6,7 +6,7 @@ import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
 import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
 import { NO_STORE } from "~/domain/cache";
-import { isDatabaseUnavailable } from "~/db/unavailable";
+import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { hadOutage, markOutage, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 
 export const streamTimeout = 5_000;
@@ -101,7 +101,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (isDatabaseUnavailable(error)) {
     markOutage(request);
-    console.warn(`[db] unavailable during ${request.method} ${new URL(request.url).pathname}: ${error instanceof Error ? error.message : "error"}`);
+    console.warn(`[db] unavailable during ${request.method} ${new URL(request.url).pathname}: ${outageReason(error)}`);
     return;
   }
   console.error(error);

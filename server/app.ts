@@ -11,7 +11,7 @@ import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
-import { isDatabaseUnavailable } from "~/db/unavailable";
+import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 
 declare module "react-router" {
@@ -90,7 +90,7 @@ app.get("/readyz", async (_req, res) => {
     await Promise.race([database.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("ping timeout")), 1_500).unref())]);
     res.send("ready");
   } catch (error) {
-    res.status(503).set("Retry-After", RETRY_AFTER).send(`not ready: database unreachable (${error instanceof Error ? error.message : "error"})`);
+    res.status(503).set("Retry-After", RETRY_AFTER).send(`not ready: database unreachable (${outageReason(error)})`);
   }
 });
 
@@ -117,7 +117,7 @@ app.use(async (req, res, next) => {
     next();
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
-      console.warn(`[db] unavailable: ${req.method} answered 503 (${error instanceof Error ? error.message : "error"})`);
+      console.warn(`[db] unavailable: ${req.method} answered 503 (${outageReason(error)})`);
       return sendUnavailable(req, res);
     }
     next(error);

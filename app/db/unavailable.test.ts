@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DatabaseUnavailableError, isDatabaseUnavailable } from "./unavailable";
+import { DatabaseUnavailableError, isDatabaseUnavailable, outageReason } from "./unavailable";
 
 const withCode = (code: string, message = "x") => Object.assign(new Error(message), { code });
 
@@ -25,5 +25,15 @@ describe("isDatabaseUnavailable", () => {
     ["nothing", undefined],
   ])("%s is not an outage", (_name, error) => {
     expect(isDatabaseUnavailable(error)).toBe(false);
+  });
+});
+
+describe("outageReason", () => {
+  it("names the innermost error, never the SQL or its parameters", () => {
+    const e = new Error('Failed query: select * from tenants where email = $1\nparams: ada@example.com', {
+      cause: withCode("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:5432"),
+    });
+    expect(outageReason(e)).toBe("ECONNREFUSED connect ECONNREFUSED 127.0.0.1:5432");
+    expect(outageReason(e)).not.toContain("ada@example.com");
   });
 });

@@ -59,3 +59,18 @@ export const FORM_UNAVAILABLE_MESSAGE =
 /** The same at a payment: a payment that went through is never charged again (idempotency key). */
 export const PAYMENT_UNAVAILABLE_MESSAGE =
   "We could not finish this just now because our system is briefly unavailable. Please try again in a minute. You will not be charged twice: if your payment went through, trying again completes it with that same payment.";
+
+/**
+ * A short, safe description of an outage for the log: the innermost error's code and message,
+ * never the SQL or its parameters (which may hold personal data).
+ */
+export function outageReason(error: unknown): string {
+  let e: unknown = error;
+  let last: { code?: unknown; message?: unknown } = {};
+  for (let depth = 0; e && depth < 6; depth++) {
+    last = e as { code?: unknown; message?: unknown };
+    e = (e as { cause?: unknown }).cause;
+  }
+  const message = typeof last.message === "string" && !last.message.startsWith("Failed query") ? last.message.split("\n")[0]! : "database error";
+  return typeof last.code === "string" ? `${last.code} ${message}` : message;
+}

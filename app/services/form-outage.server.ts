@@ -5,7 +5,7 @@
  * the 503 page, which says that the Back button brings the typed answers back.
  */
 import { data } from "react-router";
-import { isDatabaseUnavailable, RETRY_AFTER_SECONDS } from "~/db/unavailable";
+import { isDatabaseUnavailable, outageReason, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { NO_STORE } from "~/domain/cache";
 
 export function keepFormThroughOutage<Args, Result, Reply>(
@@ -17,7 +17,7 @@ export function keepFormThroughOutage<Args, Result, Reply>(
       return await action(args);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      console.warn(`[db] unavailable: a form answered 503 (${error instanceof Error ? error.message : "error"})`);
+      console.warn(`[db] unavailable: a form answered 503 (${outageReason(error)})`);
       return data(reply(args), { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } });
     }
   };
