@@ -13,6 +13,8 @@ import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
+import { nextAvailabilityChange } from "~/db/queries/availability-changes.server";
+import { PageCache, pageCacheMiddleware, sendCached, staleCopy } from "./page-cache";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -94,9 +96,19 @@ app.get("/readyz", async (_req, res) => {
   }
 });
 
-/** 503 in the site's layout with Retry-After, never a 500 (issue 14). */
+// The page cache (issue 10, docs/decisions/081-page-cache.md): anonymous GETs of public pages are
+// served from memory without a database read. Dropped whole on every write of this process and on
+// the database's change notification (other processes, scripts, the seed).
+export const pageCache = new PageCache();
+const pageCacheOn = process.env.PAGE_CACHE !== "off";
+const stopListening = pageCacheOn ? database.listen("gatehouse_changed", () => pageCache.invalidate(), () => pageCache.invalidate()) : async () => {};
+app.use(pageCacheMiddleware(pageCache, { enabled: () => pageCacheOn, nextChange: () => nextAvailabilityChange(db) }));
+
+/** 503 in the site's layout with Retry-After, never a 500 (issue 14); a stored copy of the page when there is one. */
 function sendUnavailable(req: Request, res: Response) {
   if (res.headersSent) return res.end();
+  const copy = staleCopy(pageCache, req);
+  if (copy) return sendCached(req, res, copy, { stale: true });
   const website = res.locals.website as Website | null | undefined;
   const send = () =>
     res
@@ -174,5 +186,6 @@ app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
 
 /** Closes the database pool (after the HTTP server has stopped taking requests). */
 export async function shutdown(): Promise<void> {
+  await stopListening();
   await database.close();
 }

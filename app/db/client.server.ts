@@ -19,6 +19,11 @@ export interface DatabaseHandle {
   close(): Promise<void>;
   /** Resolves when the database answers a trivial query (readiness); rejects otherwise. */
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel`, and `onReconnect` after the listening connection
+   * was lost and made again (notifications may have been missed meanwhile). Returns a stop function.
+   */
+  listen(channel: string, onNotify: () => void, onReconnect?: () => void): () => Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -64,7 +69,14 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       client.on("error", (error) => console.warn(`[db] connection lost: ${error.message}`));
     });
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
-    return { db, driver: "postgres", close: () => pool.end(), ping: () => ping(pool) };
+    const connectionString = options.url;
+    return {
+      db,
+      driver: "postgres",
+      close: () => pool.end(),
+      ping: () => ping(pool),
+      listen: (channel, onNotify, onReconnect) => listenPostgres(connectionString, channel, onNotify, onReconnect),
+    };
   }
   let client = options.pglite;
   if (!client) {
@@ -74,7 +86,16 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   }
   const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database;
   const c = client;
-  return { db, driver: "pglite", close: () => c.close(), ping: async () => void (await c.query("select 1")) };
+  return {
+    db,
+    driver: "pglite",
+    close: () => c.close(),
+    ping: async () => void (await c.query("select 1")),
+    listen: (channel, onNotify) => {
+      const unsubscribe = c.listen(channel, () => onNotify());
+      return async () => (await unsubscribe)();
+    },
+  };
 }
 
 export function defaultPgliteDir(): string {
@@ -103,4 +124,57 @@ export function getDatabase(): DatabaseHandle {
 
 async function ping(pool: pg.Pool): Promise<void> {
   await pool.query({ text: "select 1", query_timeout: 1_000 } as pg.QueryConfig);
+}
+
+/**
+ * LISTEN on a connection of its own (not from the pool), made again with a growing delay whenever it
+ * is lost (a restart, a failover): the process keeps running, and `onReconnect` tells the caller to
+ * assume it missed something.
+ */
+function listenPostgres(url: string, channel: string, onNotify: () => void, onReconnect?: () => void): () => Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Bad channel name ${channel}`);
+  let stopped = false;
+  let client: pg.Client | null = null;
+  let delay = 250;
+  let timer: NodeJS.Timeout | null = null;
+  let connectedOnce = false;
+  const connect = async () => {
+    if (stopped) return;
+    const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000, keepAlive: true });
+    c.on("error", () => undefined);
+    c.on("end", () => {
+      if (client === c) client = null;
+      schedule();
+    });
+    c.on("notification", (n) => {
+      if (n.channel === channel) onNotify();
+    });
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+      if (stopped) return void c.end().catch(() => undefined);
+      client = c;
+      delay = 250;
+      if (connectedOnce) onReconnect?.();
+      connectedOnce = true;
+    } catch {
+      c.end().catch(() => undefined);
+      schedule();
+    }
+  };
+  const schedule = () => {
+    if (stopped || timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      void connect();
+    }, delay);
+    timer.unref();
+    delay = Math.min(delay * 2, 5_000);
+  };
+  void connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await client?.end().catch(() => undefined);
+  };
 }

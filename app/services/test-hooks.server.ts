@@ -24,6 +24,13 @@ export const testHooks: Record<string, TestHook> = {
     await db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || ${JSON.stringify(settings)}::jsonb` });
     return { ok: true };
   },
+  /** Sets every account's tagline (shown on the home and about pages); returns the previous one. */
+  async setTagline(db, body) {
+    if (typeof body.tagline !== "string") throw new Error("tagline must be a string");
+    const [before] = await db.select({ tagline: accounts.tagline }).from(accounts).limit(1);
+    await db.update(accounts).set({ tagline: body.tagline });
+    return { previous: before?.tagline ?? "" };
+  },
   /** Portal: a tenant with a paid lease, as a move-in leaves them ({ email, password }). */
   async createTenantWithLease(db, body) {
     const { createTenantWithLease } = await import("./portal-demo.server");

@@ -9,12 +9,13 @@ function runCli(args: string[], env: Record<string, string>) {
   const r = spawnSync("npx", ["tsx", "scripts/billing-run.ts", ...args], {
     encoding: "utf8",
     env: { ...process.env, DATABASE_URL: "", ...env },
-    timeout: 60_000,
+    timeout: 150_000,
   });
   return { status: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
-describe("billing CLI", () => {
+// Each test spawns Node processes (tsx, PGlite): slow on a loaded 2-core machine, so a generous limit.
+describe("billing CLI", { timeout: 300_000 }, () => {
   it("refuses to open a PGlite directory the server has open, and says what to do", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gh-billing-cli-"));
     fs.writeFileSync(`${dir}.server.pid`, String(process.pid)); // a live process holds it

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import crypto from "node:crypto";
+import zlib from "node:zlib";
+import { buildEntry, cacheKey, isAnonymous, nextMinute, PageCache, preferredEncoding, withoutNonce } from "./page-cache";
+
+const entry = (generation: number, expiresAt = Number.POSITIVE_INFINITY, body = "<p>hi</p>") =>
+  buildEntry({ body: Buffer.from(body), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0" }, expiresAt, generation });
+
+describe("page cache rules", () => {
+  it("only anonymous requests: a portal session, a checkout or a flash message is per visitor", () => {
+    expect(isAnonymous(undefined)).toBe(true);
+    expect(isAnonymous("csrf=abc; _ga=1")).toBe(true);
+    expect(isAnonymous("gh_portal=s%3Aabc")).toBe(false);
+    expect(isAnonymous("a=1; checkout=xyz")).toBe(false);
+    expect(isAnonymous("__Host-checkout=xyz")).toBe(false);
+    expect(isAnonymous("flash=1")).toBe(false);
+  });
+
+  it("keys by host, path and query", () => {
+    expect(cacheKey("WWW.Example.com", "/units?size=10x10")).toBe("www.example.com/units?size=10x10");
+    expect(cacheKey("a.example", "/units")).not.toBe(cacheKey("b.example", "/units"));
+  });
+
+  it("entries end at the next whole minute", () => {
+    expect(nextMinute(Date.UTC(2026, 10, 24, 9, 59, 30))).toBe(Date.UTC(2026, 10, 24, 10, 0, 0));
+    expect(nextMinute(Date.UTC(2026, 10, 24, 10, 0, 0))).toBe(Date.UTC(2026, 10, 24, 10, 1, 0));
+  });
+
+  it("prefers brotli, then gzip, honouring q=0", () => {
+    expect(preferredEncoding("gzip, deflate, br")).toBe("br");
+    expect(preferredEncoding("gzip")).toBe("gzip");
+    expect(preferredEncoding("br;q=0, gzip")).toBe("gzip");
+    expect(preferredEncoding(undefined)).toBeNull();
+    expect(preferredEncoding("identity")).toBeNull();
+  });
+
+  it("a stored page carries no nonce: its inline scripts and styles are allowed by hash", () => {
+    const html =
+      '<link nonce="N1" rel="stylesheet" href="/a.css"><style nonce="N1">body{color:red}</style><script nonce="N1">go()</script><script src="/assets/a.js" nonce="N1"></script>';
+    const csp = "default-src 'self'; script-src 'self' 'nonce-N1' https://www.googletagmanager.com; style-src 'self' 'nonce-N1'";
+    const out = withoutNonce(html, csp);
+    expect(out.html).not.toContain("nonce");
+    const hash = (s: string) => `'sha256-${crypto.createHash("sha256").update(s).digest("base64")}'`;
+    expect(out.csp).toBe(
+      `default-src 'self'; script-src 'self' https://www.googletagmanager.com ${hash("go()")}; style-src 'self' ${hash("body{color:red}")}`,
+    );
+  });
+
+  it("keeps gzip and brotli forms and a strong ETag", () => {
+    const e = entry(0, Number.POSITIVE_INFINITY, "<p>hello</p>".repeat(100));
+    expect(zlib.gunzipSync(e.gzip).toString()).toBe("<p>hello</p>".repeat(100));
+    expect(zlib.brotliDecompressSync(e.br).toString()).toBe("<p>hello</p>".repeat(100));
+    expect(e.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(e.headers["ETag"]).toBe(e.etag);
+  });
+
+  it("invalidation drops everything, and a render started before it is not stored", () => {
+    const cache = new PageCache();
+    cache.set("k", entry(cache.generation));
+    expect(cache.get("k", 0)).not.toBeNull();
+    const startedAt = cache.generation;
+    cache.invalidate();
+    expect(cache.get("k", 0)).toBeNull();
+    cache.set("k", entry(startedAt));
+    expect(cache.get("k", 0)).toBeNull();
+  });
+
+  it("an expired entry is not served, except as a stale copy (database outage)", () => {
+    const cache = new PageCache();
+    cache.set("k", entry(cache.generation, 1000));
+    expect(cache.get("k", 999)).not.toBeNull();
+    expect(cache.get("k", 1000)).toBeNull();
+    expect(cache.get("k", 5000, { stale: true })).not.toBeNull();
+  });
+
+  it("stays within its memory budget, least recently used out first", () => {
+    const cache = new PageCache(64 * 1024);
+    for (let i = 0; i < 50; i++) cache.set(`k${i}`, entry(0, Number.POSITIVE_INFINITY, crypto.randomBytes(1500).toString("hex")));
+    expect(cache.size).toBeLessThan(50);
+    expect(cache.get("k49", 0)).not.toBeNull();
+    expect(cache.get("k0", 0)).toBeNull();
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * The page cache over real HTTP against the built server (issue 10, docs/decisions/081): anonymous
+ * public pages are served from memory, precompressed, with an ETag; a change shows on the next
+ * request; per-visitor pages and forms are never stored; stored pages carry no nonce.
+ */
+import { expect, test } from "@playwright/test";
+import { testHook } from "./support/hooks";
+
+test.beforeEach(({}, testInfo) => {
+  test.skip(testInfo.project.name !== "js", "HTTP only: one browser project is enough");
+});
+
+test("a public page is stored, served again without rendering, with gzip, brotli, ETag and 304", async ({ request }) => {
+  const first = await request.get("/about", { headers: { "Accept-Encoding": "identity" } });
+  expect(first.status()).toBe(200);
+  const again = await request.get("/about", { headers: { "Accept-Encoding": "br" } });
+  expect(again.headers()["x-page-cache"]).toBe("hit");
+  expect(again.headers()["content-encoding"]).toBe("br");
+  expect(await again.text()).toContain("About ");
+  const gz = await request.get("/about", { headers: { "Accept-Encoding": "gzip" } });
+  expect(gz.headers()["content-encoding"]).toBe("gzip");
+  const etag = again.headers()["etag"]!;
+  expect(etag).toMatch(/^"[\w-]+"$/);
+  const notModified = await request.get("/about", { headers: { "If-None-Match": etag } });
+  expect(notModified.status()).toBe(304);
+  // Security headers come along; the CSP is enforced with hashes instead of a nonce.
+  const csp = again.headers()["content-security-policy"]!;
+  expect(csp).toContain("script-src 'self'");
+  expect(csp).not.toContain("'nonce-");
+  expect(again.headers()["x-content-type-options"]).toBe("nosniff");
+  expect(await again.text()).not.toMatch(/\snonce="/);
+});
+
+test("a change shows on the very next request", async ({ request }) => {
+  await request.get("/about");
+  expect((await request.get("/about")).headers()["x-page-cache"]).toBe("hit");
+  const tagline = `Cached until it changes ${Date.now()}`;
+  const { previous } = await testHook<{ previous: string }>(request, "setTagline", { tagline });
+  try {
+    const after = await request.get("/about");
+    expect(after.headers()["x-page-cache"]).toBe("miss");
+    expect(await after.text()).toContain(tagline);
+  } finally {
+    await testHook(request, "setTagline", { tagline: previous });
+  }
+  expect(await (await request.get("/about")).text()).not.toContain(tagline);
+});
+
+test("pages with a form and per-visitor requests are never stored", async ({ request }) => {
+  for (let i = 0; i < 3; i++) {
+    const contact = await request.get("/contact");
+    expect(contact.headers()["x-page-cache"]).toBe("miss");
+    expect(contact.headers()["cache-control"]).toContain("no-store");
+  }
+  await request.get("/view-locations");
+  const signedIn = await request.get("/view-locations", { headers: { Cookie: "gh_portal=whatever" } });
+  expect(signedIn.headers()["x-page-cache"]).toBeUndefined();
+});
