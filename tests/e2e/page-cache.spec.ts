@@ -6,9 +6,7 @@
 import { expect, test } from "@playwright/test";
 import { testHook } from "./support/hooks";
 
-test.beforeEach(({}, testInfo) => {
-  test.skip(testInfo.project.name !== "js", "HTTP only: one browser project is enough");
-});
+test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "HTTP only: one browser project is enough");
 
 test("a public page is stored, served again without rendering, with gzip, brotli, ETag and 304", async ({ request }) => {
   const first = await request.get("/about", { headers: { "Accept-Encoding": "identity" } });
