@@ -11,6 +11,7 @@ import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { envOrExit } from "~/env.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -24,6 +25,8 @@ declare module "react-router" {
   }
 }
 
+// Refuse to start on a configuration that cannot work (e.g. production on PostgreSQL without SESSION_SECRET).
+envOrExit();
 const { db } = getDatabase();
 void announceStorageSoftware(db);
 // The daily billing run (docs/decisions/053-billing-run.md); safe with several processes.
