@@ -6,6 +6,7 @@ import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
 import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
 import { NO_STORE } from "~/domain/cache";
+import { logRequestError } from "~/logger.server";
 
 export const streamTimeout = 5_000;
 
@@ -63,7 +64,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           status = 500;
-          console.error(error);
+          logRequestError(error, { method: request.method, url: request.url }, "render failed");
         },
       },
     );
@@ -73,5 +74,5 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
-  console.error(error);
+  logRequestError(error, { method: request.method, url: request.url });
 }

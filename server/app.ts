@@ -11,6 +11,8 @@ import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { startEmailDelivery } from "~/services/email.server";
+import { logRequestError } from "~/logger.server";
 import { envOrExit } from "~/env.server";
 
 declare module "react-router" {
@@ -33,6 +35,8 @@ void announceStorageSoftware(db);
 startBillingSchedule(db, { pgliteDir: process.env.DATABASE_URL ? null : defaultPgliteDir() });
 // Expired reservations and idle checkouts are released every few minutes (docs/decisions/042-reservations.md).
 startHousekeeping(db);
+// Unsent mail is retried with backoff until sent or two days old (docs/decisions/070-outbox-delivery.md).
+startEmailDelivery(db);
 
 export const app = express();
 
@@ -128,8 +132,8 @@ app.use(
 );
 
 // Last resort: never show a stack trace.
-app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-  console.error(error);
+app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  logRequestError(error, { method: req.method, url: req.originalUrl });
   if (res.headersSent) return;
   res
     .status(500)

@@ -7,6 +7,7 @@ import pg from "pg";
 import fs from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
+import { logger } from "~/logger.server";
 
 export type Schema = typeof schema;
 /** The one database type the app sees, whichever driver is underneath. */
@@ -35,7 +36,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
     // An idle client can lose its connection (server restart, admin termination). Without a listener
     // the pool re-emits that as an unhandled 'error' and the process dies; the pool already drops the
     // broken client and opens a new one on the next query, so a warning is all that is needed.
-    pool.on("error", (error) => console.warn(`[db] idle connection lost: ${error.message}`));
+    pool.on("error", (error) => logger.warn({ err: error }, "[db] idle connection lost"));
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
     return { db, driver: "postgres", close: () => pool.end() };
   }
