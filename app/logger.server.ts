@@ -16,7 +16,7 @@ const CENSOR = "[redacted]";
 
 const SCRUBBERS: [RegExp, string][] = [
   // Query strings of URLs and paths: "/reset-password?token=…" → "/reset-password".
-  [/([\w/.:%-])\?[^\s"'<>#]*/g, "$1"],
+  [/([\w/.:%-])\?[^\s"'<>#]+/g, "$1"],
   // bcrypt hashes.
   [/\$2[abxy]?\$\d{2}\$[./A-Za-z0-9]{53}/g, CENSOR],
   // E-mail addresses.
@@ -38,7 +38,8 @@ function scrubValue(value: unknown, depth: number): unknown {
   if (typeof value === "string") return scrubText(value);
   if (depth > 4 || value === null || typeof value !== "object") return value;
   if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
-  if (value instanceof Date) return value;
+  // Errors are left to the err serializer (safeError); copying them here would lose their message.
+  if (value instanceof Date || value instanceof Error) return value;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = scrubValue(v, depth + 1);
   return out;
