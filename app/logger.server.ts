@@ -158,7 +158,7 @@ export function createLogger(destination?: DestinationStream, level?: string): L
         },
       },
     },
-    destination ?? (isTest ? consoleDestination : pino.destination({ dest: 1, sync: false })),
+    destination ?? (isTest ? consoleDestination : pino.destination({ dest: 1, sync: true })),
   );
 }
 
