@@ -2,6 +2,7 @@
 // (the React Router "node-custom-server" template). The app itself is server/app.ts, built by Vite.
 import compression from "compression";
 import express from "express";
+import pino from "pino";
 
 const DEVELOPMENT = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
 const PORT = Number.parseInt(process.env.PORT || "3000", 10);
@@ -47,7 +48,8 @@ if (DEVELOPMENT) {
 }
 
 const server = app.listen(PORT, HOST, () => {
-  console.log(`Gatehouse listening on http://localhost:${PORT}${DEVELOPMENT ? " (development)" : ""}`);
+  // The app's own lines come from app/logger.server.ts (JSON, redacted); this one says where we listen.
+  pino({ base: { pid: process.pid } }).info(`Gatehouse listening on http://localhost:${PORT}${DEVELOPMENT ? " (development)" : ""}`);
 });
 
 // SIGTERM/SIGINT: stop accepting connections, let requests in flight finish (up to

@@ -8,6 +8,7 @@ import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
 import { NO_STORE } from "~/domain/cache";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { hadOutage, markOutage, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
+import { logger, logRequestError } from "~/logger.server";
 
 export const streamTimeout = 5_000;
 
@@ -69,7 +70,7 @@ export default function handleRequest(
         },
         onError(error: unknown) {
           status = 500;
-          console.error(error);
+          logRequestError(error, { method: request.method, url: request.url }, "render failed");
         },
       },
     );
@@ -101,8 +102,8 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   if (isDatabaseUnavailable(error)) {
     markOutage(request);
-    console.warn(`[db] unavailable during ${request.method} ${new URL(request.url).pathname}: ${outageReason(error)}`);
+    logger.warn({ method: request.method, path: new URL(request.url).pathname, reason: outageReason(error) }, "[db] unavailable: answered 503");
     return;
   }
-  console.error(error);
+  logRequestError(error, { method: request.method, url: request.url });
 }

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: z.string().optional(),
   PGLITE_DIR: z.string().optional(),
-  /** Comma-separated; the first signs, all verify (rotation). Required in production. */
+  /** Comma-separated; the first signs, all verify (rotation). Required in production on PostgreSQL. */
   SESSION_SECRET: z.string().optional(),
   /** smtp://user:pass@host:port — when unset, emails are stored in the outbox table and logged. */
   SMTP_URL: z.string().optional(),
@@ -16,23 +18,79 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; secureCookies: boolean };
 
+/** A configuration the server must not start with; the message says what to set. */
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+/**
+ * Where a generated session secret is kept: next to the PGlite directory (default ./data/session-secret),
+ * or SESSION_SECRET_FILE. Null when the data lives in memory (nothing to survive a restart).
+ */
+export function sessionSecretFile(e: NodeJS.ProcessEnv = process.env): string | null {
+  if (e.SESSION_SECRET_FILE) return path.resolve(e.SESSION_SECRET_FILE);
+  const pgliteDir = e.PGLITE_DIR ?? path.resolve("data", "pglite");
+  if (pgliteDir.startsWith("memory://")) return null;
+  return path.join(path.dirname(path.resolve(pgliteDir)), "session-secret");
+}
+
+/**
+ * The secrets that sign cookies and links (docs/decisions/072-session-secret.md):
+ * - SESSION_SECRET when set (comma-separated, the first signs);
+ * - in production on PostgreSQL without it: a ConfigError (several servers must share one secret, and
+ *   a secret on one machine's disk is not shared);
+ * - otherwise one generated once and kept in `file` (mode 0600), so sessions and links survive a
+ *   restart; under NODE_ENV=test or without a file, a random one per process.
+ */
+export function resolveSessionSecrets(e: NodeJS.ProcessEnv, file: string | null): string[] {
+  const given = (e.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  if (given.length) return given;
+  if (e.NODE_ENV === "production" && e.DATABASE_URL) {
+    throw new ConfigError(
+      "SESSION_SECRET is not set. In production with DATABASE_URL it is required: set SESSION_SECRET to a long random string (e.g. `openssl rand -hex 32`), the same on every server.",
+    );
+  }
+  if (e.NODE_ENV === "test" || !file) return [crypto.randomBytes(32).toString("hex")];
+  return [readOrCreateSecret(file)];
+}
+
+function readOrCreateSecret(file: string): string {
+  const fresh = crypto.randomBytes(32).toString("hex");
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    // "wx": only the first process creates it; a second one started at the same moment reads it.
+    fs.writeFileSync(file, `${fresh}\n`, { mode: 0o600, flag: "wx" });
+    return fresh;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  fs.chmodSync(file, 0o600);
+  const kept = fs.readFileSync(file, "utf8").trim();
+  if (kept.length < 32) throw new ConfigError(`${file} holds no usable session secret (delete it to make a new one, or set SESSION_SECRET).`);
+  return kept;
+}
+
 let cached: Env | undefined;
 
-/** The environment, parsed once. */
+/** The environment, parsed once. Throws ConfigError when the server must not start. */
 export function env(): Env {
   if (cached) return cached;
   const parsed = envSchema.parse(process.env);
-  let secrets = (parsed.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
-  if (secrets.length === 0) {
-    if (parsed.NODE_ENV === "production" && process.env.ALLOW_EPHEMERAL_SECRET !== "true") {
-      console.warn("SESSION_SECRET is not set: using a random secret; sessions end when the server restarts.");
-    }
-    secrets = [crypto.randomBytes(32).toString("hex")];
-  }
   cached = {
     ...parsed,
-    sessionSecrets: secrets,
+    sessionSecrets: resolveSessionSecrets(process.env, sessionSecretFile(process.env)),
     secureCookies: parsed.NODE_ENV === "production" && parsed.HTTPS !== "false",
   };
   return cached;
+}
+
+/** For the server's start: the environment, or a clear message on stderr and exit code 1. */
+export function envOrExit(): Env {
+  try {
+    return env();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`Gatehouse cannot start: ${error.message}\n`);
+    process.exit(1);
+  }
 }

@@ -110,6 +110,7 @@ export default function App() {
 export function ErrorBoundary() {
   const error = useRouteError();
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  if (!isRouteErrorResponse(error)) console.error(error);
+  // On the server, entry.server.tsx's handleError has logged it (without query strings or SQL params).
+  if (!isRouteErrorResponse(error) && typeof document !== "undefined") console.error(error);
   return <ErrorPage status={status} />;
 }

@@ -43,6 +43,8 @@ if (!fs.existsSync(`${BUILD_DIR}/server/index.js`)) fail(`no production build in
 const childEnv = { ...process.env, NODE_ENV: "production", HTTPS: "false", PORT: String(PORT), PGLITE_DIR, BUILD_DIR };
 delete childEnv.DATABASE_URL;
 if (process.env.BENCH_DATABASE_URL) childEnv.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+// Production on PostgreSQL refuses to start without SESSION_SECRET (decision 072): a throwaway one for the bench.
+childEnv.SESSION_SECRET ??= "bench-only-session-secret-not-for-production-0000";
 const DATABASE = process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite";
 execFileSync("npx", ["tsx", "scripts/db-setup.ts"], { stdio: ["ignore", "ignore", "inherit"], env: childEnv });
 

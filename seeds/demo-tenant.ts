@@ -6,6 +6,10 @@
  *
  * Not under NODE_ENV=test (the golden test databases and the browser tests' server): other suites
  * count leases and payments in a fresh seeded database. Tests call it with { force: true }.
+ *
+ * Not in production on PostgreSQL either, unless SEED_DEMO_TENANT=true (issue 8): the password is
+ * published in the README, so a real deployment must not get this account by accident.
+ * SEED_DEMO_TENANT=false turns it off everywhere. See docs/decisions/073-demo-tenant-in-production.md.
  */
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Transaction } from "~/db/client.server";
@@ -17,8 +21,20 @@ import { now as clockNow } from "~/services/clock.server";
 export const DEMO_TENANT_EMAIL = "demo.tenant@example.com";
 export const DEMO_TENANT_PASSWORD = "demo1234"; // DEMO credentials, written in the README
 
-export async function seedDemoTenant(tx: Transaction, accountId: number, options: { force?: boolean } = {}): Promise<string[]> {
-  if (process.env.NODE_ENV === "test" && !options.force) return [];
+/** Whether the demo tenant may be seeded in this environment (before looking at the account's flag). */
+export function demoTenantWanted(env: NodeJS.ProcessEnv): boolean {
+  if (env.SEED_DEMO_TENANT === "true") return true;
+  if (env.SEED_DEMO_TENANT === "false") return false;
+  if (env.NODE_ENV === "test") return false;
+  return !(env.NODE_ENV === "production" && env.DATABASE_URL);
+}
+
+export async function seedDemoTenant(
+  tx: Transaction,
+  accountId: number,
+  options: { force?: boolean; env?: NodeJS.ProcessEnv } = {},
+): Promise<string[]> {
+  if (!options.force && !demoTenantWanted(options.env ?? process.env)) return [];
   const account = await tx.query.accounts.findFirst({ where: eq(accounts.id, accountId) });
   if (!account?.useDemoUnits) return [];
   const existing = await tx.query.tenants.findFirst({

@@ -34,7 +34,7 @@ export interface SeedReport {
  * slug, menu name, content title, redirect path, hostname) and only created when missing, so a second
  * run changes nothing.
  */
-export async function seedDatabase(db: Database): Promise<SeedReport> {
+export async function seedDatabase(db: Database, options: { env?: NodeJS.ProcessEnv } = {}): Promise<SeedReport> {
   const report: SeedReport = { created: [] };
   await db.transaction(async (tx) => {
     const accountId = await seedAccount(tx, report);
@@ -45,7 +45,7 @@ export async function seedDatabase(db: Database): Promise<SeedReport> {
       locationIds.set(slug, id);
     }
     report.created.push(...(await seedDemoUnits(tx, accountId)));
-    report.created.push(...(await seedDemoTenant(tx, accountId)));
+    report.created.push(...(await seedDemoTenant(tx, accountId, { env: options.env })));
     await seedMenus(tx, websiteId, report);
     await seedContent(tx, accountId, report);
     const haveRedirects = new Set(

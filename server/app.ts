@@ -15,6 +15,9 @@ import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { nextAvailabilityChange } from "~/db/queries/availability-changes.server";
 import { PageCache, pageCacheMiddleware, sendCached, staleCopy } from "./page-cache";
+import { startEmailDelivery } from "~/services/email.server";
+import { logger, logRequestError } from "~/logger.server";
+import { envOrExit } from "~/env.server";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -28,6 +31,8 @@ declare module "react-router" {
   }
 }
 
+// Refuse to start on a configuration that cannot work (e.g. production on PostgreSQL without SESSION_SECRET).
+envOrExit();
 const database = getDatabase();
 const { db } = database;
 void announceStorageSoftware(db);
@@ -35,6 +40,8 @@ void announceStorageSoftware(db);
 startBillingSchedule(db, { pgliteDir: process.env.DATABASE_URL ? null : defaultPgliteDir() });
 // Expired reservations and idle checkouts are released every few minutes (docs/decisions/042-reservations.md).
 startHousekeeping(db);
+// Unsent mail is retried with backoff until sent or two days old (docs/decisions/070-outbox-delivery.md).
+startEmailDelivery(db);
 
 export const app = express();
 
@@ -129,7 +136,7 @@ app.use(async (req, res, next) => {
     next();
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
-      console.warn(`[db] unavailable: ${req.method} answered 503 (${outageReason(error)})`);
+      logger.warn({ method: req.method, reason: outageReason(error) }, "[db] unavailable: answered 503");
       return sendUnavailable(req, res);
     }
     next(error);
@@ -172,7 +179,7 @@ app.use(
 // Last resort: never show a stack trace.
 app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
   if (isDatabaseUnavailable(error)) return sendUnavailable(req, res);
-  console.error(error);
+  logRequestError(error, { method: req.method, url: req.originalUrl });
   if (res.headersSent) return;
   res
     .status(500)

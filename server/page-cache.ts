@@ -17,6 +17,7 @@
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import type { NextFunction, Request, Response } from "express";
+import { logger } from "~/logger.server";
 
 export interface CachedPage {
   body: Buffer;
@@ -258,7 +259,7 @@ export function pageCacheMiddleware(cache: PageCache, options: { enabled: () => 
         cache.set(key, buildEntry({ body, headers, expiresAt, generation }));
       } catch (error) {
         // Not storing a page is always safe.
-        console.warn(`[page-cache] not stored: ${error instanceof Error ? error.message : String(error)}`);
+        logger.warn({ err: error }, "[page-cache] page not stored");
       }
     }
     next();

@@ -7,6 +7,7 @@ import pg from "pg";
 import fs from "node:fs";
 import path from "node:path";
 import * as schema from "./schema";
+import { logger } from "~/logger.server";
 
 export type Schema = typeof schema;
 /** The one database type the app sees, whichever driver is underneath. */
@@ -64,9 +65,9 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
     // transaction, say); an 'error' event with no listener kills the process. With these listeners the
     // request using that client fails its query (its transaction rolls back on the server) and the
     // pool opens fresh connections once the database is back.
-    pool.on("error", (error) => console.warn(`[db] idle connection lost: ${error.message}`));
+    pool.on("error", (error) => logger.warn({ err: error }, "[db] idle connection lost"));
     pool.on("connect", (client) => {
-      client.on("error", (error) => console.warn(`[db] connection lost: ${error.message}`));
+      client.on("error", (error) => logger.warn({ err: error }, "[db] connection lost"));
     });
     const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
     const connectionString = options.url;

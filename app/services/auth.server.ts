@@ -78,6 +78,7 @@ export async function requestPasswordReset(
   await sendEmail(db, {
     to: tenant.email,
     subject: `Reset your ${input.siteName} customer portal password`,
+    secrets: [link, token],
     text: `Hello ${tenant.firstName},\n\nSomeone (we hope you) asked to reset the password of your customer portal account.\nTo choose a new password, open this link within one hour:\n\n${link}\n\nThe link works once. If you did not ask for this, you can ignore this email: your password has not changed.\n\n${input.siteName}`,
   });
   return { sent: true, limited: false };

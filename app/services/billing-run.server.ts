@@ -10,6 +10,7 @@ import { now as clockNow } from "./clock.server";
 import { pruneTenantSessions } from "./session.server";
 import { pruneRateLimits } from "./rate-limit.server";
 import { pruneResetTokens } from "./auth.server";
+import { logger } from "~/logger.server";
 
 export interface BillingRunResult {
   runDate: string;
@@ -81,7 +82,7 @@ export async function runBilling(
       }
     } catch (error) {
       // One lease's problem must not stop the others; the next run retries it (postings are idempotent).
-      console.error(`[billing] lease ${row.id} could not be billed for ${input.runDate}`, error);
+      logger.error({ err: error, leaseId: row.id, runDate: input.runDate }, "[billing] a lease could not be billed; the next run retries it");
     }
   }
   await db
@@ -169,13 +170,13 @@ export function startBillingSchedule(db: Database, options: { pgliteDir?: string
       const runDate = await billingDateToday(db, now);
       const done = await db.query.billingRuns.findFirst({ columns: { finishedAt: true }, where: eq(billingRuns.runDate, runDate) });
       if (!done?.finishedAt) {
-        await runBilling(db, { runDate, now, log: (l) => console.info(l) });
+        await runBilling(db, { runDate, now, log: (l) => logger.info(l) });
         await pruneTenantSessions(db, now);
         await pruneRateLimits(db, now);
         await pruneResetTokens(db, now);
       }
     } catch (error) {
-      console.error("[billing] the daily run failed; it will be retried", error);
+      logger.error({ err: error }, "[billing] the daily run failed; it will be retried");
     } finally {
       running = false;
     }

@@ -1,45 +1,247 @@
 import nodemailer, { type Transporter } from "nodemailer";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
+import {
+  CLAIM_MS,
+  GIVE_UP_AFTER_MS,
+  KEEP_FAILED_MS,
+  KEEP_SENT_MS,
+  isTooOldToRetry,
+  redactSecrets,
+  retryDelayMs,
+} from "~/domain/email-delivery";
 import { env } from "~/env.server";
+import { logger, scrubText } from "~/logger.server";
+import { now as clockNow } from "./clock.server";
 
 export interface OutgoingEmail {
   to: string;
   subject: string;
   text: string;
   html?: string;
+  /**
+   * Substrings of text/html that are secrets (reset and cancel links, lease links, gate codes): kept
+   * until the mail is sent (or given up), then replaced by "[redacted]" in the outbox (decision 071).
+   */
+  secrets?: string[];
 }
 
+type OutboxRow = typeof emailOutbox.$inferSelect;
+
 let transport: Transporter | null | undefined;
-function getTransport() {
-  if (transport === undefined) transport = env().SMTP_URL ? nodemailer.createTransport(env().SMTP_URL) : null;
+function getTransport(): Transporter | null {
+  if (transport === undefined) {
+    const url = env().SMTP_URL;
+    // Short timeouts: a rental waits for the first attempt, and an unreachable server must not hold it.
+    transport = url ? nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) : null;
+  }
   return transport;
 }
 
 /**
  * Sends an email. Every message is first written to the outbox table (the office's record, and what
  * tests read); it is then sent through SMTP when SMTP_URL is set, or logged in development.
- * A failure to send is recorded on the outbox row, never thrown at the visitor.
+ * A failure to send is recorded on the outbox row and retried later by `deliverPendingEmails`
+ * (docs/decisions/070-outbox-delivery.md); it is never thrown at the visitor.
+ *
+ * The row is inserted already claimed by this process, so the retry job cannot send it meanwhile.
  */
 export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ id: number; sent: boolean }> {
-  const [row] = await db.insert(emailOutbox).values(email).returning({ id: emailOutbox.id });
-  const id = row!.id;
   const t = getTransport();
+  const now = clockNow();
+  const secrets = (email.secrets ?? []).filter((s) => s.length > 0);
+  const [row] = await db
+    .insert(emailOutbox)
+    .values({
+      to: email.to,
+      subject: email.subject,
+      text: email.text,
+      html: email.html,
+      secrets: secrets.length ? secrets : null,
+      attempts: t ? 1 : 0,
+      claimedUntil: t ? new Date(now.getTime() + CLAIM_MS) : null,
+      nextAttemptAt: now,
+      createdAt: now,
+    })
+    .returning();
+  const outbox = row!;
   if (!t) {
-    if (env().NODE_ENV === "development") console.log(`[email] to=${email.to} subject=${email.subject}\n${email.text}`);
-    return { id, sent: false };
+    if (env().NODE_ENV === "development") logger.info({ outboxId: outbox.id, subject: email.subject }, "[email] SMTP_URL is not set: kept in email_outbox");
+    return { id: outbox.id, sent: false };
   }
+  const sent = await attempt(db, t, outbox, now);
+  return { id: outbox.id, sent };
+}
+
+/** One SMTP attempt for a row this process has claimed; records the outcome. Never throws. */
+async function attempt(db: Database, t: Transporter, row: OutboxRow, now: Date): Promise<boolean> {
   try {
-    await t.sendMail({ from: env().MAIL_FROM, ...email });
-    await db.update(emailOutbox).set({ sentAt: new Date() }).where(eq(emailOutbox.id, id));
-    return { id, sent: true };
+    await t.sendMail({ from: env().MAIL_FROM, to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined });
   } catch (error) {
-    console.error("Email could not be sent", error);
+    await recordFailure(db, row, error, now);
+    return false;
+  }
+  // Sent: from here until this UPDATE commits, a crash would leave the row claimed but unsent, and it
+  // would be sent again once the claim runs out (at-least-once in that narrow window; decision 070).
+  try {
     await db
       .update(emailOutbox)
-      .set({ error: error instanceof Error ? error.message : String(error) })
-      .where(eq(emailOutbox.id, id));
-    return { id, sent: false };
+      .set({
+        sentAt: clockNow(),
+        error: null,
+        claimedUntil: null,
+        text: redactSecrets(row.text, row.secrets),
+        html: row.html === null ? null : redactSecrets(row.html, row.secrets),
+        secrets: null,
+      })
+      .where(eq(emailOutbox.id, row.id));
+  } catch (error) {
+    logger.error({ err: error, outboxId: row.id }, "[email] sent, but could not be marked sent; it may be sent again when its claim runs out");
   }
+  return true;
+}
+
+async function recordFailure(db: Database, row: OutboxRow, error: unknown, now: Date) {
+  const message = scrubText(error instanceof Error ? error.message : String(error)).slice(0, 500);
+  const giveUp = isTooOldToRetry(row.createdAt, now);
+  logger.warn(
+    { outboxId: row.id, attempts: row.attempts, code: (error as { code?: unknown } | null)?.code, giveUp },
+    giveUp ? "[email] could not be sent; given up" : "[email] could not be sent; it will be retried",
+  );
+  try {
+    await db
+      .update(emailOutbox)
+      .set({
+        error: message,
+        claimedUntil: null,
+        nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts)),
+        ...(giveUp ? giveUpFields(row, now) : {}),
+      })
+      .where(eq(emailOutbox.id, row.id));
+  } catch (dbError) {
+    // The claim runs out by itself, and the row is tried again then.
+    logger.error({ err: dbError, outboxId: row.id }, "[email] could not record a failed attempt");
+  }
+}
+
+function giveUpFields(row: OutboxRow, now: Date) {
+  return {
+    failedAt: now,
+    text: redactSecrets(row.text, row.secrets),
+    html: row.html === null ? null : redactSecrets(row.html, row.secrets),
+    secrets: null,
+  };
+}
+
+/**
+ * Claims the next message due for an attempt: one UPDATE whose subquery locks the row with
+ * FOR UPDATE SKIP LOCKED, so two processes (or two runs in one) never claim the same row; the claim
+ * lasts CLAIM_MS, after which a crashed sender's row is tried again.
+ */
+async function claimNext(db: Database, now: Date): Promise<OutboxRow | undefined> {
+  const due = sql`(select ${emailOutbox.id} from ${emailOutbox}
+    where ${emailOutbox.sentAt} is null and ${emailOutbox.failedAt} is null
+      and ${emailOutbox.nextAttemptAt} <= ${now}
+      and (${emailOutbox.claimedUntil} is null or ${emailOutbox.claimedUntil} < ${now})
+    order by ${emailOutbox.nextAttemptAt}, ${emailOutbox.id}
+    limit 1
+    for update skip locked)`;
+  const [row] = await db
+    .update(emailOutbox)
+    .set({ claimedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${emailOutbox.attempts} + 1` })
+    .where(eq(emailOutbox.id, due))
+    .returning();
+  return row;
+}
+
+/**
+ * The retry job: sends every message due (not sent, not given up, its next attempt time reached, not
+ * claimed), each claimed before it is sent. Messages older than two days are given up instead.
+ * Without SMTP_URL there is nothing to do.
+ */
+export async function deliverPendingEmails(db: Database, now: Date, options: { limit?: number } = {}): Promise<{ sent: number; failed: number }> {
+  const t = getTransport();
+  const result = { sent: 0, failed: 0 };
+  if (!t) return result;
+  const limit = options.limit ?? 100;
+  for (let i = 0; i < limit; i++) {
+    const row = await claimNext(db, now);
+    if (!row) break;
+    if (isTooOldToRetry(row.createdAt, now)) {
+      await db.update(emailOutbox).set({ claimedUntil: null, error: row.error ?? "not sent within two days", ...giveUpFields(row, now) }).where(eq(emailOutbox.id, row.id));
+      result.failed++;
+      continue;
+    }
+    if (await attempt(db, t, row, now)) result.sent++;
+    else result.failed++;
+  }
+  return result;
+}
+
+/**
+ * Housekeeping of the outbox (decision 071): mail not sent within two days (SMTP down for long, or
+ * SMTP_URL not set) is given up and its secrets redacted; sent mail older than 30 days and given-up
+ * mail older than 90 days is deleted.
+ */
+export async function pruneOutbox(db: Database, now: Date): Promise<{ gaveUp: number; deleted: number }> {
+  const stale = await db
+    .select()
+    .from(emailOutbox)
+    .where(
+      and(
+        isNull(emailOutbox.sentAt),
+        isNull(emailOutbox.failedAt),
+        lte(emailOutbox.createdAt, new Date(now.getTime() - GIVE_UP_AFTER_MS)),
+        or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now)),
+      ),
+    )
+    .limit(500);
+  for (const row of stale) {
+    await db
+      .update(emailOutbox)
+      .set({ error: row.error ?? (getTransport() ? "not sent within two days" : "not sent: SMTP_URL is not set"), ...giveUpFields(row, now) })
+      .where(and(eq(emailOutbox.id, row.id), isNull(emailOutbox.sentAt), isNull(emailOutbox.failedAt)));
+  }
+  const deleted = await db
+    .delete(emailOutbox)
+    .where(
+      or(
+        and(isNotNull(emailOutbox.sentAt), lt(emailOutbox.sentAt, new Date(now.getTime() - KEEP_SENT_MS))),
+        and(isNotNull(emailOutbox.failedAt), lt(emailOutbox.failedAt, new Date(now.getTime() - KEEP_FAILED_MS))),
+      ),
+    )
+    .returning({ id: emailOutbox.id });
+  return { gaveUp: stale.length, deleted: deleted.length };
+}
+
+const RETRY_EVERY_MS = 60_000;
+
+/** Starts the retry job once per process (only with SMTP_URL; off under NODE_ENV=test or EMAIL_RETRY=off). */
+export function startEmailDelivery(db: Database): () => void {
+  if (process.env.NODE_ENV === "test" || process.env.EMAIL_RETRY === "off" || !env().SMTP_URL) return () => {};
+  const g = globalThis as unknown as { __gatehouseEmailDelivery?: () => void };
+  if (g.__gatehouseEmailDelivery) return g.__gatehouseEmailDelivery;
+  let running = false;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const done = await deliverPendingEmails(db, clockNow());
+      if (done.sent || done.failed) logger.info(done, "[email] retry run");
+    } catch (error) {
+      logger.error({ err: error }, "[email] retry run failed; it will run again");
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(tick, 15_000);
+  const every = setInterval(tick, RETRY_EVERY_MS);
+  first.unref();
+  every.unref();
+  g.__gatehouseEmailDelivery = () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+  return g.__gatehouseEmailDelivery;
 }

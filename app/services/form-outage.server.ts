@@ -7,6 +7,7 @@
 import { data } from "react-router";
 import { isDatabaseUnavailable, outageReason, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { NO_STORE } from "~/domain/cache";
+import { logger } from "~/logger.server";
 
 export function keepFormThroughOutage<Args, Result, Reply>(
   action: (args: Args) => Promise<Result>,
@@ -17,7 +18,7 @@ export function keepFormThroughOutage<Args, Result, Reply>(
       return await action(args);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
-      console.warn(`[db] unavailable: a form answered 503 (${outageReason(error)})`);
+      logger.warn({ reason: outageReason(error) }, "[db] unavailable: a form answered 503");
       return data(reply(args), { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } });
     }
   };

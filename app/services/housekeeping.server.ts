@@ -1,22 +1,29 @@
 /**
  * Housekeeping in the server process: every few minutes, release the units of reservations past
- * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4). Both are
+ * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4), and prune
+ * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071). Both are
  * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
  * several processes running it at once do no harm.
  */
 import type { Database } from "~/db/client.server";
 import { now as clockNow } from "./clock.server";
-import { isDatabaseUnavailable } from "~/db/unavailable";
+import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { sweepAbandonedCheckouts, sweepUnrecordedCharges } from "./move-in.server";
 import { sweepExpiredReservations } from "./reservation.server";
+import { pruneOutbox } from "./email.server";
+import { logger } from "~/logger.server";
 
 const EVERY_MS = 5 * 60_000;
 
-export async function runHousekeeping(db: Database, now: Date): Promise<{ reservations: number; checkouts: number; unrecordedCharges: number }> {
+export async function runHousekeeping(
+  db: Database,
+  now: Date,
+): Promise<{ reservations: number; checkouts: number; unrecordedCharges: number; emailsGivenUp: number; emailsDeleted: number }> {
   const reservations = await sweepExpiredReservations(db, now);
   const checkouts = await sweepAbandonedCheckouts(db, now);
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
-  return { reservations, checkouts, unrecordedCharges };
+  const outbox = await pruneOutbox(db, now);
+  return { reservations, checkouts, unrecordedCharges, emailsGivenUp: outbox.gaveUp, emailsDeleted: outbox.deleted };
 }
 
 /** Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off). */
@@ -30,14 +37,10 @@ export function startHousekeeping(db: Database): () => void {
     running = true;
     try {
       const done = await runHousekeeping(db, clockNow());
-      if (done.reservations || done.checkouts || done.unrecordedCharges) {
-        console.info(
-          `[housekeeping] ${done.reservations} reservation(s) expired, ${done.checkouts} checkout(s) closed, ${done.unrecordedCharges} unrecorded charge(s) voided`,
-        );
-      }
+      if (done.reservations || done.checkouts || done.unrecordedCharges || done.emailsGivenUp || done.emailsDeleted) logger.info(done, "[housekeeping] sweep");
     } catch (error) {
-      if (isDatabaseUnavailable(error)) console.warn("[housekeeping] database unavailable; the sweep will be retried");
-      else console.error("[housekeeping] sweep failed; it will be retried", error);
+      if (isDatabaseUnavailable(error)) logger.warn({ reason: outageReason(error) }, "[housekeeping] database unavailable; the sweep will be retried");
+      else logger.error({ err: error }, "[housekeeping] sweep failed; it will be retried");
     } finally {
       running = false;
     }

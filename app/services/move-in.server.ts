@@ -536,7 +536,13 @@ async function sendMoveInEmail(
     "",
     `Questions? Call us at ${formatPhone(ctx.location.phoneNumber)}.`,
   ].join("\n");
-  await sendEmail(db, { to: details.email, subject: `Your rental at ${ctx.operatorName} ${ctx.location.name}`, text });
+  // The gate code and the lease link are redacted from the outbox once sent (decision 071).
+  await sendEmail(db, {
+    to: details.email,
+    subject: `Your rental at ${ctx.operatorName} ${ctx.location.name}`,
+    text,
+    secrets: [`${input.origin}${leaseDocumentPath(result.leaseId)}`, leaseDocumentPath(result.leaseId), result.gateCode],
+  });
 }
 
 // ------------------------------------------------------------------ confirmation and lease document

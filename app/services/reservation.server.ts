@@ -69,6 +69,7 @@ export async function reserveUnit(
   await sendEmail(db, {
     to: reservation.email,
     subject: `Your reservation at ${ctx.operatorName} ${ctx.location.name}`,
+    secrets: [`${input.origin}${cancelPath(reservation.id, cancelToken)}`, cancelToken],
     text: [
       `Hello ${reservation.firstName},`,
       "",

@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { locations, type Software } from "~/db/schema/location";
 import type { StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
+import { logger } from "~/logger.server";
 
 export interface LocationRef {
   id: number;
@@ -37,7 +38,7 @@ let announced: Promise<void> | null = null;
  * Says once per process, at server start-up (server/app.ts), which locations configured for SiteLink
  * are served by the local adapter. Never throws: a database that is not ready yet only skips the notice.
  */
-export function announceStorageSoftware(db: Database, log: (line: string) => void = console.info): Promise<void> {
+export function announceStorageSoftware(db: Database, log: (line: string) => void = (line) => logger.info(line)): Promise<void> {
   announced ??= (async () => {
     try {
       const rows = await db

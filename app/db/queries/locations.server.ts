@@ -10,6 +10,7 @@ import {
   paymentTypes,
 } from "~/db/schema";
 import { parseCheckoutCharges } from "~/domain/location-settings";
+import { logger } from "~/logger.server";
 
 export type LocationSummary = Awaited<ReturnType<typeof listLocations>>[number];
 
@@ -57,7 +58,7 @@ export async function getLocationPage(db: Database, slug: string) {
   });
   if (!location) return null;
   const charges = parseCheckoutCharges(location.chargesToShowAtCheckout);
-  if (!charges.ok) console.error(`Location ${location.urlSlug}: ${charges.error}`);
+  if (!charges.ok) logger.error({ location: location.urlSlug, problem: charges.error }, "checkout charges of a location could not be read");
   return { ...location, checkoutCharges: charges.ok ? charges.charges : [] };
 }
 export type LocationPage = NonNullable<Awaited<ReturnType<typeof getLocationPage>>>;

@@ -19,6 +19,7 @@ import {
 } from "~/domain/units-listing";
 import { parseUnitFilters, unitTypeSlugs } from "~/domain/units";
 import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import { logger } from "~/logger.server";
 
 const perRequest = new WeakMap<AppLoadContext, Map<number, Promise<UnitTypeAvailability[]>>>();
 
@@ -53,7 +54,7 @@ export async function getUnitAvailabilityOrNotice(
     return { types: await getUnitAvailability(context, location), notice: null };
   } catch (error) {
     if (!(error instanceof StorageSoftwareError)) throw error;
-    console.warn(`[storage-software] ${location.name}: ${error.name}: ${error.message}`);
+    logger.warn({ location: location.name, err: error }, "[storage-software] availability could not be loaded");
     return {
       types: [],
       notice: `Prices and availability at ${location.name} could not be loaded. ${storageErrorMessage(error, location.phoneNumber)}`,

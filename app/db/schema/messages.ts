@@ -1,4 +1,5 @@
-import { index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { index, integer, jsonb, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { accounts } from "./account";
 import { locations } from "./location";
 import { timestamps } from "./shared";
@@ -24,14 +25,31 @@ export const contactMessages = pgTable(
   (t) => [index("contact_messages_created_idx").on(t.createdAt)],
 );
 
-/** Every email the site sends, kept so the office can see what went out and tests can read it. */
-export const emailOutbox = pgTable("email_outbox", {
-  id: serial().primaryKey(),
-  to: text().notNull(),
-  subject: text().notNull(),
-  text: text().notNull(),
-  html: text(),
-  sentAt: timestamp({ withTimezone: true }),
-  error: text(),
-  ...timestamps,
-});
+/**
+ * Every email the site sends, kept so the office can see what went out and tests can read it.
+ * Delivery and retries: docs/decisions/070-outbox-delivery.md; secrets and pruning: 071.
+ */
+export const emailOutbox = pgTable(
+  "email_outbox",
+  {
+    id: serial().primaryKey(),
+    to: text().notNull(),
+    subject: text().notNull(),
+    text: text().notNull(),
+    html: text(),
+    /** Substrings of text/html replaced by "[redacted]" once the mail is sent or given up (then null). */
+    secrets: jsonb().$type<string[]>(),
+    sentAt: timestamp({ withTimezone: true }),
+    error: text(),
+    /** SMTP attempts made so far. */
+    attempts: integer().notNull().default(0),
+    /** When the retry job may try again. */
+    nextAttemptAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    /** A sender holds the row until then (claimed before sending, so it is sent once). */
+    claimedUntil: timestamp({ withTimezone: true }),
+    /** Given up (too old to retry); the office should follow up. */
+    failedAt: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index("email_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`)],
+);

@@ -1,0 +1,43 @@
+/**
+ * Rules for delivering the outbox (docs/decisions/070-outbox-delivery.md, 071-outbox-secrets.md).
+ * Pure: the caller passes the times.
+ */
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+/** First retry one minute after a failed attempt, doubling each time, never more than an hour apart. */
+export const RETRY_FIRST_MS = MINUTE;
+export const RETRY_MAX_MS = HOUR;
+/** Mail not sent within two days is given up (flagged failed_at) instead of retried. */
+export const GIVE_UP_AFTER_MS = 2 * DAY;
+/** How long a sender holds a row it claimed (longer than an SMTP exchange can take with our timeouts). */
+export const CLAIM_MS = 5 * MINUTE;
+/** Sent mail (already redacted) is kept 30 days, given-up mail 90 days, then deleted. */
+export const KEEP_SENT_MS = 30 * DAY;
+export const KEEP_FAILED_MS = 90 * DAY;
+
+export const REDACTED = "[redacted]";
+
+/** Delay before the next attempt, after `attempts` failed ones (1 → 1 min, 2 → 2, 3 → 4 … capped at 1 h). */
+export function retryDelayMs(attempts: number): number {
+  const n = Math.max(1, Math.floor(attempts));
+  if (n > 20) return RETRY_MAX_MS;
+  return Math.min(RETRY_FIRST_MS * 2 ** (n - 1), RETRY_MAX_MS);
+}
+
+/** True once a message created at `createdAt` is too old to keep retrying. */
+export function isTooOldToRetry(createdAt: Date, now: Date): boolean {
+  return now.getTime() - createdAt.getTime() >= GIVE_UP_AFTER_MS;
+}
+
+/** `text` with every occurrence of each secret replaced by "[redacted]" (longest secrets first). */
+export function redactSecrets(text: string, secrets: readonly string[] | null | undefined): string {
+  if (!secrets?.length) return text;
+  let out = text;
+  for (const secret of [...secrets].filter((s) => s.length > 0).sort((a, b) => b.length - a.length)) {
+    out = out.split(secret).join(REDACTED);
+  }
+  return out;
+}
