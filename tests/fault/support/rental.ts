@@ -82,7 +82,15 @@ function alertText(html: string): string {
 export async function rent(
   v: Visitor,
   spec: RenterSpec,
-  options: { unitTypeId: number; unitTypePage: string; deadline: number; thinkMs: () => number; shouldStop: () => boolean },
+  options: {
+    unitTypeId: number;
+    unitTypePage: string;
+    deadline: number;
+    thinkMs: () => number;
+    shouldStop: () => boolean;
+    /** Called before each step's form is sent (a test's fault injection point, e.g. stop SMTP before "pay"). */
+    beforeSubmit?: (step: (typeof INTENTS)[number]) => Promise<void> | void;
+  },
 ): Promise<RentalResult> {
   const result: RentalResult = { spec, confirmed: false, gateCode: null, retries: 0, unexpected: {}, failure: null, trail: [], finishedAt: 0 };
   const base = `/rent/${options.unitTypeId}`;
@@ -171,6 +179,7 @@ export async function rent(
       });
     }
     await sleep(options.thinkMs());
+    await options.beforeSubmit?.(step);
     const sent = await click("POST", `${base}?step=${step}`, fields);
     if (!sent) return finish(`gave up on POST ${step} (time budget)`);
     if (sent.status >= 300 && sent.status < 400 && sent.location) {
