@@ -22,7 +22,8 @@
  * just at FAULT_STOP_AT_MS). The summary says which it was.
  *
  * Knobs (env): FAULT_RENTERS=6 FAULT_STOP_AT_MS=3000 FAULT_MOVE_IN_WAIT_MS=20000 FAULT_ANY_TX_WAIT_MS=2000
- * FAULT_DOWN_MS=6000 FAULT_BUDGET_MS=60000 FAULT_RECOVERY_MS=5000 FAULT_SUPERVISE=1
+ * FAULT_DOWN_MS=6000 FAULT_BUDGET_MS=60000 FAULT_RECOVERY_MS=5000 FAULT_SUPERVISE=1 FAULT_WALK_AWAY=0
+ * FAULT_SWEEP_WAIT_MS (30000 with walk-aways)
  * PG_BIN=/usr/lib/postgresql/15/bin; FAULT_VERBOSE=1 prints each renter's trail and the server's
  * output, FAULT_REPORT_DIR=dir writes them to a file.
  */
@@ -53,6 +54,14 @@ const RECOVERY_MS = num("FAULT_RECOVERY_MS", 5000);
 const MOVE_IN_WAIT_MS = num("FAULT_MOVE_IN_WAIT_MS", 20_000);
 const ANY_TX_WAIT_MS = num("FAULT_ANY_TX_WAIT_MS", 2000);
 const SUPERVISE = process.env.FAULT_SUPERVISE !== "0";
+/**
+ * Renters (from the first, whose payment is the one the stop is aimed at) who close the tab when their
+ * payment gets no answer instead of clicking again. Off by default. With it, whatever the gateway
+ * approved for them must end up recorded (or refunded) by the server alone, within FAULT_SWEEP_WAIT_MS
+ * of the renters finishing: that is the recovery sweep's job.
+ */
+const WALK_AWAY = num("FAULT_WALK_AWAY", 0);
+const SWEEP_WAIT_MS = num("FAULT_SWEEP_WAIT_MS", WALK_AWAY ? 30_000 : 0);
 const VERBOSE = process.env.FAULT_VERBOSE === "1";
 
 const BROWSE = ["/", "/view-locations", `/locations/${LOCATION}`, "/units", UNIT_TYPE_PAGE];
@@ -117,6 +126,7 @@ describe.skipIf(Boolean(skip))("the server keeps running through a PostgreSQL re
         deadline,
         thinkMs: think,
         shouldStop: () => giveUp,
+        walkAwayOnPayFailure: i < WALK_AWAY,
       });
     });
 
@@ -164,8 +174,15 @@ describe.skipIf(Boolean(skip))("the server keeps running through a PostgreSQL re
     await browser;
     const readyAfter = (await probe.request("GET", "/readyz")).outcome;
 
+    // Renters who walked away leave the server to finish (or give back) their payment by itself.
+    let findings = await checkInvariants(cluster.url, base, results, readGatewayLog(gatewayLog));
+    const sweepUntil = Date.now() + SWEEP_WAIT_MS;
+    while (findings.chargesLost > 0 && Date.now() < sweepUntil) {
+      await sleep(1000);
+      findings = await checkInvariants(cluster.url, base, results, readGatewayLog(gatewayLog));
+    }
     await server.stop();
-    const findings = await checkInvariants(cluster.url, base, results, readGatewayLog(gatewayLog));
+    findings = await checkInvariants(cluster.url, base, results, readGatewayLog(gatewayLog));
     run = {
       t0,
       stopMoment,
@@ -220,8 +237,8 @@ describe.skipIf(Boolean(skip))("the server keeps running through a PostgreSQL re
     expect(run!.readyz.after).toBe(200);
   });
 
-  it("every renter completes the rental and sees the confirmation", () => {
-    expect(run!.renters.filter((r) => !r.confirmed).map((r) => `${r.spec.email}: ${r.failure}`)).toEqual([]);
+  it("every renter completes the rental and sees the confirmation (but those who walked away)", () => {
+    expect(run!.renters.filter((r) => !r.confirmed && !r.walkedAway).map((r) => `${r.spec.email}: ${r.failure}`)).toEqual([]);
   });
 
   it("in the database nothing is lost or charged twice", () => {
@@ -229,7 +246,11 @@ describe.skipIf(Boolean(skip))("the server keeps running through a PostgreSQL re
     expect(firstOf(f.violations, 30)).toEqual([]);
     expect(f.chargesDoubled).toBe(0);
     expect(f.chargesLost).toBe(0);
-    expect(f.leasesCreated).toBe(run!.renters.filter((r) => r.confirmed).length);
+    // One lease per confirmed renter; a renter who walked away may have one too (the sweep recorded the charge).
+    const confirmed = run!.renters.filter((r) => r.confirmed).length;
+    const walked = run!.renters.filter((r) => r.walkedAway).length;
+    expect(f.leasesCreated).toBeGreaterThanOrEqual(confirmed);
+    expect(f.leasesCreated).toBeLessThanOrEqual(confirmed + walked);
   });
 });
 
@@ -269,6 +290,7 @@ function summary(r: Run) {
     readyz: r.readyz,
     rentalsStarted: r.renters.length,
     rentalsCompleted: r.renters.filter((x) => x.confirmed).length,
+    walkedAway: r.renters.filter((x) => x.walkedAway).length,
     renterRetries: r.renters.reduce((s, x) => s + x.retries, 0),
     leasesCreated: f?.leasesCreated ?? null,
     chargesDoubled: f?.chargesDoubled ?? null,

@@ -31,6 +31,8 @@ export interface RentalResult {
   retries: number;
   /** Answers other than 2xx/3xx/503 the renter got (status → count). */
   unexpected: Record<string, number>;
+  /** Left after a payment that got no answer (walkAwayOnPayFailure). */
+  walkedAway: boolean;
   /** Why the renter stopped without a confirmation. */
   failure: string | null;
   trail: string[];
@@ -88,21 +90,27 @@ export async function rent(
     deadline: number;
     thinkMs: () => number;
     shouldStop: () => boolean;
+    /**
+     * Leave when the payment gets no real answer (5xx, timeout, refused), like a person who closes the
+     * tab instead of clicking again: whatever was charged must then be recorded or given back by the
+     * server on its own (the recovery sweep).
+     */
+    walkAwayOnPayFailure?: boolean;
     /** Called before each step's form is sent (a test's fault injection point, e.g. stop SMTP before "pay"). */
     beforeSubmit?: (step: (typeof INTENTS)[number]) => Promise<void> | void;
   },
 ): Promise<RentalResult> {
-  const result: RentalResult = { spec, confirmed: false, gateCode: null, retries: 0, unexpected: {}, failure: null, trail: [], finishedAt: 0 };
+  const result: RentalResult = { spec, confirmed: false, walkedAway: false, gateCode: null, retries: 0, unexpected: {}, failure: null, trail: [], finishedAt: 0 };
   const base = `/rent/${options.unitTypeId}`;
 
   /** One click: repeated while the answer says "try again" (503) or never came (5xx, timeout, refused). */
-  const click = async (method: "GET" | "POST", path: string, form?: Record<string, string>): Promise<Reply | null> => {
+  const click = async (method: "GET" | "POST", path: string, form?: Record<string, string>, once = false): Promise<Reply | null> => {
     for (;;) {
       const r = await v.request(method, path, form);
       result.trail.push(`${method} ${path} → ${r.outcome}`);
       if (typeof r.outcome === "number" && r.status !== 503 && r.status < 500) return r;
       if (r.status !== 503) result.unexpected[String(r.outcome)] = (result.unexpected[String(r.outcome)] ?? 0) + 1;
-      if (Date.now() >= options.deadline || options.shouldStop()) return null;
+      if (once || Date.now() >= options.deadline || options.shouldStop()) return null;
       result.retries++;
       const after = Number(r.retryAfter);
       await sleep(r.status === 503 && Number.isFinite(after) && after > 0 ? Math.min(after * 1000, 2000) : 1000);
@@ -180,7 +188,12 @@ export async function rent(
     }
     await sleep(options.thinkMs());
     await options.beforeSubmit?.(step);
-    const sent = await click("POST", `${base}?step=${step}`, fields);
+    const walkAway = step === "pay" && Boolean(options.walkAwayOnPayFailure);
+    const sent = await click("POST", `${base}?step=${step}`, fields, walkAway);
+    if (!sent && walkAway) {
+      result.walkedAway = true;
+      return finish("walked away after the payment got no answer");
+    }
     if (!sent) return finish(`gave up on POST ${step} (time budget)`);
     if (sent.status >= 300 && sent.status < 400 && sent.location) {
       path = sent.location;
