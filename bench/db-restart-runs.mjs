@@ -46,7 +46,8 @@ for (let i = 1; i <= runs; i++) {
   console.log(
     `run ${i}/${runs}: ${ok ? "PASS" : "FAIL"} ${secs} s  exits=${s.exits} 500s=${s.http500} hangs=${s.hangs} refused/other=${s.otherBad} 503s=${s.http503} ` +
       `badWhileDown=${s.badDuringOutage} recovery=${s.recoveryMs}ms rentals=${s.rentalsCompleted}/${s.rentalsStarted} ` +
-      `doubled=${s.chargesDoubled} lost=${s.chargesLost} violations=${s.violations} stop=${s.stopMoment}`,
+      `walkedAway=${s.walkedAway ?? 0} doubled=${s.chargesDoubled} lost=${s.chargesLost} violations=${s.violations} ` +
+      `sameKeyRepeats=${s.gatewaySameKeyRepeats} stop=${s.stopMoment}@${s.stopAtMs}ms`,
   );
 }
 
