@@ -6,6 +6,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
+import { clusterSkipReason } from "./support/pg-cluster";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -19,6 +20,8 @@ function newestMtime(p: string): number {
 }
 
 export default function setup() {
+  // Both fault files need the private PostgreSQL; when they will be skipped, do not build for nothing.
+  if (clusterSkipReason()) return;
   const buildDir = path.join(ROOT, process.env.BUILD_DIR ?? "build");
   const built = fs.statSync(path.join(buildDir, "server", "index.js"), { throwIfNoEntry: false });
   const force = process.env.FAULT_BUILD;
