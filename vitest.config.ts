@@ -31,6 +31,21 @@ export default defineConfig({
         },
       },
       integration("integration", "pglite"),
+      {
+        // Fault tests (issue 14): the BUILT server against a private PostgreSQL that is stopped and
+        // started again, an SMTP server that goes away. Slow (about a minute each); one file at a time.
+        resolve: { alias },
+        test: {
+          name: "fault",
+          include: ["tests/fault/**/*.test.ts"],
+          globalSetup: ["tests/fault/global-setup.ts"],
+          env: { NODE_ENV: "test" },
+          testTimeout: 60_000,
+          hookTimeout: 150_000,
+          fileParallelism: false,
+          pool: "forks",
+        },
+      },
       ...(process.env.TEST_DATABASE_URL ? [integration("integration-postgres", "postgres")] : []),
     ],
   },

@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import type { CardBrand } from "~/db/schema/billing";
 import { cardBrand, luhnValid } from "~/domain/cards";
 
@@ -91,6 +92,7 @@ export function createTestGateway(): PaymentGateway {
         else result = approve(c.brand, c.last4, token(c.brand, c.last4, c.number));
       }
       results.set(input.idempotencyKey, result);
+      logCharge(input, result);
       return result;
     },
     async lookup(idempotencyKey) {
@@ -108,6 +110,26 @@ export function createTestGateway(): PaymentGateway {
       return { status: "ok", brand: c.brand, last4: c.last4, cardToken: token(c.brand, c.last4, c.number) };
     },
   };
+}
+
+/**
+ * Fault tests only (tests/fault): with PAYMENT_GATEWAY_LOG set to a file, every new charge (not a
+ * repeat answered from memory) is appended to it as one JSON line, so the test can compare what the
+ * "card network" took with what the database recorded, across server restarts.
+ */
+function logCharge(input: { amount: number; idempotencyKey: string }, result: ChargeResult) {
+  const file = process.env.PAYMENT_GATEWAY_LOG;
+  if (!file) return;
+  const line = {
+    at: new Date().toISOString(),
+    pid: process.pid,
+    idempotencyKey: input.idempotencyKey,
+    amount: input.amount,
+    status: result.status,
+    last4: result.last4,
+    authReference: result.status === "approved" ? result.authReference : null,
+  };
+  fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
 function approve(brand: CardBrand, last4: string, cardToken: string): ChargeResult {
