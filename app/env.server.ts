@@ -72,22 +72,32 @@ function readOrCreateSecret(file: string): string {
 
 let cached: Env | undefined;
 
-/** The environment, parsed once. Throws ConfigError when the server must not start. */
+/**
+ * The environment, parsed once. `sessionSecrets` is resolved on first use (it may throw ConfigError),
+ * so code that never signs anything (sending mail from a CLI, say) does not need SESSION_SECRET.
+ */
 export function env(): Env {
   if (cached) return cached;
   const parsed = envSchema.parse(process.env);
-  cached = {
+  let secrets: string[] | undefined;
+  const e = {
     ...parsed,
-    sessionSecrets: resolveSessionSecrets(process.env, sessionSecretFile(process.env)),
     secureCookies: parsed.NODE_ENV === "production" && parsed.HTTPS !== "false",
-  };
+  } as Env;
+  Object.defineProperty(e, "sessionSecrets", {
+    enumerable: true,
+    get: () => (secrets ??= resolveSessionSecrets(process.env, sessionSecretFile(process.env))),
+  });
+  cached = e;
   return cached;
 }
 
-/** For the server's start: the environment, or a clear message on stderr and exit code 1. */
+/** For the server's start: the environment with its session secrets, or a clear message on stderr and exit code 1. */
 export function envOrExit(): Env {
   try {
-    return env();
+    const e = env();
+    void e.sessionSecrets;
+    return e;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`Gatehouse cannot start: ${error.message}\n`);

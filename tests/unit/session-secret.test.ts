@@ -67,3 +67,22 @@ describe("session secret", () => {
     expect(r.stdout).not.toContain("started");
   }, 60_000);
 });
+
+describe("env() without SESSION_SECRET in production on PostgreSQL", () => {
+  it("reads SMTP settings without throwing (mail from a CLI needs no session secret); the secrets throw when used", () => {
+    const r = spawnSync(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "--input-type=module",
+        "-e",
+        "const m = await import('./app/env.server.ts'); const e = m.env(); console.log('smtp=' + e.SMTP_URL); try { e.sessionSecrets; } catch (x) { console.log('secrets: ' + x.name); }",
+      ],
+      { env: { PATH: process.env.PATH, NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SMTP_URL: "smtp://mail:25" }, encoding: "utf8", timeout: 60_000 },
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("smtp=smtp://mail:25");
+    expect(r.stdout).toContain("secrets: ConfigError");
+  }, 60_000);
+});
