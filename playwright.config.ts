@@ -17,7 +17,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // Long flows (a whole rental, the portal tour) take 20–30 s on a loaded 2-core machine.
+  timeout: 60_000,
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: { baseURL: BASE_URL, trace: "retain-on-failure" },
   projects: [

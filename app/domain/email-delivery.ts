@@ -21,10 +21,10 @@ export const KEEP_FAILED_MS = 90 * DAY;
 export const REDACTED = "[redacted]";
 
 /** Delay before the next attempt, after `attempts` failed ones (1 → 1 min, 2 → 2, 3 → 4 … capped at 1 h). */
-export function retryDelayMs(attempts: number): number {
+export function retryDelayMs(attempts: number, firstMs: number = RETRY_FIRST_MS): number {
   const n = Math.max(1, Math.floor(attempts));
   if (n > 20) return RETRY_MAX_MS;
-  return Math.min(RETRY_FIRST_MS * 2 ** (n - 1), RETRY_MAX_MS);
+  return Math.min(firstMs * 2 ** (n - 1), RETRY_MAX_MS);
 }
 
 /** True once a message created at `createdAt` is too old to keep retrying. */

@@ -115,7 +115,7 @@ async function recordFailure(db: Database, row: OutboxRow, error: unknown, now: 
       .set({
         error: message,
         claimedUntil: null,
-        nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts)),
+        nextAttemptAt: new Date(now.getTime() + retryDelayMs(row.attempts, retryFirstMs())),
         ...(giveUp ? giveUpFields(row, now) : {}),
       })
       .where(eq(emailOutbox.id, row.id));
@@ -215,7 +215,13 @@ export async function pruneOutbox(db: Database, now: Date): Promise<{ gaveUp: nu
   return { gaveUp: stale.length, deleted: deleted.length };
 }
 
-const RETRY_EVERY_MS = 60_000;
+/** Environment knobs (fault tests shorten them): the job's interval and the first backoff, in ms. */
+const msFromEnv = (name: string, fallback: number) => {
+  const v = process.env[name];
+  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : fallback;
+};
+const retryEveryMs = () => msFromEnv("EMAIL_RETRY_EVERY_MS", 60_000);
+const retryFirstMs = () => msFromEnv("EMAIL_RETRY_FIRST_MS", 60_000);
 
 /** Starts the retry job once per process (only with SMTP_URL; off under NODE_ENV=test or EMAIL_RETRY=off). */
 export function startEmailDelivery(db: Database): () => void {
@@ -235,8 +241,8 @@ export function startEmailDelivery(db: Database): () => void {
       running = false;
     }
   };
-  const first = setTimeout(tick, 15_000);
-  const every = setInterval(tick, RETRY_EVERY_MS);
+  const first = setTimeout(tick, Math.min(15_000, retryEveryMs()));
+  const every = setInterval(tick, retryEveryMs());
   first.unref();
   every.unref();
   g.__gatehouseEmailDelivery = () => {

@@ -102,6 +102,7 @@ export function createTestGateway(): PaymentGateway {
       const r = results.get(idempotencyKey);
       if (!r || r.status !== "approved" || refunded.has(idempotencyKey)) return { refunded: false };
       refunded.add(idempotencyKey);
+      logRefund(idempotencyKey, r);
       return { refunded: true };
     },
     async tokenize(card) {
@@ -129,6 +130,13 @@ function logCharge(input: { amount: number; idempotencyKey: string }, result: Ch
     last4: result.last4,
     authReference: result.status === "approved" ? result.authReference : null,
   };
+  fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+function logRefund(idempotencyKey: string, charge: Extract<ChargeResult, { status: "approved" }>) {
+  const file = process.env.PAYMENT_GATEWAY_LOG;
+  if (!file) return;
+  const line = { at: new Date().toISOString(), pid: process.pid, idempotencyKey, amount: 0, status: "refunded", last4: charge.last4, authReference: charge.authReference };
   fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
