@@ -245,7 +245,9 @@ export function pageCacheMiddleware(cache: PageCache, options: { enabled: () => 
         if (tooBig || res.statusCode !== 200) return;
         const cacheControl = String(res.getHeader("Cache-Control") ?? "");
         const contentType = String(res.getHeader("Content-Type") ?? "");
-        if (!/\bpublic\b/.test(cacheControl) || res.getHeader("Set-Cookie") || res.getHeader("Content-Encoding")) return;
+        // (The bytes were collected before the compression middleware, which wraps this one: a
+        // Content-Encoding header set by it does not mean the collected body is compressed.)
+        if (!/\bpublic\b/.test(cacheControl) || res.getHeader("Set-Cookie")) return;
         if (!/^(?:text\/html|application\/xml|text\/xml|text\/plain)/.test(contentType)) return;
         const body = Buffer.concat(chunks);
         // A form's CSRF token is per visitor: such a page is never stored, whatever its headers say.
