@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
@@ -73,5 +73,7 @@ export default function handleRequest(
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // A POST to a page without a form is the client's mistake (405 with Allow), not worth a log line.
+  if (isRouteErrorResponse(error) && error.status === 405) return;
   console.error(error);
 }

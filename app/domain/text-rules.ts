@@ -4,8 +4,10 @@
  */
 
 /** C0 controls except tab, line feed and carriage return; DEL; C1 controls. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 /** Any C0/C1 control, tab and line breaks included: single-line fields refuse them all. */
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
 export const LINE_CONTROL_CHARS = /[\u0000-\u001F\u007F-\u009F]/;
 /**
  * Bidirectional embedding, override and isolate characters (U+202A–U+202E, U+2066–U+2069), the
