@@ -127,7 +127,9 @@ app.use(
 );
 
 // Methods, body type and size (docs/decisions/063-request-bodies-and-methods.md): before any body is parsed.
-app.use(bodyGuard());
+// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test) are the one JSON endpoint.
+const testHooksOn = process.env.E2E_HOOKS === "1" && process.env.NODE_ENV === "test";
+app.use(bodyGuard({ acceptsJson: (path) => testHooksOn && path === "/__test/hooks" }));
 app.use(async (req, res, next) => {
   const body = res.locals.body;
   if (!body || !/^multipart\//i.test(req.headers["content-type"] ?? "")) return next();

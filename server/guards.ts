@@ -97,8 +97,9 @@ declare module "express-serve-static-core" {
  * counted as it arrives and refused the moment it passes the limit. The body read is kept in
  * res.locals.body for the request handler.
  */
-export function bodyGuard(options: { limitFor?: (pathname: string) => number } = {}) {
+export function bodyGuard(options: { limitFor?: (pathname: string) => number; acceptsJson?: (pathname: string) => boolean } = {}) {
   const limitFor = options.limitFor ?? bodyLimitFor;
+  const acceptsJson = options.acceptsJson ?? (() => false);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
     const allow = ALLOWED_METHODS.join(", ");
@@ -116,7 +117,8 @@ export function bodyGuard(options: { limitFor?: (pathname: string) => number } =
     if ((declared === null || declared === 0) && !chunked) {
       return sendPlainPage(res, 400, "Bad request", "This form arrived empty. Please go back and send it again.");
     }
-    if (!isFormContentType(req.headers["content-type"])) {
+    const json = /^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "") && acceptsJson(rawPath(req));
+    if (!json && !isFormContentType(req.headers["content-type"])) {
       req.resume();
       return sendPlainPage(res, 415, "Unsupported form", "This address accepts web forms only (application/x-www-form-urlencoded or multipart/form-data).", close);
     }
