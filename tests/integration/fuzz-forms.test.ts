@@ -17,6 +17,7 @@ import { accounts, checkouts, contactMessages, tenants, units } from "~/db/schem
 import { getCsrfToken } from "~/services/csrf.server";
 import { createTenantSession } from "~/services/session.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
+import { sweepExpiredReservations } from "~/services/reservation.server";
 import { action as rentAction } from "~/routes/rent";
 import { action as reserveAction } from "~/routes/reserve";
 import { action as contactAction } from "~/routes/contact";
@@ -164,6 +165,8 @@ const TARGETS: Target[] = [
     path: () => `/reserve/${unitTypeId}`,
     params: () => ({ unitTypeId }),
     valid: () => ({ idempotency_key: key(), first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "910-555-0134", desired_move_in_date: new Date().toISOString().slice(0, 10) }),
+    // Expire the reservations made so far (as the sweep does after reservation_days_valid), freeing their units.
+    afterSuccess: async () => void (await sweepExpiredReservations(handle.db, new Date("2100-01-01T00:00:00Z"))),
   },
   { name: "contact", action: contactAction, path: () => "/contact", valid: () => ({ name: "Ann Lee", email: "ann@example.com", phone: "910 555 0199", location: "lumberton-nc-28358", message: "Do you have a 10x10?\nThanks" }) },
   {
