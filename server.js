@@ -38,12 +38,15 @@ if (DEVELOPMENT) {
     }
   });
 } else {
+  const built = await import(`./${BUILD_DIR}/server/index.js`);
+  closeApp = built.shutdown;
+  const { staticSecurityHeaders } = built;
+  // Static files get the site's security headers too (CSP, nosniff, frame-ancestors, HSTS in production).
+  app.use(staticSecurityHeaders);
   // Fingerprinted build assets never change: cache them for a year.
   app.use("/assets", express.static(`${BUILD_DIR}/client/assets`, { immutable: true, maxAge: "1y", index: false }));
   // Other public files (images, favicon): cache for a day, revalidate after.
   app.use(express.static(`${BUILD_DIR}/client`, { maxAge: "1d", index: false }));
-  const built = await import(`./${BUILD_DIR}/server/index.js`);
-  closeApp = built.shutdown;
   app.use(built.app);
 }
 

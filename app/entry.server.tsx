@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "react-router";
-import { ServerRouter } from "react-router";
+import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
@@ -100,6 +100,8 @@ export function handleDataRequest(response: Response, { request }: { request: Re
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  // A POST to a page without a form is the client's mistake (405 with Allow), not worth a log line.
+  if (isRouteErrorResponse(error) && error.status === 405) return;
   if (isDatabaseUnavailable(error)) {
     markOutage(request);
     logger.warn({ method: request.method, path: new URL(request.url).pathname, reason: outageReason(error) }, "[db] unavailable: answered 503");

@@ -14,9 +14,16 @@ const envSchema = z.object({
   MAIL_FROM: z.string().default("Gatehouse Self Storage <no-reply@gatehousestorage.example>"),
   /** "false" when served over plain HTTP in production (turns off Secure cookies and HSTS). */
   HTTPS: z.string().optional(),
+  /** The website's public origin for every absolute link (emails, canonical, sitemap). Unset: https:// + website.domain. */
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, like https://www.example.com" })
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  /** Extra host names (comma- or space-separated) the server answers besides the website's domains. */
+  ALLOWED_HOSTS: z.string().optional(),
 });
 
-export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; secureCookies: boolean };
+export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; secureCookies: boolean; allowedHosts: string[] };
 
 /** A configuration the server must not start with; the message says what to set. */
 export class ConfigError extends Error {
@@ -83,6 +90,7 @@ export function env(): Env {
   const e = {
     ...parsed,
     secureCookies: parsed.NODE_ENV === "production" && parsed.HTTPS !== "false",
+    allowedHosts: (parsed.ALLOWED_HOSTS ?? "").split(/[\s,]+/).filter(Boolean),
   } as Env;
   Object.defineProperty(e, "sessionSecrets", {
     enumerable: true,

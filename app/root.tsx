@@ -16,6 +16,7 @@ import type { Route } from "./+types/root";
 import appCss from "~/styles/app.css?url";
 import { getSiteLayout } from "~/db/queries/site.server";
 import { getSite } from "~/services/site-context.server";
+import { publicOrigin } from "~/services/site-origin.server";
 import { globalStylesToCss } from "~/domain/website-settings";
 import { SiteHeader, SiteFooter } from "~/components/site-chrome";
 import { ErrorPage } from "~/components/error-page";
@@ -28,7 +29,9 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const site = await getSiteLayout(context.db, await getSite(context));
+  const layout = await getSiteLayout(context.db, await getSite(context));
+  // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
+  const site = layout ? { ...layout, website: { ...layout.website, origin: publicOrigin(layout.website) } } : null;
   return data({ site, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
 }
 

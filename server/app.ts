@@ -1,10 +1,13 @@
 import "react-router";
-import { createRequestHandler } from "@react-router/express";
+import { createRequestHandler, type AppLoadContext } from "react-router";
+import { writeReadableStreamToWritable } from "@react-router/node";
 import express, { type NextFunction, type Request, type Response } from "express";
 import crypto from "node:crypto";
 import helmet from "helmet";
 import { getDatabase, type Database } from "~/db/client.server";
-import { resolveRedirect } from "~/services/site-redirects.server";
+import { resolveOldDomain, resolveRedirect } from "~/services/site-redirects.server";
+import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
+import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, sendPlainPage } from "./guards";
 import { getWebsite, type Website } from "~/db/queries/site.server";
 import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
 import { announceStorageSoftware } from "~/storage-software/index.server";
@@ -56,7 +59,7 @@ const isDev = process.env.NODE_ENV === "development";
 const isHttpsProduction = process.env.NODE_ENV === "production" && process.env.HTTPS !== "false";
 
 /** Security headers, with the extra CSP sources the website's analytics provider needs (if any). */
-function securityHeaders(provider: AnalyticsProvider | null) {
+function securityHeaders(provider: AnalyticsProvider | null, options: { nonce: boolean } = { nonce: true }) {
   const extra = provider ? ANALYTICS_CSP_SOURCES[provider] : { scriptSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
   return helmet({
     contentSecurityPolicy: {
@@ -64,8 +67,8 @@ function securityHeaders(provider: AnalyticsProvider | null) {
       directives: {
         defaultSrc: ["'self'"],
         baseUri: ["'self'"],
-        scriptSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce, ...extra.scriptSrc, ...extraScriptSources],
-        styleSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", nonce],
+        scriptSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", ...(options.nonce ? [nonce] : []), ...extra.scriptSrc, ...extraScriptSources],
+        styleSrc: isDev ? ["'self'", "'unsafe-inline'"] : ["'self'", ...(options.nonce ? [nonce] : [])],
         imgSrc: ["'self'", "data:", ...extra.imgSrc],
         fontSrc: ["'self'"],
         connectSrc: isDev ? ["'self'", "ws:"] : ["'self'", ...extra.connectSrc, ...extraScriptSources],
@@ -81,6 +84,12 @@ function securityHeaders(provider: AnalyticsProvider | null) {
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
   });
 }
+/**
+ * The same headers for static files (server.js serves them before this app): no nonce, since a
+ * static file has no inline code of ours.
+ */
+export const staticSecurityHeaders = securityHeaders(null, { nonce: false });
+
 const securityHeadersFor = {
   none: securityHeaders(null),
   gtag: securityHeaders("gtag"),
@@ -149,7 +158,38 @@ app.use((req, res, next) => {
   return securityHeadersFor[tag?.provider ?? "none"](req, res, next);
 });
 
-// Permanent redirects (spec §2): old domains and old paths, before any page renders.
+// Doubled slashes ("//faq") collapse before the redirect rules, so //faq ends at /faqs.
+app.use(collapseDoubleSlashes);
+
+// Only requests for this website (docs/decisions/060-configured-origin-and-hosts.md): old domains
+// keep their 301s, other hosts go to the same path on the canonical origin (or 400).
+app.use(
+  hostGuard({
+    isAllowed: (host, _req, res) => isSiteHost(host, res.locals.website as Website | null),
+    canonicalOrigin: (_req, res) => {
+      const website = res.locals.website as Website | null;
+      return website ? publicOrigin(website) : null;
+    },
+    oldDomainRedirect: async (host, req, res) => {
+      const search = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
+      const found = await resolveOldDomain(db, { host, search }, res.locals.website as Website | null);
+      return found?.location ?? null;
+    },
+  }),
+);
+
+// Methods, body type and size (docs/decisions/063-request-bodies-and-methods.md): before any body is parsed.
+// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test) are the one JSON endpoint.
+const testHooksOn = process.env.E2E_HOOKS === "1" && process.env.NODE_ENV === "test";
+app.use(bodyGuard({ acceptsJson: (path) => testHooksOn && path === "/__test/hooks" }));
+app.use(async (req, res, next) => {
+  const body = res.locals.body;
+  if (!body || !/^multipart\//i.test(req.headers["content-type"] ?? "")) return next();
+  if (await isReadableForm(req.headers["content-type"]!, body)) return next();
+  sendPlainPage(res, 400, "Bad request", "This form could not be read. Please go back and send it again.");
+});
+
+// Permanent redirects (spec §2): old paths, before any page renders.
 app.use(async (req, res, next) => {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
   try {
@@ -167,14 +207,49 @@ app.use(async (req, res, next) => {
   }
 });
 
-app.use(
-  createRequestHandler({
-    build: () => import("virtual:react-router/server-build"),
-    getLoadContext(req, res) {
-      return { db, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", website: res.locals.website as Website | null };
-    },
-  }),
-);
+// React Router. Our own small adapter (after @react-router/express) so the request body is the one
+// bodyGuard read and counted, not the socket.
+const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
+
+function fetchRequest(req: Request, res: Response): globalThis.Request {
+  const headers = new Headers();
+  for (const [key, values] of Object.entries(req.headers)) {
+    if (values === undefined) continue;
+    for (const value of Array.isArray(values) ? values : [values]) headers.append(key, value);
+  }
+  const controller = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  const url = new URL(`${req.protocol}://${req.headers.host ?? "localhost"}${req.originalUrl}`);
+  const body = res.locals.body;
+  return new globalThis.Request(url.href, {
+    method: req.method,
+    headers,
+    signal: controller.signal,
+    ...(req.method !== "GET" && req.method !== "HEAD" ? { body: body ? new Uint8Array(body) : null } : {}),
+  });
+}
+
+app.use(async (req, res, next) => {
+  try {
+    const context: AppLoadContext = { db, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", website: res.locals.website as Website | null };
+    const response = await handleRequest(fetchRequest(req, res), context);
+    if (res.destroyed || res.writableEnded) {
+      await response.body?.cancel();
+      return;
+    }
+    res.statusMessage = response.statusText;
+    res.status(response.status);
+    for (const [key, value] of response.headers.entries()) res.append(key, value);
+    // React Router answers 405 for a POST to a page with no form; say what the page does accept.
+    if (response.status === 405 && !response.headers.has("Allow")) res.set("Allow", "GET, HEAD");
+    if (response.body) await writeReadableStreamToWritable(response.body, res);
+    else res.end();
+  } catch (error) {
+    next(error);
+  }
+});
 
 // Last resort: never show a stack trace.
 app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

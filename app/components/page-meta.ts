@@ -30,8 +30,9 @@ export function pageMeta(input: PageMetaInput): MetaDescriptor[] {
   return tags;
 }
 
-/** Absolute URL on the website's primary domain. */
-export function absoluteUrl(domain: string | undefined, path: string): string | undefined {
-  if (!domain) return undefined;
-  return `https://${domain}${path}`;
+/** Absolute URL on the website's configured origin (the root loader's site.website.origin; never the request's host). */
+export function absoluteUrl(origin: string | undefined, path: string): string | undefined {
+  if (!origin) return undefined;
+  if (/^https?:\/\//i.test(path)) return path;
+  return `${origin}${path.startsWith("/") ? "" : "/"}${path}`;
 }

@@ -2,12 +2,12 @@ import type { MetaDescriptor } from "react-router";
 import { absoluteUrl, pageMeta, type PageMetaInput } from "./page-meta";
 
 interface RootMatchData {
-  site?: { website: { websiteName: string; domain: string } } | null;
+  site?: { website: { websiteName: string; domain: string; origin?: string } } | null;
 }
 
 type Matches = ReadonlyArray<{ id: string; data?: unknown; loaderData?: unknown } | undefined>;
 
-/** The website's name and primary domain from the root route's data, for titles and canonical URLs. */
+/** The website's name, domain and configured origin from the root route's data, for titles and canonical URLs. */
 export function siteFromMatches(matches: Matches) {
   const root = matches.find((m) => m?.id === "root");
   const d = (root?.loaderData ?? root?.data) as RootMatchData | undefined;
@@ -29,7 +29,7 @@ export function routeMeta(
     ...input,
     title,
     siteName: name || undefined,
-    canonical: absoluteUrl(site?.domain, input.path),
-    image: input.image ? absoluteUrl(site?.domain, input.image) ?? input.image : undefined,
+    canonical: absoluteUrl(site?.origin, input.path),
+    image: input.image ? absoluteUrl(site?.origin, input.image) ?? input.image : undefined,
   });
 }

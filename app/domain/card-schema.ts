@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CardBrand } from "~/db/schema/billing";
 import { CARD_BRAND_LABELS, cardBrand, expiryInFuture, luhnValid } from "./cards";
+import { isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
 
 /**
  * The card fields of every payment form (rental checkout, portal payments, autopay), one Zod shape
@@ -52,7 +53,8 @@ export function cardShape(_today?: YearMonth) {
       .string({ error: "Enter the name on the card." })
       .trim()
       .min(1, "Enter the name on the card.")
-      .max(100, "The name on the card can be at most 100 characters."),
+      .max(100, "The name on the card can be at most 100 characters.")
+      .refine(isCleanLine, NAME_CHARS_MESSAGE),
     billing_postal_code: z
       .string({ error: "Enter the billing ZIP code." })
       .trim()

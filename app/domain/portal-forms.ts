@@ -3,6 +3,7 @@ import { cardSchema, type YearMonth } from "./card-schema";
 import { isIsoDate } from "./billing";
 import { PASSWORD_MAX, PASSWORD_MIN, passwordField, tenantContactShape } from "./tenant-form";
 import { dollarsToCents } from "./money";
+import { CONTROL_MESSAGE, isCleanText } from "./text-rules";
 
 /**
  * The customer portal's forms: one Zod schema per form for the browser (Conform) and the server.
@@ -168,6 +169,6 @@ export function moveOutSchema(today: string) {
       .min(1, "Choose your move-out date.")
       .refine(isIsoDate, "Enter the date as YYYY-MM-DD, for example 2026-12-31.")
       .refine((v) => !isIsoDate(v) || v >= today, "Choose today or a later date."),
-    reason: z.string().trim().max(500, "Please keep the reason under 500 characters.").optional(),
+    reason: z.string().trim().max(500, "Please keep the reason under 500 characters.").refine(isCleanText, CONTROL_MESSAGE).optional(),
   });
 }

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { addDaysToDay } from "./move-in-quote";
 import { phoneDigits } from "./phone";
 import { PHONE_MASK_HINT } from "./tenant-form";
+import { isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
 
 export interface DateWindow {
   min: string;
@@ -27,8 +28,8 @@ const required = (what: string) => z.string({ error: `Enter your ${what}.` }).tr
 
 export function reservationSchema(window: DateWindow) {
   return z.object({
-    first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.")),
-    last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.")),
+    first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
+    last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
     email: required("email address").pipe(z.email("Enter a valid email address, like name@example.com.")).transform((v) => v.toLowerCase()),
     phone: z
       .string({ error: "Enter your phone number." })

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { phoneDigits } from "./phone";
 import { US_STATE_CODES } from "./us-states";
+import { CONTROL_MESSAGE, isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
 
 /**
  * The account-creation form of spec §3 with the rules of spec §5, one schema for the browser
@@ -8,8 +9,14 @@ import { US_STATE_CODES } from "./us-states";
  */
 
 const required = (what: string) => z.string({ error: `Enter your ${what}.` }).trim().min(1, `Enter your ${what}.`);
-const optionalText = (max: number, what: string) =>
-  z.string().trim().max(max, `${what} can be at most ${max} characters.`).optional().transform((v) => (v ? v : null));
+const optionalText = (max: number, what: string, charsMessage = CONTROL_MESSAGE) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${what} can be at most ${max} characters.`)
+    .refine(isCleanLine, charsMessage)
+    .optional()
+    .transform((v) => (v ? v : null));
 const checkbox = z
   .union([z.literal("on"), z.literal("true"), z.literal("false"), z.literal(""), z.boolean()])
   .optional()
@@ -36,13 +43,13 @@ export const passwordField = (what = "password") =>
 
 /** Contact details: shared by account creation and the portal's profile form. */
 export const tenantContactShape = {
-  first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.")),
-  last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.")),
+  first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
+  last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
   email: required("email address").pipe(z.email("Enter a valid email address, like name@example.com.")).transform((v) => v.toLowerCase()),
   cell_phone: phone("cell phone number"),
-  addr_1: required("street address").pipe(z.string().max(100, "Address can be at most 100 characters.")),
+  addr_1: required("street address").pipe(z.string().max(100, "Address can be at most 100 characters.").refine(isCleanLine, CONTROL_MESSAGE)),
   addr_2: optionalText(100, "Address line 2"),
-  city: required("city").pipe(z.string().max(60, "City can be at most 60 characters.")),
+  city: required("city").pipe(z.string().max(60, "City can be at most 60 characters.").refine(isCleanLine, CONTROL_MESSAGE)),
   region: z
     .string({ error: "Choose your state." })
     .trim()
@@ -53,8 +60,8 @@ export const tenantContactShape = {
   is_military: checkbox,
   is_company: checkbox,
   is_commercial: checkbox,
-  alt_contact_first_name: optionalText(50, "Alternate contact first name"),
-  alt_contact_last_name: optionalText(50, "Alternate contact last name"),
+  alt_contact_first_name: optionalText(50, "Alternate contact first name", NAME_CHARS_MESSAGE),
+  alt_contact_last_name: optionalText(50, "Alternate contact last name", NAME_CHARS_MESSAGE),
   alt_contact_phone: z
     .string()
     .trim()

@@ -25,8 +25,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400, headers: portalHeaders() });
   const ctx = await portalContext(context);
-  const origin = new URL(request.url).origin;
-  const r = await requestPasswordReset(ctx.db, ctx.storage, { email: submission.value.email, ip: context.clientIp, origin, now: ctx.now, siteName: ctx.siteName });
+  const r = await requestPasswordReset(ctx.db, ctx.storage, { email: submission.value.email, ip: context.clientIp, origin: ctx.origin, now: ctx.now, siteName: ctx.siteName });
   if (r.limited) {
     return data({ result: submission.reply({ formErrors: ["Too many requests from here. Please wait 15 minutes and try again, or call the office."] }) }, { status: 429, headers: portalHeaders() });
   }

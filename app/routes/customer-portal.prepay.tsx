@@ -62,7 +62,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     expectedTotal: Number.isInteger(expected) ? expected : -1,
     method: submission.value.method,
     idempotencyKey: submission.value.idempotencyKey,
-    origin: new URL(request.url).origin,
+    origin: ctx.origin,
     phone: unit.location.phoneNumber,
   });
   if (!outcome.ok) {

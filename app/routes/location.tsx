@@ -125,10 +125,10 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
     type: "business.business",
     jsonLd: selfStorageJsonLd({
       name: `${site?.websiteName ?? ""} ${l.name}`.trim(),
-      url: absoluteUrl(site?.domain, path),
+      url: absoluteUrl(site?.origin, path),
       phone: l.phoneNumber,
       email: l.email,
-      image: l.mainImage ? absoluteUrl(site?.domain, l.mainImage.src) : undefined,
+      image: l.mainImage ? absoluteUrl(site?.origin, l.mainImage.src) : undefined,
       address: l.address ? { ...l.address, lat: l.address.lat, lon: l.address.lon } : null,
       officeHours: office ? office.ranges.flatMap((r) => (r.schemaOrg ? [r.schemaOrg] : [])) : [],
       rating: { value: l.reviewSettings.rating, count: l.reviewSettings.total_reviews },

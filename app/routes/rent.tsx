@@ -1,3 +1,4 @@
+import { siteOriginFor } from "~/services/site-origin.server";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
@@ -265,7 +266,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
         card: toCardDetails(submission.value),
         autopay,
         now,
-        origin: new URL(request.url).origin,
+        origin: await siteOriginFor(context),
       });
       if (outcome.status === "changed") throw redirect(`${basePath}?step=review&changed=1`, 303);
       if (outcome.status === "declined") return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [outcome.message] }), 402, { formError: outcome.message });

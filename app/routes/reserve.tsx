@@ -1,3 +1,4 @@
+import { siteOriginFor } from "~/services/site-origin.server";
 import crypto from "node:crypto";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
@@ -65,7 +66,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const key = String(formData.get("idempotency_key") ?? "");
   const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : crypto.randomBytes(16).toString("base64url");
   try {
-    const { reservation } = await reserveUnit(context.db, ctx, { form: submission.value, idempotencyKey, now, origin: new URL(request.url).origin });
+    const { reservation } = await reserveUnit(context.db, ctx, { form: submission.value, idempotencyKey, now, origin: await siteOriginFor(context) });
     throw redirect(confirmationPath(reservation.confirmationCode), 303);
   } catch (error) {
     if (error instanceof UnitUnavailableError) {

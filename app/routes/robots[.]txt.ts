@@ -1,5 +1,6 @@
 import type { Route } from "./+types/robots[.]txt";
 import { requireSite } from "~/services/site-context.server";
+import { publicOrigin } from "~/services/site-origin.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { website } = await requireSite(context);
@@ -11,7 +12,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     "Disallow: /rent/",
     "Disallow: /reserve/",
     "",
-    `Sitemap: https://${website.domain}/sitemap.xml`,
+    `Sitemap: ${publicOrigin(website)}/sitemap.xml`,
     "",
   ].join("\n");
   return new Response(body, { headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600" } });

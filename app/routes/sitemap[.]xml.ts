@@ -3,6 +3,7 @@ import { requireSite } from "~/services/site-context.server";
 import { listLocations } from "~/db/queries/locations.server";
 import { listUnitTypePagePaths } from "~/db/queries/units.server";
 import { buildSitemap, PUBLIC_PATHS } from "~/domain/sitemap";
+import { publicOrigin } from "~/services/site-origin.server";
 
 /** Every public page: the fixed pages, each location page and each unit type page of the live locations. */
 export async function loader({ context }: Route.LoaderArgs) {
@@ -11,7 +12,7 @@ export async function loader({ context }: Route.LoaderArgs) {
     listLocations(context.db, account.id),
     listUnitTypePagePaths(context, account.id),
   ]);
-  const xml = buildSitemap(`https://${website.domain}`, [
+  const xml = buildSitemap(publicOrigin(website), [
     ...PUBLIC_PATHS,
     ...locations.map((l) => `/locations/${l.urlSlug}`),
     ...unitTypePaths,

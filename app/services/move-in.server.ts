@@ -249,17 +249,23 @@ export async function saveDetails(
     signedIp: null,
     leaseHash: null,
   };
-  if (input.existing && input.existing.status === "open") {
-    await db.update(checkouts).set(values).where(eq(checkouts.id, id));
-  } else {
-    await db.insert(checkouts).values({
-      id,
-      locationId: ctx.location.id,
-      unitTypeId: Number(ctx.unitType.id),
-      idempotencyKey: randomId(),
-      moveInDate: ctx.today,
-      ...values,
-    });
+  try {
+    if (input.existing && input.existing.status === "open") {
+      await db.update(checkouts).set(values).where(eq(checkouts.id, id));
+    } else {
+      await db.insert(checkouts).values({
+        id,
+        locationId: ctx.location.id,
+        unitTypeId: Number(ctx.unitType.id),
+        idempotencyKey: randomId(),
+        moveInDate: ctx.today,
+        ...values,
+      });
+    }
+  } catch (error) {
+    // Nothing half-saved: a new checkout that could not be written lets go of the unit it just held.
+    if (!(input.existing && input.existing.status === "open")) await ctx.storage.releaseHold(id).catch(() => undefined);
+    throw error;
   }
   return id;
 }

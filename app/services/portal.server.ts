@@ -10,6 +10,7 @@ import { NO_STORE } from "~/domain/cache";
 import { storageFor, type LocationRef } from "~/storage-software/index.server";
 import type { StorageSoftware, TenantLease } from "~/storage-software/port";
 import { requireSite } from "./site-context.server";
+import { publicOrigin } from "./site-origin.server";
 import { now as clockNow } from "./clock.server";
 import { requireTenantSession, type PortalSession } from "./session.server";
 
@@ -56,6 +57,8 @@ export interface PortalContext {
   now: Date;
   accountId: number;
   siteName: string;
+  /** The website's configured origin for links in emails (never the request's host). */
+  origin: string;
   settings: AccountGlobalSettings;
   locations: PortalLocation[];
   /** The office phone shown in "call the office" notes. */
@@ -76,6 +79,7 @@ export async function portalContext(context: AppLoadContext): Promise<PortalCont
     now,
     accountId: account.id,
     siteName: website.websiteName,
+    origin: publicOrigin(website),
     settings: account.globalSettings,
     locations: list,
     phone: location.phoneNumber,

@@ -100,10 +100,5 @@ export async function pruneTenantSessions(db: Database, now: Date): Promise<void
   await db.delete(tenantSessions).where(lt(tenantSessions.expiresAt, now));
 }
 
-/** Only same-site paths under the portal are followed after sign-in. */
-export function safeRedirectTo(value: unknown, fallback = "/customer-portal"): string {
-  if (typeof value !== "string") return fallback;
-  if (!value.startsWith("/customer-portal") || value.startsWith("//") || value.includes("\\")) return fallback;
-  if (value.startsWith("/customer-portal/login") || value.startsWith("/customer-portal/logout")) return fallback;
-  return value;
-}
+/** Only same-site paths under the portal are followed after sign-in (app/domain/safe-redirect.ts). */
+export { safeRedirectTo } from "~/domain/safe-redirect";

@@ -4,10 +4,32 @@ import type { Database } from "~/db/client.server";
 import { locations, oldDomains, redirects } from "~/db/schema";
 import { bareHostname, matchRedirect, redirectTarget } from "~/domain/redirects";
 import { getWebsite, type Website } from "~/db/queries/site.server";
+import { publicOrigin } from "./site-origin.server";
 
 export interface RedirectDecision {
   status: number;
   location: string;
+}
+
+/**
+ * An old domain (with or without www, either protocol) answers 301 to its location page on the
+ * website's configured origin (siteOrigin: PUBLIC_URL, else https:// + domain).
+ */
+export async function resolveOldDomain(
+  db: Database,
+  request: { host: string | undefined; search: string },
+  website: Website | null,
+): Promise<RedirectDecision | null> {
+  const host = bareHostname(request.host);
+  if (!host || !website || host === bareHostname(website.domain)) return null;
+  const [old] = await db
+    .select({ slug: locations.urlSlug })
+    .from(oldDomains)
+    .innerJoin(locations, eq(locations.id, oldDomains.locationId))
+    .where(eq(oldDomains.hostname, host))
+    .limit(1);
+  if (!old) return null;
+  return { status: 301, location: redirectTarget(`${publicOrigin(website)}/locations/${old.slug}`, request.search) };
 }
 
 /**
@@ -23,22 +45,8 @@ export async function resolveRedirect(
 ): Promise<RedirectDecision | null> {
   let website = knownWebsite;
   const loadWebsite = async () => (website === undefined ? (website = await getWebsite(db)) : website);
-  const host = bareHostname(request.host);
-  const primaryHost = bareHostname((await loadWebsite())?.domain);
-  if (host && host !== primaryHost) {
-    const [old] = await db
-      .select({ slug: locations.urlSlug })
-      .from(oldDomains)
-      .innerJoin(locations, eq(locations.id, oldDomains.locationId))
-      .where(eq(oldDomains.hostname, host))
-      .limit(1);
-    if (old) {
-      const primary = (await loadWebsite())?.domain;
-      if (!primary) return null;
-      const target = `https://${primary}/locations/${old.slug}`;
-      return { status: 301, location: redirectTarget(target, request.search) };
-    }
-  }
+  const old = await resolveOldDomain(db, request, await loadWebsite());
+  if (old) return old;
   if (request.pathname === "/") return null;
   const site = await loadWebsite();
   if (!site) return null;

@@ -1,0 +1,262 @@
+/**
+ * Fuzz test of every form action (issue 8; docs/fuzzing.md). fast-check generates submissions from
+ * a valid form by replacing, dropping, repeating or corrupting fields (control and direction
+ * characters, NUL, lone surrogates, SQL and HTML, very long text) and calls each route action
+ * in-process, the way React Router does. Every answer must be below 500 (nothing thrown), and the
+ * database must still keep its rules: no unit held without an open checkout, no stored text with
+ * control characters.
+ *
+ * FUZZ_RUNS submissions per action (default 1000, each action capped at FUZZ_TIME_LIMIT_MS in the
+ * suite); `npm run fuzz` runs 10,000 per action with no time cap and prints the answers' statuses.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
+import type { DatabaseHandle } from "~/db/client.server";
+import { accounts, checkouts, contactMessages, tenants, units } from "~/db/schema";
+import { getCsrfToken } from "~/services/csrf.server";
+import { createTenantSession } from "~/services/session.server";
+import { createTenantWithLease } from "~/services/portal-demo.server";
+import { sweepExpiredReservations } from "~/services/reservation.server";
+import { action as rentAction } from "~/routes/rent";
+import { action as reserveAction } from "~/routes/reserve";
+import { action as contactAction } from "~/routes/contact";
+import { action as locationAction } from "~/routes/location";
+import { action as loginAction } from "~/routes/customer-portal.login";
+import { action as forgotAction } from "~/routes/customer-portal.forgot-password";
+import { action as resetAction } from "~/routes/customer-portal.reset-password";
+import { action as payAction } from "~/routes/customer-portal.pay";
+import { action as prepayAction } from "~/routes/customer-portal.prepay";
+import { action as autopayAction } from "~/routes/customer-portal.autopay";
+import { action as moveOutAction } from "~/routes/customer-portal.move-out";
+import { action as profileAction } from "~/routes/customer-portal.profile";
+import { CONTROL_CHARS, LINE_CONTROL_CHARS } from "~/domain/text-rules";
+import { createTestDatabase } from "./db";
+import { callRoute } from "./route-helpers";
+import { lumbertonUnitType, NOW } from "./move-in-fixtures";
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+/**
+ * In the suite each action stops at RUNS submissions or this many milliseconds, whichever comes
+ * first, so the file stays under a minute on a busy 2-core machine; `npm run fuzz` sets no limit.
+ */
+const TIME_LIMIT_MS = process.env.FUZZ_TIME_LIMIT_MS === "0" ? undefined : Number(process.env.FUZZ_TIME_LIMIT_MS ?? 3500);
+const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
+
+let handle: DatabaseHandle;
+let csrf: { token: string; cookie: string };
+let session = "";
+let leaseId = "";
+let unitTypeId = "";
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  const { token, setCookie } = await getCsrfToken(new Request("http://localhost/"));
+  csrf = { token, cookie: setCookie!.split(";")[0]! };
+  await handle.db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || '{"is_reservations_enabled": true}'::jsonb` });
+  const t = await createTenantWithLease(handle.db, { email: "fuzz.tenant@example.com", password: "secret1", now: NOW, moveInDate: "2026-11-01", withInsurance: false });
+  leaseId = String(t.leaseId);
+  session = (await createTenantSession(handle.db, { tenantId: String(t.tenantId), now: new Date() })).split(";")[0]!;
+  unitTypeId = (await lumbertonUnitType(handle.db)).unitTypeId;
+}, 120_000);
+afterAll(() => handle?.close());
+
+/** Characters and strings that have broken form handlers somewhere. */
+const NASTY = [
+  "\u0000", "\u0001", "\u0007", "\b", "\t", "\n", "\r", "\u000B", "\u001B", "\u007F", "\u0085", "\u009F",
+  "\u202A", "\u202B", "\u202C", "\u202D", "\u202E", "\u2066", "\u2067", "\u2068", "\u2069", "\u200B", "\u200F", "\uFEFF", "\u2028",
+  "\uD800", "\uDFFF", "💥", "é", "%00", "%", "\\", "/", "../", "'", "\"", "<script>alert(1)</script>", "'; drop table tenants; --",
+  "${7*7}", "{{7*7}}", "NaN", "-1", "1e309", "0x10", " ", "",
+];
+
+/** A value for one field: the valid one, corrupted, replaced by junk, empty, long, repeated or missing. */
+function fieldValue(valid: string): fc.Arbitrary<string | string[] | undefined> {
+  const nasty = fc.constantFrom(...NASTY);
+  const inject = fc.tuple(nasty, fc.nat()).map(([n, at]) => {
+    const i = valid.length ? at % (valid.length + 1) : 0;
+    return valid.slice(0, i) + n + valid.slice(i);
+  });
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.constant(valid) },
+    { weight: 3, arbitrary: inject },
+    { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 40 }) },
+    { weight: 1, arbitrary: nasty },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+    { weight: 1, arbitrary: fc.integer({ min: 100, max: 6000 }).map((n) => valid.padEnd(n, "x")) },
+    { weight: 1, arbitrary: fc.tuple(fc.constant(valid), fc.string({ maxLength: 10 })).map(([a, b]) => [a, b]) },
+  );
+}
+
+/**
+ * A submission built from a valid form: usually one to three fields fuzzed and the rest valid (so
+ * deep paths such as charging a card are reached), sometimes every field; now and then an extra
+ * unknown field.
+ */
+function submission(valid: Record<string, string>): fc.Arbitrary<Array<[string, string]>> {
+  const keys = Object.keys(valid);
+  const fuzzed = fc.oneof(
+    { weight: 3, arbitrary: fc.subarray(keys, { minLength: 1, maxLength: Math.min(3, keys.length) }) },
+    { weight: 1, arbitrary: fc.constant(keys) },
+  );
+  return fuzzed
+    .chain((chosen) =>
+      fc.tuple(
+        fc.record(Object.fromEntries(chosen.map((k) => [k, fieldValue(valid[k]!)]))) as fc.Arbitrary<Record<string, string | string[] | undefined>>,
+        fc.option(fc.tuple(fc.string({ maxLength: 12 }), fc.string({ unit: "binary", maxLength: 20 })), { freq: 8 }),
+      ),
+    )
+    .map(([changed, extra]) => {
+      const pairs: Array<[string, string]> = [];
+      for (const k of keys) {
+        const v = k in changed ? changed[k] : valid[k];
+        if (v === undefined) continue;
+        for (const one of Array.isArray(v) ? v : [v]) pairs.push([k, one]);
+      }
+      if (extra) pairs.push(extra);
+      return pairs;
+    });
+}
+
+interface Target {
+  name: string;
+  action: (args: never) => unknown;
+  path: () => string;
+  params?: () => Record<string, string>;
+  signedIn?: boolean;
+  valid: () => Record<string, string>;
+  /** Fewer runs for actions that hash passwords (bcrypt) on most valid submissions. */
+  share?: number;
+  /** How many times the default time budget this (slow) action gets in the suite. */
+  timeFactor?: number;
+  /** After a successful submission: put back what it used up (so later runs do not all hit "sold out"). */
+  afterSuccess?: () => Promise<void>;
+}
+
+/** Abandons the open checkouts and lets go of their holds, the way a visitor's cancel does. */
+async function releaseOpenCheckouts() {
+  const open = (await handle.db.select({ id: checkouts.id }).from(checkouts).where(eq(checkouts.status, "open"))).map((c) => c.id);
+  if (open.length === 0) return;
+  await handle.db.update(units).set({ holdToken: null, heldUntil: null }).where(inArray(units.holdToken, open));
+  await handle.db.update(checkouts).set({ status: "abandoned", unitId: null, webPwHash: null }).where(inArray(checkouts.id, open));
+}
+
+const card = { payment_method: "new", card_number: "4242 4242 4242 4242", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Pat Tenant", billing_postal_code: "28358" };
+let k = 0;
+const key = () => `fuzzkey${String(++k).padStart(12, "0")}`;
+
+const TARGETS: Target[] = [
+  {
+    name: "rental details step (and the later steps)",
+    action: rentAction,
+    path: () => `/rent/${unitTypeId}`,
+    params: () => ({ unitTypeId }),
+    valid: () => ({
+      intent: "details", first_name: "Ada", last_name: "Lovelace", email: `ada${++k}@example.com`, cell_phone: "(910) 555-0134",
+      web_pw: "secret1", confirm_web_pw: "secret1", addr_1: "1 Main St", addr_2: "Apt 2", city: "Lumberton", region: "NC", postal_code: "28358",
+      is_military: "on", alt_contact_first_name: "Bo", alt_contact_last_name: "Lee", alt_contact_phone: "9105550199",
+    }),
+    share: 0.5,
+    timeFactor: 2.5,
+    afterSuccess: releaseOpenCheckouts,
+  },
+  {
+    name: "reservation",
+    action: reserveAction,
+    path: () => `/reserve/${unitTypeId}`,
+    params: () => ({ unitTypeId }),
+    valid: () => ({ idempotency_key: key(), first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "910-555-0134", desired_move_in_date: new Date().toISOString().slice(0, 10) }),
+    // Expire the reservations made so far (as the sweep does after reservation_days_valid), freeing their units.
+    afterSuccess: async () => void (await sweepExpiredReservations(handle.db, new Date("2100-01-01T00:00:00Z"))),
+  },
+  { name: "contact", action: contactAction, path: () => "/contact", valid: () => ({ name: "Ann Lee", email: "ann@example.com", phone: "910 555 0199", location: "lumberton-nc-28358", message: "Do you have a 10x10?\nThanks" }) },
+  {
+    name: "notify (coming soon)",
+    action: locationAction,
+    path: () => "/locations/kinston-nc-28501",
+    params: () => ({ slug: "kinston-nc-28501" }),
+    valid: () => ({ name: "Bo", email: "bo@example.com", location: "kinston-nc-28501", message: "Tell me" }),
+  },
+  { name: "sign-in", action: loginAction, path: () => "/customer-portal/login", valid: () => ({ email: "fuzz.tenant@example.com", password: "wrong-password", redirectTo: "/customer-portal/profile" }), share: 0.3 },
+  { name: "forgot password", action: forgotAction, path: () => "/customer-portal/forgot-password", valid: () => ({ email: "nobody@example.com" }) },
+  { name: "reset password", action: resetAction, path: () => "/customer-portal/reset-password", valid: () => ({ token: "x".repeat(43), new_password: "secret2", confirm_password: "secret2" }) },
+  { name: "portal pay", action: payAction, path: () => `/customer-portal/units/${leaseId}/pay`, params: () => ({ leaseId }), signedIn: true, valid: () => ({ idempotency_key: key(), amount_choice: "other", other_amount: "1.00", ...card, save_card: "on" }) },
+  { name: "portal prepay", action: prepayAction, path: () => `/customer-portal/units/${leaseId}/prepay`, params: () => ({ leaseId }), signedIn: true, valid: () => ({ idempotency_key: key(), months: "1", ...card }) },
+  { name: "portal autopay", action: autopayAction, path: () => `/customer-portal/units/${leaseId}/autopay`, params: () => ({ leaseId }), signedIn: true, valid: () => ({ intent: "enrol", agree_terms: "on", ...card }) },
+  { name: "portal move-out", action: moveOutAction, path: () => `/customer-portal/units/${leaseId}/move-out`, params: () => ({ leaseId }), signedIn: true, valid: () => ({ move_out_date: "2027-06-30", reason: "Moving away" }) },
+  {
+    name: "portal profile",
+    action: profileAction,
+    path: () => "/customer-portal/profile",
+    signedIn: true,
+    valid: () => ({ intent: "contact", first_name: "Pat", last_name: "Tenant", email: "fuzz.tenant@example.com", addr_1: "1 Main St", city: "Lumberton", region: "NC", postal_code: "28358", cell_phone: "9105550134" }),
+    share: 0.5,
+  },
+];
+
+async function submit(target: Target, pairs: Array<[string, string]>): Promise<number> {
+  const body = new URLSearchParams(pairs);
+  // Usually the right CSRF token; sometimes none or a fuzzed one.
+  if (!pairs.some(([n]) => n === "csrf")) body.set("csrf", csrf.token);
+  const cookie = [csrf.cookie, target.signedIn ? session : ""].filter(Boolean).join("; ");
+  const r = await callRoute(target.action, handle.db, target.path(), {
+    params: target.params?.(),
+    init: { method: "POST", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
+  });
+  return r.status;
+}
+
+/** The rules the stored rows must keep whatever was submitted. */
+async function checkStoredRows() {
+  const orphanHolds = await handle.db
+    .select({ id: units.id, token: units.holdToken })
+    .from(units)
+    .leftJoin(checkouts, and(eq(checkouts.id, units.holdToken), eq(checkouts.status, "open")))
+    .where(and(isNotNull(units.holdToken), sql`${checkouts.id} is null`, sql`${units.holdToken} not like 'res:%'`));
+  expect(orphanHolds, "units held without an open checkout").toEqual([]);
+  const tenantRows = await handle.db.select().from(tenants);
+  for (const t of tenantRows) {
+    for (const v of [t.firstName, t.lastName, t.email, t.cellPhone, t.city, t.region, t.postalCode, t.altContactFirstName, t.altContactLastName]) {
+      expect(LINE_CONTROL_CHARS.test(v ?? ""), `tenant ${t.id}: ${JSON.stringify(v)}`).toBe(false);
+    }
+  }
+  const openCheckouts = await handle.db.select({ details: checkouts.tenantDetails }).from(checkouts);
+  for (const c of openCheckouts) expect(CONTROL_CHARS.test(JSON.stringify(c.details ?? {}).replace(/\\[nrt]/g, "")), "checkout details").toBe(false);
+  const messages = await handle.db.select({ name: contactMessages.name, message: contactMessages.message }).from(contactMessages);
+  for (const m of messages) {
+    expect(LINE_CONTROL_CHARS.test(m.name), `contact name ${JSON.stringify(m.name)}`).toBe(false);
+    expect(CONTROL_CHARS.test(m.message ?? ""), "contact message").toBe(false);
+  }
+}
+
+describe(`fuzzing every form action (${RUNS} submissions each)`, () => {
+  for (const target of TARGETS) {
+    it(`${target.name}: never 5xx, never a broken row`, async () => {
+      const statuses = new Map<number, number>();
+      let runs = 0;
+      // fast-check's time limit stops waiting for the run in progress, which goes on in the
+      // background: the rows are checked only once it has finished.
+      let inFlight: Promise<unknown> = Promise.resolve();
+      const numRuns = Math.max(20, Math.round(RUNS * (target.share ?? 1)));
+      await fc.assert(
+        fc.asyncProperty(fc.constant(null).chain(() => submission(target.valid())), async (pairs) => {
+          runs++;
+          const pending = submit(target, pairs);
+          inFlight = pending.catch(() => undefined);
+          const status = await pending;
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+          expect(status, JSON.stringify(pairs)).toBeLessThan(500);
+          if (status === 303 && target.afterSuccess) {
+            await checkStoredRows();
+            await target.afterSuccess();
+          }
+        }),
+        { numRuns, seed: SEED, endOnFailure: true, ...(TIME_LIMIT_MS ? { interruptAfterTimeLimit: TIME_LIMIT_MS * (target.timeFactor ?? 1), markInterruptAsFailure: false } : {}) },
+      );
+      await inFlight;
+      await checkStoredRows();
+      // A time-limited run must still have tried a fair number of submissions.
+      expect(runs).toBeGreaterThanOrEqual(Math.min(numRuns, 5));
+      if (process.env.FUZZ_REPORT) console.log(`FUZZ ${target.name}: ${runs} runs, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+    }, Math.max(600_000, RUNS * 200));
+  }
+});
