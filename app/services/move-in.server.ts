@@ -16,6 +16,7 @@ import { formatPhone } from "~/domain/phone";
 import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE, type AccountGlobalSettings } from "~/domain/portal-settings";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
+import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { PaymentDeclinedError } from "~/storage-software/errors";
 import { storageFor } from "~/storage-software/index.server";
 import type { InsurancePlanOption, MoveInResult, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
@@ -124,13 +125,11 @@ export function rentalBlockMessage(block: Exclude<RentalBlock, null>, phone: str
 
 // ------------------------------------------------------------------ checkout state
 
-function checkoutCookie() {
-  return createCookie("checkout", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: env().secureCookies,
-    path: "/",
-    secrets: env().sessionSecrets,
+export function checkoutCookie() {
+  const e = env();
+  return createCookie(cookieName("checkout", e.secureCookies), {
+    ...hostCookieOptions(e.secureCookies),
+    secrets: e.sessionSecrets,
     maxAge: 60 * 60 * 24,
   });
 }
