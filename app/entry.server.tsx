@@ -6,6 +6,7 @@ import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
 import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
 import { NO_STORE } from "~/domain/cache";
+import { isPaymentPage } from "~/domain/payment-pages";
 
 export const streamTimeout = 5_000;
 
@@ -41,7 +42,8 @@ export default function handleRequest(
                   } | null;
                 }
               | undefined;
-            const website = rootData?.site?.website;
+            // Payment pages load no operator code and no analytics tag (docs/decisions/075).
+            const website = isPaymentPage(new URL(request.url).pathname) ? undefined : rootData?.site?.website;
             const analytics = analyticsSnippets(parseAnalyticsId(website?.analyticsId), nonce);
             const html = injectCustomCode(Buffer.concat(chunks).toString("utf8"), {
               head: website?.customHeaderCode ?? "",
