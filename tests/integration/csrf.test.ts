@@ -53,7 +53,9 @@ describe("masking (BREACH)", () => {
     const cookie = cookiePair(setCookie!);
     const raw = decodeURIComponent(cookie.split("=")[1]!);
     expect(await status(req(cookie), raw)).toBe(403);
-    expect(await status(req(cookie), token.replace(/.$/, (c) => (c === "A" ? "B" : "A")))).toBe(403);
+    // One character in the middle (the last one's low bits are only padding in base64url).
+    const tampered = `${token.slice(0, 50)}${token[50] === "A" ? "B" : "A"}${token.slice(51)}`;
+    expect(await status(req(cookie), tampered)).toBe(403);
     expect(await status(req(cookie), null)).toBe(403);
     const other = await getCsrfToken(req());
     expect(await status(req(cookie), other.token)).toBe(403);
