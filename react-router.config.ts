@@ -4,4 +4,7 @@ export default {
   ssr: true,
   // BUILD_DIR lets several builds sit side by side (e.g. parallel browser-test runs); default "build".
   buildDirectory: process.env.BUILD_DIR ?? "build",
+  // Integrity hashes for our own script assets (an import map with SHA-384s): the browser refuses a
+  // changed file. Part of how the payment pages' scripts are assured (docs/payment-page-scripts.md).
+  subResourceIntegrity: true,
 } satisfies Config;

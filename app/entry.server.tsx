@@ -9,6 +9,7 @@ import { NO_STORE } from "~/domain/cache";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { hadOutage, markOutage, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { logger, logRequestError } from "~/logger.server";
+import { isPaymentPage } from "~/domain/payment-pages";
 
 export const streamTimeout = 5_000;
 
@@ -46,7 +47,8 @@ export default function handleRequest(
                   } | null;
                 }
               | undefined;
-            const website = rootData?.site?.website;
+            // Payment pages load no operator code and no analytics tag (docs/decisions/075).
+            const website = isPaymentPage(new URL(request.url).pathname) ? undefined : rootData?.site?.website;
             const analytics = analyticsSnippets(parseAnalyticsId(website?.analyticsId), nonce);
             const html = injectCustomCode(Buffer.concat(chunks).toString("utf8"), {
               head: website?.customHeaderCode ?? "",

@@ -6,6 +6,7 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
+  useLocation,
   useMatches,
   useRouteError,
   useRouteLoaderData,
@@ -22,16 +23,31 @@ import { SiteHeader, SiteFooter } from "~/components/site-chrome";
 import { ErrorPage } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
+import { isPaymentPage } from "~/domain/payment-pages";
+// Notes the path of the document this tab loaded, for the payment pages' client guard.
+import "~/components/payment-page-guard";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const layout = await getSiteLayout(context.db, await getSite(context));
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
-  const site = layout ? { ...layout, website: { ...layout.website, origin: publicOrigin(layout.website) } } : null;
+  // Payment pages are not even sent the operator's code (it would sit in the page's data): decision 075.
+  const site = layout
+    ? {
+        ...layout,
+        website: {
+          ...layout.website,
+          origin: publicOrigin(layout.website),
+          ...(isPaymentPage(new URL(request.url).pathname)
+            ? { analyticsId: null, customCss: "", customJs: "", customHeaderCode: "", customBodyCode: "" }
+            : {}),
+        },
+      }
+    : null;
   return data({ site, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
 }
 
@@ -71,6 +87,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const hydrate = useShouldHydrate();
   const site = rootData?.site;
+  // Payment pages: none of the operator's code (custom CSS, custom JS; entry.server leaves out the
+  // header and body code and the analytics tag) — docs/decisions/075.
+  const operatorCode = !isPaymentPage(useLocation().pathname);
   return (
     <html lang="en">
       <head>
@@ -79,7 +98,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Meta />
         <Links />
         {rootData?.globalCss ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: rootData.globalCss }} /> : null}
-        {site?.website.customCss ? (
+        {operatorCode && site?.website.customCss ? (
           <style nonce={nonce} dangerouslySetInnerHTML={{ __html: site.website.customCss.replace(/<\/style/gi, "<\\/style") }} />
         ) : null}
       </head>
@@ -98,7 +117,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <Scripts nonce={nonce} />
           </>
         ) : null}
-        {site?.website.customJs ? (
+        {operatorCode && site?.website.customJs ? (
           <script nonce={nonce} dangerouslySetInnerHTML={{ __html: site.website.customJs.replace(/<\/script/gi, "<\\/script") }} />
         ) : null}
       </body>

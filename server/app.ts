@@ -10,6 +10,7 @@ import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, sendPlainPage } from "./guards";
 import { getWebsite, type Website } from "~/db/queries/site.server";
 import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
+import { isPaymentPage } from "~/domain/payment-pages";
 import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
@@ -54,13 +55,19 @@ app.use((_req, res, next) => {
 });
 
 const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
-const extraScriptSources = (process.env.CSP_EXTRA_SCRIPT_SRC ?? "").split(/\s+/).filter(Boolean);
+const operatorScriptSources = (process.env.CSP_EXTRA_SCRIPT_SRC ?? "").split(/\s+/).filter(Boolean);
 const isDev = process.env.NODE_ENV === "development";
 const isHttpsProduction = process.env.NODE_ENV === "production" && process.env.HTTPS !== "false";
 
-/** Security headers, with the extra CSP sources the website's analytics provider needs (if any). */
-function securityHeaders(provider: AnalyticsProvider | null, options: { nonce: boolean } = { nonce: true }) {
-  const extra = provider ? ANALYTICS_CSP_SOURCES[provider] : { scriptSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
+/**
+ * Security headers, with the extra CSP sources the website's analytics provider needs (if any) and the
+ * operator's CSP_EXTRA_SCRIPT_SRC. Payment pages (`"payment"`) get neither: only our own scripts
+ * ('self' and the nonce) — docs/decisions/075. Static files get no nonce.
+ */
+function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean } = { nonce: true }) {
+  const payment = provider === "payment";
+  const extra = provider && !payment ? ANALYTICS_CSP_SOURCES[provider] : { scriptSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
+  const extraScriptSources = payment ? [] : operatorScriptSources;
   return helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -94,6 +101,7 @@ const securityHeadersFor = {
   none: securityHeaders(null),
   gtag: securityHeaders("gtag"),
   gtm: securityHeaders("gtm"),
+  payment: securityHeaders("payment"),
 };
 
 // Liveness for load balancers and the test runner: answered before any database read.
@@ -154,6 +162,7 @@ app.use(async (req, res, next) => {
 
 app.use((req, res, next) => {
   const website = res.locals.website as Website | null;
+  if (isPaymentPage(req.path)) return securityHeadersFor.payment(req, res, next);
   const tag = parseAnalyticsId(website?.analyticsId);
   return securityHeadersFor[tag?.provider ?? "none"](req, res, next);
 });

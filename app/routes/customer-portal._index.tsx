@@ -134,6 +134,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                   <span className="portal-gate__hint"> Enter the digits of your gate code at the keypad, then press the # sign.</span>
                 </dd>
               </div>
+              <div>
+                <dt>Lease</dt>
+                <dd>
+                  {/* Opens for the signed-in holder without a link token (docs/decisions/078). */}
+                  <a href={`/rent/lease/${lease.leaseId}`} target="_blank" rel="noopener">
+                    View or print your signed lease
+                  </a>
+                </dd>
+              </div>
               {lease.moveOutDate ? (
                 <div>
                   <dt>Move-out date</dt>

@@ -5,7 +5,7 @@ import type { Route } from "./+types/customer-portal.login";
 import { routeMeta } from "~/components/route-meta";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { signInSchema } from "~/domain/portal-forms";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { clearCsrfCookieHeader, getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { createTenantSession, getTenantSession, safeRedirectTo } from "~/services/session.server";
 import { signIn } from "~/services/auth.server";
@@ -48,7 +48,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   }
   const cookie = await createTenantSession(ctx.db, { tenantId: result.tenantId, now: ctx.now, userAgent: request.headers.get("User-Agent"), ip: context.clientIp });
-  throw redirect(safeRedirectTo(submission.value.redirectTo), { status: 303, headers: portalHeaders(cookie) });
+  // The CSRF token rotates: from now on it is derived from the new session, and the pre-sign-in
+  // double-submit cookie is cleared (docs/decisions/077).
+  throw redirect(safeRedirectTo(submission.value.redirectTo), { status: 303, headers: portalHeaders(cookie, await clearCsrfCookieHeader()) });
 }
 
 export const headers: Route.HeadersFunction = portalRouteHeaders;

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.pay";
+import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
@@ -15,6 +16,9 @@ import { payLease } from "~/services/portal-payments.server";
 import portalCss from "~/styles/portal.css?url";
 
 export const handle = { hydrate: true };
+
+/** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
+export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 const HIDE = ["card_number", "cvv"];

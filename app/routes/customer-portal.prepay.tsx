@@ -2,6 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/customer-portal.prepay";
+import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
@@ -16,6 +17,9 @@ import type { PrepayOffer } from "~/storage-software/port";
 import portalCss from "~/styles/portal.css?url";
 
 export const handle = { hydrate: true };
+
+/** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
+export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 const HIDE = ["card_number", "cvv"];

@@ -9,7 +9,16 @@ import { formatCents } from "~/domain/money";
 import { formatPhone, phoneHref } from "~/domain/phone";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { now as clockNow } from "~/services/clock.server";
-import { getCheckout, getMoveInConfirmation, loadRentalContext, readCheckoutId, rentalSuccessHtml, unitDescription } from "~/services/move-in.server";
+import {
+  CONFIRMATION_HOURS,
+  getCheckout,
+  getMoveInConfirmation,
+  isConfirmationViewable,
+  loadRentalContext,
+  readCheckoutId,
+  rentalSuccessHtml,
+  unitDescription,
+} from "~/services/move-in.server";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
 import checkoutCss from "~/styles/checkout.css?url";
 
@@ -18,16 +27,25 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: chec
 const formatDay = (day: string) =>
   new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
 
-/** The rental's confirmation (post/redirect/get target): only the browser that completed the checkout sees it. */
+/**
+ * The rental's confirmation (post/redirect/get target): only the browser that completed the checkout
+ * (its checkout cookie) sees it, and only for CONFIRMATION_HOURS after the move-in; after that the
+ * page says the link has expired and sends the tenant to the portal (docs/decisions/078).
+ */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const ctx = await loadRentalContext(context.db, params.unitTypeId, clockNow());
+  const now = clockNow();
+  const ctx = await loadRentalContext(context.db, params.unitTypeId, now);
   if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
   const checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
   if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
+  if (!(await isConfirmationViewable(context.db, checkout.completedLeaseId, now))) {
+    return data({ expired: true as const, hours: CONFIRMATION_HOURS }, { status: 410, headers: { "Cache-Control": NO_STORE } });
+  }
   const c = await getMoveInConfirmation(context.db, checkout.completedLeaseId);
   if (!c) throw redirect(`/rent/${params.unitTypeId}`);
   return data(
     {
+      expired: false as const,
       ...c,
       moveInDay: formatDay(c.moveInDate),
       paidThroughDay: formatDay(c.paidThroughDate),
@@ -50,7 +68,22 @@ export const meta: Route.MetaFunction = ({ matches, params }) => [
   { name: "robots", content: "noindex" },
 ];
 
-export default function RentConfirmation({ loaderData: c }: Route.ComponentProps) {
+export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
+  if (loaderData.expired) {
+    return (
+      <div className="container page checkout">
+        <h1>This confirmation link has expired</h1>
+        <p>
+          For your security, the rental confirmation is shown for {loaderData.hours} hours after the rental, and only in the browser that made it.
+        </p>
+        <p>
+          Your rental is not affected. <Link to="/customer-portal/login">Sign in to the customer portal</Link> with your email address and the
+          password you chose to see your unit, pay your bill and open your signed lease. Your confirmation email has your gate code.
+        </p>
+      </div>
+    );
+  }
+  const c = loaderData;
   return (
     <div className="container page checkout">
       <CheckoutProgress current="done" furthest="done" basePath="" />

@@ -3,6 +3,7 @@ import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@co
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/rent";
+import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
 import { CheckoutProgress } from "~/components/checkout-progress";
 import { CheckoutCharges, CheckoutUnitSummary } from "~/components/checkout-summary";
@@ -58,6 +59,9 @@ import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 
 export const handle = { hydrate: true };
+
+/** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
+export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 

@@ -1,47 +1,97 @@
 import crypto from "node:crypto";
 import { createCookie, data } from "react-router";
 import { env } from "~/env.server";
-
 import { CSRF_FIELD_NAME } from "~/domain/form-fields";
+import { cookieName, hostCookieOptions } from "./cookie-names.server";
+import { readSessionId } from "./session.server";
 
 export const CSRF_FIELD = CSRF_FIELD_NAME;
 
-function csrfCookie() {
-  const e = env();
-  return createCookie("csrf", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: e.secureCookies,
-    path: "/",
-    secrets: e.sessionSecrets,
-  });
+/**
+ * CSRF tokens (docs/decisions/077-csrf-bound-and-masked.md).
+ *
+ * - Signed-in tenant: the token is derived from the session (HMAC of the session id under
+ *   SESSION_SECRET), so it is bound to that session: a token of another session is refused, and
+ *   signing in (a new session id) rotates it — the pre-sign-in token no longer works.
+ * - Anonymous visitor: double submit — a random token in a signed `__Host-` HttpOnly cookie and the
+ *   same token in the form. Signing in clears that cookie (clearCsrfCookieHeader).
+ * - Masked per response (BREACH): the hidden field holds base64url(mask ‖ token XOR mask) with a
+ *   fresh random mask each time; validation unmasks it before comparing.
+ */
+const TOKEN_BYTES = 32;
+
+export function csrfCookie(secure = env().secureCookies) {
+  return createCookie(cookieName("csrf", secure), { ...hostCookieOptions(secure), secrets: env().sessionSecrets });
+}
+
+function sessionToken(sessionId: string, secret: string): Buffer {
+  return crypto.createHmac("sha256", secret).update(`csrf:${sessionId}`).digest();
+}
+
+/** The mask step: a fresh random mask, then mask ‖ (token XOR mask), base64url. */
+export function maskToken(token: Buffer): string {
+  const mask = crypto.randomBytes(token.length);
+  const xored = Buffer.alloc(token.length);
+  for (let i = 0; i < token.length; i++) xored[i] = token[i]! ^ mask[i]!;
+  return Buffer.concat([mask, xored]).toString("base64url");
+}
+
+/** The token inside a masked field value, or null when it is not one. */
+export function unmaskToken(value: string): Buffer | null {
+  if (!/^[A-Za-z0-9_-]+$/.test(value)) return null;
+  const raw = Buffer.from(value, "base64url");
+  if (raw.length !== TOKEN_BYTES * 2) return null;
+  const out = Buffer.alloc(TOKEN_BYTES);
+  for (let i = 0; i < TOKEN_BYTES; i++) out[i] = raw[i]! ^ raw[i + TOKEN_BYTES]!;
+  return out;
+}
+
+async function anonymousToken(request: Request): Promise<Buffer | null> {
+  const v = await csrfCookie().parse(request.headers.get("Cookie"));
+  if (typeof v !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(v)) return null;
+  const b = Buffer.from(v, "base64url");
+  return b.length === TOKEN_BYTES ? b : null;
 }
 
 /**
- * The CSRF token for a form page (double-submit: the same random token in a signed HttpOnly cookie
- * and in a hidden field). Returns the token and, when a new one was made, the Set-Cookie header.
+ * The CSRF token for a form page, masked afresh for this response, and (for an anonymous visitor
+ * without one yet) the Set-Cookie header of the double-submit cookie.
  */
 export async function getCsrfToken(request: Request): Promise<{ token: string; setCookie: string | null }> {
-  const cookie = csrfCookie();
-  const existing = await cookie.parse(request.headers.get("Cookie"));
-  if (typeof existing === "string" && existing.length >= 32) return { token: existing, setCookie: null };
-  const token = crypto.randomBytes(32).toString("base64url");
-  return { token, setCookie: await cookie.serialize(token) };
+  const sessionId = await readSessionId(request);
+  if (sessionId) return { token: maskToken(sessionToken(sessionId, env().sessionSecrets[0]!)), setCookie: null };
+  const existing = await anonymousToken(request);
+  if (existing) return { token: maskToken(existing), setCookie: null };
+  const token = crypto.randomBytes(TOKEN_BYTES);
+  return { token: maskToken(token), setCookie: await csrfCookie().serialize(token.toString("base64url")) };
 }
 
-/** Refuses the form with 403 unless its token matches the cookie's. */
+/** Clears the anonymous double-submit cookie (at sign-in, so the pre-sign-in token dies with it). */
+export function clearCsrfCookieHeader(): Promise<string> {
+  return csrfCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+const same = (a: Buffer, b: Buffer) => a.length === b.length && crypto.timingSafeEqual(a, b);
+
+/**
+ * Refuses the form with 403 unless its (masked) token is this request's: derived from the session
+ * cookie when there is one (every SESSION_SECRET verifies, for rotation), else the double-submit
+ * cookie's.
+ */
 export async function validateCsrf(request: Request, formData: FormData): Promise<void> {
-  const cookieToken = await csrfCookie().parse(request.headers.get("Cookie"));
-  const formToken = formData.get(CSRF_FIELD);
-  const ok =
-    typeof cookieToken === "string" &&
-    typeof formToken === "string" &&
-    cookieToken.length === formToken.length &&
-    crypto.timingSafeEqual(Buffer.from(cookieToken), Buffer.from(formToken));
+  const field = formData.get(CSRF_FIELD);
+  const given = typeof field === "string" ? unmaskToken(field) : null;
+  let ok = false;
+  if (given) {
+    const sessionId = await readSessionId(request);
+    if (sessionId) {
+      ok = env().sessionSecrets.some((s) => same(sessionToken(sessionId, s), given));
+    } else {
+      const expected = await anonymousToken(request);
+      ok = expected !== null && same(expected, given);
+    }
+  }
   if (!ok) {
-    throw data(
-      { message: "This form has expired. Please reload the page and try again." },
-      { status: 403 },
-    );
+    throw data({ message: "This form has expired. Please reload the page and try again." }, { status: 403 });
   }
 }

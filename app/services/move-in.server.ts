@@ -16,6 +16,8 @@ import { formatPhone } from "~/domain/phone";
 import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE, type AccountGlobalSettings } from "~/domain/portal-settings";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
+import { now as clockNow } from "./clock.server";
+import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { PaymentDeclinedError } from "~/storage-software/errors";
 import { storageFor } from "~/storage-software/index.server";
 import type { InsurancePlanOption, MoveInResult, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
@@ -124,13 +126,11 @@ export function rentalBlockMessage(block: Exclude<RentalBlock, null>, phone: str
 
 // ------------------------------------------------------------------ checkout state
 
-function checkoutCookie() {
-  return createCookie("checkout", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: env().secureCookies,
-    path: "/",
-    secrets: env().sessionSecrets,
+export function checkoutCookie() {
+  const e = env();
+  return createCookie(cookieName("checkout", e.secureCookies), {
+    ...hostCookieOptions(e.secureCookies),
+    secrets: e.sessionSecrets,
     maxAge: 60 * 60 * 24,
   });
 }
@@ -400,22 +400,70 @@ export async function saveSignature(
 
 // ------------------------------------------------------------------ lease document links
 
-function leaseToken(leaseId: number | string, secret = env().sessionSecrets[0]!): string {
+/** How long a lease link (confirmation page, email) works; after that the tenant opens it in the portal. */
+export const LEASE_LINK_DAYS = 30;
+/** How long after the move-in the confirmation page is shown (to the checkout's browser only). */
+export const CONFIRMATION_HOURS = 24;
+
+function leaseMac(leaseId: number | string, expires: number, secret: string): string {
+  return crypto.createHmac("sha256", secret).update(`lease:${leaseId}:${expires}`).digest("base64url").slice(0, 32);
+}
+function legacyLeaseMac(leaseId: number | string, secret: string): string {
   return crypto.createHmac("sha256", secret).update(`lease:${leaseId}`).digest("base64url").slice(0, 32);
 }
 
-/** The printable lease of a lease, for links (confirmation, email, portal). */
-export function leaseDocumentPath(leaseId: number | string): string {
-  return `/rent/lease/${leaseId}?token=${leaseToken(leaseId)}`;
+/**
+ * The printable lease of a lease, for links (confirmation, email). The token is `{expiry}.{mac}`:
+ * the expiry (Unix seconds, LEASE_LINK_DAYS from `now`) is inside the HMAC (SESSION_SECRET), so it
+ * cannot be extended (docs/decisions/078-expiring-lease-links-and-confirmation.md).
+ */
+export function leaseDocumentPath(leaseId: number | string, now: Date = clockNow()): string {
+  const expires = Math.floor(now.getTime() / 1000) + LEASE_LINK_DAYS * 24 * 60 * 60;
+  return `/rent/lease/${leaseId}?token=${expires}.${leaseMac(leaseId, expires, env().sessionSecrets[0]!)}`;
 }
 
-export function verifyLeaseToken(leaseId: string, token: string | null): boolean {
-  if (!token || !/^\d{1,9}$/.test(leaseId)) return false;
-  return env().sessionSecrets.some((s) => {
-    const expected = Buffer.from(leaseToken(leaseId, s));
-    const given = Buffer.from(token);
-    return expected.length === given.length && crypto.timingSafeEqual(expected, given);
-  });
+/** The portal's link to a lease: no token, it opens for the signed-in tenant who holds the lease. */
+export function portalLeasePath(leaseId: number | string): string {
+  return `/rent/lease/${leaseId}`;
+}
+
+const sameText = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+};
+
+/**
+ * "ok": a genuine, unexpired link; "expired": a genuine link past its expiry (or an old link without
+ * one, made before links expired); "invalid": anything else. Every secret of the list verifies.
+ */
+export function checkLeaseToken(leaseId: string, token: string | null, now: Date = clockNow()): "ok" | "expired" | "invalid" {
+  if (!token || !/^\d{1,9}$/.test(leaseId)) return "invalid";
+  const secrets = env().sessionSecrets;
+  const m = /^(\d{1,12})\.([A-Za-z0-9_-]{32})$/.exec(token);
+  if (m) {
+    const expires = Number(m[1]);
+    if (!secrets.some((s) => sameText(leaseMac(leaseId, expires, s), m[2]!))) return "invalid";
+    return expires * 1000 > now.getTime() ? "ok" : "expired";
+  }
+  return secrets.some((s) => sameText(legacyLeaseMac(leaseId, s), token)) ? "expired" : "invalid";
+}
+
+export function verifyLeaseToken(leaseId: string, token: string | null, now: Date = clockNow()): boolean {
+  return checkLeaseToken(leaseId, token, now) === "ok";
+}
+
+/** Whether the confirmation page of this lease's move-in is still shown (CONFIRMATION_HOURS after it). */
+export async function isConfirmationViewable(db: Database, leaseId: number, now: Date): Promise<boolean> {
+  const lease = await db.query.leases.findFirst({ columns: { createdAt: true }, where: (l, { eq }) => eq(l.id, leaseId) });
+  if (!lease) return false;
+  return now.getTime() - lease.createdAt.getTime() < CONFIRMATION_HOURS * 60 * 60 * 1000;
+}
+
+/** The holder of a lease (for the portal's tokenless lease link). */
+export async function leaseTenantId(db: Database, leaseId: number): Promise<string | null> {
+  const lease = await db.query.leases.findFirst({ columns: { tenantId: true }, where: (l, { eq }) => eq(l.id, leaseId) });
+  return lease ? String(lease.tenantId) : null;
 }
 
 // ------------------------------------------------------------------ the move-in

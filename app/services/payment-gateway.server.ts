@@ -13,6 +13,15 @@ export interface CardDetails {
   postalCode: string;
 }
 
+/**
+ * How a payment flow receives the payer's card (docs/decisions/079-payment-method-input.md): either
+ * our own card fields (only with the built-in test gateway, which has no hosted fields), or a token a
+ * processor's hosted fields / tokenisation made in the browser, so the card number never reaches us.
+ * Flows pass it through to the gateway unchanged; only the gateway and the form's fields component
+ * know which kind they deal with.
+ */
+export type PaymentMethodInput = { kind: "card"; card: CardDetails } | { kind: "token"; token: string };
+
 export type ChargeResult =
   | { status: "approved"; authReference: string; brand: CardBrand; last4: string; cardToken: string }
   | { status: "declined"; reason: string; brand: CardBrand | null; last4: string };
@@ -23,10 +32,16 @@ export type TokenizeResult =
 
 /** A payment gateway. Services use only this interface; the card number goes no further. */
 export interface PaymentGateway {
-  /** Charges a card, or a saved card by its token. A repeated `idempotencyKey` returns the first result. */
+  /**
+   * What the payment form shows: `"own-inputs"` (our CardFields, the test gateway) or `"hosted"` (a
+   * processor's fields in its own iframe, which post back a token in `payment_token`).
+   */
+  readonly fields: "own-inputs" | "hosted";
+  /** Charges a card, a payment method, or a saved card by its token. A repeated `idempotencyKey` returns the first result. */
   charge(
     input:
       | { amount: number; idempotencyKey: string; card: CardDetails }
+      | { amount: number; idempotencyKey: string; method: PaymentMethodInput }
       | { amount: number; idempotencyKey: string; cardToken: string },
   ): Promise<ChargeResult>;
   /** Checks a card and returns a token to charge it later (autopay, saved cards) without charging now. */
@@ -75,9 +90,16 @@ export function createTestGateway(): PaymentGateway {
   }
 
   return {
-    async charge(input) {
-      const previous = results.get(input.idempotencyKey);
+    fields: "own-inputs",
+    async charge(request) {
+      const previous = results.get(request.idempotencyKey);
       if (previous) return previous;
+      const input =
+        "method" in request
+          ? request.method.kind === "card"
+            ? { ...request, card: request.method.card }
+            : { ...request, cardToken: request.method.token }
+          : request;
       let result: ChargeResult;
       if ("cardToken" in input) {
         const [, brand, last4, flag] = input.cardToken.split("_");

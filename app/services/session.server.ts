@@ -4,26 +4,30 @@ import { createCookie, redirect } from "react-router";
 import type { Database } from "~/db/client.server";
 import { tenantSessions } from "~/db/schema";
 import { env } from "~/env.server";
+import { cookieName, hostCookieOptions } from "./cookie-names.server";
 
 /**
  * Tenant sessions (docs/decisions/051-portal-sessions.md). The cookie holds a random id, signed with
- * the SESSION_SECRET list (the first signs, all verify) — HttpOnly, SameSite=Lax, Secure in
- * production, no Max-Age (it ends with the browser). The server keeps only the id's SHA-256 in
+ * the SESSION_SECRET list (the first signs, all verify) — HttpOnly, SameSite=Lax, Secure and named
+ * `__Host-gh_portal` under HTTPS (docs/decisions/076), no Max-Age (it ends with the browser). The server keeps only the id's SHA-256 in
  * tenant_sessions with an idle expiry that slides while the tenant is active; signing out or a
  * password change deletes the rows, so a copied cookie stops working at once.
  */
 export const SESSION_IDLE_MS = 60 * 60 * 1000; // one hour without a request ends the session
 export const SESSION_MAX_MS = 12 * 60 * 60 * 1000; // and twelve hours after sign-in in any case
 
-function sessionCookie() {
+export function sessionCookie() {
   const e = env();
-  return createCookie("gh_portal", {
-    httpOnly: true,
-    sameSite: "lax",
-    secure: e.secureCookies,
-    path: "/",
+  return createCookie(cookieName("gh_portal", e.secureCookies), {
+    ...hostCookieOptions(e.secureCookies),
     secrets: e.sessionSecrets,
   });
+}
+
+/** The raw session id from the signed cookie (not checked against the database), or null. */
+export async function readSessionId(request: Request): Promise<string | null> {
+  const id = await sessionCookie().parse(request.headers.get("Cookie"));
+  return typeof id === "string" && id.length >= 32 ? id : null;
 }
 
 const hash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");

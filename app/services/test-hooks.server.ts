@@ -8,7 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { accounts } from "~/db/schema";
+import { accounts, websites } from "~/db/schema";
 
 export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
 
@@ -30,6 +30,19 @@ export const testHooks: Record<string, TestHook> = {
     const [before] = await db.select({ tagline: accounts.tagline }).from(accounts).limit(1);
     await db.update(accounts).set({ tagline: body.tagline });
     return { previous: before?.tagline ?? "" };
+  },
+  /**
+   * Sets the website's operator code (analyticsId, customJs, customHeaderCode, customBodyCode,
+   * customCss; only the keys given) and returns the previous values, so a spec can put them back.
+   */
+  async setWebsiteCode(db, body) {
+    const keys = ["analyticsId", "customJs", "customHeaderCode", "customBodyCode", "customCss"] as const;
+    const [before] = await db.select().from(websites).limit(1);
+    if (!before) throw new Error("no website");
+    const set: Partial<Record<(typeof keys)[number], string | null>> = {};
+    for (const k of keys) if (k in body) set[k] = body[k] == null ? (k === "analyticsId" ? null : "") : String(body[k]);
+    if (Object.keys(set).length) await db.update(websites).set(set as Partial<typeof websites.$inferInsert>);
+    return Object.fromEntries(keys.map((k) => [k, before[k]]));
   },
   /** Portal: a tenant with a paid lease, as a move-in leaves them ({ email, password }). */
   async createTenantWithLease(db, body) {

@@ -1,0 +1,23 @@
+import { isPaymentPage } from "~/domain/payment-pages";
+
+/**
+ * The path of the document this browser tab loaded, noted once when the client bundle starts (root.tsx
+ * imports this module). A document loaded for a payment page was served without operator code or
+ * analytics and with the strict Content-Security-Policy; any other document may have run them.
+ */
+const documentPath: string | null = typeof window === "undefined" ? null : window.location.pathname;
+
+/**
+ * The `clientLoader` of the payment routes (docs/decisions/075). React Router moves between pages
+ * without loading a new document, so a visitor coming from a page that ran the operator's JS or the
+ * analytics tag would keep those scripts, and that page's CSP, on the card form. When the current
+ * document is not a payment page's, this loads the payment page as a new document instead.
+ */
+export async function paymentPageClientLoader<T>({ request, serverLoader }: { request: Request; serverLoader: () => Promise<T> }): Promise<T> {
+  if (documentPath !== null && !isPaymentPage(documentPath)) {
+    window.location.assign(request.url);
+    // The browser is leaving this document; never resolve.
+    return new Promise<T>(() => {});
+  }
+  return serverLoader();
+}
