@@ -52,6 +52,7 @@ import { StorageValidationError, UnitUnavailableError, storageErrorMessage } fro
 import { toCardDetails } from "~/domain/card-schema";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
+import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
 
 export const handle = { hydrate: true };
 
@@ -99,6 +100,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
   const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
   if (block) return data({ ...base, blocked: rentalBlockMessage(block, base.phone), view: null, furthest: null }, { headers });
+  if (checkout && (await isCardLocked(context.db, { kind: "rental", checkoutId: checkout.id }, clockNow()))) {
+    return data({ ...base, blocked: cardLockedMessage(ctx.location.phoneNumber), view: null, furthest: null }, { headers });
+  }
 
   const progress = checkoutProgress(checkout);
   const requested = parseStep(url.searchParams.get("step"));
@@ -252,14 +256,23 @@ export async function action({ params, request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: ctx.settings.is_force_autopay }) });
       if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
       const autopay = ctx.settings.is_autopay_enabled && submission.value.autopay;
-      const outcome = await placeMoveIn(context.db, ctx, checkout, {
-        card: toCardDetails(submission.value),
-        autopay,
-        now,
-        origin: new URL(request.url).origin,
+      const phone = ctx.location.phoneNumber;
+      const attempt = await beginCardAttempt(context.db, { scope: { kind: "rental", checkoutId: checkout.id }, email: checkoutDetails(checkout)!.email, ip: clientIp(context), now });
+      if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
+      const card = toCardDetails(submission.value);
+      const outcome = await placeMoveIn(context.db, ctx, checkout, { card, autopay, now, origin: new URL(request.url).origin }).catch(async (error: unknown) => {
+        await cardNotTried(context.db, attempt.ticket);
+        throw error;
       });
-      if (outcome.status === "changed") throw redirect(`${basePath}?step=review&changed=1`, 303);
-      if (outcome.status === "declined") return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [outcome.message] }), 402, { formError: outcome.message });
+      if (outcome.status === "changed") {
+        await cardNotTried(context.db, attempt.ticket);
+        throw redirect(`${basePath}?step=review&changed=1`, 303);
+      }
+      if (outcome.status === "declined") {
+        const { message } = cardDeclined(attempt.ticket, { where: `rental ${params.unitTypeId}`, reason: outcome.reason, last4: card.number.slice(-4), phone });
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [message] }), 402, { formError: message });
+      }
+      await cardApproved(context.db, attempt.ticket);
       throw redirect(`${basePath}/confirmation`, 303);
     }
   } catch (error) {
