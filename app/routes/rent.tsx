@@ -25,6 +25,7 @@ import {
   type MoveInStep,
 } from "~/domain/move-in-steps";
 import { formatPhone } from "~/domain/phone";
+import { commonPasswordError } from "~/domain/common-passwords";
 import { now as clockNow } from "~/services/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import {
@@ -215,6 +216,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema });
     if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
     const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
+    const commonPassword = commonPasswordError(web_pw);
+    if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
     if (await ctx.storage.isEmailRegistered(details.email)) {
       return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
     }
