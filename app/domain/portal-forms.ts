@@ -46,7 +46,12 @@ export const changePasswordSchema = z
 
 /** Contact details (the rental form's rules); the cell phone has its own form (the portal's phone form flag). */
 const { cell_phone: cellPhoneField, ...contactWithoutPhone } = tenantContactShape;
-export const profileContactSchema = z.object({ intent: z.literal("contact"), ...contactWithoutPhone });
+export const profileContactSchema = z.object({
+  intent: z.literal("contact"),
+  ...contactWithoutPhone,
+  /** Needed (and checked by the server) only when the email address changes. */
+  current_password: z.string().optional(),
+});
 export const profilePhoneSchema = z.object({ intent: z.literal("phone"), cell_phone: cellPhoneField });
 
 /**

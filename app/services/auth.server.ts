@@ -19,6 +19,9 @@ export const SIGNIN_FAILED_MESSAGE = "The email address or password is not right
 export const signInLimitedMessage = (minutes: number) =>
   `Too many sign-in attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or reset your password.`;
 
+/** The rate-limit key of an account's sign-in attempts. */
+export const signInAccountKey = (accountId: number, email: string) => `signin:account:${accountId}:${email.trim().toLowerCase()}`;
+
 export type SignInResult = { ok: true; tenantId: string } | { ok: false; message: string; limited: boolean };
 
 /**
@@ -33,7 +36,7 @@ export async function signIn(
   input: { accountId: number; email: string; password: string; ip: string; now: Date },
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
-  const accountKey = `signin:account:${input.accountId}:${email}`;
+  const accountKey = signInAccountKey(input.accountId, email);
   const ipKey = `signin:ip:${input.ip || "unknown"}`;
   const [perAccount, perIp] = [
     await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
@@ -50,6 +53,37 @@ export async function signIn(
   await clearRateLimit(db, accountKey);
   await refundRateLimit(db, ipKey);
   return { ok: true, tenantId: found.tenantId };
+}
+
+export type PasswordCheck = { ok: true } | { ok: false; message: string; limited: boolean };
+export const CURRENT_PASSWORD_WRONG_MESSAGE = "Your current password is not right.";
+
+/**
+ * A signed-in tenant's current password, checked before an account change (e-mail or password).
+ * It counts toward the same limits as a sign-in (per account and per IP), so a stolen session cannot
+ * be used to guess the password without limit; a right answer clears the account's count.
+ */
+export async function checkCurrentPassword(
+  db: Database,
+  storage: StorageSoftware,
+  input: { accountId: number; tenantId: string; password: string; ip: string; now: Date },
+): Promise<PasswordCheck> {
+  const tenant = await storage.getTenant(input.tenantId);
+  if (!tenant) return { ok: false, limited: false, message: CURRENT_PASSWORD_WRONG_MESSAGE };
+  const accountKey = signInAccountKey(input.accountId, tenant.email);
+  const ipKey = `signin:ip:${input.ip || "unknown"}`;
+  const results = [
+    await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
+    await hitRateLimit(db, { key: ipKey, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
+  ];
+  const blocked = results.filter((r) => !r.allowed);
+  if (blocked.length) return { ok: false, limited: true, message: signInLimitedMessage(Math.max(...blocked.map((b) => b.retryAfterMinutes))) };
+  if (!input.password || !(await storage.verifyTenantPassword(input.tenantId, input.password))) {
+    return { ok: false, limited: false, message: CURRENT_PASSWORD_WRONG_MESSAGE };
+  }
+  await clearRateLimit(db, accountKey);
+  await refundRateLimit(db, ipKey);
+  return { ok: true };
 }
 
 const tokenHash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
@@ -101,7 +135,7 @@ export async function isResetTokenValid(db: Database, token: string, now: Date):
 export async function resetPassword(
   db: Database,
   storage: StorageSoftware,
-  input: { token: string; password: string; now: Date },
+  input: { token: string; password: string; now: Date; accountId?: number },
 ): Promise<{ ok: true; tenantId: string } | { ok: false }> {
   if (!input.token) return { ok: false };
   const [spent] = await db
@@ -117,6 +151,9 @@ export async function resetPassword(
     .set({ usedAt: input.now })
     .where(and(eq(passwordResetTokens.tenantId, spent.tenantId), isNull(passwordResetTokens.usedAt)));
   await destroyTenantSessions(db, tenantId);
+  // Whoever proved they own the mailbox is let in again: the account's sign-in lockout ends.
+  const tenant = input.accountId === undefined ? null : await storage.getTenant(tenantId);
+  if (tenant && input.accountId !== undefined) await clearRateLimit(db, signInAccountKey(input.accountId, tenant.email));
   return { ok: true, tenantId };
 }
 
