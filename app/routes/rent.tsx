@@ -53,6 +53,7 @@ import { StorageValidationError, UnitUnavailableError, storageErrorMessage } fro
 import { toCardDetails } from "~/domain/card-schema";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
+import { countNewHold, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
 
 export const handle = { hydrate: true };
@@ -200,7 +201,10 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const checkout = found?.status === "open" ? found : null;
 
   if (intent === "cancel") {
-    if (checkout) await abandonCheckout(context.db, ctx, checkout);
+    if (checkout) {
+      await abandonCheckout(context.db, ctx, checkout);
+      await releaseHoldCount(context.db, clientIp(context));
+    }
     throw redirect(`/locations/${ctx.location.urlSlug}`, { status: 303, headers: { "Set-Cookie": await clearCheckoutCookieHeader() } });
   }
 
@@ -220,6 +224,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
     if (await ctx.storage.isEmailRegistered(details.email)) {
       return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
+    }
+    const phone = formatPhone(ctx.location.phoneNumber);
+    const limited = await limitAnonymousForm(context.db, "rental-details", clientIp(context), now);
+    if (limited) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
+    if (!checkout) {
+      const holds = await countNewHold(context.db, clientIp(context), now, phone);
+      if (holds) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [holds] }), 429, { formError: holds });
     }
     await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);
     try {

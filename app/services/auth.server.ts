@@ -12,6 +12,8 @@ export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGNIN_LIMIT_PER_ACCOUNT = 5;
 export const SIGNIN_LIMIT_PER_IP = 20;
 export const RESET_LIMIT_PER_IP = 10;
+/** Reset e-mails per recipient address per hour. */
+export const RESET_LIMIT_PER_EMAIL = 3;
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 /** The one answer to a wrong email or a wrong password: it never says which. */
@@ -96,9 +98,14 @@ export async function requestPasswordReset(
   db: Database,
   storage: StorageSoftware,
   input: { email: string; ip: string; origin: string; now: Date; siteName: string },
-): Promise<{ sent: boolean; limited: boolean }> {
+): Promise<{ sent: boolean; limited: boolean; retryAfterMinutes?: number }> {
   const limit = await hitRateLimit(db, { key: `reset:ip:${input.ip || "unknown"}`, limit: RESET_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now });
-  if (!limit.allowed) return { sent: false, limited: true };
+  if (!limit.allowed) return { sent: false, limited: true, retryAfterMinutes: limit.retryAfterMinutes };
+  // Per recipient too (whether or not it has an account, so the answer reveals nothing): no mailbox
+  // is flooded with reset links from many IPs.
+  const email = input.email.trim().toLowerCase();
+  const perEmail = await hitRateLimit(db, { key: `reset:email:${email}`, limit: RESET_LIMIT_PER_EMAIL, windowMs: 60 * 60 * 1000, now: input.now });
+  if (!perEmail.allowed) return { sent: false, limited: true, retryAfterMinutes: perEmail.retryAfterMinutes };
   const tenant = await storage.findTenantByEmail(input.email);
   if (!tenant) return { sent: false, limited: false };
   const token = crypto.randomBytes(32).toString("base64url");
