@@ -18,6 +18,11 @@ const fieldError = (page: Page, text: string | RegExp) => page.locator(".field__
 
 const uniqueEmail = (testInfo: TestInfo, what: string) => `${what}.${testInfo.project.name}.${Date.now()}.${testInfo.retry}@example.com`;
 
+// Every browser test comes from 127.0.0.1: start each with fresh rate limits (card attempts, holds per IP).
+test.beforeEach(async ({ request }) => {
+  await testHook(request, "clearRateLimits", {});
+});
+
 // The spec brings its own stock of the type (it rents, holds and reserves several units per project
 // and retry), then reads the type's id from its Rent link (no guessing of database ids).
 test.beforeAll(async ({ request }) => {
