@@ -13,6 +13,7 @@
  * month never meets them. The visitor is only told that the card was declined; the gateway's reason
  * goes to the server log with the card brand and last four digits at most.
  */
+import crypto from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { formatPhone } from "~/domain/phone";
 import { clearRateLimit, hitRateLimit, peekRateLimit, refundRateLimit } from "./rate-limit.server";
@@ -98,7 +99,9 @@ export function cardDeclined(
   input: { where: string; reason: string; last4?: string | null; phone: string; log?: (line: string) => void },
 ): { message: string; locked: boolean } {
   const last4 = input.last4 && /^\d{4}$/.test(input.last4) ? input.last4 : "none";
-  (input.log ?? console.warn)(`[card] declined at ${input.where} (${ticket.checkoutKey}, card ending ${last4}): ${input.reason.replace(/\d{5,}/g, "[digits]")}`);
+  // The checkout id is the cookie's value: only a short hash of it goes to the log.
+  const ref = crypto.createHash("sha256").update(ticket.checkoutKey).digest("hex").slice(0, 12);
+  (input.log ?? console.warn)(`[card] declined at ${input.where} (checkout ref ${ref}, card ending ${last4}): ${input.reason.replace(/\d{5,}/g, "[digits]")}`);
   return ticket.lastForCheckout ? { message: cardLockedMessage(input.phone), locked: true } : { message: CARD_DECLINED_MESSAGE, locked: false };
 }
 

@@ -111,6 +111,7 @@ describe("rental pay step (form post)", () => {
     expect(logged).toContain("ending 9995");
     expect(logged).not.toContain(INSUFFICIENT);
     expect(logged).not.toContain("987");
+    expect(logged).not.toContain(id); // the checkout id is the cookie's value
   });
 
   it("an approved card after a decline rents the unit and gives the attempts back", async () => {
