@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { changePasswordSchema, dollarsField, moveOutSchema, paySchema, prepaySchema, profileContactSchema, profilePhoneSchema, resetPasswordSchema } from "./portal-forms";
+import { AMOUNT_FORMAT_MESSAGE, changePasswordSchema, dollarsField, maxPortalPayment, portalAmountError, moveOutSchema, paySchema, prepaySchema, profileContactSchema, profilePhoneSchema, resetPasswordSchema } from "./portal-forms";
 
 const today = { year: 2026, month: 11 };
 const card = { card_number: "4242 4242 4242 4242", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Pat", billing_postal_code: "28358" };
@@ -20,8 +20,8 @@ describe("pay form", () => {
   it.each([
     ["", "Enter an amount."],
     ["0.99", "The smallest payment online is $1.00."],
-    ["12.345", "Enter an amount in dollars and cents, like 25.00."],
-    ["abc", "Enter an amount in dollars and cents, like 25.00."],
+    ["12.345", AMOUNT_FORMAT_MESSAGE],
+    ["abc", AMOUNT_FORMAT_MESSAGE],
   ])("refuses the other amount %j", (amount, message) => {
     const r = paySchema(today).safeParse({ idempotency_key: key, amount_choice: "other", other_amount: amount, payment_method: "saved:1" });
     expect(issues(r)).toEqual({ other_amount: message });
@@ -33,6 +33,27 @@ describe("pay form", () => {
   });
   it("refuses a missing or odd idempotency key", () => {
     expect(issues(paySchema(today).safeParse({ idempotency_key: "x", amount_choice: "balance", payment_method: "saved:3" }))).toHaveProperty("idempotency_key");
+  });
+  it.each([
+    ["1,500.00", 150000],
+    ["1500", 150000],
+    ["15.5", 1550],
+    ["$1,025.50", 102550],
+    ["$ 25", 2500],
+    ["999,999.99", 99999999],
+  ])("accepts the well-formed amount %j", (amount, cents) => {
+    expect(dollarsField.parse(amount)).toBe(cents);
+  });
+  it.each(["1,50", "1.505", "-5", "1e3", "1,5000", ",150", "1,000,000", "1.", "1 000", "$-5", "0x10"])("refuses the malformed amount %j beside the field", (amount) => {
+    const r = paySchema(today).safeParse({ idempotency_key: key, amount_choice: "other", other_amount: amount, payment_method: "saved:1" });
+    expect(issues(r)).toEqual({ other_amount: AMOUNT_FORMAT_MESSAGE });
+  });
+  it("caps a payment at the balance plus the allowed prepayment", () => {
+    expect(maxPortalPayment({ balance: 5000, monthlyTotal: 6000, prepayMonths: 3 })).toBe(23000);
+    expect(maxPortalPayment({ balance: -2000, monthlyTotal: 6000, prepayMonths: 3 })).toBe(18000);
+    expect(maxPortalPayment({ balance: 5000, monthlyTotal: 6000, prepayMonths: 0 })).toBe(5000);
+    expect(portalAmountError(23000, 23000)).toBeNull();
+    expect(portalAmountError(23001, 23000)).toBe("You can pay at most $230.00 online: the balance due plus the months you may pay ahead. For more, please call the office.");
   });
   it("parses dollars exactly", () => {
     expect(dollarsField.parse("58.42")).toBe(5842);

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { cardSchema, type YearMonth } from "./card-schema";
 import { isIsoDate } from "./billing";
 import { PASSWORD_MAX, PASSWORD_MIN, passwordField, tenantContactShape } from "./tenant-form";
-import { dollarsToCents } from "./money";
+import { dollarsToCents, formatCents } from "./money";
 import { CONTROL_MESSAGE, isCleanText } from "./text-rules";
 
 /**
@@ -47,18 +47,42 @@ export const changePasswordSchema = z
 
 /** Contact details (the rental form's rules); the cell phone has its own form (the portal's phone form flag). */
 const { cell_phone: cellPhoneField, ...contactWithoutPhone } = tenantContactShape;
-export const profileContactSchema = z.object({ intent: z.literal("contact"), ...contactWithoutPhone });
+export const profileContactSchema = z.object({
+  intent: z.literal("contact"),
+  ...contactWithoutPhone,
+  /** Needed (and checked by the server) only when the email address changes. */
+  current_password: z.string().optional(),
+});
 export const profilePhoneSchema = z.object({ intent: z.literal("phone"), cell_phone: cellPhoneField });
+
+/**
+ * A well-formed dollar amount: digits with an optional "$", commas only as thousands separators
+ * ("1,500.00"; never "1,50"), at most two decimals ("15.5", not "1.505"), no sign, no exponent.
+ */
+const DOLLARS_PATTERN = /^\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,6})(?:\.\d{1,2})?$/;
+export const AMOUNT_FORMAT_MESSAGE = "Enter an amount in dollars and cents, like 25.00 or 1,500.00.";
 
 /** Amount typed in dollars ("25", "25.5", "$1,025.50") → cents. */
 export const dollarsField = z
   .string({ error: "Enter an amount." })
   .trim()
   .min(1, "Enter an amount.")
-  .transform((v) => v.replace(/[$,\s]/g, ""))
-  .refine((v) => /^\d{1,6}(\.\d{1,2})?$/.test(v), "Enter an amount in dollars and cents, like 25.00.")
-  .transform((v) => dollarsToCents(v))
+  .refine((v) => DOLLARS_PATTERN.test(v) && v.replace(/[$,\s]/g, "").split(".")[0]!.length <= 6, AMOUNT_FORMAT_MESSAGE)
+  .transform((v) => dollarsToCents(v.replace(/[$,\s]/g, "")))
   .refine((v) => v >= 100, "The smallest payment online is $1.00.");
+
+/**
+ * The most a tenant may pay online at once: the balance due plus the allowed prepayment
+ * (`portal_prepay_months` months of the monthly total). Cents.
+ */
+export function maxPortalPayment(input: { balance: number; monthlyTotal: number; prepayMonths: number }): number {
+  return Math.max(0, input.balance) + Math.max(0, input.prepayMonths) * input.monthlyTotal;
+}
+
+/** Null when `amount` is within the cap, else the message for the amount field. */
+export function portalAmountError(amount: number, max: number): string | null {
+  return amount > max ? `You can pay at most ${formatCents(max)} online: the balance due plus the months you may pay ahead. For more, please call the office.` : null;
+}
 
 const methodField = z.string({ error: "Choose how to pay." }).min(1, "Choose how to pay.");
 const optionalText = z.string().optional();

@@ -11,7 +11,7 @@ import { autopaySchema } from "~/domain/portal-forms";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
-import { PaymentDeclinedError, StorageValidationError, storageErrorMessage } from "~/storage-software/errors";
+import { enrolAutopay } from "~/services/portal-payments.server";
 import portalCss from "~/styles/portal.css?url";
 
 export const handle = { hydrate: true };
@@ -55,16 +55,15 @@ export async function action({ request, context, params }: Route.ActionArgs) {
   }
   const submission = parseWithZod(formData, { schema: autopaySchema(ctx.today) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
-  try {
-    await unit.storage.enrolAutopay({ tenantId: ctx.session.tenantId, leaseId: unit.lease.leaseId, method: submission.value.method, now: ctx.now });
-  } catch (error) {
-    if (error instanceof PaymentDeclinedError || error instanceof StorageValidationError) {
-      return data(
-        { result: submission.reply({ formErrors: [storageErrorMessage(error, unit.location.phoneNumber)], hideFields: HIDE }) },
-        { status: 400, headers: portalHeaders() },
-      );
-    }
-    throw error;
+  const outcome = await enrolAutopay(ctx, unit.storage, {
+    tenantId: ctx.session.tenantId,
+    leaseId: unit.lease.leaseId,
+    method: submission.value.method,
+    phone: unit.location.phoneNumber,
+    ip: context.clientIp,
+  });
+  if (!outcome.ok) {
+    return data({ result: submission.reply({ formErrors: [outcome.message], fieldErrors: outcome.fieldErrors, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
   }
   throw redirect("/customer-portal?done=autopay-on", { status: 303, headers: portalHeaders() });
 }

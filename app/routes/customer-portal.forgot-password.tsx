@@ -27,7 +27,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   const ctx = await portalContext(context);
   const r = await requestPasswordReset(ctx.db, ctx.storage, { email: submission.value.email, ip: context.clientIp, origin: ctx.origin, now: ctx.now, siteName: ctx.siteName });
   if (r.limited) {
-    return data({ result: submission.reply({ formErrors: ["Too many requests from here. Please wait 15 minutes and try again, or call the office."] }) }, { status: 429, headers: portalHeaders() });
+    const minutes = r.retryAfterMinutes ?? 15;
+    return data(
+      { result: submission.reply({ formErrors: [`Too many reset requests. Please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or call the office.`] }) },
+      { status: 429, headers: portalHeaders() },
+    );
   }
   // The same answer whether or not the email has an account.
   throw redirect("/customer-portal/forgot-password?sent=1", { status: 303, headers: portalHeaders() });

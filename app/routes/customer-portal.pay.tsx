@@ -63,6 +63,8 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     idempotencyKey: submission.value.idempotencyKey,
     origin: ctx.origin,
     phone: unit.location.phoneNumber,
+    ip: context.clientIp,
+    prepayMonths: ctx.settings.is_prepayments_enabled ? ctx.settings.portal_prepay_months : 0,
   });
   if (!outcome.ok) {
     return data({ result: submission.reply({ formErrors: [outcome.message], fieldErrors: outcome.fieldErrors, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });

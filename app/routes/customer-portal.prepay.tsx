@@ -68,6 +68,7 @@ export async function action({ request, context, params }: Route.ActionArgs) {
     idempotencyKey: submission.value.idempotencyKey,
     origin: ctx.origin,
     phone: unit.location.phoneNumber,
+    ip: context.clientIp,
   });
   if (!outcome.ok) {
     return data({ result: submission.reply({ formErrors: [outcome.message], fieldErrors: outcome.fieldErrors, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });

@@ -12,8 +12,7 @@ import { formatPhone } from "~/domain/phone";
 import { US_STATES } from "~/domain/us-states";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
-import { destroyTenantSessions } from "~/services/session.server";
-import { StorageValidationError } from "~/storage-software/errors";
+import { changeContact, changePassword } from "~/services/profile.server";
 import portalCss from "~/styles/portal.css?url";
 
 export const handle = { hydrate: true };
@@ -46,14 +45,14 @@ export async function action({ request, context }: Route.ActionArgs) {
     const hide = ["current_password", "new_password", "confirm_password"];
     const submission = parseWithZod(formData, { schema: changePasswordSchema });
     if (submission.status !== "success") return data({ intent, result: submission.reply({ hideFields: hide }) }, { status: 400, headers: portalHeaders() });
-    if (!(await ctx.storage.verifyTenantPassword(tenantId, submission.value.current_password))) {
-      return data(
-        { intent, result: submission.reply({ fieldErrors: { current_password: ["Your current password is not right."] }, hideFields: hide }) },
-        { status: 400, headers: portalHeaders() },
-      );
-    }
-    await ctx.storage.setTenantPassword(tenantId, submission.value.new_password);
-    await destroyTenantSessions(ctx.db, tenantId, ctx.session.sessionHash);
+    const outcome = await changePassword(ctx, {
+      tenantId,
+      currentPassword: submission.value.current_password,
+      newPassword: submission.value.new_password,
+      ip: context.clientIp,
+      keepSessionHash: ctx.session.sessionHash,
+    });
+    if (!outcome.ok) return data({ intent, result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors, hideFields: hide }) }, { status: 400, headers: portalHeaders() });
     throw redirect("/customer-portal/profile?done=password", { status: 303, headers: portalHeaders() });
   }
   if (intent === "phone") {
@@ -64,10 +63,13 @@ export async function action({ request, context }: Route.ActionArgs) {
     throw redirect("/customer-portal/profile?done=phone", { status: 303, headers: portalHeaders() });
   }
   const submission = parseWithZod(formData, { schema: profileContactSchema });
-  if (submission.status !== "success") return data({ intent: "contact", result: submission.reply() }, { status: 400, headers: portalHeaders() });
+  if (submission.status !== "success") return data({ intent: "contact", result: submission.reply({ hideFields: ["current_password"] }) }, { status: 400, headers: portalHeaders() });
   const v = submission.value;
-  try {
-    await ctx.storage.updateTenantContact(tenantId, {
+  const outcome = await changeContact(ctx, {
+    tenantId,
+    currentPassword: v.current_password,
+    ip: context.clientIp,
+    contact: {
       firstName: v.first_name,
       lastName: v.last_name,
       email: v.email,
@@ -82,12 +84,10 @@ export async function action({ request, context }: Route.ActionArgs) {
       altContactFirstName: v.alt_contact_first_name,
       altContactLastName: v.alt_contact_last_name,
       altContactPhone: v.alt_contact_phone,
-    });
-  } catch (error) {
-    if (error instanceof StorageValidationError) {
-      return data({ intent: "contact", result: submission.reply({ fieldErrors: error.fieldErrors, formErrors: Object.keys(error.fieldErrors).length ? [] : [error.message] }) }, { status: 400, headers: portalHeaders() });
-    }
-    throw error;
+    },
+  });
+  if (!outcome.ok) {
+    return data({ intent: "contact", result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors, hideFields: ["current_password"] }) }, { status: 400, headers: portalHeaders() });
   }
   throw redirect("/customer-portal/profile?done=contact", { status: 303, headers: portalHeaders() });
 }
@@ -183,13 +183,16 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
         <Form method="post" {...getFormProps(contactForm)} noValidate className="stack-form">
           <CsrfInput token={loaderData.csrfToken} />
           <input type="hidden" name="intent" value="contact" />
-          {actionData?.intent === "contact" ? <ErrorSummary errors={summaryErrors(contactForm.allErrors, (["first_name", "last_name", "email", "addr_1", "addr_2", "city", "region", "postal_code", "alt_contact_first_name", "alt_contact_last_name", "alt_contact_phone"] as const).map((n) => c[n]))} /> : null}
+          {actionData?.intent === "contact" ? <ErrorSummary errors={summaryErrors(contactForm.allErrors, (["first_name", "last_name", "email", "current_password", "addr_1", "addr_2", "city", "region", "postal_code", "alt_contact_first_name", "alt_contact_last_name", "alt_contact_phone"] as const).map((n) => c[n]))} /> : null}
           <FormErrors id={contactForm.errorId} errors={contactForm.errors} />
           <div className="form-row">
             <TextField label="First name" meta={c.first_name} autoComplete="given-name" />
             <TextField label="Last name" meta={c.last_name} autoComplete="family-name" />
           </div>
           <TextField label="Email address" meta={c.email} type="email" autoComplete="email" hint="You sign in with this address." />
+          <Field label="Your password, to change your email address" meta={c.current_password} optional hint="Needed only for a new email address. We will tell your old address about the change.">
+            {(p) => <input {...getInputProps(c.current_password, { type: "password" })} {...p} defaultValue={undefined} autoComplete="current-password" />}
+          </Field>
           <TextField label="Street address" meta={c.addr_1} autoComplete="address-line1" />
           <TextField label="Apartment, suite, etc." meta={c.addr_2} autoComplete="address-line2" optional />
           <div className="form-row">

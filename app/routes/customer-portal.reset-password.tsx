@@ -6,6 +6,7 @@ import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { resetPasswordSchema } from "~/domain/portal-forms";
+import { commonPasswordError } from "~/domain/common-passwords";
 import { PASSWORD_MAX, PASSWORD_MIN } from "~/domain/tenant-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
@@ -29,8 +30,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });
   const hide = ["new_password", "confirm_password"];
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: hide }) }, { status: 400, headers: portalHeaders() });
+  const commonPassword = commonPasswordError(submission.value.new_password);
+  if (commonPassword) return data({ result: submission.reply({ fieldErrors: { new_password: [commonPassword] }, hideFields: hide }) }, { status: 400, headers: portalHeaders() });
   const ctx = await portalContext(context);
-  const r = await resetPassword(ctx.db, ctx.storage, { token: submission.value.token, password: submission.value.new_password, now: ctx.now });
+  const r = await resetPassword(ctx.db, ctx.storage, { token: submission.value.token, password: submission.value.new_password, now: ctx.now, accountId: ctx.accountId });
   if (!r.ok) {
     return data(
       { result: submission.reply({ formErrors: ["This reset link has expired or was already used. Please ask for a new one."], hideFields: hide }) },

@@ -27,6 +27,7 @@ import {
   type MoveInStep,
 } from "~/domain/move-in-steps";
 import { formatPhone } from "~/domain/phone";
+import { commonPasswordError } from "~/domain/common-passwords";
 import { now as clockNow } from "~/services/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import {
@@ -57,6 +58,8 @@ import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { keepFormThroughOutage } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
+import { countNewHold, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
+import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
 
 export const handle = { hydrate: true };
 
@@ -107,6 +110,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
   const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
   if (block) return data({ ...base, blocked: rentalBlockMessage(block, base.phone), view: null, furthest: null }, { headers });
+  if (checkout && (await isCardLocked(context.db, { kind: "rental", checkoutId: checkout.id }, clockNow()))) {
+    return data({ ...base, blocked: cardLockedMessage(ctx.location.phoneNumber), view: null, furthest: null }, { headers });
+  }
 
   const progress = checkoutProgress(checkout);
   const requested = parseStep(url.searchParams.get("step"));
@@ -209,7 +215,10 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   const checkout = found && isActiveCheckout(found) ? found : null;
 
   if (intent === "cancel") {
-    if (checkout) await abandonCheckout(context.db, ctx, checkout);
+    if (checkout) {
+      await abandonCheckout(context.db, ctx, checkout);
+      await releaseHoldCount(context.db, clientIp(context));
+    }
     throw redirect(`/locations/${ctx.location.urlSlug}`, { status: 303, headers: { "Set-Cookie": await clearCheckoutCookieHeader() } });
   }
 
@@ -225,8 +234,17 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema });
     if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
     const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
+    const commonPassword = commonPasswordError(web_pw);
+    if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
     if (await ctx.storage.isEmailRegistered(details.email)) {
       return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
+    }
+    const phone = formatPhone(ctx.location.phoneNumber);
+    const limited = await limitAnonymousForm(context.db, "rental-details", clientIp(context), now);
+    if (limited) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
+    if (!checkout) {
+      const holds = await countNewHold(context.db, clientIp(context), now, phone);
+      if (holds) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [holds] }), 429, { formError: holds });
     }
     await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);
     try {
@@ -266,14 +284,23 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: ctx.settings.is_force_autopay }) });
       if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
       const autopay = ctx.settings.is_autopay_enabled && submission.value.autopay;
-      const outcome = await placeMoveIn(context.db, ctx, checkout, {
-        card: toCardDetails(submission.value),
-        autopay,
-        now,
-        origin: await siteOriginFor(context),
+      const phone = ctx.location.phoneNumber;
+      const attempt = await beginCardAttempt(context.db, { scope: { kind: "rental", checkoutId: checkout.id }, email: checkoutDetails(checkout)!.email, ip: clientIp(context), now });
+      if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
+      const card = toCardDetails(submission.value);
+      const outcome = await placeMoveIn(context.db, ctx, checkout, { card, autopay, now, origin: await siteOriginFor(context) }).catch(async (error: unknown) => {
+        await cardNotTried(context.db, attempt.ticket);
+        throw error;
       });
-      if (outcome.status === "changed") throw redirect(`${basePath}?step=review&changed=1`, 303);
-      if (outcome.status === "declined") return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [outcome.message] }), 402, { formError: outcome.message });
+      if (outcome.status === "changed") {
+        await cardNotTried(context.db, attempt.ticket);
+        throw redirect(`${basePath}?step=review&changed=1`, 303);
+      }
+      if (outcome.status === "declined") {
+        const { message } = cardDeclined(attempt.ticket, { where: `rental ${params.unitTypeId}`, reason: outcome.reason, last4: card.number.slice(-4), phone });
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [message] }), 402, { formError: message });
+      }
+      await cardApproved(context.db, attempt.ticket);
       throw redirect(`${basePath}/confirmation`, 303);
     }
   } catch (error) {

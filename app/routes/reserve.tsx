@@ -10,6 +10,7 @@ import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { isHoneypotFilled } from "~/domain/form-fields";
 import { formatCents } from "~/domain/money";
+import { limitAnonymousForm } from "~/services/anonymous-limits.server";
 import { formatPhone, maskPhoneAsTyped } from "~/domain/phone";
 import { reservationSchema, reservationWindow } from "~/domain/reservation";
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
@@ -63,6 +64,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   if (isHoneypotFilled(formData)) throw redirect(`/locations/${ctx.location.urlSlug}`, 303);
   const submission = parseWithZod(formData, { schema: reservationSchema(reservationWindow(ctx.today, ctx.settings.reservation_days_valid)) });
   if (submission.status !== "success") return data({ result: submission.reply(), formError: null }, { status: 400 });
+  const limited = await limitAnonymousForm(context.db, "reservation", context.clientIp, now);
+  if (limited) return data({ result: submission.reply({ formErrors: [limited] }), formError: limited }, { status: 429 });
   const key = String(formData.get("idempotency_key") ?? "");
   const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : crypto.randomBytes(16).toString("base64url");
   try {

@@ -12,12 +12,17 @@ export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGNIN_LIMIT_PER_ACCOUNT = 5;
 export const SIGNIN_LIMIT_PER_IP = 20;
 export const RESET_LIMIT_PER_IP = 10;
+/** Reset e-mails per recipient address per hour. */
+export const RESET_LIMIT_PER_EMAIL = 3;
 export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 /** The one answer to a wrong email or a wrong password: it never says which. */
 export const SIGNIN_FAILED_MESSAGE = "The email address or password is not right. Please check them and try again.";
 export const signInLimitedMessage = (minutes: number) =>
   `Too many sign-in attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or reset your password.`;
+
+/** The rate-limit key of an account's sign-in attempts. */
+export const signInAccountKey = (accountId: number, email: string) => `signin:account:${accountId}:${email.trim().toLowerCase()}`;
 
 export type SignInResult = { ok: true; tenantId: string } | { ok: false; message: string; limited: boolean };
 
@@ -33,7 +38,7 @@ export async function signIn(
   input: { accountId: number; email: string; password: string; ip: string; now: Date },
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
-  const accountKey = `signin:account:${input.accountId}:${email}`;
+  const accountKey = signInAccountKey(input.accountId, email);
   const ipKey = `signin:ip:${input.ip || "unknown"}`;
   const [perAccount, perIp] = [
     await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
@@ -52,6 +57,37 @@ export async function signIn(
   return { ok: true, tenantId: found.tenantId };
 }
 
+export type PasswordCheck = { ok: true } | { ok: false; message: string; limited: boolean };
+export const CURRENT_PASSWORD_WRONG_MESSAGE = "Your current password is not right.";
+
+/**
+ * A signed-in tenant's current password, checked before an account change (e-mail or password).
+ * It counts toward the same limits as a sign-in (per account and per IP), so a stolen session cannot
+ * be used to guess the password without limit; a right answer clears the account's count.
+ */
+export async function checkCurrentPassword(
+  db: Database,
+  storage: StorageSoftware,
+  input: { accountId: number; tenantId: string; password: string; ip: string; now: Date },
+): Promise<PasswordCheck> {
+  const tenant = await storage.getTenant(input.tenantId);
+  if (!tenant) return { ok: false, limited: false, message: CURRENT_PASSWORD_WRONG_MESSAGE };
+  const accountKey = signInAccountKey(input.accountId, tenant.email);
+  const ipKey = `signin:ip:${input.ip || "unknown"}`;
+  const results = [
+    await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
+    await hitRateLimit(db, { key: ipKey, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
+  ];
+  const blocked = results.filter((r) => !r.allowed);
+  if (blocked.length) return { ok: false, limited: true, message: signInLimitedMessage(Math.max(...blocked.map((b) => b.retryAfterMinutes))) };
+  if (!input.password || !(await storage.verifyTenantPassword(input.tenantId, input.password))) {
+    return { ok: false, limited: false, message: CURRENT_PASSWORD_WRONG_MESSAGE };
+  }
+  await clearRateLimit(db, accountKey);
+  await refundRateLimit(db, ipKey);
+  return { ok: true };
+}
+
 const tokenHash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
 /**
@@ -62,9 +98,14 @@ export async function requestPasswordReset(
   db: Database,
   storage: StorageSoftware,
   input: { email: string; ip: string; origin: string; now: Date; siteName: string },
-): Promise<{ sent: boolean; limited: boolean }> {
+): Promise<{ sent: boolean; limited: boolean; retryAfterMinutes?: number }> {
   const limit = await hitRateLimit(db, { key: `reset:ip:${input.ip || "unknown"}`, limit: RESET_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now });
-  if (!limit.allowed) return { sent: false, limited: true };
+  if (!limit.allowed) return { sent: false, limited: true, retryAfterMinutes: limit.retryAfterMinutes };
+  // Per recipient too (whether or not it has an account, so the answer reveals nothing): no mailbox
+  // is flooded with reset links from many IPs.
+  const email = input.email.trim().toLowerCase();
+  const perEmail = await hitRateLimit(db, { key: `reset:email:${email}`, limit: RESET_LIMIT_PER_EMAIL, windowMs: 60 * 60 * 1000, now: input.now });
+  if (!perEmail.allowed) return { sent: false, limited: true, retryAfterMinutes: perEmail.retryAfterMinutes };
   const tenant = await storage.findTenantByEmail(input.email);
   if (!tenant) return { sent: false, limited: false };
   const token = crypto.randomBytes(32).toString("base64url");
@@ -102,7 +143,7 @@ export async function isResetTokenValid(db: Database, token: string, now: Date):
 export async function resetPassword(
   db: Database,
   storage: StorageSoftware,
-  input: { token: string; password: string; now: Date },
+  input: { token: string; password: string; now: Date; accountId?: number },
 ): Promise<{ ok: true; tenantId: string } | { ok: false }> {
   if (!input.token) return { ok: false };
   const [spent] = await db
@@ -118,6 +159,9 @@ export async function resetPassword(
     .set({ usedAt: input.now })
     .where(and(eq(passwordResetTokens.tenantId, spent.tenantId), isNull(passwordResetTokens.usedAt)));
   await destroyTenantSessions(db, tenantId);
+  // Whoever proved they own the mailbox is let in again: the account's sign-in lockout ends.
+  const tenant = input.accountId === undefined ? null : await storage.getTenant(tenantId);
+  if (tenant && input.accountId !== undefined) await clearRateLimit(db, signInAccountKey(input.accountId, tenant.email));
   return { ok: true, tenantId };
 }
 

@@ -3,6 +3,8 @@ import { data, redirect, type AppLoadContext } from "react-router";
 import { contactSchema, notifySchema } from "~/domain/contact-schema";
 import { isHoneypotFilled } from "~/domain/form-fields";
 import { validateCsrf } from "./csrf.server";
+import { limitAnonymousForm } from "./anonymous-limits.server";
+import { now as clockNow } from "./clock.server";
 import { submitContactMessage } from "./contact.server";
 import { requireSite } from "./site-context.server";
 import { listLocations } from "~/db/queries/locations.server";
@@ -23,6 +25,8 @@ export async function handleContactForm(
   if (submission.status !== "success") {
     return data({ result: submission.reply() }, { status: 400 });
   }
+  const limited = await limitAnonymousForm(context.db, options.kind, context.clientIp, clockNow());
+  if (limited) return data({ result: submission.reply({ formErrors: [limited] }) }, { status: 429 });
   const { account } = await requireSite(context);
   const locations = await listLocations(context.db, account.id);
   const location = locations.find((l) => l.urlSlug === submission.value.location);

@@ -24,6 +24,7 @@ import type { InsurancePlanOption, MoveInResult, StorageSoftware, UnitTypeAvaila
 import { getPaymentGateway, type CardDetails } from "./payment-gateway.server";
 import { hashPassword } from "./password.server";
 import { sendEmail } from "./email.server";
+import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
 import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledger";
 import type { CardBrand } from "~/db/schema/billing";
 
@@ -470,7 +471,7 @@ export async function leaseTenantId(db: Database, leaseId: number): Promise<stri
 
 export type PlaceMoveInResult =
   | { status: "completed"; leaseId: string; created: boolean }
-  | { status: "declined"; message: string }
+  | { status: "declined"; message: string; reason: string }
   | { status: "changed" };
 
 /**
@@ -547,7 +548,8 @@ export async function placeMoveIn(
       });
       // A new key for the next attempt, so the next card is really tried.
       await db.update(checkouts).set({ idempotencyKey: randomId() }).where(eq(checkouts.id, checkout.id));
-      return { status: "declined", message: `${error.reason} Nothing was charged. Please check the card details or use another card.` };
+      // The gateway's reason is for the server log only (card-attempts.server.ts), never the visitor.
+      return { status: "declined", message: CARD_DECLINED_MESSAGE, reason: error.reason };
     }
     throw error;
   }

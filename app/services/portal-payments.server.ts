@@ -4,10 +4,13 @@ import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import type { ParsedMethod } from "~/domain/portal-forms";
 import type { Payment, StorageSoftware } from "~/storage-software/port";
-import { PaymentDeclinedError, StorageValidationError, storageErrorMessage } from "~/storage-software/errors";
+import { PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
 import { sendEmail } from "./email.server";
 import { hitRateLimit } from "./rate-limit.server";
+import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, CARD_DECLINED_MESSAGE, type CardAttemptTicket } from "./card-attempts.server";
+import { lineTotal } from "~/domain/billing";
+import { maxPortalPayment, portalAmountError } from "~/domain/portal-forms";
 
 /** Card attempts per tenant per 15 minutes (card testing protection); a repeat of a used form does not count. */
 export const PAYMENT_ATTEMPTS_PER_TENANT = 10;
@@ -45,49 +48,129 @@ async function emailReceipt(ctx: PortalContext, storage: StorageSoftware, tenant
   });
 }
 
-function outcomeOf(payment: Payment): PaymentOutcome {
-  if (payment.status === "declined") return { ok: false, message: `${payment.declineReason ?? "Your card was declined."} Nothing was charged. Please check the card details or use another card.` };
-  return { ok: true, paymentId: payment.id };
+const last4Of = (method: ParsedMethod) => (method.kind === "card" ? method.card.number.slice(-4) : null);
+
+/**
+ * Counts a card attempt (card-attempts.server.ts) for the tenant, their e-mail and the IP; null
+ * when the attempt may go ahead, else the refusal.
+ */
+async function startCardAttempt(ctx: PortalContext, storage: StorageSoftware, tenantId: string, ip: string, phone: string): Promise<{ ticket: CardAttemptTicket } | { refused: PaymentOutcome }> {
+  const tenant = await storage.getTenant(tenantId);
+  const attempt = await beginCardAttempt(ctx.db, { scope: { kind: "portal", tenantId }, email: tenant?.email ?? `tenant:${tenantId}`, ip, now: ctx.now });
+  return attempt.allowed ? { ticket: attempt.ticket } : { refused: { ok: false, message: cardLockedMessage(phone) } };
 }
 
-function failure(error: unknown, phone: string): PaymentOutcome {
-  if (error instanceof PaymentDeclinedError) return { ok: false, message: storageErrorMessage(error, phone) };
-  if (error instanceof StorageValidationError) return { ok: false, message: error.message, fieldErrors: error.fieldErrors };
-  throw error;
+/** Settles the attempt's count and turns the payment (or the error) into what the tenant is told. */
+async function settle(ctx: PortalContext, ticket: CardAttemptTicket | null, run: () => Promise<Payment>, info: { where: string; method: ParsedMethod; phone: string }): Promise<{ outcome: PaymentOutcome; payment: Payment | null }> {
+  try {
+    const payment = await run();
+    if (payment.status === "declined") {
+      const message = ticket ? cardDeclined(ticket, { where: info.where, reason: payment.declineReason ?? "declined", last4: payment.cardLast4, phone: info.phone }).message : CARD_DECLINED_MESSAGE;
+      return { outcome: { ok: false, message }, payment: null };
+    }
+    if (ticket) await cardApproved(ctx.db, ticket);
+    return { outcome: { ok: true, paymentId: payment.id }, payment };
+  } catch (error) {
+    if (error instanceof PaymentDeclinedError) {
+      const message = ticket ? cardDeclined(ticket, { where: info.where, reason: error.reason, last4: last4Of(info.method), phone: info.phone }).message : CARD_DECLINED_MESSAGE;
+      return { outcome: { ok: false, message }, payment: null };
+    }
+    if (ticket) await cardNotTried(ctx.db, ticket);
+    if (error instanceof StorageValidationError) return { outcome: { ok: false, message: error.message, fieldErrors: error.fieldErrors }, payment: null };
+    throw error;
+  }
 }
 
 /** Pays the balance or another amount; emails the receipt the first time only. */
 export async function payLease(
   ctx: PortalContext,
   storage: StorageSoftware,
-  input: { tenantId: string; leaseId: string; amount: number; method: ParsedMethod; idempotencyKey: string; origin: string; phone: string },
+  input: {
+    tenantId: string;
+    leaseId: string;
+    amount: number;
+    method: ParsedMethod;
+    idempotencyKey: string;
+    origin: string;
+    phone: string;
+    ip: string;
+    /** Months the tenant may pay ahead (0 when prepayments are off): caps the amount. */
+    prepayMonths: number;
+  },
 ): Promise<PaymentOutcome> {
   const repeat = await alreadyUsed(ctx, input.idempotencyKey);
+  if (!repeat) {
+    const capError = await amountCapError(storage, input);
+    if (capError) return { ok: false, message: capError, fieldErrors: { other_amount: [capError] } };
+  }
   const limited = repeat ? null : await paymentLimited(ctx, input.tenantId);
   if (limited) return limited;
-  try {
-    const payment = await storage.makePayment({ tenantId: input.tenantId, leaseId: input.leaseId, amount: input.amount, method: input.method, idempotencyKey: input.idempotencyKey, now: ctx.now });
-    if (!repeat && payment.status === "approved") await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
-    return outcomeOf(payment);
-  } catch (error) {
-    return failure(error, input.phone);
-  }
+  const started = repeat ? null : await startCardAttempt(ctx, storage, input.tenantId, input.ip, input.phone);
+  if (started && "refused" in started) return started.refused;
+  const { outcome, payment } = await settle(
+    ctx,
+    started?.ticket ?? null,
+    () => storage.makePayment({ tenantId: input.tenantId, leaseId: input.leaseId, amount: input.amount, method: input.method, idempotencyKey: input.idempotencyKey, now: ctx.now }),
+    { where: `portal pay lease ${input.leaseId}`, method: input.method, phone: input.phone },
+  );
+  if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
+  return outcome;
+}
+
+/** The amount over the cap (balance plus the allowed prepayment), as the field's message; else null. */
+async function amountCapError(storage: StorageSoftware, input: { tenantId: string; leaseId: string; amount: number; prepayMonths: number }): Promise<string | null> {
+  const lease = await storage.getTenantLease(input.tenantId, input.leaseId);
+  if (!lease) return null;
+  const offer = input.prepayMonths > 0 ? await storage.quotePrepay(input.tenantId, input.leaseId, 1) : null;
+  const monthlyTotal = offer ? lineTotal(offer.lines) : 0;
+  return portalAmountError(input.amount, maxPortalPayment({ balance: lease.balance, monthlyTotal, prepayMonths: input.prepayMonths }));
 }
 
 /** Pays `months` ahead (the amount recomputed and checked against what the tenant saw). */
 export async function prepayLease(
   ctx: PortalContext,
   storage: StorageSoftware,
-  input: { tenantId: string; leaseId: string; months: number; expectedTotal: number; method: ParsedMethod; idempotencyKey: string; origin: string; phone: string },
+  input: { tenantId: string; leaseId: string; months: number; expectedTotal: number; method: ParsedMethod; idempotencyKey: string; origin: string; phone: string; ip: string },
 ): Promise<PaymentOutcome> {
   const repeat = await alreadyUsed(ctx, input.idempotencyKey);
   const limited = repeat ? null : await paymentLimited(ctx, input.tenantId);
   if (limited) return limited;
+  const started = repeat ? null : await startCardAttempt(ctx, storage, input.tenantId, input.ip, input.phone);
+  if (started && "refused" in started) return started.refused;
+  const { ip: _ip, ...rest } = input;
+  const { outcome, payment } = await settle(ctx, started?.ticket ?? null, () => storage.prepay({ ...rest, now: ctx.now }), {
+    where: `portal prepay lease ${input.leaseId}`,
+    method: input.method,
+    phone: input.phone,
+  });
+  if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
+  return outcome;
+}
+
+/**
+ * Autopay enrolment checks the card with the gateway (a tokenisation), so it counts against the
+ * portal's payment limit and the card-attempt limits like a payment does.
+ */
+export async function enrolAutopay(
+  ctx: PortalContext,
+  storage: StorageSoftware,
+  input: { tenantId: string; leaseId: string; method: ParsedMethod; phone: string; ip: string },
+): Promise<{ ok: true } | { ok: false; message: string; fieldErrors?: Record<string, string[]> }> {
+  const limited = await paymentLimited(ctx, input.tenantId);
+  if (limited && !limited.ok) return limited;
+  const started = await startCardAttempt(ctx, storage, input.tenantId, input.ip, input.phone);
+  if ("refused" in started) return started.refused as { ok: false; message: string };
+  const ticket = started.ticket;
   try {
-    const payment = await storage.prepay({ ...input, now: ctx.now });
-    if (!repeat && payment.status === "approved") await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
-    return outcomeOf(payment);
+    await storage.enrolAutopay({ tenantId: input.tenantId, leaseId: input.leaseId, method: input.method, now: ctx.now });
   } catch (error) {
-    return failure(error, input.phone);
+    if (error instanceof PaymentDeclinedError) {
+      return { ok: false, message: cardDeclined(ticket, { where: `portal autopay lease ${input.leaseId}`, reason: error.reason, last4: last4Of(input.method), phone: input.phone }).message };
+    }
+    await cardNotTried(ctx.db, ticket);
+    if (error instanceof StorageValidationError) return { ok: false, message: error.message, fieldErrors: error.fieldErrors };
+    throw error;
   }
+  await cardApproved(ctx.db, ticket);
+  return { ok: true };
 }

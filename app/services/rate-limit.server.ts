@@ -63,3 +63,10 @@ export async function clearRateLimit(db: Database, key: string): Promise<void> {
 export async function pruneRateLimits(db: Database, now: Date): Promise<void> {
   await db.delete(rateLimitHits).where(sql`${rateLimitHits.resetAt} < ${now.toISOString()}::timestamptz`);
 }
+
+/** Hits counted on `key` in its current window, without counting one (0 when none or ended). */
+export async function peekRateLimit(db: Database, key: string, now: Date): Promise<number> {
+  const row = await db.query.rateLimitHits.findFirst({ where: eq(rateLimitHits.key, key) });
+  if (!row || new Date(row.resetAt).getTime() <= now.getTime()) return 0;
+  return row.count;
+}

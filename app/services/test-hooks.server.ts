@@ -8,7 +8,7 @@
  */
 import { sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { accounts, websites } from "~/db/schema";
+import { accounts, rateLimitHits, websites } from "~/db/schema";
 
 export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
 
@@ -17,6 +17,11 @@ export function testHooksEnabled(env: NodeJS.ProcessEnv = process.env): boolean 
 }
 
 export const testHooks: Record<string, TestHook> = {
+  /** Forgets every rate-limit count: the browser tests all come from 127.0.0.1 (decisions 065, 066). */
+  clearRateLimits: async (db) => {
+    await db.delete(rateLimitHits);
+    return { ok: true };
+  },
   /** Merges `settings` into every account's global_settings (e.g. { is_rentals_enabled: false }). */
   async setAccountSettings(db, body) {
     const settings = body.settings;

@@ -4,6 +4,11 @@ import { addDays, addMonths, format, parseISO } from "date-fns";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
 
+// Every browser test comes from 127.0.0.1: start each with fresh rate limits (card attempts, holds per IP).
+test.beforeEach(async ({ request }) => {
+  await testHook(request, "clearRateLimits", {});
+});
+
 /**
  * The customer portal end to end, with and without JavaScript: a tenant (created as a move-in
  * leaves them, through the test hook) signs in, sees a zero balance; the billing run a month

@@ -117,7 +117,7 @@ describe("move-in (local adapter, real database)", () => {
       Promise.all([tenants, leases, ledgerEntries, savedCards].map(async (t) => (await db.select({ n: count() }).from(t))[0]!.n));
     const before = await counts();
     const declined = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card("4000000000000002"), autopay: true, now: NOW, origin });
-    expect(declined).toEqual({ status: "declined", message: "Your card was declined. Nothing was charged. Please check the card details or use another card." });
+    expect(declined).toEqual({ status: "declined", message: "Your card was declined. Nothing was charged. Please check the card details or use another card.", reason: "Your card was declined." });
     expect(await counts()).toEqual(before);
     expect(await db.select().from(payments).where(eq(payments.status, "approved"))).toHaveLength(0);
     const [attempt] = await db.select().from(payments).where(eq(payments.status, "declined"));

