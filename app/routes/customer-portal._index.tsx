@@ -6,6 +6,7 @@ import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { phoneHref } from "~/domain/phone";
+import { externalPaymentLink } from "~/domain/payment-links";
 import { getCsrfToken } from "~/services/csrf.server";
 import { listPortalUnits, portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
 import { storageFor } from "~/storage-software/index.server";
@@ -26,7 +27,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const withLedgers = await Promise.all(
     units.map(async ({ lease, location }) => ({
       lease,
-      location: { name: location.name, urlSlug: location.urlSlug, phone: location.phoneNumber },
+      location: {
+        name: location.name,
+        urlSlug: location.urlSlug,
+        phone: location.phoneNumber,
+        externalPaymentLink: externalPaymentLink(location.externalPaymentLink),
+      },
       ledger: (await storageFor(ctx.db, location).getLedger(tenantId, lease.leaseId)) ?? [],
     })),
   );
@@ -152,7 +158,27 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               ) : null}
             </dl>
 
-            {active ? (
+            {active && location.externalPaymentLink ? (
+              <div className="portal-external-pay">
+                <p>
+                  Payments and autopay for {location.name} are handled on our payment site.
+                </p>
+                <ul className="portal-actions">
+                  <li>
+                    <a className="button button--primary" href={location.externalPaymentLink} data-testid="external-pay">
+                      Pay my bill<span className="visually-hidden"> for unit {lease.unitName} on our payment site</span>
+                    </a>
+                  </li>
+                  {flags.moveOut ? (
+                    <li>
+                      <Link className="button button--secondary" to={`${base}/move-out`}>
+                        Give move-out notice
+                      </Link>
+                    </li>
+                  ) : null}
+                </ul>
+              </div>
+            ) : active ? (
               <ul className="portal-actions">
                 {flags.payments ? (
                   <li>

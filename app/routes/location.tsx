@@ -11,6 +11,7 @@ import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { directionsUrl, presentLinks, formatDollars, formatMoney, hoursView, selfStorageJsonLd } from "~/domain/location-page";
 import { phoneHref } from "~/domain/phone";
+import { externalPaymentLink, payBillHref } from "~/domain/payment-links";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { now } from "~/services/clock.server";
 import unitsCss from "~/styles/units.css?url";
@@ -77,6 +78,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       social,
       reviewLinks,
       isComingSoon,
+      payBill: isComingSoon ? null : { href: payBillHref(location), external: externalPaymentLink(location.externalPaymentLink) !== null },
       isInsuranceRequired: account.globalSettings.is_insurance_required,
       csrfToken: csrf?.token ?? null,
       notified: url.searchParams.get("notified") === "1",
@@ -278,6 +280,15 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
                 </li>
               ) : null}
             </ul>
+            {loaderData.payBill ? (
+              <p>
+                Already renting here?{" "}
+                <a href={loaderData.payBill.href} data-testid="pay-bill">
+                  Pay your bill
+                  {loaderData.payBill.external ? <span className="visually-hidden"> on our payment site</span> : null}
+                </a>
+              </p>
+            ) : null}
           </section>
 
           {hours.map((h) => (
