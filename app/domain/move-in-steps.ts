@@ -3,6 +3,7 @@
  * server (checkouts table). Pure helpers to decide which step a visitor may see.
  */
 import { z } from "zod";
+import type { CardBrand } from "~/db/schema/billing";
 import { cardShape, refineCardExpiry, type YearMonth } from "./card-schema";
 import { accountCreationSchema, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
 
@@ -100,10 +101,10 @@ export function signSchema(fullName: string) {
 }
 
 /** The payment step: the card and the autopay choice (forced on when the account forces autopay). */
-export function paySchema(today: YearMonth, options: { forceAutopay: boolean }) {
+export function paySchema(today: YearMonth, options: { forceAutopay: boolean; acceptedCards?: readonly CardBrand[] }) {
   return z
     .object({
-      ...cardShape(today),
+      ...cardShape(today, options.acceptedCards),
       autopay: z
         .union([z.literal("on"), z.literal("")])
         .optional()

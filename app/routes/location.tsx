@@ -11,6 +11,8 @@ import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
 import { directionsUrl, presentLinks, formatDollars, formatMoney, hoursView, selfStorageJsonLd } from "~/domain/location-page";
 import { phoneHref } from "~/domain/phone";
+import { acceptedCardBrands } from "~/domain/accepted-cards";
+import { CardBrandBadges } from "~/components/card-brands";
 import { externalPaymentLink, payBillHref } from "~/domain/payment-links";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { now } from "~/services/clock.server";
@@ -63,14 +65,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         mainImage: location.mainImage,
         address: location.address,
         amenities: location.amenities.map((a) => ({ id: a.id, label: a.label, description: a.description })),
-        insurancePlans: location.insurancePlans.map((p) => ({
+        // is_insurance_shown governs the plan list here as well as at checkout.
+        insurancePlans: (account.globalSettings.is_insurance_shown ? location.insurancePlans : []).map((p) => ({
           id: p.id,
           coverage: p.coverage,
           premium: p.premium,
           description: p.description,
           provider: p.provider,
         })),
-        paymentTypes: location.paymentTypes.map((p) => ({ id: p.id, label: p.label, category: p.category })),
+        acceptedCards: acceptedCardBrands(location.paymentTypes),
         reviewSettings: location.reviewSettings,
       },
       timeZone: location.timeZone.timeZoneId,
@@ -314,16 +317,17 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
             </section>
           ))}
 
-          {!isComingSoon && l.paymentTypes.length ? (
+          {!isComingSoon ? (
             <section className="card" aria-labelledby="cards-heading">
               <h2 id="cards-heading">Cards we accept</h2>
-              <ul className="inline-list">
-                {l.paymentTypes.map((p) => (
-                  <li key={p.id} className={`card-brand card-brand--${p.category}`}>
-                    {p.label}
-                  </li>
-                ))}
-              </ul>
+              {l.acceptedCards.length ? (
+                <CardBrandBadges brands={l.acceptedCards} label={`Cards accepted at ${l.name}`} />
+              ) : (
+                <p data-testid="no-card-payment">
+                  We do not take card payments online at this location. Please call the office at{" "}
+                  <a href={phoneHref(l.phoneNumber)}>{l.phoneNumber}</a> to rent or pay.
+                </p>
+              )}
             </section>
           ) : null}
 

@@ -51,10 +51,12 @@ import {
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
+import { autopayChoice } from "~/domain/autopay-choice";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { keepFormThroughOutage } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
+import { AutopayField } from "~/components/autopay-field";
 
 export const handle = { hydrate: true };
 
@@ -73,6 +75,8 @@ function formatDay(day: string) {
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
   if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  // A type the location hides (is_show_only_specific_unit_types) is not offered online, even by URL.
+  if (!ctx.offered) throw data({ message: "This unit is not offered online" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
   return ctx;
 }
 
@@ -166,9 +170,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           step,
           total: q.quote.total,
           today: yearMonth(ctx.today),
-          autopayEnabled: ctx.settings.is_autopay_enabled,
-          autopayPrechecked: ctx.settings.is_autopay_prechecked,
-          forceAutopay: ctx.settings.is_force_autopay,
+          acceptedCards: ctx.acceptedCards,
+          autopay: autopayChoice(ctx.settings),
           autopayTerms: ctx.location.autopayTerms,
           nameOnCard: `${details!.first_name} ${details!.last_name}`,
           postalCode: details!.postal_code,
@@ -258,9 +261,9 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
     }
 
     if (intent === "pay") {
-      const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: ctx.settings.is_force_autopay }) });
+      const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: autopayChoice(ctx.settings).required, acceptedCards: ctx.acceptedCards }) });
       if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
-      const autopay = ctx.settings.is_autopay_enabled && submission.value.autopay;
+      const autopay = autopayChoice(ctx.settings).offered && submission.value.autopay;
       const outcome = await placeMoveIn(context.db, ctx, checkout, {
         card: toCardDetails(submission.value),
         autopay,
@@ -543,17 +546,16 @@ function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderDa
 }
 
 function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData; actionData: ActionData }) {
-  const schema = paySchema(view.today, { forceAutopay: view.forceAutopay });
+  const schema = paySchema(view.today, { forceAutopay: view.autopay.required, acceptedCards: view.acceptedCards });
   const [form, fields] = useForm({
     id: "rent-pay",
     lastResult: actionData?.result,
-    defaultValue: { name_on_card: view.nameOnCard, billing_postal_code: view.postalCode, autopay: view.autopayPrechecked || view.forceAutopay ? "on" : "" },
+    defaultValue: { name_on_card: view.nameOnCard, billing_postal_code: view.postalCode, autopay: view.autopay.checked ? "on" : "" },
     constraint: getZodConstraint(schema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const autopay = fields.autopay;
   return (
     <Form method="post" action={`${d.basePath}?step=pay`} {...getFormProps(form)} noValidate className="stack-form">
       <CsrfInput token={d.csrfToken} />
@@ -565,26 +567,8 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       <p className="checkout__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
-      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} />
-      {view.autopayEnabled ? (
-        <fieldset className="form-group">
-          <legend>Autopay</legend>
-          <div className="checkbox-field">
-            {view.forceAutopay ? (
-              <>
-                <input type="hidden" name={autopay.name} value="on" />
-                <input type="checkbox" id={autopay.id} checked disabled aria-describedby="autopay-terms" />
-              </>
-            ) : (
-              <input {...getInputProps(autopay, { type: "checkbox", value: "on" })} aria-describedby="autopay-terms" />
-            )}
-            <label htmlFor={autopay.id}>Pay my rent automatically each month with this card (autopay)</label>
-          </div>
-          <p id="autopay-terms" className="field__hint">
-            {view.autopayTerms}
-          </p>
-        </fieldset>
-      ) : null}
+      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} />
+      <AutopayField choice={view.autopay} field={fields.autopay} terms={view.autopayTerms} />
       <div className="button-row">
         <BackLink basePath={d.basePath} step="pay" />
         <SubmitButton pendingText="Processing payment…">Pay {formatCents(view.total)} and rent</SubmitButton>
@@ -592,4 +576,3 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
     </Form>
   );
 }
-

@@ -24,13 +24,15 @@ import { hashPassword } from "./password.server";
 import { sendEmail } from "./email.server";
 import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledger";
 import type { CardBrand } from "~/db/schema/billing";
+import { isUnitTypeShown } from "~/domain/units";
+import { acceptedCardBrands } from "~/domain/accepted-cards";
 
 /** How long a unit is kept for one visitor between steps. */
 export const HOLD_MINUTES = 15;
 
 // ------------------------------------------------------------------ context
 
-export type RentalBlock = "rentals_off" | "coming_soon" | "sunday" | "sold_out" | null;
+export type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "sunday" | "sold_out" | null;
 
 export interface RentalContext {
   storage: StorageSoftware;
@@ -52,6 +54,13 @@ export interface RentalContext {
   };
   unitType: UnitTypeAvailability;
   today: string;
+  /**
+   * False when the location's is_show_only_specific_unit_types hides this type: it is then neither
+   * rentable nor reservable, even by URL (decision 031). Confirmations and cancel links still work.
+   */
+  offered: boolean;
+  /** The card brands the location takes (its payment_types); empty: no card payments online. */
+  acceptedCards: CardBrand[];
 }
 
 /**
@@ -63,7 +72,7 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   const row = await db.query.unitTypes.findFirst({
     columns: { id: true },
     where: eq(unitTypes.id, Number(unitTypeId)),
-    with: { location: { with: { address: true } } },
+    with: { location: { with: { address: true, paymentTypes: true } } },
   });
   if (!row) return null;
   const loc = row.location;
@@ -97,6 +106,11 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
     },
     unitType,
     today: localToday(now, timeZone),
+    offered: isUnitTypeShown(unitType, {
+      isShowOnlySpecificUnitTypes: loc.isShowOnlySpecificUnitTypes,
+      specificUnitTypesToShow: Array.isArray(loc.specificUnitTypesToShow) ? loc.specificUnitTypesToShow.filter((s) => typeof s === "string") : [],
+    }),
+    acceptedCards: acceptedCardBrands(loc.paymentTypes),
   };
 }
 
@@ -104,6 +118,8 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
 export function rentalBlock(ctx: RentalContext, options: { ignoreAvailability?: boolean } = {}): RentalBlock {
   if (!ctx.settings.is_rentals_enabled) return "rentals_off";
   if (ctx.location.status !== "Live") return "coming_soon";
+  // A location with no payment types takes no card payments online: rent at the office.
+  if (ctx.acceptedCards.length === 0) return "no_card_payment";
   if (!ctx.settings.is_rentals_on_sunday_allowed && new Date(`${ctx.today}T12:00:00Z`).getUTCDay() === 0) return "sunday";
   if (!options.ignoreAvailability && ctx.unitType.availableCount < 1) return "sold_out";
   return null;
@@ -115,6 +131,8 @@ export function rentalBlockMessage(block: Exclude<RentalBlock, null>, phone: str
       return RENTALS_DISABLED_MESSAGE;
     case "coming_soon":
       return `This location is coming soon and cannot be rented online yet. Call ${phone} to hear when it opens.`;
+    case "no_card_payment":
+      return `This location does not take card payments online. Please call the office at ${phone} to rent this unit.`;
     case "sunday":
       return `Online rentals are not available on Sundays. Please come back tomorrow or call ${phone}.`;
     case "sold_out":

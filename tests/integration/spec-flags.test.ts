@@ -5,12 +5,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, locations } from "~/db/schema";
+import { accounts, locations, paymentTypes, unitTypes } from "~/db/schema";
 import { getAccount, getSiteLayout, getWebsite } from "~/db/queries/site.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
 import { loader as locationLoader } from "~/routes/location";
 import { loader as dashboardLoader } from "~/routes/customer-portal._index";
+import { action as rentAction, loader as rentLoader } from "~/routes/rent";
+import { loader as reserveLoader } from "~/routes/reserve";
+import { loadRentalContext } from "~/services/move-in.server";
 import type { MenuItem } from "~/domain/menu";
 import type { AccountGlobalSettings } from "~/domain/portal-settings";
 import { createTestDatabase } from "./db";
@@ -34,7 +37,7 @@ beforeEach(async () => {
   await db().update(locations).set({ externalPaymentLink: null, isShowOnlySpecificUnitTypes: false, specificUnitTypesToShow: [] });
 });
 
-export async function setAccountFlags(flags: Partial<AccountGlobalSettings>) {
+async function setAccountFlags(flags: Partial<AccountGlobalSettings>) {
   await db().update(accounts).set({ globalSettings: { ...seededSettings, ...flags } });
 }
 
@@ -84,5 +87,83 @@ describe("external_payment_link (location)", () => {
     await db().update(locations).set({ externalPaymentLink: "javascript:alert(1)" }).where(eq(locations.urlSlug, LUMBERTON));
     const page = await callRoute<{ payBill: { href: string } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
     expect(page.data.payBill.href).toBe("/customer-portal/login");
+  });
+});
+
+async function lumbertonTypes() {
+  const loc = (await db().query.locations.findFirst({ where: eq(locations.urlSlug, LUMBERTON) }))!;
+  const types = await db().query.unitTypes.findMany({ where: eq(unitTypes.locationId, loc.id) });
+  return { loc, types };
+}
+
+describe("is_show_only_specific_unit_types / specific_unit_types_to_show", () => {
+  it("a hidden type is neither rentable nor reservable by URL (404); a shown one still is", async () => {
+    await setAccountFlags({ is_reservations_enabled: true });
+    const { loc, types } = await lumbertonTypes();
+    const parking = types.find((t) => t.name === "Parking")!;
+    const other = types.find((t) => t.name !== "Parking")!;
+    for (const id of [parking.id, other.id]) {
+      expect((await callRoute(rentLoader, db(), `/rent/${id}`, { params: { unitTypeId: String(id) } })).status).toBe(200);
+      expect((await callRoute(reserveLoader, db(), `/reserve/${id}`, { params: { unitTypeId: String(id) } })).status).toBe(200);
+    }
+    await db().update(locations).set({ isShowOnlySpecificUnitTypes: true, specificUnitTypesToShow: ["Parking"] }).where(eq(locations.id, loc.id));
+    const rentHidden = await callRoute<{ message: string }>(rentLoader, db(), `/rent/${other.id}`, { params: { unitTypeId: String(other.id) } });
+    expect(rentHidden.status).toBe(404);
+    expect(rentHidden.data.message).toBe("This unit is not offered online");
+    const reserveHidden = await callRoute(reserveLoader, db(), `/reserve/${other.id}`, { params: { unitTypeId: String(other.id) } });
+    expect(reserveHidden.status).toBe(404);
+    const post = await callRoute(rentAction, db(), `/rent/${other.id}`, { params: { unitTypeId: String(other.id) }, init: { method: "POST", body: new URLSearchParams({ intent: "details" }) } });
+    expect(post.status).toBe(404);
+    expect((await callRoute(rentLoader, db(), `/rent/${parking.id}`, { params: { unitTypeId: String(parking.id) } })).status).toBe(200);
+  });
+});
+
+describe("accepted cards (payment_types)", () => {
+  it("come from the location's payment types: names and marks on the location page, the rental refuses other brands", async () => {
+    const page = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(page.data.location.acceptedCards).toEqual(["visa", "mastercard", "discover"]);
+    const { loc, types } = await lumbertonTypes();
+    const pt = await db().query.paymentTypes.findMany({ where: eq(paymentTypes.locationId, loc.id) });
+    try {
+      await db().update(paymentTypes).set({ deletedAt: new Date() }).where(eq(paymentTypes.id, pt.find((p) => p.category === "mastercard")!.id));
+      const ctx = (await loadRentalContext(db(), String(types[0]!.id), new Date()))!;
+      expect(ctx.acceptedCards).toEqual(["visa", "discover"]);
+      const page2 = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+      expect(page2.data.location.acceptedCards).toEqual(["visa", "discover"]);
+    } finally {
+      await db().update(paymentTypes).set({ deletedAt: null }).where(eq(paymentTypes.locationId, loc.id));
+    }
+  });
+
+  it("a location with no payment types offers no card payment: the rental says to call the office", async () => {
+    const { loc, types } = await lumbertonTypes();
+    try {
+      await db().update(paymentTypes).set({ deletedAt: new Date() }).where(eq(paymentTypes.locationId, loc.id));
+      const id = String(types.find((t) => t.name !== "Parking")!.id);
+      const rent = await callRoute<{ blocked: string | null; view: unknown }>(rentLoader, db(), `/rent/${id}`, { params: { unitTypeId: id } });
+      expect(rent.data.view).toBeNull();
+      expect(rent.data.blocked).toMatch(/does not take card payments online\. Please call the office at \(\d{3}\) \d{3}-\d{4}/);
+      const page = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+      expect(page.data.location.acceptedCards).toEqual([]);
+    } finally {
+      await db().update(paymentTypes).set({ deletedAt: null }).where(eq(paymentTypes.locationId, loc.id));
+    }
+  });
+
+  it("Seven Springs and Kinston (no payment types in the spec) take no cards", async () => {
+    for (const slug of ["seven-springs-nc-28578", "kinston-nc-28501"]) {
+      const page = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${slug}`, { params: { slug } });
+      expect(page.data.location.acceptedCards).toEqual([]);
+    }
+  });
+});
+
+describe("is_insurance_shown", () => {
+  it("governs the location page's plan list too", async () => {
+    const shown = await callRoute<{ location: { insurancePlans: unknown[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(shown.data.location.insurancePlans).toHaveLength(4);
+    await setAccountFlags({ is_insurance_shown: false });
+    const hidden = await callRoute<{ location: { insurancePlans: unknown[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(hidden.data.location.insurancePlans).toEqual([]);
   });
 });
