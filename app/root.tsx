@@ -21,15 +21,19 @@ import { SiteHeader, SiteFooter } from "~/components/site-chrome";
 import { ErrorPage } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
+import { isStagingHost } from "~/domain/staging";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
   { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
 ];
 
-export async function loader({ context }: Route.LoaderArgs) {
-  const site = await getSiteLayout(context.db, await getSite(context));
-  return data({ site, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const known = await getSite(context);
+  const site = await getSiteLayout(context.db, known);
+  // The staging copy of the site is never indexed (decision 093; the server also sends X-Robots-Tag).
+  const isStaging = isStagingHost(new URL(request.url).host, known?.website.stagingDomain);
+  return data({ site, isStaging, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
 }
 
 /**
@@ -73,6 +77,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {rootData?.isStaging ? <meta name="robots" content="noindex, nofollow" /> : null}
         <Meta />
         <Links />
         {rootData?.globalCss ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: rootData.globalCss }} /> : null}

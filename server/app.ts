@@ -13,6 +13,7 @@ import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
+import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -122,6 +123,13 @@ app.use(async (req, res, next) => {
     }
     next(error);
   }
+});
+
+// The staging domain is never indexed: every response on it says so (decision 093).
+app.use((req, res, next) => {
+  const website = res.locals.website as Website | null;
+  if (isStagingHost(req.headers.host, website?.stagingDomain)) res.set("X-Robots-Tag", STAGING_ROBOTS_HEADER);
+  next();
 });
 
 app.use((req, res, next) => {

@@ -9,7 +9,7 @@ import { absoluteUrl } from "~/components/page-meta";
 import { ContactForm } from "~/components/contact-form";
 import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
-import { directionsUrl, presentLinks, formatDollars, formatMoney, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { directionsUrl, presentLinks, formatDollars, formatMoney, googleOpeningHours, hoursView, selfStorageJsonLd } from "~/domain/location-page";
 import { phoneHref } from "~/domain/phone";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
 import { CardBrandBadges } from "~/components/card-brands";
@@ -121,7 +121,6 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   const l = data.location;
   const site = siteFromMatches(matches);
   const path = `/locations/${l.urlSlug}`;
-  const office = data.hours.find((h) => h.type === "office");
   return routeMeta(matches, {
     title: l.metaTitle || `Self Storage in ${l.name}`,
     description: l.metaDescription,
@@ -135,7 +134,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
       email: l.email,
       image: l.mainImage ? absoluteUrl(site?.domain, l.mainImage.src) : undefined,
       address: l.address ? { ...l.address, lat: l.address.lat, lon: l.address.lon } : null,
-      officeHours: office ? office.ranges.flatMap((r) => (r.schemaOrg ? [r.schemaOrg] : [])) : [],
+      officeHours: googleOpeningHours(data.hours),
       rating: { value: l.reviewSettings.rating, count: l.reviewSettings.total_reviews },
       sameAs: data.social.map(([, href]) => href),
     }),

@@ -13,6 +13,8 @@ import { loader as locationLoader } from "~/routes/location";
 import { loader as dashboardLoader } from "~/routes/customer-portal._index";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { loader as reserveLoader } from "~/routes/reserve";
+import { loader as robotsLoader } from "~/routes/robots[.]txt";
+import { loader as rootLoader } from "~/root";
 import { loadRentalContext } from "~/services/move-in.server";
 import type { MenuItem } from "~/domain/menu";
 import type { AccountGlobalSettings } from "~/domain/portal-settings";
@@ -165,5 +167,26 @@ describe("is_insurance_shown", () => {
     await setAccountFlags({ is_insurance_shown: false });
     const hidden = await callRoute<{ location: { insurancePlans: unknown[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
     expect(hidden.data.location.insurancePlans).toEqual([]);
+  });
+});
+
+describe("staging_domain", () => {
+  it("robots.txt on the staging host disallows everything; on the primary domain it is the normal one", async () => {
+    const website = (await getWebsite(db()))!;
+    const staging = await callRoute(robotsLoader, db(), `http://${website.stagingDomain}/robots.txt`);
+    expect(await staging.response!.text()).toBe("User-agent: *\nDisallow: /\n");
+    expect(staging.headers.get("X-Robots-Tag")).toBe("noindex, nofollow");
+    const live = await callRoute(robotsLoader, db(), `http://${website.domain}/robots.txt`);
+    const text = await live.response!.text();
+    expect(text).not.toMatch(/^Disallow: \/$/m);
+    expect(text).toContain("Sitemap:");
+  });
+
+  it("pages on the staging host carry the noindex flag for the robots meta tag", async () => {
+    const website = (await getWebsite(db()))!;
+    const staging = await callRoute<{ isStaging: boolean }>(rootLoader, db(), `http://${website.stagingDomain}:3000/`);
+    expect(staging.data.isStaging).toBe(true);
+    const live = await callRoute<{ isStaging: boolean }>(rootLoader, db(), `http://${website.domain}/`);
+    expect(live.data.isStaging).toBe(false);
   });
 });
