@@ -190,3 +190,26 @@ describe("staging_domain", () => {
     expect(live.data.isStaging).toBe(false);
   });
 });
+
+describe("ID upload and unit alarms flags (decision 094)", () => {
+  async function dashboard() {
+    const now = new Date();
+    const t = await createTenantWithLease(db(), { email: `office-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
+    const cookie = (await createTenantSession(db(), { tenantId: String(t.tenantId), now })).split(";")[0]!;
+    return callRoute<{ officeInstructions: Array<{ key: string; text: string }> }>(dashboardLoader, db(), "/customer-portal", { init: { headers: { Cookie: cookie } } });
+  }
+
+  it("off (seed): the portal says nothing about them", async () => {
+    expect((await dashboard()).data.officeInstructions).toEqual([]);
+  });
+
+  it("on: the portal shows the office's instructions", async () => {
+    await setAccountFlags({ is_id_upload_enabled: true, is_unit_alarms_enabled: true });
+    const list = (await dashboard()).data.officeInstructions;
+    expect(list.map((i) => i.key)).toEqual(["id_upload", "unit_alarms"]);
+    expect(list[0]!.text).toMatch(/^Bring a photo ID .* to the office/);
+    expect(list[1]!.text).toMatch(/Ask the office about unit alarms/);
+    await setAccountFlags({ is_unit_alarms_enabled: true });
+    expect((await dashboard()).data.officeInstructions.map((i) => i.key)).toEqual(["unit_alarms"]);
+  });
+});
