@@ -52,6 +52,7 @@ import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
 import { autopayChoice } from "~/domain/autopay-choice";
+import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { keepFormThroughOutage } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
@@ -139,11 +140,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           })),
           required: ctx.settings.is_insurance_required,
           choice: checkout?.insuranceChoice ?? null,
-          moveInDate: formatDay(ctx.today),
+          moveInDates: ctx.moveInDates.map((d) => ({ value: d, label: `${formatDay(d)}${d === ctx.today ? " (today)" : ""}` })),
+          moveInDate: effectiveMoveInDate(checkout?.moveInDate, ctx.moveInDates) ?? ctx.today,
         } as const;
       }
       case "review": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
         return {
           step,
           lines: q.quote.lines,
@@ -156,7 +158,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         } as const;
       }
       case "sign": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
         return {
           step,
           leaseText: checkoutLeaseText(ctx, details!, q),
@@ -165,7 +167,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         } as const;
       }
       case "pay": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
         return {
           step,
           total: q.quote.total,
@@ -244,9 +246,9 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   try {
     if (intent === "protection") {
       const { plans } = await quoteCheckout(ctx, null);
-      const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required) });
+      const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required, ctx.moveInDates) });
       if (submission.status !== "success") return fail(submission.reply());
-      await saveProtection(context.db, ctx, checkout, submission.value.insurance_plan, now);
+      await saveProtection(context.db, ctx, checkout, submission.value.insurance_plan, now, submission.value.move_in_date);
       throw redirect(`${basePath}?step=review`, 303);
     }
 
@@ -255,7 +257,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
       if (submission.status !== "success") return fail(submission.reply());
       if (checkout.insuranceChoice == null) throw redirect(`${basePath}?step=protection`, 303);
-      const q = await quoteCheckout(ctx, checkout.insuranceChoice);
+      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
       await saveSignature(context.db, ctx, checkout, { signedName: submission.value.signed_name, text: checkoutLeaseText(ctx, details, q), ip: clientIp(context), now });
       throw redirect(`${basePath}?step=pay`, 303);
     }
@@ -418,7 +420,7 @@ function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">;
   const [form, fields] = useForm({
     id: "rent-protection",
     lastResult: actionData?.result,
-    defaultValue: { insurance_plan: view.choice ?? undefined },
+    defaultValue: { insurance_plan: view.choice ?? undefined, move_in_date: view.moveInDate },
     shouldValidate: "onSubmit",
   });
   const meta = fields.insurance_plan;
@@ -462,9 +464,35 @@ function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">;
         ) : null}
         <FieldErrors id={meta.errorId} errors={meta.errors} />
       </fieldset>
-      <p>
-        <strong>Move-in date:</strong> {view.moveInDate} (today)
-      </p>
+      {view.moveInDates.length > 1 ? (
+        <div className={fields.move_in_date.errors?.length ? "field field--invalid" : "field"}>
+          <label htmlFor="move-in-date" className="field__label">
+            Move-in date
+          </label>
+          <p id="move-in-date-hint" className="field__hint">
+            Your rent and your lease start on this day.
+          </p>
+          <select
+            id="move-in-date"
+            name={fields.move_in_date.name}
+            defaultValue={view.moveInDate}
+            aria-describedby={`move-in-date-hint${fields.move_in_date.errors?.length ? ` ${fields.move_in_date.errorId}` : ""}`}
+            aria-invalid={fields.move_in_date.errors?.length ? true : undefined}
+            data-testid="move-in-date"
+          >
+            {view.moveInDates.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id={fields.move_in_date.errorId} errors={fields.move_in_date.errors} />
+        </div>
+      ) : (
+        <p>
+          <strong>Move-in date:</strong> {view.moveInDates[0]?.label ?? formatDay(view.moveInDate)}
+        </p>
+      )}
       <div className="button-row">
         <BackLink basePath={d.basePath} step="protection" />
         <SubmitButton pendingText="Saving…">Continue</SubmitButton>

@@ -26,6 +26,7 @@ import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledg
 import type { CardBrand } from "~/db/schema/billing";
 import { isUnitTypeShown } from "~/domain/units";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
+import { effectiveMoveInDate, moveInDates } from "~/domain/move-in-date";
 
 /** How long a unit is kept for one visitor between steps. */
 export const HOLD_MINUTES = 15;
@@ -61,6 +62,8 @@ export interface RentalContext {
   offered: boolean;
   /** The card brands the location takes (its payment_types); empty: no card payments online. */
   acceptedCards: CardBrand[];
+  /** The move-in dates a visitor may pick (rental_days_in_advance, Sundays per the account; decision 094). */
+  moveInDates: string[];
 }
 
 /**
@@ -86,9 +89,11 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   if (!unitType) return null;
   const timeZone = loc.timeZone.timeZoneId;
   const a = loc.address;
+  const settings = parseAccountGlobalSettings(account.globalSettings);
+  const today = localToday(now, timeZone);
   return {
     storage,
-    settings: parseAccountGlobalSettings(account.globalSettings),
+    settings,
     operatorName: website?.websiteName ?? account.name,
     location: {
       id: loc.id,
@@ -105,7 +110,8 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
       isHideExtraChargesForParkingOrOffice: loc.isHideExtraChargesForParkingOrOffice,
     },
     unitType,
-    today: localToday(now, timeZone),
+    today,
+    moveInDates: moveInDates(today, settings.rental_days_in_advance, settings.is_rentals_on_sunday_allowed),
     offered: isUnitTypeShown(unitType, {
       isShowOnlySpecificUnitTypes: loc.isShowOnlySpecificUnitTypes,
       specificUnitTypesToShow: Array.isArray(loc.specificUnitTypesToShow) ? loc.specificUnitTypesToShow.filter((s) => typeof s === "string") : [],
@@ -120,7 +126,8 @@ export function rentalBlock(ctx: RentalContext, options: { ignoreAvailability?: 
   if (ctx.location.status !== "Live") return "coming_soon";
   // A location with no payment types takes no card payments online: rent at the office.
   if (ctx.acceptedCards.length === 0) return "no_card_payment";
-  if (!ctx.settings.is_rentals_on_sunday_allowed && new Date(`${ctx.today}T12:00:00Z`).getUTCDay() === 0) return "sunday";
+  // No move-in date left to pick (today is Sunday, Sundays are not allowed and nothing in advance).
+  if (ctx.moveInDates.length === 0) return "sunday";
   if (!options.ignoreAvailability && ctx.unitType.availableCount < 1) return "sold_out";
   return null;
 }
@@ -289,15 +296,17 @@ export async function renewHold(db: Database, ctx: RentalContext, checkout: Chec
   await db.update(checkouts).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(checkouts.id, checkout.id));
 }
 
-export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date) {
+export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date, moveInDate?: string | null) {
   await reopenCharging(db, checkout);
   await renewHold(db, ctx, checkout, now);
-  const changed = checkout.insuranceChoice !== choice;
+  const date = effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today;
+  const changed = checkout.insuranceChoice !== choice || checkout.moveInDate !== date;
+  checkout.moveInDate = date;
   await db
     .update(checkouts)
     .set({
       insuranceChoice: choice,
-      moveInDate: ctx.today,
+      moveInDate: date,
       ...(changed ? { signedName: null, signedAt: null, signedIp: null, leaseHash: null } : {}),
     })
     .where(eq(checkouts.id, checkout.id));
@@ -343,8 +352,11 @@ export interface CheckoutQuote {
   plan: InsurancePlanOption | null;
 }
 
-/** The one server-computed quote for this checkout's answers (today's date in the location's time zone). */
-export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string | null): Promise<CheckoutQuote> {
+/**
+ * The one server-computed quote for this checkout's answers: the chosen move-in date while it is
+ * still allowed, else the first allowed date (today in the location's time zone).
+ */
+export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string | null, moveInDate?: string | null): Promise<CheckoutQuote> {
   const [plans, charges] = await Promise.all([
     ctx.settings.is_insurance_shown ? ctx.storage.listInsurancePlans() : Promise.resolve([]),
     ctx.storage.listCheckoutCharges(),
@@ -360,7 +372,7 @@ export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string 
     },
     charges,
     insurancePlan: plan,
-    moveInDate: ctx.today,
+    moveInDate: effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today,
   });
   return { quote, plans, plan };
 }
@@ -453,7 +465,7 @@ export async function placeMoveIn(
   const details = checkoutDetails(checkout);
   if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
   if (!details || !checkout.webPwHash || !checkout.leaseHash || !checkout.signedAt || !checkout.signedName) return { status: "changed" };
-  const q = await quoteCheckout(ctx, checkout.insuranceChoice);
+  const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
   const text = checkoutLeaseText(ctx, details, q);
   if (sha256(text) !== checkout.leaseHash) {
     await db.update(checkouts).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(checkouts.id, checkout.id));

@@ -15,7 +15,21 @@ import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { loader as reserveLoader } from "~/routes/reserve";
 import { loader as robotsLoader } from "~/routes/robots[.]txt";
 import { loader as rootLoader } from "~/root";
-import { loadRentalContext } from "~/services/move-in.server";
+import {
+  checkoutLeaseText,
+  getCheckout,
+  getLeaseDocument,
+  getMoveInConfirmation,
+  loadRentalContext,
+  placeMoveIn,
+  quoteCheckout,
+  rentalBlock,
+  saveDetails,
+  saveProtection,
+  saveSignature,
+} from "~/services/move-in.server";
+import { protectionSchema } from "~/domain/move-in-steps";
+import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./move-in-fixtures";
 import type { MenuItem } from "~/domain/menu";
 import type { AccountGlobalSettings } from "~/domain/portal-settings";
 import { createTestDatabase } from "./db";
@@ -211,5 +225,52 @@ describe("ID upload and unit alarms flags (decision 094)", () => {
     expect(list[1]!.text).toMatch(/Ask the office about unit alarms/);
     await setAccountFlags({ is_unit_alarms_enabled: true });
     expect((await dashboard()).data.officeInstructions.map((i) => i.key)).toEqual(["unit_alarms"]);
+  });
+});
+
+describe("rental_days_in_advance and rentals on Sunday (decision 094)", () => {
+  const SUNDAY = new Date("2026-11-22T15:00:00Z"); // 10:00 on Sunday in Lumberton
+
+  it("0 (seed): today only; Sundays off → no date on a Sunday, the rental says so", async () => {
+    const { unitTypeId } = await lumbertonUnitType(db());
+    expect((await ctxFor(db(), unitTypeId, SUNDAY)).moveInDates).toEqual(["2026-11-22"]);
+    await setAccountFlags({ is_rentals_on_sunday_allowed: false });
+    const ctx = await ctxFor(db(), unitTypeId, SUNDAY);
+    expect(ctx.moveInDates).toEqual([]);
+    expect(rentalBlock(ctx)).toBe("sunday");
+  });
+
+  it("3: today to today + 3 (without Sunday when not allowed); billing, lease and receipt follow the chosen date", async () => {
+    await setAccountFlags({ rental_days_in_advance: 3 });
+    const { unitTypeId } = await lumbertonUnitType(db());
+    expect((await ctxFor(db(), unitTypeId, SUNDAY)).moveInDates).toEqual(["2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25"]);
+    await setAccountFlags({ rental_days_in_advance: 3, is_rentals_on_sunday_allowed: false });
+    const ctx = await ctxFor(db(), unitTypeId, SUNDAY);
+    expect(ctx.moveInDates).toEqual(["2026-11-23", "2026-11-24", "2026-11-25"]);
+    expect(rentalBlock(ctx)).toBeNull();
+
+    const details = tenantDetails();
+    const id = await saveDetails(db(), ctx, { existing: null, details, webPw: "secret1", now: SUNDAY });
+    let checkout = (await getCheckout(db(), id, unitTypeId))!;
+    await saveProtection(db(), ctx, checkout, "none", SUNDAY, "2026-11-24");
+    checkout = (await getCheckout(db(), id, unitTypeId))!;
+    expect(checkout.moveInDate).toBe("2026-11-24");
+    const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
+    expect([q.quote.moveInDate, q.quote.paidThroughDate, q.quote.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
+    const text = checkoutLeaseText(ctx, details, q);
+    await saveSignature(db(), ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text, ip: "203.0.113.9", now: SUNDAY });
+    checkout = (await getCheckout(db(), id, unitTypeId))!;
+    const placed = await placeMoveIn(db(), ctx, checkout, { card: card(), autopay: false, now: SUNDAY, origin: "http://localhost" });
+    expect(placed.status).toBe("completed");
+    if (placed.status !== "completed") return;
+    const receipt = (await getMoveInConfirmation(db(), Number(placed.leaseId)))!;
+    expect([receipt.moveInDate, receipt.paidThroughDate, receipt.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
+    const lease = (await getLeaseDocument(db(), Number(placed.leaseId)))!;
+    expect(lease.moveInDate).toBe("2026-11-24");
+
+    // A Sunday cannot be chosen.
+    const { plans } = await quoteCheckout(ctx, null);
+    const bad = protectionSchema(plans.map((p) => p.id), false, ctx.moveInDates).safeParse({ insurance_plan: "none", move_in_date: "2026-11-22" });
+    expect(bad.success).toBe(false);
   });
 });
