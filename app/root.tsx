@@ -26,6 +26,7 @@ import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { isPaymentPage } from "~/domain/payment-pages";
 // Notes the path of the document this tab loaded, for the payment pages' client guard.
 import "~/components/payment-page-guard";
+import { isStagingHost } from "~/domain/staging";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -33,7 +34,8 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  const layout = await getSiteLayout(context.db, await getSite(context));
+  const known = await getSite(context);
+  const layout = await getSiteLayout(context.db, known);
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
   // Payment pages are not even sent the operator's code (it would sit in the page's data): decision 075.
   const site = layout
@@ -48,7 +50,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
         },
       }
     : null;
-  return data({ site, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
+  // The staging copy of the site is never indexed (decision 093; the server also sends X-Robots-Tag).
+  const isStaging = isStagingHost(new URL(request.url).host, known?.website.stagingDomain);
+  return data({ site, isStaging, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
 }
 
 /**
@@ -95,6 +99,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        {rootData?.isStaging ? <meta name="robots" content="noindex, nofollow" /> : null}
         <Meta />
         <Links />
         {rootData?.globalCss ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: rootData.globalCss }} /> : null}

@@ -22,6 +22,7 @@ import { PageCache, pageCacheMiddleware, sendCached, staleCopy } from "./page-ca
 import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
 import { envOrExit } from "~/env.server";
+import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
 
 declare module "react-router" {
   interface AppLoadContext {
@@ -158,6 +159,13 @@ app.use(async (req, res, next) => {
     }
     next(error);
   }
+});
+
+// The staging domain is never indexed: every response on it says so (decision 093).
+app.use((req, res, next) => {
+  const website = res.locals.website as Website | null;
+  if (isStagingHost(req.headers.host, website?.stagingDomain)) res.set("X-Robots-Tag", STAGING_ROBOTS_HEADER);
+  next();
 });
 
 app.use((req, res, next) => {

@@ -1,5 +1,8 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { ACCEPTED_CARDS_TEXT, expiryYears, type YearMonth } from "~/domain/card-schema";
+import type { CardBrand } from "~/db/schema/billing";
+import { acceptedCardsText } from "~/domain/accepted-cards";
+import { ALL_CARD_BRANDS, expiryYears, type YearMonth } from "~/domain/card-schema";
+import { CardBrandBadges } from "./card-brands";
 import { Field } from "./form";
 
 type F = FieldMetadata<string | undefined>;
@@ -20,13 +23,24 @@ const MONTHS = ["01", "02", "03", "04", "05", "06", "07", "08", "09", "10", "11"
  * with the browser's card autocomplete tokens; nothing here keeps the number: a form re-rendered
  * after an error shows the card fields empty except the name and ZIP.
  */
-export function CardFields({ fields, today, legend = "Card details" }: { fields: CardFieldsMeta; today: YearMonth; legend?: string }) {
+export function CardFields({
+  fields,
+  today,
+  legend = "Card details",
+  accepted = ALL_CARD_BRANDS,
+}: {
+  fields: CardFieldsMeta;
+  today: YearMonth;
+  legend?: string;
+  /** The location's payment_types; a card of another brand is refused beside the card number. */
+  accepted?: readonly CardBrand[];
+}) {
   const years = expiryYears(today);
   return (
     <fieldset className="card-fields">
       <legend>{legend}</legend>
-      <p className="field__hint">{ACCEPTED_CARDS_TEXT}</p>
-      <Field label="Card number" meta={fields.card_number}>
+      <CardBrandBadges brands={accepted} />
+      <Field label="Card number" meta={fields.card_number} hint={acceptedCardsText(accepted)}>
         {(p) => (
           <input
             {...getInputProps(fields.card_number, { type: "text" })}

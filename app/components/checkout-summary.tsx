@@ -70,11 +70,13 @@ export function CheckoutUnitSummary({
       <p className="checkout-unit__name">{unit}</p>
       <p>{location}</p>
       <p>
+        {standardRate > monthlyRate ? <span className="visually-hidden">Web rate </span> : null}
         <strong>{formatCents(monthlyRate)}</strong> a month
         {standardRate > monthlyRate ? (
           <>
             {" "}
-            <s aria-label={`was ${formatCents(standardRate)}`}>{formatCents(standardRate)}</s>
+            <span className="visually-hidden">, standard rate </span>
+            <s data-testid="standard-rate">{formatCents(standardRate)}</s>
           </>
         ) : null}
       </p>

@@ -3,22 +3,37 @@ import { formatCents } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
 import { RENTALS_DISABLED_MESSAGE } from "~/domain/portal-settings";
 
-/** Price per month: the charged rate, with the standard rate struck through when a web rate saves money. */
-export function UnitPrice({ card }: { card: Pick<UnitCardView, "rate"> }) {
-  const { rate } = card;
+/**
+ * Price per month: the charged rate, with the standard rate struck through beside it when a web rate
+ * saves money (labelled for screen readers, which do not announce strike-through), and the value
+ * pricing line when it is on (decision 092).
+ */
+export function UnitPrice({ card }: { card: Pick<UnitCardView, "rate"> & Partial<Pick<UnitCardView, "value">> }) {
+  const { rate, value } = card;
   return (
-    <p className="unit-price">
-      {rate.wasRate !== null ? (
-        <>
-          <span className="visually-hidden">Standard rate </span>
-          <s className="unit-price__was">{formatCents(rate.wasRate)}</s>{" "}
-          <span className="visually-hidden">, web rate </span>
-        </>
+    <>
+      <p className="unit-price">
+        {rate.wasRate !== null ? <span className="visually-hidden">Web rate </span> : null}
+        <strong className="unit-price__rate">{formatCents(rate.rate)}</strong>
+        <span className="unit-price__period">/month</span>
+        {rate.wasRate !== null ? (
+          <>
+            {" "}
+            <span className="visually-hidden">, standard rate </span>
+            <s className="unit-price__was" data-testid="standard-rate">
+              {formatCents(rate.wasRate)}
+            </s>
+            <span className="unit-price__saving">Save {formatCents(rate.saving)} a month online</span>
+          </>
+        ) : null}
+      </p>
+      {value ? (
+        <p className="unit-price__value" data-testid="value-pricing">
+          {value.text}
+          {value.bestValue ? <strong className="unit-badge unit-badge--value"> Best value</strong> : null}
+        </p>
       ) : null}
-      <strong className="unit-price__rate">{formatCents(rate.rate)}</strong>
-      <span className="unit-price__period">/month</span>
-      {rate.wasRate !== null ? <span className="unit-price__saving">Save {formatCents(rate.saving)} a month online</span> : null}
-    </p>
+    </>
   );
 }
 

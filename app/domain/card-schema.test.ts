@@ -26,7 +26,7 @@ describe("card fields", () => {
   });
 
   it("refuses other brands (American Express) with the accepted list", () => {
-    expect(errors({ ...valid, card_number: "378282246310005" }).card_number?.[0]).toBe("This card is not accepted. We accept Visa, Master Card, Discover.");
+    expect(errors({ ...valid, card_number: "378282246310005" }).card_number?.[0]).toBe("This card is not accepted here. We accept Visa, Master Card and Discover.");
   });
 
   it("refuses a number failing Luhn", () => {

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import type { CardBrand } from "~/db/schema/billing";
-import { CARD_BRAND_LABELS, cardBrand, expiryInFuture, luhnValid } from "./cards";
+import { cardBrand, expiryInFuture, luhnValid } from "./cards";
 import { isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
+import { acceptedCardsText, cardNotAcceptedMessage } from "./accepted-cards";
 
 /**
  * The card fields of every payment form (rental checkout, portal payments, autopay), one Zod shape
@@ -18,12 +19,15 @@ export interface YearMonth {
   month: number;
 }
 
-export const ACCEPTED_CARDS_TEXT = `We accept ${Object.values(CARD_BRAND_LABELS).join(", ")}.`;
+export const ACCEPTED_CARDS_TEXT = acceptedCardsText(["visa", "mastercard", "discover"]);
 
 /** Names of the card fields, as they appear in forms. */
 export const CARD_FIELD_NAMES = ["card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code"] as const;
 
-export function cardShape(_today?: YearMonth) {
+/** Every brand we can take; a location narrows it with its payment_types (~/domain/accepted-cards). */
+export const ALL_CARD_BRANDS: readonly CardBrand[] = ["visa", "mastercard", "discover"];
+
+export function cardShape(_today?: YearMonth, accepted: readonly CardBrand[] = ALL_CARD_BRANDS) {
   return {
     card_number: z
       .string({ error: "Enter your card number." })
@@ -32,7 +36,11 @@ export function cardShape(_today?: YearMonth) {
       .transform((v) => v.replace(/[\s-]/g, ""))
       .refine((v) => /^\d+$/.test(v), "Enter the card number using digits only.")
       .refine((v) => v.length >= 12 && v.length <= 19, "Enter the full card number (12 to 19 digits).")
-      .refine((v) => cardBrand(v) !== null, `This card is not accepted. ${ACCEPTED_CARDS_TEXT}`)
+      // Only the brands this location takes (its payment_types), reported beside the card number.
+      .refine((v) => {
+        const brand = cardBrand(v);
+        return brand !== null && accepted.includes(brand);
+      }, cardNotAcceptedMessage(accepted))
       .refine((v) => luhnValid(v), "This card number is not valid. Please check it."),
     exp_month: z
       .string({ error: "Choose the expiry month." })

@@ -27,10 +27,14 @@ export interface HoursItemInput {
 }
 
 /** What one day looks like. */
-export type DaySchedule =
+export type DaySchedule = (
   | { kind: "open24"; text: string }
   | { kind: "closed"; text: string }
-  | { kind: "hours"; open: number; close: number; note?: string };
+  | { kind: "hours"; open: number; close: number }
+) & {
+  /** The item's display_text, shown instead of the times when its is_display_text is on. */
+  display?: string;
+};
 
 export interface DayRange {
   /** e.g. "Mon – Fri", "Sat", "Every day" */
@@ -76,12 +80,13 @@ export function weekSchedule(items: HoursItemInput[]): Record<DayCode, DaySchedu
     else {
       const open = parseClock(item.open);
       const close = parseClock(item.close);
-      if (open !== null && close !== null) {
-        schedule = { kind: "hours", open, close };
-        if (item.isDisplayText && item.displayText) schedule.note = item.displayText;
-      }
+      if (open !== null && close !== null) schedule = { kind: "hours", open, close };
     }
     if (!schedule) continue;
+    // is_display_text: the operator's words ("By appointment", "Holiday hours vary") replace the
+    // times on the page; open-now and schema.org still follow the times.
+    const display = item.isDisplayText ? item.displayText?.trim() : "";
+    if (display) schedule = { ...schedule, display };
     for (const day of parseDayCodes(item.days)) week[day] = schedule;
   }
   return week;
@@ -103,6 +108,7 @@ function clock24(minutes: number): string {
 }
 
 function scheduleText(s: DaySchedule): string {
+  if (s.display) return s.display;
   if (s.kind === "hours") return `${formatClock(s.open)} – ${formatClock(s.close)}`;
   return s.text;
 }

@@ -25,13 +25,15 @@ export function formatMoney(cents: number): string {
 export interface HoursView {
   type: "gate" | "office";
   heading: string;
+  /** The block's show_on_google_my_business: its hours are the business's opening hours in JSON-LD. */
+  showOnGoogle: boolean;
   ranges: ReturnType<typeof groupHours>;
   status: ReturnType<typeof openStatus>;
 }
 
 /** Hours blocks ready to show: grouped day ranges and today's status in the location's time zone. */
 export function hoursView(
-  blocks: Array<{ type: "gate" | "office"; isAvailable: boolean; displayText: string; items: HoursItemInput[] }>,
+  blocks: Array<{ type: "gate" | "office"; isAvailable: boolean; displayText: string; showOnGoogleMyBusiness?: boolean; items: HoursItemInput[] }>,
   now: Date,
   timeZone: string,
 ): HoursView[] {
@@ -41,9 +43,21 @@ export function hoursView(
     .map((b) => ({
       type: b.type,
       heading: b.displayText || (b.type === "gate" ? "Gate hours" : "Office hours"),
+      showOnGoogle: b.showOnGoogleMyBusiness ?? true,
       ranges: groupHours(b.items),
       status: openStatus(b.items, now, timeZone),
     }));
+}
+
+/**
+ * schema.org openingHours of a location: the hours of the block marked show_on_google_my_business
+ * (when both are, the office's: they are when the business is open to talk to; gate hours are access
+ * hours). No block marked: none.
+ */
+export function googleOpeningHours(hours: ReadonlyArray<Pick<HoursView, "type" | "showOnGoogle" | "ranges">>): string[] {
+  const marked = hours.filter((h) => h.showOnGoogle);
+  const block = marked.find((h) => h.type === "office") ?? marked[0];
+  return block ? block.ranges.flatMap((r) => (r.schemaOrg ? [r.schemaOrg] : [])) : [];
 }
 
 /** schema.org SelfStorage business data for a location page. */

@@ -3,6 +3,7 @@
  * server (checkouts table). Pure helpers to decide which step a visitor may see.
  */
 import { z } from "zod";
+import type { CardBrand } from "~/db/schema/billing";
 import { cardShape, refineCardExpiry, type YearMonth } from "./card-schema";
 import { accountCreationSchema, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
 
@@ -76,12 +77,21 @@ export function detailsSchema(options: { passwordOptional: boolean }) {
     });
 }
 
-/** The protection step: a plan id among those offered, or "none". */
-export function protectionSchema(planIds: string[], required: boolean) {
+/**
+ * The protection step: a plan id among those offered, or "none"; and, when more than one move-in
+ * date is allowed (rental_days_in_advance > 0), one of those dates.
+ */
+export function protectionSchema(planIds: string[], required: boolean, moveInDates: readonly string[] = []) {
   return z.object({
     insurance_plan: z
       .string({ error: "Choose a protection plan or 'No protection plan'." })
       .refine((v) => planIds.includes(v) || (!required && v === "none"), "Choose a protection plan or 'No protection plan'."),
+    move_in_date:
+      moveInDates.length > 1
+        ? z
+            .string({ error: "Choose your move-in date." })
+            .refine((v) => moveInDates.includes(v), "Choose a move-in date from the list.")
+        : z.string().optional(),
   });
 }
 
@@ -100,10 +110,10 @@ export function signSchema(fullName: string) {
 }
 
 /** The payment step: the card and the autopay choice (forced on when the account forces autopay). */
-export function paySchema(today: YearMonth, options: { forceAutopay: boolean }) {
+export function paySchema(today: YearMonth, options: { forceAutopay: boolean; acceptedCards?: readonly CardBrand[] }) {
   return z
     .object({
-      ...cardShape(today),
+      ...cardShape(today, options.acceptedCards),
       autopay: z
         .union([z.literal("on"), z.literal("")])
         .optional()

@@ -50,6 +50,18 @@ export interface AccountUnitSettings {
   reservationsEnabled: boolean;
   /** accounts.is_split_units_by_unit_type */
   splitByUnitType: boolean;
+  /** is_value_pricing_enabled (decision 092): price per square foot and the best value of each size group. */
+  valuePricingEnabled?: boolean;
+}
+
+/** Value pricing (decision 092): what a card shows when it is on. */
+export interface ValueView {
+  /** Cents per square foot per month, rounded half up. */
+  perSqFt: number;
+  /** "$0.90 per sq ft" */
+  text: string;
+  /** The lowest price per square foot among the rentable storage units of its size group at its location. */
+  bestValue: boolean;
 }
 
 export interface UnitCardView {
@@ -69,6 +81,8 @@ export interface UnitCardView {
   features: string[];
   description: string;
   rate: RateDisplay;
+  /** Value pricing, or null when it is off (or for parking, which is not priced by area). */
+  value: ValueView | null;
   availability: { state: AvailabilityState; text: string; count: number };
   actions: UnitActions;
   locationName: string;
@@ -121,6 +135,7 @@ export function unitCardView(
     features: t.features,
     description: t.description,
     rate: rateDisplay(t, settings.webRatesEnabled),
+    value: settings.valuePricingEnabled ? valueView(rateDisplay(t, settings.webRatesEnabled).rate, t) : null,
     availability: { state: availabilityState(t.availableCount), text: availabilityText(t.availableCount), count: t.availableCount },
     actions: unitActions(t, settings),
     locationName: location.name,
@@ -128,6 +143,35 @@ export function unitCardView(
     phoneNumber: location.phoneNumber,
     matches: matchesUnitFilters(t, filters, location.urlSlug),
   };
+}
+
+function valueView(rate: number, t: Pick<ListingUnitType, "width" | "length" | "category">): ValueView | null {
+  const sqft = t.width * t.length;
+  if (t.category === "parking" || sqft <= 0) return null;
+  const perSqFt = Math.round(rate / sqft);
+  return { perSqFt, text: `${formatPerSqFt(perSqFt)} per sq ft`, bestValue: false };
+}
+
+function formatPerSqFt(cents: number): string {
+  return `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+}
+
+/**
+ * Marks the best value of each size group of one location: the rentable card with the lowest price
+ * per square foot (ties: the smaller, then the first listed). Only when at least two cards compete.
+ */
+export function markBestValue(cards: UnitCardView[]): UnitCardView[] {
+  const best = new Map<string, UnitCardView>();
+  const counts = new Map<string, number>();
+  for (const c of cards) {
+    if (!c.value || c.actions.soldOut) continue;
+    const key = `${c.locationSlug}:${c.sizeGroup}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+    const current = best.get(key);
+    if (!current || c.value.perSqFt < current.value!.perSqFt) best.set(key, c);
+  }
+  const winners = new Set([...best].filter(([key]) => (counts.get(key) ?? 0) > 1).map(([, c]) => c));
+  return cards.map((c) => (winners.has(c) && c.value ? { ...c, value: { ...c.value, bestValue: true } } : c));
 }
 
 /** The unit types of one location a visitor may see (is_show_only_specific_unit_types), smallest first. */
@@ -145,7 +189,7 @@ export function locationUnitListing(
   const shown = shownUnitTypes(types, location);
   const slugs = unitTypeSlugs(types);
   const f = { ...filters, location: null };
-  const cards = shown.map((t) => unitCardView(t, location, slugs.get(t.id)!, settings, f));
+  const cards = markBestValue(shown.map((t) => unitCardView(t, location, slugs.get(t.id)!, settings, f)));
   const sections: UnitSectionView[] = settings.splitByUnitType
     ? splitByUnitType(cards).map((s) => ({ key: `type-${s.name}`, heading: s.name, headingHref: null, cards: s.types }))
     : [{ key: "all", heading: null, headingHref: null, cards }];
@@ -178,7 +222,7 @@ export function allUnitsListing(
       key: `location-${location.urlSlug}`,
       heading: location.name,
       headingHref: `/locations/${location.urlSlug}`,
-      cards: rentable.map((t) => unitCardView(t, location, slugs.get(t.id)!, settings, filters)),
+      cards: markBestValue(rentable.map((t) => unitCardView(t, location, slugs.get(t.id)!, settings, filters))),
     });
   }
   const cards = sections.flatMap((s) => s.cards);

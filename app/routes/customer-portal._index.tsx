@@ -6,6 +6,8 @@ import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { phoneHref } from "~/domain/phone";
+import { externalPaymentLink } from "~/domain/payment-links";
+import { officeInstructions } from "~/domain/office-instructions";
 import { getCsrfToken } from "~/services/csrf.server";
 import { listPortalUnits, portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
 import { storageFor } from "~/storage-software/index.server";
@@ -26,7 +28,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const withLedgers = await Promise.all(
     units.map(async ({ lease, location }) => ({
       lease,
-      location: { name: location.name, urlSlug: location.urlSlug, phone: location.phoneNumber },
+      location: {
+        name: location.name,
+        urlSlug: location.urlSlug,
+        phone: location.phoneNumber,
+        externalPaymentLink: externalPaymentLink(location.externalPaymentLink),
+      },
       ledger: (await storageFor(ctx.db, location).getLedger(tenantId, lease.leaseId)) ?? [],
     })),
   );
@@ -46,6 +53,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         unitAlarms: ctx.settings.is_unit_alarms_enabled,
         idUpload: ctx.settings.is_id_upload_enabled,
       },
+      officeInstructions: officeInstructions(ctx.settings),
       done: done ? (DONE[done] ?? null) : null,
     },
     { headers: portalHeaders(csrf.setCookie) },
@@ -161,7 +169,27 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               ) : null}
             </dl>
 
-            {active ? (
+            {active && location.externalPaymentLink ? (
+              <div className="portal-external-pay">
+                <p>
+                  Payments and autopay for {location.name} are handled on our payment site.
+                </p>
+                <ul className="portal-actions">
+                  <li>
+                    <a className="button button--primary" href={location.externalPaymentLink} data-testid="external-pay">
+                      Pay my bill<span className="visually-hidden"> for unit {lease.unitName} on our payment site</span>
+                    </a>
+                  </li>
+                  {flags.moveOut ? (
+                    <li>
+                      <Link className="button button--secondary" to={`${base}/move-out`}>
+                        Give move-out notice
+                      </Link>
+                    </li>
+                  ) : null}
+                </ul>
+              </div>
+            ) : active ? (
               <ul className="portal-actions">
                 {flags.payments ? (
                   <li>
@@ -199,9 +227,22 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               {!flags.prepay && flags.payments ? <CallOffice phone={location.phone}>To pay months ahead,</CallOffice> : null}
               {!flags.moveOut ? <CallOffice phone={location.phone}>To give notice that you are moving out,</CallOffice> : null}
               {!flags.protectionPlans ? <CallOffice phone={location.phone}>To add or change a protection plan,</CallOffice> : null}
-              {!flags.unitAlarms ? <CallOffice phone={location.phone}>For unit alarm settings,</CallOffice> : null}
-              {!flags.idUpload ? <CallOffice phone={location.phone}>To update the ID on your account,</CallOffice> : null}
             </div>
+            {loaderData.officeInstructions.length ? (
+              <section className="portal-office-instructions" aria-labelledby={`office-${lease.leaseId}`} data-testid="office-instructions">
+                <h3 id={`office-${lease.leaseId}`}>At the {location.name} office</h3>
+                <dl>
+                  {loaderData.officeInstructions.map((i) => (
+                    <div key={i.key}>
+                      <dt>{i.heading}</dt>
+                      <dd>
+                        {i.text} Questions? Call <a href={phoneHref(location.phone)}>{location.phone}</a>.
+                      </dd>
+                    </div>
+                  ))}
+                </dl>
+              </section>
+            ) : null}
 
             <h3>Ledger</h3>
             <div className="table-scroll">

@@ -9,8 +9,11 @@ import { absoluteUrl } from "~/components/page-meta";
 import { ContactForm } from "~/components/contact-form";
 import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
-import { directionsUrl, presentLinks, formatDollars, formatMoney, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { directionsUrl, presentLinks, formatDollars, formatMoney, googleOpeningHours, hoursView, selfStorageJsonLd } from "~/domain/location-page";
 import { phoneHref } from "~/domain/phone";
+import { acceptedCardBrands } from "~/domain/accepted-cards";
+import { CardBrandBadges } from "~/components/card-brands";
+import { externalPaymentLink, payBillHref } from "~/domain/payment-links";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { now } from "~/services/clock.server";
 import unitsCss from "~/styles/units.css?url";
@@ -62,14 +65,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         mainImage: location.mainImage,
         address: location.address,
         amenities: location.amenities.map((a) => ({ id: a.id, label: a.label, description: a.description })),
-        insurancePlans: location.insurancePlans.map((p) => ({
+        // is_insurance_shown governs the plan list here as well as at checkout.
+        insurancePlans: (account.globalSettings.is_insurance_shown ? location.insurancePlans : []).map((p) => ({
           id: p.id,
           coverage: p.coverage,
           premium: p.premium,
           description: p.description,
           provider: p.provider,
         })),
-        paymentTypes: location.paymentTypes.map((p) => ({ id: p.id, label: p.label, category: p.category })),
+        acceptedCards: acceptedCardBrands(location.paymentTypes),
         reviewSettings: location.reviewSettings,
       },
       timeZone: location.timeZone.timeZoneId,
@@ -77,6 +81,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       social,
       reviewLinks,
       isComingSoon,
+      payBill: isComingSoon ? null : { href: payBillHref(location), external: externalPaymentLink(location.externalPaymentLink) !== null },
       isInsuranceRequired: account.globalSettings.is_insurance_required,
       csrfToken: csrf?.token ?? null,
       notified: url.searchParams.get("notified") === "1",
@@ -116,7 +121,6 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   const l = data.location;
   const site = siteFromMatches(matches);
   const path = `/locations/${l.urlSlug}`;
-  const office = data.hours.find((h) => h.type === "office");
   return routeMeta(matches, {
     title: l.metaTitle || `Self Storage in ${l.name}`,
     description: l.metaDescription,
@@ -130,7 +134,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
       email: l.email,
       image: l.mainImage ? absoluteUrl(site?.origin, l.mainImage.src) : undefined,
       address: l.address ? { ...l.address, lat: l.address.lat, lon: l.address.lon } : null,
-      officeHours: office ? office.ranges.flatMap((r) => (r.schemaOrg ? [r.schemaOrg] : [])) : [],
+      officeHours: googleOpeningHours(data.hours),
       rating: { value: l.reviewSettings.rating, count: l.reviewSettings.total_reviews },
       sameAs: data.social.map(([, href]) => href),
     }),
@@ -278,6 +282,15 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
                 </li>
               ) : null}
             </ul>
+            {loaderData.payBill ? (
+              <p>
+                Already renting here?{" "}
+                <a href={loaderData.payBill.href} data-testid="pay-bill">
+                  Pay your bill
+                  {loaderData.payBill.external ? <span className="visually-hidden"> on our payment site</span> : null}
+                </a>
+              </p>
+            ) : null}
           </section>
 
           {hours.map((h) => (
@@ -303,16 +316,17 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
             </section>
           ))}
 
-          {!isComingSoon && l.paymentTypes.length ? (
+          {!isComingSoon ? (
             <section className="card" aria-labelledby="cards-heading">
               <h2 id="cards-heading">Cards we accept</h2>
-              <ul className="inline-list">
-                {l.paymentTypes.map((p) => (
-                  <li key={p.id} className={`card-brand card-brand--${p.category}`}>
-                    {p.label}
-                  </li>
-                ))}
-              </ul>
+              {l.acceptedCards.length ? (
+                <CardBrandBadges brands={l.acceptedCards} label={`Cards accepted at ${l.name}`} />
+              ) : (
+                <p data-testid="no-card-payment">
+                  We do not take card payments online at this location. Please call the office at{" "}
+                  <a href={phoneHref(l.phoneNumber)}>{l.phoneNumber}</a> to rent or pay.
+                </p>
+              )}
             </section>
           ) : null}
 

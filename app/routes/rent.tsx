@@ -54,12 +54,15 @@ import {
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
+import { autopayChoice } from "~/domain/autopay-choice";
+import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { keepFormThroughOutage } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { countNewHold, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
+import { AutopayField } from "~/components/autopay-field";
 
 export const handle = { hydrate: true };
 
@@ -81,6 +84,8 @@ function formatDay(day: string) {
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
   if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  // A type the location hides (is_show_only_specific_unit_types) is not offered online, even by URL.
+  if (!ctx.offered) throw data({ message: "This unit is not offered online" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
   return ctx;
 }
 
@@ -146,11 +151,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           })),
           required: ctx.settings.is_insurance_required,
           choice: checkout?.insuranceChoice ?? null,
-          moveInDate: formatDay(ctx.today),
+          moveInDates: ctx.moveInDates.map((d) => ({ value: d, label: `${formatDay(d)}${d === ctx.today ? " (today)" : ""}` })),
+          moveInDate: effectiveMoveInDate(checkout?.moveInDate, ctx.moveInDates) ?? ctx.today,
         } as const;
       }
       case "review": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
         return {
           step,
           lines: q.quote.lines,
@@ -163,7 +169,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         } as const;
       }
       case "sign": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
         return {
           step,
           leaseText: checkoutLeaseText(ctx, details!, q),
@@ -172,14 +178,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         } as const;
       }
       case "pay": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice);
+        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
         return {
           step,
           total: q.quote.total,
           today: yearMonth(ctx.today),
-          autopayEnabled: ctx.settings.is_autopay_enabled,
-          autopayPrechecked: ctx.settings.is_autopay_prechecked,
-          forceAutopay: ctx.settings.is_force_autopay,
+          acceptedCards: ctx.acceptedCards,
+          autopay: autopayChoice(ctx.settings),
           autopayTerms: ctx.location.autopayTerms,
           nameOnCard: `${details!.first_name} ${details!.last_name}`,
           postalCode: details!.postal_code,
@@ -264,9 +269,9 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   try {
     if (intent === "protection") {
       const { plans } = await quoteCheckout(ctx, null);
-      const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required) });
+      const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required, ctx.moveInDates) });
       if (submission.status !== "success") return fail(submission.reply());
-      await saveProtection(context.db, ctx, checkout, submission.value.insurance_plan, now);
+      await saveProtection(context.db, ctx, checkout, submission.value.insurance_plan, now, submission.value.move_in_date);
       throw redirect(`${basePath}?step=review`, 303);
     }
 
@@ -275,15 +280,15 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
       const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
       if (submission.status !== "success") return fail(submission.reply());
       if (checkout.insuranceChoice == null) throw redirect(`${basePath}?step=protection`, 303);
-      const q = await quoteCheckout(ctx, checkout.insuranceChoice);
+      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
       await saveSignature(context.db, ctx, checkout, { signedName: submission.value.signed_name, text: checkoutLeaseText(ctx, details, q), ip: clientIp(context), now });
       throw redirect(`${basePath}?step=pay`, 303);
     }
 
     if (intent === "pay") {
-      const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: ctx.settings.is_force_autopay }) });
+      const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: autopayChoice(ctx.settings).required, acceptedCards: ctx.acceptedCards }) });
       if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
-      const autopay = ctx.settings.is_autopay_enabled && submission.value.autopay;
+      const autopay = autopayChoice(ctx.settings).offered && submission.value.autopay;
       const phone = ctx.location.phoneNumber;
       const attempt = await beginCardAttempt(context.db, { scope: { kind: "rental", checkoutId: checkout.id }, email: checkoutDetails(checkout)!.email, ip: clientIp(context), now });
       if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
@@ -447,7 +452,7 @@ function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">;
   const [form, fields] = useForm({
     id: "rent-protection",
     lastResult: actionData?.result,
-    defaultValue: { insurance_plan: view.choice ?? undefined },
+    defaultValue: { insurance_plan: view.choice ?? undefined, move_in_date: view.moveInDate },
     shouldValidate: "onSubmit",
   });
   const meta = fields.insurance_plan;
@@ -491,9 +496,35 @@ function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">;
         ) : null}
         <FieldErrors id={meta.errorId} errors={meta.errors} />
       </fieldset>
-      <p>
-        <strong>Move-in date:</strong> {view.moveInDate} (today)
-      </p>
+      {view.moveInDates.length > 1 ? (
+        <div className={fields.move_in_date.errors?.length ? "field field--invalid" : "field"}>
+          <label htmlFor="move-in-date" className="field__label">
+            Move-in date
+          </label>
+          <p id="move-in-date-hint" className="field__hint">
+            Your rent and your lease start on this day.
+          </p>
+          <select
+            id="move-in-date"
+            name={fields.move_in_date.name}
+            defaultValue={view.moveInDate}
+            aria-describedby={`move-in-date-hint${fields.move_in_date.errors?.length ? ` ${fields.move_in_date.errorId}` : ""}`}
+            aria-invalid={fields.move_in_date.errors?.length ? true : undefined}
+            data-testid="move-in-date"
+          >
+            {view.moveInDates.map((d) => (
+              <option key={d.value} value={d.value}>
+                {d.label}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id={fields.move_in_date.errorId} errors={fields.move_in_date.errors} />
+        </div>
+      ) : (
+        <p>
+          <strong>Move-in date:</strong> {view.moveInDates[0]?.label ?? formatDay(view.moveInDate)}
+        </p>
+      )}
       <div className="button-row">
         <BackLink basePath={d.basePath} step="protection" />
         <SubmitButton pendingText="Saving…">Continue</SubmitButton>
@@ -575,17 +606,16 @@ function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderDa
 }
 
 function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData; actionData: ActionData }) {
-  const schema = paySchema(view.today, { forceAutopay: view.forceAutopay });
+  const schema = paySchema(view.today, { forceAutopay: view.autopay.required, acceptedCards: view.acceptedCards });
   const [form, fields] = useForm({
     id: "rent-pay",
     lastResult: actionData?.result,
-    defaultValue: { name_on_card: view.nameOnCard, billing_postal_code: view.postalCode, autopay: view.autopayPrechecked || view.forceAutopay ? "on" : "" },
+    defaultValue: { name_on_card: view.nameOnCard, billing_postal_code: view.postalCode, autopay: view.autopay.checked ? "on" : "" },
     constraint: getZodConstraint(schema),
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const autopay = fields.autopay;
   return (
     <Form method="post" action={`${d.basePath}?step=pay`} {...getFormProps(form)} noValidate className="stack-form">
       <CsrfInput token={d.csrfToken} />
@@ -597,26 +627,8 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       <p className="checkout__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
-      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} />
-      {view.autopayEnabled ? (
-        <fieldset className="form-group">
-          <legend>Autopay</legend>
-          <div className="checkbox-field">
-            {view.forceAutopay ? (
-              <>
-                <input type="hidden" name={autopay.name} value="on" />
-                <input type="checkbox" id={autopay.id} checked disabled aria-describedby="autopay-terms" />
-              </>
-            ) : (
-              <input {...getInputProps(autopay, { type: "checkbox", value: "on" })} aria-describedby="autopay-terms" />
-            )}
-            <label htmlFor={autopay.id}>Pay my rent automatically each month with this card (autopay)</label>
-          </div>
-          <p id="autopay-terms" className="field__hint">
-            {view.autopayTerms}
-          </p>
-        </fieldset>
-      ) : null}
+      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} />
+      <AutopayField choice={view.autopay} field={fields.autopay} terms={view.autopayTerms} />
       <div className="button-row">
         <BackLink basePath={d.basePath} step="pay" />
         <SubmitButton pendingText="Processing payment…">Pay {formatCents(view.total)} and rent</SubmitButton>
@@ -624,4 +636,3 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
     </Form>
   );
 }
-

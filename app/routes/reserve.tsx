@@ -28,6 +28,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: chec
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
   if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  // A type the location hides (is_show_only_specific_unit_types) is not offered online, even by URL.
+  if (!ctx.offered) throw data({ message: "This unit is not offered online" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
   return ctx;
 }
 
@@ -42,6 +44,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       idempotencyKey: crypto.randomBytes(16).toString("base64url"),
       unit: unitDescription(ctx.unitType),
       rate: ctx.settings.is_web_rates_enabled && ctx.unitType.webRate > 0 ? ctx.unitType.webRate : ctx.unitType.standardRate,
+      standardRate: ctx.unitType.standardRate,
       locationName: ctx.location.name,
       locationPath: `/locations/${ctx.location.urlSlug}`,
       phone,
@@ -115,7 +118,17 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
       ) : (
         <>
           <p>
-            {formatCents(d.rate)} a month. Reserving is free: we keep the unit for you for {d.daysValid} days. Come to the office during office hours
+            {d.standardRate > d.rate ? <span className="visually-hidden">Web rate </span> : null}
+            {formatCents(d.rate)} a month
+            {d.standardRate > d.rate ? (
+              <>
+                {" "}
+                <span className="visually-hidden">(standard rate </span>
+                <s>{formatCents(d.standardRate)}</s>
+                <span className="visually-hidden">)</span>
+              </>
+            ) : null}
+            . Reserving is free: we keep the unit for you for {d.daysValid} days. Come to the office during office hours
             to sign your lease and get your gate code.
           </p>
           {actionData?.formError ? (

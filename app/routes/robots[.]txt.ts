@@ -1,9 +1,15 @@
 import type { Route } from "./+types/robots[.]txt";
 import { requireSite } from "~/services/site-context.server";
 import { publicOrigin } from "~/services/site-origin.server";
+import { isStagingHost, STAGING_ROBOTS_HEADER, STAGING_ROBOTS_TXT } from "~/domain/staging";
 
-export async function loader({ context }: Route.LoaderArgs) {
+export async function loader({ context, request }: Route.LoaderArgs) {
   const { website } = await requireSite(context);
+  if (isStagingHost(new URL(request.url).host, website.stagingDomain)) {
+    return new Response(STAGING_ROBOTS_TXT, {
+      headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "public, max-age=3600", "X-Robots-Tag": STAGING_ROBOTS_HEADER },
+    });
+  }
   const body = [
     "User-agent: *",
     // The portal and the rental and reservation steps are personal: keep them out of search results.

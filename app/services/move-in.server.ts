@@ -27,13 +27,16 @@ import { sendEmail } from "./email.server";
 import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
 import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledger";
 import type { CardBrand } from "~/db/schema/billing";
+import { isUnitTypeShown } from "~/domain/units";
+import { acceptedCardBrands } from "~/domain/accepted-cards";
+import { effectiveMoveInDate, moveInDates } from "~/domain/move-in-date";
 
 /** How long a unit is kept for one visitor between steps. */
 export const HOLD_MINUTES = 15;
 
 // ------------------------------------------------------------------ context
 
-export type RentalBlock = "rentals_off" | "coming_soon" | "sunday" | "sold_out" | null;
+export type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "sunday" | "sold_out" | null;
 
 export interface RentalContext {
   storage: StorageSoftware;
@@ -55,6 +58,15 @@ export interface RentalContext {
   };
   unitType: UnitTypeAvailability;
   today: string;
+  /**
+   * False when the location's is_show_only_specific_unit_types hides this type: it is then neither
+   * rentable nor reservable, even by URL (decision 031). Confirmations and cancel links still work.
+   */
+  offered: boolean;
+  /** The card brands the location takes (its payment_types); empty: no card payments online. */
+  acceptedCards: CardBrand[];
+  /** The move-in dates a visitor may pick (rental_days_in_advance, Sundays per the account; decision 094). */
+  moveInDates: string[];
 }
 
 /**
@@ -66,7 +78,7 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   const row = await db.query.unitTypes.findFirst({
     columns: { id: true },
     where: eq(unitTypes.id, Number(unitTypeId)),
-    with: { location: { with: { address: true } } },
+    with: { location: { with: { address: true, paymentTypes: true } } },
   });
   if (!row) return null;
   const loc = row.location;
@@ -80,9 +92,11 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   if (!unitType) return null;
   const timeZone = loc.timeZone.timeZoneId;
   const a = loc.address;
+  const settings = parseAccountGlobalSettings(account.globalSettings);
+  const today = localToday(now, timeZone);
   return {
     storage,
-    settings: parseAccountGlobalSettings(account.globalSettings),
+    settings,
     operatorName: website?.websiteName ?? account.name,
     location: {
       id: loc.id,
@@ -99,7 +113,13 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
       isHideExtraChargesForParkingOrOffice: loc.isHideExtraChargesForParkingOrOffice,
     },
     unitType,
-    today: localToday(now, timeZone),
+    today,
+    moveInDates: moveInDates(today, settings.rental_days_in_advance, settings.is_rentals_on_sunday_allowed),
+    offered: isUnitTypeShown(unitType, {
+      isShowOnlySpecificUnitTypes: loc.isShowOnlySpecificUnitTypes,
+      specificUnitTypesToShow: Array.isArray(loc.specificUnitTypesToShow) ? loc.specificUnitTypesToShow.filter((s) => typeof s === "string") : [],
+    }),
+    acceptedCards: acceptedCardBrands(loc.paymentTypes),
   };
 }
 
@@ -107,7 +127,10 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
 export function rentalBlock(ctx: RentalContext, options: { ignoreAvailability?: boolean } = {}): RentalBlock {
   if (!ctx.settings.is_rentals_enabled) return "rentals_off";
   if (ctx.location.status !== "Live") return "coming_soon";
-  if (!ctx.settings.is_rentals_on_sunday_allowed && new Date(`${ctx.today}T12:00:00Z`).getUTCDay() === 0) return "sunday";
+  // A location with no payment types takes no card payments online: rent at the office.
+  if (ctx.acceptedCards.length === 0) return "no_card_payment";
+  // No move-in date left to pick (today is Sunday, Sundays are not allowed and nothing in advance).
+  if (ctx.moveInDates.length === 0) return "sunday";
   if (!options.ignoreAvailability && ctx.unitType.availableCount < 1) return "sold_out";
   return null;
 }
@@ -118,6 +141,8 @@ export function rentalBlockMessage(block: Exclude<RentalBlock, null>, phone: str
       return RENTALS_DISABLED_MESSAGE;
     case "coming_soon":
       return `This location is coming soon and cannot be rented online yet. Call ${phone} to hear when it opens.`;
+    case "no_card_payment":
+      return `This location does not take card payments online. Please call the office at ${phone} to rent this unit.`;
     case "sunday":
       return `Online rentals are not available on Sundays. Please come back tomorrow or call ${phone}.`;
     case "sold_out":
@@ -278,15 +303,17 @@ export async function renewHold(db: Database, ctx: RentalContext, checkout: Chec
   await db.update(checkouts).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(checkouts.id, checkout.id));
 }
 
-export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date) {
+export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date, moveInDate?: string | null) {
   await reopenCharging(db, checkout);
   await renewHold(db, ctx, checkout, now);
-  const changed = checkout.insuranceChoice !== choice;
+  const date = effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today;
+  const changed = checkout.insuranceChoice !== choice || checkout.moveInDate !== date;
+  checkout.moveInDate = date;
   await db
     .update(checkouts)
     .set({
       insuranceChoice: choice,
-      moveInDate: ctx.today,
+      moveInDate: date,
       ...(changed ? { signedName: null, signedAt: null, signedIp: null, leaseHash: null } : {}),
     })
     .where(eq(checkouts.id, checkout.id));
@@ -332,8 +359,11 @@ export interface CheckoutQuote {
   plan: InsurancePlanOption | null;
 }
 
-/** The one server-computed quote for this checkout's answers (today's date in the location's time zone). */
-export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string | null): Promise<CheckoutQuote> {
+/**
+ * The one server-computed quote for this checkout's answers: the chosen move-in date while it is
+ * still allowed, else the first allowed date (today in the location's time zone).
+ */
+export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string | null, moveInDate?: string | null): Promise<CheckoutQuote> {
   const [plans, charges] = await Promise.all([
     ctx.settings.is_insurance_shown ? ctx.storage.listInsurancePlans() : Promise.resolve([]),
     ctx.storage.listCheckoutCharges(),
@@ -349,7 +379,7 @@ export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string 
     },
     charges,
     insurancePlan: plan,
-    moveInDate: ctx.today,
+    moveInDate: effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today,
   });
   return { quote, plans, plan };
 }
@@ -490,7 +520,7 @@ export async function placeMoveIn(
   const details = checkoutDetails(checkout);
   if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
   if (!details || !checkout.webPwHash || !checkout.leaseHash || !checkout.signedAt || !checkout.signedName) return { status: "changed" };
-  const q = await quoteCheckout(ctx, checkout.insuranceChoice);
+  const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
   const text = checkoutLeaseText(ctx, details, q);
   if (sha256(text) !== checkout.leaseHash) {
     await db.update(checkouts).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(checkouts.id, checkout.id));

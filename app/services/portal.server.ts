@@ -21,6 +21,8 @@ export interface PortalLocation extends LocationRef {
   timeZone: string;
   autopayTerms: string;
   moveOutConfirmationMessage: string;
+  /** The location's external_payment_link (decision 090); the portal's pay links go there when set. */
+  externalPaymentLink: string | null;
 }
 
 export async function portalLocations(db: Database, accountId: number): Promise<PortalLocation[]> {
@@ -35,6 +37,7 @@ export async function portalLocations(db: Database, accountId: number): Promise<
       timeZone: locations.timeZone,
       autopayTerms: locations.autopayTerms,
       moveOutConfirmationMessage: locations.moveOutConfirmationMessage,
+      externalPaymentLink: locations.externalPaymentLink,
     })
     .from(locations)
     .where(eq(locations.accountId, accountId))

@@ -240,7 +240,7 @@ describe("page loaders return the seeded facts", () => {
 
   it("a live location page: hours grouped, today's status, cacheable, no form", async () => {
     const r = await callRoute<{
-      location: { name: string; status: string; insurancePlans: unknown[]; paymentTypes: Array<{ label: string }> };
+      location: { name: string; status: string; insurancePlans: unknown[]; acceptedCards: string[] };
       hours: Array<{ type: string; ranges: Array<{ label: string }>; status: { text: string } }>;
       isComingSoon: boolean;
       csrfToken: string | null;
@@ -250,7 +250,7 @@ describe("page loaders return the seeded facts", () => {
     expect(r.data.isComingSoon).toBe(false);
     expect(r.data.csrfToken).toBeNull();
     expect(r.data.location.insurancePlans).toHaveLength(4);
-    expect(r.data.location.paymentTypes.map((p) => p.label)).toEqual(["Visa", "Master Card", "Discover"]);
+    expect(r.data.location.acceptedCards).toEqual(["visa", "mastercard", "discover"]);
     expect(r.data.hours.map((h) => h.type)).toEqual(["office", "gate"]);
     expect(r.data.hours[0]!.ranges.map((x) => x.label)).toEqual(["Mon – Fri", "Sat", "Sun"]);
     expect(r.data.hours[0]!.status.text).toMatch(/^(Open now|Closed now)/);

@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { accounts, locations, menus, navMenuItems, websites } from "~/db/schema";
 import { buildMenuTree, type MenuItem } from "~/domain/menu";
 import { parseAccountGlobalSettings } from "~/domain/portal-settings";
+import { siteWidePaymentLink, withPayBillLink } from "~/domain/payment-links";
 
 /** The operator's website. One operator per deployment: the first website row. */
 export async function getWebsite(db: Database) {
@@ -53,12 +54,23 @@ export async function getSiteLayout(
     known ? known.account : getAccount(db, website.accountId),
     getMenus(db, website.id),
     db
-      .select({ name: locations.name, urlSlug: locations.urlSlug, status: locations.status, phoneNumber: locations.phoneNumber })
+      .select({
+        name: locations.name,
+        urlSlug: locations.urlSlug,
+        status: locations.status,
+        phoneNumber: locations.phoneNumber,
+        externalPaymentLink: locations.externalPaymentLink,
+      })
       .from(locations)
       .where(eq(locations.accountId, website.accountId))
       .orderBy(asc(locations.id)),
   ]);
   if (!account) return null;
+  // Pay Bill goes to the external payment site when every live location pays there (decision 090).
+  const payLink = siteWidePaymentLink(locationRows);
+  const menusWithPayBill = Object.fromEntries(
+    Object.entries(menuMap).map(([name, menu]) => [name, { ...menu, items: withPayBillLink(menu.items, payLink) }]),
+  );
   return {
     website: {
       websiteName: website.websiteName,
@@ -79,8 +91,8 @@ export async function getSiteLayout(
       tagline: account.tagline,
       isRentalsEnabled: account.globalSettings.is_rentals_enabled,
     },
-    menus: menuMap,
-    locations: locationRows,
+    menus: menusWithPayBill,
+    locations: locationRows.map(({ externalPaymentLink: _link, ...l }) => l),
     /** The shared contact phone number: the first location's (spec: the same for all locations). */
     phoneNumber: locationRows[0]?.phoneNumber ?? "",
   };

@@ -128,6 +128,7 @@ export function accountUnitSettings(account: {
     rentalsEnabled: account.globalSettings.is_rentals_enabled,
     reservationsEnabled: account.globalSettings.is_reservations_enabled,
     splitByUnitType: account.isSplitUnitsByUnitType,
+    valuePricingEnabled: account.globalSettings.is_value_pricing_enabled,
   };
 }
 

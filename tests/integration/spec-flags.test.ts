@@ -1,0 +1,276 @@
+/**
+ * Issue 9: every field and flag of the spec does what it says. One describe per flag; each test
+ * changes the seeded data it needs and puts it back.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type { DatabaseHandle } from "~/db/client.server";
+import { accounts, locations, paymentTypes, unitTypes } from "~/db/schema";
+import { getAccount, getSiteLayout, getWebsite } from "~/db/queries/site.server";
+import { createTenantWithLease } from "~/services/portal-demo.server";
+import { createTenantSession } from "~/services/session.server";
+import { loader as locationLoader } from "~/routes/location";
+import { loader as dashboardLoader } from "~/routes/customer-portal._index";
+import { action as rentAction, loader as rentLoader } from "~/routes/rent";
+import { loader as reserveLoader } from "~/routes/reserve";
+import { loader as robotsLoader } from "~/routes/robots[.]txt";
+import { loader as rootLoader } from "~/root";
+import {
+  checkoutLeaseText,
+  getCheckout,
+  getLeaseDocument,
+  getMoveInConfirmation,
+  loadRentalContext,
+  placeMoveIn,
+  quoteCheckout,
+  rentalBlock,
+  saveDetails,
+  saveProtection,
+  saveSignature,
+} from "~/services/move-in.server";
+import { protectionSchema } from "~/domain/move-in-steps";
+import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./move-in-fixtures";
+import type { MenuItem } from "~/domain/menu";
+import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import { createTestDatabase } from "./db";
+import { callRoute } from "./route-helpers";
+
+const LUMBERTON = "lumberton-nc-28358";
+const JACKSONVILLE = "jacksonville-nc-28546";
+const PAY_SITE = "https://pay.example.com/gatehouse";
+
+let handle: DatabaseHandle;
+let seededSettings: AccountGlobalSettings;
+const db = () => handle.db;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  seededSettings = (await db().query.accounts.findFirst())!.globalSettings as AccountGlobalSettings;
+});
+afterAll(() => handle?.close());
+beforeEach(async () => {
+  await db().update(accounts).set({ globalSettings: seededSettings });
+  await db().update(locations).set({ externalPaymentLink: null, isShowOnlySpecificUnitTypes: false, specificUnitTypesToShow: [] });
+});
+
+async function setAccountFlags(flags: Partial<AccountGlobalSettings>) {
+  await db().update(accounts).set({ globalSettings: { ...seededSettings, ...flags } });
+}
+
+function findByName(items: MenuItem[], name: string): MenuItem[] {
+  return items.flatMap((i) => [...(i.name === name ? [i] : []), ...findByName(i.children, name)]);
+}
+
+async function payBillUrls() {
+  const website = (await getWebsite(db()))!;
+  const account = (await getAccount(db(), website.accountId))!;
+  const layout = (await getSiteLayout(db(), { website, account }))!;
+  return Object.values(layout.menus).flatMap((m) => findByName(m.items, "Pay Bill").map((i) => i.url));
+}
+
+describe("external_payment_link (location)", () => {
+  it("off (seed): Pay Bill goes to the portal sign-in, the location page links the portal", async () => {
+    expect(await payBillUrls()).toEqual(["/payonline", "/payonline"]);
+    const page = await callRoute<{ payBill: { href: string } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(page.data.payBill.href).toBe("/customer-portal/login");
+  });
+
+  it("set on one location: that location's page and portal links go there; the site-wide Pay Bill stays on the portal", async () => {
+    await db().update(locations).set({ externalPaymentLink: PAY_SITE }).where(eq(locations.urlSlug, LUMBERTON));
+    const page = await callRoute<{ payBill: { href: string; external: boolean } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(page.data.payBill).toEqual({ href: PAY_SITE, external: true });
+    const other = await callRoute<{ payBill: { href: string } }>(locationLoader, db(), `/locations/${JACKSONVILLE}`, { params: { slug: JACKSONVILLE } });
+    expect(other.data.payBill.href).toBe("/customer-portal/login");
+    expect(await payBillUrls()).toEqual(["/payonline", "/payonline"]);
+
+    // The portal: the tenant's Lumberton unit pays on the payment site.
+    const now = new Date();
+    const t = await createTenantWithLease(db(), { email: `ext-pay-${Date.now()}@example.com`, password: "secret1", now, withInsurance: false });
+    const cookie = (await createTenantSession(db(), { tenantId: String(t.tenantId), now })).split(";")[0]!;
+    const dash = await callRoute<{ units: Array<{ location: { externalPaymentLink: string | null } }> }>(dashboardLoader, db(), "/customer-portal", {
+      init: { headers: { Cookie: cookie } },
+    });
+    expect(dash.status).toBe(200);
+    expect(dash.data.units.map((u) => u.location.externalPaymentLink)).toEqual([PAY_SITE]);
+  });
+
+  it("set on every live location: the menus' Pay Bill links go there too", async () => {
+    await db().update(locations).set({ externalPaymentLink: PAY_SITE }).where(eq(locations.status, "Live"));
+    expect(await payBillUrls()).toEqual([PAY_SITE, PAY_SITE]);
+  });
+
+  it("ignores a link that is not an http(s) URL", async () => {
+    await db().update(locations).set({ externalPaymentLink: "javascript:alert(1)" }).where(eq(locations.urlSlug, LUMBERTON));
+    const page = await callRoute<{ payBill: { href: string } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(page.data.payBill.href).toBe("/customer-portal/login");
+  });
+});
+
+async function lumbertonTypes() {
+  const loc = (await db().query.locations.findFirst({ where: eq(locations.urlSlug, LUMBERTON) }))!;
+  const types = await db().query.unitTypes.findMany({ where: eq(unitTypes.locationId, loc.id) });
+  return { loc, types };
+}
+
+describe("is_show_only_specific_unit_types / specific_unit_types_to_show", () => {
+  it("a hidden type is neither rentable nor reservable by URL (404); a shown one still is", async () => {
+    await setAccountFlags({ is_reservations_enabled: true });
+    const { loc, types } = await lumbertonTypes();
+    const parking = types.find((t) => t.name === "Parking")!;
+    const other = types.find((t) => t.name !== "Parking")!;
+    for (const id of [parking.id, other.id]) {
+      expect((await callRoute(rentLoader, db(), `/rent/${id}`, { params: { unitTypeId: String(id) } })).status).toBe(200);
+      expect((await callRoute(reserveLoader, db(), `/reserve/${id}`, { params: { unitTypeId: String(id) } })).status).toBe(200);
+    }
+    await db().update(locations).set({ isShowOnlySpecificUnitTypes: true, specificUnitTypesToShow: ["Parking"] }).where(eq(locations.id, loc.id));
+    const rentHidden = await callRoute<{ message: string }>(rentLoader, db(), `/rent/${other.id}`, { params: { unitTypeId: String(other.id) } });
+    expect(rentHidden.status).toBe(404);
+    expect(rentHidden.data.message).toBe("This unit is not offered online");
+    const reserveHidden = await callRoute(reserveLoader, db(), `/reserve/${other.id}`, { params: { unitTypeId: String(other.id) } });
+    expect(reserveHidden.status).toBe(404);
+    const post = await callRoute(rentAction, db(), `/rent/${other.id}`, { params: { unitTypeId: String(other.id) }, init: { method: "POST", body: new URLSearchParams({ intent: "details" }) } });
+    expect(post.status).toBe(404);
+    expect((await callRoute(rentLoader, db(), `/rent/${parking.id}`, { params: { unitTypeId: String(parking.id) } })).status).toBe(200);
+  });
+});
+
+describe("accepted cards (payment_types)", () => {
+  it("come from the location's payment types: names and marks on the location page, the rental refuses other brands", async () => {
+    const page = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(page.data.location.acceptedCards).toEqual(["visa", "mastercard", "discover"]);
+    const { loc, types } = await lumbertonTypes();
+    const pt = await db().query.paymentTypes.findMany({ where: eq(paymentTypes.locationId, loc.id) });
+    try {
+      await db().update(paymentTypes).set({ deletedAt: new Date() }).where(eq(paymentTypes.id, pt.find((p) => p.category === "mastercard")!.id));
+      const ctx = (await loadRentalContext(db(), String(types[0]!.id), new Date()))!;
+      expect(ctx.acceptedCards).toEqual(["visa", "discover"]);
+      const page2 = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+      expect(page2.data.location.acceptedCards).toEqual(["visa", "discover"]);
+    } finally {
+      await db().update(paymentTypes).set({ deletedAt: null }).where(eq(paymentTypes.locationId, loc.id));
+    }
+  });
+
+  it("a location with no payment types offers no card payment: the rental says to call the office", async () => {
+    const { loc, types } = await lumbertonTypes();
+    try {
+      await db().update(paymentTypes).set({ deletedAt: new Date() }).where(eq(paymentTypes.locationId, loc.id));
+      const id = String(types.find((t) => t.name !== "Parking")!.id);
+      const rent = await callRoute<{ blocked: string | null; view: unknown }>(rentLoader, db(), `/rent/${id}`, { params: { unitTypeId: id } });
+      expect(rent.data.view).toBeNull();
+      expect(rent.data.blocked).toMatch(/does not take card payments online\. Please call the office at \(\d{3}\) \d{3}-\d{4}/);
+      const page = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+      expect(page.data.location.acceptedCards).toEqual([]);
+    } finally {
+      await db().update(paymentTypes).set({ deletedAt: null }).where(eq(paymentTypes.locationId, loc.id));
+    }
+  });
+
+  it("Seven Springs and Kinston (no payment types in the spec) take no cards", async () => {
+    for (const slug of ["seven-springs-nc-28578", "kinston-nc-28501"]) {
+      const page = await callRoute<{ location: { acceptedCards: string[] } }>(locationLoader, db(), `/locations/${slug}`, { params: { slug } });
+      expect(page.data.location.acceptedCards).toEqual([]);
+    }
+  });
+});
+
+describe("is_insurance_shown", () => {
+  it("governs the location page's plan list too", async () => {
+    const shown = await callRoute<{ location: { insurancePlans: unknown[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(shown.data.location.insurancePlans).toHaveLength(4);
+    await setAccountFlags({ is_insurance_shown: false });
+    const hidden = await callRoute<{ location: { insurancePlans: unknown[] } }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+    expect(hidden.data.location.insurancePlans).toEqual([]);
+  });
+});
+
+describe("staging_domain", () => {
+  it("robots.txt on the staging host disallows everything; on the primary domain it is the normal one", async () => {
+    const website = (await getWebsite(db()))!;
+    const staging = await callRoute(robotsLoader, db(), `http://${website.stagingDomain}/robots.txt`);
+    expect(await staging.response!.text()).toBe("User-agent: *\nDisallow: /\n");
+    expect(staging.headers.get("X-Robots-Tag")).toBe("noindex, nofollow");
+    const live = await callRoute(robotsLoader, db(), `http://${website.domain}/robots.txt`);
+    const text = await live.response!.text();
+    expect(text).not.toMatch(/^Disallow: \/$/m);
+    expect(text).toContain("Sitemap:");
+  });
+
+  it("pages on the staging host carry the noindex flag for the robots meta tag", async () => {
+    const website = (await getWebsite(db()))!;
+    const staging = await callRoute<{ isStaging: boolean }>(rootLoader, db(), `http://${website.stagingDomain}:3000/`);
+    expect(staging.data.isStaging).toBe(true);
+    const live = await callRoute<{ isStaging: boolean }>(rootLoader, db(), `http://${website.domain}/`);
+    expect(live.data.isStaging).toBe(false);
+  });
+});
+
+describe("ID upload and unit alarms flags (decision 094)", () => {
+  async function dashboard() {
+    const now = new Date();
+    const t = await createTenantWithLease(db(), { email: `office-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
+    const cookie = (await createTenantSession(db(), { tenantId: String(t.tenantId), now })).split(";")[0]!;
+    return callRoute<{ officeInstructions: Array<{ key: string; text: string }> }>(dashboardLoader, db(), "/customer-portal", { init: { headers: { Cookie: cookie } } });
+  }
+
+  it("off (seed): the portal says nothing about them", async () => {
+    expect((await dashboard()).data.officeInstructions).toEqual([]);
+  });
+
+  it("on: the portal shows the office's instructions", async () => {
+    await setAccountFlags({ is_id_upload_enabled: true, is_unit_alarms_enabled: true });
+    const list = (await dashboard()).data.officeInstructions;
+    expect(list.map((i) => i.key)).toEqual(["id_upload", "unit_alarms"]);
+    expect(list[0]!.text).toMatch(/^Bring a photo ID .* to the office/);
+    expect(list[1]!.text).toMatch(/Ask the office about unit alarms/);
+    await setAccountFlags({ is_unit_alarms_enabled: true });
+    expect((await dashboard()).data.officeInstructions.map((i) => i.key)).toEqual(["unit_alarms"]);
+  });
+});
+
+describe("rental_days_in_advance and rentals on Sunday (decision 094)", () => {
+  const SUNDAY = new Date("2026-11-22T15:00:00Z"); // 10:00 on Sunday in Lumberton
+
+  it("0 (seed): today only; Sundays off → no date on a Sunday, the rental says so", async () => {
+    const { unitTypeId } = await lumbertonUnitType(db());
+    expect((await ctxFor(db(), unitTypeId, SUNDAY)).moveInDates).toEqual(["2026-11-22"]);
+    await setAccountFlags({ is_rentals_on_sunday_allowed: false });
+    const ctx = await ctxFor(db(), unitTypeId, SUNDAY);
+    expect(ctx.moveInDates).toEqual([]);
+    expect(rentalBlock(ctx)).toBe("sunday");
+  });
+
+  it("3: today to today + 3 (without Sunday when not allowed); billing, lease and receipt follow the chosen date", async () => {
+    await setAccountFlags({ rental_days_in_advance: 3 });
+    const { unitTypeId } = await lumbertonUnitType(db());
+    expect((await ctxFor(db(), unitTypeId, SUNDAY)).moveInDates).toEqual(["2026-11-22", "2026-11-23", "2026-11-24", "2026-11-25"]);
+    await setAccountFlags({ rental_days_in_advance: 3, is_rentals_on_sunday_allowed: false });
+    const ctx = await ctxFor(db(), unitTypeId, SUNDAY);
+    expect(ctx.moveInDates).toEqual(["2026-11-23", "2026-11-24", "2026-11-25"]);
+    expect(rentalBlock(ctx)).toBeNull();
+
+    const details = tenantDetails();
+    const id = await saveDetails(db(), ctx, { existing: null, details, webPw: "secret1", now: SUNDAY });
+    let checkout = (await getCheckout(db(), id, unitTypeId))!;
+    await saveProtection(db(), ctx, checkout, "none", SUNDAY, "2026-11-24");
+    checkout = (await getCheckout(db(), id, unitTypeId))!;
+    expect(checkout.moveInDate).toBe("2026-11-24");
+    const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
+    expect([q.quote.moveInDate, q.quote.paidThroughDate, q.quote.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
+    const text = checkoutLeaseText(ctx, details, q);
+    await saveSignature(db(), ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text, ip: "203.0.113.9", now: SUNDAY });
+    checkout = (await getCheckout(db(), id, unitTypeId))!;
+    const placed = await placeMoveIn(db(), ctx, checkout, { card: card(), autopay: false, now: SUNDAY, origin: "http://localhost" });
+    expect(placed.status).toBe("completed");
+    if (placed.status !== "completed") return;
+    const receipt = (await getMoveInConfirmation(db(), Number(placed.leaseId)))!;
+    expect([receipt.moveInDate, receipt.paidThroughDate, receipt.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
+    const lease = (await getLeaseDocument(db(), Number(placed.leaseId)))!;
+    expect(lease.moveInDate).toBe("2026-11-24");
+
+    // A Sunday cannot be chosen.
+    const { plans } = await quoteCheckout(ctx, null);
+    const bad = protectionSchema(plans.map((p) => p.id), false, ctx.moveInDates).safeParse({ insurance_plan: "none", move_in_date: "2026-11-22" });
+    expect(bad.success).toBe(false);
+  });
+});
