@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { cardShape, refineCardExpiry, type YearMonth } from "./card-schema";
-import { accountCreationSchema, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
+import { accountCreationSchema, optionalCheckbox, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
 
 export const MOVE_IN_STEPS = ["details", "protection", "review", "sign", "pay"] as const;
 export type MoveInStep = (typeof MOVE_IN_STEPS)[number];
@@ -104,10 +104,7 @@ export function paySchema(today: YearMonth, options: { forceAutopay: boolean }) 
   return z
     .object({
       ...cardShape(today),
-      autopay: z
-        .union([z.literal("on"), z.literal("")])
-        .optional()
-        .transform((v) => options.forceAutopay || v === "on"),
+      autopay: optionalCheckbox.transform((v) => options.forceAutopay || v),
     })
     .superRefine(refineCardExpiry(today));
 }
