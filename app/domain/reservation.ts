@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import { addDaysToDay } from "./move-in-quote";
-import { phoneDigits } from "./phone";
-import { PHONE_MASK_HINT } from "./tenant-form";
+import { phoneField } from "./tenant-form";
 
 export interface DateWindow {
   min: string;
@@ -30,12 +29,7 @@ export function reservationSchema(window: DateWindow) {
     first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.")),
     last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.")),
     email: required("email address").pipe(z.email("Enter a valid email address, like name@example.com.")).transform((v) => v.toLowerCase()),
-    phone: z
-      .string({ error: "Enter your phone number." })
-      .trim()
-      .min(1, "Enter your phone number.")
-      .refine((v) => phoneDigits(v) !== null, `Enter a 10-digit phone number in the format ${PHONE_MASK_HINT}.`)
-      .transform((v) => phoneDigits(v)!),
+    phone: phoneField("phone number"),
     desired_move_in_date: z
       .string({ error: "Choose your move-in date." })
       .trim()

@@ -98,7 +98,7 @@ export async function createTenantWithLease(
         firstName: input.firstName ?? "Pat",
         lastName: input.lastName ?? "Tenant",
         email: input.email.trim().toLowerCase(),
-        cellPhone: "9105550199",
+        cellPhone: "(910) 555-0199",
         webPwHash: await hashPassword(input.password),
         addr1: "100 Main Street",
         city: "Lumberton",
