@@ -6,7 +6,7 @@
  * addMonths(moveIn, k + 1) − 1 day; date-fns clamps to the month's end (move-in Jan 31 → Feb 28,
  * then Mar 31). Rent, the protection premium and recurring charges of period k ≥ 1 are posted on its
  * first day with the posting keys "rent:YYYY-MM-DD", "insurance:YYYY-MM-DD",
- * "charge:<sitelink_id or name>:YYYY-MM-DD", so posting twice posts once.
+ * "charge:<chargeKey>:YYYY-MM-DD" (see `chargePostingKey`), so posting twice posts once.
  */
 import { addDays, addMonths, differenceInCalendarMonths, format, parseISO } from "date-fns";
 import { taxedLine } from "./money";
@@ -65,8 +65,22 @@ export function formatDate(iso: IsoDate): string {
   return format(toDate(iso), "MMM d, yyyy");
 }
 
+/**
+ * A checkout charge's id in ledger posting keys: its sitelink_id, else its name in lowercase with
+ * dashes ("Admin fee" → "admin-fee"). Checkout and the monthly billing run both build keys here, so
+ * the run finds the move-in line of a recurring charge and bills it every month.
+ */
+export function chargeKey(charge: { sitelinkId: string | number | null; name: string }): string {
+  return charge.sitelinkId !== null && charge.sitelinkId !== "" ? String(charge.sitelinkId) : charge.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
+
+/** The posting key of a checkout charge's line for the period starting on `date`. */
+export function chargePostingKey(key: string, date: IsoDate): string {
+  return `charge:${key}:${date}`;
+}
+
 export interface RecurringCharge {
-  /** The charge's id in its posting keys: its sitelink_id, else its name (as at move-in). */
+  /** The charge's id in its posting keys (`chargeKey`). */
   key: string;
   name: string;
   amount: number;
@@ -107,7 +121,7 @@ export function chargesForPeriod(terms: LeaseTerms, k: number): PeriodCharge[] {
   }
   for (const c of terms.recurringCharges) {
     const line = taxedLine(c.name, c.amount, c.tax1Rate, c.tax2Rate);
-    lines.push({ ...base, postingKey: `charge:${c.key}:${start}`, description: `${c.name} ${span}`, amount: line.amount, tax: line.tax });
+    lines.push({ ...base, postingKey: chargePostingKey(c.key, start), description: `${c.name} ${span}`, amount: line.amount, tax: line.tax });
   }
   return lines;
 }

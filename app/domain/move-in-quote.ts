@@ -7,7 +7,7 @@
 import { TZDate } from "@date-fns/tz";
 import { addDays, addMonths, format } from "date-fns";
 import { percentOf } from "./money";
-import { formatDate } from "./billing";
+import { chargeKey, chargePostingKey, formatDate } from "./billing";
 
 export interface QuoteUnitType {
   name: string;
@@ -181,7 +181,7 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
 
   for (const c of checkoutChargesFor(unitType, settings, input.charges)) {
     if (!Number.isInteger(c.amount) || c.amount < 0) throw new Error(`Bad charge amount for ${c.name}: ${c.amount}`);
-    const key = `charge:${c.id ?? c.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}:${moveInDate}`;
+    const key = chargePostingKey(chargeKey({ sitelinkId: c.id, name: c.name }), moveInDate);
     lines.push(line("charge", c.name, c.amount, key, { tax1Rate: c.tax1Rate, tax2Rate: c.tax2Rate, isRecurring: c.isRecurring }));
   }
 
