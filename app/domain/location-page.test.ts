@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { directionsUrl, formatDollars, formatMoney, hoursView, presentLinks, selfStorageJsonLd } from "./location-page";
+import { directionsUrl, formatDollars, formatMoney, hoursView, locationStatusLabel, presentLinks, selfStorageJsonLd } from "./location-page";
 
 const address = { street1: "4350 Fayetteville Rd", city: "Lumberton", stateProvince: "NC", postal: "28358" };
 
@@ -107,5 +107,15 @@ describe("presentLinks", () => {
       ["Facebook", "https://f"],
       ["Instagram", "https://i"],
     ]);
+  });
+});
+
+describe("locationStatusLabel: the badge speaks of the location, never open/closed", () => {
+  it.each([
+    ["Live", "Renting now"],
+    ["Coming Soon", "Coming soon"],
+  ])("%s → %s", (status, label) => {
+    expect(locationStatusLabel(status)).toBe(label);
+    expect(locationStatusLabel(status)).not.toMatch(/\b(open|closed)\b/i);
   });
 });

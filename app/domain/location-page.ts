@@ -1,6 +1,14 @@
 import { groupHours, openStatus, type HoursItemInput } from "./hours";
 
 /** A Google Maps directions link to an address. */
+/**
+ * The status badge speaks of the location, not of the clock: "Renting now" for a Live location,
+ * "Coming soon" otherwise. Whether the office is open right now comes from the hours (`openStatus`).
+ */
+export function locationStatusLabel(status: string): string {
+  return status === "Live" ? "Renting now" : "Coming soon";
+}
+
 export function directionsUrl(a: { street1: string; city: string; stateProvince: string; postal: string }): string {
   const dest = `${a.street1}, ${a.city}, ${a.stateProvince} ${a.postal}`;
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(dest)}`;
