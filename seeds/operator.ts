@@ -119,7 +119,6 @@ export const website = {
     props: [
       { name: "first_menu", value: "Company" },
       { name: "second_menu", value: "Quick Links" },
-      { name: "show_locations", value: true },
     ],
   } satisfies ComponentSetting,
   hasNewChanges: false,
