@@ -115,12 +115,24 @@ describe("SiteHeader", () => {
     const html = render(<SiteHeader site={site()} />);
     expect(html).toContain('<nav aria-label="Main" class="main-nav">');
     // Locations → Lumberton → (Self Storage, Portable Storage): two levels of <details>/<summary>.
-    expect(html.match(/<details /g)).toHaveLength(2);
+    const bar = html.slice(html.indexOf('<nav aria-label="Main" class="main-nav">'), html.indexOf('<details class="mobile-nav">'));
+    expect(bar.match(/<details /g)).toHaveLength(2);
     expect(html).toMatch(/<summary class="menu__summary">Locations<\/summary>.*<summary class="menu__summary">Lumberton<\/summary>/);
     expect(html).toContain('href="/portable-storage"');
     // A parent with its own page gets an overview link inside its panel.
     expect(html).toContain(">All Locations</a>");
     expect(html).toContain('href="/payonline"');
+  });
+
+  it("offers the same menu behind one 'Menu' disclosure for small screens (no JavaScript needed)", () => {
+    const html = render(<SiteHeader site={site()} />);
+    const mobile = html.slice(html.indexOf('<details class="mobile-nav">'));
+    expect(mobile).toMatch(/^<details class="mobile-nav"><summary class="mobile-nav__toggle">Menu<\/summary><nav aria-label="Main" class="mobile-nav__panel">/);
+    expect(mobile).toContain('href="/portable-storage"');
+    expect(mobile).toContain('href="/payonline"');
+    // Its submenus form their own exclusive group, apart from the desktop bar's.
+    expect(mobile).toContain('name="mobile-0"');
+    expect(mobile).not.toContain('name="main-0"');
   });
 
   it("marks links that open a new tab, for screen readers too", () => {

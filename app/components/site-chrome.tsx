@@ -95,6 +95,16 @@ function Navbar({ site, variant }: NavbarProps) {
             <MenuLevel items={menu.items} depth={0} group="main" />
           </nav>
         ) : null}
+        {menu ? (
+          // Small screens: the same menu behind one "Menu" disclosure (works without JavaScript).
+          // CSS shows either this or the bar above, so one "Main" navigation is exposed at a time.
+          <details className="mobile-nav">
+            <summary className="mobile-nav__toggle">Menu</summary>
+            <nav aria-label="Main" className="mobile-nav__panel">
+              <MenuLevel items={menu.items} depth={0} group="mobile" />
+            </nav>
+          </details>
+        ) : null}
         <Link to={rentUrl} className="button button--primary site-header__cta">
           {rentText}
         </Link>
