@@ -14,22 +14,6 @@ export function directionsUrl(a: { street1: string; city: string; stateProvince:
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(dest)}`;
 }
 
-/** "$1,000" from cents. Whole dollars when there are no cents. */
-export function formatDollars(cents: number): string {
-  const dollars = cents / 100;
-  return dollars.toLocaleString("en-US", {
-    style: "currency",
-    currency: "USD",
-    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
-    maximumFractionDigits: 2,
-  });
-}
-
-/** "$8.95" from cents, always with cents. */
-export function formatMoney(cents: number): string {
-  return (cents / 100).toLocaleString("en-US", { style: "currency", currency: "USD" });
-}
-
 export interface HoursView {
   type: "gate" | "office";
   heading: string;

@@ -6,7 +6,7 @@
  */
 import { TZDate } from "@date-fns/tz";
 import { addDays, addMonths, format } from "date-fns";
-import { percentOf } from "./money";
+import { formatWholeDollars, percentOf } from "./money";
 import { chargeKey, chargePostingKey, formatDate } from "./billing";
 
 export interface QuoteUnitType {
@@ -152,9 +152,6 @@ function line(
   };
 }
 
-const dollars = (cents: number) =>
-  `$${Math.floor(cents / 100).toLocaleString("en-US")}${cents % 100 ? `.${String(cents % 100).padStart(2, "0")}` : ""}`;
-
 /** The move-in quote. Throws on impossible input (negative money, bad dates): that is a bug or bad operator data. */
 export function quoteMoveIn(input: QuoteInput): MoveInQuote {
   const { unitType, settings, insurancePlan, moveInDate } = input;
@@ -175,7 +172,7 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
 
   if (insurancePlan) {
     lines.push(
-      line("insurance", `Protection plan, ${dollars(insurancePlan.coverage)} coverage (first month)`, insurancePlan.premium, `insurance:${moveInDate}`, period),
+      line("insurance", `Protection plan, ${formatWholeDollars(insurancePlan.coverage)} coverage (first month)`, insurancePlan.premium, `insurance:${moveInDate}`, period),
     );
   }
 

@@ -9,7 +9,8 @@ import { absoluteUrl } from "~/components/page-meta";
 import { ContactForm } from "~/components/contact-form";
 import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
-import { directionsUrl, presentLinks, formatDollars, formatMoney, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { directionsUrl, presentLinks, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { formatCents, formatWholeDollars } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { now } from "~/services/clock.server";
@@ -216,9 +217,9 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
                 <tbody>
                   {l.insurancePlans.map((p) => (
                     <tr key={p.id}>
-                      <th scope="row">{formatDollars(p.coverage)}</th>
+                      <th scope="row">{formatWholeDollars(p.coverage)}</th>
                       <td>{p.description}</td>
-                      <td>{formatMoney(p.premium)}</td>
+                      <td>{formatCents(p.premium)}</td>
                     </tr>
                   ))}
                 </tbody>
