@@ -19,6 +19,7 @@ import { getLocationUnitListing } from "~/db/queries/units.server";
 import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";
 import { UnitListing } from "~/components/unit-listing";
 import { redirectToLowercasePath } from "~/services/site-redirects.server";
+import { notFound } from "~/services/http.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
@@ -27,7 +28,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
   const location = await getLocationPage(context.db, params.slug);
   if (!location || location.accountId !== account.id) {
-    throw data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
+    throw notFound();
   }
   const isComingSoon = location.status === "Coming Soon";
   const csrf = isComingSoon ? await getCsrfToken(request) : null;

@@ -12,6 +12,7 @@ import { now as clockNow } from "~/services/clock.server";
 import { getCheckout, getMoveInConfirmation, loadRentalContext, readCheckoutId, rentalSuccessHtml, unitDescription } from "~/services/move-in.server";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
 import checkoutCss from "~/styles/checkout.css?url";
+import { notFound } from "~/services/http.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
@@ -21,7 +22,7 @@ const formatDay = (day: string) =>
 /** The rental's confirmation (post/redirect/get target): only the browser that completed the checkout sees it. */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = await loadRentalContext(context.db, params.unitTypeId, clockNow());
-  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx) throw notFound();
   const checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
   if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
   const c = await getMoveInConfirmation(context.db, checkout.completedLeaseId);

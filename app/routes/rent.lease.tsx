@@ -1,7 +1,7 @@
-import { data } from "react-router";
 import type { Route } from "./+types/rent.lease";
 import { NO_STORE } from "~/domain/cache";
 import { getLeaseDocument, verifyLeaseToken } from "~/services/move-in.server";
+import { notFound } from "~/services/http.server";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
@@ -12,9 +12,9 @@ const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<":
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
-  if (!verifyLeaseToken(params.leaseId, url.searchParams.get("token"))) throw data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!verifyLeaseToken(params.leaseId, url.searchParams.get("token"))) throw notFound();
   const lease = await getLeaseDocument(context.db, Number(params.leaseId));
-  if (!lease) throw data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!lease) throw notFound();
   const nonce = escape((context as { cspNonce?: string }).cspNonce ?? "");
   const signedAt = lease.signedAt.toISOString().replace("T", " ").slice(0, 19) + " UTC";
   const html = `<!doctype html>

@@ -55,6 +55,7 @@ import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { keepFormThroughOutage } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
+import { notFound } from "~/services/http.server";
 
 export const handle = { hydrate: true };
 
@@ -72,7 +73,7 @@ function formatDay(day: string) {
 
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
-  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx) throw notFound();
   return ctx;
 }
 

@@ -19,13 +19,14 @@ import { confirmationPath, reservationBlock, reservationBlockMessage, reserveUni
 import { UnitUnavailableError } from "~/storage-software/errors";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
+import { notFound } from "~/services/http.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
-  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx) throw notFound();
   return ctx;
 }
 

@@ -12,6 +12,7 @@ import type { StorageSoftware, TenantLease } from "~/storage-software/port";
 import { requireSite } from "./site-context.server";
 import { now as clockNow } from "./clock.server";
 import { requireTenantSession, type PortalSession } from "./session.server";
+import { notFound } from "./http.server";
 
 /** A location as the portal needs it. */
 export interface PortalLocation extends LocationRef {
@@ -116,7 +117,7 @@ export async function requirePortalUnit(ctx: PortalContext, tenantId: string, le
       if (lease) return { lease, location, storage, today: localDate(ctx.now, location.timeZone) };
     }
   }
-  throw data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  throw notFound();
 }
 
 /** A fresh idempotency key for a payment form: a double submit of the same form charges once. */
