@@ -8,40 +8,11 @@
  * first day with the posting keys "rent:YYYY-MM-DD", "insurance:YYYY-MM-DD",
  * "charge:<chargeKey>:YYYY-MM-DD" (see `chargePostingKey`), so posting twice posts once.
  */
-import { addDays, addMonths, differenceInCalendarMonths, format, parseISO } from "date-fns";
+import { addDaysIso, addMonthsIso, calendarMonthsBetween, formatDate, type IsoDate } from "./calendar";
 import { taxedLine } from "./money";
 
-export type IsoDate = string;
-
-const ISO = /^\d{4}-\d{2}-\d{2}$/;
-
-export function isIsoDate(value: string): boolean {
-  if (!ISO.test(value)) return false;
-  const d = parseISO(value);
-  return !Number.isNaN(d.getTime()) && format(d, "yyyy-MM-dd") === value;
-}
-
-function toDate(iso: IsoDate): Date {
-  if (!ISO.test(iso)) throw new Error(`Not a date: ${iso}`);
-  return parseISO(iso);
-}
-function toIso(d: Date): IsoDate {
-  return format(d, "yyyy-MM-dd");
-}
-
-/** The calendar date of `now` in `timeZone`, e.g. "2026-11-22". */
-export function localDate(now: Date, timeZone: string): IsoDate {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")}`;
-}
-
-export function addDaysIso(date: IsoDate, days: number): IsoDate {
-  return toIso(addDays(toDate(date), days));
-}
-export function addMonthsIso(date: IsoDate, months: number): IsoDate {
-  return toIso(addMonths(toDate(date), months));
-}
+// Calendar dates live in ./calendar; re-exported here for the modules that import them from billing.
+export { addDaysIso, addMonthsIso, formatDate, isIsoDate, localDate, type IsoDate } from "./calendar";
 
 /** First day of period k. */
 export function periodStart(moveInDate: IsoDate, k: number): IsoDate {
@@ -53,16 +24,11 @@ export function periodEnd(moveInDate: IsoDate, k: number): IsoDate {
 }
 /** The period a date falls in (0 for the move-in month; −1 before move-in). */
 export function periodIndexOf(moveInDate: IsoDate, date: IsoDate): number {
-  let k = differenceInCalendarMonths(toDate(date), toDate(moveInDate));
+  let k = calendarMonthsBetween(moveInDate, date);
   // Clamped month ends and days before the anniversary day fall in the previous period.
   while (k > 0 && periodStart(moveInDate, k) > date) k--;
   while (periodStart(moveInDate, k + 1) <= date) k++;
   return date < moveInDate ? -1 : k;
-}
-
-/** "Nov 22, 2026" */
-export function formatDate(iso: IsoDate): string {
-  return format(toDate(iso), "MMM d, yyyy");
 }
 
 /**

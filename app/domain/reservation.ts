@@ -4,7 +4,7 @@
  * reservation holds (docs/decisions/042-reservations.md).
  */
 import { z } from "zod";
-import { addDaysToDay } from "./move-in-quote";
+import { addDaysIso } from "./calendar";
 import { phoneField } from "./tenant-form";
 
 export interface DateWindow {
@@ -14,7 +14,7 @@ export interface DateWindow {
 
 /** Today .. today + days valid (local calendar dates). */
 export function reservationWindow(today: string, daysValid: number): DateWindow {
-  return { min: today, max: addDaysToDay(today, Math.max(0, daysValid)) };
+  return { min: today, max: addDaysIso(today, Math.max(0, daysValid)) };
 }
 
 /** When the hold ends: days valid × 24 hours after the reservation is made. */
