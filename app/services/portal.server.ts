@@ -5,7 +5,7 @@ import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema";
 import { localDate } from "~/domain/billing";
 import type { YearMonth } from "~/domain/card-schema";
-import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { NO_STORE } from "~/domain/cache";
 import { storageFor, type LocationRef } from "~/storage-software/index.server";
 import type { StorageSoftware, TenantLease } from "~/storage-software/port";
