@@ -48,7 +48,7 @@ import {
   saveSignature,
   unitDescription,
 } from "~/services/move-in.server";
-import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
+import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
