@@ -4,7 +4,7 @@
  * Everything marked DEMO is a plausible value the spec does not give (street addresses, company
  * name, phone number, social links, domains, images). Everything else is a fact from the spec.
  */
-import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import type { AccountGlobalSettings } from "~/domain/account-settings";
 import type { ComponentSetting, GlobalStyles } from "~/domain/website-settings";
 import type { CheckoutCharge } from "~/domain/location-settings";
 import type { Image } from "~/db/schema/shared";
@@ -119,7 +119,6 @@ export const website = {
     props: [
       { name: "first_menu", value: "Company" },
       { name: "second_menu", value: "Quick Links" },
-      { name: "show_locations", value: true },
     ],
   } satisfies ComponentSetting,
   hasNewChanges: false,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createElement } from "react";
 import { autopayChoice, FORCED_AUTOPAY_REASON } from "~/domain/autopay-choice";
-import { parseAccountGlobalSettings } from "~/domain/portal-settings";
+import { parseAccountGlobalSettings } from "~/domain/account-settings";
 import { AutopayField } from "./autopay-field";
 
 describe("AutopayField", () => {

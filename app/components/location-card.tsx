@@ -1,9 +1,11 @@
 import { Link } from "react-router";
 import type { LocationSummary } from "~/db/queries/locations.server";
+import { locationStatusLabel } from "~/domain/location-page";
 import { phoneHref } from "~/domain/phone";
 
+/** The location's status ("Renting now" / "Coming soon"); open or closed now comes from the hours. */
 export function StatusBadge({ status }: { status: string }) {
-  return <span className={status === "Live" ? "badge badge--live" : "badge badge--soon"}>{status === "Live" ? "Open" : status}</span>;
+  return <span className={status === "Live" ? "badge badge--live" : "badge badge--soon"}>{locationStatusLabel(status)}</span>;
 }
 
 export function LocationCard({ location }: { location: LocationSummary }) {

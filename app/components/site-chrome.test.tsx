@@ -98,25 +98,41 @@ describe("SiteHeader", () => {
     expect(render(<SiteHeader site={site({ nav: { name, props: [] } })} />)).toContain(`class="site-header ${className}"`);
   });
 
-  it("has the 'Rent a unit' button to /view-locations, or the text and target from the props", () => {
-    expect(render(<SiteHeader site={site()} />)).toContain('class="button button--primary site-header__cta" href="/view-locations"');
-    expect(render(<SiteHeader site={site()} />)).toMatch(/href="\/view-locations"[^>]*>Rent a unit<\/a>/);
-    const custom = site({
-      nav: { name: "NavbarClassic", props: [{ name: "rent_button_text", value: "Rent now" }, { name: "rent_button_url", value: "/units" }] },
+  it("has the 'Rent a unit' button to /units when the props name no target (spec §2), else the props' text and target", () => {
+    expect(render(<SiteHeader site={site()} />)).toContain('class="button button--primary site-header__cta" href="/units"');
+    expect(render(<SiteHeader site={site()} />)).toMatch(/href="\/units"[^>]*>Rent a unit<\/a>/);
+    const seeded = site({
+      nav: { name: "NavbarClassic", props: [{ name: "rent_button_text", value: "Rent a unit" }, { name: "rent_button_url", value: "/view-locations" }] },
     });
-    expect(render(<SiteHeader site={custom} />)).toMatch(/href="\/units"[^>]*>Rent now<\/a>/);
+    expect(render(<SiteHeader site={seeded} />)).toMatch(/class="button button--primary site-header__cta" href="\/view-locations"[^>]*>Rent a unit<\/a>/);
+    const custom = site({
+      nav: { name: "NavbarClassic", props: [{ name: "rent_button_text", value: "Rent now" }, { name: "rent_button_url", value: "/locations/lumberton-nc-28358" }] },
+    });
+    expect(render(<SiteHeader site={custom} />)).toMatch(/href="\/locations\/lumberton-nc-28358"[^>]*>Rent now<\/a>/);
   });
 
   it("renders the Main Menu's submenus as nested disclosure widgets that work without JavaScript", () => {
     const html = render(<SiteHeader site={site()} />);
     expect(html).toContain('<nav aria-label="Main" class="main-nav">');
     // Locations → Lumberton → (Self Storage, Portable Storage): two levels of <details>/<summary>.
-    expect(html.match(/<details /g)).toHaveLength(2);
+    const bar = html.slice(html.indexOf('<nav aria-label="Main" class="main-nav">'), html.indexOf('<details class="mobile-nav">'));
+    expect(bar.match(/<details /g)).toHaveLength(2);
     expect(html).toMatch(/<summary class="menu__summary">Locations<\/summary>.*<summary class="menu__summary">Lumberton<\/summary>/);
     expect(html).toContain('href="/portable-storage"');
     // A parent with its own page gets an overview link inside its panel.
     expect(html).toContain(">All Locations</a>");
     expect(html).toContain('href="/payonline"');
+  });
+
+  it("offers the same menu behind one 'Menu' disclosure for small screens (no JavaScript needed)", () => {
+    const html = render(<SiteHeader site={site()} />);
+    const mobile = html.slice(html.indexOf('<details class="mobile-nav">'));
+    expect(mobile).toMatch(/^<details class="mobile-nav"><summary class="mobile-nav__toggle">Menu<\/summary><nav aria-label="Main" class="mobile-nav__panel">/);
+    expect(mobile).toContain('href="/portable-storage"');
+    expect(mobile).toContain('href="/payonline"');
+    // Its submenus form their own exclusive group, apart from the desktop bar's.
+    expect(mobile).toContain('name="mobile-0"');
+    expect(mobile).not.toContain('name="main-0"');
   });
 
   it("marks links that open a new tab, for screen readers too", () => {
@@ -132,13 +148,16 @@ describe("SiteHeader", () => {
 });
 
 describe("SiteFooter", () => {
-  it("shows the two menus named by footer_component, under their headings, and the locations", () => {
+  it("shows exactly the two menus named by footer_component (Company and Quick Links), under their headings", () => {
     const html = render(<SiteFooter site={site()} />);
+    expect(html.match(/<nav /g)).toHaveLength(2);
     expect(html).toContain('<h2 id="footer-menu-company" class="footer-menu__heading">Company</h2>');
     expect(html).toContain('<h2 id="footer-menu-quick-links" class="footer-menu__heading">Quick Links</h2>');
+    expect(html).toContain('href="/about"');
+    expect(html).toContain('href="/faqs"');
     expect(html).not.toContain("Other links");
-    expect(html).toContain('href="/locations/kinston-nc-28501"');
-    expect(html).toContain("Kinston (Coming Soon)");
+    // No third list of locations (decision 095), even with the older show_locations prop.
+    expect(html).not.toContain('href="/locations/kinston-nc-28501"');
     expect(html).toContain('<a href="tel:+19105550134">(910) 555-0134</a>');
   });
 
@@ -149,12 +168,13 @@ describe("SiteFooter", () => {
         props: [
           { name: "first_menu", value: "Other" },
           { name: "second_menu", value: "Company" },
-          { name: "show_locations", value: false },
+          { name: "show_locations", value: true },
         ],
       },
     });
     const html = render(<SiteFooter site={s} />);
     expect(html).toContain(">Other links</h2>");
+    expect(html).toContain(">Company</h2>");
     expect(html).not.toContain("Quick Links");
     expect(html).not.toContain('href="/locations/kinston-nc-28501"');
   });

@@ -77,7 +77,8 @@ function Navbar({ site, variant }: NavbarProps) {
   const menuName = componentProp(nav, "main_menu", "Main Menu");
   const menu = site.menus[menuName];
   const rentText = componentProp(nav, "rent_button_text", "Rent a unit");
-  const rentUrl = componentProp(nav, "rent_button_url", "/view-locations");
+  // Spec §2: /units is the default target of a rent button (the seed sets /view-locations).
+  const rentUrl = componentProp(nav, "rent_button_url", "/units");
   const logo = site.website.logo;
   return (
     <header className={`site-header site-header--${variant}`}>
@@ -93,6 +94,16 @@ function Navbar({ site, variant }: NavbarProps) {
           <nav aria-label="Main" className="main-nav">
             <MenuLevel items={menu.items} depth={0} group="main" />
           </nav>
+        ) : null}
+        {menu ? (
+          // Small screens: the same menu behind one "Menu" disclosure (works without JavaScript).
+          // CSS shows either this or the bar above, so one "Main" navigation is exposed at a time.
+          <details className="mobile-nav">
+            <summary className="mobile-nav__toggle">Menu</summary>
+            <nav aria-label="Main" className="mobile-nav__panel">
+              <MenuLevel items={menu.items} depth={0} group="mobile" />
+            </nav>
+          </details>
         ) : null}
         <Link to={rentUrl} className="button button--primary site-header__cta">
           {rentText}
@@ -139,9 +150,12 @@ function FooterMenu({ site, propName, fallback }: { site: SiteLayout; propName: 
   );
 }
 
+/**
+ * The footer: brand and phone, then the two menus of spec §2 named by footer_component's props
+ * (Company and Quick Links by default). No location list: Quick Links and the main menu already
+ * lead to every location (docs/decisions/095-footer-two-menus.md).
+ */
 export function SiteFooter({ site }: { site: SiteLayout }) {
-  const footer = site.website.footerComponent;
-  const showLocations = componentProp(footer, "show_locations", true);
   const logo = site.website.footerLogo;
   return (
     <footer className="site-footer">
@@ -157,23 +171,6 @@ export function SiteFooter({ site }: { site: SiteLayout }) {
         </div>
         <FooterMenu site={site} propName="first_menu" fallback="Company" />
         <FooterMenu site={site} propName="second_menu" fallback="Quick Links" />
-        {showLocations && site.locations.length ? (
-          <nav className="footer-menu" aria-labelledby="footer-menu-locations">
-            <h2 id="footer-menu-locations" className="footer-menu__heading">
-              Locations
-            </h2>
-            <ul>
-              {site.locations.map((l) => (
-                <li key={l.urlSlug}>
-                  <Link to={`/locations/${l.urlSlug}`}>
-                    {l.name}
-                    {l.status === "Coming Soon" ? " (Coming Soon)" : ""}
-                  </Link>
-                </li>
-              ))}
-            </ul>
-          </nav>
-        ) : null}
       </div>
       <div className="container site-footer__legal">
         <p>

@@ -36,7 +36,8 @@ function maskOnInput(e: React.FormEvent<HTMLInputElement>) {
   if (masked !== input.value) input.value = masked;
 }
 
-function PhoneInput({ meta, p, autoComplete }: { meta: F; p: Record<string, unknown>; autoComplete: string }) {
+/** A phone input masked as (###) ###-#### while typing; the server stores that format whatever was typed. */
+export function PhoneInput({ meta, p, autoComplete }: { meta: F; p: Record<string, unknown>; autoComplete: string }) {
   return (
     <input
       {...getInputProps(meta, { type: "tel" })}

@@ -1,7 +1,7 @@
 import type { UnitCardView } from "~/domain/units-listing";
 import { formatCents } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
-import { RENTALS_DISABLED_MESSAGE } from "~/domain/portal-settings";
+import { RENTALS_DISABLED_MESSAGE } from "~/domain/account-settings";
 
 /**
  * Price per month: the charged rate, with the standard rate struck through beside it when a web rate

@@ -2,7 +2,7 @@
  * The cards a location takes: its payment_types (spec §3: category mastercard, visa or discover),
  * not a constant. Pure. docs/decisions/091-accepted-cards.md.
  */
-import type { CardBrand } from "~/db/schema/billing";
+import type { CardBrand } from "./cards";
 import { CARD_BRAND_LABELS } from "./cards";
 
 const BRAND_ORDER: readonly CardBrand[] = ["visa", "mastercard", "discover"];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { autopayChoice, FORCED_AUTOPAY_REASON } from "./autopay-choice";
-import { parseAccountGlobalSettings } from "./portal-settings";
+import { parseAccountGlobalSettings } from "./account-settings";
 
 describe("the autopay box at rental (force autopay, autopay pre-checked)", () => {
   it("seed values (force off, pre-checked on): offered, ticked, not required, no reason", () => {

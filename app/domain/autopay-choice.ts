@@ -3,7 +3,7 @@
  * is_autopay_enabled offers it, is_force_autopay makes it required (with the reason shown next to the
  * box), is_autopay_prechecked starts it ticked. Pure.
  */
-import type { AccountGlobalSettings } from "./portal-settings";
+import type { AccountGlobalSettings } from "./account-settings";
 
 export interface AutopayChoice {
   /** The box is shown (and autopay can be set up with the rental). */

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  chargeKey,
+  chargePostingKey,
   balanceOf,
   chargesForPeriod,
   isIsoDate,
@@ -138,5 +140,17 @@ describe("prepay", () => {
   it("includes recurring charges with tax", () => {
     const q = prepayQuote({ ...terms, recurringCharges: [{ key: "9", name: "Admin", amount: 1000, tax1Rate: 7, tax2Rate: 0.5 }] }, { lastPostedPeriod: 0, balance: 0, months: 1 });
     expect(q.total).toBe(5000 + 895 + 1000 + 70 + 5);
+  });
+});
+
+describe("chargeKey: one posting key for checkout and the billing run", () => {
+  it.each([
+    [{ sitelinkId: "lock", name: "Lock fee" }, "lock"],
+    [{ sitelinkId: 42, name: "Lock fee" }, "42"],
+    [{ sitelinkId: null, name: "Admin Fee" }, "admin-fee"],
+    [{ sitelinkId: "", name: "Admin Fee" }, "admin-fee"],
+  ] as const)("%j → %s", (charge, key) => {
+    expect(chargeKey(charge)).toBe(key);
+    expect(chargePostingKey(key, "2026-12-22")).toBe(`charge:${key}:2026-12-22`);
   });
 });

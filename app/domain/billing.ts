@@ -6,42 +6,13 @@
  * addMonths(moveIn, k + 1) − 1 day; date-fns clamps to the month's end (move-in Jan 31 → Feb 28,
  * then Mar 31). Rent, the protection premium and recurring charges of period k ≥ 1 are posted on its
  * first day with the posting keys "rent:YYYY-MM-DD", "insurance:YYYY-MM-DD",
- * "charge:<sitelink_id or name>:YYYY-MM-DD", so posting twice posts once.
+ * "charge:<chargeKey>:YYYY-MM-DD" (see `chargePostingKey`), so posting twice posts once.
  */
-import { addDays, addMonths, differenceInCalendarMonths, format, parseISO } from "date-fns";
+import { addDaysIso, addMonthsIso, calendarMonthsBetween, formatDate, type IsoDate } from "./calendar";
 import { taxedLine } from "./money";
 
-export type IsoDate = string;
-
-const ISO = /^\d{4}-\d{2}-\d{2}$/;
-
-export function isIsoDate(value: string): boolean {
-  if (!ISO.test(value)) return false;
-  const d = parseISO(value);
-  return !Number.isNaN(d.getTime()) && format(d, "yyyy-MM-dd") === value;
-}
-
-function toDate(iso: IsoDate): Date {
-  if (!ISO.test(iso)) throw new Error(`Not a date: ${iso}`);
-  return parseISO(iso);
-}
-function toIso(d: Date): IsoDate {
-  return format(d, "yyyy-MM-dd");
-}
-
-/** The calendar date of `now` in `timeZone`, e.g. "2026-11-22". */
-export function localDate(now: Date, timeZone: string): IsoDate {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
-  return `${get("year")}-${get("month")}-${get("day")}`;
-}
-
-export function addDaysIso(date: IsoDate, days: number): IsoDate {
-  return toIso(addDays(toDate(date), days));
-}
-export function addMonthsIso(date: IsoDate, months: number): IsoDate {
-  return toIso(addMonths(toDate(date), months));
-}
+// Calendar dates live in ./calendar; re-exported here for the modules that import them from billing.
+export { addDaysIso, addMonthsIso, formatDate, isIsoDate, localDate, type IsoDate } from "./calendar";
 
 /** First day of period k. */
 export function periodStart(moveInDate: IsoDate, k: number): IsoDate {
@@ -53,20 +24,29 @@ export function periodEnd(moveInDate: IsoDate, k: number): IsoDate {
 }
 /** The period a date falls in (0 for the move-in month; −1 before move-in). */
 export function periodIndexOf(moveInDate: IsoDate, date: IsoDate): number {
-  let k = differenceInCalendarMonths(toDate(date), toDate(moveInDate));
+  let k = calendarMonthsBetween(moveInDate, date);
   // Clamped month ends and days before the anniversary day fall in the previous period.
   while (k > 0 && periodStart(moveInDate, k) > date) k--;
   while (periodStart(moveInDate, k + 1) <= date) k++;
   return date < moveInDate ? -1 : k;
 }
 
-/** "Nov 22, 2026" */
-export function formatDate(iso: IsoDate): string {
-  return format(toDate(iso), "MMM d, yyyy");
+/**
+ * A checkout charge's id in ledger posting keys: its sitelink_id, else its name in lowercase with
+ * dashes ("Admin fee" → "admin-fee"). Checkout and the monthly billing run both build keys here, so
+ * the run finds the move-in line of a recurring charge and bills it every month.
+ */
+export function chargeKey(charge: { sitelinkId: string | number | null; name: string }): string {
+  return charge.sitelinkId !== null && charge.sitelinkId !== "" ? String(charge.sitelinkId) : charge.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
+}
+
+/** The posting key of a checkout charge's line for the period starting on `date`. */
+export function chargePostingKey(key: string, date: IsoDate): string {
+  return `charge:${key}:${date}`;
 }
 
 export interface RecurringCharge {
-  /** The charge's id in its posting keys: its sitelink_id, else its name (as at move-in). */
+  /** The charge's id in its posting keys (`chargeKey`). */
   key: string;
   name: string;
   amount: number;
@@ -107,7 +87,7 @@ export function chargesForPeriod(terms: LeaseTerms, k: number): PeriodCharge[] {
   }
   for (const c of terms.recurringCharges) {
     const line = taxedLine(c.name, c.amount, c.tax1Rate, c.tax2Rate);
-    lines.push({ ...base, postingKey: `charge:${c.key}:${start}`, description: `${c.name} ${span}`, amount: line.amount, tax: line.tax });
+    lines.push({ ...base, postingKey: chargePostingKey(c.key, start), description: `${c.name} ${span}`, amount: line.amount, tax: line.tax });
   }
   return lines;
 }

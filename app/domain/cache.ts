@@ -4,6 +4,5 @@
  * never stored.
  */
 export const CONTENT_CACHE = "public, max-age=0, s-maxage=300, stale-while-revalidate=86400";
-/** Pages that show live availability: short CDN life so counts stay fresh. */
-export const AVAILABILITY_CACHE = "public, max-age=0, s-maxage=30, stale-while-revalidate=60";
+/** Pages that show live availability: `UNIT_AVAILABILITY_CACHE` in ./units.ts (decision 033). */
 export const NO_STORE = "private, no-store";

@@ -1,4 +1,5 @@
 import type { CardBrand } from "~/db/schema/billing";
+export type { CardBrand };
 
 /** Card brand from the number's prefix (IIN ranges); null for brands we do not take. */
 export function cardBrand(number: string): CardBrand | null {

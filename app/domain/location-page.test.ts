@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { directionsUrl, formatDollars, formatMoney, hoursView, presentLinks, selfStorageJsonLd } from "./location-page";
+import { directionsUrl, hoursView, locationStatusLabel, presentLinks, selfStorageJsonLd } from "./location-page";
+import { formatCents, formatWholeDollars } from "./money";
 
 const address = { street1: "4350 Fayetteville Rd", city: "Lumberton", stateProvince: "NC", postal: "28358" };
 
@@ -11,7 +12,7 @@ describe("directionsUrl", () => {
   });
 });
 
-describe("formatDollars and formatMoney", () => {
+describe("formatWholeDollars and formatCents (money.ts) for the coverage table", () => {
   it.each([
     [100_000, "$1,000", "$1,000.00"],
     [1_500_000, "$15,000", "$15,000.00"],
@@ -19,8 +20,8 @@ describe("formatDollars and formatMoney", () => {
     [3695, "$36.95", "$36.95"],
     [0, "$0", "$0.00"],
   ])("%i cents → %s / %s", (cents, dollars, money) => {
-    expect(formatDollars(cents)).toBe(dollars);
-    expect(formatMoney(cents)).toBe(money);
+    expect(formatWholeDollars(cents)).toBe(dollars);
+    expect(formatCents(cents)).toBe(money);
   });
 });
 
@@ -107,5 +108,15 @@ describe("presentLinks", () => {
       ["Facebook", "https://f"],
       ["Instagram", "https://i"],
     ]);
+  });
+});
+
+describe("locationStatusLabel: the badge speaks of the location, never open/closed", () => {
+  it.each([
+    ["Live", "Renting now"],
+    ["Coming Soon", "Coming soon"],
+  ])("%s → %s", (status, label) => {
+    expect(locationStatusLabel(status)).toBe(label);
+    expect(locationStatusLabel(status)).not.toMatch(/\b(open|closed)\b/i);
   });
 });

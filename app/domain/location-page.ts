@@ -1,25 +1,17 @@
 import { groupHours, openStatus, type HoursItemInput } from "./hours";
 
 /** A Google Maps directions link to an address. */
+/**
+ * The status badge speaks of the location, not of the clock: "Renting now" for a Live location,
+ * "Coming soon" otherwise. Whether the office is open right now comes from the hours (`openStatus`).
+ */
+export function locationStatusLabel(status: string): string {
+  return status === "Live" ? "Renting now" : "Coming soon";
+}
+
 export function directionsUrl(a: { street1: string; city: string; stateProvince: string; postal: string }): string {
   const dest = `${a.street1}, ${a.city}, ${a.stateProvince} ${a.postal}`;
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(dest)}`;
-}
-
-/** "$1,000" from cents. Whole dollars when there are no cents. */
-export function formatDollars(cents: number): string {
-  const dollars = cents / 100;
-  return dollars.toLocaleString("en-US", {
-    style: "currency",
-    currency: "USD",
-    minimumFractionDigits: cents % 100 === 0 ? 0 : 2,
-    maximumFractionDigits: 2,
-  });
-}
-
-/** "$8.95" from cents, always with cents. */
-export function formatMoney(cents: number): string {
-  return (cents / 100).toLocaleString("en-US", { style: "currency", currency: "USD" });
 }
 
 export interface HoursView {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { locationTimeZoneSchema, parseCheckoutCharges, reviewSettingsSchema } from "./location-settings";
-import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE } from "./portal-settings";
+import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE } from "./account-settings";
 
 describe("parseCheckoutCharges (the JSON text list of charges_to_show_at_checkout)", () => {
   it("reads the lock fee of spec §9", () => {

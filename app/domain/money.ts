@@ -31,6 +31,11 @@ export function formatCents(cents: number): string {
   return `${sign}$${dollars}.${String(abs % 100).padStart(2, "0")}`;
 }
 
+/** "$1,000" for whole dollars, "$8.95" otherwise (coverage amounts and the like). */
+export function formatWholeDollars(cents: number): string {
+  return cents % 100 === 0 ? formatCents(cents).slice(0, -3) : formatCents(cents);
+}
+
 /** A charge line with its taxes (tax_1 and tax_2 each rounded once on this line). */
 export interface TaxedLine {
   description: string;

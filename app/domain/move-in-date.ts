@@ -3,7 +3,7 @@
  * Dates are calendar days in the location's time zone ("YYYY-MM-DD"); the caller passes today. Pure.
  * docs/decisions/094.
  */
-import { addDaysToDay } from "./move-in-quote";
+import { addDaysIso } from "./calendar";
 
 /** Sunday? (calendar arithmetic at noon UTC, free of the process's time zone) */
 export function isSunday(day: string): boolean {
@@ -16,7 +16,7 @@ export function isSunday(day: string): boolean {
  */
 export function moveInDates(today: string, daysInAdvance: number, sundayAllowed: boolean): string[] {
   const n = Math.max(0, Math.floor(daysInAdvance));
-  const days = Array.from({ length: n + 1 }, (_, i) => addDaysToDay(today, i));
+  const days = Array.from({ length: n + 1 }, (_, i) => addDaysIso(today, i));
   return sundayAllowed ? days : days.filter((d) => !isSunday(d));
 }
 

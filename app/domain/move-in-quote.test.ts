@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { addMonthsIso } from "./calendar";
 import {
-  addMonthsToDay,
   checkoutChargesFor,
   firstPeriod,
   localToday,
@@ -115,8 +115,8 @@ describe("dates", () => {
   });
 
   it("month ends clamp", () => {
-    expect(addMonthsToDay("2026-01-31", 1)).toBe("2026-02-28");
-    expect(addMonthsToDay("2028-01-31", 1)).toBe("2028-02-29");
+    expect(addMonthsIso("2026-01-31", 1)).toBe("2026-02-28");
+    expect(addMonthsIso("2028-01-31", 1)).toBe("2028-02-29");
     expect(firstPeriod("2026-01-31")).toEqual({ paidThroughDate: "2026-02-27", nextDueDate: "2026-02-28" });
   });
 

@@ -4,10 +4,9 @@
  * Pure: the caller passes the move-in date (today in the location's time zone, see `localToday`).
  * Money in integer cents; each tax on each line rounded half up (app/domain/money.ts).
  */
-import { TZDate } from "@date-fns/tz";
-import { addDays, addMonths, format } from "date-fns";
-import { percentOf } from "./money";
-import { formatDate } from "./billing";
+import { formatWholeDollars, percentOf } from "./money";
+import { chargeKey, chargePostingKey } from "./billing";
+import { addDaysIso, addMonthsIso, formatDate } from "./calendar";
 
 export interface QuoteUnitType {
   name: string;
@@ -103,32 +102,13 @@ export function checkoutChargesFor(unitType: QuoteUnitType, settings: QuoteSetti
   return charges;
 }
 
-/** "YYYY-MM-DD" → a date at midnight UTC, so calendar arithmetic is free of the process's time zone. */
-function parseDay(day: string): TZDate {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
-  if (!m) throw new Error(`Not a calendar date: ${day}`);
-  return new TZDate(Number(m[1]), Number(m[2]) - 1, Number(m[3]), "UTC");
-}
-const fmt = (d: Date) => format(d, "yyyy-MM-dd");
-
-/** Today's calendar date in a time zone, "YYYY-MM-DD". */
-export function localToday(now: Date, timeZone: string): string {
-  return fmt(new TZDate(now, timeZone));
-}
-
-/** Adds months to a calendar date (clamped to the month's end: 2026-01-31 + 1 = 2026-02-28). */
-export function addMonthsToDay(day: string, months: number): string {
-  return fmt(addMonths(parseDay(day), months));
-}
-
-export function addDaysToDay(day: string, days: number): string {
-  return fmt(addDays(parseDay(day), days));
-}
+/** Today's calendar date in a time zone (the calendar module's `localDate`, under the name callers use). */
+export { localDate as localToday } from "./calendar";
 
 /** The first month covered at move-in: D .. addMonths(D,1) − 1 day; next due addMonths(D,1). */
 export function firstPeriod(moveInDate: string): { paidThroughDate: string; nextDueDate: string } {
-  const nextDueDate = addMonthsToDay(moveInDate, 1);
-  return { paidThroughDate: addDaysToDay(nextDueDate, -1), nextDueDate };
+  const nextDueDate = addMonthsIso(moveInDate, 1);
+  return { paidThroughDate: addDaysIso(nextDueDate, -1), nextDueDate };
 }
 
 function line(
@@ -152,9 +132,6 @@ function line(
   };
 }
 
-const dollars = (cents: number) =>
-  `$${Math.floor(cents / 100).toLocaleString("en-US")}${cents % 100 ? `.${String(cents % 100).padStart(2, "0")}` : ""}`;
-
 /** The move-in quote. Throws on impossible input (negative money, bad dates): that is a bug or bad operator data. */
 export function quoteMoveIn(input: QuoteInput): MoveInQuote {
   const { unitType, settings, insurancePlan, moveInDate } = input;
@@ -175,13 +152,13 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
 
   if (insurancePlan) {
     lines.push(
-      line("insurance", `Protection plan, ${dollars(insurancePlan.coverage)} coverage (first month)`, insurancePlan.premium, `insurance:${moveInDate}`, period),
+      line("insurance", `Protection plan, ${formatWholeDollars(insurancePlan.coverage)} coverage (first month)`, insurancePlan.premium, `insurance:${moveInDate}`, period),
     );
   }
 
   for (const c of checkoutChargesFor(unitType, settings, input.charges)) {
     if (!Number.isInteger(c.amount) || c.amount < 0) throw new Error(`Bad charge amount for ${c.name}: ${c.amount}`);
-    const key = `charge:${c.id ?? c.name.toLowerCase().replace(/[^a-z0-9]+/g, "-")}:${moveInDate}`;
+    const key = chargePostingKey(chargeKey({ sitelinkId: c.id, name: c.name }), moveInDate);
     lines.push(line("charge", c.name, c.amount, key, { tax1Rate: c.tax1Rate, tax2Rate: c.tax2Rate, isRecurring: c.isRecurring }));
   }
 

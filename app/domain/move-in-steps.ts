@@ -3,9 +3,9 @@
  * server (checkouts table). Pure helpers to decide which step a visitor may see.
  */
 import { z } from "zod";
-import type { CardBrand } from "~/db/schema/billing";
+import type { CardBrand } from "./cards";
 import { cardShape, refineCardExpiry, type YearMonth } from "./card-schema";
-import { accountCreationSchema, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
+import { accountCreationSchema, optionalCheckbox, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
 
 export const MOVE_IN_STEPS = ["details", "protection", "review", "sign", "pay"] as const;
 export type MoveInStep = (typeof MOVE_IN_STEPS)[number];
@@ -114,10 +114,7 @@ export function paySchema(today: YearMonth, options: { forceAutopay: boolean; ac
   return z
     .object({
       ...cardShape(today, options.acceptedCards),
-      autopay: z
-        .union([z.literal("on"), z.literal("")])
-        .optional()
-        .transform((v) => options.forceAutopay || v === "on"),
+      autopay: optionalCheckbox.transform((v) => options.forceAutopay || v),
     })
     .superRefine(refineCardExpiry(today));
 }

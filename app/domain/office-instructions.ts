@@ -2,7 +2,7 @@
  * What the portal tells a tenant about the features the office handles in person
  * (docs/decisions/094): ID upload and unit alarms. Pure.
  */
-import type { AccountGlobalSettings } from "./portal-settings";
+import type { AccountGlobalSettings } from "./account-settings";
 
 export interface OfficeInstruction {
   key: "id_upload" | "unit_alarms";

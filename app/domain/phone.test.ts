@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatPhone, maskPhoneAsTyped, phoneDigits, phoneHref } from "./phone";
+import { formatPhone, maskPhoneAsTyped, phoneDigits, phoneHref, usPhoneProblem } from "./phone";
 
 describe("phoneDigits", () => {
   it.each([
@@ -52,5 +52,20 @@ describe("maskPhoneAsTyped", () => {
     ["(910) 555-0134", "(910) 555-0134"],
   ])("%j → %j", (input, expected) => {
     expect(maskPhoneAsTyped(input)).toBe(expected);
+  });
+});
+
+describe("usPhoneProblem: can it be a US number?", () => {
+  it.each([
+    ["(910) 555-0134", null],
+    ["+1 910 555 0134", null],
+    ["555-0134", "digits"],
+    ["(910) 555-01345", "digits"],
+    ["(010) 555-0134", "area_code"],
+    ["(123) 555-0134", "area_code"],
+    ["(910) 055-0134", "exchange"],
+    ["(910) 123-4567", "exchange"],
+  ])("%j → %j", (input, expected) => {
+    expect(usPhoneProblem(input)).toBe(expected);
   });
 });

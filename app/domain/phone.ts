@@ -5,6 +5,20 @@ export function phoneDigits(value: string): string | null {
   return ten.length === 10 ? ten : null;
 }
 
+export type UsPhoneProblem = "digits" | "area_code" | "exchange";
+
+/**
+ * Why a typed number cannot be a US (NANP) number, or null when it can: ten digits (a leading 1 is
+ * dropped), the area code and the exchange (digits 4–6) starting with 2–9.
+ */
+export function usPhoneProblem(value: string): UsPhoneProblem | null {
+  const d = phoneDigits(value);
+  if (!d) return "digits";
+  if (!/^[2-9]/.test(d)) return "area_code";
+  if (!/^[2-9]/.test(d.slice(3))) return "exchange";
+  return null;
+}
+
 /** "(###) ###-####", the mask of spec §5. Returns the input unchanged when it is not ten digits. */
 export function formatPhone(value: string): string {
   const d = phoneDigits(value);

@@ -103,7 +103,7 @@ describe("profile forms", () => {
   it("uses the rental form's rules for contact details and the phone", () => {
     const r = profileContactSchema.safeParse({ intent: "contact", first_name: "Pat", last_name: "T", email: "PAT@Example.com", addr_1: "1 Main", city: "Lumberton", region: "nc", postal_code: "28358" });
     expect(r.data).toMatchObject({ email: "pat@example.com", region: "NC", is_military: false });
-    expect(profilePhoneSchema.parse({ intent: "phone", cell_phone: "(910) 555-0134" }).cell_phone).toBe("9105550134");
+    expect(profilePhoneSchema.parse({ intent: "phone", cell_phone: "(910) 555-0134" }).cell_phone).toBe("(910) 555-0134");
     expect(profilePhoneSchema.safeParse({ intent: "phone", cell_phone: "555-0134" }).success).toBe(false);
   });
 });

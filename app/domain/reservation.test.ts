@@ -15,7 +15,7 @@ describe("reservation rules", () => {
   const valid = { first_name: "Grace", last_name: "Hopper", email: "G@Example.com", phone: "910-555-0199", desired_move_in_date: "2026-11-24" };
 
   it("accepts the short form and normalises it", () => {
-    expect(schema.parse(valid)).toEqual({ ...valid, email: "g@example.com", phone: "9105550199" });
+    expect(schema.parse(valid)).toEqual({ ...valid, email: "g@example.com", phone: "(910) 555-0199" });
   });
 
   it.each([

@@ -4,9 +4,8 @@
  * reservation holds (docs/decisions/042-reservations.md).
  */
 import { z } from "zod";
-import { addDaysToDay } from "./move-in-quote";
-import { phoneDigits } from "./phone";
-import { PHONE_MASK_HINT } from "./tenant-form";
+import { addDaysIso } from "./calendar";
+import { phoneField } from "./tenant-form";
 import { isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
 
 export interface DateWindow {
@@ -16,7 +15,7 @@ export interface DateWindow {
 
 /** Today .. today + days valid (local calendar dates). */
 export function reservationWindow(today: string, daysValid: number): DateWindow {
-  return { min: today, max: addDaysToDay(today, Math.max(0, daysValid)) };
+  return { min: today, max: addDaysIso(today, Math.max(0, daysValid)) };
 }
 
 /** When the hold ends: days valid × 24 hours after the reservation is made. */
@@ -31,12 +30,7 @@ export function reservationSchema(window: DateWindow) {
     first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
     last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
     email: required("email address").pipe(z.email("Enter a valid email address, like name@example.com.")).transform((v) => v.toLowerCase()),
-    phone: z
-      .string({ error: "Enter your phone number." })
-      .trim()
-      .min(1, "Enter your phone number.")
-      .refine((v) => phoneDigits(v) !== null, `Enter a 10-digit phone number in the format ${PHONE_MASK_HINT}.`)
-      .transform((v) => phoneDigits(v)!),
+    phone: phoneField("phone number"),
     desired_move_in_date: z
       .string({ error: "Choose your move-in date." })
       .trim()

@@ -26,7 +26,7 @@ describe("account-creation form (spec §3 and §5)", () => {
   it("accepts the required fields alone and normalises them", () => {
     const r = accountCreationSchema.parse(valid);
     expect(r.email).toBe("ada@example.com");
-    expect(r.cell_phone).toBe("9105550134");
+    expect(r.cell_phone).toBe("(910) 555-0134");
     expect(r.addr_2).toBeNull();
     expect(r.is_military).toBe(false);
     expect(r.alt_contact_phone).toBeNull();
@@ -76,16 +76,33 @@ describe("account-creation form (spec §3 and §5)", () => {
   });
 
   it.each([
-    ["(910) 555-0134", "9105550134"],
-    ["910-555-0134", "9105550134"],
-    ["910.555.0134", "9105550134"],
-    ["9105550134", "9105550134"],
-    ["+1 910 555 0134", "9105550134"],
-    ["1-910-555-0134", "9105550134"],
-  ])("phone %s is stored as %s", (input, digits) => {
+    "(910) 555-0134",
+    "910-555-0134",
+    "910.555.0134",
+    "9105550134",
+    "+1 910 555 0134",
+    "1-910-555-0134",
+    " 910 5550134 ",
+  ])("phone %j is stored as (910) 555-0134, the mask of spec §5", (input) => {
     const r = accountCreationSchema.parse({ ...valid, cell_phone: input, alt_contact_phone: input });
-    expect(r.cell_phone).toBe(digits);
-    expect(r.alt_contact_phone).toBe(digits);
+    expect(r.cell_phone).toBe("(910) 555-0134");
+    expect(r.alt_contact_phone).toBe("(910) 555-0134");
+  });
+
+  it.each([
+    ["010-555-0134", /area code/],
+    ["(110) 555-0134", /area code/],
+    ["1 (010) 555-0134", /area code/],
+    ["(910) 055-0134", /after the area code/],
+    ["(910) 155-0134", /after the area code/],
+  ])("%s cannot be a US number: the message says why", (input, why) => {
+    const e = errors({ ...valid, cell_phone: input, alt_contact_phone: input });
+    expect(e.cell_phone?.[0]).toMatch(why);
+    expect(e.alt_contact_phone?.[0]).toMatch(why);
+  });
+
+  it("an empty alternate contact phone is no phone", () => {
+    expect(accountCreationSchema.parse({ ...valid, alt_contact_phone: "" }).alt_contact_phone).toBeNull();
   });
 
   it.each(["555-0134", "910555013", "91055501345", "(910) 555-01345", "phone"])("phone %s is refused", (input) => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { phoneDigits } from "./phone";
+import { formatPhone, usPhoneProblem, type UsPhoneProblem } from "./phone";
 import { US_STATE_CODES } from "./us-states";
 import { CONTROL_MESSAGE, isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
 
@@ -17,22 +17,52 @@ const optionalText = (max: number, what: string, charsMessage = CONTROL_MESSAGE)
     .refine(isCleanLine, charsMessage)
     .optional()
     .transform((v) => (v ? v : null));
-const checkbox = z
-  .union([z.literal("on"), z.literal("true"), z.literal("false"), z.literal(""), z.boolean()])
+/**
+ * An optional checkbox: "on" (or "true") when ticked, absent when not. Typed as an optional string so
+ * Conform's getZodConstraint does not mark it `required` (a union or boolean would be).
+ */
+export const optionalCheckbox = z
+  .string()
   .optional()
-  .transform((v) => v === "on" || v === "true" || v === true);
+  .transform((v) => v === "on" || v === "true");
+const checkbox = optionalCheckbox;
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 20;
 export const PHONE_MASK_HINT = "(###) ###-####";
 
-const phone = (what: string) =>
+const PHONE_PROBLEM_MESSAGES: Record<UsPhoneProblem, (what: string) => string> = {
+  digits: (what) => `Enter a 10-digit ${what} in the format ${PHONE_MASK_HINT}.`,
+  area_code: (what) => `Enter a US ${what}: the area code (the first 3 digits) cannot start with 0 or 1.`,
+  exchange: (what) => `Enter a US ${what}: the 3 digits after the area code cannot start with 0 or 1.`,
+};
+
+function checkUsPhone(what: string) {
+  return (v: string | undefined, ctx: z.RefinementCtx) => {
+    const problem = v ? usPhoneProblem(v) : null;
+    if (problem) ctx.addIssue({ code: "custom", message: PHONE_PROBLEM_MESSAGES[problem](what) });
+  };
+}
+
+/** A required phone field checked as a US number; the parsed value is always "(###) ###-####" (spec §5). */
+export const phoneField = (what: string) =>
   z
     .string({ error: `Enter your ${what}.` })
     .trim()
     .min(1, `Enter your ${what}.`)
-    .refine((v) => phoneDigits(v) !== null, `Enter a 10-digit ${what} in the format ${PHONE_MASK_HINT}.`)
-    .transform((v) => phoneDigits(v)!);
+    .superRefine(checkUsPhone(what))
+    .transform((v) => formatPhone(v));
+
+/** An optional phone field, the same rules when filled in; empty is null. */
+export const optionalPhoneField = (what: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .superRefine(checkUsPhone(what))
+    .transform((v) => (v ? formatPhone(v) : null));
+
+const phone = phoneField;
 
 export const passwordField = (what = "password") =>
   z
@@ -62,12 +92,7 @@ export const tenantContactShape = {
   is_commercial: checkbox,
   alt_contact_first_name: optionalText(50, "Alternate contact first name", NAME_CHARS_MESSAGE),
   alt_contact_last_name: optionalText(50, "Alternate contact last name", NAME_CHARS_MESSAGE),
-  alt_contact_phone: z
-    .string()
-    .trim()
-    .optional()
-    .refine((v) => !v || phoneDigits(v) !== null, `Enter a 10-digit phone number in the format ${PHONE_MASK_HINT}.`)
-    .transform((v) => (v ? phoneDigits(v) : null)),
+  alt_contact_phone: optionalPhoneField("phone number"),
 };
 
 export const tenantContactSchema = z.object(tenantContactShape);

@@ -2,6 +2,7 @@
  * The unit listing of a location page, of /units and of a unit type page, as plain data for the
  * components: every rule of ./units.ts applied once, on the server. Pure.
  */
+import { formatCents } from "./money";
 import {
   area,
   availabilityState,
@@ -149,11 +150,7 @@ function valueView(rate: number, t: Pick<ListingUnitType, "width" | "length" | "
   const sqft = t.width * t.length;
   if (t.category === "parking" || sqft <= 0) return null;
   const perSqFt = Math.round(rate / sqft);
-  return { perSqFt, text: `${formatPerSqFt(perSqFt)} per sq ft`, bestValue: false };
-}
-
-function formatPerSqFt(cents: number): string {
-  return `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, "0")}`;
+  return { perSqFt, text: `${formatCents(perSqFt)} per sq ft`, bestValue: false };
 }
 
 /**

@@ -6,6 +6,7 @@ import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PortalNav } from "~/components/portal";
+import { PhoneInput } from "~/components/tenant-fields";
 import { changePasswordSchema, profileContactSchema, profilePhoneSchema } from "~/domain/portal-forms";
 import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { formatPhone } from "~/domain/phone";
@@ -223,7 +224,9 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
               <TextField label="Alternate contact first name" meta={c.alt_contact_first_name} autoComplete="off" optional />
               <TextField label="Alternate contact last name" meta={c.alt_contact_last_name} autoComplete="off" optional />
             </div>
-            <TextField label="Alternate contact phone" meta={c.alt_contact_phone} type="tel" autoComplete="off" optional hint={`Format ${PHONE_MASK_HINT}.`} />
+            <Field label="Alternate contact phone" meta={c.alt_contact_phone} optional hint={`Format ${PHONE_MASK_HINT}.`}>
+              {(p) => <PhoneInput meta={c.alt_contact_phone} p={p} autoComplete="off" />}
+            </Field>
           </fieldset>
           <SubmitButton pendingText="Saving…">Save contact details</SubmitButton>
         </Form>
@@ -237,7 +240,9 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
             <input type="hidden" name="intent" value="phone" />
             {actionData?.intent === "phone" ? <ErrorSummary errors={summaryErrors(phoneForm.allErrors, [ph.cell_phone])} /> : null}
             <FormErrors id={phoneForm.errorId} errors={phoneForm.errors} />
-            <TextField label="Cell phone" meta={ph.cell_phone} type="tel" autoComplete="tel-national" hint={`Format ${PHONE_MASK_HINT}.`} />
+            <Field label="Cell phone" meta={ph.cell_phone} hint={`Format ${PHONE_MASK_HINT}.`}>
+              {(p) => <PhoneInput meta={ph.cell_phone} p={p} autoComplete="tel-national" />}
+            </Field>
             <SubmitButton pendingText="Saving…">Save phone number</SubmitButton>
           </Form>
         ) : (

@@ -11,6 +11,7 @@ import { portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/servic
 import { storageFor } from "~/storage-software/index.server";
 import type { Receipt } from "~/storage-software/port";
 import portalCss from "~/styles/portal.css?url";
+import { notFound } from "~/services/http.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
@@ -26,7 +27,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       break;
     }
   }
-  if (!receipt) throw data({ message: "Not found" }, { status: 404, headers: portalHeaders() });
+  if (!receipt) throw notFound(portalHeaders());
   const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(tenantId), getCsrfToken(request)]);
   return data(
     {

@@ -9,7 +9,8 @@ import { absoluteUrl } from "~/components/page-meta";
 import { ContactForm } from "~/components/contact-form";
 import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
-import { directionsUrl, presentLinks, formatDollars, formatMoney, googleOpeningHours, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { directionsUrl, presentLinks, googleOpeningHours, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { formatCents, formatWholeDollars } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
 import { CardBrandBadges } from "~/components/card-brands";
@@ -21,6 +22,7 @@ import { getLocationUnitListing } from "~/db/queries/units.server";
 import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";
 import { UnitListing } from "~/components/unit-listing";
 import { redirectToLowercasePath } from "~/services/site-redirects.server";
+import { notFound } from "~/services/http.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
@@ -29,7 +31,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
   const location = await getLocationPage(context.db, params.slug);
   if (!location || location.accountId !== account.id) {
-    throw data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
+    throw notFound();
   }
   const isComingSoon = location.status === "Coming Soon";
   const csrf = isComingSoon ? await getCsrfToken(request) : null;
@@ -220,9 +222,9 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
                 <tbody>
                   {l.insurancePlans.map((p) => (
                     <tr key={p.id}>
-                      <th scope="row">{formatDollars(p.coverage)}</th>
+                      <th scope="row">{formatWholeDollars(p.coverage)}</th>
                       <td>{p.description}</td>
-                      <td>{formatMoney(p.premium)}</td>
+                      <td>{formatCents(p.premium)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,12 +1,12 @@
-import { data } from "react-router";
 import { ErrorPage } from "~/components/error-page";
 import { pageMeta } from "~/components/page-meta";
 import { siteFromMatches } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
+import { notFound } from "~/services/http.server";
 
 /** Any path no route matches (redirects were already applied by the server): a real 404 page. */
 export function loader() {
-  throw data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  throw notFound();
 }
 
 /** A 404 is never stored: the path may become a page or a redirect at any time. */

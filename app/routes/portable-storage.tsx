@@ -1,14 +1,14 @@
-import { data } from "react-router";
 import type { Route } from "./+types/portable-storage";
 import { requireSite } from "~/services/site-context.server";
 import { getPage } from "~/db/queries/content.server";
 import { routeMeta } from "~/components/route-meta";
 import { ContentPage } from "~/components/content-page";
+import { notFound } from "~/services/http.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
   const page = await getPage(context.db, account.id, "portable-storage");
-  if (!page) throw data(null, { status: 404 });
+  if (!page) throw notFound();
   return { page };
 }
 

@@ -21,6 +21,7 @@ import {
 } from "~/services/move-in.server";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
 import checkoutCss from "~/styles/checkout.css?url";
+import { notFound } from "~/services/http.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
@@ -35,7 +36,7 @@ const formatDay = (day: string) =>
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   const ctx = await loadRentalContext(context.db, params.unitTypeId, now);
-  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx) throw notFound();
   const checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
   if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
   if (!(await isConfirmationViewable(context.db, checkout.completedLeaseId, now))) {

@@ -1,9 +1,9 @@
-import { data } from "react-router";
 import type { Route } from "./+types/rent.lease";
 import { NO_STORE } from "~/domain/cache";
 import { now as clockNow } from "~/services/clock.server";
 import { checkLeaseToken, getLeaseDocument, LEASE_LINK_DAYS, leaseTenantId } from "~/services/move-in.server";
 import { getTenantSession } from "~/services/session.server";
+import { notFound } from "~/services/http.server";
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
 
@@ -24,7 +24,6 @@ const expiredPage = (nonce: string) => `<!doctype html>
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   const now = clockNow();
-  const notFound = () => data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
   const nonce = escape((context as { cspNonce?: string }).cspNonce ?? "");
   const link = checkLeaseToken(params.leaseId, url.searchParams.get("token"), now);
   if (link !== "ok") {
@@ -42,7 +41,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     }
   }
   const lease = await getLeaseDocument(context.db, Number(params.leaseId));
-  if (!lease) throw data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!lease) throw notFound();
   const signedAt = lease.signedAt.toISOString().replace("T", " ").slice(0, 19) + " UTC";
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

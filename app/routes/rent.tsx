@@ -51,7 +51,7 @@ import {
   saveSignature,
   unitDescription,
 } from "~/services/move-in.server";
-import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/local/rentals";
+import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
 import { autopayChoice } from "~/domain/autopay-choice";
@@ -63,6 +63,7 @@ import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { countNewHold, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
 import { AutopayField } from "~/components/autopay-field";
+import { notFound } from "~/services/http.server";
 
 export const handle = { hydrate: true };
 
@@ -83,9 +84,9 @@ function formatDay(day: string) {
 
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
-  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx) throw notFound();
   // A type the location hides (is_show_only_specific_unit_types) is not offered online, even by URL.
-  if (!ctx.offered) throw data({ message: "This unit is not offered online" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx.offered) throw notFound(undefined, "This unit is not offered online");
   return ctx;
 }
 

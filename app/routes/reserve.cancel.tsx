@@ -9,13 +9,13 @@ import { eq } from "drizzle-orm";
 import { now as clockNow } from "~/services/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { loadRentalContext, sha256 } from "~/services/move-in.server";
+import { notFound } from "~/services/http.server";
 
 /**
  * Cancel a reservation from the link in its email. The GET only shows a button (mail scanners that
  * follow links cancel nothing); the POST cancels when the token's hash matches.
  */
 async function find(context: Route.LoaderArgs["context"], reservationId: string, token: string | null) {
-  const notFound = () => data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
   if (!/^\d{1,9}$/.test(reservationId) || !token || token.length > 100) throw notFound();
   const row = await context.db.query.reservations.findFirst({ where: eq(reservations.id, Number(reservationId)) });
   if (!row || row.cancelTokenHash !== sha256(token)) throw notFound();

@@ -9,10 +9,10 @@ import { eq } from "drizzle-orm";
 import { now as clockNow } from "~/services/clock.server";
 import { loadRentalContext, unitDescription } from "~/services/move-in.server";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
+import { notFound } from "~/services/http.server";
 
 /** The reservation's confirmation, by its unguessable confirmation code (post/redirect/get target). */
 export async function loader({ params, context }: Route.LoaderArgs) {
-  const notFound = () => data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
   if (!/^[A-Za-z0-9_-]{8,40}$/.test(params.code)) throw notFound();
   const row = await context.db.query.reservations.findFirst({ columns: { unitTypeId: true }, where: eq(reservations.confirmationCode, params.code) });
   if (!row) throw notFound();

@@ -21,15 +21,16 @@ import { confirmationPath, reservationBlock, reservationBlockMessage, reserveUni
 import { UnitUnavailableError } from "~/storage-software/errors";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
+import { notFound } from "~/services/http.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
   const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
-  if (!ctx) throw data({ message: "No such unit" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx) throw notFound();
   // A type the location hides (is_show_only_specific_unit_types) is not offered online, even by URL.
-  if (!ctx.offered) throw data({ message: "This unit is not offered online" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  if (!ctx.offered) throw notFound(undefined, "This unit is not offered online");
   return ctx;
 }
 

@@ -1,10 +1,10 @@
-import { data } from "react-router";
 import type { Route } from "./+types/test-hooks";
 import { testHooks, testHooksEnabled } from "~/services/test-hooks.server";
+import { notFound } from "~/services/http.server";
 
 /** POST /__test/hooks with JSON { intent, ... }: see app/services/test-hooks.server.ts. */
 export async function action({ request, context }: Route.ActionArgs) {
-  if (!testHooksEnabled()) throw data("Not found", { status: 404 });
+  if (!testHooksEnabled()) throw notFound();
   const body = (await request.json()) as Record<string, unknown>;
   const hook = typeof body.intent === "string" ? testHooks[body.intent] : undefined;
   if (!hook) return Response.json({ error: `Unknown intent ${String(body.intent)}` }, { status: 400 });
@@ -12,5 +12,5 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 export function loader() {
-  throw data("Not found", { status: 404 });
+  throw notFound();
 }

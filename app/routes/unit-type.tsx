@@ -11,6 +11,7 @@ import { oneLineAddress, unitPageTexts } from "~/domain/units-template";
 import { COMMON_SIZES } from "~/domain/unit-sizes";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { redirectToLowercasePath } from "~/services/site-redirects.server";
+import { notFound } from "~/services/http.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
@@ -19,7 +20,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   redirectToLowercasePath(request);
   const { website, account } = await requireSite(context);
   const location = await getUnitsLocation(context.db, account.id, params.slug);
-  const notFound = () => data(null, { status: 404, headers: { "Cache-Control": NO_STORE } });
   if (!location || location.status !== "Live") throw notFound();
   const { types, notice } = await getUnitAvailabilityOrNotice(context, location);
   if (notice) throw data({ message: notice }, { status: 503, headers: { "Cache-Control": NO_STORE } });

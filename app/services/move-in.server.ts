@@ -13,7 +13,7 @@ import { formatCents } from "~/domain/money";
 import { firstPeriod, localToday, quoteMoveIn, type MoveInQuote } from "~/domain/move-in-quote";
 import type { CheckoutProgress } from "~/domain/move-in-steps";
 import { formatPhone } from "~/domain/phone";
-import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE, type AccountGlobalSettings } from "~/domain/portal-settings";
+import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE, type AccountGlobalSettings } from "~/domain/account-settings";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
 import { now as clockNow } from "./clock.server";

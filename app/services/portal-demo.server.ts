@@ -4,7 +4,7 @@ import type { Database, Transaction } from "~/db/client.server";
 import { insurancePlans, leases, locations, tenants, unitTypes, units } from "~/db/schema";
 import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents, taxedLine } from "~/domain/money";
-import { addMonthsIso, localDate, periodEnd } from "~/domain/billing";
+import { addMonthsIso, chargeKey, chargePostingKey, localDate, periodEnd } from "~/domain/billing";
 import { postCharges, recordApprovedPayment, type ChargeLine } from "~/storage-software/local/ledger";
 import { hashPassword } from "./password.server";
 
@@ -98,7 +98,7 @@ export async function createTenantWithLease(
         firstName: input.firstName ?? "Pat",
         lastName: input.lastName ?? "Tenant",
         email: input.email.trim().toLowerCase(),
-        cellPhone: "9105550199",
+        cellPhone: "(910) 555-0199",
         webPwHash: await hashPassword(input.password),
         addr1: "100 Main Street",
         city: "Lumberton",
@@ -140,7 +140,7 @@ export async function createTenantWithLease(
     if (location.isShowExtraChargesAtCheckout && charges.ok) {
       for (const c of charges.charges) {
         const l = taxedLine(c.name, dollarsToCents(c.amount), c.tax_1_rate, c.tax_2_rate);
-        lines.push({ entryDate: D, description: c.name, amount: l.amount, tax: l.tax, postingKey: `charge:${c.sitelink_id ?? c.name}:${D}` });
+        lines.push({ entryDate: D, description: c.name, amount: l.amount, tax: l.tax, postingKey: chargePostingKey(chargeKey({ sitelinkId: c.sitelink_id, name: c.name }), D) });
       }
     }
     await postCharges(tx, { leaseId: lease!.id, tenantId: tenant!.id, lines, now: input.now });

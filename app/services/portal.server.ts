@@ -5,7 +5,7 @@ import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema";
 import { localDate } from "~/domain/billing";
 import type { YearMonth } from "~/domain/card-schema";
-import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { NO_STORE } from "~/domain/cache";
 import { storageFor, type LocationRef } from "~/storage-software/index.server";
 import type { StorageSoftware, TenantLease } from "~/storage-software/port";
@@ -13,6 +13,7 @@ import { requireSite } from "./site-context.server";
 import { publicOrigin } from "./site-origin.server";
 import { now as clockNow } from "./clock.server";
 import { requireTenantSession, type PortalSession } from "./session.server";
+import { notFound } from "./http.server";
 
 /** A location as the portal needs it. */
 export interface PortalLocation extends LocationRef {
@@ -123,7 +124,7 @@ export async function requirePortalUnit(ctx: PortalContext, tenantId: string, le
       if (lease) return { lease, location, storage, today: localDate(ctx.now, location.timeZone) };
     }
   }
-  throw data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
+  throw notFound();
 }
 
 /** A fresh idempotency key for a payment form: a double submit of the same form charges once. */

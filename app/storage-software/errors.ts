@@ -50,3 +50,6 @@ export function storageErrorMessage(error: unknown, phone?: string): string {
   if (error instanceof NotSupportedError) return `This is not available online at this location.${call}`;
   return `Something went wrong.${call}`;
 }
+
+/** The message of a StorageValidationError on `email` when an account already uses that address. */
+export const EMAIL_TAKEN_MESSAGE = "An account with this email address already exists. Please sign in to rent with it, or use another email address.";

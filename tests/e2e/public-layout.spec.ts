@@ -94,4 +94,6 @@ test("the footer shows its two menus from the footer component settings", async 
       await expect(nav.getByRole("link", { name: item.name, exact: true })).toHaveAttribute("href", item.url);
     }
   }
+  // Exactly the two menus of spec §2 (decision 095: no third list of locations).
+  await expect(site.footer.getByRole("navigation")).toHaveCount(2);
 });

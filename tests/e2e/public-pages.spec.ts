@@ -32,7 +32,7 @@ test("/view-locations lists every location with its address, status and page lin
     await expect(card).toHaveCount(1);
     await expect(card).toContainText(l.street1);
     await expect(card).toContainText(l.postal);
-    await expect(card).toContainText(l.status === "Live" ? "Open" : "Coming Soon");
+    await expect(card.locator(".badge")).toHaveText(l.status === "Live" ? "Renting now" : "Coming soon");
     await expect(card.getByRole("link", { name: new RegExp(`^${l.name}\\b`) })).toHaveAttribute("href", l.path);
   }
 });
@@ -42,7 +42,7 @@ for (const l of LIVE_LOCATIONS) {
     const site = new SiteLayout(page);
     await site.goto(l.path);
     await expect(site.heading()).toContainText(l.name);
-    await expect(site.main.getByText("Open", { exact: true }).first()).toBeVisible();
+    await expect(site.main.locator(".location-header .badge")).toHaveText("Renting now");
     const address = site.main.locator("address").first();
     await expect(address).toContainText(l.street1);
     await expect(address).toContainText(`${l.city}, NC ${l.postal}`);
@@ -66,7 +66,7 @@ for (const l of COMING_SOON_LOCATIONS) {
     const site = new SiteLayout(page);
     await site.goto(l.path);
     await expect(site.heading()).toContainText(l.name);
-    await expect(site.main.getByText("Coming Soon", { exact: true }).first()).toBeVisible();
+    await expect(site.main.locator(".location-header .badge")).toHaveText("Coming soon");
     await expect(site.main.getByRole("heading", { name: /coming soon/i }).first()).toBeVisible();
     await expect(site.main.locator("address").first()).toContainText(l.street1);
     // No way to rent here: no Rent link or button, no link to a unit list or the rental desk.

@@ -24,7 +24,7 @@ export function tenantDetails(overrides: Partial<AccountCreationInput> = {}) {
     first_name: "Ada",
     last_name: "Lovelace",
     email: `ada.${process.pid}.${Date.now()}.${n}@example.com`,
-    cell_phone: "9105550134",
+    cell_phone: "(910) 555-0134", // as the form schema stores it
     addr_1: "1 Main St",
     addr_2: null,
     city: "Lumberton",

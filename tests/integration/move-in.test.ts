@@ -37,7 +37,7 @@ describe("move-in (local adapter, real database)", () => {
 
     const tenant = (await db.query.tenants.findFirst({ where: eq(tenants.id, lease.tenantId) }))!;
     expect(tenant.email).toBe(details.email);
-    expect(tenant.cellPhone).toBe("9105550134");
+    expect(tenant.cellPhone).toBe("(910) 555-0134");
     expect(await bcrypt.compare("secret1", tenant.webPwHash)).toBe(true);
 
     const unit = (await db.query.units.findFirst({ where: eq(units.id, lease.unitId) }))!;

@@ -13,7 +13,7 @@ const form = (n: number) => ({
   first_name: "Grace",
   last_name: "Hopper",
   email: `grace.${process.pid}.${Date.now()}.${n}@example.com`,
-  phone: "9105550199",
+  phone: "(910) 555-0199",
   desired_move_in_date: "2026-11-23",
 });
 

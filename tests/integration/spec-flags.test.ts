@@ -31,7 +31,7 @@ import {
 import { protectionSchema } from "~/domain/move-in-steps";
 import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./move-in-fixtures";
 import type { MenuItem } from "~/domain/menu";
-import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
 

@@ -2,7 +2,7 @@ import { asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, menus, navMenuItems, websites } from "~/db/schema";
 import { buildMenuTree, type MenuItem } from "~/domain/menu";
-import { parseAccountGlobalSettings } from "~/domain/portal-settings";
+import { parseAccountGlobalSettings } from "~/domain/account-settings";
 import { siteWidePaymentLink, withPayBillLink } from "~/domain/payment-links";
 
 /** The operator's website. One operator per deployment: the first website row. */

@@ -18,7 +18,7 @@ import {
   type UnitListingView,
 } from "~/domain/units-listing";
 import { parseUnitFilters, unitTypeSlugs } from "~/domain/units";
-import type { AccountGlobalSettings } from "~/domain/portal-settings";
+import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { logger } from "~/logger.server";
 
 const perRequest = new WeakMap<AppLoadContext, Map<number, Promise<UnitTypeAvailability[]>>>();

@@ -22,7 +22,7 @@ const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
 /** How long the unit stays held for a checkout while its card is charged and the move-in recorded. */
 const CHARGE_HOLD_MINUTES = 15;
 
-export const EMAIL_TAKEN_MESSAGE = "An account with this email address already exists. Please sign in to rent with it, or use another email address.";
+import { EMAIL_TAKEN_MESSAGE } from "../errors";
 
 /** Claims one free unit of the type, preferring the one this checkout holds. Returns null when none is free. */
 async function claimUnit(

@@ -8,6 +8,8 @@ import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
 import {
   balanceOf,
+  chargeKey,
+  chargePostingKey,
   chargesForPeriod,
   lastPostedPeriod,
   periodIndexOf,
@@ -82,15 +84,15 @@ async function recurringChargesFor(ex: Executor, lease: LeaseRow): Promise<Recur
   const recurring = parsed.charges.filter((c) => c.is_recurring);
   if (!recurring.length) return [];
   // A recurring charge is billed monthly when it was charged at move-in (posting key
-  // "charge:<sitelink_id or name>:<move-in date>", docs/decisions/040-billing-model.md).
+  // chargePostingKey(chargeKey(charge), move-in date), docs/decisions/040-billing-model.md).
   const keys = await ex
     .select({ key: ledgerEntries.postingKey })
     .from(ledgerEntries)
     .where(and(eq(ledgerEntries.leaseId, lease.id), sql`${ledgerEntries.postingKey} like 'charge:%'`));
   const have = new Set(keys.map((k) => k.key));
   return recurring
-    .filter((c) => have.has(`charge:${c.sitelink_id ?? c.name}:${lease.moveInDate}`))
-    .map((c) => ({ key: String(c.sitelink_id ?? c.name), name: c.name, amount: dollarsToCents(c.amount), tax1Rate: c.tax_1_rate, tax2Rate: c.tax_2_rate }));
+    .map((c) => ({ key: chargeKey({ sitelinkId: c.sitelink_id, name: c.name }), name: c.name, amount: dollarsToCents(c.amount), tax1Rate: c.tax_1_rate, tax2Rate: c.tax_2_rate }))
+    .filter((c) => have.has(chargePostingKey(c.key, lease.moveInDate)));
 }
 
 export async function termsOf(ex: Executor, lease: LeaseRow): Promise<LeaseTerms> {
