@@ -8,6 +8,7 @@ import { routeMeta } from "~/components/route-meta";
 import { ContactForm } from "~/components/contact-form";
 import { phoneHref } from "~/domain/phone";
 import { NO_STORE } from "~/domain/cache";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { hydrate: true };
 
@@ -26,7 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(contactAction, (form) => ({ result: outageResult(form) }));
+
+async function contactAction({ request, context }: Route.ActionArgs) {
   return handleContactForm(request, context, { kind: "contact", successUrl: "/contact?sent=1" });
 }
 

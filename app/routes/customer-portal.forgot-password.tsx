@@ -9,6 +9,7 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { requestPasswordReset } from "~/services/auth.server";
 import portalCss from "~/styles/portal.css?url";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
@@ -19,7 +20,9 @@ export async function loader({ request }: Route.LoaderArgs) {
   return data({ csrfToken: csrf.token, sent }, { headers: portalHeaders(csrf.setCookie) });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(forgotPasswordAction, (form) => ({ result: outageResult(form) }));
+
+async function forgotPasswordAction({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const submission = parseWithZod(formData, { schema: forgotPasswordSchema });

@@ -11,6 +11,7 @@ import { createTenantSession, getTenantSession, safeRedirectTo } from "~/service
 import { signIn } from "~/services/auth.server";
 import { phoneHref } from "~/domain/phone";
 import portalCss from "~/styles/portal.css?url";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
@@ -25,7 +26,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ csrfToken: csrf.token, phone: ctx.phone, redirectTo, notice }, { headers: portalHeaders(csrf.setCookie) });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(loginAction, (form) => ({ result: outageResult(form) }));
+
+async function loginAction({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const submission = parseWithZod(formData, { schema: signInSchema });

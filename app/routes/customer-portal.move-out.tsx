@@ -12,6 +12,7 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
 import { StorageValidationError } from "~/storage-software/errors";
 import portalCss from "~/styles/portal.css?url";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
@@ -36,7 +37,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(moveOutAction, (form) => ({ result: outageResult(form) }));
+
+async function moveOutAction({ request, context, params }: Route.ActionArgs) {
   const ctx = await requirePortalTenant(context, request);
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
   const formData = await request.formData();

@@ -14,6 +14,8 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { newIdempotencyKey, portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
 import { payLease } from "~/services/portal-payments.server";
 import portalCss from "~/styles/portal.css?url";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { hydrate: true };
 
@@ -43,7 +45,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(payAction, (form) => ({ result: outageResult(form, PAYMENT_UNAVAILABLE_MESSAGE) }));
+
+async function payAction({ request, context, params }: Route.ActionArgs) {
   const ctx = await requirePortalTenant(context, request);
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
   const formData = await request.formData();

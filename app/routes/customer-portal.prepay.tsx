@@ -15,6 +15,8 @@ import { newIdempotencyKey, portalHeaders, portalRouteHeaders, requirePortalTena
 import { prepayLease } from "~/services/portal-payments.server";
 import type { PrepayOffer } from "~/storage-software/port";
 import portalCss from "~/styles/portal.css?url";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { hydrate: true };
 
@@ -50,7 +52,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(prepayAction, (form) => ({ result: outageResult(form, PAYMENT_UNAVAILABLE_MESSAGE) }));
+
+async function prepayAction({ request, context, params }: Route.ActionArgs) {
   const ctx = await requirePortalTenant(context, request);
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
   const formData = await request.formData();

@@ -15,6 +15,7 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
 import { changeContact, changePassword } from "~/services/profile.server";
 import portalCss from "~/styles/portal.css?url";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
@@ -36,7 +37,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(profileAction, (form) => ({ intent: form?.get("intent") ?? null, result: outageResult(form) }));
+
+async function profileAction({ request, context }: Route.ActionArgs) {
   const ctx = await requirePortalTenant(context, request);
   const tenantId = ctx.session.tenantId;
   const formData = await request.formData();

@@ -12,6 +12,7 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { isResetTokenValid, resetPassword } from "~/services/auth.server";
 import portalCss from "~/styles/portal.css?url";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
@@ -24,7 +25,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ csrfToken: csrf.token, token, valid }, { headers: portalHeaders(csrf.setCookie) });
 }
 
-export async function action({ request, context }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(resetPasswordAction, (form) => ({ result: outageResult(form) }));
+
+async function resetPasswordAction({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const submission = parseWithZod(formData, { schema: resetPasswordSchema });

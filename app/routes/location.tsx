@@ -23,6 +23,7 @@ import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";
 import { UnitListing } from "~/components/unit-listing";
 import { redirectToLowercasePath } from "~/services/site-redirects.server";
 import { notFound } from "~/services/http.server";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unitsCss }];
 
@@ -99,7 +100,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ request, context, params }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(notifyAction, (form) => ({ result: outageResult(form) }));
+
+async function notifyAction({ request, context, params }: Route.ActionArgs) {
   const { account } = await requireSite(context);
   const location = await getLocationPage(context.db, params.slug);
   if (!location || location.accountId !== account.id || location.status !== "Coming Soon") {

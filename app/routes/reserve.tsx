@@ -22,6 +22,7 @@ import { UnitUnavailableError } from "~/storage-software/errors";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { notFound } from "~/services/http.server";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { hydrate: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
@@ -57,7 +58,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   );
 }
 
-export async function action({ params, request, context }: Route.ActionArgs) {
+export const action = keepFormThroughOutage(reserveAction, (form) => ({ result: outageResult(form), formError: null }));
+
+async function reserveAction({ params, request, context }: Route.ActionArgs) {
   const now = clockNow();
   const ctx = await requireContext(context, params.unitTypeId);
   const formData = await request.formData();

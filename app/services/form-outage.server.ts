@@ -1,25 +1,42 @@
 /**
  * Forms during a database outage (issue 14): the action answers 503 with a plain message instead of
- * an error page, so that (with JavaScript) the form stays on screen with what was typed. Without
+ * an error page, keeping what was typed (passwords and card data excepted). With JavaScript the form
+ * stays on screen as it was (React Router does not revalidate after a 5xx action). Without
  * JavaScript the page after the action needs the database too; if it is still down the visitor gets
  * the 503 page, which says that the Back button brings the typed answers back.
  */
 import { data } from "react-router";
-import { isDatabaseUnavailable, outageReason, RETRY_AFTER_SECONDS } from "~/db/unavailable";
+import type { SubmissionResult } from "@conform-to/react";
+import { FORM_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, outageReason, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { NO_STORE } from "~/domain/cache";
 import { logger } from "~/logger.server";
 
-export function keepFormThroughOutage<Args, Result, Reply>(
+/** Never echoed back: passwords, card data, tokens. */
+const SECRET_FIELD = /pw|password|card_number|cvv|csrf|token/i;
+
+export function keepFormThroughOutage<Args extends { request: Request }, Result, Reply>(
   action: (args: Args) => Promise<Result>,
-  reply: (args: Args) => Reply,
+  reply: (form: FormData | null) => Reply,
 ): (args: Args) => Promise<Result | ReturnType<typeof data<Reply>>> {
   return async (args) => {
+    // A copy of the body, read only if the database turns out to be unreachable.
+    const copy = args.request.clone();
     try {
       return await action(args);
     } catch (error) {
       if (!isDatabaseUnavailable(error)) throw error;
       logger.warn({ reason: outageReason(error) }, "[db] unavailable: a form answered 503");
-      return data(reply(args), { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } });
+      const form = await copy.formData().catch(() => null);
+      return data(reply(form), { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } });
     }
   };
+}
+
+/** A Conform result with the form-level message and the typed values (secrets left out). */
+export function outageResult(form: FormData | null, message = FORM_UNAVAILABLE_MESSAGE): SubmissionResult<string[]> {
+  const initialValue: Record<string, string> = {};
+  for (const [name, value] of form?.entries() ?? []) {
+    if (typeof value === "string" && !SECRET_FIELD.test(name)) initialValue[name] = value;
+  }
+  return { status: "error", initialValue, error: { "": [message] } };
 }
