@@ -58,7 +58,7 @@ describe.skipIf(Boolean(skip))("two server processes on one PostgreSQL", () => {
   beforeAll(async () => {
     cluster = await createCluster();
     await prepareDatabase(cluster.url, { extraUnits: 0 });
-    const env = { DATABASE_URL: cluster.url, PUBLIC_URL: "http://127.0.0.1" };
+    const env = { DATABASE_URL: cluster.url };
     [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
   }, 120_000);
 

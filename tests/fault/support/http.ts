@@ -36,9 +36,16 @@ export interface Reply {
   text: string;
 }
 
-/** One visitor: a cookie jar and a recorder. Never follows redirects by itself. */
+let visitors = 0;
+
+/**
+ * One visitor: a cookie jar, an address of their own and a recorder. Never follows redirects by
+ * itself. Each visitor comes from its own IP (X-Forwarded-For, trusted from loopback as from a proxy),
+ * as real renters do, so the per-IP limits (holds, card attempts) see separate people.
+ */
 export class Visitor {
   private readonly jar = new Map<string, string>();
+  private readonly ip = `203.0.113.${(++visitors % 250) + 1}`;
   constructor(
     readonly name: string,
     readonly baseUrl: string,
@@ -69,7 +76,7 @@ export class Visitor {
 
   async request(method: "GET" | "POST", path: string, form?: Record<string, string>): Promise<Reply> {
     const start = Date.now();
-    const headers: Record<string, string> = { Accept: "text/html", "User-Agent": `gatehouse-fault-test (${this.name})` };
+    const headers: Record<string, string> = { Accept: "text/html", "User-Agent": `gatehouse-fault-test (${this.name})`, "X-Forwarded-For": this.ip };
     const cookie = this.cookieHeader();
     if (cookie) headers.Cookie = cookie;
     let body: string | undefined;

@@ -164,8 +164,8 @@ export async function rent(
         alt_contact_first_name: "",
         alt_contact_last_name: "",
         alt_contact_phone: "",
-        web_pw: "secret1",
-        confirm_web_pw: "secret1",
+        web_pw: "Tidy-Unit-42",
+        confirm_web_pw: "Tidy-Unit-42",
       });
     } else if (step === "protection") {
       const plans = radioValues(page.text, "insurance_plan");

@@ -70,7 +70,8 @@ export async function startServer(options: {
 }): Promise<ServerHandle> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const env = productionEnv({ ...options.env, PORT: String(port) });
+  // The configured origin is this server's own address: links and the allowed-host check match it.
+  const env = productionEnv({ PUBLIC_URL: baseUrl, ...options.env, PORT: String(port) });
   const lines: string[] = [];
   const errors: string[] = [];
   const exits: ServerExit[] = [];
