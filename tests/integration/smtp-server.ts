@@ -1,6 +1,8 @@
 import net from "node:net";
 
 export interface ReceivedMail {
+  /** When the message was accepted (epoch ms). */
+  at: number;
   from: string;
   to: string[];
   data: string;
@@ -13,6 +15,8 @@ export interface TestSmtpServer {
   down(): Promise<void>;
   /** Listens again on the same port. */
   up(): Promise<void>;
+  /** True while listening. */
+  isUp(): boolean;
   close(): Promise<void>;
 }
 
@@ -29,7 +33,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     socket.on("close", () => sockets.delete(socket));
     let buffer = "";
     let inData = false;
-    let current: ReceivedMail = { from: "", to: [], data: "" };
+    let current: ReceivedMail = { at: 0, from: "", to: [], data: "" };
     const reply = (line: string) => socket.write(`${line}\r\n`);
     reply("220 test.local ESMTP");
     socket.on("data", (chunk) => {
@@ -39,10 +43,11 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
           const end = buffer.indexOf("\r\n.\r\n");
           if (end < 0) return;
           current.data = buffer.slice(0, end);
+          current.at = Date.now();
           buffer = buffer.slice(end + 5);
           inData = false;
           received.push(current);
-          current = { from: "", to: [], data: "" };
+          current = { at: 0, from: "", to: [], data: "" };
           reply("250 OK queued");
           continue;
         }
@@ -99,6 +104,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     up: async () => {
       if (!server) await listen(port);
     },
+    isUp: () => server !== null,
     close: stop,
   };
 }
