@@ -40,7 +40,7 @@ const PLACEHOLDER: Record<string, string> = {
   "s:dateTime": "1900-01-01T00:00:00",
 };
 
-const parser = new XMLParser({ removeNSPrefix: true, parseTagValue: false, ignoreAttributes: true, isArray: (_n, path) => path.split(".").length === 7 });
+const parser = new XMLParser({ removeNSPrefix: true, parseTagValue: false, ignoreAttributes: true, isArray: (_n, path) => String(path).split(".").length === 7 });
 
 export function buildEnvelope(operation: string, params: Record<string, string | number | boolean>, options: CallOptions = {}): string {
   const contract = loadContract();

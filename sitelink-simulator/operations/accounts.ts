@@ -38,7 +38,7 @@ function ledgerRow(ctx: OpContext, s: SiteRecord, l: LedgerRecord): Row {
     InsurCoverageID: l.insurCoverageId ?? undefined,
     dcChargeBalance: money4(outstanding(s, l)),
     dcTotalDue: money4(balance(s, l)),
-    sAccessCode: l.accessCode,
+    sAccessCode: l.accessCode || null,
     iAutoBillType: l.autobill?.iAutoBillType ?? 0,
     sBillingFrequency: "Monthly",
     bOverlocked: false,

@@ -64,7 +64,7 @@ export function tenantRow(sim: SiteLinkSimulator, s: SiteRecord, t: TenantRecord
     bMilitary: t.military,
     dDOB: sim.dt(s, typeof f.dDOB === "string" ? f.dDOB : null),
     sTenNote: text("sTenNote"),
-    sAccessCode: t.accessCode,
+    sAccessCode: t.accessCode || null,
     // SiteLink returns the web password readable (study §3.1); the simulator does too.
     sWebPassword: t.webPassword || null,
     bDisabledWebAccess: false,
