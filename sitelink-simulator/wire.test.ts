@@ -140,6 +140,17 @@ describe("credentials and locations", () => {
   });
 });
 
+describe("every operation of the contract", () => {
+  it("is answered over HTTP 200 (a call with only the auth parameters gets its table or RT -1, never a crash)", async () => {
+    const { loadContract } = await import("./contract");
+    for (const name of Object.keys(loadContract().operations)) {
+      const r = await soapCall(sim.url, name, {}, { fill: false });
+      expect({ name, status: r.status, fault: r.fault }).toEqual({ name, status: 200, fault: null });
+    }
+    expect(sim.control.calls().every((c) => c.processed)).toBe(true);
+  });
+});
+
 describe("WSDL", () => {
   it("is served at ?WSDL from the operation contract", async () => {
     const res = await fetch(`${sim.url}?WSDL`);
