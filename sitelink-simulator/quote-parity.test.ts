@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 const settings = { isWebRatesEnabled: false, fakeDiscountPercentage: 0, isShowExtraChargesAtCheckout: true, isHideExtraChargesForParkingOrOffice: true };
-const charge = { id: lockFee.sitelink_id, name: lockFee.name, amount: Math.round(lockFee.amount * 100), tax1Rate: lockFee.tax_1_rate, tax2Rate: lockFee.tax_2_rate, isRecurring: lockFee.is_recurring };
+const charge = { id: lockFee.sitelink_id === null ? null : String(lockFee.sitelink_id), name: lockFee.name, amount: Math.round(lockFee.amount * 100), tax1Rate: lockFee.tax_1_rate, tax2Rate: lockFee.tax_2_rate, isRecurring: lockFee.is_recurring };
 
 describe("Lumberton's SiteLink quote and the app's quote", () => {
   it("agree to the cent for every storage unit type, with and without each plan", async () => {
