@@ -69,6 +69,17 @@ describe("office tenants", () => {
     expect(info.tables.Table![0]!.sAccessCode).toMatch(/^\d{6}$/);
   });
 
+  it("adds an office tenant renting a unit; the office's move-out ends the ledger and frees the unit", async () => {
+    const unitId = sim.control.createUnitType("L001", { typeName: "Indoor", width: 5, length: 5, stdRate: 3000, statuses: ["available"] }).units[0]!.UnitID;
+    const office = sim.control.addOfficeTenant("L001", { firstName: "Olive", lastName: "Office", email: "olive@example.com", webPassword: "olive123", unitId });
+    expect((await soapCall(sim.url, "TenantLogin", { sTenantLogin: "olive@example.com", sTenantPassword: "olive123" })).rt?.Ret_Code).toBe(office.TenantID);
+    const ledgers = await soapCall(sim.url, "LedgersByTenantID_v3", { sTenantID: String(office.TenantID) });
+    expect(ledgers.tables.Ledgers!.map((l) => [l.LedgerID, l.UnitID, l.sAccessCode])).toEqual([[String(office.LedgerID), String(unitId), office.accessCode]]);
+    sim.control.moveOut("L001", office.LedgerID!);
+    expect((await soapCall(sim.url, "LedgersByTenantID_v3", { sTenantID: String(office.TenantID) })).tables.Ledgers).toBeUndefined();
+    expect((await soapCall(sim.url, "UnitsInformationByUnitID", { UnitID: unitId })).tables.Table![0]!.bRented).toBe("false");
+  });
+
   it("TenantUpdate_v3 overwrites every field: a field left out is blanked", async () => {
     const { tenantId } = await rentedLedger();
     const r = await soapCall(sim.url, "TenantUpdate_v3", { iTenantID: tenantId, sFName: "Rita", sLName: "Renter", sMobile: "9105550199" });
