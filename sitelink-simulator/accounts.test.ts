@@ -244,7 +244,7 @@ describe("faults and the call log", () => {
   });
 
   it("adds latency to a call and still answers it", async () => {
-    sim.control.addFault({ operation: "SiteInformation", kind: "latency", ms: 300 });
+    sim.control.addFault({ operation: "SiteInformation", kind: "slow", ms: 300 });
     const t0 = Date.now();
     const r = await soapCall(sim.url, "SiteInformation");
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
