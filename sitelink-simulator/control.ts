@@ -99,8 +99,9 @@ export class SimControl {
 
   // -------------------------------------------------------------- state
 
-  reset(seed: "demo" | "empty" = "demo"): void {
-    this.sim.state = this.sim.initialState(seed);
+  /** Back to the state the simulator started from (or to the demo corp / an empty corp). */
+  reset(seed?: "demo" | "empty"): void {
+    this.sim.state = this.sim.initialState(seed ?? this.sim.startSeed);
     this.log = [];
     this.faults.clear();
   }
@@ -518,7 +519,7 @@ export async function handleControl(control: SimControl, req: IncomingMessage, r
     const [a, b, c, d, e] = parts;
     if (a === "health" && method === "GET") return send(res, 200, { ok: true, now: control.sim.now().toISOString() });
     if (a === "reset" && method === "POST") {
-      control.reset(body.seed === "empty" ? "empty" : "demo");
+      control.reset(body.seed === "empty" || body.seed === "demo" ? body.seed : undefined);
       return send(res, 200, { ok: true });
     }
     if (a === "state" && method === "GET") return send(res, 200, control.inspect());
