@@ -64,6 +64,9 @@ describe("office tenants", () => {
 
     const search = await soapCall(sim.url, "TenantSearchDetailed", { sEmailAddress: "jordan.office@example.com" }, { location: "" });
     expect(search.tables.Table!.map((r) => [r.sLocationCode, r.sEmail])).toEqual([["L002", "jordan.office@example.com"]]);
+    // Fuzzy ("contains") and capped at 50 rows.
+    const broad = await soapCall(sim.url, "TenantSearchDetailed", { sEmailAddress: "EXAMPLE.COM" }, { location: "" });
+    expect(broad.tables.Table).toHaveLength(50);
     const info = await soapCall(sim.url, "TenantInfoByTenantID", { iTenantID: tenantId });
     expect(info.tables.Table![0]).toMatchObject({ sFName: "Pat", sLName: "Office", sWebPassword: "gate1234" });
     expect(info.tables.Table![0]!.sAccessCode).toMatch(/^\d{6}$/);
@@ -118,6 +121,13 @@ describe("ledgers and payments", () => {
     expect(paid.tables.Table![0]!.dPaidThru).toBe("2026-05-09T00:00:00-04:00");
     const declined = await soapCall(sim.url, "PaymentSimpleWithSource", { iTenantID: tenantId, iUnitID: unitId, dcPaymentAmount: "5.00", ...card({ sCreditCardNumber: "4000000000000002" }) });
     expect(declined.rt?.Ret_Code).toBe(-100);
+    // No idempotency key in SiteLink: the same payment sent twice is posted twice.
+    const same = { iTenantID: tenantId, iUnitID: unitId, dcPaymentAmount: "1.00", ...card() };
+    const a = await soapCall(sim.url, "PaymentSimpleWithSource", same);
+    const b = await soapCall(sim.url, "PaymentSimpleWithSource", same);
+    expect(b.rt!.Ret_Code).toBe(a.rt!.Ret_Code + 1);
+    const history = (await soapCall(sim.url, "PaymentsByLedgerID", { sLedgerID: String(ledgerId) })).tables.PmtHistory!;
+    expect(history.filter((p) => p.Payment === "1.0000")).toHaveLength(2);
   });
 
   it("quotes a prepayment and, paid, advances dPaidThru by those whole months", async () => {
