@@ -3,7 +3,8 @@
 // summary, and keeps what was typed. With JavaScript, this small inline script adds:
 // - phone inputs ([data-phone-mask]) formatted as (###) ###-#### while typing;
 // - a submit button ([data-pending-text]) that shows progress, and a form sent only once per click
-//   (a second click while the first submit is under way is ignored);
+//   (a second click while the first submit is under way is ignored; after 10 s, or when the page comes
+//   back from the back/forward cache, the form can be sent again, e.g. after the visitor stopped the load);
 // - after a refused submit, focus on the first field in error instead of the summary.
 (function () {
   "use strict";
@@ -29,6 +30,16 @@
   });
 
   var pending = [];
+  function release() {
+    pending.forEach(function (p) {
+      p.form.removeAttribute("data-submitting");
+      if (p.button) {
+        p.button.removeAttribute("aria-disabled");
+        p.button.textContent = p.text;
+      }
+    });
+    pending = [];
+  }
   document.addEventListener("submit", function (event) {
     var form = event.target;
     if (event.defaultPrevented || !form || form.method === "get") return;
@@ -45,19 +56,12 @@
     } else {
       pending.push({ form: form });
     }
+    setTimeout(release, 10000);
   });
 
   // Back/forward from the next page restores this one from the cache: the buttons are usable again.
   window.addEventListener("pageshow", function (event) {
-    if (!event.persisted) return;
-    pending.forEach(function (p) {
-      p.form.removeAttribute("data-submitting");
-      if (p.button) {
-        p.button.removeAttribute("aria-disabled");
-        p.button.textContent = p.text;
-      }
-    });
-    pending = [];
+    if (event.persisted) release();
   });
 
   var firstInvalid = document.querySelector("form [aria-invalid='true']");

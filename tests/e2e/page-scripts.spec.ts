@@ -100,3 +100,40 @@ test("sign-in, a rental step and the portal dashboard: no CSP violation, no cons
   await page.waitForLoadState("networkidle");
   expect(problems).toEqual([]);
 });
+
+test("the form script: pending button, one submit per click, focus on the first field in error", async ({ page, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "the script's behaviour");
+  let posts = 0;
+  // Hold the server's answer for a moment, so the pending state can be seen and a second click tried.
+  await page.route(
+    (url) => url.pathname === "/customer-portal/login",
+    async (route) => {
+      if (route.request().method() === "POST") {
+        posts += 1;
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+      }
+      return route.continue();
+    },
+  );
+  await page.goto("/customer-portal/login");
+  await page.getByLabel("Email address").fill("not-an-email");
+  // The document is leaving once the form is sent: it reports the button's state and clicks it again itself.
+  const reported = new Promise<string>((resolve) => page.on("console", (m) => m.text().startsWith("pending:") && resolve(m.text())));
+  await page.evaluate(() => {
+    document.addEventListener("submit", (event) => {
+      const button = event.submitter as HTMLButtonElement;
+      setTimeout(() => {
+        console.log(`pending: ${button.textContent} ${button.getAttribute("aria-disabled")}`);
+        button.click();
+      }, 0);
+    });
+  });
+  await page.getByRole("button", { name: "Sign in" }).click();
+  expect(await reported).toBe("pending: Signing in… true");
+  // The server's answer: the errors beside the fields, focus on the first field in error.
+  await expect(page.getByLabel("Email address")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("Email address")).toBeFocused();
+  await expect(page.getByLabel("Email address")).toHaveValue("not-an-email");
+  await expect(page.getByRole("button", { name: "Sign in" })).not.toHaveAttribute("aria-disabled");
+  expect(posts).toBe(1);
+});
