@@ -22,6 +22,7 @@ import { globalStylesToCss } from "~/domain/website-settings";
 import { SiteHeader, SiteFooter } from "~/components/site-chrome";
 import { ErrorPage } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
+import formEnhanceScript from "~/components/form-enhance.js?raw";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
 import { isPaymentPage } from "~/domain/payment-pages";
 // Notes the path of the document this tab loaded, for the payment pages' client guard.
@@ -77,19 +78,25 @@ export const meta: Route.MetaFunction = ({ error, loaderData }) => {
   return [{ title: name ? `${title} | ${name}` : title }, { name: "robots", content: "noindex" }];
 };
 
-/** Route handles may ask for the client bundle; every other page is plain server-rendered HTML. */
+/**
+ * Route handles may ask for the small form script (`enhanceForms`, docs/decisions/130) or for the React
+ * Router client bundle (`hydrate`; no page does: the bundle alone is over the 90 kB budget of issue 10).
+ * Every other page is plain server-rendered HTML.
+ */
 export interface RouteHandle {
   hydrate?: boolean;
+  enhanceForms?: boolean;
 }
 
-function useShouldHydrate() {
-  return useMatches().some((m) => (m.handle as RouteHandle | undefined)?.hydrate === true);
+function useHandleFlag(flag: keyof RouteHandle) {
+  return useMatches().some((m) => (m.handle as RouteHandle | undefined)?.[flag] === true);
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRouteLoaderData<typeof loader>("root");
   const nonce = useNonce();
-  const hydrate = useShouldHydrate();
+  const hydrate = useHandleFlag("hydrate");
+  const enhanceForms = useHandleFlag("enhanceForms") && !hydrate;
   const site = rootData?.site;
   // Payment pages: none of the operator's code (custom CSS, custom JS; entry.server leaves out the
   // header and body code and the analytics tag) — docs/decisions/075.
@@ -122,6 +129,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <Scripts nonce={nonce} />
           </>
         ) : null}
+        {enhanceForms ? <script nonce={nonce} dangerouslySetInnerHTML={{ __html: formEnhanceScript }} /> : null}
         {operatorCode && site?.website.customJs ? (
           <script nonce={nonce} dangerouslySetInnerHTML={{ __html: site.website.customJs.replace(/<\/script/gi, "<\\/script") }} />
         ) : null}

@@ -84,12 +84,15 @@ export function Honeypot() {
   );
 }
 
-/** A submit button that shows progress while its form is being sent (when JavaScript is on). */
+/**
+ * A submit button that shows progress while its form is being sent (when JavaScript is on: the form
+ * script, app/components/form-enhance.js, reads `data-pending-text`; a hydrated page uses the navigation state).
+ */
 export function SubmitButton({ children, pendingText, className }: { children: React.ReactNode; pendingText: string; className?: string }) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   return (
-    <button type="submit" className={className ?? "button button--primary"} aria-disabled={pending || undefined}>
+    <button type="submit" className={className ?? "button button--primary"} aria-disabled={pending || undefined} data-pending-text={pendingText}>
       {pending ? pendingText : children}
     </button>
   );

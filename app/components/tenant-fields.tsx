@@ -1,5 +1,4 @@
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import { maskPhoneAsTyped } from "~/domain/phone";
 import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { US_STATES } from "~/domain/us-states";
 import { Field } from "./form";
@@ -29,14 +28,10 @@ export interface TenantPasswordFieldsMeta {
   confirm_web_pw: F;
 }
 
-/** Formats a phone input as (###) ###-#### while typing (when JavaScript runs; the server accepts any format). */
-function maskOnInput(e: React.FormEvent<HTMLInputElement>) {
-  const input = e.currentTarget;
-  const masked = maskPhoneAsTyped(input.value);
-  if (masked !== input.value) input.value = masked;
-}
-
-/** A phone input masked as (###) ###-#### while typing; the server stores that format whatever was typed. */
+/**
+ * A phone input masked as (###) ###-#### while typing (`data-phone-mask`: the form script,
+ * app/components/form-enhance.js, when JavaScript runs); the server stores that format whatever was typed.
+ */
 export function PhoneInput({ meta, p, autoComplete }: { meta: F; p: Record<string, unknown>; autoComplete: string }) {
   return (
     <input
@@ -46,7 +41,7 @@ export function PhoneInput({ meta, p, autoComplete }: { meta: F; p: Record<strin
       autoComplete={autoComplete}
       placeholder="(910) 555-0134"
       maxLength={20}
-      onInput={maskOnInput}
+      data-phone-mask=""
     />
   );
 }

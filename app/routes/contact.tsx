@@ -10,7 +10,7 @@ import { phoneHref } from "~/domain/phone";
 import { NO_STORE } from "~/domain/cache";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
-export const handle = { hydrate: true };
+export const handle = { enhanceForms: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);

@@ -16,7 +16,7 @@ import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
-export const handle = { hydrate: true };
+export const handle = { enhanceForms: true };
 
 /** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });

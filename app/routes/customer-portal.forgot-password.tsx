@@ -11,7 +11,7 @@ import { requestPasswordReset } from "~/services/auth.server";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
-export const handle = { hydrate: true };
+export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request }: Route.LoaderArgs) {

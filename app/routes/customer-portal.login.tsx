@@ -13,7 +13,7 @@ import { phoneHref } from "~/domain/phone";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
-export const handle = { hydrate: true };
+export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {

@@ -17,7 +17,7 @@ import { changeContact, changePassword } from "~/services/profile.server";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
-export const handle = { hydrate: true };
+export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 const DONE: Record<string, string> = {

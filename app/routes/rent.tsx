@@ -65,7 +65,7 @@ import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNo
 import { AutopayField } from "~/components/autopay-field";
 import { notFound } from "~/services/http.server";
 
-export const handle = { hydrate: true };
+export const handle = { enhanceForms: true };
 
 /** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });

@@ -11,7 +11,7 @@ import { NO_STORE } from "~/domain/cache";
 import { isHoneypotFilled } from "~/domain/form-fields";
 import { formatCents } from "~/domain/money";
 import { limitAnonymousForm } from "~/services/anonymous-limits.server";
-import { formatPhone, maskPhoneAsTyped } from "~/domain/phone";
+import { formatPhone } from "~/domain/phone";
 import { reservationSchema, reservationWindow } from "~/domain/reservation";
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { now as clockNow } from "~/services/clock.server";
@@ -24,7 +24,7 @@ import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { notFound } from "~/services/http.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
-export const handle = { hydrate: true };
+export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
 async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
@@ -166,10 +166,7 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
                   {...p}
                   inputMode="tel"
                   autoComplete="tel-national"
-                  onInput={(e) => {
-                    const m = maskPhoneAsTyped(e.currentTarget.value);
-                    if (m !== e.currentTarget.value) e.currentTarget.value = m;
-                  }}
+                  data-phone-mask=""
                 />
               )}
             </Field>

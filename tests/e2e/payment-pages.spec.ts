@@ -75,8 +75,9 @@ test("payment pages carry no operator code, no analytics and a first-party-only 
   const rentHtml = await rent.text();
   for (const m of MARKERS) expect(rentHtml, `${rentPath} must not contain ${m}`).not.toContain(m);
   for (const source of scriptSrc(rent.headers()["content-security-policy"]!)) expect(source).toMatch(/^'self'$|^'nonce-/);
-  // Our own script files carry integrity hashes (react-router.config.ts subResourceIntegrity).
-  expect(rentHtml).toMatch(/"integrity":\{"\/assets\/[^"]+\.js":"sha384-/);
+  // No script file at all (decision 130): the one script is our inline form script, with the nonce.
+  expect(rentHtml).not.toMatch(/<script[^>]*\ssrc=|rel="modulepreload"/);
+  expect([...rentHtml.matchAll(/<script(?![^>]*type="application\/ld\+json")[^>]*>/g)].map((m) => m[0])).toEqual([expect.stringMatching(/^<script nonce="[^"]+">$/)]);
 
   // The portal's card forms.
   const { leaseId } = await signedInTenant(request);

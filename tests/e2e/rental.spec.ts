@@ -180,7 +180,7 @@ test.describe("online rental", () => {
     await expect(fieldError(page, "Enter a 10-digit cell phone number in the format (###) ###-####.")).toBeVisible();
     await expect(page.getByLabel("Email address")).toHaveAttribute("aria-invalid", "true");
     if (javaScriptEnabled) {
-      // Checked in the browser before sending: focus goes to the first field in error.
+      // The server's answer, and the form script (decision 130) moves focus to the first field in error.
       await expect(page.getByLabel("Email address")).toBeFocused();
       await expectNoAxeViolations(page, { include: "main", label: "details with errors" });
     } else {
