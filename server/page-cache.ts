@@ -16,6 +16,7 @@
  */
 import crypto from "node:crypto";
 import zlib from "node:zlib";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { logger } from "~/logger.server";
 
@@ -192,6 +193,36 @@ export function sendCached(req: Request, res: Response, page: CachedPage, option
   res.status(200);
   if (req.method === "HEAD") res.end();
   else res.end(body);
+}
+
+/**
+ * Answers a request from the cache if it can, on the bare Node request and response (no Express, no
+ * compression or helmet middleware): what server.js calls first for every request, so a hit costs a
+ * map lookup and one write. Returns false (nothing sent) for anything else, which then goes through
+ * the whole stack (where `pageCacheMiddleware` stores it). The stored headers already hold the
+ * security headers the page was rendered with.
+ */
+export function serveHit(cache: PageCache, req: IncomingMessage, res: ServerResponse, now: number = Date.now()): boolean {
+  if ((req.method !== "GET" && req.method !== "HEAD") || !isAnonymous(req.headers.cookie)) return false;
+  const page = cache.get(cacheKey(req.headers.host, req.url ?? "/"), now);
+  if (!page) return false;
+  cache.hits++;
+  const inm = req.headers["if-none-match"];
+  if (inm && inm.split(/\s*,\s*/).some((t) => t === page.etag || t === `W/${page.etag}`)) {
+    const headers: Record<string, string> = { ...page.headers, "X-Page-Cache": "hit" };
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-type") delete headers[name];
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
+  const headers: Record<string, string> = { ...page.headers, "X-Page-Cache": "hit", "Content-Length": String(body.length) };
+  if (encoding) headers["Content-Encoding"] = encoding;
+  res.writeHead(200, headers);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+  return true;
 }
 
 /**
