@@ -31,7 +31,7 @@
 // (postgres://postgres@127.0.0.1:5432/postgres: where the fresh database is made), BENCH_DATABASE=pglite
 // (PGlite in BENCH_PGLITE_DIR, data/bench), BENCH_MISSES=0 / BENCH_PORTAL=0 / BENCH_MOVE_IN=0 to skip parts.
 // Not part of `npm test`: numbers depend on the machine and on what else it is doing.
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
