@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import crypto from "node:crypto";
 import zlib from "node:zlib";
 import http from "node:http";
+import express from "express";
 import type { AddressInfo } from "node:net";
-import { buildEntry, cacheKey, isAnonymous, nextMinute, PageCache, preferredEncoding, serveHit, withoutNonce } from "./page-cache";
+import { buildEntry, cacheKey, isAnonymous, nextMinute, PageCache, preferredEncoding, pageCacheMiddleware, serveHit, withoutNonce } from "./page-cache";
 
 const entry = (generation: number, expiresAt = Number.POSITIVE_INFINITY, body = "<p>hi</p>") =>
   buildEntry({ body: Buffer.from(body), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0" }, expiresAt, generation });
@@ -131,6 +132,39 @@ describe("serveHit (server.js answers stored pages before Express)", () => {
       expect((await raw("/units", {}, "DELETE")).status).toBe(299);
       cache.invalidate();
       expect((await raw("/units")).status).toBe(299);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("pageCacheMiddleware: concurrent misses of one page", () => {
+  it("renders a page once for visitors who ask for it at the same moment; a page that cannot be stored is rendered for each", async () => {
+    const cache = new PageCache();
+    const renders: Record<string, number> = {};
+    const app = express();
+    app.use(pageCacheMiddleware(cache, { enabled: () => true, nextChange: async () => null }));
+    app.get("/{*path}", async (req, res) => {
+      renders[req.path] = (renders[req.path] ?? 0) + 1;
+      await new Promise((r) => setTimeout(r, 150));
+      res.set("Cache-Control", "public, max-age=0, s-maxage=300").type("html");
+      if (req.path === "/form") res.cookie("csrf", "per-visitor");
+      res.send(`<html><body>${req.path}</body></html>`);
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const pages = await Promise.all(Array.from({ length: 10 }, () => fetch(`${base}/units`).then(async (r) => ({ status: r.status, text: await r.text(), cache: r.headers.get("x-page-cache") }))));
+      expect(renders["/units"]).toBe(1);
+      expect(pages.every((p) => p.status === 200 && p.text.includes("/units"))).toBe(true);
+      expect(pages.filter((p) => p.cache === "miss")).toHaveLength(1);
+      expect(cache.coalesced).toBe(9);
+      // Not storable (it sets a cookie): after the first render, nobody waits for another's.
+      await fetch(`${base}/form`).then((r) => r.text());
+      await Promise.all(Array.from({ length: 5 }, () => fetch(`${base}/form`).then((r) => r.text())));
+      expect(renders["/form"]).toBe(6);
+      expect(cache.coalesced).toBe(9);
     } finally {
       await new Promise((r) => server.close(r));
     }
