@@ -9,6 +9,8 @@
 // otherwise PGlite (no move-in row, no --multi).
 //
 // One process (default), in this order:
+// Each row: requests/s, p50/p99 latency and errors of the app and of nginx, their ratio, and the
+// app's CPU time per request (from /proc, user + system, during the app's run).
 //  1. cache hits: the location page, `/`, `/units`, `/view-locations` and a content page (`/about`).
 //     Each page's exact bytes are fetched from the app (gzip, as a browser asks) and nginx (1 worker,
 //     own prefix in a temp directory) serves them at the same path with the same Content-Type and
@@ -130,8 +132,11 @@ function measure(url, headers) {
 }
 
 /** App then nginx on the same path, one after the other (same minute). */
-function sideBySide(label, appBase, nginx, p, headers = []) {
-  const a = measure(`${appBase}${p}`, headers);
+function sideBySide(label, appBase, nginx, p, headers = [], proc = null) {
+  if (WARMUP > 0) wrk(`${appBase}${p}`, { ...W, seconds: WARMUP, headers });
+  const cpuBefore = proc?.cpuMs() ?? Number.NaN;
+  const a = wrk(`${appBase}${p}`, { ...W, headers });
+  a.cpuPerRequest = a.requests ? ((proc?.cpuMs() ?? Number.NaN) - cpuBefore) / a.requests : Number.NaN;
   const n = nginx ? measure(`${nginx.url}${p}`, []) : null;
   const bytes = nginx?.pages.find((x) => x.path === p)?.bytes;
   return { label, path: p, app: a, nginx: n, bytes };
@@ -144,12 +149,12 @@ const notes = [];
 const targets = [];
 
 function printTable() {
-  console.log("| Row | Bytes (gzip) | App req/s | nginx req/s | App / nginx | App p50 | App p99 | nginx p50 | nginx p99 | App errors |");
-  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log("| Row | Bytes (gzip) | App req/s | nginx req/s | App / nginx | App p50 | App p99 | nginx p50 | nginx p99 | App CPU/request | App errors |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     const ratio = r.nginx ? `${fmt((100 * r.app.rps) / r.nginx.rps, 1)} %` : "—";
     console.log(
-      `| ${r.label} \`${r.path}\` | ${r.bytes ?? "?"} | ${fmt(r.app.rps, 0)} | ${r.nginx ? fmt(r.nginx.rps, 0) : "—"} | ${ratio} | ${fmt(r.app.p50, 2)} ms | ${fmt(r.app.p99, 2)} ms | ${r.nginx ? `${fmt(r.nginx.p50, 2)} ms` : "—"} | ${r.nginx ? `${fmt(r.nginx.p99, 2)} ms` : "—"} | ${r.app.errors}${r.nginx?.errors ? ` (nginx ${r.nginx.errors})` : ""} |`,
+      `| ${r.label} \`${r.path}\` | ${r.bytes ?? "?"} | ${fmt(r.app.rps, 0)} | ${r.nginx ? fmt(r.nginx.rps, 0) : "—"} | ${ratio} | ${fmt(r.app.p50, 2)} ms | ${fmt(r.app.p99, 2)} ms | ${r.nginx ? `${fmt(r.nginx.p50, 2)} ms` : "—"} | ${r.nginx ? `${fmt(r.nginx.p99, 2)} ms` : "—"} | ${Number.isFinite(r.app.cpuPerRequest) ? `${fmt(r.app.cpuPerRequest, 2)} ms` : "—"} | ${r.app.errors}${r.nginx?.errors ? ` (nginx ${r.nginx.errors})` : ""} |`,
     );
   }
 }
@@ -195,7 +200,7 @@ async function singleProcess() {
   const rssBefore = a.rssMb();
   let cached = 0;
   for (const p of paths) {
-    const r = sideBySide("hit", a.url, nginx, p);
+    const r = sideBySide("hit", a.url, nginx, p, [], a);
     cached += r.app.requests;
     rows.push(r);
   }
@@ -216,7 +221,7 @@ async function singleProcess() {
     const cookie = await signInDemoTenant(a.url);
     if (cookie) {
       nginx = await nginxCopies(a.url, ["/customer-portal"], { Cookie: cookie });
-      rows.push(sideBySide("signed in", a.url, nginx, "/customer-portal", [`Cookie: ${cookie}`]));
+      rows.push(sideBySide("signed in", a.url, nginx, "/customer-portal", [`Cookie: ${cookie}`], a));
       await nginx?.stop();
     }
   }
@@ -226,7 +231,7 @@ async function singleProcess() {
   if (on("BENCH_MISSES")) {
     const m = await app(PORT, { PAGE_CACHE: "off" });
     nginx = await nginxCopies(m.url, paths);
-    for (const p of paths) rows.push(sideBySide("miss", m.url, nginx, p));
+    for (const p of paths) rows.push(sideBySide("miss", m.url, nginx, p, [], m));
     await nginx?.stop();
     await m.stop();
   }
