@@ -1,5 +1,5 @@
 // wrk: runs one measurement and reads its report (requests/s, p50/p99 latency, errors).
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 
 export const hasWrk = () => !spawnSync("wrk", ["--version"]).error;
 
@@ -15,11 +15,25 @@ export function toMs(value) {
  * One wrk run against `url`. Browsers ask for compressed pages: every run sends
  * `Accept-Encoding: gzip` (and `headers`, e.g. a session cookie).
  */
-export function wrk(url, { threads, connections, seconds, timeout, headers = [] }) {
+export function wrk(url, options) {
+  return parse(execFileSync("wrk", wrkArgs(url, options), { encoding: "utf8" }));
+}
+
+/** The same, without blocking (to sample the server's memory while wrk runs). */
+export function wrkAsync(url, options) {
+  return new Promise((resolve, reject) => {
+    execFile("wrk", wrkArgs(url, options), { encoding: "utf8" }, (error, out) => (error ? reject(error) : resolve(parse(out))));
+  });
+}
+
+function wrkArgs(url, { threads, connections, seconds, timeout, headers = [] }) {
   const args = ["-t", String(threads), "-c", String(connections), "-d", `${seconds}s`, "--timeout", `${timeout}s`, "--latency", "-H", "Accept-Encoding: gzip"];
   for (const h of headers) args.push("-H", h);
   args.push(url);
-  const out = execFileSync("wrk", args, { encoding: "utf8" });
+  return args;
+}
+
+function parse(out) {
   const percentile = (p) => toMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m").exec(out)?.[1] ?? "");
   const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
   const socketErrors = (/Socket errors: (.*)/.exec(out)?.[1]?.match(/\d+/g) ?? []).reduce((a, b) => a + Number(b), 0);
