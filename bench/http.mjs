@@ -60,7 +60,10 @@ const ROUNDS = Number(env("BENCH_MOVE_IN_ROUNDS", "5"));
 const CONCURRENCY = Number(env("BENCH_MOVE_IN_CONCURRENCY", "8"));
 const on = (name) => env(name, "1") !== "0";
 
+/** Stops the bench with a message: before anything is started, at once; later through the cleanup below. */
+let started = false;
 function fail(message) {
+  if (started) throw new Error(message);
   console.error(`bench: ${message}`);
   process.exit(1);
 }
@@ -74,6 +77,10 @@ if (!NGINX) note("nginx is not installed (Debian: apt-get install -y nginx): no 
 // ---------------------------------------------------------------- database
 const database = await benchDatabase();
 if (PROCESSES > 1 && !database) fail("--multi needs PostgreSQL (BENCH_DATABASE_URL or a local server).");
+if (PROCESSES > 1 && !NGINX) {
+  await database.drop();
+  fail("--multi needs nginx.");
+}
 const baseEnv = { ...process.env, NODE_ENV: "production", HTTPS: "false", BUILD_DIR, PGLITE_DIR, SEED_DEMO_TENANT: "true", BILLING_SCHEDULE: "off", HOUSEKEEPING: "off" };
 delete baseEnv.DATABASE_URL;
 if (database) baseEnv.DATABASE_URL = database.url;
@@ -152,6 +159,10 @@ function printTable() {
   console.log("| Row | Bytes (gzip) | App req/s | nginx req/s | App / nginx | App p50 | App p99 | nginx p50 | nginx p99 | App CPU/request | App errors |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
+    if (!r.app.requests) {
+      console.log(`| ${r.label} \`${r.path}\` | ${r.bytes ?? "?"} | no answer within the run | | | | | | | | ${r.app.errors} |`);
+      continue;
+    }
     const ratio = r.nginx ? `${fmt((100 * r.app.rps) / r.nginx.rps, 1)} %` : "—";
     console.log(
       `| ${r.label} \`${r.path}\` | ${r.bytes ?? "?"} | ${fmt(r.app.rps, 0)} | ${r.nginx ? fmt(r.nginx.rps, 0) : "—"} | ${ratio} | ${fmt(r.app.p50, 2)} ms | ${fmt(r.app.p99, 2)} ms | ${r.nginx ? `${fmt(r.nginx.p50, 2)} ms` : "—"} | ${r.nginx ? `${fmt(r.nginx.p99, 2)} ms` : "—"} | ${Number.isFinite(r.app.cpuPerRequest) ? `${fmt(r.app.cpuPerRequest, 2)} ms` : "—"} | ${r.app.errors}${r.nginx?.errors ? ` (nginx ${r.nginx.errors})` : ""} |`,
@@ -304,7 +315,6 @@ async function multiProcess() {
   const origin = `http://127.0.0.1:${NGINX_PORT}`;
   const apps = [];
   for (const port of ports) apps.push(await app(port, { PUBLIC_URL: origin }));
-  if (!NGINX) fail("--multi needs nginx.");
   const front = await startNginx({ httpBody: deployConfig(ports), port: NGINX_PORT });
   cleanups.push(() => front.stop());
   const paths = await pickPaths(origin);
@@ -319,9 +329,14 @@ async function multiProcess() {
   if (on("BENCH_MOVE_IN")) moveIns([origin]);
 }
 
+started = true;
 try {
   if (PROCESSES > 1) await multiProcess();
   else await singleProcess();
+} catch (error) {
+  console.error(`bench: ${error.message}`);
+  await cleanup();
+  process.exit(1);
 } finally {
   await cleanup();
 }
