@@ -58,7 +58,16 @@ if (DEVELOPMENT) {
 }
 
 const server = http.createServer((req, res) => {
-  if (!serveCachedPage(req, res)) app(req, res);
+  let served = false;
+  try {
+    served = serveCachedPage(req, res);
+  } catch (error) {
+    // Never a crash for a cache problem: the full stack answers instead (or the connection ends
+    // if the stored answer was already half sent).
+    console.error("[page-cache] a stored page could not be sent:", error instanceof Error ? error.message : error);
+    if (res.headersSent) return void res.destroy();
+  }
+  if (!served) app(req, res);
 });
 server.listen(PORT, HOST, () => {
   // The app's own lines come from app/logger.server.ts (JSON, redacted); this one says where we listen.
