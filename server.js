@@ -1,5 +1,6 @@
 // Production and development HTTP server: Express in front of the React Router request handler
 // (the React Router "node-custom-server" template). The app itself is server/app.ts, built by Vite.
+import http from "node:http";
 import compression from "compression";
 import express from "express";
 import pino from "pino";
@@ -9,6 +10,11 @@ const PORT = Number.parseInt(process.env.PORT || "3000", 10);
 const HOST = process.env.HOST || "0.0.0.0";
 const BUILD_DIR = process.env.BUILD_DIR || "build";
 
+/**
+ * Answers a request from the page cache before anything else runs (no Express, compression, helmet
+ * or static-file lookup for a stored page); set once the built app is loaded.
+ */
+let serveCachedPage = (_req, _res) => false;
 /** Closes what the app holds open (the database pool); set once the app is loaded. */
 let closeApp = async () => {};
 const SHUTDOWN_GRACE_MS = Number.parseInt(process.env.SHUTDOWN_GRACE_MS || "10000", 10);
@@ -40,6 +46,7 @@ if (DEVELOPMENT) {
 } else {
   const built = await import(`./${BUILD_DIR}/server/index.js`);
   closeApp = built.shutdown;
+  if (built.servePageCacheHit) serveCachedPage = built.servePageCacheHit;
   const { staticSecurityHeaders } = built;
   // Static files get the site's security headers too (CSP, nosniff, frame-ancestors, HSTS in production).
   app.use(staticSecurityHeaders);
@@ -50,7 +57,19 @@ if (DEVELOPMENT) {
   app.use(built.app);
 }
 
-const server = app.listen(PORT, HOST, () => {
+const server = http.createServer((req, res) => {
+  let served = false;
+  try {
+    served = serveCachedPage(req, res);
+  } catch (error) {
+    // Never a crash for a cache problem: the full stack answers instead (or the connection ends
+    // if the stored answer was already half sent).
+    console.error("[page-cache] a stored page could not be sent:", error instanceof Error ? error.message : error);
+    if (res.headersSent) return void res.destroy();
+  }
+  if (!served) app(req, res);
+});
+server.listen(PORT, HOST, () => {
   // The app's own lines come from app/logger.server.ts (JSON, redacted); this one says where we listen.
   pino({ base: { pid: process.pid } }).info(`Gatehouse listening on http://localhost:${PORT}${DEVELOPMENT ? " (development)" : ""}`);
 });

@@ -1,152 +1,357 @@
 #!/usr/bin/env node
-// HTTP benchmark of the production build: requests per second and latency (p50/p99) of the home
-// page, the locations list and a location page, measured with wrk.
+// HTTP benchmark of the production build, side by side with nginx serving the very same bytes.
 //
-//   npm run build && npm run bench
+//   npm run build && npm run bench                 # one app process
+//   npm run build && npm run bench -- --multi      # nginx (deploy/nginx.conf) in front of 2 app processes
 //
-// It starts its own server (built code in $BUILD_DIR, default "build") on its own port and its own
-// seeded PGlite directory, warms up, measures each page for a bounded time, stops the server and
-// prints a markdown table. Settings (environment): BENCH_PORT (3400), BENCH_PGLITE_DIR
-// (data/bench), BENCH_DURATION seconds per page (10), BENCH_THREADS (2), BENCH_CONNECTIONS (32),
-// BENCH_WARMUP seconds per page (3), BENCH_TIMEOUT seconds before wrk gives up on a response (10),
-// BENCH_PATHS (comma-separated, overrides the three pages), BENCH_BASELINE=0 to skip the /healthz
-// baseline row (no page rendering, only the redirect lookup every request goes through: shows what
-// the machine itself allows at the moment), BENCH_DATABASE_URL to
-// run on that PostgreSQL database (migrated and seeded first) instead of PGlite.
+// Installs nothing. Needs wrk; uses nginx when it is there (Debian: apt-get install -y nginx wrk) and
+// PostgreSQL when one answers (a fresh database on the local server, or BENCH_DATABASE_URL),
+// otherwise PGlite (no move-in row, no --multi).
+//
+// One process (default), in this order:
+// Each row: requests/s, p50/p99 latency and errors of the app and of nginx, their ratio, and the
+// app's CPU time per request (from /proc, user + system, during the app's run).
+//  1. cache hits: the location page, `/`, `/units`, `/view-locations` and a content page (`/about`).
+//     Each page's exact bytes are fetched from the app (gzip, as a browser asks) and nginx (1 worker,
+//     own prefix in a temp directory) serves them at the same path with the same Content-Type and
+//     Content-Encoding; wrk measures the app, then nginx, page by page (same minute). The app's RSS
+//     is taken after the warm-up and again after at least 100,000 cached requests;
+//  2. a signed-in portal dashboard (the demo tenant, seeded with SEED_DEMO_TENANT=true; its session
+//     cookie sent with wrk -H), against nginx serving the same dashboard bytes;
+//  3. move-ins on PostgreSQL: renters go through the real HTTP rental flow (bench/move-in.ts), 8 at
+//     a time with their checkouts started together; p50/p95 of the checkout (the payment POST);
+//  4. the same pages with the page cache off (PAGE_CACHE=off: misses), against nginx serving those bytes.
+// With --multi (or BENCH_PROCESSES=N, N ≥ 2): N app processes on one PostgreSQL behind nginx configured
+// from deploy/nginx.conf (ports and paths substituted), measured through nginx: the cached pages and
+// the move-ins (renters spread over the processes' nginx).
+//
+// Settings (environment): BENCH_PORT (3400: app; the next ports for more processes), BENCH_NGINX_PORT
+// (3480), BENCH_DURATION seconds per measurement (10), BENCH_WARMUP seconds (2), BENCH_THREADS (1),
+// BENCH_CONNECTIONS (32), BENCH_TIMEOUT (10), BENCH_CACHED_REQUESTS (100000: cached requests before
+// the second RSS reading), BENCH_MOVE_IN_ROUNDS (5 rounds of BENCH_MOVE_IN_CONCURRENCY = 8),
+// BENCH_DATABASE_URL (use that database: migrated and seeded, not dropped), BENCH_PG_ADMIN_URL
+// (postgres://postgres@127.0.0.1:5432/postgres: where the fresh database is made), BENCH_DATABASE=pglite
+// (PGlite in BENCH_PGLITE_DIR, data/bench), BENCH_MISSES=0 / BENCH_PORTAL=0 / BENCH_MOVE_IN=0 to skip parts.
 // Not part of `npm test`: numbers depend on the machine and on what else it is doing.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { hasWrk, wrk, wrkAsync } from "./lib/wrk.mjs";
+import { hasNginx, startNginx, staticCopiesConfig } from "./lib/nginx.mjs";
+import { rawPage, startApp } from "./lib/app-server.mjs";
+import { benchDatabase } from "./lib/postgres.mjs";
 
 const env = (name, fallback) => process.env[name] || fallback;
 const BUILD_DIR = env("BUILD_DIR", "build");
 const PORT = Number(env("BENCH_PORT", "3400"));
+const NGINX_PORT = Number(env("BENCH_NGINX_PORT", "3480"));
 const PGLITE_DIR = env("BENCH_PGLITE_DIR", "data/bench");
-const DURATION = Number(env("BENCH_DURATION", "10"));
-const WARMUP = Number(env("BENCH_WARMUP", "3"));
-const THREADS = Number(env("BENCH_THREADS", "2"));
-const CONNECTIONS = Number(env("BENCH_CONNECTIONS", "32"));
-const TIMEOUT = Number(env("BENCH_TIMEOUT", "10"));
-const BASELINE = env("BENCH_BASELINE", "1") !== "0";
-const ORIGIN = `http://127.0.0.1:${PORT}`;
+const PROCESSES = process.argv.includes("--multi") ? Math.max(2, Number(env("BENCH_PROCESSES", "2"))) : Number(env("BENCH_PROCESSES", "1"));
+const W = {
+  threads: Number(env("BENCH_THREADS", "1")),
+  connections: Number(env("BENCH_CONNECTIONS", "32")),
+  seconds: Number(env("BENCH_DURATION", "10")),
+  timeout: Number(env("BENCH_TIMEOUT", "10")),
+};
+const WARMUP = Number(env("BENCH_WARMUP", "2"));
+const CACHED_REQUESTS = Number(env("BENCH_CACHED_REQUESTS", "100000"));
+const ROUNDS = Number(env("BENCH_MOVE_IN_ROUNDS", "5"));
+const CONCURRENCY = Number(env("BENCH_MOVE_IN_CONCURRENCY", "8"));
+const on = (name) => env(name, "1") !== "0";
 
+/** Stops the bench with a message: before anything is started, at once; later through the cleanup below. */
+let started = false;
 function fail(message) {
+  if (started) throw new Error(message);
   console.error(`bench: ${message}`);
   process.exit(1);
 }
+const note = (message) => console.error(`bench: ${message}`);
 
-if (spawnSync("wrk", ["--version"]).error) fail("wrk is not installed (Debian: apt-get install -y wrk).");
+if (!hasWrk()) fail("wrk is not installed (Debian: apt-get install -y wrk).");
 if (!fs.existsSync(`${BUILD_DIR}/server/index.js`)) fail(`no production build in ${BUILD_DIR}/ (run npm run build first).`);
+const NGINX = hasNginx();
+if (!NGINX) note("nginx is not installed (Debian: apt-get install -y nginx): no comparison with it.");
 
-// A seeded database of its own (migrations + seed are idempotent), so a running dev server or the
-// browser tests are not disturbed and the numbers are for the seeded demo site.
-const childEnv = { ...process.env, NODE_ENV: "production", HTTPS: "false", PORT: String(PORT), PGLITE_DIR, BUILD_DIR };
-delete childEnv.DATABASE_URL;
-if (process.env.BENCH_DATABASE_URL) childEnv.DATABASE_URL = process.env.BENCH_DATABASE_URL;
+// ---------------------------------------------------------------- database
+const database = await benchDatabase();
+if (PROCESSES > 1 && !database) fail("--multi needs PostgreSQL (BENCH_DATABASE_URL or a local server).");
+if (PROCESSES > 1 && !NGINX) {
+  await database.drop();
+  fail("--multi needs nginx.");
+}
+const baseEnv = { ...process.env, NODE_ENV: "production", HTTPS: "false", BUILD_DIR, PGLITE_DIR, SEED_DEMO_TENANT: "true", BILLING_SCHEDULE: "off", HOUSEKEEPING: "off" };
+delete baseEnv.DATABASE_URL;
+if (database) baseEnv.DATABASE_URL = database.url;
 // Production on PostgreSQL refuses to start without SESSION_SECRET (decision 072): a throwaway one for the bench.
-childEnv.SESSION_SECRET ??= "bench-only-session-secret-not-for-production-0000";
-const DATABASE = process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite";
-execFileSync("npx", ["tsx", "scripts/db-setup.ts"], { stdio: ["ignore", "ignore", "inherit"], env: childEnv });
+baseEnv.SESSION_SECRET ??= "bench-only-session-secret-not-for-production-0000";
+const DATABASE = database ? "PostgreSQL" : "PGlite";
+execFileSync("npx", ["tsx", "scripts/db-setup.ts"], { stdio: ["ignore", "ignore", "inherit"], env: baseEnv });
 
-const server = spawn("node", ["server.js"], { stdio: ["ignore", "ignore", "inherit"], env: childEnv });
-let serverExited = false;
-server.on("exit", () => (serverExited = true));
-const stopServer = () => {
-  if (!serverExited) server.kill("SIGTERM");
-};
-process.on("exit", stopServer);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
+const cleanups = [];
+async function cleanup() {
+  for (const c of cleanups.reverse()) await c().catch((e) => note(`cleanup: ${e.message}`));
+  cleanups.length = 0;
+  await database?.drop().catch((e) => note(`could not drop the bench database: ${e.message}`));
+}
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void cleanup().finally(() => process.exit(130)));
 
-async function waitForServer() {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (serverExited) fail("the server stopped while starting.");
-    try {
-      if ((await fetch(`${ORIGIN}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  fail("the server did not start within 30 s.");
+/** An app process with its configured origin = its address (links and the allowed-host check match). */
+async function app(port, extra = {}) {
+  const a = await startApp({ env: { ...baseEnv, PUBLIC_URL: `http://127.0.0.1:${port}`, ...extra }, port });
+  cleanups.push(() => a.stop());
+  return a;
 }
 
-async function pickPaths() {
+async function pickPaths(base) {
   if (process.env.BENCH_PATHS) return process.env.BENCH_PATHS.split(",").map((p) => p.trim());
   // The first location linked from the locations list (a live one: its page has the most on it).
-  const html = await (await fetch(`${ORIGIN}/view-locations`)).text();
+  const html = await (await fetch(`${base}/view-locations`)).text();
   const location = html.match(/href="(\/locations\/[a-z0-9-]+)"/)?.[1];
   if (!location) fail("no location page found on /view-locations.");
-  return ["/", "/view-locations", location];
+  return [location, "/", "/units", "/view-locations", "/about"];
 }
 
-/** wrk prints latencies as "812.00us", "1.23ms" or "1.02s". */
-function toMs(value) {
-  const m = /^([\d.]+)(us|ms|s|m)$/.exec(value);
-  if (!m) return Number.NaN;
-  const n = Number(m[1]);
-  return m[2] === "us" ? n / 1000 : m[2] === "ms" ? n : m[2] === "s" ? n * 1000 : n * 60_000;
+/** Fetches each path's exact bytes (gzip) and starts nginx serving them; null without nginx. */
+async function nginxCopies(base, paths, headers = {}) {
+  if (!NGINX) return null;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-bench-nginx-"));
+  const pages = [];
+  for (const [i, p] of paths.entries()) {
+    const r = await rawPage(`${base}${p}`, headers);
+    if (r.status !== 200) fail(`${p} answered ${r.status}, not 200.`);
+    const file = path.join(dir, `page-${i}.bin`);
+    fs.writeFileSync(file, r.body);
+    fs.chmodSync(file, 0o644);
+    const h = { "Content-Type": String(r.headers["content-type"] ?? "text/html") };
+    if (r.headers["content-encoding"]) h["Content-Encoding"] = String(r.headers["content-encoding"]);
+    pages.push({ path: p, file, headers: h, bytes: r.body.length });
+  }
+  const n = await startNginx({ httpBody: staticCopiesConfig(NGINX_PORT, pages), port: NGINX_PORT, dir });
+  cleanups.push(() => n.stop());
+  return { ...n, pages };
 }
 
-/** CPU time (user + system, ms) the server process has used so far; Linux /proc only. */
-function serverCpuMs() {
-  try {
-    const fields = fs.readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
-    return (ticks * 1000) / CLOCK_TICKS;
-  } catch {
-    return Number.NaN;
+function measure(url, headers) {
+  if (WARMUP > 0) wrk(url, { ...W, seconds: WARMUP, headers });
+  return wrk(url, { ...W, headers });
+}
+
+/** App then nginx on the same path, one after the other (same minute). */
+function sideBySide(label, appBase, nginx, p, headers = [], proc = null) {
+  if (WARMUP > 0) wrk(`${appBase}${p}`, { ...W, seconds: WARMUP, headers });
+  const cpuBefore = proc?.cpuMs() ?? Number.NaN;
+  const a = wrk(`${appBase}${p}`, { ...W, headers });
+  a.cpuPerRequest = a.requests ? ((proc?.cpuMs() ?? Number.NaN) - cpuBefore) / a.requests : Number.NaN;
+  const n = nginx ? measure(`${nginx.url}${p}`, []) : null;
+  const bytes = nginx?.pages.find((x) => x.path === p)?.bytes;
+  return { label, path: p, app: a, nginx: n, bytes };
+}
+
+// ---------------------------------------------------------------- output
+const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "?");
+const rows = [];
+const notes = [];
+const targets = [];
+
+function printTable() {
+  console.log("| Row | Bytes (gzip) | App req/s | nginx req/s | App / nginx | App p50 | App p99 | nginx p50 | nginx p99 | App CPU/request | App errors |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  for (const r of rows) {
+    if (!r.app.requests) {
+      console.log(`| ${r.label} \`${r.path}\` | ${r.bytes ?? "?"} | no answer within the run | | | | | | | | ${r.app.errors} |`);
+      continue;
+    }
+    const ratio = r.nginx ? `${fmt((100 * r.app.rps) / r.nginx.rps, 1)} %` : "—";
+    console.log(
+      `| ${r.label} \`${r.path}\` | ${r.bytes ?? "?"} | ${fmt(r.app.rps, 0)} | ${r.nginx ? fmt(r.nginx.rps, 0) : "—"} | ${ratio} | ${fmt(r.app.p50, 2)} ms | ${fmt(r.app.p99, 2)} ms | ${r.nginx ? `${fmt(r.nginx.p50, 2)} ms` : "—"} | ${r.nginx ? `${fmt(r.nginx.p99, 2)} ms` : "—"} | ${Number.isFinite(r.app.cpuPerRequest) ? `${fmt(r.app.cpuPerRequest, 2)} ms` : "—"} | ${r.app.errors}${r.nginx?.errors ? ` (nginx ${r.nginx.errors})` : ""} |`,
+    );
   }
 }
-const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
-function wrk(path, seconds) {
-  // Browsers ask for compressed pages, and the server compresses: measure that, not plain text.
-  const args = ["-t", String(THREADS), "-c", String(CONNECTIONS), "-d", `${seconds}s`, "--timeout", `${TIMEOUT}s`, "--latency", "-H", "Accept-Encoding: gzip", `${ORIGIN}${path}`];
-  const cpuBefore = serverCpuMs();
-  const out = execFileSync("wrk", args, { encoding: "utf8" });
-  const cpuMs = serverCpuMs() - cpuBefore;
-  const percentile = (p) => toMs(new RegExp(`^\\s+${p}%\\s+(\\S+)`, "m").exec(out)?.[1] ?? "");
-  const requests = Number(/(\d+) requests in/.exec(out)?.[1] ?? 0);
-  return {
-    path,
-    cpuPerRequest: requests ? cpuMs / requests : Number.NaN,
-    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(out)?.[1] ?? Number.NaN),
-    requests,
-    p50: percentile(50),
-    p99: percentile(99),
-    non2xx: Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0),
-    socketErrors: /Socket errors: (.*)/.exec(out)?.[1] ?? "none",
+function checkCachedTargets(label) {
+  for (const r of rows.filter((x) => x.label === label && ["/", "/units"].includes(x.path) || (x.label === label && /^\/locations\//.test(x.path)))) {
+    const ratio = r.nginx ? r.app.rps / r.nginx.rps : Number.NaN;
+    const ok = (!r.nginx || ratio >= 0.1) && r.app.p99 < 50 && r.app.errors === 0;
+    targets.push(`${ok ? "met" : "NOT met"}: ${label} \`${r.path}\` ≥ 10 % of nginx (${r.nginx ? `${fmt(100 * ratio, 1)} %` : "no nginx"}), p99 < 50 ms (${fmt(r.app.p99, 2)} ms), 0 errors (${r.app.errors})`);
+  }
+}
+
+function moveIns(bases) {
+  if (!database) {
+    notes.push("Move-ins: skipped (PGlite; needs PostgreSQL).");
+    return;
+  }
+  const out = execFileSync("npx", ["tsx", "bench/move-in.ts", database.url, bases.join(","), String(ROUNDS), String(CONCURRENCY)], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const m = JSON.parse(out.trim().split("\n").at(-1));
+  const ok = m.p95 < 150 && m.moveIns === m.attempted;
+  notes.push(
+    `Move-ins (real HTTP rental flow, ${CONCURRENCY} concurrent checkouts × ${ROUNDS} rounds, ${DATABASE}): ${m.moveIns}/${m.attempted} completed; checkout (payment POST) p50 ${m.p50} ms, p95 ${m.p95} ms, max ${m.max} ms${m.failures.length ? `; failures: ${m.failures.join(" | ")}` : ""}.`,
+  );
+  targets.push(`${ok ? "met" : "NOT met"}: move-in p95 < 150 ms with ${CONCURRENCY} concurrent checkouts (${m.p95} ms, ${m.moveIns}/${m.attempted} completed)`);
+}
+
+// ---------------------------------------------------------------- one process
+async function singleProcess() {
+  const a = await app(PORT);
+  const paths = await pickPaths(a.url);
+  // Every page must be stored by the cache (else the "hit" rows would measure renders).
+  for (const p of paths) {
+    for (let i = 0; i < 20; i++) {
+      const r = await rawPage(`${a.url}${p}`);
+      if (r.status !== 200) fail(`${p} answered ${r.status}, not 200.`);
+      if (r.headers["x-page-cache"] === "hit") break;
+      if (i === 19) fail(`${p} is not served from the page cache.`);
+      await new Promise((res) => setTimeout(res, 50));
+    }
+  }
+  let nginx = await nginxCopies(a.url, paths);
+  for (const p of paths) wrk(`${a.url}${p}`, { ...W, seconds: WARMUP || 1 });
+  // RSS under load goes up and down by 15 % or more with the garbage collector's rhythm: the
+  // median of samples taken during a 5 s run is compared, before and after the cached requests.
+  const before = await rssUnderLoad(a, `${a.url}${paths[0]}`);
+  let cached = before.requests;
+  for (const p of paths) {
+    const r = sideBySide("hit", a.url, nginx, p, [], a);
+    cached += r.app.requests;
+    rows.push(r);
+  }
+  // At least CACHED_REQUESTS cached requests before the second RSS reading.
+  while (cached < CACHED_REQUESTS) {
+    const r = wrk(`${a.url}${paths[cached / 1000 % paths.length | 0]}`, { ...W, seconds: 10 });
+    if (!r.requests) break;
+    cached += r.requests;
+  }
+  const after = await rssUnderLoad(a, `${a.url}${paths[0]}`);
+  cached += after.requests;
+  const [rssBefore, rssAfter] = [before.median, after.median];
+  const growth = (100 * (rssAfter - rssBefore)) / rssBefore;
+  notes.push(
+    `App RSS (median of samples during a 5 s run; range in brackets): ${fmt(rssBefore, 1)} MB [${before.range}] after the warm-up, ` +
+      `${fmt(rssAfter, 1)} MB [${after.range}] after ${cached} cached requests (${growth >= 0 ? "+" : ""}${fmt(growth, 1)} %).`,
+  );
+  targets.push(`${Math.abs(growth) <= 10 ? "met" : "NOT met"}: RSS flat (within 10 %) after ${cached} cached requests (${fmt(growth, 1)} %)`);
+  checkCachedTargets("hit");
+  await nginx?.stop();
+
+  if (on("BENCH_PORTAL")) {
+    const cookie = await signInDemoTenant(a.url);
+    if (cookie) {
+      nginx = await nginxCopies(a.url, ["/customer-portal"], { Cookie: cookie });
+      rows.push(sideBySide("signed in", a.url, nginx, "/customer-portal", [`Cookie: ${cookie}`], a));
+      await nginx?.stop();
+    }
+  }
+  if (on("BENCH_MOVE_IN")) moveIns([a.url]);
+  await a.stop();
+
+  if (on("BENCH_MISSES")) {
+    const m = await app(PORT, { PAGE_CACHE: "off" });
+    nginx = await nginxCopies(m.url, paths);
+    for (const p of paths) rows.push(sideBySide("miss", m.url, nginx, p, [], m));
+    await nginx?.stop();
+    await m.stop();
+  }
+}
+
+/** Samples the app's RSS every 100 ms during a 5 s wrk run of `url`. */
+async function rssUnderLoad(proc, url) {
+  const samples = [];
+  const timer = setInterval(() => samples.push(proc.rssMb()), 100);
+  const r = await wrkAsync(url, { ...W, seconds: 5 });
+  clearInterval(timer);
+  samples.sort((x, y) => x - y);
+  return { requests: r.requests, median: samples[samples.length >> 1], range: `${fmt(samples[0], 0)}–${fmt(samples.at(-1), 0)}` };
+}
+
+/** Signs the demo tenant in (GET the form for its CSRF token, POST it); returns the Cookie header, or null. */
+async function signInDemoTenant(base) {
+  const jar = new Map();
+  const keep = (res) => {
+    for (const sc of res.headers.getSetCookie()) {
+      const [pair] = sc.split(";");
+      const eq = pair.indexOf("=");
+      const value = pair.slice(eq + 1);
+      if (value === "" || /max-age=0/i.test(sc)) jar.delete(pair.slice(0, eq));
+      else jar.set(pair.slice(0, eq), value);
+    }
   };
+  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  const form = await fetch(`${base}/customer-portal/login`);
+  keep(form);
+  const csrf = /name="csrf"[^>]*value="([^"]+)"/.exec(await form.text())?.[1];
+  const body = new URLSearchParams({ csrf: csrf ?? "", email: "demo.tenant@example.com", password: "demo1234", redirectTo: "/customer-portal" });
+  const res = await fetch(`${base}/customer-portal/login`, {
+    method: "POST",
+    body,
+    redirect: "manual",
+    headers: { Cookie: cookie(), "Content-Type": "application/x-www-form-urlencoded", Origin: base },
+  });
+  keep(res);
+  const dashboard = await fetch(`${base}/customer-portal`, { headers: { Cookie: cookie() }, redirect: "manual" });
+  if (res.status !== 303 || dashboard.status !== 200) {
+    notes.push(`Portal: the demo tenant could not sign in (login ${res.status}, dashboard ${dashboard.status}); row left out.`);
+    return null;
+  }
+  return cookie();
 }
 
-await waitForServer();
-const paths = await pickPaths();
-for (const path of paths) {
-  const res = await fetch(`${ORIGIN}${path}`, { redirect: "manual" });
-  if (res.status !== 200) fail(`${path} answered ${res.status}, not 200.`);
+// ---------------------------------------------------------------- several processes behind nginx
+/** deploy/nginx.conf for this machine: the app ports, the build directory, a plain-HTTP port, no TLS. */
+function deployConfig(appPorts) {
+  let conf = fs.readFileSync("deploy/nginx.conf", "utf8");
+  // The plain-HTTP server that only redirects to HTTPS is not needed here.
+  conf = conf.replace(/# BEGIN redirect-to-https[\s\S]*?# END redirect-to-https\n/, "");
+  conf = conf.replace(/^\s*ssl_[^\n]*\n/gm, "").replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${NGINX_PORT};`).replace(/^\s*listen \[::\]:443 ssl http2;\n/m, "");
+  conf = conf.replace(/^\s*server 127\.0\.0\.1:30\d\d[^\n]*\n/gm, "");
+  conf = conf.replace(/(upstream gatehouse \{\n)/, `$1${appPorts.map((p) => `  server 127.0.0.1:${p} max_fails=0;\n`).join("")}`);
+  conf = conf.replaceAll("/opt/gatehouse/build", path.resolve(BUILD_DIR));
+  return conf;
 }
 
-const results = [];
-for (const path of BASELINE ? ["/healthz", ...paths] : paths) {
-  if (WARMUP > 0) wrk(path, WARMUP);
-  results.push(wrk(path, DURATION));
+async function multiProcess() {
+  const ports = Array.from({ length: PROCESSES }, (_, i) => PORT + 1 + i);
+  const origin = `http://127.0.0.1:${NGINX_PORT}`;
+  const apps = [];
+  for (const port of ports) apps.push(await app(port, { PUBLIC_URL: origin }));
+  const front = await startNginx({ httpBody: deployConfig(ports), port: NGINX_PORT });
+  cleanups.push(() => front.stop());
+  const paths = await pickPaths(origin);
+  for (const p of paths) for (let i = 0; i < 4 * PROCESSES; i++) await rawPage(`${origin}${p}`);
+  const rssBefore = apps.map((a) => a.rssMb());
+  for (const p of paths.slice(0, 3)) {
+    if (WARMUP > 0) wrk(`${origin}${p}`, { ...W, seconds: WARMUP });
+    rows.push({ label: `nginx → ${PROCESSES} processes, hit`, path: p, app: wrk(`${origin}${p}`, W), nginx: null, bytes: (await rawPage(`${origin}${p}`)).body.length });
+  }
+  const rssAfter = apps.map((a) => a.rssMb());
+  notes.push(`App RSS per process: ${rssBefore.map((r, i) => `${fmt(r, 1)} → ${fmt(rssAfter[i], 1)} MB`).join(", ")}.`);
+  if (on("BENCH_MOVE_IN")) moveIns([origin]);
 }
-stopServer();
 
-const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "?");
+started = true;
+try {
+  if (PROCESSES > 1) await multiProcess();
+  else await singleProcess();
+} catch (error) {
+  console.error(`bench: ${error.message}`);
+  await cleanup();
+  process.exit(1);
+} finally {
+  await cleanup();
+}
+
 const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
 const load = os.loadavg().map((n) => n.toFixed(1)).join(", ");
 console.log(
-  `\nwrk ${THREADS} threads, ${CONNECTIONS} connections, ${DURATION} s per page after ${WARMUP} s warm-up; ` +
-    `Node ${process.version}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 10)}; ` +
-    `${DATABASE}; server and wrk on the same machine; gzip; load average at the end ${load}.\n`,
+  `\nwrk ${W.threads} thread, ${W.connections} connections, gzip, ${W.seconds} s per measurement after ${WARMUP} s warm-up; ` +
+    `${PROCESSES > 1 ? `${PROCESSES} app processes behind nginx (deploy/nginx.conf, 1 worker)` : "1 app process; nginx 1 worker serving the same bytes"}; ` +
+    `Node ${process.version}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ` +
+    `${DATABASE}; everything on the same machine; load average at the end ${load}.\n`,
 );
-console.log("| Page | Requests/s | p50 latency | p99 latency | Server CPU per request | Requests | Errors |");
-console.log("|---|---:|---:|---:|---:|---:|---:|");
-for (const r of results) {
-  const errors = r.non2xx + (r.socketErrors.match(/\d+/g) ?? []).reduce((a, b) => a + Number(b), 0);
-  const label = r.path === "/healthz" ? "`/healthz` (baseline: redirect lookup only, no page)" : `\`${r.path}\``;
-  console.log(`| ${label} | ${fmt(r.rps, 0)} | ${fmt(r.p50, 2)} ms | ${fmt(r.p99, 2)} ms | ${fmt(r.cpuPerRequest, 2)} ms | ${r.requests} | ${errors} |`);
-}
-if (results.some((r) => r.non2xx > 0)) process.exitCode = 1;
+printTable();
+console.log("");
+for (const n of notes) console.log(`- ${n}`);
+console.log("\nTargets (docs/performance.md):");
+for (const t of targets) console.log(`- ${t}`);
+if (rows.some((r) => r.app.errors > 0)) process.exitCode = 1;

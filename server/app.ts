@@ -3,6 +3,7 @@ import { createRequestHandler, type AppLoadContext } from "react-router";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import express, { type NextFunction, type Request, type Response } from "express";
 import crypto from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
 import { getDatabase, type Database } from "~/db/client.server";
 import { resolveOldDomain, resolveRedirect } from "~/services/site-redirects.server";
@@ -18,7 +19,7 @@ import { startHousekeeping } from "~/services/housekeeping.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { nextAvailabilityChange } from "~/db/queries/availability-changes.server";
-import { PageCache, pageCacheMiddleware, sendCached, staleCopy } from "./page-cache";
+import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
 import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
 import { envOrExit } from "~/env.server";
@@ -128,6 +129,13 @@ export const pageCache = new PageCache();
 const pageCacheOn = process.env.PAGE_CACHE !== "off";
 const stopListening = pageCacheOn ? database.listen("gatehouse_changed", () => pageCache.invalidate(), () => pageCache.invalidate()) : async () => {};
 app.use(pageCacheMiddleware(pageCache, { enabled: () => pageCacheOn, nextChange: () => nextAvailabilityChange(db) }));
+/**
+ * server.js calls this first for every request, before Express, compression and the static files:
+ * a stored page is answered straight from memory (true), anything else goes on through the stack.
+ */
+export function servePageCacheHit(req: IncomingMessage, res: ServerResponse): boolean {
+  return pageCacheOn && serveHit(pageCache, req, res);
+}
 
 /** 503 in the site's layout with Retry-After, never a 500 (issue 14); a stored copy of the page when there is one. */
 function sendUnavailable(req: Request, res: Response) {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from "vitest";
 import crypto from "node:crypto";
 import zlib from "node:zlib";
-import { buildEntry, cacheKey, isAnonymous, nextMinute, PageCache, preferredEncoding, withoutNonce } from "./page-cache";
+import http from "node:http";
+import express from "express";
+import type { AddressInfo } from "node:net";
+import { buildEntry, cacheKey, isAnonymous, nextMinute, PageCache, preferredEncoding, pageCacheMiddleware, serveHit, withoutNonce } from "./page-cache";
 
 const entry = (generation: number, expiresAt = Number.POSITIVE_INFINITY, body = "<p>hi</p>") =>
   buildEntry({ body: Buffer.from(body), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0" }, expiresAt, generation });
@@ -79,5 +82,91 @@ describe("page cache rules", () => {
     expect(cache.size).toBeLessThan(50);
     expect(cache.get("k49", 0)).not.toBeNull();
     expect(cache.get("k0", 0)).toBeNull();
+  });
+});
+
+describe("serveHit (server.js answers stored pages before Express)", () => {
+  it("answers a stored page with its headers and gzip body, 304 on its ETag, and passes everything else on", async () => {
+    const cache = new PageCache();
+    const page = buildEntry({
+      body: Buffer.from("<html><body>Stored</body></html>"),
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0, s-maxage=300", "x-content-type-options": "nosniff" },
+      expiresAt: Date.now() + 60_000,
+      generation: cache.generation,
+    });
+    const server = http.createServer((req, res) => {
+      if (!serveHit(cache, req, res)) res.writeHead(299).end("passed on");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    cache.set(cacheKey(`127.0.0.1:${port}`, "/units"), page);
+    const raw = (path: string, headers: Record<string, string> = {}, method = "GET") =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.request({ host: "127.0.0.1", port, path, method, headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on("error", reject);
+        req.end();
+      });
+    try {
+      const hit = await raw("/units", { "Accept-Encoding": "gzip" });
+      expect(hit.status).toBe(200);
+      expect(hit.headers["content-encoding"]).toBe("gzip");
+      expect(hit.headers["x-page-cache"]).toBe("hit");
+      expect(hit.headers["x-content-type-options"]).toBe("nosniff");
+      expect(hit.headers["content-length"]).toBe(String(page.gzip.length));
+      expect(zlib.gunzipSync(hit.body).toString()).toContain("Stored");
+      const plain = await raw("/units");
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.body.toString()).toContain("Stored");
+      const notModified = await raw("/units", { "If-None-Match": page.etag });
+      expect(notModified.status).toBe(304);
+      expect(notModified.body.length).toBe(0);
+      const head = await raw("/units", {}, "HEAD");
+      expect(head.status).toBe(200);
+      // Not stored, signed in, or not a GET: the rest of the stack answers.
+      expect((await raw("/view-locations")).status).toBe(299);
+      expect((await raw("/units", { Cookie: "__Host-gh_portal=abc" })).status).toBe(299);
+      expect((await raw("/units", {}, "DELETE")).status).toBe(299);
+      cache.invalidate();
+      expect((await raw("/units")).status).toBe(299);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("pageCacheMiddleware: concurrent misses of one page", () => {
+  it("renders a page once for visitors who ask for it at the same moment; a page that cannot be stored is rendered for each", async () => {
+    const cache = new PageCache();
+    const renders: Record<string, number> = {};
+    const app = express();
+    app.use(pageCacheMiddleware(cache, { enabled: () => true, nextChange: async () => null }));
+    app.get("/{*path}", async (req, res) => {
+      renders[req.path] = (renders[req.path] ?? 0) + 1;
+      await new Promise((r) => setTimeout(r, 150));
+      res.set("Cache-Control", "public, max-age=0, s-maxage=300").type("html");
+      if (req.path === "/form") res.cookie("csrf", "per-visitor");
+      res.send(`<html><body>${req.path}</body></html>`);
+    });
+    const server = app.listen(0, "127.0.0.1");
+    await new Promise((r) => server.once("listening", r));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const pages = await Promise.all(Array.from({ length: 10 }, () => fetch(`${base}/units`).then(async (r) => ({ status: r.status, text: await r.text(), cache: r.headers.get("x-page-cache") }))));
+      expect(renders["/units"]).toBe(1);
+      expect(pages.every((p) => p.status === 200 && p.text.includes("/units"))).toBe(true);
+      expect(pages.filter((p) => p.cache === "miss")).toHaveLength(1);
+      expect(cache.coalesced).toBe(9);
+      // Not storable (it sets a cookie): after the first render, nobody waits for another's.
+      await fetch(`${base}/form`).then((r) => r.text());
+      await Promise.all(Array.from({ length: 5 }, () => fetch(`${base}/form`).then((r) => r.text())));
+      expect(renders["/form"]).toBe(6);
+      expect(cache.coalesced).toBe(9);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 });

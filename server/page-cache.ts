@@ -16,6 +16,7 @@
  */
 import crypto from "node:crypto";
 import zlib from "node:zlib";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { logger } from "~/logger.server";
 
@@ -82,6 +83,9 @@ export function preferredEncoding(acceptEncoding: string | undefined): "br" | "g
   return null;
 }
 
+/** How long a request waits for the same page's render in progress before rendering it itself. */
+export const COALESCE_WAIT_MS = 2_000;
+
 export class PageCache {
   private entries = new Map<string, CachedPage>();
   private bytes = 0;
@@ -89,6 +93,8 @@ export class PageCache {
   generation = 0;
   hits = 0;
   misses = 0;
+  /** Misses answered from a render another request was doing. */
+  coalesced = 0;
 
   constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
 
@@ -127,7 +133,19 @@ export class PageCache {
     this.generation++;
     this.entries.clear();
     this.bytes = 0;
+    this.unstorable.clear();
   }
+
+  /**
+   * Renders in progress, by key: a request that misses while the same page is being rendered for
+   * the current generation waits for that render (at most `COALESCE_WAIT_MS`) and is answered from
+   * the cache, instead of rendering it once more. Without this, every concurrent visitor of a page
+   * renders it at the same moment whenever it expires (each whole minute) or the cache is dropped
+   * (each write): 32 renders at once where one would do, and the slowest answers of the minute.
+   */
+  readonly rendering = new Map<string, { generation: number; done: Promise<void> }>();
+  /** Keys whose last render could not be stored (a form, a cookie, not public): nobody waits for them. */
+  readonly unstorable = new Map<string, number>();
 
   get size(): number {
     return this.entries.size;
@@ -195,6 +213,36 @@ export function sendCached(req: Request, res: Response, page: CachedPage, option
 }
 
 /**
+ * Answers a request from the cache if it can, on the bare Node request and response (no Express, no
+ * compression or helmet middleware): what server.js calls first for every request, so a hit costs a
+ * map lookup and one write. Returns false (nothing sent) for anything else, which then goes through
+ * the whole stack (where `pageCacheMiddleware` stores it). The stored headers already hold the
+ * security headers the page was rendered with.
+ */
+export function serveHit(cache: PageCache, req: IncomingMessage, res: ServerResponse, now: number = Date.now()): boolean {
+  if ((req.method !== "GET" && req.method !== "HEAD") || !isAnonymous(req.headers.cookie)) return false;
+  const page = cache.get(cacheKey(req.headers.host, req.url ?? "/"), now);
+  if (!page) return false;
+  cache.hits++;
+  const inm = req.headers["if-none-match"];
+  if (inm && inm.split(/\s*,\s*/).some((t) => t === page.etag || t === `W/${page.etag}`)) {
+    const headers: Record<string, string> = { ...page.headers, "X-Page-Cache": "hit" };
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-type") delete headers[name];
+    res.writeHead(304, headers);
+    res.end();
+    return true;
+  }
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
+  const headers: Record<string, string> = { ...page.headers, "X-Page-Cache": "hit", "Content-Length": String(body.length) };
+  if (encoding) headers["Content-Encoding"] = encoding;
+  res.writeHead(200, headers);
+  if (req.method === "HEAD") res.end();
+  else res.end(body);
+  return true;
+}
+
+/**
  * The Express middleware. `nextChange()` gives the epoch ms at which availability next changes
  * without a write (a hold or reservation running out), or null.
  */
@@ -217,54 +265,93 @@ export function pageCacheMiddleware(cache: PageCache, options: { enabled: () => 
     }
     cache.misses++;
     if (req.method !== "GET") return next();
-    res.setHeader("X-Page-Cache", "miss");
-    const generation = cache.generation;
-    const chunks: Buffer[] = [];
-    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
-    const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    let tooBig = false;
-    const collect = (chunk: unknown, encoding?: unknown) => {
-      if (chunk == null || tooBig || typeof chunk === "function") return;
-      const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
-      chunks.push(buf);
-      if (chunks.reduce((s, c) => s + c.length, 0) > 2 * 1024 * 1024) tooBig = true;
-    };
-    res.write = ((chunk: unknown, ...rest: unknown[]) => {
-      collect(chunk, rest[0]);
-      return write(chunk, ...rest);
-    }) as typeof res.write;
-    res.end = ((chunk?: unknown, ...rest: unknown[]) => {
-      collect(chunk, rest[0]);
-      const result = end(chunk, ...rest);
-      void store();
-      return result;
-    }) as typeof res.end;
-
-    async function store() {
-      try {
-        if (tooBig || res.statusCode !== 200) return;
-        const cacheControl = String(res.getHeader("Cache-Control") ?? "");
-        const contentType = String(res.getHeader("Content-Type") ?? "");
-        // (The bytes were collected before the compression middleware, which wraps this one: a
-        // Content-Encoding header set by it does not mean the collected body is compressed.)
-        if (!/\bpublic\b/.test(cacheControl) || res.getHeader("Set-Cookie")) return;
-        if (!/^(?:text\/html|application\/xml|text\/xml|text\/plain)/.test(contentType)) return;
-        const body = Buffer.concat(chunks);
-        // A form's CSRF token is per visitor: such a page is never stored, whatever its headers say.
-        if (body.includes('name="csrf"')) return;
-        const t = now();
-        const change = await options.nextChange();
-        const expiresAt = Math.min(nextMinute(t), change && change > t ? change : Number.POSITIVE_INFINITY);
-        const headers = Object.fromEntries(
-          Object.entries(res.getHeaders()).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : String(value)]),
-        );
-        cache.set(key, buildEntry({ body, headers, expiresAt, generation }));
-      } catch (error) {
-        // Not storing a page is always safe.
-        logger.warn({ err: error }, "[page-cache] page not stored");
-      }
+    const inFlight = cache.rendering.get(key);
+    if (inFlight && inFlight.generation === cache.generation && cache.unstorable.get(key) !== cache.generation) {
+      // The same page is being rendered for another visitor: wait for it, then answer from the cache.
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((r) => (timer = setTimeout(r, COALESCE_WAIT_MS)));
+      void Promise.race([inFlight.done, timeout]).then(() => {
+        clearTimeout(timer);
+        const page = cache.get(key, now());
+        if (page) {
+          cache.coalesced++;
+          return sendCached(req, res, page);
+        }
+        render();
+      });
+      return;
     }
-    next();
+    render();
+
+    function render() {
+      res.setHeader("X-Page-Cache", "miss");
+      const generation = cache.generation;
+      let finished!: () => void;
+      const done = new Promise<void>((r) => (finished = r));
+      const current = cache.rendering.get(key);
+      if (!current || current.generation !== generation) {
+        cache.rendering.set(key, { generation, done });
+        void done.then(() => {
+          if (cache.rendering.get(key)?.done === done) cache.rendering.delete(key);
+        });
+      }
+      // A render that ends without storing (an error, a closed connection) releases its waiters too.
+      res.on("close", () => setTimeout(finished, 50).unref());
+      const chunks: Buffer[] = [];
+      const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+      const end = res.end.bind(res) as (...args: unknown[]) => Response;
+      let tooBig = false;
+      const collect = (chunk: unknown, encoding?: unknown) => {
+        if (chunk == null || tooBig || typeof chunk === "function") return;
+        const buf = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string, typeof encoding === "string" ? (encoding as BufferEncoding) : "utf8");
+        chunks.push(buf);
+        if (chunks.reduce((s, c) => s + c.length, 0) > 2 * 1024 * 1024) tooBig = true;
+      };
+      res.write = ((chunk: unknown, ...rest: unknown[]) => {
+        collect(chunk, rest[0]);
+        return write(chunk, ...rest);
+      }) as typeof res.write;
+      res.end = ((chunk?: unknown, ...rest: unknown[]) => {
+        collect(chunk, rest[0]);
+        const result = end(chunk, ...rest);
+        void store();
+        return result;
+      }) as typeof res.end;
+
+      async function store() {
+        let stored = false;
+        try {
+          if (tooBig || res.statusCode !== 200) return;
+          const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+          const contentType = String(res.getHeader("Content-Type") ?? "");
+          // (The bytes were collected before the compression middleware, which wraps this one: a
+          // Content-Encoding header set by it does not mean the collected body is compressed.)
+          if (!/\bpublic\b/.test(cacheControl) || res.getHeader("Set-Cookie")) return;
+          if (!/^(?:text\/html|application\/xml|text\/xml|text\/plain)/.test(contentType)) return;
+          const body = Buffer.concat(chunks);
+          // A form's CSRF token is per visitor: such a page is never stored, whatever its headers say.
+          if (body.includes('name="csrf"')) return;
+          const t = now();
+          const change = await options.nextChange();
+          const expiresAt = Math.min(nextMinute(t), change && change > t ? change : Number.POSITIVE_INFINITY);
+          const headers = Object.fromEntries(
+            Object.entries(res.getHeaders()).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : String(value)]),
+          );
+          cache.set(key, buildEntry({ body, headers, expiresAt, generation }));
+          stored = true;
+        } catch (error) {
+          // Not storing a page is always safe.
+          logger.warn({ err: error }, "[page-cache] page not stored");
+        } finally {
+          if (!stored) {
+            if (cache.unstorable.size > 10_000) cache.unstorable.clear();
+            cache.unstorable.set(key, generation);
+          }
+          finished();
+        }
+      }
+      next();
+    }
   };
 }
 
