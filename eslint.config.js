@@ -72,18 +72,13 @@ export default tseslint.config(
   // - app/domain/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
   //   the brand list should live in the domain and the schema import it).
   // - app/db/queries/content.server.ts: sanitises operator HTML with services/sanitize.server.ts.
-  // - services/billing-run, move-in, portal-demo: reach the local adapter's ledger and billing
-  //   directly instead of through the StorageSoftware port.
-  // - storage-software/local inventory, rentals, tenants: use infrastructure that sits in services/
+  // - storage-software/local billing, inventory, rentals, tenants: use infrastructure that sits in services/
   //   (clock, payment gateway, password hashing) and belongs below the adapters.
   {
     files: [
       "app/domain/cards.ts",
       "app/domain/card-schema.ts",
       "app/db/queries/content.server.ts",
-      "app/services/billing-run.server.ts",
-      "app/services/move-in.server.ts",
-      "app/services/portal-demo.server.ts",
       "app/storage-software/local/billing.ts",
       "app/storage-software/local/inventory.ts",
       "app/storage-software/local/rentals.ts",
