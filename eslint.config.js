@@ -68,6 +68,25 @@ export default tseslint.config(
       ],
     },
   },
+  // Nothing outside app/storage-software/ reaches into an adapter (issue 11): not the app, the server,
+  // the seeds or the scripts. Adapter tests under tests/integration may (they test the adapter itself).
+  {
+    files: ["app/**/*.{ts,tsx}", "server/**/*.{ts,tsx}", "seeds/**/*.ts", "scripts/**/*.{ts,mjs,js}", "bench/**/*.{ts,mjs,js}", "tests/e2e/**/*.ts", "tests/fault/**/*.ts"],
+    ignores: ["app/storage-software/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^~/storage-software/|/storage-software/)(local|sitelink)(/|$)",
+              message: "Use the storage-software port (storageFor in ~/storage-software/index.server and the types of ~/storage-software/port), never an adapter.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Known exceptions, each to be removed by moving the code to its layer (conventions: "the port leaks"):
   // - app/domain/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
   //   the brand list should live in the domain and the schema import it).

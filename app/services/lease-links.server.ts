@@ -4,13 +4,11 @@
  * lease document they open, read through the storage port.
  */
 import crypto from "node:crypto";
-import { asc } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations } from "~/db/schema";
 import { env } from "~/env.server";
-import { storageFor } from "~/storage-software/index.server";
 import type { MoveInRecord } from "~/storage-software/port";
 import { now as clockNow } from "./clock.server";
+import { findAtAnyLocation } from "./storage-lookup.server";
 
 /** How long a lease link (confirmation page, email) works; after that the tenant opens it in the portal. */
 export const LEASE_LINK_DAYS = 30;
@@ -64,19 +62,10 @@ export function verifyLeaseToken(leaseId: string, token: string | null, now: Dat
   return checkLeaseToken(leaseId, token, now) === "ok";
 }
 
-/**
- * The move-in behind a lease link (/rent/lease/:id carries no location): each location's storage
- * software is asked in turn, first answer wins (a handful of locations; a lease id is one
- * location's). docs/decisions/100-storage-port-only-way-in.md.
- */
+/** The move-in behind a lease link (/rent/lease/:id carries no location). */
 async function findMoveIn(db: Database, leaseId: string): Promise<MoveInRecord | null> {
   if (!/^\d{1,9}$/.test(leaseId)) return null;
-  const list = await db.select({ id: locations.id, name: locations.name, software: locations.software, status: locations.status }).from(locations).orderBy(asc(locations.id));
-  for (const location of list) {
-    const m = await storageFor(db, location).getMoveIn(leaseId);
-    if (m) return m;
-  }
-  return null;
+  return findAtAnyLocation(db, (storage) => storage.getMoveIn(leaseId));
 }
 
 /** The holder of a lease (for the portal's tokenless lease link). */
