@@ -15,7 +15,7 @@ import {
 } from "react-router";
 import type { Route } from "./+types/root";
 import appCss from "~/styles/app.css?url";
-import { getSiteLayout } from "~/db/queries/site.server";
+import { readSiteLayout } from "~/db/queries/cached-reads.server";
 import { getSite } from "~/services/site-context.server";
 import { publicOrigin } from "~/services/site-origin.server";
 import { globalStylesToCss } from "~/domain/website-settings";
@@ -36,7 +36,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const known = await getSite(context);
-  const layout = await getSiteLayout(context.db, known);
+  const layout = await readSiteLayout(context, known);
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
   // Payment pages are not even sent the operator's code (it would sit in the page's data): decision 075.
   const site = layout

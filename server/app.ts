@@ -5,11 +5,13 @@ import express, { type NextFunction, type Request, type Response } from "express
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
-import { getDatabase, type Database } from "~/db/client.server";
+import { countQueries, getDatabase, type Database } from "~/db/client.server";
 import { resolveOldDomain, resolveRedirect } from "~/services/site-redirects.server";
 import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, sendPlainPage } from "./guards";
-import { getWebsite, type Website } from "~/db/queries/site.server";
+import type { Website } from "~/db/queries/site.server";
+import { readNextAvailabilityChange, readWebsite } from "~/db/queries/cached-reads.server";
+import { SiteCache } from "~/db/site-cache.server";
 import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
 import { isPaymentPage } from "~/domain/payment-pages";
 import { announceStorageSoftware } from "~/storage-software/index.server";
@@ -18,7 +20,6 @@ import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
-import { nextAvailabilityChange } from "~/db/queries/availability-changes.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
 import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
@@ -34,6 +35,10 @@ declare module "react-router" {
     clientIp: string;
     /** The website row the server read for this request (undefined: not read yet). */
     website?: Website | null;
+    /** The per-process cache of layout, settings and redirects (absent: every read goes to the database). */
+    siteCache?: SiteCache;
+    /** Set when a read fell back to a value kept from before a database outage: the page is not stored. */
+    staleData?: boolean;
   }
 }
 
@@ -111,6 +116,26 @@ app.get("/healthz", (_req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain").send("ok");
 });
 
+// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test).
+const testHooksOn = process.env.E2E_HOOKS === "1" && process.env.NODE_ENV === "test";
+
+// Test hook (issue 10): how many statements each recent request for a URL sent (oldest first), the
+// page cache's storing step included. A GET, so asking does not drop the caches as a POST hook would.
+if (testHooksOn) {
+  const counts = new Map<string, Array<{ count: number; statements: string[] }>>();
+  app.get("/__test/query-count", (req, res) => {
+    res.set("Cache-Control", "no-store").json(counts.get(String(req.query.url ?? "")) ?? []);
+  });
+  app.use((req, _res, next) => {
+    const counter = { count: 0, statements: [] as string[] };
+    if (counts.size > 200) counts.clear();
+    const list = counts.get(req.originalUrl) ?? [];
+    if (list.length < 50) list.push(counter);
+    counts.set(req.originalUrl, list);
+    countQueries.run(counter, next);
+  });
+}
+
 // Readiness: 503 while the database cannot be reached, so a load balancer takes this process out.
 app.get("/readyz", async (_req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain");
@@ -123,12 +148,29 @@ app.get("/readyz", async (_req, res) => {
 });
 
 // The page cache (issue 10, docs/decisions/081-page-cache.md): anonymous GETs of public pages are
-// served from memory without a database read. Dropped whole on every write of this process and on
-// the database's change notification (other processes, scripts, the seed).
+// served from memory without a database read. The site cache (decision 120): the layout, settings,
+// redirect rules and other operator-edited rows every render reads. Both are dropped whole on every
+// write of this process and on the database's change notification (other processes, scripts, the
+// seed), and when the listening connection is made (again): a change may have been missed meanwhile.
 export const pageCache = new PageCache();
+export const siteCache = new SiteCache();
 const pageCacheOn = process.env.PAGE_CACHE !== "off";
-const stopListening = pageCacheOn ? database.listen("gatehouse_changed", () => pageCache.invalidate(), () => pageCache.invalidate()) : async () => {};
-app.use(pageCacheMiddleware(pageCache, { enabled: () => pageCacheOn, nextChange: () => nextAvailabilityChange(db) }));
+const invalidateCaches = () => {
+  pageCache.invalidate();
+  siteCache.invalidate();
+};
+const stopListening = database.listen("gatehouse_changed", invalidateCaches, invalidateCaches);
+// This process's own writes: every one goes through a non-GET request, seen by its next request.
+app.use((req, res, next) => {
+  if (req.method !== "GET" && req.method !== "HEAD") res.on("finish", invalidateCaches);
+  next();
+});
+app.use(
+  pageCacheMiddleware(pageCache, {
+    enabled: () => pageCacheOn,
+    nextChange: () => readNextAvailabilityChange({ db, siteCache }),
+  }),
+);
 /**
  * server.js calls this first for every request, before Express, compression and the static files:
  * a stored page is answered straight from memory (true), anything else goes on through the stack.
@@ -158,7 +200,9 @@ function sendUnavailable(req: Request, res: Response) {
 // and the loaders reuse it (context.website).
 app.use(async (req, res, next) => {
   try {
-    res.locals.website = await getWebsite(db);
+    const read: { db: Database; siteCache: SiteCache; staleData?: boolean } = { db, siteCache };
+    res.locals.website = await readWebsite(read);
+    res.locals.staleData = read.staleData === true;
     next();
   } catch (error) {
     if (isDatabaseUnavailable(error)) {
@@ -197,15 +241,14 @@ app.use(
     },
     oldDomainRedirect: async (host, req, res) => {
       const search = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
-      const found = await resolveOldDomain(db, { host, search }, res.locals.website as Website | null);
+      const found = await resolveOldDomain(db, { host, search }, res.locals.website as Website | null, { siteCache });
       return found?.location ?? null;
     },
   }),
 );
 
 // Methods, body type and size (docs/decisions/063-request-bodies-and-methods.md): before any body is parsed.
-// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test) are the one JSON endpoint.
-const testHooksOn = process.env.E2E_HOOKS === "1" && process.env.NODE_ENV === "test";
+// The browser tests' hooks are the one JSON endpoint.
 app.use(bodyGuard({ acceptsJson: (path) => testHooksOn && path === "/__test/hooks" }));
 app.use(async (req, res, next) => {
   const body = res.locals.body;
@@ -223,6 +266,7 @@ app.use(async (req, res, next) => {
       db,
       { host: req.headers.host, pathname: url.pathname, search: url.search },
       res.locals.website as Website | null,
+      { siteCache },
     );
     if (!found) return next();
     res.set("Cache-Control", "public, max-age=3600");
@@ -258,7 +302,14 @@ function fetchRequest(req: Request, res: Response): globalThis.Request {
 
 app.use(async (req, res, next) => {
   try {
-    const context: AppLoadContext = { db, cspNonce: res.locals.cspNonce as string, clientIp: req.ip ?? "", website: res.locals.website as Website | null };
+    const context: AppLoadContext = {
+      db,
+      cspNonce: res.locals.cspNonce as string,
+      clientIp: req.ip ?? "",
+      website: res.locals.website as Website | null,
+      siteCache,
+      staleData: res.locals.staleData === true,
+    };
     const response = await handleRequest(fetchRequest(req, res), context);
     if (res.destroyed || res.writableEnded) {
       await response.body?.cancel();
@@ -267,6 +318,8 @@ app.use(async (req, res, next) => {
     res.statusMessage = response.statusText;
     res.status(response.status);
     for (const [key, value] of response.headers.entries()) res.append(key, value);
+    // Rendered from values kept from before a database outage: shown, never stored.
+    if (context.staleData) res.set("Cache-Control", "no-store").set("X-Page-Cache", "stale");
     // React Router answers 405 for a POST to a page with no form; say what the page does accept.
     if (response.status === 405 && !response.headers.has("Allow")) res.set("Allow", "GET, HEAD");
     if (response.body) await writeReadableStreamToWritable(response.body, res);

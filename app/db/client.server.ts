@@ -5,6 +5,7 @@ import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import pg from "pg";
 import fs from "node:fs";
+import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import * as schema from "./schema";
 import { logger } from "~/logger.server";
@@ -21,8 +22,9 @@ export interface DatabaseHandle {
   /** Resolves when the database answers a trivial query (readiness); rejects otherwise. */
   ping(): Promise<void>;
   /**
-   * Calls `onNotify` for each NOTIFY on `channel`, and `onReconnect` after the listening connection
-   * was lost and made again (notifications may have been missed meanwhile). Returns a stop function.
+   * Calls `onNotify` for each NOTIFY on `channel`, and `onReconnect` each time the listening
+   * connection is made, the first time included (notifications may have been missed before it, or
+   * while it was lost). Returns a stop function.
    */
   listen(channel: string, onNotify: () => void, onReconnect?: () => void): () => Promise<void>;
 }
@@ -39,6 +41,21 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
 }
+
+/**
+ * Counts the statements a piece of work sends (issue 10: a public page on a cache miss sends at most
+ * two). `countQueries.run(counter, fn)`: every statement `fn` sends, through any await, adds one to
+ * `counter.count`. Outside such a run it costs one lookup per statement.
+ */
+export const countQueries = new AsyncLocalStorage<{ count: number; statements?: string[] }>();
+const queryLogger = {
+  logQuery(query: string) {
+    const counter = countQueries.getStore();
+    if (!counter) return;
+    counter.count++;
+    counter.statements?.push(query);
+  },
+};
 
 /** Defaults chosen so that an unreachable database answers a visitor within a second (issue 14). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 800;
@@ -69,7 +86,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
     pool.on("connect", (client) => {
       client.on("error", (error) => logger.warn({ err: error }, "[db] connection lost"));
     });
-    const db = drizzlePg(pool, { schema, casing: "snake_case" }) as unknown as Database;
+    const db = drizzlePg(pool, { schema, casing: "snake_case", logger: queryLogger }) as unknown as Database;
     const connectionString = options.url;
     return {
       db,
@@ -85,7 +102,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
     if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true });
     client = new PGlite(dir);
   }
-  const db = drizzlePglite(client, { schema, casing: "snake_case" }) as unknown as Database;
+  const db = drizzlePglite(client, { schema, casing: "snake_case", logger: queryLogger }) as unknown as Database;
   const c = client;
   return {
     db,
@@ -138,7 +155,6 @@ function listenPostgres(url: string, channel: string, onNotify: () => void, onRe
   let client: pg.Client | null = null;
   let delay = 250;
   let timer: NodeJS.Timeout | null = null;
-  let connectedOnce = false;
   const connect = async () => {
     if (stopped) return;
     const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2_000, keepAlive: true });
@@ -156,8 +172,8 @@ function listenPostgres(url: string, channel: string, onNotify: () => void, onRe
       if (stopped) return void c.end().catch(() => undefined);
       client = c;
       delay = 250;
-      if (connectedOnce) onReconnect?.();
-      connectedOnce = true;
+      // Also on the first connection: what was cached before it was listening may have missed a change.
+      onReconnect?.();
     } catch {
       c.end().catch(() => undefined);
       schedule();

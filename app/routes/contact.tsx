@@ -1,7 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/contact";
 import { requireSite } from "~/services/site-context.server";
-import { listLocations } from "~/db/queries/locations.server";
+import { readLocations } from "~/db/queries/cached-reads.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { handleContactForm } from "~/services/contact-form.server";
 import { routeMeta } from "~/components/route-meta";
@@ -14,7 +14,7 @@ export const handle = { enhanceForms: true };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
-  const [locations, csrf] = await Promise.all([listLocations(context.db, account.id), getCsrfToken(request)]);
+  const [locations, csrf] = await Promise.all([readLocations(context, account.id), getCsrfToken(request)]);
   const sent = new URL(request.url).searchParams.get("sent") === "1";
   return data(
     {

@@ -1,12 +1,12 @@
 import type { Route } from "./+types/faqs";
 import { requireSite } from "~/services/site-context.server";
-import { getContentItems } from "~/db/queries/content.server";
+import { readContentItems } from "~/db/queries/cached-reads.server";
 import { routeMeta } from "~/components/route-meta";
 import { HtmlContent } from "~/components/html-content";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
-  return { faqs: await getContentItems(context.db, account.id, "FAQ") };
+  return { faqs: await readContentItems(context, account.id, "FAQ") };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>

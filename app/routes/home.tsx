@@ -1,8 +1,7 @@
 import { Link } from "react-router";
 import type { Route } from "./+types/home";
 import { requireSite } from "~/services/site-context.server";
-import { listLocations } from "~/db/queries/locations.server";
-import { getContentItems } from "~/db/queries/content.server";
+import { readContentItems, readLocations } from "~/db/queries/cached-reads.server";
 import { routeMeta } from "~/components/route-meta";
 import { LocationCard } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
@@ -10,8 +9,8 @@ import { ResponsiveImage } from "~/components/responsive-image";
 export async function loader({ context }: Route.LoaderArgs) {
   const { website, account } = await requireSite(context);
   const [locations, faqs] = await Promise.all([
-    listLocations(context.db, account.id),
-    getContentItems(context.db, account.id, "FAQ"),
+    readLocations(context, account.id),
+    readContentItems(context, account.id, "FAQ"),
   ]);
   return {
     name: website.websiteName,

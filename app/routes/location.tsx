@@ -1,7 +1,7 @@
 import { data, Link } from "react-router";
 import type { Route } from "./+types/location";
 import { requireSite } from "~/services/site-context.server";
-import { getLocationPage } from "~/db/queries/locations.server";
+import { readLocationPage } from "~/db/queries/cached-reads.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { handleContactForm } from "~/services/contact-form.server";
 import { routeMeta, siteFromMatches } from "~/components/route-meta";
@@ -30,7 +30,7 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: unit
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   redirectToLowercasePath(request);
   const { account } = await requireSite(context);
-  const location = await getLocationPage(context.db, params.slug);
+  const location = await readLocationPage(context, account.id, params.slug);
   if (!location || location.accountId !== account.id) {
     throw notFound();
   }
@@ -104,7 +104,7 @@ export const action = keepFormThroughOutage(notifyAction, (form) => ({ result: o
 
 async function notifyAction({ request, context, params }: Route.ActionArgs) {
   const { account } = await requireSite(context);
-  const location = await getLocationPage(context.db, params.slug);
+  const location = await readLocationPage(context, account.id, params.slug);
   if (!location || location.accountId !== account.id || location.status !== "Coming Soon") {
     throw data(null, { status: 405 });
   }

@@ -1,13 +1,13 @@
 import type { Route } from "./+types/portable-storage";
 import { requireSite } from "~/services/site-context.server";
-import { getPage } from "~/db/queries/content.server";
+import { readPage } from "~/db/queries/cached-reads.server";
 import { routeMeta } from "~/components/route-meta";
 import { ContentPage } from "~/components/content-page";
 import { notFound } from "~/services/http.server";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
-  const page = await getPage(context.db, account.id, "portable-storage");
+  const page = await readPage(context, account.id, "portable-storage");
   if (!page) throw notFound();
   return { page };
 }

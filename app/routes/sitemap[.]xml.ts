@@ -1,6 +1,6 @@
 import type { Route } from "./+types/sitemap[.]xml";
 import { requireSite } from "~/services/site-context.server";
-import { listLocations } from "~/db/queries/locations.server";
+import { readLocations } from "~/db/queries/cached-reads.server";
 import { listUnitTypePagePaths } from "~/db/queries/units.server";
 import { buildSitemap, PUBLIC_PATHS } from "~/domain/sitemap";
 import { publicOrigin } from "~/services/site-origin.server";
@@ -9,7 +9,7 @@ import { publicOrigin } from "~/services/site-origin.server";
 export async function loader({ context }: Route.LoaderArgs) {
   const { website, account } = await requireSite(context);
   const [locations, unitTypePaths] = await Promise.all([
-    listLocations(context.db, account.id),
+    readLocations(context, account.id),
     listUnitTypePagePaths(context, account.id),
   ]);
   const xml = buildSitemap(publicOrigin(website), [

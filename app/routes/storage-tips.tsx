@@ -1,12 +1,12 @@
 import type { Route } from "./+types/storage-tips";
 import { requireSite } from "~/services/site-context.server";
-import { getContentItems } from "~/db/queries/content.server";
+import { readContentItems } from "~/db/queries/cached-reads.server";
 import { routeMeta } from "~/components/route-meta";
 import { HtmlContent } from "~/components/html-content";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
-  return { tips: await getContentItems(context.db, account.id, "Storage Tip") };
+  return { tips: await readContentItems(context, account.id, "Storage Tip") };
 }
 
 export const meta: Route.MetaFunction = ({ matches }) =>

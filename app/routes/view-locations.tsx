@@ -1,12 +1,12 @@
 import type { Route } from "./+types/view-locations";
 import { requireSite } from "~/services/site-context.server";
-import { listLocations } from "~/db/queries/locations.server";
+import { readLocations } from "~/db/queries/cached-reads.server";
 import { routeMeta } from "~/components/route-meta";
 import { LocationCard } from "~/components/location-card";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
-  return { locations: await listLocations(context.db, account.id), accountName: account.name };
+  return { locations: await readLocations(context, account.id), accountName: account.name };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>

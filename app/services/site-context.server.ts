@@ -1,14 +1,14 @@
 import { data, type AppLoadContext } from "react-router";
-import { getAccount, getWebsite } from "~/db/queries/site.server";
+import { readAccount, readWebsite } from "~/db/queries/cached-reads.server";
 import { NO_STORE } from "~/domain/cache";
 
 const perRequest = new WeakMap<AppLoadContext, ReturnType<typeof load>>();
 
 async function load(context: AppLoadContext) {
   // The server's middleware has read the website row for this request already (CSP, redirects).
-  const website = context.website !== undefined ? context.website : await getWebsite(context.db);
+  const website = context.website !== undefined ? context.website : await readWebsite(context);
   if (!website) return null;
-  const account = await getAccount(context.db, website.accountId);
+  const account = await readAccount(context, website.accountId);
   if (!account) return null;
   return { website, account };
 }

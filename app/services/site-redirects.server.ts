@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
+import { cachedRead, type CacheContext } from "~/db/site-cache.server";
 import { redirect } from "react-router";
 import type { Database } from "~/db/client.server";
 import { locations, oldDomains, redirects } from "~/db/schema";
@@ -19,15 +20,20 @@ export async function resolveOldDomain(
   db: Database,
   request: { host: string | undefined; search: string },
   website: Website | null,
+  /** The server's site cache (absent: read from the database). */
+  cache: CacheContext = {},
 ): Promise<RedirectDecision | null> {
   const host = bareHostname(request.host);
   if (!host || !website || host === bareHostname(website.domain)) return null;
-  const [old] = await db
-    .select({ slug: locations.urlSlug })
-    .from(oldDomains)
-    .innerJoin(locations, eq(locations.id, oldDomains.locationId))
-    .where(eq(oldDomains.hostname, host))
-    .limit(1);
+  // Every old domain at once (a handful of rows), so a cached list answers any Host without a query.
+  const all = await cachedRead(cache, "oldDomains", () =>
+    db
+      .select({ hostname: oldDomains.hostname, slug: locations.urlSlug })
+      .from(oldDomains)
+      .innerJoin(locations, eq(locations.id, oldDomains.locationId))
+      .orderBy(asc(oldDomains.id)),
+  );
+  const old = all.find((o) => o.hostname === host);
   if (!old) return null;
   return { status: 301, location: redirectTarget(`${publicOrigin(website)}/locations/${old.slug}`, request.search) };
 }
@@ -42,18 +48,23 @@ export async function resolveRedirect(
   request: { host: string | undefined; pathname: string; search: string },
   /** The website row when the caller has already read it (undefined: read it here). */
   knownWebsite?: Website | null,
+  /** The server's site cache (absent: read from the database). */
+  cache: CacheContext = {},
 ): Promise<RedirectDecision | null> {
   let website = knownWebsite;
   const loadWebsite = async () => (website === undefined ? (website = await getWebsite(db)) : website);
-  const old = await resolveOldDomain(db, request, await loadWebsite());
+  const old = await resolveOldDomain(db, request, await loadWebsite(), cache);
   if (old) return old;
   if (request.pathname === "/") return null;
   const site = await loadWebsite();
   if (!site) return null;
-  const rules = await db
-    .select({ fromPath: redirects.fromPath, toPath: redirects.toPath, statusCode: redirects.statusCode })
-    .from(redirects)
-    .where(eq(redirects.websiteId, site.id));
+  const rules = await cachedRead(cache, `redirects:${site.id}`, () =>
+    db
+      .select({ fromPath: redirects.fromPath, toPath: redirects.toPath, statusCode: redirects.statusCode })
+      .from(redirects)
+      .where(eq(redirects.websiteId, site.id))
+      .orderBy(asc(redirects.id)),
+  );
   const rule = matchRedirect(rules, request.pathname);
   if (!rule) return null;
   return { status: rule.statusCode, location: redirectTarget(rule.toPath, request.search) };

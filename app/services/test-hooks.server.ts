@@ -6,9 +6,9 @@
  * Each feature adds its own handler to `testHooks` (intent name → function). Keep them small and
  * make them call the same services the site uses.
  */
-import { sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { accounts, rateLimitHits, websites } from "~/db/schema";
+import { accounts, navMenuItems, rateLimitHits, redirects, websites } from "~/db/schema";
 
 export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
 
@@ -48,6 +48,23 @@ export const testHooks: Record<string, TestHook> = {
     for (const k of keys) if (k in body) set[k] = body[k] == null ? (k === "analyticsId" ? null : "") : String(body[k]);
     if (Object.keys(set).length) await db.update(websites).set(set as Partial<typeof websites.$inferInsert>);
     return Object.fromEntries(keys.map((k) => [k, before[k]]));
+  },
+  /** Renames the menu items called `from` to `to` (the navbar and footer of every page); returns how many. */
+  async renameMenuItem(db, body) {
+    const rows = await db.update(navMenuItems).set({ name: String(body.to) }).where(eq(navMenuItems.name, String(body.from))).returning({ id: navMenuItems.id });
+    return { renamed: rows.length };
+  },
+  /** Adds a redirect rule (through the service the seed uses), or removes it with `remove: true`. */
+  async setRedirect(db, body) {
+    const [website] = await db.select({ id: websites.id }).from(websites).limit(1);
+    if (!website) throw new Error("no website");
+    if (body.remove === true) {
+      await db.delete(redirects).where(and(eq(redirects.websiteId, website.id), eq(redirects.fromPath, String(body.fromPath))));
+      return { ok: true };
+    }
+    const { saveRedirect } = await import("./redirects.server");
+    await saveRedirect(db, { websiteId: website.id, fromPath: String(body.fromPath), toPath: String(body.toPath) });
+    return { ok: true };
   },
   /** Portal: a tenant with a paid lease, as a move-in leaves them ({ email, password }). */
   async createTenantWithLease(db, body) {

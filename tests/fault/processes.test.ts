@@ -2,6 +2,8 @@
  * Two server processes on one PostgreSQL (issues 10 and 14), against the BUILT server:
  *  - the page cache: a change written by another process (here: a script's UPDATE) shows on both
  *    processes within 1 second (LISTEN/NOTIFY), also after the database restarted;
+ *  - the site cache (decision 120): a change to the layout (a menu item) or to the redirect rules
+ *    made elsewhere applies on both processes within 1 second;
  *  - during an outage a stored page is served from the cache (200, stale), others answer 503;
  *  - SIGTERM: the request in flight finishes, no new connection is taken, the process exits.
  */
@@ -76,6 +78,36 @@ describe.skipIf(Boolean(skip))("two server processes on one PostgreSQL", () => {
     expect(tb).toBeGreaterThanOrEqual(0);
   });
 
+  it("a change to the layout or the redirect rules made elsewhere applies on every process within 1 second", async () => {
+    // Both processes have read the layout and the rules (the pages above; a path with no rule).
+    const from = `/moved-${Date.now()}`;
+    for (const s of [a!, b!]) {
+      expect((await get(s, "/faqs")).status).toBe(200);
+      expect((await fetch(`${s.baseUrl}${from}`, { redirect: "manual" })).status).toBe(404);
+    }
+    const label = `Unit sizes ${Date.now()}`;
+    await sql("update nav_menu_items set name = $1 where name = 'Size Guide'", [label]);
+    // /faqs?… is a page neither process has stored: only the layout shows the menu.
+    const [ta, tb] = await Promise.all([showsWithin(a!, "/faqs?after=1", label, 1_000), showsWithin(b!, "/faqs?after=2", label, 1_000)]);
+    expect(ta).toBeGreaterThanOrEqual(0);
+    expect(tb).toBeGreaterThanOrEqual(0);
+    await sql("update nav_menu_items set name = 'Size Guide' where name = $1", [label]);
+
+    await sql("insert into redirects (website_id, from_path, to_path, status_code) select id, $1, '/about', 301 from websites", [from]);
+    const redirectsWithin = async (server: ServerHandle) => {
+      const start = Date.now();
+      while (Date.now() - start < 1_000) {
+        const r = await fetch(`${server.baseUrl}${from}`, { redirect: "manual", signal: AbortSignal.timeout(5_000) });
+        if (r.status === 301 && r.headers.get("location") === "/about") return Date.now() - start;
+        await sleep(25);
+      }
+      return -1;
+    };
+    const [ra, rb] = await Promise.all([redirectsWithin(a!), redirectsWithin(b!)]);
+    expect(ra).toBeGreaterThanOrEqual(0);
+    expect(rb).toBeGreaterThanOrEqual(0);
+  });
+
   it("during an outage a stored page comes from the cache, others answer 503; notifications resume after", async () => {
     expect(await untilCached(a!, "/about")).toBe("hit");
     await cluster!.stopFast();
@@ -83,7 +115,8 @@ describe.skipIf(Boolean(skip))("two server processes on one PostgreSQL", () => {
       const cached = await get(a!, "/about");
       expect(cached.status).toBe(200);
       expect(cached.headers.get("x-page-cache")).toMatch(/hit|stale/);
-      const uncached = await get(a!, "/contact");
+      // A page that must read the database (a location's availability) and was never stored.
+      const uncached = await get(a!, "/locations/jacksonville-nc-28546");
       expect(uncached.status).toBe(503);
       expect(uncached.headers.get("retry-after")).toBe("30");
       expect((await get(a!, "/readyz")).status).toBe(503);
@@ -102,12 +135,13 @@ describe.skipIf(Boolean(skip))("two server processes on one PostgreSQL", () => {
   }, 60_000);
 
   it("SIGTERM: the request in flight finishes, new connections are refused, the process exits", async () => {
-    // Hold a lock that the next uncached page waits on, so a request is in flight when SIGTERM comes.
+    // Hold a lock that the next uncached page waits on, so a request is in flight when SIGTERM comes
+    // (availability: the layout and settings come from the process's own cache).
     const locker = new pg.Client({ connectionString: cluster!.url });
     await locker.connect();
     await locker.query("begin");
-    await locker.query("lock table websites in access exclusive mode");
-    const inFlight = get(b!, "/contact");
+    await locker.query("lock table units in access exclusive mode");
+    const inFlight = get(b!, "/locations/lumberton-nc-28358?in-flight=1");
     await sleep(300);
     const stopped = b!.stop(10_000);
     await sleep(300);

@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import {
   addresses,
@@ -44,9 +44,18 @@ export async function listLocations(db: Database, accountId: number) {
 }
 
 /** Everything a location page shows, by slug; null when there is no such location. */
-export async function getLocationPage(db: Database, slug: string) {
+export function getLocationPage(db: Database, slug: string) {
+  return locationPage(db, eq(locations.urlSlug, slug.toLowerCase()));
+}
+
+/** The same by location id (the site cache keys it by id). */
+export function getLocationPageById(db: Database, id: number) {
+  return locationPage(db, eq(locations.id, id));
+}
+
+async function locationPage(db: Database, where: SQL) {
   const location = await db.query.locations.findFirst({
-    where: eq(locations.urlSlug, slug.toLowerCase()),
+    where,
     with: {
       address: true,
       hoursBlocks: { with: { items: true }, orderBy: asc(hoursBlocks.type) },
@@ -61,7 +70,7 @@ export async function getLocationPage(db: Database, slug: string) {
   if (!charges.ok) logger.error({ location: location.urlSlug, problem: charges.error }, "checkout charges of a location could not be read");
   return { ...location, checkoutCharges: charges.ok ? charges.charges : [] };
 }
-export type LocationPage = NonNullable<Awaited<ReturnType<typeof getLocationPage>>>;
+export type LocationPage = NonNullable<Awaited<ReturnType<typeof locationPage>>>;
 
 /** Hours blocks of a location by type, for the open-now status in lists. */
 export async function getHoursBlock(db: Database, locationId: number, type: "gate" | "office") {

@@ -21,6 +21,7 @@ import {
 import { parseUnitFilters, unitTypeSlugs } from "~/domain/units";
 import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { logger } from "~/logger.server";
+import { readUnitsLocations } from "./cached-reads.server";
 
 const perRequest = new WeakMap<AppLoadContext, Map<number, Promise<UnitTypeAvailability[]>>>();
 
@@ -152,7 +153,7 @@ export async function getAllUnitsListing(
   account: Parameters<typeof accountUnitSettings>[0] & { id: number },
   params: URLSearchParams,
 ): Promise<{ listing: UnitListingView; locations: UnitsLocation[] }> {
-  const live = await listUnitsLocations(context.db, account.id);
+  const live = await readUnitsLocations(context, account.id);
   const loaded = await Promise.all(live.map(async (location) => ({ location, ...(await getUnitAvailabilityOrNotice(context, location)) })));
   const listing = allUnitsListing(loaded, accountUnitSettings(account), parseUnitFilters(params));
   return { listing: { ...listing, notices: loaded.flatMap((l) => (l.notice ? [l.notice] : [])) }, locations: live };
@@ -163,7 +164,7 @@ export async function getAllUnitsListing(
  * the sitemap: "/locations/{url_slug}/units/{unitTypeSlug}".
  */
 export async function listUnitTypePagePaths(context: AppLoadContext, accountId: number): Promise<string[]> {
-  const live = await listUnitsLocations(context.db, accountId);
+  const live = await readUnitsLocations(context, accountId);
   const paths: string[] = [];
   for (const location of live) {
     const { types } = await getUnitAvailabilityOrNotice(context, location);
