@@ -18,11 +18,12 @@ import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
 import { now as clockNow } from "./clock.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
-import { PaymentDeclinedError } from "~/storage-software/errors";
+import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError } from "~/storage-software/errors";
 import { storageFor } from "~/storage-software/index.server";
-import type { InsurancePlanOption, MoveInResult, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
+import type { InsurancePlanOption, MoveInCheck, MoveInResult, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
 import { getPaymentGateway, type CardDetails } from "./payment-gateway.server";
 import { hashPassword } from "./password.server";
+import { publicOrigin } from "./site-origin.server";
 import { sendEmail } from "./email.server";
 import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
 import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledger";
@@ -502,7 +503,9 @@ export async function leaseTenantId(db: Database, leaseId: number): Promise<stri
 export type PlaceMoveInResult =
   | { status: "completed"; leaseId: string; created: boolean }
   | { status: "declined"; message: string; reason: string }
-  | { status: "changed" };
+  | { status: "changed" }
+  /** The software did not say whether the move-in went through: the checkout is `confirming`. */
+  | { status: "confirming" };
 
 /**
  * The final step. Recomputes the quote and the lease text; if either changed since the visitor
@@ -581,12 +584,60 @@ export async function placeMoveIn(
       // The gateway's reason is for the server log only (card-attempts.server.ts), never the visitor.
       return { status: "declined", message: CARD_DECLINED_MESSAGE, reason: error.reason };
     }
+    // Never "declined" for a payment whose outcome is unknown: the adapter reads it back.
+    if (error instanceof OutcomeUnknownError) return { status: "confirming" };
+    if (error instanceof ChargesChangedError) {
+      await db.update(checkouts).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(checkouts.id, checkout.id));
+      return { status: "changed" };
+    }
     throw error;
   }
   if (result.created) {
     await sendMoveInEmail(db, ctx, { details, quote: q.quote, result, origin: input.origin });
   }
   return { status: "completed", leaseId: result.leaseId, created: result.created };
+}
+
+/**
+ * A checkout whose move-in is being confirmed (`confirming`): asks the storage software where it
+ * stands. When it went through, the welcome email goes out once (the first time it is seen as done).
+ */
+export async function confirmCheckout(
+  db: Database,
+  ctx: RentalContext,
+  checkout: Checkout,
+  input: { now: Date; origin: string },
+): Promise<MoveInCheck> {
+  const outcome = await ctx.storage.confirmMoveIn({ checkoutId: checkout.id, now: input.now });
+  if (outcome.status === "completed" && outcome.result.created) {
+    const details = checkoutDetails(checkout);
+    if (details) {
+      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
+      await sendMoveInEmail(db, ctx, { details, quote: q.quote, result: outcome.result, origin: input.origin });
+    }
+  }
+  return outcome;
+}
+
+/**
+ * Background half of the confirming state: every `confirming` checkout is settled even when the
+ * visitor closed the page (housekeeping). Returns how many were settled (completed or not).
+ */
+export async function sweepConfirmingCheckouts(db: Database, now: Date): Promise<number> {
+  const waiting = await db.select().from(checkouts).where(eq(checkouts.status, "confirming"));
+  let settled = 0;
+  for (const c of waiting) {
+    try {
+      const ctx = await loadRentalContext(db, String(c.unitTypeId), now);
+      if (!ctx) continue;
+      const website = await db.query.websites.findFirst({ columns: { domain: true }, where: eq(websites.accountId, (await db.query.locations.findFirst({ columns: { accountId: true }, where: (l, { eq }) => eq(l.id, c.locationId) }))?.accountId ?? -1) });
+      const outcome = await confirmCheckout(db, ctx, c, { now, origin: publicOrigin({ domain: website?.domain ?? "localhost" }) });
+      if (outcome.status !== "pending") settled++;
+    } catch {
+      // Unreachable software: the next sweep tries again.
+    }
+  }
+  return settled;
 }
 
 /** The location's success message with the gate code filled in (sanitise it before rendering). */

@@ -101,6 +101,16 @@ export interface MoveInResult {
   created: boolean;
 }
 
+/**
+ * Where a move-in whose outcome was unknown (OutcomeUnknownError) stands after reading the software
+ * back: gone through (the result, as `moveIn` would have answered), still unknown, or known not to have
+ * gone through (nothing charged; the checkout is open again with a new idempotency key).
+ */
+export type MoveInCheck =
+  | { status: "completed"; result: MoveInResult }
+  | { status: "pending" }
+  | { status: "not_completed"; reason: string };
+
 export interface ReserveInput {
   unitTypeId: string;
   firstName: string;
@@ -147,6 +157,11 @@ export interface Rentals {
    * PaymentDeclinedError (nothing written, nothing charged) or StorageValidationError (e.g. email taken).
    */
   moveIn(input: MoveInInput): Promise<MoveInResult>;
+  /**
+   * Settles a move-in that raised OutcomeUnknownError by reading the software back; never sends the
+   * move-in again. Safe to call at any time (page reload, background sweep).
+   */
+  confirmMoveIn(input: { checkoutId: string; now: Date }): Promise<MoveInCheck>;
   /** True when the email already belongs to a tenant of this operator. */
   isEmailRegistered(email: string): Promise<boolean>;
   /** Reserves one available unit of the type; throws UnitUnavailableError. Idempotent on the key. */
