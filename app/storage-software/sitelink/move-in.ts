@@ -22,12 +22,11 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, leases, locations, tenants, units } from "~/db/schema";
+import { checkouts, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
 import { cardBrand as brandOf } from "~/domain/cards";
 import type { MoveInQuote } from "~/domain/move-in-quote";
 import { logger } from "~/logger.server";
-import type { PaymentGateway } from "~/services/payment-gateway.server";
 import type { LocationRef } from "../index.server";
 import type { MoveInChargeLine, MoveInInput, MoveInResult } from "../port";
 import {
@@ -43,7 +42,7 @@ import {
 import { postCharges, recordApprovedPayment } from "../local/ledger";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
-import { centsToDecimal, dateOf, decimalToCents, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
+import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
 
 /** Per-location SiteLink settings the rentals part needs (site settings table, study §3.5, §4). */
 export interface SiteLinkRentalSettings {
@@ -64,13 +63,34 @@ export interface SiteLinkRentalSettings {
   settleAfterMs: number;
 }
 
+interface CardInput {
+  number: string;
+  expMonth: number;
+  expYear: number;
+  cvv: string;
+  nameOnCard: string;
+  postalCode: string;
+}
+
+/**
+ * What option B needs of our payment gateway (structurally the app's PaymentGateway, which the
+ * adapter factory passes in; the adapter does not import services/).
+ */
+export interface MoveInGateway {
+  charge(input: { amount: number; idempotencyKey: string; card: CardInput }): Promise<
+    { status: "approved"; authReference: string } | { status: "declined"; reason: string }
+  >;
+  refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
+  tokenize(card: CardInput): Promise<{ status: "ok"; brand: CardBrand; last4: string; cardToken: string } | { status: "declined"; reason: string }>;
+}
+
 export interface MoveInDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;
   journal: Journal;
   settings: SiteLinkRentalSettings;
-  gateway: PaymentGateway;
+  gateway: MoveInGateway;
 }
 
 const MOVE_IN = "MoveInWithDiscount_v7";
@@ -83,6 +103,7 @@ const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
 export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
 
 const DECLINED = "Your card was declined.";
+const NOT_IN_SITELINK = "SiteLink has no record of the move-in";
 const INVALID_CARD = "This card number is not valid.";
 
 type Executor = Database | Transaction;
@@ -257,13 +278,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     });
     const taken = () => new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
     if (local) throw taken();
-    const a = await call(
-      "TenantSearchDetailed",
-      { sEmailAddress: email, sFirstName: "", sLastName: "", sPhone: "", sUnitName: "", sCompany: "", sAddress: "", sCity: "", sRegion: "", sPostalCode: "" },
-      { write: false },
-    );
+    const found = await searchTenantsByEmail(call, email);
     // Fuzzy and capped: keep exact matches only, and never count the tenant this checkout made itself.
-    const match = rows(a, "Table").find((r) => (r.sEmail ?? "").trim().toLowerCase() === email && r.TenantID !== ownSiteLinkTenantId);
+    const match = found.find((r) => (r.sEmail ?? "").trim().toLowerCase() === email && r.TenantID !== ownSiteLinkTenantId);
     if (match) throw taken();
   }
 
@@ -316,16 +333,16 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   async function findTenantByNote(email: string, checkoutId: string): Promise<{ tenantId: string; accessCode: string } | null> {
-    const a = await call(
-      "TenantSearchDetailed",
-      { sEmailAddress: email, sFirstName: "", sLastName: "", sPhone: "", sUnitName: "", sCompany: "", sAddress: "", sCity: "", sRegion: "", sPostalCode: "" },
-      { write: false },
-    );
-    for (const r of rows(a, "Table")) {
-      if ((r.sEmail ?? "").trim().toLowerCase() !== email || !r.TenantID) continue;
-      const info = await call("TenantInfoByTenantID", { iTenantID: Number(r.TenantID) }, { write: false });
-      const row = rows(info, "Table")[0];
-      if (row && (row.sTenNote ?? "").includes(tenantNote(checkoutId))) return { tenantId: r.TenantID, accessCode: row.sAccessCode ?? r.sAccessCode ?? "" };
+    for (const r of await searchTenantsByEmail(call, email)) {
+      if (!r.TenantID) continue;
+      let note = r.sTenNote;
+      let accessCode = r.sAccessCode;
+      if (note === undefined) {
+        const info = rows(await call("TenantInfoByTenantID", { iTenantID: Number(r.TenantID) }, { write: false }), "Table")[0];
+        note = info?.sTenNote;
+        accessCode = info?.sAccessCode ?? accessCode;
+      }
+      if ((note ?? "").includes(tenantNote(checkoutId))) return { tenantId: r.TenantID, accessCode: accessCode ?? "" };
     }
     return null;
   }
@@ -412,6 +429,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         lines: lines.filter((l) => l.kind !== "discount").map((l) => ({ ...l, entryDate: ctx.moveInDate })),
       });
       const brand = (ctx.cardBrand || "visa") as CardBrand;
+      // SiteLink gives no processor authorisation code: its receipt number stands for it (option A).
+      const authReference = ctx.gatewayAuth || (receipt ? `SiteLink receipt ${receipt}` : `SiteLink ledger ${ledger.ledgerId}`);
       const paid = await recordApprovedPayment(tx, {
         tenantId,
         leaseId,
@@ -419,7 +438,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         source: "move_in",
         cardBrand: brand,
         cardLast4: ctx.cardLast4,
-        authReference: ctx.gatewayAuth || (receipt ? `SiteLink receipt ${receipt}` : `SiteLink ledger ${ledger.ledgerId}`),
+        authReference,
         idempotencyKey: ctx.idempotencyKey,
         entryDate: ctx.moveInDate,
         description: `Move-in payment (card ending ${ctx.cardLast4})`,
@@ -440,7 +459,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         unitName: ledger.row?.sUnitName ?? unit?.name ?? "",
         gateCode: ledger.row?.sAccessCode ?? ctx.accessCode,
         paymentId: String(paid.paymentId),
-        authReference: ctx.gatewayAuth || receipt,
+        authReference,
         cardBrand: brand,
         cardLast4: ctx.cardLast4,
         created: true,
@@ -449,10 +468,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   async function linkTenant(tx: Executor, tenantId: number, externalTenantId: string) {
-    const schema = await import("~/db/schema");
-    const links = (schema as Record<string, unknown>).tenantSoftwareLinks as typeof import("~/db/schema").tenantSoftwareLinks | undefined;
-    if (!links) return;
-    await tx.insert(links).values({ tenantId, locationId: location.id, externalTenantId }).onConflictDoNothing();
+    await tx.insert(tenantSoftwareLinks).values({ tenantId, locationId: location.id, externalTenantId }).onConflictDoNothing();
   }
 
   async function existingResult(tx: Executor, leaseId: number): Promise<MoveInResult> {
@@ -505,7 +521,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (ctx.gatewayAuth) await gateway.refund(ctx.idempotencyKey).catch(() => undefined);
     await reopen(checkoutId, { newKey: true });
     logger.warn(`[sitelink] move-in of checkout ${checkoutId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
-    return { status: "not_completed", reason: "SiteLink has no record of the move-in" };
+    return { status: "not_completed", reason: NOT_IN_SITELINK };
   }
 
   async function confirmMoveIn({ checkoutId, now }: { checkoutId: string; now: Date }): Promise<Confirmation> {
@@ -536,8 +552,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const confirmation = await confirmMoveIn({ checkoutId: input.checkoutId, now });
     if (confirmation.status === "completed") return confirmation.result;
     if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
-    // The checkout's key now (reconciliation gives a settled, failed attempt's checkout a new one).
-    const idempotencyKey = (await checkoutRow(db, input.checkoutId))?.idempotencyKey ?? input.idempotencyKey;
+    // Reconciliation that proved an earlier attempt did nothing gave the checkout a new key: use it.
+    const idempotencyKey =
+      confirmation.reason === NOT_IN_SITELINK ? ((await checkoutRow(db, input.checkoutId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
 
     // 3. The held unit, fresh from SiteLink.
     const unit = await heldUnit(input.checkoutId, c.unitId);
@@ -737,6 +754,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   return { moveIn, confirmMoveIn };
+}
+
+/** SiteLink tenants of this site whose email is exactly this one (the search is fuzzy and capped at 50: filter here). */
+export async function searchTenantsByEmail(call: SiteLinkCall, email: string): Promise<Row[]> {
+  const wanted = email.trim().toLowerCase();
+  const a = await call("TenantSearchDetailed", { sEmailAddress: wanted }, { write: false });
+  return rows(a, "Table").filter((r) => (r.sEmail ?? "").trim().toLowerCase() === wanted);
 }
 
 /** Last day of the expiry month at 23:59:59 (MC-H). */
