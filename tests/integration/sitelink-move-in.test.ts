@@ -133,7 +133,7 @@ async function signedCheckout(options: { cardNumber?: string; autopay?: boolean;
     insurancePremium: 0,
     lines: quote.lines,
     total: quote.total,
-    card: card(options.cardNumber),
+    payment: { kind: "card", card: card(options.cardNumber) },
     autopay: options.autopay ?? false,
     lease: { text: leaseText, hash: leaseHash, signedName: "Ada Lovelace", signedAt: NOW, signedIp: "127.0.0.1" },
     now: NOW,
@@ -283,7 +283,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     expect(await tenantsWithEmail(details.email)).toHaveLength(0);
     expect(await leasesOf(id)).toHaveLength(0);
     expect((await checkoutOf(id)).status).toBe("open");
-    const retry = await adapter().moveIn({ ...input, idempotencyKey: `${input.idempotencyKey}-2`, card: card() });
+    const retry = await adapter().moveIn({ ...input, idempotencyKey: `${input.idempotencyKey}-2`, payment: { kind: "card", card: card() } });
     expect(retry.created).toBe(true);
     expect(site.count("TenantNewDetailed_v3")).toBe(1);
     expect(site.payments).toHaveLength(1);

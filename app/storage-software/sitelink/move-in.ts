@@ -28,7 +28,7 @@ import { cardBrand as brandOf } from "~/domain/cards";
 import type { MoveInQuote } from "~/domain/move-in-quote";
 import { logger } from "~/logger.server";
 import type { LocationRef } from "../index.server";
-import type { MoveInChargeLine, MoveInInput, MoveInResult } from "../port";
+import type { CardDetails, MoveInChargeLine, MoveInCheck, MoveInInput, MoveInResult, PaymentMethodInput } from "../port";
 import {
   ChargesChangedError,
   EMAIL_TAKEN_MESSAGE,
@@ -63,25 +63,17 @@ export interface SiteLinkRentalSettings {
   settleAfterMs: number;
 }
 
-interface CardInput {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvv: string;
-  nameOnCard: string;
-  postalCode: string;
-}
 
 /**
  * What option B needs of our payment gateway (structurally the app's PaymentGateway, which the
  * adapter factory passes in; the adapter does not import services/).
  */
 export interface MoveInGateway {
-  charge(input: { amount: number; idempotencyKey: string; card: CardInput }): Promise<
-    { status: "approved"; authReference: string } | { status: "declined"; reason: string }
+  charge(input: { amount: number; idempotencyKey: string; method: PaymentMethodInput }): Promise<
+    { status: "approved"; authReference: string; brand: CardBrand; last4: string } | { status: "declined"; reason: string }
   >;
   refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
-  tokenize(card: CardInput): Promise<{ status: "ok"; brand: CardBrand; last4: string; cardToken: string } | { status: "declined"; reason: string }>;
+  tokenize(input: PaymentMethodInput): Promise<{ status: "ok"; brand: CardBrand; last4: string; cardToken: string; expMonth?: number; expYear?: number } | { status: "declined"; reason: string }>;
 }
 
 export interface MoveInDeps {
@@ -491,7 +483,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     };
   }
 
-  type Confirmation = { status: "completed"; result: MoveInResult } | { status: "pending" } | { status: "not_completed"; reason: string };
+  type Confirmation = MoveInCheck;
 
   /**
    * Settles an attempt whose outcome is unknown, by reading SiteLink back: a ledger of the checkout's
@@ -547,6 +539,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const c = await checkoutRow(db, input.checkoutId);
     if (!c) throw new StorageSoftwareError("This checkout does not exist");
     if (c.completedLeaseId != null) return existingResult(db, c.completedLeaseId);
+    // SiteLink's processor (A) needs the card number itself: a processor's token cannot reach it.
+    const typed: CardDetails | null = input.payment.kind === "card" ? input.payment.card : null;
+    if (settings.charges === "sitelink" && !typed) {
+      throw new StorageValidationError("This location takes cards typed on this page only. Please enter your card number.", {
+        card_number: ["Please enter your card number."],
+      });
+    }
 
     // 2. An earlier attempt without an answer: settle it before anything is sent again.
     const confirmation = await confirmMoveIn({ checkoutId: input.checkoutId, now });
@@ -576,13 +575,15 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const tenant = await siteLinkTenant(input, email, now);
 
     // 7. Option B: our gateway charges first (idempotent on the key); SiteLink records it as cash.
-    const brand = brandOf(input.card.number.replace(/\D/g, "")) ?? "visa";
-    const last4 = input.card.number.replace(/\D/g, "").slice(-4);
+    let brand: CardBrand = (typed && brandOf(typed.number.replace(/\D/g, ""))) || "visa";
+    let last4 = typed ? typed.number.replace(/\D/g, "").slice(-4) : "";
     let gatewayAuth = "";
     if (settings.charges === "gateway") {
-      const charge = await gateway.charge({ amount: input.total, idempotencyKey, card: input.card });
+      const charge = await gateway.charge({ amount: input.total, idempotencyKey, method: input.payment });
       if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
       gatewayAuth = charge.authReference;
+      brand = charge.brand;
+      last4 = charge.last4;
     } else if (!settings.cardTypeIds[brand]) {
       throw new StorageValidationError("This location does not take this card online. Please use another card.", { card_number: ["Please use another card."] });
     }
@@ -624,7 +625,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       throw new OutcomeUnknownError("This payment is being confirmed");
     }
 
-    const card = input.card;
+    const card: CardDetails = typed ?? { number: "", cvv: "", expMonth: 12, expYear: 2099, nameOnCard: `${input.tenant.firstName} ${input.tenant.lastName}`, postalCode: input.tenant.postalCode };
     const params = {
       TenantID: Number(tenant.tenantId),
       sAccessCode: tenant.accessCode,
@@ -715,15 +716,25 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   async function enrolAutopayAfterMoveIn(result: MoveInResult, ledgerId: string, input: MoveInInput, brand: CardBrand, now: Date) {
     try {
       if (settings.charges === "gateway") {
-        const token = await gateway.tokenize(input.card);
+        const token = await gateway.tokenize(input.payment);
         if (token.status !== "ok") return;
         const [card] = await db
           .insert(savedCards)
-          .values({ tenantId: Number(result.tenantId), brand: token.brand, last4: token.last4, expMonth: input.card.expMonth, expYear: input.card.expYear, nameOnCard: input.card.nameOnCard, gatewayToken: token.cardToken })
+          .values({
+            tenantId: Number(result.tenantId),
+            brand: token.brand,
+            last4: token.last4,
+            expMonth: token.expMonth ?? (input.payment.kind === "card" ? input.payment.card.expMonth : 12),
+            expYear: token.expYear ?? (input.payment.kind === "card" ? input.payment.card.expYear : 2099),
+            nameOnCard: input.payment.kind === "card" ? input.payment.card.nameOnCard : "",
+            gatewayToken: token.cardToken,
+          })
           .returning({ id: savedCards.id });
         await db.update(leases).set({ autopayEnabled: true, autopayCardId: card!.id }).where(eq(leases.id, Number(result.leaseId)));
         return;
       }
+      if (input.payment.kind !== "card") return;
+      const typed = input.payment.card;
       const key = `autopay:${ledgerId}:${input.idempotencyKey}`;
       const { created } = await journal.begin({ key, operation: "TenantBillingInfoUpdate_v2", fingerprint: ledgerId, now });
       if (!created) return;
@@ -732,11 +743,11 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         {
           iLedgerID: Number(ledgerId),
           iCreditCardTypeID: settings.cardTypeIds[brand] ?? 0,
-          sCreditCardNum: input.card.number.replace(/\D/g, ""),
-          dCredtiCardExpir: expiryParam(input.card.expMonth, input.card.expYear),
-          sCreditCardHolderName: input.card.nameOnCard,
+          sCreditCardNum: typed.number.replace(/\D/g, ""),
+          dCredtiCardExpir: expiryParam(typed.expMonth, typed.expYear),
+          sCreditCardHolderName: typed.nameOnCard,
           sCreditCardStreet: input.tenant.addr1,
-          sCreditCardZip: input.card.postalCode,
+          sCreditCardZip: typed.postalCode,
           iAutoBillType: 1,
           sACH_CheckWriterAcctNum: "",
           sACH_ABA_RoutingNum: "",
