@@ -68,6 +68,16 @@ export default tseslint.config(
       ],
     },
   },
+  // The SiteLink simulator (sitelink-simulator/) is a dev and test tool: the app never imports it.
+  {
+    files: ["app/**/*.{ts,tsx}"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["**/sitelink-simulator", "**/sitelink-simulator/**"], message: "The app never imports the SiteLink simulator (a test and dev tool)." }] },
+      ],
+    },
+  },
   // Known exceptions, each to be removed by moving the code to its layer (conventions: "the port leaks"):
   // - app/domain/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
   //   the brand list should live in the domain and the schema import it).

@@ -1,0 +1,520 @@
+/**
+ * The test control API (study §6.4): never part of the SOAP surface. The same methods are offered
+ * in-process (startSiteLinkSimulator().control) and over HTTP under /__sim/ (see handleControl).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { AUTOPAY_DECLINE_CARD, DECLINED_CARDS } from "./cards";
+import { Faults, type FaultRule, type FaultRuleInput } from "./faults";
+import { balance, postNextPeriod, recordPayment } from "./ledger";
+import { addSyntheticTenant, emptySite, newUnit, nextAccessCode, DEMO_SITES, type DemoSiteSpec } from "./seed";
+import type { SiteLinkSimulator } from "./simulator";
+import type { LedgerRecord, SimState, SiteRecord, UnitRecord } from "./state";
+import { addDays, addMonths, localParts, luhnValid } from "./values";
+
+export type UnitStatus = "available" | "rented" | "reserved" | "unavailable" | "excluded" | "deleted";
+
+export interface CallLogEntry {
+  seq: number;
+  /** Simulator clock, ISO. */
+  at: string;
+  operation: string | null;
+  soapAction: string;
+  locationCode: string | null;
+  /** Parameters as received, card and secret fields redacted. */
+  params: Record<string, string>;
+  httpStatus: number | null;
+  retCode: number | null;
+  retMsg: string | null;
+  /** The injected fault applied to this call, if any. */
+  fault: string | null;
+  /** Whether the operation ran (and so may have committed). */
+  processed: boolean;
+}
+
+export interface UnitTypeInput {
+  typeName: string;
+  width: number;
+  length: number;
+  floor?: number;
+  climate?: boolean;
+  inside?: boolean;
+  /** Cents a month. */
+  stdRate: number;
+  webRate?: number;
+  secDep?: number;
+  statuses: UnitStatus[];
+}
+
+export type SiteConfigPatch = Partial<
+  Pick<
+    SiteRecord,
+    | "sSiteName"
+    | "processor"
+    | "cardConfig"
+    | "adminFee"
+    | "adminFeeTax1Rate"
+    | "rentTax1Rate"
+    | "rentTax2Rate"
+    | "billingFrequencies"
+    | "daysPastDueDisableOnlinePayments"
+    | "paymentTypes"
+    | "concessions"
+  >
+> & { billing?: Partial<SiteRecord["billing"]>; insuranceTax1Rate?: number; chargeDescriptions?: SiteRecord["chargeDescriptions"] };
+
+export interface SiteFixture extends SiteConfigPatch {
+  name: string;
+  sLocationCode: string;
+  SiteID: number;
+  unitIdBase?: number;
+  anniversary?: boolean;
+  unitTypes?: UnitTypeInput[];
+}
+
+const SECRET = new Set(["sCorpPassword", "sTenantPassword", "sWebPassword", "sCreditCardCVV", "sCCTrack2", "sSSN", "sWebSecurityQA", "sABARoutingNum", "sAccountNum", "sACH_CheckWriterAcctNum", "sACH_ABA_RoutingNum"]);
+const CARD_NUMBERS = new Set(["sCreditCardNumber", "sCreditCardNum"]);
+
+/** Redacts card and secret fields for the call log (a card number keeps its last four digits). */
+export function redactParams(raw: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) {
+    if (CARD_NUMBERS.has(k)) out[k] = v ? `[redacted …${v.replace(/\D/g, "").slice(-4)}]` : "";
+    else if (SECRET.has(k)) out[k] = v ? "[redacted]" : "";
+    else if (k === "sCorpUserName") out[k] = v.replace(/:::.*$/, ":::[redacted]");
+    else out[k] = v;
+  }
+  return out;
+}
+
+function maskCard(n: string): string {
+  return n ? `${"*".repeat(Math.max(0, n.length - 4))}${n.slice(-4)}` : n;
+}
+
+export class SimControl {
+  readonly faults = new Faults();
+  private log: CallLogEntry[] = [];
+  private seq = 0;
+
+  constructor(readonly sim: SiteLinkSimulator) {}
+
+  // -------------------------------------------------------------- state
+
+  reset(seed: "demo" | "empty" = "demo"): void {
+    this.sim.state = this.sim.initialState(seed);
+    this.log = [];
+    this.faults.clear();
+  }
+
+  /** Adds (or replaces) a site from a fixture: configuration and unit types with unit statuses. */
+  seedSite(fixture: SiteFixture): { sLocationCode: string; SiteID: number; units: number } {
+    const template: DemoSiteSpec = DEMO_SITES[0]!;
+    const site = emptySite({
+      name: fixture.name,
+      SiteID: fixture.SiteID,
+      sLocationCode: fixture.sLocationCode,
+      unitIdBase: fixture.unitIdBase ?? 3000,
+      anniversary: fixture.anniversary ?? true,
+      processor: fixture.processor === undefined ? template.processor : fixture.processor,
+      paymentTypes: fixture.paymentTypes ?? template.paymentTypes,
+    });
+    site.sSiteName = fixture.sSiteName ?? site.sSiteName;
+    this.sim.state.sites = this.sim.state.sites.filter((s) => s.sLocationCode !== fixture.sLocationCode);
+    this.sim.state.sites.push(site);
+    this.configureSite(fixture.sLocationCode, fixture);
+    for (const t of fixture.unitTypes ?? []) this.createUnitType(fixture.sLocationCode, t);
+    return { sLocationCode: site.sLocationCode, SiteID: site.SiteID, units: site.units.length };
+  }
+
+  configureSite(code: string, patch: SiteConfigPatch): SiteRecord {
+    const site = this.requireSite(code);
+    const keys = [
+      "sSiteName",
+      "processor",
+      "cardConfig",
+      "adminFee",
+      "adminFeeTax1Rate",
+      "rentTax1Rate",
+      "rentTax2Rate",
+      "billingFrequencies",
+      "daysPastDueDisableOnlinePayments",
+      "paymentTypes",
+      "concessions",
+      "chargeDescriptions",
+    ] as const;
+    for (const k of keys) if (patch[k] !== undefined) (site as unknown as Record<string, unknown>)[k] = structuredClone(patch[k]);
+    if (patch.processor !== undefined && patch.cardConfig === undefined) site.cardConfig = patch.processor !== null;
+    if (patch.billing) site.billing = { ...site.billing, ...patch.billing };
+    if (patch.insuranceTax1Rate !== undefined) for (const i of site.insurance) i.tax1Rate = patch.insuranceTax1Rate;
+    return site;
+  }
+
+  createUnitType(code: string, input: UnitTypeInput): { UnitTypeID: number; units: Array<{ UnitID: number; sUnitName: string; status: UnitStatus }> } {
+    const site = this.requireSite(code);
+    let type = site.unitTypes.find((t) => t.sTypeName === input.typeName);
+    if (!type) {
+      type = { UnitTypeID: Math.max(276, ...site.unitTypes.map((t) => t.UnitTypeID)) + 1, sTypeName: input.typeName };
+      site.unitTypes.push(type);
+    }
+    const { today, nowLocal } = this.sim.localNow(site);
+    void today;
+    const units: Array<{ UnitID: number; sUnitName: string; status: UnitStatus }> = [];
+    for (const status of input.statuses) {
+      const unit = newUnit(
+        site,
+        {
+          UnitTypeID: type.UnitTypeID,
+          sUnitName: "",
+          width: input.width,
+          length: input.length,
+          floor: input.floor ?? 1,
+          climate: input.climate ?? false,
+          inside: input.inside ?? input.climate ?? false,
+          power: false,
+          alarm: false,
+          stdRate: input.stdRate,
+          webRate: input.webRate ?? input.stdRate,
+          pushRate: input.stdRate,
+          secDep: input.secDep ?? 0,
+        },
+        this.sim.issueTicks(),
+        nowLocal,
+      );
+      unit.sUnitName = `S${unit.UnitID}`;
+      site.units.push(unit);
+      this.setUnitStatus(code, unit.UnitID, status);
+      units.push({ UnitID: unit.UnitID, sUnitName: unit.sUnitName, status });
+    }
+    return { UnitTypeID: type.UnitTypeID, units };
+  }
+
+  /**
+   * What the office would do: rented = a ledger with a synthetic tenant; reserved = a reservation;
+   * unavailable = bRentable false (UnitStatusUpdate); excluded = hidden from the website; deleted;
+   * available = all of that undone (an active ledger is moved out, reservations cancelled).
+   */
+  setUnitStatus(code: string, unitId: number, status: UnitStatus): UnitRecord {
+    const site = this.requireSite(code);
+    const unit = site.units.find((u) => u.UnitID === unitId);
+    if (!unit) throw new ControlError(404, `No unit ${unitId} at ${code}`);
+    const { today, nowLocal } = this.sim.localNow(site);
+    const clearAll = () => {
+      for (const l of site.ledgers) if (l.UnitID === unitId && l.active) l.active = false;
+      for (const r of site.reservations) if (r.UnitID === unitId && r.iWaitingStatus === 0) r.iWaitingStatus = 2;
+      unit.rented = false;
+      unit.waitingListReserved = false;
+      unit.rentable = true;
+      unit.excludeFromWebsite = false;
+      unit.deleted = null;
+    };
+    clearAll();
+    if (status === "unavailable") unit.rentable = false;
+    if (status === "excluded") unit.excludeFromWebsite = true;
+    if (status === "deleted") unit.deleted = nowLocal;
+    if (status === "rented" || status === "reserved") {
+      const n = site.tenants.length + 1;
+      const tenant = addSyntheticTenant(site, { first: "Office", last: `Tenant${n}`, email: `office.tenant${n}@example.com`, at: nowLocal, webPassword: "" });
+      if (status === "rented") {
+        site.seq.ledger += 1;
+        site.ledgers.push({
+          LedgerID: site.seq.ledger,
+          TenantID: tenant.TenantID,
+          UnitID: unitId,
+          iLeaseNum: 1,
+          movedIn: today,
+          anniversaryDay: Number(today.slice(8, 10)),
+          paidThru: addDays(addMonths(today, 1), -1),
+          chargedThru: addDays(addMonths(today, 1), -1),
+          schedOut: null,
+          rent: unit.stdRate,
+          insurCoverageId: null,
+          insurPremium: 0,
+          accessCode: tenant.accessCode,
+          autobill: null,
+          lastAutopayDecline: null,
+          credit: 0,
+          active: true,
+        });
+        unit.rented = true;
+      } else {
+        site.seq.waiting += 1;
+        this.sim.state.globalWaitingNum += 1;
+        site.reservations.push({
+          WaitingID: site.seq.waiting,
+          iGlobalWaitingNum: this.sim.state.globalWaitingNum,
+          TenantID: tenant.TenantID,
+          UnitID: unitId,
+          dNeeded: `${today}T00:00:00`,
+          dExpires: `${addDays(today, 30)}T00:00:00`,
+          dFollowup: null,
+          dFollowupLast: null,
+          bFollowup: false,
+          iWaitingStatus: 0,
+          dConverted: null,
+          quotedRate: unit.stdRate,
+          ConcessionID: -999,
+          QTRentalTypeID: 2,
+          QTCancellationTypeID: 0,
+          sCancellationReason: "",
+          iInquiryType: 1,
+          sComment: "Reserved at the office",
+          iSource: 0,
+          sSource: "Office",
+          sTrackingCode: "",
+          created: nowLocal,
+          updated: nowLocal,
+        });
+        unit.waitingListReserved = true;
+      }
+    }
+    this.sim.touch(site, unit);
+    return unit;
+  }
+
+  /** Changes a unit's rates (the office's rate change: the next quote and -11 see it). */
+  setUnitRates(code: string, unitIds: number[], rates: { stdRate?: number; webRate?: number }): void {
+    const site = this.requireSite(code);
+    for (const id of unitIds) {
+      const unit = site.units.find((u) => u.UnitID === id);
+      if (!unit) throw new ControlError(404, `No unit ${id} at ${code}`);
+      if (rates.stdRate !== undefined) unit.stdRate = unit.pushRate = rates.stdRate;
+      if (rates.webRate !== undefined) unit.webRate = rates.webRate;
+      this.sim.touch(site, unit);
+    }
+  }
+
+  // -------------------------------------------------------------- clock and billing
+
+  /** Fixes the clock at an instant (ISO) or moves it forward. */
+  setClock(input: { to?: string; advanceMs?: number; advanceDays?: number }): { now: string } {
+    if (input.to) {
+      const t = new Date(input.to);
+      if (Number.isNaN(t.getTime())) throw new ControlError(400, `Not a date: ${input.to}`);
+      this.sim.state.clockFixed = t.toISOString();
+      this.sim.state.clockOffsetMs = 0;
+    }
+    if (input.advanceMs) this.sim.state.clockOffsetMs += input.advanceMs;
+    if (input.advanceDays) this.sim.state.clockOffsetMs += input.advanceDays * 86_400_000;
+    return { now: this.sim.now().toISOString() };
+  }
+
+  /**
+   * SiteLink's nightly run up to `date` (default: today at each site): posts every period that has
+   * started, then charges autopay cards for the balance (AUTOPAY_DECLINE_CARD and the decline
+   * numbers decline and are recorded on the ledger).
+   */
+  runBilling(input: { date?: string; location?: string } = {}): { posted: number; autopayments: number; declines: number } {
+    let posted = 0;
+    let autopayments = 0;
+    let declines = 0;
+    for (const site of this.sim.state.sites) {
+      if (input.location && site.sLocationCode !== input.location) continue;
+      const { today, nowLocal } = this.sim.localNow(site);
+      const date = input.date ?? today;
+      for (const ledger of site.ledgers.filter((l) => l.active)) {
+        while (addDays(ledger.chargedThru, 1) <= date) {
+          postNextPeriod(site, ledger);
+          posted += 1;
+        }
+        const due = balance(site, ledger);
+        const card = ledger.autobill;
+        if (due <= 0 || !card || card.iAutoBillType !== 1) continue;
+        const number = card.sCreditCardNum;
+        if (!site.processor || number === AUTOPAY_DECLINE_CARD || DECLINED_CARDS[number] || !luhnValid(number)) {
+          ledger.lastAutopayDecline = nowLocal;
+          declines += 1;
+          continue;
+        }
+        recordPayment(site, ledger, {
+          amount: due,
+          at: nowLocal,
+          description: `Autopay ending ${number.slice(-4)}`,
+          payMethod: 0,
+          cardTypeId: card.iCreditCardTypeID,
+          last4: number.slice(-4),
+          checkNumber: null,
+          testMode: false,
+          source: 0,
+        });
+        autopayments += 1;
+      }
+    }
+    return { posted, autopayments, declines };
+  }
+
+  // -------------------------------------------------------------- inspection
+
+  /** The whole state (autopay card numbers masked). */
+  inspect(): SimState {
+    const copy = structuredClone(this.sim.state);
+    for (const s of copy.sites) for (const l of s.ledgers) if (l.autobill) l.autobill.sCreditCardNum = maskCard(l.autobill.sCreditCardNum);
+    return copy;
+  }
+
+  inspectSite(code: string): SiteRecord {
+    this.requireSite(code);
+    return this.inspect().sites.find((s) => s.sLocationCode === code)!;
+  }
+
+  /** Replaces the whole state (a snapshot from inspect() / a JSON file). */
+  load(state: SimState): void {
+    this.sim.state = structuredClone(state);
+  }
+
+  snapshot(): SimState {
+    return structuredClone(this.sim.state);
+  }
+
+  // -------------------------------------------------------------- call log
+
+  record(entry: Omit<CallLogEntry, "seq" | "at">): CallLogEntry {
+    const full: CallLogEntry = { seq: ++this.seq, at: this.sim.now().toISOString(), ...entry };
+    this.log.push(full);
+    return full;
+  }
+
+  calls(filter: { operation?: string; location?: string } = {}): CallLogEntry[] {
+    return this.log
+      .filter((c) => (!filter.operation || c.operation === filter.operation) && (!filter.location || c.locationCode === filter.location))
+      .map((c) => ({ ...c, params: { ...c.params } }));
+  }
+
+  clearCalls(): void {
+    this.log = [];
+  }
+
+  addFault(rule: FaultRuleInput): FaultRule {
+    return this.faults.add(rule);
+  }
+
+  listFaults(): FaultRule[] {
+    return this.faults.list();
+  }
+
+  clearFaults(): void {
+    this.faults.clear();
+  }
+
+  // -------------------------------------------------------------- helpers
+
+  requireSite(code: string): SiteRecord {
+    const site = this.sim.site(code);
+    if (!site) throw new ControlError(404, `No site with location code ${code}`);
+    return site;
+  }
+
+  /** The gate code a new tenant would get (used by tests that set a tenant up by hand). */
+  nextAccessCode(code: string): string {
+    return nextAccessCode(this.requireSite(code));
+  }
+
+  ledger(code: string, ledgerId: number): LedgerRecord | undefined {
+    return this.requireSite(code).ledgers.find((l) => l.LedgerID === ledgerId);
+  }
+
+  today(code: string): string {
+    const site = this.requireSite(code);
+    return localParts(this.sim.now(), site.timeZone).date;
+  }
+}
+
+export class ControlError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+// ------------------------------------------------------------------ HTTP
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  const text = Buffer.concat(chunks).toString("utf8").trim();
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("not an object");
+    return value as Record<string, unknown>;
+  } catch {
+    throw new ControlError(400, "The body must be a JSON object");
+  }
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body, null, 2);
+  res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/**
+ * /__sim/ routes (JSON in, JSON out):
+ *   GET    /__sim/health
+ *   POST   /__sim/reset                          {seed?: "demo" | "empty"}
+ *   GET    /__sim/state                          whole state (card numbers masked)
+ *   PUT    /__sim/state                          load a snapshot
+ *   POST   /__sim/sites                          seedSite(fixture)
+ *   GET    /__sim/sites/:code                    one site
+ *   PATCH  /__sim/sites/:code                    configureSite(patch)
+ *   POST   /__sim/sites/:code/unit-types         createUnitType(input)
+ *   POST   /__sim/sites/:code/units/:id/status   {status}
+ *   POST   /__sim/sites/:code/units/:id/rates    {stdRate?, webRate?} (cents)
+ *   POST   /__sim/clock                          {to?, advanceMs?, advanceDays?}
+ *   POST   /__sim/billing/run                    {date?, location?}
+ *   GET    /__sim/calls?operation=&location=     call log (card fields redacted)
+ *   DELETE /__sim/calls
+ *   GET    /__sim/faults | POST /__sim/faults {operation, kind, nth?, times?, ms?, retCode?, retMsg?} | DELETE /__sim/faults
+ */
+export async function handleControl(control: SimControl, req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+  const parts = url.pathname.replace(/^\/__sim\/?/, "").split("/").filter(Boolean).map(decodeURIComponent);
+  const method = req.method ?? "GET";
+  try {
+    const body = method === "GET" || method === "DELETE" ? {} : await readJson(req);
+    const [a, b, c, d, e] = parts;
+    if (a === "health" && method === "GET") return send(res, 200, { ok: true, now: control.sim.now().toISOString() });
+    if (a === "reset" && method === "POST") {
+      control.reset(body.seed === "empty" ? "empty" : "demo");
+      return send(res, 200, { ok: true });
+    }
+    if (a === "state" && method === "GET") return send(res, 200, control.inspect());
+    if (a === "state" && method === "PUT") {
+      control.load(body as unknown as SimState);
+      return send(res, 200, { ok: true });
+    }
+    if (a === "sites" && !b && method === "POST") return send(res, 201, control.seedSite(body as unknown as SiteFixture));
+    if (a === "sites" && b && !c && method === "GET") return send(res, 200, control.inspectSite(b));
+    if (a === "sites" && b && !c && method === "PATCH") {
+      control.configureSite(b, body as SiteConfigPatch);
+      return send(res, 200, control.inspectSite(b));
+    }
+    if (a === "sites" && b && c === "unit-types" && method === "POST") return send(res, 201, control.createUnitType(b, body as unknown as UnitTypeInput));
+    if (a === "sites" && b && c === "units" && d && e === "status" && method === "POST") {
+      const unit = control.setUnitStatus(b, Number(d), String(body.status) as UnitStatus);
+      return send(res, 200, unit);
+    }
+    if (a === "sites" && b && c === "units" && d && e === "rates" && method === "POST") {
+      control.setUnitRates(b, [Number(d)], body as { stdRate?: number; webRate?: number });
+      return send(res, 200, { ok: true });
+    }
+    if (a === "clock" && method === "POST") return send(res, 200, control.setClock(body as { to?: string; advanceMs?: number; advanceDays?: number }));
+    if (a === "billing" && b === "run" && method === "POST") return send(res, 200, control.runBilling(body as { date?: string; location?: string }));
+    if (a === "calls" && method === "GET") {
+      return send(res, 200, control.calls({ operation: url.searchParams.get("operation") ?? undefined, location: url.searchParams.get("location") ?? undefined }));
+    }
+    if (a === "calls" && method === "DELETE") {
+      control.clearCalls();
+      return send(res, 200, { ok: true });
+    }
+    if (a === "faults" && method === "GET") return send(res, 200, control.listFaults());
+    if (a === "faults" && method === "POST") return send(res, 201, control.addFault(body as unknown as FaultRuleInput));
+    if (a === "faults" && method === "DELETE") {
+      control.clearFaults();
+      return send(res, 200, { ok: true });
+    }
+    return send(res, 404, { error: `No control route ${method} ${url.pathname}` });
+  } catch (err) {
+    if (err instanceof ControlError) return send(res, err.status, { error: err.message });
+    return send(res, 400, { error: err instanceof Error ? err.message : String(err) });
+  }
+}

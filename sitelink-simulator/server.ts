@@ -1,0 +1,206 @@
+/**
+ * The simulator's HTTP server: SiteLink's SOAP surface at /CCWs_3.5/CallCenterWs.asmx (WSDL at
+ * ?WSDL), the test control API under /__sim/, every SOAP call logged, faults injected.
+ *
+ *   const sim = await startSiteLinkSimulator({ port: 0 });
+ *   sim.url          // http://127.0.0.1:PORT/CCWs_3.5/CallCenterWs.asmx
+ *   sim.control      // reset, seedSite, setUnitStatus, setClock, runBilling, calls, addFault...
+ *   await sim.close();
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { handleControl, redactParams, SimControl } from "./control";
+import { SiteLinkSimulator, type SimulatorOptions } from "./simulator";
+import { dataSetResponse, faultResponse, iisErrorPage, operationFromSoapAction, parseRequest, SoapFaultError, wsdl, type ParsedCall, type ResultTable } from "./wire";
+
+export const DEFAULT_PORT = 8765;
+
+export interface StartOptions extends SimulatorOptions {
+  /** 0 = an ephemeral port (tests). Default DEFAULT_PORT. */
+  port?: number;
+  /** Default 127.0.0.1 (loopback only). */
+  host?: string;
+}
+
+export interface RunningSimulator {
+  /** The SOAP endpoint, http://host:port/CCWs_3.5/CallCenterWs.asmx. */
+  url: string;
+  /** http://host:port */
+  origin: string;
+  port: number;
+  control: SimControl;
+  sim: SiteLinkSimulator;
+  close(): Promise<void>;
+}
+
+const XML = "text/xml; charset=utf-8";
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function retOf(tables: ResultTable[]): { code: number | null; msg: string | null } {
+  const row = tables.find((t) => t.name === "RT")?.rows[0];
+  if (!row) return { code: null, msg: null };
+  return { code: typeof row.Ret_Code === "number" ? row.Ret_Code : Number(row.Ret_Code), msg: row.Ret_Msg == null ? null : String(row.Ret_Msg) };
+}
+
+export function createSimulatorServer(sim: SiteLinkSimulator, control: SimControl, origin: () => string): Server {
+  const contract = sim.contract;
+  const hanging = new Set<ServerResponse>();
+
+  async function soap(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    const soapAction = String(req.headers.soapaction ?? "");
+    let operation: string | null = null;
+    try {
+      operation = operationFromSoapAction(contract, soapAction);
+    } catch {
+      operation = null;
+    }
+    const decision = control.faults.decide(operation);
+    const entry = control.record({
+      operation,
+      soapAction,
+      locationCode: null,
+      params: {},
+      httpStatus: null,
+      retCode: null,
+      retMsg: null,
+      fault: decision.rule?.kind ?? (decision.latencyMs ? "latency" : null),
+      processed: false,
+    });
+    if (decision.latencyMs) await sleep(decision.latencyMs);
+    const rule = decision.rule;
+    const reply = (status: number, text: string, type = XML) => {
+      entry.httpStatus = status;
+      if (res.destroyed) return;
+      res.writeHead(status, { "content-type": type, "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    };
+    if (rule?.kind === "drop_before") {
+      req.socket.destroy();
+      return;
+    }
+    if (rule?.kind === "http_503") return reply(503, iisErrorPage(503, "Service Unavailable"), "text/html");
+    if (rule?.kind === "http_500_html") return reply(500, iisErrorPage(500, "Internal server error."), "text/html");
+
+    let call: ParsedCall;
+    try {
+      call = parseRequest(contract, body, soapAction);
+    } catch (err) {
+      if (err instanceof SoapFaultError) {
+        entry.retMsg = err.faultstring;
+        return reply(err.status, faultResponse(err));
+      }
+      throw err;
+    }
+    entry.params = redactParams(call.raw);
+    entry.locationCode = typeof call.params.sLocationCode === "string" ? call.params.sLocationCode : null;
+    if (rule?.kind === "soap_fault") {
+      return reply(500, faultResponse(new SoapFaultError("soap:Server", "Server was unable to process request. ---> Object reference not set to an instance of an object.")));
+    }
+    if (rule?.kind === "rt_error") {
+      const tables = [{ name: "RT", rows: [{ Ret_Code: rule.retCode ?? -1, Ret_Msg: rule.retMsg ?? "General failure" }] }];
+      entry.retCode = rule.retCode ?? -1;
+      return reply(200, dataSetResponse(contract, call.operation, tables));
+    }
+    if (rule?.kind === "malformed_xml") {
+      const text = dataSetResponse(contract, call.operation, [{ name: "RT", rows: [{ Ret_Code: -1, Ret_Msg: "General failure" }] }]);
+      return reply(200, text.slice(0, Math.floor(text.length / 2)));
+    }
+    let tables: ResultTable[];
+    try {
+      tables = sim.execute(call);
+      entry.processed = true;
+    } catch (err) {
+      if (err instanceof SoapFaultError) {
+        entry.retMsg = err.faultstring;
+        return reply(err.status, faultResponse(err));
+      }
+      sim.log(`sitelink-simulator: ${call.operation} failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      return reply(500, faultResponse(new SoapFaultError("soap:Server", `Server was unable to process request. ---> ${err instanceof Error ? err.message : String(err)}`)));
+    }
+    const ret = retOf(tables);
+    entry.retCode = ret.code;
+    entry.retMsg = ret.msg;
+    if (rule?.kind === "commit_then_reset") {
+      req.socket.destroy();
+      return;
+    }
+    if (rule?.kind === "commit_then_hang") {
+      hanging.add(res);
+      res.on("close", () => hanging.delete(res));
+      return;
+    }
+    reply(200, dataSetResponse(contract, call.operation, tables));
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://localhost");
+    const isService = url.pathname.toLowerCase() === contract.path.toLowerCase();
+    (async () => {
+      if (url.pathname.startsWith("/__sim")) return handleControl(control, req, res, url);
+      if (isService && req.method === "GET") {
+        const wantsWsdl = [...url.searchParams.keys()].some((k) => k.toLowerCase() === "wsdl");
+        const text = wantsWsdl
+          ? wsdl(contract, `${origin()}${contract.path}`)
+          : `<html><head><title>CallCenterWs Web Service (simulator)</title></head><body><h1>CallCenterWs</h1><ul>${Object.keys(contract.operations)
+              .map((n) => `<li>${n}</li>`)
+              .join("")}</ul></body></html>`;
+        res.writeHead(200, { "content-type": wantsWsdl ? XML : "text/html; charset=utf-8" });
+        return void res.end(text);
+      }
+      if (isService && req.method === "POST") return soap(req, res);
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end(iisErrorPage(404, "File or directory not found."));
+    })().catch((err: unknown) => {
+      sim.log(`sitelink-simulator: request failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "text/html" });
+      res.end(iisErrorPage(500, "Internal server error."));
+    });
+  });
+  server.on("close", () => {
+    for (const r of hanging) r.destroy();
+  });
+  return server;
+}
+
+/** Starts the simulator (in-process for tests, or from main.ts). */
+export async function startSiteLinkSimulator(options: StartOptions = {}): Promise<RunningSimulator> {
+  const sim = new SiteLinkSimulator(options);
+  const control = new SimControl(sim);
+  const host = options.host ?? "127.0.0.1";
+  let origin = "";
+  const server = createSimulatorServer(sim, control, () => origin);
+  const sockets = new Set<Socket>();
+  server.on("connection", (s) => {
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  origin = `http://${host}:${port}`;
+  return {
+    url: `${origin}${sim.contract.path}`,
+    origin,
+    port,
+    control,
+    sim,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,250 @@
+/**
+ * The simulator's state: one corporation with its sites, each with its own ids (TenantID, LedgerID,
+ * UnitID... are site-scoped in SiteLink, study §2). Plain JSON-able objects so a snapshot can be
+ * written to and read from a file. Money in integer cents, dates as the site's wall clock.
+ */
+import type { CardBrand } from "./values";
+
+export interface Corp {
+  corpCode: string;
+  userName: string;
+  apiKey: string;
+  password: string;
+}
+
+export interface BillingRules {
+  /** true: anniversary billing (full first month from the move-in date, no proration). */
+  anniversary: boolean;
+  /** First-of-month billing: the day from which the first month is prorated (1 = a move-in on the 1st pays a full month). */
+  iDayStrtProrating: number;
+  /** First-of-month billing: a move-in on or after this day also pays the whole next month. */
+  iDayStrtProratePlusNext: number;
+  b2ndMonthProrate: boolean;
+}
+
+export interface PaymentType {
+  PmtTypeID: number;
+  sPmtTypeDesc: string;
+  sCategory: "Cash" | "Check" | "Credit Card" | "ACH";
+  brand?: CardBrand;
+}
+
+export interface InsuranceCoverage {
+  InsurCoverageID: number;
+  coverage: number;
+  premium: number;
+  pcTheft: string;
+  description: string;
+  provider: string;
+  /** Tax on the premium, percent. */
+  tax1Rate: number;
+}
+
+export interface ChargeDescription {
+  ChargeDescID: number;
+  sChgDesc: string;
+  sChgCategory: string;
+  price: number;
+  tax1Rate: number;
+  tax2Rate: number;
+  /** Posted (and required) at every move-in (a lock, an admin fee). */
+  applyAtMoveIn: boolean;
+  prorateAtMoveIn: boolean;
+  recurring: boolean;
+  disabled: string | null;
+}
+
+/** A SiteLink "unit type" is a category (Drive-Up, Climate Controlled...): sizes live on the units. */
+export interface UnitTypeRecord {
+  UnitTypeID: number;
+  sTypeName: string;
+}
+
+export interface UnitRecord {
+  UnitID: number;
+  UnitTypeID: number;
+  sUnitName: string;
+  width: number;
+  length: number;
+  floor: number;
+  climate: boolean;
+  inside: boolean;
+  power: boolean;
+  alarm: boolean;
+  stdRate: number;
+  webRate: number;
+  pushRate: number;
+  /** Security deposit, cents. */
+  secDep: number;
+  rentable: boolean;
+  needsService: boolean;
+  excludeFromWebsite: boolean;
+  deleted: string | null;
+  rented: boolean;
+  waitingListReserved: boolean;
+  note: string;
+  /** .NET ticks (as a decimal string) of the last change, for lngLastTimePolled. */
+  updatedTicks: string;
+  updatedAt: string;
+}
+
+export interface TenantRecord {
+  TenantID: number;
+  fields: Record<string, string | boolean | null>;
+  accessCode: string;
+  webPassword: string;
+  military: boolean;
+  created: string;
+  updated: string;
+}
+
+export interface AutoBill {
+  iAutoBillType: number;
+  iCreditCardTypeID: number;
+  sCreditCardNum: string;
+  dCreditCardExpir: string | null;
+  sCreditCardHolderName: string;
+  sCreditCardStreet: string;
+  sCreditCardZip: string;
+  iDaysAfterDue: number;
+}
+
+export interface LedgerRecord {
+  LedgerID: number;
+  TenantID: number;
+  UnitID: number;
+  iLeaseNum: number;
+  movedIn: string;
+  /** Day of the month rent is due (anniversary) or 1. */
+  anniversaryDay: number;
+  /** Last day paid for (date). */
+  paidThru: string;
+  /** Last day rent has been charged for (the billing run posts the next period after it). */
+  chargedThru: string;
+  schedOut: string | null;
+  rent: number;
+  insurCoverageId: number | null;
+  insurPremium: number;
+  accessCode: string;
+  autobill: AutoBill | null;
+  lastAutopayDecline: string | null;
+  /** Money paid beyond every posted charge, cents. */
+  credit: number;
+  active: boolean;
+}
+
+export interface ChargeRecord {
+  ChargeID: number;
+  LedgerID: number;
+  ChargeDescID: number;
+  sChgDesc: string;
+  sChgCategory: string;
+  amount: number;
+  tax1: number;
+  tax2: number;
+  start: string;
+  end: string;
+  paid: number;
+  moveIn: boolean;
+}
+
+export interface PaymentRecord {
+  Receipt: number;
+  LedgerID: number;
+  TenantID: number;
+  at: string;
+  amount: number;
+  description: string;
+  payMethod: number;
+  cardTypeId: number | null;
+  last4: string | null;
+  checkNumber: string | null;
+  testMode: boolean;
+  source: number;
+}
+
+export interface ReservationRecord {
+  WaitingID: number;
+  iGlobalWaitingNum: number;
+  TenantID: number;
+  UnitID: number;
+  dNeeded: string;
+  dExpires: string;
+  dFollowup: string | null;
+  dFollowupLast: string | null;
+  bFollowup: boolean;
+  /** 0 open, 1 converted to a move-in, 2 cancelled (decision 106). */
+  iWaitingStatus: number;
+  dConverted: string | null;
+  quotedRate: number;
+  ConcessionID: number;
+  QTRentalTypeID: number;
+  QTCancellationTypeID: number;
+  sCancellationReason: string;
+  iInquiryType: number;
+  sComment: string;
+  iSource: number;
+  sSource: string;
+  sTrackingCode: string;
+  created: string;
+  updated: string;
+}
+
+export interface NoteRecord {
+  NoteID: number;
+  LedgerID: number;
+  TenantID: number;
+  sNote: string;
+  iNoteType: number;
+  at: string;
+}
+
+export interface SiteRecord {
+  SiteID: number;
+  sLocationCode: string;
+  sSiteName: string;
+  address: { addr1: string; addr2: string; city: string; region: string; postal: string; country: string };
+  phone: string;
+  email: string;
+  timeZone: string;
+  billing: BillingRules;
+  rentTax1Rate: number;
+  rentTax2Rate: number;
+  /** Admin fee charged at move-in, cents (0 = none) and its tax. */
+  adminFee: number;
+  adminFeeTax1Rate: number;
+  /** SiteLink's own card processor ("PPI PayMover", "Authorize.Net") or null (-20 on card payments). */
+  processor: string | null;
+  /** Card configuration present (-21 otherwise). */
+  cardConfig: boolean;
+  /** iBillingFrequency values MoveIn accepts (-28 otherwise). */
+  billingFrequencies: number[];
+  /** Online payments refused this many days past due (PaymentSettings). */
+  daysPastDueDisableOnlinePayments: number;
+  paymentTypes: PaymentType[];
+  insurance: InsuranceCoverage[];
+  chargeDescriptions: ChargeDescription[];
+  concessions: Array<{ ConcessionID: number; sPlanName: string; pcDiscount: number }>;
+  unitTypes: UnitTypeRecord[];
+  units: UnitRecord[];
+  tenants: TenantRecord[];
+  ledgers: LedgerRecord[];
+  charges: ChargeRecord[];
+  payments: PaymentRecord[];
+  reservations: ReservationRecord[];
+  notes: NoteRecord[];
+  seq: { unit: number; tenant: number; ledger: number; charge: number; receipt: number; waiting: number; note: number; access: number };
+}
+
+export interface SimState {
+  corp: Corp;
+  sites: SiteRecord[];
+  /** Corp-wide reservation number (iGlobalWaitingNum). */
+  globalWaitingNum: number;
+  /** Last .NET tick handed out (decimal string): every change and every poll gets a later one. */
+  lastTicks: string;
+  /** Milliseconds added to the base clock by advanceClock. */
+  clockOffsetMs: number;
+  /** Fixed "now" set by the control API (ISO), or null to follow the base clock. */
+  clockFixed: string | null;
+}
