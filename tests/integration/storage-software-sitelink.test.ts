@@ -1,0 +1,48 @@
+/**
+ * The StorageSoftware contract suite against the SiteLink adapter, the SiteLink simulator behind it
+ * (real SOAP 1.1 over HTTP on an ephemeral port). Units are set up as the office would, through the
+ * simulator's control API, then the inventory sync runs; holds are ours (study §6.6).
+ */
+import { and, eq, inArray } from "drizzle-orm";
+import { unitTypes, units } from "~/db/schema";
+import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
+import { storageSoftwareContract } from "./storage-software-contract";
+import { startSiteLinkTestbed } from "./sitelink-testbed";
+
+storageSoftwareContract("sitelink", async () => {
+  const bed = await startSiteLinkTestbed();
+  const { db } = bed.handle;
+  const control = bed.sim.control;
+  const sync = async () => {
+    const results = await runSiteLinkSync(db);
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length) throw new Error(`sync failed: ${failed.map((f) => f.error).join("; ")}`);
+  };
+  await sync();
+  let serial = 0;
+  return {
+    storage: storageFor(db, bed.lumberton),
+    otherStorage: storageFor(db, bed.jacksonville),
+    async createUnitType({ statuses, width = 7, length = 9 }) {
+      const created = control.createUnitType("L001", { typeName: `Contract Test ${++serial}`, width, length, stdRate: 5000, webRate: 4500, statuses });
+      await sync();
+      const ids = created.units.map((u) => String(u.UnitID));
+      const rows = await db
+        .select({ id: units.id, externalId: units.externalId, unitTypeId: units.unitTypeId })
+        .from(units)
+        .where(and(eq(units.locationId, bed.lumberton.id), inArray(units.externalId, ids)));
+      const byExternal = new Map(rows.map((r) => [r.externalId, r]));
+      const [type] = await db.select({ id: unitTypes.id }).from(unitTypes).where(eq(unitTypes.id, rows[0]!.unitTypeId));
+      return { unitTypeId: String(type!.id), unitIds: ids.map((x) => String(byExternal.get(x)!.id)) };
+    },
+    async setUnitStatus(unitId, status) {
+      const [row] = await db.select({ externalId: units.externalId }).from(units).where(eq(units.id, Number(unitId)));
+      control.setUnitStatus("L001", Number(row!.externalId), status);
+      await sync();
+    },
+    async holdUnit(unitId, until) {
+      await db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
+    },
+    close: () => bed.close(),
+  };
+});
