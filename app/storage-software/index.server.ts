@@ -1,7 +1,7 @@
 import { asc } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations, type Software } from "~/db/schema/location";
-import type { StorageSoftware } from "./port";
+import { locations } from "~/db/schema/location";
+import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
 import { chooseAdapter, createSiteLinkAdapter, loadSiteLinkSettings } from "./sitelink";
 import { logger } from "~/logger.server";
@@ -9,12 +9,7 @@ import { logger } from "~/logger.server";
 export { runSiteLinkSync, startSiteLinkSync } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus } from "./sitelink/status";
 
-export interface LocationRef {
-  id: number;
-  name: string;
-  software: Software;
-  status: "Live" | "Coming Soon";
-}
+export type { LocationRef };
 
 /**
  * The one factory: the storage software of a location (docs/decisions/030, 110):

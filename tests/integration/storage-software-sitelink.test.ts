@@ -3,16 +3,19 @@
  * (real SOAP 1.1 over HTTP on an ephemeral port). Units are set up as the office would, through the
  * simulator's control API, then the inventory sync runs; holds are ours (study §6.6).
  */
+import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { unitTypes, units } from "~/db/schema";
+import { checkouts, unitTypes, units } from "~/db/schema";
 import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
-import { storageSoftwareContract } from "./storage-software-contract";
+import { CONTRACT_NOW, storageSoftwareContract } from "./storage-software-contract";
 import { startSiteLinkTestbed } from "./sitelink-testbed";
 
 storageSoftwareContract("sitelink", async () => {
   const bed = await startSiteLinkTestbed();
   const { db } = bed.handle;
   const control = bed.sim.control;
+  // SiteLink's business date is its own: the simulator runs on the suite's day.
+  control.setClock({ to: CONTRACT_NOW.toISOString() });
   const sync = async () => {
     const results = await runSiteLinkSync(db);
     const failed = results.filter((r) => !r.ok);
@@ -42,6 +45,16 @@ storageSoftwareContract("sitelink", async () => {
     },
     async holdUnit(unitId, until) {
       await db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
+    },
+    async openCheckout({ unitTypeId, now }) {
+      const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
+      const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
+      await db.insert(checkouts).values({ id, locationId: bed.lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
+      return { checkoutId: id, idempotencyKey };
+    },
+    // SiteLink has a business date of its own: the simulator's clock.
+    async advanceClock(to) {
+      control.setClock({ to: to.toISOString() });
     },
     close: () => bed.close(),
   };

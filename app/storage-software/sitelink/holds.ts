@@ -13,7 +13,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { unitTypes, units } from "~/db/schema";
 import type { UnitHold } from "../port";
-import type { LocationRef } from "../index.server";
+import type { LocationRef } from "../port";
 import { UnitUnavailableError } from "../errors";
 import type { SiteLinkCall } from "./client";
 import { rowsOf, type Row } from "./dataset";

@@ -10,7 +10,7 @@
 import type { Database } from "~/db/client.server";
 import { logger } from "~/logger.server";
 import type { StorageSoftware } from "../port";
-import type { LocationRef } from "../index.server";
+import type { LocationRef } from "../port";
 import { NotSupportedError } from "../errors";
 import { createSiteLinkClient, type SiteLinkCall, type SiteLinkLog } from "./client";
 import type { OperationContract } from "./contract";
@@ -66,7 +66,9 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
     ...siteLinkInventory(deps),
     ...siteLinkHolds(deps),
     // Rentals and tenants: wired to their modules as they land.
+    quoteMoveIn: notYet("quoteMoveIn"),
     moveIn: notYet("moveIn"),
+    getMoveIn: notYet("getMoveIn"),
     isEmailRegistered: notYet("isEmailRegistered"),
     reserveUnit: notYet("reserveUnit"),
     getReservation: notYet("getReservation"),
@@ -90,6 +92,7 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
     enrolAutopay: notYet("enrolAutopay"),
     cancelAutopay: notYet("cancelAutopay"),
     giveMoveOutNotice: notYet("giveMoveOutNotice"),
+    billLeases: notYet("billLeases"),
   };
 }
 

@@ -17,7 +17,7 @@ import { locations, unitTypes, units } from "~/db/schema";
 import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
 import type { AvailabilityOptions, CheckoutChargeOption, InsurancePlanOption, Inventory, UnitTypeAvailability } from "../port";
-import type { LocationRef } from "../index.server";
+import type { LocationRef } from "../port";
 import { StorageSoftwareError, SoftwareUnreachableError } from "../errors";
 import type { SiteLinkCall, SiteLinkLog } from "./client";
 import { rowsOf } from "./dataset";
