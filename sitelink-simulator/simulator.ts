@@ -26,6 +26,7 @@ export interface SimulatorOptions {
 
 export interface OpContext {
   sim: SiteLinkSimulator;
+  operation: string;
   /** The site named by sLocationCode; null for a corp-wide call (TenantSearchDetailed with no location). */
   site: SiteRecord | null;
   params: Record<string, Bound>;
@@ -160,6 +161,6 @@ export class SiteLinkSimulator {
     if (!handler) throw new SoapFaultError("soap:Server", `Server was unable to process request. ---> Operation ${call.operation} is not implemented by the simulator.`);
     const { today, nowLocal } = this.localNow(site);
     for (const s of site ? [site] : this.state.sites) this.sweep(s, nowLocal);
-    return handler({ sim: this, site, params: p, present: call.present, now: this.now(), today, nowLocal });
+    return handler({ sim: this, operation: call.operation, site, params: p, present: call.present, now: this.now(), today, nowLocal });
   }
 }

@@ -12,6 +12,7 @@ import { sweepAbandonedCheckouts, sweepConfirmingCheckouts, sweepUnrecordedCharg
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { logger } from "~/logger.server";
+import { startSiteLinkSync } from "~/storage-software/index.server";
 
 const EVERY_MS = 5 * 60_000;
 
@@ -28,8 +29,13 @@ export async function runHousekeeping(
   return { reservations, checkouts, unrecordedCharges, confirmedMoveIns, emailsGivenUp: outbox.gaveUp, emailsDeleted: outbox.deleted };
 }
 
-/** Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off). */
+/**
+ * Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off), and the SiteLink
+ * inventory sync of the locations served by SiteLink (every minute; off under NODE_ENV=test or
+ * SITELINK_SYNC=off; docs/decisions/111).
+ */
 export function startHousekeeping(db: Database): () => void {
+  startSiteLinkSync(db, clockNow);
   if (process.env.NODE_ENV === "test" || process.env.HOUSEKEEPING === "off") return () => {};
   const g = globalThis as unknown as { __gatehouseHousekeeping?: () => void };
   if (g.__gatehouseHousekeeping) return g.__gatehouseHousekeeping;
