@@ -84,8 +84,8 @@ export default tseslint.config(
   // - app/db/queries/content.server.ts: sanitises operator HTML with services/sanitize.server.ts.
   // - services/billing-run, move-in, portal-demo: reach the local adapter's ledger and billing
   //   directly instead of through the StorageSoftware port.
-  // - storage-software/local inventory, rentals, tenants: use infrastructure that sits in services/
-  //   (clock, payment gateway, password hashing) and belongs below the adapters.
+  // - storage-software/local inventory, rentals, tenants (and sitelink/rentals, tenants): use infrastructure
+  //   that sits in services/ (clock, payment gateway, password hashing) and belongs below the adapters.
   {
     files: [
       "app/domain/cards.ts",
@@ -98,6 +98,8 @@ export default tseslint.config(
       "app/storage-software/local/inventory.ts",
       "app/storage-software/local/rentals.ts",
       "app/storage-software/local/tenants.ts",
+      "app/storage-software/sitelink/rentals.ts",
+      "app/storage-software/sitelink/tenants.ts",
     ],
     rules: { "boundaries/dependencies": "off" },
   },

@@ -17,6 +17,9 @@ import type { OperationContract } from "./contract";
 import contractJson from "./operations.json";
 import { siteLinkHolds } from "./holds";
 import { siteLinkInventory } from "./inventory";
+import type { MoveInGateway } from "./move-in";
+import { siteLinkRentals } from "./rentals";
+import { siteLinkReservations } from "./reservations";
 import type { SiteLinkSettings } from "./settings";
 
 /** The checked-in operation contract (operations.json). */
@@ -29,7 +32,10 @@ export interface SiteLinkAdapterOptions {
   fetch?: typeof fetch;
   log?: SiteLinkLog;
   contract?: OperationContract;
+  /** Our payment gateway (the app's): charges under option B ("gateway"), refunds, autopay tokens. */
+  gateway?: MoveInGateway;
 }
+
 
 /** What every part of the adapter is built from. */
 export interface SiteLinkDeps {
@@ -66,14 +72,8 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
     ...siteLinkInventory(deps),
     ...siteLinkHolds(deps),
     // Rentals and tenants: wired to their modules as they land.
-    quoteMoveIn: notYet("quoteMoveIn"),
-    moveIn: notYet("moveIn"),
-    getMoveIn: notYet("getMoveIn"),
-    isEmailRegistered: notYet("isEmailRegistered"),
-    reserveUnit: notYet("reserveUnit"),
-    getReservation: notYet("getReservation"),
-    cancelReservation: notYet("cancelReservation"),
-    expireReservations: notYet("expireReservations"),
+    ...siteLinkRentals({ ...deps, gateway: options.gateway }),
+    ...siteLinkReservations(deps),
     authenticateTenant: notYet("authenticateTenant"),
     findTenantByEmail: notYet("findTenantByEmail"),
     getTenant: notYet("getTenant"),

@@ -41,6 +41,7 @@ import {
 } from "../errors";
 import { postCharges, recordApprovedPayment } from "../local/ledger";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { readFailed, SiteLinkCallError } from "./errors";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
 import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
 
@@ -116,6 +117,8 @@ async function accountIdOf(db: Executor, locationId: number) {
 /** SiteLink's answer for one unit, or null when it does not know the unit. Throws SoftwareUnreachableError. */
 async function readUnit(call: SiteLinkCall, siteLinkUnitId: string): Promise<Row | null> {
   const a = await call("UnitsInformationByUnitID", { UnitID: Number(siteLinkUnitId) }, { write: false });
+  // Refused credentials, an unknown location code, a failing read: not "the unit is gone".
+  if (rows(a, "Table").length === 0 && a.retCode !== null && a.retCode < 0) throw readFailed(a, "UnitsInformationByUnitID")!;
   return rows(a, "Table").find((r) => r.UnitID === siteLinkUnitId) ?? rows(a, "Table")[0] ?? null;
 }
 
@@ -126,7 +129,7 @@ export async function readLedgers(call: SiteLinkCall, siteLinkTenantId: string):
   const a = await call("LedgersByTenantID_v3", { sTenantID: siteLinkTenantId }, { write: false });
   if (a.retCode != null && a.retCode < 0 && rows(a, "Ledgers").length === 0) {
     // "No ledgers" comes back as an empty set or a non-positive code; -1 is also "could not read".
-    if (a.retCode === -1) throw new SoftwareUnreachableError(`LedgersByTenantID_v3: ${a.retMsg}`);
+    if (a.retCode === -1) throw readFailed(a, "LedgersByTenantID_v3")!;
     return [];
   }
   return rows(a, "Ledgers");
@@ -630,8 +633,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       TenantID: Number(tenant.tenantId),
       sAccessCode: tenant.accessCode,
       UnitID: Number(unit.externalId),
-      dStartDate: startRow.StartDate ?? siteLinkDate(input.moveInDate),
-      dEndDate: startRow.EndDate ?? siteLinkDate(input.paidThroughDate),
+      dStartDate: startRow.StartDate?.slice(0, 19) ?? siteLinkDate(input.moveInDate),
+      dEndDate: startRow.EndDate?.slice(0, 19) ?? siteLinkDate(input.paidThroughDate),
       dcPaymentAmount: centsToDecimal(input.total),
       iCreditCardType: settings.charges === "sitelink" ? settings.cardTypeIds[brand]! : 0,
       sCreditCardNumber: settings.charges === "sitelink" ? card.number.replace(/\D/g, "") : "",
@@ -662,6 +665,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     try {
       answer = await call(MOVE_IN, params, { write: true });
     } catch (error) {
+      if (!mayHaveBeenApplied(error)) {
+        // Refused before it left (a bad envelope, a soap:Client Fault): nothing happened in SiteLink.
+        await journal.settle(key, "failed", { error: error instanceof Error ? error.message : String(error), now });
+        await refundB(gatewayAuth, idempotencyKey);
+        await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+        throw error;
+      }
       await journal.settle(key, "unknown", { error: error instanceof Error ? error.message : String(error), now });
       logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.checkoutId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
       // Perhaps it went through: one read now settles most cases at once.
@@ -765,6 +775,15 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   return { moveIn, confirmMoveIn };
+}
+
+/**
+ * Whether a write that threw may have been applied: a timeout, a reset, an HTTP error or garbage after
+ * sending may all follow a commit; an envelope we refused to build or a soap:Client Fault never do.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof SiteLinkCallError) return error.outcomeUnknown;
+  return error instanceof SoftwareUnreachableError;
 }
 
 /** SiteLink tenants of this site whose email is exactly this one (the search is fuzzy and capped at 50: filter here). */
