@@ -172,6 +172,14 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       if (foreign) expect(await h.storage.getUnitType(foreign.id, { now })).toBeNull();
     });
 
+    it("says how fresh its counts are: null when live, else a past time no older than the last read", async () => {
+      const asOf = await h.storage.availabilityAsOf();
+      if (asOf !== null) {
+        expect(asOf).toBeInstanceOf(Date);
+        expect(asOf.getTime()).toBeLessThanOrEqual(Date.now());
+      }
+    });
+
     it("counts only units that are available and not held", async () => {
       const { unitTypeId } = await h.createUnitType({
         statuses: ["available", "available", "available", "rented", "reserved", "unavailable"],
