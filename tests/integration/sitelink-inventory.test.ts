@@ -110,6 +110,28 @@ describe("SiteLink inventory: sync, choice of adapter and freshness", () => {
     expect(type).toMatchObject({ standardRate: 12345, webRate: 11111 });
   });
 
+  it.each([
+    ["the deleted unit's row first", false],
+    ["the new unit's row first", true],
+  ])("a unit deleted at the office and its name given to a new unit (%s): both mirrored, the sync does not jam", async (_order, newFirst) => {
+    const created = bed.sim.control.createUnitType("L001", { typeName: `Rename Test ${newFirst}`, width: 4, length: 6, stdRate: 3000, statuses: ["available", "available"] });
+    await runSiteLinkSync(bed.handle.db);
+    const [oldUnit, newUnit] = created.units;
+    bed.sim.control.setUnitStatus("L001", oldUnit!.UnitID, "deleted");
+    const site = bed.sim.sim.site("L001")!;
+    const live = site.units.find((u) => u.UnitID === newUnit!.UnitID)!;
+    live.sUnitName = oldUnit!.sUnitName;
+    bed.sim.sim.touch(site, live);
+    if (newFirst) {
+      site.units.splice(site.units.indexOf(live), 1);
+      site.units.unshift(live);
+    }
+    const [result] = (await runSiteLinkSync(bed.handle.db)).filter((r) => r.locationId === bed.lumberton.id);
+    expect(result).toMatchObject({ ok: true });
+    expect(await mirroredUnit(bed, newUnit!.UnitID)).toMatchObject({ name: oldUnit!.sUnitName, status: "available" });
+    expect(await mirroredUnit(bed, oldUnit!.UnitID)).toMatchObject({ name: `${oldUnit!.sUnitName} (#${oldUnit!.UnitID})`, status: "unavailable" });
+  });
+
   it("pages say how fresh SiteLink availability is, in the location's time zone", async () => {
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "lumberton-nc-28358"))!;
