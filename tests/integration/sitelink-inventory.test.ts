@@ -283,17 +283,39 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
     });
   }
 
-  it("a location never synced whose SiteLink is unreachable: the page shows the 'could not be loaded' notice (not a 500)", async () => {
+  it("a location never synced whose SiteLink is unreachable: the page shows the 'could not be loaded' notice (not a 500), and the next pages do not wait on SiteLink again at once", async () => {
     const lines = captureLogs();
+    await bed.handle.db.delete(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, bed.jacksonville.id));
+    forgetStorageChoices(bed.handle.db);
+    bed.sim.control.addFault({ operation: "UnitTypePriceList_v2", kind: "http_503", times: 100 });
+    bed.sim.control.clearCalls();
+    try {
+      const account = await accountOf(bed);
+      const location = (await getUnitsLocation(bed.handle.db, account.id, "jacksonville-nc-28546"))!;
+      const page = () => getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
+      const first = await page();
+      expect(first.notices).toHaveLength(1);
+      expect(first.notices[0]).toMatch(/could not be loaded.*We could not reach the facility's system just now/);
+      // One read, retried once after the 503.
+      expect(bed.sim.control.calls({ operation: "UnitTypePriceList_v2" })).toHaveLength(2);
+      const second = await page();
+      expect(second.notices).toEqual(first.notices);
+      expect(bed.sim.control.calls({ operation: "UnitTypePriceList_v2" })).toHaveLength(2);
+      expectNoSecrets(lines.join("\n"));
+    } finally {
+      bed.sim.control.clearFaults();
+    }
+  });
+
+  it("a location whose SiteLink endpoint does not answer at all: a notice, never a 500", async () => {
+    captureLogs();
     await bed.handle.db.delete(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, bed.jacksonville.id));
     await bed.handle.db.update(sitelinkSites).set({ endpoint: "http://127.0.0.1:1/CCWs_3.5/CallCenterWs.asmx" }).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
     forgetStorageChoices(bed.handle.db);
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "jacksonville-nc-28546"))!;
     const listing = await getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
-    expect(listing.notices).toHaveLength(1);
-    expect(listing.notices[0]).toMatch(/could not be loaded.*We could not reach the facility's system just now/);
-    expectNoSecrets(lines.join("\n"));
+    expect(listing.notices[0]).toMatch(/could not be loaded/);
   });
 
   it("sitelink:status shows each location's sync, its errors and the journal rows that need attention, without secrets", async () => {
