@@ -21,7 +21,7 @@ import { eq, inArray } from "drizzle-orm";
 import { getDatabase } from "~/db/client.server";
 import { runMigrations } from "~/db/migrate.server";
 import { accounts, locations } from "~/db/schema";
-import { saveSiteLinkSettings } from "~/storage-software/sitelink/settings";
+import { saveSiteLinkSettings } from "~/storage-software/index.server";
 import { seedDatabase } from "../seeds/seed";
 import { DEMO_CORP, DEMO_SITES, startSiteLinkSimulator } from "../sitelink-simulator/index";
 import type { SimState } from "../sitelink-simulator/state";

@@ -6,8 +6,10 @@ import { createLocalAdapter } from "./local";
 import { chooseAdapter, createSiteLinkAdapter, loadSiteLinkSettings } from "./sitelink";
 import { logger } from "~/logger.server";
 
-export { runSiteLinkSync, startSiteLinkSync } from "./sitelink/scheduler";
-export { collectSiteLinkStatus, formatSiteLinkStatus } from "./sitelink/status";
+// SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
+export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
+export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
+export { saveSiteLinkSettings, type SiteLinkSettingsInput } from "./sitelink/settings";
 
 export type { LocationRef };
 
