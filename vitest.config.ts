@@ -25,7 +25,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: "unit",
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}", "sitelink-simulator/**/*.test.ts"],
           setupFiles: ["tests/setup/fail-on-console-error.ts"],
           env: { NODE_ENV: "test" },
         },

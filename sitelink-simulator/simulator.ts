@@ -26,6 +26,7 @@ export interface SimulatorOptions {
 
 export interface OpContext {
   sim: SiteLinkSimulator;
+  operation: string;
   /** The site named by sLocationCode; null for a corp-wide call (TenantSearchDetailed with no location). */
   site: SiteRecord | null;
   params: Record<string, Bound>;
@@ -60,8 +61,12 @@ export class SiteLinkSimulator {
     this.baseClock = options.clock ?? (() => new Date());
     this.log = options.log ?? (() => {});
     this.options = { dateTimeOffset: options.dateTimeOffset ?? true, authFailure: options.authFailure ?? "rt" };
-    this.state = this.initialState(options.seed ?? "demo");
+    this.startSeed = options.seed ?? "demo";
+    this.state = this.initialState(this.startSeed);
   }
+
+  /** What the simulator started from (reset() goes back to it). */
+  readonly startSeed: "demo" | "empty" | SimState;
 
   initialState(seed: "demo" | "empty" | SimState): SimState {
     if (seed === "demo") return demoState(this.baseClock());
@@ -160,6 +165,6 @@ export class SiteLinkSimulator {
     if (!handler) throw new SoapFaultError("soap:Server", `Server was unable to process request. ---> Operation ${call.operation} is not implemented by the simulator.`);
     const { today, nowLocal } = this.localNow(site);
     for (const s of site ? [site] : this.state.sites) this.sweep(s, nowLocal);
-    return handler({ sim: this, site, params: p, present: call.present, now: this.now(), today, nowLocal });
+    return handler({ sim: this, operation: call.operation, site, params: p, present: call.present, now: this.now(), today, nowLocal });
   }
 }
