@@ -12,9 +12,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { now as clockNow } from "~/services/clock.server";
-import { collectSiteLinkStatus, formatSiteLinkStatus } from "~/storage-software/index.server";
-import { statusSnapshotFile } from "~/storage-software/sitelink/scheduler";
-import type { SiteLinkStatus } from "~/storage-software/sitelink/status";
+import { collectSiteLinkStatus, formatSiteLinkStatus, statusSnapshotFile, type SiteLinkStatus } from "~/storage-software/index.server";
 
 const { values } = parseArgs({ options: { json: { type: "boolean", default: false }, check: { type: "boolean", default: false } } });
 

@@ -64,9 +64,23 @@ describe("office tenants", () => {
 
     const search = await soapCall(sim.url, "TenantSearchDetailed", { sEmailAddress: "jordan.office@example.com" }, { location: "" });
     expect(search.tables.Table!.map((r) => [r.sLocationCode, r.sEmail])).toEqual([["L002", "jordan.office@example.com"]]);
+    // Fuzzy ("contains") and capped at 50 rows.
+    const broad = await soapCall(sim.url, "TenantSearchDetailed", { sEmailAddress: "EXAMPLE.COM" }, { location: "" });
+    expect(broad.tables.Table).toHaveLength(50);
     const info = await soapCall(sim.url, "TenantInfoByTenantID", { iTenantID: tenantId });
     expect(info.tables.Table![0]).toMatchObject({ sFName: "Pat", sLName: "Office", sWebPassword: "gate1234" });
     expect(info.tables.Table![0]!.sAccessCode).toMatch(/^\d{6}$/);
+  });
+
+  it("adds an office tenant renting a unit; the office's move-out ends the ledger and frees the unit", async () => {
+    const unitId = sim.control.createUnitType("L001", { typeName: "Indoor", width: 5, length: 5, stdRate: 3000, statuses: ["available"] }).units[0]!.UnitID;
+    const office = sim.control.addOfficeTenant("L001", { firstName: "Olive", lastName: "Office", email: "olive@example.com", webPassword: "olive123", unitId });
+    expect((await soapCall(sim.url, "TenantLogin", { sTenantLogin: "olive@example.com", sTenantPassword: "olive123" })).rt?.Ret_Code).toBe(office.TenantID);
+    const ledgers = await soapCall(sim.url, "LedgersByTenantID_v3", { sTenantID: String(office.TenantID) });
+    expect(ledgers.tables.Ledgers!.map((l) => [l.LedgerID, l.UnitID, l.sAccessCode])).toEqual([[String(office.LedgerID), String(unitId), office.accessCode]]);
+    sim.control.moveOut("L001", office.LedgerID!);
+    expect((await soapCall(sim.url, "LedgersByTenantID_v3", { sTenantID: String(office.TenantID) })).tables.Ledgers).toBeUndefined();
+    expect((await soapCall(sim.url, "UnitsInformationByUnitID", { UnitID: unitId })).tables.Table![0]!.bRented).toBe("false");
   });
 
   it("TenantUpdate_v3 overwrites every field: a field left out is blanked", async () => {
@@ -107,6 +121,13 @@ describe("ledgers and payments", () => {
     expect(paid.tables.Table![0]!.dPaidThru).toBe("2026-05-09T00:00:00-04:00");
     const declined = await soapCall(sim.url, "PaymentSimpleWithSource", { iTenantID: tenantId, iUnitID: unitId, dcPaymentAmount: "5.00", ...card({ sCreditCardNumber: "4000000000000002" }) });
     expect(declined.rt?.Ret_Code).toBe(-100);
+    // No idempotency key in SiteLink: the same payment sent twice is posted twice.
+    const same = { iTenantID: tenantId, iUnitID: unitId, dcPaymentAmount: "1.00", ...card() };
+    const a = await soapCall(sim.url, "PaymentSimpleWithSource", same);
+    const b = await soapCall(sim.url, "PaymentSimpleWithSource", same);
+    expect(b.rt!.Ret_Code).toBe(a.rt!.Ret_Code + 1);
+    const history = (await soapCall(sim.url, "PaymentsByLedgerID", { sLedgerID: String(ledgerId) })).tables.PmtHistory!;
+    expect(history.filter((p) => p.Payment === "1.0000")).toHaveLength(2);
   });
 
   it("quotes a prepayment and, paid, advances dPaidThru by those whole months", async () => {
@@ -233,7 +254,7 @@ describe("faults and the call log", () => {
   });
 
   it("adds latency to a call and still answers it", async () => {
-    sim.control.addFault({ operation: "SiteInformation", kind: "latency", ms: 300 });
+    sim.control.addFault({ operation: "SiteInformation", kind: "slow", ms: 300 });
     const t0 = Date.now();
     const r = await soapCall(sim.url, "SiteInformation");
     expect(Date.now() - t0).toBeGreaterThanOrEqual(290);

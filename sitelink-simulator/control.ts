@@ -99,8 +99,9 @@ export class SimControl {
 
   // -------------------------------------------------------------- state
 
-  reset(seed: "demo" | "empty" = "demo"): void {
-    this.sim.state = this.sim.initialState(seed);
+  /** Back to the state the simulator started from (or to the demo corp / an empty corp). */
+  reset(seed?: "demo" | "empty"): void {
+    this.sim.state = this.sim.initialState(seed ?? this.sim.startSeed);
     this.log = [];
     this.faults.clear();
   }
@@ -270,6 +271,43 @@ export class SimControl {
     return unit;
   }
 
+  /**
+   * A tenant created at the office (with a web password for TenantLogin), optionally renting a unit:
+   * what the portal must prove before it lets an office tenant create a sign-in.
+   */
+  addOfficeTenant(
+    code: string,
+    input: { firstName: string; lastName: string; email: string; webPassword?: string; unitId?: number },
+  ): { TenantID: number; accessCode: string; LedgerID: number | null } {
+    const site = this.requireSite(code);
+    const { nowLocal } = this.sim.localNow(site);
+    const tenant = addSyntheticTenant(site, { first: input.firstName, last: input.lastName, email: input.email, at: nowLocal, webPassword: input.webPassword ?? "" });
+    let ledgerId: number | null = null;
+    if (input.unitId !== undefined) {
+      const unit = this.setUnitStatus(code, input.unitId, "rented");
+      const ledger = site.ledgers.find((l) => l.UnitID === unit.UnitID && l.active)!;
+      const synthetic = ledger.TenantID;
+      ledger.TenantID = tenant.TenantID;
+      ledger.accessCode = tenant.accessCode;
+      site.tenants = site.tenants.filter((t) => t.TenantID !== synthetic);
+      ledgerId = ledger.LedgerID;
+    }
+    return { TenantID: tenant.TenantID, accessCode: tenant.accessCode, LedgerID: ledgerId };
+  }
+
+  /** The office moves a tenant out: the ledger ends (no longer listed) and the unit is free again. */
+  moveOut(code: string, ledgerId: number): void {
+    const site = this.requireSite(code);
+    const ledger = site.ledgers.find((l) => l.LedgerID === ledgerId && l.active);
+    if (!ledger) throw new ControlError(404, `No active ledger ${ledgerId} at ${code}`);
+    ledger.active = false;
+    const unit = site.units.find((u) => u.UnitID === ledger.UnitID);
+    if (unit) {
+      unit.rented = false;
+      this.sim.touch(site, unit);
+    }
+  }
+
   /** Changes a unit's rates (the office's rate change: the next quote and -11 see it). */
   setUnitRates(code: string, unitIds: number[], rates: { stdRate?: number; webRate?: number }): void {
     const site = this.requireSite(code);
@@ -283,6 +321,11 @@ export class SimControl {
   }
 
   // -------------------------------------------------------------- clock and billing
+
+  /** advanceClock(ms) moves the clock forward; advanceClock({ to }) fixes it (the study's name). */
+  advanceClock(by: number | { to: string }): { now: string } {
+    return typeof by === "number" ? this.setClock({ advanceMs: by }) : this.setClock({ to: by.to });
+  }
 
   /** Fixes the clock at an instant (ISO) or moves it forward. */
   setClock(input: { to?: string; advanceMs?: number; advanceDays?: number }): { now: string } {
@@ -460,6 +503,8 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  *   POST   /__sim/sites/:code/unit-types         createUnitType(input)
  *   POST   /__sim/sites/:code/units/:id/status   {status}
  *   POST   /__sim/sites/:code/units/:id/rates    {stdRate?, webRate?} (cents)
+ *   POST   /__sim/sites/:code/tenants            addOfficeTenant({firstName, lastName, email, webPassword?, unitId?})
+ *   POST   /__sim/sites/:code/ledgers/:id/move-out  the office moves the tenant out
  *   POST   /__sim/clock                          {to?, advanceMs?, advanceDays?}
  *   POST   /__sim/billing/run                    {date?, location?}
  *   GET    /__sim/calls?operation=&location=     call log (card fields redacted)
@@ -474,7 +519,7 @@ export async function handleControl(control: SimControl, req: IncomingMessage, r
     const [a, b, c, d, e] = parts;
     if (a === "health" && method === "GET") return send(res, 200, { ok: true, now: control.sim.now().toISOString() });
     if (a === "reset" && method === "POST") {
-      control.reset(body.seed === "empty" ? "empty" : "demo");
+      control.reset(body.seed === "empty" || body.seed === "demo" ? body.seed : undefined);
       return send(res, 200, { ok: true });
     }
     if (a === "state" && method === "GET") return send(res, 200, control.inspect());
@@ -495,6 +540,13 @@ export async function handleControl(control: SimControl, req: IncomingMessage, r
     }
     if (a === "sites" && b && c === "units" && d && e === "rates" && method === "POST") {
       control.setUnitRates(b, [Number(d)], body as { stdRate?: number; webRate?: number });
+      return send(res, 200, { ok: true });
+    }
+    if (a === "sites" && b && c === "tenants" && !d && method === "POST") {
+      return send(res, 201, control.addOfficeTenant(b, body as { firstName: string; lastName: string; email: string; webPassword?: string; unitId?: number }));
+    }
+    if (a === "sites" && b && c === "ledgers" && d && e === "move-out" && method === "POST") {
+      control.moveOut(b, Number(d));
       return send(res, 200, { ok: true });
     }
     if (a === "clock" && method === "POST") return send(res, 200, control.setClock(body as { to?: string; advanceMs?: number; advanceDays?: number }));

@@ -8,8 +8,10 @@
  */
 
 export type FaultKind =
-  /** Wait `ms` before processing (the call still commits, even if the client gave up). */
+  /** Wait `ms` (default 2000) before processing (the call still commits, even if the client gave up). */
   | "latency"
+  /** Same as latency (the issue's word). */
+  | "slow"
   /** Close the socket without processing anything. */
   | "drop_before"
   /** Process (commit), then never answer: the timeout-after-commit case. */
@@ -52,6 +54,7 @@ export interface FaultDecision {
 
 export const FAULT_KINDS: readonly FaultKind[] = [
   "latency",
+  "slow",
   "drop_before",
   "commit_then_hang",
   "commit_then_reset",
@@ -69,7 +72,7 @@ export class Faults {
   add(input: FaultRuleInput): FaultRule {
     if (!FAULT_KINDS.includes(input.kind)) throw new Error(`Unknown fault kind: ${String(input.kind)}`);
     if (!input.operation) throw new Error("operation is required (an operation name or \"*\")");
-    const rule: FaultRule = { ...input, id: this.nextId++, seen: 0, applied: 0 };
+    const rule: FaultRule = { ...input, kind: input.kind === "slow" ? "latency" : input.kind, id: this.nextId++, seen: 0, applied: 0 };
     this.rules.push(rule);
     return rule;
   }

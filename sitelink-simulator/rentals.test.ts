@@ -176,6 +176,8 @@ describe("MoveInWithDiscount_v7", () => {
     expect((await call({ TenantID: 123456 })).rt?.Ret_Code).toBe(-95);
     expect((await call({ UnitID: 123456 })).rt?.Ret_Code).toBe(-25);
     expect((await call({ iBillingFrequency: 0 })).rt?.Ret_Code).toBe(-28);
+    expect((await call({ dStartDate: "2026-01-09T00:00:00" })).rt?.Ret_Code).toBe(-83);
+    expect((await call({ iPayMethod: 9 })).rt?.Ret_Code).toBe(-5);
     expect(sim.control.inspectSite("L001").ledgers.some((l) => l.TenantID === tenant.tenantId)).toBe(false);
   });
 

@@ -61,8 +61,12 @@ export class SiteLinkSimulator {
     this.baseClock = options.clock ?? (() => new Date());
     this.log = options.log ?? (() => {});
     this.options = { dateTimeOffset: options.dateTimeOffset ?? true, authFailure: options.authFailure ?? "rt" };
-    this.state = this.initialState(options.seed ?? "demo");
+    this.startSeed = options.seed ?? "demo";
+    this.state = this.initialState(this.startSeed);
   }
+
+  /** What the simulator started from (reset() goes back to it). */
+  readonly startSeed: "demo" | "empty" | SimState;
 
   initialState(seed: "demo" | "empty" | SimState): SimState {
     if (seed === "demo") return demoState(this.baseClock());

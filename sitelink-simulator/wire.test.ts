@@ -169,3 +169,20 @@ describe("WSDL", () => {
     expect(xml.indexOf("<iLedgerID>")).toBeLessThan(xml.indexOf("<dScheduledOut>"));
   });
 });
+
+describe("sitelink:check (contract against a WSDL)", () => {
+  it("finds no difference with the simulator's WSDL and reports a renamed or reordered parameter", async () => {
+    const { diffContract } = await import("./wsdl-check");
+    const { loadContract } = await import("./contract");
+    const text = await (await fetch(`${sim.url}?WSDL`)).text();
+    const contract = loadContract();
+    expect(diffContract(contract, text)).toEqual([]);
+    const changed = structuredClone(contract);
+    changed.operations.ChargesAllByLedgerID!.params[4]!.name = "iLedgerID";
+    changed.operations.NotAnOperation = { ...changed.operations.SiteInformation! };
+    const problems = diffContract(changed, text);
+    expect(problems).toHaveLength(2);
+    expect(problems[0]).toMatch(/^ChargesAllByLedgerID:\n {4}contract: .*iLedgerID:s:string\n {4}WSDL: {5}.*ledgerId:s:string$/);
+    expect(problems[1]).toBe("NotAnOperation: not in the WSDL");
+  });
+});

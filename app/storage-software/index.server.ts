@@ -6,8 +6,10 @@ import { createLocalAdapter } from "./local";
 import { chooseAdapter, createSiteLinkAdapter, loadSiteLinkSettings } from "./sitelink";
 import { logger } from "~/logger.server";
 
-export { runSiteLinkSync, startSiteLinkSync } from "./sitelink/scheduler";
-export { collectSiteLinkStatus, formatSiteLinkStatus } from "./sitelink/status";
+// SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
+export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
+export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
+export { saveSiteLinkSettings, type SiteLinkSettingsInput } from "./sitelink/settings";
 
 export type { LocationRef };
 
@@ -22,7 +24,7 @@ export type { LocationRef };
  */
 export function storageFor(db: Database, location: LocationRef): StorageSoftware {
   if (location.software !== "sitelink") return createLocalAdapter(db, location);
-  return deferredAdapter(() => resolveAdapter(db, location));
+  return deferredAdapter(db, location, () => resolveAdapter(db, location));
 }
 
 const CHOICE_TTL_MS = 30_000;
@@ -50,20 +52,20 @@ function resolveAdapter(db: Database, location: LocationRef): Promise<StorageSof
   return adapter;
 }
 
-/** An adapter whose every method first resolves the real one. `then` is absent so it is never mistaken for a promise. */
-function deferredAdapter(resolve: () => Promise<StorageSoftware>): StorageSoftware {
-  return new Proxy({} as StorageSoftware, {
-    get(_target, property) {
-      if (property === "kind") return "sitelink";
-      if (typeof property !== "string" || property === "then" || property === "toJSON") return undefined;
-      return async (...args: unknown[]) => {
-        const adapter = await resolve();
-        const method = (adapter as unknown as Record<string, unknown>)[property];
-        if (typeof method !== "function") throw new TypeError(`StorageSoftware has no method ${property}`);
-        return (method as (...a: unknown[]) => unknown).apply(adapter, args);
-      };
-    },
-  });
+/**
+ * An adapter whose every method first resolves the real one. Its methods are the local adapter's
+ * (every adapter implements the whole port), so it is a plain object with the port's keys.
+ */
+function deferredAdapter(db: Database, location: LocationRef, resolve: () => Promise<StorageSoftware>): StorageSoftware {
+  const deferred: Record<string, unknown> = { kind: "sitelink" };
+  for (const [name, value] of Object.entries(createLocalAdapter(db, location))) {
+    if (typeof value !== "function") continue;
+    deferred[name] = async (...args: unknown[]) => {
+      const adapter = (await resolve()) as unknown as Record<string, (...a: unknown[]) => unknown>;
+      return adapter[name]!.apply(adapter, args);
+    };
+  }
+  return deferred as unknown as StorageSoftware;
 }
 
 /** The line the server logs at start-up, or null when no SiteLink location is served locally. */

@@ -110,6 +110,28 @@ describe("SiteLink inventory: sync, choice of adapter and freshness", () => {
     expect(type).toMatchObject({ standardRate: 12345, webRate: 11111 });
   });
 
+  it.each([
+    ["the deleted unit's row first", false],
+    ["the new unit's row first", true],
+  ])("a unit deleted at the office and its name given to a new unit (%s): both mirrored, the sync does not jam", async (_order, newFirst) => {
+    const created = bed.sim.control.createUnitType("L001", { typeName: `Rename Test ${newFirst}`, width: 4, length: 6, stdRate: 3000, statuses: ["available", "available"] });
+    await runSiteLinkSync(bed.handle.db);
+    const [oldUnit, newUnit] = created.units;
+    bed.sim.control.setUnitStatus("L001", oldUnit!.UnitID, "deleted");
+    const site = bed.sim.sim.site("L001")!;
+    const live = site.units.find((u) => u.UnitID === newUnit!.UnitID)!;
+    live.sUnitName = oldUnit!.sUnitName;
+    bed.sim.sim.touch(site, live);
+    if (newFirst) {
+      site.units.splice(site.units.indexOf(live), 1);
+      site.units.unshift(live);
+    }
+    const [result] = (await runSiteLinkSync(bed.handle.db)).filter((r) => r.locationId === bed.lumberton.id);
+    expect(result).toMatchObject({ ok: true });
+    expect(await mirroredUnit(bed, newUnit!.UnitID)).toMatchObject({ name: oldUnit!.sUnitName, status: "available" });
+    expect(await mirroredUnit(bed, oldUnit!.UnitID)).toMatchObject({ name: `${oldUnit!.sUnitName} (#${oldUnit!.UnitID})`, status: "unavailable" });
+  });
+
   it("pages say how fresh SiteLink availability is, in the location's time zone", async () => {
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "lumberton-nc-28358"))!;
@@ -261,17 +283,39 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
     });
   }
 
-  it("a location never synced whose SiteLink is unreachable: the page shows the 'could not be loaded' notice (not a 500)", async () => {
+  it("a location never synced whose SiteLink is unreachable: the page shows the 'could not be loaded' notice (not a 500), and the next pages do not wait on SiteLink again at once", async () => {
     const lines = captureLogs();
+    await bed.handle.db.delete(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, bed.jacksonville.id));
+    forgetStorageChoices(bed.handle.db);
+    bed.sim.control.addFault({ operation: "UnitTypePriceList_v2", kind: "http_503", times: 100 });
+    bed.sim.control.clearCalls();
+    try {
+      const account = await accountOf(bed);
+      const location = (await getUnitsLocation(bed.handle.db, account.id, "jacksonville-nc-28546"))!;
+      const page = () => getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
+      const first = await page();
+      expect(first.notices).toHaveLength(1);
+      expect(first.notices[0]).toMatch(/could not be loaded.*We could not reach the facility's system just now/);
+      // One read, retried once after the 503.
+      expect(bed.sim.control.calls({ operation: "UnitTypePriceList_v2" })).toHaveLength(2);
+      const second = await page();
+      expect(second.notices).toEqual(first.notices);
+      expect(bed.sim.control.calls({ operation: "UnitTypePriceList_v2" })).toHaveLength(2);
+      expectNoSecrets(lines.join("\n"));
+    } finally {
+      bed.sim.control.clearFaults();
+    }
+  });
+
+  it("a location whose SiteLink endpoint does not answer at all: a notice, never a 500", async () => {
+    captureLogs();
     await bed.handle.db.delete(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, bed.jacksonville.id));
     await bed.handle.db.update(sitelinkSites).set({ endpoint: "http://127.0.0.1:1/CCWs_3.5/CallCenterWs.asmx" }).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
     forgetStorageChoices(bed.handle.db);
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "jacksonville-nc-28546"))!;
     const listing = await getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
-    expect(listing.notices).toHaveLength(1);
-    expect(listing.notices[0]).toMatch(/could not be loaded.*We could not reach the facility's system just now/);
-    expectNoSecrets(lines.join("\n"));
+    expect(listing.notices[0]).toMatch(/could not be loaded/);
   });
 
   it("sitelink:status shows each location's sync, its errors and the journal rows that need attention, without secrets", async () => {

@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, locations } from "~/db/schema";
 import type { LocationRef } from "~/storage-software/index.server";
-import { saveSiteLinkSettings } from "~/storage-software/sitelink/settings";
+import { saveSiteLinkSettings } from "~/storage-software/index.server";
 import { DEMO_CORP, startSiteLinkSimulator, type RunningSimulator, type StartOptions } from "../../sitelink-simulator/index";
 import { createTestDatabase } from "./db";
 

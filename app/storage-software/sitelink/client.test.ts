@@ -41,6 +41,7 @@ const CARD = "4111111111111111";
 const CVV = "737";
 let lines: string[] = [];
 const log: SiteLinkLog = {
+  debug: (fields, message) => lines.push(JSON.stringify({ level: "debug", ...fields, message })),
   info: (fields, message) => lines.push(JSON.stringify({ level: "info", ...fields, message })),
   warn: (fields, message) => lines.push(JSON.stringify({ level: "warn", ...fields, message })),
 };
@@ -87,7 +88,7 @@ describe("SiteLink client", () => {
     expect(received[0]!.body).toContain(`<sCorpPassword>${PASSWORD}</sCorpPassword>`);
     expect(lines).toHaveLength(1);
     const line = JSON.parse(lines[0]!);
-    expect(line).toMatchObject({ operation: "UnitTypePriceList_v2", location: "L001", attempt: 1 });
+    expect(line).toMatchObject({ level: "debug", operation: "UnitTypePriceList_v2", location: "L001", attempt: 1 });
     expect(typeof line.ms).toBe("number");
     expectNoSecrets();
   });

@@ -7,7 +7,8 @@
  * - A write is NEVER retried here: a write that got no usable answer throws SiteLinkCallError with
  *   `outcomeUnknown`, and the caller's journal + reconciliation decide (study §8.2).
  * - The client does not judge RT codes: it returns `{tables, retCode, retMsg}`; see ./errors.ts.
- * - One log line per call: operation, location code, latency, outcome. Never a parameter value; any
+ * - One log line per call (debug for fast reads, info for writes and slow reads, warn for failures):
+ *   operation, location code, latency, outcome. Never a parameter value; any
  *   message that could echo one has the password, API key and card fields replaced first.
  */
 import { performance } from "node:perf_hooks";
@@ -22,9 +23,12 @@ export type { Credentials, SiteLinkParams, SiteLinkValue } from "./envelope";
 
 export const DEFAULT_READ_TIMEOUT_MS = 8_000;
 export const DEFAULT_WRITE_TIMEOUT_MS = 45_000;
+/** A call slower than this is logged at info even when it is a read. */
+const SLOW_CALL_MS = 1_000;
 
 /** The subset of pino the client uses (tests pass a recorder). */
 export interface SiteLinkLog {
+  debug(fields: Record<string, unknown>, message: string): void;
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
@@ -124,10 +128,10 @@ export function createSiteLinkClient(options: SiteLinkClientOptions): SiteLinkCl
       const started = performance.now();
       try {
         const answer = await attempt(operation, body, write, timeoutMs, secrets);
-        log.info(
-          { operation, location: credentials.locationCode, ms: Math.round(performance.now() - started), retCode: answer.retCode, attempt: n },
-          `[sitelink] ${operation} answered`,
-        );
+        const ms = Math.round(performance.now() - started);
+        // Writes and slow reads at info; the minute-by-minute sync reads at debug.
+        const level = write || ms >= SLOW_CALL_MS ? "info" : "debug";
+        log[level]({ operation, location: credentials.locationCode, ms, retCode: answer.retCode, attempt: n }, `[sitelink] ${operation} answered`);
         return answer;
       } catch (error) {
         const e = error as SiteLinkCallError;

@@ -9,6 +9,7 @@
  * gets a placeholder); decimals with at least 2 dp; booleans `true`/`false`; ints as digits.
  */
 import type { OperationContract, OperationSpec, ParamSpec, XsdType } from "./contract";
+import { centsToDecimal } from "./money";
 
 export type SiteLinkValue = string | number | boolean | null | undefined;
 export type SiteLinkParams = Record<string, SiteLinkValue>;
@@ -58,9 +59,7 @@ function formatDecimal(op: string, name: string, value: string | number): string
     if (!Number.isFinite(value)) throw new EnvelopeError(`${op}.${name}: not a finite number`);
     const cents = Math.round(value * 100);
     if (Math.abs(value * 100 - cents) > 1e-6) throw new EnvelopeError(`${op}.${name}: ${value} has more than 2 decimals; pass a string`);
-    const sign = cents < 0 ? "-" : "";
-    const abs = Math.abs(cents);
-    return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+    return centsToDecimal(cents);
   }
   const s = value.trim();
   const m = /^(-?)(\d+)(?:\.(\d+))?$/.exec(s);

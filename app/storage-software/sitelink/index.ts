@@ -92,7 +92,8 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
     enrolAutopay: notYet("enrolAutopay"),
     cancelAutopay: notYet("cancelAutopay"),
     giveMoveOutNotice: notYet("giveMoveOutNotice"),
-    billLeases: notYet("billLeases"),
+    // SiteLink bills its own leases (study §8.4); option B's billing is the payments module's.
+    billLeases: async () => ({ billedBy: "software", leases: [], failed: [] }),
   };
 }
 

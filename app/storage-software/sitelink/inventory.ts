@@ -25,6 +25,11 @@ import { okRead } from "./errors";
 import { decimalToNumber, intOrNull, isTrue, optionalCents } from "./money";
 import { availabilityAsOf, readSyncState, syncInventory } from "./sync";
 
+/** How long after a failed first sync pages answer "unreachable" without asking SiteLink again. */
+const RETRY_FIRST_SYNC_MS = 30_000;
+/** First syncs in flight in this process, per database and location. */
+const firstSyncsByDb = new WeakMap<Database, Map<number, Promise<void>>>();
+
 export interface SiteLinkInventoryDeps {
   db: Database;
   location: LocationRef;
@@ -41,11 +46,28 @@ export interface AvailabilityFreshness {
 export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & AvailabilityFreshness {
   const { db, location, call, now, log } = deps;
 
-  /** A location never synced gets a full sync before its first read. */
+  /**
+   * A location never synced gets a full sync before its first read: one at a time per location in
+   * this process, and not again within RETRY_FIRST_SYNC_MS of a failed attempt (pages answer at once
+   * with "could not reach the facility's system" instead of each waiting for SiteLink's timeout).
+   */
   async function ensureSynced(): Promise<void> {
     const state = await readSyncState(db, location.id);
     if (state?.lastSyncedAt) return;
-    await syncInventory({ db, locationId: location.id, call, now }, { full: true });
+    const lastTry = state?.lastAttemptAt?.getTime() ?? 0;
+    if (state?.lastError && now().getTime() - lastTry < RETRY_FIRST_SYNC_MS && now().getTime() >= lastTry) {
+      throw new SoftwareUnreachableError(`SiteLink inventory of location ${location.id} is not synced yet: ${state.lastError}`);
+    }
+    let firstSyncs = firstSyncsByDb.get(db);
+    if (!firstSyncs) firstSyncsByDb.set(db, (firstSyncs = new Map()));
+    let running = firstSyncs.get(location.id);
+    if (!running) {
+      const inFlight = firstSyncs;
+      running = syncInventory({ db, locationId: location.id, call, now }, { full: true }).then(() => undefined);
+      inFlight.set(location.id, running);
+      void running.catch(() => undefined).finally(() => inFlight.delete(location.id));
+    }
+    await running;
   }
 
   const unitTypeRows = (where: SQL | undefined, at: Date) => {

@@ -31,9 +31,9 @@ export function optionalCents(value: string | undefined | null, fallback = 0): n
 /** 11765 -> "117.65", -350 -> "-3.50": the 2 dp SiteLink expects. */
 export function centsToDecimal(cents: number): string {
   if (!Number.isSafeInteger(cents)) throw new Error(`Cents must be an integer: ${cents}`);
-  const sign = cents < 0 ? "-" : "";
-  const abs = Math.abs(cents);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, "0")}`;
+  // A wire value for SiteLink, not a price for people (those are formatted by ~/domain/money).
+  const digits = String(Math.abs(cents)).padStart(3, "0");
+  return `${cents < 0 ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`;
 }
 
 /** A size or a rate ("10.0000" -> 10, "6.7500" -> 6.75); NaN-free: throws on non-numbers. */

@@ -134,6 +134,8 @@ async function upsertTypes(tx: Executor, locationId: number, facts: TypeFacts[],
         webRate: f.webRate,
         externalId: f.key,
       })
+      // Another process syncing the same location at the same moment inserted it first.
+      .onConflictDoUpdate({ target: [unitTypes.locationId, unitTypes.externalId], set: { name: f.name } })
       .returning({ id: unitTypes.id });
     ids.set(f.key, row!.id);
     created++;
@@ -149,6 +151,9 @@ async function upsertUnits(tx: Executor, locationId: number, rows: Row[], typeId
     .where(eq(units.locationId, locationId));
   const byExternal = new Map(mine.filter((u) => u.externalId !== null).map((u) => [u.externalId!, u.id]));
   const byName = new Map(mine.filter((u) => u.externalId === null).map((u) => [u.name, u.id]));
+  // Names are unique per location: who holds each name now.
+  const nameHolder = new Map(mine.map((u) => [u.name, { id: u.id, externalId: u.externalId }]));
+  const nameOf = new Map(mine.filter((u) => u.externalId !== null).map((u) => [u.externalId!, u.name]));
   let created = 0;
   let updated = 0;
   for (const row of rows) {
@@ -165,14 +170,35 @@ async function upsertUnits(tx: Executor, locationId: number, rows: Row[], typeId
     };
     // A unit already mirrored, or a local unit of the same name (demo data before SiteLink) adopted.
     const id = byExternal.get(values.externalId) ?? byName.get(values.name);
+    // The name belongs to another SiteLink unit (deleted and re-created at the office): that one,
+    // which SiteLink no longer lists under this name, gets its id appended, so the sync never jams.
+    const holder = nameHolder.get(values.name);
+    if (holder && holder.id !== id && row.dDeleted) {
+      // A deleted unit never takes a name from another: it keeps its own with its id appended.
+      values.name = `${values.name} (#${values.externalId})`;
+    } else if (holder && holder.id !== id && holder.externalId !== null) {
+      const renamed = `${values.name} (#${holder.externalId})`;
+      await tx.update(units).set({ name: renamed }).where(eq(units.id, holder.id));
+      nameHolder.set(renamed, holder);
+      nameOf.set(holder.externalId, renamed);
+    }
     if (id !== undefined) {
       await tx.update(units).set(values).where(eq(units.id, id));
       byName.delete(values.name);
       updated++;
     } else {
-      await tx.insert(units).values({ locationId, ...values });
+      const [inserted] = await tx
+        .insert(units)
+        .values({ locationId, ...values })
+        .onConflictDoUpdate({ target: [units.locationId, units.externalId], set: values })
+        .returning({ id: units.id });
+      byExternal.set(values.externalId, inserted!.id);
       created++;
     }
+    const previous = nameOf.get(values.externalId);
+    if (previous !== undefined && previous !== values.name) nameHolder.delete(previous);
+    nameHolder.set(values.name, { id: id ?? byExternal.get(values.externalId)!, externalId: values.externalId });
+    nameOf.set(values.externalId, values.name);
   }
   return [created, updated];
 }
