@@ -20,6 +20,7 @@ import { siteLinkInventory } from "./inventory";
 import type { MoveInGateway } from "./move-in";
 import { siteLinkRentals } from "./rentals";
 import { siteLinkReservations } from "./reservations";
+import { siteLinkTenants } from "./tenants";
 import type { SiteLinkSettings } from "./settings";
 
 /** The checked-in operation contract (operations.json). */
@@ -61,39 +62,15 @@ export function siteLinkDeps(db: Database, location: LocationRef, options: SiteL
   return { db, location, call: client.call, settings: options.settings, now: options.now ?? (() => new Date()), log };
 }
 
-const notYet = (method: string) => async (): Promise<never> => {
-  throw new NotSupportedError(`${method} is not available online at this location yet (SiteLink adapter)`);
-};
-
 export function createSiteLinkAdapter(db: Database, location: LocationRef, options: SiteLinkAdapterOptions): StorageSoftware {
   const deps = siteLinkDeps(db, location, options);
   return {
     kind: "sitelink",
     ...siteLinkInventory(deps),
     ...siteLinkHolds(deps),
-    // Rentals and tenants: wired to their modules as they land.
     ...siteLinkRentals({ ...deps, gateway: options.gateway }),
     ...siteLinkReservations(deps),
-    authenticateTenant: notYet("authenticateTenant"),
-    findTenantByEmail: notYet("findTenantByEmail"),
-    getTenant: notYet("getTenant"),
-    verifyTenantPassword: notYet("verifyTenantPassword"),
-    setTenantPassword: notYet("setTenantPassword"),
-    updateTenantContact: notYet("updateTenantContact"),
-    updateTenantPhone: notYet("updateTenantPhone"),
-    listTenantLeases: notYet("listTenantLeases"),
-    getTenantLease: notYet("getTenantLease"),
-    getLedger: notYet("getLedger"),
-    listSavedCards: notYet("listSavedCards"),
-    makePayment: notYet("makePayment"),
-    quotePrepay: notYet("quotePrepay"),
-    prepay: notYet("prepay"),
-    getReceipt: notYet("getReceipt"),
-    enrolAutopay: notYet("enrolAutopay"),
-    cancelAutopay: notYet("cancelAutopay"),
-    giveMoveOutNotice: notYet("giveMoveOutNotice"),
-    // SiteLink bills its own leases (study §8.4); option B's billing is the payments module's.
-    billLeases: async () => ({ billedBy: "software", leases: [], failed: [] }),
+    ...siteLinkTenants(deps),
   };
 }
 

@@ -22,7 +22,7 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
+import { checkouts, leases, locations, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
 import { cardBrand as brandOf } from "~/domain/cards";
 import type { MoveInQuote } from "~/domain/move-in-quote";
@@ -180,6 +180,8 @@ export async function siteLinkQuote(call: SiteLinkCall, settings: SiteLinkRental
 /** What the journal keeps of a move-in attempt so that reconciliation can finish it without the visitor. */
 interface AttemptContext {
   tenantId: string;
+  /** JSON of MoveInTenant (contact details and the password's bcrypt hash; never a card). */
+  tenant: string;
   accessCode: string;
   unitId: string;
   localUnitId: string;
@@ -265,7 +267,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       .where(and(eq(checkouts.id, checkoutId), sql`${checkouts.status} in ('confirming', 'charging')`));
   }
 
-  async function refuseTakenEmail(email: string, ownSiteLinkTenantId: string | null) {
+  async function refuseTakenEmail(email: string) {
     const accountId = await accountIdOf(db, location.id);
     const local = await db.query.tenants.findFirst({
       columns: { id: true },
@@ -275,7 +277,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (local) throw taken();
     const found = await searchTenantsByEmail(call, email);
     // Fuzzy and capped: keep exact matches only, and never count the tenant this checkout made itself.
-    const match = found.find((r) => (r.sEmail ?? "").trim().toLowerCase() === email && r.TenantID !== ownSiteLinkTenantId);
+    const ours = await tenantsWeCreated(db, location.id);
+    const match = found.find((r) => !ours.has(r.TenantID ?? ""));
     if (match) throw taken();
   }
 
@@ -355,9 +358,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const [c] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
       if (!c) throw new StorageSoftwareError("This checkout does not exist");
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
-      const details = (c.tenantDetails ?? {}) as Record<string, unknown>;
-      const str = (k: string) => (typeof details[k] === "string" ? (details[k] as string) : "");
-      const email = str("email").trim().toLowerCase();
+      // The tenant as the visitor gave it (kept on the attempt: reconciliation has no request).
+      const t = JSON.parse(ctx.tenant) as MoveInInput["tenant"];
+      const email = t.email.trim().toLowerCase();
       const accountId = await accountIdOf(tx, location.id);
       const existing = await tx.query.tenants.findFirst({
         columns: { id: true },
@@ -370,22 +373,22 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
             .insert(tenants)
             .values({
               accountId,
-              firstName: str("first_name"),
-              lastName: str("last_name"),
+              firstName: t.firstName,
+              lastName: t.lastName,
               email,
-              cellPhone: str("cell_phone"),
-              webPwHash: c.webPwHash ?? "",
-              addr1: str("addr_1"),
-              addr2: str("addr_2") || null,
-              city: str("city"),
-              region: str("region"),
-              postalCode: str("postal_code"),
-              isMilitary: details.is_military === true,
-              isCompany: details.is_company === true,
-              isCommercial: details.is_commercial === true,
-              altContactFirstName: str("alt_contact_first_name") || null,
-              altContactLastName: str("alt_contact_last_name") || null,
-              altContactPhone: str("alt_contact_phone") || null,
+              cellPhone: t.cellPhone,
+              webPwHash: c.webPwHash ?? t.webPwHash,
+              addr1: t.addr1,
+              addr2: t.addr2 ?? null,
+              city: t.city,
+              region: t.region,
+              postalCode: t.postalCode,
+              isMilitary: t.isMilitary,
+              isCompany: t.isCompany,
+              isCommercial: t.isCommercial,
+              altContactFirstName: t.altContactFirstName ?? null,
+              altContactLastName: t.altContactLastName ?? null,
+              altContactPhone: t.altContactPhone ?? null,
               externalId: ctx.tenantId,
             })
             .returning({ id: tenants.id })
@@ -571,8 +574,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const startRow = costRows.find((r) => isTrue(r.bMoveInRequired) && /\brent\b/i.test(r.ChargeDescription ?? "")) ?? costRows[0]!;
 
     // 5. The email is free (SiteLink's own search too; never our own tenant of this checkout).
-    const ownTenant = await journal.get(tenantKey(input.checkoutId));
-    await refuseTakenEmail(email, ownTenant?.externalIds.tenantId ?? null);
+    await refuseTakenEmail(email);
 
     // 6. The SiteLink tenant of this checkout.
     const tenant = await siteLinkTenant(input, email, now);
@@ -594,6 +596,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     // 8. The move-in: journalled and the checkout `confirming` before the request leaves.
     const ctx: AttemptContext = {
       tenantId: tenant.tenantId,
+      tenant: JSON.stringify({ ...input.tenant, email }),
       accessCode: tenant.accessCode,
       unitId: unit.externalId!,
       localUnitId: String(unit.id),
@@ -775,6 +778,19 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   return { moveIn, confirmMoveIn };
+}
+
+/**
+ * SiteLink TenantIDs our own checkouts created (journal): a checkout that was declined or abandoned
+ * leaves its SiteLink tenant behind (re-used on retry, never a second one); it is not "an account".
+ * A completed one is in our tenants table, which the caller checks first.
+ */
+export async function tenantsWeCreated(db: Database, locationId: number): Promise<Set<string>> {
+  const list = await db
+    .select({ id: sql<string>`${sitelinkWrites.externalIds}->>'tenantId'` })
+    .from(sitelinkWrites)
+    .where(and(eq(sitelinkWrites.locationId, locationId), eq(sitelinkWrites.operation, TENANT_NEW), eq(sitelinkWrites.state, "done")));
+  return new Set(list.map((r) => r.id).filter(Boolean));
 }
 
 /**

@@ -16,7 +16,7 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
 import { decimalToCents } from "./quote";
-import { createSiteLinkMoveIn, searchTenantsByEmail, siteLinkQuote, type MoveInGateway } from "./move-in";
+import { createSiteLinkMoveIn, searchTenantsByEmail, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
 import type { SiteLinkSettings } from "./settings";
 
 export interface SiteLinkRentalsDeps {
@@ -106,7 +106,8 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
 
     async isEmailRegistered(email) {
       if (await local.isEmailRegistered(email)) return true;
-      return (await searchTenantsByEmail(call, email)).length > 0;
+      const ours = await tenantsWeCreated(db, location.id);
+      return (await searchTenantsByEmail(call, email)).some((r) => !ours.has(r.TenantID ?? ""));
     },
   };
 

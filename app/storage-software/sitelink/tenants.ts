@@ -1,0 +1,236 @@
+/**
+ * Tenants at a SiteLink location (study §3.4, §3.6), first cut:
+ * - identity stays ours (tenants table, bcrypt hash; SiteLink web passwords are 4-10 characters and
+ *   readable), linked to the site's TenantID (tenant_software_links);
+ * - leases are our lease records of SiteLink ledgers (written at move-in), with SiteLink's live
+ *   figures (balance, paid-through date, gate code, scheduled move-out) read from LedgersByTenantID_v3;
+ * - payments: option A SiteLink's processor (PaymentSimpleWithSource), option B our gateway and
+ *   SiteLink records a check payment carrying the gateway reference (PaymentSimpleCheckWithSource).
+ *   Each SiteLink write is journalled; a payment without an answer is looked for in PaymentsByLedgerID
+ *   (a new receipt of the same amount) and is never sent twice;
+ * - move-out notice: ScheduleMoveOut, journalled, and our notice record;
+ * - billing: SiteLink bills its own leases.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { leases, tenantSoftwareLinks } from "~/db/schema";
+import { cardBrand as brandOf } from "~/domain/cards";
+import { getPaymentGateway } from "~/services/payment-gateway.server";
+import type { Billing, LocationRef, Payment, TenantLease, Tenants } from "../port";
+import { NotSupportedError, OutcomeUnknownError, PaymentDeclinedError, StorageSoftwareError, StorageValidationError } from "../errors";
+import { recordApprovedPayment } from "../local/ledger";
+import { localTenants } from "../local/tenants";
+import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { createJournal } from "./journal";
+import { expiryParam, mayHaveBeenApplied, readLedgers } from "./move-in";
+import { centsToDecimal, dateOf, decimalToCents } from "./quote";
+import type { SiteLinkSettings } from "./settings";
+import { addDaysIso } from "~/domain/calendar";
+
+export interface SiteLinkTenantsDeps {
+  db: Database;
+  location: LocationRef;
+  call: SiteLinkCall;
+  settings: SiteLinkSettings;
+}
+
+export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
+  const { db, location, call, settings } = deps;
+  const local = localTenants(db, location);
+  const journal = createJournal(db, location.id);
+
+  /** The SiteLink ids behind our lease (ours to read only when it is this tenant's, at this location). */
+  async function ids(tenantId: string, leaseId: string) {
+    if (!/^\d{1,9}$/.test(tenantId) || !/^\d{1,9}$/.test(leaseId)) return null;
+    const [lease] = await db
+      .select({ id: leases.id, externalId: leases.externalId, unitId: leases.unitId })
+      .from(leases)
+      .where(and(eq(leases.id, Number(leaseId)), eq(leases.tenantId, Number(tenantId)), eq(leases.locationId, location.id)));
+    if (!lease?.externalId) return null;
+    const [link] = await db
+      .select({ externalTenantId: tenantSoftwareLinks.externalTenantId })
+      .from(tenantSoftwareLinks)
+      .where(and(eq(tenantSoftwareLinks.tenantId, Number(tenantId)), eq(tenantSoftwareLinks.locationId, location.id)));
+    if (!link) return null;
+    return { leaseId: lease.id, ledgerId: lease.externalId, siteLinkTenantId: link.externalTenantId };
+  }
+
+  async function ledgerRow(tenantId: string, leaseId: string): Promise<Row | null> {
+    const x = await ids(tenantId, leaseId);
+    if (!x) return null;
+    return (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId) ?? null;
+  }
+
+  /** Our lease record with SiteLink's live figures. */
+  async function live(lease: TenantLease, tenantId: string): Promise<TenantLease> {
+    const row = await ledgerRow(tenantId, lease.leaseId);
+    if (!row) return lease;
+    const paidThrough = dateOf(row.dPaidThru) ?? lease.paidThroughDate;
+    return {
+      ...lease,
+      paidThroughDate: paidThrough,
+      nextDueDate: addDaysIso(paidThrough, 1),
+      balance: row.dcTotalDue !== undefined ? decimalToCents(row.dcTotalDue) : lease.balance,
+      gateCode: row.sAccessCode ?? lease.gateCode,
+      moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
+      autopay: { ...lease.autopay, enabled: row.iAutoBillType ? Number(row.iAutoBillType) > 0 : lease.autopay.enabled },
+    };
+  }
+
+  const typedCard = (method: Parameters<Tenants["makePayment"]>[0]["method"]) => {
+    if (method.kind === "card") return method.card;
+    throw new StorageValidationError("Please enter your card.", { card_number: ["Please enter your card."] });
+  };
+
+  async function pay(input: { tenantId: string; leaseId: string; amount: number; method: Parameters<Tenants["makePayment"]>[0]["method"]; idempotencyKey: string; now: Date; source: "portal" | "prepay" }): Promise<Payment> {
+    const x = await ids(input.tenantId, input.leaseId);
+    if (!x) throw new StorageValidationError("This unit is not on your account.");
+    // A repeat of the same key: the first answer, nothing sent again.
+    const previous = await db.query.payments.findFirst({ where: (p, { eq }) => eq(p.idempotencyKey, input.idempotencyKey) });
+    if (previous) {
+      return { id: String(previous.id), amount: previous.amount, status: previous.status, cardBrand: previous.cardBrand, cardLast4: previous.cardLast4, authReference: previous.authReference, declineReason: previous.declineReason, createdAt: previous.createdAt };
+    }
+    const key = `payment:${input.idempotencyKey}`;
+    const open = await journal.get(key);
+    if (open && (open.state === "pending" || open.state === "unknown")) throw new OutcomeUnknownError("This payment is being confirmed");
+    const unitId = (await ledgerRow(input.tenantId, input.leaseId))?.UnitID;
+    if (!unitId) throw new StorageSoftwareError("SiteLink has no ledger for this lease");
+    const before = rows(await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }), "PmtHistory").map((r) => r.Receipt);
+
+    let brand = "visa";
+    let last4 = "";
+    let gatewayAuth = "";
+    let params: Record<string, string | number | boolean>;
+    let operation: string;
+    if (settings.cardChargedBy === "gateway") {
+      const gateway = getPaymentGateway();
+      const charge = await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: input.method.kind === "saved" ? { kind: "token", token: input.method.savedCardId } : input.method });
+      if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
+      brand = charge.brand;
+      last4 = charge.last4;
+      gatewayAuth = charge.authReference;
+      operation = "PaymentSimpleCheckWithSource";
+      params = { iTenantID: Number(x.siteLinkTenantId), iUnitID: Number(unitId), dcPaymentAmount: centsToDecimal(input.amount), sCheckNumber: gatewayAuth.slice(0, 30), iSource: 5 };
+    } else {
+      const card = typedCard(input.method);
+      const number = card.number.replace(/\D/g, "");
+      brand = brandOf(number) ?? "visa";
+      last4 = number.slice(-4);
+      const typeId = settings.cardTypeIds[brand];
+      if (!typeId) throw new StorageValidationError("This location does not take this card online. Please use another card.", { card_number: ["Please use another card."] });
+      operation = "PaymentSimpleWithSource";
+      params = {
+        iTenantID: Number(x.siteLinkTenantId),
+        iUnitID: Number(unitId),
+        dcPaymentAmount: centsToDecimal(input.amount),
+        iCreditCardType: typeId,
+        sCreditCardNumber: number,
+        sCreditCardCVV: card.cvv,
+        dExpirationDate: expiryParam(card.expMonth, card.expYear),
+        sBillingName: card.nameOnCard,
+        sBillingAddress: "",
+        sBillingZipCode: card.postalCode,
+        bTestMode: settings.testMode,
+        iSource: 5,
+      };
+    }
+    const { created } = await journal.begin({ key, operation, fingerprint: `${x.ledgerId}:${input.amount}`, externalIds: { ledgerId: x.ledgerId, amount: String(input.amount), before: before.join(",") }, now: input.now });
+    if (!created) throw new OutcomeUnknownError("This payment is being confirmed");
+    let receipt = "";
+    try {
+      const a = await call(operation, params, { write: true });
+      const code = a.retCode ?? 0;
+      if (code > 0) receipt = String(code);
+      else if (code === -100 || code === -14) {
+        await journal.settle(key, "failed", { error: `${code} ${a.retMsg}`, now: input.now });
+        throw new PaymentDeclinedError(code === -14 ? "This card number is not valid." : "Your card was declined.");
+      } else if (code !== -1) {
+        await journal.settle(key, "failed", { error: `${code} ${a.retMsg}`, now: input.now });
+        if (gatewayAuth) await getPaymentGateway().refund(input.idempotencyKey);
+        throw new StorageSoftwareError(`SiteLink refused the payment: ${code} ${a.retMsg}`);
+      }
+    } catch (error) {
+      if (error instanceof PaymentDeclinedError || (error instanceof StorageSoftwareError && !mayHaveBeenApplied(error))) throw error;
+    }
+    if (!receipt) {
+      // No answer (or -1): look for a new receipt of this amount; found means it went through.
+      const after = await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }).catch(() => null);
+      const found = after ? rows(after, "PmtHistory").find((r) => !before.includes(r.Receipt) && decimalToCents(r.Payment) === input.amount) : undefined;
+      if (!found?.Receipt) {
+        await journal.settle(key, "unknown", { error: "no answer; no new receipt yet", now: input.now });
+        throw new OutcomeUnknownError("SiteLink did not confirm the payment yet");
+      }
+      receipt = found.Receipt;
+    }
+    await journal.settle(key, "done", { externalIds: { receipt }, now: input.now });
+    const paid = await recordApprovedPayment(db, {
+      tenantId: Number(input.tenantId),
+      leaseId: x.leaseId,
+      amount: input.amount,
+      source: input.source,
+      cardBrand: brand as "visa",
+      cardLast4: last4,
+      authReference: gatewayAuth || `SiteLink receipt ${receipt}`,
+      idempotencyKey: input.idempotencyKey,
+      entryDate: input.now.toISOString().slice(0, 10),
+      now: input.now,
+    });
+    const p = (await db.query.payments.findFirst({ where: (q, { eq }) => eq(q.id, paid.paymentId) }))!;
+    return { id: String(p.id), amount: p.amount, status: p.status, cardBrand: p.cardBrand, cardLast4: p.cardLast4, authReference: p.authReference, declineReason: null, createdAt: p.createdAt };
+  }
+
+  const gatewayOnly = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
+    (...a: A): Promise<R> => {
+      if (settings.cardChargedBy === "gateway") return f(...a);
+      return Promise.reject(new NotSupportedError(`${name} is not available online at this location yet`));
+    };
+
+  return {
+    authenticateTenant: local.authenticateTenant,
+    findTenantByEmail: local.findTenantByEmail,
+    getTenant: local.getTenant,
+    verifyTenantPassword: local.verifyTenantPassword,
+    setTenantPassword: local.setTenantPassword,
+    updateTenantContact: local.updateTenantContact,
+    updateTenantPhone: local.updateTenantPhone,
+    async listTenantLeases(tenantId) {
+      return Promise.all((await local.listTenantLeases(tenantId)).map((l) => live(l, tenantId)));
+    },
+    async getTenantLease(tenantId, leaseId) {
+      const lease = await local.getTenantLease(tenantId, leaseId);
+      return lease ? live(lease, tenantId) : null;
+    },
+    getLedger: local.getLedger,
+    listSavedCards: local.listSavedCards,
+    getReceipt: local.getReceipt,
+    async makePayment(input) {
+      return pay({ ...input, source: "portal" });
+    },
+    quotePrepay: gatewayOnly("Prepayment", local.quotePrepay),
+    prepay: gatewayOnly("Prepayment", local.prepay),
+    enrolAutopay: gatewayOnly("Autopay", local.enrolAutopay),
+    cancelAutopay: gatewayOnly("Autopay", local.cancelAutopay),
+    async giveMoveOutNotice(input) {
+      const x = await ids(input.tenantId, input.leaseId);
+      if (!x) throw new StorageValidationError("This unit is not on your account.");
+      const key = `moveout:${x.ledgerId}:${input.moveOutDate}`;
+      const { created } = await journal.begin({ key, operation: "ScheduleMoveOut", fingerprint: x.ledgerId, now: input.now });
+      if (created) {
+        try {
+          const a = await call("ScheduleMoveOut", { iLedgerID: Number(x.ledgerId), dScheduledOut: siteLinkDate(input.moveOutDate) }, { write: true });
+          await journal.settle(key, (a.retCode ?? 0) > 0 ? "done" : "failed", { error: (a.retCode ?? 0) > 0 ? null : `${a.retCode} ${a.retMsg}`, now: input.now });
+          if ((a.retCode ?? 0) <= 0 && a.retCode !== -1) throw new StorageSoftwareError(`SiteLink refused the move-out date: ${a.retCode} ${a.retMsg}`);
+        } catch (error) {
+          // Setting a date twice is harmless: an unknown outcome is settled by the next read of the ledger.
+          if (!mayHaveBeenApplied(error)) throw error;
+          await journal.settle(key, "unknown", { error: error instanceof Error ? error.message : String(error), now: input.now });
+        }
+      }
+      await local.giveMoveOutNotice(input);
+    },
+    // SiteLink bills its own leases (charges and its autopay): nothing to do here.
+    async billLeases() {
+      return { billedBy: "software" as const, leases: [], failed: [] };
+    },
+  };
+}
