@@ -11,7 +11,6 @@ import type { Database } from "~/db/client.server";
 import { logger } from "~/logger.server";
 import type { StorageSoftware } from "../port";
 import type { LocationRef } from "../port";
-import { NotSupportedError } from "../errors";
 import { createSiteLinkClient, type SiteLinkCall, type SiteLinkLog } from "./client";
 import type { OperationContract } from "./contract";
 import contractJson from "./operations.json";
