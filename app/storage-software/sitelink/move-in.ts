@@ -182,6 +182,8 @@ interface AttemptContext {
   tenantId: string;
   /** JSON of MoveInTenant (contact details and the password's bcrypt hash; never a card). */
   tenant: string;
+  /** JSON of the signature: hash, signed name, time and address. */
+  signature: string;
   accessCode: string;
   unitId: string;
   localUnitId: string;
@@ -360,6 +362,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
       // The tenant as the visitor gave it (kept on the attempt: reconciliation has no request).
       const t = JSON.parse(ctx.tenant) as MoveInInput["tenant"];
+      const sig = JSON.parse(ctx.signature) as { hash: string; signedName: string; signedAt: string; signedIp: string };
       const email = t.email.trim().toLowerCase();
       const accountId = await accountIdOf(tx, location.id);
       const existing = await tx.query.tenants.findFirst({
@@ -411,10 +414,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           nextDueDate: ctx.nextDueDate,
           gateCode: ledger.row?.sAccessCode ?? ctx.accessCode,
           leaseText: ctx.leaseText,
-          leaseHash: c.leaseHash ?? "",
-          signedName: c.signedName ?? "",
-          signedAt: c.signedAt ?? now,
-          signedIp: c.signedIp ?? "",
+          leaseHash: sig.hash,
+          signedName: sig.signedName,
+          signedAt: new Date(sig.signedAt),
+          signedIp: sig.signedIp,
           externalId: ledger.ledgerId,
         })
         .returning({ id: leases.id });
@@ -597,6 +600,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const ctx: AttemptContext = {
       tenantId: tenant.tenantId,
       tenant: JSON.stringify({ ...input.tenant, email }),
+      signature: JSON.stringify({ hash: input.lease.hash, signedName: input.lease.signedName, signedAt: input.lease.signedAt, signedIp: input.lease.signedIp }),
       accessCode: tenant.accessCode,
       unitId: unit.externalId!,
       localUnitId: String(unit.id),

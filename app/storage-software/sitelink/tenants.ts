@@ -74,7 +74,17 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
       gateCode: row.sAccessCode ?? lease.gateCode,
       moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
       autopay: { ...lease.autopay, enabled: row.iAutoBillType ? Number(row.iAutoBillType) > 0 : lease.autopay.enabled },
+      insurancePremium: row.dcInsurPremium !== undefined ? decimalToCents(row.dcInsurPremium) : lease.insurancePremium,
+      insuranceCoverage: (await coverageOf(row.InsurCoverageID)) ?? lease.insuranceCoverage,
     };
+  }
+
+  /** The coverage (cents) of SiteLink's protection plan on a ledger, or null. */
+  async function coverageOf(coverageId: string | undefined): Promise<number | null> {
+    if (!coverageId || Number(coverageId) <= 0) return null;
+    const plans = rows(await call("InsuranceCoverageRetrieve_V2", {}, { write: false }), "Table");
+    const plan = plans.find((p) => p.InsurCoverageID === coverageId);
+    return plan ? decimalToCents(plan.dcCoverage) : null;
   }
 
   const typedCard = (method: Parameters<Tenants["makePayment"]>[0]["method"]) => {
