@@ -16,8 +16,8 @@ import type { Database } from "~/db/client.server";
 import { leases, tenantSoftwareLinks } from "~/db/schema";
 import { cardBrand as brandOf } from "~/domain/cards";
 import { getPaymentGateway } from "~/services/payment-gateway.server";
-import type { Billing, LocationRef, Payment, TenantLease, Tenants } from "../port";
-import { NotSupportedError, OutcomeUnknownError, PaymentDeclinedError, StorageSoftwareError, StorageValidationError } from "../errors";
+import type { Billing, LocationRef, Payment, PrepayOffer, TenantLease, Tenants } from "../port";
+import { OutcomeUnknownError, PaymentDeclinedError, StorageSoftwareError, StorageValidationError } from "../errors";
 import { recordApprovedPayment } from "../local/ledger";
 import { localTenants } from "../local/tenants";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
@@ -25,7 +25,7 @@ import { createJournal } from "./journal";
 import { expiryParam, mayHaveBeenApplied, readLedgers } from "./move-in";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import type { SiteLinkSettings } from "./settings";
-import { addDaysIso } from "~/domain/calendar";
+import { addDaysIso, addMonthsIso } from "~/domain/calendar";
 
 export interface SiteLinkTenantsDeps {
   db: Database;
@@ -73,7 +73,6 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
       balance: row.dcTotalDue !== undefined ? decimalToCents(row.dcTotalDue) : lease.balance,
       gateCode: row.sAccessCode ?? lease.gateCode,
       moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
-      autopay: { ...lease.autopay, enabled: row.iAutoBillType ? Number(row.iAutoBillType) > 0 : lease.autopay.enabled },
       insurancePremium: row.dcInsurPremium !== undefined ? decimalToCents(row.dcInsurPremium) : lease.insurancePremium,
       insuranceCoverage: (await coverageOf(row.InsurCoverageID)) ?? lease.insuranceCoverage,
     };
@@ -189,11 +188,57 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     return { id: String(p.id), amount: p.amount, status: p.status, cardBrand: p.cardBrand, cardLast4: p.cardLast4, authReference: p.authReference, declineReason: null, createdAt: p.createdAt };
   }
 
-  const gatewayOnly = <A extends unknown[], R>(name: string, f: (...a: A) => Promise<R>) =>
-    (...a: A): Promise<R> => {
-      if (settings.cardChargedBy === "gateway") return f(...a);
-      return Promise.reject(new NotSupportedError(`${name} is not available online at this location yet`));
+  /** SiteLink's prepayment figures for one lease (CustomerAccountsBalanceDetailsWithPrepayment, study §3.4). */
+  async function quotePrepay(tenantId: string, leaseId: string, months: number): Promise<PrepayOffer | null> {
+    const x = await ids(tenantId, leaseId);
+    if (!x || !Number.isInteger(months) || months < 1 || months > 12) return null;
+    const row = (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId);
+    if (!row) return null;
+    const a = await call("CustomerAccountsBalanceDetailsWithPrepayment", { iTenantID: Number(x.siteLinkTenantId), iNumberOfMonthsPrepay: months }, { write: false });
+    const items = rows(a, "Table1").filter((r) => r.LedgerID === x.ledgerId);
+    const total = items.reduce((sum, r) => sum + decimalToCents(r.dcBalance), 0);
+    const balance = decimalToCents(row.dcTotalDue);
+    const paidThrough = dateOf(row.dPaidThru)!;
+    return {
+      months,
+      balance,
+      // SiteLink gives the prepayment per category with tax included: one line for the months ahead.
+      lines: [{ description: `${months} month${months === 1 ? "" : "s"} ahead (${items.map((r) => r.sItem).filter(Boolean).join(", ") || "rent"})`, amount: total - balance, tax: 0 }],
+      total,
+      newPaidThroughDate: addDaysIso(addMonthsIso(addDaysIso(paidThrough, 1), months), -1),
     };
+  }
+
+  /** The autopay card on SiteLink's ledger (TenantBillingInfoUpdate_v2), journalled; never undoes our record. */
+  async function billingInfo(ledgerId: string, c: { number: string; brand: string; expMonth: number; expYear: number; name: string; zip: string; autoBillType: 0 | 1 }, now: Date) {
+    const key = `autopay:${ledgerId}:${now.getTime()}:${c.autoBillType}`;
+    const { created } = await journal.begin({ key, operation: "TenantBillingInfoUpdate_v2", fingerprint: ledgerId, now });
+    if (!created) return;
+    try {
+      const a = await call(
+        "TenantBillingInfoUpdate_v2",
+        {
+          iLedgerID: Number(ledgerId),
+          iCreditCardTypeID: settings.cardTypeIds[c.brand] ?? 0,
+          sCreditCardNum: c.number,
+          dCredtiCardExpir: expiryParam(c.expMonth, c.expYear),
+          sCreditCardHolderName: c.name,
+          sCreditCardStreet: "",
+          sCreditCardZip: c.zip,
+          iAutoBillType: c.autoBillType,
+          sACH_CheckWriterAcctNum: "",
+          sACH_ABA_RoutingNum: "",
+          sACH_Check_SavingsCode: "",
+          iDaysAfterDue: 0,
+        },
+        { write: true },
+      );
+      const ok = (a.retCode ?? 0) > 0;
+      await journal.settle(key, ok ? "done" : "failed", { error: ok ? null : `${a.retCode} ${a.retMsg}`, now });
+    } catch (error) {
+      await journal.settle(key, mayHaveBeenApplied(error) ? "unknown" : "failed", { error: error instanceof Error ? error.message : String(error), now });
+    }
+  }
 
   return {
     authenticateTenant: local.authenticateTenant,
@@ -216,10 +261,38 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     async makePayment(input) {
       return pay({ ...input, source: "portal" });
     },
-    quotePrepay: gatewayOnly("Prepayment", local.quotePrepay),
-    prepay: gatewayOnly("Prepayment", local.prepay),
-    enrolAutopay: gatewayOnly("Autopay", local.enrolAutopay),
-    cancelAutopay: gatewayOnly("Autopay", local.cancelAutopay),
+    quotePrepay,
+    async prepay(input) {
+      const offer = await quotePrepay(input.tenantId, input.leaseId, input.months);
+      if (!offer) throw new StorageValidationError("This unit is not on your account.");
+      if (offer.total !== input.expectedTotal) {
+        throw new StorageValidationError("The amount to prepay changed. Please check the new total and pay again. Nothing was charged.");
+      }
+      return pay({ ...input, amount: offer.total, source: "prepay" });
+    },
+    async enrolAutopay(input) {
+      const x = await ids(input.tenantId, input.leaseId);
+      if (!x) throw new StorageValidationError("This unit is not on your account.");
+      // Our record (the card checked and tokenised by our gateway; a declined card stops here) ...
+      const saved = await local.enrolAutopay(input);
+      // ... and under option A the card on SiteLink's ledger, so that SiteLink's own autopay charges it.
+      if (settings.cardChargedBy === "sitelink") {
+        const number = input.method.kind === "card" ? input.method.card.number.replace(/\D/g, "") : `XXXXXXXXXXXX${saved.last4}`;
+        const name = input.method.kind === "card" ? input.method.card.nameOnCard : "";
+        const zip = input.method.kind === "card" ? input.method.card.postalCode : "";
+        await billingInfo(x.ledgerId, { number, brand: saved.brand, expMonth: saved.expMonth, expYear: saved.expYear, name, zip, autoBillType: 1 }, input.now);
+      }
+      return saved;
+    },
+    async cancelAutopay(input) {
+      const x = await ids(input.tenantId, input.leaseId);
+      const before = x ? await local.getTenantLease(input.tenantId, input.leaseId) : null;
+      await local.cancelAutopay(input);
+      const card = before?.autopay.card;
+      if (x && card && settings.cardChargedBy === "sitelink") {
+        await billingInfo(x.ledgerId, { number: `XXXXXXXXXXXX${card.last4}`, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, name: "", zip: "", autoBillType: 0 }, new Date());
+      }
+    },
     async giveMoveOutNotice(input) {
       const x = await ids(input.tenantId, input.leaseId);
       if (!x) throw new StorageValidationError("This unit is not on your account.");
