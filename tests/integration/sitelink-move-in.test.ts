@@ -9,9 +9,21 @@ import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, leases, locations, payments, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
+import {
+  checkouts,
+  leases,
+  locations,
+  payments,
+  sitelinkWrites,
+  tenantSoftwareLinks,
+  tenants,
+  units,
+} from "~/db/schema";
 import { hashPassword } from "~/services/password.server";
-import { createTestGateway, type PaymentGateway } from "~/services/payment-gateway.server";
+import {
+  createTestGateway,
+  type PaymentGateway,
+} from "~/services/payment-gateway.server";
 import {
   ChargesChangedError,
   OutcomeUnknownError,
@@ -22,9 +34,18 @@ import {
 import type { LocationRef } from "~/storage-software/index.server";
 import type { MoveInInput } from "~/storage-software/port";
 import { createJournal } from "~/storage-software/sitelink/journal";
-import { createSiteLinkMoveIn, siteLinkQuote, type SiteLinkRentalSettings } from "~/storage-software/sitelink/move-in";
+import {
+  createSiteLinkMoveIn,
+  siteLinkQuote,
+  type SiteLinkRentalSettings,
+} from "~/storage-software/sitelink/move-in";
 import { createTestDatabase } from "./db";
-import { card, lumbertonUnitType, NOW, tenantDetails } from "./move-in-fixtures";
+import {
+  card,
+  lumbertonUnitType,
+  NOW,
+  tenantDetails,
+} from "./move-in-fixtures";
 import { createFakeSite, type FakeSite } from "./sitelink-fake";
 
 const SETTINGS: SiteLinkRentalSettings = {
@@ -44,10 +65,23 @@ let unitRows: Array<{ id: number; name: string; externalId: string }>;
 beforeAll(async () => {
   handle = await createTestDatabase();
   const db = handle.db;
-  const [loc] = await db.select().from(locations).where(eq(locations.name, "Lumberton"));
-  location = { id: loc!.id, name: loc!.name, software: "sitelink", status: loc!.status };
+  const [loc] = await db
+    .select()
+    .from(locations)
+    .where(eq(locations.name, "Lumberton"));
+  location = {
+    id: loc!.id,
+    name: loc!.name,
+    software: "sitelink",
+    status: loc!.status,
+  };
   unitTypeId = Number((await lumbertonUnitType(db)).unitTypeId);
-  const list = await db.select({ id: units.id, name: units.name }).from(units).where(and(eq(units.unitTypeId, unitTypeId), eq(units.status, "available")));
+  const list = await db
+    .select({ id: units.id, name: units.name })
+    .from(units)
+    .where(
+      and(eq(units.unitTypeId, unitTypeId), eq(units.status, "available")),
+    );
   unitRows = [];
   for (const [i, u] of list.entries()) {
     const externalId = String(5000 + i);
@@ -61,22 +95,47 @@ afterAll(() => handle?.close());
 let site: FakeSite;
 beforeEach(async () => {
   // Each test starts with every unit of the type free here and in "SiteLink".
-  await handle.db.update(leases).set({ status: "moved_out" }).where(sql`${leases.unitId} in (select id from units where unit_type_id = ${unitTypeId})`);
-  await handle.db.update(units).set({ status: "available", heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, unitTypeId));
-  site = createFakeSite(unitRows.map((u) => ({ id: u.externalId, name: u.name })));
+  await handle.db
+    .update(leases)
+    .set({ status: "moved_out" })
+    .where(
+      sql`${leases.unitId} in (select id from units where unit_type_id = ${unitTypeId})`,
+    );
+  await handle.db
+    .update(units)
+    .set({ status: "available", heldUntil: null, holdToken: null })
+    .where(eq(units.unitTypeId, unitTypeId));
+  site = createFakeSite(
+    unitRows.map((u) => ({ id: u.externalId, name: u.name })),
+  );
 });
 
-function adapter(gateway: PaymentGateway = createTestGateway(), settings: SiteLinkRentalSettings = SETTINGS) {
-  return createSiteLinkMoveIn({ db: handle.db, location, call: site.call, journal: createJournal(handle.db, location.id), settings, gateway });
+function adapter(
+  gateway: PaymentGateway = createTestGateway(),
+  settings: SiteLinkRentalSettings = SETTINGS,
+) {
+  return createSiteLinkMoveIn({
+    db: handle.db,
+    location,
+    call: site.call,
+    journal: createJournal(handle.db, location.id),
+    settings,
+    gateway,
+  });
 }
 
 /** A signed checkout holding the first unit, and the MoveInInput the service would send for it. */
-async function signedCheckout(options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {}) {
+async function signedCheckout(
+  options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {},
+) {
   const id = crypto.randomBytes(24).toString("base64url");
   const details = tenantDetails();
   const unit = unitRows[options.unitIndex ?? 0]!;
   const until = new Date(NOW.getTime() + 15 * 60_000);
-  await handle.db.update(units).set({ heldUntil: until, holdToken: id }).where(eq(units.id, unit.id));
+  await handle.db
+    .update(units)
+    .set({ heldUntil: until, holdToken: id })
+    .where(eq(units.id, unit.id));
   const webPwHash = await hashPassword("correct-horse-42");
   const leaseText = `Lease for ${details.first_name} ${details.last_name}`;
   const leaseHash = crypto.createHash("sha256").update(leaseText).digest("hex");
@@ -135,19 +194,35 @@ async function signedCheckout(options: { cardNumber?: string; autopay?: boolean;
     total: quote.total,
     payment: { kind: "card", card: card(options.cardNumber) },
     autopay: options.autopay ?? false,
-    lease: { text: leaseText, hash: leaseHash, signedName: "Ada Lovelace", signedAt: NOW, signedIp: "127.0.0.1" },
+    lease: {
+      text: leaseText,
+      hash: leaseHash,
+      signedName: "Ada Lovelace",
+      signedAt: NOW,
+      signedIp: "127.0.0.1",
+    },
     now: NOW,
   };
   site.log.length = 0; // count only what the move-in sends
   return { id, input, unit, details };
 }
 
-const checkoutOf = async (id: string) => (await handle.db.select().from(checkouts).where(eq(checkouts.id, id)))[0]!;
+const checkoutOf = async (id: string) =>
+  (await handle.db.select().from(checkouts).where(eq(checkouts.id, id)))[0]!;
 const leasesOf = async (checkoutId: string) => {
   const c = await checkoutOf(checkoutId);
-  return c.completedLeaseId ? await handle.db.select().from(leases).where(eq(leases.id, c.completedLeaseId)) : [];
+  return c.completedLeaseId
+    ? await handle.db
+        .select()
+        .from(leases)
+        .where(eq(leases.id, c.completedLeaseId))
+    : [];
 };
-const tenantsWithEmail = async (email: string) => handle.db.select().from(tenants).where(sql`lower(${tenants.email}) = ${email.toLowerCase()}`);
+const tenantsWithEmail = async (email: string) =>
+  handle.db
+    .select()
+    .from(tenants)
+    .where(sql`lower(${tenants.email}) = ${email.toLowerCase()}`);
 
 describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("takes SiteLink's quote to the cent: rent + fee with SiteLink's tax, the optional deposit left out", async () => {
@@ -171,16 +246,44 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     expect(ledger.UnitID).toBe(unit.externalId);
     expect(first.gateCode).toBe(ledger.sAccessCode);
     const [lease] = await leasesOf(id);
-    expect(lease).toMatchObject({ externalId: ledger.LedgerID, unitId: unit.id, gateCode: ledger.sAccessCode, paidThroughDate: "2026-12-21" });
-    const [payment] = await handle.db.select().from(payments).where(eq(payments.id, Number(first.paymentId)));
-    expect(payment).toMatchObject({ amount: 6635, cardLast4: "4242", status: "approved" });
+    expect(lease).toMatchObject({
+      externalId: ledger.LedgerID,
+      unitId: unit.id,
+      gateCode: ledger.sAccessCode,
+      paidThroughDate: "2026-12-21",
+    });
+    const [payment] = await handle.db
+      .select()
+      .from(payments)
+      .where(eq(payments.id, Number(first.paymentId)));
+    expect(payment).toMatchObject({
+      amount: 6635,
+      cardLast4: "4242",
+      status: "approved",
+    });
     const [tenant] = await tenantsWithEmail(details.email);
-    const links = await handle.db.select().from(tenantSoftwareLinks).where(eq(tenantSoftwareLinks.tenantId, tenant!.id));
-    expect(links).toEqual([expect.objectContaining({ locationId: location.id, externalTenantId: ledger.TenantID })]);
+    const links = await handle.db
+      .select()
+      .from(tenantSoftwareLinks)
+      .where(eq(tenantSoftwareLinks.tenantId, tenant!.id));
+    expect(links).toEqual([
+      expect.objectContaining({
+        locationId: location.id,
+        externalTenantId: ledger.TenantID,
+      }),
+    ]);
     expect((await checkoutOf(id)).status).toBe("completed");
     // The MoveIn was journalled and is done.
-    const journal = await handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
-    expect(journal).toEqual([expect.objectContaining({ state: "done", operation: "MoveInWithDiscount_v7" })]);
+    const journal = await handle.db
+      .select()
+      .from(sitelinkWrites)
+      .where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
+    expect(journal).toEqual([
+      expect.objectContaining({
+        state: "done",
+        operation: "MoveInWithDiscount_v7",
+      }),
+    ]);
     expect(journal[0]!.externalIds.ledgerId).toBe(ledger.LedgerID);
 
     const again = await m.moveIn(input);
@@ -193,7 +296,9 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     const result = await adapter().moveIn(input);
     expect(result.created).toBe(true);
-    expect(site.ledgers.filter((l) => l.TenantID === site.ledgers.at(-1)!.TenantID)).toHaveLength(1);
+    expect(
+      site.ledgers.filter((l) => l.TenantID === site.ledgers.at(-1)!.TenantID),
+    ).toHaveLength(1);
     expect(site.payments).toHaveLength(1);
     expect(site.count("MoveInWithDiscount_v7")).toBe(1);
     expect(await leasesOf(id)).toHaveLength(1);
@@ -207,13 +312,20 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     const { id, input } = await signedCheckout();
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     site.fault("LedgersByTenantID_v3", "drop_before");
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
     expect((await checkoutOf(id)).status).toBe("confirming");
-    const [entry] = await handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
+    const [entry] = await handle.db
+      .select()
+      .from(sitelinkWrites)
+      .where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
     expect(entry!.state).toBe("unknown");
     // The visitor presses Pay again while it is unknown: nothing is sent, still confirming.
     site.fault("LedgersByTenantID_v3", "drop_before");
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
     expect(site.count("MoveInWithDiscount_v7")).toBe(1);
     // The page reloads: SiteLink answers now.
     const settled = await adapter().confirmMoveIn({ checkoutId: id, now: NOW });
@@ -226,15 +338,28 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("no answer and nothing applied: pending until the settle time, then 'not completed' (nothing charged) and the next payment goes through once", async () => {
     const { id, input } = await signedCheckout();
     site.fault("MoveInWithDiscount_v7", "drop_before");
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
-    expect(await adapter().confirmMoveIn({ checkoutId: id, now: new Date(NOW.getTime() + 60_000) })).toEqual({ status: "pending" });
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
+      OutcomeUnknownError,
+    );
+    expect(
+      await adapter().confirmMoveIn({
+        checkoutId: id,
+        now: new Date(NOW.getTime() + 60_000),
+      }),
+    ).toEqual({ status: "pending" });
     const later = new Date(NOW.getTime() + SETTINGS.settleAfterMs + 1000);
-    expect((await adapter().confirmMoveIn({ checkoutId: id, now: later })).status).toBe("not_completed");
+    expect(
+      (await adapter().confirmMoveIn({ checkoutId: id, now: later })).status,
+    ).toBe("not_completed");
     const reopened = await checkoutOf(id);
     expect(reopened.status).toBe("open");
     expect(reopened.idempotencyKey).not.toBe(input.idempotencyKey);
     expect(site.payments).toHaveLength(0);
-    const result = await adapter().moveIn({ ...input, idempotencyKey: reopened.idempotencyKey, now: later });
+    const result = await adapter().moveIn({
+      ...input,
+      idempotencyKey: reopened.idempotencyKey,
+      now: later,
+    });
     expect(result.created).toBe(true);
     expect(site.count("MoveInWithDiscount_v7")).toBe(2);
     expect(site.count("TenantNewDetailed_v3")).toBe(1);
@@ -244,7 +369,9 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("a unit rented at the office a moment before the payment: no MoveIn, no charge, another unit of the size held and named", async () => {
     const { id, input, unit } = await signedCheckout();
     site.units.get(unit.externalId)!.bRented = true;
-    const error = await adapter().moveIn(input).catch((e: unknown) => e);
+    const error = await adapter()
+      .moveIn(input)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnitUnavailableError);
     const other = (error as UnitUnavailableError).replacementUnitName;
     expect(other).toBeTruthy();
@@ -253,9 +380,15 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     expect(site.payments).toHaveLength(0);
     const c = await checkoutOf(id);
     expect(c.status).toBe("open");
-    const [held] = await handle.db.select().from(units).where(eq(units.id, c.unitId!));
+    const [held] = await handle.db
+      .select()
+      .from(units)
+      .where(eq(units.id, c.unitId!));
     expect(held).toMatchObject({ name: other, holdToken: id });
-    expect((await handle.db.select().from(units).where(eq(units.id, unit.id)))[0]!.status).toBe("rented");
+    expect(
+      (await handle.db.select().from(units).where(eq(units.id, unit.id)))[0]!
+        .status,
+    ).toBe("rented");
     // Paying again rents the unit now held.
     const result = await adapter().moveIn(input);
     expect(result.unitName).toBe(other);
@@ -266,24 +399,42 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     // The office takes it between our fresh read and the MoveIn.
     const original = site.call;
     site.call = async (op, params, options) => {
-      if (op === "MoveInWithDiscount_v7") site.units.get(unit.externalId)!.bRented = true;
+      if (op === "MoveInWithDiscount_v7")
+        site.units.get(unit.externalId)!.bRented = true;
       return original(op, params, options);
     };
-    const m = createSiteLinkMoveIn({ db: handle.db, location, call: site.call, journal: createJournal(handle.db, location.id), settings: SETTINGS, gateway: createTestGateway() });
+    const m = createSiteLinkMoveIn({
+      db: handle.db,
+      location,
+      call: site.call,
+      journal: createJournal(handle.db, location.id),
+      settings: SETTINGS,
+      gateway: createTestGateway(),
+    });
     const error = await m.moveIn(input).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnitUnavailableError);
     expect(site.payments).toHaveLength(0);
   });
 
   it("a declined card: PaymentDeclinedError, nothing recorded here, and the retry re-uses the SiteLink tenant", async () => {
-    const { id, input, details } = await signedCheckout({ cardNumber: "4000000000000002" });
-    const error = await adapter().moveIn(input).catch((e: unknown) => e);
+    const { id, input, details } = await signedCheckout({
+      cardNumber: "4000000000000002",
+    });
+    const error = await adapter()
+      .moveIn(input)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentDeclinedError);
-    expect((error as PaymentDeclinedError).reason).toBe("Your card was declined.");
+    expect((error as PaymentDeclinedError).reason).toBe(
+      "Your card was declined.",
+    );
     expect(await tenantsWithEmail(details.email)).toHaveLength(0);
     expect(await leasesOf(id)).toHaveLength(0);
     expect((await checkoutOf(id)).status).toBe("open");
-    const retry = await adapter().moveIn({ ...input, idempotencyKey: `${input.idempotencyKey}-2`, payment: { kind: "card", card: card() } });
+    const retry = await adapter().moveIn({
+      ...input,
+      idempotencyKey: `${input.idempotencyKey}-2`,
+      payment: { kind: "card", card: card() },
+    });
     expect(retry.created).toBe(true);
     expect(site.count("TenantNewDetailed_v3")).toBe(1);
     expect(site.payments).toHaveLength(1);
@@ -292,7 +443,9 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("charges that changed in SiteLink (an office rate change): ChargesChangedError before anything is sent", async () => {
     const { input } = await signedCheckout();
     site.cost.rent = "49.0000";
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(ChargesChangedError);
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
+      ChargesChangedError,
+    );
     expect(site.count("TenantNewDetailed_v3")).toBe(0);
     expect(site.count("MoveInWithDiscount_v7")).toBe(0);
   });
@@ -300,16 +453,30 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("credentials SiteLink refuses: 'could not reach', nothing journalled, nothing half-saved", async () => {
     const { id, input, details } = await signedCheckout();
     site.credentialsOk = false;
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(SoftwareUnreachableError);
-    expect(await handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`%${id}%`}`)).toHaveLength(0);
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
+      SoftwareUnreachableError,
+    );
+    expect(
+      await handle.db
+        .select()
+        .from(sitelinkWrites)
+        .where(sql`${sitelinkWrites.idempotencyKey} like ${`%${id}%`}`),
+    ).toHaveLength(0);
     expect(await tenantsWithEmail(details.email)).toHaveLength(0);
     expect((await checkoutOf(id)).status).toBe("open");
   });
 
   it("an email SiteLink already has (an office tenant): refused before any write", async () => {
     const { input } = await signedCheckout();
-    site.tenants.set("77", { email: input.tenant.email.toLowerCase(), note: "", accessCode: "1111" });
-    await expect(adapter().moveIn(input)).rejects.toMatchObject({ name: "StorageValidationError", fieldErrors: { email: [expect.any(String)] } });
+    site.tenants.set("77", {
+      email: input.tenant.email.toLowerCase(),
+      note: "",
+      accessCode: "1111",
+    });
+    await expect(adapter().moveIn(input)).rejects.toMatchObject({
+      name: "StorageValidationError",
+      fieldErrors: { email: [expect.any(String)] },
+    });
     expect(site.count("TenantNewDetailed_v3")).toBe(0);
   });
 
@@ -332,8 +499,16 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
     const sent = site.log.find((l) => l.op === "MoveInWithDiscount_v7")!.params;
     expect(sent.iPayMethod).toBe(2);
     expect(sent.sCreditCardNumber).toBe("");
-    expect((await gateway.lookup(input.idempotencyKey))?.status).toBe("approved");
-    expect(result.authReference).toBe(((await gateway.lookup(input.idempotencyKey)) as { authReference: string }).authReference);
+    expect((await gateway.lookup(input.idempotencyKey))?.status).toBe(
+      "approved",
+    );
+    expect(result.authReference).toBe(
+      (
+        (await gateway.lookup(input.idempotencyKey)) as {
+          authReference: string;
+        }
+      ).authReference,
+    );
   });
 
   it("commit then timeout: one gateway charge, one SiteLink ledger, success", async () => {
@@ -349,7 +524,9 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
 
   it("declined by the gateway: nothing sent to SiteLink's MoveIn", async () => {
     const { input } = await signedCheckout({ cardNumber: "4000000000000002" });
-    await expect(adapter(createTestGateway(), B).moveIn(input)).rejects.toBeInstanceOf(PaymentDeclinedError);
+    await expect(
+      adapter(createTestGateway(), B).moveIn(input),
+    ).rejects.toBeInstanceOf(PaymentDeclinedError);
     expect(site.count("MoveInWithDiscount_v7")).toBe(0);
   });
 
@@ -358,11 +535,21 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
     const gateway = createTestGateway();
     const original = site.call;
     site.call = async (op, params, options) => {
-      if (op === "MoveInWithDiscount_v7") site.units.get(unit.externalId)!.bRented = true;
+      if (op === "MoveInWithDiscount_v7")
+        site.units.get(unit.externalId)!.bRented = true;
       return original(op, params, options);
     };
-    const m = createSiteLinkMoveIn({ db: handle.db, location, call: site.call, journal: createJournal(handle.db, location.id), settings: B, gateway });
+    const m = createSiteLinkMoveIn({
+      db: handle.db,
+      location,
+      call: site.call,
+      journal: createJournal(handle.db, location.id),
+      settings: B,
+      gateway,
+    });
     await expect(m.moveIn(input)).rejects.toBeInstanceOf(UnitUnavailableError);
-    expect(await gateway.refund(input.idempotencyKey)).toEqual({ refunded: false }); // already refunded
+    expect(await gateway.refund(input.idempotencyKey)).toEqual({
+      refunded: false,
+    }); // already refunded
   });
 });

@@ -50,8 +50,22 @@ export interface Journal {
    * Writes the entry `pending` (committed on return) unless the key exists; returns the entry as it
    * is now and whether this call created it. A caller that did not create it must not send.
    */
-  begin(input: { key: string; operation: string; fingerprint: string; externalIds?: Record<string, string>; now: Date }): Promise<{ entry: JournalEntry; created: boolean }>;
-  settle(key: string, state: Exclude<JournalState, "pending">, patch: { externalIds?: Record<string, string>; error?: string | null; now: Date }): Promise<void>;
+  begin(input: {
+    key: string;
+    operation: string;
+    fingerprint: string;
+    externalIds?: Record<string, string>;
+    now: Date;
+  }): Promise<{ entry: JournalEntry; created: boolean }>;
+  settle(
+    key: string,
+    state: Exclude<JournalState, "pending">,
+    patch: {
+      externalIds?: Record<string, string>;
+      error?: string | null;
+      now: Date;
+    },
+  ): Promise<void>;
   /** Entries of this location still waiting for an answer (pending or unknown), oldest first. */
   open(operations?: string[]): Promise<JournalEntry[]>;
 }
@@ -59,7 +73,10 @@ export interface Journal {
 export function createJournal(db: Executor, locationId: number): Journal {
   return {
     async get(key) {
-      const [row] = await db.select().from(sitelinkWrites).where(eq(sitelinkWrites.idempotencyKey, key));
+      const [row] = await db
+        .select()
+        .from(sitelinkWrites)
+        .where(eq(sitelinkWrites.idempotencyKey, key));
       return row ? toEntry(row) : null;
     },
     async withPrefix(prefix) {
@@ -67,7 +84,12 @@ export function createJournal(db: Executor, locationId: number): Journal {
       const rows = await db
         .select()
         .from(sitelinkWrites)
-        .where(and(eq(sitelinkWrites.locationId, locationId), like(sitelinkWrites.idempotencyKey, `${escaped}%`)))
+        .where(
+          and(
+            eq(sitelinkWrites.locationId, locationId),
+            like(sitelinkWrites.idempotencyKey, `${escaped}%`),
+          ),
+        )
         .orderBy(asc(sitelinkWrites.startedAt));
       return rows.map(toEntry);
     },
@@ -97,7 +119,14 @@ export function createJournal(db: Executor, locationId: number): Journal {
         .set({
           state,
           finishedAt: now,
-          ...(externalIds ? { externalIds: { ...(current?.externalIds ?? {}), ...externalIds } } : {}),
+          ...(externalIds
+            ? {
+                externalIds: {
+                  ...(current?.externalIds ?? {}),
+                  ...externalIds,
+                },
+              }
+            : {}),
           ...(error !== undefined ? { lastError: error } : {}),
         })
         .where(eq(sitelinkWrites.idempotencyKey, key));
@@ -110,7 +139,9 @@ export function createJournal(db: Executor, locationId: number): Journal {
           and(
             eq(sitelinkWrites.locationId, locationId),
             inArray(sitelinkWrites.state, ["pending", "unknown"]),
-            operations?.length ? inArray(sitelinkWrites.operation, operations) : undefined,
+            operations?.length
+              ? inArray(sitelinkWrites.operation, operations)
+              : undefined,
           ),
         )
         .orderBy(asc(sitelinkWrites.startedAt));
