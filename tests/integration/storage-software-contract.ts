@@ -346,6 +346,13 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(ledger.filter((l) => l.kind === "payment")).toHaveLength(1);
     });
 
+    it("confirmMoveIn settles a checkout from what the software holds: the move-in done, or none", async () => {
+      const done = await contractMoveIn(h);
+      expect(await h.storage.confirmMoveIn({ checkoutId: done.checkoutId, now: NOW })).toEqual({ status: "completed", result: { ...done.result, created: false } });
+      const { checkoutId } = await h.openCheckout({ unitTypeId: done.unitTypeId, now: NOW });
+      expect(await h.storage.confirmMoveIn({ checkoutId, now: NOW })).toMatchObject({ status: "not_completed" });
+    });
+
     it("a declined card raises PaymentDeclinedError and leaves no tenant, no lease and the unit free", async () => {
       const { unitTypeId } = await freshType(h, 1);
       const email = uniqueEmail("declined");
