@@ -132,6 +132,23 @@ describe("SiteLink inventory: sync, choice of adapter and freshness", () => {
     expect(await mirroredUnit(bed, oldUnit!.UnitID)).toMatchObject({ name: `${oldUnit!.sUnitName} (#${oldUnit!.UnitID})`, status: "unavailable" });
   });
 
+  it("the job's cadence: incremental each round, rates every 15 minutes, a full sync at night when the last is over 20 hours old", async () => {
+    await runSiteLinkSync(bed.handle.db, { full: true });
+    const t0 = Date.now();
+    const round = async (at: Date) => {
+      bed.sim.control.clearCalls();
+      const [r] = (await runSiteLinkSync(bed.handle.db, { now: at })).filter((x) => x.locationId === bed.lumberton.id);
+      return { full: r!.report!.full, priceList: bed.sim.control.calls({ operation: "UnitTypePriceList_v2", location: "L001" }).length };
+    };
+    expect(await round(new Date(t0 + 60_000))).toEqual({ full: false, priceList: 0 });
+    expect(await round(new Date(t0 + 16 * 60_000))).toEqual({ full: false, priceList: 1 });
+    expect(await round(new Date(t0 + 17 * 60_000))).toEqual({ full: false, priceList: 0 });
+    // The day after tomorrow at 03:00 in Lumberton (New York time): the nightly full sync.
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date(t0));
+    const night = new Date(new Date(`${today}T03:00:00-05:00`).getTime() + 2 * 86_400_000);
+    expect(await round(night)).toEqual({ full: true, priceList: 1 });
+  });
+
   it("pages say how fresh SiteLink availability is, in the location's time zone", async () => {
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "lumberton-nc-28358"))!;
