@@ -300,6 +300,22 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
     });
   }
 
+  it("a password variable that is not set: SoftwareUnreachableError naming the variable (never a value), and status says so", async () => {
+    delete process.env[PASSWORD_ENV];
+    forgetStorageChoices(bed.handle.db);
+    try {
+      const error = (await storageFor(bed.handle.db, bed.lumberton).listInsurancePlans().catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(SoftwareUnreachableError);
+      expect(error.message).toContain(`${PASSWORD_ENV}, which is not set`);
+      const status = await collectSiteLinkStatus(bed.handle.db, new Date());
+      expect(status.locations.find((l) => l.locationId === bed.lumberton.id)!.settings!.secrets).toContain(PASSWORD_ENV);
+      expect(status.needsAttention).toBe(true);
+    } finally {
+      process.env[PASSWORD_ENV] = DEMO_CORP.password;
+      forgetStorageChoices(bed.handle.db);
+    }
+  });
+
   it("a location never synced whose SiteLink is unreachable: the page shows the 'could not be loaded' notice (not a 500), and the next pages do not wait on SiteLink again at once", async () => {
     const lines = captureLogs();
     await bed.handle.db.delete(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, bed.jacksonville.id));
