@@ -132,6 +132,23 @@ describe("SiteLink inventory: sync, choice of adapter and freshness", () => {
     expect(await mirroredUnit(bed, oldUnit!.UnitID)).toMatchObject({ name: `${oldUnit!.sUnitName} (#${oldUnit!.UnitID})`, status: "unavailable" });
   });
 
+  it("the job's cadence: incremental each round, rates every 15 minutes, a full sync at night when the last is over 20 hours old", async () => {
+    await runSiteLinkSync(bed.handle.db, { full: true });
+    const t0 = Date.now();
+    const round = async (at: Date) => {
+      bed.sim.control.clearCalls();
+      const [r] = (await runSiteLinkSync(bed.handle.db, { now: at })).filter((x) => x.locationId === bed.lumberton.id);
+      return { full: r!.report!.full, priceList: bed.sim.control.calls({ operation: "UnitTypePriceList_v2", location: "L001" }).length };
+    };
+    expect(await round(new Date(t0 + 60_000))).toEqual({ full: false, priceList: 0 });
+    expect(await round(new Date(t0 + 16 * 60_000))).toEqual({ full: false, priceList: 1 });
+    expect(await round(new Date(t0 + 17 * 60_000))).toEqual({ full: false, priceList: 0 });
+    // The day after tomorrow at 03:00 in Lumberton (New York time): the nightly full sync.
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York" }).format(new Date(t0));
+    const night = new Date(new Date(`${today}T03:00:00-05:00`).getTime() + 2 * 86_400_000);
+    expect(await round(night)).toEqual({ full: true, priceList: 1 });
+  });
+
   it("pages say how fresh SiteLink availability is, in the location's time zone", async () => {
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "lumberton-nc-28358"))!;
@@ -282,6 +299,22 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
       }
     });
   }
+
+  it("a password variable that is not set: SoftwareUnreachableError naming the variable (never a value), and status says so", async () => {
+    delete process.env[PASSWORD_ENV];
+    forgetStorageChoices(bed.handle.db);
+    try {
+      const error = (await storageFor(bed.handle.db, bed.lumberton).listInsurancePlans().catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(SoftwareUnreachableError);
+      expect(error.message).toContain(`${PASSWORD_ENV}, which is not set`);
+      const status = await collectSiteLinkStatus(bed.handle.db, new Date());
+      expect(status.locations.find((l) => l.locationId === bed.lumberton.id)!.settings!.secrets).toContain(PASSWORD_ENV);
+      expect(status.needsAttention).toBe(true);
+    } finally {
+      process.env[PASSWORD_ENV] = DEMO_CORP.password;
+      forgetStorageChoices(bed.handle.db);
+    }
+  });
 
   it("a location never synced whose SiteLink is unreachable: the page shows the 'could not be loaded' notice (not a 500), and the next pages do not wait on SiteLink again at once", async () => {
     const lines = captureLogs();

@@ -158,7 +158,7 @@ export function formatSiteLinkStatus(status: SiteLinkStatus, now: Date): string 
       const s = l.settings;
       lines.push(`  endpoint        ${s.endpoint}`);
       lines.push(`  corp / location ${s.corpCode} / ${s.locationCode}, user ${s.corpUser}`);
-      lines.push(`  password        from ${s.passwordFrom}; API key: ${s.apiKeyFrom}; secrets: ${s.secrets}`);
+      lines.push(`  password        ${s.passwordFrom}; API key: ${s.apiKeyFrom}; secrets: ${s.secrets}`);
       lines.push(`  card charged by ${s.cardChargedBy}${s.testMode ? "; TEST MODE" : ""}`);
     }
     if (l.sync) {
