@@ -6,12 +6,7 @@
  * (sitelink-simulator/); this one keeps the orchestration tests fast and independent of it.
  */
 import { SoftwareUnreachableError } from "~/storage-software/errors";
-import type {
-  Row,
-  SiteLinkCall,
-  SiteLinkParams,
-  SoapAnswer,
-} from "~/storage-software/sitelink/calls";
+import type { Row, SiteLinkCall, SiteLinkParams, SoapAnswer } from "~/storage-software/sitelink/calls";
 
 type Fault = "commit_then_hang" | "drop_before";
 
@@ -41,34 +36,15 @@ export interface FakeSite {
   count(op: string): number;
 }
 
-const answer = (
-  tables: Record<string, Row[]>,
-  retCode: number | null = null,
-  retMsg = "",
-): SoapAnswer => ({ tables, retCode, retMsg });
-const rt = (code: number, msg = "", extra: Row = {}) =>
-  answer(
-    { RT: [{ Ret_Code: String(code), Ret_Msg: msg, ...extra }] },
-    code,
-    msg,
-  );
-const add = (a: string, b: string) =>
-  ((Math.round(Number(a) * 100) + Math.round(Number(b) * 100)) / 100).toFixed(
-    4,
-  );
+const answer = (tables: Record<string, Row[]>, retCode: number | null = null, retMsg = ""): SoapAnswer => ({ tables, retCode, retMsg });
+const rt = (code: number, msg = "", extra: Row = {}) => answer({ RT: [{ Ret_Code: String(code), Ret_Msg: msg, ...extra }] }, code, msg);
+const add = (a: string, b: string) => ((Math.round(Number(a) * 100) + Math.round(Number(b) * 100)) / 100).toFixed(4);
 
-export function createFakeSite(
-  unitIds: Array<{ id: string; name: string }>,
-): FakeSite {
+export function createFakeSite(unitIds: Array<{ id: string; name: string }>): FakeSite {
   let nextId = 1000;
   const faults = new Map<string, { fault: Fault; times: number }>();
   const site: FakeSite = {
-    units: new Map(
-      unitIds.map((u) => [
-        u.id,
-        { name: u.name, bRented: false, bRentable: true },
-      ]),
-    ),
+    units: new Map(unitIds.map((u) => [u.id, { name: u.name, bRented: false, bRentable: true }])),
     tenants: new Map(),
     ledgers: [],
     payments: [],
@@ -88,17 +64,11 @@ export function createFakeSite(
     },
     call: async (op, params) => {
       site.log.push({ op, params });
-      if (!site.credentialsOk)
-        throw new SoftwareUnreachableError(
-          "SiteLink refused the credentials (RT -1)",
-        );
+      if (!site.credentialsOk) throw new SoftwareUnreachableError("SiteLink refused the credentials (RT -1)");
       const f = faults.get(op);
       if (f && f.times > 0) {
         f.times -= 1;
-        if (f.fault === "drop_before")
-          throw new SoftwareUnreachableError(
-            `${op}: the connection closed without an answer`,
-          );
+        if (f.fault === "drop_before") throw new SoftwareUnreachableError(`${op}: the connection closed without an answer`);
         const result = run(op, params);
         void result;
         throw new SoftwareUnreachableError(`${op}: timed out after commit`);
@@ -126,8 +96,7 @@ export function createFakeSite(
         });
       }
       case "MoveInCostRetrieveWithDiscount_v4": {
-        if (!site.units.has(String(p.iUnitID)))
-          return rt(-25, "Invalid UnitID");
+        if (!site.units.has(String(p.iUnitID))) return rt(-25, "Invalid UnitID");
         const d = String(p.dMoveInDate).slice(0, 10);
         return answer({
           Table: [
@@ -207,26 +176,15 @@ export function createFakeSite(
         if (!t) return rt(-95, "Invalid TenantID");
         const u = site.units.get(String(p.UnitID));
         if (!u) return rt(-25, "Invalid UnitID");
-        if (u.bRented || !u.bRentable)
-          return rt(-2, "Unit ID is not available");
-        const required = add(
-          add(site.cost.rent, site.cost.rentTax),
-          add(site.cost.fee, site.cost.feeTax),
-        );
+        if (u.bRented || !u.bRentable) return rt(-2, "Unit ID is not available");
+        const required = add(add(site.cost.rent, site.cost.rentTax), add(site.cost.fee, site.cost.feeTax));
         if (Number(p.iPayMethod) === 0) {
           const number = String(p.sCreditCardNumber ?? "");
-          if (number === "4000000000000002" || number === "4000000000009995")
-            return rt(-100, "Credit Card not being authorized");
-          if (!/^\d{13,19}$/.test(number))
-            return rt(-14, "Credit Card number is invalid");
+          if (number === "4000000000000002" || number === "4000000000009995") return rt(-100, "Credit Card not being authorized");
+          if (!/^\d{13,19}$/.test(number)) return rt(-14, "Credit Card number is invalid");
         }
-        if (
-          Number(p.dcPaymentAmount).toFixed(2) !== Number(required).toFixed(2)
-        )
-          return rt(
-            -11,
-            `Payment amount does not match the required payment of $${Number(required).toFixed(2)}`,
-          );
+        if (Number(p.dcPaymentAmount).toFixed(2) !== Number(required).toFixed(2))
+          return rt(-11, `Payment amount does not match the required payment of $${Number(required).toFixed(2)}`);
         u.bRented = true;
         const ledgerId = String(++nextId);
         site.ledgers.push({

@@ -9,43 +9,16 @@ import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import {
-  checkouts,
-  leases,
-  locations,
-  payments,
-  sitelinkWrites,
-  tenantSoftwareLinks,
-  tenants,
-  units,
-} from "~/db/schema";
+import { checkouts, leases, locations, payments, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { hashPassword } from "~/services/password.server";
-import {
-  createTestGateway,
-  type PaymentGateway,
-} from "~/services/payment-gateway.server";
-import {
-  ChargesChangedError,
-  OutcomeUnknownError,
-  PaymentDeclinedError,
-  SoftwareUnreachableError,
-  UnitUnavailableError,
-} from "~/storage-software/errors";
+import { createTestGateway, type PaymentGateway } from "~/services/payment-gateway.server";
+import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, UnitUnavailableError } from "~/storage-software/errors";
 import type { LocationRef } from "~/storage-software/index.server";
 import type { MoveInInput } from "~/storage-software/port";
 import { createJournal } from "~/storage-software/sitelink/journal";
-import {
-  createSiteLinkMoveIn,
-  siteLinkQuote,
-  type SiteLinkRentalSettings,
-} from "~/storage-software/sitelink/move-in";
+import { createSiteLinkMoveIn, siteLinkQuote, type SiteLinkRentalSettings } from "~/storage-software/sitelink/move-in";
 import { createTestDatabase } from "./db";
-import {
-  card,
-  lumbertonUnitType,
-  NOW,
-  tenantDetails,
-} from "./move-in-fixtures";
+import { card, lumbertonUnitType, NOW, tenantDetails } from "./move-in-fixtures";
 import { createFakeSite, type FakeSite } from "./sitelink-fake";
 
 const SETTINGS: SiteLinkRentalSettings = {
@@ -65,10 +38,7 @@ let unitRows: Array<{ id: number; name: string; externalId: string }>;
 beforeAll(async () => {
   handle = await createTestDatabase();
   const db = handle.db;
-  const [loc] = await db
-    .select()
-    .from(locations)
-    .where(eq(locations.name, "Lumberton"));
+  const [loc] = await db.select().from(locations).where(eq(locations.name, "Lumberton"));
   location = {
     id: loc!.id,
     name: loc!.name,
@@ -79,9 +49,7 @@ beforeAll(async () => {
   const list = await db
     .select({ id: units.id, name: units.name })
     .from(units)
-    .where(
-      and(eq(units.unitTypeId, unitTypeId), eq(units.status, "available")),
-    );
+    .where(and(eq(units.unitTypeId, unitTypeId), eq(units.status, "available")));
   unitRows = [];
   for (const [i, u] of list.entries()) {
     const externalId = String(5000 + i);
@@ -98,22 +66,12 @@ beforeEach(async () => {
   await handle.db
     .update(leases)
     .set({ status: "moved_out" })
-    .where(
-      sql`${leases.unitId} in (select id from units where unit_type_id = ${unitTypeId})`,
-    );
-  await handle.db
-    .update(units)
-    .set({ status: "available", heldUntil: null, holdToken: null })
-    .where(eq(units.unitTypeId, unitTypeId));
-  site = createFakeSite(
-    unitRows.map((u) => ({ id: u.externalId, name: u.name })),
-  );
+    .where(sql`${leases.unitId} in (select id from units where unit_type_id = ${unitTypeId})`);
+  await handle.db.update(units).set({ status: "available", heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, unitTypeId));
+  site = createFakeSite(unitRows.map((u) => ({ id: u.externalId, name: u.name })));
 });
 
-function adapter(
-  gateway: PaymentGateway = createTestGateway(),
-  settings: SiteLinkRentalSettings = SETTINGS,
-) {
+function adapter(gateway: PaymentGateway = createTestGateway(), settings: SiteLinkRentalSettings = SETTINGS) {
   return createSiteLinkMoveIn({
     db: handle.db,
     location,
@@ -125,17 +83,12 @@ function adapter(
 }
 
 /** A signed checkout holding the first unit, and the MoveInInput the service would send for it. */
-async function signedCheckout(
-  options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {},
-) {
+async function signedCheckout(options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {}) {
   const id = crypto.randomBytes(24).toString("base64url");
   const details = tenantDetails();
   const unit = unitRows[options.unitIndex ?? 0]!;
   const until = new Date(NOW.getTime() + 15 * 60_000);
-  await handle.db
-    .update(units)
-    .set({ heldUntil: until, holdToken: id })
-    .where(eq(units.id, unit.id));
+  await handle.db.update(units).set({ heldUntil: until, holdToken: id }).where(eq(units.id, unit.id));
   const webPwHash = await hashPassword("correct-horse-42");
   const leaseText = `Lease for ${details.first_name} ${details.last_name}`;
   const leaseHash = crypto.createHash("sha256").update(leaseText).digest("hex");
@@ -207,16 +160,10 @@ async function signedCheckout(
   return { id, input, unit, details };
 }
 
-const checkoutOf = async (id: string) =>
-  (await handle.db.select().from(checkouts).where(eq(checkouts.id, id)))[0]!;
+const checkoutOf = async (id: string) => (await handle.db.select().from(checkouts).where(eq(checkouts.id, id)))[0]!;
 const leasesOf = async (checkoutId: string) => {
   const c = await checkoutOf(checkoutId);
-  return c.completedLeaseId
-    ? await handle.db
-        .select()
-        .from(leases)
-        .where(eq(leases.id, c.completedLeaseId))
-    : [];
+  return c.completedLeaseId ? await handle.db.select().from(leases).where(eq(leases.id, c.completedLeaseId)) : [];
 };
 const tenantsWithEmail = async (email: string) =>
   handle.db
@@ -262,10 +209,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
       status: "approved",
     });
     const [tenant] = await tenantsWithEmail(details.email);
-    const links = await handle.db
-      .select()
-      .from(tenantSoftwareLinks)
-      .where(eq(tenantSoftwareLinks.tenantId, tenant!.id));
+    const links = await handle.db.select().from(tenantSoftwareLinks).where(eq(tenantSoftwareLinks.tenantId, tenant!.id));
     expect(links).toEqual([
       expect.objectContaining({
         locationId: location.id,
@@ -296,9 +240,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     const result = await adapter().moveIn(input);
     expect(result.created).toBe(true);
-    expect(
-      site.ledgers.filter((l) => l.TenantID === site.ledgers.at(-1)!.TenantID),
-    ).toHaveLength(1);
+    expect(site.ledgers.filter((l) => l.TenantID === site.ledgers.at(-1)!.TenantID)).toHaveLength(1);
     expect(site.payments).toHaveLength(1);
     expect(site.count("MoveInWithDiscount_v7")).toBe(1);
     expect(await leasesOf(id)).toHaveLength(1);
@@ -312,9 +254,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     const { id, input } = await signedCheckout();
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     site.fault("LedgersByTenantID_v3", "drop_before");
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
-      OutcomeUnknownError,
-    );
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect((await checkoutOf(id)).status).toBe("confirming");
     const [entry] = await handle.db
       .select()
@@ -323,9 +263,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     expect(entry!.state).toBe("unknown");
     // The visitor presses Pay again while it is unknown: nothing is sent, still confirming.
     site.fault("LedgersByTenantID_v3", "drop_before");
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
-      OutcomeUnknownError,
-    );
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect(site.count("MoveInWithDiscount_v7")).toBe(1);
     // The page reloads: SiteLink answers now.
     const settled = await adapter().confirmMoveIn({ checkoutId: id, now: NOW });
@@ -338,9 +276,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("no answer and nothing applied: pending until the settle time, then 'not completed' (nothing charged) and the next payment goes through once", async () => {
     const { id, input } = await signedCheckout();
     site.fault("MoveInWithDiscount_v7", "drop_before");
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
-      OutcomeUnknownError,
-    );
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect(
       await adapter().confirmMoveIn({
         checkoutId: id,
@@ -348,9 +284,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
       }),
     ).toEqual({ status: "pending" });
     const later = new Date(NOW.getTime() + SETTINGS.settleAfterMs + 1000);
-    expect(
-      (await adapter().confirmMoveIn({ checkoutId: id, now: later })).status,
-    ).toBe("not_completed");
+    expect((await adapter().confirmMoveIn({ checkoutId: id, now: later })).status).toBe("not_completed");
     const reopened = await checkoutOf(id);
     expect(reopened.status).toBe("open");
     expect(reopened.idempotencyKey).not.toBe(input.idempotencyKey);
@@ -380,15 +314,9 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     expect(site.payments).toHaveLength(0);
     const c = await checkoutOf(id);
     expect(c.status).toBe("open");
-    const [held] = await handle.db
-      .select()
-      .from(units)
-      .where(eq(units.id, c.unitId!));
+    const [held] = await handle.db.select().from(units).where(eq(units.id, c.unitId!));
     expect(held).toMatchObject({ name: other, holdToken: id });
-    expect(
-      (await handle.db.select().from(units).where(eq(units.id, unit.id)))[0]!
-        .status,
-    ).toBe("rented");
+    expect((await handle.db.select().from(units).where(eq(units.id, unit.id)))[0]!.status).toBe("rented");
     // Paying again rents the unit now held.
     const result = await adapter().moveIn(input);
     expect(result.unitName).toBe(other);
@@ -399,8 +327,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     // The office takes it between our fresh read and the MoveIn.
     const original = site.call;
     site.call = async (op, params, options) => {
-      if (op === "MoveInWithDiscount_v7")
-        site.units.get(unit.externalId)!.bRented = true;
+      if (op === "MoveInWithDiscount_v7") site.units.get(unit.externalId)!.bRented = true;
       return original(op, params, options);
     };
     const m = createSiteLinkMoveIn({
@@ -424,9 +351,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
       .moveIn(input)
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(PaymentDeclinedError);
-    expect((error as PaymentDeclinedError).reason).toBe(
-      "Your card was declined.",
-    );
+    expect((error as PaymentDeclinedError).reason).toBe("Your card was declined.");
     expect(await tenantsWithEmail(details.email)).toHaveLength(0);
     expect(await leasesOf(id)).toHaveLength(0);
     expect((await checkoutOf(id)).status).toBe("open");
@@ -443,9 +368,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("charges that changed in SiteLink (an office rate change): ChargesChangedError before anything is sent", async () => {
     const { input } = await signedCheckout();
     site.cost.rent = "49.0000";
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
-      ChargesChangedError,
-    );
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(ChargesChangedError);
     expect(site.count("TenantNewDetailed_v3")).toBe(0);
     expect(site.count("MoveInWithDiscount_v7")).toBe(0);
   });
@@ -453,9 +376,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("credentials SiteLink refuses: 'could not reach', nothing journalled, nothing half-saved", async () => {
     const { id, input, details } = await signedCheckout();
     site.credentialsOk = false;
-    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(
-      SoftwareUnreachableError,
-    );
+    await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(SoftwareUnreachableError);
     expect(
       await handle.db
         .select()
@@ -499,9 +420,7 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
     const sent = site.log.find((l) => l.op === "MoveInWithDiscount_v7")!.params;
     expect(sent.iPayMethod).toBe(2);
     expect(sent.sCreditCardNumber).toBe("");
-    expect((await gateway.lookup(input.idempotencyKey))?.status).toBe(
-      "approved",
-    );
+    expect((await gateway.lookup(input.idempotencyKey))?.status).toBe("approved");
     expect(result.authReference).toBe(
       (
         (await gateway.lookup(input.idempotencyKey)) as {
@@ -524,9 +443,7 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
 
   it("declined by the gateway: nothing sent to SiteLink's MoveIn", async () => {
     const { input } = await signedCheckout({ cardNumber: "4000000000000002" });
-    await expect(
-      adapter(createTestGateway(), B).moveIn(input),
-    ).rejects.toBeInstanceOf(PaymentDeclinedError);
+    await expect(adapter(createTestGateway(), B).moveIn(input)).rejects.toBeInstanceOf(PaymentDeclinedError);
     expect(site.count("MoveInWithDiscount_v7")).toBe(0);
   });
 
@@ -535,8 +452,7 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
     const gateway = createTestGateway();
     const original = site.call;
     site.call = async (op, params, options) => {
-      if (op === "MoveInWithDiscount_v7")
-        site.units.get(unit.externalId)!.bRented = true;
+      if (op === "MoveInWithDiscount_v7") site.units.get(unit.externalId)!.bRented = true;
       return original(op, params, options);
     };
     const m = createSiteLinkMoveIn({

@@ -8,28 +8,10 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  leases,
-  sitelinkSites,
-  sitelinkWrites,
-  tenants,
-  units,
-  unitTypes,
-} from "~/db/schema";
-import {
-  confirmCheckout,
-  getCheckout,
-  placeMoveIn,
-  sweepConfirmingCheckouts,
-} from "~/services/move-in.server";
-import {
-  SoftwareUnreachableError,
-  UnitUnavailableError,
-} from "~/storage-software/errors";
-import {
-  forgetStorageChoices,
-  runSiteLinkSync,
-} from "~/storage-software/index.server";
+import { leases, sitelinkSites, sitelinkWrites, tenants, units, unitTypes } from "~/db/schema";
+import { confirmCheckout, getCheckout, placeMoveIn, sweepConfirmingCheckouts } from "~/services/move-in.server";
+import { SoftwareUnreachableError, UnitUnavailableError } from "~/storage-software/errors";
+import { forgetStorageChoices, runSiteLinkSync } from "~/storage-software/index.server";
 import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
 import { startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
@@ -41,19 +23,11 @@ async function roomyType(): Promise<string> {
   const rows = await bed.handle.db
     .select({
       id: unitTypes.id,
-      free: sql<number>`count(*) filter (where ${units.status} = 'available')`.mapWith(
-        Number,
-      ),
+      free: sql<number>`count(*) filter (where ${units.status} = 'available')`.mapWith(Number),
     })
     .from(unitTypes)
     .innerJoin(units, eq(units.unitTypeId, unitTypes.id))
-    .where(
-      and(
-        eq(unitTypes.locationId, bed.lumberton.id),
-        sql`${unitTypes.externalId} is not null`,
-        sql`${unitTypes.category} <> 'parking'`,
-      ),
-    )
+    .where(and(eq(unitTypes.locationId, bed.lumberton.id), sql`${unitTypes.externalId} is not null`, sql`${unitTypes.category} <> 'parking'`))
     .groupBy(unitTypes.id);
   const pick = rows.sort((a, b) => b.free - a.free)[0]!;
   expect(pick.free).toBeGreaterThanOrEqual(3);
@@ -101,16 +75,12 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
   it("shows SiteLink's MoveInCostRetrieve to the cent, charges exactly that once, and confirms with SiteLink's gate code", async () => {
     const { id, quote } = await signedCheckout(bed.handle.db, unitTypeId);
     const checkout = (await getCheckout(bed.handle.db, id, unitTypeId))!;
-    const [held] = await bed.handle.db
-      .select()
-      .from(units)
-      .where(eq(units.id, checkout.unitId!));
+    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
     // What SiteLink asks for this unit, read straight from the simulator's answer.
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
     const cost = await ctx.storage.quoteMoveIn({
       unitTypeId,
-      insurancePlanId:
-        checkout.insuranceChoice === "none" ? null : checkout.insuranceChoice,
+      insurancePlanId: checkout.insuranceChoice === "none" ? null : checkout.insuranceChoice,
       moveInDate: quote.moveInDate,
       pricing: {
         isWebRatesEnabled: ctx.settings.is_web_rates_enabled,
@@ -123,29 +93,17 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
     const outcome = await pay(id);
     expect(outcome).toMatchObject({ status: "completed", created: true });
     expect(moveInCalls()).toBe(before + 1);
-    const sent = bed.sim.control
-      .calls({ operation: "MoveInWithDiscount_v7", location: "L001" })
-      .at(-1)!;
-    expect(Math.round(Number(sent.params.dcPaymentAmount) * 100)).toBe(
-      quote.total,
-    );
-    const ledger = site().ledgers.find(
-      (l) => l.UnitID === Number(held!.externalId),
-    )!;
+    const sent = bed.sim.control.calls({ operation: "MoveInWithDiscount_v7", location: "L001" }).at(-1)!;
+    expect(Math.round(Number(sent.params.dcPaymentAmount) * 100)).toBe(quote.total);
+    const ledger = site().ledgers.find((l) => l.UnitID === Number(held!.externalId))!;
     expect(ledger).toBeTruthy();
-    const payment = site().payments.filter(
-      (p) => p.LedgerID === ledger.LedgerID,
-    );
+    const payment = site().payments.filter((p) => p.LedgerID === ledger.LedgerID);
     expect(payment).toHaveLength(1);
     expect(payment[0]!.amount).toBe(quote.total);
-    const record = await ctx.storage.getMoveIn(
-      (outcome as { leaseId: string }).leaseId,
-    );
+    const record = await ctx.storage.getMoveIn((outcome as { leaseId: string }).leaseId);
     const tenant = site().tenants.find((t) => t.TenantID === ledger.TenantID)!;
     expect(record!.gateCode).toBe(tenant.accessCode);
-    expect(record!.lines.reduce((s, l) => s + l.amount + l.tax, 0)).toBe(
-      quote.total,
-    );
+    expect(record!.lines.reduce((s, l) => s + l.amount + l.tax, 0)).toBe(quote.total);
   });
 
   it("commit then timeout at move-in: SiteLink moved in but did not answer; the visitor sees success, one lease, one charge", async () => {
@@ -188,20 +146,11 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
     });
     const paymentsBefore = site().payments.length;
     expect(await pay(id)).toEqual({ status: "confirming" });
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe(
-      "confirming",
-    );
+    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("confirming");
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
-    const settled = await confirmCheckout(
-      bed.handle.db,
-      ctx,
-      (await getCheckout(bed.handle.db, id, unitTypeId))!,
-      { now: NOW, origin: ORIGIN },
-    );
+    const settled = await confirmCheckout(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
     expect(settled.status).toBe("completed");
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe(
-      "completed",
-    );
+    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("completed");
     expect(site().payments.length).toBe(paymentsBefore + 1);
   });
 
@@ -215,12 +164,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
     const paymentsBefore = site().payments.length;
     expect(await pay(id)).toEqual({ status: "confirming" });
     expect(await sweepConfirmingCheckouts(bed.handle.db, NOW)).toBe(0);
-    expect(
-      await sweepConfirmingCheckouts(
-        bed.handle.db,
-        new Date(NOW.getTime() + 10 * 60_000),
-      ),
-    ).toBe(1);
+    expect(await sweepConfirmingCheckouts(bed.handle.db, new Date(NOW.getTime() + 10 * 60_000))).toBe(1);
     const reopened = (await getCheckout(bed.handle.db, id, unitTypeId))!;
     expect(reopened.status).toBe("open");
     expect(site().payments.length).toBe(paymentsBefore);
@@ -231,10 +175,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
   it("a unit rented at the office a second before the payment: a clear message, another unit held, no charge", async () => {
     const { id } = await signedCheckout(bed.handle.db, unitTypeId);
     const checkout = (await getCheckout(bed.handle.db, id, unitTypeId))!;
-    const [held] = await bed.handle.db
-      .select()
-      .from(units)
-      .where(eq(units.id, checkout.unitId!));
+    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
     bed.sim.control.setUnitStatus("L001", Number(held!.externalId), "rented");
     const paymentsBefore = site().payments.length;
     const calls = moveInCalls();
@@ -251,22 +192,9 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
       await bed.handle.db
         .select()
         .from(leases)
-        .where(
-          eq(
-            leases.id,
-            (await getCheckout(bed.handle.db, id, unitTypeId))!
-              .completedLeaseId!,
-          ),
-        )
+        .where(eq(leases.id, (await getCheckout(bed.handle.db, id, unitTypeId))!.completedLeaseId!))
     )[0]!;
-    expect(
-      (
-        await bed.handle.db
-          .select()
-          .from(units)
-          .where(eq(units.id, lease.unitId))
-      )[0]!.name,
-    ).toBe(replacement);
+    expect((await bed.handle.db.select().from(units).where(eq(units.id, lease.unitId)))[0]!.name).toBe(replacement);
   });
 
   it("a declined card: a clear decline, nothing half-saved here, SiteLink's tenant re-used on the next card", async () => {
@@ -280,9 +208,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
         .from(tenants)
         .where(sql`lower(${tenants.email}) = ${details.email.toLowerCase()}`),
     ).toHaveLength(0);
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe(
-      "open",
-    );
+    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("open");
     expect(await pay(id)).toMatchObject({ status: "completed", created: true });
     expect(site().tenants.length).toBe(tenantsBefore + 1);
   });
@@ -304,26 +230,18 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
         .from(sitelinkWrites)
         .where(sql`${sitelinkWrites.idempotencyKey} like ${`%${id}%`}`),
     ).toHaveLength(0);
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe(
-      "open",
-    );
+    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("open");
     expect(await pay(id)).toMatchObject({ status: "completed" });
   });
 });
 
 describe("renting at a SiteLink location where our gateway charges (option B)", () => {
   beforeAll(async () => {
-    await bed.handle.db
-      .update(sitelinkSites)
-      .set({ cardChargedBy: "gateway" })
-      .where(eq(sitelinkSites.locationId, bed.lumberton.id));
+    await bed.handle.db.update(sitelinkSites).set({ cardChargedBy: "gateway" }).where(eq(sitelinkSites.locationId, bed.lumberton.id));
     forgetStorageChoices(bed.handle.db);
   });
   afterAll(async () => {
-    await bed.handle.db
-      .update(sitelinkSites)
-      .set({ cardChargedBy: "sitelink" })
-      .where(eq(sitelinkSites.locationId, bed.lumberton.id));
+    await bed.handle.db.update(sitelinkSites).set({ cardChargedBy: "sitelink" }).where(eq(sitelinkSites.locationId, bed.lumberton.id));
     forgetStorageChoices(bed.handle.db);
   });
 
@@ -336,9 +254,7 @@ describe("renting at a SiteLink location where our gateway charges (option B)", 
     });
     const paymentsBefore = site().payments.length;
     expect(await pay(id)).toMatchObject({ status: "completed", created: true });
-    const sent = bed.sim.control
-      .calls({ operation: "MoveInWithDiscount_v7", location: "L001" })
-      .at(-1)!;
+    const sent = bed.sim.control.calls({ operation: "MoveInWithDiscount_v7", location: "L001" }).at(-1)!;
     expect(sent.params.iPayMethod).toBe("2");
     expect(sent.params.sCreditCardNumber ?? "").toBe("");
     const posted = site().payments.slice(paymentsBefore);

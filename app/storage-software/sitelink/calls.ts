@@ -12,5 +12,4 @@ export type { SiteLinkCall } from "./client";
 export const rows = (a: SoapAnswer, table: string) => a.tables[table] ?? [];
 
 /** A SiteLink datetime parameter for a calendar date (full form: bare dates broke ScheduleMoveOut, LK-A). */
-export const siteLinkDate = (isoDate: string, time = "00:00:00") =>
-  `${isoDate}T${time}`;
+export const siteLinkDate = (isoDate: string, time = "00:00:00") => `${isoDate}T${time}`;

@@ -73,10 +73,7 @@ export interface Journal {
 export function createJournal(db: Executor, locationId: number): Journal {
   return {
     async get(key) {
-      const [row] = await db
-        .select()
-        .from(sitelinkWrites)
-        .where(eq(sitelinkWrites.idempotencyKey, key));
+      const [row] = await db.select().from(sitelinkWrites).where(eq(sitelinkWrites.idempotencyKey, key));
       return row ? toEntry(row) : null;
     },
     async withPrefix(prefix) {
@@ -84,12 +81,7 @@ export function createJournal(db: Executor, locationId: number): Journal {
       const rows = await db
         .select()
         .from(sitelinkWrites)
-        .where(
-          and(
-            eq(sitelinkWrites.locationId, locationId),
-            like(sitelinkWrites.idempotencyKey, `${escaped}%`),
-          ),
-        )
+        .where(and(eq(sitelinkWrites.locationId, locationId), like(sitelinkWrites.idempotencyKey, `${escaped}%`)))
         .orderBy(asc(sitelinkWrites.startedAt));
       return rows.map(toEntry);
     },
@@ -139,9 +131,7 @@ export function createJournal(db: Executor, locationId: number): Journal {
           and(
             eq(sitelinkWrites.locationId, locationId),
             inArray(sitelinkWrites.state, ["pending", "unknown"]),
-            operations?.length
-              ? inArray(sitelinkWrites.operation, operations)
-              : undefined,
+            operations?.length ? inArray(sitelinkWrites.operation, operations) : undefined,
           ),
         )
         .orderBy(asc(sitelinkWrites.startedAt));

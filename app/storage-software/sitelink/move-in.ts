@@ -22,28 +22,13 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import {
-  checkouts,
-  leases,
-  locations,
-  sitelinkWrites,
-  tenantSoftwareLinks,
-  tenants,
-  units,
-} from "~/db/schema";
+import { checkouts, leases, locations, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
 import { cardBrand as brandOf } from "~/domain/cards";
 import type { MoveInQuote } from "~/domain/move-in-quote";
 import { logger } from "~/logger.server";
 import type { LocationRef } from "../index.server";
-import type {
-  CardDetails,
-  MoveInChargeLine,
-  MoveInCheck,
-  MoveInInput,
-  MoveInResult,
-  PaymentMethodInput,
-} from "../port";
+import type { CardDetails, MoveInChargeLine, MoveInCheck, MoveInInput, MoveInResult, PaymentMethodInput } from "../port";
 import {
   ChargesChangedError,
   EMAIL_TAKEN_MESSAGE,
@@ -58,13 +43,7 @@ import { postCharges, recordApprovedPayment } from "../local/ledger";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { readFailed, SiteLinkCallError } from "./errors";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
-import {
-  centsToDecimal,
-  dateOf,
-  isTrue,
-  quoteFromCostRows,
-  requiredTotal,
-} from "./quote";
+import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
 
 /** Per-location SiteLink settings the rentals part needs (site settings table, study §3.5, §4). */
 export interface SiteLinkRentalSettings {
@@ -90,11 +69,7 @@ export interface SiteLinkRentalSettings {
  * adapter factory passes in; the adapter does not import services/).
  */
 export interface MoveInGateway {
-  charge(input: {
-    amount: number;
-    idempotencyKey: string;
-    method: PaymentMethodInput;
-  }): Promise<
+  charge(input: { amount: number; idempotencyKey: string; method: PaymentMethodInput }): Promise<
     | {
         status: "approved";
         authReference: string;
@@ -104,9 +79,7 @@ export interface MoveInGateway {
     | { status: "declined"; reason: string }
   >;
   refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
-  tokenize(
-    input: PaymentMethodInput,
-  ): Promise<
+  tokenize(input: PaymentMethodInput): Promise<
     | {
         status: "ok";
         brand: CardBrand;
@@ -135,8 +108,7 @@ const NONE = -999;
 /** The journal key prefix of a checkout's move-in attempts; one attempt per idempotency key. */
 export const moveInKeyPrefix = (checkoutId: string) => `movein:${checkoutId}:`;
 const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
-export const tenantNote = (checkoutId: string) =>
-  `Gatehouse checkout ${checkoutId}`;
+export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
 
 const DECLINED = "Your card was declined.";
 const NOT_IN_SITELINK = "SiteLink has no record of the move-in";
@@ -147,59 +119,28 @@ type Executor = Database | Transaction;
 // ------------------------------------------------------------------ small reads
 
 async function checkoutRow(db: Executor, checkoutId: string) {
-  const [row] = await db
-    .select()
-    .from(checkouts)
-    .where(eq(checkouts.id, checkoutId));
+  const [row] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
   return row ?? null;
 }
 
 async function accountIdOf(db: Executor, locationId: number) {
-  const [row] = await db
-    .select({ accountId: locations.accountId })
-    .from(locations)
-    .where(eq(locations.id, locationId));
-  if (!row)
-    throw new StorageSoftwareError(`Location ${locationId} does not exist`);
+  const [row] = await db.select({ accountId: locations.accountId }).from(locations).where(eq(locations.id, locationId));
+  if (!row) throw new StorageSoftwareError(`Location ${locationId} does not exist`);
   return row.accountId;
 }
 
 /** SiteLink's answer for one unit, or null when it does not know the unit. Throws SoftwareUnreachableError. */
-async function readUnit(
-  call: SiteLinkCall,
-  siteLinkUnitId: string,
-): Promise<Row | null> {
-  const a = await call(
-    "UnitsInformationByUnitID",
-    { UnitID: Number(siteLinkUnitId) },
-    { write: false },
-  );
+async function readUnit(call: SiteLinkCall, siteLinkUnitId: string): Promise<Row | null> {
+  const a = await call("UnitsInformationByUnitID", { UnitID: Number(siteLinkUnitId) }, { write: false });
   // Refused credentials, an unknown location code, a failing read: not "the unit is gone".
-  if (rows(a, "Table").length === 0 && a.retCode !== null && a.retCode < 0)
-    throw readFailed(a, "UnitsInformationByUnitID")!;
-  return (
-    rows(a, "Table").find((r) => r.UnitID === siteLinkUnitId) ??
-    rows(a, "Table")[0] ??
-    null
-  );
+  if (rows(a, "Table").length === 0 && a.retCode !== null && a.retCode < 0) throw readFailed(a, "UnitsInformationByUnitID")!;
+  return rows(a, "Table").find((r) => r.UnitID === siteLinkUnitId) ?? rows(a, "Table")[0] ?? null;
 }
 
-const isFree = (u: Row | null) =>
-  Boolean(u) &&
-  !isTrue(u!.bRented) &&
-  isTrue(u!.bRentable ?? "true") &&
-  !isTrue(u!.bWaitingListReserved) &&
-  !u!.dDeleted;
+const isFree = (u: Row | null) => Boolean(u) && !isTrue(u!.bRented) && isTrue(u!.bRentable ?? "true") && !isTrue(u!.bWaitingListReserved) && !u!.dDeleted;
 
-export async function readLedgers(
-  call: SiteLinkCall,
-  siteLinkTenantId: string,
-): Promise<Row[]> {
-  const a = await call(
-    "LedgersByTenantID_v3",
-    { sTenantID: siteLinkTenantId },
-    { write: false },
-  );
+export async function readLedgers(call: SiteLinkCall, siteLinkTenantId: string): Promise<Row[]> {
+  const a = await call("LedgersByTenantID_v3", { sTenantID: siteLinkTenantId }, { write: false });
   if (a.retCode != null && a.retCode < 0 && rows(a, "Ledgers").length === 0) {
     // "No ledgers" comes back as an empty set or a non-positive code; -1 is also "could not read".
     if (a.retCode === -1) throw readFailed(a, "LedgersByTenantID_v3")!;
@@ -224,19 +165,14 @@ export interface SiteLinkQuoteInput {
 export async function siteLinkCostRows(
   call: SiteLinkCall,
   settings: SiteLinkRentalSettings,
-  q: Omit<
-    SiteLinkQuoteInput,
-    "standardRate" | "monthlyRate" | "insurancePremium" | "insurancePlanId"
-  >,
+  q: Omit<SiteLinkQuoteInput, "standardRate" | "monthlyRate" | "insurancePremium" | "insurancePlanId">,
 ) {
   const a = await call(
     "MoveInCostRetrieveWithDiscount_v4",
     {
       iUnitID: Number(q.siteLinkUnitId),
       dMoveInDate: siteLinkDate(q.moveInDate),
-      InsuranceCoverageID: q.insuranceCoverageId
-        ? Number(q.insuranceCoverageId)
-        : NONE,
+      InsuranceCoverageID: q.insuranceCoverageId ? Number(q.insuranceCoverageId) : NONE,
       ConcessionPlanID: NONE,
       iPromoGlobalNum: 0,
       ChannelType: settings.channelType,
@@ -246,20 +182,13 @@ export async function siteLinkCostRows(
   );
   const list = rows(a, "Table");
   if (list.length === 0) {
-    if (a.retCode === -25)
-      throw new UnitUnavailableError("SiteLink does not know this unit");
-    throw new SoftwareUnreachableError(
-      `MoveInCostRetrieveWithDiscount_v4 answered no cost rows (${a.retCode ?? "no code"} ${a.retMsg})`,
-    );
+    if (a.retCode === -25) throw new UnitUnavailableError("SiteLink does not know this unit");
+    throw new SoftwareUnreachableError(`MoveInCostRetrieveWithDiscount_v4 answered no cost rows (${a.retCode ?? "no code"} ${a.retMsg})`);
   }
   return list;
 }
 
-export async function siteLinkQuote(
-  call: SiteLinkCall,
-  settings: SiteLinkRentalSettings,
-  q: SiteLinkQuoteInput,
-): Promise<MoveInQuote> {
+export async function siteLinkQuote(call: SiteLinkCall, settings: SiteLinkRentalSettings, q: SiteLinkQuoteInput): Promise<MoveInQuote> {
   const list = await siteLinkCostRows(call, settings, q);
   return quoteFromCostRows(list, q);
 }
@@ -298,19 +227,12 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   async function heldUnit(checkoutId: string, localUnitId: number | null) {
     const unit = localUnitId
       ? await db.query.units.findFirst({
-          where: and(
-            eq(units.id, localUnitId),
-            eq(units.locationId, location.id),
-          ),
+          where: and(eq(units.id, localUnitId), eq(units.locationId, location.id)),
         })
       : await db.query.units.findFirst({
-          where: and(
-            eq(units.holdToken, checkoutId),
-            eq(units.locationId, location.id),
-          ),
+          where: and(eq(units.holdToken, checkoutId), eq(units.locationId, location.id)),
         });
-    if (!unit?.externalId)
-      throw new UnitUnavailableError("The unit held for this checkout is gone");
+    if (!unit?.externalId) throw new UnitUnavailableError("The unit held for this checkout is gone");
     return unit;
   }
 
@@ -318,15 +240,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
    * The office rented (or blocked) the held unit: our mirror says so at once, and another unit of the
    * same type is held for the checkout when SiteLink confirms one is free. Returns its name, or null.
    */
-  async function unitTaken(
-    checkoutId: string,
-    unit: { id: number; unitTypeId: number },
-    now: Date,
-  ): Promise<string | null> {
-    await db
-      .update(units)
-      .set({ status: "rented", heldUntil: null, holdToken: null })
-      .where(eq(units.id, unit.id));
+  async function unitTaken(checkoutId: string, unit: { id: number; unitTypeId: number }, now: Date): Promise<string | null> {
+    await db.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
     const candidates = await db
       .select({ id: units.id, name: units.name, externalId: units.externalId })
       .from(units)
@@ -364,10 +279,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         )
         .returning({ id: units.id });
       if (!claimed.length) continue;
-      await db
-        .update(checkouts)
-        .set({ unitId: c.id, expiresAt: until })
-        .where(eq(checkouts.id, checkoutId));
+      await db.update(checkouts).set({ unitId: c.id, expiresAt: until }).where(eq(checkouts.id, checkoutId));
       return c.name;
     }
     return null;
@@ -387,26 +299,16 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       .update(checkouts)
       .set({
         status: "open",
-        ...(opts.newKey
-          ? { idempotencyKey: crypto.randomBytes(24).toString("base64url") }
-          : {}),
+        ...(opts.newKey ? { idempotencyKey: crypto.randomBytes(24).toString("base64url") } : {}),
       })
-      .where(
-        and(
-          eq(checkouts.id, checkoutId),
-          sql`${checkouts.status} in ('confirming', 'charging')`,
-        ),
-      );
+      .where(and(eq(checkouts.id, checkoutId), sql`${checkouts.status} in ('confirming', 'charging')`));
   }
 
   async function refuseTakenEmail(email: string) {
     const accountId = await accountIdOf(db, location.id);
     const local = await db.query.tenants.findFirst({
       columns: { id: true },
-      where: and(
-        eq(tenants.accountId, accountId),
-        sql`lower(${tenants.email}) = ${email}`,
-      ),
+      where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
     });
     const taken = () =>
       new StorageValidationError(EMAIL_TAKEN_MESSAGE, {
@@ -421,11 +323,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   /** The SiteLink tenant of this checkout: the one it made before, found again, or a new one. */
-  async function siteLinkTenant(
-    input: MoveInInput,
-    email: string,
-    now: Date,
-  ): Promise<{ tenantId: string; accessCode: string }> {
+  async function siteLinkTenant(input: MoveInInput, email: string, now: Date): Promise<{ tenantId: string; accessCode: string }> {
     const key = tenantKey(input.checkoutId);
     const previous = await journal.get(key);
     if (previous?.state === "done" && previous.externalIds.tenantId) {
@@ -434,10 +332,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         accessCode: previous.externalIds.accessCode ?? "",
       };
     }
-    if (
-      previous &&
-      (previous.state === "pending" || previous.state === "unknown")
-    ) {
+    if (previous && (previous.state === "pending" || previous.state === "unknown")) {
       const found = await findTenantByNote(email, input.checkoutId);
       if (found) {
         await journal.settle(key, "done", { externalIds: found, now });
@@ -449,102 +344,63 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         now,
       });
     }
-    const attemptKey = previous
-      ? `${key}:${crypto.randomBytes(4).toString("hex")}`
-      : key;
+    const attemptKey = previous ? `${key}:${crypto.randomBytes(4).toString("hex")}` : key;
     const { created } = await journal.begin({
       key: attemptKey,
       operation: TENANT_NEW,
       fingerprint: input.checkoutId,
       now,
     });
-    if (!created)
-      throw new OutcomeUnknownError(
-        "The tenant of this checkout is being created",
-      );
+    if (!created) throw new OutcomeUnknownError("The tenant of this checkout is being created");
     const t = input.tenant;
     const params = tenantParams(t, email, tenantNote(input.checkoutId));
     let answer;
     try {
       answer = await call(TENANT_NEW, params, { write: true });
-      if (answer.retCode === -2)
-        answer = await call(
-          TENANT_NEW,
-          { ...params, sGateCode: "" },
-          { write: true },
-        ); // duplicate gate code
+      if (answer.retCode === -2) answer = await call(TENANT_NEW, { ...params, sGateCode: "" }, { write: true }); // duplicate gate code
     } catch (error) {
       await journal.settle(attemptKey, "unknown", {
         error: String(error),
         now,
       });
-      const found = await findTenantByNote(email, input.checkoutId).catch(
-        () => null,
-      );
+      const found = await findTenantByNote(email, input.checkoutId).catch(() => null);
       if (found) {
         await journal.settle(attemptKey, "done", { externalIds: found, now });
-        if (attemptKey !== key)
-          await journal
-            .settle(key, "done", { externalIds: found, now })
-            .catch(() => undefined);
+        if (attemptKey !== key) await journal.settle(key, "done", { externalIds: found, now }).catch(() => undefined);
         return found;
       }
-      throw new SoftwareUnreachableError(
-        `TenantNewDetailed_v3 did not answer: ${String(error)}`,
-      );
+      throw new SoftwareUnreachableError(`TenantNewDetailed_v3 did not answer: ${String(error)}`);
     }
     const rt = rows(answer, "RT")[0] ?? {};
-    const id =
-      answer.retCode != null && answer.retCode > 0
-        ? String(answer.retCode)
-        : rt.TenantID;
+    const id = answer.retCode != null && answer.retCode > 0 ? String(answer.retCode) : rt.TenantID;
     if (!id || Number(id) <= 0) {
       await journal.settle(attemptKey, "failed", {
         error: `${answer.retCode} ${answer.retMsg}`,
         now,
       });
-      throw new StorageSoftwareError(
-        `SiteLink refused the tenant: ${answer.retCode} ${answer.retMsg}`,
-      );
+      throw new StorageSoftwareError(`SiteLink refused the tenant: ${answer.retCode} ${answer.retMsg}`);
     }
     const found = {
       tenantId: String(rt.TenantID ?? id),
       accessCode: rt.AccessCode ?? rt.sAccessCode ?? "",
     };
     await journal.settle(attemptKey, "done", { externalIds: found, now });
-    if (attemptKey !== key)
-      await journal.settle(key, "done", { externalIds: found, now });
-    if (t.isMilitary)
-      await call(
-        "TenantUpdateMilitary",
-        { TenantID: Number(found.tenantId), bMilitary: true },
-        { write: true },
-      ).catch(() => undefined);
+    if (attemptKey !== key) await journal.settle(key, "done", { externalIds: found, now });
+    if (t.isMilitary) await call("TenantUpdateMilitary", { TenantID: Number(found.tenantId), bMilitary: true }, { write: true }).catch(() => undefined);
     return found;
   }
 
-  async function findTenantByNote(
-    email: string,
-    checkoutId: string,
-  ): Promise<{ tenantId: string; accessCode: string } | null> {
+  async function findTenantByNote(email: string, checkoutId: string): Promise<{ tenantId: string; accessCode: string } | null> {
     for (const r of await searchTenantsByEmail(call, email)) {
       if (!r.TenantID) continue;
       let note = r.sTenNote;
       let accessCode = r.sAccessCode;
       if (note === undefined) {
-        const info = rows(
-          await call(
-            "TenantInfoByTenantID",
-            { iTenantID: Number(r.TenantID) },
-            { write: false },
-          ),
-          "Table",
-        )[0];
+        const info = rows(await call("TenantInfoByTenantID", { iTenantID: Number(r.TenantID) }, { write: false }), "Table")[0];
         note = info?.sTenNote;
         accessCode = info?.sAccessCode ?? accessCode;
       }
-      if ((note ?? "").includes(tenantNote(checkoutId)))
-        return { tenantId: r.TenantID, accessCode: accessCode ?? "" };
+      if ((note ?? "").includes(tenantNote(checkoutId))) return { tenantId: r.TenantID, accessCode: accessCode ?? "" };
     }
     return null;
   }
@@ -560,22 +416,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     now: Date,
   ): Promise<MoveInResult> {
     const lines = JSON.parse(ctx.lines) as MoveInChargeLine[];
-    const receipt = await call(
-      "PaymentsByLedgerID",
-      { sLedgerID: ledger.ledgerId },
-      { write: false },
-    )
+    const receipt = await call("PaymentsByLedgerID", { sLedgerID: ledger.ledgerId }, { write: false })
       .then((a) => rows(a, "PmtHistory").at(-1)?.Receipt ?? "")
       .catch(() => "");
     return db.transaction(async (tx) => {
-      const [c] = await tx
-        .select()
-        .from(checkouts)
-        .where(eq(checkouts.id, checkoutId))
-        .for("update");
+      const [c] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
       if (!c) throw new StorageSoftwareError("This checkout does not exist");
-      if (c.completedLeaseId != null)
-        return existingResult(tx, c.completedLeaseId);
+      if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
       // The tenant as the visitor gave it (kept on the attempt: reconciliation has no request).
       const t = JSON.parse(ctx.tenant) as MoveInInput["tenant"];
       const sig = JSON.parse(ctx.signature) as {
@@ -588,10 +435,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const accountId = await accountIdOf(tx, location.id);
       const existing = await tx.query.tenants.findFirst({
         columns: { id: true },
-        where: and(
-          eq(tenants.accountId, accountId),
-          sql`lower(${tenants.email}) = ${email}`,
-        ),
+        where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
       });
       const tenantId =
         existing?.id ??
@@ -623,10 +467,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       await linkTenant(tx, tenantId, ctx.tenantId);
       const localUnitId = Number(ctx.localUnitId);
       // The unit is SiteLink's to rent: our mirror follows (a stray local lease on it would be a bug).
-      await tx
-        .update(units)
-        .set({ status: "rented", heldUntil: null, holdToken: null })
-        .where(eq(units.id, localUnitId));
+      await tx.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, localUnitId));
       const paidThrough = dateOf(ledger.row?.dPaidThru) ?? ctx.paidThroughDate;
       const [lease] = await tx
         .insert(leases)
@@ -654,17 +495,11 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         leaseId,
         tenantId,
         now,
-        lines: lines
-          .filter((l) => l.kind !== "discount")
-          .map((l) => ({ ...l, entryDate: ctx.moveInDate })),
+        lines: lines.filter((l) => l.kind !== "discount").map((l) => ({ ...l, entryDate: ctx.moveInDate })),
       });
       const brand = (ctx.cardBrand || "visa") as CardBrand;
       // SiteLink gives no processor authorisation code: its receipt number stands for it (option A).
-      const authReference =
-        ctx.gatewayAuth ||
-        (receipt
-          ? `SiteLink receipt ${receipt}`
-          : `SiteLink ledger ${ledger.ledgerId}`);
+      const authReference = ctx.gatewayAuth || (receipt ? `SiteLink receipt ${receipt}` : `SiteLink ledger ${ledger.ledgerId}`);
       const paid = await recordApprovedPayment(tx, {
         tenantId,
         leaseId,
@@ -680,21 +515,19 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       });
       const discounts = lines.filter((l) => l.kind === "discount");
       if (discounts.length) {
-        await tx
-          .insert(ledgerEntries)
-          .values(
-            discounts.map((l) => ({
-              leaseId,
-              tenantId,
-              kind: "credit" as const,
-              description: l.description,
-              amount: -l.amount,
-              tax: 0,
-              entryDate: ctx.moveInDate,
-              postingKey: l.postingKey,
-              postedAt: now,
-            })),
-          );
+        await tx.insert(ledgerEntries).values(
+          discounts.map((l) => ({
+            leaseId,
+            tenantId,
+            kind: "credit" as const,
+            description: l.description,
+            amount: -l.amount,
+            tax: 0,
+            entryDate: ctx.moveInDate,
+            postingKey: l.postingKey,
+            postedAt: now,
+          })),
+        );
       }
       await tx
         .update(checkouts)
@@ -723,33 +556,18 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     });
   }
 
-  async function linkTenant(
-    tx: Executor,
-    tenantId: number,
-    externalTenantId: string,
-  ) {
-    await tx
-      .insert(tenantSoftwareLinks)
-      .values({ tenantId, locationId: location.id, externalTenantId })
-      .onConflictDoNothing();
+  async function linkTenant(tx: Executor, tenantId: number, externalTenantId: string) {
+    await tx.insert(tenantSoftwareLinks).values({ tenantId, locationId: location.id, externalTenantId }).onConflictDoNothing();
   }
 
-  async function existingResult(
-    tx: Executor,
-    leaseId: number,
-  ): Promise<MoveInResult> {
+  async function existingResult(tx: Executor, leaseId: number): Promise<MoveInResult> {
     const lease = await tx.query.leases.findFirst({
       where: eq(leases.id, leaseId),
       with: { unit: { columns: { name: true } } },
     });
     if (!lease) throw new StorageSoftwareError(`Lease ${leaseId} is missing`);
     const payment = await tx.query.payments.findFirst({
-      where: (p, { and, eq }) =>
-        and(
-          eq(p.leaseId, leaseId),
-          eq(p.source, "move_in"),
-          eq(p.status, "approved"),
-        ),
+      where: (p, { and, eq }) => and(eq(p.leaseId, leaseId), eq(p.source, "move_in"), eq(p.status, "approved")),
     });
     return {
       leaseId: String(lease.id),
@@ -772,11 +590,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
    * own tenant means the move-in went through (finish it here); none, `settleAfterMs` after it was
    * sent, means SiteLink did nothing; otherwise it is still pending. Never sends the MoveIn again.
    */
-  async function settleAttempt(
-    checkoutId: string,
-    entry: JournalEntry,
-    now: Date,
-  ): Promise<Confirmation> {
+  async function settleAttempt(checkoutId: string, entry: JournalEntry, now: Date): Promise<Confirmation> {
     const ctx = entry.externalIds as unknown as AttemptContext;
     if (!ctx.tenantId) {
       await journal.settle(entry.key, "failed", {
@@ -812,28 +626,18 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       );
       return { status: "completed", result };
     }
-    if (now.getTime() - entry.startedAt.getTime() < settings.settleAfterMs)
-      return { status: "pending" };
+    if (now.getTime() - entry.startedAt.getTime() < settings.settleAfterMs) return { status: "pending" };
     await journal.settle(entry.key, "failed", {
       error: "no ledger in SiteLink after the settle time",
       now,
     });
-    if (ctx.gatewayAuth)
-      await gateway.refund(ctx.idempotencyKey).catch(() => undefined);
+    if (ctx.gatewayAuth) await gateway.refund(ctx.idempotencyKey).catch(() => undefined);
     await reopen(checkoutId, { newKey: true });
-    logger.warn(
-      `[sitelink] move-in of checkout ${checkoutId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`,
-    );
+    logger.warn(`[sitelink] move-in of checkout ${checkoutId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
     return { status: "not_completed", reason: NOT_IN_SITELINK };
   }
 
-  async function confirmMoveIn({
-    checkoutId,
-    now,
-  }: {
-    checkoutId: string;
-    now: Date;
-  }): Promise<Confirmation> {
+  async function confirmMoveIn({ checkoutId, now }: { checkoutId: string; now: Date }): Promise<Confirmation> {
     const c = await checkoutRow(db, checkoutId);
     if (!c) return { status: "not_completed", reason: "no such checkout" };
     if (c.completedLeaseId != null)
@@ -841,9 +645,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         status: "completed",
         result: await existingResult(db, c.completedLeaseId),
       };
-    const open = (await journal.withPrefix(moveInKeyPrefix(checkoutId))).filter(
-      (e) => e.state === "pending" || e.state === "unknown",
-    );
+    const open = (await journal.withPrefix(moveInKeyPrefix(checkoutId))).filter((e) => e.state === "pending" || e.state === "unknown");
     if (open.length === 0) {
       if (c.status === "confirming") await reopen(checkoutId);
       return { status: "not_completed", reason: "no move-in attempt waiting" };
@@ -861,18 +663,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const email = input.tenant.email.trim().toLowerCase();
     const c = await checkoutRow(db, input.checkoutId);
     if (!c) throw new StorageSoftwareError("This checkout does not exist");
-    if (c.completedLeaseId != null)
-      return existingResult(db, c.completedLeaseId);
+    if (c.completedLeaseId != null) return existingResult(db, c.completedLeaseId);
     // SiteLink's processor (A) needs the card number itself: a processor's token cannot reach it.
-    const typed: CardDetails | null =
-      input.payment.kind === "card" ? input.payment.card : null;
+    const typed: CardDetails | null = input.payment.kind === "card" ? input.payment.card : null;
     if (settings.charges === "sitelink" && !typed) {
-      throw new StorageValidationError(
-        "This location takes cards typed on this page only. Please enter your card number.",
-        {
-          card_number: ["Please enter your card number."],
-        },
-      );
+      throw new StorageValidationError("This location takes cards typed on this page only. Please enter your card number.", {
+        card_number: ["Please enter your card number."],
+      });
     }
 
     // 2. An earlier attempt without an answer: settle it before anything is sent again.
@@ -881,22 +678,15 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       now,
     });
     if (confirmation.status === "completed") return confirmation.result;
-    if (confirmation.status === "pending")
-      throw new OutcomeUnknownError(
-        "An earlier payment of this checkout is still being confirmed",
-      );
+    if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
     // Reconciliation that proved an earlier attempt did nothing gave the checkout a new key: use it.
     const idempotencyKey =
-      confirmation.reason === NOT_IN_SITELINK
-        ? ((await checkoutRow(db, input.checkoutId))?.idempotencyKey ??
-          input.idempotencyKey)
-        : input.idempotencyKey;
+      confirmation.reason === NOT_IN_SITELINK ? ((await checkoutRow(db, input.checkoutId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
 
     // 3. The held unit, fresh from SiteLink.
     const unit = await heldUnit(input.checkoutId, c.unitId);
     const live = await readUnit(call, unit.externalId!);
-    if (!isFree(live))
-      throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
+    if (!isFree(live)) throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
 
     // 4. SiteLink's quote, to the cent.
     const plan = input.insurancePlanId;
@@ -907,12 +697,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     });
     const required = requiredTotal(costRows);
     if (required !== input.total) throw new ChargesChangedError();
-    const startRow =
-      costRows.find(
-        (r) =>
-          isTrue(r.bMoveInRequired) &&
-          /\brent\b/i.test(r.ChargeDescription ?? ""),
-      ) ?? costRows[0]!;
+    const startRow = costRows.find((r) => isTrue(r.bMoveInRequired) && /\brent\b/i.test(r.ChargeDescription ?? "")) ?? costRows[0]!;
 
     // 5. The email is free (SiteLink's own search too; never our own tenant of this checkout).
     await refuseTakenEmail(email);
@@ -921,8 +706,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const tenant = await siteLinkTenant(input, email, now);
 
     // 7. Option B: our gateway charges first (idempotent on the key); SiteLink records it as cash.
-    let brand: CardBrand =
-      (typed && brandOf(typed.number.replace(/\D/g, ""))) || "visa";
+    let brand: CardBrand = (typed && brandOf(typed.number.replace(/\D/g, ""))) || "visa";
     let last4 = typed ? typed.number.replace(/\D/g, "").slice(-4) : "";
     let gatewayAuth = "";
     if (settings.charges === "gateway") {
@@ -931,16 +715,12 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         idempotencyKey,
         method: input.payment,
       });
-      if (charge.status === "declined")
-        throw new PaymentDeclinedError(charge.reason);
+      if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
       gatewayAuth = charge.authReference;
       brand = charge.brand;
       last4 = charge.last4;
     } else if (!settings.cardTypeIds[brand]) {
-      throw new StorageValidationError(
-        "This location does not take this card online. Please use another card.",
-        { card_number: ["Please use another card."] },
-      );
+      throw new StorageValidationError("This location does not take this card online. Please use another card.", { card_number: ["Please use another card."] });
     }
 
     // 8. The move-in: journalled and the checkout `confirming` before the request leaves.
@@ -980,12 +760,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         .from(checkouts)
         .where(eq(checkouts.id, input.checkoutId))
         .for("update");
-      if (
-        !locked ||
-        locked.completedLeaseId != null ||
-        locked.status === "confirming"
-      )
-        return null;
+      if (!locked || locked.completedLeaseId != null || locked.status === "confirming") return null;
       const j = createJournal(tx, location.id);
       const { created } = await j.begin({
         key,
@@ -995,10 +770,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         now,
       });
       if (!created) return null;
-      await tx
-        .update(checkouts)
-        .set({ status: "confirming" })
-        .where(eq(checkouts.id, input.checkoutId));
+      await tx.update(checkouts).set({ status: "confirming" }).where(eq(checkouts.id, input.checkoutId));
       return true;
     });
     if (!begun) {
@@ -1020,21 +792,14 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       TenantID: Number(tenant.tenantId),
       sAccessCode: tenant.accessCode,
       UnitID: Number(unit.externalId),
-      dStartDate:
-        startRow.StartDate?.slice(0, 19) ?? siteLinkDate(input.moveInDate),
-      dEndDate:
-        startRow.EndDate?.slice(0, 19) ?? siteLinkDate(input.paidThroughDate),
+      dStartDate: startRow.StartDate?.slice(0, 19) ?? siteLinkDate(input.moveInDate),
+      dEndDate: startRow.EndDate?.slice(0, 19) ?? siteLinkDate(input.paidThroughDate),
       dcPaymentAmount: centsToDecimal(input.total),
-      iCreditCardType:
-        settings.charges === "sitelink" ? settings.cardTypeIds[brand]! : 0,
-      sCreditCardNumber:
-        settings.charges === "sitelink" ? card.number.replace(/\D/g, "") : "",
+      iCreditCardType: settings.charges === "sitelink" ? settings.cardTypeIds[brand]! : 0,
+      sCreditCardNumber: settings.charges === "sitelink" ? card.number.replace(/\D/g, "") : "",
       sCreditCardCVV: settings.charges === "sitelink" ? card.cvv : "",
       sCCTrack2: "",
-      dExpirationDate:
-        settings.charges === "sitelink"
-          ? expiryParam(card.expMonth, card.expYear)
-          : siteLinkDate(input.moveInDate),
+      dExpirationDate: settings.charges === "sitelink" ? expiryParam(card.expMonth, card.expYear) : siteLinkDate(input.moveInDate),
       sBillingName: card.nameOnCard,
       sBillingAddress: input.tenant.addr1,
       sBillingZipCode: card.postalCode,
@@ -1073,9 +838,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         error: error instanceof Error ? error.message : String(error),
         now,
       });
-      logger.warn(
-        `[sitelink] ${MOVE_IN} for checkout ${input.checkoutId.slice(0, 6)}… got no answer: reconciling, never resending blindly`,
-      );
+      logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.checkoutId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
       // Perhaps it went through: one read now settles most cases at once.
       const settled = await confirmMoveIn({
         checkoutId: input.checkoutId,
@@ -1095,14 +858,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const ledgerRow = await readLedgers(call, tenant.tenantId)
         .then((l) => l.find((r) => r.LedgerID === ledgerId) ?? null)
         .catch(() => null);
-      const result = await recordCompleted(
-        input.checkoutId,
-        ctx,
-        { ledgerId, leaseNum, row: ledgerRow },
-        now,
-      );
-      if (input.autopay)
-        await enrolAutopayAfterMoveIn(result, ledgerId, input, brand, now);
+      const result = await recordCompleted(input.checkoutId, ctx, { ledgerId, leaseNum, row: ledgerRow }, now);
+      if (input.autopay) await enrolAutopayAfterMoveIn(result, ledgerId, input, brand, now);
       await call(
         "TenantNoteInsert_v2",
         {
@@ -1118,27 +875,15 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (code === -1) {
       // "Failed to save move in": we cannot tell whether the card was authorised. Reconcile and alert.
       await journal.settle(key, "unknown", { error: message, now });
-      logger.warn(
-        `[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.checkoutId.slice(0, 6)}…: outcome unknown, reconciling`,
-      );
-      throw new OutcomeUnknownError(
-        "SiteLink could not say whether the move-in was saved",
-      );
+      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.checkoutId.slice(0, 6)}…: outcome unknown, reconciling`);
+      throw new OutcomeUnknownError("SiteLink could not say whether the move-in was saved");
     }
     await journal.settle(key, "failed", { error: message, now });
     if (code === -2 || code === -25) {
       // Perhaps our own earlier attempt rented it (a slow commit): then it is ours.
-      const mine = await readLedgers(call, tenant.tenantId).catch(
-        () => [] as Row[],
-      );
+      const mine = await readLedgers(call, tenant.tenantId).catch(() => [] as Row[]);
       const own = mine.find((l) => l.UnitID === unit.externalId);
-      if (own?.LedgerID)
-        return recordCompleted(
-          input.checkoutId,
-          ctx,
-          { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own },
-          now,
-        );
+      if (own?.LedgerID) return recordCompleted(input.checkoutId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now);
       await refundB(gatewayAuth, idempotencyKey);
       await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
       throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
@@ -1148,9 +893,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (code === -100) throw new PaymentDeclinedError(DECLINED);
     if (code === -14) throw new PaymentDeclinedError(INVALID_CARD);
     if (code === -11) throw new ChargesChangedError();
-    logger.error(
-      `[sitelink] ${MOVE_IN} refused for a configuration reason at ${location.name}: ${message} (check the site's SiteLink settings)`,
-    );
+    logger.error(`[sitelink] ${MOVE_IN} refused for a configuration reason at ${location.name}: ${message} (check the site's SiteLink settings)`);
     throw new StorageSoftwareError(`SiteLink refused the move-in: ${message}`);
   }
 
@@ -1159,13 +902,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   /** Autopay after the move-in: SiteLink keeps the card on the ledger (A) or our gateway's token (B). Never undoes the move-in. */
-  async function enrolAutopayAfterMoveIn(
-    result: MoveInResult,
-    ledgerId: string,
-    input: MoveInInput,
-    brand: CardBrand,
-    now: Date,
-  ) {
+  async function enrolAutopayAfterMoveIn(result: MoveInResult, ledgerId: string, input: MoveInInput, brand: CardBrand, now: Date) {
     try {
       if (settings.charges === "gateway") {
         const token = await gateway.tokenize(input.payment);
@@ -1176,20 +913,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
             tenantId: Number(result.tenantId),
             brand: token.brand,
             last4: token.last4,
-            expMonth:
-              token.expMonth ??
-              (input.payment.kind === "card"
-                ? input.payment.card.expMonth
-                : 12),
-            expYear:
-              token.expYear ??
-              (input.payment.kind === "card"
-                ? input.payment.card.expYear
-                : 2099),
-            nameOnCard:
-              input.payment.kind === "card"
-                ? input.payment.card.nameOnCard
-                : "",
+            expMonth: token.expMonth ?? (input.payment.kind === "card" ? input.payment.card.expMonth : 12),
+            expYear: token.expYear ?? (input.payment.kind === "card" ? input.payment.card.expYear : 2099),
+            nameOnCard: input.payment.kind === "card" ? input.payment.card.nameOnCard : "",
             gatewayToken: token.cardToken,
           })
           .returning({ id: savedCards.id });
@@ -1252,20 +978,11 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
  * leaves its SiteLink tenant behind (re-used on retry, never a second one); it is not "an account".
  * A completed one is in our tenants table, which the caller checks first.
  */
-export async function tenantsWeCreated(
-  db: Database,
-  locationId: number,
-): Promise<Set<string>> {
+export async function tenantsWeCreated(db: Database, locationId: number): Promise<Set<string>> {
   const list = await db
     .select({ id: sql<string>`${sitelinkWrites.externalIds}->>'tenantId'` })
     .from(sitelinkWrites)
-    .where(
-      and(
-        eq(sitelinkWrites.locationId, locationId),
-        eq(sitelinkWrites.operation, TENANT_NEW),
-        eq(sitelinkWrites.state, "done"),
-      ),
-    );
+    .where(and(eq(sitelinkWrites.locationId, locationId), eq(sitelinkWrites.operation, TENANT_NEW), eq(sitelinkWrites.state, "done")));
   return new Set(list.map((r) => r.id).filter(Boolean));
 }
 
@@ -1279,19 +996,10 @@ export function mayHaveBeenApplied(error: unknown): boolean {
 }
 
 /** SiteLink tenants of this site whose email is exactly this one (the search is fuzzy and capped at 50: filter here). */
-export async function searchTenantsByEmail(
-  call: SiteLinkCall,
-  email: string,
-): Promise<Row[]> {
+export async function searchTenantsByEmail(call: SiteLinkCall, email: string): Promise<Row[]> {
   const wanted = email.trim().toLowerCase();
-  const a = await call(
-    "TenantSearchDetailed",
-    { sEmailAddress: wanted },
-    { write: false },
-  );
-  return rows(a, "Table").filter(
-    (r) => (r.sEmail ?? "").trim().toLowerCase() === wanted,
-  );
+  const a = await call("TenantSearchDetailed", { sEmailAddress: wanted }, { write: false });
+  return rows(a, "Table").filter((r) => (r.sEmail ?? "").trim().toLowerCase() === wanted);
 }
 
 /** Last day of the expiry month at 23:59:59 (MC-H). */
@@ -1301,11 +1009,7 @@ export function expiryParam(month: number, year: number): string {
 }
 
 /** TenantNewDetailed_v3's parameters (study §4): every one sent, SiteLink assigns the gate code. */
-export function tenantParams(
-  t: MoveInInput["tenant"],
-  email: string,
-  note: string,
-) {
+export function tenantParams(t: MoveInInput["tenant"], email: string, note: string) {
   const blank = "";
   return {
     sWebPassword: blank,

@@ -1,10 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  centsToDecimal,
-  decimalToCents,
-  quoteFromCostRows,
-  requiredTotal,
-} from "./quote";
+import { centsToDecimal, decimalToCents, quoteFromCostRows, requiredTotal } from "./quote";
 
 describe("SiteLink money and quote rows", () => {
   it.each([

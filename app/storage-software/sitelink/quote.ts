@@ -9,11 +9,7 @@
  * (tax = dcTotal − amount + discount), and a discount, when the row has one, its own negative line.
  */
 import { addDaysIso } from "~/domain/calendar";
-import type {
-  MoveInQuote,
-  QuoteLine,
-  QuoteLineKind,
-} from "~/domain/move-in-quote";
+import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/move-in-quote";
 
 export type Row = Record<string, string | undefined>;
 
@@ -22,8 +18,7 @@ export function decimalToCents(value: string | undefined | null): number {
   const s = (value ?? "").trim();
   if (s === "") return 0;
   const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(s);
-  if (!m || (m[2] === "" && (m[3] ?? "") === ""))
-    throw new Error(`Not a decimal: ${JSON.stringify(value)}`);
+  if (!m || (m[2] === "" && (m[3] ?? "") === "")) throw new Error(`Not a decimal: ${JSON.stringify(value)}`);
   const negative = m[1] === "-";
   const whole = Number(m[2] || "0");
   const frac = (m[3] ?? "").padEnd(3, "0");
@@ -40,11 +35,9 @@ export function centsToDecimal(cents: number): string {
   return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
 }
 
-export const isTrue = (v: string | undefined) =>
-  v === "true" || v === "True" || v === "1";
+export const isTrue = (v: string | undefined) => v === "true" || v === "True" || v === "1";
 /** The calendar date of a SiteLink datetime: its first 10 characters, never shifted through Date. */
-export const dateOf = (v: string | undefined) =>
-  v && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : null;
+export const dateOf = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : null);
 
 function kindOf(description: string): Exclude<QuoteLineKind, "discount"> {
   if (/\brent\b/i.test(description)) return "rent";
@@ -74,13 +67,9 @@ export interface SiteLinkQuoteContext {
  * The quote of the cost rows. Throws when SiteLink answered no required row (that is an error of the
  * site's configuration, not something to show a visitor).
  */
-export function quoteFromCostRows(
-  rows: Row[],
-  ctx: SiteLinkQuoteContext,
-): MoveInQuote {
+export function quoteFromCostRows(rows: Row[], ctx: SiteLinkQuoteContext): MoveInQuote {
   const required = rows.filter((r) => isTrue(r.bMoveInRequired));
-  if (required.length === 0)
-    throw new Error("SiteLink's move-in cost has no required charge");
+  if (required.length === 0) throw new Error("SiteLink's move-in cost has no required charge");
   const lines: QuoteLine[] = [];
   const seen = new Map<string, number>();
   let paidThroughDate: string | null = null;
@@ -92,8 +81,7 @@ export function quoteFromCostRows(
     const total = decimalToCents(r.dcTotal);
     const start = dateOf(r.StartDate);
     const end = dateOf(r.EndDate);
-    if (kind === "rent" && end && (!paidThroughDate || end > paidThroughDate))
-      paidThroughDate = end;
+    if (kind === "rent" && end && (!paidThroughDate || end > paidThroughDate)) paidThroughDate = end;
     const base = `${kind === "charge" ? `charge:${slug(description)}` : kind}:${start ?? ctx.moveInDate}`;
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);
@@ -126,8 +114,7 @@ export function quoteFromCostRows(
   const subtotal = lines.reduce((s, l) => s + l.amount, 0);
   const tax = lines.reduce((s, l) => s + l.tax, 0);
   const total = required.reduce((s, r) => s + decimalToCents(r.dcTotal), 0);
-  if (subtotal + tax !== total)
-    throw new Error("SiteLink quote lines do not add up");
+  if (subtotal + tax !== total) throw new Error("SiteLink quote lines do not add up");
   const through = paidThroughDate ?? ctx.moveInDate;
   const rentTaxRate = (() => {
     const rent = lines.find((l) => l.kind === "rent" && l.amount > 0);
@@ -146,16 +133,11 @@ export function quoteFromCostRows(
     tax,
     total,
     // SiteLink truncates rent tax (LK-TAX); the monthly figure is an estimate for display only.
-    monthlyTotal:
-      ctx.monthlyRate +
-      Math.floor(ctx.monthlyRate * rentTaxRate) +
-      ctx.insurancePremium,
+    monthlyTotal: ctx.monthlyRate + Math.floor(ctx.monthlyRate * rentTaxRate) + ctx.insurancePremium,
   };
 }
 
 /** The amount SiteLink requires at move-in: Σ dcTotal of the required rows, in cents. */
 export function requiredTotal(rows: Row[]): number {
-  return rows
-    .filter((r) => isTrue(r.bMoveInRequired))
-    .reduce((s, r) => s + decimalToCents(r.dcTotal), 0);
+  return rows.filter((r) => isTrue(r.bMoveInRequired)).reduce((s, r) => s + decimalToCents(r.dcTotal), 0);
 }

@@ -16,13 +16,7 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
 import { decimalToCents } from "./quote";
-import {
-  createSiteLinkMoveIn,
-  searchTenantsByEmail,
-  tenantsWeCreated,
-  siteLinkQuote,
-  type MoveInGateway,
-} from "./move-in";
+import { createSiteLinkMoveIn, searchTenantsByEmail, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
 import type { SiteLinkSettings } from "./settings";
 
 export interface SiteLinkRentalsDeps {
@@ -46,15 +40,10 @@ async function channelOf(db: Database, locationId: number): Promise<0 | 1> {
     .from(locations)
     .innerJoin(accounts, eq(accounts.id, locations.accountId))
     .where(eq(locations.id, locationId));
-  return row && parseAccountGlobalSettings(row.settings).is_web_rates_enabled
-    ? 1
-    : 0;
+  return row && parseAccountGlobalSettings(row.settings).is_web_rates_enabled ? 1 : 0;
 }
 
-type SiteLinkRentals = Pick<
-  Rentals,
-  "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered"
->;
+type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered">;
 
 export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
   const { db, location, call, settings } = deps;
@@ -66,8 +55,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
     channelType: await channelOf(db, location.id),
     testMode: settings.testMode,
     // Longer than the write timeout: a slow commit is never taken for none.
-    settleAfterMs:
-      deps.settleAfterMs ?? Math.max(2 * settings.writeTimeoutMs, 2 * 60_000),
+    settleAfterMs: deps.settleAfterMs ?? Math.max(2 * settings.writeTimeoutMs, 2 * 60_000),
   });
   const moveIns = async () =>
     createSiteLinkMoveIn({
@@ -81,8 +69,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
 
   return {
     async quoteMoveIn(input): Promise<MoveInQuote> {
-      if (!/^\d{1,9}$/.test(input.unitTypeId))
-        throw new UnitUnavailableError("No such unit type at this location");
+      if (!/^\d{1,9}$/.test(input.unitTypeId)) throw new UnitUnavailableError("No such unit type at this location");
       const [type] = await db
         .select({
           id: unitTypes.id,
@@ -90,44 +77,23 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
           webRate: unitTypes.webRate,
         })
         .from(unitTypes)
-        .where(
-          and(
-            eq(unitTypes.id, Number(input.unitTypeId)),
-            eq(unitTypes.locationId, location.id),
-          ),
-        );
-      if (!type)
-        throw new UnitUnavailableError("No such unit type at this location");
+        .where(and(eq(unitTypes.id, Number(input.unitTypeId)), eq(unitTypes.locationId, location.id)));
+      if (!type) throw new UnitUnavailableError("No such unit type at this location");
       // SiteLink quotes a unit, not a type: a free unit of the type (the one a checkout would hold first).
       const [unit] = await db
         .select({ externalId: units.externalId })
         .from(units)
-        .where(
-          and(
-            eq(units.unitTypeId, type.id),
-            eq(units.locationId, location.id),
-            sql`${units.externalId} is not null`,
-          ),
-        )
+        .where(and(eq(units.unitTypeId, type.id), eq(units.locationId, location.id), sql`${units.externalId} is not null`))
         .orderBy(sql`(${units.status} = 'available') desc`, asc(units.name))
         .limit(1);
-      if (!unit?.externalId)
-        throw new UnitUnavailableError("No unit of this type at this location");
+      if (!unit?.externalId) throw new UnitUnavailableError("No unit of this type at this location");
       const rs = await rentalSettings();
       const plans = input.insurancePlanId ? await listPlans() : [];
-      const plan = input.insurancePlanId
-        ? plans.find((p) => p.id === input.insurancePlanId)
-        : null;
+      const plan = input.insurancePlanId ? plans.find((p) => p.id === input.insurancePlanId) : null;
       if (input.insurancePlanId && !plan)
-        throw new StorageValidationError(
-          "Choose one of the protection plans.",
-          { insurance: ["Choose one of the protection plans."] },
-        );
+        throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       const premium = plan?.premium ?? 0;
-      const monthlyRate =
-        rs.channelType === 1 && type.webRate > 0
-          ? type.webRate
-          : type.standardRate;
+      const monthlyRate = rs.channelType === 1 && type.webRate > 0 ? type.webRate : type.standardRate;
       return siteLinkQuote(call, rs, {
         siteLinkUnitId: unit.externalId,
         moveInDate: input.moveInDate,
@@ -153,17 +119,12 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
     async isEmailRegistered(email) {
       if (await local.isEmailRegistered(email)) return true;
       const ours = await tenantsWeCreated(db, location.id);
-      return (await searchTenantsByEmail(call, email)).some(
-        (r) => !ours.has(r.TenantID ?? ""),
-      );
+      return (await searchTenantsByEmail(call, email)).some((r) => !ours.has(r.TenantID ?? ""));
     },
   };
 
   async function listPlans() {
-    const answer = okRead(
-      await call("InsuranceCoverageRetrieve_V2", {}),
-      "InsuranceCoverageRetrieve_V2",
-    );
+    const answer = okRead(await call("InsuranceCoverageRetrieve_V2", {}), "InsuranceCoverageRetrieve_V2");
     return rowsOf(answer, "Table").map((r) => ({
       id: String(r.InsurCoverageID ?? ""),
       premium: decimalToCents(r.dcPremium),

@@ -9,12 +9,7 @@
 import { and, eq, lte } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, reservations, units } from "~/db/schema";
-import type {
-  LocationRef,
-  ReservationRecord,
-  Rentals,
-  ReserveInput,
-} from "../port";
+import type { LocationRef, ReservationRecord, Rentals, ReserveInput } from "../port";
 import { StorageSoftwareError, UnitUnavailableError } from "../errors";
 import { localRentals } from "../local/rentals";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
@@ -31,10 +26,7 @@ export interface SiteLinkReservationsDeps {
   call: SiteLinkCall;
 }
 
-type SiteLinkReservations = Pick<
-  Rentals,
-  "reserveUnit" | "getReservation" | "cancelReservation" | "expireReservations"
->;
+type SiteLinkReservations = Pick<Rentals, "reserveUnit" | "getReservation" | "cancelReservation" | "expireReservations">;
 
 const CANCELLED = 2;
 
@@ -57,37 +49,24 @@ export function wallClock(at: Date, timeZone: string): string {
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
 }
 
-export function siteLinkReservations(
-  deps: SiteLinkReservationsDeps,
-): SiteLinkReservations {
+export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkReservations {
   const { db, location, call } = deps;
   const local = localRentals(db, location);
   const journal = createJournal(db, location.id);
 
   async function timeZone(): Promise<string> {
-    const [row] = await db
-      .select({ tz: locations.timeZone })
-      .from(locations)
-      .where(eq(locations.id, location.id));
+    const [row] = await db.select({ tz: locations.timeZone }).from(locations).where(eq(locations.id, location.id));
     return row?.tz.timeZoneId ?? "America/New_York";
   }
 
   /** SiteLink's reservation row, by WaitingID. */
   async function readReservation(waitingId: string): Promise<Row | null> {
-    const a = await call(
-      "ReservationList_v3",
-      { iGlobalWaitingNum: 0, WaitingID: Number(waitingId) },
-      { write: false },
-    );
+    const a = await call("ReservationList_v3", { iGlobalWaitingNum: 0, WaitingID: Number(waitingId) }, { write: false });
     return rows(a, "Table").find((r) => r.WaitingID === waitingId) ?? null;
   }
 
   /** Cancels the reservation in SiteLink (idempotent: already cancelled or converted is fine). */
-  async function cancelInSiteLink(
-    r: typeof reservations.$inferSelect,
-    now: Date,
-    reason: string,
-  ): Promise<void> {
+  async function cancelInSiteLink(r: typeof reservations.$inferSelect, now: Date, reason: string): Promise<void> {
     if (!r.externalId) return;
     const current = await readReservation(r.externalId);
     if (!current || Number(current.iWaitingStatus ?? 0) !== 0) return;
@@ -106,21 +85,15 @@ export function siteLinkReservations(
           WaitingID: Number(r.externalId),
           sTenantID: current.TenantID ?? "",
           sUnitID: current.UnitID ?? "",
-          dNeeded:
-            current.dNeeded?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
+          dNeeded: current.dNeeded?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
           sComment: current.sComment ?? "",
           iStatus: CANCELLED,
           bFollowup: false,
-          dFollowup:
-            current.dFollowup?.slice(0, 19) ??
-            siteLinkDate(r.desiredMoveInDate),
-          dFollowupLast:
-            current.dFollowupLast?.slice(0, 19) ??
-            siteLinkDate(r.desiredMoveInDate),
+          dFollowup: current.dFollowup?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
+          dFollowupLast: current.dFollowupLast?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
           iInquiryType: Number(current.iInquiryType ?? 2),
           dcQuotedRate: current.dcRate_Quoted ?? "0",
-          dExpires:
-            current.dExpires?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
+          dExpires: current.dExpires?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
           QTRentalTypeID: Number(current.QTRentalTypeID ?? 2),
           QTCancellationTypeID: Number(current.QTCancellationTypeID ?? 0),
           sCancellationReason: reason,
@@ -138,9 +111,7 @@ export function siteLinkReservations(
         error: error instanceof Error ? error.message : String(error),
         now,
       });
-      logger.warn(
-        `[sitelink] cancelling reservation ${r.externalId} at ${location.name} got no answer; it will be checked again`,
-      );
+      logger.warn(`[sitelink] cancelling reservation ${r.externalId} at ${location.name} got no answer; it will be checked again`);
     }
   }
 
@@ -148,20 +119,9 @@ export function siteLinkReservations(
     const due = await db
       .select()
       .from(reservations)
-      .where(
-        and(
-          eq(reservations.locationId, location.id),
-          eq(reservations.status, "active"),
-          lte(reservations.expiresAt, now),
-        ),
-      );
+      .where(and(eq(reservations.locationId, location.id), eq(reservations.status, "active"), lte(reservations.expiresAt, now)));
     const count = await local.expireReservations(now);
-    for (const r of due)
-      await cancelInSiteLink(
-        r,
-        now,
-        "Expired (not converted online in time)",
-      ).catch(() => undefined);
+    for (const r of due) await cancelInSiteLink(r, now, "Expired (not converted online in time)").catch(() => undefined);
     return count;
   }
 
@@ -188,24 +148,19 @@ export function siteLinkReservations(
           .select()
           .from(units)
           .where(eq(units.id, Number(claimed.unitId)));
-        const live = unit?.externalId
-          ? await freshUnitRow(call, unit.externalId)
-          : null;
+        const live = unit?.externalId ? await freshUnitRow(call, unit.externalId) : null;
         if (live && rentableNow(live)) {
           record = claimed;
           break;
         }
         // Taken at the office since the last sync: mirror it and try the next unit.
-        await db
-          .delete(reservations)
-          .where(eq(reservations.id, Number(claimed.id)));
+        await db.delete(reservations).where(eq(reservations.id, Number(claimed.id)));
         await db
           .update(units)
           .set({ status: live ? "rented" : "unavailable" })
           .where(eq(units.id, Number(claimed.unitId)));
       }
-      if (!record)
-        throw new UnitUnavailableError("No unit of this type is available");
+      if (!record) throw new UnitUnavailableError("No unit of this type is available");
       const [unit] = await db
         .select()
         .from(units)
@@ -245,10 +200,7 @@ export function siteLinkReservations(
           { write: true },
         );
         const tenantId = (t.retCode ?? 0) > 0 ? String(t.retCode) : "";
-        if (!tenantId)
-          throw new StorageSoftwareError(
-            `SiteLink refused the tenant: ${t.retCode} ${t.retMsg}`,
-          );
+        if (!tenantId) throw new StorageSoftwareError(`SiteLink refused the tenant: ${t.retCode} ${t.retMsg}`);
         await journal.settle(tenantKey, "done", {
           externalIds: { tenantId },
           now: input.now,
@@ -279,13 +231,7 @@ export function siteLinkReservations(
               sSource: "Gatehouse website",
               QTRentalTypeID: 2,
               iInquiryType: 2,
-              dcQuotedRate: centsToDecimal(
-                type
-                  ? type.webRate > 0
-                    ? type.webRate
-                    : type.standardRate
-                  : 0,
-              ),
+              dcQuotedRate: centsToDecimal(type ? (type.webRate > 0 ? type.webRate : type.standardRate) : 0),
               dExpires: wallClock(input.expiresAt, tz),
               dFollowUp: siteLinkDate(input.desiredMoveInDate),
               sTrackingCode: input.confirmationCode,
@@ -300,23 +246,17 @@ export function siteLinkReservations(
             error: error instanceof Error ? error.message : String(error),
             now: input.now,
           });
-          logger.warn(
-            `[sitelink] reservation ${input.confirmationCode} at ${location.name}: SiteLink did not answer; kept locally, to be checked`,
-          );
+          logger.warn(`[sitelink] reservation ${input.confirmationCode} at ${location.name}: SiteLink did not answer; kept locally, to be checked`);
           return record;
         }
-        const waitingId =
-          (answer.retCode ?? 0) > 0 ? String(answer.retCode) : "";
+        const waitingId = (answer.retCode ?? 0) > 0 ? String(answer.retCode) : "";
         if (!waitingId) {
           await journal.settle(key, "failed", {
             error: `${answer.retCode} ${answer.retMsg}`,
             now: input.now,
           });
-          if (answer.retCode === -25)
-            throw new UnitUnavailableError("SiteLink does not know this unit");
-          throw new StorageSoftwareError(
-            `SiteLink refused the reservation: ${answer.retCode} ${answer.retMsg}`,
-          );
+          if (answer.retCode === -25) throw new UnitUnavailableError("SiteLink does not know this unit");
+          throw new StorageSoftwareError(`SiteLink refused the reservation: ${answer.retCode} ${answer.retMsg}`);
         }
         await journal.settle(key, "done", {
           externalIds: { waitingId, globalNum: answer.retMsg },
@@ -329,18 +269,11 @@ export function siteLinkReservations(
         return record;
       } catch (error) {
         // Nothing half-saved: the local reservation goes when SiteLink refused.
-        await db
-          .delete(reservations)
-          .where(eq(reservations.id, Number(record.id)));
+        await db.delete(reservations).where(eq(reservations.id, Number(record.id)));
         await db
           .update(units)
           .set({ status: "available" })
-          .where(
-            and(
-              eq(units.id, Number(record.unitId)),
-              eq(units.status, "reserved"),
-            ),
-          );
+          .where(and(eq(units.id, Number(record.unitId)), eq(units.status, "reserved")));
         throw error;
       }
     },
@@ -358,17 +291,8 @@ export function siteLinkReservations(
           })
         : undefined;
       const result = await local.cancelReservation(input);
-      if (
-        result &&
-        before &&
-        before.status === "active" &&
-        result.status === "cancelled"
-      ) {
-        await cancelInSiteLink(
-          before,
-          input.now,
-          "Cancelled by the customer online",
-        );
+      if (result && before && before.status === "active" && result.status === "cancelled") {
+        await cancelInSiteLink(before, input.now, "Cancelled by the customer online");
       }
       return result;
     },

@@ -16,20 +16,8 @@ import type { Database } from "~/db/client.server";
 import { leases, tenantSoftwareLinks } from "~/db/schema";
 import { cardBrand as brandOf } from "~/domain/cards";
 import { getPaymentGateway } from "~/services/payment-gateway.server";
-import type {
-  Billing,
-  LocationRef,
-  Payment,
-  PrepayOffer,
-  TenantLease,
-  Tenants,
-} from "../port";
-import {
-  OutcomeUnknownError,
-  PaymentDeclinedError,
-  StorageSoftwareError,
-  StorageValidationError,
-} from "../errors";
+import type { Billing, LocationRef, Payment, PrepayOffer, TenantLease, Tenants } from "../port";
+import { OutcomeUnknownError, PaymentDeclinedError, StorageSoftwareError, StorageValidationError } from "../errors";
 import { recordApprovedPayment } from "../local/ledger";
 import { localTenants } from "../local/tenants";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
@@ -61,23 +49,12 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
         unitId: leases.unitId,
       })
       .from(leases)
-      .where(
-        and(
-          eq(leases.id, Number(leaseId)),
-          eq(leases.tenantId, Number(tenantId)),
-          eq(leases.locationId, location.id),
-        ),
-      );
+      .where(and(eq(leases.id, Number(leaseId)), eq(leases.tenantId, Number(tenantId)), eq(leases.locationId, location.id)));
     if (!lease?.externalId) return null;
     const [link] = await db
       .select({ externalTenantId: tenantSoftwareLinks.externalTenantId })
       .from(tenantSoftwareLinks)
-      .where(
-        and(
-          eq(tenantSoftwareLinks.tenantId, Number(tenantId)),
-          eq(tenantSoftwareLinks.locationId, location.id),
-        ),
-      );
+      .where(and(eq(tenantSoftwareLinks.tenantId, Number(tenantId)), eq(tenantSoftwareLinks.locationId, location.id)));
     if (!link) return null;
     return {
       leaseId: lease.id,
@@ -86,24 +63,14 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     };
   }
 
-  async function ledgerRow(
-    tenantId: string,
-    leaseId: string,
-  ): Promise<Row | null> {
+  async function ledgerRow(tenantId: string, leaseId: string): Promise<Row | null> {
     const x = await ids(tenantId, leaseId);
     if (!x) return null;
-    return (
-      (await readLedgers(call, x.siteLinkTenantId)).find(
-        (l) => l.LedgerID === x.ledgerId,
-      ) ?? null
-    );
+    return (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId) ?? null;
   }
 
   /** Our lease record with SiteLink's live figures. */
-  async function live(
-    lease: TenantLease,
-    tenantId: string,
-  ): Promise<TenantLease> {
+  async function live(lease: TenantLease, tenantId: string): Promise<TenantLease> {
     const row = await ledgerRow(tenantId, lease.leaseId);
     if (!row) return lease;
     const paidThrough = dateOf(row.dPaidThru) ?? lease.paidThroughDate;
@@ -111,37 +78,23 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
       ...lease,
       paidThroughDate: paidThrough,
       nextDueDate: addDaysIso(paidThrough, 1),
-      balance:
-        row.dcTotalDue !== undefined
-          ? decimalToCents(row.dcTotalDue)
-          : lease.balance,
+      balance: row.dcTotalDue !== undefined ? decimalToCents(row.dcTotalDue) : lease.balance,
       gateCode: row.sAccessCode ?? lease.gateCode,
       moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
-      insurancePremium:
-        row.dcInsurPremium !== undefined
-          ? decimalToCents(row.dcInsurPremium)
-          : lease.insurancePremium,
-      insuranceCoverage:
-        (await coverageOf(row.InsurCoverageID)) ?? lease.insuranceCoverage,
+      insurancePremium: row.dcInsurPremium !== undefined ? decimalToCents(row.dcInsurPremium) : lease.insurancePremium,
+      insuranceCoverage: (await coverageOf(row.InsurCoverageID)) ?? lease.insuranceCoverage,
     };
   }
 
   /** The coverage (cents) of SiteLink's protection plan on a ledger, or null. */
-  async function coverageOf(
-    coverageId: string | undefined,
-  ): Promise<number | null> {
+  async function coverageOf(coverageId: string | undefined): Promise<number | null> {
     if (!coverageId || Number(coverageId) <= 0) return null;
-    const plans = rows(
-      await call("InsuranceCoverageRetrieve_V2", {}, { write: false }),
-      "Table",
-    );
+    const plans = rows(await call("InsuranceCoverageRetrieve_V2", {}, { write: false }), "Table");
     const plan = plans.find((p) => p.InsurCoverageID === coverageId);
     return plan ? decimalToCents(plan.dcCoverage) : null;
   }
 
-  const typedCard = (
-    method: Parameters<Tenants["makePayment"]>[0]["method"],
-  ) => {
+  const typedCard = (method: Parameters<Tenants["makePayment"]>[0]["method"]) => {
     if (method.kind === "card") return method.card;
     throw new StorageValidationError("Please enter your card.", {
       card_number: ["Please enter your card."],
@@ -158,8 +111,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     source: "portal" | "prepay";
   }): Promise<Payment> {
     const x = await ids(input.tenantId, input.leaseId);
-    if (!x)
-      throw new StorageValidationError("This unit is not on your account.");
+    if (!x) throw new StorageValidationError("This unit is not on your account.");
     // A repeat of the same key: the first answer, nothing sent again.
     const previous = await db.query.payments.findFirst({
       where: (p, { eq }) => eq(p.idempotencyKey, input.idempotencyKey),
@@ -178,19 +130,10 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     }
     const key = `payment:${input.idempotencyKey}`;
     const open = await journal.get(key);
-    if (open && (open.state === "pending" || open.state === "unknown"))
-      throw new OutcomeUnknownError("This payment is being confirmed");
+    if (open && (open.state === "pending" || open.state === "unknown")) throw new OutcomeUnknownError("This payment is being confirmed");
     const unitId = (await ledgerRow(input.tenantId, input.leaseId))?.UnitID;
-    if (!unitId)
-      throw new StorageSoftwareError("SiteLink has no ledger for this lease");
-    const before = rows(
-      await call(
-        "PaymentsByLedgerID",
-        { sLedgerID: x.ledgerId },
-        { write: false },
-      ),
-      "PmtHistory",
-    ).map((r) => r.Receipt);
+    if (!unitId) throw new StorageSoftwareError("SiteLink has no ledger for this lease");
+    const before = rows(await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }), "PmtHistory").map((r) => r.Receipt);
 
     let brand = "visa";
     let last4 = "";
@@ -199,16 +142,19 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     let operation: string;
     if (settings.cardChargedBy === "gateway") {
       const gateway = getPaymentGateway();
-      const charge = await gateway.charge({
-        amount: input.amount,
-        idempotencyKey: input.idempotencyKey,
-        method:
-          input.method.kind === "saved"
-            ? { kind: "token", token: input.method.savedCardId }
-            : input.method,
-      });
-      if (charge.status === "declined")
-        throw new PaymentDeclinedError(charge.reason);
+      let charge;
+      if (input.method.kind === "saved") {
+        // A saved card is ours: its gateway token, only when it is this tenant's card.
+        const savedId = input.method.savedCardId;
+        const card = /^\d{1,9}$/.test(savedId)
+          ? await db.query.savedCards.findFirst({ where: (c, { and, eq }) => and(eq(c.id, Number(savedId)), eq(c.tenantId, Number(input.tenantId))) })
+          : undefined;
+        if (!card) throw new StorageValidationError("Choose one of your saved cards.", { saved_card: ["Choose one of your saved cards."] });
+        charge = await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, cardToken: card.gatewayToken });
+      } else {
+        charge = await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: input.method });
+      }
+      if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
       brand = charge.brand;
       last4 = charge.last4;
       gatewayAuth = charge.authReference;
@@ -227,10 +173,9 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
       last4 = number.slice(-4);
       const typeId = settings.cardTypeIds[brand];
       if (!typeId)
-        throw new StorageValidationError(
-          "This location does not take this card online. Please use another card.",
-          { card_number: ["Please use another card."] },
-        );
+        throw new StorageValidationError("This location does not take this card online. Please use another card.", {
+          card_number: ["Please use another card."],
+        });
       operation = "PaymentSimpleWithSource";
       params = {
         iTenantID: Number(x.siteLinkTenantId),
@@ -258,8 +203,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
       },
       now: input.now,
     });
-    if (!created)
-      throw new OutcomeUnknownError("This payment is being confirmed");
+    if (!created) throw new OutcomeUnknownError("This payment is being confirmed");
     let receipt = "";
     try {
       const a = await call(operation, params, { write: true });
@@ -270,50 +214,28 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
           error: `${code} ${a.retMsg}`,
           now: input.now,
         });
-        throw new PaymentDeclinedError(
-          code === -14
-            ? "This card number is not valid."
-            : "Your card was declined.",
-        );
+        throw new PaymentDeclinedError(code === -14 ? "This card number is not valid." : "Your card was declined.");
       } else if (code !== -1) {
         await journal.settle(key, "failed", {
           error: `${code} ${a.retMsg}`,
           now: input.now,
         });
         if (gatewayAuth) await getPaymentGateway().refund(input.idempotencyKey);
-        throw new StorageSoftwareError(
-          `SiteLink refused the payment: ${code} ${a.retMsg}`,
-        );
+        throw new StorageSoftwareError(`SiteLink refused the payment: ${code} ${a.retMsg}`);
       }
     } catch (error) {
-      if (
-        error instanceof PaymentDeclinedError ||
-        (error instanceof StorageSoftwareError && !mayHaveBeenApplied(error))
-      )
-        throw error;
+      if (error instanceof PaymentDeclinedError || (error instanceof StorageSoftwareError && !mayHaveBeenApplied(error))) throw error;
     }
     if (!receipt) {
       // No answer (or -1): look for a new receipt of this amount; found means it went through.
-      const after = await call(
-        "PaymentsByLedgerID",
-        { sLedgerID: x.ledgerId },
-        { write: false },
-      ).catch(() => null);
-      const found = after
-        ? rows(after, "PmtHistory").find(
-            (r) =>
-              !before.includes(r.Receipt) &&
-              decimalToCents(r.Payment) === input.amount,
-          )
-        : undefined;
+      const after = await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }).catch(() => null);
+      const found = after ? rows(after, "PmtHistory").find((r) => !before.includes(r.Receipt) && decimalToCents(r.Payment) === input.amount) : undefined;
       if (!found?.Receipt) {
         await journal.settle(key, "unknown", {
           error: "no answer; no new receipt yet",
           now: input.now,
         });
-        throw new OutcomeUnknownError(
-          "SiteLink did not confirm the payment yet",
-        );
+        throw new OutcomeUnknownError("SiteLink did not confirm the payment yet");
       }
       receipt = found.Receipt;
     }
@@ -349,17 +271,10 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
   }
 
   /** SiteLink's prepayment figures for one lease (CustomerAccountsBalanceDetailsWithPrepayment, study §3.4). */
-  async function quotePrepay(
-    tenantId: string,
-    leaseId: string,
-    months: number,
-  ): Promise<PrepayOffer | null> {
+  async function quotePrepay(tenantId: string, leaseId: string, months: number): Promise<PrepayOffer | null> {
     const x = await ids(tenantId, leaseId);
-    if (!x || !Number.isInteger(months) || months < 1 || months > 12)
-      return null;
-    const row = (await readLedgers(call, x.siteLinkTenantId)).find(
-      (l) => l.LedgerID === x.ledgerId,
-    );
+    if (!x || !Number.isInteger(months) || months < 1 || months > 12) return null;
+    const row = (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId);
     if (!row) return null;
     const a = await call(
       "CustomerAccountsBalanceDetailsWithPrepayment",
@@ -367,10 +282,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
       { write: false },
     );
     const items = rows(a, "Table1").filter((r) => r.LedgerID === x.ledgerId);
-    const total = items.reduce(
-      (sum, r) => sum + decimalToCents(r.dcBalance),
-      0,
-    );
+    const total = items.reduce((sum, r) => sum + decimalToCents(r.dcBalance), 0);
     const balance = decimalToCents(row.dcTotalDue);
     const paidThrough = dateOf(row.dPaidThru)!;
     return {
@@ -390,10 +302,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
         },
       ],
       total,
-      newPaidThroughDate: addDaysIso(
-        addMonthsIso(addDaysIso(paidThrough, 1), months),
-        -1,
-      ),
+      newPaidThroughDate: addDaysIso(addMonthsIso(addDaysIso(paidThrough, 1), months), -1),
     };
   }
 
@@ -444,11 +353,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
         now,
       });
     } catch (error) {
-      await journal.settle(
-        key,
-        mayHaveBeenApplied(error) ? "unknown" : "failed",
-        { error: error instanceof Error ? error.message : String(error), now },
-      );
+      await journal.settle(key, mayHaveBeenApplied(error) ? "unknown" : "failed", { error: error instanceof Error ? error.message : String(error), now });
     }
   }
 
@@ -461,9 +366,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     updateTenantContact: local.updateTenantContact,
     updateTenantPhone: local.updateTenantPhone,
     async listTenantLeases(tenantId) {
-      return Promise.all(
-        (await local.listTenantLeases(tenantId)).map((l) => live(l, tenantId)),
-      );
+      return Promise.all((await local.listTenantLeases(tenantId)).map((l) => live(l, tenantId)));
     },
     async getTenantLease(tenantId, leaseId) {
       const lease = await local.getTenantLease(tenantId, leaseId);
@@ -477,36 +380,23 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     },
     quotePrepay,
     async prepay(input) {
-      const offer = await quotePrepay(
-        input.tenantId,
-        input.leaseId,
-        input.months,
-      );
-      if (!offer)
-        throw new StorageValidationError("This unit is not on your account.");
+      const offer = await quotePrepay(input.tenantId, input.leaseId, input.months);
+      if (!offer) throw new StorageValidationError("This unit is not on your account.");
       if (offer.total !== input.expectedTotal) {
-        throw new StorageValidationError(
-          "The amount to prepay changed. Please check the new total and pay again. Nothing was charged.",
-        );
+        throw new StorageValidationError("The amount to prepay changed. Please check the new total and pay again. Nothing was charged.");
       }
       return pay({ ...input, amount: offer.total, source: "prepay" });
     },
     async enrolAutopay(input) {
       const x = await ids(input.tenantId, input.leaseId);
-      if (!x)
-        throw new StorageValidationError("This unit is not on your account.");
+      if (!x) throw new StorageValidationError("This unit is not on your account.");
       // Our record (the card checked and tokenised by our gateway; a declined card stops here) ...
       const saved = await local.enrolAutopay(input);
       // ... and under option A the card on SiteLink's ledger, so that SiteLink's own autopay charges it.
       if (settings.cardChargedBy === "sitelink") {
-        const number =
-          input.method.kind === "card"
-            ? input.method.card.number.replace(/\D/g, "")
-            : `XXXXXXXXXXXX${saved.last4}`;
-        const name =
-          input.method.kind === "card" ? input.method.card.nameOnCard : "";
-        const zip =
-          input.method.kind === "card" ? input.method.card.postalCode : "";
+        const number = input.method.kind === "card" ? input.method.card.number.replace(/\D/g, "") : `XXXXXXXXXXXX${saved.last4}`;
+        const name = input.method.kind === "card" ? input.method.card.nameOnCard : "";
+        const zip = input.method.kind === "card" ? input.method.card.postalCode : "";
         await billingInfo(
           x.ledgerId,
           {
@@ -525,9 +415,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     },
     async cancelAutopay(input) {
       const x = await ids(input.tenantId, input.leaseId);
-      const before = x
-        ? await local.getTenantLease(input.tenantId, input.leaseId)
-        : null;
+      const before = x ? await local.getTenantLease(input.tenantId, input.leaseId) : null;
       await local.cancelAutopay(input);
       const card = before?.autopay.card;
       if (x && card && settings.cardChargedBy === "sitelink") {
@@ -548,8 +436,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     },
     async giveMoveOutNotice(input) {
       const x = await ids(input.tenantId, input.leaseId);
-      if (!x)
-        throw new StorageValidationError("This unit is not on your account.");
+      if (!x) throw new StorageValidationError("This unit is not on your account.");
       const key = `moveout:${x.ledgerId}:${input.moveOutDate}`;
       const { created } = await journal.begin({
         key,
@@ -571,10 +458,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
             error: (a.retCode ?? 0) > 0 ? null : `${a.retCode} ${a.retMsg}`,
             now: input.now,
           });
-          if ((a.retCode ?? 0) <= 0 && a.retCode !== -1)
-            throw new StorageSoftwareError(
-              `SiteLink refused the move-out date: ${a.retCode} ${a.retMsg}`,
-            );
+          if ((a.retCode ?? 0) <= 0 && a.retCode !== -1) throw new StorageSoftwareError(`SiteLink refused the move-out date: ${a.retCode} ${a.retMsg}`);
         } catch (error) {
           // Setting a date twice is harmless: an unknown outcome is settled by the next read of the ledger.
           if (!mayHaveBeenApplied(error)) throw error;
