@@ -99,6 +99,11 @@ export function UnitListing({ listing, action, clearHref, phoneNumber, locations
       <p id={statusId} className="unit-listing__summary" role="status">
         {listingSummary(listing.matchingCount, listing.totalCount)}
       </p>
+      {listing.freshness.length ? (
+        <p className="unit-listing__as-of">
+          {listing.freshness.join(" ")} Your unit is confirmed with the facility when you rent or reserve it.
+        </p>
+      ) : null}
       <div id={listId} className="unit-listing__results">
         {listing.sections.map((s) => (
           <section

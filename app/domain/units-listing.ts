@@ -111,6 +111,8 @@ export interface UnitListingView {
   filters: UnitFilters;
   /** Sentences for visitors when a location's software could not be read (the page still renders). */
   notices: string[];
+  /** "Availability as of 2:41 PM." per location whose counts come from a sync (SiteLink); empty when live. */
+  freshness: string[];
 }
 
 export function unitCardView(
@@ -197,6 +199,7 @@ export function locationUnitListing(
     options: filterOptions(shown, { onlyMatching: location.hasMatchOnLocationPageFilter, selected: f }),
     filters: f,
     notices: [],
+    freshness: [],
   };
 }
 
@@ -230,6 +233,7 @@ export function allUnitsListing(
     options: filterOptions(everyShown, { onlyMatching: false, selected: filters }),
     filters,
     notices: [],
+    freshness: [],
   };
 }
 

@@ -9,8 +9,10 @@ import { formatCents } from "~/domain/money";
 import { formatPhone, phoneHref } from "~/domain/phone";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { now as clockNow } from "~/services/clock.server";
+import { siteOriginFor } from "~/services/site-origin.server";
 import {
   CONFIRMATION_HOURS,
+  confirmCheckout,
   getCheckout,
   getMoveInConfirmation,
   isConfirmationViewable,
@@ -22,6 +24,9 @@ import {
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { notFound } from "~/services/http.server";
+
+/** How often the "we are confirming your rental" page reloads itself (meta refresh: works without JavaScript). */
+const CONFIRMING_REFRESH_SECONDS = 5;
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
@@ -37,7 +42,19 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   const ctx = await loadRentalContext(context.db, params.unitTypeId, now);
   if (!ctx) throw notFound();
-  const checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
+  let checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
+  if (checkout?.status === "confirming") {
+    // The facility's software has not confirmed the payment yet: read it back (never pay again).
+    const outcome = await confirmCheckout(context.db, ctx, checkout, { now, origin: await siteOriginFor(context) }).catch(() => ({ status: "pending" as const }));
+    if (outcome.status === "pending") {
+      return data(
+        { expired: false as const, confirming: true as const, refreshSeconds: CONFIRMING_REFRESH_SECONDS, phone: formatPhone(ctx.location.phoneNumber) },
+        { headers: { "Cache-Control": NO_STORE, Refresh: String(CONFIRMING_REFRESH_SECONDS) } },
+      );
+    }
+    if (outcome.status === "not_completed") throw redirect(`/rent/${params.unitTypeId}?step=pay&retry=1`);
+    checkout = await getCheckout(context.db, checkout.id, params.unitTypeId);
+  }
   if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
   if (!(await isConfirmationViewable(ctx.storage, checkout.completedLeaseId, now))) {
     return data({ expired: true as const, hours: CONFIRMATION_HOURS }, { status: 410, headers: { "Cache-Control": NO_STORE } });
@@ -47,6 +64,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   return data(
     {
       expired: false as const,
+      confirming: false as const,
       ...c,
       moveInDay: formatDay(c.moveInDate),
       paidThroughDay: formatDay(c.paidThroughDate),
@@ -64,8 +82,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": NO_STORE });
 
-export const meta: Route.MetaFunction = ({ matches, params }) => [
-  ...routeMeta(matches, { title: "Your rental is complete", description: "Your storage rental is confirmed.", path: `/rent/${params.unitTypeId}/confirmation` }),
+export const meta: Route.MetaFunction = ({ matches, params, loaderData }) => [
+  ...routeMeta(matches, { title: loaderData && "confirming" in loaderData && loaderData.confirming ? "We are confirming your rental" : "Your rental is complete", description: "Your storage rental is confirmed.", path: `/rent/${params.unitTypeId}/confirmation` }),
   { name: "robots", content: "noindex" },
 ];
 
@@ -81,6 +99,24 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
           Your rental is not affected. <Link to="/customer-portal/login">Sign in to the customer portal</Link> with your email address and the
           password you chose to see your unit, pay your bill and open your signed lease. Your confirmation email has your gate code.
         </p>
+      </div>
+    );
+  }
+  if (loaderData.confirming) {
+    return (
+      <div className="container page checkout">
+        <meta httpEquiv="refresh" content={String(loaderData.refreshSeconds)} />
+        <h1>We are confirming your rental</h1>
+        <div className="notice" role="status" aria-live="polite">
+          <p>
+            Your payment has reached the facility's system and we are waiting for it to confirm your rental. Please do not pay again: this page
+            checks every {loaderData.refreshSeconds} seconds and shows your confirmation and gate code as soon as it is ready.
+          </p>
+          <p>
+            <a href="">Check again now</a>. If this takes more than a few minutes, call us at <a href={phoneHref(loaderData.phone)}>{loaderData.phone}</a>:
+            you will not be charged twice.
+          </p>
+        </div>
       </div>
     );
   }

@@ -98,6 +98,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readCheckoutId(request)]);
   let checkout = await getCheckout(context.db, checkoutId, params.unitTypeId);
   if (checkout?.status === "completed" && url.searchParams.get("step") === "pay") throw redirect(`${basePath}/confirmation`);
+  // A payment whose outcome the facility's software has not confirmed yet: the confirming page.
+  if (checkout?.status === "confirming") throw redirect(`${basePath}/confirmation`);
   if (checkout && !isActiveCheckout(checkout)) checkout = null;
   const headers = { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) };
   const base = {
@@ -190,6 +192,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           autopayTerms: ctx.location.autopayTerms,
           nameOnCard: `${details!.first_name} ${details!.last_name}`,
           postalCode: details!.postal_code,
+          // The held unit was rented at the office a moment before the payment; another is held now.
+          replacedUnit: (url.searchParams.get("replaced") ?? "").replace(/[^A-Za-z0-9 _-]/g, "").slice(0, 20) || null,
+          // A payment the facility's software never received: nothing was charged, pay again.
+          retry: url.searchParams.get("retry") === "1",
         } as const;
       }
     }
@@ -218,7 +224,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   const found = await getCheckout(context.db, checkoutId, params.unitTypeId);
   // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
   // step of a completed checkout starts a new rental.
-  if (found?.status === "completed" && intent === "pay") throw redirect(`${basePath}/confirmation`, 303);
+  if ((found?.status === "completed" || found?.status === "confirming") && intent === "pay") throw redirect(`${basePath}/confirmation`, 303);
   const checkout = found && isActiveCheckout(found) ? found : null;
 
   if (intent === "cancel") {
@@ -303,6 +309,11 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
         await cardNotTried(context.db, attempt.ticket);
         throw redirect(`${basePath}?step=review&changed=1`, 303);
       }
+      if (outcome.status === "confirming") {
+        // Not a decline and not an approval yet: the confirming page settles it (never "declined").
+        await cardNotTried(context.db, attempt.ticket);
+        throw redirect(`${basePath}/confirmation`, 303);
+      }
       if (outcome.status === "declined") {
         const { message } = cardDeclined(attempt.ticket, { where: `rental ${params.unitTypeId}`, reason: outcome.reason, last4: methodLast4(payment), phone });
         return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [message] }), 402, { formError: message });
@@ -312,6 +323,12 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
     }
   } catch (error) {
     if (error instanceof UnitUnavailableError) {
+      // Taken at the office a moment before the payment, another unit of the size is held instead:
+      // the visitor sees it on the pay page with its own total (nothing was charged).
+      if (intent === "pay" && error.replacementUnitName) {
+        throw redirect(`${basePath}?step=pay&replaced=${encodeURIComponent(error.replacementUnitName)}`, 303);
+      }
+      if (intent === "pay" && error.message.startsWith("The unit held for you")) return fail(null, 409, { formError: error.message });
       return fail(null, 409, { formError: storageErrorMessage(error, formatPhone(ctx.location.phoneNumber)) });
     }
     if (error instanceof StorageValidationError) {
@@ -626,6 +643,19 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       <ErrorSummary
         errors={actionData?.result ? summaryErrors(form.allErrors, [fields.card_number, fields.exp_month, fields.exp_year, fields.cvv, fields.name_on_card, fields.billing_postal_code]) : []}
       />
+      {view.replacedUnit ? (
+        <div className="notice" role="status">
+          <p>
+            The unit held for you was just rented at the office. We are now holding unit {view.replacedUnit} of the same size for you. Nothing was
+            charged. Please check the total and pay again.
+          </p>
+        </div>
+      ) : null}
+      {view.retry ? (
+        <div className="notice" role="status">
+          <p>We could not complete your rental and nothing was charged. Please enter your card again.</p>
+        </div>
+      ) : null}
       <p className="checkout__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>

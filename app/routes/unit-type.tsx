@@ -21,7 +21,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const { website, account } = await requireSite(context);
   const location = await getUnitsLocation(context.db, account.id, params.slug);
   if (!location || location.status !== "Live") throw notFound();
-  const { types, notice } = await getUnitAvailabilityOrNotice(context, location);
+  const { types, notice, freshness } = await getUnitAvailabilityOrNotice(context, location);
   if (notice) throw data({ message: notice }, { status: 503, headers: { "Cache-Control": NO_STORE } });
   const listing = locationUnitListing(types, location, accountUnitSettings(account), NO_FILTERS);
   const cards = listing.sections.flatMap((s) => s.cards);
@@ -43,6 +43,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     {
       texts,
       card,
+      freshness,
       height: type.height,
       location: { name: location.name, urlSlug: location.urlSlug, address: oneLineAddress(location.address) },
       fits: common ? { comparable: common.comparable, fits: common.fits } : null,
@@ -69,7 +70,7 @@ export const meta: Route.MetaFunction = ({ data, matches, params }) => {
 };
 
 export default function UnitTypePage({ loaderData }: Route.ComponentProps) {
-  const { card, location, fits, others, height } = loaderData;
+  const { card, location, fits, others, height, freshness } = loaderData;
   return (
     <div className="container page unit-page">
       <nav aria-label="Breadcrumb">
@@ -133,6 +134,7 @@ export default function UnitTypePage({ loaderData }: Route.ComponentProps) {
           <h2 id="price-heading">Price and availability</h2>
           <UnitPrice card={card} />
           <p className={`unit-card__availability unit-card__availability--${card.availability.state}`}>{card.availability.text}</p>
+          {freshness ? <p className="unit-page__as-of">{freshness}</p> : null}
           <UnitActionsView card={{ ...card, locationName: "" }} />
         </aside>
       </div>

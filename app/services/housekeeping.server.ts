@@ -8,26 +8,34 @@
 import type { Database } from "~/db/client.server";
 import { now as clockNow } from "./clock.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
-import { sweepAbandonedCheckouts, sweepUnrecordedCharges } from "./move-in.server";
+import { sweepAbandonedCheckouts, sweepConfirmingCheckouts, sweepUnrecordedCharges } from "./move-in.server";
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { logger } from "~/logger.server";
+import { startSiteLinkSync } from "~/storage-software/index.server";
 
 const EVERY_MS = 5 * 60_000;
 
 export async function runHousekeeping(
   db: Database,
   now: Date,
-): Promise<{ reservations: number; checkouts: number; unrecordedCharges: number; emailsGivenUp: number; emailsDeleted: number }> {
+): Promise<{ reservations: number; checkouts: number; unrecordedCharges: number; confirmedMoveIns: number; emailsGivenUp: number; emailsDeleted: number }> {
   const reservations = await sweepExpiredReservations(db, now);
   const checkouts = await sweepAbandonedCheckouts(db, now);
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
+  // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
+  const confirmedMoveIns = await sweepConfirmingCheckouts(db, now);
   const outbox = await pruneOutbox(db, now);
-  return { reservations, checkouts, unrecordedCharges, emailsGivenUp: outbox.gaveUp, emailsDeleted: outbox.deleted };
+  return { reservations, checkouts, unrecordedCharges, confirmedMoveIns, emailsGivenUp: outbox.gaveUp, emailsDeleted: outbox.deleted };
 }
 
-/** Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off). */
+/**
+ * Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off), and the SiteLink
+ * inventory sync of the locations served by SiteLink (every minute; off under NODE_ENV=test or
+ * SITELINK_SYNC=off; docs/decisions/111).
+ */
 export function startHousekeeping(db: Database): () => void {
+  startSiteLinkSync(db, clockNow);
   if (process.env.NODE_ENV === "test" || process.env.HOUSEKEEPING === "off") return () => {};
   const g = globalThis as unknown as { __gatehouseHousekeeping?: () => void };
   if (g.__gatehouseHousekeeping) return g.__gatehouseHousekeeping;
@@ -37,7 +45,7 @@ export function startHousekeeping(db: Database): () => void {
     running = true;
     try {
       const done = await runHousekeeping(db, clockNow());
-      if (done.reservations || done.checkouts || done.unrecordedCharges || done.emailsGivenUp || done.emailsDeleted) logger.info(done, "[housekeeping] sweep");
+      if (done.reservations || done.checkouts || done.unrecordedCharges || done.confirmedMoveIns || done.emailsGivenUp || done.emailsDeleted) logger.info(done, "[housekeeping] sweep");
     } catch (error) {
       if (isDatabaseUnavailable(error)) logger.warn({ reason: outageReason(error) }, "[housekeeping] database unavailable; the sweep will be retried");
       else logger.error({ err: error }, "[housekeeping] sweep failed; it will be retried");

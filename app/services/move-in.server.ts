@@ -15,14 +15,17 @@ import { firstPeriod } from "~/domain/move-in-quote";
 import { formatPhone } from "~/domain/phone";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { unitDescription } from "~/domain/rental-rules";
-import { PaymentDeclinedError } from "~/storage-software/errors";
-import type { InsurancePlanOption, MoveInQuote, MoveInResult, PaymentMethodInput } from "~/storage-software/port";
+import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError } from "~/storage-software/errors";
+import type { InsurancePlanOption, MoveInCheck, MoveInQuote, MoveInResult, PaymentMethodInput } from "~/storage-software/port";
 import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
 import { now as clockNow } from "./clock.server";
 import { checkoutDetails, clearSignature, renewCheckoutKey, sha256, type Checkout, type TenantDetails } from "./checkout.server";
 import { sendEmail } from "./email.server";
 import { leaseDocumentPath } from "./lease-links.server";
-import type { RentalContext } from "./rental-context.server";
+import { loadRentalContext, type RentalContext } from "./rental-context.server";
+import { publicOrigin } from "./site-origin.server";
+import { eq } from "drizzle-orm";
+import { checkouts, locations, websites } from "~/db/schema";
 
 export { rentalBlock, rentalBlockMessage, rentalSuccessHtml, unitDescription, type RentalBlock } from "~/domain/rental-rules";
 export * from "./rental-context.server";
@@ -81,7 +84,9 @@ export function checkoutLeaseText(ctx: RentalContext, details: TenantDetails, q:
 export type PlaceMoveInResult =
   | { status: "completed"; leaseId: string; created: boolean }
   | { status: "declined"; message: string; reason: string }
-  | { status: "changed" };
+  | { status: "changed" }
+  /** The software did not say whether the move-in went through: the checkout is `confirming`. */
+  | { status: "confirming" };
 
 /**
  * The final step. Recomputes the quote and the lease text; if either changed since the visitor
@@ -150,12 +155,64 @@ export async function placeMoveIn(
       // The gateway's reason is for the server log only (card-attempts.server.ts), never the visitor.
       return { status: "declined", message: CARD_DECLINED_MESSAGE, reason: error.reason };
     }
+    // Never "declined" for a payment whose outcome is unknown: the adapter reads it back.
+    if (error instanceof OutcomeUnknownError) return { status: "confirming" };
+    if (error instanceof ChargesChangedError) {
+      await clearSignature(db, checkout.id);
+      return { status: "changed" };
+    }
     throw error;
   }
   if (result.created) {
     await sendMoveInEmail(db, ctx, { details, quote: q.quote, result, origin: input.origin });
   }
   return { status: "completed", leaseId: result.leaseId, created: result.created };
+}
+
+/**
+ * A checkout whose move-in is being confirmed (`confirming`): asks the storage software where it
+ * stands. When it went through, the welcome email goes out once (the first time it is seen as done).
+ */
+export async function confirmCheckout(
+  db: Database,
+  ctx: RentalContext,
+  checkout: Checkout,
+  input: { now: Date; origin: string },
+): Promise<MoveInCheck> {
+  const outcome = await ctx.storage.confirmMoveIn({ checkoutId: checkout.id, now: input.now });
+  if (outcome.status === "completed" && outcome.result.created) {
+    const details = checkoutDetails(checkout);
+    if (details) {
+      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
+      await sendMoveInEmail(db, ctx, { details, quote: q.quote, result: outcome.result, origin: input.origin });
+    }
+  }
+  return outcome;
+}
+
+/**
+ * Background half of the confirming state: every `confirming` checkout is settled even when the
+ * visitor closed the page (housekeeping). Returns how many were settled (completed or not).
+ */
+export async function sweepConfirmingCheckouts(db: Database, now: Date): Promise<number> {
+  const waiting = await db.select().from(checkouts).where(eq(checkouts.status, "confirming"));
+  let settled = 0;
+  for (const c of waiting) {
+    try {
+      const ctx = await loadRentalContext(db, String(c.unitTypeId), now);
+      if (!ctx) continue;
+      const [row] = await db
+        .select({ domain: websites.domain })
+        .from(locations)
+        .innerJoin(websites, eq(websites.accountId, locations.accountId))
+        .where(eq(locations.id, c.locationId));
+      const outcome = await confirmCheckout(db, ctx, c, { now, origin: publicOrigin({ domain: row?.domain ?? "localhost" }) });
+      if (outcome.status !== "pending") settled++;
+    } catch {
+      // The software is unreachable: the next sweep tries again.
+    }
+  }
+  return settled;
 }
 
 async function sendMoveInEmail(

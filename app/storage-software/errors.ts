@@ -9,6 +9,16 @@ export class StorageSoftwareError extends Error {
 /** The unit (or every unit of the type) was rented, reserved or held by someone else. */
 export class UnitUnavailableError extends StorageSoftwareError {
   override name = "UnitUnavailableError";
+  /**
+   * @param replacementUnitName when the held unit was taken at the last moment and another unit of the
+   * same type is now held for the same checkout, its name (the visitor is offered it; nothing was charged).
+   */
+  constructor(
+    message?: string,
+    public readonly replacementUnitName: string | null = null,
+  ) {
+    super(message);
+  }
 }
 
 /** The card was declined; nothing was charged. */
@@ -35,6 +45,23 @@ export class StorageValidationError extends StorageSoftwareError {
   }
 }
 
+/**
+ * The software did not answer a move-in (or a payment) in time, or answered in a way that does not
+ * say whether it went through. Nothing may be sent again blindly: the adapter reads the software back
+ * (reconciliation) and the visitor sees "we are confirming your rental", never "declined".
+ */
+export class OutcomeUnknownError extends StorageSoftwareError {
+  override name = "OutcomeUnknownError";
+}
+
+/** The charges the software asks for differ from the ones the visitor signed for (e.g. the office changed a rate). */
+export class ChargesChangedError extends StorageValidationError {
+  override name = "ChargesChangedError";
+  constructor(message = "Your charges changed since you signed. Please review them and sign the lease again. Nothing was charged.") {
+    super(message);
+  }
+}
+
 /** The location's software does not offer this (e.g. a coming-soon site on no_api). */
 export class NotSupportedError extends StorageSoftwareError {
   override name = "NotSupportedError";
@@ -45,6 +72,7 @@ export function storageErrorMessage(error: unknown, phone?: string): string {
   const call = phone ? ` Please call the office at ${phone}.` : " Please call the office.";
   if (error instanceof UnitUnavailableError) return "Sorry, that unit has just been taken. Please choose another unit." ;
   if (error instanceof PaymentDeclinedError) return `${error.reason} Nothing was charged. Please check the card details or use another card.`;
+  if (error instanceof OutcomeUnknownError) return "We are confirming your rental with the facility's system. Please do not pay again; this page will update in a moment.";
   if (error instanceof SoftwareUnreachableError) return `We could not reach the facility's system just now. Please try again in a few minutes.${call}`;
   if (error instanceof StorageValidationError) return error.message;
   if (error instanceof NotSupportedError) return `This is not available online at this location.${call}`;

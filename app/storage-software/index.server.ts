@@ -3,21 +3,69 @@ import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema/location";
 import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
+import { chooseAdapter, createSiteLinkAdapter, loadSiteLinkSettings } from "./sitelink";
 import { logger } from "~/logger.server";
+
+// SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
+export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
+export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
+export { saveSiteLinkSettings, type SiteLinkSettingsInput } from "./sitelink/settings";
 
 export type { LocationRef };
 
 /**
- * The one factory: the storage software of a location, picked by its `software` field.
- * Until the SiteLink adapter exists (no credentials or endpoint here), `sitelink` locations are served
- * by the built-in local adapter, as are `no_api` (coming-soon) ones. See docs/decisions/030-storage-software-port.md.
+ * The one factory: the storage software of a location (docs/decisions/030, 110):
+ * - the account's `use_demo_units` on: the demo inventory (local adapter), whatever `software` says;
+ * - off: `software: sitelink` with SiteLink settings (table sitelink_sites) -> the SiteLink adapter;
+ *   `sitelink` without settings, and `no_api`, -> the local adapter (the start-up notice says so).
+ *
+ * The choice needs two reads, so a `sitelink` location gets an adapter that decides on its first call
+ * (and remembers the choice for CHOICE_TTL_MS); callers see the same synchronous factory as before.
  */
 export function storageFor(db: Database, location: LocationRef): StorageSoftware {
-  switch (location.software) {
-    case "sitelink":
-    case "no_api":
-      return createLocalAdapter(db, location);
+  if (location.software !== "sitelink") return createLocalAdapter(db, location);
+  return deferredAdapter(db, location, () => resolveAdapter(db, location));
+}
+
+const CHOICE_TTL_MS = 30_000;
+const choices = new WeakMap<Database, Map<number, { at: number; adapter: Promise<StorageSoftware> }>>();
+
+/** Forget the remembered choices (tests and `sitelink:configure` after changing settings). */
+export function forgetStorageChoices(db?: Database): void {
+  if (db) choices.delete(db);
+}
+
+function resolveAdapter(db: Database, location: LocationRef): Promise<StorageSoftware> {
+  let perDb = choices.get(db);
+  if (!perDb) choices.set(db, (perDb = new Map()));
+  const cached = perDb.get(location.id);
+  if (cached && Date.now() - cached.at < CHOICE_TTL_MS) return cached.adapter;
+  const adapter = (async () => {
+    const { choice } = await chooseAdapter(db, location.id);
+    if (choice === "local") return createLocalAdapter(db, location);
+    const settings = await loadSiteLinkSettings(db, location.id);
+    if (!settings) return createLocalAdapter(db, location);
+    return createSiteLinkAdapter(db, location, { settings });
+  })();
+  perDb.set(location.id, { at: Date.now(), adapter });
+  adapter.catch(() => perDb.delete(location.id));
+  return adapter;
+}
+
+/**
+ * An adapter whose every method first resolves the real one. Its methods are the local adapter's
+ * (every adapter implements the whole port), so it is a plain object with the port's keys.
+ */
+function deferredAdapter(db: Database, location: LocationRef, resolve: () => Promise<StorageSoftware>): StorageSoftware {
+  const deferred: Record<string, unknown> = { kind: "sitelink" };
+  for (const [name, value] of Object.entries(createLocalAdapter(db, location))) {
+    if (typeof value !== "function") continue;
+    deferred[name] = async (...args: unknown[]) => {
+      const adapter = (await resolve()) as unknown as Record<string, (...a: unknown[]) => unknown>;
+      return adapter[name]!.apply(adapter, args);
+    };
   }
+  return deferred as unknown as StorageSoftware;
 }
 
 /** The line the server logs at start-up, or null when no SiteLink location is served locally. */
@@ -37,10 +85,17 @@ export function announceStorageSoftware(db: Database, log: (line: string) => voi
   announced ??= (async () => {
     try {
       const rows = await db
-        .select({ name: locations.name, software: locations.software })
+        .select({ id: locations.id, name: locations.name, software: locations.software })
         .from(locations)
         .orderBy(asc(locations.id));
-      const line = storageSoftwareNotice(rows);
+      const servedLocally: typeof rows = [];
+      for (const row of rows) {
+        const { choice, reason } = await chooseAdapter(db, row.id);
+        if (choice === "sitelink") log(`[storage-software] ${row.name}: served by the SiteLink adapter.`);
+        else if (row.software === "sitelink" && /use_demo_units/.test(reason)) log(`[storage-software] ${row.name}: ${reason}.`);
+        else servedLocally.push(row);
+      }
+      const line = storageSoftwareNotice(servedLocally);
       if (line) log(line);
     } catch (error) {
       log(`[storage-software] could not list locations at start-up: ${error instanceof Error ? error.message : String(error)}`);

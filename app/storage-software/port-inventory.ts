@@ -79,4 +79,10 @@ export interface Inventory {
   listInsurancePlans(): Promise<InsurancePlanOption[]>;
   /** The site's checkout charges (charges_to_show_at_checkout, validated), amounts in cents. */
   listCheckoutCharges(): Promise<CheckoutChargeOption[]>;
+  /**
+   * When the counts of listUnitTypes/getUnitType were read from the facility's software: null when
+   * they are live (our own database), a time when they come from a sync and may be that old (pages
+   * say "Availability as of 2:41 PM"; holding a unit always re-checks it).
+   */
+  availabilityAsOf(): Promise<Date | null>;
 }

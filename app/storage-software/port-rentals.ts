@@ -106,6 +106,16 @@ export interface MoveInResult {
   created: boolean;
 }
 
+/**
+ * Where a move-in whose outcome was unknown (OutcomeUnknownError) stands after reading the software
+ * back: gone through (the result, as `moveIn` would have answered), still unknown, or known not to have
+ * gone through (nothing charged; the checkout is open again with a new idempotency key).
+ */
+export type MoveInCheck =
+  | { status: "completed"; result: MoveInResult }
+  | { status: "pending" }
+  | { status: "not_completed"; reason: string };
+
 export interface MoveInQuoteInput {
   unitTypeId: string;
   /** A plan of `listInsurancePlans`, or null for none. */
@@ -194,6 +204,11 @@ export interface Rentals {
    * office by the adapter) or StorageValidationError (e.g. email taken).
    */
   moveIn(input: MoveInInput): Promise<MoveInResult>;
+  /**
+   * Settles a move-in that raised OutcomeUnknownError by reading the software back; never sends the
+   * move-in again. Safe to call at any time (page reload, background sweep).
+   */
+  confirmMoveIn(input: { checkoutId: string; now: Date }): Promise<MoveInCheck>;
   /** A move-in of this location by its lease id, or null (unknown id, another location's lease). */
   getMoveIn(leaseId: string): Promise<MoveInRecord | null>;
   /** True when the email already belongs to a tenant of this operator. */

@@ -172,6 +172,14 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       if (foreign) expect(await h.storage.getUnitType(foreign.id, { now })).toBeNull();
     });
 
+    it("says how fresh its counts are: null when live, else a past time no older than the last read", async () => {
+      const asOf = await h.storage.availabilityAsOf();
+      if (asOf !== null) {
+        expect(asOf).toBeInstanceOf(Date);
+        expect(asOf.getTime()).toBeLessThanOrEqual(Date.now());
+      }
+    });
+
     it("counts only units that are available and not held", async () => {
       const { unitTypeId } = await h.createUnitType({
         statuses: ["available", "available", "available", "rented", "reserved", "unavailable"],
@@ -336,6 +344,13 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(await available(unitTypeId)).toBe(1);
       const ledger = (await h.storage.getLedger(r.tenantId, r.leaseId))!;
       expect(ledger.filter((l) => l.kind === "payment")).toHaveLength(1);
+    });
+
+    it("confirmMoveIn settles a checkout from what the software holds: the move-in done, or none", async () => {
+      const done = await contractMoveIn(h);
+      expect(await h.storage.confirmMoveIn({ checkoutId: done.checkoutId, now: NOW })).toEqual({ status: "completed", result: { ...done.result, created: false } });
+      const { checkoutId } = await h.openCheckout({ unitTypeId: done.unitTypeId, now: NOW });
+      expect(await h.storage.confirmMoveIn({ checkoutId, now: NOW })).toMatchObject({ status: "not_completed" });
     });
 
     it("a declined card raises PaymentDeclinedError and leaves no tenant, no lease and the unit free", async () => {

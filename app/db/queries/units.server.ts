@@ -22,6 +22,7 @@ import { parseUnitFilters, unitTypeSlugs } from "~/domain/units";
 import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { logger } from "~/logger.server";
 import { readUnitsLocations } from "./cached-reads.server";
+import { availabilityAsOfText } from "~/domain/availability-freshness";
 
 const perRequest = new WeakMap<AppLoadContext, Map<number, Promise<UnitTypeAvailability[]>>>();
 
@@ -45,21 +46,43 @@ export function getUnitAvailability(context: AppLoadContext, location: LocationR
 }
 
 /**
+ * When the location's counts were read from its software (null: live). A SiteLink location's counts
+ * come from the last inventory sync; pages say how old they are (docs/decisions/111).
+ */
+async function availabilityAsOf(context: AppLoadContext, location: LocationRef): Promise<Date | null> {
+  try {
+    return await storageFor(context.db, location).availabilityAsOf();
+  } catch (error) {
+    if (error instanceof StorageSoftwareError) return null;
+    throw error;
+  }
+}
+
+/**
  * Availability for a page: when the location's software fails with a StorageSoftwareError the page
  * still renders, with no units and a sentence for visitors (anything else is a bug and propagates).
+ * `freshness` is "Availability as of 2:41 PM." when the counts come from a sync, else null.
  */
 export async function getUnitAvailabilityOrNotice(
   context: AppLoadContext,
-  location: LocationRef & { phoneNumber: string },
-): Promise<{ types: UnitTypeAvailability[]; notice: string | null }> {
+  location: LocationRef & { phoneNumber: string; timeZone?: { timeZoneId: string } },
+  options: { nameInFreshness?: boolean } = {},
+): Promise<{ types: UnitTypeAvailability[]; notice: string | null; freshness: string | null }> {
   try {
-    return { types: await getUnitAvailability(context, location), notice: null };
+    const types = await getUnitAvailability(context, location);
+    const asOf = location.status === "Live" ? await availabilityAsOf(context, location) : null;
+    const freshness =
+      asOf && location.timeZone
+        ? availabilityAsOfText(asOf, location.timeZone.timeZoneId, new Date(), options.nameInFreshness ? location.name : undefined)
+        : null;
+    return { types, notice: null, freshness };
   } catch (error) {
     if (!(error instanceof StorageSoftwareError)) throw error;
     logger.warn({ location: location.name, err: error }, "[storage-software] availability could not be loaded");
     return {
       types: [],
       notice: `Prices and availability at ${location.name} could not be loaded. ${storageErrorMessage(error, location.phoneNumber)}`,
+      freshness: null,
     };
   }
 }
@@ -75,6 +98,7 @@ const columns = {
   status: locations.status,
   software: locations.software,
   phoneNumber: locations.phoneNumber,
+  timeZone: locations.timeZone,
   isShowOnlySpecificUnitTypes: locations.isShowOnlySpecificUnitTypes,
   specificUnitTypesToShow: locations.specificUnitTypesToShow,
   hasMatchOnLocationPageFilter: locations.hasMatchOnLocationPageFilter,
@@ -141,10 +165,10 @@ export async function getLocationUnitListing(
   account: Parameters<typeof accountUnitSettings>[0],
   params: URLSearchParams,
 ): Promise<UnitListingView> {
-  const { types, notice } = await getUnitAvailabilityOrNotice(context, location);
+  const { types, notice, freshness } = await getUnitAvailabilityOrNotice(context, location);
   const { specificUnitTypesToShow } = normalise({ specificUnitTypesToShow: location.specificUnitTypesToShow, address: null });
   const listing = locationUnitListing(types, { ...location, specificUnitTypesToShow }, accountUnitSettings(account), parseUnitFilters(params));
-  return { ...listing, notices: notice ? [notice] : [] };
+  return { ...listing, notices: notice ? [notice] : [], freshness: freshness ? [freshness] : [] };
 }
 
 /** /units: the rentable unit types of every live location. */
@@ -154,9 +178,14 @@ export async function getAllUnitsListing(
   params: URLSearchParams,
 ): Promise<{ listing: UnitListingView; locations: UnitsLocation[] }> {
   const live = await readUnitsLocations(context, account.id);
-  const loaded = await Promise.all(live.map(async (location) => ({ location, ...(await getUnitAvailabilityOrNotice(context, location)) })));
+  const loaded = await Promise.all(
+    live.map(async (location) => ({ location, ...(await getUnitAvailabilityOrNotice(context, location, { nameInFreshness: live.length > 1 })) })),
+  );
   const listing = allUnitsListing(loaded, accountUnitSettings(account), parseUnitFilters(params));
-  return { listing: { ...listing, notices: loaded.flatMap((l) => (l.notice ? [l.notice] : [])) }, locations: live };
+  return {
+    listing: { ...listing, notices: loaded.flatMap((l) => (l.notice ? [l.notice] : [])), freshness: loaded.flatMap((l) => (l.freshness ? [l.freshness] : [])) },
+    locations: live,
+  };
 }
 
 /**

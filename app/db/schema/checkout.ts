@@ -6,8 +6,12 @@ import { unitTypes, units } from "./unit";
 import { leases } from "./lease";
 import { timestamps } from "./shared";
 
-/** "charging": the card is being charged and the move-in recorded (issue 14; see sweepUnrecordedCharges). */
-export const checkoutStatuses = ["open", "charging", "completed", "abandoned"] as const;
+/**
+ * "charging": the card is being charged and the move-in recorded (issue 14; see sweepUnrecordedCharges).
+ * "confirming": the software did not say whether the move-in went through (a SiteLink timeout); the
+ * adapter reads it back (confirmMoveIn) and the visitor sees "we are confirming your rental".
+ */
+export const checkoutStatuses = ["open", "charging", "confirming", "completed", "abandoned"] as const;
 export type CheckoutStatus = (typeof checkoutStatuses)[number];
 
 /**

@@ -11,3 +11,4 @@ export * from "./billing";
 export * from "./relations";
 export * from "./checkout";
 export * from "./portal";
+export * from "./sitelink";

@@ -45,7 +45,11 @@ export const unitTypes = pgTable(
     externalId: text(),
     ...timestamps,
   },
-  (t) => [index("unit_types_location_idx").on(t.locationId)],
+  (t) => [
+    index("unit_types_location_idx").on(t.locationId),
+    // The SiteLink sync upserts on it (study §3.1: SiteLink's type + size key per site).
+    uniqueIndex("unit_types_location_external_idx").on(t.locationId, t.externalId),
+  ],
 );
 
 /** An individual rentable space. A unit can be held for a short time during checkout. */
@@ -72,5 +76,7 @@ export const units = pgTable(
   (t) => [
     uniqueIndex("units_location_name_idx").on(t.locationId, t.name),
     index("units_type_status_idx").on(t.unitTypeId, t.status),
+    // SiteLink's UnitID per site (the sync upserts on it).
+    uniqueIndex("units_location_external_idx").on(t.locationId, t.externalId),
   ],
 );

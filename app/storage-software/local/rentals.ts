@@ -433,6 +433,13 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       }
     },
 
+    // The local move-in is one transaction: its outcome is never unknown.
+    async confirmMoveIn({ checkoutId }) {
+      const [row] = await db.select({ completedLeaseId: checkouts.completedLeaseId }).from(checkouts).where(eq(checkouts.id, checkoutId));
+      if (row?.completedLeaseId != null) return { status: "completed", result: await existingMoveIn(db, row.completedLeaseId) };
+      return { status: "not_completed", reason: "no move-in of this checkout" };
+    },
+
     async reserveUnit(input) {
       const typeId = unitTypeNumber(input.unitTypeId);
       await expireReservations(input.now);

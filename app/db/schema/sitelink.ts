@@ -1,0 +1,142 @@
+import { sql } from "drizzle-orm";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { locations } from "./location";
+import { tenants } from "./tenant";
+import { timestamps } from "./shared";
+
+/**
+ * Who charges the card at a SiteLink location (study §3.5):
+ * - "sitelink" (A): SiteLink's own processor, through MoveInWithDiscount_v7 / PaymentSimpleWithSource;
+ * - "gateway" (B): our payment gateway charges (with its idempotency key) and SiteLink records the
+ *   payment as cash at move-in / a check payment carrying the gateway reference afterwards.
+ */
+export const siteLinkCardChargers = ["sitelink", "gateway"] as const;
+export type SiteLinkCardCharger = (typeof siteLinkCardChargers)[number];
+
+/**
+ * A location's SiteLink connection (issue 11 §3, study §3.1). One row per location served by the
+ * SiteLink adapter; a `software: sitelink` location without a row keeps the local adapter.
+ *
+ * Secrets never sit here in clear: the corp password (and the optional API key, sent as
+ * `user:::KEY` in sCorpUserName) come either from an environment variable named in `*_env`, or are
+ * stored AES-256-GCM encrypted in `*_encrypted` under SITELINK_SECRET_KEY
+ * (app/storage-software/sitelink/secrets.ts). Neither is ever shown on a page or logged.
+ */
+export const sitelinkSites = pgTable(
+  "sitelink_sites",
+  {
+    locationId: integer()
+      .primaryKey()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    /** CallCenterWs.asmx URL, e.g. https://api.smdservers.net/CCWs_3.5/CallCenterWs.asmx. */
+    endpoint: text().notNull(),
+    corpCode: text().notNull(),
+    locationCode: text().notNull(),
+    /** The corp user name without the API key. */
+    corpUser: text().notNull(),
+    /** Name of the environment variable holding the corp password. */
+    passwordEnv: text(),
+    /** "v1.<iv>.<tag>.<ciphertext>" (base64url), AES-256-GCM under SITELINK_SECRET_KEY. */
+    passwordEncrypted: text(),
+    /** Name of the environment variable holding the API key (optional). */
+    apiKeyEnv: text(),
+    apiKeyEncrypted: text(),
+    /** Who charges the card (study §3.5). */
+    cardChargedBy: text({ enum: siteLinkCardChargers }).notNull().default("sitelink"),
+    /** bTestMode on move-ins and payments (a SiteLink test site or the simulator). */
+    testMode: boolean().notNull().default(false),
+    /** The site's PmtTypeID per card brand (PaymentTypesRetrieve), e.g. {"visa":5,"mastercard":6}. */
+    cardTypeIds: jsonb().$type<Record<string, number>>().notNull().default({}),
+    /** iBillingFrequency the site accepts (per site; 3 = monthly at most sites). */
+    billingFrequency: integer().notNull().default(3),
+    /** ChannelType of move-in quotes and move-ins: 1 web rate, 0 standard rate. */
+    channelType: integer().notNull().default(1),
+    /** Per-call timeouts (ms); null = the adapter's defaults (reads 8 s, writes 45 s). */
+    readTimeoutMs: integer(),
+    writeTimeoutMs: integer(),
+    ...timestamps,
+  },
+  (t) => [
+    check("sitelink_sites_password_source", sql`${t.passwordEnv} is not null or ${t.passwordEncrypted} is not null`),
+    check("sitelink_sites_card_charged_by", sql`${t.cardChargedBy} in ('sitelink', 'gateway')`),
+  ],
+);
+
+/**
+ * The inventory sync of a SiteLink location (study §8.4): SiteLink's own poll marker
+ * (`lngLastTimePolled`, .NET ticks as a decimal string, exactly as returned), when the last
+ * incremental and full syncs succeeded, and the last error. `availableAsOf` on pages comes from here.
+ */
+export const sitelinkSyncState = pgTable("sitelink_sync_state", {
+  locationId: integer()
+    .primaryKey()
+    .references(() => locations.id, { onDelete: "cascade" }),
+  /** lngLastTimePolled from UnitsInformation_v3's Table1, sent back on the next incremental poll. */
+  lastTimePolled: text(),
+  /** When the last successful sync (incremental or full) finished: availability is as of this time. */
+  lastSyncedAt: timestamp({ withTimezone: true }),
+  lastFullSyncAt: timestamp({ withTimezone: true }),
+  lastAttemptAt: timestamp({ withTimezone: true }),
+  lastError: text(),
+  lastErrorAt: timestamp({ withTimezone: true }),
+  consecutiveFailures: integer().notNull().default(0),
+  updatedAt: timestamp({ withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date()),
+});
+
+export const sitelinkWriteStates = ["pending", "done", "failed", "unknown"] as const;
+export type SiteLinkWriteState = (typeof sitelinkWriteStates)[number];
+
+/**
+ * The write journal (study §3.1, §5, §8.3): one row per non-idempotent SiteLink call, written
+ * `pending` and committed BEFORE the request is sent. A timed-out call stays `unknown` until the
+ * reconciler reads SiteLink back; it is never resent blindly. `npm run sitelink:status` lists the rows
+ * that need attention.
+ */
+export const sitelinkWrites = pgTable(
+  "sitelink_writes",
+  {
+    idempotencyKey: text().primaryKey(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    /** The SiteLink operation, e.g. MoveInWithDiscount_v7. */
+    operation: text().notNull(),
+    state: text({ enum: sitelinkWriteStates }).notNull().default("pending"),
+    /** A hash of what was sent (no card data), so a retry with other input is told apart. */
+    requestFingerprint: text(),
+    /** SiteLink's ids once known (TenantID, LedgerID, Receipt, WaitingID ...). */
+    externalIds: jsonb().$type<Record<string, string>>().notNull().default({}),
+    startedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp({ withTimezone: true }),
+    lastError: text(),
+  },
+  (t) => [
+    index("sitelink_writes_open_idx").on(t.locationId, t.state, t.startedAt),
+    check("sitelink_writes_state", sql`${t.state} in ('pending', 'done', 'failed', 'unknown')`),
+  ],
+);
+
+/**
+ * Our tenant (account-wide identity, password hash) -> the site's SiteLink TenantID (SiteLink tenants
+ * are per site; decision 050, study §3.1).
+ */
+export const tenantSoftwareLinks = pgTable(
+  "tenant_software_links",
+  {
+    tenantId: integer()
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    externalTenantId: text().notNull(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.locationId] }),
+    uniqueIndex("tenant_software_links_external_idx").on(t.locationId, t.externalTenantId),
+  ],
+);

@@ -1,0 +1,93 @@
+/**
+ * SiteLink outcomes -> the port's errors (../errors.ts), per study §3.1:
+ *
+ * | SiteLink outcome                                             | Port error |
+ * |--------------------------------------------------------------|------------|
+ * | network error, timeout, HTTP 5xx, SOAP Fault, unparsable XML | SiteLinkCallError (a SoftwareUnreachableError); for a write `outcomeUnknown` is true: journal `unknown`, reconcile, never "declined" |
+ * | RT -1 on a read (also: bad credentials, unknown location)     | SoftwareUnreachableError (`readFailed`) |
+ * | MoveIn -2 / -25                                              | UnitUnavailableError |
+ * | MoveIn -100 / -14                                            | PaymentDeclinedError |
+ * | MoveIn -11                                                   | StorageValidationError (charges changed) |
+ * | MoveIn -4, -5, -20, -21, -28, -29 ...                        | StorageSoftwareError (site configuration; ops alert) |
+ */
+import {
+  PaymentDeclinedError,
+  SoftwareUnreachableError,
+  StorageSoftwareError,
+  StorageValidationError,
+  UnitUnavailableError,
+} from "../errors";
+import type { SoapAnswer } from "./dataset";
+
+export type CallFailure = "timeout" | "network" | "http" | "fault" | "malformed";
+
+/**
+ * SiteLink did not give a usable answer. For a write the request may have been applied
+ * (`outcomeUnknown`): the caller journals it `unknown` and reconciles; it is never sent again blindly.
+ */
+export class SiteLinkCallError extends SoftwareUnreachableError {
+  override name = "SiteLinkCallError";
+  public readonly operation: string;
+  public readonly failure: CallFailure;
+  public readonly write: boolean;
+  public readonly status: number | undefined;
+  public readonly faultCode: string | undefined;
+  constructor(message: string, info: { operation: string; failure: CallFailure; write: boolean; status?: number; faultCode?: string }) {
+    super(message);
+    this.operation = info.operation;
+    this.failure = info.failure;
+    this.write = info.write;
+    this.status = info.status;
+    this.faultCode = info.faultCode;
+  }
+  /** True when a write may have been applied although no usable answer came back. */
+  get outcomeUnknown(): boolean {
+    // A soap:Client Fault means the request was refused before the operation ran.
+    return this.write && !(this.failure === "fault" && /client$/i.test(this.faultCode ?? ""));
+  }
+}
+
+/** The message people see in logs for RT codes that point at the location's settings. */
+export const CREDENTIALS_HINT = "check the location's SiteLink settings (corp code, location code, user, password)";
+
+/**
+ * A read's RT status: a negative code means SiteLink could not answer (its `-1` is also what bad
+ * credentials and misspelled parameters look like): SoftwareUnreachableError. `0` is "no data".
+ */
+export function readFailed(answer: SoapAnswer, operation: string): SoftwareUnreachableError | null {
+  if (answer.retCode === null || answer.retCode >= 0) return null;
+  return new SoftwareUnreachableError(
+    `SiteLink ${operation} answered ${answer.retCode}${answer.retMsg ? ` "${answer.retMsg}"` : ""}; ${CREDENTIALS_HINT}`,
+  );
+}
+
+/** Throws readFailed's error, or returns the answer. */
+export function okRead(answer: SoapAnswer, operation: string): SoapAnswer {
+  const error = readFailed(answer, operation);
+  if (error) throw error;
+  return answer;
+}
+
+const CHARGES_CHANGED = "Your charges changed since you signed. Please review them and sign the lease again. Nothing was charged.";
+
+/**
+ * A MoveIn answer with a negative code, as a port error. `-1` is NOT mapped: it is "failed to save"
+ * and, after a card authorisation, an unknown outcome (study §5 step 7): the caller reconciles.
+ */
+export function moveInError(retCode: number, retMsg: string): StorageSoftwareError | null {
+  switch (retCode) {
+    case -2:
+    case -25:
+      return new UnitUnavailableError(`SiteLink: ${retMsg || "unit not available"}`);
+    case -100:
+      return new PaymentDeclinedError("Your card was declined.");
+    case -14:
+      return new PaymentDeclinedError("This card number is not valid.");
+    case -11:
+      return new StorageValidationError(CHARGES_CHANGED);
+    case -1:
+      return null;
+    default:
+      return new StorageSoftwareError(`SiteLink move-in refused (${retCode}${retMsg ? ` "${retMsg}"` : ""}): the site's SiteLink configuration needs attention`);
+  }
+}

@@ -1,0 +1,1069 @@
+/**
+ * The SiteLink move-in, step by step (study §5), idempotent on the checkout through the write journal
+ * (SiteLink has no idempotency key):
+ *
+ *  1. Done already (checkout completed) -> the first result, `created: false`, no call.
+ *  2. An earlier attempt of this checkout whose outcome is unknown -> reconcile first (LedgersByTenantID);
+ *     never a second MoveIn blindly.
+ *  3. The held unit is still free in SiteLink (fresh UnitsInformationByUnitID); if the office rented it,
+ *     another unit of the type is held for the checkout and UnitUnavailableError says so (no charge).
+ *  4. SiteLink's quote (MoveInCostRetrieveWithDiscount_v4) must equal the total signed for, to the cent,
+ *     or ChargesChangedError.
+ *  5. The email is free (our tenants, and SiteLink's TenantSearchDetailed exact match).
+ *  6. The SiteLink tenant: created once per checkout (journal `tenant:{checkoutId}`) and re-used after a
+ *     decline; `sTenNote` carries the checkout id so a timed-out creation can be found again.
+ *  7. Option B (our gateway charges): the gateway charge, idempotent on the checkout's key.
+ *  8. MoveInWithDiscount_v7, journalled `pending` and the checkout set `confirming` (committed) before
+ *     the request leaves. Yes -> local records (tenant identity, link, lease record, payment record)
+ *     and the checkout completed. -2/-25 unit gone, -100/-14 declined, -11 changed: nothing written.
+ *     -1, a timeout or no answer: outcome unknown -> OutcomeUnknownError, the checkout stays
+ *     `confirming` and `confirmMoveIn` (page reload, background sweep) settles it by reading back.
+ */
+import crypto from "node:crypto";
+import { and, eq, sql } from "drizzle-orm";
+import type { Database, Transaction } from "~/db/client.server";
+import { checkouts, leases, locations, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
+import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
+import { cardBrand as brandOf } from "~/domain/cards";
+import type { MoveInQuote } from "~/domain/move-in-quote";
+import { logger } from "~/logger.server";
+import type { LocationRef } from "../index.server";
+import type { CardDetails, MoveInChargeLine, MoveInCheck, MoveInInput, MoveInResult, PaymentMethodInput } from "../port";
+import {
+  ChargesChangedError,
+  EMAIL_TAKEN_MESSAGE,
+  OutcomeUnknownError,
+  PaymentDeclinedError,
+  SoftwareUnreachableError,
+  StorageSoftwareError,
+  StorageValidationError,
+  UnitUnavailableError,
+} from "../errors";
+import { postCharges, recordApprovedPayment } from "../local/ledger";
+import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { readFailed, SiteLinkCallError } from "./errors";
+import { createJournal, type Journal, type JournalEntry } from "./journal";
+import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
+
+/** Per-location SiteLink settings the rentals part needs (site settings table, study §3.5, §4). */
+export interface SiteLinkRentalSettings {
+  /** "sitelink": SiteLink's own processor charges the card (A); "gateway": our gateway charges, SiteLink records cash (B). */
+  charges: "sitelink" | "gateway";
+  /** The site's PmtTypeID per card brand (PaymentTypesRetrieve). */
+  cardTypeIds: Partial<Record<CardBrand, number>>;
+  /** iBillingFrequency accepted by the site (per-site; MC-K 3 = monthly). */
+  billingFrequency: number;
+  /** ChannelType: 1 web rate, 0 standard (must match the quote's). */
+  channelType: 0 | 1;
+  /** bTestMode on MoveIn and payments (sandbox / simulator). */
+  testMode: boolean;
+  /**
+   * How long after an unanswered write reconciliation may conclude that SiteLink did nothing (no ledger
+   * found). Longer than the write timeout, so a slow commit is never mistaken for none.
+   */
+  settleAfterMs: number;
+}
+
+/**
+ * What option B needs of our payment gateway (structurally the app's PaymentGateway, which the
+ * adapter factory passes in; the adapter does not import services/).
+ */
+export interface MoveInGateway {
+  charge(input: { amount: number; idempotencyKey: string; method: PaymentMethodInput }): Promise<
+    | {
+        status: "approved";
+        authReference: string;
+        brand: CardBrand;
+        last4: string;
+      }
+    | { status: "declined"; reason: string }
+  >;
+  refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
+  tokenize(input: PaymentMethodInput): Promise<
+    | {
+        status: "ok";
+        brand: CardBrand;
+        last4: string;
+        cardToken: string;
+        expMonth?: number;
+        expYear?: number;
+      }
+    | { status: "declined"; reason: string }
+  >;
+}
+
+export interface MoveInDeps {
+  db: Database;
+  location: LocationRef;
+  call: SiteLinkCall;
+  journal: Journal;
+  settings: SiteLinkRentalSettings;
+  gateway: MoveInGateway;
+}
+
+const MOVE_IN = "MoveInWithDiscount_v7";
+const TENANT_NEW = "TenantNewDetailed_v3";
+const NONE = -999;
+
+/** The journal key prefix of a checkout's move-in attempts; one attempt per idempotency key. */
+export const moveInKeyPrefix = (checkoutId: string) => `movein:${checkoutId}:`;
+const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
+export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
+
+const DECLINED = "Your card was declined.";
+const NOT_IN_SITELINK = "SiteLink has no record of the move-in";
+const INVALID_CARD = "This card number is not valid.";
+
+type Executor = Database | Transaction;
+
+// ------------------------------------------------------------------ small reads
+
+async function checkoutRow(db: Executor, checkoutId: string) {
+  const [row] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  return row ?? null;
+}
+
+async function accountIdOf(db: Executor, locationId: number) {
+  const [row] = await db.select({ accountId: locations.accountId }).from(locations).where(eq(locations.id, locationId));
+  if (!row) throw new StorageSoftwareError(`Location ${locationId} does not exist`);
+  return row.accountId;
+}
+
+/** SiteLink's answer for one unit, or null when it does not know the unit. Throws SoftwareUnreachableError. */
+async function readUnit(call: SiteLinkCall, siteLinkUnitId: string): Promise<Row | null> {
+  const a = await call("UnitsInformationByUnitID", { UnitID: Number(siteLinkUnitId) }, { write: false });
+  // Refused credentials, an unknown location code, a failing read: not "the unit is gone".
+  if (rows(a, "Table").length === 0 && a.retCode !== null && a.retCode < 0) throw readFailed(a, "UnitsInformationByUnitID")!;
+  return rows(a, "Table").find((r) => r.UnitID === siteLinkUnitId) ?? rows(a, "Table")[0] ?? null;
+}
+
+const isFree = (u: Row | null) => Boolean(u) && !isTrue(u!.bRented) && isTrue(u!.bRentable ?? "true") && !isTrue(u!.bWaitingListReserved) && !u!.dDeleted;
+
+export async function readLedgers(call: SiteLinkCall, siteLinkTenantId: string): Promise<Row[]> {
+  const a = await call("LedgersByTenantID_v3", { sTenantID: siteLinkTenantId }, { write: false });
+  if (a.retCode != null && a.retCode < 0 && rows(a, "Ledgers").length === 0) {
+    // "No ledgers" comes back as an empty set or a non-positive code; -1 is also "could not read".
+    if (a.retCode === -1) throw readFailed(a, "LedgersByTenantID_v3")!;
+    return [];
+  }
+  return rows(a, "Ledgers");
+}
+
+// ------------------------------------------------------------------ quote
+
+export interface SiteLinkQuoteInput {
+  siteLinkUnitId: string;
+  moveInDate: string;
+  /** SiteLink's InsurCoverageID, or null for none. */
+  insuranceCoverageId: string | null;
+  insurancePremium: number;
+  insurancePlanId: string | null;
+  standardRate: number;
+  monthlyRate: number;
+}
+
+export async function siteLinkCostRows(
+  call: SiteLinkCall,
+  settings: SiteLinkRentalSettings,
+  q: Omit<SiteLinkQuoteInput, "standardRate" | "monthlyRate" | "insurancePremium" | "insurancePlanId">,
+) {
+  const a = await call(
+    "MoveInCostRetrieveWithDiscount_v4",
+    {
+      iUnitID: Number(q.siteLinkUnitId),
+      dMoveInDate: siteLinkDate(q.moveInDate),
+      InsuranceCoverageID: q.insuranceCoverageId ? Number(q.insuranceCoverageId) : NONE,
+      ConcessionPlanID: NONE,
+      iPromoGlobalNum: 0,
+      ChannelType: settings.channelType,
+      bApplyInsuranceCredit: false,
+    },
+    { write: false },
+  );
+  const list = rows(a, "Table");
+  if (list.length === 0) {
+    if (a.retCode === -25) throw new UnitUnavailableError("SiteLink does not know this unit");
+    throw new SoftwareUnreachableError(`MoveInCostRetrieveWithDiscount_v4 answered no cost rows (${a.retCode ?? "no code"} ${a.retMsg})`);
+  }
+  return list;
+}
+
+export async function siteLinkQuote(call: SiteLinkCall, settings: SiteLinkRentalSettings, q: SiteLinkQuoteInput): Promise<MoveInQuote> {
+  const list = await siteLinkCostRows(call, settings, q);
+  return quoteFromCostRows(list, q);
+}
+
+// ------------------------------------------------------------------ the move-in
+
+/** What the journal keeps of a move-in attempt so that reconciliation can finish it without the visitor. */
+interface AttemptContext {
+  tenantId: string;
+  /** JSON of MoveInTenant (contact details and the password's bcrypt hash; never a card). */
+  tenant: string;
+  /** JSON of the signature: hash, signed name, time and address. */
+  signature: string;
+  accessCode: string;
+  unitId: string;
+  localUnitId: string;
+  total: string;
+  cardBrand: string;
+  cardLast4: string;
+  autopay: string;
+  leaseText: string;
+  lines: string;
+  moveInDate: string;
+  paidThroughDate: string;
+  nextDueDate: string;
+  monthlyRate: string;
+  insurancePremium: string;
+  idempotencyKey: string;
+  gatewayAuth: string;
+}
+
+export function createSiteLinkMoveIn(deps: MoveInDeps) {
+  const { db, location, call, journal, settings, gateway } = deps;
+
+  /** The checkout's local unit and its SiteLink UnitID. */
+  async function heldUnit(checkoutId: string, localUnitId: number | null) {
+    const unit = localUnitId
+      ? await db.query.units.findFirst({
+          where: and(eq(units.id, localUnitId), eq(units.locationId, location.id)),
+        })
+      : await db.query.units.findFirst({
+          where: and(eq(units.holdToken, checkoutId), eq(units.locationId, location.id)),
+        });
+    if (!unit?.externalId) throw new UnitUnavailableError("The unit held for this checkout is gone");
+    return unit;
+  }
+
+  /**
+   * The office rented (or blocked) the held unit: our mirror says so at once, and another unit of the
+   * same type is held for the checkout when SiteLink confirms one is free. Returns its name, or null.
+   */
+  async function unitTaken(checkoutId: string, unit: { id: number; unitTypeId: number }, now: Date): Promise<string | null> {
+    await db.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
+    const candidates = await db
+      .select({ id: units.id, name: units.name, externalId: units.externalId })
+      .from(units)
+      .where(
+        and(
+          eq(units.locationId, location.id),
+          eq(units.unitTypeId, unit.unitTypeId),
+          eq(units.status, "available"),
+          sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${checkoutId})`,
+        ),
+      )
+      .orderBy(units.name)
+      .limit(5);
+    for (const c of candidates) {
+      if (!c.externalId) continue;
+      const fresh = await readUnit(call, c.externalId).catch(() => null);
+      if (!isFree(fresh)) {
+        if (fresh)
+          await db
+            .update(units)
+            .set({ status: isTrue(fresh.bRented) ? "rented" : "unavailable" })
+            .where(eq(units.id, c.id));
+        continue;
+      }
+      const until = new Date(now.getTime() + 15 * 60_000);
+      const claimed = await db
+        .update(units)
+        .set({ heldUntil: until, holdToken: checkoutId })
+        .where(
+          and(
+            eq(units.id, c.id),
+            eq(units.status, "available"),
+            sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${checkoutId})`,
+          ),
+        )
+        .returning({ id: units.id });
+      if (!claimed.length) continue;
+      await db.update(checkouts).set({ unitId: c.id, expiresAt: until }).where(eq(checkouts.id, checkoutId));
+      return c.name;
+    }
+    return null;
+  }
+
+  function unitGoneError(alternative: string | null): UnitUnavailableError {
+    return new UnitUnavailableError(
+      alternative
+        ? `The unit held for you was just rented at the office. We are now holding unit ${alternative} of the same size for you; nothing was charged.`
+        : "The unit held for you was just rented at the office and no other unit of this size is free. Nothing was charged.",
+      alternative,
+    );
+  }
+
+  async function reopen(checkoutId: string, opts: { newKey?: boolean } = {}) {
+    await db
+      .update(checkouts)
+      .set({
+        status: "open",
+        ...(opts.newKey ? { idempotencyKey: crypto.randomBytes(24).toString("base64url") } : {}),
+      })
+      .where(and(eq(checkouts.id, checkoutId), sql`${checkouts.status} in ('confirming', 'charging')`));
+  }
+
+  async function refuseTakenEmail(email: string) {
+    const accountId = await accountIdOf(db, location.id);
+    const local = await db.query.tenants.findFirst({
+      columns: { id: true },
+      where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
+    });
+    const taken = () =>
+      new StorageValidationError(EMAIL_TAKEN_MESSAGE, {
+        email: [EMAIL_TAKEN_MESSAGE],
+      });
+    if (local) throw taken();
+    const found = await searchTenantsByEmail(call, email);
+    // Fuzzy and capped: keep exact matches only, and never count the tenant this checkout made itself.
+    const ours = await tenantsWeCreated(db, location.id);
+    const match = found.find((r) => !ours.has(r.TenantID ?? ""));
+    if (match) throw taken();
+  }
+
+  /** The SiteLink tenant of this checkout: the one it made before, found again, or a new one. */
+  async function siteLinkTenant(input: MoveInInput, email: string, now: Date): Promise<{ tenantId: string; accessCode: string }> {
+    const key = tenantKey(input.checkoutId);
+    const previous = await journal.get(key);
+    if (previous?.state === "done" && previous.externalIds.tenantId) {
+      return {
+        tenantId: previous.externalIds.tenantId,
+        accessCode: previous.externalIds.accessCode ?? "",
+      };
+    }
+    if (previous && (previous.state === "pending" || previous.state === "unknown")) {
+      const found = await findTenantByNote(email, input.checkoutId);
+      if (found) {
+        await journal.settle(key, "done", { externalIds: found, now });
+        return found;
+      }
+      // Not there: the creation did nothing (a stray tenant would be an orphan, never a charge).
+      await journal.settle(key, "failed", {
+        error: "not found in SiteLink after no answer",
+        now,
+      });
+    }
+    const attemptKey = previous ? `${key}:${crypto.randomBytes(4).toString("hex")}` : key;
+    const { created } = await journal.begin({
+      key: attemptKey,
+      operation: TENANT_NEW,
+      fingerprint: input.checkoutId,
+      now,
+    });
+    if (!created) throw new OutcomeUnknownError("The tenant of this checkout is being created");
+    const t = input.tenant;
+    const params = tenantParams(t, email, tenantNote(input.checkoutId));
+    let answer;
+    try {
+      answer = await call(TENANT_NEW, params, { write: true });
+      if (answer.retCode === -2) answer = await call(TENANT_NEW, { ...params, sGateCode: "" }, { write: true }); // duplicate gate code
+    } catch (error) {
+      await journal.settle(attemptKey, "unknown", {
+        error: String(error),
+        now,
+      });
+      const found = await findTenantByNote(email, input.checkoutId).catch(() => null);
+      if (found) {
+        await journal.settle(attemptKey, "done", { externalIds: found, now });
+        if (attemptKey !== key) await journal.settle(key, "done", { externalIds: found, now }).catch(() => undefined);
+        return found;
+      }
+      throw new SoftwareUnreachableError(`TenantNewDetailed_v3 did not answer: ${String(error)}`);
+    }
+    const rt = rows(answer, "RT")[0] ?? {};
+    const id = answer.retCode != null && answer.retCode > 0 ? String(answer.retCode) : rt.TenantID;
+    if (!id || Number(id) <= 0) {
+      await journal.settle(attemptKey, "failed", {
+        error: `${answer.retCode} ${answer.retMsg}`,
+        now,
+      });
+      throw new StorageSoftwareError(`SiteLink refused the tenant: ${answer.retCode} ${answer.retMsg}`);
+    }
+    const found = {
+      tenantId: String(rt.TenantID ?? id),
+      accessCode: rt.AccessCode ?? rt.sAccessCode ?? "",
+    };
+    await journal.settle(attemptKey, "done", { externalIds: found, now });
+    if (attemptKey !== key) await journal.settle(key, "done", { externalIds: found, now });
+    if (t.isMilitary) await call("TenantUpdateMilitary", { TenantID: Number(found.tenantId), bMilitary: true }, { write: true }).catch(() => undefined);
+    return found;
+  }
+
+  async function findTenantByNote(email: string, checkoutId: string): Promise<{ tenantId: string; accessCode: string } | null> {
+    for (const r of await searchTenantsByEmail(call, email)) {
+      if (!r.TenantID) continue;
+      let note = r.sTenNote;
+      let accessCode = r.sAccessCode;
+      if (note === undefined) {
+        const info = rows(await call("TenantInfoByTenantID", { iTenantID: Number(r.TenantID) }, { write: false }), "Table")[0];
+        note = info?.sTenNote;
+        accessCode = info?.sAccessCode ?? accessCode;
+      }
+      if ((note ?? "").includes(tenantNote(checkoutId))) return { tenantId: r.TenantID, accessCode: accessCode ?? "" };
+    }
+    return null;
+  }
+
+  /**
+   * Finishes a move-in SiteLink accepted: the local records the portal and the confirmation read.
+   * Runs from the visitor's request or from reconciliation; idempotent on the checkout.
+   */
+  async function recordCompleted(
+    checkoutId: string,
+    ctx: AttemptContext,
+    ledger: { ledgerId: string; leaseNum: string; row: Row | null },
+    now: Date,
+  ): Promise<MoveInResult> {
+    const lines = JSON.parse(ctx.lines) as MoveInChargeLine[];
+    const receipt = await call("PaymentsByLedgerID", { sLedgerID: ledger.ledgerId }, { write: false })
+      .then((a) => rows(a, "PmtHistory").at(-1)?.Receipt ?? "")
+      .catch(() => "");
+    return db.transaction(async (tx) => {
+      const [c] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
+      if (!c) throw new StorageSoftwareError("This checkout does not exist");
+      if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
+      // The tenant as the visitor gave it (kept on the attempt: reconciliation has no request).
+      const t = JSON.parse(ctx.tenant) as MoveInInput["tenant"];
+      const sig = JSON.parse(ctx.signature) as {
+        hash: string;
+        signedName: string;
+        signedAt: string;
+        signedIp: string;
+      };
+      const email = t.email.trim().toLowerCase();
+      const accountId = await accountIdOf(tx, location.id);
+      const existing = await tx.query.tenants.findFirst({
+        columns: { id: true },
+        where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
+      });
+      const tenantId =
+        existing?.id ??
+        (
+          await tx
+            .insert(tenants)
+            .values({
+              accountId,
+              firstName: t.firstName,
+              lastName: t.lastName,
+              email,
+              cellPhone: t.cellPhone,
+              webPwHash: c.webPwHash ?? t.webPwHash,
+              addr1: t.addr1,
+              addr2: t.addr2 ?? null,
+              city: t.city,
+              region: t.region,
+              postalCode: t.postalCode,
+              isMilitary: t.isMilitary,
+              isCompany: t.isCompany,
+              isCommercial: t.isCommercial,
+              altContactFirstName: t.altContactFirstName ?? null,
+              altContactLastName: t.altContactLastName ?? null,
+              altContactPhone: t.altContactPhone ?? null,
+              externalId: ctx.tenantId,
+            })
+            .returning({ id: tenants.id })
+        )[0]!.id;
+      await linkTenant(tx, tenantId, ctx.tenantId);
+      const localUnitId = Number(ctx.localUnitId);
+      // The unit is SiteLink's to rent: our mirror follows (a stray local lease on it would be a bug).
+      await tx.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, localUnitId));
+      const paidThrough = dateOf(ledger.row?.dPaidThru) ?? ctx.paidThroughDate;
+      const [lease] = await tx
+        .insert(leases)
+        .values({
+          tenantId,
+          unitId: localUnitId,
+          locationId: location.id,
+          moveInDate: ctx.moveInDate,
+          monthlyRate: Number(ctx.monthlyRate),
+          insurancePremium: Number(ctx.insurancePremium),
+          paidThroughDate: paidThrough,
+          nextDueDate: ctx.nextDueDate,
+          gateCode: ledger.row?.sAccessCode ?? ctx.accessCode,
+          leaseText: ctx.leaseText,
+          leaseHash: sig.hash,
+          signedName: sig.signedName,
+          signedAt: new Date(sig.signedAt),
+          signedIp: sig.signedIp,
+          externalId: ledger.ledgerId,
+        })
+        .returning({ id: leases.id });
+      const leaseId = lease!.id;
+      // The charges as SiteLink quoted them: what the confirmation and the lease show.
+      await postCharges(tx, {
+        leaseId,
+        tenantId,
+        now,
+        lines: lines.filter((l) => l.kind !== "discount").map((l) => ({ ...l, entryDate: ctx.moveInDate })),
+      });
+      const brand = (ctx.cardBrand || "visa") as CardBrand;
+      // SiteLink gives no processor authorisation code: its receipt number stands for it (option A).
+      const authReference = ctx.gatewayAuth || (receipt ? `SiteLink receipt ${receipt}` : `SiteLink ledger ${ledger.ledgerId}`);
+      const paid = await recordApprovedPayment(tx, {
+        tenantId,
+        leaseId,
+        amount: Number(ctx.total),
+        source: "move_in",
+        cardBrand: brand,
+        cardLast4: ctx.cardLast4,
+        authReference,
+        idempotencyKey: ctx.idempotencyKey,
+        entryDate: ctx.moveInDate,
+        description: `Move-in payment (card ending ${ctx.cardLast4})`,
+        now,
+      });
+      const discounts = lines.filter((l) => l.kind === "discount");
+      if (discounts.length) {
+        await tx.insert(ledgerEntries).values(
+          discounts.map((l) => ({
+            leaseId,
+            tenantId,
+            kind: "credit" as const,
+            description: l.description,
+            amount: -l.amount,
+            tax: 0,
+            entryDate: ctx.moveInDate,
+            postingKey: l.postingKey,
+            postedAt: now,
+          })),
+        );
+      }
+      await tx
+        .update(checkouts)
+        .set({
+          status: "completed",
+          completedLeaseId: leaseId,
+          unitId: localUnitId,
+        })
+        .where(eq(checkouts.id, checkoutId));
+      const unit = await tx.query.units.findFirst({
+        columns: { name: true },
+        where: eq(units.id, localUnitId),
+      });
+      return {
+        leaseId: String(leaseId),
+        tenantId: String(tenantId),
+        unitId: String(localUnitId),
+        unitName: ledger.row?.sUnitName ?? unit?.name ?? "",
+        gateCode: ledger.row?.sAccessCode ?? ctx.accessCode,
+        paymentId: String(paid.paymentId),
+        authReference,
+        cardBrand: brand,
+        cardLast4: ctx.cardLast4,
+        created: true,
+      };
+    });
+  }
+
+  async function linkTenant(tx: Executor, tenantId: number, externalTenantId: string) {
+    await tx.insert(tenantSoftwareLinks).values({ tenantId, locationId: location.id, externalTenantId }).onConflictDoNothing();
+  }
+
+  async function existingResult(tx: Executor, leaseId: number): Promise<MoveInResult> {
+    const lease = await tx.query.leases.findFirst({
+      where: eq(leases.id, leaseId),
+      with: { unit: { columns: { name: true } } },
+    });
+    if (!lease) throw new StorageSoftwareError(`Lease ${leaseId} is missing`);
+    const payment = await tx.query.payments.findFirst({
+      where: (p, { and, eq }) => and(eq(p.leaseId, leaseId), eq(p.source, "move_in"), eq(p.status, "approved")),
+    });
+    return {
+      leaseId: String(lease.id),
+      tenantId: String(lease.tenantId),
+      unitId: String(lease.unitId),
+      unitName: lease.unit.name,
+      gateCode: lease.gateCode,
+      paymentId: String(payment?.id ?? ""),
+      authReference: payment?.authReference ?? "",
+      cardBrand: payment?.cardBrand ?? "",
+      cardLast4: payment?.cardLast4 ?? "",
+      created: false,
+    };
+  }
+
+  type Confirmation = MoveInCheck;
+
+  /**
+   * Settles an attempt whose outcome is unknown, by reading SiteLink back: a ledger of the checkout's
+   * own tenant means the move-in went through (finish it here); none, `settleAfterMs` after it was
+   * sent, means SiteLink did nothing; otherwise it is still pending. Never sends the MoveIn again.
+   */
+  async function settleAttempt(checkoutId: string, entry: JournalEntry, now: Date): Promise<Confirmation> {
+    const ctx = entry.externalIds as unknown as AttemptContext;
+    if (!ctx.tenantId) {
+      await journal.settle(entry.key, "failed", {
+        error: "no tenant on the attempt",
+        now,
+      });
+      return { status: "not_completed", reason: "not sent" };
+    }
+    let ledgers: Row[];
+    try {
+      ledgers = await readLedgers(call, ctx.tenantId);
+    } catch {
+      return { status: "pending" };
+    }
+    const ledger = ledgers.find((l) => l.UnitID === ctx.unitId) ?? ledgers[0];
+    if (ledger?.LedgerID) {
+      await journal.settle(entry.key, "done", {
+        externalIds: {
+          ledgerId: ledger.LedgerID,
+          leaseNum: ledger.iLeaseNum ?? "",
+        },
+        now,
+      });
+      const result = await recordCompleted(
+        checkoutId,
+        ctx,
+        {
+          ledgerId: ledger.LedgerID,
+          leaseNum: ledger.iLeaseNum ?? "",
+          row: ledger,
+        },
+        now,
+      );
+      return { status: "completed", result };
+    }
+    if (now.getTime() - entry.startedAt.getTime() < settings.settleAfterMs) return { status: "pending" };
+    await journal.settle(entry.key, "failed", {
+      error: "no ledger in SiteLink after the settle time",
+      now,
+    });
+    if (ctx.gatewayAuth) await gateway.refund(ctx.idempotencyKey).catch(() => undefined);
+    await reopen(checkoutId, { newKey: true });
+    logger.warn(`[sitelink] move-in of checkout ${checkoutId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
+    return { status: "not_completed", reason: NOT_IN_SITELINK };
+  }
+
+  async function confirmMoveIn({ checkoutId, now }: { checkoutId: string; now: Date }): Promise<Confirmation> {
+    const c = await checkoutRow(db, checkoutId);
+    if (!c) return { status: "not_completed", reason: "no such checkout" };
+    if (c.completedLeaseId != null)
+      return {
+        status: "completed",
+        result: await existingResult(db, c.completedLeaseId),
+      };
+    const open = (await journal.withPrefix(moveInKeyPrefix(checkoutId))).filter((e) => e.state === "pending" || e.state === "unknown");
+    if (open.length === 0) {
+      if (c.status === "confirming") await reopen(checkoutId);
+      return { status: "not_completed", reason: "no move-in attempt waiting" };
+    }
+    let last: Confirmation = { status: "pending" };
+    for (const e of open) {
+      last = await settleAttempt(checkoutId, e, now);
+      if (last.status !== "not_completed") return last;
+    }
+    return last;
+  }
+
+  async function moveIn(input: MoveInInput): Promise<MoveInResult> {
+    const now = input.now;
+    const email = input.tenant.email.trim().toLowerCase();
+    const c = await checkoutRow(db, input.checkoutId);
+    if (!c) throw new StorageSoftwareError("This checkout does not exist");
+    if (c.completedLeaseId != null) return existingResult(db, c.completedLeaseId);
+    // SiteLink's processor (A) needs the card number itself: a processor's token cannot reach it.
+    const typed: CardDetails | null = input.payment.kind === "card" ? input.payment.card : null;
+    if (settings.charges === "sitelink" && !typed) {
+      throw new StorageValidationError("This location takes cards typed on this page only. Please enter your card number.", {
+        card_number: ["Please enter your card number."],
+      });
+    }
+
+    // 2. An earlier attempt without an answer: settle it before anything is sent again.
+    const confirmation = await confirmMoveIn({
+      checkoutId: input.checkoutId,
+      now,
+    });
+    if (confirmation.status === "completed") return confirmation.result;
+    if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
+    // Reconciliation that proved an earlier attempt did nothing gave the checkout a new key: use it.
+    const idempotencyKey =
+      confirmation.reason === NOT_IN_SITELINK ? ((await checkoutRow(db, input.checkoutId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
+
+    // 3. The held unit, fresh from SiteLink.
+    const unit = await heldUnit(input.checkoutId, c.unitId);
+    const live = await readUnit(call, unit.externalId!);
+    if (!isFree(live)) throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
+
+    // 4. SiteLink's quote, to the cent.
+    const plan = input.insurancePlanId;
+    const costRows = await siteLinkCostRows(call, settings, {
+      siteLinkUnitId: unit.externalId!,
+      moveInDate: input.moveInDate,
+      insuranceCoverageId: plan,
+    });
+    const required = requiredTotal(costRows);
+    if (required !== input.total) throw new ChargesChangedError();
+    const startRow = costRows.find((r) => isTrue(r.bMoveInRequired) && /\brent\b/i.test(r.ChargeDescription ?? "")) ?? costRows[0]!;
+
+    // 5. The email is free (SiteLink's own search too; never our own tenant of this checkout).
+    await refuseTakenEmail(email);
+
+    // 6. The SiteLink tenant of this checkout.
+    const tenant = await siteLinkTenant(input, email, now);
+
+    // 7. Option B: our gateway charges first (idempotent on the key); SiteLink records it as cash.
+    let brand: CardBrand = (typed && brandOf(typed.number.replace(/\D/g, ""))) || "visa";
+    let last4 = typed ? typed.number.replace(/\D/g, "").slice(-4) : "";
+    let gatewayAuth = "";
+    if (settings.charges === "gateway") {
+      const charge = await gateway.charge({
+        amount: input.total,
+        idempotencyKey,
+        method: input.payment,
+      });
+      if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
+      gatewayAuth = charge.authReference;
+      brand = charge.brand;
+      last4 = charge.last4;
+    } else if (!settings.cardTypeIds[brand]) {
+      throw new StorageValidationError("This location does not take this card online. Please use another card.", { card_number: ["Please use another card."] });
+    }
+
+    // 8. The move-in: journalled and the checkout `confirming` before the request leaves.
+    const ctx: AttemptContext = {
+      tenantId: tenant.tenantId,
+      tenant: JSON.stringify({ ...input.tenant, email }),
+      signature: JSON.stringify({
+        hash: input.lease.hash,
+        signedName: input.lease.signedName,
+        signedAt: input.lease.signedAt,
+        signedIp: input.lease.signedIp,
+      }),
+      accessCode: tenant.accessCode,
+      unitId: unit.externalId!,
+      localUnitId: String(unit.id),
+      total: String(input.total),
+      cardBrand: brand,
+      cardLast4: last4,
+      autopay: String(input.autopay),
+      leaseText: input.lease.text,
+      lines: JSON.stringify(input.lines),
+      moveInDate: input.moveInDate,
+      paidThroughDate: dateOf(startRow.EndDate) ?? input.paidThroughDate,
+      nextDueDate: input.nextDueDate,
+      monthlyRate: String(input.monthlyRate),
+      insurancePremium: String(input.insurancePremium),
+      idempotencyKey,
+      gatewayAuth,
+    };
+    const key = `${moveInKeyPrefix(input.checkoutId)}${idempotencyKey}`;
+    const begun = await db.transaction(async (tx) => {
+      const [locked] = await tx
+        .select({
+          status: checkouts.status,
+          completedLeaseId: checkouts.completedLeaseId,
+        })
+        .from(checkouts)
+        .where(eq(checkouts.id, input.checkoutId))
+        .for("update");
+      if (!locked || locked.completedLeaseId != null || locked.status === "confirming") return null;
+      const j = createJournal(tx, location.id);
+      const { created } = await j.begin({
+        key,
+        operation: MOVE_IN,
+        fingerprint: `${input.checkoutId}:${unit.externalId}:${input.total}`,
+        externalIds: ctx as unknown as Record<string, string>,
+        now,
+      });
+      if (!created) return null;
+      await tx.update(checkouts).set({ status: "confirming" }).where(eq(checkouts.id, input.checkoutId));
+      return true;
+    });
+    if (!begun) {
+      // Another request of this checkout is sending (double click) or did: its outcome decides.
+      const again = await confirmMoveIn({ checkoutId: input.checkoutId, now });
+      if (again.status === "completed") return again.result;
+      throw new OutcomeUnknownError("This payment is being confirmed");
+    }
+
+    const card: CardDetails = typed ?? {
+      number: "",
+      cvv: "",
+      expMonth: 12,
+      expYear: 2099,
+      nameOnCard: `${input.tenant.firstName} ${input.tenant.lastName}`,
+      postalCode: input.tenant.postalCode,
+    };
+    const params = {
+      TenantID: Number(tenant.tenantId),
+      sAccessCode: tenant.accessCode,
+      UnitID: Number(unit.externalId),
+      dStartDate: startRow.StartDate?.slice(0, 19) ?? siteLinkDate(input.moveInDate),
+      dEndDate: startRow.EndDate?.slice(0, 19) ?? siteLinkDate(input.paidThroughDate),
+      dcPaymentAmount: centsToDecimal(input.total),
+      iCreditCardType: settings.charges === "sitelink" ? settings.cardTypeIds[brand]! : 0,
+      sCreditCardNumber: settings.charges === "sitelink" ? card.number.replace(/\D/g, "") : "",
+      sCreditCardCVV: settings.charges === "sitelink" ? card.cvv : "",
+      sCCTrack2: "",
+      dExpirationDate: settings.charges === "sitelink" ? expiryParam(card.expMonth, card.expYear) : siteLinkDate(input.moveInDate),
+      sBillingName: card.nameOnCard,
+      sBillingAddress: input.tenant.addr1,
+      sBillingZipCode: card.postalCode,
+      InsuranceCoverageID: plan ? Number(plan) : NONE,
+      ConcessionPlanID: NONE,
+      iSource: 5,
+      sSource: "Gatehouse website",
+      bUsePushRate: false,
+      iPayMethod: settings.charges === "sitelink" ? 0 : 2,
+      sABARoutingNum: "",
+      sAccountNum: "",
+      iAccountType: 0,
+      iKeypadZoneID: -1,
+      iTimeZoneID: -1,
+      iBillingFrequency: settings.billingFrequency,
+      WaitingID: NONE,
+      ChannelType: settings.channelType,
+      bTestMode: settings.testMode,
+      bApplyInsuranceCredit: false,
+    };
+    let answer;
+    try {
+      answer = await call(MOVE_IN, params, { write: true });
+    } catch (error) {
+      if (!mayHaveBeenApplied(error)) {
+        // Refused before it left (a bad envelope, a soap:Client Fault): nothing happened in SiteLink.
+        await journal.settle(key, "failed", {
+          error: error instanceof Error ? error.message : String(error),
+          now,
+        });
+        await refundB(gatewayAuth, idempotencyKey);
+        await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+        throw error;
+      }
+      await journal.settle(key, "unknown", {
+        error: error instanceof Error ? error.message : String(error),
+        now,
+      });
+      logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.checkoutId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
+      // Perhaps it went through: one read now settles most cases at once.
+      const settled = await confirmMoveIn({
+        checkoutId: input.checkoutId,
+        now,
+      });
+      if (settled.status === "completed") return settled.result;
+      throw new OutcomeUnknownError("SiteLink did not answer the move-in");
+    }
+    const code = answer.retCode ?? 0;
+    if (code > 0) {
+      const ledgerId = String(code);
+      const leaseNum = rows(answer, "RT")[0]?.iLeaseNum ?? "";
+      await journal.settle(key, "done", {
+        externalIds: { ledgerId, leaseNum },
+        now,
+      });
+      const ledgerRow = await readLedgers(call, tenant.tenantId)
+        .then((l) => l.find((r) => r.LedgerID === ledgerId) ?? null)
+        .catch(() => null);
+      const result = await recordCompleted(input.checkoutId, ctx, { ledgerId, leaseNum, row: ledgerRow }, now);
+      if (input.autopay) await enrolAutopayAfterMoveIn(result, ledgerId, input, brand, now);
+      await call(
+        "TenantNoteInsert_v2",
+        {
+          iLedgerID: Number(ledgerId),
+          sNote: `Lease signed online by ${input.lease.signedName}, SHA-256 ${input.lease.hash}`,
+          iNoteType: 0,
+        },
+        { write: true },
+      ).catch(() => undefined);
+      return result;
+    }
+    const message = `${code} ${answer.retMsg}`;
+    if (code === -1) {
+      // "Failed to save move in": we cannot tell whether the card was authorised. Reconcile and alert.
+      await journal.settle(key, "unknown", { error: message, now });
+      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.checkoutId.slice(0, 6)}…: outcome unknown, reconciling`);
+      throw new OutcomeUnknownError("SiteLink could not say whether the move-in was saved");
+    }
+    await journal.settle(key, "failed", { error: message, now });
+    if (code === -2 || code === -25) {
+      // Perhaps our own earlier attempt rented it (a slow commit): then it is ours.
+      const mine = await readLedgers(call, tenant.tenantId).catch(() => [] as Row[]);
+      const own = mine.find((l) => l.UnitID === unit.externalId);
+      if (own?.LedgerID) return recordCompleted(input.checkoutId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now);
+      await refundB(gatewayAuth, idempotencyKey);
+      await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+      throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
+    }
+    await refundB(gatewayAuth, idempotencyKey);
+    await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+    if (code === -100) throw new PaymentDeclinedError(DECLINED);
+    if (code === -14) throw new PaymentDeclinedError(INVALID_CARD);
+    if (code === -11) throw new ChargesChangedError();
+    logger.error(`[sitelink] ${MOVE_IN} refused for a configuration reason at ${location.name}: ${message} (check the site's SiteLink settings)`);
+    throw new StorageSoftwareError(`SiteLink refused the move-in: ${message}`);
+  }
+
+  async function refundB(gatewayAuth: string, idempotencyKey: string) {
+    if (gatewayAuth) await gateway.refund(idempotencyKey);
+  }
+
+  /** Autopay after the move-in: SiteLink keeps the card on the ledger (A) or our gateway's token (B). Never undoes the move-in. */
+  async function enrolAutopayAfterMoveIn(result: MoveInResult, ledgerId: string, input: MoveInInput, brand: CardBrand, now: Date) {
+    try {
+      if (settings.charges === "gateway") {
+        const token = await gateway.tokenize(input.payment);
+        if (token.status !== "ok") return;
+        const [card] = await db
+          .insert(savedCards)
+          .values({
+            tenantId: Number(result.tenantId),
+            brand: token.brand,
+            last4: token.last4,
+            expMonth: token.expMonth ?? (input.payment.kind === "card" ? input.payment.card.expMonth : 12),
+            expYear: token.expYear ?? (input.payment.kind === "card" ? input.payment.card.expYear : 2099),
+            nameOnCard: input.payment.kind === "card" ? input.payment.card.nameOnCard : "",
+            gatewayToken: token.cardToken,
+          })
+          .returning({ id: savedCards.id });
+        await db
+          .update(leases)
+          .set({ autopayEnabled: true, autopayCardId: card!.id })
+          .where(eq(leases.id, Number(result.leaseId)));
+        return;
+      }
+      if (input.payment.kind !== "card") return;
+      const typed = input.payment.card;
+      const key = `autopay:${ledgerId}:${input.idempotencyKey}`;
+      const { created } = await journal.begin({
+        key,
+        operation: "TenantBillingInfoUpdate_v2",
+        fingerprint: ledgerId,
+        now,
+      });
+      if (!created) return;
+      const a = await call(
+        "TenantBillingInfoUpdate_v2",
+        {
+          iLedgerID: Number(ledgerId),
+          iCreditCardTypeID: settings.cardTypeIds[brand] ?? 0,
+          sCreditCardNum: typed.number.replace(/\D/g, ""),
+          dCredtiCardExpir: expiryParam(typed.expMonth, typed.expYear),
+          sCreditCardHolderName: typed.nameOnCard,
+          sCreditCardStreet: input.tenant.addr1,
+          sCreditCardZip: typed.postalCode,
+          iAutoBillType: 1,
+          sACH_CheckWriterAcctNum: "",
+          sACH_ABA_RoutingNum: "",
+          sACH_Check_SavingsCode: "",
+          iDaysAfterDue: 0,
+        },
+        { write: true },
+      );
+      const ok = (a.retCode ?? 0) > 0;
+      await journal.settle(key, ok ? "done" : "failed", {
+        error: ok ? null : `${a.retCode} ${a.retMsg}`,
+        now,
+      });
+      if (ok)
+        await db
+          .update(leases)
+          .set({ autopayEnabled: true })
+          .where(eq(leases.id, Number(result.leaseId)));
+    } catch (error) {
+      logger.warn(
+        `[sitelink] autopay after move-in (ledger ${ledgerId}) failed: ${error instanceof Error ? error.message : String(error)}; the tenant can turn it on in the portal`,
+      );
+    }
+  }
+
+  return { moveIn, confirmMoveIn };
+}
+
+/**
+ * SiteLink TenantIDs our own checkouts created (journal): a checkout that was declined or abandoned
+ * leaves its SiteLink tenant behind (re-used on retry, never a second one); it is not "an account".
+ * A completed one is in our tenants table, which the caller checks first.
+ */
+export async function tenantsWeCreated(db: Database, locationId: number): Promise<Set<string>> {
+  const list = await db
+    .select({ id: sql<string>`${sitelinkWrites.externalIds}->>'tenantId'` })
+    .from(sitelinkWrites)
+    .where(and(eq(sitelinkWrites.locationId, locationId), eq(sitelinkWrites.operation, TENANT_NEW), eq(sitelinkWrites.state, "done")));
+  return new Set(list.map((r) => r.id).filter(Boolean));
+}
+
+/**
+ * Whether a write that threw may have been applied: a timeout, a reset, an HTTP error or garbage after
+ * sending may all follow a commit; an envelope we refused to build or a soap:Client Fault never do.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof SiteLinkCallError) return error.outcomeUnknown;
+  return error instanceof SoftwareUnreachableError;
+}
+
+/** SiteLink tenants of this site whose email is exactly this one (the search is fuzzy and capped at 50: filter here). */
+export async function searchTenantsByEmail(call: SiteLinkCall, email: string): Promise<Row[]> {
+  const wanted = email.trim().toLowerCase();
+  const a = await call("TenantSearchDetailed", { sEmailAddress: wanted }, { write: false });
+  return rows(a, "Table").filter((r) => (r.sEmail ?? "").trim().toLowerCase() === wanted);
+}
+
+/** Last day of the expiry month at 23:59:59 (MC-H). */
+export function expiryParam(month: number, year: number): string {
+  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return `${year}-${String(month).padStart(2, "0")}-${String(last).padStart(2, "0")}T23:59:59`;
+}
+
+/** TenantNewDetailed_v3's parameters (study §4): every one sent, SiteLink assigns the gate code. */
+export function tenantParams(t: MoveInInput["tenant"], email: string, note: string) {
+  const blank = "";
+  return {
+    sWebPassword: blank,
+    sMrMrs: blank,
+    sFName: t.firstName,
+    sMI: blank,
+    sLName: t.lastName,
+    sCompany: blank,
+    sAddr1: t.addr1,
+    sAddr2: t.addr2 ?? blank,
+    sCity: t.city,
+    sRegion: t.region,
+    sPostalCode: t.postalCode,
+    sCountry: "US",
+    sPhone: t.cellPhone,
+    sMrMrsAlt: blank,
+    sFNameAlt: t.altContactFirstName ?? blank,
+    sMIAlt: blank,
+    sLNameAlt: t.altContactLastName ?? blank,
+    sAddr1Alt: blank,
+    sAddr2Alt: blank,
+    sCityAlt: blank,
+    sRegionAlt: blank,
+    sPostalCodeAlt: blank,
+    sCountryAlt: blank,
+    sPhoneAlt: t.altContactPhone ?? blank,
+    sMrMrsBus: blank,
+    sFNameBus: blank,
+    sMIBus: blank,
+    sLNameBus: blank,
+    sCompanyBus: blank,
+    sAddr1Bus: blank,
+    sAddr2Bus: blank,
+    sCityBus: blank,
+    sRegionBus: blank,
+    sPostalCodeBus: blank,
+    sCountryBus: blank,
+    sPhoneBus: blank,
+    sFax: blank,
+    sEmail: email,
+    sPager: blank,
+    sMobile: t.cellPhone,
+    bCommercial: t.isCommercial,
+    bCompanyIsTenant: t.isCompany,
+    dDOB: "1900-01-01T00:00:00",
+    sTenNote: note,
+    sLicense: blank,
+    sLicRegion: blank,
+    sSSN: blank,
+    sGateCode: blank,
+    sEmailAlt: blank,
+    sRelationshipAlt: blank,
+    sTaxID: blank,
+    bSMSOptIn: false,
+    sCountryCode: blank,
+  };
+}

@@ -1,0 +1,143 @@
+/**
+ * SiteLink's move-in quote (`MoveInCostRetrieveWithDiscount_v4` rows) as our MoveInQuote, so the
+ * checkout shows exactly what SiteLink will charge: `MoveInWithDiscount_v7` refuses any amount that
+ * differs by a cent (-11), and SiteLink's proration, fees and tax rounding are its own
+ * (study §3.3, §4, LK-R). Pure: rows in, quote out.
+ *
+ * Required payment = Σ dcTotal over the rows with bMoveInRequired (dcTotal already includes tax and
+ * is net of the discount; MC-C). Each row becomes one line whose amount + tax = its dcTotal exactly
+ * (tax = dcTotal − amount + discount), and a discount, when the row has one, its own negative line.
+ */
+import { addDaysIso } from "~/domain/calendar";
+import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/move-in-quote";
+
+export type Row = Record<string, string | undefined>;
+
+/** "117.6500", "95", "-3.5" -> cents, by string arithmetic (never parseFloat * 100); half up past the cent. */
+export function decimalToCents(value: string | undefined | null): number {
+  const s = (value ?? "").trim();
+  if (s === "") return 0;
+  const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(s);
+  if (!m || (m[2] === "" && (m[3] ?? "") === "")) throw new Error(`Not a decimal: ${JSON.stringify(value)}`);
+  const negative = m[1] === "-";
+  const whole = Number(m[2] || "0");
+  const frac = (m[3] ?? "").padEnd(3, "0");
+  let cents = whole * 100 + Number(frac.slice(0, 2));
+  if (Number(frac[2]) >= 5) cents += 1;
+  return negative ? -cents : cents;
+}
+
+/** Cents -> "117.65" (what SiteLink's decimal parameters take). */
+export function centsToDecimal(cents: number): string {
+  if (!Number.isInteger(cents)) throw new Error(`Not whole cents: ${cents}`);
+  const sign = cents < 0 ? "-" : "";
+  const a = Math.abs(cents);
+  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
+}
+
+export const isTrue = (v: string | undefined) => v === "true" || v === "True" || v === "1";
+/** The calendar date of a SiteLink datetime: its first 10 characters, never shifted through Date. */
+export const dateOf = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : null);
+
+function kindOf(description: string): Exclude<QuoteLineKind, "discount"> {
+  if (/\brent\b/i.test(description)) return "rent";
+  if (/insur|protect|coverage/i.test(description)) return "insurance";
+  return "charge";
+}
+
+function slug(s: string) {
+  return (
+    s
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-")
+      .replace(/^-|-$/g, "") || "charge"
+  );
+}
+
+export interface SiteLinkQuoteContext {
+  moveInDate: string;
+  standardRate: number;
+  /** The rent the lease carries (web or standard rate, what ChannelType asked for). */
+  monthlyRate: number;
+  insurancePlanId: string | null;
+  insurancePremium: number;
+}
+
+/**
+ * The quote of the cost rows. Throws when SiteLink answered no required row (that is an error of the
+ * site's configuration, not something to show a visitor).
+ */
+export function quoteFromCostRows(rows: Row[], ctx: SiteLinkQuoteContext): MoveInQuote {
+  const required = rows.filter((r) => isTrue(r.bMoveInRequired));
+  if (required.length === 0) throw new Error("SiteLink's move-in cost has no required charge");
+  const lines: QuoteLine[] = [];
+  const seen = new Map<string, number>();
+  let paidThroughDate: string | null = null;
+  for (const r of required) {
+    const description = (r.ChargeDescription ?? "").trim() || "Charge";
+    const kind = kindOf(description);
+    const amount = decimalToCents(r.ChargeAmount);
+    const discount = decimalToCents(r.dcDiscount);
+    const total = decimalToCents(r.dcTotal);
+    const start = dateOf(r.StartDate);
+    const end = dateOf(r.EndDate);
+    if (kind === "rent" && end && (!paidThroughDate || end > paidThroughDate)) paidThroughDate = end;
+    const base = `${kind === "charge" ? `charge:${slug(description)}` : kind}:${start ?? ctx.moveInDate}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
+    const postingKey = n === 1 ? base : `${base}:${n}`;
+    lines.push({
+      kind,
+      description,
+      amount,
+      tax: total - amount + discount,
+      total: total + discount,
+      postingKey,
+      periodStart: start,
+      periodEnd: end,
+      isRecurring: kind !== "charge",
+    });
+    if (discount !== 0) {
+      lines.push({
+        kind: "discount",
+        description: `Discount (${description})`,
+        amount: -discount,
+        tax: 0,
+        total: -discount,
+        postingKey: `discount:${postingKey}`,
+        periodStart: start,
+        periodEnd: end,
+        isRecurring: false,
+      });
+    }
+  }
+  const subtotal = lines.reduce((s, l) => s + l.amount, 0);
+  const tax = lines.reduce((s, l) => s + l.tax, 0);
+  const total = required.reduce((s, r) => s + decimalToCents(r.dcTotal), 0);
+  if (subtotal + tax !== total) throw new Error("SiteLink quote lines do not add up");
+  const through = paidThroughDate ?? ctx.moveInDate;
+  const rentTaxRate = (() => {
+    const rent = lines.find((l) => l.kind === "rent" && l.amount > 0);
+    return rent ? rent.tax / rent.amount : 0;
+  })();
+  return {
+    moveInDate: ctx.moveInDate,
+    paidThroughDate: through,
+    nextDueDate: addDaysIso(through, 1),
+    monthlyRate: ctx.monthlyRate,
+    standardRate: ctx.standardRate,
+    insurancePlanId: ctx.insurancePlanId,
+    insurancePremium: ctx.insurancePremium,
+    lines,
+    subtotal,
+    tax,
+    total,
+    // SiteLink truncates rent tax (LK-TAX); the monthly figure is an estimate for display only.
+    monthlyTotal: ctx.monthlyRate + Math.floor(ctx.monthlyRate * rentTaxRate) + ctx.insurancePremium,
+  };
+}
+
+/** The amount SiteLink requires at move-in: Σ dcTotal of the required rows, in cents. */
+export function requiredTotal(rows: Row[]): number {
+  return rows.filter((r) => isTrue(r.bMoveInRequired)).reduce((s, r) => s + decimalToCents(r.dcTotal), 0);
+}

@@ -1,0 +1,133 @@
+/**
+ * Rentals at a SiteLink location (study §3.3): SiteLink's quote, the move-in with its journal and
+ * reconciliation (./move-in.ts), the move-in record the confirmation reads (our lease record, written
+ * when SiteLink said yes), and the email check. Holds are ./holds.ts; reservations ./reservations.ts.
+ */
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { accounts, locations, units, unitTypes } from "~/db/schema";
+import { parseAccountGlobalSettings } from "~/domain/account-settings";
+import { getPaymentGateway } from "~/services/payment-gateway.server";
+import type { LocationRef, MoveInQuote, Rentals } from "../port";
+import { StorageValidationError, UnitUnavailableError } from "../errors";
+import { localRentals } from "../local/rentals";
+import type { SiteLinkCall } from "./client";
+import { rowsOf } from "./dataset";
+import { okRead } from "./errors";
+import { createJournal } from "./journal";
+import { decimalToCents } from "./quote";
+import { createSiteLinkMoveIn, searchTenantsByEmail, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
+import type { SiteLinkSettings } from "./settings";
+
+export interface SiteLinkRentalsDeps {
+  db: Database;
+  location: LocationRef;
+  call: SiteLinkCall;
+  settings: SiteLinkSettings;
+  /** Our payment gateway; the app's when not given (option B charges with it). */
+  gateway?: MoveInGateway;
+  /** How long an unanswered move-in stays "confirming" before a missing ledger means it did nothing. */
+  settleAfterMs?: number;
+}
+
+/**
+ * ChannelType of quotes and move-ins: the web rate when the account's web-rates flag is on, else the
+ * standard rate, so that SiteLink charges the rate the pages show (decision 115).
+ */
+async function channelOf(db: Database, locationId: number): Promise<0 | 1> {
+  const [row] = await db
+    .select({ settings: accounts.globalSettings })
+    .from(locations)
+    .innerJoin(accounts, eq(accounts.id, locations.accountId))
+    .where(eq(locations.id, locationId));
+  return row && parseAccountGlobalSettings(row.settings).is_web_rates_enabled ? 1 : 0;
+}
+
+type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered">;
+
+export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
+  const { db, location, call, settings } = deps;
+  const local = localRentals(db, location);
+  const rentalSettings = async () => ({
+    charges: settings.cardChargedBy,
+    cardTypeIds: settings.cardTypeIds,
+    billingFrequency: settings.billingFrequency,
+    channelType: await channelOf(db, location.id),
+    testMode: settings.testMode,
+    // Longer than the write timeout: a slow commit is never taken for none.
+    settleAfterMs: deps.settleAfterMs ?? Math.max(2 * settings.writeTimeoutMs, 2 * 60_000),
+  });
+  const moveIns = async () =>
+    createSiteLinkMoveIn({
+      db,
+      location,
+      call,
+      journal: createJournal(db, location.id),
+      settings: await rentalSettings(),
+      gateway: deps.gateway ?? getPaymentGateway(),
+    });
+
+  return {
+    async quoteMoveIn(input): Promise<MoveInQuote> {
+      if (!/^\d{1,9}$/.test(input.unitTypeId)) throw new UnitUnavailableError("No such unit type at this location");
+      const [type] = await db
+        .select({
+          id: unitTypes.id,
+          standardRate: unitTypes.standardRate,
+          webRate: unitTypes.webRate,
+        })
+        .from(unitTypes)
+        .where(and(eq(unitTypes.id, Number(input.unitTypeId)), eq(unitTypes.locationId, location.id)));
+      if (!type) throw new UnitUnavailableError("No such unit type at this location");
+      // SiteLink quotes a unit, not a type: a free unit of the type (the one a checkout would hold first).
+      const [unit] = await db
+        .select({ externalId: units.externalId })
+        .from(units)
+        .where(and(eq(units.unitTypeId, type.id), eq(units.locationId, location.id), sql`${units.externalId} is not null`))
+        .orderBy(sql`(${units.status} = 'available') desc`, asc(units.name))
+        .limit(1);
+      if (!unit?.externalId) throw new UnitUnavailableError("No unit of this type at this location");
+      const rs = await rentalSettings();
+      const plans = input.insurancePlanId ? await listPlans() : [];
+      const plan = input.insurancePlanId ? plans.find((p) => p.id === input.insurancePlanId) : null;
+      if (input.insurancePlanId && !plan)
+        throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
+      const premium = plan?.premium ?? 0;
+      const monthlyRate = rs.channelType === 1 && type.webRate > 0 ? type.webRate : type.standardRate;
+      return siteLinkQuote(call, rs, {
+        siteLinkUnitId: unit.externalId,
+        moveInDate: input.moveInDate,
+        insuranceCoverageId: input.insurancePlanId,
+        insurancePlanId: input.insurancePlanId,
+        insurancePremium: premium,
+        standardRate: type.standardRate,
+        monthlyRate,
+      });
+    },
+
+    async moveIn(input) {
+      return (await moveIns()).moveIn(input);
+    },
+
+    async confirmMoveIn(input) {
+      return (await moveIns()).confirmMoveIn(input);
+    },
+
+    // The confirmation reads our lease record of the move-in (SiteLink has nowhere for the signed lease).
+    getMoveIn: (leaseId) => local.getMoveIn(leaseId),
+
+    async isEmailRegistered(email) {
+      if (await local.isEmailRegistered(email)) return true;
+      const ours = await tenantsWeCreated(db, location.id);
+      return (await searchTenantsByEmail(call, email)).some((r) => !ours.has(r.TenantID ?? ""));
+    },
+  };
+
+  async function listPlans() {
+    const answer = okRead(await call("InsuranceCoverageRetrieve_V2", {}), "InsuranceCoverageRetrieve_V2");
+    return rowsOf(answer, "Table").map((r) => ({
+      id: String(r.InsurCoverageID ?? ""),
+      premium: decimalToCents(r.dcPremium),
+    }));
+  }
+}

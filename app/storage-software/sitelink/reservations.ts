@@ -1,0 +1,302 @@
+/**
+ * Reservations at a SiteLink location (study §3.3, §3.6). Our `reservations` row stays the record the
+ * visitor's links use (confirmation code, cancel-token hash, idempotency key: SiteLink has none of
+ * them); SiteLink gets the tenant and a reservation (ReservationNewWithSource_v5, WaitingID kept as
+ * `externalId`) so that the office sees it. Cancelling and expiring cancel it in SiteLink too
+ * (ReservationUpdate_v4 with every field read back first: the update overwrites all of them, iStatus 2).
+ * Every SiteLink write is journalled; a write without an answer is looked for again, never resent blindly.
+ */
+import { and, eq, lte } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { locations, reservations, units } from "~/db/schema";
+import type { LocationRef, ReservationRecord, Rentals, ReserveInput } from "../port";
+import { StorageSoftwareError, UnitUnavailableError } from "../errors";
+import { localRentals } from "../local/rentals";
+import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { freshUnitRow } from "./holds";
+import { createJournal } from "./journal";
+import { centsToDecimal } from "./quote";
+import { tenantParams } from "./move-in";
+import { rentableNow } from "./sync";
+import { logger } from "~/logger.server";
+
+export interface SiteLinkReservationsDeps {
+  db: Database;
+  location: LocationRef;
+  call: SiteLinkCall;
+}
+
+type SiteLinkReservations = Pick<Rentals, "reserveUnit" | "getReservation" | "cancelReservation" | "expireReservations">;
+
+const CANCELLED = 2;
+
+/** "YYYY-MM-DDTHH:MM:SS" wall clock in the site's time zone (SiteLink's datetimes carry no offset). */
+export function wallClock(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-CA", {
+      timeZone,
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}`;
+}
+
+export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkReservations {
+  const { db, location, call } = deps;
+  const local = localRentals(db, location);
+  const journal = createJournal(db, location.id);
+
+  async function timeZone(): Promise<string> {
+    const [row] = await db.select({ tz: locations.timeZone }).from(locations).where(eq(locations.id, location.id));
+    return row?.tz.timeZoneId ?? "America/New_York";
+  }
+
+  /** SiteLink's reservation row, by WaitingID. */
+  async function readReservation(waitingId: string): Promise<Row | null> {
+    const a = await call("ReservationList_v3", { iGlobalWaitingNum: 0, WaitingID: Number(waitingId) }, { write: false });
+    return rows(a, "Table").find((r) => r.WaitingID === waitingId) ?? null;
+  }
+
+  /** Cancels the reservation in SiteLink (idempotent: already cancelled or converted is fine). */
+  async function cancelInSiteLink(r: typeof reservations.$inferSelect, now: Date, reason: string): Promise<void> {
+    if (!r.externalId) return;
+    const current = await readReservation(r.externalId);
+    if (!current || Number(current.iWaitingStatus ?? 0) !== 0) return;
+    const key = `reservation-cancel:${r.id}`;
+    const { created } = await journal.begin({
+      key,
+      operation: "ReservationUpdate_v4",
+      fingerprint: r.externalId,
+      now,
+    });
+    if (!created) return;
+    try {
+      const a = await call(
+        "ReservationUpdate_v4",
+        {
+          WaitingID: Number(r.externalId),
+          sTenantID: current.TenantID ?? "",
+          sUnitID: current.UnitID ?? "",
+          dNeeded: current.dNeeded?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
+          sComment: current.sComment ?? "",
+          iStatus: CANCELLED,
+          bFollowup: false,
+          dFollowup: current.dFollowup?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
+          dFollowupLast: current.dFollowupLast?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
+          iInquiryType: Number(current.iInquiryType ?? 2),
+          dcQuotedRate: current.dcRate_Quoted ?? "0",
+          dExpires: current.dExpires?.slice(0, 19) ?? siteLinkDate(r.desiredMoveInDate),
+          QTRentalTypeID: Number(current.QTRentalTypeID ?? 2),
+          QTCancellationTypeID: Number(current.QTCancellationTypeID ?? 0),
+          sCancellationReason: reason,
+          ConcessionID: Number(current.ConcessionID ?? -999),
+        },
+        { write: true },
+      );
+      await journal.settle(key, (a.retCode ?? 0) > 0 ? "done" : "failed", {
+        error: (a.retCode ?? 0) > 0 ? null : `${a.retCode} ${a.retMsg}`,
+        now,
+      });
+    } catch (error) {
+      // Idempotent by nature (cancelling twice is harmless); the expiry sweep tries again.
+      await journal.settle(key, "unknown", {
+        error: error instanceof Error ? error.message : String(error),
+        now,
+      });
+      logger.warn(`[sitelink] cancelling reservation ${r.externalId} at ${location.name} got no answer; it will be checked again`);
+    }
+  }
+
+  async function expireReservations(now: Date): Promise<number> {
+    const due = await db
+      .select()
+      .from(reservations)
+      .where(and(eq(reservations.locationId, location.id), eq(reservations.status, "active"), lte(reservations.expiresAt, now)));
+    const count = await local.expireReservations(now);
+    for (const r of due) await cancelInSiteLink(r, now, "Expired (not converted online in time)").catch(() => undefined);
+    return count;
+  }
+
+  return {
+    async reserveUnit(input: ReserveInput): Promise<ReservationRecord> {
+      // The same key again: the first answer (the local row is our idempotency record).
+      const previous = await db.query.reservations.findFirst({
+        where: eq(reservations.idempotencyKey, input.idempotencyKey),
+      });
+      if (previous)
+        return (await local.getReservation({
+          id: String(previous.id),
+          now: input.now,
+        }))!;
+
+      // Claim a unit locally (one active reservation per unit), then make sure SiteLink agrees it is free.
+      let record: ReservationRecord | null = null;
+      for (let attempt = 0; attempt < 4 && !record; attempt++) {
+        const claimed = await local.reserveUnit({
+          ...input,
+          idempotencyKey: `${input.idempotencyKey}`,
+        });
+        const [unit] = await db
+          .select()
+          .from(units)
+          .where(eq(units.id, Number(claimed.unitId)));
+        const live = unit?.externalId ? await freshUnitRow(call, unit.externalId) : null;
+        if (live && rentableNow(live)) {
+          record = claimed;
+          break;
+        }
+        // Taken at the office since the last sync: mirror it and try the next unit.
+        await db.delete(reservations).where(eq(reservations.id, Number(claimed.id)));
+        await db
+          .update(units)
+          .set({ status: live ? "rented" : "unavailable" })
+          .where(eq(units.id, Number(claimed.unitId)));
+      }
+      if (!record) throw new UnitUnavailableError("No unit of this type is available");
+      const [unit] = await db
+        .select()
+        .from(units)
+        .where(eq(units.id, Number(record.unitId)));
+
+      try {
+        const tz = await timeZone();
+        // The tenant (name, email, phone only), journalled.
+        const tenantKey = `reservation-tenant:${input.idempotencyKey}`;
+        await journal.begin({
+          key: tenantKey,
+          operation: "TenantNewDetailed_v3",
+          fingerprint: record.id,
+          now: input.now,
+        });
+        const t = await call(
+          "TenantNewDetailed_v3",
+          tenantParams(
+            {
+              firstName: input.firstName,
+              lastName: input.lastName,
+              email: input.email,
+              cellPhone: input.phone,
+              webPwHash: "",
+              addr1: "",
+              addr2: null,
+              city: "",
+              region: "",
+              postalCode: "",
+              isMilitary: false,
+              isCompany: false,
+              isCommercial: false,
+            },
+            input.email.trim().toLowerCase(),
+            `Gatehouse reservation ${input.confirmationCode}`,
+          ),
+          { write: true },
+        );
+        const tenantId = (t.retCode ?? 0) > 0 ? String(t.retCode) : "";
+        if (!tenantId) throw new StorageSoftwareError(`SiteLink refused the tenant: ${t.retCode} ${t.retMsg}`);
+        await journal.settle(tenantKey, "done", {
+          externalIds: { tenantId },
+          now: input.now,
+        });
+
+        const [type] = await db.query.unitTypes.findMany({
+          where: (ut, { eq }) => eq(ut.id, Number(input.unitTypeId)),
+          limit: 1,
+        });
+        const key = `reservation:${input.idempotencyKey}`;
+        await journal.begin({
+          key,
+          operation: "ReservationNewWithSource_v5",
+          fingerprint: record.id,
+          externalIds: { tenantId },
+          now: input.now,
+        });
+        let answer;
+        try {
+          answer = await call(
+            "ReservationNewWithSource_v5",
+            {
+              sTenantID: tenantId,
+              sUnitID: unit!.externalId!,
+              dNeeded: siteLinkDate(input.desiredMoveInDate),
+              sComment: "Reserved on the website",
+              iSource: 5,
+              sSource: "Gatehouse website",
+              QTRentalTypeID: 2,
+              iInquiryType: 2,
+              dcQuotedRate: centsToDecimal(type ? (type.webRate > 0 ? type.webRate : type.standardRate) : 0),
+              dExpires: wallClock(input.expiresAt, tz),
+              dFollowUp: siteLinkDate(input.desiredMoveInDate),
+              sTrackingCode: input.confirmationCode,
+              sCallerID: "",
+              ConcessionID: -999,
+            },
+            { write: true },
+          );
+        } catch (error) {
+          // No answer: the local reservation stands (the visitor has it); the journal row says to look.
+          await journal.settle(key, "unknown", {
+            error: error instanceof Error ? error.message : String(error),
+            now: input.now,
+          });
+          logger.warn(`[sitelink] reservation ${input.confirmationCode} at ${location.name}: SiteLink did not answer; kept locally, to be checked`);
+          return record;
+        }
+        const waitingId = (answer.retCode ?? 0) > 0 ? String(answer.retCode) : "";
+        if (!waitingId) {
+          await journal.settle(key, "failed", {
+            error: `${answer.retCode} ${answer.retMsg}`,
+            now: input.now,
+          });
+          if (answer.retCode === -25) throw new UnitUnavailableError("SiteLink does not know this unit");
+          throw new StorageSoftwareError(`SiteLink refused the reservation: ${answer.retCode} ${answer.retMsg}`);
+        }
+        await journal.settle(key, "done", {
+          externalIds: { waitingId, globalNum: answer.retMsg },
+          now: input.now,
+        });
+        await db
+          .update(reservations)
+          .set({ externalId: waitingId })
+          .where(eq(reservations.id, Number(record.id)));
+        return record;
+      } catch (error) {
+        // Nothing half-saved: the local reservation goes when SiteLink refused.
+        await db.delete(reservations).where(eq(reservations.id, Number(record.id)));
+        await db
+          .update(units)
+          .set({ status: "available" })
+          .where(and(eq(units.id, Number(record.unitId)), eq(units.status, "reserved")));
+        throw error;
+      }
+    },
+
+    async getReservation(input) {
+      await expireReservations(input.now);
+      return local.getReservation(input);
+    },
+
+    async cancelReservation(input) {
+      await expireReservations(input.now);
+      const before = /^\d{1,9}$/.test(input.id)
+        ? await db.query.reservations.findFirst({
+            where: eq(reservations.id, Number(input.id)),
+          })
+        : undefined;
+      const result = await local.cancelReservation(input);
+      if (result && before && before.status === "active" && result.status === "cancelled") {
+        await cancelInSiteLink(before, input.now, "Cancelled by the customer online");
+      }
+      return result;
+    },
+
+    expireReservations,
+  };
+}

@@ -1,0 +1,478 @@
+/**
+ * Tenants at a SiteLink location (study §3.4, §3.6), first cut:
+ * - identity stays ours (tenants table, bcrypt hash; SiteLink web passwords are 4-10 characters and
+ *   readable), linked to the site's TenantID (tenant_software_links);
+ * - leases are our lease records of SiteLink ledgers (written at move-in), with SiteLink's live
+ *   figures (balance, paid-through date, gate code, scheduled move-out) read from LedgersByTenantID_v3;
+ * - payments: option A SiteLink's processor (PaymentSimpleWithSource), option B our gateway and
+ *   SiteLink records a check payment carrying the gateway reference (PaymentSimpleCheckWithSource).
+ *   Each SiteLink write is journalled; a payment without an answer is looked for in PaymentsByLedgerID
+ *   (a new receipt of the same amount) and is never sent twice;
+ * - move-out notice: ScheduleMoveOut, journalled, and our notice record;
+ * - billing: SiteLink bills its own leases.
+ */
+import { and, eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { leases, tenantSoftwareLinks } from "~/db/schema";
+import { cardBrand as brandOf } from "~/domain/cards";
+import { getPaymentGateway } from "~/services/payment-gateway.server";
+import type { Billing, LocationRef, Payment, PrepayOffer, TenantLease, Tenants } from "../port";
+import { OutcomeUnknownError, PaymentDeclinedError, StorageSoftwareError, StorageValidationError } from "../errors";
+import { recordApprovedPayment } from "../local/ledger";
+import { localTenants } from "../local/tenants";
+import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { createJournal } from "./journal";
+import { expiryParam, mayHaveBeenApplied, readLedgers } from "./move-in";
+import { centsToDecimal, dateOf, decimalToCents } from "./quote";
+import type { SiteLinkSettings } from "./settings";
+import { addDaysIso, addMonthsIso } from "~/domain/calendar";
+
+export interface SiteLinkTenantsDeps {
+  db: Database;
+  location: LocationRef;
+  call: SiteLinkCall;
+  settings: SiteLinkSettings;
+}
+
+export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
+  const { db, location, call, settings } = deps;
+  const local = localTenants(db, location);
+  const journal = createJournal(db, location.id);
+
+  /** The SiteLink ids behind our lease (ours to read only when it is this tenant's, at this location). */
+  async function ids(tenantId: string, leaseId: string) {
+    if (!/^\d{1,9}$/.test(tenantId) || !/^\d{1,9}$/.test(leaseId)) return null;
+    const [lease] = await db
+      .select({
+        id: leases.id,
+        externalId: leases.externalId,
+        unitId: leases.unitId,
+      })
+      .from(leases)
+      .where(and(eq(leases.id, Number(leaseId)), eq(leases.tenantId, Number(tenantId)), eq(leases.locationId, location.id)));
+    if (!lease?.externalId) return null;
+    const [link] = await db
+      .select({ externalTenantId: tenantSoftwareLinks.externalTenantId })
+      .from(tenantSoftwareLinks)
+      .where(and(eq(tenantSoftwareLinks.tenantId, Number(tenantId)), eq(tenantSoftwareLinks.locationId, location.id)));
+    if (!link) return null;
+    return {
+      leaseId: lease.id,
+      ledgerId: lease.externalId,
+      siteLinkTenantId: link.externalTenantId,
+    };
+  }
+
+  async function ledgerRow(tenantId: string, leaseId: string): Promise<Row | null> {
+    const x = await ids(tenantId, leaseId);
+    if (!x) return null;
+    return (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId) ?? null;
+  }
+
+  /** Our lease record with SiteLink's live figures. */
+  async function live(lease: TenantLease, tenantId: string): Promise<TenantLease> {
+    const row = await ledgerRow(tenantId, lease.leaseId);
+    if (!row) return lease;
+    const paidThrough = dateOf(row.dPaidThru) ?? lease.paidThroughDate;
+    return {
+      ...lease,
+      paidThroughDate: paidThrough,
+      nextDueDate: addDaysIso(paidThrough, 1),
+      balance: row.dcTotalDue !== undefined ? decimalToCents(row.dcTotalDue) : lease.balance,
+      gateCode: row.sAccessCode ?? lease.gateCode,
+      moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
+      insurancePremium: row.dcInsurPremium !== undefined ? decimalToCents(row.dcInsurPremium) : lease.insurancePremium,
+      insuranceCoverage: (await coverageOf(row.InsurCoverageID)) ?? lease.insuranceCoverage,
+    };
+  }
+
+  /** The coverage (cents) of SiteLink's protection plan on a ledger, or null. */
+  async function coverageOf(coverageId: string | undefined): Promise<number | null> {
+    if (!coverageId || Number(coverageId) <= 0) return null;
+    const plans = rows(await call("InsuranceCoverageRetrieve_V2", {}, { write: false }), "Table");
+    const plan = plans.find((p) => p.InsurCoverageID === coverageId);
+    return plan ? decimalToCents(plan.dcCoverage) : null;
+  }
+
+  const typedCard = (method: Parameters<Tenants["makePayment"]>[0]["method"]) => {
+    if (method.kind === "card") return method.card;
+    throw new StorageValidationError("Please enter your card.", {
+      card_number: ["Please enter your card."],
+    });
+  };
+
+  async function pay(input: {
+    tenantId: string;
+    leaseId: string;
+    amount: number;
+    method: Parameters<Tenants["makePayment"]>[0]["method"];
+    idempotencyKey: string;
+    now: Date;
+    source: "portal" | "prepay";
+  }): Promise<Payment> {
+    const x = await ids(input.tenantId, input.leaseId);
+    if (!x) throw new StorageValidationError("This unit is not on your account.");
+    // A repeat of the same key: the first answer, nothing sent again.
+    const previous = await db.query.payments.findFirst({
+      where: (p, { eq }) => eq(p.idempotencyKey, input.idempotencyKey),
+    });
+    if (previous) {
+      return {
+        id: String(previous.id),
+        amount: previous.amount,
+        status: previous.status,
+        cardBrand: previous.cardBrand,
+        cardLast4: previous.cardLast4,
+        authReference: previous.authReference,
+        declineReason: previous.declineReason,
+        createdAt: previous.createdAt,
+      };
+    }
+    const key = `payment:${input.idempotencyKey}`;
+    const open = await journal.get(key);
+    if (open && (open.state === "pending" || open.state === "unknown")) throw new OutcomeUnknownError("This payment is being confirmed");
+    const unitId = (await ledgerRow(input.tenantId, input.leaseId))?.UnitID;
+    if (!unitId) throw new StorageSoftwareError("SiteLink has no ledger for this lease");
+    const before = rows(await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }), "PmtHistory").map((r) => r.Receipt);
+
+    let brand = "visa";
+    let last4 = "";
+    let gatewayAuth = "";
+    let params: Record<string, string | number | boolean>;
+    let operation: string;
+    if (settings.cardChargedBy === "gateway") {
+      const gateway = getPaymentGateway();
+      let charge;
+      if (input.method.kind === "saved") {
+        // A saved card is ours: its gateway token, only when it is this tenant's card.
+        const savedId = input.method.savedCardId;
+        const card = /^\d{1,9}$/.test(savedId)
+          ? await db.query.savedCards.findFirst({ where: (c, { and, eq }) => and(eq(c.id, Number(savedId)), eq(c.tenantId, Number(input.tenantId))) })
+          : undefined;
+        if (!card) throw new StorageValidationError("Choose one of your saved cards.", { saved_card: ["Choose one of your saved cards."] });
+        charge = await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, cardToken: card.gatewayToken });
+      } else {
+        charge = await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: input.method });
+      }
+      if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
+      brand = charge.brand;
+      last4 = charge.last4;
+      gatewayAuth = charge.authReference;
+      operation = "PaymentSimpleCheckWithSource";
+      params = {
+        iTenantID: Number(x.siteLinkTenantId),
+        iUnitID: Number(unitId),
+        dcPaymentAmount: centsToDecimal(input.amount),
+        sCheckNumber: gatewayAuth.slice(0, 30),
+        iSource: 5,
+      };
+    } else {
+      const card = typedCard(input.method);
+      const number = card.number.replace(/\D/g, "");
+      brand = brandOf(number) ?? "visa";
+      last4 = number.slice(-4);
+      const typeId = settings.cardTypeIds[brand];
+      if (!typeId)
+        throw new StorageValidationError("This location does not take this card online. Please use another card.", {
+          card_number: ["Please use another card."],
+        });
+      operation = "PaymentSimpleWithSource";
+      params = {
+        iTenantID: Number(x.siteLinkTenantId),
+        iUnitID: Number(unitId),
+        dcPaymentAmount: centsToDecimal(input.amount),
+        iCreditCardType: typeId,
+        sCreditCardNumber: number,
+        sCreditCardCVV: card.cvv,
+        dExpirationDate: expiryParam(card.expMonth, card.expYear),
+        sBillingName: card.nameOnCard,
+        sBillingAddress: "",
+        sBillingZipCode: card.postalCode,
+        bTestMode: settings.testMode,
+        iSource: 5,
+      };
+    }
+    const { created } = await journal.begin({
+      key,
+      operation,
+      fingerprint: `${x.ledgerId}:${input.amount}`,
+      externalIds: {
+        ledgerId: x.ledgerId,
+        amount: String(input.amount),
+        before: before.join(","),
+      },
+      now: input.now,
+    });
+    if (!created) throw new OutcomeUnknownError("This payment is being confirmed");
+    let receipt = "";
+    try {
+      const a = await call(operation, params, { write: true });
+      const code = a.retCode ?? 0;
+      if (code > 0) receipt = String(code);
+      else if (code === -100 || code === -14) {
+        await journal.settle(key, "failed", {
+          error: `${code} ${a.retMsg}`,
+          now: input.now,
+        });
+        throw new PaymentDeclinedError(code === -14 ? "This card number is not valid." : "Your card was declined.");
+      } else if (code !== -1) {
+        await journal.settle(key, "failed", {
+          error: `${code} ${a.retMsg}`,
+          now: input.now,
+        });
+        if (gatewayAuth) await getPaymentGateway().refund(input.idempotencyKey);
+        throw new StorageSoftwareError(`SiteLink refused the payment: ${code} ${a.retMsg}`);
+      }
+    } catch (error) {
+      if (error instanceof PaymentDeclinedError || (error instanceof StorageSoftwareError && !mayHaveBeenApplied(error))) throw error;
+    }
+    if (!receipt) {
+      // No answer (or -1): look for a new receipt of this amount; found means it went through.
+      const after = await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }).catch(() => null);
+      const found = after ? rows(after, "PmtHistory").find((r) => !before.includes(r.Receipt) && decimalToCents(r.Payment) === input.amount) : undefined;
+      if (!found?.Receipt) {
+        await journal.settle(key, "unknown", {
+          error: "no answer; no new receipt yet",
+          now: input.now,
+        });
+        throw new OutcomeUnknownError("SiteLink did not confirm the payment yet");
+      }
+      receipt = found.Receipt;
+    }
+    await journal.settle(key, "done", {
+      externalIds: { receipt },
+      now: input.now,
+    });
+    const paid = await recordApprovedPayment(db, {
+      tenantId: Number(input.tenantId),
+      leaseId: x.leaseId,
+      amount: input.amount,
+      source: input.source,
+      cardBrand: brand as "visa",
+      cardLast4: last4,
+      authReference: gatewayAuth || `SiteLink receipt ${receipt}`,
+      idempotencyKey: input.idempotencyKey,
+      entryDate: input.now.toISOString().slice(0, 10),
+      now: input.now,
+    });
+    const p = (await db.query.payments.findFirst({
+      where: (q, { eq }) => eq(q.id, paid.paymentId),
+    }))!;
+    return {
+      id: String(p.id),
+      amount: p.amount,
+      status: p.status,
+      cardBrand: p.cardBrand,
+      cardLast4: p.cardLast4,
+      authReference: p.authReference,
+      declineReason: null,
+      createdAt: p.createdAt,
+    };
+  }
+
+  /** SiteLink's prepayment figures for one lease (CustomerAccountsBalanceDetailsWithPrepayment, study §3.4). */
+  async function quotePrepay(tenantId: string, leaseId: string, months: number): Promise<PrepayOffer | null> {
+    const x = await ids(tenantId, leaseId);
+    if (!x || !Number.isInteger(months) || months < 1 || months > 12) return null;
+    const row = (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId);
+    if (!row) return null;
+    const a = await call(
+      "CustomerAccountsBalanceDetailsWithPrepayment",
+      { iTenantID: Number(x.siteLinkTenantId), iNumberOfMonthsPrepay: months },
+      { write: false },
+    );
+    const items = rows(a, "Table1").filter((r) => r.LedgerID === x.ledgerId);
+    const total = items.reduce((sum, r) => sum + decimalToCents(r.dcBalance), 0);
+    const balance = decimalToCents(row.dcTotalDue);
+    const paidThrough = dateOf(row.dPaidThru)!;
+    return {
+      months,
+      balance,
+      // SiteLink gives the prepayment per category with tax included: one line for the months ahead.
+      lines: [
+        {
+          description: `${months} month${months === 1 ? "" : "s"} ahead (${
+            items
+              .map((r) => r.sItem)
+              .filter(Boolean)
+              .join(", ") || "rent"
+          })`,
+          amount: total - balance,
+          tax: 0,
+        },
+      ],
+      total,
+      newPaidThroughDate: addDaysIso(addMonthsIso(addDaysIso(paidThrough, 1), months), -1),
+    };
+  }
+
+  /** The autopay card on SiteLink's ledger (TenantBillingInfoUpdate_v2), journalled; never undoes our record. */
+  async function billingInfo(
+    ledgerId: string,
+    c: {
+      number: string;
+      brand: string;
+      expMonth: number;
+      expYear: number;
+      name: string;
+      zip: string;
+      autoBillType: 0 | 1;
+    },
+    now: Date,
+  ) {
+    const key = `autopay:${ledgerId}:${now.getTime()}:${c.autoBillType}`;
+    const { created } = await journal.begin({
+      key,
+      operation: "TenantBillingInfoUpdate_v2",
+      fingerprint: ledgerId,
+      now,
+    });
+    if (!created) return;
+    try {
+      const a = await call(
+        "TenantBillingInfoUpdate_v2",
+        {
+          iLedgerID: Number(ledgerId),
+          iCreditCardTypeID: settings.cardTypeIds[c.brand] ?? 0,
+          sCreditCardNum: c.number,
+          dCredtiCardExpir: expiryParam(c.expMonth, c.expYear),
+          sCreditCardHolderName: c.name,
+          sCreditCardStreet: "",
+          sCreditCardZip: c.zip,
+          iAutoBillType: c.autoBillType,
+          sACH_CheckWriterAcctNum: "",
+          sACH_ABA_RoutingNum: "",
+          sACH_Check_SavingsCode: "",
+          iDaysAfterDue: 0,
+        },
+        { write: true },
+      );
+      const ok = (a.retCode ?? 0) > 0;
+      await journal.settle(key, ok ? "done" : "failed", {
+        error: ok ? null : `${a.retCode} ${a.retMsg}`,
+        now,
+      });
+    } catch (error) {
+      await journal.settle(key, mayHaveBeenApplied(error) ? "unknown" : "failed", { error: error instanceof Error ? error.message : String(error), now });
+    }
+  }
+
+  return {
+    authenticateTenant: local.authenticateTenant,
+    findTenantByEmail: local.findTenantByEmail,
+    getTenant: local.getTenant,
+    verifyTenantPassword: local.verifyTenantPassword,
+    setTenantPassword: local.setTenantPassword,
+    updateTenantContact: local.updateTenantContact,
+    updateTenantPhone: local.updateTenantPhone,
+    async listTenantLeases(tenantId) {
+      return Promise.all((await local.listTenantLeases(tenantId)).map((l) => live(l, tenantId)));
+    },
+    async getTenantLease(tenantId, leaseId) {
+      const lease = await local.getTenantLease(tenantId, leaseId);
+      return lease ? live(lease, tenantId) : null;
+    },
+    getLedger: local.getLedger,
+    listSavedCards: local.listSavedCards,
+    getReceipt: local.getReceipt,
+    async makePayment(input) {
+      return pay({ ...input, source: "portal" });
+    },
+    quotePrepay,
+    async prepay(input) {
+      const offer = await quotePrepay(input.tenantId, input.leaseId, input.months);
+      if (!offer) throw new StorageValidationError("This unit is not on your account.");
+      if (offer.total !== input.expectedTotal) {
+        throw new StorageValidationError("The amount to prepay changed. Please check the new total and pay again. Nothing was charged.");
+      }
+      return pay({ ...input, amount: offer.total, source: "prepay" });
+    },
+    async enrolAutopay(input) {
+      const x = await ids(input.tenantId, input.leaseId);
+      if (!x) throw new StorageValidationError("This unit is not on your account.");
+      // Our record (the card checked and tokenised by our gateway; a declined card stops here) ...
+      const saved = await local.enrolAutopay(input);
+      // ... and under option A the card on SiteLink's ledger, so that SiteLink's own autopay charges it.
+      if (settings.cardChargedBy === "sitelink") {
+        const number = input.method.kind === "card" ? input.method.card.number.replace(/\D/g, "") : `XXXXXXXXXXXX${saved.last4}`;
+        const name = input.method.kind === "card" ? input.method.card.nameOnCard : "";
+        const zip = input.method.kind === "card" ? input.method.card.postalCode : "";
+        await billingInfo(
+          x.ledgerId,
+          {
+            number,
+            brand: saved.brand,
+            expMonth: saved.expMonth,
+            expYear: saved.expYear,
+            name,
+            zip,
+            autoBillType: 1,
+          },
+          input.now,
+        );
+      }
+      return saved;
+    },
+    async cancelAutopay(input) {
+      const x = await ids(input.tenantId, input.leaseId);
+      const before = x ? await local.getTenantLease(input.tenantId, input.leaseId) : null;
+      await local.cancelAutopay(input);
+      const card = before?.autopay.card;
+      if (x && card && settings.cardChargedBy === "sitelink") {
+        await billingInfo(
+          x.ledgerId,
+          {
+            number: `XXXXXXXXXXXX${card.last4}`,
+            brand: card.brand,
+            expMonth: card.expMonth,
+            expYear: card.expYear,
+            name: "",
+            zip: "",
+            autoBillType: 0,
+          },
+          new Date(),
+        );
+      }
+    },
+    async giveMoveOutNotice(input) {
+      const x = await ids(input.tenantId, input.leaseId);
+      if (!x) throw new StorageValidationError("This unit is not on your account.");
+      const key = `moveout:${x.ledgerId}:${input.moveOutDate}`;
+      const { created } = await journal.begin({
+        key,
+        operation: "ScheduleMoveOut",
+        fingerprint: x.ledgerId,
+        now: input.now,
+      });
+      if (created) {
+        try {
+          const a = await call(
+            "ScheduleMoveOut",
+            {
+              iLedgerID: Number(x.ledgerId),
+              dScheduledOut: siteLinkDate(input.moveOutDate),
+            },
+            { write: true },
+          );
+          await journal.settle(key, (a.retCode ?? 0) > 0 ? "done" : "failed", {
+            error: (a.retCode ?? 0) > 0 ? null : `${a.retCode} ${a.retMsg}`,
+            now: input.now,
+          });
+          if ((a.retCode ?? 0) <= 0 && a.retCode !== -1) throw new StorageSoftwareError(`SiteLink refused the move-out date: ${a.retCode} ${a.retMsg}`);
+        } catch (error) {
+          // Setting a date twice is harmless: an unknown outcome is settled by the next read of the ledger.
+          if (!mayHaveBeenApplied(error)) throw error;
+          await journal.settle(key, "unknown", {
+            error: error instanceof Error ? error.message : String(error),
+            now: input.now,
+          });
+        }
+      }
+      await local.giveMoveOutNotice(input);
+    },
+    // SiteLink bills its own leases (charges and its autopay): nothing to do here.
+    async billLeases() {
+      return { billedBy: "software" as const, leases: [], failed: [] };
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * A SiteLink test bed: the SiteLink simulator on an ephemeral port (real SOAP over HTTP), a seeded
+ * test database with `use_demo_units` off, and Lumberton (L001) and Jacksonville (L002) configured
+ * to use it. Lumberton's password comes from an environment variable, Jacksonville's is stored
+ * encrypted (both ways of docs/decisions/110 are exercised).
+ */
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { DatabaseHandle } from "~/db/client.server";
+import { accounts, locations } from "~/db/schema";
+import type { LocationRef } from "~/storage-software/index.server";
+import { saveSiteLinkSettings } from "~/storage-software/index.server";
+import { DEMO_CORP, startSiteLinkSimulator, type RunningSimulator, type StartOptions } from "../../sitelink-simulator/index";
+import { createTestDatabase } from "./db";
+
+export const PASSWORD_ENV = "SITELINK_TEST_PASSWORD";
+export const API_KEY_ENV = "SITELINK_TEST_API_KEY";
+
+export interface SiteLinkTestbed {
+  handle: DatabaseHandle;
+  sim: RunningSimulator;
+  lumberton: LocationRef;
+  jacksonville: LocationRef;
+  /** Simulator log lines (never console.error: tests fail on it). */
+  simLog: string[];
+  close(): Promise<void>;
+}
+
+export async function locationRef(handle: DatabaseHandle, slug: string): Promise<LocationRef> {
+  const row = await handle.db.query.locations.findFirst({ where: eq(locations.urlSlug, slug) });
+  if (!row) throw new Error(`no location ${slug}`);
+  return { id: row.id, name: row.name, software: row.software, status: row.status };
+}
+
+export async function startSiteLinkTestbed(options: StartOptions = {}): Promise<SiteLinkTestbed> {
+  const simLog: string[] = [];
+  const sim = await startSiteLinkSimulator({ port: 0, log: (l) => simLog.push(l), ...options });
+  process.env[PASSWORD_ENV] = DEMO_CORP.password;
+  process.env[API_KEY_ENV] = DEMO_CORP.apiKey;
+  process.env.SITELINK_SECRET_KEY ??= crypto.randomBytes(32).toString("hex");
+  const handle = await createTestDatabase();
+  const lumberton = await locationRef(handle, "lumberton-nc-28358");
+  const jacksonville = await locationRef(handle, "jacksonville-nc-28546");
+  const [loc] = await handle.db.select({ accountId: locations.accountId }).from(locations).where(eq(locations.id, lumberton.id));
+  await handle.db.update(accounts).set({ useDemoUnits: false }).where(eq(accounts.id, loc!.accountId));
+  const common = { endpoint: sim.url, corpCode: DEMO_CORP.corpCode, corpUser: DEMO_CORP.userName, testMode: true, cardTypeIds: { mastercard: 5, visa: 6, discover: 8 } };
+  await saveSiteLinkSettings(handle.db, { ...common, locationId: lumberton.id, locationCode: "L001", passwordEnv: PASSWORD_ENV, apiKeyEnv: API_KEY_ENV });
+  await saveSiteLinkSettings(handle.db, {
+    ...common,
+    locationId: jacksonville.id,
+    locationCode: "L002",
+    password: DEMO_CORP.password,
+    apiKey: DEMO_CORP.apiKey,
+    cardChargedBy: "gateway",
+    cardTypeIds: { visa: 5, mastercard: 6, discover: 7 },
+  });
+  return {
+    handle,
+    sim,
+    lumberton,
+    jacksonville,
+    simLog,
+    async close() {
+      await handle.close();
+      await sim.close();
+    },
+  };
+}

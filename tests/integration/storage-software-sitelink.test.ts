@@ -1,0 +1,61 @@
+/**
+ * The StorageSoftware contract suite against the SiteLink adapter, the SiteLink simulator behind it
+ * (real SOAP 1.1 over HTTP on an ephemeral port). Units are set up as the office would, through the
+ * simulator's control API, then the inventory sync runs; holds are ours (study §6.6).
+ */
+import crypto from "node:crypto";
+import { and, eq, inArray } from "drizzle-orm";
+import { checkouts, unitTypes, units } from "~/db/schema";
+import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
+import { CONTRACT_NOW, storageSoftwareContract } from "./storage-software-contract";
+import { startSiteLinkTestbed } from "./sitelink-testbed";
+
+storageSoftwareContract("sitelink", async () => {
+  const bed = await startSiteLinkTestbed();
+  const { db } = bed.handle;
+  const control = bed.sim.control;
+  // SiteLink's business date is its own: the simulator runs on the suite's day.
+  control.setClock({ to: CONTRACT_NOW.toISOString() });
+  const sync = async () => {
+    const results = await runSiteLinkSync(db);
+    const failed = results.filter((r) => !r.ok);
+    if (failed.length) throw new Error(`sync failed: ${failed.map((f) => f.error).join("; ")}`);
+  };
+  await sync();
+  let serial = 0;
+  return {
+    storage: storageFor(db, bed.lumberton),
+    otherStorage: storageFor(db, bed.jacksonville),
+    async createUnitType({ statuses, width = 7, length = 9 }) {
+      const created = control.createUnitType("L001", { typeName: `Contract Test ${++serial}`, width, length, stdRate: 5000, webRate: 4500, statuses });
+      await sync();
+      const ids = created.units.map((u) => String(u.UnitID));
+      const rows = await db
+        .select({ id: units.id, externalId: units.externalId, unitTypeId: units.unitTypeId })
+        .from(units)
+        .where(and(eq(units.locationId, bed.lumberton.id), inArray(units.externalId, ids)));
+      const byExternal = new Map(rows.map((r) => [r.externalId, r]));
+      const [type] = await db.select({ id: unitTypes.id }).from(unitTypes).where(eq(unitTypes.id, rows[0]!.unitTypeId));
+      return { unitTypeId: String(type!.id), unitIds: ids.map((x) => String(byExternal.get(x)!.id)) };
+    },
+    async setUnitStatus(unitId, status) {
+      const [row] = await db.select({ externalId: units.externalId }).from(units).where(eq(units.id, Number(unitId)));
+      control.setUnitStatus("L001", Number(row!.externalId), status);
+      await sync();
+    },
+    async holdUnit(unitId, until) {
+      await db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
+    },
+    async openCheckout({ unitTypeId, now }) {
+      const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
+      const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
+      await db.insert(checkouts).values({ id, locationId: bed.lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
+      return { checkoutId: id, idempotencyKey };
+    },
+    // SiteLink has a business date of its own: the simulator's clock.
+    async advanceClock(to) {
+      control.setClock({ to: to.toISOString() });
+    },
+    close: () => bed.close(),
+  };
+});
