@@ -14,7 +14,7 @@ import { firstPeriod, localToday, quoteMoveIn, type MoveInQuote } from "~/domain
 import type { CheckoutProgress } from "~/domain/move-in-steps";
 import { formatPhone } from "~/domain/phone";
 import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE, type AccountGlobalSettings } from "~/domain/account-settings";
-import type { AccountCreationInput } from "~/domain/tenant-form";
+import { tenantFromForm, type AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
 import { now as clockNow } from "./clock.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
@@ -392,20 +392,7 @@ export function checkoutLeaseText(ctx: RentalContext, details: TenantDetails, q:
   const parties: LeaseParties = {
     operatorName: ctx.operatorName,
     location: { name: ctx.location.name, address: ctx.location.address, phone: ctx.location.phoneNumber },
-    tenant: {
-      firstName: details.first_name,
-      lastName: details.last_name,
-      email: details.email,
-      cellPhone: details.cell_phone,
-      addr1: details.addr_1,
-      addr2: details.addr_2,
-      city: details.city,
-      region: details.region,
-      postalCode: details.postal_code,
-      altContactFirstName: details.alt_contact_first_name,
-      altContactLastName: details.alt_contact_last_name,
-      altContactPhone: details.alt_contact_phone,
-    },
+    tenant: tenantFromForm(details),
     unit: { description: ctx.unitType.name, width: ctx.unitType.width, length: ctx.unitType.length },
     insurance: q.plan ? { coverage: q.plan.coverage, premium: q.plan.premium } : null,
     autopayTerms: ctx.location.autopayTerms,
@@ -533,24 +520,7 @@ export async function placeMoveIn(
       checkoutId: checkout.id,
       idempotencyKey: checkout.idempotencyKey,
       unitTypeId: ctx.unitType.id,
-      tenant: {
-        firstName: details.first_name,
-        lastName: details.last_name,
-        email: details.email,
-        cellPhone: details.cell_phone,
-        webPwHash: checkout.webPwHash,
-        addr1: details.addr_1,
-        addr2: details.addr_2,
-        city: details.city,
-        region: details.region,
-        postalCode: details.postal_code,
-        isMilitary: details.is_military,
-        isCompany: details.is_company,
-        isCommercial: details.is_commercial,
-        altContactFirstName: details.alt_contact_first_name,
-        altContactLastName: details.alt_contact_last_name,
-        altContactPhone: details.alt_contact_phone,
-      },
+      tenant: { ...tenantFromForm(details), webPwHash: checkout.webPwHash },
       moveInDate: q.quote.moveInDate,
       paidThroughDate,
       nextDueDate,
