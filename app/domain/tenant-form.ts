@@ -97,21 +97,24 @@ export const tenantContactShape = {
 
 export const tenantContactSchema = z.object(tenantContactShape);
 
-export const accountCreationSchema = z
-  .object({
-    ...tenantContactShape,
-    web_pw: passwordField("password"),
-    confirm_web_pw: z
-      .string({ error: "Confirm your password." })
-      .min(1, "Confirm your password.")
-      .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
-      .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`),
-  })
-  .superRefine((v, ctx) => {
-    if (v.confirm_web_pw && v.web_pw && v.confirm_web_pw !== v.web_pw) {
-      ctx.addIssue({ code: "custom", path: ["confirm_web_pw"], message: "The passwords do not match." });
-    }
-  });
+/** The password and its confirmation of the account-creation form (spec §5: 6 to 20 characters each). */
+export const accountPasswordShape = {
+  web_pw: passwordField("password"),
+  confirm_web_pw: z
+    .string({ error: "Confirm your password." })
+    .min(1, "Confirm your password.")
+    .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
+    .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`),
+};
+
+/** Spec §5: the confirmation must equal the password (reported on the confirmation). */
+export function passwordsMustMatch(v: { web_pw?: string; confirm_web_pw?: string }, ctx: z.RefinementCtx) {
+  if (v.confirm_web_pw && v.web_pw && v.confirm_web_pw !== v.web_pw) {
+    ctx.addIssue({ code: "custom", path: ["confirm_web_pw"], message: "The passwords do not match." });
+  }
+}
+
+export const accountCreationSchema = z.object({ ...tenantContactShape, ...accountPasswordShape }).superRefine(passwordsMustMatch);
 
 export type AccountCreationInput = z.infer<typeof accountCreationSchema>;
 export type TenantContactInput = z.infer<typeof tenantContactSchema>;
