@@ -84,6 +84,7 @@ export default tseslint.config(
       "app/services/billing-run.server.ts",
       "app/services/move-in.server.ts",
       "app/services/portal-demo.server.ts",
+      "app/storage-software/local/billing.ts",
       "app/storage-software/local/inventory.ts",
       "app/storage-software/local/rentals.ts",
       "app/storage-software/local/tenants.ts",

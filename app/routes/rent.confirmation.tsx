@@ -39,10 +39,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!ctx) throw notFound();
   const checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
   if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
-  if (!(await isConfirmationViewable(context.db, checkout.completedLeaseId, now))) {
+  if (!(await isConfirmationViewable(ctx.storage, checkout.completedLeaseId, now))) {
     return data({ expired: true as const, hours: CONFIRMATION_HOURS }, { status: 410, headers: { "Cache-Control": NO_STORE } });
   }
-  const c = await getMoveInConfirmation(context.db, checkout.completedLeaseId);
+  const c = await getMoveInConfirmation(ctx.storage, checkout.completedLeaseId);
   if (!c) throw redirect(`/rent/${params.unitTypeId}`);
   return data(
     {

@@ -46,7 +46,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>Rental agreement – unit ${escape(lease.unit.name)}</title>
+<title>Rental agreement – unit ${escape(lease.unitName)}</title>
 <style nonce="${nonce}">
 body{font:16px/1.5 Georgia,serif;max-width:46rem;margin:2rem auto;padding:0 1rem;color:#111}
 .text{white-space:pre-wrap}
@@ -55,12 +55,12 @@ code{font-size:.85em;word-break:break-all}
 @media print{body{margin:0}}
 </style></head>
 <body>
-<p>Unit ${escape(lease.unit.name)} · move-in ${escape(lease.moveInDate)}</p>
-<div class="text">${escape(lease.leaseText)}</div>
+<p>Unit ${escape(lease.unitName)} · move-in ${escape(lease.moveInDate)}</p>
+<div class="text">${escape(lease.text)}</div>
 <div class="sig">
 <p><strong>Signed electronically by:</strong> ${escape(lease.signedName)}</p>
 <p><strong>Signed at:</strong> ${escape(signedAt)} from IP address ${escape(lease.signedIp || "unknown")}</p>
-<p><strong>Fingerprint of the text (SHA-256):</strong> <code>${escape(lease.leaseHash)}</code></p>
+<p><strong>Fingerprint of the text (SHA-256):</strong> <code>${escape(lease.hash)}</code></p>
 </div>
 </body></html>`;
   return new Response(html, {
@@ -68,7 +68,7 @@ code{font-size:.85em;word-break:break-all}
       "Content-Type": "text/html; charset=utf-8",
       "Cache-Control": NO_STORE,
       "X-Robots-Tag": "noindex",
-      ...(url.searchParams.get("download") === "1" ? { "Content-Disposition": `attachment; filename="lease-${lease.id}.html"` } : {}),
+      ...(url.searchParams.get("download") === "1" ? { "Content-Disposition": `attachment; filename="lease-${lease.leaseId}.html"` } : {}),
     },
   });
 }

@@ -54,6 +54,7 @@ import {
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
 import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
+import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { autopayChoice } from "~/domain/autopay-choice";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
@@ -293,8 +294,8 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
       const phone = ctx.location.phoneNumber;
       const attempt = await beginCardAttempt(context.db, { scope: { kind: "rental", checkoutId: checkout.id }, email: checkoutDetails(checkout)!.email, ip: clientIp(context), now });
       if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
-      const card = toCardDetails(submission.value);
-      const outcome = await placeMoveIn(context.db, ctx, checkout, { card, autopay, now, origin: await siteOriginFor(context) }).catch(async (error: unknown) => {
+      const payment: PaymentMethodInput = { kind: "card", card: toCardDetails(submission.value) };
+      const outcome = await placeMoveIn(context.db, ctx, checkout, { payment, autopay, now, origin: await siteOriginFor(context) }).catch(async (error: unknown) => {
         await cardNotTried(context.db, attempt.ticket);
         throw error;
       });
@@ -303,7 +304,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
         throw redirect(`${basePath}?step=review&changed=1`, 303);
       }
       if (outcome.status === "declined") {
-        const { message } = cardDeclined(attempt.ticket, { where: `rental ${params.unitTypeId}`, reason: outcome.reason, last4: card.number.slice(-4), phone });
+        const { message } = cardDeclined(attempt.ticket, { where: `rental ${params.unitTypeId}`, reason: outcome.reason, last4: methodLast4(payment), phone });
         return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [message] }), 402, { formError: message });
       }
       await cardApproved(context.db, attempt.ticket);

@@ -1,10 +1,11 @@
 import fs from "node:fs";
-import { and, asc, eq, inArray, isNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { billingRuns, leases, locations, tenants } from "~/db/schema";
+import { billingRuns, locations } from "~/db/schema";
 import { localDate } from "~/domain/billing";
 import { formatCents } from "~/domain/money";
-import { billLease } from "~/storage-software/local/tenants";
+import { storageFor } from "~/storage-software/index.server";
+import type { LeaseBilling, StorageSoftware } from "~/storage-software/port";
 import { sendEmail } from "./email.server";
 import { now as clockNow } from "./clock.server";
 import { pruneTenantSessions } from "./session.server";
@@ -41,8 +42,8 @@ async function claim(db: Database, runDate: string, now: Date): Promise<boolean>
 }
 
 /**
- * The daily billing run of the local adapter for `runDate` (a calendar date of the locations' time
- * zone): every active lease at a location served by the local adapter is billed (billLease). Safe to
+ * The daily billing run for `runDate` (a calendar date of the locations' time zone): every location's
+ * storage software bills its active leases through the port (`billLeases`). Safe to
  * run twice and from several processes: the date is claimed once in billing_runs, and every posting
  * and autopay charge is idempotent on its own key besides. `force` skips the claim (the CLI's
  * --force, tests); `tenantId` limits the run to one tenant's leases (tests).
@@ -55,34 +56,34 @@ export async function runBilling(
   const result: BillingRunResult = { runDate: input.runDate, skipped: false, leases: 0, chargesPosted: 0, autopayCharged: 0, autopayDeclined: 0 };
   if (!input.force && !(await claim(db, input.runDate, now))) return { ...result, skipped: true };
 
-  // Every location is served by the local adapter today (app/storage-software/index.server.ts); a
-  // SiteLink location would be billed by SiteLink and is left out here.
-  const local = await db.select({ id: locations.id }).from(locations).where(inArray(locations.software, ["sitelink", "no_api"]));
-  const rows = await db
-    .select({ id: leases.id })
-    .from(leases)
-    .where(
-      and(
-        eq(leases.status, "active"),
-        inArray(leases.locationId, local.map((l) => l.id).concat(-1)),
-        sql`${leases.moveInDate} <= ${input.runDate}`,
-        input.tenantId === undefined ? undefined : eq(leases.tenantId, input.tenantId),
-      ),
-    )
-    .orderBy(asc(leases.id));
-  for (const row of rows) {
+  // Each location's storage software bills its own leases (the local adapter posts and runs autopay;
+  // a SiteLink site is billed by SiteLink and answers billedBy "software").
+  const list = await db
+    .select({ id: locations.id, name: locations.name, software: locations.software, status: locations.status })
+    .from(locations)
+    .orderBy(asc(locations.id));
+  for (const location of list) {
+    const storage = storageFor(db, location);
+    let billing;
     try {
-      const r = await billLease(db, row.id, { runDate: input.runDate, now });
+      billing = await storage.billLeases({ runDate: input.runDate, now, tenantId: input.tenantId === undefined ? undefined : String(input.tenantId) });
+    } catch (error) {
+      logger.error({ err: error, locationId: location.id, runDate: input.runDate }, "[billing] a location could not be billed; the next run retries it");
+      continue;
+    }
+    for (const f of billing.failed) {
+      logger.error({ err: f.error, leaseId: f.leaseId, runDate: input.runDate }, "[billing] a lease could not be billed; the next run retries it");
+    }
+    for (const r of billing.leases) {
       result.leases++;
       result.chargesPosted += r.chargesPosted;
       if (r.autopay === "approved") result.autopayCharged++;
       if (r.autopay === "declined") {
         result.autopayDeclined++;
-        await notifyDecline(db, row.id, r.declineReason ?? "Your card was declined.");
+        await notifyDecline(db, storage, r).catch((error) =>
+          logger.error({ err: error, leaseId: r.leaseId }, "[billing] the autopay decline email could not be queued"),
+        );
       }
-    } catch (error) {
-      // One lease's problem must not stop the others; the next run retries it (postings are idempotent).
-      logger.error({ err: error, leaseId: row.id, runDate: input.runDate }, "[billing] a lease could not be billed; the next run retries it");
     }
   }
   await db
@@ -103,17 +104,16 @@ export async function runBilling(
   return result;
 }
 
-async function notifyDecline(db: Database, leaseId: number, reason: string) {
-  const [row] = await db
-    .select({ email: tenants.email, firstName: tenants.firstName, balance: sql<string>`(select coalesce(sum(case when kind = 'charge' then amount + tax else -amount end), 0) from ledger_entries where lease_id = ${leaseId})` })
-    .from(leases)
-    .innerJoin(tenants, eq(tenants.id, leases.tenantId))
-    .where(eq(leases.id, leaseId));
-  if (!row) return;
+/** Tells the tenant their autopay card was declined, with what they owe now (the port's balance). */
+async function notifyDecline(db: Database, storage: StorageSoftware, billed: LeaseBilling) {
+  const tenant = await storage.getTenant(billed.tenantId);
+  const lease = await storage.getTenantLease(billed.tenantId, billed.leaseId);
+  if (!tenant || !lease) return;
+  const reason = billed.declineReason ?? "Your card was declined.";
   await sendEmail(db, {
-    to: row.email,
+    to: tenant.email,
     subject: "Your autopay payment was declined",
-    text: `Hello ${row.firstName},\n\nWe tried to charge your autopay card for ${formatCents(Number(row.balance))} today, and it was declined: ${reason}\nPlease sign in to the customer portal to pay with another card, or call the office.\n`,
+    text: `Hello ${tenant.firstName},\n\nWe tried to charge your autopay card for ${formatCents(lease.balance)} today, and it was declined: ${reason}\nPlease sign in to the customer portal to pay with another card, or call the office.\n`,
   });
 }
 

@@ -4,13 +4,13 @@
  * Every figure comes from `quoteMoveIn`, computed again here before the card is charged.
  */
 import crypto from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
+import { and, asc, eq, lt } from "drizzle-orm";
 import { createCookie } from "react-router";
 import type { Database } from "~/db/client.server";
-import { accounts, checkouts, units, unitTypes, websites } from "~/db/schema";
+import { accounts, checkouts, locations, units, unitTypes, websites } from "~/db/schema";
 import { leaseText, type LeaseParties } from "~/domain/lease";
 import { formatCents } from "~/domain/money";
-import { firstPeriod, localToday, quoteMoveIn, type MoveInQuote } from "~/domain/move-in-quote";
+import { firstPeriod, localToday } from "~/domain/move-in-quote";
 import type { CheckoutProgress } from "~/domain/move-in-steps";
 import { formatPhone } from "~/domain/phone";
 import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE, type AccountGlobalSettings } from "~/domain/account-settings";
@@ -20,12 +20,11 @@ import { now as clockNow } from "./clock.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { PaymentDeclinedError } from "~/storage-software/errors";
 import { storageFor } from "~/storage-software/index.server";
-import type { InsurancePlanOption, MoveInResult, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
-import { getPaymentGateway, type CardDetails } from "./payment-gateway.server";
+import type { InsurancePlanOption, MoveInQuote, MoveInRecord, MoveInResult, PaymentMethodInput, StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
+import { getPaymentGateway } from "./payment-gateway.server";
 import { hashPassword } from "./password.server";
 import { sendEmail } from "./email.server";
 import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
-import { listLedger, recordDeclinedPayment } from "~/storage-software/local/ledger";
 import type { CardBrand } from "~/db/schema/billing";
 import { isUnitTypeShown } from "~/domain/units";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
@@ -364,22 +363,14 @@ export interface CheckoutQuote {
  * still allowed, else the first allowed date (today in the location's time zone).
  */
 export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string | null, moveInDate?: string | null): Promise<CheckoutQuote> {
-  const [plans, charges] = await Promise.all([
-    ctx.settings.is_insurance_shown ? ctx.storage.listInsurancePlans() : Promise.resolve([]),
-    ctx.storage.listCheckoutCharges(),
-  ]);
+  const plans = ctx.settings.is_insurance_shown ? await ctx.storage.listInsurancePlans() : [];
   const plan = insuranceChoice && insuranceChoice !== "none" ? (plans.find((p) => p.id === insuranceChoice) ?? null) : null;
-  const quote = quoteMoveIn({
-    unitType: ctx.unitType,
-    settings: {
-      isWebRatesEnabled: ctx.settings.is_web_rates_enabled,
-      fakeDiscountPercentage: ctx.settings.fake_discount_percentage,
-      isShowExtraChargesAtCheckout: ctx.location.isShowExtraChargesAtCheckout,
-      isHideExtraChargesForParkingOrOffice: ctx.location.isHideExtraChargesForParkingOrOffice,
-    },
-    charges,
-    insurancePlan: plan,
+  const quote = await ctx.storage.quoteMoveIn({
+    unitTypeId: ctx.unitType.id,
+    insurancePlanId: plan?.id ?? null,
     moveInDate: effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today,
+    pricing: { isWebRatesEnabled: ctx.settings.is_web_rates_enabled, fakeDiscountPercentage: ctx.settings.fake_discount_percentage },
+    now: clockNow(),
   });
   return { quote, plans, plan };
 }
@@ -472,16 +463,30 @@ export function verifyLeaseToken(leaseId: string, token: string | null, now: Dat
 }
 
 /** Whether the confirmation page of this lease's move-in is still shown (CONFIRMATION_HOURS after it). */
-export async function isConfirmationViewable(db: Database, leaseId: number, now: Date): Promise<boolean> {
-  const lease = await db.query.leases.findFirst({ columns: { createdAt: true }, where: (l, { eq }) => eq(l.id, leaseId) });
-  if (!lease) return false;
-  return now.getTime() - lease.createdAt.getTime() < CONFIRMATION_HOURS * 60 * 60 * 1000;
+export async function isConfirmationViewable(storage: StorageSoftware, leaseId: number | string, now: Date): Promise<boolean> {
+  const m = await storage.getMoveIn(String(leaseId));
+  if (!m) return false;
+  return now.getTime() - m.createdAt.getTime() < CONFIRMATION_HOURS * 60 * 60 * 1000;
+}
+
+/**
+ * The move-in behind a lease link (/rent/lease/:id carries no location): each location's storage
+ * software is asked in turn, first answer wins (a handful of locations; a lease id is one
+ * location's). docs/decisions/100-storage-port-only-way-in.md.
+ */
+async function findMoveIn(db: Database, leaseId: string): Promise<MoveInRecord | null> {
+  if (!/^\d{1,9}$/.test(leaseId)) return null;
+  const list = await db.select({ id: locations.id, name: locations.name, software: locations.software, status: locations.status }).from(locations).orderBy(asc(locations.id));
+  for (const location of list) {
+    const m = await storageFor(db, location).getMoveIn(leaseId);
+    if (m) return m;
+  }
+  return null;
 }
 
 /** The holder of a lease (for the portal's tokenless lease link). */
-export async function leaseTenantId(db: Database, leaseId: number): Promise<string | null> {
-  const lease = await db.query.leases.findFirst({ columns: { tenantId: true }, where: (l, { eq }) => eq(l.id, leaseId) });
-  return lease ? String(lease.tenantId) : null;
+export async function leaseTenantId(db: Database, leaseId: number | string): Promise<string | null> {
+  return (await findMoveIn(db, String(leaseId)))?.tenantId ?? null;
 }
 
 // ------------------------------------------------------------------ the move-in
@@ -502,7 +507,7 @@ export async function placeMoveIn(
   db: Database,
   ctx: RentalContext,
   checkout: Checkout,
-  input: { card: CardDetails & { brand: CardBrand }; autopay: boolean; now: Date; origin: string },
+  input: { payment: PaymentMethodInput; autopay: boolean; now: Date; origin: string },
 ): Promise<PlaceMoveInResult> {
   const details = checkoutDetails(checkout);
   if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
@@ -529,24 +534,14 @@ export async function placeMoveIn(
       insurancePremium: q.quote.insurancePremium,
       lines: q.quote.lines,
       total: q.quote.total,
-      card: input.card,
+      payment: input.payment,
       autopay: input.autopay,
       lease: { text, hash: checkout.leaseHash, signedName: checkout.signedName, signedAt: checkout.signedAt, signedIp: checkout.signedIp ?? "" },
       now: input.now,
     });
   } catch (error) {
     if (error instanceof PaymentDeclinedError) {
-      await recordDeclinedPayment(db, {
-        tenantId: null,
-        leaseId: null,
-        amount: q.quote.total,
-        source: "move_in",
-        cardBrand: input.card.brand,
-        cardLast4: input.card.number.slice(-4),
-        idempotencyKey: `${checkout.idempotencyKey}:declined`,
-        reason: error.reason,
-      });
-      // A new key for the next attempt, so the next card is really tried.
+      // The adapter recorded the declined attempt for the office. A new key for the next attempt, so the next card is really tried.
       await db.update(checkouts).set({ idempotencyKey: randomId() }).where(eq(checkouts.id, checkout.id));
       // The gateway's reason is for the server log only (card-attempts.server.ts), never the visitor.
       return { status: "declined", message: CARD_DECLINED_MESSAGE, reason: error.reason };
@@ -620,39 +615,30 @@ export interface MoveInConfirmation {
   leasePath: string;
 }
 
-export async function getMoveInConfirmation(db: Database, leaseId: number): Promise<MoveInConfirmation | null> {
-  const lease = await db.query.leases.findFirst({
-    where: (l, { eq }) => eq(l.id, leaseId),
-    with: { unit: true, tenant: true },
-  });
-  if (!lease) return null;
-  const ledger = await listLedger(db, leaseId);
-  const payment = await db.query.payments.findFirst({
-    where: (p, { and, eq }) => and(eq(p.leaseId, leaseId), eq(p.source, "move_in"), eq(p.status, "approved")),
-  });
-  const lines = ledger.filter((l) => l.kind !== "payment");
+export async function getMoveInConfirmation(storage: StorageSoftware, leaseId: number | string): Promise<MoveInConfirmation | null> {
+  const m = await storage.getMoveIn(String(leaseId));
+  if (!m) return null;
   return {
-    leaseId,
-    unitName: lease.unit.name,
-    gateCode: lease.gateCode,
-    firstName: lease.tenant.firstName,
-    email: lease.tenant.email,
-    moveInDate: lease.moveInDate,
-    paidThroughDate: lease.paidThroughDate,
-    nextDueDate: lease.nextDueDate,
-    monthlyRate: lease.monthlyRate,
-    autopayEnabled: lease.autopayEnabled,
-    lines: lines.map((l) => ({ description: l.description, kind: l.kind, amount: l.kind === "credit" ? -l.amount : l.amount, tax: l.tax })),
-    totalCharged: lines.reduce((s, l) => s + (l.kind === "credit" ? -l.amount : l.amount + l.tax), 0),
-    payment: payment ? { amount: payment.amount, cardBrand: payment.cardBrand, cardLast4: payment.cardLast4, authReference: payment.authReference } : null,
-    leasePath: leaseDocumentPath(leaseId),
+    leaseId: Number(m.leaseId),
+    unitName: m.unitName,
+    gateCode: m.gateCode,
+    firstName: m.firstName,
+    email: m.email,
+    moveInDate: m.moveInDate,
+    paidThroughDate: m.paidThroughDate,
+    nextDueDate: m.nextDueDate,
+    monthlyRate: m.monthlyRate,
+    autopayEnabled: m.autopayEnabled,
+    lines: m.lines,
+    totalCharged: m.lines.reduce((s, l) => s + l.amount + (l.kind === "credit" ? 0 : l.tax), 0),
+    payment: m.payment ? { amount: m.payment.amount, cardBrand: m.payment.cardBrand, cardLast4: m.payment.cardLast4, authReference: m.payment.authReference } : null,
+    leasePath: leaseDocumentPath(m.leaseId),
   };
 }
 
-export async function getLeaseDocument(db: Database, leaseId: number) {
-  return db.query.leases.findFirst({
-    columns: { id: true, leaseText: true, leaseHash: true, signedName: true, signedAt: true, signedIp: true, moveInDate: true },
-    where: (l, { eq }) => eq(l.id, leaseId),
-    with: { unit: { columns: { name: true } } },
-  });
+/** The signed lease of a move-in, for the printable document. */
+export async function getLeaseDocument(db: Database, leaseId: number | string) {
+  const m = await findMoveIn(db, String(leaseId));
+  if (!m) return null;
+  return { leaseId: m.leaseId, tenantId: m.tenantId, unitName: m.unitName, moveInDate: m.moveInDate, ...m.lease };
 }

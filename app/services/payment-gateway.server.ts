@@ -3,31 +3,31 @@ import fs from "node:fs";
 import type { CardBrand } from "~/db/schema/billing";
 import { cardBrand, luhnValid } from "~/domain/cards";
 
-/** What the gateway is given: the card exists only in memory for the length of the call. */
-export interface CardDetails {
-  number: string;
-  expMonth: number;
-  expYear: number;
-  cvv: string;
-  nameOnCard: string;
-  postalCode: string;
-}
+import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
 
 /**
- * How a payment flow receives the payer's card (docs/decisions/079-payment-method-input.md): either
- * our own card fields (only with the built-in test gateway, which has no hosted fields), or a token a
- * processor's hosted fields / tokenisation made in the browser, so the card number never reaches us.
- * Flows pass it through to the gateway unchanged; only the gateway and the form's fields component
- * know which kind they deal with.
+ * What a payment flow passes on (docs/decisions/079-payment-method-input.md): `CardDetails` (our own
+ * card fields; the card exists only in memory for the length of the call) inside a
+ * `PaymentMethodInput`, or a processor's token. Defined in app/domain/payment-method.ts so that the
+ * storage-software port can take them without importing a service.
  */
-export type PaymentMethodInput = { kind: "card"; card: CardDetails } | { kind: "token"; token: string };
+export type { CardDetails, PaymentMethodInput };
 
 export type ChargeResult =
-  | { status: "approved"; authReference: string; brand: CardBrand; last4: string; cardToken: string }
+  | {
+      status: "approved";
+      authReference: string;
+      brand: CardBrand;
+      last4: string;
+      cardToken: string;
+      /** The card's expiry when the gateway knows it (needed to save a card paid with a token). */
+      expMonth?: number;
+      expYear?: number;
+    }
   | { status: "declined"; reason: string; brand: CardBrand | null; last4: string };
 
 export type TokenizeResult =
-  | { status: "ok"; brand: CardBrand; last4: string; cardToken: string }
+  | { status: "ok"; brand: CardBrand; last4: string; cardToken: string; expMonth?: number; expYear?: number }
   | { status: "declined"; reason: string };
 
 /** A payment gateway. Services use only this interface; the card number goes no further. */
@@ -44,8 +44,11 @@ export interface PaymentGateway {
       | { amount: number; idempotencyKey: string; method: PaymentMethodInput }
       | { amount: number; idempotencyKey: string; cardToken: string },
   ): Promise<ChargeResult>;
-  /** Checks a card and returns a token to charge it later (autopay, saved cards) without charging now. */
-  tokenize(card: CardDetails): Promise<TokenizeResult>;
+  /**
+   * Checks a card (typed, or a processor's one-time token) and returns a token to charge it later
+   * (autopay, saved cards) without charging now.
+   */
+  tokenize(input: CardDetails | PaymentMethodInput): Promise<TokenizeResult>;
   /**
    * The result of an earlier charge with this key, or null when none was made: how an approved
    * charge that was never recorded (the database went away between charge and record) is found
@@ -84,9 +87,17 @@ export function createTestGateway(): PaymentGateway {
     return { ok: true, brand, last4, number };
   }
 
-  function token(brand: CardBrand, last4: string, number: string): string {
+  /** `tok_{brand}_{last4}_{ok|decline}_{MMYYYY}_{random}`: the test gateway's tokens carry what a processor would tell. */
+  function token(brand: CardBrand, last4: string, number: string, card: CardDetails): string {
     const flag = number === SAVES_BUT_DECLINES ? "decline" : "ok";
-    return `tok_${brand}_${last4}_${flag}_${crypto.randomBytes(6).toString("hex")}`;
+    const expiry = `${String(card.expMonth).padStart(2, "0")}${card.expYear}`;
+    return `tok_${brand}_${last4}_${flag}_${expiry}_${crypto.randomBytes(6).toString("hex")}`;
+  }
+
+  function parseToken(cardToken: string) {
+    const [, brand, last4, flag, expiry] = cardToken.split("_");
+    const m = /^(\d{2})(\d{4})$/.exec(expiry ?? "");
+    return { brand: (brand as CardBrand) ?? null, last4: last4 ?? "", ok: flag === "ok", expMonth: m ? Number(m[1]) : undefined, expYear: m ? Number(m[2]) : undefined };
   }
 
   return {
@@ -102,16 +113,15 @@ export function createTestGateway(): PaymentGateway {
           : request;
       let result: ChargeResult;
       if ("cardToken" in input) {
-        const [, brand, last4, flag] = input.cardToken.split("_");
-        result =
-          flag === "ok"
-            ? approve(brand as CardBrand, last4 ?? "", input.cardToken)
-            : { status: "declined", reason: DECLINE_LATER_REASON, brand: (brand as CardBrand) ?? null, last4: last4 ?? "" };
+        const t = parseToken(input.cardToken);
+        result = t.ok
+          ? approve(t.brand!, t.last4, input.cardToken, { expMonth: t.expMonth, expYear: t.expYear })
+          : { status: "declined", reason: DECLINE_LATER_REASON, brand: t.brand, last4: t.last4 };
       } else {
         const c = check(input.card);
         if (!c.ok) result = { status: "declined", reason: c.reason, brand: c.brand, last4: c.last4 };
         else if (c.number === SAVES_BUT_DECLINES) result = { status: "declined", reason: DECLINE_LATER_REASON, brand: c.brand, last4: c.last4 };
-        else result = approve(c.brand, c.last4, token(c.brand, c.last4, c.number));
+        else result = approve(c.brand, c.last4, token(c.brand, c.last4, c.number, input.card), { expMonth: input.card.expMonth, expYear: input.card.expYear });
       }
       results.set(input.idempotencyKey, result);
       logCharge(input, result);
@@ -127,10 +137,16 @@ export function createTestGateway(): PaymentGateway {
       logRefund(idempotencyKey, r);
       return { refunded: true };
     },
-    async tokenize(card) {
+    async tokenize(input) {
+      if ("kind" in input && input.kind === "token") {
+        const t = parseToken(input.token);
+        if (!t.brand || !t.last4) return { status: "declined", reason: "This card could not be saved." };
+        return { status: "ok", brand: t.brand, last4: t.last4, cardToken: input.token, expMonth: t.expMonth, expYear: t.expYear };
+      }
+      const card = "kind" in input ? input.card : input;
       const c = check(card);
       if (!c.ok) return { status: "declined", reason: c.reason };
-      return { status: "ok", brand: c.brand, last4: c.last4, cardToken: token(c.brand, c.last4, c.number) };
+      return { status: "ok", brand: c.brand, last4: c.last4, cardToken: token(c.brand, c.last4, c.number, card), expMonth: card.expMonth, expYear: card.expYear };
     },
   };
 }
@@ -162,8 +178,8 @@ function logRefund(idempotencyKey: string, charge: Extract<ChargeResult, { statu
   fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
 }
 
-function approve(brand: CardBrand, last4: string, cardToken: string): ChargeResult {
-  return { status: "approved", authReference: `AUTH-${crypto.randomBytes(5).toString("hex").toUpperCase()}`, brand, last4, cardToken };
+function approve(brand: CardBrand, last4: string, cardToken: string, expiry: { expMonth?: number; expYear?: number } = {}): ChargeResult {
+  return { status: "approved", authReference: `AUTH-${crypto.randomBytes(5).toString("hex").toUpperCase()}`, brand, last4, cardToken, ...expiry };
 }
 
 let gateway: PaymentGateway | undefined;

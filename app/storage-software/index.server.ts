@@ -1,16 +1,11 @@
 import { asc } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations, type Software } from "~/db/schema/location";
-import type { StorageSoftware } from "./port";
+import { locations } from "~/db/schema/location";
+import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
 import { logger } from "~/logger.server";
 
-export interface LocationRef {
-  id: number;
-  name: string;
-  software: Software;
-  status: "Live" | "Coming Soon";
-}
+export type { LocationRef };
 
 /**
  * The one factory: the storage software of a location, picked by its `software` field.

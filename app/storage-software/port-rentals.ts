@@ -1,5 +1,9 @@
-/** Rentals part of the StorageSoftware port (issue 4): holds, move-ins, reservations. See ./port.ts. */
-import type { CardDetails } from "~/services/payment-gateway.server";
+/** Rentals part of the StorageSoftware port (issue 4): holds, quotes, move-ins, reservations. See ./port.ts. */
+import type { PaymentMethodInput } from "~/domain/payment-method";
+import type { MoveInQuote, QuoteLine } from "~/domain/move-in-quote";
+
+/** The figures of a move-in (what is shown, signed and charged): `quoteMoveIn`'s answer. */
+export type { MoveInQuote, QuoteLine as MoveInQuoteLine };
 
 // ---------------------------------------------------------------- rentals (issue 4)
 
@@ -78,9 +82,10 @@ export interface MoveInInput {
   insurancePlanId: string | null;
   insurancePremium: number;
   lines: MoveInChargeLine[];
-  /** What is charged now, cents (= Σ line amount + tax). */
+  /** What is charged now, cents (= Σ line amount + tax): the total of `quoteMoveIn`, unchanged. */
   total: number;
-  card: CardDetails;
+  /** The payer's card: our own card fields or a processor's token (decision 079). Never stored or logged. */
+  payment: PaymentMethodInput;
   /** Save the card (tokenised) and enrol the lease in autopay. */
   autopay: boolean;
   lease: { text: string; hash: string; signedName: string; signedAt: Date; signedIp: string };
@@ -99,6 +104,41 @@ export interface MoveInResult {
   cardLast4: string;
   /** False when this checkout had already been completed: the first result, nothing charged again. */
   created: boolean;
+}
+
+export interface MoveInQuoteInput {
+  unitTypeId: string;
+  /** A plan of `listInsurancePlans`, or null for none. */
+  insurancePlanId: string | null;
+  /** "YYYY-MM-DD" in the location's time zone. */
+  moveInDate: string;
+  /** The account's pricing flags (web rates instead of standard rates; the online discount on the first month). */
+  pricing: { isWebRatesEnabled: boolean; fakeDiscountPercentage: number };
+  now: Date;
+}
+
+/** A completed move-in as the confirmation page, the email and the lease document read it. */
+export interface MoveInRecord {
+  leaseId: string;
+  tenantId: string;
+  unitName: string;
+  gateCode: string;
+  firstName: string;
+  email: string;
+  moveInDate: string;
+  paidThroughDate: string;
+  nextDueDate: string;
+  /** Cents a month. */
+  monthlyRate: number;
+  autopayEnabled: boolean;
+  /** When the move-in was recorded (the confirmation page is shown for a while after it). */
+  createdAt: Date;
+  /** The charges and credits of the lease (no payments); credits have a negative amount. */
+  lines: Array<{ description: string; kind: "charge" | "credit"; amount: number; tax: number }>;
+  /** The approved move-in payment, or null. */
+  payment: { id: string; amount: number; cardBrand: string; cardLast4: string; authReference: string | null } | null;
+  /** The signed lease. */
+  lease: { text: string; hash: string; signedName: string; signedAt: Date; signedIp: string | null };
 }
 
 export interface ReserveInput {
@@ -150,11 +190,20 @@ export interface Rentals {
   holdUnit(input: { unitTypeId: string; holdToken: string; until: Date; now: Date }): Promise<UnitHold>;
   releaseHold(holdToken: string): Promise<void>;
   /**
+   * The move-in figures the visitor is shown, signs and is charged: the local adapter computes them
+   * with app/domain/move-in-quote.ts; a SiteLink adapter asks SiteLink (its proration, fees and tax
+   * rounding). Throws UnitUnavailableError for a unit type that is not this location's.
+   */
+  quoteMoveIn(input: MoveInQuoteInput): Promise<MoveInQuote>;
+  /**
    * Creates the tenant, the lease, its ledger lines and the payment in one transaction, charging the
    * card once. Idempotent on `checkoutId`/`idempotencyKey`. Throws UnitUnavailableError,
-   * PaymentDeclinedError (nothing written, nothing charged) or StorageValidationError (e.g. email taken).
+   * PaymentDeclinedError (nothing written, nothing charged; the declined attempt is recorded for the
+   * office by the adapter) or StorageValidationError (e.g. email taken).
    */
   moveIn(input: MoveInInput): Promise<MoveInResult>;
+  /** A move-in of this location by its lease id, or null (unknown id, another location's lease). */
+  getMoveIn(leaseId: string): Promise<MoveInRecord | null>;
   /** True when the email already belongs to a tenant of this operator. */
   isEmailRegistered(email: string): Promise<boolean>;
   /** Reserves one available unit of the type; throws UnitUnavailableError. Idempotent on the key. */

@@ -1,5 +1,5 @@
 /** Tenants part of the StorageSoftware port (issue 5): sign-in, ledgers, payments, autopay, move-out. See ./port.ts. */
-import type { CardDetails } from "~/services/payment-gateway.server";
+import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
 import type { CardBrand } from "~/db/schema/billing";
 import type { Tenant } from "./port-rentals";
 
@@ -16,7 +16,7 @@ export interface Payment {
   createdAt: Date;
 }
 
-export type { CardDetails };
+export type { CardDetails, PaymentMethodInput };
 
 export interface SavedCard {
   id: string;
@@ -65,10 +65,11 @@ export interface LedgerEntry {
   paymentId: string | null;
 }
 
-/** How a tenant pays: a card typed now (optionally kept for later) or a saved card. */
-export type PaymentMethod =
-  | { kind: "card"; card: CardDetails; saveCard: boolean }
-  | { kind: "saved"; savedCardId: string };
+/**
+ * How a tenant pays: a card given now (our own card fields or a processor's token, the gateway's
+ * `PaymentMethodInput`; optionally kept for later) or a saved card.
+ */
+export type PaymentMethod = (PaymentMethodInput & { saveCard: boolean }) | { kind: "saved"; savedCardId: string };
 
 export interface PrepayLine {
   description: string;

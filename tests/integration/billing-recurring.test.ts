@@ -29,7 +29,7 @@ describe("recurring checkout charges are billed after move-in", () => {
 
     const { id } = await signedCheckout(db, unitTypeId, { plan: "none" });
     const ctx = await ctxFor(db, unitTypeId);
-    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin: "http://localhost" });
+    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
     expect(result).toMatchObject({ status: "completed" });
     const leaseId = Number((result as { leaseId: string }).leaseId);
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!;

@@ -46,7 +46,7 @@ describe("mail through an SMTP outage", () => {
     const { unitTypeId } = await lumbertonUnitType(db);
     const { id, details } = await signedCheckout(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
-    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin: "http://localhost" });
+    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
     expect(result).toMatchObject({ status: "completed", created: true });
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, Number((result as { leaseId: string }).leaseId)) }))!;
 
@@ -130,7 +130,7 @@ describe("secrets in the outbox", () => {
     const { unitTypeId } = await lumbertonUnitType(db);
     const { id } = await signedCheckout(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
-    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin });
+    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     const leaseId = (result as { leaseId: string }).leaseId;
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, Number(leaseId)) }))!;
     const leaseLink = leaseDocumentPath(leaseId);

@@ -16,7 +16,7 @@ describe("local ledger", () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
     const { id } = await signedCheckout(db, unitTypeId);
-    const r = await placeMoveIn(db, await ctxFor(db, unitTypeId), (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin: "http://x" });
+    const r = await placeMoveIn(db, await ctxFor(db, unitTypeId), (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://x" });
     leaseId = Number((r as { leaseId: string }).leaseId);
     tenantId = (await db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!.tenantId;
   });

@@ -88,7 +88,7 @@ describe("move-in through a database outage (local adapter)", () => {
       },
     });
     const ctx = await ctxFor(flaky.db, unitTypeId);
-    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin });
+    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     expect(r.status).toBe("completed");
     expect(openAtCharge).toEqual([0]);
   });
@@ -104,7 +104,7 @@ describe("move-in through a database outage (local adapter)", () => {
 
     // Transaction 1 holds the unit, the card is charged, transaction 2 (the record) loses its connection.
     flaky.arm(2);
-    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: true, now: NOW, origin }).catch((e: unknown) => e);
+    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin }).catch((e: unknown) => e);
     expect(isDatabaseUnavailable(error)).toBe(true);
     flaky.disarm();
     expect(counts.charges).toBe(1);
@@ -116,7 +116,7 @@ describe("move-in through a database outage (local adapter)", () => {
     expect((await db.query.units.findFirst({ where: eq(units.id, pending.unitId!) }))!.holdToken).toBe(id);
 
     // The visitor clicks Pay again.
-    const again = await placeMoveIn(db, ctx, pending, { card: card(), autopay: true, now: NOW, origin });
+    const again = await placeMoveIn(db, ctx, pending, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
     expect(again).toMatchObject({ status: "completed", created: true });
     expect(counts.charges).toBe(1);
     const leaseId = Number((again as { leaseId: string }).leaseId);
@@ -127,7 +127,7 @@ describe("move-in through a database outage (local adapter)", () => {
     expect((await getCheckout(db, id, unitTypeId))).toMatchObject({ status: "completed", completedLeaseId: leaseId });
 
     // And once more (a double click): the same lease, no charge.
-    const third = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: true, now: NOW, origin });
+    const third = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
     expect(third).toMatchObject({ status: "completed", created: false, leaseId: String(leaseId) });
     expect(counts.charges).toBe(1);
   });
@@ -141,7 +141,7 @@ describe("move-in through a database outage (local adapter)", () => {
     const flaky = flakyDatabase(db);
     const ctx = await ctxFor(flaky.db, unitTypeId);
     flaky.arm(1);
-    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin }).catch((e: unknown) => e);
+    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }).catch((e: unknown) => e);
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(counts.charges).toBe(0);
     expect((await getCheckout(db, id, unitTypeId))!.status).toBe("open");
@@ -156,7 +156,7 @@ describe("move-in through a database outage (local adapter)", () => {
     const flaky = flakyDatabase(db);
     const ctx = await ctxFor(flaky.db, unitTypeId);
     flaky.arm(2);
-    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin }).catch(() => null);
+    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }).catch(() => null);
     flaky.disarm();
     const unitId = (await getCheckout(db, id, unitTypeId))!.unitId!;
 
@@ -181,7 +181,7 @@ describe("move-in through a database outage (local adapter)", () => {
     const flaky = flakyDatabase(db);
     const ctx = await ctxFor(flaky.db, unitTypeId);
     flaky.arm(2);
-    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin }).catch(() => null);
+    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }).catch(() => null);
     flaky.disarm();
     const { saveProtection } = await import("~/services/move-in.server");
     await saveProtection(db, ctx, (await getCheckout(db, id, unitTypeId))!, "none", NOW);

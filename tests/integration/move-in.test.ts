@@ -25,7 +25,7 @@ describe("move-in (local adapter, real database)", () => {
     const ctx = await ctxFor(db, unitTypeId);
     const before = ctx.unitType.availableCount;
     const checkout = (await getCheckout(db, id, unitTypeId))!;
-    const result = await placeMoveIn(db, ctx, checkout, { card: card(), autopay: true, now: NOW, origin });
+    const result = await placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
     expect(result).toMatchObject({ status: "completed", created: true });
     const leaseId = Number((result as { leaseId: string }).leaseId);
 
@@ -66,7 +66,7 @@ describe("move-in (local adapter, real database)", () => {
     expect(mails[0]!.text).toContain(lease.gateCode);
     expect(mails[0]!.text).toContain("/customer-portal/login");
 
-    const confirmation = (await getMoveInConfirmation(db, leaseId))!;
+    const confirmation = (await getMoveInConfirmation(ctx.storage, leaseId))!;
     expect(confirmation.totalCharged).toBe(quote.total);
     expect(confirmation.payment?.amount).toBe(quote.total);
   });
@@ -76,7 +76,7 @@ describe("move-in (local adapter, real database)", () => {
     const { unitTypeId } = await lumbertonUnitType(db);
     const { id, quote } = await signedCheckout(db, unitTypeId, { plan: "none" });
     const ctx = await ctxFor(db, unitTypeId);
-    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin });
+    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     const leaseId = Number((r as { leaseId: string }).leaseId);
     expect(quote.lines.some((l) => l.kind === "insurance")).toBe(false);
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!;
@@ -91,15 +91,15 @@ describe("move-in (local adapter, real database)", () => {
     const ctx = await ctxFor(db, unitTypeId);
     const checkout = (await getCheckout(db, id, unitTypeId))!;
     const [a, b] = await Promise.all([
-      placeMoveIn(db, ctx, checkout, { card: card(), autopay: false, now: NOW, origin }),
-      placeMoveIn(db, ctx, checkout, { card: card(), autopay: false, now: NOW, origin }),
+      placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
+      placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
     ]);
     expect(a.status).toBe("completed");
     expect(b.status).toBe("completed");
     expect((a as { leaseId: string }).leaseId).toBe((b as { leaseId: string }).leaseId);
     expect([(a as { created: boolean }).created, (b as { created: boolean }).created].sort()).toEqual([false, true]);
     // And a third, after the fact (back and resubmit), with the stale checkout row.
-    const c = await placeMoveIn(db, ctx, checkout, { card: card(), autopay: false, now: NOW, origin });
+    const c = await placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     expect(c).toMatchObject({ status: "completed", leaseId: (a as { leaseId: string }).leaseId });
     const leaseId = Number((a as { leaseId: string }).leaseId);
     expect((await db.select({ n: count() }).from(payments).where(eq(payments.leaseId, leaseId)))[0]!.n).toBe(1);
@@ -116,7 +116,7 @@ describe("move-in (local adapter, real database)", () => {
     const counts = async () =>
       Promise.all([tenants, leases, ledgerEntries, savedCards].map(async (t) => (await db.select({ n: count() }).from(t))[0]!.n));
     const before = await counts();
-    const declined = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card("4000000000000002"), autopay: true, now: NOW, origin });
+    const declined = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card("4000000000000002") }, autopay: true, now: NOW, origin });
     expect(declined).toEqual({ status: "declined", message: "Your card was declined. Nothing was charged. Please check the card details or use another card.", reason: "Your card was declined." });
     expect(await counts()).toEqual(before);
     expect(await db.select().from(payments).where(eq(payments.status, "approved"))).toHaveLength(0);
@@ -129,7 +129,7 @@ describe("move-in (local adapter, real database)", () => {
     const held = (await db.query.units.findFirst({ where: eq(units.holdToken, id) }))!;
     expect(held.status).toBe("available");
 
-    const ok = await placeMoveIn(db, ctx, checkout, { card: card("5555555555554444"), autopay: false, now: NOW, origin });
+    const ok = await placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card("5555555555554444") }, autopay: false, now: NOW, origin });
     expect(ok).toMatchObject({ status: "completed", created: true });
   });
 
@@ -139,9 +139,9 @@ describe("move-in (local adapter, real database)", () => {
     const first = await signedCheckout(db, unitTypeId);
     const second = await signedCheckout(db, unitTypeId, { details: tenantDetails({ email: first.details.email }) });
     const ctx = await ctxFor(db, unitTypeId);
-    await placeMoveIn(db, ctx, (await getCheckout(db, first.id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin });
+    await placeMoveIn(db, ctx, (await getCheckout(db, first.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     const before = (await db.select({ n: count() }).from(payments))[0]!.n;
-    await expect(placeMoveIn(db, ctx, (await getCheckout(db, second.id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin })).rejects.toBeInstanceOf(StorageValidationError);
+    await expect(placeMoveIn(db, ctx, (await getCheckout(db, second.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin })).rejects.toBeInstanceOf(StorageValidationError);
     expect((await db.select({ n: count() }).from(payments))[0]!.n).toBe(before);
     expect((await db.select({ n: count() }).from(leases))[0]!.n).toBe(1);
   });
@@ -153,7 +153,7 @@ describe("move-in (local adapter, real database)", () => {
     const { unitTypes } = await import("~/db/schema");
     await db.update(unitTypes).set({ standardRate: 99_900 }).where(eq(unitTypes.id, Number(unitTypeId)));
     const ctx = await ctxFor(db, unitTypeId);
-    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { card: card(), autopay: false, now: NOW, origin });
+    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     expect(r).toEqual({ status: "changed" });
     expect(await db.select().from(payments)).toHaveLength(0);
     expect((await getCheckout(db, id, unitTypeId))!.leaseHash).toBeNull();
@@ -226,8 +226,8 @@ describe("move-in (local adapter, real database)", () => {
     const later = new Date(NOW.getTime() + 20 * 60_000);
     const ctx = await ctxFor(db, unitTypeId, later);
     const results = await Promise.allSettled([
-      placeMoveIn(db, ctx, (await getCheckout(db, x.id, unitTypeId))!, { card: card(), autopay: false, now: later, origin }),
-      placeMoveIn(db, ctx, (await getCheckout(db, y.id, unitTypeId))!, { card: card(), autopay: false, now: later, origin }),
+      placeMoveIn(db, ctx, (await getCheckout(db, x.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: later, origin }),
+      placeMoveIn(db, ctx, (await getCheckout(db, y.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: later, origin }),
     ]);
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.filter((r) => r.status === "rejected");

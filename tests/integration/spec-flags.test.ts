@@ -265,10 +265,10 @@ describe("rental_days_in_advance and rentals on Sunday (decision 094)", () => {
     const text = checkoutLeaseText(ctx, details, q);
     await saveSignature(db(), ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text, ip: "203.0.113.9", now: SUNDAY });
     checkout = (await getCheckout(db(), id, unitTypeId))!;
-    const placed = await placeMoveIn(db(), ctx, checkout, { card: card(), autopay: false, now: SUNDAY, origin: "http://localhost" });
+    const placed = await placeMoveIn(db(), ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: SUNDAY, origin: "http://localhost" });
     expect(placed.status).toBe("completed");
     if (placed.status !== "completed") return;
-    const receipt = (await getMoveInConfirmation(db(), Number(placed.leaseId)))!;
+    const receipt = (await getMoveInConfirmation(ctx.storage, Number(placed.leaseId)))!;
     expect([receipt.moveInDate, receipt.paidThroughDate, receipt.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
     const lease = (await getLeaseDocument(db(), Number(placed.leaseId)))!;
     expect(lease.moveInDate).toBe("2026-11-24");

@@ -1,12 +1,38 @@
 /**
  * The StorageSoftware contract: behaviour every adapter must show, whatever software is behind it.
+ * It covers every method of the port (app/storage-software/port*.ts): inventory, rentals (holds,
+ * quotes, move-ins, reservations), tenants (sign-in, profile, leases, ledger, payments, prepay,
+ * autopay, move-out) and billing.
+ *
  * Run it for an adapter by calling `storageSoftwareContract(name, makeHarness)` from a *.test.ts file
- * (storage-software-local.test.ts does so for the built-in adapter). A SiteLink adapter runs the same
- * suite with a harness that sets units up in a SiteLink sandbox.
+ * (storage-software-local.test.ts does so for the built-in adapter; a SiteLink adapter runs the very
+ * same suite with a harness around its simulator). `makeHarness` is called once per describe block
+ * (four blocks), so each block gets a fresh site.
+ *
+ * The harness (`ContractHarness`):
+ *  - `storage`: the adapter of a Live location with at least one unit type with free units, the
+ *    insurance plans (at least one) and at least one checkout charge; `otherStorage`: the adapter
+ *    of another location of the same operator (ids must not leak across sites).
+ *  - `createUnitType({ statuses, width?, length? })`: a new unit type at the live location with one
+ *    unit per status given, rates 5000 standard / 4500 web cents; returns its id and the units' ids.
+ *  - `setUnitStatus(unitId, status)`: the office changes a unit (rented, reserved, available...).
+ *  - `holdUnit(unitId, until)`: a checkout holds the unit until `until` (outside the port's holdUnit:
+ *    to check that availability honours holds).
+ *  - `openCheckout({ unitTypeId, now })`: whatever must exist before `moveIn` for a checkout (the local
+ *    adapter: a `checkouts` row); returns the checkout id and its idempotency key.
+ *  - `advanceClock(to)`: moves the software's own clock (a simulator's business date) to `to`; the
+ *    port's calls also get `now`/`runDate` explicitly. The local adapter has no clock of its own.
+ *  - `close()`.
+ * Cards: the gateway (or the simulated processor) approves 4242 4242 4242 4242 and 5555 5555 5555
+ * 4444 and declines 4000 0000 0000 0002 ("Your card was declined.").
+ * Time: the suite runs on 2026-06-15 (NOW below); billing runs on the next due date.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StorageSoftware } from "~/storage-software/port";
+import type { CardDetails, MoveInQuote, MoveInResult, StorageSoftware } from "~/storage-software/port";
 import type { UnitStatus } from "~/db/schema/unit";
+import { PaymentDeclinedError, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
+import { addDaysIso, localDate } from "~/domain/calendar";
+import { hashPassword } from "~/services/password.server";
 
 export interface ContractHarness {
   /** The adapter of a live location that has at least one unit type, insurance plans and the lock-fee charge. */
@@ -18,7 +44,89 @@ export interface ContractHarness {
   setUnitStatus(unitId: string, status: UnitStatus): Promise<void>;
   /** Holds a unit for a checkout until `until` (as the rentals part would). */
   holdUnit(unitId: string, until: Date): Promise<void>;
+  /** What must exist before `moveIn` for a checkout of this unit type (local: the checkouts row). */
+  openCheckout(input: { unitTypeId: string; now: Date }): Promise<{ checkoutId: string; idempotencyKey: string }>;
+  /** Moves the software's own clock to `to` (a simulator's business date); no-op for the local adapter. */
+  advanceClock(to: Date): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The day the suite runs on. */
+export const CONTRACT_NOW = new Date("2026-06-15T14:00:00Z");
+const NOW = CONTRACT_NOW;
+
+export function contractCard(number = "4242424242424242"): CardDetails {
+  return { number, expMonth: 12, expYear: 2030, cvv: "123", nameOnCard: "Ada Lovelace", postalCode: "28358" };
+}
+const DECLINED = "4000000000000002";
+
+let serial = 0;
+const uniqueEmail = (tag: string) => `contract.${tag}.${Date.now()}.${++serial}@example.com`;
+
+/** A unit type of the live site with at least `min` free units (a new one is made for the test). */
+async function freshType(h: ContractHarness, free = 3) {
+  return h.createUnitType({ statuses: Array.from({ length: free }, () => "available" as const) });
+}
+
+async function todayAt(storage: StorageSoftware, now: Date) {
+  return localDate(now, (await storage.getSiteInformation()).timeZone);
+}
+
+async function quote(h: ContractHarness, unitTypeId: string, insurancePlanId: string | null = null): Promise<MoveInQuote> {
+  return h.storage.quoteMoveIn({
+    unitTypeId,
+    insurancePlanId,
+    moveInDate: await todayAt(h.storage, NOW),
+    pricing: { isWebRatesEnabled: false, fakeDiscountPercentage: 0 },
+    now: NOW,
+  });
+}
+
+/** A move-in through the port; returns the result, the quote charged and the tenant's email and password. */
+export async function contractMoveIn(
+  h: ContractHarness,
+  options: { unitTypeId?: string; email?: string; card?: CardDetails; autopay?: boolean; insurance?: boolean } = {},
+): Promise<{ result: MoveInResult; quote: MoveInQuote; email: string; password: string; unitTypeId: string; checkoutId: string; idempotencyKey: string }> {
+  const unitTypeId = options.unitTypeId ?? (await freshType(h, 2)).unitTypeId;
+  const plans = options.insurance ? await h.storage.listInsurancePlans() : [];
+  const q = await quote(h, unitTypeId, plans[0]?.id ?? null);
+  const { checkoutId, idempotencyKey } = await h.openCheckout({ unitTypeId, now: NOW });
+  await h.storage.holdUnit({ unitTypeId, holdToken: checkoutId, until: new Date(NOW.getTime() + 15 * 60_000), now: NOW });
+  const email = options.email ?? uniqueEmail("tenant");
+  const password = "contract-pass-1";
+  const text = `Lease of a unit from ${q.moveInDate}.`;
+  const result = await h.storage.moveIn({
+    checkoutId,
+    idempotencyKey,
+    unitTypeId,
+    tenant: {
+      firstName: "Ada",
+      lastName: "Lovelace",
+      email,
+      cellPhone: "9105550123",
+      webPwHash: await hashPassword(password),
+      addr1: "1 Main Street",
+      city: "Lumberton",
+      region: "NC",
+      postalCode: "28358",
+      isMilitary: false,
+      isCompany: false,
+      isCommercial: false,
+    },
+    moveInDate: q.moveInDate,
+    paidThroughDate: q.paidThroughDate,
+    nextDueDate: q.nextDueDate,
+    monthlyRate: q.monthlyRate,
+    insurancePlanId: q.insurancePlanId,
+    insurancePremium: q.insurancePremium,
+    lines: q.lines,
+    total: q.total,
+    payment: { kind: "card", card: options.card ?? contractCard() },
+    autopay: options.autopay ?? false,
+    lease: { text, hash: "0".repeat(64), signedName: "Ada Lovelace", signedAt: NOW, signedIp: "203.0.113.7" },
+    now: NOW,
+  });
+  return { result, quote: q, email, password, unitTypeId, checkoutId, idempotencyKey };
 }
 
 export function storageSoftwareContract(adapterName: string, makeHarness: () => Promise<ContractHarness>) {
@@ -119,6 +227,420 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
         expect(c.tax1Rate).toBeGreaterThanOrEqual(0);
         expect(typeof c.isRecurring).toBe("boolean");
       }
+    });
+  });
+
+  describe(`StorageSoftware contract: holds, quotes and move-ins (${adapterName})`, () => {
+    let h: ContractHarness;
+    beforeAll(async () => {
+      h = await makeHarness();
+    });
+    afterAll(() => h?.close());
+    const available = async (unitTypeId: string, now = NOW) => (await h.storage.getUnitType(unitTypeId, { now }))!.availableCount;
+
+    it("holds one unit per checkout, renews the same hold, refuses the last unit to another checkout and releases it", async () => {
+      const { unitTypeId } = await freshType(h, 2);
+      const until = new Date(NOW.getTime() + 15 * 60_000);
+      const a = await h.storage.holdUnit({ unitTypeId, holdToken: "contract-hold-a-0000000000", until, now: NOW });
+      expect(a).toMatchObject({ holdToken: "contract-hold-a-0000000000", heldUntil: until });
+      expect(typeof a.unitId).toBe("string");
+      expect(a.unitName).not.toBe("");
+      expect(await available(unitTypeId)).toBe(1);
+      const again = await h.storage.holdUnit({ unitTypeId, holdToken: "contract-hold-a-0000000000", until: new Date(until.getTime() + 60_000), now: NOW });
+      expect(again.unitId).toBe(a.unitId);
+      expect(await available(unitTypeId)).toBe(1);
+      const b = await h.storage.holdUnit({ unitTypeId, holdToken: "contract-hold-b-0000000000", until, now: NOW });
+      expect(b.unitId).not.toBe(a.unitId);
+      await expect(h.storage.holdUnit({ unitTypeId, holdToken: "contract-hold-c-0000000000", until, now: NOW })).rejects.toBeInstanceOf(UnitUnavailableError);
+      await h.storage.releaseHold("contract-hold-a-0000000000");
+      expect(await available(unitTypeId)).toBe(1);
+      // A hold that has run out counts as free again.
+      expect(await available(unitTypeId, new Date(until.getTime() + 1))).toBe(2);
+    });
+
+    it("quotes a move-in in whole cents: total = Σ(line + tax), first month paid through the day before the next due date", async () => {
+      const { unitTypeId } = await freshType(h, 1);
+      const plans = await h.storage.listInsurancePlans();
+      const plain = await quote(h, unitTypeId);
+      const covered = await quote(h, unitTypeId, plans[0]!.id);
+      const today = await todayAt(h.storage, NOW);
+      for (const q of [plain, covered]) {
+        expect(q.moveInDate).toBe(today);
+        expect(q.paidThroughDate > q.moveInDate && q.nextDueDate === addDaysIso(q.paidThroughDate, 1)).toBe(true);
+        expect(q.total).toBe(q.lines.reduce((s, l) => s + l.amount + l.tax, 0));
+        for (const l of q.lines) expect(Number.isInteger(l.amount) && Number.isInteger(l.tax)).toBe(true);
+        expect(q.lines.some((l) => l.kind === "rent" && l.amount === q.monthlyRate)).toBe(true);
+      }
+      expect(plain.insurancePlanId).toBeNull();
+      expect(covered.insurancePlanId).toBe(plans[0]!.id);
+      expect(covered.insurancePremium).toBe(plans[0]!.premium);
+      expect(covered.total - plain.total).toBe(covered.lines.filter((l) => l.kind === "insurance").reduce((s, l) => s + l.amount + l.tax, 0));
+      expect(covered.total).toBeGreaterThan(plain.total);
+      await expect(quote(h, "999999999")).rejects.toBeInstanceOf(UnitUnavailableError);
+      const foreign = (await h.otherStorage.listUnitTypes({ now: NOW }))[0];
+      if (foreign) await expect(quote(h, foreign.id)).rejects.toBeInstanceOf(UnitUnavailableError);
+    });
+
+    it("moves a tenant in once: tenant, lease, charges and payment; a repeat returns the first result and charges nothing", async () => {
+      const { unitTypeId } = await freshType(h, 2);
+      const first = await contractMoveIn(h, { unitTypeId, insurance: true });
+      const r = first.result;
+      expect(r.created).toBe(true);
+      expect(r.gateCode).toMatch(/^\d{4,}$/);
+      expect(r.cardLast4).toBe("4242");
+      expect(r.authReference).not.toBe("");
+      expect(await available(unitTypeId)).toBe(1);
+      expect(await h.storage.isEmailRegistered(first.email.toUpperCase())).toBe(true);
+
+      const record = (await h.storage.getMoveIn(r.leaseId))!;
+      expect(record).toMatchObject({
+        leaseId: r.leaseId,
+        tenantId: r.tenantId,
+        unitName: r.unitName,
+        gateCode: r.gateCode,
+        firstName: "Ada",
+        moveInDate: first.quote.moveInDate,
+        paidThroughDate: first.quote.paidThroughDate,
+        nextDueDate: first.quote.nextDueDate,
+        monthlyRate: first.quote.monthlyRate,
+        autopayEnabled: false,
+      });
+      expect(record.email.toLowerCase()).toBe(first.email.toLowerCase());
+      expect(record.payment).toMatchObject({ amount: first.quote.total, cardLast4: "4242" });
+      expect(record.lines.reduce((s, l) => s + l.amount + (l.kind === "credit" ? 0 : l.tax), 0)).toBe(first.quote.total);
+      expect(record.lease).toMatchObject({ text: `Lease of a unit from ${first.quote.moveInDate}.`, signedName: "Ada Lovelace" });
+      expect(await h.storage.getMoveIn("999999999")).toBeNull();
+      expect(await h.storage.getMoveIn("not-an-id")).toBeNull();
+      expect(await h.otherStorage.getMoveIn(r.leaseId)).toBeNull();
+
+      // The same checkout again (double click, retry after a timeout): the first result, nothing new.
+      const again = await h.storage.moveIn({
+        checkoutId: first.checkoutId,
+        idempotencyKey: first.idempotencyKey,
+        unitTypeId,
+        tenant: { firstName: "Ada", lastName: "Lovelace", email: first.email, cellPhone: "9105550123", webPwHash: "x", addr1: "1 Main Street", city: "Lumberton", region: "NC", postalCode: "28358", isMilitary: false, isCompany: false, isCommercial: false },
+        moveInDate: first.quote.moveInDate,
+        paidThroughDate: first.quote.paidThroughDate,
+        nextDueDate: first.quote.nextDueDate,
+        monthlyRate: first.quote.monthlyRate,
+        insurancePlanId: first.quote.insurancePlanId,
+        insurancePremium: first.quote.insurancePremium,
+        lines: first.quote.lines,
+        total: first.quote.total,
+        payment: { kind: "card", card: contractCard() },
+        autopay: false,
+        lease: { text: "x", hash: "0".repeat(64), signedName: "Ada Lovelace", signedAt: NOW, signedIp: "203.0.113.7" },
+        now: NOW,
+      });
+      expect(again).toMatchObject({ created: false, leaseId: r.leaseId, tenantId: r.tenantId, paymentId: r.paymentId });
+      expect(await available(unitTypeId)).toBe(1);
+      const ledger = (await h.storage.getLedger(r.tenantId, r.leaseId))!;
+      expect(ledger.filter((l) => l.kind === "payment")).toHaveLength(1);
+    });
+
+    it("a declined card raises PaymentDeclinedError and leaves no tenant, no lease and the unit free", async () => {
+      const { unitTypeId } = await freshType(h, 1);
+      const email = uniqueEmail("declined");
+      const error = await contractMoveIn(h, { unitTypeId, email, card: contractCard(DECLINED) }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(PaymentDeclinedError);
+      expect((error as PaymentDeclinedError).reason).not.toBe("");
+      expect(await h.storage.isEmailRegistered(email)).toBe(false);
+      expect(await h.storage.findTenantByEmail(email)).toBeNull();
+      expect(await available(unitTypeId, new Date(NOW.getTime() + 16 * 60_000))).toBe(1);
+    });
+
+    it("refuses a move-in with an email that already has an account, before charging", async () => {
+      const first = await contractMoveIn(h);
+      const { unitTypeId } = await freshType(h, 1);
+      const error = await contractMoveIn(h, { unitTypeId, email: first.email }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(StorageValidationError);
+      expect((error as StorageValidationError).fieldErrors.email?.length).toBeGreaterThan(0);
+      expect(await h.storage.isEmailRegistered(uniqueEmail("nobody"))).toBe(false);
+    });
+
+    it("refuses a move-in when the last unit was rented by the office meanwhile", async () => {
+      const { unitTypeId, unitIds } = await freshType(h, 1);
+      const q = await quote(h, unitTypeId);
+      const { checkoutId, idempotencyKey } = await h.openCheckout({ unitTypeId, now: NOW });
+      await h.setUnitStatus(unitIds[0]!, "rented");
+      await expect(
+        h.storage.moveIn({
+          checkoutId,
+          idempotencyKey,
+          unitTypeId,
+          tenant: { firstName: "Bo", lastName: "Late", email: uniqueEmail("late"), cellPhone: "9105550123", webPwHash: "x", addr1: "1 Main Street", city: "Lumberton", region: "NC", postalCode: "28358", isMilitary: false, isCompany: false, isCommercial: false },
+          moveInDate: q.moveInDate,
+          paidThroughDate: q.paidThroughDate,
+          nextDueDate: q.nextDueDate,
+          monthlyRate: q.monthlyRate,
+          insurancePlanId: null,
+          insurancePremium: 0,
+          lines: q.lines,
+          total: q.total,
+          payment: { kind: "card", card: contractCard() },
+          autopay: false,
+          lease: { text: "x", hash: "0".repeat(64), signedName: "Bo Late", signedAt: NOW, signedIp: "203.0.113.7" },
+          now: NOW,
+        }),
+      ).rejects.toBeInstanceOf(UnitUnavailableError);
+    });
+  });
+
+  describe(`StorageSoftware contract: reservations (${adapterName})`, () => {
+    let h: ContractHarness;
+    beforeAll(async () => {
+      h = await makeHarness();
+    });
+    afterAll(() => h?.close());
+    let n = 0;
+    const reserve = (unitTypeId: string, over: { expiresAt?: Date; key?: string } = {}) => {
+      n++;
+      return h.storage.reserveUnit({
+        unitTypeId,
+        firstName: "Rita",
+        lastName: "Reserve",
+        email: uniqueEmail("reserve"),
+        phone: "9105550188",
+        desiredMoveInDate: "2026-06-20",
+        expiresAt: over.expiresAt ?? new Date(NOW.getTime() + 7 * 86_400_000),
+        cancelTokenHash: "a".repeat(64),
+        confirmationCode: `CT${Date.now().toString(36).toUpperCase()}${n}`,
+        idempotencyKey: over.key ?? `contract-reserve-${Date.now()}-${n}`,
+        now: NOW,
+      });
+    };
+
+    it("reserves a unit (idempotent on the key), finds it by id and by code, and takes the unit out of availability", async () => {
+      const { unitTypeId } = await freshType(h, 2);
+      const key = `contract-reserve-once-${Date.now()}`;
+      const r = await reserve(unitTypeId, { key });
+      expect(r).toMatchObject({ unitTypeId, status: "active", firstName: "Rita", desiredMoveInDate: "2026-06-20" });
+      expect(r.unitName).not.toBe("");
+      expect((await reserve(unitTypeId, { key })).id).toBe(r.id);
+      expect((await h.storage.getUnitType(unitTypeId, { now: NOW }))!.availableCount).toBe(1);
+      expect(await h.storage.getReservation({ id: r.id, now: NOW })).toMatchObject({ id: r.id, status: "active" });
+      expect(await h.storage.getReservation({ confirmationCode: r.confirmationCode, now: NOW })).toMatchObject({ id: r.id });
+      expect(await h.storage.getReservation({ id: "999999999", now: NOW })).toBeNull();
+      expect(await h.otherStorage.getReservation({ id: r.id, now: NOW })).toBeNull();
+    });
+
+    it("refuses a reservation when no unit is free", async () => {
+      const { unitTypeId } = await h.createUnitType({ statuses: ["rented"] });
+      await expect(reserve(unitTypeId)).rejects.toBeInstanceOf(UnitUnavailableError);
+    });
+
+    it("cancels only with the right token hash, and gives the unit back", async () => {
+      const { unitTypeId } = await freshType(h, 1);
+      const r = await reserve(unitTypeId);
+      expect(await h.storage.cancelReservation({ id: r.id, cancelTokenHash: "b".repeat(64), now: NOW })).toBeNull();
+      expect((await h.storage.getReservation({ id: r.id, now: NOW }))!.status).toBe("active");
+      expect(await h.storage.cancelReservation({ id: r.id, cancelTokenHash: "a".repeat(64), now: NOW })).toMatchObject({ id: r.id, status: "cancelled" });
+      expect((await h.storage.getUnitType(unitTypeId, { now: NOW }))!.availableCount).toBe(1);
+    });
+
+    it("expires reservations whose time has passed and frees their units", async () => {
+      const { unitTypeId } = await freshType(h, 1);
+      const r = await reserve(unitTypeId, { expiresAt: new Date(NOW.getTime() + 60 * 60_000) });
+      const later = new Date(NOW.getTime() + 2 * 60 * 60_000);
+      await h.advanceClock(later);
+      expect(await h.storage.expireReservations(later)).toBeGreaterThanOrEqual(1);
+      expect(await h.storage.expireReservations(later)).toBe(0);
+      expect((await h.storage.getReservation({ id: r.id, now: later }))!.status).toBe("expired");
+      expect((await h.storage.getUnitType(unitTypeId, { now: later }))!.availableCount).toBe(1);
+      await h.advanceClock(NOW);
+    });
+  });
+
+  describe(`StorageSoftware contract: tenants, payments and billing (${adapterName})`, () => {
+    let h: ContractHarness;
+    let t: Awaited<ReturnType<typeof contractMoveIn>>;
+    let tenantId: string;
+    let leaseId: string;
+    let other: Awaited<ReturnType<typeof contractMoveIn>>;
+    beforeAll(async () => {
+      h = await makeHarness();
+      t = await contractMoveIn(h, { insurance: true });
+      tenantId = t.result.tenantId;
+      leaseId = t.result.leaseId;
+      other = await contractMoveIn(h);
+    });
+    afterAll(() => h?.close());
+    let k = 0;
+    const key = (tag: string) => `contract-${tag}-${Date.now()}-${++k}-abcdefgh`;
+    const lease = async () => (await h.storage.getTenantLease(tenantId, leaseId))!;
+
+    it("signs a tenant in by email (any case) and password, and answers null otherwise", async () => {
+      expect(await h.storage.authenticateTenant({ email: t.email.toUpperCase(), password: t.password })).toEqual({ tenantId });
+      expect(await h.storage.authenticateTenant({ email: t.email, password: "wrong-password" })).toBeNull();
+      expect(await h.storage.authenticateTenant({ email: uniqueEmail("nobody"), password: t.password })).toBeNull();
+    });
+
+    it("finds and reads the tenant; unknown ids and emails are null", async () => {
+      expect(await h.storage.findTenantByEmail(t.email.toUpperCase())).toMatchObject({ id: tenantId, firstName: "Ada", lastName: "Lovelace", cellPhone: "9105550123" });
+      expect(await h.storage.getTenant(tenantId)).toMatchObject({ id: tenantId, city: "Lumberton", postalCode: "28358", isMilitary: false });
+      expect(await h.storage.getTenant("999999999")).toBeNull();
+      expect(await h.storage.getTenant("abc")).toBeNull();
+      expect(await h.storage.findTenantByEmail(uniqueEmail("nobody"))).toBeNull();
+    });
+
+    it("checks and changes the web password", async () => {
+      expect(await h.storage.verifyTenantPassword(tenantId, t.password)).toBe(true);
+      expect(await h.storage.verifyTenantPassword(tenantId, "nope-nope")).toBe(false);
+      await h.storage.setTenantPassword(tenantId, "new-contract-pass-2");
+      expect(await h.storage.verifyTenantPassword(tenantId, "new-contract-pass-2")).toBe(true);
+      expect(await h.storage.authenticateTenant({ email: t.email, password: "new-contract-pass-2" })).toEqual({ tenantId });
+      expect(await h.storage.authenticateTenant({ email: t.email, password: t.password })).toBeNull();
+      await h.storage.setTenantPassword(tenantId, t.password);
+    });
+
+    it("updates contact details and phone; an email of another tenant is refused on the email field", async () => {
+      const before = (await h.storage.getTenant(tenantId))!;
+      const update = {
+        firstName: "Ada",
+        lastName: "King",
+        email: before.email,
+        addr1: "2 Oak Avenue",
+        addr2: "Apt 3",
+        city: "Fayetteville",
+        region: "NC",
+        postalCode: "28301",
+        isMilitary: true,
+        isCompany: false,
+        isCommercial: false,
+        altContactFirstName: "Charles",
+        altContactLastName: "Babbage",
+        altContactPhone: "9105550177",
+      };
+      await h.storage.updateTenantContact(tenantId, update);
+      expect(await h.storage.getTenant(tenantId)).toMatchObject({ lastName: "King", addr1: "2 Oak Avenue", addr2: "Apt 3", city: "Fayetteville", isMilitary: true, altContactLastName: "Babbage" });
+      const taken = await h.storage.updateTenantContact(tenantId, { ...update, email: other.email }).catch((e: unknown) => e);
+      expect(taken).toBeInstanceOf(StorageValidationError);
+      expect((taken as StorageValidationError).fieldErrors.email?.length).toBeGreaterThan(0);
+      expect((await h.storage.getTenant(tenantId))!.email.toLowerCase()).toBe(t.email.toLowerCase());
+      await h.storage.updateTenantPhone(tenantId, "9105550999");
+      expect((await h.storage.getTenant(tenantId))!.cellPhone).toBe("9105550999");
+    });
+
+    it("lists the tenant's leases with balance, dates, gate code and plan; another tenant's or site's lease is null", async () => {
+      const list = await h.storage.listTenantLeases(tenantId);
+      expect(list.map((l) => l.leaseId)).toContain(leaseId);
+      const l = await lease();
+      expect(l).toMatchObject({
+        leaseId,
+        unitName: t.result.unitName,
+        status: "active",
+        moveInDate: t.quote.moveInDate,
+        monthlyRate: t.quote.monthlyRate,
+        insurancePremium: t.quote.insurancePremium,
+        paidThroughDate: t.quote.paidThroughDate,
+        nextDueDate: t.quote.nextDueDate,
+        balance: 0,
+        gateCode: t.result.gateCode,
+        moveOutDate: null,
+        autopayDecline: null,
+      });
+      expect(l.width).toBeGreaterThan(0);
+      expect(l.insuranceCoverage).toBeGreaterThan(0);
+      expect(await h.storage.getTenantLease(other.result.tenantId, leaseId)).toBeNull();
+      expect(await h.storage.getTenantLease(tenantId, "999999999")).toBeNull();
+      expect(await h.otherStorage.getTenantLease(tenantId, leaseId)).toBeNull();
+      expect(await h.storage.listTenantLeases("999999999")).toEqual([]);
+    });
+
+    it("gives the ledger with a running balance that ends at the lease's balance; not to another tenant", async () => {
+      const ledger = (await h.storage.getLedger(tenantId, leaseId))!;
+      expect(ledger.length).toBeGreaterThanOrEqual(2);
+      const payment = ledger.find((e) => e.kind === "payment")!;
+      expect(payment.amount).toBe(t.quote.total);
+      expect(payment.paymentId).toBe(t.result.paymentId);
+      expect(ledger.at(-1)!.runningBalance).toBe((await lease()).balance);
+      expect(await h.storage.getLedger(other.result.tenantId, leaseId)).toBeNull();
+    });
+
+    it("takes a payment once per idempotency key, with a receipt; a declined card charges nothing", async () => {
+      const balance = (await lease()).balance;
+      const k1 = key("pay");
+      const p = await h.storage.makePayment({ tenantId, leaseId, amount: 1000, method: { kind: "card", card: contractCard(), saveCard: false }, idempotencyKey: k1, now: NOW });
+      expect(p).toMatchObject({ amount: 1000, status: "approved", cardLast4: "4242" });
+      const repeat = await h.storage.makePayment({ tenantId, leaseId, amount: 1000, method: { kind: "card", card: contractCard(), saveCard: false }, idempotencyKey: k1, now: NOW });
+      expect(repeat.id).toBe(p.id);
+      expect((await lease()).balance).toBe(balance - 1000);
+      const receipt = (await h.storage.getReceipt(tenantId, p.id))!;
+      expect(receipt).toMatchObject({ leaseId, unitName: t.result.unitName, source: "portal", balance: balance - 1000 });
+      expect(receipt.payment).toMatchObject({ id: p.id, amount: 1000 });
+      expect(await h.storage.getReceipt(other.result.tenantId, p.id)).toBeNull();
+      expect(await h.storage.getReceipt(tenantId, "999999999")).toBeNull();
+      await expect(
+        h.storage.makePayment({ tenantId, leaseId, amount: 500, method: { kind: "card", card: contractCard(DECLINED), saveCard: false }, idempotencyKey: key("dec"), now: NOW }),
+      ).rejects.toBeInstanceOf(PaymentDeclinedError);
+      expect((await lease()).balance).toBe(balance - 1000);
+      await expect(
+        h.storage.makePayment({ tenantId: other.result.tenantId, leaseId, amount: 100, method: { kind: "card", card: contractCard(), saveCard: false }, idempotencyKey: key("x"), now: NOW }),
+      ).rejects.toBeInstanceOf(StorageValidationError);
+    });
+
+    it("quotes and takes a prepayment only at the quoted total, and moves paid-through forward", async () => {
+      const before = await lease();
+      const offer = (await h.storage.quotePrepay(tenantId, leaseId, 2))!;
+      expect(offer.months).toBe(2);
+      expect(offer.balance).toBe(before.balance);
+      expect(offer.total).toBe(offer.balance + offer.lines.reduce((s, l) => s + l.amount + l.tax, 0));
+      expect(offer.newPaidThroughDate > before.paidThroughDate).toBe(true);
+      expect(await h.storage.quotePrepay(other.result.tenantId, leaseId, 2)).toBeNull();
+      await expect(
+        h.storage.prepay({ tenantId, leaseId, months: 2, expectedTotal: offer.total - 1, method: { kind: "card", card: contractCard(), saveCard: false }, idempotencyKey: key("pre-x"), now: NOW }),
+      ).rejects.toBeInstanceOf(StorageValidationError);
+      const paid = await h.storage.prepay({ tenantId, leaseId, months: 2, expectedTotal: offer.total, method: { kind: "card", card: contractCard(), saveCard: false }, idempotencyKey: key("pre"), now: NOW });
+      expect(paid).toMatchObject({ amount: offer.total, status: "approved" });
+      const after = await lease();
+      expect(after.paidThroughDate).toBe(offer.newPaidThroughDate);
+      expect(after.balance).toBe(0);
+      expect((await h.storage.getReceipt(tenantId, paid.id))!.source).toBe("prepay");
+    });
+
+    it("enrols autopay with a new card (then listed as saved), re-enrols with the saved card, and cancels", async () => {
+      const saved = await h.storage.enrolAutopay({ tenantId, leaseId, method: { kind: "card", card: contractCard("5555555555554444"), saveCard: true }, now: NOW });
+      expect(saved).toMatchObject({ brand: "mastercard", last4: "4444", expMonth: 12, expYear: 2030 });
+      expect((await h.storage.listSavedCards(tenantId)).map((c) => c.id)).toContain(saved.id);
+      expect((await lease()).autopay).toMatchObject({ enabled: true, card: { id: saved.id, last4: "4444" } });
+      await h.storage.cancelAutopay({ tenantId, leaseId });
+      expect((await lease()).autopay.enabled).toBe(false);
+      await h.storage.enrolAutopay({ tenantId, leaseId, method: { kind: "saved", savedCardId: saved.id }, now: NOW });
+      expect((await lease()).autopay).toMatchObject({ enabled: true, card: { id: saved.id } });
+      await expect(h.storage.enrolAutopay({ tenantId: other.result.tenantId, leaseId: other.result.leaseId, method: { kind: "saved", savedCardId: saved.id }, now: NOW })).rejects.toBeInstanceOf(
+        StorageValidationError,
+      );
+      await expect(h.storage.enrolAutopay({ tenantId, leaseId, method: { kind: "card", card: contractCard(DECLINED), saveCard: true }, now: NOW })).rejects.toBeInstanceOf(PaymentDeclinedError);
+      expect(await h.storage.listSavedCards(other.result.tenantId)).toEqual([]);
+    });
+
+    it("bills the next due date once (or says the software bills its own leases)", async () => {
+      const before = await h.storage.getTenantLease(other.result.tenantId, other.result.leaseId);
+      const runDate = before!.nextDueDate;
+      const at = new Date(`${runDate}T15:00:00Z`);
+      await h.advanceClock(at);
+      const first = await h.storage.billLeases({ runDate, now: at, tenantId: other.result.tenantId });
+      const second = await h.storage.billLeases({ runDate, now: at, tenantId: other.result.tenantId });
+      await h.advanceClock(NOW);
+      expect(first.failed).toEqual([]);
+      if (first.billedBy === "software") {
+        expect(first.leases).toEqual([]);
+        return;
+      }
+      const billed = first.leases.find((l) => l.leaseId === other.result.leaseId)!;
+      expect(billed).toMatchObject({ tenantId: other.result.tenantId, autopay: "none" });
+      expect(billed.chargesPosted).toBeGreaterThan(0);
+      expect(first.leases.every((l) => l.tenantId === other.result.tenantId)).toBe(true);
+      expect(second.leases.find((l) => l.leaseId === other.result.leaseId)!.chargesPosted).toBe(0);
+      const after = (await h.storage.getTenantLease(other.result.tenantId, other.result.leaseId))!;
+      expect(after.balance).toBeGreaterThanOrEqual(other.quote.monthlyRate);
+    });
+
+    it("records a move-out notice on the lease", async () => {
+      const date = addDaysIso(await todayAt(h.storage, NOW), 10);
+      await h.storage.giveMoveOutNotice({ tenantId, leaseId, moveOutDate: date, reason: "Moving away", now: NOW });
+      expect((await lease()).moveOutDate).toBe(date);
+      await expect(h.storage.giveMoveOutNotice({ tenantId: other.result.tenantId, leaseId, moveOutDate: date, reason: null, now: NOW })).rejects.toBeInstanceOf(StorageValidationError);
     });
   });
 }

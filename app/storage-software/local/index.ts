@@ -1,6 +1,7 @@
 import type { Database } from "~/db/client.server";
 import type { StorageSoftware } from "../port";
-import type { LocationRef } from "../index.server";
+import type { LocationRef } from "../port";
+import { localBilling } from "./billing";
 import { localInventory } from "./inventory";
 import { localRentals } from "./rentals";
 import { localTenants } from "./tenants";
@@ -12,5 +13,6 @@ export function createLocalAdapter(db: Database, location: LocationRef): Storage
     ...localInventory(db, location),
     ...localRentals(db, location),
     ...localTenants(db, location),
+    ...localBilling(db, location),
   };
 }

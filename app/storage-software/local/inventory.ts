@@ -5,7 +5,7 @@ import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
 import { now as clockNow } from "~/services/clock.server";
 import type { AvailabilityOptions, CheckoutChargeOption, Inventory, UnitTypeAvailability } from "../port";
-import type { LocationRef } from "../index.server";
+import type { LocationRef } from "../port";
 import { StorageSoftwareError } from "../errors";
 
 /**

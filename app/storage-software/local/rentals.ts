@@ -11,10 +11,13 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, ledgerEntries, leases, locations, payments, reservations, savedCards, tenants, units } from "~/db/schema";
 import { getPaymentGateway, type ChargeResult } from "~/services/payment-gateway.server";
-import type { MoveInInput, MoveInResult, MoveInTenant, ReservationRecord, Rentals, UnitHold } from "../port";
-import type { LocationRef } from "../index.server";
+import type { MoveInInput, MoveInQuote, MoveInRecord, MoveInResult, MoveInTenant, ReservationRecord, Rentals, UnitHold } from "../port";
+import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
-import { postCharges, recordApprovedPayment } from "./ledger";
+import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "./ledger";
+import { quoteMoveIn as quoteFromDomain } from "~/domain/move-in-quote";
+import { methodLast4 } from "~/domain/payment-method";
+import { localInventory } from "./inventory";
 
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
@@ -260,9 +263,9 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
           tenantId: tenant!.id,
           brand: charge.brand,
           last4: charge.last4,
-          expMonth: input.card.expMonth,
-          expYear: input.card.expYear,
-          nameOnCard: input.card.nameOnCard,
+          expMonth: charge.expMonth ?? (input.payment.kind === "card" ? input.payment.card.expMonth : 0),
+          expYear: charge.expYear ?? (input.payment.kind === "card" ? input.payment.card.expYear : 0),
+          nameOnCard: input.payment.kind === "card" ? input.payment.card.nameOnCard : `${input.tenant.firstName} ${input.tenant.lastName}`,
           gatewayToken: charge.cardToken,
         })
         .returning({ id: savedCards.id });
@@ -298,6 +301,66 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         if (!unit) throw new UnitUnavailableError("No unit of this type is available");
         return { unitId: String(unit.id), unitName: unit.name, holdToken, heldUntil: until };
       });
+    },
+
+    async quoteMoveIn(input): Promise<MoveInQuote> {
+      const inventory = localInventory(db, location);
+      const unitType = await inventory.getUnitType(input.unitTypeId, { now: input.now });
+      if (!unitType) throw new UnitUnavailableError("No such unit type at this location");
+      const [loc] = await db
+        .select({ show: locations.isShowExtraChargesAtCheckout, hide: locations.isHideExtraChargesForParkingOrOffice })
+        .from(locations)
+        .where(eq(locations.id, location.id));
+      if (!loc) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
+      const [plans, charges] = await Promise.all([input.insurancePlanId ? inventory.listInsurancePlans() : Promise.resolve([]), inventory.listCheckoutCharges()]);
+      const plan = input.insurancePlanId ? (plans.find((p) => p.id === input.insurancePlanId) ?? null) : null;
+      if (input.insurancePlanId && !plan) throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
+      return quoteFromDomain({
+        unitType,
+        settings: {
+          isWebRatesEnabled: input.pricing.isWebRatesEnabled,
+          fakeDiscountPercentage: input.pricing.fakeDiscountPercentage,
+          isShowExtraChargesAtCheckout: loc.show,
+          isHideExtraChargesForParkingOrOffice: loc.hide,
+        },
+        charges,
+        insurancePlan: plan,
+        moveInDate: input.moveInDate,
+      });
+    },
+
+    async getMoveIn(leaseId): Promise<MoveInRecord | null> {
+      if (!/^\d{1,9}$/.test(leaseId)) return null;
+      const lease = await db.query.leases.findFirst({
+        where: and(eq(leases.id, Number(leaseId)), eq(leases.locationId, location.id)),
+        with: { unit: { columns: { name: true } }, tenant: { columns: { firstName: true, email: true } } },
+      });
+      if (!lease) return null;
+      const ledger = await listLedger(db, lease.id);
+      const payment = await db.query.payments.findFirst({
+        where: and(eq(payments.leaseId, lease.id), eq(payments.source, "move_in"), eq(payments.status, "approved")),
+      });
+      return {
+        leaseId: String(lease.id),
+        tenantId: String(lease.tenantId),
+        unitName: lease.unit.name,
+        gateCode: lease.gateCode,
+        firstName: lease.tenant.firstName,
+        email: lease.tenant.email,
+        moveInDate: lease.moveInDate,
+        paidThroughDate: lease.paidThroughDate,
+        nextDueDate: lease.nextDueDate,
+        monthlyRate: lease.monthlyRate,
+        autopayEnabled: lease.autopayEnabled,
+        createdAt: lease.createdAt,
+        lines: ledger
+          .filter((l) => l.kind !== "payment")
+          .map((l) => ({ description: l.description, kind: l.kind === "credit" ? ("credit" as const) : ("charge" as const), amount: l.kind === "credit" ? -l.amount : l.amount, tax: l.tax })),
+        payment: payment
+          ? { id: String(payment.id), amount: payment.amount, cardBrand: payment.cardBrand, cardLast4: payment.cardLast4, authReference: payment.authReference }
+          : null,
+        lease: { text: lease.leaseText, hash: lease.leaseHash, signedName: lease.signedName, signedAt: lease.signedAt, signedIp: lease.signedIp },
+      };
     },
 
     async releaseHold(holdToken) {
@@ -337,9 +400,20 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
 
       // 2. The charge, outside any transaction. The idempotency key is the checkout's: a retry after
       //    an error (the visitor clicks Pay again) gets the first charge's result, never a second charge.
-      const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, card: input.card });
+      const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, method: input.payment });
       if (charge.status === "declined") {
         await db.update(checkouts).set({ status: "open" }).where(and(eq(checkouts.id, input.checkoutId), eq(checkouts.status, "charging")));
+        // The office sees the declined attempt (no tenant or lease yet); nothing of the card but brand and last 4.
+        await recordDeclinedPayment(db, {
+          tenantId: null,
+          leaseId: null,
+          amount: input.total,
+          source: "move_in",
+          cardBrand: charge.brand ?? "visa",
+          cardLast4: charge.last4 || methodLast4(input.payment),
+          idempotencyKey: `${input.idempotencyKey}:declined`,
+          reason: charge.reason,
+        });
         throw new PaymentDeclinedError(charge.reason);
       }
 

@@ -10,11 +10,7 @@ import {
   balanceOf,
   chargeKey,
   chargePostingKey,
-  chargesForPeriod,
   lastPostedPeriod,
-  periodIndexOf,
-  periodStart,
-  periodsToPost,
   localDate,
   paidThrough,
   prepayQuote,
@@ -22,8 +18,8 @@ import {
   type LedgerLine as DomainLedgerLine,
   type RecurringCharge,
 } from "~/domain/billing";
-import type { Payment, PaymentMethod, PrepayOffer, SavedCard, Tenant, TenantLease, Tenants } from "../port";
-import type { LocationRef } from "../index.server";
+import type { Payment, PaymentMethod, PaymentMethodInput, PrepayOffer, SavedCard, Tenant, TenantLease, Tenants } from "../port";
+import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageValidationError } from "../errors";
 import { leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment, type Executor } from "./ledger";
 
@@ -67,6 +63,17 @@ function toPayment(p: typeof payments.$inferSelect): Payment {
     declineReason: p.declineReason,
     createdAt: p.createdAt,
   };
+}
+
+/** The gateway's `PaymentMethodInput` of a method given now (the `saveCard` flag is ours). */
+function givenInput(method: Exclude<PaymentMethod, { kind: "saved" }>): PaymentMethodInput {
+  return method.kind === "card" ? { kind: "card", card: method.card } : { kind: "token", token: method.token };
+}
+
+/** Expiry and holder name of a card to save: from the typed card, else from what the gateway told. */
+function cardHolder(method: Exclude<PaymentMethod, { kind: "saved" }>, told: { expMonth?: number; expYear?: number }) {
+  if (method.kind === "card") return { expMonth: method.card.expMonth, expYear: method.card.expYear, nameOnCard: method.card.nameOnCard };
+  return { expMonth: told.expMonth ?? 0, expYear: told.expYear ?? 0, nameOnCard: "" };
 }
 
 /** A positive integer id from a string, or null (so "abc" or "1e3" never reaches a query). */
@@ -194,8 +201,11 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
   }
 
   /** The card to charge, checked to be this tenant's. */
-  async function resolveMethod(tenantId: number, method: PaymentMethod): Promise<{ card: PaymentMethod & { kind: "card" } } | { saved: typeof savedCards.$inferSelect }> {
-    if (method.kind === "card") return { card: method };
+  async function resolveMethod(
+    tenantId: number,
+    method: PaymentMethod,
+  ): Promise<{ given: Exclude<PaymentMethod, { kind: "saved" }> } | { saved: typeof savedCards.$inferSelect }> {
+    if (method.kind !== "saved") return { given: method };
     const id = idOf(method.savedCardId);
     const saved = id === null ? undefined : await db.query.savedCards.findFirst({ where: and(eq(savedCards.id, id), eq(savedCards.tenantId, tenantId)) });
     if (!saved) throw new StorageValidationError("Choose one of your saved cards.", { saved_card_id: ["Choose one of your saved cards."] });
@@ -245,8 +255,8 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
     const resolved = await resolveMethod(lease.tenantId, input.method);
     const gateway = getPaymentGateway();
     const result: ChargeResult =
-      "card" in resolved
-        ? await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, card: resolved.card.card })
+      "given" in resolved
+        ? await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: givenInput(resolved.given) })
         : await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, cardToken: resolved.saved.gatewayToken });
     if (result.status === "declined") {
       await recordDeclinedPayment(db, {
@@ -279,9 +289,8 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
         now: input.now,
       });
       if (recorded.created) {
-        if ("card" in resolved && resolved.card.saveCard) {
-          const c = resolved.card.card;
-          await saveCard(tx, locked.tenantId, { brand: result.brand, last4: result.last4, expMonth: c.expMonth, expYear: c.expYear, nameOnCard: c.nameOnCard, token: result.cardToken });
+        if ("given" in resolved && resolved.given.saveCard) {
+          await saveCard(tx, locked.tenantId, { brand: result.brand, last4: result.last4, ...cardHolder(resolved.given, result), token: result.cardToken });
         }
         await refreshPaidThrough(tx, locked);
       }
@@ -491,12 +500,11 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
       const resolved = await resolveMethod(lease.tenantId, input.method);
       let cardId: number;
       let card: typeof savedCards.$inferSelect;
-      if ("card" in resolved) {
-        const c = resolved.card.card;
-        const token = await getPaymentGateway().tokenize(c);
+      if ("given" in resolved) {
+        const token = await getPaymentGateway().tokenize(givenInput(resolved.given));
         if (token.status === "declined") throw new PaymentDeclinedError(token.reason);
         card = await db.transaction((tx) =>
-          saveCard(tx, lease.tenantId, { brand: token.brand, last4: token.last4, expMonth: c.expMonth, expYear: c.expYear, nameOnCard: c.nameOnCard, token: token.cardToken }),
+          saveCard(tx, lease.tenantId, { brand: token.brand, last4: token.last4, ...cardHolder(resolved.given, token), token: token.cardToken }),
         );
         cardId = card.id;
       } else {
@@ -522,78 +530,4 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
       });
     },
   };
-}
-
-export interface LeaseBillingResult {
-  chargesPosted: number;
-  autopay: "none" | "approved" | "declined";
-  declineReason?: string;
-}
-
-/**
- * The local adapter's daily billing of one lease (docs/decisions/053-billing-run.md): posts every
- * period that has started by `runDate` and is not posted yet (idempotent posting keys, under a lock
- * on the lease), then, when autopay is on and something is owed, charges the autopay card once per
- * due date (payment idempotency key "autopay:<lease>:<due date>"). A decline is recorded as a
- * declined payment, which the portal shows until the balance is paid.
- */
-export async function billLease(db: Database, leaseId: number, input: { runDate: string; now: Date }): Promise<LeaseBillingResult> {
-  const posted = await db.transaction(async (tx) => {
-    const [lease] = await tx.select().from(leases).where(eq(leases.id, leaseId)).for("update");
-    if (!lease || lease.status !== "active") return 0;
-    const terms = await termsOf(tx, lease);
-    const lines = await domainLedger(tx, lease.id);
-    const periods = periodsToPost(terms, { lastPostedPeriod: lastPostedPeriod(lease.moveInDate, lines), runDate: input.runDate, moveOutDate: lease.moveOutDate });
-    let count = 0;
-    for (const k of periods) {
-      const ids = await postCharges(tx, { leaseId: lease.id, tenantId: lease.tenantId, lines: chargesForPeriod(terms, k), now: input.now });
-      count += ids.length;
-    }
-    return count;
-  });
-
-  const lease = await db.query.leases.findFirst({ where: eq(leases.id, leaseId) });
-  if (!lease || lease.status !== "active" || !lease.autopayEnabled || !lease.autopayCardId) return { chargesPosted: posted, autopay: "none" };
-  const k = periodIndexOf(lease.moveInDate, input.runDate);
-  if (k < 1) return { chargesPosted: posted, autopay: "none" };
-  const balance = await leaseBalance(db, lease.id);
-  if (balance <= 0) return { chargesPosted: posted, autopay: "none" };
-  const idempotencyKey = `autopay:${lease.id}:${periodStart(lease.moveInDate, k)}`;
-  if (await db.query.payments.findFirst({ columns: { id: true }, where: eq(payments.idempotencyKey, idempotencyKey) })) {
-    return { chargesPosted: posted, autopay: "none" };
-  }
-  const card = await db.query.savedCards.findFirst({ where: and(eq(savedCards.id, lease.autopayCardId), eq(savedCards.tenantId, lease.tenantId)) });
-  if (!card) return { chargesPosted: posted, autopay: "none" };
-  const result = await getPaymentGateway().charge({ amount: balance, idempotencyKey, cardToken: card.gatewayToken });
-  if (result.status === "declined") {
-    await recordDeclinedPayment(db, {
-      tenantId: lease.tenantId,
-      leaseId: lease.id,
-      amount: balance,
-      source: "autopay",
-      cardBrand: card.brand,
-      cardLast4: card.last4,
-      idempotencyKey,
-      reason: result.reason,
-    });
-    return { chargesPosted: posted, autopay: "declined", declineReason: result.reason };
-  }
-  await db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(leases).where(eq(leases.id, lease.id)).for("update");
-    const recorded = await recordApprovedPayment(tx, {
-      tenantId: lease.tenantId,
-      leaseId: lease.id,
-      amount: balance,
-      source: "autopay",
-      cardBrand: result.brand,
-      cardLast4: result.last4,
-      authReference: result.authReference,
-      idempotencyKey,
-      entryDate: input.runDate,
-      description: `Autopay (${result.brand === "mastercard" ? "Master Card" : result.brand === "visa" ? "Visa" : "Discover"} ending ${result.last4})`,
-      now: input.now,
-    });
-    if (recorded.created && locked) await refreshPaidThrough(tx, locked);
-  });
-  return { chargesPosted: posted, autopay: "approved" };
 }

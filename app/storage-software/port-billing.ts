@@ -1,0 +1,44 @@
+/** Billing part of the StorageSoftware port (issue 5, docs/decisions/053-billing-run.md). See ./port.ts. */
+
+// ---------------------------------------------------------------- billing (issue 5)
+
+export interface BillingRunInput {
+  /** "YYYY-MM-DD": the calendar date being billed, in the location's time zone. */
+  runDate: string;
+  now: Date;
+  /** Only this tenant's leases (tests). */
+  tenantId?: string;
+}
+
+/** What the run did to one lease. */
+export interface LeaseBilling {
+  leaseId: string;
+  tenantId: string;
+  /** Charge lines posted by this run (0 when the period was already posted). */
+  chargesPosted: number;
+  autopay: "none" | "approved" | "declined";
+  /** Cents charged or tried by autopay (0 when none). */
+  autopayAmount: number;
+  declineReason: string | null;
+}
+
+export interface LocationBilling {
+  /**
+   * "us": this adapter posted the charges and ran autopay (local); "software": the facility's software
+   * bills its own leases (SiteLink) and nothing was done here (`leases` is empty).
+   */
+  billedBy: "us" | "software";
+  leases: LeaseBilling[];
+  /** Leases that could not be billed this time; the next run retries them (postings are idempotent). */
+  failed: Array<{ leaseId: string; error: unknown }>;
+}
+
+export interface Billing {
+  /**
+   * The daily billing of the location's active leases that moved in on or before `runDate`: posts every
+   * rent / protection / recurring-charge period that has started and is not posted yet, then charges
+   * the autopay card once per due date when something is owed. Idempotent: a second run for the same
+   * date posts and charges nothing. One lease's failure does not stop the others (see `failed`).
+   */
+  billLeases(input: BillingRunInput): Promise<LocationBilling>;
+}
