@@ -3,9 +3,9 @@
  * changes the seeded data it needs and puts it back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, locations, payments, paymentTypes, unitTypes } from "~/db/schema";
+import { accounts, amenities, locationImages, locations, payments, paymentTypes, unitTypes } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { storageFor } from "~/storage-software/index.server";
 import { action as payAction, loader as payLoader } from "~/routes/customer-portal.pay";
@@ -368,6 +368,34 @@ describe("the portal's card forms follow the location (payment_types, external_p
       expect(r.status).toBe(303);
       expect(r.headers.get("Location")).toBe(`/customer-portal/units/${t.leaseId}/${form.name}`);
       expect(await paymentCount()).toBe(before);
+    }
+  });
+});
+
+describe("location media, main_logo and amenity images (spec §3; docs/spec-audit.md)", () => {
+  it("the location page carries the location's photos in order (not repeating the main image), its logo and its amenities' images", async () => {
+    const { loc } = await lumbertonTypes();
+    const logo = { width: 200, height: 80, type: "logo", alt: "Lumberton Self Storage", src: "/images/lumberton-logo.png", src_webp: null, title: null, file_name: null, file_name_full: null, file_name_original: null, file_name_webp: null, file_name_original_unmodified: null, file_type: "png", file_base_url: null };
+    const amenity = (await db().query.amenities.findFirst({ where: eq(amenities.locationId, loc.id) }))!;
+    try {
+      await db().update(locations).set({ mainLogo: logo }).where(eq(locations.id, loc.id));
+      await db().update(amenities).set({ image: { ...logo, alt: "", src: "/images/gate.svg" } }).where(eq(amenities.id, amenity.id));
+      await db().insert(locationImages).values([
+        { locationId: loc.id, index: 2, src: "/images/second.jpg", srcWebp: "/images/second.webp", alt: "Wide aisles", width: 800, height: 600, title: "Aisles" },
+        { locationId: loc.id, index: 1, src: "/images/first.jpg", alt: "Front gate", width: 800, height: 600 },
+      ]);
+      type L = { media: Array<{ src: string; src_webp: string | null; alt: string; title: string | null }>; mainLogo: { src: string } | null; amenities: Array<{ id: number; image: { src: string } | null }> };
+      const page = await callRoute<{ location: L }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+      expect(page.data.location.media.map((m) => [m.src, m.src_webp, m.alt, m.title])).toEqual([
+        ["/images/first.jpg", null, "Front gate", null],
+        ["/images/second.jpg", "/images/second.webp", "Wide aisles", "Aisles"],
+      ]);
+      expect(page.data.location.mainLogo?.src).toBe("/images/lumberton-logo.png");
+      expect(page.data.location.amenities.find((a) => a.id === amenity.id)?.image?.src).toBe("/images/gate.svg");
+    } finally {
+      await db().delete(locationImages).where(and(eq(locationImages.locationId, loc.id), inArray(locationImages.src, ["/images/first.jpg", "/images/second.jpg"])));
+      await db().update(locations).set({ mainLogo: null }).where(eq(locations.id, loc.id));
+      await db().update(amenities).set({ image: amenity.image }).where(eq(amenities.id, amenity.id));
     }
   });
 });
