@@ -152,7 +152,11 @@ interface Target {
   params?: () => Record<string, string>;
   /** The portal form whose tenant is signed in. */
   signedIn?: PortalForm;
+  /** A submission that succeeds as it is (the fuzz corrupts fields of it); its password must not be a common one. */
   valid: () => Record<string, string>;
+  /** Before and after this action's run (e.g. a settings flag it needs). */
+  setUp?: () => Promise<void>;
+  tearDown?: () => Promise<void>;
   /** After a successful submission: put back what it used up (so later runs do not all hit "sold out"). */
   afterSuccess?: () => Promise<void>;
 }
@@ -184,7 +188,7 @@ const TARGETS: Target[] = [
     params: () => ({ unitTypeId }),
     valid: () => ({
       intent: "details", first_name: "Ada", last_name: "Lovelace", email: `ada${++k}@example.com`, cell_phone: "(910) 555-0134",
-      web_pw: "secret1", confirm_web_pw: "secret1", addr_1: "1 Main St", addr_2: "Apt 2", city: "Lumberton", region: "NC", postal_code: "28358",
+      web_pw: "Tidy-Unit-42", confirm_web_pw: "Tidy-Unit-42", addr_1: "1 Main St", addr_2: "Apt 2", city: "Lumberton", region: "NC", postal_code: "28358",
       is_military: "on", alt_contact_first_name: "Bo", alt_contact_last_name: "Lee", alt_contact_phone: "9105550199",
     }),
     afterSuccess: releaseOpenCheckouts,
@@ -196,6 +200,22 @@ const TARGETS: Target[] = [
     params: () => ({ unitTypeId }),
     valid: () => ({ idempotency_key: key(), first_name: "Ada", last_name: "Lovelace", email: "ada@example.com", phone: "910-555-0134", desired_move_in_date: new Date().toISOString().slice(0, 10) }),
     // Expire the reservations made so far (as the sweep does after reservation_days_valid), freeing their units.
+    afterSuccess: async () => void (await sweepExpiredReservations(handle.db, new Date("2100-01-01T00:00:00Z"))),
+  },
+  {
+    // Reservation short form flag off: the account-creation form, which creates a tenant (decision 135).
+    name: "reservation (full form)",
+    action: reserveAction,
+    path: () => `/reserve/${unitTypeId}`,
+    params: () => ({ unitTypeId }),
+    valid: () => ({
+      idempotency_key: key(), first_name: "Ada", last_name: "Lovelace", email: `ada.res${++k}@example.com`, cell_phone: "(910) 555-0134",
+      web_pw: "Tidy-Unit-42", confirm_web_pw: "Tidy-Unit-42", addr_1: "1 Main St", addr_2: "Apt 2", city: "Lumberton", region: "NC", postal_code: "28358",
+      is_company: "on", alt_contact_first_name: "Bo", alt_contact_last_name: "Lee", alt_contact_phone: "9105550199",
+      desired_move_in_date: new Date().toISOString().slice(0, 10),
+    }),
+    setUp: () => setShortForm(false),
+    tearDown: () => setShortForm(true),
     afterSuccess: async () => void (await sweepExpiredReservations(handle.db, new Date("2100-01-01T00:00:00Z"))),
   },
   { name: "contact", action: contactAction, path: () => "/contact", valid: () => ({ name: "Ann Lee", email: "ann@example.com", phone: "910 555 0199", location: "lumberton-nc-28358", message: "Do you have a 10x10?\nThanks" }) },
@@ -231,6 +251,10 @@ const TARGETS: Target[] = [
   },
 ];
 
+async function setShortForm(on: boolean) {
+  await handle.db.update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || ${JSON.stringify({ is_reservation_short_form_enabled: on })}::jsonb` });
+}
+
 let submissions = 0;
 async function submit(target: Target, pairs: Array<[string, string]>): Promise<number> {
   const body = new URLSearchParams(pairs);
@@ -259,6 +283,8 @@ async function checkStoredRows() {
   expect(orphanHolds, "units held without an open checkout").toEqual([]);
   const tenantRows = await handle.db.select().from(tenants);
   for (const t of tenantRows) {
+    // Every account made by a form can sign in: a bcrypt hash, never the password itself.
+    expect(t.webPwHash ?? "", `tenant ${t.id}'s password hash`).toMatch(/^\$2[aby]\$\d\d\$.{53}$/);
     for (const v of [t.firstName, t.lastName, t.email, t.cellPhone, t.city, t.region, t.postalCode, t.altContactFirstName, t.altContactLastName]) {
       expect(LINE_CONTROL_CHARS.test(v ?? ""), `tenant ${t.id}: ${JSON.stringify(v)}`).toBe(false);
     }
@@ -280,6 +306,7 @@ describe(`fuzzing every form action (${RUNS} submissions each)`, () => {
       const started = Date.now();
       const deadline = TIME_LIMIT_MS ? Date.now() + TIME_LIMIT_MS : null;
       const numRuns = RUNS;
+      await target.setUp?.();
       await fc.assert(
         fc.asyncProperty(fc.constant(null).chain(() => submission(target.valid())), async (pairs) => {
           // The time budget is checked before a submission starts, never during one (fast-check's
@@ -295,7 +322,7 @@ describe(`fuzzing every form action (${RUNS} submissions each)`, () => {
           }
         }),
         { numRuns, seed: SEED, endOnFailure: true },
-      );
+      ).finally(() => target.tearDown?.());
       await checkStoredRows();
       // The submissions reached the action: not all refused at the CSRF check.
       expect(statuses.get(403) ?? 0, "every submission refused (403)").toBeLessThan(runs);
