@@ -68,22 +68,36 @@ export default tseslint.config(
       ],
     },
   },
+  // Nothing outside app/storage-software/ reaches into an adapter (issue 11): not the app, the server,
+  // the seeds or the scripts. Adapter tests under tests/integration may (they test the adapter itself).
+  {
+    files: ["app/**/*.{ts,tsx}", "server/**/*.{ts,tsx}", "seeds/**/*.ts", "scripts/**/*.{ts,mjs,js}", "bench/**/*.{ts,mjs,js}", "tests/e2e/**/*.ts", "tests/fault/**/*.ts"],
+    ignores: ["app/storage-software/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(^~/storage-software/|/storage-software/)(local|sitelink)(/|$)",
+              message: "Use the storage-software port (storageFor in ~/storage-software/index.server and the types of ~/storage-software/port), never an adapter.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Known exceptions, each to be removed by moving the code to its layer (conventions: "the port leaks"):
   // - app/domain/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
   //   the brand list should live in the domain and the schema import it).
   // - app/db/queries/content.server.ts: sanitises operator HTML with services/sanitize.server.ts.
-  // - services/billing-run, move-in, portal-demo: reach the local adapter's ledger and billing
-  //   directly instead of through the StorageSoftware port.
-  // - storage-software/local inventory, rentals, tenants: use infrastructure that sits in services/
+  // - storage-software/local billing, inventory, rentals, tenants: use infrastructure that sits in services/
   //   (clock, payment gateway, password hashing) and belongs below the adapters.
   {
     files: [
       "app/domain/cards.ts",
       "app/domain/card-schema.ts",
       "app/db/queries/content.server.ts",
-      "app/services/billing-run.server.ts",
-      "app/services/move-in.server.ts",
-      "app/services/portal-demo.server.ts",
       "app/storage-software/local/billing.ts",
       "app/storage-software/local/inventory.ts",
       "app/storage-software/local/rentals.ts",

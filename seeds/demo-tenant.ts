@@ -1,8 +1,10 @@
 /**
  * DEMO tenant for trying the customer portal (README "Customer portal"): created only when the
- * account's use_demo_units is on, once (looked up by email). The lease goes on one of the demo
- * inventory's units that is already marked rented, so no availability changes; it moved in 20 days
- * ago with a paid first month and a protection plan.
+ * account's use_demo_units is on, once (looked up by email), through the storage port's moveIn like
+ * any rental (app/services/portal-demo.server.ts). The lease goes on one of the demo inventory's
+ * units that is marked rented without a lease: the seed gives that unit back to the inventory and
+ * holds it for the demo checkout, so the move-in rents exactly it and no availability changes. It
+ * moved in 20 days ago with a paid first month and a protection plan.
  *
  * Not under NODE_ENV=test (the golden test databases and the browser tests' server): other suites
  * count leases and payments in a fresh seeded database. Tests call it with { force: true }.
@@ -11,9 +13,10 @@
  * published in the README, so a real deployment must not get this account by accident.
  * SEED_DEMO_TENANT=false turns it off everywhere. See docs/decisions/073-demo-tenant-in-production.md.
  */
+import crypto from "node:crypto";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Transaction } from "~/db/client.server";
-import { accounts, leases, locations, tenants, unitTypes, units } from "~/db/schema";
+import { accounts, checkouts, leases, locations, tenants, unitTypes, units } from "~/db/schema";
 import { addDaysIso, localDate } from "~/domain/billing";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { now as clockNow } from "~/services/clock.server";
@@ -48,7 +51,7 @@ export async function seedDemoTenant(
   });
   if (!location) return [];
   const [unit] = await tx
-    .select({ id: units.id })
+    .select({ id: units.id, unitTypeId: units.unitTypeId })
     .from(units)
     .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
     .leftJoin(leases, and(eq(leases.unitId, units.id), eq(leases.status, "active")))
@@ -57,16 +60,24 @@ export async function seedDemoTenant(
     .limit(1);
   if (!unit) return [];
   const now = clockNow();
+  // The demo inventory's "rented" unit becomes the demo tenant's: free it and hold it for the demo
+  // checkout (seed data, like seeds/demo-units.ts), then move in through the port.
+  const checkoutId = `demo-tenant-${crypto.randomBytes(16).toString("hex")}`;
+  const moveInDate = addDaysIso(localDate(now, location.timeZone.timeZoneId), -20);
+  const until = new Date(now.getTime() + 15 * 60_000);
+  await tx.insert(checkouts).values({ id: checkoutId, locationId: location.id, unitTypeId: unit.unitTypeId, idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
+  await tx.update(units).set({ status: "available", heldUntil: until, holdToken: checkoutId }).where(eq(units.id, unit.id));
   await createTenantWithLease(tx, {
     email: DEMO_TENANT_EMAIL,
     password: DEMO_TENANT_PASSWORD,
     firstName: "Demo",
     lastName: "Tenant",
     now,
-    moveInDate: addDaysIso(localDate(now, location.timeZone.timeZoneId), -20),
+    moveInDate,
     withInsurance: true,
     locationId: location.id,
-    unitId: unit.id,
+    unitTypeId: String(unit.unitTypeId),
+    holdToken: checkoutId,
   });
   return [`demo tenant ${DEMO_TENANT_EMAIL}`];
 }

@@ -4,8 +4,7 @@ import { CsrfInput, SubmitButton } from "~/components/form";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { formatPhone, phoneHref } from "~/domain/phone";
-import { reservations } from "~/db/schema";
-import { eq } from "drizzle-orm";
+import { findAtAnyLocation } from "~/services/storage-lookup.server";
 import { now as clockNow } from "~/services/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { loadRentalContext, sha256 } from "~/services/move-in.server";
@@ -17,9 +16,9 @@ import { notFound } from "~/services/http.server";
  */
 async function find(context: Route.LoaderArgs["context"], reservationId: string, token: string | null) {
   if (!/^\d{1,9}$/.test(reservationId) || !token || token.length > 100) throw notFound();
-  const row = await context.db.query.reservations.findFirst({ where: eq(reservations.id, Number(reservationId)) });
+  const row = await findAtAnyLocation(context.db, (storage) => storage.getReservation({ id: reservationId, now: clockNow() }));
   if (!row || row.cancelTokenHash !== sha256(token)) throw notFound();
-  const ctx = await loadRentalContext(context.db, String(row.unitTypeId), clockNow());
+  const ctx = await loadRentalContext(context.db, row.unitTypeId, clockNow());
   if (!ctx) throw notFound();
   const r = await ctx.storage.getReservation({ id: reservationId, now: clockNow() });
   if (!r) throw notFound();

@@ -4,8 +4,7 @@ import { HtmlContent } from "~/components/html-content";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { formatPhone, phoneHref } from "~/domain/phone";
-import { reservations } from "~/db/schema";
-import { eq } from "drizzle-orm";
+import { findAtAnyLocation } from "~/services/storage-lookup.server";
 import { now as clockNow } from "~/services/clock.server";
 import { loadRentalContext, unitDescription } from "~/services/move-in.server";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
@@ -14,10 +13,10 @@ import { notFound } from "~/services/http.server";
 /** The reservation's confirmation, by its unguessable confirmation code (post/redirect/get target). */
 export async function loader({ params, context }: Route.LoaderArgs) {
   if (!/^[A-Za-z0-9_-]{8,40}$/.test(params.code)) throw notFound();
-  const row = await context.db.query.reservations.findFirst({ columns: { unitTypeId: true }, where: eq(reservations.confirmationCode, params.code) });
-  if (!row) throw notFound();
   const now = clockNow();
-  const ctx = await loadRentalContext(context.db, String(row.unitTypeId), now);
+  const row = await findAtAnyLocation(context.db, (storage) => storage.getReservation({ confirmationCode: params.code, now }));
+  if (!row) throw notFound();
+  const ctx = await loadRentalContext(context.db, row.unitTypeId, now);
   if (!ctx) throw notFound();
   const r = await ctx.storage.getReservation({ confirmationCode: params.code, now });
   if (!r) throw notFound();

@@ -25,3 +25,16 @@ describe("the gateway takes a PaymentMethodInput (own card fields or a processor
     expect(await g.charge({ amount: 100, idempotencyKey: "c", method: { kind: "token", token: "tok_visa_0000_decline_x" } })).toEqual(r);
   });
 });
+
+describe("the test gateway's tokens", () => {
+  it("carry the card's expiry, and a token it did not make is declined, never approved", async () => {
+    const g = createTestGateway();
+    const t = await g.tokenize({ kind: "card", card: card("4242424242424242") });
+    expect(t).toMatchObject({ status: "ok", brand: "visa", last4: "4242", expMonth: 12, expYear: 2030 });
+    if (t.status !== "ok") return;
+    expect(await g.tokenize({ kind: "token", token: t.cardToken })).toMatchObject({ status: "ok", cardToken: t.cardToken, expMonth: 12, expYear: 2030 });
+    expect(await g.charge({ amount: 100, idempotencyKey: "tok-1", method: { kind: "token", token: t.cardToken } })).toMatchObject({ status: "approved", expMonth: 12, expYear: 2030 });
+    expect(await g.charge({ amount: 100, idempotencyKey: "tok-2", method: { kind: "token", token: "tok_amex_1234_ok_x" } })).toMatchObject({ status: "declined" });
+    expect(await g.tokenize({ kind: "token", token: "garbage" })).toMatchObject({ status: "declined" });
+  });
+});

@@ -97,7 +97,8 @@ export function createTestGateway(): PaymentGateway {
   function parseToken(cardToken: string) {
     const [, brand, last4, flag, expiry] = cardToken.split("_");
     const m = /^(\d{2})(\d{4})$/.exec(expiry ?? "");
-    return { brand: (brand as CardBrand) ?? null, last4: last4 ?? "", ok: flag === "ok", expMonth: m ? Number(m[1]) : undefined, expYear: m ? Number(m[2]) : undefined };
+    const known = (["visa", "mastercard", "discover"] as const).find((b) => b === brand) ?? null;
+    return { brand: known, last4: /^\d{4}$/.test(last4 ?? "") ? last4! : "", ok: flag === "ok" && known !== null && /^\d{4}$/.test(last4 ?? ""), expMonth: m ? Number(m[1]) : undefined, expYear: m ? Number(m[2]) : undefined };
   }
 
   return {

@@ -1,11 +1,16 @@
+/**
+ * A tenant with one paid lease, made the way a visitor's rental makes one: through the storage
+ * port's quoteMoveIn and moveIn (first month, protection premium and checkout charges posted with the
+ * move-in posting keys and paid by card with the test gateway). For the demo tenant (seeds/demo-tenant.ts),
+ * tests and the browser tests' hook; real rentals go through the rental flow (move-in.server.ts),
+ * which adds the tenant form, the signature and the email.
+ */
 import crypto from "node:crypto";
-import { and, asc, desc, eq, isNull, ne, sql } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { insurancePlans, leases, locations, tenants, unitTypes, units } from "~/db/schema";
-import { parseCheckoutCharges } from "~/domain/location-settings";
-import { dollarsToCents, taxedLine } from "~/domain/money";
-import { addMonthsIso, chargeKey, chargePostingKey, localDate, periodEnd } from "~/domain/billing";
-import { postCharges, recordApprovedPayment, type ChargeLine } from "~/storage-software/local/ledger";
+import { checkouts, locations } from "~/db/schema";
+import { localDate } from "~/domain/billing";
+import { storageFor } from "~/storage-software/index.server";
 import { hashPassword } from "./password.server";
 
 export interface TenantWithLease {
@@ -17,12 +22,9 @@ export interface TenantWithLease {
   total: number;
 }
 
-/**
- * A tenant with one paid lease, the way a completed move-in leaves them (docs/decisions/040): a
- * unit rented (preferably a demo unit already marked rented and without a lease), the first month, protection premium and checkout charges posted with the move-in
- * posting keys and paid by card in the same transaction, paid through addMonths(D,1) − 1 day.
- * For the demo tenant, tests and the browser tests' hook; real rentals go through the rental flow.
- */
+/** The test gateway's always-approved card (app/services/payment-gateway.server.ts). */
+const DEMO_CARD = { number: "4242424242424242", expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvv: "123", nameOnCard: "Demo Tenant", postalCode: "28358" };
+
 export async function createTenantWithLease(
   db: Database | Transaction,
   input: {
@@ -36,128 +38,87 @@ export async function createTenantWithLease(
     withInsurance?: boolean;
     /** A location id; defaults to the first live location. */
     locationId?: number;
-    /** Put the lease on this unit, already marked rented (the demo tenant takes a demo "rented" unit). */
-    unitId?: number;
+    /**
+     * Rent a unit of this type; defaults to the type with the most units free (not parking), so
+     * other tests' choices stay available. A unit the caller already holds for `holdToken` is taken first.
+     */
+    unitTypeId?: string;
+    /** A checkout id under which the caller already holds the unit to rent (the demo seed). */
+    holdToken?: string;
   },
 ): Promise<TenantWithLease> {
-  return (db as Database).transaction(async (tx) => {
-    const location = await tx.query.locations.findFirst({
-      where: input.locationId ? eq(locations.id, input.locationId) : eq(locations.status, "Live"),
-      orderBy: asc(locations.id),
-    });
-    if (!location) throw new Error("No live location to rent at");
-    let unit: { id: number; name: string; standardRate: number } | undefined;
-    if (input.unitId !== undefined) {
-      [unit] = await tx
-        .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
-        .from(units)
-        .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
-        .where(eq(units.id, input.unitId));
-    } else {
-      // A demo unit already marked rented with no lease (the demo inventory's "existing tenants"),
-      // so tests and demos change no availability; else a free unit of the type with most free.
-      [unit] = await tx
-        .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
-        .from(units)
-        .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
-        .leftJoin(leases, and(eq(leases.unitId, units.id), eq(leases.status, "active")))
-        .where(and(eq(units.locationId, location.id), eq(units.status, "rented"), ne(unitTypes.category, "parking"), isNull(leases.id)))
-        .orderBy(asc(units.id))
-        .limit(1)
-        .for("update", { of: units, skipLocked: true });
-    }
-    if (!unit) {
-      // The unit type with the most units free (not parking), so other tests' choices stay available.
-      const free = and(eq(units.locationId, location.id), eq(units.status, "available"), sql`(${units.heldUntil} is null or ${units.heldUntil} <= now())`);
-      const [type] = await tx
-        .select({ id: units.unitTypeId })
-        .from(units)
-        .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
-        .where(and(free, ne(unitTypes.category, "parking")))
-        .groupBy(units.unitTypeId)
-        .orderBy(desc(sql`count(*)`), asc(units.unitTypeId))
-        .limit(1);
-      [unit] = type
-        ? await tx
-            .select({ id: units.id, name: units.name, standardRate: unitTypes.standardRate })
-            .from(units)
-            .innerJoin(unitTypes, eq(unitTypes.id, units.unitTypeId))
-            .where(and(free, eq(units.unitTypeId, type.id)))
-            .orderBy(asc(units.id))
-            .limit(1)
-            .for("update", { of: units, skipLocked: true })
-        : [];
-      if (unit) await tx.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
-    }
-    if (!unit) throw new Error(`No available unit at ${location.name}`);
-
-    const [tenant] = await tx
-      .insert(tenants)
-      .values({
-        accountId: location.accountId,
-        firstName: input.firstName ?? "Pat",
-        lastName: input.lastName ?? "Tenant",
-        email: input.email.trim().toLowerCase(),
-        cellPhone: "(910) 555-0199",
-        webPwHash: await hashPassword(input.password),
-        addr1: "100 Main Street",
-        city: "Lumberton",
-        region: "NC",
-        postalCode: "28358",
-      })
-      .returning({ id: tenants.id });
-
-    const D = input.moveInDate ?? localDate(input.now, location.timeZone.timeZoneId);
-    const plan = input.withInsurance
-      ? await tx.query.insurancePlans.findFirst({ where: eq(insurancePlans.locationId, location.id), orderBy: asc(insurancePlans.coverage) })
-      : undefined;
-    const gateCode = String(crypto.randomInt(1000, 10000));
-    const text = `Demo lease of unit ${unit.name} at ${location.name} from ${D}.`;
-    const [lease] = await tx
-      .insert(leases)
-      .values({
-        tenantId: tenant!.id,
-        unitId: unit.id,
-        locationId: location.id,
-        moveInDate: D,
-        monthlyRate: unit.standardRate,
-        insurancePlanId: plan?.id ?? null,
-        insurancePremium: plan?.premium ?? 0,
-        paidThroughDate: periodEnd(D, 0),
-        nextDueDate: addMonthsIso(D, 1),
-        gateCode,
-        leaseText: text,
-        leaseHash: crypto.createHash("sha256").update(text).digest("hex"),
-        signedName: `${input.firstName ?? "Pat"} ${input.lastName ?? "Tenant"}`,
-        signedAt: input.now,
-      })
-      .returning({ id: leases.id });
-
-    const span = { entryDate: D, periodStart: D, periodEnd: periodEnd(D, 0) };
-    const lines: ChargeLine[] = [{ ...span, description: "Rent (first month)", amount: unit.standardRate, tax: 0, postingKey: `rent:${D}` }];
-    if (plan) lines.push({ ...span, description: "Protection plan (first month)", amount: plan.premium, tax: 0, postingKey: `insurance:${D}` });
-    const charges = parseCheckoutCharges(location.chargesToShowAtCheckout);
-    if (location.isShowExtraChargesAtCheckout && charges.ok) {
-      for (const c of charges.charges) {
-        const l = taxedLine(c.name, dollarsToCents(c.amount), c.tax_1_rate, c.tax_2_rate);
-        lines.push({ entryDate: D, description: c.name, amount: l.amount, tax: l.tax, postingKey: chargePostingKey(chargeKey({ sitelinkId: c.sitelink_id, name: c.name }), D) });
-      }
-    }
-    await postCharges(tx, { leaseId: lease!.id, tenantId: tenant!.id, lines, now: input.now });
-    const total = lines.reduce((s, l) => s + l.amount + l.tax, 0);
-    await recordApprovedPayment(tx, {
-      tenantId: tenant!.id,
-      leaseId: lease!.id,
-      amount: total,
-      source: "move_in",
-      cardBrand: "visa",
-      cardLast4: "4242",
-      authReference: `AUTH-DEMO${crypto.randomBytes(3).toString("hex").toUpperCase()}`,
-      idempotencyKey: `move-in-demo:${crypto.randomUUID()}`,
-      entryDate: D,
-      description: "Card payment (Visa ending 4242)",
-      now: input.now,
-    });
-    return { tenantId: tenant!.id, leaseId: lease!.id, unitName: unit.name, locationId: location.id, gateCode, total };
+  const location = await db.query.locations.findFirst({
+    where: input.locationId ? eq(locations.id, input.locationId) : eq(locations.status, "Live"),
+    orderBy: asc(locations.id),
   });
+  if (!location) throw new Error("No live location to rent at");
+  const storage = storageFor(db as Database, location);
+  let unitTypeId = input.unitTypeId;
+  if (!unitTypeId) {
+    const types = (await storage.listUnitTypes({ now: input.now })).filter((t) => t.category !== "parking" && t.availableCount > 0);
+    const best = types.sort((a, b) => b.availableCount - a.availableCount || Number(a.id) - Number(b.id))[0];
+    if (!best) throw new Error(`No available unit at ${location.name}`);
+    unitTypeId = best.id;
+  }
+  const moveInDate = input.moveInDate ?? localDate(input.now, location.timeZone.timeZoneId);
+  const plan = input.withInsurance ? (await storage.listInsurancePlans())[0] : undefined;
+  const quote = await storage.quoteMoveIn({
+    unitTypeId,
+    insurancePlanId: plan?.id ?? null,
+    moveInDate,
+    pricing: { isWebRatesEnabled: false, fakeDiscountPercentage: 0 },
+    now: input.now,
+  });
+
+  const checkoutId = input.holdToken ?? crypto.randomBytes(24).toString("base64url");
+  const until = new Date(input.now.getTime() + 15 * 60_000);
+  if (!input.holdToken) {
+    await db.insert(checkouts).values({ id: checkoutId, locationId: location.id, unitTypeId: Number(unitTypeId), idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
+  }
+  const hold = await storage.holdUnit({ unitTypeId, holdToken: checkoutId, until, now: input.now });
+  const [checkout] = await db.select({ idempotencyKey: checkouts.idempotencyKey }).from(checkouts).where(eq(checkouts.id, checkoutId));
+  if (!checkout) throw new Error("The demo checkout is missing");
+
+  const firstName = input.firstName ?? "Pat";
+  const lastName = input.lastName ?? "Tenant";
+  const text = `Demo lease of unit ${hold.unitName} at ${location.name} from ${moveInDate}.`;
+  const result = await storage.moveIn({
+    checkoutId,
+    idempotencyKey: checkout.idempotencyKey,
+    unitTypeId,
+    tenant: {
+      firstName,
+      lastName,
+      email: input.email.trim().toLowerCase(),
+      cellPhone: "9105550199",
+      webPwHash: await hashPassword(input.password),
+      addr1: "100 Main Street",
+      city: "Lumberton",
+      region: "NC",
+      postalCode: "28358",
+      isMilitary: false,
+      isCompany: false,
+      isCommercial: false,
+    },
+    moveInDate,
+    paidThroughDate: quote.paidThroughDate,
+    nextDueDate: quote.nextDueDate,
+    monthlyRate: quote.monthlyRate,
+    insurancePlanId: quote.insurancePlanId,
+    insurancePremium: quote.insurancePremium,
+    lines: quote.lines,
+    total: quote.total,
+    payment: { kind: "card", card: DEMO_CARD },
+    autopay: false,
+    lease: { text, hash: crypto.createHash("sha256").update(text).digest("hex"), signedName: `${firstName} ${lastName}`, signedAt: input.now, signedIp: "" },
+    now: input.now,
+  });
+  return {
+    tenantId: Number(result.tenantId),
+    leaseId: Number(result.leaseId),
+    unitName: result.unitName,
+    locationId: location.id,
+    gateCode: result.gateCode,
+    total: quote.total,
+  };
 }

@@ -28,7 +28,7 @@
  * Time: the suite runs on 2026-06-15 (NOW below); billing runs on the next due date.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CardDetails, MoveInQuote, MoveInResult, StorageSoftware } from "~/storage-software/port";
+import type { CardDetails, MoveInQuote, MoveInResult, PaymentMethodInput, StorageSoftware } from "~/storage-software/port";
 import type { UnitStatus } from "~/db/schema/unit";
 import { PaymentDeclinedError, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { addDaysIso, localDate } from "~/domain/calendar";
@@ -85,7 +85,7 @@ async function quote(h: ContractHarness, unitTypeId: string, insurancePlanId: st
 /** A move-in through the port; returns the result, the quote charged and the tenant's email and password. */
 export async function contractMoveIn(
   h: ContractHarness,
-  options: { unitTypeId?: string; email?: string; card?: CardDetails; autopay?: boolean; insurance?: boolean } = {},
+  options: { unitTypeId?: string; email?: string; card?: CardDetails; payment?: PaymentMethodInput; autopay?: boolean; insurance?: boolean } = {},
 ): Promise<{ result: MoveInResult; quote: MoveInQuote; email: string; password: string; unitTypeId: string; checkoutId: string; idempotencyKey: string }> {
   const unitTypeId = options.unitTypeId ?? (await freshType(h, 2)).unitTypeId;
   const plans = options.insurance ? await h.storage.listInsurancePlans() : [];
@@ -121,7 +121,7 @@ export async function contractMoveIn(
     insurancePremium: q.insurancePremium,
     lines: q.lines,
     total: q.total,
-    payment: { kind: "card", card: options.card ?? contractCard() },
+    payment: options.payment ?? { kind: "card", card: options.card ?? contractCard() },
     autopay: options.autopay ?? false,
     lease: { text, hash: "0".repeat(64), signedName: "Ada Lovelace", signedAt: NOW, signedIp: "203.0.113.7" },
     now: NOW,

@@ -6,7 +6,8 @@ import { checkouts, locations, unitTypes, units } from "~/db/schema";
 import { storageFor, storageSoftwareNotice } from "~/storage-software/index.server";
 import { StorageSoftwareError } from "~/storage-software/errors";
 import { createTestDatabase } from "./db";
-import { storageSoftwareContract } from "./storage-software-contract";
+import { contractMoveIn, storageSoftwareContract, type ContractHarness } from "./storage-software-contract";
+import { getPaymentGateway } from "~/services/payment-gateway.server";
 
 async function locationRef(handle: DatabaseHandle, slug: string) {
   const row = await handle.db.query.locations.findFirst({ where: eq(locations.urlSlug, slug) });
@@ -14,7 +15,7 @@ async function locationRef(handle: DatabaseHandle, slug: string) {
   return { id: row.id, name: row.name, software: row.software, status: row.status };
 }
 
-storageSoftwareContract("local", async () => {
+async function localHarness(): Promise<ContractHarness> {
   const handle = await createTestDatabase();
   const lumberton = await locationRef(handle, "lumberton-nc-28358");
   const jacksonville = await locationRef(handle, "jacksonville-nc-28546");
@@ -50,7 +51,9 @@ storageSoftwareContract("local", async () => {
     async advanceClock() {},
     close: () => handle.close(),
   };
-});
+}
+
+storageSoftwareContract("local", localHarness);
 
 describe("local adapter on the seeded demo inventory", () => {
   let handle: DatabaseHandle;
@@ -134,5 +137,33 @@ describe("the contract suite covers the whole port", () => {
     } finally {
       await handle.close();
     }
+  });
+});
+
+describe("a processor's token instead of our card fields (decision 079)", () => {
+  let h: ContractHarness;
+  beforeAll(async () => {
+    h = await localHarness();
+  });
+  afterAll(() => h?.close());
+
+  it("moves in, pays and saves a card with a token: the port never sees a card number", async () => {
+    // What a processor's hosted fields would post back: a token (the test gateway makes one).
+    const tokenOf = async (number: string) => {
+      const t = await getPaymentGateway().tokenize({ number, expMonth: 11, expYear: 2031, cvv: "123", nameOnCard: "Tok En", postalCode: "28358" });
+      if (t.status !== "ok") throw new Error("not tokenised");
+      return t.cardToken;
+    };
+    const m = await contractMoveIn(h, { autopay: true, payment: { kind: "token", token: await tokenOf("5555555555554444") } });
+    expect(m.result).toMatchObject({ created: true, cardBrand: "mastercard", cardLast4: "4444" });
+    const { tenantId, leaseId } = m.result;
+    expect((await h.storage.getTenantLease(tenantId, leaseId))!.autopay).toMatchObject({ enabled: true, card: { last4: "4444", expMonth: 11, expYear: 2031 } });
+
+    const paid = await h.storage.makePayment({ tenantId, leaseId, amount: 700, method: { kind: "token", token: await tokenOf("4242424242424242"), saveCard: true }, idempotencyKey: `tok-pay-${Date.now()}-abcdefgh`, now: new Date("2026-06-15T15:00:00Z") });
+    expect(paid).toMatchObject({ status: "approved", cardLast4: "4242", amount: 700 });
+    expect((await h.storage.listSavedCards(tenantId)).map((c) => [c.last4, c.expMonth, c.expYear])).toContainEqual(["4242", 11, 2031]);
+
+    const saved = await h.storage.enrolAutopay({ tenantId, leaseId, method: { kind: "token", token: await tokenOf("6011111111111117"), saveCard: true }, now: new Date("2026-06-15T15:00:00Z") });
+    expect(saved).toMatchObject({ brand: "discover", last4: "1117", expMonth: 11, expYear: 2031 });
   });
 });

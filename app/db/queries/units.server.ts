@@ -6,7 +6,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { AppLoadContext } from "react-router";
 import type { Database } from "~/db/client.server";
 import { addresses, locations } from "~/db/schema";
-import { storageFor, type LocationRef } from "~/storage-software/index.server";
+import { storageFor } from "~/storage-software/index.server";
+import type { LocationRef } from "~/storage-software/port";
 import { StorageSoftwareError, storageErrorMessage } from "~/storage-software/errors";
 import type { UnitTypeAvailability } from "~/storage-software/port";
 import {

@@ -1,0 +1,248 @@
+/**
+ * The checkout state of an online rental (issue 4): the `checkouts` row (its id in an HttpOnly
+ * cookie), each step's save, the unit held for it through the storage port, and the sweeps of
+ * checkouts left behind. The move-in itself is app/services/move-in.server.ts.
+ */
+import crypto from "node:crypto";
+import { and, eq, lt } from "drizzle-orm";
+import { createCookie } from "react-router";
+import type { Database } from "~/db/client.server";
+import { checkouts, locations } from "~/db/schema";
+import { storageFor } from "~/storage-software/index.server";
+import { effectiveMoveInDate } from "~/domain/move-in-date";
+import type { CheckoutProgress } from "~/domain/move-in-steps";
+import type { AccountCreationInput } from "~/domain/tenant-form";
+import { env } from "~/env.server";
+import { cookieName, hostCookieOptions } from "./cookie-names.server";
+import { getPaymentGateway } from "./payment-gateway.server";
+import { hashPassword } from "./password.server";
+import type { RentalContext } from "./rental-context.server";
+
+/** How long a unit is kept for one visitor between steps. */
+export const HOLD_MINUTES = 15;
+
+export function checkoutCookie() {
+  const e = env();
+  return createCookie(cookieName("checkout", e.secureCookies), {
+    ...hostCookieOptions(e.secureCookies),
+    secrets: e.sessionSecrets,
+    maxAge: 60 * 60 * 24,
+  });
+}
+
+export async function readCheckoutId(request: Request): Promise<string | null> {
+  const v = await checkoutCookie().parse(request.headers.get("Cookie"));
+  return typeof v === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(v) ? v : null;
+}
+
+export function checkoutCookieHeader(id: string): Promise<string> {
+  return checkoutCookie().serialize(id);
+}
+
+export function clearCheckoutCookieHeader(): Promise<string> {
+  return checkoutCookie().serialize("", { maxAge: 0 });
+}
+
+export type Checkout = typeof checkouts.$inferSelect;
+
+/**
+ * A checkout the visitor can go on with: open, or "charging" (a payment was started and the
+ * database went away before it was recorded: paying again completes it with the same charge).
+ */
+export function isActiveCheckout(c: Pick<Checkout, "status">): boolean {
+  return c.status === "open" || c.status === "charging";
+}
+
+/**
+ * Before a step changes what will be charged, a started but unrecorded charge of this checkout is
+ * voided and the checkout gets a new idempotency key, so the next payment is a new charge of the
+ * new total (issue 14).
+ */
+async function reopenCharging(db: Database, checkout: Checkout): Promise<void> {
+  if (checkout.status !== "charging") return;
+  const gateway = getPaymentGateway();
+  if ((await gateway.lookup(checkout.idempotencyKey))?.status === "approved") await gateway.refund(checkout.idempotencyKey);
+  const idempotencyKey = randomId();
+  await db.update(checkouts).set({ status: "open", idempotencyKey }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "charging")));
+  checkout.status = "open";
+  checkout.idempotencyKey = idempotencyKey;
+}
+
+/**
+ * Payments started but never recorded (the database went away between charge and record, and the
+ * visitor did not come back within the hold): the charge is voided, the unit released, the
+ * checkout closed. Returns how many.
+ */
+export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<number> {
+  const stale = await db
+    .select()
+    .from(checkouts)
+    .where(and(eq(checkouts.status, "charging"), lt(checkouts.expiresAt, new Date(now.getTime() - 5 * 60_000))));
+  const gateway = getPaymentGateway();
+  let count = 0;
+  for (const c of stale) {
+    const charge = await gateway.lookup(c.idempotencyKey);
+    if (charge?.status === "approved") await gateway.refund(c.idempotencyKey);
+    const closed = await db
+      .update(checkouts)
+      .set({ status: "abandoned", webPwHash: null, unitId: null })
+      .where(and(eq(checkouts.id, c.id), eq(checkouts.status, "charging")))
+      .returning({ id: checkouts.id });
+    if (closed.length) {
+      const location = await db.query.locations.findFirst({ columns: { id: true, name: true, software: true, status: true }, where: eq(locations.id, c.locationId) });
+      if (location) await storageFor(db, location).releaseHold(c.id);
+      count++;
+    }
+  }
+  return count;
+}
+
+/** The visitor's checkout for this unit type (from the cookie), or null. */
+export async function getCheckout(db: Database, id: string | null, unitTypeId: string): Promise<Checkout | null> {
+  if (!id) return null;
+  const row = await db.query.checkouts.findFirst({ where: eq(checkouts.id, id) });
+  if (!row || String(row.unitTypeId) !== unitTypeId) return null;
+  return row;
+}
+
+/** The tenant details kept on the checkout (the form's names; no password). */
+export type TenantDetails = Omit<AccountCreationInput, "web_pw" | "confirm_web_pw">;
+
+export function checkoutDetails(c: Checkout | null): TenantDetails | null {
+  return (c?.tenantDetails as TenantDetails | null | undefined) ?? null;
+}
+
+export function checkoutProgress(c: Checkout | null): CheckoutProgress {
+  const hasDetails = Boolean(c?.tenantDetails && c.webPwHash);
+  const hasProtection = hasDetails && c?.insuranceChoice != null;
+  return { hasDetails, hasProtection, hasReviewed: hasProtection, hasSigned: hasProtection && Boolean(c?.leaseHash && c.signedAt) };
+}
+
+const randomId = () => crypto.randomBytes(24).toString("base64url");
+
+/**
+ * Saves the tenant details step: creates the checkout (or updates the visitor's own), holds a unit for
+ * HOLD_MINUTES and returns the checkout id. Throws UnitUnavailableError when no unit is free.
+ * Changing the details clears a signature already given (the lease text names the tenant).
+ */
+export async function saveDetails(
+  db: Database,
+  ctx: RentalContext,
+  input: { existing: Checkout | null; details: TenantDetails; webPw: string | undefined; now: Date },
+): Promise<string> {
+  if (input.existing) await reopenCharging(db, input.existing);
+  const id = input.existing && input.existing.status === "open" ? input.existing.id : randomId();
+  const until = new Date(input.now.getTime() + HOLD_MINUTES * 60_000);
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
+  const webPwHash = input.webPw ? await hashPassword(input.webPw) : (input.existing?.webPwHash ?? null);
+  const values = {
+    tenantDetails: input.details as unknown as Record<string, unknown>,
+    webPwHash,
+    unitId: Number(hold.unitId),
+    expiresAt: until,
+    signedName: null,
+    signedAt: null,
+    signedIp: null,
+    leaseHash: null,
+  };
+  try {
+    if (input.existing && input.existing.status === "open") {
+      await db.update(checkouts).set(values).where(eq(checkouts.id, id));
+    } else {
+      await db.insert(checkouts).values({
+        id,
+        locationId: ctx.location.id,
+        unitTypeId: Number(ctx.unitType.id),
+        idempotencyKey: randomId(),
+        moveInDate: ctx.today,
+        ...values,
+      });
+    }
+  } catch (error) {
+    // Nothing half-saved: a new checkout that could not be written lets go of the unit it just held.
+    if (!(input.existing && input.existing.status === "open")) await ctx.storage.releaseHold(id).catch(() => undefined);
+    throw error;
+  }
+  return id;
+}
+
+/** Keeps the unit held while the visitor moves on (re-holds one if the hold ran out and a unit is free). */
+export async function renewHold(db: Database, ctx: RentalContext, checkout: Checkout, now: Date): Promise<void> {
+  const until = new Date(now.getTime() + HOLD_MINUTES * 60_000);
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: checkout.id, until, now });
+  await db.update(checkouts).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(checkouts.id, checkout.id));
+}
+
+export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date, moveInDate?: string | null) {
+  await reopenCharging(db, checkout);
+  await renewHold(db, ctx, checkout, now);
+  const date = effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today;
+  const changed = checkout.insuranceChoice !== choice || checkout.moveInDate !== date;
+  checkout.moveInDate = date;
+  await db
+    .update(checkouts)
+    .set({
+      insuranceChoice: choice,
+      moveInDate: date,
+      ...(changed ? { signedName: null, signedAt: null, signedIp: null, leaseHash: null } : {}),
+    })
+    .where(eq(checkouts.id, checkout.id));
+}
+
+/** The visitor leaves: the unit is released at once and the checkout is closed. */
+export async function abandonCheckout(db: Database, ctx: RentalContext, checkout: Checkout) {
+  await reopenCharging(db, checkout);
+  await ctx.storage.releaseHold(checkout.id);
+  await db
+    .update(checkouts)
+    .set({ status: "abandoned", webPwHash: null, unitId: null })
+    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "open")));
+}
+
+/**
+ * A visitor who starts renting another unit type lets go of the unit held for the previous one
+ * (one checkout, one held unit per browser).
+ */
+export async function releaseOtherCheckout(db: Database, ctx: RentalContext, checkoutId: string | null, unitTypeId: string) {
+  if (!checkoutId) return;
+  const other = await db.query.checkouts.findFirst({ where: eq(checkouts.id, checkoutId) });
+  if (!other || other.status !== "open" || String(other.unitTypeId) === unitTypeId) return;
+  await ctx.storage.releaseHold(other.id);
+  await db.update(checkouts).set({ status: "abandoned", webPwHash: null, unitId: null }).where(eq(checkouts.id, other.id));
+}
+
+/** Closes checkouts idle for a day (their holds have long run out) and forgets their password hashes. */
+export async function sweepAbandonedCheckouts(db: Database, now: Date): Promise<number> {
+  const rows = await db
+    .update(checkouts)
+    .set({ status: "abandoned", webPwHash: null })
+    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - 24 * 60 * 60_000))))
+    .returning({ id: checkouts.id });
+  return rows.length;
+}
+
+export const sha256 = (text: string) => crypto.createHash("sha256").update(text, "utf8").digest("hex");
+
+export async function saveSignature(
+  db: Database,
+  ctx: RentalContext,
+  checkout: Checkout,
+  input: { signedName: string; text: string; ip: string; now: Date },
+) {
+  await reopenCharging(db, checkout);
+  await renewHold(db, ctx, checkout, input.now);
+  await db
+    .update(checkouts)
+    .set({ signedName: input.signedName, signedAt: input.now, signedIp: input.ip, leaseHash: sha256(input.text) })
+    .where(eq(checkouts.id, checkout.id));
+}
+
+/** The signature no longer matches what would be signed now (a rate or the date changed): sign again. */
+export async function clearSignature(db: Database, checkoutId: string): Promise<void> {
+  await db.update(checkouts).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(checkouts.id, checkoutId));
+}
+
+/** A new idempotency key after a declined card, so the next card is really tried. */
+export async function renewCheckoutKey(db: Database, checkoutId: string): Promise<void> {
+  await db.update(checkouts).set({ idempotencyKey: randomId() }).where(eq(checkouts.id, checkoutId));
+}

@@ -1,0 +1,100 @@
+/**
+ * The rental context of a unit type (issue 4): its location, the account's flags, the storage
+ * software and the unit type's live availability, read once per request.
+ */
+import { eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { accounts, unitTypes, websites } from "~/db/schema";
+import type { CardBrand } from "~/db/schema/billing";
+import { parseAccountGlobalSettings, type AccountGlobalSettings } from "~/domain/account-settings";
+import { acceptedCardBrands } from "~/domain/accepted-cards";
+import { moveInDates } from "~/domain/move-in-date";
+import { localToday } from "~/domain/move-in-quote";
+import { isUnitTypeShown } from "~/domain/units";
+import { storageFor } from "~/storage-software/index.server";
+import type { StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
+
+export interface RentalContext {
+  storage: StorageSoftware;
+  settings: AccountGlobalSettings;
+  operatorName: string;
+  location: {
+    id: number;
+    name: string;
+    urlSlug: string;
+    status: "Live" | "Coming Soon";
+    phoneNumber: string;
+    timeZone: string;
+    address: string;
+    rentalSuccessMessage: string;
+    reservationSuccessMessage: string;
+    autopayTerms: string;
+    isShowExtraChargesAtCheckout: boolean;
+    isHideExtraChargesForParkingOrOffice: boolean;
+  };
+  unitType: UnitTypeAvailability;
+  today: string;
+  /**
+   * False when the location's is_show_only_specific_unit_types hides this type: it is then neither
+   * rentable nor reservable, even by URL (decision 031). Confirmations and cancel links still work.
+   */
+  offered: boolean;
+  /** The card brands the location takes (its payment_types); empty: no card payments online. */
+  acceptedCards: CardBrand[];
+  /** The move-in dates a visitor may pick (rental_days_in_advance, Sundays per the account; decision 094). */
+  moveInDates: string[];
+}
+
+/**
+ * The unit type with its location, account flags and storage software; null when there is no such
+ * unit type. Reads availability once.
+ */
+export async function loadRentalContext(db: Database, unitTypeId: string, now: Date): Promise<RentalContext | null> {
+  if (!/^\d{1,9}$/.test(unitTypeId)) return null;
+  const row = await db.query.unitTypes.findFirst({
+    columns: { id: true },
+    where: eq(unitTypes.id, Number(unitTypeId)),
+    with: { location: { with: { address: true, paymentTypes: true } } },
+  });
+  if (!row) return null;
+  const loc = row.location;
+  const account = await db.query.accounts.findFirst({ where: eq(accounts.id, loc.accountId) });
+  if (!account) return null;
+  const website = await db.query.websites.findFirst({ columns: { websiteName: true }, where: eq(websites.accountId, account.id) });
+  const storage = storageFor(db, { id: loc.id, name: loc.name, software: loc.software, status: loc.status });
+  // Expired reservations give their units back before availability is read (expired on read).
+  await storage.expireReservations(now);
+  const unitType = await storage.getUnitType(String(row.id), { now });
+  if (!unitType) return null;
+  const timeZone = loc.timeZone.timeZoneId;
+  const a = loc.address;
+  const settings = parseAccountGlobalSettings(account.globalSettings);
+  const today = localToday(now, timeZone);
+  return {
+    storage,
+    settings,
+    operatorName: website?.websiteName ?? account.name,
+    location: {
+      id: loc.id,
+      name: loc.name,
+      urlSlug: loc.urlSlug,
+      status: loc.status,
+      phoneNumber: loc.phoneNumber,
+      timeZone,
+      address: a ? `${a.street1}${a.street2 ? `, ${a.street2}` : ""}, ${a.city}, ${a.stateProvince} ${a.postal}` : loc.name,
+      rentalSuccessMessage: loc.rentalSuccessMessage,
+      reservationSuccessMessage: loc.reservationSuccessMessage,
+      autopayTerms: loc.autopayTerms,
+      isShowExtraChargesAtCheckout: loc.isShowExtraChargesAtCheckout,
+      isHideExtraChargesForParkingOrOffice: loc.isHideExtraChargesForParkingOrOffice,
+    },
+    unitType,
+    today,
+    moveInDates: moveInDates(today, settings.rental_days_in_advance, settings.is_rentals_on_sunday_allowed),
+    offered: isUnitTypeShown(unitType, {
+      isShowOnlySpecificUnitTypes: loc.isShowOnlySpecificUnitTypes,
+      specificUnitTypesToShow: Array.isArray(loc.specificUnitTypesToShow) ? loc.specificUnitTypesToShow.filter((s) => typeof s === "string") : [],
+    }),
+    acceptedCards: acceptedCardBrands(loc.paymentTypes),
+  };
+}
