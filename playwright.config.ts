@@ -8,9 +8,18 @@ const launchOptions = {
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 };
 
+/** A 390 × 844 phone (iPhone 12–15 class): the narrowest width the site is designed and tested for. */
+const PHONE_390 = { width: 390, height: 844 };
+
 /**
  * Browser tests against the built server (npm run build first; `npm run test:e2e` does), on a
- * fresh seeded PGlite database under data/e2e. Every spec runs twice: with JavaScript and without.
+ * fresh seeded PGlite database under data/e2e. Every spec runs with JavaScript and without at a
+ * desktop size, and again with JavaScript at 390 px ("mobile-390", issue 9) — except:
+ * - security-http, public-redirects, page-cache: HTTP protocol checks (headers, redirects, the page
+ *   cache) made with `request`, no page is rendered, so the viewport cannot change what they see;
+ * - mobile-nav: it sets the 390 px viewport itself and already runs in both projects.
+ * The no-JavaScript flows are not repeated at 390 px: the server sends the same HTML at any width,
+ * and the CSS that lays it out is the same the mobile-390 project checks (keeps `npm test` short).
  */
 export default defineConfig({
   testDir: "tests/e2e",
@@ -24,6 +33,11 @@ export default defineConfig({
   projects: [
     { name: "js", use: { ...devices["Desktop Chrome"], launchOptions } },
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions } },
+    {
+      name: "mobile-390",
+      use: { ...devices["Desktop Chrome"], viewport: PHONE_390, launchOptions },
+      testIgnore: ["**/security-http.spec.ts", "**/public-redirects.spec.ts", "**/page-cache.spec.ts", "**/mobile-nav.spec.ts"],
+    },
   ],
   webServer: {
     command: `node scripts/e2e-server.mjs`,

@@ -50,6 +50,32 @@ export function CallOffice({ phone, children }: { phone: string; children: strin
   );
 }
 
+/**
+ * In place of a portal card form when this location takes no card payments here: its tenants pay on
+ * its external payment site (decision 090/136), or it has no payment types (decision 091).
+ */
+export function PayElsewhere({ payment, phone, locationName }: { payment: { kind: "external"; href: string } | { kind: "no_cards" }; phone: string; locationName: string }) {
+  if (payment.kind === "no_cards") {
+    return <CallOffice phone={phone}>{`${locationName} does not take card payments online. To pay,`}</CallOffice>;
+  }
+  return (
+    <div className="alert alert--info portal-pay-elsewhere" data-testid="pay-elsewhere">
+      <p>
+        Card payments for units at {locationName} are made on its own payment site, not here. Your balance, autopay and payments
+        ahead are handled there.
+      </p>
+      <p>
+        <a className="button" href={payment.href} rel="noopener noreferrer">
+          Pay my bill on the {locationName} payment site
+        </a>
+      </p>
+      <p>
+        Questions? Call the office at <a href={phoneHref(phone)}>{phone}</a>.
+      </p>
+    </div>
+  );
+}
+
 export interface SavedCardView {
   id: string;
   brand: CardBrand;
@@ -70,12 +96,15 @@ export function PaymentMethodFields({
   today,
   allowSave = true,
   newCardLegend = "Pay with a new card",
+  accepted,
 }: {
   fields: CardFieldsMeta & { payment_method: F; save_card: F };
   savedCards: SavedCardView[];
   today: YearMonth;
   allowSave?: boolean;
   newCardLegend?: string;
+  /** The location's card brands (payment_types); a card of another brand is refused beside the number. */
+  accepted?: readonly CardBrand[];
 }) {
   const chosen = typeof fields.payment_method.initialValue === "string" ? fields.payment_method.initialValue : savedCards.length ? `saved:${savedCards[0]!.id}` : "new";
   return (
@@ -100,7 +129,7 @@ export function PaymentMethodFields({
       ) : (
         <input type="hidden" name={fields.payment_method.name} value="new" />
       )}
-      <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} />
+      <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} />
       {allowSave ? (
         <div className="checkbox-field">
           <input {...getInputProps(fields.save_card, { type: "checkbox" })} id="save_card" />

@@ -80,9 +80,9 @@ export function refineCardExpiry<T extends { exp_month: number; exp_year: number
   };
 }
 
-/** The card fields alone, with the expiry rule. */
-export function cardSchema(today: YearMonth) {
-  return z.object(cardShape(today)).superRefine(refineCardExpiry(today));
+/** The card fields alone, with the expiry rule (and only the `accepted` brands). */
+export function cardSchema(today: YearMonth, accepted: readonly CardBrand[] = ALL_CARD_BRANDS) {
+  return z.object(cardShape(today, accepted)).superRefine(refineCardExpiry(today));
 }
 
 export type CardFormValue = z.infer<ReturnType<typeof cardSchema>>;

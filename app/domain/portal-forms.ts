@@ -1,5 +1,7 @@
 import { z } from "zod";
-import { cardSchema, type YearMonth } from "./card-schema";
+import { ALL_CARD_BRANDS, cardSchema, type YearMonth } from "./card-schema";
+import type { CardBrand } from "./cards";
+import { cardNotAcceptedMessage } from "./accepted-cards";
 import { isIsoDate } from "./billing";
 import { PASSWORD_MAX, PASSWORD_MIN, passwordField, tenantContactShape } from "./tenant-form";
 import { dollarsToCents, formatCents } from "./money";
@@ -112,9 +114,13 @@ interface MethodFields {
   save_card?: string;
 }
 
-/** Validates the card fields only when a new card is chosen, and reports errors on those fields. */
-function checkMethod(today: YearMonth) {
-  const card = cardSchema(today);
+/**
+ * Validates the card fields only when a new card is chosen, and reports errors on those fields: a
+ * card of a brand the location does not take (its payment_types) is refused beside the card number.
+ * A saved card's brand is checked by the server against the tenant's saved cards (savedCardProblem).
+ */
+function checkMethod(today: YearMonth, accepted: readonly CardBrand[]) {
+  const card = cardSchema(today, accepted);
   return (v: MethodFields, ctx: z.RefinementCtx) => {
     if (v.payment_method !== "new") return;
     const parsed = card.safeParse(v);
@@ -135,7 +141,17 @@ function methodOf(today: YearMonth, v: MethodFields): ParsedMethod {
 
 const idempotencyKey = z.string({ error: "This form has expired. Please reload the page." }).regex(/^[A-Za-z0-9_-]{16,64}$/, "This form has expired. Please reload the page.");
 
-export function paySchema(today: YearMonth) {
+/**
+ * The message for a saved card the location does not take, or null when it may be used (an unknown
+ * id is left to the storage software, which refuses a card that is not the tenant's).
+ */
+export function savedCardProblem(method: ParsedMethod, savedCards: ReadonlyArray<{ id: string; brand: CardBrand }>, accepted: readonly CardBrand[]): string | null {
+  if (method.kind !== "saved") return null;
+  const card = savedCards.find((c) => c.id === method.savedCardId);
+  return card && !accepted.includes(card.brand) ? cardNotAcceptedMessage(accepted) : null;
+}
+
+export function paySchema(today: YearMonth, accepted: readonly CardBrand[] = ALL_CARD_BRANDS) {
   return z
     .object({
       idempotency_key: idempotencyKey,
@@ -143,7 +159,7 @@ export function paySchema(today: YearMonth) {
       other_amount: z.string().optional(),
       ...methodShape,
     })
-    .superRefine(checkMethod(today))
+    .superRefine(checkMethod(today, accepted))
     .superRefine((v, ctx) => {
       if (v.amount_choice === "other") {
         const parsed = dollarsField.safeParse(v.other_amount ?? "");
@@ -158,7 +174,7 @@ export function paySchema(today: YearMonth) {
     }));
 }
 
-export function prepaySchema(today: YearMonth, maxMonths: number) {
+export function prepaySchema(today: YearMonth, maxMonths: number, accepted: readonly CardBrand[] = ALL_CARD_BRANDS) {
   return z
     .object({
       idempotency_key: idempotencyKey,
@@ -169,18 +185,18 @@ export function prepaySchema(today: YearMonth, maxMonths: number) {
         .refine((n) => n >= 1 && n <= maxMonths, `You can pay 1 to ${maxMonths} months ahead.`),
       ...methodShape,
     })
-    .superRefine(checkMethod(today))
+    .superRefine(checkMethod(today, accepted))
     .transform((v) => ({ idempotencyKey: v.idempotency_key, months: v.months, method: methodOf(today, v) }));
 }
 
-export function autopaySchema(today: YearMonth) {
+export function autopaySchema(today: YearMonth, accepted: readonly CardBrand[] = ALL_CARD_BRANDS) {
   return z
     .object({
       intent: z.literal("enrol"),
       agree_terms: z.literal("on", { error: "Please read the autopay terms and tick the box to agree." }),
       ...methodShape,
     })
-    .superRefine(checkMethod(today))
+    .superRefine(checkMethod(today, accepted))
     .transform((v) => ({ method: methodOf(today, v) }));
 }
 

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { addDaysIso } from "./calendar";
-import { phoneField } from "./tenant-form";
+import { accountPasswordShape, passwordsMustMatch, phoneField, tenantContactShape } from "./tenant-form";
 import { isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
 
 export interface DateWindow {
@@ -25,21 +25,40 @@ export function reservationExpiresAt(now: Date, daysValid: number): Date {
 
 const required = (what: string) => z.string({ error: `Enter your ${what}.` }).trim().min(1, `Enter your ${what}.`);
 
+const desiredMoveInDate = (window: DateWindow) =>
+  z
+    .string({ error: "Choose your move-in date." })
+    .trim()
+    .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose your move-in date.")
+    .refine((v) => v >= window.min && v <= window.max, `Choose a move-in date from ${window.min} to ${window.max}.`);
+
+/** The short form (reservation short form flag on): name, email, phone and the date. */
 export function reservationSchema(window: DateWindow) {
   return z.object({
     first_name: required("first name").pipe(z.string().max(50, "First name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
     last_name: required("last name").pipe(z.string().max(50, "Last name can be at most 50 characters.").refine(isCleanLine, NAME_CHARS_MESSAGE)),
     email: required("email address").pipe(z.email("Enter a valid email address, like name@example.com.")).transform((v) => v.toLowerCase()),
     phone: phoneField("phone number"),
-    desired_move_in_date: z
-      .string({ error: "Choose your move-in date." })
-      .trim()
-      .regex(/^\d{4}-\d{2}-\d{2}$/, "Choose your move-in date.")
-      .refine(
-        (v) => v >= window.min && v <= window.max,
-        `Choose a move-in date from ${window.min} to ${window.max}.`,
-      ),
+    desired_move_in_date: desiredMoveInDate(window),
   });
 }
 
 export type ReservationInput = z.infer<ReturnType<typeof reservationSchema>>;
+
+/**
+ * The full form (reservation short form flag off): the account-creation form of spec §3 with the
+ * rules of §5, and the date. The reservation creates the tenant's portal account
+ * (docs/decisions/135-reservation-full-form.md).
+ */
+export function reservationAccountSchema(window: DateWindow) {
+  return z
+    .object({ ...tenantContactShape, ...accountPasswordShape, desired_move_in_date: desiredMoveInDate(window) })
+    .superRefine(passwordsMustMatch);
+}
+
+export type ReservationAccountInput = z.infer<ReturnType<typeof reservationAccountSchema>>;
+
+/** Which form the reservation page shows. */
+export function reservationFormSchema(window: DateWindow, shortForm: boolean) {
+  return shortForm ? reservationSchema(window) : reservationAccountSchema(window);
+}

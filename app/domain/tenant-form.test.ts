@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountCreationSchema } from "./tenant-form";
+import { accountCreationSchema, tenantContactFromForm, tenantContactShape, tenantFromForm } from "./tenant-form";
 
 const valid = {
   first_name: "Ada",
@@ -122,5 +122,26 @@ describe("account-creation form (spec §3 and §5)", () => {
     expect(r.is_military).toBe(true);
     expect(r.is_company).toBe(true);
     expect(r.is_commercial).toBe(false);
+  });
+});
+
+describe("tenantFromForm: the one mapping from the account-creation form to the tenant", () => {
+  it("carries every field of the form except the password, under the storage software's names", () => {
+    const v = accountCreationSchema.parse({
+      first_name: "Ada", last_name: "Lovelace", email: "ADA@example.com", cell_phone: "9105550134", web_pw: "secret1", confirm_web_pw: "secret1",
+      addr_1: "1 Main St", addr_2: "Apt 2", city: "Lumberton", region: "nc", postal_code: "28358", is_military: "on", is_company: "on",
+      alt_contact_first_name: "Bo", alt_contact_last_name: "Lee", alt_contact_phone: "910 555 0199",
+    });
+    const t = tenantFromForm(v);
+    expect(t).toEqual({
+      firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", cellPhone: "(910) 555-0134", addr1: "1 Main St", addr2: "Apt 2",
+      city: "Lumberton", region: "NC", postalCode: "28358", isMilitary: true, isCompany: true, isCommercial: false,
+      altContactFirstName: "Bo", altContactLastName: "Lee", altContactPhone: "(910) 555-0199",
+    });
+    // Every field of the form but the password and its confirmation is mapped (a new form field must be added here too).
+    const formFields = Object.keys(tenantContactShape).length;
+    expect(Object.keys(t)).toHaveLength(formFields);
+    const { cellPhone: _phone, ...contact } = t;
+    expect(tenantContactFromForm(v)).toEqual(contact);
   });
 });

@@ -97,21 +97,70 @@ export const tenantContactShape = {
 
 export const tenantContactSchema = z.object(tenantContactShape);
 
-export const accountCreationSchema = z
-  .object({
-    ...tenantContactShape,
-    web_pw: passwordField("password"),
-    confirm_web_pw: z
-      .string({ error: "Confirm your password." })
-      .min(1, "Confirm your password.")
-      .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
-      .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`),
-  })
-  .superRefine((v, ctx) => {
-    if (v.confirm_web_pw && v.web_pw && v.confirm_web_pw !== v.web_pw) {
-      ctx.addIssue({ code: "custom", path: ["confirm_web_pw"], message: "The passwords do not match." });
-    }
-  });
+/** The password and its confirmation of the account-creation form (spec §5: 6 to 20 characters each). */
+export const accountPasswordShape = {
+  web_pw: passwordField("password"),
+  confirm_web_pw: z
+    .string({ error: "Confirm your password." })
+    .min(1, "Confirm your password.")
+    .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
+    .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`),
+};
+
+/** Spec §5: the confirmation must equal the password (reported on the confirmation). */
+export function passwordsMustMatch(v: { web_pw?: string; confirm_web_pw?: string }, ctx: z.RefinementCtx) {
+  if (v.confirm_web_pw && v.web_pw && v.confirm_web_pw !== v.web_pw) {
+    ctx.addIssue({ code: "custom", path: ["confirm_web_pw"], message: "The passwords do not match." });
+  }
+}
+
+export const accountCreationSchema = z.object({ ...tenantContactShape, ...accountPasswordShape }).superRefine(passwordsMustMatch);
 
 export type AccountCreationInput = z.infer<typeof accountCreationSchema>;
 export type TenantContactInput = z.infer<typeof tenantContactSchema>;
+
+/**
+ * The tenant's contact details in the storage software's words (the port's `ContactUpdate`), from
+ * the form's parsed value. The one mapping from the account-creation form (spec §3) to the tenant:
+ * the rental's details step, the reservation's full form and the portal's profile form all use it.
+ */
+export interface TenantContact {
+  firstName: string;
+  lastName: string;
+  email: string;
+  addr1: string;
+  addr2: string | null;
+  city: string;
+  region: string;
+  postalCode: string;
+  isMilitary: boolean;
+  isCompany: boolean;
+  isCommercial: boolean;
+  altContactFirstName: string | null;
+  altContactLastName: string | null;
+  altContactPhone: string | null;
+}
+
+export function tenantContactFromForm(v: Omit<TenantContactInput, "cell_phone">): TenantContact {
+  return {
+    firstName: v.first_name,
+    lastName: v.last_name,
+    email: v.email,
+    addr1: v.addr_1,
+    addr2: v.addr_2,
+    city: v.city,
+    region: v.region,
+    postalCode: v.postal_code,
+    isMilitary: v.is_military,
+    isCompany: v.is_company,
+    isCommercial: v.is_commercial,
+    altContactFirstName: v.alt_contact_first_name,
+    altContactLastName: v.alt_contact_last_name,
+    altContactPhone: v.alt_contact_phone,
+  };
+}
+
+/** The whole tenant of the account-creation form (contact details and cell phone; never the password). */
+export function tenantFromForm(v: TenantContactInput): TenantContact & { cellPhone: string } {
+  return { ...tenantContactFromForm(v), cellPhone: v.cell_phone };
+}

@@ -6,11 +6,11 @@ import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PaymentMethodFields, PortalNav } from "~/components/portal";
-import { autopaySchema } from "~/domain/portal-forms";
+import { CallOffice, PayElsewhere, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { autopaySchema, savedCardProblem } from "~/domain/portal-forms";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
+import { portalHeaders, portalRouteHeaders, portalCardPayment, requirePortalTenant, requirePortalUnit, usableSavedCards } from "~/services/portal.server";
 import { enrolAutopay } from "~/services/portal-payments.server";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
@@ -27,6 +27,7 @@ const HIDE = ["card_number", "cvv"];
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = await requirePortalTenant(context, request);
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+  const payment = portalCardPayment(unit.location);
   const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
   return data(
     {
@@ -37,7 +38,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       phone: unit.location.phoneNumber,
       locationName: unit.location.name,
       lease: unit.lease,
-      savedCards,
+      savedCards: usableSavedCards(savedCards, payment),
+      payment,
       today: ctx.today,
     },
     { headers: portalHeaders(csrf.setCookie) },
@@ -51,14 +53,20 @@ async function autopayAction({ request, context, params }: Route.ActionArgs) {
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
   const formData = await request.formData();
   await validateCsrf(request, formData);
+  // No card payment here for this location (external payment site, or no payment types): the page says where to pay.
+  const payment = portalCardPayment(unit.location);
+  if (payment.kind !== "cards" && formData.get("intent") !== "cancel") throw redirect(`/customer-portal/units/${unit.lease.leaseId}/autopay`, 303);
+  const accepted = payment.kind === "cards" ? payment.accepted : [];
   const self = `/customer-portal/units/${unit.lease.leaseId}/autopay`;
   if (!ctx.settings.is_autopay_enabled) throw redirect(self, 303);
   if (formData.get("intent") === "cancel") {
     await unit.storage.cancelAutopay({ tenantId: ctx.session.tenantId, leaseId: unit.lease.leaseId });
     throw redirect("/customer-portal?done=autopay-off", { status: 303, headers: portalHeaders() });
   }
-  const submission = parseWithZod(formData, { schema: autopaySchema(ctx.today) });
+  const submission = parseWithZod(formData, { schema: autopaySchema(ctx.today, accepted) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+  const savedProblem = savedCardProblem(submission.value.method, await unit.storage.listSavedCards(ctx.session.tenantId), accepted);
+  if (savedProblem) return data({ result: submission.reply({ fieldErrors: { payment_method: [savedProblem] }, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
   const outcome = await enrolAutopay(ctx, unit.storage, {
     tenantId: ctx.session.tenantId,
     leaseId: unit.lease.leaseId,
@@ -78,7 +86,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   routeMeta(matches, { title: "Autopay | Customer Portal", description: "Set up or cancel autopay for your unit.", path: "/customer-portal" });
 
 export default function Autopay({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = autopaySchema(loaderData.today);
+  const accepted = loaderData.payment.kind === "cards" ? loaderData.payment.accepted : [];
+  const schema = autopaySchema(loaderData.today, accepted);
   const [form, fields] = useForm({
     id: "autopay",
     lastResult: actionData?.result,
@@ -102,27 +111,30 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
         </strong>
         .
       </p>
-      {!loaderData.enabled ? (
+      {loaderData.enabled && lease.autopay.enabled ? (
+        // Autopay set up with us can always be cancelled here, even where cards are now taken elsewhere.
+        <Form method="post" className="stack-form portal-cancel">
+          <CsrfInput token={loaderData.csrfToken} />
+          <input type="hidden" name="intent" value="cancel" />
+          <p>Cancel autopay to stop the automatic charge on each due date. You will then need to pay each month yourself.</p>
+          <SubmitButton pendingText="Cancelling…" className="button button--secondary">
+            Cancel autopay
+          </SubmitButton>
+        </Form>
+      ) : null}
+      {loaderData.enabled && loaderData.payment.kind !== "cards" ? (
+        <PayElsewhere payment={loaderData.payment} phone={loaderData.phone} locationName={loaderData.locationName} />
+      ) : !loaderData.enabled ? (
         <CallOffice phone={loaderData.phone}>Autopay cannot be set up online right now. To set up or change autopay,</CallOffice>
       ) : (
         <>
-          {lease.autopay.enabled ? (
-            <Form method="post" className="stack-form portal-cancel">
-              <CsrfInput token={loaderData.csrfToken} />
-              <input type="hidden" name="intent" value="cancel" />
-              <p>Cancel autopay to stop the automatic charge on each due date. You will then need to pay each month yourself.</p>
-              <SubmitButton pendingText="Cancelling…" className="button button--secondary">
-                Cancel autopay
-              </SubmitButton>
-            </Form>
-          ) : null}
           <h2>{lease.autopay.enabled ? "Change the autopay card" : "Set up autopay"}</h2>
           <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
             <CsrfInput token={loaderData.csrfToken} />
             <input type="hidden" name="intent" value="enrol" />
             {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["payment_method", "card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code", "agree_terms"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
-            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} allowSave={false} newCardLegend="Card for autopay" />
+            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} allowSave={false} newCardLegend="Card for autopay" />
             <section className="portal-terms" aria-labelledby="autopay-terms">
               <h3 id="autopay-terms">Autopay terms</h3>
               <p>{loaderData.terms}</p>

@@ -6,12 +6,12 @@ import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PaymentMethodFields, PortalNav } from "~/components/portal";
-import { paySchema } from "~/domain/portal-forms";
+import { CallOffice, PayElsewhere, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { paySchema, savedCardProblem } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { newIdempotencyKey, portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
+import { newIdempotencyKey, portalHeaders, portalRouteHeaders, portalCardPayment, requirePortalTenant, requirePortalUnit, usableSavedCards } from "~/services/portal.server";
 import { payLease } from "~/services/portal-payments.server";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
@@ -28,6 +28,7 @@ const HIDE = ["card_number", "cvv"];
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = await requirePortalTenant(context, request);
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+  const payment = portalCardPayment(unit.location);
   const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
   return data(
     {
@@ -37,7 +38,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       phone: unit.location.phoneNumber,
       locationName: unit.location.name,
       lease: unit.lease,
-      savedCards,
+      savedCards: usableSavedCards(savedCards, payment),
+      payment,
       today: ctx.today,
       idempotencyKey: newIdempotencyKey(),
     },
@@ -52,9 +54,15 @@ async function payAction({ request, context, params }: Route.ActionArgs) {
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
   const formData = await request.formData();
   await validateCsrf(request, formData);
+  // No card payment here for this location (external payment site, or no payment types): the page says where to pay.
+  const payment = portalCardPayment(unit.location);
+  if (payment.kind !== "cards" && formData.get("intent") !== "cancel") throw redirect(`/customer-portal/units/${unit.lease.leaseId}/pay`, 303);
+  const accepted = payment.kind === "cards" ? payment.accepted : [];
   if (!ctx.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/pay`, 303);
-  const submission = parseWithZod(formData, { schema: paySchema(ctx.today) });
+  const submission = parseWithZod(formData, { schema: paySchema(ctx.today, accepted) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+  const savedProblem = savedCardProblem(submission.value.method, await unit.storage.listSavedCards(ctx.session.tenantId), accepted);
+  if (savedProblem) return data({ result: submission.reply({ fieldErrors: { payment_method: [savedProblem] }, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
   const amount = submission.value.otherAmount ?? unit.lease.balance;
   if (amount <= 0) {
     return data({ result: submission.reply({ formErrors: ["There is no balance due. To pay ahead, choose another amount or pay months ahead."], hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
@@ -82,7 +90,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   routeMeta(matches, { title: "Pay my bill | Customer Portal", description: "Pay your storage bill by card.", path: "/customer-portal" });
 
 export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = paySchema(loaderData.today);
+  const accepted = loaderData.payment.kind === "cards" ? loaderData.payment.accepted : [];
+  const schema = paySchema(loaderData.today, accepted);
   const [form, fields] = useForm({
     id: "pay",
     lastResult: actionData?.result,
@@ -104,7 +113,9 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
         Unit {lease.unitName} at {loaderData.locationName}. Balance due: <strong data-testid="balance-due">{formatCents(due)}</strong>
         {lease.balance < 0 ? ` (you have a credit of ${formatCents(-lease.balance)})` : ""}. Paid through {formatDate(lease.paidThroughDate)}.
       </p>
-      {!loaderData.enabled ? (
+      {loaderData.enabled && loaderData.payment.kind !== "cards" ? (
+        <PayElsewhere payment={loaderData.payment} phone={loaderData.phone} locationName={loaderData.locationName} />
+      ) : !loaderData.enabled ? (
         <CallOffice phone={loaderData.phone}>Online payments are not available right now. To pay your bill,</CallOffice>
       ) : (
         <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
@@ -126,7 +137,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
               {(p) => <input {...getInputProps(fields.other_amount, { type: "text" })} {...p} inputMode="decimal" className="input--short" />}
             </Field>
           </fieldset>
-          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} />
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} />
           <SubmitButton pendingText="Paying…">Pay now</SubmitButton>
         </Form>
       )}

@@ -6,12 +6,12 @@ import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PaymentMethodFields, PortalNav } from "~/components/portal";
-import { prepaySchema } from "~/domain/portal-forms";
+import { CallOffice, PayElsewhere, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { prepaySchema, savedCardProblem } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { newIdempotencyKey, portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
+import { newIdempotencyKey, portalHeaders, portalRouteHeaders, portalCardPayment, requirePortalTenant, requirePortalUnit, usableSavedCards } from "~/services/portal.server";
 import { prepayLease } from "~/services/portal-payments.server";
 import type { PrepayOffer } from "~/storage-software/port";
 import portalCss from "~/styles/portal.css?url";
@@ -33,6 +33,7 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   const enabled = ctx.settings.is_prepayments_enabled && ctx.settings.is_payments_enabled && max > 0 && unit.lease.status === "active";
   const offers: PrepayOffer[] = [];
   if (enabled) for (let m = 1; m <= max; m++) offers.push((await unit.storage.quotePrepay(ctx.session.tenantId, unit.lease.leaseId, m))!);
+  const payment = portalCardPayment(unit.location);
   const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
   return data(
     {
@@ -44,7 +45,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       phone: unit.location.phoneNumber,
       locationName: unit.location.name,
       lease: unit.lease,
-      savedCards,
+      savedCards: usableSavedCards(savedCards, payment),
+      payment,
       today: ctx.today,
       idempotencyKey: newIdempotencyKey(),
     },
@@ -59,9 +61,15 @@ async function prepayAction({ request, context, params }: Route.ActionArgs) {
   const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
   const formData = await request.formData();
   await validateCsrf(request, formData);
+  // No card payment here for this location (external payment site, or no payment types): the page says where to pay.
+  const payment = portalCardPayment(unit.location);
+  if (payment.kind !== "cards" && formData.get("intent") !== "cancel") throw redirect(`/customer-portal/units/${unit.lease.leaseId}/prepay`, 303);
+  const accepted = payment.kind === "cards" ? payment.accepted : [];
   if (!ctx.settings.is_prepayments_enabled || !ctx.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/prepay`, 303);
-  const submission = parseWithZod(formData, { schema: prepaySchema(ctx.today, ctx.settings.portal_prepay_months) });
+  const submission = parseWithZod(formData, { schema: prepaySchema(ctx.today, ctx.settings.portal_prepay_months, accepted) });
   if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+  const savedProblem = savedCardProblem(submission.value.method, await unit.storage.listSavedCards(ctx.session.tenantId), accepted);
+  if (savedProblem) return data({ result: submission.reply({ fieldErrors: { payment_method: [savedProblem] }, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
   const expected = Number(formData.get(`expected_total_${submission.value.months}`));
   const outcome = await prepayLease(ctx, unit.storage, {
     tenantId: ctx.session.tenantId,
@@ -86,7 +94,8 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   routeMeta(matches, { title: "Pay months ahead | Customer Portal", description: "Pay your storage months ahead.", path: "/customer-portal" });
 
 export default function Prepay({ loaderData, actionData }: Route.ComponentProps) {
-  const schema = prepaySchema(loaderData.today, loaderData.maxMonths || 1);
+  const accepted = loaderData.payment.kind === "cards" ? loaderData.payment.accepted : [];
+  const schema = prepaySchema(loaderData.today, loaderData.maxMonths || 1, accepted);
   const [form, fields] = useForm({
     id: "prepay",
     lastResult: actionData?.result,
@@ -106,7 +115,9 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
       <p className="lead">
         Unit {lease.unitName} at {loaderData.locationName}. Paid through {formatDate(lease.paidThroughDate)}.
       </p>
-      {!loaderData.enabled ? (
+      {loaderData.enabled && loaderData.payment.kind !== "cards" ? (
+        <PayElsewhere payment={loaderData.payment} phone={loaderData.phone} locationName={loaderData.locationName} />
+      ) : !loaderData.enabled ? (
         <CallOffice phone={loaderData.phone}>Paying ahead is not available online right now. To pay months ahead,</CallOffice>
       ) : loaderData.offers.length === 0 ? (
         <CallOffice phone={loaderData.phone}>Your credit already covers the next months. To pay further ahead,</CallOffice>
@@ -147,7 +158,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
             ))}
             <FieldErrors id={fields.months.errorId} errors={fields.months.errors} />
           </fieldset>
-          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} />
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} />
           <SubmitButton pendingText="Paying…">Pay ahead now</SubmitButton>
         </Form>
       )}

@@ -8,7 +8,7 @@ import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PortalNav } from "~/components/portal";
 import { PhoneInput } from "~/components/tenant-fields";
 import { changePasswordSchema, profileContactSchema, profilePhoneSchema } from "~/domain/portal-forms";
-import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MASK_HINT } from "~/domain/tenant-form";
+import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MASK_HINT, tenantContactFromForm } from "~/domain/tenant-form";
 import { formatPhone } from "~/domain/phone";
 import { US_STATES } from "~/domain/us-states";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
@@ -73,22 +73,7 @@ async function profileAction({ request, context }: Route.ActionArgs) {
     tenantId,
     currentPassword: v.current_password,
     ip: context.clientIp,
-    contact: {
-      firstName: v.first_name,
-      lastName: v.last_name,
-      email: v.email,
-      addr1: v.addr_1,
-      addr2: v.addr_2,
-      city: v.city,
-      region: v.region,
-      postalCode: v.postal_code,
-      isMilitary: v.is_military,
-      isCompany: v.is_company,
-      isCommercial: v.is_commercial,
-      altContactFirstName: v.alt_contact_first_name,
-      altContactLastName: v.alt_contact_last_name,
-      altContactPhone: v.alt_contact_phone,
-    },
+    contact: tenantContactFromForm(v),
   });
   if (!outcome.ok) {
     return data({ intent: "contact", result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors, hideFields: ["current_password"] }) }, { status: 400, headers: portalHeaders() });

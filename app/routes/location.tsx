@@ -9,6 +9,7 @@ import { absoluteUrl } from "~/components/page-meta";
 import { ContactForm } from "~/components/contact-form";
 import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
+import type { Image } from "~/db/schema/shared";
 import { directionsUrl, presentLinks, googleOpeningHours, hoursView, selfStorageJsonLd } from "~/domain/location-page";
 import { formatCents, formatWholeDollars } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
@@ -66,8 +67,17 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         metaTagline: location.metaTagline,
         metaDescription: location.metaDescription,
         mainImage: location.mainImage,
+        mainLogo: location.mainLogo,
+        // The location's photos (spec §3 media), in the operator's order; the header's main image is not repeated.
+        media: location.media.filter((m) => m.src !== location.mainImage?.src).map(
+          (m): Image => ({
+            width: m.width, height: m.height, type: m.type, alt: m.alt, src: m.src, src_webp: m.srcWebp, title: m.title, file_name: m.fileName,
+            file_name_full: m.fileNameFull, file_name_original: m.fileNameOriginal, file_name_webp: m.fileNameWebp,
+            file_name_original_unmodified: m.fileNameOriginalUnmodified, file_type: m.fileType, file_base_url: m.fileBaseUrl,
+          }),
+        ),
         address: location.address,
-        amenities: location.amenities.map((a) => ({ id: a.id, label: a.label, description: a.description })),
+        amenities: location.amenities.map((a) => ({ id: a.id, label: a.label, description: a.description, image: a.image })),
         // is_insurance_shown governs the plan list here as well as at checkout.
         insurancePlans: (account.globalSettings.is_insurance_shown ? location.insurancePlans : []).map((p) => ({
           id: p.id,
@@ -153,6 +163,7 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
     <div className="container page location-page">
       <header className="location-header">
         <div>
+          {l.mainLogo ? <ResponsiveImage image={l.mainLogo} alt={l.mainLogo.alt || `${l.name} logo`} eager className="location-header__logo" /> : null}
           <p className="eyebrow">{l.metaTagline}</p>
           <h1>
             {l.name}
@@ -197,8 +208,25 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
               <ul className="amenity-list">
                 {l.amenities.map((am) => (
                   <li key={am.id}>
+                    {am.image ? <ResponsiveImage image={am.image} alt="" className="amenity-list__image" /> : null}
                     {am.label}
                     {am.description ? <span className="amenity-list__description"> {am.description}</span> : null}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          ) : null}
+
+          {l.media.length ? (
+            <section aria-labelledby="photos-heading" className="section">
+              <h2 id="photos-heading">Photos</h2>
+              <ul className="location-gallery">
+                {l.media.map((img, i) => (
+                  <li key={`${img.src}-${i}`}>
+                    <figure>
+                      <ResponsiveImage image={img} sizes="(max-width: 600px) 100vw, 33vw" />
+                      {img.title ? <figcaption>{img.title}</figcaption> : null}
+                    </figure>
                   </li>
                 ))}
               </ul>

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, Link } from "react-router";
 import type { Route } from "./+types/reserve.confirmed";
 import { HtmlContent } from "~/components/html-content";
 import { routeMeta } from "~/components/route-meta";
@@ -34,6 +34,8 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       confirmationCode: r.confirmationCode,
       phone: formatPhone(ctx.location.phoneNumber),
       messageHtml: sanitizeOperatorHtml(ctx.location.reservationSuccessMessage),
+      /** The full form made a portal account with the reservation (decision 135). */
+      hasAccount: r.tenantId !== null,
     },
     { headers: { "Cache-Control": NO_STORE } },
   );
@@ -79,6 +81,11 @@ export default function ReserveConfirmed({ loaderData: r }: Route.ComponentProps
         We have emailed this confirmation to {r.email}, with a link to cancel the reservation if your plans change. Questions? Call{" "}
         <a href={phoneHref(r.phone)}>{r.phone}</a>.
       </p>
+      {r.hasAccount ? (
+        <p data-testid="portal-account">
+          Your customer portal account is ready: <Link to="/customer-portal/login">sign in</Link> with {r.email} and the password you chose.
+        </p>
+      ) : null}
     </div>
   );
 }

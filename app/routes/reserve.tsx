@@ -1,6 +1,6 @@
 import { siteOriginFor } from "~/services/site-origin.server";
 import crypto from "node:crypto";
-import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect } from "react-router";
 import type { Route } from "./+types/reserve";
@@ -12,13 +12,15 @@ import { isHoneypotFilled } from "~/domain/form-fields";
 import { formatCents } from "~/domain/money";
 import { limitAnonymousForm } from "~/services/anonymous-limits.server";
 import { formatPhone } from "~/domain/phone";
-import { reservationSchema, reservationWindow } from "~/domain/reservation";
+import { reservationFormSchema, reservationWindow } from "~/domain/reservation";
+import { commonPasswordError } from "~/domain/common-passwords";
+import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { now as clockNow } from "~/services/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { loadRentalContext, unitDescription } from "~/services/move-in.server";
-import { confirmationPath, reservationBlock, reservationBlockMessage, reserveUnit } from "~/services/reservation.server";
-import { UnitUnavailableError } from "~/storage-software/errors";
+import { confirmationPath, isAccountForm, reservationBlock, reservationBlockMessage, reserveUnit } from "~/services/reservation.server";
+import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { notFound } from "~/services/http.server";
@@ -53,10 +55,15 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       daysValid: ctx.settings.reservation_days_valid,
       window: reservationWindow(ctx.today, ctx.settings.reservation_days_valid),
       blocked: block ? reservationBlockMessage(block, phone) : null,
+      // Spec §9 "reservation short form": on, name, email and phone; off, the account-creation form (decision 135).
+      shortForm: ctx.settings.is_reservation_short_form_enabled,
     },
     { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } },
   );
 }
+
+/** The passwords are never sent back into the page. */
+const PASSWORDS = ["web_pw", "confirm_web_pw"];
 
 export const action = keepFormThroughOutage(reserveAction, (form) => ({ result: outageResult(form), formError: null }));
 
@@ -69,10 +76,17 @@ async function reserveAction({ params, request, context }: Route.ActionArgs) {
   const block = reservationBlock(ctx);
   if (block) return data({ result: null, formError: reservationBlockMessage(block, phone) }, { status: 409 });
   if (isHoneypotFilled(formData)) throw redirect(`/locations/${ctx.location.urlSlug}`, 303);
-  const submission = parseWithZod(formData, { schema: reservationSchema(reservationWindow(ctx.today, ctx.settings.reservation_days_valid)) });
-  if (submission.status !== "success") return data({ result: submission.reply(), formError: null }, { status: 400 });
+  const window = reservationWindow(ctx.today, ctx.settings.reservation_days_valid);
+  const submission = parseWithZod(formData, { schema: reservationFormSchema(window, ctx.settings.is_reservation_short_form_enabled) });
+  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: PASSWORDS }), formError: null }, { status: 400 });
+  const fieldError = (name: string, message: string) => data({ result: submission.reply({ hideFields: PASSWORDS, fieldErrors: { [name]: [message] } }), formError: null }, { status: 400 });
+  if (isAccountForm(submission.value)) {
+    const common = commonPasswordError(submission.value.web_pw);
+    if (common) return fieldError("web_pw", common);
+    if (await ctx.storage.isEmailRegistered(submission.value.email)) return fieldError("email", EMAIL_TAKEN_MESSAGE);
+  }
   const limited = await limitAnonymousForm(context.db, "reservation", context.clientIp, now);
-  if (limited) return data({ result: submission.reply({ formErrors: [limited] }), formError: limited }, { status: 429 });
+  if (limited) return data({ result: submission.reply({ formErrors: [limited], hideFields: PASSWORDS }), formError: limited }, { status: 429 });
   const key = String(formData.get("idempotency_key") ?? "");
   const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : crypto.randomBytes(16).toString("base64url");
   try {
@@ -80,7 +94,10 @@ async function reserveAction({ params, request, context }: Route.ActionArgs) {
     throw redirect(confirmationPath(reservation.confirmationCode), 303);
   } catch (error) {
     if (error instanceof UnitUnavailableError) {
-      return data({ result: submission.reply(), formError: reservationBlockMessage("sold_out", phone) }, { status: 409 });
+      return data({ result: submission.reply({ hideFields: PASSWORDS }), formError: reservationBlockMessage("sold_out", phone) }, { status: 409 });
+    }
+    if (error instanceof StorageValidationError) {
+      return data({ result: submission.reply({ hideFields: PASSWORDS, fieldErrors: error.fieldErrors }), formError: Object.keys(error.fieldErrors).length ? null : error.message }, { status: 400 });
     }
     throw error;
   }
@@ -100,8 +117,46 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => [
   { name: "robots", content: "noindex" },
 ];
 
+type F = FieldMetadata<string | undefined>;
+type ShortFields = Record<"first_name" | "last_name" | "email" | "phone", F>;
+type AccountFields = TenantContactFieldsMeta & TenantPasswordFieldsMeta & { desired_move_in_date: F };
+const ACCOUNT_ORDER = [
+  "first_name", "last_name", "email", "cell_phone", "addr_1", "addr_2", "city", "region", "postal_code",
+  "alt_contact_first_name", "alt_contact_last_name", "alt_contact_phone", "web_pw", "confirm_web_pw", "desired_move_in_date",
+] as const;
+
+/** The short form's contact fields (reservation short form flag on). */
+function ShortFormFields({ fields }: { fields: ShortFields }) {
+  return (
+    <>
+      <div className="form-row">
+        <Field label="First name" meta={fields.first_name}>
+          {(p) => <input {...getInputProps(fields.first_name, { type: "text" })} {...p} autoComplete="given-name" />}
+        </Field>
+        <Field label="Last name" meta={fields.last_name}>
+          {(p) => <input {...getInputProps(fields.last_name, { type: "text" })} {...p} autoComplete="family-name" />}
+        </Field>
+      </div>
+      <Field label="Email address" meta={fields.email}>
+        {(p) => <input {...getInputProps(fields.email, { type: "email" })} {...p} autoComplete="email" />}
+      </Field>
+      <Field label="Phone" meta={fields.phone} hint={`Format ${PHONE_MASK_HINT}.`}>
+        {(p) => (
+          <input
+            {...getInputProps(fields.phone, { type: "tel" })}
+            {...p}
+            inputMode="tel"
+            autoComplete="tel-national"
+            data-phone-mask=""
+          />
+        )}
+      </Field>
+    </>
+  );
+}
+
 export default function Reserve({ loaderData: d, actionData }: Route.ComponentProps) {
-  const schema = reservationSchema(d.window);
+  const schema = reservationFormSchema(d.window, d.shortForm);
   const [form, fields] = useForm({
     id: "reserve",
     lastResult: actionData?.result,
@@ -145,31 +200,24 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
             <Honeypot />
             <input type="hidden" name="idempotency_key" value={d.idempotencyKey} />
             <FormErrors id={form.errorId} errors={form.errors} />
-            <ErrorSummary
-              errors={actionData?.result ? summaryErrors(form.allErrors, [fields.first_name, fields.last_name, fields.email, fields.phone, fields.desired_move_in_date]) : []}
-            />
-            <div className="form-row">
-              <Field label="First name" meta={fields.first_name}>
-                {(p) => <input {...getInputProps(fields.first_name, { type: "text" })} {...p} autoComplete="given-name" />}
-              </Field>
-              <Field label="Last name" meta={fields.last_name}>
-                {(p) => <input {...getInputProps(fields.last_name, { type: "text" })} {...p} autoComplete="family-name" />}
-              </Field>
-            </div>
-            <Field label="Email address" meta={fields.email}>
-              {(p) => <input {...getInputProps(fields.email, { type: "email" })} {...p} autoComplete="email" />}
-            </Field>
-            <Field label="Phone" meta={fields.phone} hint={`Format ${PHONE_MASK_HINT}.`}>
-              {(p) => (
-                <input
-                  {...getInputProps(fields.phone, { type: "tel" })}
-                  {...p}
-                  inputMode="tel"
-                  autoComplete="tel-national"
-                  data-phone-mask=""
+            {d.shortForm ? (
+              <>
+                <ErrorSummary
+                  errors={actionData?.result ? summaryErrors(form.allErrors, [fields.first_name, fields.last_name, fields.email, fields.phone, fields.desired_move_in_date]) : []}
                 />
-              )}
-            </Field>
+                <ShortFormFields fields={fields as unknown as ShortFields} />
+              </>
+            ) : (
+              <>
+                <ErrorSummary errors={actionData?.result ? summaryErrors(form.allErrors, ACCOUNT_ORDER.map((n) => (fields as unknown as AccountFields)[n])) : []} />
+                <p>
+                  Create your account: you will use this email and password to sign in to the customer portal, where you pay your bill once
+                  you move in.
+                </p>
+                <TenantContactFields fields={fields as unknown as AccountFields} />
+                <TenantPasswordFields fields={fields as unknown as AccountFields} />
+              </>
+            )}
             <Field label="Desired move-in date" meta={fields.desired_move_in_date} hint={`From ${d.window.min} to ${d.window.max}.`}>
               {(p) => <input {...getInputProps(fields.desired_move_in_date, { type: "date" })} {...p} min={d.window.min} max={d.window.max} />}
             </Field>

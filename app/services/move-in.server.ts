@@ -13,6 +13,7 @@ import { leaseText, type LeaseParties } from "~/domain/lease";
 import { formatCents } from "~/domain/money";
 import { firstPeriod } from "~/domain/move-in-quote";
 import { formatPhone } from "~/domain/phone";
+import { tenantFromForm } from "~/domain/tenant-form";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { unitDescription } from "~/domain/rental-rules";
 import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError } from "~/storage-software/errors";
@@ -60,20 +61,7 @@ export function checkoutLeaseText(ctx: RentalContext, details: TenantDetails, q:
   const parties: LeaseParties = {
     operatorName: ctx.operatorName,
     location: { name: ctx.location.name, address: ctx.location.address, phone: ctx.location.phoneNumber },
-    tenant: {
-      firstName: details.first_name,
-      lastName: details.last_name,
-      email: details.email,
-      cellPhone: details.cell_phone,
-      addr1: details.addr_1,
-      addr2: details.addr_2,
-      city: details.city,
-      region: details.region,
-      postalCode: details.postal_code,
-      altContactFirstName: details.alt_contact_first_name,
-      altContactLastName: details.alt_contact_last_name,
-      altContactPhone: details.alt_contact_phone,
-    },
+    tenant: tenantFromForm(details),
     unit: { description: ctx.unitType.name, width: ctx.unitType.width, length: ctx.unitType.length },
     insurance: q.plan ? { coverage: q.plan.coverage, premium: q.plan.premium } : null,
     autopayTerms: ctx.location.autopayTerms,
@@ -117,24 +105,7 @@ export async function placeMoveIn(
       checkoutId: checkout.id,
       idempotencyKey: checkout.idempotencyKey,
       unitTypeId: ctx.unitType.id,
-      tenant: {
-        firstName: details.first_name,
-        lastName: details.last_name,
-        email: details.email,
-        cellPhone: details.cell_phone,
-        webPwHash: checkout.webPwHash,
-        addr1: details.addr_1,
-        addr2: details.addr_2,
-        city: details.city,
-        region: details.region,
-        postalCode: details.postal_code,
-        isMilitary: details.is_military,
-        isCompany: details.is_company,
-        isCommercial: details.is_commercial,
-        altContactFirstName: details.alt_contact_first_name,
-        altContactLastName: details.alt_contact_last_name,
-        altContactPhone: details.alt_contact_phone,
-      },
+      tenant: { ...tenantFromForm(details), webPwHash: checkout.webPwHash },
       moveInDate: q.quote.moveInDate,
       paidThroughDate,
       nextDueDate,

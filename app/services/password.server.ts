@@ -1,11 +1,41 @@
 import bcrypt from "bcryptjs";
 
-const ROUNDS = 10;
+/** The bcrypt cost of every web password hashed in production. */
+export const PRODUCTION_BCRYPT_ROUNDS = 10;
+
+/**
+ * The bcrypt cost: always PRODUCTION_BCRYPT_ROUNDS, except under NODE_ENV=test where BCRYPT_ROUNDS
+ * (4–10) may lower it so the fuzz test can send ~1,000 rental submissions in seconds (docs/fuzzing.md).
+ * Test-only: outside NODE_ENV=test the variable is ignored, so production never hashes below 10.
+ */
+export function bcryptRounds(env: NodeJS.ProcessEnv = process.env): number {
+  if (env.NODE_ENV !== "test" || !env.BCRYPT_ROUNDS) return PRODUCTION_BCRYPT_ROUNDS;
+  const n = Number(env.BCRYPT_ROUNDS);
+  return Number.isInteger(n) && n >= 4 && n <= PRODUCTION_BCRYPT_ROUNDS ? n : PRODUCTION_BCRYPT_ROUNDS;
+}
 
 export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, ROUNDS);
+  return bcrypt.hash(password, bcryptRounds());
 }
 
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
   return bcrypt.compare(password, hash);
+}
+
+// A bcrypt hash of a random string at the production cost.
+const PRODUCTION_DUMMY_HASH = "$2b$10$6RlA9QtiOg4O3XAkSVzT/uNiPr3vCrRUzTZK6TML/BjlHS1afBEEi";
+const dummyHashes = new Map<number, string>([[PRODUCTION_BCRYPT_ROUNDS, PRODUCTION_DUMMY_HASH]]);
+
+/**
+ * A hash to compare against when the e-mail is unknown, so a wrong e-mail takes as long as a wrong
+ * password and the answer cannot tell them apart. At the cost passwords are hashed with now.
+ */
+export function dummyPasswordHash(): string {
+  const rounds = bcryptRounds();
+  let hash = dummyHashes.get(rounds);
+  if (!hash) {
+    hash = bcrypt.hashSync(`dummy-${rounds}`, rounds);
+    dummyHashes.set(rounds, hash);
+  }
+  return hash;
 }

@@ -1,8 +1,11 @@
 import crypto from "node:crypto";
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { data, type AppLoadContext } from "react-router";
 import type { Database } from "~/db/client.server";
-import { locations } from "~/db/schema";
+import { locations, paymentTypes } from "~/db/schema";
+import { acceptedCardBrands } from "~/domain/accepted-cards";
+import type { CardBrand } from "~/domain/cards";
+import { externalPaymentLink } from "~/domain/payment-links";
 import { localDate } from "~/domain/billing";
 import type { YearMonth } from "~/domain/card-schema";
 import type { AccountGlobalSettings } from "~/domain/account-settings";
@@ -25,6 +28,8 @@ export interface PortalLocation extends LocationRef {
   moveOutConfirmationMessage: string;
   /** The location's external_payment_link (decision 090); the portal's pay links go there when set. */
   externalPaymentLink: string | null;
+  /** The card brands of the location's payment_types (decision 091); none: no card payment online. */
+  acceptedCards: CardBrand[];
 }
 
 export async function portalLocations(db: Database, accountId: number): Promise<PortalLocation[]> {
@@ -44,7 +49,34 @@ export async function portalLocations(db: Database, accountId: number): Promise<
     .from(locations)
     .where(eq(locations.accountId, accountId))
     .orderBy(asc(locations.id));
-  return rows.map((r) => ({ ...r, timeZone: r.timeZone.timeZoneId }));
+  const types = rows.length
+    ? await db
+        .select({ locationId: paymentTypes.locationId, category: paymentTypes.category })
+        .from(paymentTypes)
+        .where(and(inArray(paymentTypes.locationId, rows.map((r) => r.id)), isNull(paymentTypes.deletedAt)))
+    : [];
+  return rows.map((r) => ({ ...r, timeZone: r.timeZone.timeZoneId, acceptedCards: acceptedCardBrands(types.filter((t) => t.locationId === r.id)) }));
+}
+
+/**
+ * How the portal takes card payments (pay, prepay, autopay) for a unit at this location:
+ * - "external": the location's external_payment_link is set; its tenants pay there, not here, by
+ *   link or by URL (decision 090, 136);
+ * - "no_cards": the location has no payment types, so no card is taken online (decision 091);
+ * - "cards": our forms, taking only the location's brands.
+ */
+/** The saved cards a payment form may offer: only brands the location takes. */
+export function usableSavedCards<T extends { brand: CardBrand }>(cards: T[], payment: PortalCardPayment): T[] {
+  return payment.kind === "cards" ? cards.filter((c) => payment.accepted.includes(c.brand)) : [];
+}
+
+export type PortalCardPayment = { kind: "external"; href: string } | { kind: "no_cards" } | { kind: "cards"; accepted: CardBrand[] };
+
+export function portalCardPayment(location: Pick<PortalLocation, "externalPaymentLink" | "acceptedCards">): PortalCardPayment {
+  const href = externalPaymentLink(location.externalPaymentLink);
+  if (href) return { kind: "external", href };
+  if (location.acceptedCards.length === 0) return { kind: "no_cards" };
+  return { kind: "cards", accepted: location.acceptedCards };
 }
 
 /**

@@ -14,7 +14,10 @@ import { storageFor } from "~/storage-software/index.server";
 import type { ReservationRecord } from "~/storage-software/port";
 import { sendEmail } from "./email.server";
 import { sha256, unitDescription, type RentalContext } from "./move-in.server";
-import type { ReservationInput } from "~/domain/reservation";
+import type { ReservationAccountInput, ReservationInput } from "~/domain/reservation";
+import { tenantFromForm } from "~/domain/tenant-form";
+import { PORTAL_LOGIN_PATH } from "~/domain/payment-links";
+import { hashPassword } from "./password.server";
 
 /** Why reservations cannot be made for this unit type, or null. */
 export function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "sold_out" | null {
@@ -43,25 +46,37 @@ export function confirmationPath(code: string): string {
   return `/reserve/confirmed/${code}`;
 }
 
-/** Reserves a unit and emails the confirmation with the cancel link. Throws UnitUnavailableError. */
+/** The full form's value (reservation short form flag off): it carries the tenant account to create. */
+export function isAccountForm(form: ReservationInput | ReservationAccountInput): form is ReservationAccountInput {
+  return "web_pw" in form;
+}
+
+/**
+ * Reserves a unit and emails the confirmation with the cancel link. With the full form the
+ * reservation also creates the tenant's portal account (password kept only as a bcrypt hash).
+ * Throws UnitUnavailableError, or StorageValidationError({ email }) when the email has an account.
+ */
 export async function reserveUnit(
   db: Database,
   ctx: RentalContext,
-  input: { form: ReservationInput; idempotencyKey: string; now: Date; origin: string },
+  input: { form: ReservationInput | ReservationAccountInput; idempotencyKey: string; now: Date; origin: string },
 ): Promise<{ reservation: ReservationRecord; cancelToken: string | null }> {
   const cancelToken = crypto.randomBytes(24).toString("base64url");
+  const form = input.form;
+  const tenant = isAccountForm(form) ? { ...tenantFromForm(form), webPwHash: await hashPassword(form.web_pw) } : null;
   const reservation = await ctx.storage.reserveUnit({
     unitTypeId: ctx.unitType.id,
-    firstName: input.form.first_name,
-    lastName: input.form.last_name,
-    email: input.form.email,
-    phone: input.form.phone,
-    desiredMoveInDate: input.form.desired_move_in_date,
+    firstName: form.first_name,
+    lastName: form.last_name,
+    email: form.email,
+    phone: isAccountForm(form) ? form.cell_phone : form.phone,
+    desiredMoveInDate: form.desired_move_in_date,
     expiresAt: reservationExpiresAt(input.now, ctx.settings.reservation_days_valid),
     cancelTokenHash: sha256(cancelToken),
     confirmationCode: crypto.randomBytes(9).toString("base64url"),
     idempotencyKey: input.idempotencyKey,
     now: input.now,
+    tenant,
   });
   // A repeated submit returns the first reservation: its email already went out.
   if (reservation.cancelTokenHash !== sha256(cancelToken)) return { reservation, cancelToken: null };
@@ -78,6 +93,9 @@ export async function reserveUnit(
       "Please come to the office during office hours to finish your paperwork and get your gate access. Bring a photo ID.",
       "",
       `Confirmation code: ${reservation.confirmationCode}`,
+      ...(reservation.tenantId
+        ? ["", `Your customer portal account is ready: sign in at ${input.origin}${PORTAL_LOGIN_PATH} with this email address and the password you chose.`]
+        : []),
       `Changed your mind? Cancel the reservation here: ${input.origin}${cancelPath(reservation.id, cancelToken)}`,
       "",
       `Questions? Call us at ${formatPhone(ctx.location.phoneNumber)}.`,

@@ -165,6 +165,12 @@ export interface ReserveInput {
   confirmationCode: string;
   idempotencyKey: string;
   now: Date;
+  /**
+   * The reservation's full form (reservation short form flag off): the tenant account to create with
+   * the reservation, in the same transaction, so the visitor can sign in to the portal. Throws
+   * StorageValidationError({ email }) when the email belongs to a tenant already.
+   */
+  tenant?: MoveInTenant | null;
 }
 
 export interface ReservationRecord {
@@ -182,6 +188,8 @@ export interface ReservationRecord {
   confirmationCode: string;
   cancelTokenHash: string;
   createdAt: Date;
+  /** The tenant account made with the reservation (full form), or null (short form). */
+  tenantId: string | null;
 }
 
 export interface Rentals {

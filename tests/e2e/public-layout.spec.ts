@@ -33,6 +33,7 @@ test("the 'Rent a unit' button leads to /view-locations", async ({ page }) => {
 test("the Main Menu renders every seeded item; submenus start closed", async ({ page }) => {
   const site = new SiteLayout(page);
   await site.goto("/");
+  await site.openMainMenu();
   for (const item of plainLinks(mainMenu.items)) {
     await expect(site.mainNav.getByRole("link", { name: item.name, exact: true })).toHaveAttribute("href", item.url);
   }
@@ -74,6 +75,7 @@ for (const path of ["/", "/contact"]) {
 test("every submenu link is reachable by pointer, with or without JavaScript", async ({ page }) => {
   const site = new SiteLayout(page);
   await site.goto("/");
+  await site.openMainMenu();
   const resources = withChildren(mainMenu.items).find((i) => i.name === "Resources")!;
   await site.submenuToggle(resources.name).click();
   const target = resources.children![0]!;

@@ -84,7 +84,8 @@ test("unknown location slug and unknown path give a 404 page with navigation", a
   for (const path of ["/locations/nowhere-nc-00000", "/this-page-does-not-exist"]) {
     await site.goto(path, 404);
     await expect(site.heading()).toHaveText("We could not find that page");
-    await expect(site.mainNav).toBeVisible();
+    // The Main Menu is there (behind "Menu" on a 390 px screen).
+    await site.openMainMenu();
     await expect(site.main.getByRole("link", { name: "Home" })).toHaveAttribute("href", "/");
     await expect(site.footer).toBeVisible();
     await expect(page.getByRole("main")).not.toContainText(/at .*\.(ts|js):\d+/); // no stack trace

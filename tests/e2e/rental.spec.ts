@@ -276,4 +276,41 @@ test.describe("reservation", () => {
       await testHook(request, "setAccountSettings", { settings: { is_reservations_enabled: false } });
     }
   });
+
+  test("short form off: the visitor fills the account-creation form, reserves, and signs in to the portal with it", async ({ page, request, javaScriptEnabled }, testInfo) => {
+    await testHook(request, "setAccountSettings", { settings: { is_reservations_enabled: true, is_reservation_short_form_enabled: false } });
+    try {
+      const email = uniqueEmail(testInfo, "reserve-full");
+      const form = new Checkout(page);
+      await page.goto(RESERVE);
+      await expect(page.getByLabel("Phone", { exact: true })).toHaveCount(0);
+      // The spec's rules, beside the fields; what was typed is kept, the passwords are not.
+      await form.fillTenant(email, { password: "Tidy-Unit-42", confirm: "Tidy-Unit-43" });
+      await page.getByRole("button", { name: "Reserve this unit" }).click();
+      await expect(fieldError(page, "The passwords do not match.")).toBeVisible();
+      await expect(page.getByLabel("Street address")).toHaveValue("1 Main St");
+      await page.getByLabel("Password", { exact: true }).fill("Tidy-Unit-42");
+      await page.getByLabel("Confirm password").fill("Tidy-Unit-42");
+      if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "reservation full form with errors" });
+      await page.getByRole("button", { name: "Reserve this unit" }).click();
+
+      await expect(page).toHaveURL(/\/reserve\/confirmed\//);
+      await expect(page.getByTestId("portal-account")).toContainText(email);
+
+      // The same email again is refused with the rental's message.
+      await page.goto(RESERVE);
+      await form.fillTenant(email);
+      await page.getByRole("button", { name: "Reserve this unit" }).click();
+      await expect(fieldError(page, /An account with this email address already exists/)).toBeVisible();
+
+      await page.goto("/customer-portal/login");
+      await page.getByLabel("Email address").fill(email);
+      await page.getByLabel("Password", { exact: true }).fill("Tidy-Unit-42");
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await expect(page).toHaveURL(/\/customer-portal$/);
+      await expect(page.getByText("Signed in as")).toContainText("Ada Lovelace");
+    } finally {
+      await testHook(request, "setAccountSettings", { settings: { is_reservations_enabled: false, is_reservation_short_form_enabled: true } });
+    }
+  });
 });

@@ -2,8 +2,8 @@ import type { AppLoadContext } from "react-router";
 import type { Database } from "~/db/client.server";
 
 /** The load context the server gives every loader and action. */
-export function loadContext(db: Database): AppLoadContext {
-  return { db, cspNonce: "test-nonce", clientIp: "127.0.0.1" } as AppLoadContext;
+export function loadContext(db: Database, clientIp = "127.0.0.1"): AppLoadContext {
+  return { db, cspNonce: "test-nonce", clientIp } as AppLoadContext;
 }
 
 interface DataWithInit {
@@ -39,10 +39,10 @@ export async function callRoute<T = unknown>(
   fn: (args: never) => unknown,
   db: Database,
   url: string,
-  options: { params?: Record<string, string>; init?: RequestInit } = {},
+  options: { params?: Record<string, string>; init?: RequestInit; clientIp?: string } = {},
 ): Promise<RouteResult<T>> {
   const request = new Request(new URL(url, "http://localhost"), options.init);
-  const args = { request, params: options.params ?? {}, context: loadContext(db) } as never;
+  const args = { request, params: options.params ?? {}, context: loadContext(db, options.clientIp) } as never;
   try {
     return toResult<T>(await fn(args));
   } catch (thrown) {

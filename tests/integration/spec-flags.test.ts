@@ -3,9 +3,14 @@
  * changes the seeded data it needs and puts it back.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, locations, paymentTypes, unitTypes } from "~/db/schema";
+import { accounts, amenities, locationImages, locations, payments, paymentTypes, unitTypes } from "~/db/schema";
+import { getCsrfToken } from "~/services/csrf.server";
+import { storageFor } from "~/storage-software/index.server";
+import { action as payAction, loader as payLoader } from "~/routes/customer-portal.pay";
+import { action as prepayAction, loader as prepayLoader } from "~/routes/customer-portal.prepay";
+import { action as autopayAction, loader as autopayLoader } from "~/routes/customer-portal.autopay";
 import { getAccount, getSiteLayout, getWebsite } from "~/db/queries/site.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
@@ -272,5 +277,125 @@ describe("rental_days_in_advance and rentals on Sunday (decision 094)", () => {
     const { plans } = await quoteCheckout(ctx, null);
     const bad = protectionSchema(plans.map((p) => p.id), false, ctx.moveInDates).safeParse({ insurance_plan: "none", move_in_date: "2026-11-22" });
     expect(bad.success).toBe(false);
+  });
+});
+
+describe("the portal's card forms follow the location (payment_types, external_payment_link; decisions 091, 136)", () => {
+  const MASTERCARD = "5555 5555 5555 4444";
+  const cardFields = (number: string) => ({ payment_method: "new", card_number: number, exp_month: "12", exp_year: String(new Date().getFullYear() + 3), cvv: "123", name_on_card: "Pat Tenant", billing_postal_code: "28358" });
+  type Answer = { payment: { kind: string; accepted?: string[]; href?: string }; savedCards: Array<{ id: string; brand: string }>; result?: { error?: Record<string, string[]> } };
+
+  async function signedInTenant() {
+    const now = new Date();
+    const t = await createTenantWithLease(db(), { email: `portal-cards-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
+    const session = (await createTenantSession(db(), { tenantId: String(t.tenantId), now })).split(";")[0]!;
+    const csrf = (await getCsrfToken(new Request("http://localhost/", { headers: { Cookie: session } }))).token;
+    return { leaseId: String(t.leaseId), tenantId: String(t.tenantId), session, csrf };
+  }
+
+  const forms = [
+    { name: "pay", loader: payLoader, action: payAction, fields: (key: string) => ({ idempotency_key: key, amount_choice: "other", other_amount: "5.00" }) },
+    { name: "prepay", loader: prepayLoader, action: prepayAction, fields: (key: string) => ({ idempotency_key: key, months: "1" }) },
+    { name: "autopay", loader: autopayLoader, action: autopayAction, fields: () => ({ intent: "enrol", agree_terms: "on" }) },
+  ] as const;
+
+  async function load(form: (typeof forms)[number], t: Awaited<ReturnType<typeof signedInTenant>>) {
+    return callRoute<Answer>(form.loader, db(), `/customer-portal/units/${t.leaseId}/${form.name}`, { params: { leaseId: t.leaseId }, init: { headers: { Cookie: t.session } } });
+  }
+  async function submit(form: (typeof forms)[number], t: Awaited<ReturnType<typeof signedInTenant>>, fields: Record<string, string>) {
+    const body = new URLSearchParams({ csrf: t.csrf, ...form.fields(`portalcards${Date.now()}${Math.random().toString(36).slice(2)}`), ...fields });
+    return callRoute<Answer>(form.action, db(), `/customer-portal/units/${t.leaseId}/${form.name}`, {
+      params: { leaseId: t.leaseId },
+      init: { method: "POST", body, headers: { Cookie: t.session, "Content-Type": "application/x-www-form-urlencoded" } },
+    });
+  }
+  const paymentCount = async () => (await db().select().from(payments)).length;
+
+  it("a brand the location does not take is refused beside the card number on pay, prepay and autopay; a saved card of that brand is not offered", async () => {
+    const t = await signedInTenant();
+    // A Master Card saved while the location still took it.
+    const first = await submit(forms[0], t, { ...cardFields(MASTERCARD), save_card: "on" });
+    expect(first.status).toBe(303);
+    const { loc } = await lumbertonTypes();
+    try {
+      await db().update(paymentTypes).set({ deletedAt: new Date() }).where(and(eq(paymentTypes.locationId, loc.id), eq(paymentTypes.category, "mastercard")));
+      for (const form of forms) {
+        const page = await load(form, t);
+        expect(page.data.payment).toEqual({ kind: "cards", accepted: ["visa", "discover"] });
+        expect(page.data.savedCards).toEqual([]);
+        const before = await paymentCount();
+        const r = await submit(form, t, cardFields(MASTERCARD));
+        expect(r.status, form.name).toBe(400);
+        expect(r.data.result?.error?.card_number).toEqual(["This card is not accepted here. We accept Visa and Discover."]);
+        expect(await paymentCount()).toBe(before);
+      }
+      const saved = await storageFor(db(), loc).listSavedCards(t.tenantId);
+      const r = await submit(forms[0], t, { payment_method: `saved:${saved[0]!.id}` });
+      expect(r.status).toBe(400);
+      expect(r.data.result?.error?.payment_method).toEqual(["This card is not accepted here. We accept Visa and Discover."]);
+      // A brand it takes still goes through.
+      expect((await submit(forms[0], t, cardFields("4242 4242 4242 4242"))).status).toBe(303);
+    } finally {
+      await db().update(paymentTypes).set({ deletedAt: null }).where(eq(paymentTypes.locationId, loc.id));
+    }
+  });
+
+  it("a location with no payment types takes no card in the portal, by page or by URL", async () => {
+    const t = await signedInTenant();
+    const { loc } = await lumbertonTypes();
+    try {
+      await db().update(paymentTypes).set({ deletedAt: new Date() }).where(eq(paymentTypes.locationId, loc.id));
+      for (const form of forms) {
+        expect((await load(form, t)).data.payment).toEqual({ kind: "no_cards" });
+        const before = await paymentCount();
+        const r = await submit(form, t, cardFields("4242 4242 4242 4242"));
+        expect(r.status).toBe(303);
+        expect(r.headers.get("Location")).toBe(`/customer-portal/units/${t.leaseId}/${form.name}`);
+        expect(await paymentCount()).toBe(before);
+      }
+    } finally {
+      await db().update(paymentTypes).set({ deletedAt: null }).where(eq(paymentTypes.locationId, loc.id));
+    }
+  });
+
+  it("with external_payment_link set, pay, prepay and autopay send the tenant there and take no card by URL", async () => {
+    const t = await signedInTenant();
+    await db().update(locations).set({ externalPaymentLink: PAY_SITE }).where(eq(locations.urlSlug, LUMBERTON));
+    for (const form of forms) {
+      expect((await load(form, t)).data.payment).toEqual({ kind: "external", href: PAY_SITE });
+      const before = await paymentCount();
+      const r = await submit(form, t, cardFields("4242 4242 4242 4242"));
+      expect(r.status).toBe(303);
+      expect(r.headers.get("Location")).toBe(`/customer-portal/units/${t.leaseId}/${form.name}`);
+      expect(await paymentCount()).toBe(before);
+    }
+  });
+});
+
+describe("location media, main_logo and amenity images (spec §3; docs/spec-audit.md)", () => {
+  it("the location page carries the location's photos in order (not repeating the main image), its logo and its amenities' images", async () => {
+    const { loc } = await lumbertonTypes();
+    const logo = { width: 200, height: 80, type: "logo", alt: "Lumberton Self Storage", src: "/images/lumberton-logo.png", src_webp: null, title: null, file_name: null, file_name_full: null, file_name_original: null, file_name_webp: null, file_name_original_unmodified: null, file_type: "png", file_base_url: null };
+    const amenity = (await db().query.amenities.findFirst({ where: eq(amenities.locationId, loc.id) }))!;
+    try {
+      await db().update(locations).set({ mainLogo: logo }).where(eq(locations.id, loc.id));
+      await db().update(amenities).set({ image: { ...logo, alt: "", src: "/images/gate.svg" } }).where(eq(amenities.id, amenity.id));
+      await db().insert(locationImages).values([
+        { locationId: loc.id, index: 2, src: "/images/second.jpg", srcWebp: "/images/second.webp", alt: "Wide aisles", width: 800, height: 600, title: "Aisles" },
+        { locationId: loc.id, index: 1, src: "/images/first.jpg", alt: "Front gate", width: 800, height: 600 },
+      ]);
+      type L = { media: Array<{ src: string; src_webp: string | null; alt: string; title: string | null }>; mainLogo: { src: string } | null; amenities: Array<{ id: number; image: { src: string } | null }> };
+      const page = await callRoute<{ location: L }>(locationLoader, db(), `/locations/${LUMBERTON}`, { params: { slug: LUMBERTON } });
+      expect(page.data.location.media.map((m) => [m.src, m.src_webp, m.alt, m.title])).toEqual([
+        ["/images/first.jpg", null, "Front gate", null],
+        ["/images/second.jpg", "/images/second.webp", "Wide aisles", "Aisles"],
+      ]);
+      expect(page.data.location.mainLogo?.src).toBe("/images/lumberton-logo.png");
+      expect(page.data.location.amenities.find((a) => a.id === amenity.id)?.image?.src).toBe("/images/gate.svg");
+    } finally {
+      await db().delete(locationImages).where(and(eq(locationImages.locationId, loc.id), inArray(locationImages.src, ["/images/first.jpg", "/images/second.jpg"])));
+      await db().update(locations).set({ mainLogo: null }).where(eq(locations.id, loc.id));
+      await db().update(amenities).set({ image: amenity.image }).where(eq(amenities.id, amenity.id));
+    }
   });
 });

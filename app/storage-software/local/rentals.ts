@@ -11,7 +11,7 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, ledgerEntries, leases, locations, payments, reservations, savedCards, tenants, units } from "~/db/schema";
 import { getPaymentGateway, type ChargeResult } from "~/services/payment-gateway.server";
-import type { MoveInInput, MoveInQuote, MoveInRecord, MoveInResult, ReservationRecord, Rentals, UnitHold } from "../port";
+import type { MoveInInput, MoveInQuote, MoveInRecord, MoveInResult, MoveInTenant, ReservationRecord, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
 import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "./ledger";
@@ -71,6 +71,7 @@ function toReservation(r: typeof reservations.$inferSelect, unitName: string): R
     confirmationCode: r.confirmationCode,
     cancelTokenHash: r.cancelTokenHash,
     createdAt: r.createdAt,
+    tenantId: r.tenantId == null ? null : String(r.tenantId),
   };
 }
 
@@ -158,22 +159,16 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     if (taken) throw new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
   }
 
-  /** Tenant, lease, ledger lines, payment, saved card and the completed checkout: one transaction. */
-  async function recordMoveIn(
-    tx: Transaction,
-    input: MoveInInput,
-    ctx: { email: string; unit: { id: number; name: string }; charge: Extract<ChargeResult, { status: "approved" }> },
-  ): Promise<MoveInResult> {
-    const { unit, charge } = ctx;
+  /** The tenant row of a move-in or a full-form reservation (the email already checked free). */
+  async function insertTenant(tx: Transaction, t: MoveInTenant, email: string): Promise<{ id: number }> {
     const accountId = await accountIdOf(tx);
-    const t = input.tenant;
     const [tenant] = await tx
       .insert(tenants)
       .values({
         accountId,
         firstName: t.firstName,
         lastName: t.lastName,
-        email: ctx.email,
+        email,
         cellPhone: t.cellPhone,
         webPwHash: t.webPwHash,
         addr1: t.addr1,
@@ -189,6 +184,17 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         altContactPhone: t.altContactPhone ?? null,
       })
       .returning({ id: tenants.id });
+    return tenant!;
+  }
+
+  /** Tenant, lease, ledger lines, payment, saved card and the completed checkout: one transaction. */
+  async function recordMoveIn(
+    tx: Transaction,
+    input: MoveInInput,
+    ctx: { email: string; unit: { id: number; name: string }; charge: Extract<ChargeResult, { status: "approved" }> },
+  ): Promise<MoveInResult> {
+    const { unit, charge } = ctx;
+    const tenant = await insertTenant(tx, input.tenant, ctx.email);
 
     const gateCode = await newGateCode(tx);
     const [lease] = await tx
@@ -450,14 +456,19 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       }
       try {
         return await db.transaction(async (tx) => {
+          // The full form's tenant account: created with the reservation or not at all.
+          const email = input.email.trim().toLowerCase();
+          if (input.tenant) await refuseTakenEmail(tx, email);
           const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: null, now: input.now, set: "reserved" });
           if (!unit) throw new UnitUnavailableError("No unit of this type is available");
+          const tenant = input.tenant ? await insertTenant(tx, input.tenant, email) : null;
           const [row] = await tx
             .insert(reservations)
             .values({
               locationId: location.id,
               unitTypeId: typeId,
               unitId: unit.id,
+              tenantId: tenant?.id ?? null,
               firstName: input.firstName,
               lastName: input.lastName,
               email: input.email.trim().toLowerCase(),
@@ -472,6 +483,10 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
           return toReservation(row!, unit.name);
         });
       } catch (error) {
+        // Two full forms with the same new email at once: the second finds it taken.
+        if (isUniqueViolation(error) && String((error as { cause?: { constraint?: string } }).cause?.constraint ?? (error as { constraint?: string }).constraint ?? "").includes("tenants_account_email")) {
+          throw new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
+        }
         if (isUniqueViolation(error)) throw new UnitUnavailableError("This unit was just reserved");
         throw error;
       }

@@ -2,7 +2,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { insurancePlans, leases, locations, moveOutNotices, payments, savedCards, tenants, unitTypes, units } from "~/db/schema";
 import { ledgerEntries, type CardBrand } from "~/db/schema/billing";
-import { hashPassword, verifyPassword } from "~/services/password.server";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "~/services/password.server";
 import { getPaymentGateway, type ChargeResult } from "~/services/payment-gateway.server";
 import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
@@ -23,9 +23,6 @@ import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageValidationError } from "../errors";
 import { leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment, type Executor } from "./ledger";
 
-// A bcrypt hash of a random string: compared against when the email is unknown, so a wrong email
-// takes as long as a wrong password and the answer cannot tell them apart.
-const DUMMY_HASH = "$2b$10$6RlA9QtiOg4O3XAkSVzT/uNiPr3vCrRUzTZK6TML/BjlHS1afBEEi";
 
 type TenantRow = typeof tenants.$inferSelect;
 type LeaseRow = typeof leases.$inferSelect;
@@ -323,7 +320,7 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
         columns: { id: true, webPwHash: true },
         where: and(eq(tenants.accountId, await accountId()), sql`lower(${tenants.email}) = ${email.trim().toLowerCase()}`),
       });
-      const ok = await verifyPassword(password, row?.webPwHash ?? DUMMY_HASH);
+      const ok = await verifyPassword(password, row?.webPwHash ?? dummyPasswordHash());
       return row && ok ? { tenantId: String(row.id) } : null;
     },
 
@@ -341,7 +338,7 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
 
     async verifyTenantPassword(tenantId, password) {
       const row = await tenantRow(tenantId);
-      return verifyPassword(password, row?.webPwHash ?? DUMMY_HASH).then((ok) => Boolean(row) && ok);
+      return verifyPassword(password, row?.webPwHash ?? dummyPasswordHash()).then((ok) => Boolean(row) && ok);
     },
 
     async setTenantPassword(tenantId, password) {

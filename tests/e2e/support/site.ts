@@ -41,6 +41,21 @@ export class SiteLayout {
     return this.header.getByRole("link", { name, exact: true });
   }
 
+  /** The "Menu" disclosure that holds the Main Menu on a narrow (390 px) screen; hidden on a wide one. */
+  get menuToggle(): Locator {
+    return this.header.locator("summary", { hasText: /^Menu$/ });
+  }
+
+  /**
+   * Makes the Main Menu visible: on a narrow screen it sits behind "Menu", which this opens (a
+   * visitor's first tap); on a wide screen it is always shown and this does nothing.
+   */
+  async openMainMenu(): Promise<void> {
+    if (await this.mainNav.isVisible()) return;
+    if (await this.menuToggle.isVisible()) await this.menuToggle.click();
+    await expect(this.mainNav).toBeVisible();
+  }
+
   /** The toggle (a <summary>) of a Main Menu submenu, optionally inside another submenu. */
   submenuToggle(name: string, within: Locator = this.mainNav): Locator {
     return within.locator(`xpath=.//details/summary[normalize-space(.)=${xpathString(name)}]`).first();
@@ -53,6 +68,7 @@ export class SiteLayout {
 
   /** Opens a submenu with the keyboard: focus its toggle and press Enter. */
   async openSubmenuWithKeyboard(name: string, within: Locator = this.mainNav): Promise<Locator> {
+    await this.openMainMenu();
     const toggle = this.submenuToggle(name, within);
     await toggle.focus();
     await expect(toggle).toBeFocused();

@@ -24,6 +24,19 @@ export const test = base.extend({
       }) as (typeof page)[typeof name];
     }
     await use(page);
+    // At 390 px (the mobile-390 project): the page the test ends on fits the screen, nothing wider
+    // than the viewport (which would hide controls off to the side).
+    if (testInfo.project.name === "mobile-390" && testInfo.status === testInfo.expectedStatus && !page.isClosed() && page.url().startsWith("http")) {
+      const { scrollWidth, innerWidth, wide } = await page.evaluate(() => {
+        const vw = window.innerWidth;
+        const offenders = [...document.querySelectorAll("body *")]
+          .filter((el) => el.getBoundingClientRect().right > vw + 1 && getComputedStyle(el).position !== "fixed" && !el.closest(".visually-hidden, [hidden], details:not([open]) > :not(summary)"))
+          .slice(0, 5)
+          .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}${el.className && typeof el.className === "string" ? `.${el.className.trim().split(/\s+/).join(".")}` : ""}`);
+        return { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw, wide: offenders };
+      });
+      expect(scrollWidth, `${page.url()} is wider than the 390 px screen: ${wide.join(", ")}`).toBeLessThanOrEqual(innerWidth);
+    }
   },
 });
 
