@@ -39,7 +39,7 @@ function addPeriods(paidThrough: string, periods: number): string {
   return periods === 0 ? paidThrough : addDaysIso(addMonthsIso(addDaysIso(paidThrough, 1), periods), -1);
 }
 
-export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
+export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
   const local = localTenants(db, location);
   const journal = createJournal(db, location.id);
