@@ -76,7 +76,10 @@ export function siteLinkOfficeTenants(deps: { db: Database; location: LocationRe
           columns: { id: true },
           where: and(eq(leases.locationId, location.id), eq(leases.externalId, String(l.LedgerID))),
         });
-        if (already) continue;
+        // One unit, one active lease: a stray active record of ours on the unit (our mirror behind
+        // SiteLink) leaves this one out; the sign-in is still created.
+        const taken = await tx.query.leases.findFirst({ columns: { id: true }, where: and(eq(leases.unitId, unit.id), eq(leases.status, "active")) });
+        if (already || taken) continue;
         const movedIn = dateOf(l.dMovedIn) ?? input.now.toISOString().slice(0, 10);
         const paidThrough = dateOf(l.dPaidThru) ?? movedIn;
         await tx.insert(leases).values({
