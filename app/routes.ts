@@ -14,6 +14,7 @@ export default [
   route("customer-portal/login", "routes/customer-portal.login.tsx"),
   route("customer-portal", "routes/customer-portal._index.tsx"),
   route("customer-portal/logout", "routes/customer-portal.logout.tsx"),
+  route("customer-portal/create-sign-in", "routes/customer-portal.create-sign-in.tsx"),
   route("customer-portal/forgot-password", "routes/customer-portal.forgot-password.tsx"),
   route("customer-portal/reset-password", "routes/customer-portal.reset-password.tsx"),
   route("customer-portal/profile", "routes/customer-portal.profile.tsx"),

@@ -212,3 +212,13 @@ export function moveOutSchema(today: string) {
     reason: z.string().trim().max(500, "Please keep the reason under 500 characters.").refine(isCleanText, CONTROL_MESSAGE).optional(),
   });
 }
+
+/** "Rented at the office? Create your sign-in" (issue 11): the office record's email and web password, then a new password. */
+export const officeSignInSchema = z
+  .object({
+    email: z.string({ error: "Enter your email address." }).trim().min(1, "Enter your email address.").pipe(z.email("Enter a valid email address, like name@example.com.")),
+    office_password: z.string({ error: "Enter the password the office gave you." }).min(1, "Enter the password the office gave you."),
+    new_password: passwordField("new password"),
+    confirm_password: confirmField,
+  })
+  .superRefine(mustMatch);

@@ -106,6 +106,9 @@ export default function PortalLogin({ loaderData, actionData }: Route.ComponentP
       <p>
         <Link to="/customer-portal/forgot-password">Forgot your password?</Link>
       </p>
+      <p>
+        <Link to="/customer-portal/create-sign-in">Rented at the office? Create your sign-in</Link>
+      </p>
       <p className="portal-help">
         Rented online? Sign in with the email and password you chose when you rented. Rented at the office, or need help?
         Call us at <a href={phoneHref(loaderData.phone)}>{loaderData.phone}</a>.

@@ -120,7 +120,23 @@ export interface ContactUpdate {
  * lease, payment or card is theirs (null / StorageValidationError otherwise), so a guessed id never
  * reaches another tenant's data. Payments throw PaymentDeclinedError when declined (nothing charged).
  */
+/** The answer to "I rented at the office: let me create my portal sign-in" (issue 11, decision 141). */
+export type OfficeClaimResult =
+  | { kind: "claimed"; tenantId: string }
+  /** No office record here with that email and that web password (the same answer for either). */
+  | { kind: "no_match" }
+  /** Proven, but a portal sign-in with this email exists already. */
+  | { kind: "has_account" }
+  /** This location's software keeps no office tenant records. */
+  | { kind: "not_supported" };
+
 export interface Tenants {
+  /**
+   * A tenant who rented at the office proves who they are with the email and web password of the
+   * software's tenant record; then our tenant (with `passwordHash`, bcrypt of the new password) is
+   * created and linked, with the office leases.
+   */
+  claimOfficeTenant(input: { email: string; webPassword: string; passwordHash: string; now: Date }): Promise<OfficeClaimResult>;
   /** The tenant whose email and web password these are, or null (same answer whether or not the email exists). */
   authenticateTenant(input: { email: string; password: string }): Promise<{ tenantId: string } | null>;
   findTenantByEmail(email: string): Promise<Tenant | null>;

@@ -26,6 +26,7 @@ import { action as locationAction } from "~/routes/location";
 import { action as loginAction } from "~/routes/customer-portal.login";
 import { action as forgotAction } from "~/routes/customer-portal.forgot-password";
 import { action as resetAction } from "~/routes/customer-portal.reset-password";
+import { action as createSignInAction } from "~/routes/customer-portal.create-sign-in";
 import { action as payAction } from "~/routes/customer-portal.pay";
 import { action as prepayAction } from "~/routes/customer-portal.prepay";
 import { action as autopayAction } from "~/routes/customer-portal.autopay";
@@ -227,6 +228,12 @@ const TARGETS: Target[] = [
   },
   { name: "sign-in", action: loginAction, path: () => "/customer-portal/login", valid: () => ({ email: "fuzz.tenant@example.com", password: "wrong-password", redirectTo: "/customer-portal/profile" }) },
   { name: "forgot password", action: forgotAction, path: () => "/customer-portal/forgot-password", valid: () => ({ email: "nobody@example.com" }) },
+  {
+    name: "create sign-in (office tenant)",
+    action: createSignInAction,
+    path: () => "/customer-portal/create-sign-in",
+    valid: () => ({ email: "nobody.office@example.com", office_password: "wrong1", new_password: "secret2", confirm_password: "secret2" }),
+  },
   { name: "reset password", action: resetAction, path: () => "/customer-portal/reset-password", valid: () => ({ token: "x".repeat(43), new_password: "secret2", confirm_password: "secret2" }) },
   { name: "portal pay", action: payAction, path: () => `/customer-portal/units/${portal.pay.leaseId}/pay`, params: () => ({ leaseId: portal.pay.leaseId }), signedIn: "pay", valid: () => ({ idempotency_key: key(), amount_choice: "other", other_amount: "1.00", ...card, save_card: "on" }) },
   {

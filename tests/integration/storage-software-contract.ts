@@ -498,6 +498,15 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(await h.storage.findTenantByEmail(uniqueEmail("nobody"))).toBeNull();
     });
 
+    it("claims no office record for an unknown email or a wrong proof, and creates no tenant", async () => {
+      const email = uniqueEmail("office-none");
+      const r = await h.storage.claimOfficeTenant({ email, webPassword: "wrong1", passwordHash: "x", now: NOW });
+      expect(["no_match", "not_supported"]).toContain(r.kind);
+      expect(await h.storage.findTenantByEmail(email)).toBeNull();
+      const own = await h.storage.claimOfficeTenant({ email: t.email, webPassword: "wrong1", passwordHash: "x", now: NOW });
+      expect(["no_match", "not_supported"]).toContain(own.kind);
+    });
+
     it("checks and changes the web password", async () => {
       expect(await h.storage.verifyTenantPassword(tenantId, t.password)).toBe(true);
       expect(await h.storage.verifyTenantPassword(tenantId, "nope-nope")).toBe(false);

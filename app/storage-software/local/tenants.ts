@@ -324,6 +324,11 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
       return row && ok ? { tenantId: String(row.id) } : null;
     },
 
+    // Every local tenant rented online and already has a sign-in: there is no office record to claim.
+    async claimOfficeTenant() {
+      return { kind: "not_supported" as const };
+    },
+
     async findTenantByEmail(email) {
       const row = await db.query.tenants.findFirst({
         where: and(eq(tenants.accountId, await accountId()), sql`lower(${tenants.email}) = ${email.trim().toLowerCase()}`),

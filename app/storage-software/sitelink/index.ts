@@ -20,6 +20,7 @@ import type { MoveInGateway } from "./move-in";
 import { siteLinkRentals } from "./rentals";
 import { siteLinkReservations } from "./reservations";
 import { siteLinkTenants } from "./tenants";
+import { siteLinkOfficeTenants } from "./office-tenants";
 import type { SiteLinkSettings } from "./settings";
 
 /** The checked-in operation contract (operations.json). */
@@ -70,6 +71,7 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
     ...siteLinkRentals({ ...deps, gateway: options.gateway }),
     ...siteLinkReservations(deps),
     ...siteLinkTenants(deps),
+    ...siteLinkOfficeTenants(deps),
   };
 }
 

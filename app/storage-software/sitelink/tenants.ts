@@ -34,7 +34,12 @@ export interface SiteLinkTenantsDeps {
   settings: SiteLinkSettings;
 }
 
-export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
+/** The last day of `periods` whole billing months after a paid-through date. */
+function addPeriods(paidThrough: string, periods: number): string {
+  return periods === 0 ? paidThrough : addDaysIso(addMonthsIso(addDaysIso(paidThrough, 1), periods), -1);
+}
+
+export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
   const local = localTenants(db, location);
   const journal = createJournal(db, location.id);
@@ -69,16 +74,50 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     return (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId) ?? null;
   }
 
+  /**
+   * What the tenant has paid for (decision 140): SiteLink keeps a prepayment as credit and moves
+   * dPaidThru only over posted charges, so a ledger in credit is paid through dPaidThru plus the whole
+   * periods the credit covers at the ledger's own rate (one period of SiteLink's prepayment figure,
+   * tax included); that credit is no longer shown as a balance, the rest of it is.
+   */
+  async function paidFor(row: Row, siteLinkTenantId: string, fallback: { paidThrough: string; balance: number }) {
+    const postedThrough = dateOf(row.dPaidThru) ?? fallback.paidThrough;
+    const due = row.dcTotalDue !== undefined ? decimalToCents(row.dcTotalDue) : fallback.balance;
+    if (due >= 0)
+      return {
+        paidThrough: postedThrough,
+        postedThrough,
+        balance: due,
+        coveredPeriods: 0,
+      };
+    const a = await call("CustomerAccountsBalanceDetailsWithPrepayment", { iTenantID: Number(siteLinkTenantId), iNumberOfMonthsPrepay: 1 }, { write: false });
+    const withOne = rows(a, "Table1")
+      .filter((r) => r.LedgerID === row.LedgerID)
+      .reduce((sum, r) => sum + decimalToCents(r.dcBalance), 0);
+    const period = withOne - due;
+    const coveredPeriods = period > 0 ? Math.floor(-due / period) : 0;
+    return {
+      paidThrough: addPeriods(postedThrough, coveredPeriods),
+      postedThrough,
+      balance: due + coveredPeriods * period,
+      coveredPeriods,
+    };
+  }
+
   /** Our lease record with SiteLink's live figures. */
   async function live(lease: TenantLease, tenantId: string): Promise<TenantLease> {
-    const row = await ledgerRow(tenantId, lease.leaseId);
-    if (!row) return lease;
-    const paidThrough = dateOf(row.dPaidThru) ?? lease.paidThroughDate;
+    const x = await ids(tenantId, lease.leaseId);
+    const row = x ? ((await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId) ?? null) : null;
+    if (!x || !row) return lease;
+    const { paidThrough, balance } = await paidFor(row, x.siteLinkTenantId, {
+      paidThrough: lease.paidThroughDate,
+      balance: lease.balance,
+    });
     return {
       ...lease,
       paidThroughDate: paidThrough,
       nextDueDate: addDaysIso(paidThrough, 1),
-      balance: row.dcTotalDue !== undefined ? decimalToCents(row.dcTotalDue) : lease.balance,
+      balance,
       gateCode: row.sAccessCode ?? lease.gateCode,
       moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
       insurancePremium: row.dcInsurPremium !== undefined ? decimalToCents(row.dcInsurPremium) : lease.insurancePremium,
@@ -276,15 +315,20 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
     if (!x || !Number.isInteger(months) || months < 1 || months > 12) return null;
     const row = (await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId);
     if (!row) return null;
+    // SiteLink's figure counts from its own dPaidThru: months already covered by credit are asked for
+    // too (and paid by that credit), so the tenant pays for `months` after the date we show.
+    const { balance, paidThrough, coveredPeriods } = await paidFor(row, x.siteLinkTenantId, { paidThrough: dateOf(row.dPaidThru)!, balance: 0 });
+    if (months + coveredPeriods > 12) return null;
     const a = await call(
       "CustomerAccountsBalanceDetailsWithPrepayment",
-      { iTenantID: Number(x.siteLinkTenantId), iNumberOfMonthsPrepay: months },
+      {
+        iTenantID: Number(x.siteLinkTenantId),
+        iNumberOfMonthsPrepay: months + coveredPeriods,
+      },
       { write: false },
     );
     const items = rows(a, "Table1").filter((r) => r.LedgerID === x.ledgerId);
     const total = items.reduce((sum, r) => sum + decimalToCents(r.dcBalance), 0);
-    const balance = decimalToCents(row.dcTotalDue);
-    const paidThrough = dateOf(row.dPaidThru)!;
     return {
       months,
       balance,
@@ -302,7 +346,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Tenants & Billing {
         },
       ],
       total,
-      newPaidThroughDate: addDaysIso(addMonthsIso(addDaysIso(paidThrough, 1), months), -1),
+      newPaidThroughDate: addPeriods(paidThrough, months),
     };
   }
 
