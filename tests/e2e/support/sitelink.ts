@@ -60,17 +60,28 @@ export async function lastCall(operation: string): Promise<SimCall> {
 }
 
 /**
- * SiteLink's own answer to the adapter's last MoveInCostRetrieveWithDiscount_v4 call: the same
- * parameters asked again over SOAP, the rows' dcTotal summed in cents.
+ * The unit held for the visitor: the adapter checks it in SiteLink (UnitsInformationByUnitID) when
+ * it holds it and again before paying.
+ */
+export async function heldUnitId(): Promise<number> {
+  return Number((await lastCall("UnitsInformationByUnitID")).params.UnitID);
+}
+
+/**
+ * SiteLink's own answer for the held unit: the adapter's last MoveInCostRetrieveWithDiscount_v4
+ * parameters (move-in date, plan, channel), asked again over SOAP for that unit, the rows' dcTotal
+ * summed in cents.
  */
 export async function siteLinkMoveInCost(): Promise<{ total: number; unitId: number }> {
   const call = await lastCall("MoveInCostRetrieveWithDiscount_v4");
+  const unitId = await heldUnitId();
   const auth = new Set(["sCorpCode", "sLocationCode", "sCorpUserName", "sCorpPassword"]);
   const params = Object.fromEntries(Object.entries(call.params).filter(([k]) => !auth.has(k)));
+  params.iUnitID = String(unitId);
   const answer = await soapCall(`${SIM_URL}${loadContract().path}`, "MoveInCostRetrieveWithDiscount_v4", params, { location: SITE });
   const rows = answer.tables.Table ?? [];
   if (rows.length === 0) throw new Error(`MoveInCostRetrieveWithDiscount_v4 answered no rows: ${answer.text.slice(0, 300)}`);
-  return { total: rows.reduce((s, r) => s + Math.round(Number(r.dcTotal) * 100), 0), unitId: Number(call.params.iUnitID) };
+  return { total: rows.reduce((s, r) => s + Math.round(Number(r.dcTotal) * 100), 0), unitId };
 }
 
 export function dollars(cents: number): string {
