@@ -2,6 +2,9 @@ import { defineConfig, devices } from "@playwright/test";
 
 const PORT = Number(process.env.E2E_PORT ?? 3210);
 const BASE_URL = `http://localhost:${PORT}`;
+/** The second server: Lumberton connected to the SiteLink simulator (tests/e2e/sitelink-*.spec.ts, scripts/e2e-sitelink-server.ts). */
+export const SITELINK_PORT = Number(process.env.E2E_SITELINK_PORT ?? 3420);
+export const SITELINK_SIM_PORT = Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422);
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const launchOptions = {
   executablePath,
@@ -39,13 +42,31 @@ export default defineConfig({
       testIgnore: ["**/security-http.spec.ts", "**/public-redirects.spec.ts", "**/page-cache.spec.ts", "**/mobile-nav.spec.ts"],
     },
   ],
-  webServer: {
-    command: `node scripts/e2e-server.mjs`,
-    url: `${BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: { PORT: String(PORT), PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
-    stdout: "pipe",
-    stderr: "pipe",
-  },
+  webServer: [
+    {
+      command: `node scripts/e2e-server.mjs`,
+      url: `${BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: { PORT: String(PORT), PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+    {
+      command: `npx tsx scripts/e2e-sitelink-server.ts`,
+      url: `http://localhost:${SITELINK_PORT}/healthz`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(SITELINK_PORT),
+        E2E_SITELINK_SIM_PORT: String(SITELINK_SIM_PORT),
+        PGLITE_DIR: process.env.E2E_SITELINK_PGLITE_DIR ?? `${process.env.E2E_PGLITE_DIR ?? "data/e2e"}-sitelink`,
+        BUILD_DIR: process.env.BUILD_DIR ?? "build",
+        NODE_ENV: "test",
+        E2E_HOOKS: "1",
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  ],
 });

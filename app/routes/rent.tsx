@@ -52,7 +52,7 @@ import {
   unitDescription,
 } from "~/services/move-in.server";
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
-import { StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
+import { SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
 import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { autopayChoice } from "~/domain/autopay-choice";
@@ -333,6 +333,11 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
     }
     if (error instanceof StorageValidationError) {
       return fail(null, 409, { formError: error.message, emailTaken: Boolean(error.fieldErrors.email) });
+    }
+    // The facility's software unreachable or refusing our credentials: the form stays, nothing was
+    // charged or saved, and the visitor is told to try again (never an error page).
+    if (error instanceof SoftwareUnreachableError) {
+      return fail(null, 503, { formError: storageErrorMessage(error, formatPhone(ctx.location.phoneNumber)) });
     }
     throw error;
   }

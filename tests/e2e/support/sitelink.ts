@@ -1,0 +1,89 @@
+/**
+ * The SiteLink location of the browser tests: a second server (scripts/e2e-sitelink-server.ts,
+ * started by playwright.config.ts) whose Lumberton is connected to the SiteLink simulator, and the
+ * simulator's control API (/__sim/, never part of the SOAP surface) to read what SiteLink holds
+ * and to inject faults.
+ */
+import type { TestInfo } from "@playwright/test";
+import { loadContract } from "../../../sitelink-simulator/contract";
+import { soapCall } from "../../../sitelink-simulator/test-client";
+
+export const SITELINK_BASE_URL = `http://localhost:${Number(process.env.E2E_SITELINK_PORT ?? 3420)}`;
+export const SIM_URL = `http://127.0.0.1:${Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422)}`;
+export const SITE = "L001";
+
+/** These specs run in the desktop js and no-js projects only (the server is the same for any viewport). */
+export function sitelinkProject(testInfo: TestInfo): boolean {
+  return testInfo.project.name === "js" || testInfo.project.name === "no-js";
+}
+
+async function sim<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(`${SIM_URL}/__sim/${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`simulator ${method} ${path}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+export interface SimCall {
+  seq: number;
+  operation: string | null;
+  params: Record<string, string>;
+  retCode: number | null;
+  fault: string | null;
+  processed: boolean;
+}
+
+export interface SimSite {
+  units: Array<{ UnitID: number; sUnitName: string }>;
+  tenants: Array<{ TenantID: number; accessCode: string; fields: Record<string, string | boolean | null> }>;
+  ledgers: Array<{ LedgerID: number; TenantID: number; UnitID: number; accessCode: string }>;
+  payments: Array<{ LedgerID: number; amount: number }>;
+}
+
+export const simSite = () => sim<SimSite>("GET", `sites/${SITE}`);
+export const simCalls = (operation: string) => sim<SimCall[]>("GET", `calls?operation=${encodeURIComponent(operation)}&location=${SITE}`);
+export const addFault = (rule: { operation: string; kind: string; times?: number; retCode?: number; retMsg?: string }) => sim("POST", "faults", rule);
+export const clearFaults = () => sim("DELETE", "faults");
+export const setUnitStatus = (unitId: number, status: string) => sim("POST", `sites/${SITE}/units/${unitId}/status`, { status });
+export const runBilling = (input: { date?: string } = {}) => sim<{ posted: number }>("POST", "billing/run", { location: SITE, ...input });
+export const setClock = (input: { advanceDays?: number; to?: string }) => sim<{ now: string }>("POST", "clock", input);
+
+/** The last call the adapter made of an operation (the simulator's call log). */
+export async function lastCall(operation: string): Promise<SimCall> {
+  const calls = await simCalls(operation);
+  const call = calls.at(-1);
+  if (!call) throw new Error(`no ${operation} call in the simulator's log`);
+  return call;
+}
+
+/**
+ * The unit held for the visitor: the adapter checks it in SiteLink (UnitsInformationByUnitID) when
+ * it holds it and again before paying.
+ */
+export async function heldUnitId(): Promise<number> {
+  return Number((await lastCall("UnitsInformationByUnitID")).params.UnitID);
+}
+
+/**
+ * SiteLink's own answer for the held unit: the adapter's last MoveInCostRetrieveWithDiscount_v4
+ * parameters (move-in date, plan, channel), asked again over SOAP for that unit, the rows' dcTotal
+ * summed in cents.
+ */
+export async function siteLinkMoveInCost(): Promise<{ total: number; unitId: number }> {
+  const call = await lastCall("MoveInCostRetrieveWithDiscount_v4");
+  const unitId = await heldUnitId();
+  const auth = new Set(["sCorpCode", "sLocationCode", "sCorpUserName", "sCorpPassword"]);
+  const params = Object.fromEntries(Object.entries(call.params).filter(([k]) => !auth.has(k)));
+  params.iUnitID = String(unitId);
+  const answer = await soapCall(`${SIM_URL}${loadContract().path}`, "MoveInCostRetrieveWithDiscount_v4", params, { location: SITE });
+  const rows = answer.tables.Table ?? [];
+  if (rows.length === 0) throw new Error(`MoveInCostRetrieveWithDiscount_v4 answered no rows: ${answer.text.slice(0, 300)}`);
+  return { total: rows.reduce((s, r) => s + Math.round(Number(r.dcTotal) * 100), 0), unitId };
+}
+
+export function dollars(cents: number): string {
+  return `$${(cents / 100).toLocaleString("en-US", { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+}
