@@ -27,11 +27,12 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce;
   // A loader or action could not reach the database: 503 in the site's layout, never a 500 (issue 14).
   if (hadOutage(request)) return unavailableResponse(request, responseHeaders, nonce);
+  const context = pageHydrates(routerContext) ? routerContext : withoutHydrationData(routerContext);
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ServerRouter context={context} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
@@ -78,6 +79,23 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/** Whether a matched route asks for the React Router client bundle (root.tsx's `hydrate` handle). */
+function pageHydrates(routerContext: EntryContext): boolean {
+  return routerContext.staticHandlerContext.matches.some(
+    (match) => (routerContext.routeModules[match.route.id]?.handle as { hydrate?: boolean } | undefined)?.hydrate === true,
+  );
+}
+
+/**
+ * A page that loads no React Router script needs no loader data in its HTML: without the handoff
+ * stream, ServerRouter renders no `window.__reactRouterContext.streamController` scripts (turbo-stream
+ * encoded loader data the browser would never read; docs/decisions/150).
+ */
+function withoutHydrationData(routerContext: EntryContext): EntryContext {
+  routerContext.serverHandoffStream?.cancel().catch(() => {});
+  return { ...routerContext, serverHandoffStream: undefined };
 }
 
 function unavailableResponse(request: Request, responseHeaders: Headers, nonce: string): Response {
