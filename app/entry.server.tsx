@@ -90,12 +90,16 @@ function pageHydrates(routerContext: EntryContext): boolean {
 
 /**
  * A page that loads no React Router script needs no loader data in its HTML: without the handoff
- * stream, ServerRouter renders no `window.__reactRouterContext.streamController` scripts (turbo-stream
- * encoded loader data the browser would never read; docs/decisions/150).
+ * stream, ServerRouter renders no `StreamTransfer` (turbo-stream encoded loader data the browser
+ * would never read). In the production build the stream is created only when read (vite.config.ts,
+ * `lazyHandoffStream`), so here the loader data is never encoded at all (docs/decisions/150).
  */
 function withoutHydrationData(routerContext: EntryContext): EntryContext {
-  routerContext.serverHandoffStream?.cancel().catch(() => {});
-  return { ...routerContext, serverHandoffStream: undefined };
+  const descriptor = Object.getOwnPropertyDescriptor(routerContext, "serverHandoffStream");
+  // An eagerly created stream (development server): cancel it, so that its timer is cleared.
+  if (descriptor && "value" in descriptor) (descriptor.value as ReadableStream | undefined)?.cancel().catch(() => {});
+  Object.defineProperty(routerContext, "serverHandoffStream", { value: undefined, configurable: true, enumerable: true, writable: true });
+  return routerContext;
 }
 
 function unavailableResponse(request: Request, responseHeaders: Headers, nonce: string): Response {
