@@ -10,6 +10,7 @@ import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { hadOutage, markOutage, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { logger, logRequestError } from "~/logger.server";
 import { isPaymentPage } from "~/domain/payment-pages";
+import { documentHtml } from "~/document-html.server";
 
 export const streamTimeout = 5_000;
 
@@ -63,7 +64,9 @@ export default function handleRequest(
             if (status >= 400) responseHeaders.set("Cache-Control", NO_STORE);
             // The header and footer of a good page are what the 503 page shows during an outage.
             if (status === 200 && request.method === "GET") rememberLayout(html);
-            resolve(new Response(html, { headers: responseHeaders, status }));
+            const response = new Response(html, { headers: responseHeaders, status });
+            documentHtml.set(response, html);
+            resolve(response);
           });
           body.on("error", reject);
           pipe(body);
