@@ -52,8 +52,10 @@ if (DEVELOPMENT) {
   app.use(staticSecurityHeaders);
   // Fingerprinted build assets never change: cache them for a year.
   app.use("/assets", express.static(`${BUILD_DIR}/client/assets`, { immutable: true, maxAge: "1y", index: false }));
-  // Other public files (images, favicon): cache for a day, revalidate after.
-  app.use(express.static(`${BUILD_DIR}/client`, { maxAge: "1d", index: false }));
+  // Other public files (images, favicon): cache for a day, revalidate after. Every public file has
+  // an extension: a page's path (no dot in its last segment) skips the file-system lookup.
+  const publicFiles = express.static(`${BUILD_DIR}/client`, { maxAge: "1d", index: false });
+  app.use((req, res, next) => (/\.[^/]*$/.test(req.path) ? publicFiles(req, res, next) : next()));
   app.use(built.app);
 }
 

@@ -10,6 +10,7 @@ import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { hadOutage, markOutage, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { logger, logRequestError } from "~/logger.server";
 import { isPaymentPage } from "~/domain/payment-pages";
+import { documentHtml } from "~/document-html.server";
 
 export const streamTimeout = 5_000;
 
@@ -27,11 +28,12 @@ export default function handleRequest(
   const nonce = loadContext.cspNonce;
   // A loader or action could not reach the database: 503 in the site's layout, never a 500 (issue 14).
   if (hadOutage(request)) return unavailableResponse(request, responseHeaders, nonce);
+  const context = pageHydrates(routerContext) ? routerContext : withoutHydrationData(routerContext);
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <ServerRouter context={context} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
@@ -62,7 +64,9 @@ export default function handleRequest(
             if (status >= 400) responseHeaders.set("Cache-Control", NO_STORE);
             // The header and footer of a good page are what the 503 page shows during an outage.
             if (status === 200 && request.method === "GET") rememberLayout(html);
-            resolve(new Response(html, { headers: responseHeaders, status }));
+            const response = new Response(html, { headers: responseHeaders, status });
+            documentHtml.set(response, html);
+            resolve(response);
           });
           body.on("error", reject);
           pipe(body);
@@ -78,6 +82,27 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/** Whether a matched route asks for the React Router client bundle (root.tsx's `hydrate` handle). */
+function pageHydrates(routerContext: EntryContext): boolean {
+  return routerContext.staticHandlerContext.matches.some(
+    (match) => (routerContext.routeModules[match.route.id]?.handle as { hydrate?: boolean } | undefined)?.hydrate === true,
+  );
+}
+
+/**
+ * A page that loads no React Router script needs no loader data in its HTML: without the handoff
+ * stream, ServerRouter renders no `StreamTransfer` (turbo-stream encoded loader data the browser
+ * would never read). In the production build the stream is created only when read (vite.config.ts,
+ * `lazyHandoffStream`), so here the loader data is never encoded at all (docs/decisions/150).
+ */
+function withoutHydrationData(routerContext: EntryContext): EntryContext {
+  const descriptor = Object.getOwnPropertyDescriptor(routerContext, "serverHandoffStream");
+  // An eagerly created stream (development server): cancel it, so that its timer is cleared.
+  if (descriptor && "value" in descriptor) (descriptor.value as ReadableStream | undefined)?.cancel().catch(() => {});
+  Object.defineProperty(routerContext, "serverHandoffStream", { value: undefined, configurable: true, enumerable: true, writable: true });
+  return routerContext;
 }
 
 function unavailableResponse(request: Request, responseHeaders: Headers, nonce: string): Response {

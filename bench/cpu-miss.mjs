@@ -3,6 +3,7 @@
 //
 //   npx react-router build && node bench/cpu-miss.mjs
 //   BUILDS=build-before,build node bench/cpu-miss.mjs        # two builds side by side, one run
+//   BUILDS=/tmp/main/build,build node bench/cpu-miss.mjs     # another checkout's build and server.js
 //   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/p1_bench node bench/cpu-miss.mjs
 //
 // Starts each build (`node server.js`, NODE_ENV=production, PAGE_CACHE=off) on its own port with
@@ -20,6 +21,7 @@ import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
+import path from "node:path";
 
 const env = (name, fallback) => process.env[name] || fallback;
 const BUILDS = env("BUILDS", "build").split(",").map((s) => s.trim());
@@ -38,6 +40,9 @@ function fail(message) {
   process.exit(1);
 }
 for (const b of BUILDS) if (!fs.existsSync(`${b}/server/index.js`)) fail(`no production build in ${b}/`);
+// A build inside another checkout (an absolute path, e.g. /tmp/main/build) runs with that
+// checkout's server.js and scripts: cwd is the checkout, BUILD_DIR the build's own name.
+const checkoutOf = (build) => (path.isAbsolute(build) ? path.dirname(build) : process.cwd());
 
 const servers = [];
 process.on("exit", () => {
@@ -73,7 +78,7 @@ async function start(build, index) {
     HTTPS: "false",
     PORT: String(port),
     HOST: "127.0.0.1",
-    BUILD_DIR: build,
+    BUILD_DIR: path.isAbsolute(build) ? path.basename(build) : build,
     PAGE_CACHE: "off",
     BILLING_SCHEDULE: "off",
     HOUSEKEEPING: "off",
@@ -82,10 +87,10 @@ async function start(build, index) {
   };
   delete childEnv.DATABASE_URL;
   if (DATABASE_URL) childEnv.DATABASE_URL = DATABASE_URL;
-  else childEnv.PGLITE_DIR = `${PGLITE_PREFIX}-${index}`;
-  if (!DATABASE_URL || index === 0) execFileSync("npx", ["tsx", "scripts/db-setup.ts"], { stdio: ["ignore", "ignore", "inherit"], env: childEnv });
-  const args = CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", "bench/profiles", "--cpu-prof-name", `${build.replace(/\W/g, "_")}-${DATABASE_URL ? "pg" : "pglite"}.cpuprofile`, "server.js"] : ["server.js"];
-  const child = spawn("node", args, { stdio: ["ignore", "ignore", "inherit"], env: childEnv });
+  else childEnv.PGLITE_DIR = path.resolve(`${PGLITE_PREFIX}-${index}`);
+  if (!DATABASE_URL || index === 0) execFileSync("npx", ["tsx", "scripts/db-setup.ts"], { stdio: ["ignore", "ignore", "inherit"], env: childEnv, cwd: checkoutOf(build) });
+  const args = CPU_PROF ? ["--cpu-prof", "--cpu-prof-dir", path.resolve("bench/profiles"), "--cpu-prof-name", `${build.replace(/\W/g, "_")}-${DATABASE_URL ? "pg" : "pglite"}.cpuprofile`, "server.js"] : ["server.js"];
+  const child = spawn("node", args, { stdio: ["ignore", "ignore", "inherit"], env: childEnv, cwd: checkoutOf(build) });
   const server = { build, port, child, exited: false };
   child.on("exit", () => (server.exited = true));
   servers.push(server);

@@ -23,6 +23,7 @@ import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.se
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
 import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
+import { documentHtml } from "~/document-html.server";
 import { envOrExit } from "~/env.server";
 import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
 
@@ -322,7 +323,10 @@ app.use(async (req, res, next) => {
     if (context.staleData) res.set("Cache-Control", "no-store").set("X-Page-Cache", "stale");
     // React Router answers 405 for a POST to a page with no form; say what the page does accept.
     if (response.status === 405 && !response.headers.has("Allow")) res.set("Allow", "GET, HEAD");
-    if (response.body) await writeReadableStreamToWritable(response.body, res);
+    // A document entry.server.tsx rendered: its HTML string, without reading the web stream back.
+    const html = documentHtml.get(response);
+    if (html !== undefined) res.end(html);
+    else if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
   } catch (error) {
     next(error);
