@@ -10,32 +10,14 @@
  */
 import { addDaysIso } from "~/domain/calendar";
 import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/move-in-quote";
+import { centsToDecimal, isTrue, optionalCents } from "./money";
 
 export type Row = Record<string, string | undefined>;
 
-/** "117.6500", "95", "-3.5" -> cents, by string arithmetic (never parseFloat * 100); half up past the cent. */
-export function decimalToCents(value: string | undefined | null): number {
-  const s = (value ?? "").trim();
-  if (s === "") return 0;
-  const m = /^([+-])?(\d*)(?:\.(\d*))?$/.exec(s);
-  if (!m || (m[2] === "" && (m[3] ?? "") === "")) throw new Error(`Not a decimal: ${JSON.stringify(value)}`);
-  const negative = m[1] === "-";
-  const whole = Number(m[2] || "0");
-  const frac = (m[3] ?? "").padEnd(3, "0");
-  let cents = whole * 100 + Number(frac.slice(0, 2));
-  if (Number(frac[2]) >= 5) cents += 1;
-  return negative ? -cents : cents;
-}
+/** "117.6500", "95", "-3.5" -> cents by string arithmetic (./money); an absent column is 0. */
+export const decimalToCents = (value: string | undefined | null): number => optionalCents(value);
+export { centsToDecimal, isTrue };
 
-/** Cents -> "117.65" (what SiteLink's decimal parameters take). */
-export function centsToDecimal(cents: number): string {
-  if (!Number.isInteger(cents)) throw new Error(`Not whole cents: ${cents}`);
-  const sign = cents < 0 ? "-" : "";
-  const a = Math.abs(cents);
-  return `${sign}${Math.floor(a / 100)}.${String(a % 100).padStart(2, "0")}`;
-}
-
-export const isTrue = (v: string | undefined) => v === "true" || v === "True" || v === "1";
 /** The calendar date of a SiteLink datetime: its first 10 characters, never shifted through Date. */
 export const dateOf = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}/.test(v) ? v.slice(0, 10) : null);
 
