@@ -15,7 +15,9 @@ export default tseslint.config(
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
   },
-  // Layers (README "Layers"): domain < db, storage-software < services < components, routes.
+  // Layers (README "Layers"): domain < platform < db, storage-software < services < components, routes.
+  // platform: infrastructure with no business rules that the layers above share (the clock, the
+  // payment gateway, password hashing).
   // The adapters (app/storage-software/local, /sitelink) are reached only through the port.
   {
     files: ["app/**/*.{ts,tsx}"],
@@ -26,6 +28,7 @@ export default tseslint.config(
       "boundaries/include": ["app/**/*"],
       "boundaries/elements": [
         { type: "domain", pattern: "app/domain/**", partialMatch: false },
+        { type: "platform", pattern: "app/platform/**", partialMatch: false },
         { type: "db", pattern: "app/db/**", partialMatch: false },
         { type: "adapter", pattern: "app/storage-software/{local,sitelink}/**", partialMatch: false },
         { type: "port", pattern: "app/storage-software/*", partialMatch: false },
@@ -40,7 +43,9 @@ export default tseslint.config(
         {
           default: "allow",
           policies: [
+            { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "platform" } } } },
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "db" } } } },
+            ...["db", "port", "adapter", "services", "components", "routes"].map((upper) => ({ from: { element: { type: "platform" } }, disallow: { to: { element: { type: upper } } } })),
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "adapter" } } } },
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "port" } } } },
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "services" } } } },
@@ -98,19 +103,11 @@ export default tseslint.config(
   // - app/domain/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
   //   the brand list should live in the domain and the schema import it).
   // - app/db/queries/content.server.ts: sanitises operator HTML with services/sanitize.server.ts.
-  // - storage-software/local billing, inventory, rentals, tenants (and sitelink rentals, tenants): use
-  //   infrastructure that sits in services/ (clock, payment gateway, password hashing) and belongs below the adapters.
   {
     files: [
       "app/domain/cards.ts",
       "app/domain/card-schema.ts",
       "app/db/queries/content.server.ts",
-      "app/storage-software/local/billing.ts",
-      "app/storage-software/local/inventory.ts",
-      "app/storage-software/local/rentals.ts",
-      "app/storage-software/local/tenants.ts",
-      "app/storage-software/sitelink/rentals.ts",
-      "app/storage-software/sitelink/tenants.ts",
     ],
     rules: { "boundaries/dependencies": "off" },
   },

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
-import type { CardBrand } from "~/db/schema/billing";
+import type { CardBrand } from "~/domain/cards";
 import { cardBrand, luhnValid } from "~/domain/cards";
 
 import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
