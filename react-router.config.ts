@@ -7,4 +7,8 @@ export default {
   // Integrity hashes for our own script assets (an import map with SHA-384s): the browser refuses a
   // changed file. Part of how the payment pages' scripts are assured (docs/payment-page-scripts.md).
   subResourceIntegrity: true,
+  // Route middleware: the portal's signed-in and unit layouts check the session before any loader or
+  // action (docs/decisions/160-portal-layout-middleware.md). Loaders and actions get a
+  // RouterContextProvider (server/app.ts).
+  future: { v8_middleware: true },
 } satisfies Config;

@@ -1,4 +1,4 @@
-import { type RouteConfig, index, route } from "@react-router/dev/routes";
+import { type RouteConfig, index, layout, route } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx"),
@@ -12,17 +12,23 @@ export default [
   route("size-guide", "routes/size-guide.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
   route("customer-portal/login", "routes/customer-portal.login.tsx"),
-  route("customer-portal", "routes/customer-portal._index.tsx"),
   route("customer-portal/logout", "routes/customer-portal.logout.tsx"),
   route("customer-portal/create-sign-in", "routes/customer-portal.create-sign-in.tsx"),
   route("customer-portal/forgot-password", "routes/customer-portal.forgot-password.tsx"),
   route("customer-portal/reset-password", "routes/customer-portal.reset-password.tsx"),
-  route("customer-portal/profile", "routes/customer-portal.profile.tsx"),
-  route("customer-portal/receipts/:paymentId", "routes/customer-portal.receipt.tsx"),
-  route("customer-portal/units/:leaseId/pay", "routes/customer-portal.pay.tsx"),
-  route("customer-portal/units/:leaseId/prepay", "routes/customer-portal.prepay.tsx"),
-  route("customer-portal/units/:leaseId/autopay", "routes/customer-portal.autopay.tsx"),
-  route("customer-portal/units/:leaseId/move-out", "routes/customer-portal.move-out.tsx"),
+  // Pathless layouts (decision 160): their middleware checks the session, then the unit, once, before
+  // any loader or action of the pages under them; the URLs are the pages' own.
+  layout("routes/customer-portal.signed-in.tsx", [
+    route("customer-portal", "routes/customer-portal._index.tsx"),
+    route("customer-portal/profile", "routes/customer-portal.profile.tsx"),
+    route("customer-portal/receipts/:paymentId", "routes/customer-portal.receipt.tsx"),
+    layout("routes/customer-portal.unit.tsx", [
+      route("customer-portal/units/:leaseId/pay", "routes/customer-portal.pay.tsx"),
+      route("customer-portal/units/:leaseId/prepay", "routes/customer-portal.prepay.tsx"),
+      route("customer-portal/units/:leaseId/autopay", "routes/customer-portal.autopay.tsx"),
+      route("customer-portal/units/:leaseId/move-out", "routes/customer-portal.move-out.tsx"),
+    ]),
+  ]),
   route("units", "routes/units.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),

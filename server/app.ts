@@ -1,5 +1,5 @@
 import "react-router";
-import { createRequestHandler, type AppLoadContext } from "react-router";
+import { createRequestHandler, RouterContextProvider } from "react-router";
 import { writeReadableStreamToWritable } from "@react-router/node";
 import express, { type NextFunction, type Request, type Response } from "express";
 import crypto from "node:crypto";
@@ -27,8 +27,11 @@ import { documentHtml } from "~/document-html.server";
 import { envOrExit } from "~/env.server";
 import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
 
+// What the server gives every loader, action and middleware, as fields of React Router's request
+// context (its documented migration from AppLoadContext; typed values of our own middleware use
+// createContext, e.g. app/services/portal-access.server.ts).
 declare module "react-router" {
-  interface AppLoadContext {
+  interface RouterContextProvider {
     db: Database;
     /** Per-request CSP nonce for the few inline scripts and styles we render. */
     cspNonce: string;
@@ -279,7 +282,17 @@ app.use(async (req, res, next) => {
 
 // React Router. Our own small adapter (after @react-router/express) so the request body is the one
 // bodyGuard read and counted, not the socket.
-const handleRequest = createRequestHandler(() => import("virtual:react-router/server-build"), process.env.NODE_ENV);
+// Given the build as a function, React Router derives its routes and static handler again on every
+// request (so the dev server's edits show); given the object, once. The build of a production process
+// never changes: there the handler is made once, on the first request (decision 164).
+const loadBuild = () => import("virtual:react-router/server-build");
+let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
+const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
+  ? createRequestHandler(loadBuild, process.env.NODE_ENV)
+  : async (request, context) => {
+      builtHandler ??= createRequestHandler(await loadBuild(), process.env.NODE_ENV);
+      return builtHandler(request, context);
+    };
 
 function fetchRequest(req: Request, res: Response): globalThis.Request {
   const headers = new Headers();
@@ -303,14 +316,14 @@ function fetchRequest(req: Request, res: Response): globalThis.Request {
 
 app.use(async (req, res, next) => {
   try {
-    const context: AppLoadContext = {
+    const context = Object.assign(new RouterContextProvider(), {
       db,
       cspNonce: res.locals.cspNonce as string,
       clientIp: req.ip ?? "",
       website: res.locals.website as Website | null,
       siteCache,
       staleData: res.locals.staleData === true,
-    };
+    });
     const response = await handleRequest(fetchRequest(req, res), context);
     if (res.destroyed || res.writableEnded) {
       await response.body?.cancel();

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal._index";
 import { routeMeta } from "~/components/route-meta";
 import { CallOffice, PortalNav } from "~/components/portal";
@@ -9,8 +10,9 @@ import { phoneHref } from "~/domain/phone";
 import { externalPaymentLink } from "~/domain/payment-links";
 import { officeInstructions } from "~/domain/office-instructions";
 import { getCsrfToken } from "~/services/csrf.server";
-import { listPortalUnits, portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
+import { listPortalUnits, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { storageFor } from "~/storage-software/index.server";
+import { signedInTenant } from "~/services/portal-access.server";
 import portalCss from "~/styles/portal.css?url";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
@@ -22,7 +24,7 @@ const DONE: Record<string, string> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const ctx = await requirePortalTenant(context, request);
+  const ctx = signedInTenant(context);
   const tenantId = ctx.session.tenantId;
   const [tenant, units, csrf] = await Promise.all([ctx.storage.getTenant(tenantId), listPortalUnits(ctx, tenantId), getCsrfToken(request)]);
   const withLedgers = await Promise.all(
@@ -92,6 +94,14 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
                 <p>
                   Your autopay payment of {formatCents(lease.autopayDecline.amount)} was declined: {lease.autopayDecline.reason} Please pay your
                   balance{flags.autopay ? " or change your autopay card" : ""}.
+                </p>
+              </div>
+            ) : null}
+            {active && lease.autopay.notSetUp ? (
+              <div className="notice" data-testid="autopay-not-set-up">
+                <p>
+                  Autopay is not on yet. You chose autopay when you rented, but it could not be turned on with your rental.{" "}
+                  {flags.autopay ? <Link to={`${base}/autopay`}>Set up autopay</Link> : "Please call the office to set it up."}
                 </p>
               </div>
             ) : null}

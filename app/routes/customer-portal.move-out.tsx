@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getTextareaProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal.move-out";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
@@ -9,17 +10,18 @@ import { CallOffice, PortalNav } from "~/components/portal";
 import { moveOutSchema } from "~/domain/portal-forms";
 import { formatDate } from "~/domain/billing";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { portalHeaders, portalRouteHeaders, requirePortalTenant, requirePortalUnit } from "~/services/portal.server";
+import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { StorageValidationError } from "~/storage-software/errors";
+import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const ctx = await requirePortalTenant(context, request);
-  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = signedInTenant(context);
+  const unit = tenantUnit(context);
   const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), getCsrfToken(request)]);
   return data(
     {
@@ -39,9 +41,9 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
 
 export const action = keepFormThroughOutage(moveOutAction, (form) => ({ result: outageResult(form) }));
 
-async function moveOutAction({ request, context, params }: Route.ActionArgs) {
-  const ctx = await requirePortalTenant(context, request);
-  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
+async function moveOutAction({ request, context }: Route.ActionArgs) {
+  const ctx = signedInTenant(context);
+  const unit = tenantUnit(context);
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const self = `/customer-portal/units/${unit.lease.leaseId}/move-out`;

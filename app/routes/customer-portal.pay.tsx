@@ -1,18 +1,20 @@
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal.pay";
 import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PayElsewhere, PaymentMethodFields, PortalNav } from "~/components/portal";
-import { paySchema, savedCardProblem } from "~/domain/portal-forms";
+import { paySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { newIdempotencyKey, portalHeaders, portalRouteHeaders, portalCardPayment, requirePortalTenant, requirePortalUnit, usableSavedCards } from "~/services/portal.server";
+import { newIdempotencyKey, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { payLease } from "~/services/portal-payments.server";
+import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
+import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
@@ -23,49 +25,34 @@ export const handle = { enhanceForms: true };
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
-const HIDE = ["card_number", "cvv"];
-
-export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const ctx = await requirePortalTenant(context, request);
-  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
-  const payment = portalCardPayment(unit.location);
-  const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const ctx = signedInTenant(context);
+  const unit = tenantUnit(context);
+  const { page, headers } = await cardPageData(request, ctx, unit);
   return data(
     {
-      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
-      csrfToken: csrf.token,
+      ...page,
       enabled: ctx.settings.is_payments_enabled && unit.lease.status === "active",
-      phone: unit.location.phoneNumber,
-      locationName: unit.location.name,
-      lease: unit.lease,
-      savedCards: usableSavedCards(savedCards, payment),
-      payment,
-      today: ctx.today,
       idempotencyKey: newIdempotencyKey(),
     },
-    { headers: portalHeaders(csrf.setCookie) },
+    { headers },
   );
 }
 
 export const action = keepFormThroughOutage(payAction, (form) => ({ result: outageResult(form, PAYMENT_UNAVAILABLE_MESSAGE) }));
 
-async function payAction({ request, context, params }: Route.ActionArgs) {
-  const ctx = await requirePortalTenant(context, request);
-  const unit = await requirePortalUnit(ctx, ctx.session.tenantId, params.leaseId);
-  const formData = await request.formData();
-  await validateCsrf(request, formData);
-  // No card payment here for this location (external payment site, or no payment types): the page says where to pay.
-  const payment = portalCardPayment(unit.location);
-  if (payment.kind !== "cards" && formData.get("intent") !== "cancel") throw redirect(`/customer-portal/units/${unit.lease.leaseId}/pay`, 303);
-  const accepted = payment.kind === "cards" ? payment.accepted : [];
+async function payAction({ request, context }: Route.ActionArgs) {
+  const ctx = signedInTenant(context);
+  const unit = tenantUnit(context);
+  const { formData, accepted } = await readCardForm(request, unit, `/customer-portal/units/${unit.lease.leaseId}/pay`);
   if (!ctx.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/pay`, 303);
   const submission = parseWithZod(formData, { schema: paySchema(ctx.today, accepted) });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
-  const savedProblem = savedCardProblem(submission.value.method, await unit.storage.listSavedCards(ctx.session.tenantId), accepted);
-  if (savedProblem) return data({ result: submission.reply({ fieldErrors: { payment_method: [savedProblem] }, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+  if (submission.status !== "success") return cardFormErrors(submission);
+  const refused = await savedCardRefusal(submission, submission.value.method, ctx, unit, accepted);
+  if (refused) return refused;
   const amount = submission.value.otherAmount ?? unit.lease.balance;
   if (amount <= 0) {
-    return data({ result: submission.reply({ formErrors: ["There is no balance due. To pay ahead, choose another amount or pay months ahead."], hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+    return cardFormErrors(submission, { formErrors: ["There is no balance due. To pay ahead, choose another amount or pay months ahead."] });
   }
   const outcome = await payLease(ctx, unit.storage, {
     tenantId: ctx.session.tenantId,
@@ -79,7 +66,7 @@ async function payAction({ request, context, params }: Route.ActionArgs) {
     prepayMonths: ctx.settings.is_prepayments_enabled ? ctx.settings.portal_prepay_months : 0,
   });
   if (!outcome.ok) {
-    return data({ result: submission.reply({ formErrors: [outcome.message], fieldErrors: outcome.fieldErrors, hideFields: HIDE }) }, { status: 400, headers: portalHeaders() });
+    return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
   }
   throw redirect(`/customer-portal/receipts/${outcome.paymentId}?new=1`, { status: 303, headers: portalHeaders() });
 }

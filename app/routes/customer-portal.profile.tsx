@@ -1,6 +1,7 @@
 import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal.profile";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
@@ -12,10 +13,12 @@ import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MASK_HINT, tenantContactFromForm } fr
 import { formatPhone } from "~/domain/phone";
 import { US_STATES } from "~/domain/us-states";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
-import { changeContact, changePassword } from "~/services/profile.server";
+import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
+import { changeContact, changePassword, changePhone } from "~/services/profile.server";
+import { signedInTenant } from "~/services/portal-access.server";
 import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { RETRY_AFTER_SECONDS } from "~/db/unavailable";
 
 export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
@@ -27,7 +30,7 @@ const DONE: Record<string, string> = {
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const ctx = await requirePortalTenant(context, request);
+  const ctx = signedInTenant(context);
   const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), getCsrfToken(request)]);
   if (!tenant) throw redirect("/customer-portal/login", { headers: portalHeaders() });
   const done = new URL(request.url).searchParams.get("done");
@@ -37,10 +40,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
+/** 400 for what the tenant must fix; 503 with Retry-After when the facility's system could not take it. */
+function failure(outcome: { unavailable?: true }) {
+  if (!outcome.unavailable) return { status: 400, headers: portalHeaders() };
+  const headers = portalHeaders();
+  headers.set("Retry-After", String(RETRY_AFTER_SECONDS));
+  return { status: 503, headers };
+}
+
 export const action = keepFormThroughOutage(profileAction, (form) => ({ intent: form?.get("intent") ?? null, result: outageResult(form) }));
 
 async function profileAction({ request, context }: Route.ActionArgs) {
-  const ctx = await requirePortalTenant(context, request);
+  const ctx = signedInTenant(context);
   const tenantId = ctx.session.tenantId;
   const formData = await request.formData();
   await validateCsrf(request, formData);
@@ -63,7 +74,8 @@ async function profileAction({ request, context }: Route.ActionArgs) {
     const submission = parseWithZod(formData, { schema: profilePhoneSchema });
     if (!ctx.settings.is_phone_form_enabled) throw redirect("/customer-portal/profile", 303);
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400, headers: portalHeaders() });
-    await ctx.storage.updateTenantPhone(tenantId, submission.value.cell_phone);
+    const outcome = await changePhone(ctx, { tenantId, cellPhone: submission.value.cell_phone });
+    if (!outcome.ok) return data({ intent, result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors }) }, failure(outcome));
     throw redirect("/customer-portal/profile?done=phone", { status: 303, headers: portalHeaders() });
   }
   const submission = parseWithZod(formData, { schema: profileContactSchema });
@@ -76,7 +88,7 @@ async function profileAction({ request, context }: Route.ActionArgs) {
     contact: tenantContactFromForm(v),
   });
   if (!outcome.ok) {
-    return data({ intent: "contact", result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors, hideFields: ["current_password"] }) }, { status: 400, headers: portalHeaders() });
+    return data({ intent: "contact", result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors, hideFields: ["current_password"] }) }, failure(outcome));
   }
   throw redirect("/customer-portal/profile?done=contact", { status: 303, headers: portalHeaders() });
 }

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal.receipt";
 import { routeMeta } from "~/components/route-meta";
 import { PortalNav } from "~/components/portal";
@@ -7,16 +8,17 @@ import { formatDate } from "~/domain/billing";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import type { CardBrand } from "~/db/schema/billing";
 import { getCsrfToken } from "~/services/csrf.server";
-import { portalHeaders, portalRouteHeaders, requirePortalTenant } from "~/services/portal.server";
+import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { storageFor } from "~/storage-software/index.server";
 import type { Receipt } from "~/storage-software/port";
+import { signedInTenant } from "~/services/portal-access.server";
 import portalCss from "~/styles/portal.css?url";
 import { notFound } from "~/services/http.server";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
-  const ctx = await requirePortalTenant(context, request);
+  const ctx = signedInTenant(context);
   const tenantId = ctx.session.tenantId;
   let receipt: Receipt | null = null;
   let locationName = "";

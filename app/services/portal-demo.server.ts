@@ -11,7 +11,7 @@ import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, locations } from "~/db/schema";
 import { localDate } from "~/domain/billing";
 import { storageFor } from "~/storage-software/index.server";
-import { hashPassword } from "./password.server";
+import { hashPassword } from "~/platform/password.server";
 
 export interface TenantWithLease {
   tenantId: number;
@@ -22,7 +22,7 @@ export interface TenantWithLease {
   total: number;
 }
 
-/** The test gateway's always-approved card (app/services/payment-gateway.server.ts). */
+/** The test gateway's always-approved card (app/platform/payment-gateway.server.ts). */
 const DEMO_CARD = { number: "4242424242424242", expMonth: 12, expYear: new Date().getUTCFullYear() + 5, cvv: "123", nameOnCard: "Demo Tenant", postalCode: "28358" };
 
 export async function createTenantWithLease(

@@ -4,7 +4,7 @@ import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import type { ParsedMethod } from "~/domain/portal-forms";
 import type { Payment, StorageSoftware } from "~/storage-software/port";
-import { PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
+import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
 import { sendEmail } from "./email.server";
 import { hitRateLimit } from "./rate-limit.server";
@@ -19,6 +19,9 @@ async function paymentLimited(ctx: PortalContext, tenantId: string): Promise<Pay
   const r = await hitRateLimit(ctx.db, { key: `pay:tenant:${tenantId}`, limit: PAYMENT_ATTEMPTS_PER_TENANT, windowMs: 15 * 60 * 1000, now: ctx.now });
   return r.allowed ? null : { ok: false, message: `Too many payment attempts. Please wait ${r.retryAfterMinutes} minutes and try again, or call the office.` };
 }
+
+export const PAYMENT_BEING_CONFIRMED =
+  "We are confirming this payment with the facility's system. Please do not pay again: your balance will show it within a few minutes. If it does not, please call the office.";
 
 export type PaymentOutcome = { ok: true; paymentId: string } | { ok: false; message: string; fieldErrors?: Record<string, string[]> };
 
@@ -77,6 +80,9 @@ async function settle(ctx: PortalContext, ticket: CardAttemptTicket | null, run:
     }
     if (ticket) await cardNotTried(ctx.db, ticket);
     if (error instanceof StorageValidationError) return { outcome: { ok: false, message: error.message, fieldErrors: error.fieldErrors }, payment: null };
+    // The facility's software did not say whether it took the payment: never "declined", never a 500,
+    // and never sent again (the same form key is refused while it is being confirmed).
+    if (error instanceof OutcomeUnknownError) return { outcome: { ok: false, message: PAYMENT_BEING_CONFIRMED }, payment: null };
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
-import { data, type AppLoadContext } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
 import { locations, paymentTypes } from "~/db/schema";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
@@ -15,7 +15,7 @@ import type { LocationRef } from "~/storage-software/port";
 import type { StorageSoftware, TenantLease } from "~/storage-software/port";
 import { requireSite } from "./site-context.server";
 import { publicOrigin } from "./site-origin.server";
-import { now as clockNow } from "./clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { requireTenantSession, type PortalSession } from "./session.server";
 import { notFound } from "./http.server";
 
@@ -105,7 +105,7 @@ export interface PortalContext {
   storage: StorageSoftware;
 }
 
-export async function portalContext(context: AppLoadContext): Promise<PortalContext> {
+export async function portalContext(context: Readonly<RouterContextProvider>): Promise<PortalContext> {
   const { account, website } = await requireSite(context);
   const list = await portalLocations(context.db, account.id);
   const { storage, location } = accountStorage(context.db, list);
@@ -126,7 +126,7 @@ export async function portalContext(context: AppLoadContext): Promise<PortalCont
 }
 
 /** The portal context of a signed-in tenant (or a redirect to sign in). */
-export async function requirePortalTenant(context: AppLoadContext, request: Request): Promise<PortalContext & { session: PortalSession }> {
+export async function requirePortalTenant(context: Readonly<RouterContextProvider>, request: Request): Promise<PortalContext & { session: PortalSession }> {
   const ctx = await portalContext(context);
   const session = await requireTenantSession(ctx.db, request, ctx.now);
   return { ...ctx, session };
@@ -177,9 +177,12 @@ export function portalHeaders(...setCookies: Array<string | null | undefined>): 
   return h;
 }
 
-/** The `headers` export of portal routes: no-store, and the loader's and action's cookies. */
+/** The `headers` export of portal routes: no-store, the loader's and action's cookies, the action's Retry-After. */
 export function portalRouteHeaders({ loaderHeaders, actionHeaders }: { loaderHeaders: Headers; actionHeaders?: Headers | null }): Headers {
   const h = new Headers({ "Cache-Control": NO_STORE });
   for (const source of [loaderHeaders, actionHeaders]) for (const c of source?.getSetCookie() ?? []) h.append("Set-Cookie", c);
+  // An action that could not be done for now (the facility's system unreachable) says when to retry.
+  const retryAfter = actionHeaders?.get("Retry-After");
+  if (retryAfter) h.set("Retry-After", retryAfter);
   return h;
 }

@@ -1,10 +1,10 @@
-import { data, type AppLoadContext } from "react-router";
+import { data, type RouterContextProvider } from "react-router";
 import { readAccount, readWebsite } from "~/db/queries/cached-reads.server";
 import { NO_STORE } from "~/domain/cache";
 
-const perRequest = new WeakMap<AppLoadContext, ReturnType<typeof load>>();
+const perRequest = new WeakMap<Readonly<RouterContextProvider>, ReturnType<typeof load>>();
 
-async function load(context: AppLoadContext) {
+async function load(context: Readonly<RouterContextProvider>) {
   // The server's middleware has read the website row for this request already (CSP, redirects).
   const website = context.website !== undefined ? context.website : await readWebsite(context);
   if (!website) return null;
@@ -14,7 +14,7 @@ async function load(context: AppLoadContext) {
 }
 
 /** The website and account of this request (null when not seeded), read once however many loaders ask. */
-export function getSite(context: AppLoadContext) {
+export function getSite(context: Readonly<RouterContextProvider>) {
   let pending = perRequest.get(context);
   if (!pending) {
     pending = load(context);
@@ -27,7 +27,7 @@ export function getSite(context: AppLoadContext) {
  * The website and account of this request, read once per request however many loaders ask.
  * A database with no operator data (not seeded) answers 503 rather than a crash.
  */
-export async function requireSite(context: AppLoadContext) {
+export async function requireSite(context: Readonly<RouterContextProvider>) {
   const site = await getSite(context);
   if (!site) {
     throw data({ message: "The site has no operator data yet. Run npm run db:seed." }, { status: 503, headers: { "Cache-Control": NO_STORE } });

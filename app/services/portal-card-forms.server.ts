@@ -1,0 +1,61 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { data, redirect } from "react-router";
+import type { CardBrand } from "~/db/schema/billing";
+import { savedCardProblem, type ParsedMethod } from "~/domain/portal-forms";
+import { getCsrfToken, validateCsrf } from "./csrf.server";
+import { portalCardPayment, portalHeaders, usableSavedCards } from "./portal.server";
+import type { SignedInTenant, TenantUnit } from "./portal-access.server";
+
+/**
+ * What the portal's card pages (pay, prepay, autopay) share: the page's common data, reading the
+ * form (CSRF first, then whether this location takes cards here at all), and the 400 answers. A card
+ * number and CVV are never sent back to the page.
+ */
+const NOT_ECHOED = ["card_number", "cvv"];
+
+/** The data every card page shows: who is signed in, the unit, the location's cards and saved cards. */
+export async function cardPageData(request: Request, ctx: SignedInTenant, unit: TenantUnit) {
+  const payment = portalCardPayment(unit.location);
+  const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
+  return {
+    page: {
+      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
+      csrfToken: csrf.token,
+      phone: unit.location.phoneNumber,
+      locationName: unit.location.name,
+      lease: unit.lease,
+      savedCards: usableSavedCards(savedCards, payment),
+      payment,
+      today: ctx.today,
+    },
+    headers: portalHeaders(csrf.setCookie),
+  };
+}
+
+/**
+ * The submitted form after the CSRF check. Where this location takes no card here (an external
+ * payment site, or no payment types) only a cancel goes on; anything else goes back to the page at
+ * `self`, which says where to pay.
+ */
+export async function readCardForm(request: Request, unit: TenantUnit, self: string): Promise<{ formData: FormData; accepted: CardBrand[] }> {
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  const payment = portalCardPayment(unit.location);
+  if (payment.kind !== "cards" && formData.get("intent") !== "cancel") throw redirect(self, 303);
+  return { formData, accepted: payment.kind === "cards" ? payment.accepted : [] };
+}
+
+interface Replying {
+  reply(options: { formErrors?: string[]; fieldErrors?: Record<string, string[]>; hideFields?: string[] }): SubmissionResult<string[]>;
+}
+
+/** A card form answered with its errors (400): what was typed is kept, except the card number and CVV. */
+export function cardFormErrors(submission: Replying, errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> } = {}) {
+  return data({ result: submission.reply({ ...errors, hideFields: NOT_ECHOED }) }, { status: 400, headers: portalHeaders() });
+}
+
+/** The 400 answer when the chosen saved card can't be used here (gone, expired, a brand this location refuses); null when it can. */
+export async function savedCardRefusal(submission: Replying, method: ParsedMethod, ctx: SignedInTenant, unit: TenantUnit, accepted: CardBrand[]) {
+  const problem = savedCardProblem(method, await unit.storage.listSavedCards(ctx.session.tenantId), accepted);
+  return problem ? cardFormErrors(submission, { fieldErrors: { payment_method: [problem] } }) : null;
+}
