@@ -1,13 +1,11 @@
-import { PassThrough } from "node:stream";
-import type { AppLoadContext, EntryContext } from "react-router";
+import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
-import { renderToPipeableStream } from "react-dom/server";
+import { renderToPipeableStream, renderToString } from "react-dom/server";
 import { NonceProvider } from "~/components/nonce";
 import { injectCustomCode } from "~/domain/custom-code";
 import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
 import { NO_STORE } from "~/domain/cache";
-import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
-import { hadOutage, markOutage, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
+import { hadOutage, markOutage, outageLogFields, outageOf, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { logger, logRequestError } from "~/logger.server";
 import { isPaymentPage } from "~/domain/payment-pages";
 import { documentHtml } from "~/document-html.server";
@@ -23,53 +21,34 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
-  loadContext: AppLoadContext,
+  loadContext: RouterContextProvider,
 ) {
   const nonce = loadContext.cspNonce;
-  // A loader or action could not reach the database: 503 in the site's layout, never a 500 (issue 14).
+  // A loader or action could not reach the database or the storage software: 503 in the site's layout, never a 500 (issue 14).
   if (hadOutage(request)) return unavailableResponse(request, responseHeaders, nonce);
-  const context = pageHydrates(routerContext) ? routerContext : withoutHydrationData(routerContext);
+  const page = { request, responseHeaders, routerContext, nonce };
+  if (!pageHydrates(routerContext)) {
+    // No page-level Suspense and no client bundle to hand data to: React renders the document to one
+    // string at once (decision 164: no byte encoding, chunk bookkeeping or stream in between). A render
+    // error throws here, as the streaming renderer's onShellError would reject.
+    const rendered = renderToString(
+      <NonceProvider value={nonce}>
+        <ServerRouter context={withoutHydrationData(routerContext)} url={request.url} nonce={nonce} />
+      </NonceProvider>,
+    );
+    // renderToString leaves out the doctype that the streaming renderer writes before <html>.
+    return documentResponse(page, responseStatusCode, rendered.startsWith("<html") ? `<!DOCTYPE html>${rendered}` : rendered);
+  }
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={context} url={request.url} nonce={nonce} />
+        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
       </NonceProvider>,
       {
         nonce,
         onAllReady() {
-          const chunks: Buffer[] = [];
-          const body = new PassThrough();
-          body.on("data", (chunk: Buffer) => chunks.push(chunk));
-          body.on("end", () => {
-            const rootData = routerContext.staticHandlerContext.loaderData["root"] as
-              | {
-                  site?: {
-                    website: { customHeaderCode: string; customBodyCode: string; analyticsId: string | null };
-                  } | null;
-                }
-              | undefined;
-            // Payment pages load no operator code and no analytics tag (docs/decisions/075).
-            const website = isPaymentPage(new URL(request.url).pathname) ? undefined : rootData?.site?.website;
-            const analytics = analyticsSnippets(parseAnalyticsId(website?.analyticsId), nonce);
-            const html = injectCustomCode(Buffer.concat(chunks).toString("utf8"), {
-              head: website?.customHeaderCode ?? "",
-              body: website?.customBodyCode ?? "",
-              analyticsHead: analytics.head,
-              analyticsBody: analytics.body,
-              nonce,
-            });
-            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-            // Error pages (404, 500 …) are never stored by browsers or CDNs.
-            if (status >= 400) responseHeaders.set("Cache-Control", NO_STORE);
-            // The header and footer of a good page are what the 503 page shows during an outage.
-            if (status === 200 && request.method === "GET") rememberLayout(html);
-            const response = new Response(html, { headers: responseHeaders, status });
-            documentHtml.set(response, html);
-            resolve(response);
-          });
-          body.on("error", reject);
-          pipe(body);
+          pipe(htmlSink((rendered) => resolve(documentResponse(page, status, rendered)), reject));
         },
         onShellError(error: unknown) {
           reject(error);
@@ -82,6 +61,71 @@ export default function handleRequest(
     );
     setTimeout(abort, streamTimeout + 1000);
   });
+}
+
+/** The rendered document with the operator's custom code and analytics spliced in, as the response. */
+function documentResponse(
+  page: { request: Request; responseHeaders: Headers; routerContext: EntryContext; nonce: string },
+  status: number,
+  rendered: string,
+): Response {
+  const { request, responseHeaders, routerContext, nonce } = page;
+  const rootData = routerContext.staticHandlerContext.loaderData["root"] as
+    | { site?: { website: { customHeaderCode: string; customBodyCode: string; analyticsId: string | null } } | null }
+    | undefined;
+  // Payment pages load no operator code and no analytics tag (docs/decisions/075).
+  const website = isPaymentPage(new URL(request.url).pathname) ? undefined : rootData?.site?.website;
+  const analytics = analyticsSnippets(parseAnalyticsId(website?.analyticsId), nonce);
+  const html = injectCustomCode(rendered, {
+    head: website?.customHeaderCode ?? "",
+    body: website?.customBodyCode ?? "",
+    analyticsHead: analytics.head,
+    analyticsBody: analytics.body,
+    nonce,
+  });
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  // Error pages (404, 500 …) are never stored by browsers or CDNs.
+  if (status >= 400) responseHeaders.set("Cache-Control", NO_STORE);
+  // The header and footer of a good page are what the 503 page shows during an outage.
+  if (status === 200 && request.method === "GET") rememberLayout(html);
+  const response = new Response(html, { headers: responseHeaders, status });
+  documentHtml.set(response, html);
+  return response;
+}
+
+/**
+ * Collects what React writes, as one string: the part of a Node Writable that `pipe` uses (write,
+ * end, destroy, on), without a stream in between (decision 164: a PassThrough cost a stream write,
+ * a transform and a 'data' event per 4 kB). React writes bytes (Uint8Array) and, for long text,
+ * strings; the page is their UTF-8 bytes in order, decoded once.
+ */
+function htmlSink(onEnd: (html: string) => void, onError: (error: unknown) => void) {
+  const parts: Uint8Array[] = [];
+  let done = false;
+  const sink = {
+    write(chunk: Uint8Array | string) {
+      parts.push(typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk);
+      return true;
+    },
+    end() {
+      if (done) return;
+      done = true;
+      try {
+        onEnd(Buffer.concat(parts).toString("utf8"));
+      } catch (error) {
+        onError(error);
+      }
+    },
+    destroy(error?: unknown) {
+      if (done) return;
+      done = true;
+      onError(error ?? new Error("The page could not be rendered"));
+    },
+    on() {
+      return sink;
+    },
+  };
+  return sink as typeof sink & NodeJS.WritableStream;
 }
 
 /** Whether a matched route asks for the React Router client bundle (root.tsx's `hydrate` handle). */
@@ -129,9 +173,11 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
   // A POST to a page without a form is the client's mistake (405 with Allow), not worth a log line.
   if (isRouteErrorResponse(error) && error.status === 405) return;
-  if (isDatabaseUnavailable(error)) {
+  // The database or the facility's software (SiteLink) unreachable: 503 with Retry-After, never a 500.
+  if (outageOf(error)) {
     markOutage(request);
-    logger.warn({ method: request.method, path: new URL(request.url).pathname, reason: outageReason(error) }, "[db] unavailable: answered 503");
+    const { what, reason } = outageLogFields(error);
+    logger.warn({ method: request.method, path: new URL(request.url).pathname, reason }, `[${what}] unavailable: answered 503`);
     return;
   }
   logRequestError(error, { method: request.method, url: request.url });

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import { MOVE_IN_STEPS, STEP_LABELS, type MoveInStep } from "~/domain/move-in-steps";
 
 /**

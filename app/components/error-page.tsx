@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 
 const messages: Record<number, { title: string; text: string }> = {
   400: { title: "Something in the request was not right", text: "Please go back and try again." },

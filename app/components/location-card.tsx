@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import type { LocationSummary } from "~/db/queries/locations.server";
 import { locationStatusLabel } from "~/domain/location-page";
 import { phoneHref } from "~/domain/phone";

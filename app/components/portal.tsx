@@ -1,5 +1,6 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { Form, Link } from "react-router";
+import { Form } from "react-router";
+import { Link } from "~/components/link";
 import { CardFields, type CardFieldsMeta } from "./card-fields";
 import { CsrfInput, FieldErrors } from "./form";
 import { phoneHref } from "~/domain/phone";

@@ -1,4 +1,4 @@
-import { Link, NavLink } from "react-router";
+import { Link, NavLink } from "~/components/link";
 import type { SiteLayout } from "~/db/queries/site.server";
 import type { MenuItem } from "~/domain/menu";
 import { componentProp, type ComponentSetting } from "~/domain/website-settings";

@@ -55,6 +55,25 @@ function Checkbox({ meta, label }: { meta: F; label: string }) {
   );
 }
 
+/** First name, last name and email address: the start of every form that asks who you are. */
+export function NameAndEmailFields({ fields }: { fields: { first_name: F; last_name: F; email: F } }) {
+  return (
+    <>
+      <div className="form-row">
+        <Field label="First name" meta={fields.first_name}>
+          {(p) => <input {...getInputProps(fields.first_name, { type: "text" })} {...p} autoComplete="given-name" />}
+        </Field>
+        <Field label="Last name" meta={fields.last_name}>
+          {(p) => <input {...getInputProps(fields.last_name, { type: "text" })} {...p} autoComplete="family-name" />}
+        </Field>
+      </div>
+      <Field label="Email address" meta={fields.email}>
+        {(p) => <input {...getInputProps(fields.email, { type: "email" })} {...p} autoComplete="email" />}
+      </Field>
+    </>
+  );
+}
+
 /**
  * The contact fields of the account-creation form (spec §3), in the spec's order. Shared by the
  * rental checkout and the portal's profile form. Use with `tenantContactShape` (~/domain/tenant-form).
@@ -64,17 +83,7 @@ export function TenantContactFields({ fields }: { fields: TenantContactFieldsMet
     <>
       <fieldset className="form-group">
         <legend>Your name and contact details</legend>
-        <div className="form-row">
-          <Field label="First name" meta={fields.first_name}>
-            {(p) => <input {...getInputProps(fields.first_name, { type: "text" })} {...p} autoComplete="given-name" />}
-          </Field>
-          <Field label="Last name" meta={fields.last_name}>
-            {(p) => <input {...getInputProps(fields.last_name, { type: "text" })} {...p} autoComplete="family-name" />}
-          </Field>
-        </div>
-        <Field label="Email address" meta={fields.email}>
-          {(p) => <input {...getInputProps(fields.email, { type: "email" })} {...p} autoComplete="email" />}
-        </Field>
+        <NameAndEmailFields fields={fields} />
         <Field label="Cell phone" meta={fields.cell_phone} hint={`Format ${PHONE_MASK_HINT}.`}>
           {(p) => <PhoneInput meta={fields.cell_phone} p={p} autoComplete="tel-national" />}
         </Field>

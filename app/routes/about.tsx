@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/about";
 import { requireSite } from "~/services/site-context.server";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";

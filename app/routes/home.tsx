@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/home";
 import { requireSite } from "~/services/site-context.server";
 import { readContentItems, readLocations } from "~/db/queries/cached-reads.server";

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/location";
 import { requireSite } from "~/services/site-context.server";
 import { readLocationPage } from "~/db/queries/cached-reads.server";
@@ -17,7 +18,7 @@ import { acceptedCardBrands } from "~/domain/accepted-cards";
 import { CardBrandBadges } from "~/components/card-brands";
 import { externalPaymentLink, payBillHref } from "~/domain/payment-links";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
-import { now } from "~/services/clock.server";
+import { now } from "~/platform/clock.server";
 import unitsCss from "~/styles/units.css?url";
 import { getLocationUnitListing } from "~/db/queries/units.server";
 import { UNIT_AVAILABILITY_CACHE } from "~/domain/units";

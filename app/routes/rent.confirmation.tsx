@@ -1,4 +1,5 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/rent.confirmation";
 import { CheckoutProgress } from "~/components/checkout-progress";
 import { CheckoutCharges } from "~/components/checkout-summary";
@@ -8,7 +9,7 @@ import { NO_STORE } from "~/domain/cache";
 import { formatCents } from "~/domain/money";
 import { formatPhone, phoneHref } from "~/domain/phone";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { siteOriginFor } from "~/services/site-origin.server";
 import {
   CONFIRMATION_HOURS,
@@ -128,6 +129,14 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
       <div className="alert alert--success" role="status">
         <HtmlContent html={c.successHtml} />
       </div>
+      {c.autopayNotSetUp ? (
+        <div className="notice" data-testid="autopay-not-set-up">
+          <p>{c.autopayNotSetUp}</p>
+          <p>
+            <Link to={c.autopayPath}>Set up autopay in the customer portal</Link>
+          </p>
+        </div>
+      ) : null}
       <section className="confirmation-facts" aria-labelledby="facts-heading">
         <h2 id="facts-heading">Your unit</h2>
         <dl>

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/rent.lease";
 import { NO_STORE } from "~/domain/cache";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { checkLeaseToken, getLeaseDocument, LEASE_LINK_DAYS, leaseTenantId } from "~/services/move-in.server";
 import { getTenantSession } from "~/services/session.server";
 import { notFound } from "~/services/http.server";

@@ -1,7 +1,8 @@
 import { siteOriginFor } from "~/services/site-origin.server";
 import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/rent";
 import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
@@ -28,7 +29,7 @@ import {
 } from "~/domain/move-in-steps";
 import { formatPhone } from "~/domain/phone";
 import { commonPasswordError } from "~/domain/common-passwords";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import {
   abandonCheckout,
@@ -57,8 +58,8 @@ import { toCardDetails } from "~/domain/card-schema";
 import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { autopayChoice } from "~/domain/autopay-choice";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
-import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
-import { keepFormThroughOutage } from "~/services/form-outage.server";
+import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { countNewHold, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
@@ -207,8 +208,10 @@ function clientIp(context: Route.ActionArgs["context"]): string {
   return (context as { clientIp?: string }).clientIp ?? "";
 }
 
-export const action = keepFormThroughOutage(rentAction, () => ({
-  result: null,
+// The database or the facility's software unreachable: the details form keeps what was typed
+// (never the password); the later steps say to try again (a payment is never charged twice).
+export const action = keepFormThroughOutage(rentAction, (form) => ({
+  result: form?.get("intent") === "details" ? outageResult(form) : null,
   formError: PAYMENT_UNAVAILABLE_MESSAGE,
   emailTaken: false,
 }));
@@ -239,7 +242,11 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   if (block) return data({ result: null, formError: rentalBlockMessage(block, formatPhone(ctx.location.phoneNumber)), emailTaken: false }, { status: 409 });
 
   const fail = (result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean } = {}) =>
-    data({ result: result as SubmissionResult<string[]> | null, formError: extra.formError ?? null, emailTaken: extra.emailTaken ?? false }, { status });
+    data(
+      { result: result as SubmissionResult<string[]> | null, formError: extra.formError ?? null, emailTaken: extra.emailTaken ?? false },
+      // An outage (503) says when to try again, like every other outage answer.
+      { status, headers: status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } : undefined },
+    );
 
   if (intent === "details") {
     if (isHoneypotFilled(formData)) throw redirect(basePath, 303);

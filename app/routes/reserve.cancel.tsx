@@ -5,7 +5,7 @@ import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { formatPhone, phoneHref } from "~/domain/phone";
 import { findAtAnyLocation } from "~/services/storage-lookup.server";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { loadRentalContext, sha256 } from "~/services/move-in.server";
 import { notFound } from "~/services/http.server";

@@ -1,11 +1,12 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/reserve.confirmed";
 import { HtmlContent } from "~/components/html-content";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { formatPhone, phoneHref } from "~/domain/phone";
 import { findAtAnyLocation } from "~/services/storage-lookup.server";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { loadRentalContext, unitDescription } from "~/services/move-in.server";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
 import { notFound } from "~/services/http.server";

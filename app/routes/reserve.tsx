@@ -2,7 +2,8 @@ import { siteOriginFor } from "~/services/site-origin.server";
 import crypto from "node:crypto";
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Link, redirect } from "react-router";
+import { data, Form, redirect } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/reserve";
 import { CsrfInput, Field, FormErrors, Honeypot, SubmitButton } from "~/components/form";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
@@ -14,9 +15,9 @@ import { limitAnonymousForm } from "~/services/anonymous-limits.server";
 import { formatPhone } from "~/domain/phone";
 import { reservationFormSchema, reservationWindow } from "~/domain/reservation";
 import { commonPasswordError } from "~/domain/common-passwords";
-import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
+import { NameAndEmailFields, PhoneInput, TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { loadRentalContext, unitDescription } from "~/services/move-in.server";
 import { confirmationPath, isAccountForm, reservationBlock, reservationBlockMessage, reserveUnit } from "~/services/reservation.server";
@@ -129,27 +130,9 @@ const ACCOUNT_ORDER = [
 function ShortFormFields({ fields }: { fields: ShortFields }) {
   return (
     <>
-      <div className="form-row">
-        <Field label="First name" meta={fields.first_name}>
-          {(p) => <input {...getInputProps(fields.first_name, { type: "text" })} {...p} autoComplete="given-name" />}
-        </Field>
-        <Field label="Last name" meta={fields.last_name}>
-          {(p) => <input {...getInputProps(fields.last_name, { type: "text" })} {...p} autoComplete="family-name" />}
-        </Field>
-      </div>
-      <Field label="Email address" meta={fields.email}>
-        {(p) => <input {...getInputProps(fields.email, { type: "email" })} {...p} autoComplete="email" />}
-      </Field>
+      <NameAndEmailFields fields={fields} />
       <Field label="Phone" meta={fields.phone} hint={`Format ${PHONE_MASK_HINT}.`}>
-        {(p) => (
-          <input
-            {...getInputProps(fields.phone, { type: "tel" })}
-            {...p}
-            inputMode="tel"
-            autoComplete="tel-national"
-            data-phone-mask=""
-          />
-        )}
+        {(p) => <PhoneInput meta={fields.phone} p={p} autoComplete="tel-national" />}
       </Field>
     </>
   );

@@ -1,4 +1,5 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
+import { Link } from "~/components/link";
 import type { Route } from "./+types/unit-type";
 import unitsCss from "~/styles/units.css?url";
 import { requireSite } from "~/services/site-context.server";

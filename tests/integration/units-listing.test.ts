@@ -1,27 +1,28 @@
 import { eq } from "drizzle-orm";
-import type { AppLoadContext } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, locations } from "~/db/schema";
 import { getAccount } from "~/db/queries/site.server";
 import { getAllUnitsListing, getLocationUnitListing, getUnitAvailability, getUnitsLocation, listUnitTypePagePaths } from "~/db/queries/units.server";
 import { createTestDatabase } from "./db";
+import { loadContext } from "./route-helpers";
 
 const LUMBERTON = "lumberton-nc-28358";
 
 describe("unit listing read models on the seeded database", () => {
   let handle: DatabaseHandle;
-  let context: AppLoadContext;
+  let context: RouterContextProvider;
   const account = async () => (await getAccount(handle.db, (await handle.db.query.accounts.findFirst())!.id))!;
   const lumbertonListing = async (query = "") => {
     const a = await account();
     const location = (await getUnitsLocation(handle.db, a.id, LUMBERTON))!;
-    return getLocationUnitListing({ db: handle.db, cspNonce: "", clientIp: "" }, location, a, new URLSearchParams(query));
+    return getLocationUnitListing(loadContext(handle.db), location, a, new URLSearchParams(query));
   };
 
   beforeAll(async () => {
     handle = await createTestDatabase();
-    context = { db: handle.db, cspNonce: "", clientIp: "" };
+    context = loadContext(handle.db);
   });
   afterAll(() => handle.close());
   beforeEach(async () => {
@@ -35,7 +36,7 @@ describe("unit listing read models on the seeded database", () => {
     const location = (await getUnitsLocation(handle.db, (await account()).id, LUMBERTON))!;
     const first = getUnitAvailability(context, location);
     expect(getUnitAvailability(context, location)).toBe(first);
-    expect(getUnitAvailability({ ...context }, location)).not.toBe(first);
+    expect(getUnitAvailability(loadContext(handle.db), location)).not.toBe(first);
     expect((await first).length).toBe(12);
   });
 
@@ -68,7 +69,7 @@ describe("unit listing read models on the seeded database", () => {
       .where(eq(locations.urlSlug, LUMBERTON));
     const cards = (await lumbertonListing()).sections.flatMap((s) => s.cards);
     expect(cards.map((c) => c.name)).toEqual(["Parking", "Parking"]);
-    const all = await getAllUnitsListing({ ...context }, await account(), new URLSearchParams());
+    const all = await getAllUnitsListing(loadContext(handle.db), await account(), new URLSearchParams());
     const lumberton = all.listing.sections.find((s) => s.heading === "Lumberton")!;
     expect(new Set(lumberton.cards.map((c) => c.name))).toEqual(new Set(["Parking"]));
     const jacksonville = all.listing.sections.find((s) => s.heading === "Jacksonville")!;
@@ -93,7 +94,7 @@ describe("unit listing read models on the seeded database", () => {
   });
 
   it("/units lists only rentable types of live locations and filters by location", async () => {
-    const { listing, locations: live } = await getAllUnitsListing({ ...context }, await account(), new URLSearchParams("location=jacksonville-nc-28546"));
+    const { listing, locations: live } = await getAllUnitsListing(loadContext(handle.db), await account(), new URLSearchParams("location=jacksonville-nc-28546"));
     expect(live.map((l) => l.urlSlug)).toEqual([LUMBERTON, "jacksonville-nc-28546"]);
     const cards = listing.sections.flatMap((s) => s.cards);
     expect(cards.every((c) => c.availability.count > 0)).toBe(true);
@@ -107,7 +108,7 @@ describe("unit type page paths", () => {
     const handle = await createTestDatabase();
     try {
       const accountId = (await handle.db.query.accounts.findFirst())!.id;
-      const paths = await listUnitTypePagePaths({ db: handle.db, cspNonce: "", clientIp: "" }, accountId);
+      const paths = await listUnitTypePagePaths(loadContext(handle.db), accountId);
       expect(paths).toHaveLength(24);
       expect(paths).toContain("/locations/lumberton-nc-28358/units/10x10-drive-up");
       expect(paths.every((p) => /^\/locations\/(lumberton-nc-28358|jacksonville-nc-28546)\/units\/[a-z0-9-]+$/.test(p))).toBe(true);

@@ -3,7 +3,7 @@
  * read at most once per request and location however many loaders ask (docs/decisions/033).
  */
 import { and, asc, eq } from "drizzle-orm";
-import type { AppLoadContext } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
 import { addresses, locations } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
@@ -24,13 +24,13 @@ import { logger } from "~/logger.server";
 import { readUnitsLocations } from "./cached-reads.server";
 import { availabilityAsOfText } from "~/domain/availability-freshness";
 
-const perRequest = new WeakMap<AppLoadContext, Map<number, Promise<UnitTypeAvailability[]>>>();
+const perRequest = new WeakMap<Readonly<RouterContextProvider>, Map<number, Promise<UnitTypeAvailability[]>>>();
 
 /**
  * The unit types of a location with live availability, read once per request. Coming-soon locations
  * list no units and are not asked at all.
  */
-export function getUnitAvailability(context: AppLoadContext, location: LocationRef): Promise<UnitTypeAvailability[]> {
+export function getUnitAvailability(context: Readonly<RouterContextProvider>, location: LocationRef): Promise<UnitTypeAvailability[]> {
   if (location.status !== "Live") return Promise.resolve([]);
   let byLocation = perRequest.get(context);
   if (!byLocation) {
@@ -49,7 +49,7 @@ export function getUnitAvailability(context: AppLoadContext, location: LocationR
  * When the location's counts were read from its software (null: live). A SiteLink location's counts
  * come from the last inventory sync; pages say how old they are (docs/decisions/111).
  */
-async function availabilityAsOf(context: AppLoadContext, location: LocationRef): Promise<Date | null> {
+async function availabilityAsOf(context: Readonly<RouterContextProvider>, location: LocationRef): Promise<Date | null> {
   try {
     return await storageFor(context.db, location).availabilityAsOf();
   } catch (error) {
@@ -64,7 +64,7 @@ async function availabilityAsOf(context: AppLoadContext, location: LocationRef):
  * `freshness` is "Availability as of 2:41 PM." when the counts come from a sync, else null.
  */
 export async function getUnitAvailabilityOrNotice(
-  context: AppLoadContext,
+  context: Readonly<RouterContextProvider>,
   location: LocationRef & { phoneNumber: string; timeZone?: { timeZoneId: string } },
   options: { nameInFreshness?: boolean } = {},
 ): Promise<{ types: UnitTypeAvailability[]; notice: string | null; freshness: string | null }> {
@@ -160,7 +160,7 @@ export function accountUnitSettings(account: {
 
 /** A location page's unit listing (live locations; coming-soon ones list none). */
 export async function getLocationUnitListing(
-  context: AppLoadContext,
+  context: Readonly<RouterContextProvider>,
   location: LocationRef & Omit<ListingLocation, "specificUnitTypesToShow"> & { specificUnitTypesToShow: unknown },
   account: Parameters<typeof accountUnitSettings>[0],
   params: URLSearchParams,
@@ -173,7 +173,7 @@ export async function getLocationUnitListing(
 
 /** /units: the rentable unit types of every live location. */
 export async function getAllUnitsListing(
-  context: AppLoadContext,
+  context: Readonly<RouterContextProvider>,
   account: Parameters<typeof accountUnitSettings>[0] & { id: number },
   params: URLSearchParams,
 ): Promise<{ listing: UnitListingView; locations: UnitsLocation[] }> {
@@ -192,7 +192,7 @@ export async function getAllUnitsListing(
  * Paths of every unit type page of the account's live locations (shown types, sold out or not), for
  * the sitemap: "/locations/{url_slug}/units/{unitTypeSlug}".
  */
-export async function listUnitTypePagePaths(context: AppLoadContext, accountId: number): Promise<string[]> {
+export async function listUnitTypePagePaths(context: Readonly<RouterContextProvider>, accountId: number): Promise<string[]> {
   const live = await readUnitsLocations(context, accountId);
   const paths: string[] = [];
   for (const location of live) {

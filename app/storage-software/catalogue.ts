@@ -1,0 +1,76 @@
+import { and, asc, eq, isNotNull, sql, type Placeholder } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { unitTypes, units } from "~/db/schema";
+import type { UnitTypeAvailability } from "./port";
+
+/**
+ * A location's unit types from our catalogue tables, smallest first, with availability counted in the
+ * database in one grouped query: a unit is available when its status is `available` and it is not held
+ * by a checkout (no hold, or a hold that ended at or before `at`). Reserved, rented and unavailable
+ * units never count. Both adapters read it: the local adapter's own demo inventory, and the SiteLink
+ * adapter's synced copy (`syncedOnly`: only the unit types and units that came from the software).
+ */
+function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | number, atIso: Placeholder | string, unitTypeId?: number) {
+  return db
+    .select({
+      id: unitTypes.id,
+      locationId: unitTypes.locationId,
+      name: unitTypes.name,
+      category: unitTypes.category,
+      width: unitTypes.width,
+      length: unitTypes.length,
+      height: unitTypes.height,
+      floor: unitTypes.floor,
+      features: unitTypes.features,
+      description: unitTypes.description,
+      standardRate: unitTypes.standardRate,
+      webRate: unitTypes.webRate,
+      availableCount: sql<number>`count(${units.id}) filter (where ${units.status} = 'available' and (${units.heldUntil} is null or ${units.heldUntil} <= ${atIso}::timestamptz))`.mapWith(Number),
+      totalCount: sql<number>`count(${units.id})`.mapWith(Number),
+    })
+    .from(unitTypes)
+    .leftJoin(units, synced ? and(eq(units.unitTypeId, unitTypes.id), isNotNull(units.externalId)) : eq(units.unitTypeId, unitTypes.id))
+    .where(
+      and(
+        eq(unitTypes.locationId, locationId),
+        synced ? isNotNull(unitTypes.externalId) : undefined,
+        unitTypeId === undefined ? undefined : eq(unitTypes.id, unitTypeId),
+      ),
+    )
+    .groupBy(unitTypes.id)
+    .orderBy(asc(sql`${unitTypes.width} * ${unitTypes.length}`), asc(unitTypes.width), asc(unitTypes.category), asc(unitTypes.id));
+}
+type UnitTypeRow = Awaited<ReturnType<typeof unitTypeQuery>>[number];
+
+/**
+ * The list query of a location page, built once per database handle (decision 164: Drizzle built the
+ * same SQL text on every page-cache miss); the location and the moment are parameters. On PostgreSQL
+ * it is a named prepared statement (parsed once per connection). Still a live read, never cached.
+ */
+function prepareList(db: Database, synced: boolean) {
+  return unitTypeQuery(db, synced, sql.placeholder("locationId"), sql.placeholder("at")).prepare(synced ? "catalogue_unit_types_synced" : "catalogue_unit_types");
+}
+const preparedLists = new WeakMap<Database, Map<boolean, ReturnType<typeof prepareList>>>();
+function listQuery(db: Database, synced: boolean) {
+  let byKind = preparedLists.get(db);
+  if (!byKind) preparedLists.set(db, (byKind = new Map()));
+  let prepared = byKind.get(synced);
+  if (!prepared) byKind.set(synced, (prepared = prepareList(db, synced)));
+  return prepared;
+}
+
+const toAvailability = (row: UnitTypeRow): UnitTypeAvailability => ({ ...row, id: String(row.id), features: Array.isArray(row.features) ? row.features : [] });
+
+export async function catalogueUnitTypes(
+  db: Database,
+  locationId: number,
+  options: { at: Date; unitTypeId?: number; syncedOnly?: boolean },
+): Promise<UnitTypeAvailability[]> {
+  const synced = options.syncedOnly === true;
+  const atIso = options.at.toISOString();
+  const rows =
+    options.unitTypeId === undefined
+      ? await listQuery(db, synced).execute({ locationId, at: atIso })
+      : await unitTypeQuery(db, synced, locationId, atIso, options.unitTypeId);
+  return rows.map(toAvailability);
+}
