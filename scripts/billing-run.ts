@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { isIsoDate } from "~/domain/billing";
 import { billingDateToday, runBilling, serverPidFile } from "~/services/billing-run.server";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 
 const { values } = parseArgs({ options: { date: { type: "string" }, force: { type: "boolean", default: false } } });
 

@@ -1,10 +1,11 @@
 /**
  * Browser tests at a SiteLink location (issue 11 "Done when"): the SiteLink simulator on its own
  * port and the built server on another, with a fresh seeded PGlite database of its own,
- * `use_demo_units` off and Lumberton (L001) connected to the simulator (the password and API key
- * from environment variables, never stored). Started by playwright.config.ts as a second webServer.
+ * `use_demo_units` off and Lumberton (L001, SiteLink's processor charges) and Jacksonville (L002, our
+ * gateway charges) connected to the simulator (the password and API key from environment variables,
+ * never stored). Started by playwright.config.ts as a second webServer.
  *
- * Lumberton's write timeout is short (E2E_SITELINK_WRITE_TIMEOUT_MS, default 2 s) so that the
+ * The write timeouts are short (E2E_SITELINK_WRITE_TIMEOUT_MS, default 2 s) so that the
  * commit-then-timeout test does not wait SiteLink's production 45 s. The specs drive the simulator
  * through its control API (/__sim/ on E2E_SITELINK_SIM_PORT).
  */
@@ -13,10 +14,10 @@ import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { getDatabase } from "~/db/client.server";
 import { runMigrations } from "~/db/migrate.server";
-import { accounts, locations, sitelinkSites } from "~/db/schema";
-import { saveSiteLinkSettings } from "~/storage-software/index.server";
+import { sitelinkSites } from "~/db/schema";
 import { seedDatabase } from "../seeds/seed";
-import { DEMO_CORP, DEMO_SITES, startSiteLinkSimulator } from "../sitelink-simulator/index";
+import { DEMO_CORP, startSiteLinkSimulator } from "../sitelink-simulator/index";
+import { connectDemoSites } from "./sitelink-demo-sites";
 
 const simPort = Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422);
 const dir = process.env.PGLITE_DIR ?? "data/e2e-sitelink";
@@ -32,34 +33,22 @@ const sim = await startSiteLinkSimulator({ port: simPort, seed: "demo" });
 // The specs' own stock of Lumberton's 10' x 10' Drive-Up type in SiteLink (each project rents, and
 // has rented at the office, several units), so the demo inventory is never sold out by a run.
 sim.control.createUnitType("L001", { typeName: "Drive-Up", width: 10, length: 10, stdRate: 9200, webRate: 8300, statuses: Array(16).fill("available") });
+// And Jacksonville's, for the option-B rental (our gateway charges; one unit per project and run).
+sim.control.createUnitType("L002", { typeName: "Drive-Up", width: 10, length: 10, stdRate: 9200, webRate: 8300, statuses: Array(4).fill("available") });
 
 const handle = getDatabase();
 try {
   await runMigrations(handle);
   await seedDatabase(handle.db);
-  const site = DEMO_SITES.find((s) => s.slug === "lumberton-nc-28358")!;
-  const [row] = await handle.db.select({ id: locations.id, accountId: locations.accountId }).from(locations).where(eq(locations.urlSlug, site.slug));
-  if (!row) throw new Error("no seeded Lumberton");
-  await handle.db.update(accounts).set({ useDemoUnits: false }).where(eq(accounts.id, row.accountId));
-  const cardTypeIds = Object.fromEntries(site.paymentTypes.filter((p) => p.brand).map((p) => [p.brand!, p.PmtTypeID]));
-  await saveSiteLinkSettings(handle.db, {
-    locationId: row.id,
-    endpoint: sim.url,
-    corpCode: DEMO_CORP.corpCode,
-    locationCode: site.sLocationCode,
-    corpUser: DEMO_CORP.userName,
-    passwordEnv: PASSWORD_ENV,
-    apiKeyEnv: API_KEY_ENV,
-    cardChargedBy: site.processor ? "sitelink" : "gateway",
-    testMode: true,
-    cardTypeIds,
-  });
-  await handle.db
-    .update(sitelinkSites)
-    .set({
-      writeTimeoutMs: Number(process.env.E2E_SITELINK_WRITE_TIMEOUT_MS ?? 2000),
-    })
-    .where(eq(sitelinkSites.locationId, row.id));
+  // Lumberton (L001: SiteLink's processor charges, option A) and Jacksonville (L002: our gateway
+  // charges and SiteLink records the payment, option B).
+  const connected = await connectDemoSites(handle.db, sim.url, { passwordEnv: PASSWORD_ENV, apiKeyEnv: API_KEY_ENV });
+  for (const { locationId } of connected) {
+    await handle.db
+      .update(sitelinkSites)
+      .set({ writeTimeoutMs: Number(process.env.E2E_SITELINK_WRITE_TIMEOUT_MS ?? 2000) })
+      .where(eq(sitelinkSites.locationId, locationId));
+  }
 } finally {
   await handle.close();
 }

@@ -11,7 +11,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { collectSiteLinkStatus, formatSiteLinkStatus, statusSnapshotFile, type SiteLinkStatus } from "~/storage-software/index.server";
 
 const { values } = parseArgs({ options: { json: { type: "boolean", default: false }, check: { type: "boolean", default: false } } });

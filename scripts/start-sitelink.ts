@@ -7,7 +7,10 @@
  * 2. Prepares its own database (PGlite in data/sitelink-demo/pglite, so `npm start`'s demo data is
  *    untouched; or DATABASE_URL if set): migrations, seed, `use_demo_units` off, and the SiteLink
  *    settings of every seeded location the simulator knows (Lumberton L001, Jacksonville L002),
- *    the password and API key read from environment variables (never stored).
+ *    the password and API key read from environment variables (never stored). Without `npm start`'s
+ *    demo tenant: SiteLink holds the tenants here, and that tenant's lease (ours only) sat on the unit
+ *    SiteLink rents to Pat, the office tenant who claims it at /customer-portal/create-sign-in
+ *    (decision 171); a demo database made before is repaired (that lease ended).
  * 3. Starts the built server (`npm run build` first: the npm script does it) with that database; its
  *    housekeeping syncs the inventory from the simulator at once and then every minute.
  *
@@ -17,13 +20,14 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { getDatabase } from "~/db/client.server";
 import { runMigrations } from "~/db/migrate.server";
-import { accounts, locations } from "~/db/schema";
-import { saveSiteLinkSettings } from "~/storage-software/index.server";
+import { leases, tenants } from "~/db/schema";
 import { seedDatabase } from "../seeds/seed";
-import { DEMO_CORP, DEMO_SITES, startSiteLinkSimulator } from "../sitelink-simulator/index";
+import { DEMO_TENANT_EMAIL } from "../seeds/demo-tenant";
+import { DEMO_CORP, startSiteLinkSimulator } from "../sitelink-simulator/index";
+import { connectDemoSites } from "./sitelink-demo-sites";
 import type { SimState } from "../sitelink-simulator/state";
 
 const dir = path.resolve(process.env.SITELINK_DEMO_DIR ?? path.join("data", "sitelink-demo"));
@@ -45,30 +49,30 @@ process.stdout.write(`SiteLink simulator at ${sim.url}\n`);
 const handle = getDatabase();
 try {
   await runMigrations(handle);
-  await seedDatabase(handle.db);
-  const slugs = DEMO_SITES.map((s) => s.slug);
-  const rows = await handle.db.select({ id: locations.id, slug: locations.urlSlug, accountId: locations.accountId }).from(locations).where(inArray(locations.urlSlug, slugs));
-  for (const accountId of new Set(rows.map((r) => r.accountId))) {
-    await handle.db.update(accounts).set({ useDemoUnits: false }).where(eq(accounts.id, accountId));
+  // No demo portal tenant: at SiteLink locations the tenants are SiteLink's (decision 171).
+  await seedDatabase(handle.db, { env: { ...process.env, SEED_DEMO_TENANT: "false" } });
+  const connected = await connectDemoSites(handle.db, sim.url, { passwordEnv: PASSWORD_ENV, apiKeyEnv: API_KEY_ENV });
+  for (const { slug, site } of connected) {
+    process.stdout.write(`${slug}: SiteLink location ${site.sLocationCode} (${site.processor ? "SiteLink charges cards" : "our gateway charges cards"})\n`);
   }
-  for (const row of rows) {
-    const site = DEMO_SITES.find((s) => s.slug === row.slug)!;
-    const cardTypeIds = Object.fromEntries(site.paymentTypes.filter((p) => p.brand).map((p) => [p.brand!, p.PmtTypeID]));
-    await saveSiteLinkSettings(handle.db, {
-      locationId: row.id,
-      endpoint: sim.url,
-      corpCode: DEMO_CORP.corpCode,
-      locationCode: site.sLocationCode,
-      corpUser: DEMO_CORP.userName,
-      passwordEnv: PASSWORD_ENV,
-      apiKeyEnv: API_KEY_ENV,
-      // A site with a processor charges cards itself (A); one without records our gateway's payments (B).
-      cardChargedBy: site.processor ? "sitelink" : "gateway",
-      testMode: true,
-      cardTypeIds,
-    });
-    process.stdout.write(`${row.slug}: SiteLink location ${site.sLocationCode} (${site.processor ? "SiteLink charges cards" : "our gateway charges cards"})\n`);
-  }
+  // A demo database made before decision 171 has the demo tenant's lease (ours only, no SiteLink
+  // ledger) on the unit SiteLink rents to Pat: end it, so that Pat's claim shows the unit.
+  const ended = await handle.db
+    .update(leases)
+    .set({ status: "moved_out" })
+    .where(
+      and(
+        inArray(
+          leases.locationId,
+          connected.map((c) => c.locationId),
+        ),
+        isNull(leases.externalId),
+        eq(leases.status, "active"),
+        inArray(leases.tenantId, handle.db.select({ id: tenants.id }).from(tenants).where(sql`lower(${tenants.email}) = ${DEMO_TENANT_EMAIL}`)),
+      ),
+    )
+    .returning({ id: leases.id });
+  if (ended.length) process.stdout.write(`Ended ${ended.length} demo-tenant lease(s) that SiteLink does not know\n`);
 } finally {
   await handle.close();
 }

@@ -19,7 +19,7 @@ import type { Transaction } from "~/db/client.server";
 import { accounts, checkouts, leases, locations, tenants, unitTypes, units } from "~/db/schema";
 import { addDaysIso, localDate } from "~/domain/billing";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { now as clockNow } from "~/services/clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 
 export const DEMO_TENANT_EMAIL = "demo.tenant@example.com";
 export const DEMO_TENANT_PASSWORD = "demo1234"; // DEMO credentials, written in the README

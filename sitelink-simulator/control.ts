@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AUTOPAY_DECLINE_CARD, DECLINED_CARDS } from "./cards";
 import { Faults, type FaultRule, type FaultRuleInput } from "./faults";
 import { balance, postNextPeriod, recordPayment } from "./ledger";
-import { addSyntheticTenant, emptySite, newUnit, nextAccessCode, DEMO_SITES, type DemoSiteSpec } from "./seed";
+import { addOfficeLedger, addOfficeReservation, addSyntheticTenant, emptySite, newUnit, nextAccessCode, DEMO_SITES, type DemoSiteSpec } from "./seed";
 import type { SiteLinkSimulator } from "./simulator";
 import type { LedgerRecord, SimState, SiteRecord, UnitRecord } from "./state";
 import { addDays, addMonths, localParts, luhnValid } from "./values";
@@ -215,55 +215,11 @@ export class SimControl {
       const n = site.tenants.length + 1;
       const tenant = addSyntheticTenant(site, { first: "Office", last: `Tenant${n}`, email: `office.tenant${n}@example.com`, at: nowLocal, webPassword: "" });
       if (status === "rented") {
-        site.seq.ledger += 1;
-        site.ledgers.push({
-          LedgerID: site.seq.ledger,
-          TenantID: tenant.TenantID,
-          UnitID: unitId,
-          iLeaseNum: 1,
-          movedIn: today,
-          anniversaryDay: Number(today.slice(8, 10)),
-          paidThru: addDays(addMonths(today, 1), -1),
-          chargedThru: addDays(addMonths(today, 1), -1),
-          schedOut: null,
-          rent: unit.stdRate,
-          insurCoverageId: null,
-          insurPremium: 0,
-          accessCode: tenant.accessCode,
-          autobill: null,
-          lastAutopayDecline: null,
-          credit: 0,
-          active: true,
-        });
+        const paidThru = addDays(addMonths(today, 1), -1);
+        addOfficeLedger(site, { TenantID: tenant.TenantID, UnitID: unitId, movedIn: today, paidThru, chargedThru: paidThru, rent: unit.stdRate, accessCode: tenant.accessCode });
         unit.rented = true;
       } else {
-        site.seq.waiting += 1;
-        this.sim.state.globalWaitingNum += 1;
-        site.reservations.push({
-          WaitingID: site.seq.waiting,
-          iGlobalWaitingNum: this.sim.state.globalWaitingNum,
-          TenantID: tenant.TenantID,
-          UnitID: unitId,
-          dNeeded: `${today}T00:00:00`,
-          dExpires: `${addDays(today, 30)}T00:00:00`,
-          dFollowup: null,
-          dFollowupLast: null,
-          bFollowup: false,
-          iWaitingStatus: 0,
-          dConverted: null,
-          quotedRate: unit.stdRate,
-          ConcessionID: -999,
-          QTRentalTypeID: 2,
-          QTCancellationTypeID: 0,
-          sCancellationReason: "",
-          iInquiryType: 1,
-          sComment: "Reserved at the office",
-          iSource: 0,
-          sSource: "Office",
-          sTrackingCode: "",
-          created: nowLocal,
-          updated: nowLocal,
-        });
+        addOfficeReservation(site, this.sim.state, { TenantID: tenant.TenantID, UnitID: unitId, dNeeded: `${today}T00:00:00`, dExpires: `${addDays(today, 30)}T00:00:00`, quotedRate: unit.stdRate, at: nowLocal });
         unit.waitingListReserved = true;
       }
     }

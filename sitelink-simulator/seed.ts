@@ -7,7 +7,7 @@
  */
 import { demoInventory } from "../seeds/demo-units";
 import { insuranceTiers, lockFee, locations } from "../seeds/operator";
-import type { ChargeDescription, Corp, PaymentType, SimState, SiteRecord, UnitRecord } from "./state";
+import type { ChargeDescription, Corp, LedgerRecord, PaymentType, SimState, SiteRecord, UnitRecord } from "./state";
 import { addDays, addMonths, localParts, parseIsoDate, ticksOf } from "./values";
 
 export const DEMO_CORP: Corp = {
@@ -240,59 +240,13 @@ export function demoState(now: Date): SimState {
           synthetic += 1;
           if (status === "rented") {
             const movedIn = addMonths(local.date, -(2 + (synthetic % 7)));
-            const day = parseIsoDate(movedIn).d;
             let k = 1;
             while (addDays(addMonths(movedIn, k), -1) < local.date) k += 1;
             const chargedThru = addDays(addMonths(movedIn, k), -1);
-            site.seq.ledger += 1;
-            site.ledgers.push({
-              LedgerID: site.seq.ledger,
-              TenantID: tenant.TenantID,
-              UnitID: unit.UnitID,
-              iLeaseNum: 1,
-              movedIn,
-              anniversaryDay: day,
-              paidThru: chargedThru,
-              chargedThru,
-              schedOut: null,
-              rent: standardRate,
-              insurCoverageId: null,
-              insurPremium: 0,
-              accessCode: tenant.accessCode,
-              autobill: null,
-              lastAutopayDecline: null,
-              credit: 0,
-              active: true,
-            });
+            addOfficeLedger(site, { TenantID: tenant.TenantID, UnitID: unit.UnitID, movedIn, paidThru: chargedThru, chargedThru, rent: standardRate, accessCode: tenant.accessCode });
             unit.rented = true;
           } else {
-            site.seq.waiting += 1;
-            state.globalWaitingNum += 1;
-            site.reservations.push({
-              WaitingID: site.seq.waiting,
-              iGlobalWaitingNum: state.globalWaitingNum,
-              TenantID: tenant.TenantID,
-              UnitID: unit.UnitID,
-              dNeeded: `${addDays(local.date, 3)}T00:00:00`,
-              dExpires: `${addDays(local.date, 365)}T00:00:00`,
-              dFollowup: null,
-              dFollowupLast: null,
-              bFollowup: false,
-              iWaitingStatus: 0,
-              dConverted: null,
-              quotedRate: standardRate,
-              ConcessionID: -999,
-              QTRentalTypeID: 2,
-              QTCancellationTypeID: 0,
-              sCancellationReason: "",
-              iInquiryType: 1,
-              sComment: "Reserved at the office",
-              iSource: 0,
-              sSource: "Office",
-              sTrackingCode: "",
-              created: at,
-              updated: at,
-            });
+            addOfficeReservation(site, state, { TenantID: tenant.TenantID, UnitID: unit.UnitID, dNeeded: `${addDays(local.date, 3)}T00:00:00`, dExpires: `${addDays(local.date, 365)}T00:00:00`, quotedRate: standardRate, at });
             unit.waitingListReserved = true;
           }
         }
@@ -332,4 +286,68 @@ export function addSyntheticTenant(
   };
   site.tenants.push(tenant);
   return tenant;
+}
+
+/** A lease rented at the office (SiteLink's ledger row), numbered from the site's sequence. */
+export function addOfficeLedger(
+  site: SiteRecord,
+  l: { TenantID: number; UnitID: number; movedIn: string; paidThru: string; chargedThru: string; rent: number; accessCode: string },
+): LedgerRecord {
+  site.seq.ledger += 1;
+  const ledger: LedgerRecord = {
+    LedgerID: site.seq.ledger,
+    TenantID: l.TenantID,
+    UnitID: l.UnitID,
+    iLeaseNum: 1,
+    movedIn: l.movedIn,
+    anniversaryDay: parseIsoDate(l.movedIn).d,
+    paidThru: l.paidThru,
+    chargedThru: l.chargedThru,
+    schedOut: null,
+    rent: l.rent,
+    insurCoverageId: null,
+    insurPremium: 0,
+    accessCode: l.accessCode,
+    autobill: null,
+    lastAutopayDecline: null,
+    credit: 0,
+    active: true,
+  };
+  site.ledgers.push(ledger);
+  return ledger;
+}
+
+/** A reservation taken at the office (a waiting-list row), numbered from the site's and the corp's sequences. */
+export function addOfficeReservation(
+  site: SiteRecord,
+  state: Pick<SimState, "globalWaitingNum">,
+  r: { TenantID: number; UnitID: number; dNeeded: string; dExpires: string; quotedRate: number; at: string },
+): void {
+  site.seq.waiting += 1;
+  state.globalWaitingNum += 1;
+  site.reservations.push({
+    WaitingID: site.seq.waiting,
+    iGlobalWaitingNum: state.globalWaitingNum,
+    TenantID: r.TenantID,
+    UnitID: r.UnitID,
+    dNeeded: r.dNeeded,
+    dExpires: r.dExpires,
+    dFollowup: null,
+    dFollowupLast: null,
+    bFollowup: false,
+    iWaitingStatus: 0,
+    dConverted: null,
+    quotedRate: r.quotedRate,
+    ConcessionID: -999,
+    QTRentalTypeID: 2,
+    QTCancellationTypeID: 0,
+    sCancellationReason: "",
+    iInquiryType: 1,
+    sComment: "Reserved at the office",
+    iSource: 0,
+    sSource: "Office",
+    sTrackingCode: "",
+    created: r.at,
+    updated: r.at,
+  });
 }

@@ -7,7 +7,7 @@ import { formatCents } from "~/domain/money";
 import { storageFor } from "~/storage-software/index.server";
 import type { LeaseBilling, StorageSoftware } from "~/storage-software/port";
 import { sendEmail } from "./email.server";
-import { now as clockNow } from "./clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { pruneTenantSessions } from "./session.server";
 import { pruneRateLimits } from "./rate-limit.server";
 import { pruneResetTokens } from "./auth.server";
@@ -57,7 +57,8 @@ export async function runBilling(
   if (!input.force && !(await claim(db, input.runDate, now))) return { ...result, skipped: true };
 
   // Each location's storage software bills its own leases (the local adapter posts and runs autopay;
-  // a SiteLink site is billed by SiteLink and answers billedBy "software").
+  // SiteLink posts its charges, and runs autopay itself where its processor charges (option A, billedBy
+  // "software"); where our gateway charges (option B) the adapter charges autopay, decision 170).
   const list = await db
     .select({ id: locations.id, name: locations.name, software: locations.software, status: locations.status })
     .from(locations)

@@ -34,6 +34,21 @@ export class SoftwareUnreachableError extends StorageSoftwareError {
   override name = "SoftwareUnreachableError";
 }
 
+/**
+ * True when `error`, or an error in its `cause` chain, says the facility's software cannot be reached
+ * (network, timeout, HTTP 5xx, garbage, refused credentials). Like a database outage, never the
+ * visitor's fault and never a bug: pages answer 503 with Retry-After, forms keep what was typed.
+ * An unknown outcome of a write (OutcomeUnknownError) is not this: it is reconciled, never retried.
+ */
+export function isSoftwareUnreachable(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 6; depth++) {
+    if (e instanceof SoftwareUnreachableError) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** The software refused the input; `fieldErrors` names the fields where it can. */
 export class StorageValidationError extends StorageSoftwareError {
   override name = "StorageValidationError";

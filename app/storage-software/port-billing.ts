@@ -24,8 +24,9 @@ export interface LeaseBilling {
 
 export interface LocationBilling {
   /**
-   * "us": this adapter posted the charges and ran autopay (local); "software": the facility's software
-   * bills its own leases (SiteLink) and nothing was done here (`leases` is empty).
+   * "us": this adapter ran autopay (local: and posted the charges; SiteLink under option B: SiteLink
+   * posted them, decision 170); "software": the facility's software bills its own leases and charges
+   * their autopay (SiteLink under option A) and nothing was done here (`leases` is empty).
    */
   billedBy: "us" | "software";
   leases: LeaseBilling[];

@@ -1,5 +1,6 @@
 /** Rentals part of the StorageSoftware port (issue 4): holds, quotes, move-ins, reservations. See ./port.ts. */
 import type { PaymentMethodInput } from "~/domain/payment-method";
+import type { TenantContact } from "~/domain/tenant-form";
 import type { MoveInQuote, QuoteLine } from "~/domain/move-in-quote";
 
 /** The figures of a move-in (what is shown, signed and charged): `quoteMoveIn`'s answer. */
@@ -35,24 +36,8 @@ export interface TenantInput {
   altContactPhone?: string | null;
 }
 
-export interface Tenant {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string;
-  cellPhone: string;
-  addr1: string;
-  addr2: string | null;
-  city: string;
-  region: string;
-  postalCode: string;
-  isMilitary: boolean;
-  isCompany: boolean;
-  isCommercial: boolean;
-  altContactFirstName: string | null;
-  altContactLastName: string | null;
-  altContactPhone: string | null;
-}
+/** A tenant as the software holds it: the contact details of the account form (spec §3), a cell phone and its id. */
+export type Tenant = TenantContact & { id: string; cellPhone: string };
 
 /** The tenant of a move-in: the checkout keeps only the password's bcrypt hash, never the password. */
 export type MoveInTenant = Omit<TenantInput, "webPw"> & { webPwHash: string };
@@ -141,6 +126,12 @@ export interface MoveInRecord {
   /** Cents a month. */
   monthlyRate: number;
   autopayEnabled: boolean;
+  /**
+   * The visitor chose autopay but it could not be turned on with the move-in (e.g. the move-in was
+   * only confirmed by reading the software back, when the card could no longer be used): the
+   * confirmation and the email say so and link to the portal's autopay page.
+   */
+  autopayNotSetUp: boolean;
   /** When the move-in was recorded (the confirmation page is shown for a while after it). */
   createdAt: Date;
   /** The charges and credits of the lease (no payments); credits have a negative amount. */

@@ -1,6 +1,7 @@
 /** Tenants part of the StorageSoftware port (issue 5): sign-in, ledgers, payments, autopay, move-out. See ./port.ts. */
 import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
 import type { CardBrand } from "~/db/schema/billing";
+import type { TenantContact } from "~/domain/tenant-form";
 import type { Tenant } from "./port-rentals";
 
 // ---------------------------------------------------------------- tenants and billing (issue 5)
@@ -46,7 +47,12 @@ export interface TenantLease {
   /** Cents owed now (negative: a credit). */
   balance: number;
   gateCode: string;
-  autopay: { enabled: boolean; card: SavedCard | null };
+  /**
+   * `enabled` only when autopay will really charge a card: `card` is then that card (the software's
+   * own card on file where it runs autopay). `notSetUp`: the tenant chose autopay when renting online
+   * and it is not on (the portal says so and links to set it up).
+   */
+  autopay: { enabled: boolean; card: SavedCard | null; notSetUp?: boolean };
   moveOutDate: string | null;
   /** The last autopay attempt, when it was declined and nothing was paid since. */
   autopayDecline: { date: Date; amount: number; reason: string } | null;
@@ -98,22 +104,8 @@ export interface Receipt {
   paidThroughDate: string;
 }
 
-export interface ContactUpdate {
-  firstName: string;
-  lastName: string;
-  email: string;
-  addr1: string;
-  addr2: string | null;
-  city: string;
-  region: string;
-  postalCode: string;
-  isMilitary: boolean;
-  isCompany: boolean;
-  isCommercial: boolean;
-  altContactFirstName: string | null;
-  altContactLastName: string | null;
-  altContactPhone: string | null;
-}
+/** A contact change: the contact details of the account form (spec §3), mapped once in the domain. */
+export type ContactUpdate = TenantContact;
 
 /**
  * Everything a signed-in tenant may do. Every call names the tenant and the adapter checks that the

@@ -209,9 +209,11 @@ const TenantBillingInfoUpdate_v2: OpHandler = (ctx) => {
   const type = int(p.iAutoBillType);
   const typeId = int(p.iCreditCardTypeID);
   let number = str(p.sCreditCardNum).replace(/[\s-]/g, "");
+  // A masked number (as TenantBillingInfo returns it to a careful client) keeps the stored card, also
+  // when autopay is only being turned off: turning it on again later uses the same card.
+  if (/[*Xx]/.test(number) && ledger.autobill && ledger.autobill.sCreditCardNum.slice(-4) === number.slice(-4)) number = ledger.autobill.sCreditCardNum;
   if (type === 1) {
     if (!s.paymentTypes.some((t) => t.PmtTypeID === typeId && t.sCategory === "Credit Card")) return [rt(-95, "Invalid credit card type id")];
-    if (/[*Xx]/.test(number) && ledger.autobill && ledger.autobill.sCreditCardNum.slice(-4) === number.slice(-4)) number = ledger.autobill.sCreditCardNum;
     if (!luhnValid(number)) return [rt(-2, "Could not save billing information")];
   }
   const exp = dateTime(p.dCredtiCardExpir);

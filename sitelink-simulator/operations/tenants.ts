@@ -36,7 +36,12 @@ function fieldsFrom(ctx: OpContext, names: readonly string[]): Record<string, st
 export function tenantRow(sim: SiteLinkSimulator, s: SiteRecord, t: TenantRecord): Row {
   const f = t.fields;
   const text = (k: string) => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : null);
+  // The whole tenant row, as a DataSet of it would carry (null columns omitted): every field
+  // TenantUpdate_v3 overwrites can be read back first (read-modify-write, decision 168).
+  const stored: Row = {};
+  for (const name of TENANT_FIELDS) if (!name.startsWith("b") && !name.startsWith("d")) stored[name] = text(name);
   return {
+    ...stored,
     TenantID: t.TenantID,
     SiteID: s.SiteID,
     sLocationCode: s.sLocationCode,

@@ -19,6 +19,7 @@ import {
 } from "~/storage-software/index.server";
 import { DEMO_CORP } from "../../sitelink-simulator/index";
 import { PASSWORD_ENV, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { loadContext } from "./route-helpers";
 
 const NOW = new Date("2026-11-24T19:41:00Z");
 
@@ -152,7 +153,7 @@ describe("SiteLink inventory: sync, choice of adapter and freshness", () => {
   it("pages say how fresh SiteLink availability is, in the location's time zone", async () => {
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "lumberton-nc-28358"))!;
-    const listing = await getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
+    const listing = await getLocationUnitListing(loadContext(bed.handle.db), location, account, new URLSearchParams());
     expect(listing.notices).toEqual([]);
     expect(listing.totalCount).toBeGreaterThan(0);
     const [state] = await bed.handle.db.select().from(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, bed.lumberton.id));
@@ -284,7 +285,7 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
         // The unit pages keep the last catalogue (with its age); the checkout's reads fail clearly.
         const account = await accountOf(bed);
         const location = (await getUnitsLocation(bed.handle.db, account.id, "lumberton-nc-28358"))!;
-        const listing = await getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
+        const listing = await getLocationUnitListing(loadContext(bed.handle.db), location, account, new URLSearchParams());
         expect(listing.totalCount).toBeGreaterThan(0);
         expect(listing.freshness[0]).toMatch(/^Availability as of/);
 
@@ -325,7 +326,7 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
     try {
       const account = await accountOf(bed);
       const location = (await getUnitsLocation(bed.handle.db, account.id, "jacksonville-nc-28546"))!;
-      const page = () => getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
+      const page = () => getLocationUnitListing(loadContext(bed.handle.db), location, account, new URLSearchParams());
       const first = await page();
       expect(first.notices).toHaveLength(1);
       expect(first.notices[0]).toMatch(/could not be loaded.*We could not reach the facility's system just now/);
@@ -347,7 +348,7 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
     forgetStorageChoices(bed.handle.db);
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "jacksonville-nc-28546"))!;
-    const listing = await getLocationUnitListing({ db: bed.handle.db, cspNonce: "", clientIp: "" }, location, account, new URLSearchParams());
+    const listing = await getLocationUnitListing(loadContext(bed.handle.db), location, account, new URLSearchParams());
     expect(listing.notices[0]).toMatch(/could not be loaded/);
   });
 

@@ -6,32 +6,23 @@
  * (clear message, another unit offered, no charge), a declined card and refused credentials (clear
  * messages, nothing half-saved), and option B (our gateway charges, SiteLink records cash).
  */
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { leases, sitelinkSites, sitelinkWrites, tenants, units, unitTypes } from "~/db/schema";
+import { leases, sitelinkSites, sitelinkWrites, tenants, units } from "~/db/schema";
 import { confirmCheckout, getCheckout, placeMoveIn, sweepConfirmingCheckouts } from "~/services/move-in.server";
 import { SoftwareUnreachableError, UnitUnavailableError } from "~/storage-software/errors";
 import { forgetStorageChoices, runSiteLinkSync } from "~/storage-software/index.server";
 import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
-import { startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { roomiestSyncedUnitType, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
 let unitTypeId: string;
 
 /** A Lumberton unit type (synced from SiteLink) with at least three free units. */
 async function roomyType(): Promise<string> {
-  const rows = await bed.handle.db
-    .select({
-      id: unitTypes.id,
-      free: sql<number>`count(*) filter (where ${units.status} = 'available')`.mapWith(Number),
-    })
-    .from(unitTypes)
-    .innerJoin(units, eq(units.unitTypeId, unitTypes.id))
-    .where(and(eq(unitTypes.locationId, bed.lumberton.id), sql`${unitTypes.externalId} is not null`, sql`${unitTypes.category} <> 'parking'`))
-    .groupBy(unitTypes.id);
-  const pick = rows.sort((a, b) => b.free - a.free)[0]!;
+  const pick = await roomiestSyncedUnitType(bed, bed.lumberton);
   expect(pick.free).toBeGreaterThanOrEqual(3);
-  return String(pick.id);
+  return pick.id;
 }
 
 beforeAll(async () => {

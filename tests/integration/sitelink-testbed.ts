@@ -5,9 +5,9 @@
  * encrypted (both ways of docs/decisions/110 are exercised).
  */
 import crypto from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, locations } from "~/db/schema";
+import { accounts, locations, units, unitTypes } from "~/db/schema";
 import type { LocationRef } from "~/storage-software/index.server";
 import { saveSiteLinkSettings } from "~/storage-software/index.server";
 import { DEMO_CORP, startSiteLinkSimulator, type RunningSimulator, type StartOptions } from "../../sitelink-simulator/index";
@@ -65,4 +65,16 @@ export async function startSiteLinkTestbed(options: StartOptions = {}): Promise<
       await sim.close();
     },
   };
+}
+
+/** The storage unit type (not parking) synced from SiteLink at `location` with the most free units, and how many. */
+export async function roomiestSyncedUnitType(bed: SiteLinkTestbed, location: LocationRef): Promise<{ id: string; free: number }> {
+  const rows = await bed.handle.db
+    .select({ id: unitTypes.id, free: sql<number>`count(*) filter (where ${units.status} = 'available')`.mapWith(Number) })
+    .from(unitTypes)
+    .innerJoin(units, eq(units.unitTypeId, unitTypes.id))
+    .where(and(eq(unitTypes.locationId, location.id), isNotNull(unitTypes.externalId), ne(unitTypes.category, "parking")))
+    .groupBy(unitTypes.id);
+  const pick = rows.sort((a, b) => b.free - a.free)[0]!;
+  return { id: String(pick.id), free: pick.free };
 }

@@ -20,6 +20,7 @@
  *    to check that availability honours holds).
  *  - `openCheckout({ unitTypeId, now })`: whatever must exist before `moveIn` for a checkout (the local
  *    adapter: a `checkouts` row); returns the checkout id and its idempotency key.
+ *  - `softwareContact(tenantId)` (optional): the contact details in the software's own tenant record.
  *  - `advanceClock(to)`: moves the software's own clock (a simulator's business date) to `to`; the
  *    port's calls also get `now`/`runDate` explicitly. The local adapter has no clock of its own.
  *  - `close()`.
@@ -32,7 +33,7 @@ import type { CardDetails, MoveInQuote, MoveInResult, PaymentMethodInput, Storag
 import type { UnitStatus } from "~/db/schema/unit";
 import { PaymentDeclinedError, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { addDaysIso, localDate } from "~/domain/calendar";
-import { hashPassword } from "~/services/password.server";
+import { hashPassword } from "~/platform/password.server";
 
 export interface ContractHarness {
   /** The adapter of a live location that has at least one unit type, insurance plans and the lock-fee charge. */
@@ -48,6 +49,11 @@ export interface ContractHarness {
   openCheckout(input: { unitTypeId: string; now: Date }): Promise<{ checkoutId: string; idempotencyKey: string }>;
   /** Moves the software's own clock to `to` (a simulator's business date); no-op for the local adapter. */
   advanceClock(to: Date): Promise<void>;
+  /**
+   * The tenant's contact details as the software's own tenant record holds them, when the software
+   * keeps one of its own (SiteLink: the site's tenant record); absent for the local adapter.
+   */
+  softwareContact?(tenantId: string): Promise<{ lastName: string; addr1: string; city: string; email: string; cellPhone: string } | null>;
   close(): Promise<void>;
 }
 
@@ -543,6 +549,10 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect((await h.storage.getTenant(tenantId))!.email.toLowerCase()).toBe(t.email.toLowerCase());
       await h.storage.updateTenantPhone(tenantId, "9105550999");
       expect((await h.storage.getTenant(tenantId))!.cellPhone).toBe("9105550999");
+      // The software's own record follows (and was not touched by the refused change).
+      if (h.softwareContact) {
+        expect(await h.softwareContact(tenantId)).toEqual({ lastName: "King", addr1: "2 Oak Avenue", city: "Fayetteville", email: before.email.toLowerCase(), cellPhone: "9105550999" });
+      }
     });
 
     it("lists the tenant's leases with balance, dates, gate code and plan; another tenant's or site's lease is null", async () => {
@@ -578,6 +588,22 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(payment.amount).toBe(t.quote.total);
       expect(payment.paymentId).toBe(t.result.paymentId);
       expect(ledger.at(-1)!.runningBalance).toBe((await lease()).balance);
+      // The move-in's charges, as the software posted them: whole cents, dated the move-in day, and
+      // (less any credit) exactly what was paid; each line's running balance follows from the one before.
+      const atMoveIn = ledger.filter((e) => e.entryDate === t.quote.moveInDate);
+      const charged = atMoveIn.filter((e) => e.kind === "charge");
+      expect(charged.length).toBeGreaterThanOrEqual(2);
+      for (const e of ledger) {
+        expect(Number.isInteger(e.amount) && Number.isInteger(e.tax) && e.amount >= 0).toBe(true);
+        expect(e.entryDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+        expect(e.description.length).toBeGreaterThan(0);
+      }
+      expect(charged.reduce((s, e) => s + e.amount + e.tax, 0) - atMoveIn.filter((e) => e.kind === "credit").reduce((s, e) => s + e.amount, 0)).toBe(t.quote.total);
+      expect(charged.some((e) => e.tax > 0)).toBe(t.quote.lines.some((l) => l.tax > 0));
+      ledger.reduce((prev, e) => {
+        expect(e.runningBalance).toBe(prev + (e.kind === "charge" ? e.amount + e.tax : -e.amount));
+        return e.runningBalance;
+      }, 0);
       expect(await h.storage.getLedger(other.result.tenantId, leaseId)).toBeNull();
     });
 
@@ -636,6 +662,18 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       );
       await expect(h.storage.enrolAutopay({ tenantId, leaseId, method: { kind: "card", card: contractCard(DECLINED), saveCard: true }, now: NOW })).rejects.toBeInstanceOf(PaymentDeclinedError);
       expect(await h.storage.listSavedCards(other.result.tenantId)).toEqual([]);
+    });
+
+    it("autopay chosen at the move-in is on with the card it will charge; it is never 'on' without a card", async () => {
+      const withAutopay = await contractMoveIn(h, { autopay: true, card: contractCard("5555555555554444") });
+      const tid = withAutopay.result.tenantId;
+      const on = (await h.storage.getTenantLease(tid, withAutopay.result.leaseId))!;
+      expect(on.autopay).toMatchObject({ enabled: true, card: { brand: "mastercard", last4: "4444" } });
+      await h.storage.cancelAutopay({ tenantId: tid, leaseId: withAutopay.result.leaseId });
+      expect((await h.storage.getTenantLease(tid, withAutopay.result.leaseId))!.autopay.enabled).toBe(false);
+      for (const l of [...(await h.storage.listTenantLeases(tid)), ...(await h.storage.listTenantLeases(tenantId))]) {
+        if (l.autopay.enabled) expect(l.autopay.card).not.toBeNull();
+      }
     });
 
     it("bills the next due date once (or says the software bills its own leases)", async () => {

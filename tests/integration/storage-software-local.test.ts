@@ -7,7 +7,7 @@ import { storageFor, storageSoftwareNotice } from "~/storage-software/index.serv
 import { StorageSoftwareError } from "~/storage-software/errors";
 import { createTestDatabase } from "./db";
 import { contractMoveIn, storageSoftwareContract, type ContractHarness } from "./storage-software-contract";
-import { getPaymentGateway } from "~/services/payment-gateway.server";
+import { getPaymentGateway } from "~/platform/payment-gateway.server";
 
 async function locationRef(handle: DatabaseHandle, slug: string) {
   const row = await handle.db.query.locations.findFirst({ where: eq(locations.urlSlug, slug) });

@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { checkouts, unitTypes, units } from "~/db/schema";
+import { checkouts, tenantSoftwareLinks, unitTypes, units } from "~/db/schema";
 import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
 import { CONTRACT_NOW, storageSoftwareContract } from "./storage-software-contract";
 import { startSiteLinkTestbed } from "./sitelink-testbed";
@@ -55,6 +55,17 @@ storageSoftwareContract("sitelink", async () => {
     // SiteLink has a business date of its own: the simulator's clock.
     async advanceClock(to) {
       control.setClock({ to: to.toISOString() });
+    },
+    // SiteLink's own tenant record (the site's TenantID our tenant is linked to).
+    async softwareContact(tenantId) {
+      const [link] = await db
+        .select({ id: tenantSoftwareLinks.externalTenantId })
+        .from(tenantSoftwareLinks)
+        .where(and(eq(tenantSoftwareLinks.tenantId, Number(tenantId)), eq(tenantSoftwareLinks.locationId, bed.lumberton.id)));
+      const t = link ? control.inspectSite("L001").tenants.find((x) => x.TenantID === Number(link.id)) : undefined;
+      if (!t) return null;
+      const f = (k: string) => String(t.fields[k] ?? "");
+      return { lastName: f("sLName"), addr1: f("sAddr1"), city: f("sCity"), email: f("sEmail"), cellPhone: f("sMobile") };
     },
     close: () => bed.close(),
   };

@@ -6,10 +6,10 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, payments, savedCards } from "~/db/schema";
-import { getPaymentGateway } from "~/services/payment-gateway.server";
+import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { chargesForPeriod, lastPostedPeriod, periodIndexOf, periodStart, periodsToPost } from "~/domain/billing";
 import type { Billing, LeaseBilling, LocationRef } from "../port";
-import { leaseBalance, postCharges, recordApprovedPayment, recordDeclinedPayment } from "./ledger";
+import { leaseBalance, postCharges, chargeAutopayCard, recordApprovedPayment } from "./ledger";
 import { domainLedger, refreshPaidThrough, termsOf } from "./tenants";
 
 export function localBilling(db: Database, location: LocationRef): Billing {
@@ -78,18 +78,8 @@ async function billLease(db: Database, leaseId: number, input: { runDate: string
   if (await db.query.payments.findFirst({ columns: { id: true }, where: eq(payments.idempotencyKey, idempotencyKey) })) return none;
   const card = await db.query.savedCards.findFirst({ where: and(eq(savedCards.id, lease.autopayCardId), eq(savedCards.tenantId, lease.tenantId)) });
   if (!card) return none;
-  const result = await getPaymentGateway().charge({ amount: balance, idempotencyKey, cardToken: card.gatewayToken });
+  const result = await chargeAutopayCard(db, getPaymentGateway(), { tenantId: lease.tenantId, leaseId: lease.id, amount: balance, idempotencyKey, card });
   if (result.status === "declined") {
-    await recordDeclinedPayment(db, {
-      tenantId: lease.tenantId,
-      leaseId: lease.id,
-      amount: balance,
-      source: "autopay",
-      cardBrand: card.brand,
-      cardLast4: card.last4,
-      idempotencyKey,
-      reason: result.reason,
-    });
     return { chargesPosted: posted, autopay: "declined", autopayAmount: balance, declineReason: result.reason };
   }
   await db.transaction(async (tx) => {

@@ -1,11 +1,12 @@
-import { and, asc, eq, sql, type SQL } from "drizzle-orm";
+import { asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { insurancePlans, locations, unitTypes, units } from "~/db/schema";
+import { insurancePlans, locations } from "~/db/schema";
 import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
-import { now as clockNow } from "~/services/clock.server";
-import type { AvailabilityOptions, CheckoutChargeOption, Inventory, UnitTypeAvailability } from "../port";
+import { now as clockNow } from "~/platform/clock.server";
+import type { AvailabilityOptions, CheckoutChargeOption, Inventory } from "../port";
 import type { LocationRef } from "../port";
+import { catalogueUnitTypes } from "../catalogue";
 import { StorageSoftwareError } from "../errors";
 
 /**
@@ -14,38 +15,6 @@ import { StorageSoftwareError } from "../errors";
  * hold that ended at or before `now`). Reserved, rented and unavailable units never count.
  */
 export function localInventory(db: Database, location: LocationRef): Inventory {
-  const unitTypeRows = (where: SQL | undefined, at: Date) => {
-    const atIso = at.toISOString();
-    return db
-      .select({
-        id: unitTypes.id,
-        locationId: unitTypes.locationId,
-        name: unitTypes.name,
-        category: unitTypes.category,
-        width: unitTypes.width,
-        length: unitTypes.length,
-        height: unitTypes.height,
-        floor: unitTypes.floor,
-        features: unitTypes.features,
-        description: unitTypes.description,
-        standardRate: unitTypes.standardRate,
-        webRate: unitTypes.webRate,
-        availableCount: sql<number>`count(${units.id}) filter (where ${units.status} = 'available' and (${units.heldUntil} is null or ${units.heldUntil} <= ${atIso}::timestamptz))`.mapWith(Number),
-        totalCount: sql<number>`count(${units.id})`.mapWith(Number),
-      })
-      .from(unitTypes)
-      .leftJoin(units, eq(units.unitTypeId, unitTypes.id))
-      .where(and(eq(unitTypes.locationId, location.id), where))
-      .groupBy(unitTypes.id)
-      .orderBy(asc(sql`${unitTypes.width} * ${unitTypes.length}`), asc(unitTypes.width), asc(unitTypes.category), asc(unitTypes.id));
-  };
-
-  const toAvailability = (row: Awaited<ReturnType<typeof unitTypeRows>>[number]): UnitTypeAvailability => ({
-    ...row,
-    id: String(row.id),
-    features: Array.isArray(row.features) ? row.features : [],
-  });
-
   const at = (options?: AvailabilityOptions) => options?.now ?? clockNow();
 
   return {
@@ -59,14 +28,13 @@ export function localInventory(db: Database, location: LocationRef): Inventory {
     },
 
     async listUnitTypes(options) {
-      const rows = await unitTypeRows(undefined, at(options));
-      return rows.map(toAvailability);
+      return catalogueUnitTypes(db, location.id, { at: at(options) });
     },
 
     async getUnitType(unitTypeId, options) {
       if (!/^\d{1,9}$/.test(unitTypeId)) return null;
-      const [row] = await unitTypeRows(eq(unitTypes.id, Number(unitTypeId)), at(options));
-      return row ? toAvailability(row) : null;
+      const [row] = await catalogueUnitTypes(db, location.id, { at: at(options), unitTypeId: Number(unitTypeId) });
+      return row ?? null;
     },
 
     async listInsurancePlans() {

@@ -158,6 +158,32 @@ export async function recordDeclinedPayment(
     .onConflictDoNothing({ target: payments.idempotencyKey });
 }
 
+/**
+ * Charges a tenant's saved card for autopay through `gateway` (idempotent on the key); a decline is
+ * recorded as a declined autopay payment (no ledger line: nothing was paid). Both adapters' billing
+ * runs use it; what an approval records differs (our ledger, or SiteLink's).
+ */
+export async function chargeAutopayCard<R extends { status: "approved" } | { status: "declined"; reason: string }>(
+  db: Executor,
+  gateway: { charge(request: { amount: number; idempotencyKey: string; cardToken: string }): Promise<R> },
+  input: { tenantId: number; leaseId: number; amount: number; idempotencyKey: string; card: { brand: CardBrand; last4: string; gatewayToken: string } },
+): Promise<R> {
+  const result = await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, cardToken: input.card.gatewayToken });
+  if (result.status === "declined") {
+    await recordDeclinedPayment(db, {
+      tenantId: input.tenantId,
+      leaseId: input.leaseId,
+      amount: input.amount,
+      source: "autopay",
+      cardBrand: input.card.brand,
+      cardLast4: input.card.last4,
+      idempotencyKey: input.idempotencyKey,
+      reason: result.reason,
+    });
+  }
+  return result;
+}
+
 /** The lease's balance in cents (positive: owed by the tenant; negative: credit). */
 export async function leaseBalance(db: Executor, leaseId: number): Promise<number> {
   const [row] = await db

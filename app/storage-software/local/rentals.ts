@@ -10,7 +10,7 @@ import crypto from "node:crypto";
 import { and, eq, lte, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, ledgerEntries, leases, locations, payments, reservations, savedCards, tenants, units } from "~/db/schema";
-import { getPaymentGateway, type ChargeResult } from "~/services/payment-gateway.server";
+import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
 import type { MoveInInput, MoveInQuote, MoveInRecord, MoveInResult, MoveInTenant, ReservationRecord, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
@@ -78,6 +78,29 @@ function toReservation(r: typeof reservations.$inferSelect, unitName: string): R
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === "23505" || e?.cause?.code === "23505";
+}
+
+/** Our tenant row for a tenant given at a move-in or reservation (both adapters keep one). */
+export function newTenantRow(t: MoveInTenant, email: string, accountId: number): typeof tenants.$inferInsert {
+  return {
+    accountId,
+    firstName: t.firstName,
+    lastName: t.lastName,
+    email,
+    cellPhone: t.cellPhone,
+    webPwHash: t.webPwHash,
+    addr1: t.addr1,
+    addr2: t.addr2 ?? null,
+    city: t.city,
+    region: t.region,
+    postalCode: t.postalCode,
+    isMilitary: t.isMilitary,
+    isCompany: t.isCompany,
+    isCommercial: t.isCommercial,
+    altContactFirstName: t.altContactFirstName ?? null,
+    altContactLastName: t.altContactLastName ?? null,
+    altContactPhone: t.altContactPhone ?? null,
+  };
 }
 
 export function localRentals(db: Database, location: LocationRef): Rentals {
@@ -162,28 +185,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
   /** The tenant row of a move-in or a full-form reservation (the email already checked free). */
   async function insertTenant(tx: Transaction, t: MoveInTenant, email: string): Promise<{ id: number }> {
     const accountId = await accountIdOf(tx);
-    const [tenant] = await tx
-      .insert(tenants)
-      .values({
-        accountId,
-        firstName: t.firstName,
-        lastName: t.lastName,
-        email,
-        cellPhone: t.cellPhone,
-        webPwHash: t.webPwHash,
-        addr1: t.addr1,
-        addr2: t.addr2 ?? null,
-        city: t.city,
-        region: t.region,
-        postalCode: t.postalCode,
-        isMilitary: t.isMilitary,
-        isCompany: t.isCompany,
-        isCommercial: t.isCommercial,
-        altContactFirstName: t.altContactFirstName ?? null,
-        altContactLastName: t.altContactLastName ?? null,
-        altContactPhone: t.altContactPhone ?? null,
-      })
-      .returning({ id: tenants.id });
+    const [tenant] = await tx.insert(tenants).values(newTenantRow(t, email, accountId)).returning({ id: tenants.id });
     return tenant!;
   }
 
@@ -352,6 +354,8 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         nextDueDate: lease.nextDueDate,
         monthlyRate: lease.monthlyRate,
         autopayEnabled: lease.autopayEnabled,
+        // The local move-in enrols autopay in its own transaction: never chosen and left off.
+        autopayNotSetUp: false,
         createdAt: lease.createdAt,
         lines: ledger
           .filter((l) => l.kind !== "payment")

@@ -2,10 +2,11 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { insurancePlans, leases, locations, moveOutNotices, payments, savedCards, tenants, unitTypes, units } from "~/db/schema";
 import { ledgerEntries, type CardBrand } from "~/db/schema/billing";
-import { dummyPasswordHash, hashPassword, verifyPassword } from "~/services/password.server";
-import { getPaymentGateway, type ChargeResult } from "~/services/payment-gateway.server";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "~/platform/password.server";
+import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
 import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
+import { pickTenantContact } from "~/domain/tenant-form";
 import {
   balanceOf,
   chargeKey,
@@ -28,31 +29,15 @@ type TenantRow = typeof tenants.$inferSelect;
 type LeaseRow = typeof leases.$inferSelect;
 
 function toTenant(t: TenantRow): Tenant {
-  return {
-    id: String(t.id),
-    firstName: t.firstName,
-    lastName: t.lastName,
-    email: t.email,
-    cellPhone: t.cellPhone,
-    addr1: t.addr1,
-    addr2: t.addr2,
-    city: t.city,
-    region: t.region,
-    postalCode: t.postalCode,
-    isMilitary: t.isMilitary,
-    isCompany: t.isCompany,
-    isCommercial: t.isCommercial,
-    altContactFirstName: t.altContactFirstName,
-    altContactLastName: t.altContactLastName,
-    altContactPhone: t.altContactPhone,
-  };
+  return { id: String(t.id), cellPhone: t.cellPhone, ...pickTenantContact(t) };
 }
 
 function toSavedCard(c: typeof savedCards.$inferSelect): SavedCard {
   return { id: String(c.id), brand: c.brand, last4: c.last4, expMonth: c.expMonth, expYear: c.expYear };
 }
 
-function toPayment(p: typeof payments.$inferSelect): Payment {
+/** A payment row as the port's Payment (the SiteLink adapter keeps the same rows). */
+export function toPayment(p: typeof payments.$inferSelect): Payment {
   return {
     id: String(p.id),
     amount: p.amount,
@@ -125,6 +110,13 @@ export async function refreshPaidThrough(tx: Executor, lease: LeaseRow): Promise
 }
 
 
+/** A contact change to an email address another tenant of the account uses. */
+export function emailTakenError(): StorageValidationError {
+  return new StorageValidationError("This email address is already used by another account.", {
+    email: ["This email address is already used by another account. Please use another one or call the office."],
+  });
+}
+
 /**
  * The Tenants part of the local adapter: tenants, leases, ledgers, payments and autopay in our own
  * tables. Leases are those of this location; tenants are the account's.
@@ -191,7 +183,8 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
       nextDueDate: lease.nextDueDate,
       balance,
       gateCode: lease.gateCode,
-      autopay: { enabled: lease.autopayEnabled, card: card ? toSavedCard(card) : null },
+      // On only with a card to charge (a lease enrolled without one would never be charged).
+      autopay: { enabled: lease.autopayEnabled && card !== undefined, card: card ? toSavedCard(card) : null },
       moveOutDate: lease.moveOutDate,
       autopayDecline:
         lastAutopay?.status === "declined" && balance > 0
@@ -360,9 +353,7 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
         columns: { id: true },
         where: and(eq(tenants.accountId, row.accountId), sql`lower(${tenants.email}) = ${email}`, ne(tenants.id, row.id)),
       });
-      const emailTaken = new StorageValidationError("This email address is already used by another account.", {
-        email: ["This email address is already used by another account. Please use another one or call the office."],
-      });
+      const emailTaken = emailTakenError();
       if (taken) throw emailTaken;
       try {
         await db

@@ -11,13 +11,14 @@
  * - Checkout charges: the location's `charges_to_show_at_checkout`, each matched with a SiteLink charge
  *   description (ChargeDescriptionsRetrieve: by ChargeDescID, or by name) for its price and taxes.
  */
-import { and, asc, eq, isNotNull, sql, type SQL } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations, unitTypes, units } from "~/db/schema";
+import { locations } from "~/db/schema";
 import { parseCheckoutCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
-import type { AvailabilityOptions, CheckoutChargeOption, InsurancePlanOption, Inventory, UnitTypeAvailability } from "../port";
+import type { AvailabilityOptions, CheckoutChargeOption, InsurancePlanOption, Inventory } from "../port";
 import type { LocationRef } from "../port";
+import { catalogueUnitTypes } from "../catalogue";
 import { StorageSoftwareError, SoftwareUnreachableError } from "../errors";
 import type { SiteLinkCall, SiteLinkLog } from "./client";
 import { rowsOf } from "./dataset";
@@ -70,38 +71,6 @@ export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & Avai
     await running;
   }
 
-  const unitTypeRows = (where: SQL | undefined, at: Date) => {
-    const atIso = at.toISOString();
-    return db
-      .select({
-        id: unitTypes.id,
-        locationId: unitTypes.locationId,
-        name: unitTypes.name,
-        category: unitTypes.category,
-        width: unitTypes.width,
-        length: unitTypes.length,
-        height: unitTypes.height,
-        floor: unitTypes.floor,
-        features: unitTypes.features,
-        description: unitTypes.description,
-        standardRate: unitTypes.standardRate,
-        webRate: unitTypes.webRate,
-        availableCount: sql<number>`count(${units.id}) filter (where ${units.status} = 'available' and (${units.heldUntil} is null or ${units.heldUntil} <= ${atIso}::timestamptz))`.mapWith(Number),
-        totalCount: sql<number>`count(${units.id}) filter (where ${units.externalId} is not null)`.mapWith(Number),
-      })
-      .from(unitTypes)
-      .leftJoin(units, and(eq(units.unitTypeId, unitTypes.id), isNotNull(units.externalId)))
-      .where(and(eq(unitTypes.locationId, location.id), isNotNull(unitTypes.externalId), where))
-      .groupBy(unitTypes.id)
-      .orderBy(asc(sql`${unitTypes.width} * ${unitTypes.length}`), asc(unitTypes.width), asc(unitTypes.category), asc(unitTypes.id));
-  };
-
-  const toAvailability = (row: Awaited<ReturnType<typeof unitTypeRows>>[number]): UnitTypeAvailability => ({
-    ...row,
-    id: String(row.id),
-    features: Array.isArray(row.features) ? row.features : [],
-  });
-
   const at = (options?: AvailabilityOptions) => options?.now ?? now();
 
   async function locationRow() {
@@ -123,14 +92,14 @@ export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & Avai
 
     async listUnitTypes(options) {
       await ensureSynced();
-      return (await unitTypeRows(undefined, at(options))).map(toAvailability);
+      return catalogueUnitTypes(db, location.id, { at: at(options), syncedOnly: true });
     },
 
     async getUnitType(unitTypeId, options) {
       if (!/^\d{1,9}$/.test(unitTypeId)) return null;
       await ensureSynced();
-      const [row] = await unitTypeRows(eq(unitTypes.id, Number(unitTypeId)), at(options));
-      return row ? toAvailability(row) : null;
+      const [row] = await catalogueUnitTypes(db, location.id, { at: at(options), unitTypeId: Number(unitTypeId), syncedOnly: true });
+      return row ?? null;
     },
 
     async listInsurancePlans(): Promise<InsurancePlanOption[]> {

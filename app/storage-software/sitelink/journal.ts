@@ -66,6 +66,8 @@ export interface Journal {
       now: Date;
     },
   ): Promise<void>;
+  /** Adds ids to an entry without changing its state (e.g. our gateway's approval before the send). */
+  note(key: string, externalIds: Record<string, string>): Promise<void>;
   /** Entries of this location still waiting for an answer (pending or unknown), oldest first. */
   open(operations?: string[]): Promise<JournalEntry[]>;
 }
@@ -121,6 +123,14 @@ export function createJournal(db: Executor, locationId: number): Journal {
             : {}),
           ...(error !== undefined ? { lastError: error } : {}),
         })
+        .where(eq(sitelinkWrites.idempotencyKey, key));
+    },
+    async note(key, externalIds) {
+      const current = await this.get(key);
+      if (!current) return;
+      await db
+        .update(sitelinkWrites)
+        .set({ externalIds: { ...current.externalIds, ...externalIds } })
         .where(eq(sitelinkWrites.idempotencyKey, key));
     },
     async open(operations) {

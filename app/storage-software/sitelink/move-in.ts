@@ -40,6 +40,7 @@ import {
   UnitUnavailableError,
 } from "../errors";
 import { postCharges, recordApprovedPayment } from "../local/ledger";
+import { newTenantRow } from "../local/rentals";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { readFailed, SiteLinkCallError } from "./errors";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
@@ -218,6 +219,54 @@ interface AttemptContext {
   insurancePremium: string;
   idempotencyKey: string;
   gatewayAuth: string;
+  /**
+   * Option B with autopay chosen: our gateway's token for the card (never the number or CVV), its
+   * brand, last four digits, expiry and name, so that the lease is enrolled in autopay when it is
+   * confirmed, also by reconciliation after the visitor has gone. Removed once used or abandoned.
+   */
+  autopayToken?: string;
+  autopayCard?: string;
+}
+
+/** The journal field that holds an autopay token until the move-in is settled (then removed). */
+const TOKEN_FIELDS = ["autopayToken", "autopayCard"] as const;
+
+/** Forgets the autopay token kept on a checkout's move-in attempts (used, or the move-in did not happen). */
+async function forgetAutopayToken(db: Executor, locationId: number, checkoutId: string): Promise<void> {
+  const prefix = moveInKeyPrefix(checkoutId).replace(/[\\%_]/g, (c) => `\\${c}`);
+  await db
+    .update(sitelinkWrites)
+    .set({ externalIds: sql`${sitelinkWrites.externalIds} - ${TOKEN_FIELDS[0]}::text - ${TOKEN_FIELDS[1]}::text` })
+    .where(and(eq(sitelinkWrites.locationId, locationId), sql`${sitelinkWrites.idempotencyKey} like ${`${prefix}%`}`, sql`${sitelinkWrites.externalIds} ? ${TOKEN_FIELDS[0]}::text`));
+}
+
+/** The done move-in attempt behind one of our lease records (the checkout that completed it), or null. */
+async function moveInAttemptOfLease(db: Executor, locationId: number, leaseId: string): Promise<{ key: string; externalIds: Record<string, string> } | null> {
+  if (!/^\d{1,9}$/.test(leaseId)) return null;
+  const [c] = await db.select({ id: checkouts.id }).from(checkouts).where(and(eq(checkouts.completedLeaseId, Number(leaseId)), eq(checkouts.locationId, locationId)));
+  if (!c) return null;
+  const done = (await createJournal(db, locationId).withPrefix(moveInKeyPrefix(c.id))).filter((e) => e.state === "done");
+  const last = done.at(-1);
+  return last ? { key: last.key, externalIds: last.externalIds } : null;
+}
+
+/**
+ * Whether the tenant chose autopay when renting online and has not dealt with it since (enrolled or
+ * cancelled in the portal): with autopay off, the confirmation, the email and the portal say that it
+ * is not on yet and link to set it up (issue 11: a move-in confirmed only by reconciliation under
+ * option A, where SiteLink's processor had the card and we may not keep it).
+ */
+export async function autopayWantedAtMoveIn(db: Executor, locationId: number, leaseId: string): Promise<boolean> {
+  const attempt = await moveInAttemptOfLease(db, locationId, leaseId);
+  return attempt?.externalIds.autopay === "true" && attempt.externalIds.autopayHandled !== "true";
+}
+
+/** The tenant enrolled in or cancelled autopay in the portal: the move-in's wish is answered. */
+export async function autopayWishHandled(db: Executor, locationId: number, leaseId: string, now: Date): Promise<void> {
+  const attempt = await moveInAttemptOfLease(db, locationId, leaseId);
+  if (attempt?.externalIds.autopay === "true" && attempt.externalIds.autopayHandled !== "true") {
+    await createJournal(db, locationId).settle(attempt.key, "done", { externalIds: { autopayHandled: "true" }, now });
+  }
 }
 
 export function createSiteLinkMoveIn(deps: MoveInDeps) {
@@ -295,6 +344,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   async function reopen(checkoutId: string, opts: { newKey?: boolean } = {}) {
+    // The move-in did not happen (nothing charged): an autopay token kept for it is dropped.
+    await forgetAutopayToken(db, location.id, checkoutId);
     await db
       .update(checkouts)
       .set({
@@ -442,26 +493,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         (
           await tx
             .insert(tenants)
-            .values({
-              accountId,
-              firstName: t.firstName,
-              lastName: t.lastName,
-              email,
-              cellPhone: t.cellPhone,
-              webPwHash: c.webPwHash ?? t.webPwHash,
-              addr1: t.addr1,
-              addr2: t.addr2 ?? null,
-              city: t.city,
-              region: t.region,
-              postalCode: t.postalCode,
-              isMilitary: t.isMilitary,
-              isCompany: t.isCompany,
-              isCommercial: t.isCommercial,
-              altContactFirstName: t.altContactFirstName ?? null,
-              altContactLastName: t.altContactLastName ?? null,
-              altContactPhone: t.altContactPhone ?? null,
-              externalId: ctx.tenantId,
-            })
+            .values({ ...newTenantRow({ ...t, webPwHash: c.webPwHash ?? t.webPwHash }, email, accountId), externalId: ctx.tenantId })
             .returning({ id: tenants.id })
         )[0]!.id;
       await linkTenant(tx, tenantId, ctx.tenantId);
@@ -529,6 +561,17 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           })),
         );
       }
+      // Option B, autopay chosen: the gateway's token kept on the attempt enrols the lease now, also
+      // when only reconciliation confirmed it (the visitor's card itself is long gone).
+      if (ctx.autopay === "true" && ctx.autopayToken && ctx.autopayCard) {
+        const k = JSON.parse(ctx.autopayCard) as { brand: CardBrand; last4: string; expMonth: number; expYear: number; name: string };
+        const [saved] = await tx
+          .insert(savedCards)
+          .values({ tenantId, brand: k.brand, last4: k.last4, expMonth: k.expMonth, expYear: k.expYear, nameOnCard: k.name, gatewayToken: ctx.autopayToken })
+          .returning({ id: savedCards.id });
+        await tx.update(leases).set({ autopayEnabled: true, autopayCardId: saved!.id }).where(eq(leases.id, leaseId));
+      }
+      await forgetAutopayToken(tx, location.id, checkoutId);
       await tx
         .update(checkouts)
         .set({
@@ -677,7 +720,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       checkoutId: input.checkoutId,
       now,
     });
-    if (confirmation.status === "completed") return confirmation.result;
+    if (confirmation.status === "completed") {
+      const typedBrand = (typed && brandOf(typed.number.replace(/\D/g, ""))) || "visa";
+      return withAutopay(confirmation.result, input, typedBrand, now);
+    }
     if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
     // Reconciliation that proved an earlier attempt did nothing gave the checkout a new key: use it.
     const idempotencyKey =
@@ -709,6 +755,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     let brand: CardBrand = (typed && brandOf(typed.number.replace(/\D/g, ""))) || "visa";
     let last4 = typed ? typed.number.replace(/\D/g, "").slice(-4) : "";
     let gatewayAuth = "";
+    let autopayToken: { token: string; card: string } | null = null;
     if (settings.charges === "gateway") {
       const charge = await gateway.charge({
         amount: input.total,
@@ -719,6 +766,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       gatewayAuth = charge.authReference;
       brand = charge.brand;
       last4 = charge.last4;
+      if (input.autopay) autopayToken = await autopayTokenFor(input);
     } else if (!settings.cardTypeIds[brand]) {
       throw new StorageValidationError("This location does not take this card online. Please use another card.", { card_number: ["Please use another card."] });
     }
@@ -749,6 +797,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       insurancePremium: String(input.insurancePremium),
       idempotencyKey,
       gatewayAuth,
+      ...(autopayToken ? { autopayToken: autopayToken.token, autopayCard: autopayToken.card } : {}),
     };
     const key = `${moveInKeyPrefix(input.checkoutId)}${idempotencyKey}`;
     const begun = await db.transaction(async (tx) => {
@@ -844,7 +893,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         checkoutId: input.checkoutId,
         now,
       });
-      if (settled.status === "completed") return settled.result;
+      if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
       throw new OutcomeUnknownError("SiteLink did not answer the move-in");
     }
     const code = answer.retCode ?? 0;
@@ -859,7 +908,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         .then((l) => l.find((r) => r.LedgerID === ledgerId) ?? null)
         .catch(() => null);
       const result = await recordCompleted(input.checkoutId, ctx, { ledgerId, leaseNum, row: ledgerRow }, now);
-      if (input.autopay) await enrolAutopayAfterMoveIn(result, ledgerId, input, brand, now);
+      if (input.autopay && settings.charges === "sitelink") await enrolAutopayAfterMoveIn(result, ledgerId, input, brand, now);
       await call(
         "TenantNoteInsert_v2",
         {
@@ -883,7 +932,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       // Perhaps our own earlier attempt rented it (a slow commit): then it is ours.
       const mine = await readLedgers(call, tenant.tenantId).catch(() => [] as Row[]);
       const own = mine.find((l) => l.UnitID === unit.externalId);
-      if (own?.LedgerID) return recordCompleted(input.checkoutId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now);
+      if (own?.LedgerID) return withAutopay(await recordCompleted(input.checkoutId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now), input, brand, now);
       await refundB(gatewayAuth, idempotencyKey);
       await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
       throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
@@ -901,30 +950,42 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (gatewayAuth) await gateway.refund(idempotencyKey);
   }
 
-  /** Autopay after the move-in: SiteLink keeps the card on the ledger (A) or our gateway's token (B). Never undoes the move-in. */
+  /**
+   * Option B: our gateway's token for the autopay card, taken before the MoveIn so that whoever
+   * confirms the move-in (this request or reconciliation) can enrol the lease. Null when the gateway
+   * would not keep the card (autopay then stays off and the tenant is told to set it up).
+   */
+  async function autopayTokenFor(input: MoveInInput): Promise<{ token: string; card: string } | null> {
+    const token = await gateway.tokenize(input.payment).catch(() => null);
+    if (!token || token.status !== "ok") return null;
+    const typedCard = input.payment.kind === "card" ? input.payment.card : null;
+    return {
+      token: token.cardToken,
+      card: JSON.stringify({
+        brand: token.brand,
+        last4: token.last4,
+        expMonth: token.expMonth ?? typedCard?.expMonth ?? 12,
+        expYear: token.expYear ?? typedCard?.expYear ?? 2099,
+        name: typedCard?.nameOnCard ?? "",
+      }),
+    };
+  }
+
+  /**
+   * A move-in this request found completed (after no answer, or an earlier attempt): under option A
+   * the visitor's typed card is still here, so autopay is put on SiteLink's ledger now if it is not
+   * yet. (Under option B recordCompleted enrolled it with the gateway token.)
+   */
+  async function withAutopay(result: MoveInResult, input: MoveInInput, brand: CardBrand, now: Date): Promise<MoveInResult> {
+    if (!input.autopay || settings.charges !== "sitelink" || input.payment.kind !== "card") return result;
+    const lease = await db.query.leases.findFirst({ columns: { externalId: true, autopayEnabled: true }, where: eq(leases.id, Number(result.leaseId)) });
+    if (lease?.externalId && !lease.autopayEnabled) await enrolAutopayAfterMoveIn(result, lease.externalId, input, brand, now);
+    return result;
+  }
+
+  /** Autopay after the move-in under option A: SiteLink keeps the card on the ledger. Never undoes the move-in. */
   async function enrolAutopayAfterMoveIn(result: MoveInResult, ledgerId: string, input: MoveInInput, brand: CardBrand, now: Date) {
     try {
-      if (settings.charges === "gateway") {
-        const token = await gateway.tokenize(input.payment);
-        if (token.status !== "ok") return;
-        const [card] = await db
-          .insert(savedCards)
-          .values({
-            tenantId: Number(result.tenantId),
-            brand: token.brand,
-            last4: token.last4,
-            expMonth: token.expMonth ?? (input.payment.kind === "card" ? input.payment.card.expMonth : 12),
-            expYear: token.expYear ?? (input.payment.kind === "card" ? input.payment.card.expYear : 2099),
-            nameOnCard: input.payment.kind === "card" ? input.payment.card.nameOnCard : "",
-            gatewayToken: token.cardToken,
-          })
-          .returning({ id: savedCards.id });
-        await db
-          .update(leases)
-          .set({ autopayEnabled: true, autopayCardId: card!.id })
-          .where(eq(leases.id, Number(result.leaseId)));
-        return;
-      }
       if (input.payment.kind !== "card") return;
       const typed = input.payment.card;
       const key = `autopay:${ledgerId}:${input.idempotencyKey}`;
@@ -937,20 +998,16 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       if (!created) return;
       const a = await call(
         "TenantBillingInfoUpdate_v2",
-        {
-          iLedgerID: Number(ledgerId),
-          iCreditCardTypeID: settings.cardTypeIds[brand] ?? 0,
-          sCreditCardNum: typed.number.replace(/\D/g, ""),
-          dCredtiCardExpir: expiryParam(typed.expMonth, typed.expYear),
-          sCreditCardHolderName: typed.nameOnCard,
-          sCreditCardStreet: input.tenant.addr1,
-          sCreditCardZip: typed.postalCode,
-          iAutoBillType: 1,
-          sACH_CheckWriterAcctNum: "",
-          sACH_ABA_RoutingNum: "",
-          sACH_Check_SavingsCode: "",
-          iDaysAfterDue: 0,
-        },
+        billingInfoParams(settings, ledgerId, {
+          brand,
+          number: typed.number.replace(/\D/g, ""),
+          expMonth: typed.expMonth,
+          expYear: typed.expYear,
+          name: typed.nameOnCard,
+          street: input.tenant.addr1,
+          zip: typed.postalCode,
+          autoBillType: 1,
+        }),
         { write: true },
       );
       const ok = (a.retCode ?? 0) > 0;
@@ -1006,6 +1063,31 @@ export async function searchTenantsByEmail(call: SiteLinkCall, email: string): P
 export function expiryParam(month: number, year: number): string {
   const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
   return `${year}-${String(month).padStart(2, "0")}-${String(last).padStart(2, "0")}T23:59:59`;
+}
+
+/**
+ * TenantBillingInfoUpdate_v2's parameters: the ledger's autopay card (iAutoBillType 1 on, 0 off), with
+ * the site's card type id for the brand; no ACH.
+ */
+export function billingInfoParams(
+  settings: { cardTypeIds: Partial<Record<string, number>> },
+  ledgerId: string,
+  card: { brand: string; number: string; expMonth: number; expYear: number; name: string; street: string; zip: string; autoBillType: number },
+) {
+  return {
+    iLedgerID: Number(ledgerId),
+    iCreditCardTypeID: settings.cardTypeIds[card.brand] ?? 0,
+    sCreditCardNum: card.number,
+    dCredtiCardExpir: expiryParam(card.expMonth, card.expYear),
+    sCreditCardHolderName: card.name,
+    sCreditCardStreet: card.street,
+    sCreditCardZip: card.zip,
+    iAutoBillType: card.autoBillType,
+    sACH_CheckWriterAcctNum: "",
+    sACH_ABA_RoutingNum: "",
+    sACH_Check_SavingsCode: "",
+    iDaysAfterDue: 0,
+  };
 }
 
 /** TenantNewDetailed_v3's parameters (study §4): every one sent, SiteLink assigns the gate code. */

@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, units, unitTypes } from "~/db/schema";
 import { parseAccountGlobalSettings } from "~/domain/account-settings";
-import { getPaymentGateway } from "~/services/payment-gateway.server";
+import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { LocationRef, MoveInQuote, Rentals } from "../port";
 import { StorageValidationError, UnitUnavailableError } from "../errors";
 import { localRentals } from "../local/rentals";
@@ -16,7 +16,7 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
 import { decimalToCents } from "./quote";
-import { createSiteLinkMoveIn, searchTenantsByEmail, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
+import { autopayWantedAtMoveIn, createSiteLinkMoveIn, searchTenantsByEmail, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
 import type { SiteLinkSettings } from "./settings";
 
 export interface SiteLinkRentalsDeps {
@@ -114,7 +114,11 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
     },
 
     // The confirmation reads our lease record of the move-in (SiteLink has nowhere for the signed lease).
-    getMoveIn: (leaseId) => local.getMoveIn(leaseId),
+    async getMoveIn(leaseId) {
+      const record = await local.getMoveIn(leaseId);
+      if (!record || record.autopayEnabled) return record;
+      return { ...record, autopayNotSetUp: await autopayWantedAtMoveIn(db, location.id, leaseId) };
+    },
 
     async isEmailRegistered(email) {
       if (await local.isEmailRegistered(email)) return true;

@@ -148,7 +148,17 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
           .select()
           .from(units)
           .where(eq(units.id, Number(claimed.unitId)));
-        const live = unit?.externalId ? await freshUnitRow(call, unit.externalId) : null;
+        // SiteLink unreachable: nothing half-saved (the local claim goes), the visitor tries again.
+        const live = unit?.externalId
+          ? await freshUnitRow(call, unit.externalId).catch(async (error: unknown) => {
+              await db.delete(reservations).where(eq(reservations.id, Number(claimed.id)));
+              await db
+                .update(units)
+                .set({ status: "available" })
+                .where(and(eq(units.id, Number(claimed.unitId)), eq(units.status, "reserved")));
+              throw error;
+            })
+          : null;
         if (live && rentableNow(live)) {
           record = claimed;
           break;

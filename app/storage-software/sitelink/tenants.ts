@@ -1,28 +1,37 @@
 /**
  * Tenants at a SiteLink location (study §3.4, §3.6), first cut:
  * - identity stays ours (tenants table, bcrypt hash; SiteLink web passwords are 4-10 characters and
- *   readable), linked to the site's TenantID (tenant_software_links);
+ *   readable), linked to the site's TenantID (tenant_software_links); contact and phone changes go to
+ *   SiteLink first (read-modify-write TenantUpdate_v3, ./tenant-contact.ts), then to ours;
  * - leases are our lease records of SiteLink ledgers (written at move-in), with SiteLink's live
- *   figures (balance, paid-through date, gate code, scheduled move-out) read from LedgersByTenantID_v3;
+ *   figures (balance, paid-through date, gate code, scheduled move-out) read from LedgersByTenantID_v3,
+ *   and SiteLink's own ledger lines (./ledger.ts);
  * - payments: option A SiteLink's processor (PaymentSimpleWithSource), option B our gateway and
  *   SiteLink records a check payment carrying the gateway reference (PaymentSimpleCheckWithSource).
  *   Each SiteLink write is journalled; a payment without an answer is looked for in PaymentsByLedgerID
  *   (a new receipt of the same amount) and is never sent twice;
  * - move-out notice: ScheduleMoveOut, journalled, and our notice record;
- * - billing: SiteLink bills its own leases.
+ * - billing: SiteLink posts its leases' charges; autopay is SiteLink's (A) or ours (B): ./autopay.ts.
  */
+import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, tenantSoftwareLinks } from "~/db/schema";
 import { cardBrand as brandOf } from "~/domain/cards";
-import { getPaymentGateway } from "~/services/payment-gateway.server";
-import type { Billing, LocationRef, Payment, PrepayOffer, TenantLease, Tenants } from "../port";
-import { OutcomeUnknownError, PaymentDeclinedError, StorageSoftwareError, StorageValidationError } from "../errors";
+import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import type { CardBrand } from "~/db/schema/billing";
+import type { Billing, ContactUpdate, LocationRef, Payment, PrepayOffer, SavedCard, TenantLease, Tenants } from "../port";
+import { OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
 import { recordApprovedPayment } from "../local/ledger";
-import { localTenants } from "../local/tenants";
+import { emailTakenError, localTenants, toPayment } from "../local/tenants";
+import { logger } from "~/logger.server";
+import type { SiteLinkLog } from "./client";
+import { siteLinkContactPush, type OwnedFields } from "./tenant-contact";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { siteLinkAutopayDecline, siteLinkBilling } from "./autopay";
 import { createJournal } from "./journal";
-import { expiryParam, mayHaveBeenApplied, readLedgers } from "./move-in";
+import { siteLinkLedger } from "./ledger";
+import { autopayWantedAtMoveIn, autopayWishHandled, billingInfoParams, expiryParam, mayHaveBeenApplied, readLedgers } from "./move-in";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import type { SiteLinkSettings } from "./settings";
 import { addDaysIso, addMonthsIso } from "~/domain/calendar";
@@ -32,6 +41,33 @@ export interface SiteLinkTenantsDeps {
   location: LocationRef;
   call: SiteLinkCall;
   settings: SiteLinkSettings;
+  now?: () => Date;
+  log?: SiteLinkLog;
+}
+
+/** The SiteLink fields a contact change owns (decision 168). */
+function contactFields(input: ContactUpdate): OwnedFields {
+  return {
+    sFName: input.firstName,
+    sLName: input.lastName,
+    sEmail: input.email.trim().toLowerCase(),
+    sAddr1: input.addr1,
+    sAddr2: input.addr2 ?? "",
+    sCity: input.city,
+    sRegion: input.region,
+    sPostalCode: input.postalCode,
+    bCommercial: input.isCommercial,
+    bCompanyIsTenant: input.isCompany,
+    sFNameAlt: input.altContactFirstName ?? "",
+    sLNameAlt: input.altContactLastName ?? "",
+    sPhoneAlt: input.altContactPhone ?? "",
+  };
+}
+
+/** The cell phone is sMobile; sPhone follows it when it held the same number (or none), as at move-in. */
+function phoneFields(record: Row, cellPhone: string): OwnedFields {
+  const phone = (record.sPhone ?? "").trim();
+  return phone === "" || phone === (record.sMobile ?? "").trim() ? { sMobile: cellPhone, sPhone: cellPhone } : { sMobile: cellPhone };
 }
 
 /** The last day of `periods` whole billing months after a paid-through date. */
@@ -41,8 +77,46 @@ function addPeriods(paidThrough: string, periods: number): string {
 
 export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
+  const now = deps.now ?? (() => new Date());
   const local = localTenants(db, location);
   const journal = createJournal(db, location.id);
+  const contact = siteLinkContactPush({
+    call,
+    journal,
+    log: deps.log ?? logger,
+    settleAfterMs: Math.max(2 * settings.writeTimeoutMs, 2 * 60_000),
+  });
+
+  /** The site's TenantID of our tenant, when the tenant is linked at this location. */
+  async function siteLinkTenantOf(tenantId: string): Promise<string | null> {
+    if (!/^\d{1,9}$/.test(tenantId)) return null;
+    const [link] = await db
+      .select({ externalTenantId: tenantSoftwareLinks.externalTenantId })
+      .from(tenantSoftwareLinks)
+      .where(and(eq(tenantSoftwareLinks.tenantId, Number(tenantId)), eq(tenantSoftwareLinks.locationId, location.id)));
+    return link?.externalTenantId ?? null;
+  }
+
+  /**
+   * SiteLink first, then ours (decision 168): a SiteLink that cannot be reached or refuses leaves both
+   * unchanged; if ours then fails, SiteLink's record is put back as it was.
+   */
+  async function pushThenSave(tenantId: string, fieldsFor: (record: Row) => OwnedFields, military: boolean | null, save: () => Promise<void>) {
+    const siteLinkTenantId = await siteLinkTenantOf(tenantId);
+    if (!siteLinkTenantId) return save();
+    const pushed = await contact.push(siteLinkTenantId, fieldsFor, military, now());
+    try {
+      await save();
+    } catch (error) {
+      await pushed.undo().catch((undoError: unknown) =>
+        (deps.log ?? logger).warn(
+          { tenantId, error: undoError instanceof Error ? undoError.message : String(undoError) },
+          "[sitelink] contact change saved in SiteLink but not here, and could not be put back: the journal shows it",
+        ),
+      );
+      throw error;
+    }
+  }
 
   /** The SiteLink ids behind our lease (ours to read only when it is this tenant's, at this location). */
   async function ids(tenantId: string, leaseId: string) {
@@ -104,11 +178,54 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     };
   }
 
+  /**
+   * SiteLink's autopay card on a ledger (TenantBillingInfoByTenantID_v3), or null when the ledger has
+   * none or autopay is off there (iAutoBillType 0). Only the last four digits, brand and expiry are
+   * kept: SiteLink returns the number unmasked (study §8.5), which never leaves this function.
+   */
+  async function siteLinkAutopayCard(siteLinkTenantId: string, ledgerId: string, tenantId: string): Promise<SavedCard | null> {
+    const a = await call("TenantBillingInfoByTenantID_v3", { iTenantID: Number(siteLinkTenantId) }, { write: false });
+    const row = rows(a, "Table").find((r) => r.LedgerID === ledgerId);
+    const number = (row?.sCreditCardNum ?? "").replace(/\D/g, "");
+    if (!row || Number(row.iAutoBillType ?? 0) !== 1 || number.length < 4) return null;
+    const byTypeId = Object.entries(settings.cardTypeIds).find(([, id]) => String(id) === row.iCreditCardTypeID)?.[0];
+    const brand = (brandOf(number) ?? byTypeId ?? "visa") as CardBrand;
+    const last4 = number.slice(-4);
+    const expiry = dateOf(row.dCreditCardExpir);
+    // The same card saved with us (enrolled in the portal): its id, so the portal's forms know it.
+    const ours = (await local.listSavedCards(tenantId)).find((c) => c.last4 === last4 && c.brand === brand);
+    return {
+      id: ours?.id ?? `ledger:${ledgerId}`,
+      brand,
+      last4,
+      expMonth: expiry ? Number(expiry.slice(5, 7)) : (ours?.expMonth ?? 12),
+      expYear: expiry ? Number(expiry.slice(0, 4)) : (ours?.expYear ?? 2099),
+    };
+  }
+
+  /**
+   * Autopay as it really is (issue 11): "on" only with a card that will be charged. Under option A
+   * SiteLink runs autopay, so it is SiteLink's ledger that says (iAutoBillType 1 and a card on file);
+   * under option B it is our record (enrolled, with a saved gateway card).
+   */
+  async function liveAutopay(lease: TenantLease, row: Row, x: { siteLinkTenantId: string; ledgerId: string }, tenantId: string): Promise<TenantLease["autopay"]> {
+    let autopay: TenantLease["autopay"];
+    if (settings.cardChargedBy !== "sitelink") {
+      autopay = { enabled: lease.autopay.enabled && lease.autopay.card !== null, card: lease.autopay.card };
+    } else {
+      const off = row.iAutoBillType !== undefined && Number(row.iAutoBillType) !== 1;
+      const card = off ? null : await siteLinkAutopayCard(x.siteLinkTenantId, x.ledgerId, tenantId);
+      autopay = { enabled: card !== null, card };
+    }
+    return autopay.enabled ? autopay : { ...autopay, notSetUp: await autopayWantedAtMoveIn(db, location.id, lease.leaseId) };
+  }
+
   /** Our lease record with SiteLink's live figures. */
   async function live(lease: TenantLease, tenantId: string): Promise<TenantLease> {
     const x = await ids(tenantId, lease.leaseId);
     const row = x ? ((await readLedgers(call, x.siteLinkTenantId)).find((l) => l.LedgerID === x.ledgerId) ?? null) : null;
-    if (!x || !row) return lease;
+    // A lease SiteLink does not list (moved out at the office): our record, autopay only with a card.
+    if (!x || !row) return { ...lease, autopay: { enabled: lease.autopay.enabled && lease.autopay.card !== null, card: lease.autopay.card } };
     const { paidThrough, balance } = await paidFor(row, x.siteLinkTenantId, {
       paidThrough: lease.paidThroughDate,
       balance: lease.balance,
@@ -122,6 +239,9 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
       insurancePremium: row.dcInsurPremium !== undefined ? decimalToCents(row.dcInsurPremium) : lease.insurancePremium,
       insuranceCoverage: (await coverageOf(row.InsurCoverageID)) ?? lease.insuranceCoverage,
+      autopay: await liveAutopay(lease, row, x, tenantId),
+      // Our record's notice counts our own ledger lines; SiteLink's balance says whether it still applies.
+      autopayDecline: await siteLinkAutopayDecline(db, lease.leaseId, balance),
     };
   }
 
@@ -294,19 +414,11 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       entryDate: input.now.toISOString().slice(0, 10),
       now: input.now,
     });
-    const p = (await db.query.payments.findFirst({
-      where: (q, { eq }) => eq(q.id, paid.paymentId),
-    }))!;
-    return {
-      id: String(p.id),
-      amount: p.amount,
-      status: p.status,
-      cardBrand: p.cardBrand,
-      cardLast4: p.cardLast4,
-      authReference: p.authReference,
-      declineReason: null,
-      createdAt: p.createdAt,
-    };
+    return toPayment(
+      (await db.query.payments.findFirst({
+        where: (q, { eq }) => eq(q.id, paid.paymentId),
+      }))!,
+    );
   }
 
   /** SiteLink's prepayment figures for one lease (CustomerAccountsBalanceDetailsWithPrepayment, study §3.4). */
@@ -363,32 +475,20 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       autoBillType: 0 | 1;
     },
     now: Date,
-  ) {
-    const key = `autopay:${ledgerId}:${now.getTime()}:${c.autoBillType}`;
+  ): Promise<"done" | "failed" | "unknown"> {
+    // One entry per change (a test clock, or two changes in one millisecond, must not merge two).
+    const key = `autopay:${ledgerId}:${now.getTime()}:${c.autoBillType}:${crypto.randomBytes(4).toString("hex")}`;
     const { created } = await journal.begin({
       key,
       operation: "TenantBillingInfoUpdate_v2",
       fingerprint: ledgerId,
       now,
     });
-    if (!created) return;
+    if (!created) return "unknown";
     try {
       const a = await call(
         "TenantBillingInfoUpdate_v2",
-        {
-          iLedgerID: Number(ledgerId),
-          iCreditCardTypeID: settings.cardTypeIds[c.brand] ?? 0,
-          sCreditCardNum: c.number,
-          dCredtiCardExpir: expiryParam(c.expMonth, c.expYear),
-          sCreditCardHolderName: c.name,
-          sCreditCardStreet: "",
-          sCreditCardZip: c.zip,
-          iAutoBillType: c.autoBillType,
-          sACH_CheckWriterAcctNum: "",
-          sACH_ABA_RoutingNum: "",
-          sACH_Check_SavingsCode: "",
-          iDaysAfterDue: 0,
-        },
+        billingInfoParams(settings, ledgerId, { ...c, street: "" }),
         { write: true },
       );
       const ok = (a.retCode ?? 0) > 0;
@@ -396,8 +496,11 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         error: ok ? null : `${a.retCode} ${a.retMsg}`,
         now,
       });
+      return ok ? "done" : "failed";
     } catch (error) {
-      await journal.settle(key, mayHaveBeenApplied(error) ? "unknown" : "failed", { error: error instanceof Error ? error.message : String(error), now });
+      const state = mayHaveBeenApplied(error) ? "unknown" : "failed";
+      await journal.settle(key, state, { error: error instanceof Error ? error.message : String(error), now });
+      return state;
     }
   }
 
@@ -407,8 +510,19 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     getTenant: local.getTenant,
     verifyTenantPassword: local.verifyTenantPassword,
     setTenantPassword: local.setTenantPassword,
-    updateTenantContact: local.updateTenantContact,
-    updateTenantPhone: local.updateTenantPhone,
+    async updateTenantContact(tenantId, input) {
+      const tenant = await local.getTenant(tenantId);
+      if (!tenant) throw new StorageValidationError("No such tenant.");
+      // Checked before anything is sent: an address another tenant uses is refused here and in ours alike.
+      const holder = await local.findTenantByEmail(input.email);
+      if (holder && holder.id !== tenant.id) throw emailTakenError();
+      await pushThenSave(tenantId, () => contactFields(input), input.isMilitary, () => local.updateTenantContact(tenantId, input));
+    },
+    async updateTenantPhone(tenantId, cellPhone) {
+      const tenant = await local.getTenant(tenantId);
+      if (!tenant) throw new StorageValidationError("No such tenant.");
+      await pushThenSave(tenantId, (record) => phoneFields(record, cellPhone), null, () => local.updateTenantPhone(tenantId, cellPhone));
+    },
     async listTenantLeases(tenantId) {
       return Promise.all((await local.listTenantLeases(tenantId)).map((l) => live(l, tenantId)));
     },
@@ -416,7 +530,12 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       const lease = await local.getTenantLease(tenantId, leaseId);
       return lease ? live(lease, tenantId) : null;
     },
-    getLedger: local.getLedger,
+    // SiteLink's ledger (charges and payments as SiteLink has them), not our own lines (decision 169).
+    async getLedger(tenantId, leaseId) {
+      const x = await ids(tenantId, leaseId);
+      if (!x) return local.getLedger(tenantId, leaseId);
+      return siteLinkLedger(db, call, x);
+    },
     listSavedCards: local.listSavedCards,
     getReceipt: local.getReceipt,
     async makePayment(input) {
@@ -441,7 +560,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         const number = input.method.kind === "card" ? input.method.card.number.replace(/\D/g, "") : `XXXXXXXXXXXX${saved.last4}`;
         const name = input.method.kind === "card" ? input.method.card.nameOnCard : "";
         const zip = input.method.kind === "card" ? input.method.card.postalCode : "";
-        await billingInfo(
+        const outcome = await billingInfo(
           x.ledgerId,
           {
             number,
@@ -454,13 +573,27 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
           },
           input.now,
         );
+        // SiteLink runs autopay here: it must have the card, or autopay is not on (never "On" on our word).
+        if (outcome === "failed") {
+          await local.cancelAutopay(input);
+          throw new StorageValidationError("The facility's system could not save this card for autopay. Please check the card or use another card.", {
+            card_number: ["Please check the card or use another card."],
+          });
+        }
+        if (outcome === "unknown") throw new SoftwareUnreachableError("SiteLink did not confirm the autopay card");
       }
+      await autopayWishHandled(db, location.id, input.leaseId, input.now);
       return saved;
     },
     async cancelAutopay(input) {
       const x = await ids(input.tenantId, input.leaseId);
-      const before = x ? await local.getTenantLease(input.tenantId, input.leaseId) : null;
+      // The card autopay charges now, read before anything changes (SiteLink's card under option A,
+      // also when it was given at the move-in and never saved with us). SiteLink unreachable: nothing
+      // is cancelled, the tenant is told to try again in a moment.
+      const ours = x ? await local.getTenantLease(input.tenantId, input.leaseId) : null;
+      const before = ours ? await live(ours, input.tenantId) : null;
       await local.cancelAutopay(input);
+      await autopayWishHandled(db, location.id, input.leaseId, new Date());
       const card = before?.autopay.card;
       if (x && card && settings.cardChargedBy === "sitelink") {
         await billingInfo(
@@ -514,9 +647,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       }
       await local.giveMoveOutNotice(input);
     },
-    // SiteLink bills its own leases (charges and its autopay): nothing to do here.
-    async billLeases() {
-      return { billedBy: "software" as const, leases: [], failed: [] };
-    },
+    // SiteLink posts its charges; autopay is SiteLink's own (A) or charged by our gateway (B).
+    billLeases: siteLinkBilling({ db, location, call, settings, gateway: getPaymentGateway }).billLeases,
   };
 }

@@ -1,0 +1,48 @@
+/**
+ * Connects the seeded demo locations the SiteLink simulator knows (Lumberton L001, Jacksonville L002)
+ * to a running simulator: `use_demo_units` off for their accounts and each location's SiteLink
+ * settings, the corp password and API key named by environment variables (never stored). A site with
+ * a processor charges cards itself (option A); one without records our gateway's payments (option B).
+ * Used by `npm run start:sitelink` and the SiteLink browser tests' server.
+ */
+import { eq, inArray } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { accounts, locations } from "~/db/schema";
+import { saveSiteLinkSettings } from "~/storage-software/index.server";
+import { DEMO_CORP, DEMO_SITES } from "../sitelink-simulator/index";
+
+type DemoSite = (typeof DEMO_SITES)[number];
+
+export async function connectDemoSites(
+  db: Database,
+  simulatorUrl: string,
+  secrets: { passwordEnv: string; apiKeyEnv: string },
+): Promise<Array<{ locationId: number; slug: string; site: DemoSite }>> {
+  const rows = await db
+    .select({ id: locations.id, slug: locations.urlSlug, accountId: locations.accountId })
+    .from(locations)
+    .where(inArray(locations.urlSlug, DEMO_SITES.map((s) => s.slug)));
+  for (const site of DEMO_SITES) if (!rows.some((r) => r.slug === site.slug)) throw new Error(`no seeded ${site.name}`);
+  for (const accountId of new Set(rows.map((r) => r.accountId))) {
+    await db.update(accounts).set({ useDemoUnits: false }).where(eq(accounts.id, accountId));
+  }
+  const connected: Array<{ locationId: number; slug: string; site: DemoSite }> = [];
+  for (const row of rows) {
+    const site = DEMO_SITES.find((s) => s.slug === row.slug)!;
+    const cardTypeIds = Object.fromEntries(site.paymentTypes.filter((p) => p.brand).map((p) => [p.brand!, p.PmtTypeID]));
+    await saveSiteLinkSettings(db, {
+      locationId: row.id,
+      endpoint: simulatorUrl,
+      corpCode: DEMO_CORP.corpCode,
+      locationCode: site.sLocationCode,
+      corpUser: DEMO_CORP.userName,
+      passwordEnv: secrets.passwordEnv,
+      apiKeyEnv: secrets.apiKeyEnv,
+      cardChargedBy: site.processor ? "sitelink" : "gateway",
+      testMode: true,
+      cardTypeIds,
+    });
+    connected.push({ locationId: row.id, slug: row.slug, site });
+  }
+  return connected;
+}

@@ -1,0 +1,345 @@
+/**
+ * The daily billing run at SiteLink locations (decision 170), against the simulator over real SOAP:
+ * under option B (Jacksonville, no SiteLink processor) our gateway charges the saved card when rent
+ * falls due and the payment is recorded in SiteLink as a check payment with the gateway reference,
+ * once (rerun, two processes at once, no answer from SiteLink); a decline is one declined payment,
+ * the email and the dashboard notice, never retried that period. Under option A (Lumberton) SiteLink's
+ * own autopay charges and our run does nothing.
+ */
+import { and, eq, sql } from "drizzle-orm";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  emailOutbox,
+  leases,
+  payments,
+  sitelinkSites,
+  sitelinkWrites,
+} from "~/db/schema";
+import { runBilling } from "~/services/billing-run.server";
+import { getCheckout, placeMoveIn } from "~/services/move-in.server";
+import {
+  createTestGateway,
+  setPaymentGatewayForTests,
+  type PaymentGateway,
+} from "~/platform/payment-gateway.server";
+import {
+  forgetStorageChoices,
+  runSiteLinkSync,
+  storageFor,
+  type LocationRef,
+} from "~/storage-software/index.server";
+import { addDaysIso } from "~/domain/calendar";
+import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
+import { roomiestSyncedUnitType, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+
+let bed: SiteLinkTestbed;
+/** Every charge request the gateway received (repeats of a key included). */
+let charges: string[] = [];
+
+function countingGateway(): PaymentGateway {
+  const inner = createTestGateway();
+  return {
+    ...inner,
+    async charge(input) {
+      charges.push(input.idempotencyKey);
+      return inner.charge(input);
+    },
+  };
+}
+
+async function freeType(location: LocationRef): Promise<string> {
+  return (await roomiestSyncedUnitType(bed, location)).id;
+}
+
+/** A rental made online with autopay on (card charged at move-in; our saved card for autopay under B). */
+async function rentWithAutopay(location: LocationRef) {
+  const unitTypeId = await freeType(location);
+  const { id } = await signedCheckout(bed.handle.db, unitTypeId);
+  const ctx = await ctxFor(bed.handle.db, unitTypeId);
+  const outcome = await placeMoveIn(
+    bed.handle.db,
+    ctx,
+    (await getCheckout(bed.handle.db, id, unitTypeId))!,
+    {
+      payment: { kind: "card", card: card() },
+      autopay: true,
+      now: NOW,
+      origin: "https://www.example.com",
+    },
+  );
+  expect(outcome).toMatchObject({ status: "completed" });
+  const lease = (await bed.handle.db.query.leases.findFirst({
+    where: eq(leases.id, Number((outcome as { leaseId: string }).leaseId)),
+  }))!;
+  expect(lease.autopayEnabled).toBe(true);
+  dueOf(location.id === bed.lumberton.id ? "L001" : "L002", lease.externalId!);
+  return lease;
+}
+
+/** The next due date of the lease's ledger: the day after what the move-in paid for (SiteLink's own billing rules). */
+let DUE = "";
+let DUE_NOW = new Date(0);
+function dueOf(code: string, ledgerId: string) {
+  DUE = addDaysIso(ledgerOf(code, ledgerId).paidThru, 1);
+  DUE_NOW = new Date(`${DUE}T15:00:00Z`);
+}
+
+/** SiteLink's nightly run on the due date (posts the period's charges; its own autopay where it has one). */
+function siteLinkPostsCharges(code: string) {
+  bed.sim.control.setClock({ to: DUE_NOW.toISOString() });
+  return bed.sim.control.runBilling({ date: DUE, location: code });
+}
+
+const checkPayments = (code: string) =>
+  bed.sim.control.calls({
+    operation: "PaymentSimpleCheckWithSource",
+    location: code,
+  });
+const ledgerOf = (code: string, ledgerId: string) =>
+  bed.sim.control
+    .inspectSite(code)
+    .ledgers.find((l) => l.LedgerID === Number(ledgerId))!;
+const paymentsOf = (code: string, ledgerId: string) =>
+  bed.sim.control
+    .inspectSite(code)
+    .payments.filter((p) => p.LedgerID === Number(ledgerId));
+const bill = (tenantId: number, now = DUE_NOW) =>
+  runBilling(bed.handle.db, { runDate: DUE, now, force: true, tenantId });
+
+beforeAll(async () => {
+  bed = await startSiteLinkTestbed();
+  bed.sim.control.setClock({ to: NOW.toISOString() });
+  await bed.handle.db.update(sitelinkSites).set({ writeTimeoutMs: 1500 });
+  forgetStorageChoices(bed.handle.db);
+  const results = await runSiteLinkSync(bed.handle.db, {
+    full: true,
+    now: NOW,
+  });
+  expect(results.every((r) => r.ok)).toBe(true);
+});
+afterAll(() => bed?.close());
+afterEach(() => {
+  bed.sim.control.clearFaults();
+  bed.sim.control.setClock({ to: NOW.toISOString() });
+  setPaymentGatewayForTests(null);
+});
+
+describe("autopay where our gateway charges (option B)", () => {
+  it("charges the saved card once when rent falls due and records it in SiteLink, even run twice at once and again", async () => {
+    setPaymentGatewayForTests(countingGateway());
+    const lease = await rentWithAutopay(bed.jacksonville);
+    charges = [];
+    siteLinkPostsCharges("L002");
+    // Owed but not due yet (the day before): nothing.
+    expect(
+      (
+        await runBilling(bed.handle.db, {
+          runDate: addDaysIso(DUE, -1),
+          now: DUE_NOW,
+          force: true,
+          tenantId: lease.tenantId,
+        })
+      ).autopayCharged,
+    ).toBe(0);
+    expect(charges).toEqual([]);
+    const before = paymentsOf("L002", lease.externalId!).length;
+    const sends = checkPayments("L002").length;
+
+    // Two processes at once, then a rerun the same day.
+    const [a, b] = await Promise.all([
+      bill(lease.tenantId),
+      bill(lease.tenantId),
+    ]);
+    expect(a.autopayCharged + b.autopayCharged).toBe(1);
+    expect((await bill(lease.tenantId)).autopayCharged).toBe(0);
+
+    expect(charges).toEqual([`autopay:${lease.id}:${DUE}`]);
+    expect(checkPayments("L002").length).toBe(sends + 1);
+    const posted = paymentsOf("L002", lease.externalId!).slice(before);
+    expect(posted).toHaveLength(1);
+    expect(posted[0]).toMatchObject({ payMethod: 1 });
+    const ours = (await bed.handle.db.query.payments.findFirst({
+      where: eq(payments.idempotencyKey, `autopay:${lease.id}:${DUE}`),
+    }))!;
+    expect(ours).toMatchObject({
+      status: "approved",
+      source: "autopay",
+      amount: posted[0]!.amount,
+    });
+    expect(posted[0]!.checkNumber).toBe(ours.authReference);
+    expect(ledgerOf("L002", lease.externalId!).paidThru > DUE).toBe(true);
+    const seen = (await storageFor(
+      bed.handle.db,
+      bed.jacksonville,
+    ).getTenantLease(String(lease.tenantId), String(lease.id)))!;
+    expect(seen.balance).toBe(0);
+    expect(seen.autopayDecline).toBeNull();
+  });
+
+  it("SiteLink does not answer the payment: read back, never sent blindly again; found -> recorded once", async () => {
+    setPaymentGatewayForTests(countingGateway());
+    const lease = await rentWithAutopay(bed.jacksonville);
+    charges = [];
+    siteLinkPostsCharges("L002");
+    const before = paymentsOf("L002", lease.externalId!).length;
+    const sends = checkPayments("L002").length;
+    bed.sim.control.addFault({
+      operation: "PaymentSimpleCheckWithSource",
+      kind: "commit_then_hang",
+      times: 1,
+    });
+    expect((await bill(lease.tenantId)).autopayCharged).toBe(1);
+    expect((await bill(lease.tenantId)).autopayCharged).toBe(0);
+    expect(checkPayments("L002").length).toBe(sends + 1);
+    expect(paymentsOf("L002", lease.externalId!).length).toBe(before + 1);
+    expect(charges).toHaveLength(1);
+    const [journal] = await bed.handle.db
+      .select()
+      .from(sitelinkWrites)
+      .where(
+        eq(sitelinkWrites.idempotencyKey, `payment:autopay:${lease.id}:${DUE}`),
+      );
+    expect(journal!.state).toBe("done");
+  });
+
+  it("another run reconciling the attempt while its sender still waits for SiteLink's answer: recorded and reported once", async () => {
+    setPaymentGatewayForTests(countingGateway());
+    const lease = await rentWithAutopay(bed.jacksonville);
+    charges = [];
+    siteLinkPostsCharges("L002");
+    const sends = checkPayments("L002").length;
+    // SiteLink commits the payment, then keeps the sender waiting (until its 1.5 s write timeout).
+    bed.sim.control.addFault({
+      operation: "PaymentSimpleCheckWithSource",
+      kind: "commit_then_hang",
+      times: 1,
+    });
+    const first = bill(lease.tenantId);
+    const deadline = Date.now() + 5000;
+    while (checkPayments("L002").length === sends && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(checkPayments("L002").length).toBe(sends + 1);
+    // The second run finds the attempt pending and SiteLink's receipt, and records it first.
+    const second = await bill(lease.tenantId);
+    expect(second.autopayCharged).toBe(1);
+    expect((await first).autopayCharged).toBe(0);
+    expect(charges).toEqual([`autopay:${lease.id}:${DUE}`]);
+    expect(checkPayments("L002").length).toBe(sends + 1);
+    const ours = await bed.handle.db
+      .select()
+      .from(payments)
+      .where(eq(payments.idempotencyKey, `autopay:${lease.id}:${DUE}`));
+    expect(ours).toHaveLength(1);
+  });
+
+  it("SiteLink dropped the payment: unknown until the settle time, then sent once more; the card is charged once", async () => {
+    setPaymentGatewayForTests(countingGateway());
+    const lease = await rentWithAutopay(bed.jacksonville);
+    charges = [];
+    siteLinkPostsCharges("L002");
+    const before = paymentsOf("L002", lease.externalId!).length;
+    const sends = checkPayments("L002").length;
+    bed.sim.control.addFault({
+      operation: "PaymentSimpleCheckWithSource",
+      kind: "drop_before",
+      times: 1,
+    });
+    await bill(lease.tenantId);
+    const key = `payment:autopay:${lease.id}:${DUE}`;
+    expect(
+      (
+        await bed.handle.db
+          .select()
+          .from(sitelinkWrites)
+          .where(eq(sitelinkWrites.idempotencyKey, key))
+      )[0]!.state,
+    ).toBe("unknown");
+    // A rerun a minute later: still within the settle time, nothing sent (the dropped call never reached SiteLink's log).
+    await bill(lease.tenantId, new Date(DUE_NOW.getTime() + 60_000));
+    expect(checkPayments("L002").length).toBe(sends);
+    // The next run after the settle time: no receipt, so the approved charge is recorded by a second send.
+    await bill(lease.tenantId, new Date(DUE_NOW.getTime() + 10 * 60_000));
+    await bill(lease.tenantId, new Date(DUE_NOW.getTime() + 20 * 60_000));
+    expect(checkPayments("L002").length).toBe(sends + 1);
+    expect(paymentsOf("L002", lease.externalId!).length).toBe(before + 1);
+    expect(charges).toEqual([`autopay:${lease.id}:${DUE}`]);
+    expect(ledgerOf("L002", lease.externalId!).paidThru > DUE).toBe(true);
+    const rows = await bed.handle.db
+      .select()
+      .from(sitelinkWrites)
+      .where(sql`${sitelinkWrites.idempotencyKey} like ${`${key}%`}`);
+    expect(rows.map((r) => [r.idempotencyKey, r.state]).sort()).toEqual([
+      [key, "failed"],
+      [`${key}:2`, "done"],
+    ]);
+  });
+
+  it("a declined card: one declined payment, the email and the dashboard notice, nothing sent to SiteLink, no retry", async () => {
+    setPaymentGatewayForTests(countingGateway());
+    const lease = await rentWithAutopay(bed.jacksonville);
+    // The tenant switches autopay to a card that can be saved but declines every charge.
+    const storage = storageFor(bed.handle.db, bed.jacksonville);
+    await storage.enrolAutopay({
+      tenantId: String(lease.tenantId),
+      leaseId: String(lease.id),
+      method: { kind: "card", card: card("4000000000000341"), saveCard: true },
+      now: NOW,
+    });
+    charges = [];
+    siteLinkPostsCharges("L002");
+    const sends = checkPayments("L002").length;
+    const result = await bill(lease.tenantId);
+    expect(result).toMatchObject({ autopayCharged: 0, autopayDeclined: 1 });
+    expect((await bill(lease.tenantId)).autopayDeclined).toBe(0);
+    expect(charges).toHaveLength(1);
+    expect(checkPayments("L002").length).toBe(sends);
+    const declined = await bed.handle.db
+      .select()
+      .from(payments)
+      .where(
+        and(eq(payments.leaseId, lease.id), eq(payments.status, "declined")),
+      );
+    expect(declined).toHaveLength(1);
+    const seen = (await storage.getTenantLease(
+      String(lease.tenantId),
+      String(lease.id),
+    ))!;
+    expect(seen.balance).toBeGreaterThan(0);
+    expect(seen.autopayDecline).toMatchObject({ amount: seen.balance });
+    const tenant = (await storage.getTenant(String(lease.tenantId)))!;
+    const mails = await bed.handle.db
+      .select()
+      .from(emailOutbox)
+      .where(
+        and(
+          eq(emailOutbox.to, tenant.email),
+          eq(emailOutbox.subject, "Your autopay payment was declined"),
+        ),
+      );
+    expect(mails).toHaveLength(1);
+  });
+});
+
+describe("autopay where SiteLink charges (option A)", () => {
+  it("our run charges nothing and sends nothing: SiteLink's own autopay takes the payment", async () => {
+    setPaymentGatewayForTests(countingGateway());
+    const lease = await rentWithAutopay(bed.lumberton);
+    charges = [];
+    const billed = siteLinkPostsCharges("L001");
+    expect(billed.autopayments).toBeGreaterThanOrEqual(1);
+    const payCalls = () =>
+      bed.sim.control
+        .calls({ location: "L001" })
+        .filter((c) => c.operation?.startsWith("Payment")).length;
+    const calls = payCalls();
+    const result = await bill(lease.tenantId);
+    expect(result).toMatchObject({
+      leases: 0,
+      autopayCharged: 0,
+      autopayDeclined: 0,
+    });
+    expect(charges).toEqual([]);
+    expect(payCalls()).toBe(calls);
+    expect(ledgerOf("L001", lease.externalId!).paidThru > DUE).toBe(true);
+  });
+});
