@@ -1,7 +1,7 @@
 /**
  * How a payer's card reaches the payment gateway (docs/decisions/079-payment-method-input.md).
  * Types only: the card exists in memory for the length of one request and is never stored or logged.
- * The gateway (app/services/payment-gateway.server.ts) and the storage-software port both use these.
+ * The gateway (app/platform/payment-gateway.server.ts) and the storage-software port both use these.
  */
 
 /** Our own card fields, as typed (only with the built-in test gateway, which has no hosted fields). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountCreationSchema, tenantContactFromForm, tenantContactShape, tenantFromForm } from "./tenant-form";
+import { accountCreationSchema, pickTenantContact, tenantContactFromForm, tenantContactShape, tenantFromForm } from "./tenant-form";
 
 const valid = {
   first_name: "Ada",
@@ -143,5 +143,16 @@ describe("tenantFromForm: the one mapping from the account-creation form to the 
     expect(Object.keys(t)).toHaveLength(formFields);
     const { cellPhone: _phone, ...contact } = t;
     expect(tenantContactFromForm(v)).toEqual(contact);
+  });
+});
+
+describe("pickTenantContact", () => {
+  it("keeps exactly the contact details: no id, phone, password hash or other column", () => {
+    const contact = {
+      firstName: "Ada", lastName: "Lovelace", email: "ada@example.com", addr1: "1 Main St", addr2: null, city: "Lumberton", region: "NC",
+      postalCode: "28358", isMilitary: false, isCompany: true, isCommercial: false, altContactFirstName: null, altContactLastName: null, altContactPhone: null,
+    };
+    const row = { ...contact, id: 7, cellPhone: "(910) 555-0134", webPwHash: "$2b$10$x", accountId: 1 };
+    expect(pickTenantContact(row)).toEqual(contact);
   });
 });

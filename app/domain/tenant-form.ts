@@ -141,6 +141,16 @@ export interface TenantContact {
   altContactPhone: string | null;
 }
 
+const TENANT_CONTACT_KEYS = [
+  "firstName", "lastName", "email", "addr1", "addr2", "city", "region", "postalCode",
+  "isMilitary", "isCompany", "isCommercial", "altContactFirstName", "altContactLastName", "altContactPhone",
+] as const satisfies ReadonlyArray<keyof TenantContact>;
+
+/** Just the contact details of anything that holds them (a tenant, our tenant row). */
+export function pickTenantContact(source: TenantContact): TenantContact {
+  return Object.fromEntries(TENANT_CONTACT_KEYS.map((key) => [key, source[key]])) as unknown as TenantContact;
+}
+
 export function tenantContactFromForm(v: Omit<TenantContactInput, "cell_phone">): TenantContact {
   return {
     firstName: v.first_name,

@@ -14,8 +14,8 @@ import type { CheckoutProgress } from "~/domain/move-in-steps";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
-import { getPaymentGateway } from "./payment-gateway.server";
-import { hashPassword } from "./password.server";
+import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./rental-context.server";
 
 /** How long a unit is kept for one visitor between steps. */

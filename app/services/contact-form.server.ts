@@ -1,10 +1,10 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, redirect, type AppLoadContext } from "react-router";
+import { data, redirect, type RouterContextProvider } from "react-router";
 import { contactSchema, notifySchema } from "~/domain/contact-schema";
 import { isHoneypotFilled } from "~/domain/form-fields";
 import { validateCsrf } from "./csrf.server";
 import { limitAnonymousForm } from "./anonymous-limits.server";
-import { now as clockNow } from "./clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { submitContactMessage } from "./contact.server";
 import { requireSite } from "./site-context.server";
 import { listLocations } from "~/db/queries/locations.server";
@@ -15,7 +15,7 @@ import { listLocations } from "~/db/queries/locations.server";
  */
 export async function handleContactForm(
   request: Request,
-  context: AppLoadContext,
+  context: Readonly<RouterContextProvider>,
   options: { kind: "contact" | "notify"; successUrl: string },
 ) {
   const formData = await request.formData();

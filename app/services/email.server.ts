@@ -13,7 +13,7 @@ import {
 } from "~/domain/email-delivery";
 import { env } from "~/env.server";
 import { logger, scrubText } from "~/logger.server";
-import { now as clockNow } from "./clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 
 export interface OutgoingEmail {
   to: string;

@@ -1,5 +1,6 @@
 /**
- * Forms during a database outage (issue 14): the action answers 503 with a plain message instead of
+ * Forms during a database outage (issue 14), or while the facility's storage software (SiteLink) cannot
+ * be reached (issue 11; the same mechanism, see unavailable-page.server.ts `outageOf`): the action answers 503 with a plain message instead of
  * an error page, keeping what was typed (passwords and card data excepted). With JavaScript the form
  * stays on screen as it was (React Router does not revalidate after a 5xx action). Without
  * JavaScript the page after the action needs the database too; if it is still down the visitor gets
@@ -7,9 +8,10 @@
  */
 import { data } from "react-router";
 import type { SubmissionResult } from "@conform-to/react";
-import { FORM_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, outageReason, RETRY_AFTER_SECONDS } from "~/db/unavailable";
+import { FORM_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { NO_STORE } from "~/domain/cache";
 import { logger } from "~/logger.server";
+import { outageLogFields, outageOf } from "./unavailable-page.server";
 
 /** Never echoed back: passwords, card data, tokens. */
 const SECRET_FIELD = /pw|password|card_number|cvv|csrf|token/i;
@@ -24,8 +26,9 @@ export function keepFormThroughOutage<Args extends { request: Request }, Result,
     try {
       return await action(args);
     } catch (error) {
-      if (!isDatabaseUnavailable(error)) throw error;
-      logger.warn({ reason: outageReason(error) }, "[db] unavailable: a form answered 503");
+      if (!outageOf(error)) throw error;
+      const { what, reason } = outageLogFields(error);
+      logger.warn({ reason }, `[${what}] unavailable: a form answered 503`);
       const form = await copy.formData().catch(() => null);
       return data(reply(form), { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } });
     }

@@ -6,7 +6,7 @@
  * several processes running it at once do no harm.
  */
 import type { Database } from "~/db/client.server";
-import { now as clockNow } from "./clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { sweepAbandonedCheckouts, sweepConfirmingCheckouts, sweepUnrecordedCharges } from "./move-in.server";
 import { sweepExpiredReservations } from "./reservation.server";

@@ -7,7 +7,7 @@ import crypto from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { env } from "~/env.server";
 import type { MoveInRecord } from "~/storage-software/port";
-import { now as clockNow } from "./clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { findAtAnyLocation } from "./storage-lookup.server";
 
 /** How long a lease link (confirmation page, email) works; after that the tenant opens it in the portal. */

@@ -16,6 +16,13 @@ export async function isConfirmationViewable(storage: StorageSoftware, leaseId: 
   return now.getTime() - m.createdAt.getTime() < CONFIRMATION_HOURS * 60 * 60 * 1000;
 }
 
+/** The portal's autopay page of a lease (sign-in first). */
+export const autopaySetupPath = (leaseId: string | number) => `/customer-portal/units/${leaseId}/autopay`;
+
+/** What the confirmation and the email say when autopay was chosen but could not be turned on. */
+export const AUTOPAY_NOT_SET_UP =
+  "Autopay is not on yet. You chose autopay, but the facility's system took a while to confirm your rental, so your card could not be saved for it. Your rental and today's payment are not affected. To turn autopay on, sign in to the customer portal and set it up.";
+
 export interface MoveInConfirmation {
   leaseId: number;
   unitName: string;
@@ -27,6 +34,9 @@ export interface MoveInConfirmation {
   nextDueDate: string;
   monthlyRate: number;
   autopayEnabled: boolean;
+  /** Autopay was chosen but is not on: what the page says (it links to the portal's autopay page), else null. */
+  autopayNotSetUp: string | null;
+  autopayPath: string;
   lines: Array<{ description: string; kind: string; amount: number; tax: number }>;
   totalCharged: number;
   payment: { amount: number; cardBrand: string; cardLast4: string; authReference: string | null } | null;
@@ -47,6 +57,8 @@ export async function getMoveInConfirmation(storage: StorageSoftware, leaseId: n
     nextDueDate: m.nextDueDate,
     monthlyRate: m.monthlyRate,
     autopayEnabled: m.autopayEnabled,
+    autopayNotSetUp: m.autopayNotSetUp ? AUTOPAY_NOT_SET_UP : null,
+    autopayPath: autopaySetupPath(m.leaseId),
     lines: m.lines,
     totalCharged: m.lines.reduce((s, l) => s + l.amount + (l.kind === "credit" ? 0 : l.tax), 0),
     payment: m.payment ? { amount: m.payment.amount, cardBrand: m.payment.cardBrand, cardLast4: m.payment.cardLast4, authReference: m.payment.authReference } : null,

@@ -19,10 +19,11 @@ import { unitDescription } from "~/domain/rental-rules";
 import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError } from "~/storage-software/errors";
 import type { InsurancePlanOption, MoveInCheck, MoveInQuote, MoveInResult, PaymentMethodInput } from "~/storage-software/port";
 import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
-import { now as clockNow } from "./clock.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { checkoutDetails, clearSignature, renewCheckoutKey, sha256, type Checkout, type TenantDetails } from "./checkout.server";
 import { sendEmail } from "./email.server";
 import { leaseDocumentPath } from "./lease-links.server";
+import { AUTOPAY_NOT_SET_UP, autopaySetupPath } from "./move-in-confirmation.server";
 import { loadRentalContext, type RentalContext } from "./rental-context.server";
 import { publicOrigin } from "./site-origin.server";
 import { eq } from "drizzle-orm";
@@ -192,6 +193,9 @@ async function sendMoveInEmail(
   input: { details: TenantDetails; quote: MoveInQuote; result: MoveInResult; origin: string },
 ) {
   const { details, quote, result } = input;
+  // Autopay chosen but not on (confirmed only by reading the software back): say so, with the link.
+  const record = await ctx.storage.getMoveIn(result.leaseId).catch(() => null);
+  const autopayNote = record?.autopayNotSetUp ? ["", AUTOPAY_NOT_SET_UP, `Set up autopay: ${input.origin}${autopaySetupPath(result.leaseId)}`] : [];
   const lines = quote.lines.map((l) => `  ${l.description}: ${formatCents(l.amount)}${l.tax ? ` + tax ${formatCents(l.tax)}` : ""}`);
   const text = [
     `Hello ${details.first_name},`,
@@ -206,6 +210,7 @@ async function sendMoveInEmail(
     `  Total paid: ${formatCents(quote.total)} (card ending ${result.cardLast4}, authorisation ${result.authReference})`,
     "",
     `Paid through ${quote.paidThroughDate}. Next payment of ${formatCents(quote.monthlyTotal)} due ${quote.nextDueDate}.`,
+    ...autopayNote,
     "",
     `Your lease: ${input.origin}${leaseDocumentPath(result.leaseId)}`,
     `Pay your bill and manage your account: ${input.origin}/customer-portal/login (sign in with ${details.email} and the password you chose).`,

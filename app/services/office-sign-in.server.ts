@@ -1,14 +1,16 @@
 /**
  * "Rented at the office? Create your sign-in" (issue 11, decision 141). The tenant proves who they
  * are with the email and web password of their office record; each location's software is asked in
- * turn. Attempts count per IP and per email before anything is checked (the sign-in limits); a
- * success gives the IP its hit back and clears the email's count.
+ * turn. Attempts count per IP and per email before anything is checked (the sign-in limits); an
+ * attempt SiteLink could not answer is given back, and a success gives the IP its hit back and clears
+ * the email's count.
  */
 import type { Database } from "~/db/client.server";
 import { storageFor } from "~/storage-software/index.server";
 import type { LocationRef, OfficeClaimResult } from "~/storage-software/port";
+import { isSoftwareUnreachable } from "~/storage-software/errors";
 import { SIGNIN_LIMIT_PER_ACCOUNT, SIGNIN_LIMIT_PER_IP, SIGNIN_WINDOW_MS } from "./auth.server";
-import { hashPassword } from "./password.server";
+import { hashPassword } from "~/platform/password.server";
 import { clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
 
 export const OFFICE_NO_MATCH_MESSAGE =
@@ -35,9 +37,19 @@ export async function createOfficeSignIn(
   if (blocked.length) return { ok: false, limited: true, field: null, message: officeLimitedMessage(Math.max(...blocked.map((b) => b.retryAfterMinutes))) };
   let answer: OfficeClaimResult = { kind: "no_match" };
   const passwordHash = await hashPassword(input.password);
-  for (const location of locations.filter((l) => l.software === "sitelink")) {
-    answer = await storageFor(db, location).claimOfficeTenant({ email, webPassword: input.officePassword, passwordHash, now: input.now });
-    if (answer.kind === "claimed" || answer.kind === "has_account") break;
+  try {
+    for (const location of locations.filter((l) => l.software === "sitelink")) {
+      answer = await storageFor(db, location).claimOfficeTenant({ email, webPassword: input.officePassword, passwordHash, now: input.now });
+      if (answer.kind === "claimed" || answer.kind === "has_account") break;
+    }
+  } catch (error) {
+    // SiteLink could not be asked: nothing was checked, so the attempt does not count against the
+    // tenant (the form says to try again in a moment).
+    if (isSoftwareUnreachable(error)) {
+      await refundRateLimit(db, emailKey);
+      await refundRateLimit(db, ipKey);
+    }
+    throw error;
   }
   if (answer.kind === "claimed") {
     await clearRateLimit(db, emailKey);

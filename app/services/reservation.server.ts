@@ -17,7 +17,7 @@ import { sha256, unitDescription, type RentalContext } from "./move-in.server";
 import type { ReservationAccountInput, ReservationInput } from "~/domain/reservation";
 import { tenantFromForm } from "~/domain/tenant-form";
 import { PORTAL_LOGIN_PATH } from "~/domain/payment-links";
-import { hashPassword } from "./password.server";
+import { hashPassword } from "~/platform/password.server";
 
 /** Why reservations cannot be made for this unit type, or null. */
 export function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "sold_out" | null {

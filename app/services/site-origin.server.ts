@@ -1,4 +1,4 @@
-import type { AppLoadContext } from "react-router";
+import type { RouterContextProvider } from "react-router";
 import { env } from "~/env.server";
 import { requireSite } from "./site-context.server";
 import { isAllowedHost, siteOrigin } from "~/domain/request-rules";
@@ -25,7 +25,7 @@ export function isSiteHost(host: string, website: { domain: string; stagingDomai
 }
 
 /** The configured origin of this request's website (reads the website once per request). */
-export async function siteOriginFor(context: AppLoadContext): Promise<string> {
+export async function siteOriginFor(context: Readonly<RouterContextProvider>): Promise<string> {
   const { website } = await requireSite(context);
   return publicOrigin(website);
 }

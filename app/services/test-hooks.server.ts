@@ -69,7 +69,7 @@ export const testHooks: Record<string, TestHook> = {
   /** Portal: a tenant with a paid lease, as a move-in leaves them ({ email, password }). */
   async createTenantWithLease(db, body) {
     const { createTenantWithLease } = await import("./portal-demo.server");
-    const { now } = await import("./clock.server");
+    const { now } = await import("~/platform/clock.server");
     return createTenantWithLease(db, { email: String(body.email), password: String(body.password), now: now(), withInsurance: body.withInsurance === true });
   },
   /** Portal: the billing run for `date` (YYYY-MM-DD, e.g. a month ahead), for one tenant's leases when `email` is given. */

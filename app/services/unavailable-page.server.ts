@@ -4,18 +4,38 @@
  * successfully (they are the same for every visitor); the part in <main> is replaced, and every
  * script is left out. Before any page has rendered, a plain page with the same message is used.
  */
-import { RETRY_AFTER_SECONDS } from "~/db/unavailable";
+import { isDatabaseUnavailable, outageReason, RETRY_AFTER_SECONDS } from "~/db/unavailable";
+import { isSoftwareUnreachable } from "~/storage-software/errors";
 
 let layout: { head: string; before: string; after: string } | null = null;
+/**
+ * The last good page, kept as it is: cutting the layout out of it (five regular expressions over the
+ * whole page) is done only when the 503 page is needed, not on every render (decision 164).
+ */
+let lastPage: string | null = null;
 
 const MAIN_OPEN = /<main\b[^>]*>/i;
 
 /** Keeps the chrome of a successfully rendered public page (called for 200 GET document responses). */
 export function rememberLayout(html: string): void {
+  // A page without the usual shape (no <main>) leaves the layout as it was.
+  if (shape(html)) lastPage = html;
+}
+
+function shape(html: string) {
   const open = MAIN_OPEN.exec(html);
   const close = html.lastIndexOf("</main>");
   const headEnd = html.indexOf("</head>");
-  if (!open || close < 0 || headEnd < 0 || headEnd > open.index) return;
+  if (!open || close < 0 || headEnd < 0 || headEnd > open.index) return null;
+  return { open, close, headEnd };
+}
+
+function currentLayout(): typeof layout {
+  const html = lastPage;
+  const parts = html === null ? null : shape(html);
+  if (html === null || !parts) return layout;
+  lastPage = null;
+  const { open, close, headEnd } = parts;
   const strip = (part: string) =>
     part
       .replace(/<script\b[\s\S]*?<\/script>/gi, "")
@@ -30,11 +50,13 @@ export function rememberLayout(html: string): void {
     before: strip(html.slice(headEnd + "</head>".length, open.index)),
     after: strip(html.slice(close + "</main>".length)),
   };
+  return layout;
 }
 
 /** For tests: forget the remembered layout. */
 export function forgetLayout(): void {
   layout = null;
+  lastPage = null;
 }
 
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
@@ -57,13 +79,32 @@ ${message}
 <p>If you need help now, please call the office.</p>
 </div></main>`;
   const withNonce = (part: string) => part.replace(/\snonce="[^"]*"/g, nonceAttr);
-  if (!layout) {
+  const chrome = currentLayout();
+  if (!chrome) {
     return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${title}</title></head><body>${main}</body></html>`;
   }
-  return `<!DOCTYPE html><html lang="en"><head>${withNonce(layout.head)}<meta name="robots" content="noindex"><title>${title}</title></head>${withNonce(layout.before)}${main}${withNonce(layout.after)}`;
+  return `<!DOCTYPE html><html lang="en"><head>${withNonce(chrome.head)}<meta name="robots" content="noindex"><title>${title}</title></head>${withNonce(chrome.before)}${main}${withNonce(chrome.after)}`;
 }
 
 export const RETRY_AFTER = String(RETRY_AFTER_SECONDS);
+
+/**
+ * What could not be reached, when `error` is an outage and not a bug: the database ("db") or the
+ * facility's storage software ("storage", e.g. SiteLink). One mechanism for both (issues 11, 14):
+ * the page answers 503 with Retry-After, a form keeps what was typed. Null for any other error.
+ */
+export function outageOf(error: unknown): "db" | "storage" | null {
+  if (isDatabaseUnavailable(error)) return "db";
+  if (isSoftwareUnreachable(error)) return "storage";
+  return null;
+}
+
+/** A short, safe description of an outage for the log (never SQL parameters or a SOAP body). */
+export function outageLogFields(error: unknown): { what: string; reason: string } {
+  const what = outageOf(error) === "storage" ? "storage software" : "db";
+  const reason = outageOf(error) === "storage" && error instanceof Error ? error.message.split("\n")[0]!.slice(0, 300) : outageReason(error);
+  return { what, reason };
+}
 
 const outageRequests = new WeakSet<Request>();
 

@@ -14,7 +14,7 @@ import { prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { REPO_ROOT, startServer, type ServerHandle } from "./support/server";
 import { inputValue, Recorder, Visitor } from "./support/http";
-import { rent, renterSpec } from "./support/rental";
+import { rentOnce } from "./support/rental";
 import { freePort } from "./support/ports";
 import { nginxSkipReason, startNginx } from "./support/nginx";
 
@@ -65,14 +65,7 @@ describe.skipIf(Boolean(skip))("deploy/nginx.conf in front of two processes", ()
   });
 
   it("a whole rental and a portal session work through it, whichever process answers each step", async () => {
-    const renter = new Visitor("renter", nginx!.url, new Recorder());
-    const result = await rent(renter, renterSpec(1, `nginx${Date.now()}`), {
-      unitTypeId,
-      unitTypePage: UNIT_TYPE_PAGE,
-      deadline: Date.now() + 45_000,
-      thinkMs: () => 0,
-      shouldStop: () => false,
-    });
+    const result = await rentOnce(nginx!.url, "nginx", { unitTypeId, unitTypePage: UNIT_TYPE_PAGE });
     expect(result.failure).toBeNull();
     expect(result.confirmed).toBe(true);
 

@@ -18,7 +18,7 @@ import { LOCATION, prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { startServer, type ServerHandle } from "./support/server";
 import { inputValue, Recorder, Visitor } from "./support/http";
-import { rent, renterSpec } from "./support/rental";
+import { rentOnce } from "./support/rental";
 import { sleep } from "./support/ports";
 
 const skip = clusterSkipReason();
@@ -91,14 +91,7 @@ describe.skipIf(Boolean(skip))("two server processes on one PostgreSQL: caches, 
     }
     expect(cached).toBe(true);
 
-    const renter = new Visitor("renter", a!.baseUrl, new Recorder());
-    const result = await rent(renter, renterSpec(1, `multi${Date.now()}`), {
-      unitTypeId,
-      unitTypePage: UNIT_TYPE_PAGE,
-      deadline: Date.now() + 45_000,
-      thinkMs: () => 0,
-      shouldStop: () => false,
-    });
+    const result = await rentOnce(a!.baseUrl, "multi", { unitTypeId, unitTypePage: UNIT_TYPE_PAGE });
     expect(result.failure).toBeNull();
     expect(result.confirmed).toBe(true);
 

@@ -13,8 +13,8 @@ import { accountStorage, portalLocations } from "~/services/portal.server";
 import type { StorageSoftware } from "~/storage-software/port";
 import { action as contactAction } from "~/routes/contact";
 import { action as rentAction } from "~/routes/rent";
-import type { AppLoadContext } from "react-router";
 import { createTestDatabase } from "./db";
+import { loadContext } from "./route-helpers";
 import { lumbertonUnitType, NOW } from "./move-in-fixtures";
 
 let handle: DatabaseHandle;
@@ -40,7 +40,7 @@ async function post<T>(fn: (args: never) => unknown, url: string, fields: Record
     body: new URLSearchParams({ csrf: token, ...fields }),
     headers: { Cookie: setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" },
   });
-  const context = { db: handle.db, cspNonce: "n", clientIp: ip } as AppLoadContext;
+  const context = loadContext(handle.db, ip);
   try {
     const r = (await fn({ request, params, context } as never)) as { data: T; init: ResponseInit | null };
     return { status: r.init?.status ?? 200, data: r.data };

@@ -10,6 +10,9 @@ import { action as contactAction } from "~/routes/contact";
 import { action as loginAction } from "~/routes/customer-portal.login";
 import { action as reserveAction } from "~/routes/reserve";
 import { action as rentAction } from "~/routes/rent";
+import { action as payAction } from "~/routes/customer-portal.pay";
+import { loader as dashboardLoader } from "~/routes/customer-portal._index";
+import { isDatabaseUnavailable } from "~/db/unavailable";
 import { callRoute } from "./route-helpers";
 
 /** A database every call of which fails as a stopped PostgreSQL does (57P01). */
@@ -74,5 +77,21 @@ describe("forms while the database is unreachable", () => {
     expect(r.status).toBe(503);
     expect(r.data.formError).toBe(PAYMENT_UNAVAILABLE_MESSAGE);
     expect(JSON.stringify(r.data)).not.toContain("4242424242424242");
+  });
+
+  it("the portal's pay form, the session checked by its layout: 503 with the payment message, the amount kept, no card data", async () => {
+    const r = await callRoute<Reply>(payAction, db, "/customer-portal/units/7/pay", {
+      init: await form("/customer-portal/units/7/pay", { amount_choice: "other", other_amount: "25.00", card_number: "4242424242424242", cvv: "123" }),
+    });
+    expect(r.status).toBe(503);
+    expect(r.headers.get("Retry-After")).toBe("30");
+    expect(r.data.result!.error[""]).toEqual([PAYMENT_UNAVAILABLE_MESSAGE]);
+    expect(r.data.result!.initialValue).toMatchObject({ amount_choice: "other", other_amount: "25.00" });
+    expect(JSON.stringify(r.data)).not.toContain("4242424242424242");
+  });
+
+  it("a portal page: the layout's session check raises the outage in the loader (entry.server answers 503), never a redirect or 404", async () => {
+    const error = await callRoute(dashboardLoader, db, "/customer-portal").catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(error)).toBe(true);
   });
 });

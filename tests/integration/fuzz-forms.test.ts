@@ -68,7 +68,7 @@ let prepayTotal = 0;
 let unitTypeId = "";
 
 beforeAll(async () => {
-  // bcrypt at cost 4 (test-only, app/services/password.server.ts): the rental step and the portal's
+  // bcrypt at cost 4 (test-only, app/platform/password.server.ts): the rental step and the portal's
   // sign-in hash or compare a password on most valid submissions, ~70 ms each at the production cost.
   vi.stubEnv("BCRYPT_ROUNDS", "4");
   handle = await createTestDatabase();

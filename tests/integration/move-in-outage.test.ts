@@ -9,7 +9,7 @@ import type { Database, DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments, units } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
 import { getCheckout, placeMoveIn, sweepUnrecordedCharges } from "~/services/move-in.server";
-import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/services/payment-gateway.server";
+import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { leaseBalance } from "~/storage-software/local/ledger";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
@@ -63,6 +63,23 @@ function flakyDatabase(db: Database) {
   return { db: proxy as Database, arm: (nth: number) => Object.assign(state, { failAt: nth, seen: 0 }), disarm: () => (state.failAt = 0), state };
 }
 
+/**
+ * One checkout, signed and quoted, paid through a database whose transactions can be made to fail;
+ * `pay` pays it with the checkout as it stands now (or the one given) through the flaky database.
+ */
+async function outageCheckout(db: Database, gatewayFor?: (flaky: ReturnType<typeof flakyDatabase>) => PaymentGateway) {
+  const { unitTypeId } = await lumbertonUnitType(db);
+  const { id, quote } = await signedCheckout(db, unitTypeId);
+  const flaky = flakyDatabase(db);
+  const { gateway, counts } = countingGateway();
+  setPaymentGatewayForTests(gatewayFor ? gatewayFor(flaky) : gateway);
+  const ctx = await ctxFor(flaky.db, unitTypeId);
+  const current = async () => (await getCheckout(db, id, unitTypeId))!;
+  const pay = async (options: { autopay?: boolean; checkout?: Awaited<ReturnType<typeof current>> } = {}) =>
+    placeMoveIn(db, ctx, options.checkout ?? (await current()), { payment: { kind: "card", card: card() }, autopay: options.autopay ?? false, now: NOW, origin });
+  return { id, quote, counts, flaky, ctx, current, pay };
+}
+
 describe("move-in through a database outage (local adapter)", () => {
   let handle: DatabaseHandle;
   beforeEach(async () => {
@@ -74,41 +91,31 @@ describe("move-in through a database outage (local adapter)", () => {
   });
 
   it("charges outside any transaction", async () => {
-    const { db } = handle;
-    const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
-    const flaky = flakyDatabase(db);
-    const base = createTestGateway();
     const openAtCharge: number[] = [];
-    setPaymentGatewayForTests({
+    const base = createTestGateway();
+    const { pay } = await outageCheckout(handle.db, (flaky) => ({
       ...base,
       async charge(input) {
         openAtCharge.push(flaky.state.open);
         return base.charge(input);
       },
-    });
-    const ctx = await ctxFor(flaky.db, unitTypeId);
-    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
+    }));
+    const r = await pay();
     expect(r.status).toBe("completed");
     expect(openAtCharge).toEqual([0]);
   });
 
   it("approved but not recorded: paying again records the same charge once and gives the lease", async () => {
     const { db } = handle;
-    const { unitTypeId } = await lumbertonUnitType(db);
-    const { id, quote } = await signedCheckout(db, unitTypeId);
-    const { gateway, counts } = countingGateway();
-    setPaymentGatewayForTests(gateway);
-    const flaky = flakyDatabase(db);
-    const ctx = await ctxFor(flaky.db, unitTypeId);
+    const { id, quote, counts, flaky, current, pay } = await outageCheckout(db);
 
     // Transaction 1 holds the unit, the card is charged, transaction 2 (the record) loses its connection.
     flaky.arm(2);
-    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin }).catch((e: unknown) => e);
+    const error = await pay({ autopay: true }).catch((e: unknown) => e);
     expect(isDatabaseUnavailable(error)).toBe(true);
     flaky.disarm();
     expect(counts.charges).toBe(1);
-    const pending = (await getCheckout(db, id, unitTypeId))!;
+    const pending = await current();
     expect(pending.status).toBe("charging");
     expect(pending.completedLeaseId).toBeNull();
     expect((await db.select({ n: count() }).from(payments))[0]!.n).toBe(0);
@@ -116,7 +123,7 @@ describe("move-in through a database outage (local adapter)", () => {
     expect((await db.query.units.findFirst({ where: eq(units.id, pending.unitId!) }))!.holdToken).toBe(id);
 
     // The visitor clicks Pay again.
-    const again = await placeMoveIn(db, ctx, pending, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
+    const again = await pay({ autopay: true, checkout: pending });
     expect(again).toMatchObject({ status: "completed", created: true });
     expect(counts.charges).toBe(1);
     const leaseId = Number((again as { leaseId: string }).leaseId);
@@ -124,41 +131,30 @@ describe("move-in through a database outage (local adapter)", () => {
     expect(paid).toHaveLength(1);
     expect(paid[0]).toMatchObject({ amount: quote.total, status: "approved" });
     expect(await leaseBalance(db, leaseId)).toBe(0);
-    expect((await getCheckout(db, id, unitTypeId))).toMatchObject({ status: "completed", completedLeaseId: leaseId });
+    expect(await current()).toMatchObject({ status: "completed", completedLeaseId: leaseId });
 
     // And once more (a double click): the same lease, no charge.
-    const third = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
+    const third = await pay({ autopay: true });
     expect(third).toMatchObject({ status: "completed", created: false, leaseId: String(leaseId) });
     expect(counts.charges).toBe(1);
   });
 
   it("the hold transaction fails: nothing is charged and the checkout stays open", async () => {
-    const { db } = handle;
-    const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
-    const { gateway, counts } = countingGateway();
-    setPaymentGatewayForTests(gateway);
-    const flaky = flakyDatabase(db);
-    const ctx = await ctxFor(flaky.db, unitTypeId);
+    const { counts, flaky, current, pay } = await outageCheckout(handle.db);
     flaky.arm(1);
-    const error = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }).catch((e: unknown) => e);
+    const error = await pay().catch((e: unknown) => e);
     expect(isDatabaseUnavailable(error)).toBe(true);
     expect(counts.charges).toBe(0);
-    expect((await getCheckout(db, id, unitTypeId))!.status).toBe("open");
+    expect((await current()).status).toBe("open");
   });
 
   it("nobody comes back: the sweep voids the unrecorded charge and releases the unit", async () => {
     const { db } = handle;
-    const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
-    const { gateway, counts } = countingGateway();
-    setPaymentGatewayForTests(gateway);
-    const flaky = flakyDatabase(db);
-    const ctx = await ctxFor(flaky.db, unitTypeId);
+    const { id, counts, flaky, current, pay } = await outageCheckout(db);
     flaky.arm(2);
-    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }).catch(() => null);
+    await pay().catch(() => null);
     flaky.disarm();
-    const unitId = (await getCheckout(db, id, unitTypeId))!.unitId!;
+    const unitId = (await current()).unitId!;
 
     // Too early: the visitor may still come back.
     expect(await sweepUnrecordedCharges(db, new Date(NOW.getTime() + 5 * 60_000))).toBe(0);
@@ -174,19 +170,13 @@ describe("move-in through a database outage (local adapter)", () => {
 
   it("changing the plan after a started payment voids it; the next payment is a new charge of the new total", async () => {
     const { db } = handle;
-    const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
-    const { gateway, counts } = countingGateway();
-    setPaymentGatewayForTests(gateway);
-    const flaky = flakyDatabase(db);
-    const ctx = await ctxFor(flaky.db, unitTypeId);
+    const { counts, flaky, ctx, current, pay } = await outageCheckout(db);
     flaky.arm(2);
-    await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }).catch(() => null);
+    await pay().catch(() => null);
     flaky.disarm();
     const { saveProtection } = await import("~/services/move-in.server");
-    await saveProtection(db, ctx, (await getCheckout(db, id, unitTypeId))!, "none", NOW);
+    await saveProtection(db, ctx, await current(), "none", NOW);
     expect(counts.refunds).toBe(1);
-    const reopened = (await getCheckout(db, id, unitTypeId))!;
-    expect(reopened.status).toBe("open");
+    expect((await current()).status).toBe("open");
   });
 });

@@ -8,7 +8,7 @@
  * A step that answered 503 (or 500, a timeout, a refused connection) is tried again, like a person
  * clicking again, after Retry-After (capped) or a second, until the time budget runs out.
  */
-import { inputValue, radioValues, type Reply, type Visitor } from "./http";
+import { inputValue, radioValues, Recorder, Visitor, type Reply } from "./http";
 import { sleep } from "./ports";
 
 export interface RenterSpec {
@@ -202,4 +202,14 @@ export async function rent(
     return finish(`POST ${step} answered ${sent.status}: ${alertText(sent.text)}`);
   }
   return finish("more than 40 pages without reaching the confirmation");
+}
+
+/** One renter through the whole flow at `baseUrl`, at once (no thinking time), within 45 s: what the multi-process tests need. */
+export async function rentOnce(baseUrl: string, label: string, unitType: { unitTypeId: number; unitTypePage: string }): Promise<RentalResult> {
+  return rent(new Visitor("renter", baseUrl, new Recorder()), renterSpec(1, `${label}${Date.now()}`), {
+    ...unitType,
+    deadline: Date.now() + 45_000,
+    thinkMs: () => 0,
+    shouldStop: () => false,
+  });
 }
