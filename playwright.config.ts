@@ -16,14 +16,20 @@ const PHONE_390 = { width: 390, height: 844 };
 
 /**
  * Browser tests against the built server (npm run build first; `npm run test:e2e` does), on a
- * fresh seeded PGlite database under data/e2e. Every spec runs with JavaScript and without at a
- * desktop size, and again with JavaScript at 390 px ("mobile-390", issue 9) — except:
- * - security-http, public-redirects, page-cache: HTTP protocol checks (headers, redirects, the page
- *   cache) made with `request`, no page is rendered, so the viewport cannot change what they see;
- * - mobile-nav: it sets the 390 px viewport itself and already runs in both projects.
+ * fresh seeded PGlite database under data/e2e. Every spec runs with JavaScript at a desktop size;
+ * the no-JavaScript and 390 px projects leave out what they cannot change (docs/decisions/138):
+ * - HTTP protocol checks made with `request` (security-http, public-redirects, page-cache): no page
+ *   is rendered, so neither JavaScript nor the viewport can change what they see; they run once;
+ * - at 390 px ("mobile-390", issue 9) only the flows and pages whose layout a phone changes run
+ *   (public pages and their a11y scan, units, contact, rental, portal); mobile-nav sets 390 px itself
+ *   and runs in both desktop projects. The SiteLink specs, the cache and script-budget checks and the
+ *   smoke test render the same HTML and CSS as the flows already checked at 390 px.
  * The no-JavaScript flows are not repeated at 390 px: the server sends the same HTML at any width,
  * and the CSS that lays it out is the same the mobile-390 project checks (keeps `npm test` short).
  */
+const PROTOCOL_ONLY = ["**/security-http.spec.ts", "**/public-redirects.spec.ts", "**/page-cache.spec.ts"];
+const PHONE_FLOWS = ["public-pages", "public-layout", "public-a11y", "public-contact", "units", "rental", "portal"].map((name) => `**/${name}.spec.ts`);
+
 export default defineConfig({
   testDir: "tests/e2e",
   fullyParallel: false,
@@ -35,11 +41,11 @@ export default defineConfig({
   use: { baseURL: BASE_URL, trace: "retain-on-failure" },
   projects: [
     { name: "js", use: { ...devices["Desktop Chrome"], launchOptions } },
-    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions } },
+    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions }, testIgnore: PROTOCOL_ONLY },
     {
       name: "mobile-390",
       use: { ...devices["Desktop Chrome"], viewport: PHONE_390, launchOptions },
-      testIgnore: ["**/security-http.spec.ts", "**/public-redirects.spec.ts", "**/page-cache.spec.ts", "**/mobile-nav.spec.ts"],
+      testMatch: PHONE_FLOWS,
     },
   ],
   webServer: [

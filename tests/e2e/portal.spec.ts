@@ -3,6 +3,7 @@ import { expect, test } from "./support/test";
 import { addDays, addMonths, format, parseISO } from "date-fns";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
+import { rentUpToCard, signIn as signInAs } from "./support/portal";
 
 // Every browser test comes from 127.0.0.1: start each with fresh rate limits (card attempts, holds per IP).
 test.beforeEach(async ({ request }) => {
@@ -23,12 +24,7 @@ const iso = (d: Date) => format(d, "yyyy-MM-dd");
 const human = (isoDate: string) => format(parseISO(isoDate), "MMM d, yyyy");
 const unique = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
 
-async function signIn(page: Page, email: string, password = PASSWORD) {
-  await page.goto("/customer-portal/login");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-}
+const signIn = (page: Page, email: string, password = PASSWORD) => signInAs(page, email, password);
 
 async function fillCard(page: Page) {
   await page.getByLabel("Card number").fill("4242 4242 4242 4242");
@@ -46,25 +42,7 @@ test("a tenant created by an online rental signs in at once and sees a zero bala
   const html = await (await request.get("/locations/lumberton-nc-28358/units/5x10-drive-up")).text();
   const rentPath = /href="(\/rent\/\d+)"/.exec(html)?.[1];
   expect(rentPath, "a Rent link on the 5' x 10' Drive-Up page").toBeTruthy();
-  await page.goto(rentPath!);
-  await expect(page.getByRole("heading", { level: 1 })).toContainText("Rent a");
-  await page.getByLabel("First name", { exact: true }).fill("Grace");
-  await page.getByLabel("Last name", { exact: true }).fill("Hopper");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Cell phone").fill("(910) 555-0177");
-  await page.getByLabel("Street address").fill("2 Main St");
-  await page.getByLabel("City").fill("Lumberton");
-  await page.getByLabel("State").selectOption("NC");
-  await page.getByLabel("ZIP code").fill("28358");
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("radio", { name: /No protection plan/ }).check();
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("link", { name: "Continue to the lease" }).click();
-  await page.getByLabel("Type your full name to sign").fill("Grace Hopper");
-  await page.getByLabel("I have read the rental agreement").check();
-  await page.getByRole("button", { name: "Sign the lease" }).click();
+  await rentUpToCard(page, rentPath!, { email, password: PASSWORD });
   await fillCard(page);
   await page.getByLabel("Name on card").fill("Grace Hopper");
   await page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ }).click();

@@ -3,12 +3,17 @@ import { addMonths, format, parseISO } from "date-fns";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
-import { clearFaults, lastCall, simSite, SITELINK_BASE_URL, sitelinkProject } from "./support/sitelink";
+import { loadContract } from "../../sitelink-simulator/contract";
+import { soapCall } from "../../sitelink-simulator/test-client";
+import { rentUpToCard, signIn } from "./support/portal";
+import { addOfficeTenant, clearFaults, lastCall, simSite, SIM_URL, SITE, SITELINK_BASE_URL, sitelinkProject } from "./support/sitelink";
 
 /**
  * The customer portal at a SiteLink location (issue 11 "Done when"), with JavaScript on and off:
  * a visitor rents at Lumberton (connected to the SiteLink simulator), signs in, sees the lease
- * SiteLink holds (LedgersByTenantID), turns autopay off, pays on account, and gives move-out notice.
+ * SiteLink holds (LedgersByTenantID), turns autopay off, pays on account, gives move-out notice, sees
+ * a payment the office took in SiteLink's ledger, and changes the city in SiteLink's tenant record;
+ * and a tenant who rented at the office creates a sign-in by proving SiteLink's record (decision 141).
  */
 test.use({ baseURL: SITELINK_BASE_URL });
 
@@ -34,24 +39,7 @@ async function rent(page: Page, request: import("@playwright/test").APIRequestCo
   const html = await (await request.get("/locations/lumberton-nc-28358/units/10x10-drive-up")).text();
   const rentPath = /href="(\/rent\/\d+)"/.exec(html)?.[1];
   expect(rentPath, "a Rent link on the SiteLink 10' x 10' Drive-Up page").toBeTruthy();
-  await page.goto(rentPath!);
-  await page.getByLabel("First name", { exact: true }).fill("Grace");
-  await page.getByLabel("Last name", { exact: true }).fill("Hopper");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Cell phone").fill("(910) 555-0177");
-  await page.getByLabel("Street address").fill("2 Main St");
-  await page.getByLabel("City").fill("Lumberton");
-  await page.getByLabel("State").selectOption("NC");
-  await page.getByLabel("ZIP code").fill("28358");
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm password").fill(PASSWORD);
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("radio", { name: /No protection plan/ }).check();
-  await page.getByRole("button", { name: "Continue", exact: true }).click();
-  await page.getByRole("link", { name: "Continue to the lease" }).click();
-  await page.getByLabel("Type your full name to sign").fill("Grace Hopper");
-  await page.getByLabel("I have read the rental agreement").check();
-  await page.getByRole("button", { name: "Sign the lease" }).click();
+  await rentUpToCard(page, rentPath!, { email, password: PASSWORD });
   await fillCard(page, "Grace Hopper");
   await page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
@@ -64,10 +52,7 @@ test("after a SiteLink rental: sign in, the lease from SiteLink, autopay off, a 
   const moveIn = await lastCall("MoveInWithDiscount_v7");
   const unitName = (await simSite()).units.find((u) => u.UnitID === Number(moveIn.params.UnitID))!.sUnitName;
 
-  await page.goto("/customer-portal/login");
-  await page.getByLabel("Email address").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Sign in" }).click();
+  await signIn(page, email, PASSWORD);
   await expect(page.getByRole("heading", { level: 1, name: "My units" })).toBeVisible();
   const unit = page.getByRole("region", { name: new RegExp(`Unit ${unitName} at`) });
   await expect(unit.getByTestId("balance")).toHaveText("$0.00");
@@ -107,4 +92,46 @@ test("after a SiteLink rental: sign in, the lease from SiteLink, autopay off, a 
   await page.getByRole("button", { name: "Give notice" }).click();
   await expect(page.getByRole("heading", { name: `Move-out date: ${format(parseISO(moveOut), "MMM d, yyyy")}` })).toBeVisible();
   await expect(page.getByText("We have received your move-out notice")).toBeVisible();
+
+  // The ledger is SiteLink's: cash the office took (no receipt page here) shows up in the portal.
+  const cash = await soapCall(`${SIM_URL}${loadContract().path}`, "PaymentSimpleCashWithSource", { iTenantID: Number(moveIn.params.TenantID), iUnitID: Number(moveIn.params.UnitID), dcPaymentAmount: "3.21", iSource: 1 }, { location: SITE });
+  expect(Number(cash.rt?.Ret_Code)).toBeGreaterThan(0);
+  await page.goto("/customer-portal");
+  const officeCash = unit.getByRole("row", { name: /Payment: Cash/ });
+  await expect(officeCash).toContainText("$3.21");
+  await expect(officeCash.getByRole("link", { name: "Receipt" })).toHaveCount(0);
+
+  // A contact change reaches SiteLink's tenant record (TenantUpdate_v3), gate code kept.
+  await page.goto("/customer-portal/profile");
+  await page.getByLabel("City").fill("Pembroke");
+  await page.getByRole("button", { name: "Save contact details" }).click();
+  await expect(page.getByText("Your contact details have been saved.")).toBeVisible();
+  const record = (await simSite()).tenants.find((t) => t.TenantID === Number(moveIn.params.TenantID))!;
+  expect(record.fields.sCity).toBe("Pembroke");
+  expect(record.accessCode).toBe(gate);
+});
+
+test("rented at the office: create a sign-in against SiteLink's record, then sign in and see the unit", async ({ page, javaScriptEnabled }) => {
+  // The office rents a free unit to a tenant and gives them a web password (SiteLink's own record).
+  const email = unique("office");
+  const free = (await simSite()).units.filter((u) => !u.rented && u.rentable && !u.waitingListReserved && !u.excludeFromWebsite && !u.deleted).at(-1)!;
+  const office = await addOfficeTenant({ firstName: "Olive", lastName: "Office", email, webPassword: "desk4321", unitId: free.UnitID });
+
+  await page.goto("/customer-portal/login");
+  await page.getByRole("link", { name: "Rented at the office? Create your sign-in" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Create your sign-in");
+  await page.getByLabel("Email address").fill(email);
+  await page.getByLabel("Password from the office").fill("desk4321");
+  await page.getByLabel("New password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm new password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Create my sign-in" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "My units" })).toBeVisible();
+  if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "office tenant's dashboard" });
+
+  // Signed out, the new password signs in and the unit SiteLink rents them is there, with its gate code.
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await signIn(page, email, PASSWORD);
+  const unit = page.getByRole("region", { name: new RegExp(`Unit ${free.sUnitName} at Lumberton`) });
+  await expect(unit).toBeVisible();
+  await expect(unit.getByText(`${office.accessCode}#`)).toBeVisible();
 });

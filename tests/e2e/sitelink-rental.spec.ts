@@ -2,6 +2,7 @@ import type { Page, TestInfo } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
+import { escapeRegExp } from "./support/site";
 import {
   addFault,
   clearFaults,
@@ -11,6 +12,7 @@ import {
   simCalls,
   simSite,
   siteLinkMoveInCost,
+  SITE_B,
   SITELINK_BASE_URL,
   sitelinkProject,
 } from "./support/sitelink";
@@ -34,16 +36,21 @@ test.beforeEach(async ({ request }, testInfo) => {
   await clearFaults();
 });
 
-test.beforeAll(async ({ request }) => {
-  const html = await (await request.get(`${SITELINK_BASE_URL}${UNIT_TYPE_PAGE}`)).text();
+/** The Rent link of a unit type page on the SiteLink server. */
+async function rentLink(request: import("@playwright/test").APIRequestContext, unitTypePage: string) {
+  const html = await (await request.get(`${SITELINK_BASE_URL}${unitTypePage}`)).text();
   const id = /href="\/rent\/(\d+)"/.exec(html)?.[1];
-  if (!id) throw new Error(`No Rent link on ${UNIT_TYPE_PAGE} (SiteLink server)`);
-  RENT = `/rent/${id}`;
+  if (!id) throw new Error(`No Rent link on ${unitTypePage} (SiteLink server)`);
+  return `/rent/${id}`;
+}
+
+test.beforeAll(async ({ request }) => {
+  RENT = await rentLink(request, UNIT_TYPE_PAGE);
 });
 
-/** The checkout up to the pay step, as a visitor. */
-async function toPayStep(page: Page, email: string, plan: RegExp = /No protection plan/) {
-  await page.goto(RENT);
+/** The checkout up to the pay step, as a visitor (at Lumberton unless another Rent link is given). */
+async function toPayStep(page: Page, email: string, plan: RegExp = /No protection plan/, rent = RENT) {
+  await page.goto(rent);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rent a 10' x 10' Drive-Up unit");
   await page.getByLabel("First name", { exact: true }).fill("Ada");
   await page.getByLabel("Last name", { exact: true }).fill("Lovelace");
@@ -176,7 +183,7 @@ test.describe("online rental at a SiteLink location", () => {
     expect((await simSite()).ledgers).toHaveLength(ledgersBefore + 1);
   });
 
-  test("credentials SiteLink refuses: a clear message, the typed details kept, nothing half-saved", async ({ page }, testInfo) => {
+  test("SiteLink refusing or unreachable at the pay step: a clear message, an honest 503 on reload (never a 500), nothing half-saved", async ({ page }, testInfo) => {
     await toPayStep(page, uniqueEmail(testInfo, "creds"));
     const ledgersBefore = (await simSite()).ledgers.length;
     const before = (await simCalls("MoveInWithDiscount_v7")).length;
@@ -190,6 +197,17 @@ test.describe("online rental at a SiteLink location", () => {
     await expect(page).toHaveURL(/step=pay/);
     await expect(page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ })).toBeVisible();
     await clearFaults();
+    // SiteLink unreachable altogether: the pay page needs SiteLink's quote, so loading it again (a GET,
+    // as a reload after the form would resend it) answers 503 with Retry-After in the site's layout.
+    await addFault({ operation: "*", kind: "drop_before" });
+    const down = await page.goto(`${RENT}?step=pay`);
+    expect(down!.status()).toBe(503);
+    expect(down!.headers()["retry-after"]).toBe("30");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("We will be back in a moment");
+    await expect(page.getByText("Please try again in a minute.")).toBeVisible();
+    await clearFaults();
+    await page.goto(`${RENT}?step=pay`);
+    await expect(page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ })).toBeVisible();
     expect((await simSite()).ledgers).toHaveLength(ledgersBefore);
     expect(await simCalls("MoveInWithDiscount_v7")).toHaveLength(before);
     // Once SiteLink answers again the same checkout rents, once.
@@ -197,5 +215,32 @@ test.describe("online rental at a SiteLink location", () => {
     await pay(page);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
     expect(await simCalls("MoveInWithDiscount_v7")).toHaveLength(before + 1);
+  });
+});
+
+test.describe("online rental at a SiteLink location where our gateway charges (option B)", () => {
+  test("our gateway charges the card; SiteLink records the payment (cash, no card data) for the unit rented", async ({ page, request }, testInfo) => {
+    const rent = await rentLink(request, "/locations/jacksonville-nc-28546/units/10x10-drive-up");
+    await toPayStep(page, uniqueEmail(testInfo, "option-b"), /No protection plan/, rent);
+    const total = (await page.getByTestId("pay-total").innerText()).trim();
+    const before = (await simCalls("MoveInWithDiscount_v7", SITE_B)).length;
+    await fillCard(page, "4242 4242 4242 4242");
+    await pay(page);
+    await expect(page).toHaveURL(new RegExp(`${rent}/confirmation$`));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+    // Charged by our gateway: its authorisation (the test gateway's AUTH-…), for the total.
+    await expect(page.getByText(new RegExp(`Paid ${escapeRegExp(total)} by Visa ending 4242\\. Authorisation AUTH-[0-9A-F]{10}\\.`))).toBeVisible();
+
+    // SiteLink moved the tenant in once, as a cash payment with no card data, and holds that payment.
+    const calls = await simCalls("MoveInWithDiscount_v7", SITE_B);
+    expect(calls).toHaveLength(before + 1);
+    const call = calls.at(-1)!;
+    expect(call.params.iPayMethod).toBe("2");
+    expect(call.params.sCreditCardNumber ?? "").toBe("");
+    const site = await simSite(SITE_B);
+    const ledger = site.ledgers.find((l) => l.UnitID === Number(call.params.UnitID))!;
+    const payments = site.payments.filter((p) => p.LedgerID === ledger.LedgerID);
+    expect(payments.map((p) => [dollars(p.amount), p.payMethod])).toEqual([[total, 2]]);
+    await expect(page.getByTestId("gate-code")).toHaveText(site.tenants.find((t) => t.TenantID === ledger.TenantID)!.accessCode);
   });
 });

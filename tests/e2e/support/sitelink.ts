@@ -11,6 +11,8 @@ import { soapCall } from "../../../sitelink-simulator/test-client";
 export const SITELINK_BASE_URL = `http://localhost:${Number(process.env.E2E_SITELINK_PORT ?? 3420)}`;
 export const SIM_URL = `http://127.0.0.1:${Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422)}`;
 export const SITE = "L001";
+/** Jacksonville: no SiteLink processor, our gateway charges cards and SiteLink records the payment (option B). */
+export const SITE_B = "L002";
 
 /** These specs run in the desktop js and no-js projects only (the server is the same for any viewport). */
 export function sitelinkProject(testInfo: TestInfo): boolean {
@@ -37,14 +39,17 @@ export interface SimCall {
 }
 
 export interface SimSite {
-  units: Array<{ UnitID: number; sUnitName: string }>;
+  units: Array<{ UnitID: number; sUnitName: string; rented: boolean; rentable: boolean; waitingListReserved: boolean; excludeFromWebsite: boolean; deleted: string | null }>;
   tenants: Array<{ TenantID: number; accessCode: string; fields: Record<string, string | boolean | null> }>;
   ledgers: Array<{ LedgerID: number; TenantID: number; UnitID: number; accessCode: string }>;
-  payments: Array<{ LedgerID: number; amount: number }>;
+  payments: Array<{ LedgerID: number; amount: number; payMethod: number; checkNumber: string | null }>;
 }
 
-export const simSite = () => sim<SimSite>("GET", `sites/${SITE}`);
-export const simCalls = (operation: string) => sim<SimCall[]>("GET", `calls?operation=${encodeURIComponent(operation)}&location=${SITE}`);
+export const simSite = (code = SITE) => sim<SimSite>("GET", `sites/${code}`);
+export const simCalls = (operation: string, code = SITE) => sim<SimCall[]>("GET", `calls?operation=${encodeURIComponent(operation)}&location=${code}`);
+/** A tenant created at the office with a web password, renting the unit (what office sign-in proves against). */
+export const addOfficeTenant = (input: { firstName: string; lastName: string; email: string; webPassword: string; unitId: number }, code = SITE) =>
+  sim<{ TenantID: number; accessCode: string; LedgerID: number }>("POST", `sites/${code}/tenants`, input);
 export const addFault = (rule: { operation: string; kind: string; times?: number; retCode?: number; retMsg?: string }) => sim("POST", "faults", rule);
 export const clearFaults = () => sim("DELETE", "faults");
 export const setUnitStatus = (unitId: number, status: string) => sim("POST", `sites/${SITE}/units/${unitId}/status`, { status });
@@ -52,8 +57,8 @@ export const runBilling = (input: { date?: string } = {}) => sim<{ posted: numbe
 export const setClock = (input: { advanceDays?: number; to?: string }) => sim<{ now: string }>("POST", "clock", input);
 
 /** The last call the adapter made of an operation (the simulator's call log). */
-export async function lastCall(operation: string): Promise<SimCall> {
-  const calls = await simCalls(operation);
+export async function lastCall(operation: string, code = SITE): Promise<SimCall> {
+  const calls = await simCalls(operation, code);
   const call = calls.at(-1);
   if (!call) throw new Error(`no ${operation} call in the simulator's log`);
   return call;
