@@ -8,13 +8,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  emailOutbox,
-  leases,
-  payments,
-  sitelinkSites,
-  sitelinkWrites,
-} from "~/db/schema";
+import { emailOutbox, leases, payments, sitelinkWrites } from "~/db/schema";
 import { runBilling } from "~/services/billing-run.server";
 import { getCheckout, placeMoveIn } from "~/services/move-in.server";
 import {
@@ -22,17 +16,12 @@ import {
   setPaymentGatewayForTests,
   type PaymentGateway,
 } from "~/platform/payment-gateway.server";
-import {
-  forgetStorageChoices,
-  runSiteLinkSync,
-  storageFor,
-  type LocationRef,
-} from "~/storage-software/index.server";
+import { storageFor, type LocationRef } from "~/storage-software/index.server";
 import { addDaysIso } from "~/domain/calendar";
 import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
 import {
   roomiestSyncedUnitType,
-  startSiteLinkTestbed,
+  startSyncedSiteLinkTestbed,
   type SiteLinkTestbed,
 } from "./sitelink-testbed";
 
@@ -127,15 +116,7 @@ async function dueWithPaymentFault(kind: "commit_then_hang" | "drop_before") {
 }
 
 beforeAll(async () => {
-  bed = await startSiteLinkTestbed();
-  bed.sim.control.setClock({ to: NOW.toISOString() });
-  await bed.handle.db.update(sitelinkSites).set({ writeTimeoutMs: 1500 });
-  forgetStorageChoices(bed.handle.db);
-  const results = await runSiteLinkSync(bed.handle.db, {
-    full: true,
-    now: NOW,
-  });
-  expect(results.every((r) => r.ok)).toBe(true);
+  bed = await startSyncedSiteLinkTestbed(NOW);
 });
 afterAll(() => bed?.close());
 afterEach(() => {

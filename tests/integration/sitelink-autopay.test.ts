@@ -10,21 +10,17 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { emailOutbox, sitelinkSites, sitelinkWrites } from "~/db/schema";
 import { confirmCheckout, getCheckout, placeMoveIn } from "~/services/move-in.server";
-import { forgetStorageChoices, runSiteLinkSync } from "~/storage-software/index.server";
+import { forgetStorageChoices } from "~/storage-software/index.server";
 import { soapCall } from "../../sitelink-simulator/test-client";
 import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
-import { roomiestSyncedUnitType, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
 let unitTypeId: string;
 const ORIGIN = "https://www.example.com";
 
 beforeAll(async () => {
-  bed = await startSiteLinkTestbed();
-  bed.sim.control.setClock({ to: NOW.toISOString() });
-  await bed.handle.db.update(sitelinkSites).set({ writeTimeoutMs: 1500 });
-  forgetStorageChoices(bed.handle.db);
-  expect((await runSiteLinkSync(bed.handle.db, { full: true, now: NOW })).every((r) => r.ok)).toBe(true);
+  bed = await startSyncedSiteLinkTestbed(NOW);
   unitTypeId = (await roomiestSyncedUnitType(bed, bed.lumberton)).id;
 });
 afterAll(() => bed?.close());

@@ -8,7 +8,7 @@
 import { eq, like, sql } from "drizzle-orm";
 import type { EntryContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { accounts, checkouts, rateLimitHits, reservations, sitelinkSites } from "~/db/schema";
+import { accounts, checkouts, rateLimitHits, reservations } from "~/db/schema";
 import { FORM_UNAVAILABLE_MESSAGE, PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import handleRequest, { handleError } from "~/entry.server";
 import { action as createSignInAction } from "~/routes/customer-portal.create-sign-in";
@@ -19,21 +19,16 @@ import { action as reserveAction } from "~/routes/reserve";
 import { getCsrfToken } from "~/services/csrf.server";
 import { checkoutCookieHeader, getCheckout, placeMoveIn } from "~/services/move-in.server";
 import { createTenantSession } from "~/services/session.server";
-import { forgetStorageChoices, runSiteLinkSync } from "~/storage-software/index.server";
 import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
 import { callLayouts, callRoute, loadContext } from "./route-helpers";
-import { roomiestSyncedUnitType, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
 let unitTypeId: string;
 
 beforeAll(async () => {
   process.env.FAKE_NOW = NOW.toISOString();
-  bed = await startSiteLinkTestbed();
-  bed.sim.control.setClock({ to: NOW.toISOString() });
-  await bed.handle.db.update(sitelinkSites).set({ writeTimeoutMs: 1500, readTimeoutMs: 1500 });
-  forgetStorageChoices(bed.handle.db);
-  expect((await runSiteLinkSync(bed.handle.db, { full: true, now: NOW })).every((r) => r.ok)).toBe(true);
+  bed = await startSyncedSiteLinkTestbed(NOW, { readTimeoutMs: 1500 });
     unitTypeId = (await roomiestSyncedUnitType(bed, bed.lumberton)).id;
 });
 afterAll(async () => {

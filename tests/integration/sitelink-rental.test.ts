@@ -11,9 +11,9 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { leases, sitelinkSites, sitelinkWrites, tenants, units } from "~/db/schema";
 import { confirmCheckout, getCheckout, placeMoveIn, sweepConfirmingCheckouts } from "~/services/move-in.server";
 import { SoftwareUnreachableError, UnitUnavailableError } from "~/storage-software/errors";
-import { forgetStorageChoices, runSiteLinkSync } from "~/storage-software/index.server";
+import { forgetStorageChoices } from "~/storage-software/index.server";
 import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
-import { roomiestSyncedUnitType, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
 let unitTypeId: string;
@@ -26,16 +26,7 @@ async function roomyType(): Promise<string> {
 }
 
 beforeAll(async () => {
-  bed = await startSiteLinkTestbed();
-  bed.sim.control.setClock({ to: NOW.toISOString() });
-  // Short write timeout so that "no answer" is quick in tests (45 s in production).
-  await bed.handle.db.update(sitelinkSites).set({ writeTimeoutMs: 1500 });
-  forgetStorageChoices(bed.handle.db);
-  const results = await runSiteLinkSync(bed.handle.db, {
-    full: true,
-    now: NOW,
-  });
-  expect(results.every((r) => r.ok)).toBe(true);
+  bed = await startSyncedSiteLinkTestbed(NOW);
   unitTypeId = await roomyType();
 });
 afterAll(() => bed?.close());

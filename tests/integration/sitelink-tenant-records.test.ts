@@ -9,18 +9,18 @@
  */
 import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { sitelinkSites, sitelinkWrites, tenantSoftwareLinks, tenants } from "~/db/schema";
+import { sitelinkWrites, tenantSoftwareLinks, tenants } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { accountStorage, portalLocations, type PortalContext } from "~/services/portal.server";
 import { changeContact, changePhone, CONTACT_NOT_SAVED_MESSAGE } from "~/services/profile.server";
 import { createTenantSession } from "~/services/session.server";
 import { hashPassword } from "~/platform/password.server";
-import { forgetStorageChoices, runSiteLinkSync, storageFor } from "~/storage-software/index.server";
+import { storageFor } from "~/storage-software/index.server";
 import type { ContactUpdate, StorageSoftware } from "~/storage-software/port";
 import { action as profileAction } from "~/routes/customer-portal.profile";
 import { soapCall } from "../../sitelink-simulator/test-client";
 import { callRoute } from "./route-helpers";
-import { startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 const NOW = new Date("2026-06-15T14:00:00Z");
 let bed: SiteLinkTestbed;
@@ -30,11 +30,7 @@ let n = 0;
 
 beforeAll(async () => {
   process.env.FAKE_NOW = NOW.toISOString();
-  bed = await startSiteLinkTestbed();
-  bed.sim.control.setClock({ to: NOW.toISOString() });
-  await bed.handle.db.update(sitelinkSites).set({ writeTimeoutMs: 1500 });
-  forgetStorageChoices(bed.handle.db);
-  expect((await runSiteLinkSync(bed.handle.db, { full: true, now: NOW })).every((r) => r.ok)).toBe(true);
+  bed = await startSyncedSiteLinkTestbed(NOW);
   lumberton = storageFor(bed.handle.db, bed.lumberton);
   const [loc] = await bed.handle.db.query.locations.findMany({ where: (l, { eq }) => eq(l.id, bed.lumberton.id) });
   const locs = await portalLocations(bed.handle.db, loc!.accountId);

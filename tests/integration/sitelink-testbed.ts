@@ -6,10 +6,11 @@
  */
 import crypto from "node:crypto";
 import { and, eq, isNotNull, ne, sql } from "drizzle-orm";
+import { expect } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, locations, units, unitTypes } from "~/db/schema";
+import { accounts, locations, sitelinkSites, units, unitTypes } from "~/db/schema";
 import type { LocationRef } from "~/storage-software/index.server";
-import { saveSiteLinkSettings } from "~/storage-software/index.server";
+import { forgetStorageChoices, runSiteLinkSync, saveSiteLinkSettings } from "~/storage-software/index.server";
 import { DEMO_CORP, startSiteLinkSimulator, type RunningSimulator, type StartOptions } from "../../sitelink-simulator/index";
 import { createTestDatabase } from "./db";
 
@@ -65,6 +66,19 @@ export async function startSiteLinkTestbed(options: StartOptions = {}): Promise<
       await sim.close();
     },
   };
+}
+
+/**
+ * The test bed with the simulator's clock at `now`, short SiteLink timeouts (so that "no answer" is
+ * quick in tests; 45 s writes in production) and a full inventory sync done.
+ */
+export async function startSyncedSiteLinkTestbed(now: Date, timeouts: { writeTimeoutMs?: number; readTimeoutMs?: number } = {}): Promise<SiteLinkTestbed> {
+  const bed = await startSiteLinkTestbed();
+  bed.sim.control.setClock({ to: now.toISOString() });
+  await bed.handle.db.update(sitelinkSites).set({ writeTimeoutMs: 1500, ...timeouts });
+  forgetStorageChoices(bed.handle.db);
+  expect((await runSiteLinkSync(bed.handle.db, { full: true, now })).every((r) => r.ok)).toBe(true);
+  return bed;
 }
 
 /** The storage unit type (not parking) synced from SiteLink at `location` with the most free units, and how many. */
