@@ -54,6 +54,19 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
   const local = localRentals(db, location);
   const journal = createJournal(db, location.id);
 
+  /**
+   * Our local claim goes (nothing half-saved): the reservation row, and its unit set to `to`. Back to
+   * available only while the unit is still reserved (never over a rental made meanwhile).
+   */
+  async function dropClaim(claim: { id: string | number; unitId: string | number }, to: "available" | "rented" | "unavailable"): Promise<void> {
+    await db.delete(reservations).where(eq(reservations.id, Number(claim.id)));
+    const unit = eq(units.id, Number(claim.unitId));
+    await db
+      .update(units)
+      .set({ status: to })
+      .where(to === "available" ? and(unit, eq(units.status, "reserved")) : unit);
+  }
+
   async function timeZone(): Promise<string> {
     const [row] = await db.select({ tz: locations.timeZone }).from(locations).where(eq(locations.id, location.id));
     return row?.tz.timeZoneId ?? "America/New_York";
@@ -151,11 +164,7 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
         // SiteLink unreachable: nothing half-saved (the local claim goes), the visitor tries again.
         const live = unit?.externalId
           ? await freshUnitRow(call, unit.externalId).catch(async (error: unknown) => {
-              await db.delete(reservations).where(eq(reservations.id, Number(claimed.id)));
-              await db
-                .update(units)
-                .set({ status: "available" })
-                .where(and(eq(units.id, Number(claimed.unitId)), eq(units.status, "reserved")));
+              await dropClaim(claimed, "available");
               throw error;
             })
           : null;
@@ -164,11 +173,7 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
           break;
         }
         // Taken at the office since the last sync: mirror it and try the next unit.
-        await db.delete(reservations).where(eq(reservations.id, Number(claimed.id)));
-        await db
-          .update(units)
-          .set({ status: live ? "rented" : "unavailable" })
-          .where(eq(units.id, Number(claimed.unitId)));
+        await dropClaim(claimed, live ? "rented" : "unavailable");
       }
       if (!record) throw new UnitUnavailableError("No unit of this type is available");
       const [unit] = await db
@@ -279,11 +284,7 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
         return record;
       } catch (error) {
         // Nothing half-saved: the local reservation goes when SiteLink refused.
-        await db.delete(reservations).where(eq(reservations.id, Number(record.id)));
-        await db
-          .update(units)
-          .set({ status: "available" })
-          .where(and(eq(units.id, Number(record.unitId)), eq(units.status, "reserved")));
+        await dropClaim(record, "available");
         throw error;
       }
     },
