@@ -1,7 +1,9 @@
 /**
  * Housekeeping in the server process: every few minutes, release the units of reservations past
  * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4), and prune
- * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071). Both are
+ * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071) and the
+ * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
+ * open removed after 30; docs/security.md). They are
  * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
  * several processes running it at once do no harm.
  */
@@ -12,21 +14,40 @@ import { sweepAbandonedCheckouts, sweepConfirmingCheckouts, sweepUnrecordedCharg
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { logger } from "~/logger.server";
-import { startSiteLinkSync } from "~/storage-software/index.server";
+import { pruneSiteLinkJournal, startSiteLinkSync } from "~/storage-software/index.server";
 
 const EVERY_MS = 5 * 60_000;
 
 export async function runHousekeeping(
   db: Database,
   now: Date,
-): Promise<{ reservations: number; checkouts: number; unrecordedCharges: number; confirmedMoveIns: number; emailsGivenUp: number; emailsDeleted: number }> {
+): Promise<{
+  reservations: number;
+  checkouts: number;
+  unrecordedCharges: number;
+  confirmedMoveIns: number;
+  emailsGivenUp: number;
+  emailsDeleted: number;
+  journalDeleted: number;
+  journalScrubbed: number;
+}> {
   const reservations = await sweepExpiredReservations(db, now);
   const checkouts = await sweepAbandonedCheckouts(db, now);
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
   // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
   const confirmedMoveIns = await sweepConfirmingCheckouts(db, now);
   const outbox = await pruneOutbox(db, now);
-  return { reservations, checkouts, unrecordedCharges, confirmedMoveIns, emailsGivenUp: outbox.gaveUp, emailsDeleted: outbox.deleted };
+  const journal = await pruneSiteLinkJournal(db, now);
+  return {
+    reservations,
+    checkouts,
+    unrecordedCharges,
+    confirmedMoveIns,
+    emailsGivenUp: outbox.gaveUp,
+    emailsDeleted: outbox.deleted,
+    journalDeleted: journal.deleted,
+    journalScrubbed: journal.scrubbed,
+  };
 }
 
 /**
@@ -45,7 +66,7 @@ export function startHousekeeping(db: Database): () => void {
     running = true;
     try {
       const done = await runHousekeeping(db, clockNow());
-      if (done.reservations || done.checkouts || done.unrecordedCharges || done.confirmedMoveIns || done.emailsGivenUp || done.emailsDeleted) logger.info(done, "[housekeeping] sweep");
+      if (Object.values(done).some((n) => n > 0)) logger.info(done, "[housekeeping] sweep");
     } catch (error) {
       if (isDatabaseUnavailable(error)) logger.warn({ reason: outageReason(error) }, "[housekeeping] database unavailable; the sweep will be retried");
       else logger.error({ err: error }, "[housekeeping] sweep failed; it will be retried");

@@ -8,7 +8,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { emailOutbox, sitelinkSites, sitelinkWrites } from "~/db/schema";
+import { checkouts, emailOutbox, sitelinkSites, sitelinkWrites } from "~/db/schema";
 import { confirmCheckout, getCheckout, placeMoveIn } from "~/services/move-in.server";
 import { forgetStorageChoices } from "~/storage-software/index.server";
 import { soapCall } from "../../sitelink-simulator/test-client";
@@ -145,12 +145,15 @@ describe("option B (our gateway charges; our record runs autopay)", () => {
   beforeAll(() => chargedBy("gateway"));
   afterAll(() => chargedBy("sitelink"));
 
-  it("confirmed only by reconciliation: the gateway's token kept on the attempt enrols autopay; no card data kept, the token dropped", async () => {
+  it("confirmed only by reconciliation: the gateway's token kept on the checkout (never the journal) enrols autopay; no card data kept, the token dropped", async () => {
     const { id, ctx, outcome } = await rentWithAutopay(confirmedOnlyLater);
     expect(outcome).toEqual({ status: "confirming" });
     const attempts = await bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
     expect(JSON.stringify(attempts)).not.toContain("4242424242424242");
-    expect(attempts[0]!.externalIds).toHaveProperty("autopayToken");
+    expect(attempts[0]!.externalIds).not.toHaveProperty("autopayToken");
+    const [waiting] = await bed.handle.db.select({ pending: checkouts.pendingMoveIn }).from(checkouts).where(eq(checkouts.id, id));
+    expect(waiting!.pending).toHaveProperty("autopayToken");
+    expect(JSON.stringify(waiting)).not.toContain("4242424242424242");
     const { leaseId, tenantId } = await confirm(id, ctx);
     const lease = (await ctx.storage.getTenantLease(tenantId, leaseId))!;
     expect(lease.autopay).toMatchObject({ enabled: true, card: { brand: "visa", last4: "4242", expMonth: 12 } });
@@ -158,5 +161,7 @@ describe("option B (our gateway charges; our record runs autopay)", () => {
     const after = await bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
     expect(after[0]!.externalIds).not.toHaveProperty("autopayToken");
     expect(after[0]!.externalIds).not.toHaveProperty("autopayCard");
+    const [settled] = await bed.handle.db.select({ pending: checkouts.pendingMoveIn }).from(checkouts).where(eq(checkouts.id, id));
+    expect(settled!.pending).toBeNull();
   });
 });

@@ -44,6 +44,13 @@ export const checkouts = pgTable(
     signedAt: timestamp({ withTimezone: true }),
     signedIp: text(),
     leaseHash: text(),
+    /**
+     * What a SiteLink move-in sent without an answer needs to be finished by reconciliation and may not
+     * be kept in the write journal (issue 19): the tenant as given (no password), the signature, the
+     * lease text as signed, the gate code and, under option B with autopay, the gateway's card token.
+     * Written with the attempt, removed (null) as soon as the move-in is settled either way.
+     */
+    pendingMoveIn: jsonb().$type<Record<string, string>>(),
     idempotencyKey: text().notNull(),
     completedLeaseId: integer().references(() => leases.id, { onDelete: "set null" }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),

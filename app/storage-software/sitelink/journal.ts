@@ -7,10 +7,98 @@
  * States: pending (sent or about to be) -> done (SiteLink said yes; `externalIds` holds its ids) |
  * failed (SiteLink said no, or reconciliation proved it did nothing) | unknown (no answer, or an answer
  * that does not say: only reconciliation, never a blind resend, moves it on).
+ *
+ * What a row keeps (issue 19, docs/security.md "The SiteLink write journal"): only the fields named
+ * below, checked on every write. SiteLink's ids, our ids, amounts, dates and the card's brand and last
+ * four digits are kept until the row is pruned; personal data (the contact details a TenantUpdate_v3
+ * is compared with) only until the row is settled. Never a password or its hash, a gate code, lease
+ * text, a card number or a gateway token: what a move-in's reconciliation needs of those lives on the
+ * checkout until it is settled (checkouts.pending_move_in). Settled rows are deleted after
+ * JOURNAL_RETENTION_DAYS, open ones lose their personal data after JOURNAL_PERSONAL_DAYS
+ * (`pruneJournal`, run by the server's housekeeping).
  */
-import { and, asc, eq, inArray, like } from "drizzle-orm";
+import { and, asc, eq, inArray, like, lt, ne, or, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { sitelinkWrites } from "~/db/schema";
+
+/** The fields a journal row may keep until it is pruned: ids, amounts, dates, outcomes. */
+export const JOURNAL_KEPT_FIELDS = [
+  // SiteLink's ids
+  "tenantId",
+  "ledgerId",
+  "leaseNum",
+  "receipt",
+  "waitingId",
+  "globalNum",
+  "unitId",
+  "siteLinkTenantId",
+  // ours
+  "leaseId",
+  "localUnitId",
+  "idempotencyKey",
+  "purpose",
+  // money and dates (a move-in's charges as quoted: descriptions and cents, nothing personal)
+  "total",
+  "amount",
+  "lines",
+  "before",
+  "dueDate",
+  "moveInDate",
+  "paidThroughDate",
+  "nextDueDate",
+  "monthlyRate",
+  "insurancePremium",
+  // the card as a receipt shows it, and our gateway's authorisation reference (not a token)
+  "cardBrand",
+  "cardLast4",
+  "brand",
+  "last4",
+  "gatewayAuth",
+  // flags and outcomes
+  "autopay",
+  "autopayHandled",
+  "outcome",
+] as const;
+
+/** Personal data a row may hold while it is open (what reconciliation compares); removed when it is settled. */
+export const JOURNAL_PERSONAL_FIELDS = ["fields"] as const;
+
+/** The fields `sitelink:status` and the status snapshot show of a row: identifiers an operator looks up. */
+export const JOURNAL_SHOWN_FIELDS = ["tenantId", "siteLinkTenantId", "ledgerId", "leaseNum", "receipt", "waitingId", "leaseId", "unitId", "amount", "total", "dueDate", "gatewayAuth", "outcome", "purpose"] as const;
+
+/** Settled rows are deleted this many days after they were settled. */
+export const JOURNAL_RETENTION_DAYS = 90;
+/** Rows still open this many days after they started lose their personal data (they stay listed). */
+export const JOURNAL_PERSONAL_DAYS = 30;
+
+const KEPT = new Set<string>(JOURNAL_KEPT_FIELDS);
+const PERSONAL = new Set<string>(JOURNAL_PERSONAL_FIELDS);
+
+/** A caller tried to keep a field the journal may not hold (a programming error, caught by the tests). */
+export class JournalFieldError extends Error {
+  override name = "JournalFieldError";
+}
+
+function checkFields(key: string, fields: Record<string, string> | undefined): void {
+  for (const name of Object.keys(fields ?? {})) {
+    if (!KEPT.has(name) && !PERSONAL.has(name)) {
+      throw new JournalFieldError(
+        `The SiteLink write journal may not keep "${name}" (row ${key.split(":")[0]}): add it to JOURNAL_KEPT_FIELDS in journal.ts only if reconciliation needs it and it is neither a secret nor personal data`,
+      );
+    }
+  }
+}
+
+/** The fields a settled row keeps: the kept ones (personal data and anything older code stored dropped). */
+export function settledFields(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).filter(([k]) => KEPT.has(k)));
+}
+
+/** The fields shown to an operator (status output and snapshot). */
+export function shownFields(fields: Record<string, string>): Record<string, string> {
+  const shown = new Set<string>(JOURNAL_SHOWN_FIELDS);
+  return Object.fromEntries(Object.entries(fields).filter(([k, v]) => shown.has(k) && typeof v === "string" && v !== ""));
+}
 
 export type JournalState = "pending" | "done" | "failed" | "unknown";
 
@@ -88,6 +176,7 @@ export function createJournal(db: Executor, locationId: number): Journal {
       return rows.map(toEntry);
     },
     async begin({ key, operation, fingerprint, externalIds, now }) {
+      checkFields(key, externalIds);
       const inserted = await db
         .insert(sitelinkWrites)
         .values({
@@ -107,25 +196,23 @@ export function createJournal(db: Executor, locationId: number): Journal {
       return { entry: existing, created: false };
     },
     async settle(key, state, { externalIds, error, now }) {
-      const current = externalIds ? await this.get(key) : null;
+      checkFields(key, externalIds);
+      const final = state === "done" || state === "failed";
+      const current = externalIds || final ? await this.get(key) : null;
+      const merged = { ...(current?.externalIds ?? {}), ...(externalIds ?? {}) };
       await db
         .update(sitelinkWrites)
         .set({
           state,
           finishedAt: now,
-          ...(externalIds
-            ? {
-                externalIds: {
-                  ...(current?.externalIds ?? {}),
-                  ...externalIds,
-                },
-              }
-            : {}),
+          // Settled: personal data (and anything older code kept) goes; open: kept for reconciliation.
+          ...(final ? { externalIds: settledFields(merged) } : externalIds ? { externalIds: merged } : {}),
           ...(error !== undefined ? { lastError: error } : {}),
         })
         .where(eq(sitelinkWrites.idempotencyKey, key));
     },
     async note(key, externalIds) {
+      checkFields(key, externalIds);
       const current = await this.get(key);
       if (!current) return;
       await db
@@ -148,4 +235,42 @@ export function createJournal(db: Executor, locationId: number): Journal {
       return rows.map(toEntry);
     },
   };
+}
+
+/**
+ * Housekeeping (every location): settled rows older than JOURNAL_RETENTION_DAYS are deleted, except a
+ * done TenantNewDetailed_v3 row, which holds nothing but SiteLink's TenantID and is how a checkout's own
+ * left-over SiteLink tenant is told from someone else's account (move-in.ts `tenantsWeCreated`); settled
+ * rows still holding other fields (written before issue 19) are cut down to the kept ones; rows open for
+ * more than JOURNAL_PERSONAL_DAYS lose their personal data. Idempotent; safe in several processes.
+ */
+export async function pruneJournal(db: Executor, now: Date): Promise<{ deleted: number; scrubbed: number }> {
+  const retention = new Date(now.getTime() - JOURNAL_RETENTION_DAYS * 86_400_000);
+  const personal = new Date(now.getTime() - JOURNAL_PERSONAL_DAYS * 86_400_000);
+  const deleted = await db
+    .delete(sitelinkWrites)
+    .where(
+      and(
+        inArray(sitelinkWrites.state, ["done", "failed"]),
+        lt(sitelinkWrites.finishedAt, retention),
+        or(ne(sitelinkWrites.operation, "TenantNewDetailed_v3"), ne(sitelinkWrites.state, "done")),
+      ),
+    )
+    .returning({ key: sitelinkWrites.idempotencyKey });
+  const kept = sql.raw(`array[${JOURNAL_KEPT_FIELDS.map((f) => `'${f}'`).join(", ")}]::text[]`);
+  const stray = sql`exists (select 1 from jsonb_object_keys(${sitelinkWrites.externalIds}) as k where not (k = any(${kept})))`;
+  const scrubbedSettled = await db
+    .update(sitelinkWrites)
+    .set({
+      externalIds: sql`(select coalesce(jsonb_object_agg(e.key, e.value), '{}'::jsonb) from jsonb_each(${sitelinkWrites.externalIds}) as e where e.key = any(${kept}))`,
+    })
+    .where(and(inArray(sitelinkWrites.state, ["done", "failed"]), stray))
+    .returning({ key: sitelinkWrites.idempotencyKey });
+  const personalKeys = sql.raw(`array[${JOURNAL_PERSONAL_FIELDS.map((f) => `'${f}'`).join(", ")}]::text[]`);
+  const scrubbedOpen = await db
+    .update(sitelinkWrites)
+    .set({ externalIds: sql`${sitelinkWrites.externalIds} - ${personalKeys}` })
+    .where(and(inArray(sitelinkWrites.state, ["pending", "unknown"]), lt(sitelinkWrites.startedAt, personal), sql`${sitelinkWrites.externalIds} ?| ${personalKeys}`))
+    .returning({ key: sitelinkWrites.idempotencyKey });
+  return { deleted: deleted.length, scrubbed: scrubbedSettled.length + scrubbedOpen.length };
 }

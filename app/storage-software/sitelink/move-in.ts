@@ -196,21 +196,18 @@ export async function siteLinkQuote(call: SiteLinkCall, settings: SiteLinkRental
 
 // ------------------------------------------------------------------ the move-in
 
-/** What the journal keeps of a move-in attempt so that reconciliation can finish it without the visitor. */
+/**
+ * What the journal keeps of a move-in attempt so that reconciliation can finish it without the visitor:
+ * ids, amounts and dates only (journal.ts names the fields a row may keep). The rest is PendingMoveIn.
+ */
 interface AttemptContext {
   tenantId: string;
-  /** JSON of MoveInTenant (contact details and the password's bcrypt hash; never a card). */
-  tenant: string;
-  /** JSON of the signature: hash, signed name, time and address. */
-  signature: string;
-  accessCode: string;
   unitId: string;
   localUnitId: string;
   total: string;
   cardBrand: string;
   cardLast4: string;
   autopay: string;
-  leaseText: string;
   lines: string;
   moveInDate: string;
   paidThroughDate: string;
@@ -219,25 +216,33 @@ interface AttemptContext {
   insurancePremium: string;
   idempotencyKey: string;
   gatewayAuth: string;
+}
+
+/**
+ * What reconciliation needs of a move-in and the journal may not keep (issue 19): kept on the checkout
+ * (`checkouts.pending_move_in`, beside the tenant details it already holds) from the send until the
+ * move-in is settled, then removed. The password's hash is the checkout's own `webPwHash`.
+ */
+interface PendingMoveIn {
+  /** JSON of MoveInTenant without the password hash. */
+  tenant: string;
+  /** JSON of the signature: hash, signed name, time and address. */
+  signature: string;
+  leaseText: string;
+  /** The gate code SiteLink gave the tenant (the ledger read back gives it too). */
+  accessCode: string;
   /**
    * Option B with autopay chosen: our gateway's token for the card (never the number or CVV), its
    * brand, last four digits, expiry and name, so that the lease is enrolled in autopay when it is
-   * confirmed, also by reconciliation after the visitor has gone. Removed once used or abandoned.
+   * confirmed, also by reconciliation after the visitor has gone.
    */
   autopayToken?: string;
   autopayCard?: string;
 }
 
-/** The journal field that holds an autopay token until the move-in is settled (then removed). */
-const TOKEN_FIELDS = ["autopayToken", "autopayCard"] as const;
-
-/** Forgets the autopay token kept on a checkout's move-in attempts (used, or the move-in did not happen). */
-async function forgetAutopayToken(db: Executor, locationId: number, checkoutId: string): Promise<void> {
-  const prefix = moveInKeyPrefix(checkoutId).replace(/[\\%_]/g, (c) => `\\${c}`);
-  await db
-    .update(sitelinkWrites)
-    .set({ externalIds: sql`${sitelinkWrites.externalIds} - ${TOKEN_FIELDS[0]}::text - ${TOKEN_FIELDS[1]}::text` })
-    .where(and(eq(sitelinkWrites.locationId, locationId), sql`${sitelinkWrites.idempotencyKey} like ${`${prefix}%`}`, sql`${sitelinkWrites.externalIds} ? ${TOKEN_FIELDS[0]}::text`));
+/** Forgets what a checkout's move-in kept for reconciliation (settled: recorded, or it did not happen). */
+async function forgetPendingMoveIn(db: Executor, checkoutId: string): Promise<void> {
+  await db.update(checkouts).set({ pendingMoveIn: null }).where(and(eq(checkouts.id, checkoutId), sql`${checkouts.pendingMoveIn} is not null`));
 }
 
 /** The done move-in attempt behind one of our lease records (the checkout that completed it), or null. */
@@ -344,8 +349,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   async function reopen(checkoutId: string, opts: { newKey?: boolean } = {}) {
-    // The move-in did not happen (nothing charged): an autopay token kept for it is dropped.
-    await forgetAutopayToken(db, location.id, checkoutId);
+    // The move-in did not happen (nothing charged): what was kept to finish it (and any token) goes.
+    await forgetPendingMoveIn(db, checkoutId);
     await db
       .update(checkouts)
       .set({
@@ -378,15 +383,14 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const key = tenantKey(input.checkoutId);
     const previous = await journal.get(key);
     if (previous?.state === "done" && previous.externalIds.tenantId) {
-      return {
-        tenantId: previous.externalIds.tenantId,
-        accessCode: previous.externalIds.accessCode ?? "",
-      };
+      // The journal keeps no gate code: SiteLink's record has it.
+      const tenantId = previous.externalIds.tenantId;
+      return { tenantId, accessCode: await accessCodeOf(tenantId) };
     }
     if (previous && (previous.state === "pending" || previous.state === "unknown")) {
       const found = await findTenantByNote(email, input.checkoutId);
       if (found) {
-        await journal.settle(key, "done", { externalIds: found, now });
+        await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now });
         return found;
       }
       // Not there: the creation did nothing (a stray tenant would be an orphan, never a charge).
@@ -416,8 +420,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       });
       const found = await findTenantByNote(email, input.checkoutId).catch(() => null);
       if (found) {
-        await journal.settle(attemptKey, "done", { externalIds: found, now });
-        if (attemptKey !== key) await journal.settle(key, "done", { externalIds: found, now }).catch(() => undefined);
+        await journal.settle(attemptKey, "done", { externalIds: { tenantId: found.tenantId }, now });
+        if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now }).catch(() => undefined);
         return found;
       }
       throw new SoftwareUnreachableError(`TenantNewDetailed_v3 did not answer: ${String(error)}`);
@@ -435,10 +439,16 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       tenantId: String(rt.TenantID ?? id),
       accessCode: rt.AccessCode ?? rt.sAccessCode ?? "",
     };
-    await journal.settle(attemptKey, "done", { externalIds: found, now });
-    if (attemptKey !== key) await journal.settle(key, "done", { externalIds: found, now });
+    await journal.settle(attemptKey, "done", { externalIds: { tenantId: found.tenantId }, now });
+    if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now });
     if (t.isMilitary) await call("TenantUpdateMilitary", { TenantID: Number(found.tenantId), bMilitary: true }, { write: true }).catch(() => undefined);
     return found;
+  }
+
+  /** The tenant's gate code as SiteLink has it ("" when the record does not say). */
+  async function accessCodeOf(siteLinkTenantId: string): Promise<string> {
+    const info = rows(await call("TenantInfoByTenantID", { iTenantID: Number(siteLinkTenantId) }, { write: false }), "Table")[0];
+    return info?.sAccessCode ?? "";
   }
 
   async function findTenantByNote(email: string, checkoutId: string): Promise<{ tenantId: string; accessCode: string } | null> {
@@ -474,9 +484,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const [c] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
       if (!c) throw new StorageSoftwareError("This checkout does not exist");
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
-      // The tenant as the visitor gave it (kept on the attempt: reconciliation has no request).
-      const t = JSON.parse(ctx.tenant) as MoveInInput["tenant"];
-      const sig = JSON.parse(ctx.signature) as {
+      // The tenant as the visitor gave it, kept on the checkout (reconciliation has no request). An
+      // attempt journalled before issue 19 still carries it on the journal row.
+      const legacy = ctx as unknown as Partial<PendingMoveIn>;
+      const kept = { ...legacy, ...((c.pendingMoveIn ?? {}) as Partial<PendingMoveIn>) };
+      if (!kept.tenant || !kept.signature || kept.leaseText === undefined) throw new StorageSoftwareError("What this move-in needs to be recorded is no longer kept");
+      const t = JSON.parse(kept.tenant) as Omit<MoveInInput["tenant"], "webPwHash"> & { webPwHash?: string };
+      const sig = JSON.parse(kept.signature) as {
         hash: string;
         signedName: string;
         signedAt: string;
@@ -493,7 +507,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         (
           await tx
             .insert(tenants)
-            .values({ ...newTenantRow({ ...t, webPwHash: c.webPwHash ?? t.webPwHash }, email, accountId), externalId: ctx.tenantId })
+            .values({ ...newTenantRow({ ...t, webPwHash: c.webPwHash ?? t.webPwHash ?? "" }, email, accountId), externalId: ctx.tenantId })
             .returning({ id: tenants.id })
         )[0]!.id;
       await linkTenant(tx, tenantId, ctx.tenantId);
@@ -512,8 +526,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           insurancePremium: Number(ctx.insurancePremium),
           paidThroughDate: paidThrough,
           nextDueDate: ctx.nextDueDate,
-          gateCode: ledger.row?.sAccessCode ?? ctx.accessCode,
-          leaseText: ctx.leaseText,
+          gateCode: ledger.row?.sAccessCode ?? kept.accessCode ?? "",
+          leaseText: kept.leaseText,
           leaseHash: sig.hash,
           signedName: sig.signedName,
           signedAt: new Date(sig.signedAt),
@@ -563,21 +577,21 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       }
       // Option B, autopay chosen: the gateway's token kept on the attempt enrols the lease now, also
       // when only reconciliation confirmed it (the visitor's card itself is long gone).
-      if (ctx.autopay === "true" && ctx.autopayToken && ctx.autopayCard) {
-        const k = JSON.parse(ctx.autopayCard) as { brand: CardBrand; last4: string; expMonth: number; expYear: number; name: string };
+      if (ctx.autopay === "true" && kept.autopayToken && kept.autopayCard) {
+        const k = JSON.parse(kept.autopayCard) as { brand: CardBrand; last4: string; expMonth: number; expYear: number; name: string };
         const [saved] = await tx
           .insert(savedCards)
-          .values({ tenantId, brand: k.brand, last4: k.last4, expMonth: k.expMonth, expYear: k.expYear, nameOnCard: k.name, gatewayToken: ctx.autopayToken })
+          .values({ tenantId, brand: k.brand, last4: k.last4, expMonth: k.expMonth, expYear: k.expYear, nameOnCard: k.name, gatewayToken: kept.autopayToken })
           .returning({ id: savedCards.id });
         await tx.update(leases).set({ autopayEnabled: true, autopayCardId: saved!.id }).where(eq(leases.id, leaseId));
       }
-      await forgetAutopayToken(tx, location.id, checkoutId);
       await tx
         .update(checkouts)
         .set({
           status: "completed",
           completedLeaseId: leaseId,
           unitId: localUnitId,
+          pendingMoveIn: null,
         })
         .where(eq(checkouts.id, checkoutId));
       const unit = await tx.query.units.findFirst({
@@ -589,7 +603,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         tenantId: String(tenantId),
         unitId: String(localUnitId),
         unitName: ledger.row?.sUnitName ?? unit?.name ?? "",
-        gateCode: ledger.row?.sAccessCode ?? ctx.accessCode,
+        gateCode: ledger.row?.sAccessCode ?? kept.accessCode ?? "",
         paymentId: String(paid.paymentId),
         authReference,
         cardBrand: brand,
@@ -772,23 +786,27 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     }
 
     // 8. The move-in: journalled and the checkout `confirming` before the request leaves.
-    const ctx: AttemptContext = {
-      tenantId: tenant.tenantId,
-      tenant: JSON.stringify({ ...input.tenant, email }),
+    const { webPwHash: _hash, ...tenantAsGiven } = input.tenant;
+    const pending: PendingMoveIn = {
+      tenant: JSON.stringify({ ...tenantAsGiven, email }),
       signature: JSON.stringify({
         hash: input.lease.hash,
         signedName: input.lease.signedName,
         signedAt: input.lease.signedAt,
         signedIp: input.lease.signedIp,
       }),
+      leaseText: input.lease.text,
       accessCode: tenant.accessCode,
+      ...(autopayToken ? { autopayToken: autopayToken.token, autopayCard: autopayToken.card } : {}),
+    };
+    const ctx: AttemptContext = {
+      tenantId: tenant.tenantId,
       unitId: unit.externalId!,
       localUnitId: String(unit.id),
       total: String(input.total),
       cardBrand: brand,
       cardLast4: last4,
       autopay: String(input.autopay),
-      leaseText: input.lease.text,
       lines: JSON.stringify(input.lines),
       moveInDate: input.moveInDate,
       paidThroughDate: dateOf(startRow.EndDate) ?? input.paidThroughDate,
@@ -797,7 +815,6 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       insurancePremium: String(input.insurancePremium),
       idempotencyKey,
       gatewayAuth,
-      ...(autopayToken ? { autopayToken: autopayToken.token, autopayCard: autopayToken.card } : {}),
     };
     const key = `${moveInKeyPrefix(input.checkoutId)}${idempotencyKey}`;
     const begun = await db.transaction(async (tx) => {
@@ -819,7 +836,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         now,
       });
       if (!created) return null;
-      await tx.update(checkouts).set({ status: "confirming" }).where(eq(checkouts.id, input.checkoutId));
+      await tx.update(checkouts).set({ status: "confirming", pendingMoveIn: pending as unknown as Record<string, string> }).where(eq(checkouts.id, input.checkoutId));
       return true;
     });
     if (!begun) {

@@ -8,6 +8,7 @@ import { and, asc, desc, eq, gte, lt, or } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
+import { shownFields } from "./journal";
 import { chooseAdapter, loadSiteLinkSettings } from "./settings";
 
 export interface JournalAttention {
@@ -16,7 +17,8 @@ export interface JournalAttention {
   state: string;
   startedAt: string;
   lastError: string | null;
-  externalIds: Record<string, string>;
+  /** The row's identifiers an operator looks up (journal.ts JOURNAL_SHOWN_FIELDS); never its payload. */
+  ids: Record<string, string>;
 }
 
 export interface LocationStatus {
@@ -127,7 +129,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
         state: w.state,
         startedAt: w.startedAt.toISOString(),
         lastError: w.lastError,
-        externalIds: w.externalIds ?? {},
+        ids: shownFields(w.externalIds ?? {}),
       })),
     });
   }
@@ -171,7 +173,7 @@ export function formatSiteLinkStatus(status: SiteLinkStatus, now: Date): string 
     if (l.attention.length) {
       lines.push(`  journal rows needing attention (${l.attention.length}):`);
       for (const a of l.attention) {
-        const ids = Object.entries(a.externalIds)
+        const ids = Object.entries(a.ids ?? {})
           .map(([k, v]) => `${k}=${v}`)
           .join(" ");
         lines.push(`    ${a.state.padEnd(8)} ${a.operation} ${a.idempotencyKey} started ${a.startedAt}${ids ? ` [${ids}]` : ""}${a.lastError ? ` — ${a.lastError}` : ""}`);

@@ -99,7 +99,12 @@ export function siteLinkContactPush(deps: ContactPushDeps) {
   async function settleOpen(siteLinkTenantId: string, record: Row, fields: OwnedFields, now: Date): Promise<void> {
     const open = (await journal.withPrefix(contactKeyPrefix(siteLinkTenantId))).filter((e) => e.state === "pending" || e.state === "unknown");
     for (const e of open) {
-      const intended = JSON.parse(e.externalIds.fields ?? "{}") as OwnedFields;
+      if (e.externalIds.fields === undefined) {
+        // Open for longer than the journal keeps personal data: it can no longer be compared.
+        await journal.settle(e.key, "failed", { error: "never confirmed; its details were removed from the journal", now });
+        continue;
+      }
+      const intended = JSON.parse(e.externalIds.fields) as OwnedFields;
       if (showsFields(record, intended)) {
         await journal.settle(e.key, "done", { error: "confirmed by reading the record back", now });
       } else if (now.getTime() - e.startedAt.getTime() >= settleAfterMs) {
