@@ -16,7 +16,7 @@ import { parseArgs } from "node:util";
 import { eq } from "drizzle-orm";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { locations, sitelinkSites } from "~/db/schema";
-import { saveSiteLinkSettings } from "~/storage-software/index.server";
+import { saveSiteLinkSettings, siteLinkSettingsProblems } from "~/storage-software/index.server";
 
 const { values } = parseArgs({
   options: {
@@ -55,6 +55,10 @@ try {
     for (const name of ["endpoint", "corp-code", "location-code", "user"] as const) if (!values[name]) fail(`--${name} is required.`);
     if (!values["password-env"] === !values["password-stdin"]) fail("Give the password either as --password-env VAR or on standard input with --password-stdin (one of them).");
     if (values["api-key-env"] && values["api-key-stdin"]) fail("Give the API key either as --api-key-env VAR or with --api-key-stdin, not both.");
+    // Refused before anything is read or saved: an http:// endpoint in production (or off this machine),
+    // a secret from a variable not named SITELINK_…_PASSWORD / SITELINK_…_API_KEY (docs/decisions/186).
+    const problems = siteLinkSettingsProblems({ endpoint: values.endpoint!, passwordEnv: values["password-env"] ?? null, apiKeyEnv: values["api-key-env"] ?? null });
+    if (problems.length) fail(`SiteLink settings refused:\n  - ${problems.join("\n  - ")}`);
     if (values["card-charged-by"] !== "sitelink" && values["card-charged-by"] !== "gateway") fail("--card-charged-by is sitelink (SiteLink's processor) or gateway (our gateway, recorded in SiteLink).");
     const cardTypeIds: Record<string, number> = {};
     for (const pair of values["card-type"]) {

@@ -9,7 +9,7 @@ import { logger } from "~/logger.server";
 // SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
 export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
-export { saveSiteLinkSettings, type SiteLinkSettingsInput } from "./sitelink/settings";
+export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
 
 export type { LocationRef };

@@ -221,10 +221,10 @@ interface AttemptContext {
 /**
  * What reconciliation needs of a move-in and the journal may not keep (issue 19): kept on the checkout
  * (`checkouts.pending_move_in`, beside the tenant details it already holds) from the send until the
- * move-in is settled, then removed. The password's hash is the checkout's own `webPwHash`.
+ * move-in is settled, then removed.
  */
 interface PendingMoveIn {
-  /** JSON of MoveInTenant without the password hash. */
+  /** JSON of MoveInTenant (contact details and the password's hash, as the checkout holds them; never a card). */
   tenant: string;
   /** JSON of the signature: hash, signed name, time and address. */
   signature: string;
@@ -489,7 +489,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const legacy = ctx as unknown as Partial<PendingMoveIn>;
       const kept = { ...legacy, ...((c.pendingMoveIn ?? {}) as Partial<PendingMoveIn>) };
       if (!kept.tenant || !kept.signature || kept.leaseText === undefined) throw new StorageSoftwareError("What this move-in needs to be recorded is no longer kept");
-      const t = JSON.parse(kept.tenant) as Omit<MoveInInput["tenant"], "webPwHash"> & { webPwHash?: string };
+      const t = JSON.parse(kept.tenant) as MoveInInput["tenant"];
       const sig = JSON.parse(kept.signature) as {
         hash: string;
         signedName: string;
@@ -507,7 +507,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         (
           await tx
             .insert(tenants)
-            .values({ ...newTenantRow({ ...t, webPwHash: c.webPwHash ?? t.webPwHash ?? "" }, email, accountId), externalId: ctx.tenantId })
+            .values({ ...newTenantRow({ ...t, webPwHash: c.webPwHash ?? t.webPwHash }, email, accountId), externalId: ctx.tenantId })
             .returning({ id: tenants.id })
         )[0]!.id;
       await linkTenant(tx, tenantId, ctx.tenantId);
@@ -786,9 +786,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     }
 
     // 8. The move-in: journalled and the checkout `confirming` before the request leaves.
-    const { webPwHash: _hash, ...tenantAsGiven } = input.tenant;
     const pending: PendingMoveIn = {
-      tenant: JSON.stringify({ ...tenantAsGiven, email }),
+      tenant: JSON.stringify({ ...input.tenant, email }),
       signature: JSON.stringify({
         hash: input.lease.hash,
         signedName: input.lease.signedName,

@@ -6,13 +6,14 @@
  * - off, `software: sitelink` and a `sitelink_sites` row -> the SiteLink adapter;
  * - otherwise (no_api, or sitelink without settings) -> the local adapter (and the start-up notice).
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, sitelinkSites, type SiteLinkCardCharger } from "~/db/schema";
 import { SoftwareUnreachableError } from "../errors";
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import type { Credentials } from "./envelope";
-import { resolveSecret, SiteLinkSecretError } from "./secrets";
+import { logger } from "~/logger.server";
+import { encryptSecret, isLoopbackHost, isV1Blob, resolveSecret, secretEnvProblem, secretKey, SiteLinkSecretError } from "./secrets";
 
 export interface SiteLinkSettings {
   locationId: number;
@@ -33,20 +34,79 @@ export class SiteLinkConfigError extends SoftwareUnreachableError {
   override name = "SiteLinkConfigError";
 }
 
+/**
+ * Why an endpoint is refused (issue 19, decision 186), or null: https:// always; http:// only to a
+ * loopback host (the simulator) and never under NODE_ENV=production; no user or password in the URL.
+ */
+export function endpointProblem(endpoint: string, env: NodeJS.ProcessEnv = process.env): string | null {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return "the SiteLink endpoint is not a URL";
+  }
+  if (url.username || url.password) return "the SiteLink endpoint may not carry a user name or password (use the settings' user and password)";
+  if (url.protocol === "https:") return null;
+  if (url.protocol !== "http:") return "the SiteLink endpoint must be an https:// URL";
+  if (env.NODE_ENV === "production") return "the SiteLink endpoint must be https:// in production (http:// is for the simulator on this machine only)";
+  if (!isLoopbackHost(url.hostname)) return "an http:// SiteLink endpoint is allowed only on this machine (localhost, 127.0.0.1, ::1: the simulator); use https://";
+  return null;
+}
+
+/** Every reason a settings row would be refused (endpoint, secret sources); empty when it is acceptable. */
+export function settingsProblems(row: { endpoint: string; passwordEnv: string | null; apiKeyEnv: string | null }, env: NodeJS.ProcessEnv = process.env): string[] {
+  const problems: string[] = [];
+  const endpoint = endpointProblem(row.endpoint, env);
+  if (endpoint) problems.push(endpoint);
+  if (row.passwordEnv) {
+    const p = secretEnvProblem("password", row.passwordEnv);
+    if (p) problems.push(`password: ${p}`);
+  }
+  if (row.apiKeyEnv) {
+    const p = secretEnvProblem("apiKey", row.apiKeyEnv);
+    if (p) problems.push(`API key: ${p}`);
+  }
+  return problems;
+}
+
+/**
+ * A secret stored in the first format (v1, bound to location and field only), read once for an
+ * endpoint on SiteLink's host or loopback (secrets.ts): sealed again bound to the endpoint (v2). Only
+ * the blob that was read is replaced (a concurrent `sitelink:configure` wins).
+ */
+async function resealV1(db: Database, row: typeof sitelinkSites.$inferSelect, plain: { password: string | null; apiKey: string | null }, env: NodeJS.ProcessEnv) {
+  const key = secretKey(env);
+  const context = (field: string) => ({ locationId: row.locationId, field, endpoint: row.endpoint });
+  for (const [field, column, blob, value] of [
+    ["password", sitelinkSites.passwordEncrypted, row.passwordEncrypted, plain.password],
+    ["apiKey", sitelinkSites.apiKeyEncrypted, row.apiKeyEncrypted, plain.apiKey],
+  ] as const) {
+    if (row[field === "password" ? "passwordEnv" : "apiKeyEnv"] || !blob || !isV1Blob(blob) || !value) continue;
+    await db
+      .update(sitelinkSites)
+      .set(field === "password" ? { passwordEncrypted: encryptSecret(value, key, context(field)) } : { apiKeyEncrypted: encryptSecret(value, key, context(field)) })
+      .where(and(eq(sitelinkSites.locationId, row.locationId), eq(column, blob)));
+    logger.warn(`[sitelink] location ${row.locationId}: the stored SiteLink ${field} was re-sealed bound to its endpoint (format v2)`);
+  }
+}
+
 /** The settings row of a location, secrets resolved; null when the location has none. */
 export async function loadSiteLinkSettings(db: Database, locationId: number, env: NodeJS.ProcessEnv = process.env): Promise<SiteLinkSettings | null> {
   const [row] = await db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, locationId));
   if (!row) return null;
+  const problems = settingsProblems(row, env);
+  if (problems.length) throw new SiteLinkConfigError(`Location ${locationId}'s SiteLink settings are refused: ${problems.join("; ")}`);
   let password: string | null;
   let apiKey: string | null;
   try {
-    password = resolveSecret({ envName: row.passwordEnv, encrypted: row.passwordEncrypted }, { locationId, field: "password" }, env);
-    apiKey = resolveSecret({ envName: row.apiKeyEnv, encrypted: row.apiKeyEncrypted }, { locationId, field: "apiKey" }, env);
+    password = resolveSecret({ envName: row.passwordEnv, encrypted: row.passwordEncrypted }, { locationId, field: "password", endpoint: row.endpoint }, env);
+    apiKey = resolveSecret({ envName: row.apiKeyEnv, encrypted: row.apiKeyEncrypted }, { locationId, field: "apiKey", endpoint: row.endpoint }, env);
   } catch (error) {
     if (error instanceof SiteLinkSecretError) throw new SiteLinkConfigError(error.message);
     throw error;
   }
   if (!password) throw new SiteLinkConfigError(`Location ${locationId} has SiteLink settings without a password source`);
+  await resealV1(db, row, { password, apiKey }, env);
   return {
     locationId,
     endpoint: row.endpoint,
@@ -101,14 +161,16 @@ export interface SiteLinkSettingsInput {
 
 /** Creates or replaces a location's SiteLink settings; a clear-text secret is stored only encrypted. */
 export async function saveSiteLinkSettings(db: Database, input: SiteLinkSettingsInput, env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  const { encryptSecret, secretKey } = await import("./secrets");
-  const url = new URL(input.endpoint);
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("The SiteLink endpoint must be an http(s) URL");
   if (!input.passwordEnv === !input.password) throw new Error("Give the SiteLink password either as an environment variable name or as a value to encrypt (one of them)");
-  const seal = (value: string, field: string) => encryptSecret(value, secretKey(env), { locationId: input.locationId, field });
+  const problem = endpointProblem(input.endpoint, env);
+  if (problem) throw new Error(problem.charAt(0).toUpperCase() + problem.slice(1));
+  const endpoint = new URL(input.endpoint).toString();
+  const problems = settingsProblems({ endpoint, passwordEnv: input.passwordEnv ?? null, apiKeyEnv: input.apiKeyEnv ?? null }, env);
+  if (problems.length) throw new Error(`SiteLink settings refused: ${problems.join("; ")}`);
+  const seal = (value: string, field: string) => encryptSecret(value, secretKey(env), { locationId: input.locationId, field, endpoint });
   const values = {
     locationId: input.locationId,
-    endpoint: url.toString(),
+    endpoint,
     corpCode: input.corpCode,
     locationCode: input.locationCode,
     corpUser: input.corpUser,

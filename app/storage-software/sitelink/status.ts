@@ -9,7 +9,7 @@ import type { Database } from "~/db/client.server";
 import { locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { shownFields } from "./journal";
-import { chooseAdapter, loadSiteLinkSettings } from "./settings";
+import { chooseAdapter, loadSiteLinkSettings, settingsProblems } from "./settings";
 
 export interface JournalAttention {
   idempotencyKey: string;
@@ -38,6 +38,8 @@ export interface LocationStatus {
     testMode: boolean;
     /** "ok", or why the secrets do not resolve (no value in the message). */
     secrets: string;
+    /** Why the server refuses these settings (an http:// endpoint in production, a secret's variable name); empty when accepted. */
+    refused: string[];
   };
   sync: null | {
     lastSyncedAt: string | null;
@@ -72,7 +74,9 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
     const [sync] = await db.select().from(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, loc.id));
     if (loc.software !== "sitelink" && !site && !sync) continue;
     let secrets = "ok";
-    if (site) {
+    const refused = site ? settingsProblems(site, env) : [];
+    if (refused.length) secrets = "not checked: the settings are refused";
+    else if (site) {
       try {
         await loadSiteLinkSettings(db, loc.id, env);
       } catch (error) {
@@ -111,6 +115,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
             cardChargedBy: site.cardChargedBy === "sitelink" ? "SiteLink's processor (A)" : "our gateway, recorded in SiteLink (B)",
             testMode: site.testMode,
             secrets,
+            refused,
           }
         : null,
       sync: sync
@@ -137,7 +142,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
     (l) =>
       l.attention.some((a) => a.state !== "failed") ||
       (l.adapter === "sitelink" && ((l.sync?.consecutiveFailures ?? 0) > 0 || !l.sync?.lastSyncedAt)) ||
-      (l.settings !== null && l.settings.secrets !== "ok"),
+      (l.settings !== null && (l.settings.secrets !== "ok" || (l.settings.refused ?? []).length > 0)),
   );
   return { generatedAt: now.toISOString(), locations: out, needsAttention };
 }
@@ -162,6 +167,8 @@ export function formatSiteLinkStatus(status: SiteLinkStatus, now: Date): string 
       lines.push(`  corp / location ${s.corpCode} / ${s.locationCode}, user ${s.corpUser}`);
       lines.push(`  password        ${s.passwordFrom}; API key: ${s.apiKeyFrom}; secrets: ${s.secrets}`);
       lines.push(`  card charged by ${s.cardChargedBy}${s.testMode ? "; TEST MODE" : ""}`);
+      for (const r of s.refused ?? []) lines.push(`  REFUSED         ${r}`);
+      if (!s.refused?.length && s.endpoint.startsWith("http:")) lines.push("  note            an http:// endpoint is accepted outside production only (NODE_ENV=production refuses it)");
     }
     if (l.sync) {
       lines.push(`  last sync       ${ago(l.sync.lastSyncedAt, now)}`);

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { endpointProblem, settingsProblems } from "./settings";
+
+const dev = { NODE_ENV: "development" } as NodeJS.ProcessEnv;
+const prod = { NODE_ENV: "production" } as NodeJS.ProcessEnv;
+const SIM = "http://127.0.0.1:8765/CCWs_3.5/CallCenterWs.asmx";
+const LIVE = "https://api.smdservers.net/CCWs_3.5/CallCenterWs.asmx";
+
+describe("SiteLink settings that are refused (issue 19, decision 186)", () => {
+  it("https always; http only to this machine and never in production", () => {
+    expect(endpointProblem(LIVE, prod)).toBeNull();
+    expect(endpointProblem(LIVE, dev)).toBeNull();
+    for (const sim of [SIM, "http://localhost:8765/x", "http://[::1]:8765/x"]) {
+      expect(endpointProblem(sim, dev)).toBeNull();
+      expect(endpointProblem(sim, prod)).toMatch(/https:\/\/ in production/);
+    }
+    expect(endpointProblem("http://api.smdservers.net/CCWs_3.5/CallCenterWs.asmx", dev)).toMatch(/only on this machine/);
+    expect(endpointProblem("http://127.0.0.1.nip.io/x", dev)).toMatch(/only on this machine/);
+    expect(endpointProblem("https://user:pw@api.smdservers.net/x", prod)).toMatch(/user name or password/);
+    expect(endpointProblem("ftp://api.smdservers.net/x", dev)).toMatch(/https/);
+    expect(endpointProblem("not a url", dev)).toMatch(/not a URL/);
+  });
+
+  it("lists every problem of a row: endpoint and the variables named for the secrets", () => {
+    expect(settingsProblems({ endpoint: LIVE, passwordEnv: "SITELINK_L001_PASSWORD", apiKeyEnv: "SITELINK_L001_API_KEY" }, prod)).toEqual([]);
+    const problems = settingsProblems({ endpoint: "http://sitelink.example/x", passwordEnv: "SESSION_SECRET", apiKeyEnv: "SITELINK_SECRET_KEY" }, prod);
+    expect(problems).toHaveLength(3);
+    expect(problems.join(" ")).toMatch(/SESSION_SECRET/);
+  });
+});
