@@ -262,19 +262,21 @@ describe("faults and the call log", () => {
   });
 });
 
+const JSON_BODY = { "content-type": "application/json" };
+
 describe("control API over HTTP", () => {
   it("sets a unit's status, reads the call log and faults, resets", async () => {
     const unitId = sim.control.createUnitType("L002", { typeName: "Indoor", width: 5, length: 5, stdRate: 3000, statuses: ["available"] }).units[0]!.UnitID;
-    const set = await fetch(`${sim.origin}/__sim/sites/L002/units/${unitId}/status`, { method: "POST", body: JSON.stringify({ status: "unavailable" }) });
+    const set = await fetch(`${sim.origin}/__sim/sites/L002/units/${unitId}/status`, { method: "POST", headers: JSON_BODY, body: JSON.stringify({ status: "unavailable" }) });
     expect(set.status).toBe(200);
     const row = (await soapCall(sim.url, "UnitsInformationByUnitID", { UnitID: unitId }, { location: "L002" })).tables.Table![0]!;
     expect(row.bRentable).toBe("false");
-    const fault = await fetch(`${sim.origin}/__sim/faults`, { method: "POST", body: JSON.stringify({ operation: "SiteInformation", kind: "http_503", nth: 1 }) });
+    const fault = await fetch(`${sim.origin}/__sim/faults`, { method: "POST", headers: JSON_BODY, body: JSON.stringify({ operation: "SiteInformation", kind: "http_503", nth: 1 }) });
     expect(fault.status).toBe(201);
     expect((await soapCall(sim.url, "SiteInformation")).status).toBe(503);
     const calls = (await (await fetch(`${sim.origin}/__sim/calls?operation=UnitsInformationByUnitID`)).json()) as Array<{ locationCode: string }>;
     expect(calls.map((c) => c.locationCode)).toEqual(["L002"]);
-    const clock = (await (await fetch(`${sim.origin}/__sim/clock`, { method: "POST", body: JSON.stringify({ advanceDays: 2 }) })).json()) as { now: string };
+    const clock = (await (await fetch(`${sim.origin}/__sim/clock`, { method: "POST", headers: JSON_BODY, body: JSON.stringify({ advanceDays: 2 }) })).json()) as { now: string };
     expect(clock.now).toBe("2026-03-12T15:00:00.000Z");
     expect((await fetch(`${sim.origin}/__sim/reset`, { method: "POST" })).status).toBe(200);
     expect(sim.control.calls()).toEqual([]);

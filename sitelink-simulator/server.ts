@@ -52,7 +52,54 @@ function retOf(tables: ResultTable[]): { code: number | null; msg: string | null
   return { code: typeof row.Ret_Code === "number" ? row.Ret_Code : Number(row.Ret_Code), msg: row.Ret_Msg == null ? null : String(row.Ret_Msg) };
 }
 
-export function createSimulatorServer(sim: SiteLinkSimulator, control: SimControl, origin: () => string): Server {
+const LOOPBACK_NAMES = new Set(["localhost", "::1"]);
+
+/** localhost, 127.0.0.0/8 or ::1 (brackets allowed). */
+export function isLoopbackName(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return LOOPBACK_NAMES.has(h) || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/** The host name of a Host header or an Origin ("127.0.0.1:8765", "[::1]:8765", "http://localhost:3000"). */
+function hostNameOf(value: string): string | null {
+  try {
+    return new URL(value.includes("://") ? value : `http://${value}`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why a request to the control API (/__sim/) is refused, or null (issue 19, docs/security.md). It has no
+ * authentication: it answers only this machine's own tools.
+ * - The Host must be loopback (or the address the simulator was bound to): a page that rebinds its DNS
+ *   name to 127.0.0.1 still sends its own name as Host (DNS rebinding).
+ * - A browser's cross-site request carries an Origin (or Sec-Fetch-Site): only a loopback origin passes.
+ * - A body must be `application/json`: a `text/plain` or form body is what a page can send without a
+ *   CORS preflight.
+ */
+export function controlRequestProblem(req: IncomingMessage, boundHost: string): { status: number; message: string } | null {
+  const host = hostNameOf(String(req.headers.host ?? ""));
+  const bound = boundHost.toLowerCase();
+  const hostOk = host !== null && (isLoopbackName(host) || (bound !== "0.0.0.0" && bound !== "::" && host.toLowerCase().replace(/^\[|\]$/g, "") === bound.replace(/^\[|\]$/g, "")));
+  if (!hostOk) return { status: 403, message: "The simulator's control API answers only requests addressed to this machine (Host: 127.0.0.1 or localhost)" };
+  const origin = req.headers.origin;
+  if (origin !== undefined) {
+    const name = origin === "null" ? null : hostNameOf(origin);
+    if (name === null || !isLoopbackName(name)) return { status: 403, message: "The simulator's control API does not answer web pages of other sites" };
+  } else if (req.headers["sec-fetch-site"] === "cross-site") {
+    return { status: 403, message: "The simulator's control API does not answer web pages of other sites" };
+  }
+  const method = req.method ?? "GET";
+  const hasBody = Number(req.headers["content-length"] ?? 0) > 0 || req.headers["transfer-encoding"] !== undefined;
+  const type = String(req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
+  if (method !== "GET" && method !== "HEAD" && (hasBody || type !== "") && type !== "application/json") {
+    return { status: 415, message: "The simulator's control API takes JSON only (Content-Type: application/json)" };
+  }
+  return null;
+}
+
+export function createSimulatorServer(sim: SiteLinkSimulator, control: SimControl, origin: () => string, boundHost = "127.0.0.1"): Server {
   const contract = sim.contract;
   const hanging = new Set<ServerResponse>();
 
@@ -147,7 +194,15 @@ export function createSimulatorServer(sim: SiteLinkSimulator, control: SimContro
     const url = new URL(req.url ?? "/", "http://localhost");
     const isService = url.pathname.toLowerCase() === contract.path.toLowerCase();
     (async () => {
-      if (url.pathname.startsWith("/__sim")) return handleControl(control, req, res, url);
+      if (url.pathname.startsWith("/__sim")) {
+        const refused = controlRequestProblem(req, boundHost);
+        if (refused) {
+          const text = JSON.stringify({ error: refused.message });
+          res.writeHead(refused.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+          return void res.end(text);
+        }
+        return handleControl(control, req, res, url);
+      }
       if (isService && req.method === "GET") {
         const wantsWsdl = [...url.searchParams.keys()].some((k) => k.toLowerCase() === "wsdl");
         const text = wantsWsdl
@@ -179,7 +234,7 @@ export async function startSiteLinkSimulator(options: StartOptions = {}): Promis
   const control = new SimControl(sim);
   const host = options.host ?? "127.0.0.1";
   let origin = "";
-  const server = createSimulatorServer(sim, control, () => origin);
+  const server = createSimulatorServer(sim, control, () => origin, host);
   const sockets = new Set<Socket>();
   server.on("connection", (s) => {
     sockets.add(s);
