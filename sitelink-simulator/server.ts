@@ -30,7 +30,45 @@ export interface RunningSimulator {
   port: number;
   control: SimControl;
   sim: SiteLinkSimulator;
+  /** Test-only: answer an operation with a table renamed or a column left out (until reset or cleared). */
+  reshapeAnswers(rule: AnswerReshape): void;
+  clearReshapes(): void;
   close(): Promise<void>;
+}
+
+/**
+ * A test-only knob (issue 20, `sitelink:verify`'s tests): the simulator answers `operation` with a
+ * table renamed or a column left out of the schema and of every row, as a SiteLink site that answers
+ * differently would. Also `POST /__sim/answers` (a rule), `GET` (the rules), `DELETE` (none); reset clears them.
+ */
+export interface AnswerReshape {
+  operation: string;
+  dropColumn?: { table: string; column: string };
+  renameTable?: { from: string; to: string };
+}
+
+/** The contract and tables of one answer with the reshaping rules of its operation applied. */
+export function reshapeAnswer<C extends { operations: Record<string, unknown> }>(contract: C, operation: string, tables: ResultTable[], rules: AnswerReshape[]): { contract: C; tables: ResultTable[] } {
+  const mine = rules.filter((r) => r.operation === operation);
+  if (!mine.length) return { contract, tables };
+  const op = structuredClone(contract.operations[operation]) as { results?: Record<string, Record<string, string>> } | undefined;
+  let out = tables.map((t) => ({ ...t, rows: t.rows.map((r) => ({ ...r })) }));
+  for (const rule of mine) {
+    if (rule.dropColumn) {
+      const { table, column } = rule.dropColumn;
+      if (op?.results?.[table]) delete op.results[table][column];
+      for (const t of out) if (t.name === table) for (const r of t.rows) delete (r as Record<string, unknown>)[column];
+    }
+    if (rule.renameTable) {
+      const { from, to } = rule.renameTable;
+      if (op?.results?.[from]) {
+        op.results[to] = op.results[from];
+        delete op.results[from];
+      }
+      out = out.map((t) => (t.name === from ? { ...t, name: to } : t));
+    }
+  }
+  return { contract: { ...contract, operations: { ...contract.operations, [operation]: op } }, tables: out };
 }
 
 const XML = "text/xml; charset=utf-8";
@@ -99,7 +137,7 @@ export function controlRequestProblem(req: IncomingMessage, boundHost: string): 
   return null;
 }
 
-export function createSimulatorServer(sim: SiteLinkSimulator, control: SimControl, origin: () => string, boundHost = "127.0.0.1"): Server {
+export function createSimulatorServer(sim: SiteLinkSimulator, control: SimControl, origin: () => string, boundHost = "127.0.0.1", reshapes: AnswerReshape[] = []): Server {
   const contract = sim.contract;
   const hanging = new Set<ServerResponse>();
 
@@ -187,7 +225,33 @@ export function createSimulatorServer(sim: SiteLinkSimulator, control: SimContro
       res.on("close", () => hanging.delete(res));
       return;
     }
-    reply(200, dataSetResponse(contract, call.operation, tables));
+    const shaped = reshapeAnswer(contract, call.operation, tables, reshapes);
+    reply(200, dataSetResponse(shaped.contract, call.operation, shaped.tables));
+  }
+
+  async function answersRoute(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const json = (status: number, body: unknown) => {
+      const text = JSON.stringify(body);
+      res.writeHead(status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
+      res.end(text);
+    };
+    if (req.method === "GET") return json(200, reshapes);
+    if (req.method === "DELETE") {
+      reshapes.length = 0;
+      return json(200, { ok: true });
+    }
+    if (req.method !== "POST") return json(405, { error: "GET, POST or DELETE" });
+    let rule: AnswerReshape;
+    try {
+      rule = JSON.parse(await readBody(req)) as AnswerReshape;
+    } catch {
+      return json(400, { error: "The body must be JSON" });
+    }
+    if (typeof rule?.operation !== "string" || !(rule.operation in contract.operations) || (!rule.dropColumn && !rule.renameTable)) {
+      return json(400, { error: "Expected {operation, dropColumn?: {table, column}, renameTable?: {from, to}}" });
+    }
+    reshapes.push(rule);
+    return json(201, reshapes);
   }
 
   const server = createServer((req, res) => {
@@ -201,6 +265,8 @@ export function createSimulatorServer(sim: SiteLinkSimulator, control: SimContro
           res.writeHead(refused.status, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(text) });
           return void res.end(text);
         }
+        if (url.pathname.replace(/\/+$/, "") === "/__sim/answers") return answersRoute(req, res);
+        if (url.pathname.replace(/\/+$/, "") === "/__sim/reset" && req.method === "POST") reshapes.length = 0;
         return handleControl(control, req, res, url);
       }
       if (isService && req.method === "GET") {
@@ -234,7 +300,8 @@ export async function startSiteLinkSimulator(options: StartOptions = {}): Promis
   const control = new SimControl(sim);
   const host = options.host ?? "127.0.0.1";
   let origin = "";
-  const server = createSimulatorServer(sim, control, () => origin, host);
+  const reshapes: AnswerReshape[] = [];
+  const server = createSimulatorServer(sim, control, () => origin, host, reshapes);
   const sockets = new Set<Socket>();
   server.on("connection", (s) => {
     sockets.add(s);
@@ -252,6 +319,8 @@ export async function startSiteLinkSimulator(options: StartOptions = {}): Promis
     port,
     control,
     sim,
+    reshapeAnswers: (rule) => void reshapes.push(rule),
+    clearReshapes: () => void (reshapes.length = 0),
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

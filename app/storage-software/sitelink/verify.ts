@@ -1,0 +1,508 @@
+/**
+ * `npm run sitelink:verify -- --location <slug>` (issue 20, decision 188): a check of the operator's own
+ * SiteLink account before a location is switched on. Reads only; with `testModeMoveIn` (and a test
+ * tenant the operator names) one MoveInWithDiscount_v7 with `bTestMode` true per candidate pay method
+ * until one is taken. The go-live report: each operation the adapter uses and whether its answer has
+ * the tables and columns the adapter reads (./adapter-reads.ts, the one list shared with its guard
+ * test), the site's card-type ids, the billing frequency, the pay method that works and which reading
+ * of iPayMethod the site follows, the success codes seen. `ok` is false when anything the adapter
+ * relies on differs. Never a secret in the report: no password, API key or user name (it carries the
+ * API key); SiteLink's messages are redacted of both.
+ */
+import { eq } from "drizzle-orm";
+import { XMLParser } from "fast-xml-parser";
+import type { Database } from "~/db/client.server";
+import { locations, sitelinkSites } from "~/db/schema";
+import { ADAPTER_READS } from "./adapter-reads";
+import { rows, siteLinkDate, type Row } from "./calls";
+import { createSiteLinkClient, redactValues, type SiteLinkCall, type SoapAnswer } from "./client";
+import type { OperationContract } from "./contract";
+import { SiteLinkCallError } from "./errors";
+import contractJson from "./operations.json";
+import { centsToDecimal, isTrue, requiredTotal } from "./quote";
+import { loadSiteLinkSettings, settingsProblems, type SiteLinkSettings } from "./settings";
+import { rentableNow } from "./sync";
+
+const contract = contractJson as unknown as OperationContract;
+
+export type CheckStatus = "ok" | "differs" | "warning" | "not checked" | "not sent";
+
+export interface OperationCheck {
+  operation: string;
+  kind: "read" | "write";
+  status: CheckStatus;
+  notes: string[];
+}
+
+/**
+ * iPayMethod as the adapter sends it today (move-in.ts): 0 for a card under option A, 2 (cash) under
+ * option B. The sources disagree on 0 (evidence §4.9): the manual says card, LSETUP says none.
+ */
+export const ADAPTER_PAY_METHOD = { card: 0, cash: 2 } as const;
+
+/** The two readings of iPayMethod (evidence §4.9). */
+export const PAY_METHOD_READINGS = {
+  manual: { card: 0, check: 1, cash: 2, label: "the manual's reading (0 card, 1 check, 2 cash)" },
+  lsetup: { none: 0, card: 1, cash: 2, check: 3, label: "the LSETUP reading (0 none, 1 card, 2 cash, 3 check)" },
+} as const;
+
+export interface GoLiveReport {
+  generatedAt: string;
+  location: { id: number; name: string; slug: string };
+  endpoint: string;
+  corpCode: string;
+  locationCode: string;
+  cardChargedBy: "sitelink" | "gateway";
+  settings: { status: CheckStatus; notes: string[] };
+  operations: OperationCheck[];
+  cardTypes: { status: CheckStatus; site: Array<{ id: string; description: string; category: string }>; configured: Record<string, number>; notes: string[] };
+  billingFrequency: { configured: number; status: CheckStatus; note: string };
+  payMethod: { status: CheckStatus; works: number | null; reading: keyof typeof PAY_METHOD_READINGS | null; notes: string[] };
+  successCodes: Record<string, string>;
+  testMoveIn: null | { unitId: string; ledgerId: string | null; notes: string[] };
+  ok: boolean;
+  /** Operations (or parts) that differ, for the summary and the exit code. */
+  differs: string[];
+}
+
+export interface VerifyOptions {
+  now: Date;
+  /** SiteLink TenantID of a test tenant: its records are read; the test-mode move-in is made for it. */
+  tenantId?: string | null;
+  /** SiteLink UnitID for the test-mode move-in (default: the first free unit). */
+  unitId?: string | null;
+  testModeMoveIn?: boolean;
+  env?: NodeJS.ProcessEnv;
+  fetch?: typeof fetch;
+}
+
+// ------------------------------------------------------------------ the answer's own schema
+
+const schemaParser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, processEntities: false, htmlEntities: false });
+type Node = Record<string, unknown>;
+const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+
+/**
+ * The tables and columns the answer's inline xs:schema declares (a null value is left out of a row, so
+ * a column is present when the schema declares it or a row carries it).
+ */
+export function schemaTables(xml: string, operation: string): Record<string, Set<string>> {
+  const out: Record<string, Set<string>> = {};
+  let doc: unknown;
+  try {
+    doc = schemaParser.parse(xml);
+  } catch {
+    return out;
+  }
+  const body = isNode(doc) && isNode(doc.Envelope) ? doc.Envelope.Body : null;
+  const response = isNode(body) ? body[`${operation}Response`] : null;
+  const result = isNode(response) ? response[`${operation}Result`] : null;
+  const schema = isNode(result) ? result.schema : null;
+  const walk = (node: unknown) => {
+    for (const n of list(node)) {
+      if (!isNode(n)) continue;
+      const name = n["@_name"];
+      const sequence = isNode(n.complexType) ? n.complexType.sequence : undefined;
+      if (typeof name === "string" && isNode(sequence) && name !== "NewDataSet") {
+        out[name] = new Set(list(sequence.element).flatMap((e) => (isNode(e) && typeof e["@_name"] === "string" ? [e["@_name"]] : [])));
+        continue;
+      }
+      for (const [key, value] of Object.entries(n)) if (!key.startsWith("@_")) walk(value);
+    }
+  };
+  walk(schema);
+  return out;
+}
+
+/** Compares one answer with what the adapter reads of it. */
+export function checkAnswer(operation: string, answer: SoapAnswer, schema: Record<string, Set<string>>): OperationCheck {
+  const reads = ADAPTER_READS[operation];
+  const check: OperationCheck = { operation, kind: reads?.kind ?? "read", status: "ok", notes: [] };
+  if (!reads) return check;
+  const worse = (s: CheckStatus) => {
+    const rank: CheckStatus[] = ["ok", "not checked", "warning", "differs"];
+    if (rank.indexOf(s) > rank.indexOf(check.status)) check.status = s;
+  };
+  const dataTables = [...new Set([...Object.keys(answer.tables), ...Object.keys(schema)])].filter((t) => t !== "RT");
+  const hasData = dataTables.some((t) => (answer.tables[t]?.length ?? 0) > 0);
+  if (answer.retCode !== null && answer.retCode < 0 && !hasData) {
+    worse("differs");
+    check.notes.push(`answered Ret_Code ${answer.retCode}${answer.retMsg ? ` "${answer.retMsg}"` : ""}`);
+    return check;
+  }
+  for (const [table, t] of Object.entries(reads.tables)) {
+    if (table === "RT" && reads.kind === "read") continue;
+    const present = table in answer.tables || table in schema;
+    const rowsOfTable = answer.tables[table] ?? [];
+    if (!present) {
+      if (t.needsRows || dataTables.length) {
+        worse("differs");
+        check.notes.push(`no table ${table} (the answer has ${dataTables.length ? dataTables.join(", ") : "no tables"})`);
+      } else {
+        worse("not checked");
+        check.notes.push(`no rows, so no ${table} columns to check`);
+      }
+      continue;
+    }
+    if (t.needsRows && rowsOfTable.length === 0) {
+      worse("differs");
+      check.notes.push(`no ${table} rows`);
+    }
+    const columns = new Set([...(schema[table] ?? []), ...rowsOfTable.flatMap((r) => Object.keys(r))]);
+    if (!schema[table] && rowsOfTable.length === 0) {
+      worse("not checked");
+      check.notes.push(`no ${table} rows and no schema: columns not checked`);
+      continue;
+    }
+    const missing = t.columns.filter((c) => !columns.has(c));
+    if (missing.length) {
+      worse("differs");
+      check.notes.push(`${table} lacks ${missing.join(", ")}`);
+    }
+    const missingOptional = (t.optional ?? []).filter((c) => !columns.has(c));
+    if (missingOptional.length) {
+      worse("warning");
+      check.notes.push(`${table} lacks ${missingOptional.join(", ")} (the adapter falls back)`);
+    }
+  }
+  return check;
+}
+
+// ------------------------------------------------------------------ the check
+
+const TEST_CARDS: Record<string, string> = { visa: "4111111111111111", mastercard: "5555555555554444", discover: "6011111111111117", amex: "378282246310005" };
+
+function localDate(now: Date, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(now);
+}
+
+export async function verifySiteLinkLocation(db: Database, slug: string, options: VerifyOptions): Promise<GoLiveReport> {
+  const env = options.env ?? process.env;
+  const [loc] = await db.select().from(locations).where(eq(locations.urlSlug, slug.toLowerCase()));
+  if (!loc) throw new Error(`No location with the URL slug "${slug}".`);
+  const [row] = await db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, loc.id));
+  if (!row) throw new Error(`${loc.name} has no SiteLink settings: run npm run sitelink:configure first.`);
+  const report: GoLiveReport = {
+    generatedAt: options.now.toISOString(),
+    location: { id: loc.id, name: loc.name, slug: loc.urlSlug },
+    endpoint: row.endpoint,
+    corpCode: row.corpCode,
+    locationCode: row.locationCode,
+    cardChargedBy: row.cardChargedBy,
+    settings: { status: "ok", notes: [] },
+    operations: [],
+    cardTypes: { status: "not checked", site: [], configured: row.cardTypeIds ?? {}, notes: [] },
+    billingFrequency: { configured: row.billingFrequency, status: "not checked", note: "only a move-in shows it (--test-mode-move-in)" },
+    payMethod: { status: "not checked", works: null, reading: null, notes: ["only a move-in shows it (--test-mode-move-in)"] },
+    successCodes: {},
+    testMoveIn: null,
+    ok: false,
+    differs: [],
+  };
+  const finish = () => {
+    report.differs = [
+      ...(report.settings.status === "differs" ? ["settings"] : []),
+      ...report.operations.filter((o) => o.status === "differs").map((o) => o.operation),
+      ...(report.cardTypes.status === "differs" ? ["card types (PaymentTypesRetrieve)"] : []),
+      ...(report.billingFrequency.status === "differs" ? ["billing frequency (MoveInWithDiscount_v7)"] : []),
+      ...(report.payMethod.status === "differs" ? ["pay method (MoveInWithDiscount_v7)"] : []),
+    ];
+    report.differs = [...new Set(report.differs)];
+    report.ok = report.differs.length === 0;
+    return report;
+  };
+
+  // 1. Settings the server would refuse, or secrets that do not resolve: nothing is sent.
+  const refused = settingsProblems(row, env);
+  if (refused.length) {
+    report.settings = { status: "differs", notes: refused };
+    return finish();
+  }
+  let settings: SiteLinkSettings;
+  try {
+    settings = (await loadSiteLinkSettings(db, loc.id, env))!;
+  } catch (error) {
+    report.settings = { status: "differs", notes: [error instanceof Error ? error.message : String(error)] };
+    return finish();
+  }
+  const secrets = [settings.credentials.password, settings.credentials.apiKey ?? ""].filter(Boolean);
+  const clean = (text: string) => redactValues(text, secrets);
+
+  // The client, with the raw answer kept for its schema.
+  let lastXml = "";
+  const baseFetch = options.fetch ?? fetch;
+  const capturing: typeof fetch = async (input, init) => {
+    const response = await baseFetch(input, init);
+    lastXml = await response.clone().text();
+    return response;
+  };
+  const silent = { debug() {}, info() {}, warn() {} };
+  const { call } = createSiteLinkClient({
+    endpoint: settings.endpoint,
+    credentials: settings.credentials,
+    contract,
+    readTimeoutMs: settings.readTimeoutMs,
+    writeTimeoutMs: settings.writeTimeoutMs,
+    fetch: capturing,
+    log: silent,
+  });
+
+  const checked = new Map<string, OperationCheck>();
+  const add = (c: OperationCheck) => {
+    c.notes = c.notes.map(clean);
+    checked.set(c.operation, c);
+  };
+  const seen = (operation: string, answer: SoapAnswer) => {
+    if (answer.retCode !== null && !(operation in report.successCodes)) report.successCodes[operation] = String(answer.retCode);
+  };
+  /** One read: its answer compared with what the adapter reads; null when there was no usable answer. */
+  async function read(operation: string, params: Record<string, string | number | boolean>, c: SiteLinkCall = call): Promise<SoapAnswer | null> {
+    try {
+      lastXml = "";
+      const answer = await c(operation, params, { write: false });
+      const check = checkAnswer(operation, answer, schemaTables(lastXml, operation));
+      if (check.status === "ok" || check.status === "warning") seen(operation, answer);
+      add(check);
+      return answer;
+    } catch (error) {
+      add({ operation, kind: "read", status: "differs", notes: [`no usable answer: ${error instanceof Error ? error.message : String(error)}`] });
+      return null;
+    }
+  }
+  const notChecked = (operation: string, note: string) => {
+    if (!checked.has(operation)) checked.set(operation, { operation, kind: ADAPTER_READS[operation]?.kind ?? "read", status: "not checked", notes: [note] });
+  };
+
+  // 2. Site-wide reads.
+  const site = await read("SiteInformation", {});
+  if (site && checked.get("SiteInformation")!.status === "differs") {
+    checked.get("SiteInformation")!.notes.push("the corp code, location code, user, password or API key may be wrong");
+  }
+  await read("UnitTypePriceList_v2", {});
+  const unitsAnswer = await read("UnitsInformation_v3", { lngLastTimePolled: "0", bReturnExcludedFromWebsiteUnits: true });
+  const unitRows = unitsAnswer ? rows(unitsAnswer, "Table").filter((r) => r.UnitID) : [];
+  const freeUnits = unitRows.filter((r) => rentableNow(r));
+  const probeUnit = options.unitId ?? freeUnits[0]?.UnitID ?? unitRows[0]?.UnitID ?? null;
+  if (probeUnit) await read("UnitsInformationByUnitID", { UnitID: Number(probeUnit) });
+  else notChecked("UnitsInformationByUnitID", "the site lists no unit to read");
+  await read("InsuranceCoverageRetrieve_V2", {});
+  await read("ChargeDescriptionsRetrieve", {});
+  const payTypes = await read("PaymentTypesRetrieve", {});
+  const today = localDate(options.now, loc.timeZone.timeZoneId);
+  const quoteUnit = options.unitId ?? freeUnits[0]?.UnitID ?? null;
+  let costRows: Row[] = [];
+  if (quoteUnit) {
+    const cost = await read("MoveInCostRetrieveWithDiscount_v4", {
+      iUnitID: Number(quoteUnit),
+      dMoveInDate: siteLinkDate(today),
+      InsuranceCoverageID: -999,
+      ConcessionPlanID: -999,
+      iPromoGlobalNum: 0,
+      ChannelType: settings.channelType,
+      bApplyInsuranceCredit: false,
+    });
+    costRows = cost ? rows(cost, "Table") : [];
+  } else notChecked("MoveInCostRetrieveWithDiscount_v4", "no free unit to quote");
+  await read("TenantSearchDetailed", { sEmailAddress: "sitelink-verify@example.invalid" });
+  await read("ReservationList_v3", { iGlobalWaitingNum: 0, WaitingID: 0 });
+  notChecked("TenantLogin", "needs a tenant's web login; sitelink:verify never sends one");
+
+  // 3. Card types: every brand configured must be one of the site's payment types.
+  if (payTypes) {
+    report.cardTypes.site = rows(payTypes, "Table").map((r) => ({ id: r.PmtTypeID ?? "", description: r.sPmtTypeDesc ?? "", category: r.sCategory ?? "" }));
+    const ids = new Set(report.cardTypes.site.map((t) => t.id));
+    const wrong = Object.entries(report.cardTypes.configured).filter(([, id]) => !ids.has(String(id)));
+    report.cardTypes.status = wrong.length ? "differs" : "ok";
+    for (const [brand, id] of wrong) report.cardTypes.notes.push(`${brand}=${id} is not one of the site's payment types`);
+    if (settings.cardChargedBy === "sitelink" && !Object.keys(report.cardTypes.configured).length) {
+      report.cardTypes.status = "differs";
+      report.cardTypes.notes.push("no card type configured: option A cannot take a card (sitelink:configure --card-type brand=PmtTypeID)");
+    }
+  }
+
+  // 4. The test-mode move-in, for the test tenant (its records are read afterwards).
+  let ledgerId: string | null = null;
+  if (options.testModeMoveIn) {
+    if (!options.tenantId) {
+      report.settings.notes.push("--test-mode-move-in needs --tenant-id <SiteLink TenantID of a test tenant>: sitelink:verify creates no tenant");
+      report.settings.status = "differs";
+    } else if (!quoteUnit || !costRows.length) {
+      report.testMoveIn = { unitId: quoteUnit ?? "", ledgerId: null, notes: ["no free unit with a quote: no move-in sent"] };
+    } else {
+      ledgerId = await testMoveIn(options.tenantId, quoteUnit, costRows);
+    }
+  }
+
+  // 5. The tenant's records (an existing test tenant, or the one just moved in).
+  if (options.tenantId) {
+    const id = options.tenantId;
+    await read("TenantInfoByTenantID", { iTenantID: Number(id) });
+    const ledgers = await read("LedgersByTenantID_v3", { sTenantID: id });
+    const ledger = ledgerId ?? (ledgers ? rows(ledgers, "Ledgers")[0]?.LedgerID : undefined) ?? null;
+    await read("CustomerAccountsBalanceDetailsWithPrepayment", { iTenantID: Number(id), iNumberOfMonthsPrepay: 0 });
+    await read("TenantBillingInfoByTenantID_v3", { iTenantID: Number(id) });
+    if (ledger) {
+      await read("ChargesAllByLedgerID", { ledgerId: Number(ledger) });
+      await read("PaymentsByLedgerID", { sLedgerID: ledger });
+    } else {
+      notChecked("ChargesAllByLedgerID", "the tenant has no ledger");
+      notChecked("PaymentsByLedgerID", "the tenant has no ledger");
+    }
+  } else {
+    for (const op of ["TenantInfoByTenantID", "LedgersByTenantID_v3", "CustomerAccountsBalanceDetailsWithPrepayment", "TenantBillingInfoByTenantID_v3", "ChargesAllByLedgerID", "PaymentsByLedgerID"]) {
+      notChecked(op, "give --tenant-id <SiteLink TenantID of a test tenant> to read a tenant's records");
+    }
+  }
+
+  // 6. Every operation the adapter uses, in the contract's order of ADAPTER_READS.
+  for (const [op, reads] of Object.entries(ADAPTER_READS)) {
+    if (checked.has(op)) continue;
+    checked.set(op, { operation: op, kind: reads.kind, status: "not sent", notes: ["a write: sitelink:verify never sends it"] });
+  }
+  report.operations = Object.keys(ADAPTER_READS).map((op) => checked.get(op)!);
+  for (const op of ["ScheduleMoveOut", "TenantUpdate_v3", "PaymentSimpleWithSource", "PaymentSimpleCheckWithSource", "ReservationUpdate_v4"]) {
+    report.successCodes[op] ??= "not seen (a write sitelink:verify does not send)";
+  }
+  return finish();
+
+  /** One move-in in test mode per candidate pay method, until one is taken. Returns the LedgerID. */
+  async function testMoveIn(tenantId: string, unitId: string, cost: Row[]): Promise<string | null> {
+    const notes: string[] = [];
+    report.testMoveIn = { unitId, ledgerId: null, notes };
+    const fresh = await call("UnitsInformationByUnitID", { UnitID: Number(unitId) }, { write: false }).catch(() => null);
+    const unitRow = fresh ? (rows(fresh, "Table").find((r) => r.UnitID === unitId) ?? null) : null;
+    if (!unitRow || !rentableNow(unitRow)) {
+      notes.push(`unit ${unitId} is not free: no move-in sent`);
+      return null;
+    }
+    const info = await call("TenantInfoByTenantID", { iTenantID: Number(tenantId) }, { write: false }).catch(() => null);
+    const accessCode = info ? (rows(info, "Table")[0]?.sAccessCode ?? "") : "";
+    const start = cost.find((r) => isTrue(r.bMoveInRequired) && /\brent\b/i.test(r.ChargeDescription ?? "")) ?? cost[0]!;
+    const byCard = settings.cardChargedBy === "sitelink";
+    const brand = (["visa", "mastercard", "discover", "amex"] as const).find((b) => settings.cardTypeIds[b]);
+    if (byCard && !brand) {
+      notes.push("no card type configured: no move-in sent");
+      return null;
+    }
+    const candidates = byCard ? [PAY_METHOD_READINGS.manual.card, PAY_METHOD_READINGS.lsetup.card] : [ADAPTER_PAY_METHOD.cash];
+    const expiry = `${options.now.getUTCFullYear() + 2}-12-31T23:59:59`;
+    for (const payMethod of candidates) {
+      const params = {
+        TenantID: Number(tenantId),
+        sAccessCode: accessCode,
+        UnitID: Number(unitId),
+        dStartDate: start.StartDate?.slice(0, 19) ?? siteLinkDate(today),
+        dEndDate: start.EndDate?.slice(0, 19) ?? siteLinkDate(today),
+        dcPaymentAmount: centsToDecimal(requiredTotal(cost)),
+        iCreditCardType: byCard ? settings.cardTypeIds[brand!]! : 0,
+        sCreditCardNumber: byCard ? TEST_CARDS[brand!]! : "",
+        sCreditCardCVV: byCard ? (brand === "amex" ? "1234" : "123") : "",
+        sCCTrack2: "",
+        dExpirationDate: byCard ? expiry : siteLinkDate(today),
+        sBillingName: "SiteLink Verify",
+        sBillingAddress: "",
+        sBillingZipCode: "",
+        InsuranceCoverageID: -999,
+        ConcessionPlanID: -999,
+        iSource: 5,
+        sSource: "Gatehouse sitelink:verify (test mode)",
+        bUsePushRate: false,
+        iPayMethod: payMethod,
+        sABARoutingNum: "",
+        sAccountNum: "",
+        iAccountType: 0,
+        iKeypadZoneID: -1,
+        iTimeZoneID: -1,
+        iBillingFrequency: settings.billingFrequency,
+        WaitingID: -999,
+        ChannelType: settings.channelType,
+        bTestMode: true,
+        bApplyInsuranceCredit: false,
+      };
+      let answer: SoapAnswer;
+      try {
+        lastXml = "";
+        answer = await call("MoveInWithDiscount_v7", params, { write: true });
+      } catch (error) {
+        const unknown = error instanceof SiteLinkCallError && error.outcomeUnknown;
+        add({ operation: "MoveInWithDiscount_v7", kind: "write", status: "differs", notes: [`test mode, iPayMethod ${payMethod}: no usable answer${unknown ? " (it may have been recorded: check the unit at the office)" : ""}: ${error instanceof Error ? error.message : String(error)}`] });
+        return null;
+      }
+      const code = answer.retCode ?? 0;
+      const message = `${code}${answer.retMsg ? ` "${answer.retMsg}"` : ""}`;
+      if (code > 0) {
+        const check = checkAnswer("MoveInWithDiscount_v7", answer, schemaTables(lastXml, "MoveInWithDiscount_v7"));
+        check.notes.unshift(`test mode, iPayMethod ${payMethod}: Ret_Code ${code} (the LedgerID)`);
+        add(check);
+        report.successCodes.MoveInWithDiscount_v7 = `${code} (> 0: the LedgerID)`;
+        report.billingFrequency = { configured: settings.billingFrequency, status: "ok", note: "accepted by the test-mode move-in" };
+        report.payMethod.works = payMethod;
+        report.payMethod.notes = [`iPayMethod ${payMethod} was taken${byCard ? ` with a ${brand} test card (card type ${settings.cardTypeIds[brand!]})` : " (cash)"}`];
+        if (byCard) {
+          report.payMethod.reading = payMethod === PAY_METHOD_READINGS.manual.card ? "manual" : "lsetup";
+          report.payMethod.notes.push(`the site follows ${PAY_METHOD_READINGS[report.payMethod.reading].label}`);
+          const adapterSends = ADAPTER_PAY_METHOD.card;
+          if (adapterSends !== payMethod) {
+            report.payMethod.status = "differs";
+            report.payMethod.notes.push(`the adapter sends iPayMethod ${adapterSends} for a card; this site takes ${payMethod}`);
+          } else report.payMethod.status = "ok";
+        } else report.payMethod.status = "ok";
+        report.testMoveIn!.ledgerId = String(code);
+        const after = await call("LedgersByTenantID_v3", { sTenantID: tenantId }, { write: false }).catch(() => null);
+        if (after && rows(after, "Ledgers").some((l) => l.LedgerID === String(code))) {
+          notes.push(`SiteLink recorded ledger ${code} for unit ${unitId} although bTestMode was true: move the test tenant out of it at the office`);
+        } else notes.push(`SiteLink answered ledger ${code} and lists no such ledger for the tenant: test mode recorded nothing`);
+        return String(code);
+      }
+      if (code === -28) {
+        report.billingFrequency = { configured: settings.billingFrequency, status: "differs", note: clean(`the move-in answered ${message}: the site does not take billing frequency ${settings.billingFrequency}`) };
+        add({ operation: "MoveInWithDiscount_v7", kind: "write", status: "differs", notes: [clean(`test mode: ${message}`)] });
+        return null;
+      }
+      if ((code === -2 || code === -5) && payMethod !== candidates.at(-1)) {
+        notes.push(clean(`iPayMethod ${payMethod} answered ${message} for a unit that is free: not a card on this site`));
+        continue;
+      }
+      add({ operation: "MoveInWithDiscount_v7", kind: "write", status: "differs", notes: [clean(`test mode, iPayMethod ${payMethod}: ${message}`)] });
+      report.payMethod.status = "differs";
+      report.payMethod.notes = [clean(`no candidate pay method was taken (last: iPayMethod ${payMethod} answered ${message})`)];
+      return null;
+    }
+    return null;
+  }
+}
+
+// ------------------------------------------------------------------ the report as text
+
+const LABEL: Record<CheckStatus, string> = { ok: "ok", differs: "DIFFERS", warning: "warning", "not checked": "not checked", "not sent": "write" };
+
+export function formatGoLiveReport(r: GoLiveReport): string {
+  const lines: string[] = [];
+  lines.push(`SiteLink go-live check: ${r.location.name} (${r.location.slug}) at ${r.generatedAt}`);
+  lines.push(`  endpoint ${r.endpoint}; corp ${r.corpCode}, location ${r.locationCode}; card charged by ${r.cardChargedBy === "sitelink" ? "SiteLink's processor (A)" : "our gateway, recorded as cash (B)"}`);
+  lines.push("", `Settings: ${LABEL[r.settings.status]}${r.settings.notes.length ? "" : " (accepted; secrets resolve)"}`);
+  for (const n of r.settings.notes) lines.push(`  - ${n}`);
+  if (r.operations.length) {
+    lines.push("", "Operations the adapter uses (tables and columns it reads):");
+    const width = Math.max(...r.operations.map((o) => o.operation.length));
+    for (const o of r.operations) lines.push(`  ${LABEL[o.status].padEnd(11)} ${o.operation.padEnd(width)}  ${o.notes.join("; ") || (o.kind === "read" ? "answer as the adapter reads it" : "")}`);
+  }
+  if (r.settings.status !== "differs" || r.operations.length) {
+    lines.push("", `Card types (PaymentTypesRetrieve): ${LABEL[r.cardTypes.status]}`);
+    lines.push(`  site:       ${r.cardTypes.site.map((t) => `${t.id} ${t.description}${t.category ? ` (${t.category})` : ""}`).join(", ") || "none read"}`);
+    lines.push(`  configured: ${Object.entries(r.cardTypes.configured).map(([b, id]) => `${b}=${id}`).join(" ") || "none"}`);
+    for (const n of r.cardTypes.notes) lines.push(`  - ${n}`);
+    lines.push("", `Billing frequency ${r.billingFrequency.configured}: ${LABEL[r.billingFrequency.status]} (${r.billingFrequency.note})`);
+    lines.push("", `Pay method: ${LABEL[r.payMethod.status]}${r.payMethod.works !== null ? `, iPayMethod ${r.payMethod.works} works` : ""}`);
+    for (const n of r.payMethod.notes) lines.push(`  - ${n}`);
+    if (r.testMoveIn) {
+      lines.push("", `Test-mode move-in (unit ${r.testMoveIn.unitId}):`);
+      for (const n of r.testMoveIn.notes) lines.push(`  - ${n}`);
+    }
+    lines.push("", "Success codes seen (Ret_Code):");
+    for (const [op, code] of Object.entries(r.successCodes)) lines.push(`  ${op}: ${code}`);
+  }
+  lines.push("", r.ok ? "Result: nothing the adapter relies on differs." : `Result: NOT READY. Differs: ${r.differs.join(", ")}.`);
+  return lines.join("\n");
+}

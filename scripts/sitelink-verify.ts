@@ -1,0 +1,51 @@
+/**
+ * `npm run sitelink:verify -- --location <url_slug> [--tenant-id N] [--test-mode-move-in [--unit-id N]] [--json]`
+ *
+ * Checks the operator's own SiteLink account before a location is switched on (issue 20, decision
+ * 188): every operation the adapter uses, whether its answer has the tables and columns the adapter
+ * reads, the site's card types, billing frequency, the pay method that works and the success codes
+ * seen. Only reads; with --test-mode-move-in one move-in with bTestMode true (per candidate pay method
+ * until one is taken) for the test tenant named by --tenant-id (it creates no tenant). Never prints a
+ * secret. Exit 0 when nothing the adapter relies on differs, 1 when something does (named), 2 on
+ * wrong usage.
+ */
+import { parseArgs } from "node:util";
+import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
+import { now as clockNow } from "~/platform/clock.server";
+import { formatGoLiveReport, verifySiteLinkLocation } from "~/storage-software/index.server";
+
+const { values } = parseArgs({
+  options: {
+    location: { type: "string" },
+    "tenant-id": { type: "string" },
+    "unit-id": { type: "string" },
+    "test-mode-move-in": { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
+  },
+});
+
+function usage(message: string): never {
+  console.error(`${message}\nUsage: npm run sitelink:verify -- --location <url_slug> [--tenant-id <SiteLink TenantID>] [--test-mode-move-in [--unit-id <SiteLink UnitID>]] [--json]`);
+  process.exit(2);
+}
+
+if (!values.location) usage("--location <url_slug> is required.");
+for (const name of ["tenant-id", "unit-id"] as const) if (values[name] !== undefined && !/^\d{1,9}$/.test(values[name])) usage(`--${name} must be a number.`);
+if (values["test-mode-move-in"] && !values["tenant-id"]) usage("--test-mode-move-in needs --tenant-id: the SiteLink TenantID of a test tenant (sitelink:verify creates none).");
+
+const handle = openDatabase(databaseOptionsFromEnv());
+try {
+  const report = await verifySiteLinkLocation(handle.db, values.location, {
+    now: clockNow(),
+    tenantId: values["tenant-id"] ?? null,
+    unitId: values["unit-id"] ?? null,
+    testModeMoveIn: values["test-mode-move-in"],
+  });
+  console.log(values.json ? JSON.stringify(report, null, 2) : formatGoLiveReport(report));
+  process.exitCode = report.ok ? 0 : 1;
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exitCode = 2;
+} finally {
+  await handle.close();
+}
