@@ -15,6 +15,7 @@ import {
   forgetStorageChoices,
   formatSiteLinkStatus,
   runSiteLinkSync,
+  saveSiteLinkSettings,
   storageFor,
 } from "~/storage-software/index.server";
 import { DEMO_CORP } from "../../sitelink-simulator/index";
@@ -257,7 +258,7 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
 
   it("stores a password given in clear only encrypted", async () => {
     const [row] = await bed.handle.db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
-    expect(row!.passwordEncrypted).toMatch(/^v1\./);
+    expect(row!.passwordEncrypted).toMatch(/^v2\./);
     expect(JSON.stringify(row)).not.toContain(DEMO_CORP.password);
     expect(JSON.stringify(row)).not.toContain(DEMO_CORP.apiKey);
   });
@@ -344,7 +345,20 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
   it("a location whose SiteLink endpoint does not answer at all: a notice, never a 500", async () => {
     captureLogs();
     await bed.handle.db.delete(sitelinkSyncState).where(eq(sitelinkSyncState.locationId, bed.jacksonville.id));
-    await bed.handle.db.update(sitelinkSites).set({ endpoint: "http://127.0.0.1:1/CCWs_3.5/CallCenterWs.asmx" }).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
+    // Re-saved as sitelink:configure does: the stored password is bound to its endpoint (decision 186).
+    const [jax] = await bed.handle.db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
+    await saveSiteLinkSettings(bed.handle.db, {
+      locationId: bed.jacksonville.id,
+      endpoint: "http://127.0.0.1:1/CCWs_3.5/CallCenterWs.asmx",
+      corpCode: jax!.corpCode,
+      locationCode: jax!.locationCode,
+      corpUser: jax!.corpUser,
+      password: DEMO_CORP.password,
+      apiKey: DEMO_CORP.apiKey,
+      cardChargedBy: jax!.cardChargedBy,
+      testMode: jax!.testMode,
+      cardTypeIds: jax!.cardTypeIds ?? {},
+    });
     forgetStorageChoices(bed.handle.db);
     const account = await accountOf(bed);
     const location = (await getUnitsLocation(bed.handle.db, account.id, "jacksonville-nc-28546"))!;
