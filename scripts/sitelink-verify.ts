@@ -44,7 +44,9 @@ try {
   console.log(values.json ? JSON.stringify(report, null, 2) : formatGoLiveReport(report));
   process.exitCode = report.ok ? 0 : 1;
 } catch (error) {
-  console.error(error instanceof Error ? error.message : String(error));
+  // A database error's message carries its SQL: say only what went wrong.
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : null;
+  console.error(cause ? `The database could not be read: ${cause.message}` : error instanceof Error ? error.message : String(error));
   process.exitCode = 2;
 } finally {
   await handle.close();

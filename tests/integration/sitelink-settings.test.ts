@@ -44,6 +44,8 @@ describe("refused settings", () => {
     await expect(saveSiteLinkSettings(handle.db, { ...base, endpoint: "http://sitelink.example/x", locationId, passwordEnv: "SITELINK_T_PASSWORD" }, env())).rejects.toThrow(/only on this machine/);
     expect(await row()).toMatchObject({ endpoint: SIM, passwordEnv: "SITELINK_T_PASSWORD", apiKeyEnv: null });
     expect((await loadSiteLinkSettings(handle.db, locationId, env()))!.credentials.password).toBe("pw-from-env");
+    // Secrets from the environment only: no SITELINK_SECRET_KEY needed.
+    expect((await loadSiteLinkSettings(handle.db, locationId, { ...env(), SITELINK_SECRET_KEY: undefined }))!.credentials.password).toBe("pw-from-env");
     expect((await statusText(env())).lumberton.settings!.refused).toEqual([]);
   });
 

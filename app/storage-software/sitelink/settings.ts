@@ -75,13 +75,13 @@ export function settingsProblems(row: { endpoint: string; passwordEnv: string | 
  * the blob that was read is replaced (a concurrent `sitelink:configure` wins).
  */
 async function resealV1(db: Database, row: typeof sitelinkSites.$inferSelect, plain: { password: string | null; apiKey: string | null }, env: NodeJS.ProcessEnv) {
-  const key = secretKey(env);
   const context = (field: string) => ({ locationId: row.locationId, field, endpoint: row.endpoint });
   for (const [field, column, blob, value] of [
     ["password", sitelinkSites.passwordEncrypted, row.passwordEncrypted, plain.password],
     ["apiKey", sitelinkSites.apiKeyEncrypted, row.apiKeyEncrypted, plain.apiKey],
   ] as const) {
     if (row[field === "password" ? "passwordEnv" : "apiKeyEnv"] || !blob || !isV1Blob(blob) || !value) continue;
+    const key = secretKey(env);
     await db
       .update(sitelinkSites)
       .set(field === "password" ? { passwordEncrypted: encryptSecret(value, key, context(field)) } : { apiKeyEncrypted: encryptSecret(value, key, context(field)) })
