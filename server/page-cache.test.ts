@@ -91,11 +91,23 @@ describe("page cache rules", () => {
     expect(cache.get(key(999), 100)).toBeNull();
     expect(cache.admits(key(3), 100)).toBe(true);
     expect(cache.admits(cacheKey("h", "/faqs?x=1"), 100)).toBe(true);
+    // The path without a query string never counts.
+    expect(cache.admits(cacheKey("h", "/units"), 100)).toBe(true);
+    cache.set(cacheKey("h", "/units"), entry(cache.generation, 10_000));
+    expect(cache.get(cacheKey("h", "/units"), 100)).not.toBeNull();
     // The first one has expired: it makes room.
-    expect(cache.admits(key(999), 600)).toBe(true);
-    cache.set(key(999), entry(cache.generation, 10_000));
-    expect(cache.get(key(999), 600)).not.toBeNull();
-    expect(cache.size).toBe(MAX_VARIANTS_PER_PATH);
+    expect(cache.admits(key(1000), 600)).toBe(true);
+    cache.set(key(1000), entry(cache.generation, 10_000));
+    expect(cache.get(key(1000), 600)).not.toBeNull();
+    expect(cache.size).toBe(MAX_VARIANTS_PER_PATH + 1);
+    // Full again: a query string asked for a second time replaces the oldest one; a one-off never does.
+    expect(cache.admits(key(2000), 700)).toBe(false);
+    expect(cache.admits(key(2001), 700)).toBe(false);
+    expect(cache.admits(key(2000), 700)).toBe(true);
+    cache.set(key(2000), entry(cache.generation, 10_000));
+    expect(cache.get(key(2000), 700)).not.toBeNull();
+    expect(cache.get(key(1), 700)).toBeNull();
+    expect(cache.size).toBe(MAX_VARIANTS_PER_PATH + 1);
   });
 
   it("compresses quickly when storing; a page asked for twice is compressed at the best settings off the event loop, and kept for the same bytes", async () => {

@@ -65,7 +65,8 @@ export function pathOfKey(key: string): string {
  * How many query strings of one path are stored at a time (decision 192). The site's own links use a
  * handful per path (`/units?size=10x10&type=…`); a visitor who sends a new query string on every
  * request can fill these slots, then their pages are rendered and not stored, without compressing
- * anything, while the stored ones are still served.
+ * anything, while the stored ones are still served. The path without a query string never counts,
+ * and a query string asked for a second time takes the place of the oldest one.
  */
 export const MAX_VARIANTS_PER_PATH = 32;
 
@@ -183,7 +184,9 @@ export class PageCache {
    */
   admits(key: string, now: number): boolean {
     if (this.entries.has(key)) return true;
-    const keys = this.variants.get(pathOfKey(key));
+    const path = pathOfKey(key);
+    if (path === key) return true;
+    const keys = this.variants.get(path);
     if (!keys || keys.size < this.maxVariantsPerPath) return true;
     for (const k of keys) {
       const page = this.entries.get(k);
@@ -192,9 +195,20 @@ export class PageCache {
         return true;
       }
     }
+    // A query string asked for before (a link people follow, not a one-off) replaces the oldest.
+    if (this.refusedOnce.has(key)) {
+      this.refusedOnce.delete(key);
+      this.delete(keys.values().next().value!);
+      return true;
+    }
+    if (this.refusedOnce.size >= 10_000) this.refusedOnce.clear();
+    this.refusedOnce.add(key);
     this.refusedVariants++;
     return false;
   }
+
+  /** Query strings refused once because their path was full (a second ask is admitted). */
+  private refusedOnce = new Set<string>();
 
   set(key: string, page: CachedPage): void {
     if (page.generation !== this.generation) return;
@@ -202,10 +216,12 @@ export class PageCache {
     const size = page.body.length + page.gzip.length + page.br.length;
     if (size > this.maxBytes / 8) return;
     const path = pathOfKey(key);
-    const keys = this.variants.get(path) ?? new Set<string>();
-    if (keys.size >= this.maxVariantsPerPath) return;
-    keys.add(key);
-    this.variants.set(path, keys);
+    if (path !== key) {
+      const keys = this.variants.get(path) ?? new Set<string>();
+      if (keys.size >= this.maxVariantsPerPath) return;
+      keys.add(key);
+      this.variants.set(path, keys);
+    }
     this.entries.set(key, page);
     this.bytes += size;
     for (const [k] of this.entries) {
@@ -261,6 +277,7 @@ export class PageCache {
     this.generation++;
     this.entries.clear();
     this.variants.clear();
+    this.refusedOnce.clear();
     this.bytes = 0;
     this.unstorable.clear();
   }
