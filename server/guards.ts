@@ -77,7 +77,9 @@ export function collapseDoubleSlashes(req: Request, res: Response, next: NextFun
   const collapsed = collapseSlashes(rawPath(req));
   if (collapsed === null || !collapsed.startsWith("/") || collapsed.startsWith("//")) return next();
   const q = req.originalUrl.indexOf("?");
-  res.set("Cache-Control", "public, max-age=3600");
+  // A path starting "//" has the shape of a scheme-relative (off-site) link: its redirect is not
+  // stored by anyone (issue 19); a doubled slash further in is an ordinary typo, cached for an hour.
+  res.set("Cache-Control", rawPath(req).startsWith("//") ? "no-store" : "public, max-age=3600");
   return res.redirect(301, collapsed + (q === -1 ? "" : req.originalUrl.slice(q)));
 }
 

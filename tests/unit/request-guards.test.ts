@@ -196,6 +196,8 @@ describe("doubled slashes", () => {
     const r = await send({ path });
     expect(r.status).toBe(301);
     expect(r.headers.location).toBe(location);
+    // Only a doubled slash inside the path is cached; a path that starts like a scheme-relative link is not (issue 19).
+    expect(r.headers["cache-control"]).toBe(path.startsWith("//") ? "no-store" : "public, max-age=3600");
   });
 });
 
@@ -234,6 +236,7 @@ describe("request targets that are not a path (issue 19)", () => {
     const own = await send({ path: `http://localhost:${port}//evil.example/x?y=1` });
     expect(own.status).toBe(301);
     expect(own.headers.location).toBe("/evil.example/x?y=1");
+    expect(own.headers["cache-control"]).toBe("no-store");
     // Another authority: a path on the same authority (the doubled slash collapses first), then the
     // host check sends it to the canonical origin, not stored anywhere.
     const other = await send({ path: "http://evil.example//x" });
