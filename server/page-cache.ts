@@ -38,6 +38,8 @@ export interface CachedPage {
   bestCompression: boolean;
   /** Times served from the cache. */
   hits: number;
+  /** The best compression has been started for it (on the thread pool). */
+  upgrading?: boolean;
   headers: Record<string, string>;
   /** Epoch ms after which the entry is not served. */
   expiresAt: number;
@@ -242,7 +244,8 @@ export class PageCache {
    */
   noteHit(key: string, page: CachedPage): void {
     page.hits++;
-    if (page.bestCompression || page.hits !== UPGRADE_AFTER_HITS || this.upgrading >= 2) return;
+    if (page.bestCompression || page.upgrading || page.hits < UPGRADE_AFTER_HITS || this.upgrading >= 2) return;
+    page.upgrading = true;
     this.upgrading++;
     void Promise.all([
       gzipAsync(page.body, { level: BEST_COMPRESSION.gzipLevel }),
@@ -265,13 +268,20 @@ export class PageCache {
   }
 
   private remember(etag: string, forms: { gzip: Buffer; br: Buffer }) {
+    const size = (f: { gzip: Buffer; br: Buffer }) => f.gzip.length + f.br.length;
+    const old = this.compressed.get(etag);
+    if (old) this.compressedBytes -= size(old);
     this.compressed.delete(etag);
     this.compressed.set(etag, forms);
-    for (const [k] of this.compressed) {
-      if (this.compressed.size <= 256) break;
+    this.compressedBytes += size(forms);
+    // The 256 most recent bodies, within an eighth of the cache's budget.
+    for (const [k, f] of this.compressed) {
+      if (this.compressed.size <= 256 && this.compressedBytes <= this.maxBytes / 8) break;
       this.compressed.delete(k);
+      this.compressedBytes -= size(f);
     }
   }
+  private compressedBytes = 0;
 
   invalidate(): void {
     this.generation++;
