@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import http from "node:http";
 import express from "express";
 import type { AddressInfo } from "node:net";
-import { buildEntry, cacheKey, etagFor, isAnonymous, MAX_VARIANTS_PER_PATH, nextMinute, notModified, PageCache, preferredEncoding, pageCacheMiddleware, serveHit, withoutNonce } from "./page-cache";
+import { buildEntry, cacheKey, etagFor, sendCached, isAnonymous, MAX_VARIANTS_PER_PATH, nextMinute, notModified, PageCache, preferredEncoding, pageCacheMiddleware, serveHit, withoutNonce } from "./page-cache";
 
 const entry = (generation: number, expiresAt = Number.POSITIVE_INFINITY, body = "<p>hi</p>") =>
   buildEntry({ body: Buffer.from(body), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0" }, expiresAt, generation });
@@ -250,6 +250,29 @@ describe("pageCacheMiddleware: concurrent misses of one page", () => {
       await Promise.all(Array.from({ length: 5 }, () => fetch(`${base}/form`).then((r) => r.text())));
       expect(renders["/form"]).toBe(6);
       expect(cache.coalesced).toBe(9);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("sendCached (the Express path)", () => {
+  it("a stale copy during an outage says no-store once, replacing the stored Cache-Control", async () => {
+    const page = buildEntry({
+      body: Buffer.from("<p>old</p>"),
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0, s-maxage=60" },
+      expiresAt: 0,
+      generation: 0,
+    });
+    const server = http.createServer((req, res) => sendCached(req as never, res as never, page, { stale: true }));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const answer = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ host: "127.0.0.1", port, path: "/" }, resolve).on("error", reject));
+      answer.resume();
+      expect(answer.headers["cache-control"]).toBe("no-store");
+      expect(answer.headers["x-page-cache"]).toBe("stale");
+      expect(answer.rawHeaders.filter((h) => h.toLowerCase() === "cache-control")).toHaveLength(1);
     } finally {
       await new Promise((r) => server.close(r));
     }

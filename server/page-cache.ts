@@ -385,7 +385,12 @@ export function notModified(ifNoneMatch: string | string[] | undefined, etag: st
 function writeStored(req: IncomingMessage, res: ServerResponse, page: CachedPage, extra: Record<string, string>): void {
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const etag = etagFor(page, encoding);
-  const headers: Record<string, string> = { ...page.headers, ETag: etag, ...extra };
+  // Header names are case-insensitive: an extra one replaces the stored one, never doubles it.
+  const headers: Record<string, string> = { ...page.headers };
+  for (const [name, value] of Object.entries({ ETag: etag, ...extra })) {
+    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+    headers[name] = value;
+  }
   if (notModified(req.headers["if-none-match"], etag)) {
     for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-type") delete headers[name];
     res.removeHeader("Content-Type");
