@@ -11,8 +11,9 @@ const HOST = process.env.HOST || "0.0.0.0";
 const BUILD_DIR = process.env.BUILD_DIR || "build";
 
 /**
- * Answers a request from the page cache before anything else runs (no Express, compression, helmet
- * or static-file lookup for a stored page); set once the built app is loaded.
+ * Answers a request before anything else runs, set once the built app is loaded: a request target
+ * that is not a path is refused (400) or, in absolute form, made one; then a stored page comes from
+ * the page cache (no Express, compression, helmet or static-file lookup for it).
  */
 let serveCachedPage = (_req, _res) => false;
 /** Closes what the app holds open (the database pool); set once the app is loaded. */

@@ -7,7 +7,7 @@ import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
 import { NO_STORE } from "~/domain/cache";
 import { hadOutage, markOutage, outageLogFields, outageOf, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { logger, logRequestError } from "~/logger.server";
-import { isPaymentPage } from "~/domain/payment-pages";
+import { isPaymentRoute } from "~/domain/payment-pages";
 import { documentHtml } from "~/document-html.server";
 
 export const streamTimeout = 5_000;
@@ -73,8 +73,9 @@ function documentResponse(
   const rootData = routerContext.staticHandlerContext.loaderData["root"] as
     | { site?: { website: { customHeaderCode: string; customBodyCode: string; analyticsId: string | null } } | null }
     | undefined;
-  // Payment pages load no operator code and no analytics tag (docs/decisions/075).
-  const website = isPaymentPage(new URL(request.url).pathname) ? undefined : rootData?.site?.website;
+  // Payment pages load no operator code and no analytics tag (docs/decisions/075), by the route that
+  // rendered them, whatever the path's spelling (decision 190).
+  const website = isPaymentRouteMatched(routerContext) ? undefined : rootData?.site?.website;
   const analytics = analyticsSnippets(parseAnalyticsId(website?.analyticsId), nonce);
   const html = injectCustomCode(rendered, {
     head: website?.customHeaderCode ?? "",
@@ -126,6 +127,11 @@ function htmlSink(onEnd: (html: string) => void, onError: (error: unknown) => vo
     },
   };
   return sink as typeof sink & NodeJS.WritableStream;
+}
+
+/** Whether a matched route is a payment page's (`handle.paymentPage`). */
+function isPaymentRouteMatched(routerContext: EntryContext): boolean {
+  return isPaymentRoute(routerContext.staticHandlerContext.matches.map((match) => routerContext.routeModules[match.route.id]?.handle));
 }
 
 /** Whether a matched route asks for the React Router client bundle (root.tsx's `hydrate` handle). */

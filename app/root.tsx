@@ -6,7 +6,6 @@ import {
   Outlet,
   Scripts,
   ScrollRestoration,
-  useLocation,
   useMatches,
   useRouteError,
   useRouteLoaderData,
@@ -24,8 +23,8 @@ import { ErrorPage } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
 import formEnhanceScript from "~/components/form-enhance.js?raw";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
-import { isPaymentPage } from "~/domain/payment-pages";
-// Notes the path of the document this tab loaded, for the payment pages' client guard.
+import { isPaymentRoute, PAYMENT_PAGE_ATTRIBUTE, type PaymentPageHandle } from "~/domain/payment-pages";
+// Notes whether the document this tab loaded was a payment page, for the payment pages' client guard.
 import "~/components/payment-page-guard";
 import { isStagingHost } from "~/domain/staging";
 
@@ -39,13 +38,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const layout = await readSiteLayout(context, known);
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
   // Payment pages are not even sent the operator's code (it would sit in the page's data): decision 075.
+  // The server decided from the matched route (decision 190).
   const site = layout
     ? {
         ...layout,
         website: {
           ...layout.website,
           origin: publicOrigin(layout.website),
-          ...(isPaymentPage(new URL(request.url).pathname)
+          ...(context.paymentPage === true
             ? { analyticsId: null, customCss: "", customJs: "", customHeaderCode: "", customBodyCode: "" }
             : {}),
         },
@@ -83,12 +83,12 @@ export const meta: Route.MetaFunction = ({ error, loaderData }) => {
  * Router client bundle (`hydrate`; no page does: the bundle alone is over the 90 kB budget of issue 10).
  * Every other page is plain server-rendered HTML.
  */
-export interface RouteHandle {
+export interface RouteHandle extends PaymentPageHandle {
   hydrate?: boolean;
   enhanceForms?: boolean;
 }
 
-function useHandleFlag(flag: keyof RouteHandle) {
+function useHandleFlag(flag: Exclude<keyof RouteHandle, "paymentPage">) {
   return useMatches().some((m) => (m.handle as RouteHandle | undefined)?.[flag] === true);
 }
 
@@ -99,10 +99,11 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const enhanceForms = useHandleFlag("enhanceForms") && !hydrate;
   const site = rootData?.site;
   // Payment pages: none of the operator's code (custom CSS, custom JS; entry.server leaves out the
-  // header and body code and the analytics tag) — docs/decisions/075.
-  const operatorCode = !isPaymentPage(useLocation().pathname);
+  // header and body code and the analytics tag) — docs/decisions/075, decided by the matched route (190).
+  const paymentPage = isPaymentRoute(useMatches().map((m) => m.handle));
+  const operatorCode = !paymentPage;
   return (
-    <html lang="en">
+    <html lang="en" {...(paymentPage ? { [PAYMENT_PAGE_ATTRIBUTE]: "" } : {})}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />

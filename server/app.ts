@@ -5,15 +5,16 @@ import express, { type NextFunction, type Request, type Response } from "express
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
-import { countQueries, getDatabase, type Database } from "~/db/client.server";
+import { countQueries, getDatabase, trackWrites, type Database } from "~/db/client.server";
 import { resolveOldDomain, resolveRedirect } from "~/services/site-redirects.server";
 import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
-import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, sendPlainPage } from "./guards";
+import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, refuseBadRequestTarget, requestTargetGuard, sendPlainPage } from "./guards";
+import { matchPage, routeTree, type MatchedPage } from "./route-match";
+import type { RouteObject, ServerBuild } from "react-router";
 import type { Website } from "~/db/queries/site.server";
 import { readNextAvailabilityChange, readWebsite } from "~/db/queries/cached-reads.server";
 import { SiteCache } from "~/db/site-cache.server";
 import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
-import { isPaymentPage } from "~/domain/payment-pages";
 import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
@@ -43,6 +44,8 @@ declare module "react-router" {
     siteCache?: SiteCache;
     /** Set when a read fell back to a value kept from before a database outage: the page is not stored. */
     staleData?: boolean;
+    /** The matched route is a payment page's (`handle.paymentPage`, decision 190): no operator code. */
+    paymentPage?: boolean;
   }
 }
 
@@ -59,6 +62,14 @@ startHousekeeping(db);
 startEmailDelivery(db);
 
 export const app = express();
+// No "X-Powered-By: Express" on any answer (server.js's own app drops it too); routes match their
+// path exactly (so "/READYZ" and "/readyz/" are not the readiness check, issue 19).
+app.disable("x-powered-by");
+app.set("case sensitive routing", true);
+app.set("strict routing", true);
+// The request target before anything reads it (server.js checks it first too): origin-form, or
+// absolute-form made origin-form; anything else 400 (issue 19).
+app.use(requestTargetGuard);
 
 app.use((_req, res, next) => {
   res.locals.cspNonce = crypto.randomBytes(16).toString("base64");
@@ -76,6 +87,43 @@ const isHttpsProduction = process.env.NODE_ENV === "production" && process.env.H
  * ('self' and the nonce) — docs/decisions/075. Static files get no nonce.
  */
 function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean } = { nonce: true }) {
+  const headers = helmetHeaders(provider, options);
+  return (req: Request, res: Response, next: NextFunction) => {
+    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+    headers(req, res, next);
+  };
+}
+
+/**
+ * Browser features no page of ours uses, switched off for the page and anything it embeds (issue 19,
+ * decision 194). `payment=()` too, on the payment pages as well: our card form is plain fields posted
+ * to our server, not the Payment Request API. Helmet has no Permissions-Policy option, so it is set
+ * here, with the other security headers, and stored with a cached page.
+ */
+export const PERMISSIONS_POLICY = [
+  "accelerometer=()",
+  "autoplay=()",
+  "bluetooth=()",
+  "browsing-topics=()",
+  "camera=()",
+  "display-capture=()",
+  "encrypted-media=()",
+  "geolocation=()",
+  "gyroscope=()",
+  "hid=()",
+  "interest-cohort=()",
+  "magnetometer=()",
+  "microphone=()",
+  "midi=()",
+  "payment=()",
+  "publickey-credentials-get=()",
+  "screen-wake-lock=()",
+  "serial=()",
+  "usb=()",
+  "xr-spatial-tracking=()",
+].join(", ");
+
+function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean }) {
   const payment = provider === "payment";
   const extra = provider && !payment ? ANALYTICS_CSP_SOURCES[provider] : { scriptSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
   const extraScriptSources = payment ? [] : operatorScriptSources;
@@ -141,13 +189,17 @@ if (testHooksOn) {
 }
 
 // Readiness: 503 while the database cannot be reached, so a load balancer takes this process out.
-app.get("/readyz", async (_req, res) => {
+// Only on the exact path (case-sensitive, strict routing above): deploy/nginx.conf keeps "/readyz" for
+// the monitor, and every other spelling is an ordinary unknown page (404), never the check (issue 19).
+// The answer never names the database's host or port; the log line says why.
+app.get("/readyz", async (req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain");
   try {
     await Promise.race([database.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("ping timeout")), 1_500).unref())]);
     res.send("ready");
   } catch (error) {
-    res.status(503).set("Retry-After", RETRY_AFTER).send(`not ready: database unreachable (${outageReason(error)})`);
+    logger.warn({ method: req.method, reason: outageReason(error) }, "[db] unavailable: readiness answered 503");
+    res.status(503).set("Retry-After", RETRY_AFTER).send("not ready: database unreachable");
   }
 });
 
@@ -164,10 +216,22 @@ const invalidateCaches = () => {
   siteCache.invalidate();
 };
 const stopListening = database.listen("gatehouse_changed", invalidateCaches, invalidateCaches);
-// This process's own writes: every one goes through a non-GET request, seen by its next request.
+// This process's own writes, seen by its next request: a form request that sent a statement changing
+// a table a public page reads drops both caches when it finishes (issue 19, decision 191). A refused
+// request (405, 415, 400, a form with errors) wrote nothing and drops nothing; the notification
+// above still covers every write, this process's included.
 app.use((req, res, next) => {
-  if (req.method !== "GET" && req.method !== "HEAD") res.on("finish", invalidateCaches);
-  next();
+  // A GET that writes (a rental page releasing expired reservations) is left to the notification,
+  // which comes only for rows that really changed (migration 0005): its sweep statement is sent on
+  // every view, mostly changing nothing.
+  if (req.method === "GET" || req.method === "HEAD") return next();
+  // The browser tests' hooks (test builds only) may change what a page shows outside the database
+  // (the clock, a simulator): they always drop the caches, as every POST used to.
+  const tracker = { wrote: testHooksOn && req.path === "/__test/hooks" };
+  res.on("finish", () => {
+    if (tracker.wrote) invalidateCaches();
+  });
+  trackWrites.run(tracker, next);
 });
 app.use(
   pageCacheMiddleware(pageCache, {
@@ -180,6 +244,7 @@ app.use(
  * a stored page is answered straight from memory (true), anything else goes on through the stack.
  */
 export function servePageCacheHit(req: IncomingMessage, res: ServerResponse): boolean {
+  if (refuseBadRequestTarget(req, res)) return true;
   return pageCacheOn && serveHit(pageCache, req, res);
 }
 
@@ -224,9 +289,27 @@ app.use((req, res, next) => {
   next();
 });
 
+// Which route renders this request (decision 190): a payment route gets the payment headers whatever
+// the spelling of its path, and React Router's context says so to the root loader.
+let builtRoutes: RouteObject[] | undefined;
+async function routesOfBuild(): Promise<RouteObject[]> {
+  if (builtRoutes) return builtRoutes;
+  const tree = routeTree(((await loadBuild()) as ServerBuild).routes);
+  if (!import.meta.env.DEV) builtRoutes = tree;
+  return tree;
+}
+app.use(async (req, res, next) => {
+  try {
+    res.locals.page = matchPage(await routesOfBuild(), req.originalUrl);
+    next();
+  } catch (error) {
+    next(error);
+  }
+});
+
 app.use((req, res, next) => {
   const website = res.locals.website as Website | null;
-  if (isPaymentPage(req.path)) return securityHeadersFor.payment(req, res, next);
+  if ((res.locals.page as MatchedPage | undefined)?.paymentPage) return securityHeadersFor.payment(req, res, next);
   const tag = parseAnalyticsId(website?.analyticsId);
   return securityHeadersFor[tag?.provider ?? "none"](req, res, next);
 });
@@ -280,6 +363,19 @@ app.use(async (req, res, next) => {
   }
 });
 
+// One spelling per page (decision 190): a path React Router would render under another spelling
+// ("/RENT/12/", "/Customer-Portal/units/2/pay") is sent to the route table's own, query kept: 301 for
+// GET and HEAD, 308 (method and body kept) for a form.
+app.use((req, res, next) => {
+  const canonical = (res.locals.page as MatchedPage | undefined)?.canonicalPath;
+  if (!canonical) return next();
+  const q = req.originalUrl.indexOf("?");
+  const location = canonical + (q === -1 ? "" : req.originalUrl.slice(q));
+  const read = req.method === "GET" || req.method === "HEAD";
+  res.set("Cache-Control", read ? "public, max-age=3600" : "no-store");
+  return res.redirect(read ? 301 : 308, location);
+});
+
 // React Router. Our own small adapter (after @react-router/express) so the request body is the one
 // bodyGuard read and counted, not the socket.
 // Given the build as a function, React Router derives its routes and static handler again on every
@@ -323,6 +419,7 @@ app.use(async (req, res, next) => {
       website: res.locals.website as Website | null,
       siteCache,
       staleData: res.locals.staleData === true,
+      paymentPage: (res.locals.page as MatchedPage | undefined)?.paymentPage === true,
     });
     const response = await handleRequest(fetchRequest(req, res), context);
     if (res.destroyed || res.writableEnded) {

@@ -3,6 +3,7 @@
  * doubled slashes, the method, the body's type and size. Kept apart from server/app.ts (which needs
  * the Vite build) so the tests can mount them on a plain Express app and send real HTTP requests.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { ALLOWED_METHODS, bodyLimitFor, collapseSlashes, isFormContentType } from "~/domain/request-rules";
 
@@ -19,6 +20,48 @@ export function sendPlainPage(res: Response, status: number, title: string, mess
     );
 }
 
+/**
+ * The request target (RFC 9112 §3.2), before anything else reads it (issue 19). Origin-form
+ * ("/faqs?x") passes. Absolute-form ("http://host/path", which a server must accept) becomes
+ * origin-form with its authority as the Host, as the RFC says, so the host check, the redirects and
+ * the router see an ordinary request. Anything else (asterisk-form "*", authority-form, a bare word)
+ * is answered 400 here: never a 500 with a stack trace, never a redirect built from it. Returns true
+ * when it answered.
+ */
+export function refuseBadRequestTarget(req: IncomingMessage, res: ServerResponse): boolean {
+  const target = req.url ?? "";
+  if (target.startsWith("/")) return false;
+  if (/^https?:\/\//i.test(target)) {
+    try {
+      const url = new URL(target);
+      if (!url.username && !url.password && url.host) {
+        req.url = url.pathname + url.search;
+        req.headers.host = url.host;
+        return false;
+      }
+    } catch {
+      // not a URL: refused below
+    }
+  }
+  req.resume();
+  res.writeHead(400, {
+    "Content-Type": "text/plain; charset=utf-8",
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "default-src 'none'; frame-ancestors 'none'",
+    Connection: "close",
+  });
+  res.end("Bad request: the request target must be a path (\"/...\").\n");
+  return true;
+}
+
+/** The same, as the first Express middleware (the development server, which has no early hook). */
+export function requestTargetGuard(req: Request, res: Response, next: NextFunction) {
+  if (refuseBadRequestTarget(req, res)) return;
+  if (!req.originalUrl.startsWith("/")) req.originalUrl = req.url;
+  next();
+}
+
 /** The path part of the request target exactly as sent ("//faq?x" → "//faq"). */
 function rawPath(req: Request): string {
   const url = req.originalUrl;
@@ -29,10 +72,14 @@ function rawPath(req: Request): string {
 /** GET/HEAD with doubled slashes ("//faq") → 301 to the single-slash path, query kept, before the redirect rules. */
 export function collapseDoubleSlashes(req: Request, res: Response, next: NextFunction) {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
+  // Only an origin-form path: a redirect is never built from anything else (refuseBadRequestTarget).
+  if (!req.originalUrl.startsWith("/")) return next();
   const collapsed = collapseSlashes(rawPath(req));
-  if (collapsed === null) return next();
+  if (collapsed === null || !collapsed.startsWith("/") || collapsed.startsWith("//")) return next();
   const q = req.originalUrl.indexOf("?");
-  res.set("Cache-Control", "public, max-age=3600");
+  // A path starting "//" has the shape of a scheme-relative (off-site) link: its redirect is not
+  // stored by anyone (issue 19); a doubled slash further in is an ordinary typo, cached for an hour.
+  res.set("Cache-Control", rawPath(req).startsWith("//") ? "no-store" : "public, max-age=3600");
   return res.redirect(301, collapsed + (q === -1 ? "" : req.originalUrl.slice(q)));
 }
 

@@ -4,7 +4,7 @@ import zlib from "node:zlib";
 import http from "node:http";
 import express from "express";
 import type { AddressInfo } from "node:net";
-import { buildEntry, cacheKey, isAnonymous, nextMinute, PageCache, preferredEncoding, pageCacheMiddleware, serveHit, withoutNonce } from "./page-cache";
+import { buildEntry, cacheKey, etagFor, sendCached, isAnonymous, MAX_VARIANTS_PER_PATH, nextMinute, notModified, PageCache, preferredEncoding, pageCacheMiddleware, serveHit, withoutNonce } from "./page-cache";
 
 const entry = (generation: number, expiresAt = Number.POSITIVE_INFINITY, body = "<p>hi</p>") =>
   buildEntry({ body: Buffer.from(body), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0" }, expiresAt, generation });
@@ -49,12 +49,86 @@ describe("page cache rules", () => {
     );
   });
 
-  it("keeps gzip and brotli forms and a strong ETag", () => {
+  it("keeps gzip and brotli forms, with one ETag per encoding (decision 193)", () => {
     const e = entry(0, Number.POSITIVE_INFINITY, "<p>hello</p>".repeat(100));
     expect(zlib.gunzipSync(e.gzip).toString()).toBe("<p>hello</p>".repeat(100));
     expect(zlib.brotliDecompressSync(e.br).toString()).toBe("<p>hello</p>".repeat(100));
     expect(e.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
-    expect(e.headers["ETag"]).toBe(e.etag);
+    const tags = [etagFor(e, null), etagFor(e, "gzip"), etagFor(e, "br")];
+    expect(new Set(tags).size).toBe(3);
+    expect(tags[0]).toBe(e.etag);
+    expect(tags[1]).toMatch(/^W\/"[A-Za-z0-9_-]{27}-gzip"$/);
+    expect(e.headers["Accept-Ranges"]).toBe("none");
+    // If-None-Match: weak comparison, a list, and "*".
+    expect(notModified(`"x", ${tags[1]}`, tags[1]!)).toBe(true);
+    expect(notModified(tags[1], tags[2]!)).toBe(false);
+    expect(notModified("*", tags[2]!)).toBe(true);
+    expect(notModified(undefined, tags[2]!)).toBe(false);
+  });
+
+  it("hashes only the inline scripts and styles that carried this response's nonce (issue 19)", () => {
+    const html =
+      '<style nonce="N1">a{}</style><style>b{}</style><script nonce="N1">ok()</script><script>injected()</script><script nonce="other">forged()</script>';
+    const out = withoutNonce(html, "script-src 'self' 'nonce-N1'; style-src 'self' 'nonce-N1'");
+    const hash = (s: string) => `'sha256-${crypto.createHash("sha256").update(s).digest("base64")}'`;
+    expect(out.csp).toBe(`script-src 'self' ${hash("ok()")}; style-src 'self' ${hash("a{}")}`);
+    for (const never of ["injected()", "forged()", "b{}"]) expect(out.csp).not.toContain(hash(never));
+    // Without a nonce in the policy nothing is allowed by hash.
+    expect(withoutNonce(html, "script-src 'self'").csp).toBe("script-src 'self'");
+  });
+
+  it("stores at most MAX_VARIANTS_PER_PATH query strings of one path; an expired one makes room (decision 192)", () => {
+    const cache = new PageCache();
+    const key = (i: number) => cacheKey("h", `/units?junk=${i}`);
+    for (let i = 0; i < MAX_VARIANTS_PER_PATH; i++) {
+      expect(cache.admits(key(i), 0)).toBe(true);
+      cache.set(key(i), entry(cache.generation, i === 0 ? 500 : 10_000));
+    }
+    // Full: a new query string is refused before anything is compressed; known ones and other paths are not.
+    expect(cache.admits(key(999), 100)).toBe(false);
+    expect(cache.refusedVariants).toBe(1);
+    cache.set(key(999), entry(cache.generation));
+    expect(cache.get(key(999), 100)).toBeNull();
+    expect(cache.admits(key(3), 100)).toBe(true);
+    expect(cache.admits(cacheKey("h", "/faqs?x=1"), 100)).toBe(true);
+    // The path without a query string never counts.
+    expect(cache.admits(cacheKey("h", "/units"), 100)).toBe(true);
+    cache.set(cacheKey("h", "/units"), entry(cache.generation, 10_000));
+    expect(cache.get(cacheKey("h", "/units"), 100)).not.toBeNull();
+    // The first one has expired: it makes room.
+    expect(cache.admits(key(1000), 600)).toBe(true);
+    cache.set(key(1000), entry(cache.generation, 10_000));
+    expect(cache.get(key(1000), 600)).not.toBeNull();
+    expect(cache.size).toBe(MAX_VARIANTS_PER_PATH + 1);
+    // Full again: a query string asked for a second time replaces the oldest one; a one-off never does.
+    expect(cache.admits(key(2000), 700)).toBe(false);
+    expect(cache.admits(key(2001), 700)).toBe(false);
+    expect(cache.admits(key(2000), 700)).toBe(true);
+    cache.set(key(2000), entry(cache.generation, 10_000));
+    expect(cache.get(key(2000), 700)).not.toBeNull();
+    expect(cache.get(key(1), 700)).toBeNull();
+    expect(cache.size).toBe(MAX_VARIANTS_PER_PATH + 1);
+  });
+
+  it("compresses quickly when storing; a page asked for twice is compressed at the best settings off the event loop, and kept for the same bytes", async () => {
+    const cache = new PageCache();
+    const html = Array.from({ length: 400 }, (_, i) => `<li class="unit">Unit ${i} <b>10x10</b> climate controlled</li>`).join("");
+    const first = entry(cache.generation, Number.POSITIVE_INFINITY, html);
+    expect(first.bestCompression).toBe(false);
+    cache.set("k", first);
+    cache.noteHit("k", first);
+    cache.noteHit("k", first);
+    await cache.settled();
+    expect(cache.upgrades).toBe(1);
+    const best = zlib.brotliCompressSync(Buffer.from(html), { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } });
+    expect(first.bestCompression).toBe(true);
+    expect(first.br.length).toBe(best.length);
+    expect(zlib.brotliDecompressSync(first.br).toString()).toBe(html);
+    // The same page rendered again (next minute, after a write) starts with the best forms.
+    cache.invalidate();
+    const again = buildEntry({ body: Buffer.from(html), headers: { "content-type": "text/html" }, expiresAt: Infinity, generation: cache.generation }, cache);
+    expect(again.bestCompression).toBe(true);
+    expect(again.br).toBe(first.br);
   });
 
   it("invalidation drops everything, and a render started before it is not stored", () => {
@@ -121,9 +195,20 @@ describe("serveHit (server.js answers stored pages before Express)", () => {
       const plain = await raw("/units");
       expect(plain.headers["content-encoding"]).toBeUndefined();
       expect(plain.body.toString()).toContain("Stored");
-      const notModified = await raw("/units", { "If-None-Match": page.etag });
-      expect(notModified.status).toBe(304);
-      expect(notModified.body.length).toBe(0);
+      const unchanged = await raw("/units", { "If-None-Match": page.etag });
+      expect(unchanged.status).toBe(304);
+      expect(unchanged.body.length).toBe(0);
+      // One ETag per encoding: the gzip body's tag does not validate the identity body, and back.
+      expect(hit.headers["etag"]).toBe(etagFor(page, "gzip"));
+      expect(plain.headers["etag"]).toBe(page.etag);
+      expect((await raw("/units", { "If-None-Match": page.etag, "Accept-Encoding": "gzip" })).status).toBe(200);
+      expect((await raw("/units", { "If-None-Match": etagFor(page, "gzip"), "Accept-Encoding": "gzip" })).status).toBe(304);
+      expect((await raw("/units", { "If-None-Match": "*" })).status).toBe(304);
+      // Range is ignored, and said so: the whole page.
+      const ranged = await raw("/units", { Range: "bytes=0-4" });
+      expect(ranged.status).toBe(200);
+      expect(ranged.headers["accept-ranges"]).toBe("none");
+      expect(ranged.body.toString()).toContain("Stored");
       const head = await raw("/units", {}, "HEAD");
       expect(head.status).toBe(200);
       // Not stored, signed in, or not a GET: the rest of the stack answers.
@@ -165,6 +250,29 @@ describe("pageCacheMiddleware: concurrent misses of one page", () => {
       await Promise.all(Array.from({ length: 5 }, () => fetch(`${base}/form`).then((r) => r.text())));
       expect(renders["/form"]).toBe(6);
       expect(cache.coalesced).toBe(9);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
+describe("sendCached (the Express path)", () => {
+  it("a stale copy during an outage says no-store once, replacing the stored Cache-Control", async () => {
+    const page = buildEntry({
+      body: Buffer.from("<p>old</p>"),
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0, s-maxage=60" },
+      expiresAt: 0,
+      generation: 0,
+    });
+    const server = http.createServer((req, res) => sendCached(req as never, res as never, page, { stale: true }));
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    try {
+      const answer = await new Promise<http.IncomingMessage>((resolve, reject) => http.get({ host: "127.0.0.1", port, path: "/" }, resolve).on("error", reject));
+      answer.resume();
+      expect(answer.headers["cache-control"]).toBe("no-store");
+      expect(answer.headers["x-page-cache"]).toBe("stale");
+      expect(answer.rawHeaders.filter((h) => h.toLowerCase() === "cache-control")).toHaveLength(1);
     } finally {
       await new Promise((r) => server.close(r));
     }

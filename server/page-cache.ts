@@ -6,16 +6,24 @@
  * - Only a 200 answer to an anonymous GET (no session, checkout or flash cookie) whose
  *   Cache-Control is `public` and that sets no cookie is stored. Pages with a form carry a CSRF
  *   token and set its cookie, so they are never stored.
- * - A stored page carries no nonce: its inline scripts and styles are allowed by their SHA-256
- *   hashes in the stored page's own Content-Security-Policy.
- * - Everything is dropped at once when anything a page shows changes (`invalidate()`): after every
- *   non-GET request of this process, and on the database's `gatehouse_changed` notification (a
- *   trigger on every table a public page reads, so other processes and scripts count too). An entry
- *   also ends at the next whole minute (open/closed now) and when the next unit hold or reservation
- *   runs out (availability changes with time, without a write).
+ * - A stored page carries no nonce: the inline scripts and styles that carried the request's nonce
+ *   (and only those) are allowed by their SHA-256 hashes in the stored page's own Content-Security-Policy.
+ * - Everything is dropped at once when anything a page shows changes (`invalidate()`): after a
+ *   request of this process that wrote to a table a public page reads (server/app.ts; a refused
+ *   request drops nothing, decision 191), and on the database's `gatehouse_changed` notification (a
+ *   trigger on every such table, so other processes and scripts count too). An entry also ends at
+ *   the next whole minute (open/closed now) and when the next unit hold or reservation runs out
+ *   (availability changes with time, without a write).
+ * - At most `MAX_VARIANTS_PER_PATH` query strings of one path are stored at a time (decision 192).
+ * - Compression is cheap when a page is stored (gzip 6, brotli 5); a page asked for again is
+ *   compressed at the best settings on the thread pool, off the event loop, and that result is kept
+ *   for the same bytes rendered again (decision 192).
+ * - Each encoding has its own ETag; `If-None-Match: *` answers 304; `Range` is ignored and said so
+ *   (`Accept-Ranges: none`, decision 193).
  */
 import crypto from "node:crypto";
 import zlib from "node:zlib";
+import { promisify } from "node:util";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { logger } from "~/logger.server";
@@ -24,7 +32,14 @@ export interface CachedPage {
   body: Buffer;
   gzip: Buffer;
   br: Buffer;
+  /** The identity body's strong ETag; the encoded forms' are derived from it (`etagFor`). */
   etag: string;
+  /** Whether gzip and brotli are already at their best settings (else upgraded after a few hits). */
+  bestCompression: boolean;
+  /** Times served from the cache. */
+  hits: number;
+  /** The best compression has been started for it (on the thread pool). */
+  upgrading?: boolean;
   headers: Record<string, string>;
   /** Epoch ms after which the entry is not served. */
   expiresAt: number;
@@ -42,6 +57,24 @@ export function cacheKey(host: string | undefined, originalUrl: string): string 
   return `${(host ?? "").toLowerCase()}${originalUrl}`;
 }
 
+/** The key without its query string: the entries one path may have are counted by it. */
+export function pathOfKey(key: string): string {
+  const q = key.indexOf("?");
+  return q === -1 ? key : key.slice(0, q);
+}
+
+/**
+ * How many query strings of one path are stored at a time (decision 192). The site's own links use a
+ * handful per path (`/units?size=10x10&type=…`); a visitor who sends a new query string on every
+ * request can fill these slots, then their pages are rendered and not stored, without compressing
+ * anything, while the stored ones are still served. The path without a query string never counts,
+ * and a query string asked for a second time takes the place of the oldest one.
+ */
+export const MAX_VARIANTS_PER_PATH = 32;
+
+/** A page served this many times from the cache is compressed again at the best settings. */
+export const UPGRADE_AFTER_HITS = 2;
+
 /** The next whole minute after `now` (opening hours change on minute boundaries). */
 export function nextMinute(now: number): number {
   return Math.floor(now / 60_000) * 60_000 + 60_000;
@@ -57,10 +90,14 @@ const sha256 = (text: string) => `'sha256-${crypto.createHash("sha256").update(t
 export function withoutNonce(html: string, csp: string): { html: string; csp: string } {
   const scriptHashes = new Set<string>();
   const styleHashes = new Set<string>();
+  // Only what carried this response's nonce was allowed to run: only that is allowed by hash (issue
+  // 19). An inline script or style without it (or with another value) stays blocked, as it was.
+  const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+  const carriesNonce = (attrs: string) => nonce !== undefined && [...attrs.matchAll(/\snonce="([^"]*)"/gi)].some((m) => m[1] === nonce);
   const out = html.replace(/<(script|style)\b([^>]*)>([\s\S]*?)<\/\1>/gi, (_m, tag: string, attrs: string, content: string) => {
     const hasSrc = /\ssrc=/i.test(attrs);
     const cleaned = attrs.replace(/\snonce="[^"]*"/gi, "");
-    if (!hasSrc && content.length > 0) (tag.toLowerCase() === "script" ? scriptHashes : styleHashes).add(sha256(content));
+    if (!hasSrc && content.length > 0 && carriesNonce(attrs)) (tag.toLowerCase() === "script" ? scriptHashes : styleHashes).add(sha256(content));
     return `<${tag}${cleaned}>${content}</${tag}>`;
   });
   const replaceNonce = (directive: string, hashes: Set<string>) => (policy: string) =>
@@ -86,17 +123,43 @@ export function preferredEncoding(acceptEncoding: string | undefined): "br" | "g
 /** How long a request waits for the same page's render in progress before rendering it itself. */
 export const COALESCE_WAIT_MS = 2_000;
 
+const brotliAsync = promisify(zlib.brotliCompress);
+const gzipAsync = promisify(zlib.gzip);
+
+/** Brotli at `quality` (5: about 1 ms for a page, 11: about 100 ms; docs/performance.md). */
+const brotliOptions = (quality: number, size: number): zlib.BrotliOptions => ({
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size },
+});
+export const QUICK_COMPRESSION = { gzipLevel: 6, brotliQuality: 5 };
+export const BEST_COMPRESSION = { gzipLevel: 9, brotliQuality: 11 };
+
 export class PageCache {
   private entries = new Map<string, CachedPage>();
+  /** The keys stored for each path (host + path, no query): at most MAX_VARIANTS_PER_PATH. */
+  private variants = new Map<string, Set<string>>();
   private bytes = 0;
+  /**
+   * The best-compressed forms of bodies seen lately, by ETag: a page rendered again with the same
+   * bytes (each minute, after each write) gets them at once instead of being compressed again.
+   */
+  private compressed = new Map<string, { gzip: Buffer; br: Buffer }>();
+  /** Upgrades running on the thread pool (at most a few at a time). */
+  private upgrading = 0;
   /** Bumped by every invalidation: a render that started before it is not stored. */
   generation = 0;
   hits = 0;
   misses = 0;
   /** Misses answered from a render another request was doing. */
   coalesced = 0;
+  /** Renders not stored because their path already had MAX_VARIANTS_PER_PATH query strings stored. */
+  refusedVariants = 0;
+  /** Pages compressed again at the best settings (on the thread pool). */
+  upgrades = 0;
 
-  constructor(private readonly maxBytes = 64 * 1024 * 1024) {}
+  constructor(
+    private readonly maxBytes = 64 * 1024 * 1024,
+    private readonly maxVariantsPerPath = MAX_VARIANTS_PER_PATH,
+  ) {}
 
   /**
    * The stored page if still fresh. `stale: true` also returns one past its expiry (never one from
@@ -116,11 +179,51 @@ export class PageCache {
     return page;
   }
 
+  /**
+   * Whether a render for `key` may be stored: always for a path's known query string; a new one only
+   * while the path has fewer than its limit of fresh entries (an expired one makes room). Asked
+   * before anything is compressed, so a refused render costs nothing more.
+   */
+  admits(key: string, now: number): boolean {
+    if (this.entries.has(key)) return true;
+    const path = pathOfKey(key);
+    if (path === key) return true;
+    const keys = this.variants.get(path);
+    if (!keys || keys.size < this.maxVariantsPerPath) return true;
+    for (const k of keys) {
+      const page = this.entries.get(k);
+      if (!page || page.expiresAt <= now || page.generation !== this.generation) {
+        this.delete(k);
+        return true;
+      }
+    }
+    // A query string asked for before (a link people follow, not a one-off) replaces the oldest.
+    if (this.refusedOnce.has(key)) {
+      this.refusedOnce.delete(key);
+      this.delete(keys.values().next().value!);
+      return true;
+    }
+    if (this.refusedOnce.size >= 10_000) this.refusedOnce.clear();
+    this.refusedOnce.add(key);
+    this.refusedVariants++;
+    return false;
+  }
+
+  /** Query strings refused once because their path was full (a second ask is admitted). */
+  private refusedOnce = new Set<string>();
+
   set(key: string, page: CachedPage): void {
     if (page.generation !== this.generation) return;
     this.delete(key);
     const size = page.body.length + page.gzip.length + page.br.length;
     if (size > this.maxBytes / 8) return;
+    const path = pathOfKey(key);
+    if (path !== key) {
+      const keys = this.variants.get(path) ?? new Set<string>();
+      if (keys.size >= this.maxVariantsPerPath) return;
+      keys.add(key);
+      this.variants.set(path, keys);
+    }
     this.entries.set(key, page);
     this.bytes += size;
     for (const [k] of this.entries) {
@@ -129,9 +232,62 @@ export class PageCache {
     }
   }
 
+  /** The best-compressed forms kept for this body, if any. */
+  compressedFor(etag: string): { gzip: Buffer; br: Buffer } | undefined {
+    return this.compressed.get(etag);
+  }
+
+  /**
+   * Counts a hit; the second one of a quickly compressed page starts its compression at the best
+   * settings on the thread pool (never on the event loop, never for a page nobody asks for twice).
+   * The result replaces the quick forms if the entry is still the one stored, and is kept by ETag.
+   */
+  noteHit(key: string, page: CachedPage): void {
+    page.hits++;
+    if (page.bestCompression || page.upgrading || page.hits < UPGRADE_AFTER_HITS || this.upgrading >= 2) return;
+    page.upgrading = true;
+    this.upgrading++;
+    void Promise.all([
+      gzipAsync(page.body, { level: BEST_COMPRESSION.gzipLevel }),
+      brotliAsync(page.body, brotliOptions(BEST_COMPRESSION.brotliQuality, page.body.length)),
+    ])
+      .then(([gzip, br]) => {
+        this.upgrades++;
+        this.remember(page.etag, { gzip, br });
+        if (this.entries.get(key) !== page) return;
+        this.bytes += gzip.length + br.length - page.gzip.length - page.br.length;
+        Object.assign(page, { gzip, br, bestCompression: true });
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, "[page-cache] compression failed"))
+      .finally(() => this.upgrading--);
+  }
+
+  /** Resolves when the upgrades started so far have finished (tests, the bench). */
+  async settled(): Promise<void> {
+    while (this.upgrading > 0) await new Promise((r) => setTimeout(r, 5));
+  }
+
+  private remember(etag: string, forms: { gzip: Buffer; br: Buffer }) {
+    const size = (f: { gzip: Buffer; br: Buffer }) => f.gzip.length + f.br.length;
+    const old = this.compressed.get(etag);
+    if (old) this.compressedBytes -= size(old);
+    this.compressed.delete(etag);
+    this.compressed.set(etag, forms);
+    this.compressedBytes += size(forms);
+    // The 256 most recent bodies, within an eighth of the cache's budget.
+    for (const [k, f] of this.compressed) {
+      if (this.compressed.size <= 256 && this.compressedBytes <= this.maxBytes / 8) break;
+      this.compressed.delete(k);
+      this.compressedBytes -= size(f);
+    }
+  }
+  private compressedBytes = 0;
+
   invalidate(): void {
     this.generation++;
     this.entries.clear();
+    this.variants.clear();
+    this.refusedOnce.clear();
     this.bytes = 0;
     this.unstorable.clear();
   }
@@ -156,18 +312,25 @@ export class PageCache {
     if (!old) return;
     this.bytes -= old.body.length + old.gzip.length + old.br.length;
     this.entries.delete(key);
+    const path = pathOfKey(key);
+    const keys = this.variants.get(path);
+    keys?.delete(key);
+    if (keys?.size === 0) this.variants.delete(path);
   }
 }
 
 /** Response headers a stored page keeps (security headers included); never cookies or framing ones. */
-const DROPPED_HEADERS = new Set(["set-cookie", "date", "connection", "keep-alive", "content-length", "transfer-encoding", "content-encoding", "x-page-cache", "etag", "vary"]);
+const DROPPED_HEADERS = new Set(["set-cookie", "date", "connection", "keep-alive", "content-length", "transfer-encoding", "content-encoding", "x-page-cache", "etag", "vary", "accept-ranges"]);
 
-export function buildEntry(input: {
-  body: Buffer;
-  headers: Record<string, string>;
-  expiresAt: number;
-  generation: number;
-}): CachedPage {
+export function buildEntry(
+  input: {
+    body: Buffer;
+    headers: Record<string, string>;
+    expiresAt: number;
+    generation: number;
+  },
+  cache?: PageCache,
+): CachedPage {
   let body = input.body;
   const kept = Object.fromEntries(Object.entries(input.headers).filter(([name]) => !DROPPED_HEADERS.has(name.toLowerCase())));
   const cspName = Object.keys(kept).find((n) => n.toLowerCase() === "content-security-policy");
@@ -179,37 +342,73 @@ export function buildEntry(input: {
     csp = cleaned.csp;
   }
   const etag = `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`;
-  const headers: Record<string, string> = { ...kept, ETag: etag, Vary: "Accept-Encoding" };
+  const headers: Record<string, string> = { ...kept, Vary: "Accept-Encoding", "Accept-Ranges": "none" };
   if (cspName && csp) headers[cspName] = csp;
+  // The same bytes compressed at the best settings before (the same page, rendered again): reused.
+  const best = cache?.compressedFor(etag);
   return {
     body,
-    gzip: zlib.gzipSync(body, { level: 9 }),
-    br: zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+    gzip: best?.gzip ?? zlib.gzipSync(body, { level: QUICK_COMPRESSION.gzipLevel }),
+    br: best?.br ?? zlib.brotliCompressSync(body, brotliOptions(QUICK_COMPRESSION.brotliQuality, body.length)),
     etag,
+    bestCompression: best !== undefined,
+    hits: 0,
     headers,
     expiresAt: input.expiresAt,
     generation: input.generation,
   };
 }
 
-export function sendCached(req: Request, res: Response, page: CachedPage, options: { stale?: boolean } = {}): void {
-  for (const [name, value] of Object.entries(page.headers)) res.setHeader(name, value);
-  res.setHeader("X-Page-Cache", options.stale ? "stale" : "hit");
-  // A copy served during an outage is never stored downstream.
-  if (options.stale) res.setHeader("Cache-Control", "no-store");
-  const inm = req.headers["if-none-match"];
-  if (inm && inm.split(/\s*,\s*/).some((t) => t === page.etag || t === `W/${page.etag}`)) {
+type Encoding = "br" | "gzip" | null;
+
+/**
+ * Each encoding is its own representation with its own ETag (decision 193): the identity body's is
+ * strong; the compressed forms' are weak (their bytes change when a page is compressed again at the
+ * best settings, the content does not).
+ */
+export function etagFor(page: CachedPage, encoding: Encoding): string {
+  return encoding ? `W/"${page.etag.slice(1, -1)}-${encoding}"` : page.etag;
+}
+
+/** If-None-Match (weak comparison, RFC 9110 §13.1.2): `*` (the page exists) or a tag of this representation. */
+export function notModified(ifNoneMatch: string | string[] | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = (t: string) => t.trim().replace(/^W\//, "");
+  const list = (Array.isArray(ifNoneMatch) ? ifNoneMatch.join(",") : ifNoneMatch).split(",");
+  return list.some((t) => t.trim() === "*" || opaque(t) === opaque(etag));
+}
+
+/**
+ * Writes a stored page (both paths: server.js's `serveHit` and the Express middleware). `Range` is
+ * ignored (the whole page, 200, `Accept-Ranges: none`): pages are small and change each minute.
+ */
+function writeStored(req: IncomingMessage, res: ServerResponse, page: CachedPage, extra: Record<string, string>): void {
+  const encoding = preferredEncoding(req.headers["accept-encoding"]);
+  const etag = etagFor(page, encoding);
+  // Header names are case-insensitive: an extra one replaces the stored one, never doubles it.
+  const headers: Record<string, string> = { ...page.headers };
+  for (const [name, value] of Object.entries({ ETag: etag, ...extra })) {
+    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+    headers[name] = value;
+  }
+  if (notModified(req.headers["if-none-match"], etag)) {
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-type") delete headers[name];
     res.removeHeader("Content-Type");
-    res.status(304).end();
+    res.writeHead(304, headers);
+    res.end();
     return;
   }
-  const encoding = preferredEncoding(req.headers["accept-encoding"] as string | undefined);
   const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
-  if (encoding) res.setHeader("Content-Encoding", encoding);
-  res.setHeader("Content-Length", String(body.length));
-  res.status(200);
+  headers["Content-Length"] = String(body.length);
+  if (encoding) headers["Content-Encoding"] = encoding;
+  res.writeHead(200, headers);
   if (req.method === "HEAD") res.end();
   else res.end(body);
+}
+
+export function sendCached(req: Request, res: Response, page: CachedPage, options: { stale?: boolean } = {}): void {
+  // A copy served during an outage is never stored downstream.
+  writeStored(req, res, page, { "X-Page-Cache": options.stale ? "stale" : "hit", ...(options.stale ? { "Cache-Control": "no-store" } : {}) });
 }
 
 /**
@@ -221,24 +420,12 @@ export function sendCached(req: Request, res: Response, page: CachedPage, option
  */
 export function serveHit(cache: PageCache, req: IncomingMessage, res: ServerResponse, now: number = Date.now()): boolean {
   if ((req.method !== "GET" && req.method !== "HEAD") || !isAnonymous(req.headers.cookie)) return false;
-  const page = cache.get(cacheKey(req.headers.host, req.url ?? "/"), now);
+  const key = cacheKey(req.headers.host, req.url ?? "/");
+  const page = cache.get(key, now);
   if (!page) return false;
   cache.hits++;
-  const inm = req.headers["if-none-match"];
-  if (inm && inm.split(/\s*,\s*/).some((t) => t === page.etag || t === `W/${page.etag}`)) {
-    const headers: Record<string, string> = { ...page.headers, "X-Page-Cache": "hit" };
-    for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-type") delete headers[name];
-    res.writeHead(304, headers);
-    res.end();
-    return true;
-  }
-  const encoding = preferredEncoding(req.headers["accept-encoding"]);
-  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
-  const headers: Record<string, string> = { ...page.headers, "X-Page-Cache": "hit", "Content-Length": String(body.length) };
-  if (encoding) headers["Content-Encoding"] = encoding;
-  res.writeHead(200, headers);
-  if (req.method === "HEAD") res.end();
-  else res.end(body);
+  cache.noteHit(key, page);
+  writeStored(req, res, page, { "X-Page-Cache": "hit" });
   return true;
 }
 
@@ -250,17 +437,14 @@ export function pageCacheMiddleware(cache: PageCache, options: { enabled: () => 
   const now = options.now ?? Date.now;
   return (req: Request, res: Response, next: NextFunction) => {
     if (!options.enabled()) return next();
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      // Every write goes through a non-GET request of some process; this process's own writes are
-      // seen by its next request at once (other processes learn of them through the notification).
-      res.on("finish", () => cache.invalidate());
-      return next();
-    }
+    // (What a request wrote drops the cache in server/app.ts, decision 191: not every request that is not a GET.)
+    if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (!isAnonymous(req.headers.cookie)) return next();
     const key = cacheKey(req.headers.host, req.originalUrl);
     const hit = cache.get(key, now());
     if (hit) {
       cache.hits++;
+      cache.noteHit(key, hit);
       return sendCached(req, res, hit);
     }
     cache.misses++;
@@ -332,12 +516,14 @@ export function pageCacheMiddleware(cache: PageCache, options: { enabled: () => 
           // A form's CSRF token is per visitor: such a page is never stored, whatever its headers say.
           if (body.includes('name="csrf"')) return;
           const t = now();
+          // One more query string of a path that has its fill: not stored, nothing compressed.
+          if (!cache.admits(key, t)) return;
           const change = await options.nextChange();
           const expiresAt = Math.min(nextMinute(t), change && change > t ? change : Number.POSITIVE_INFINITY);
           const headers = Object.fromEntries(
             Object.entries(res.getHeaders()).map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : String(value)]),
           );
-          cache.set(key, buildEntry({ body, headers, expiresAt, generation }));
+          cache.set(key, buildEntry({ body, headers, expiresAt, generation }, cache));
           stored = true;
         } catch (error) {
           // Not storing a page is always safe.

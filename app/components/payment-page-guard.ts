@@ -1,11 +1,13 @@
-import { isPaymentPage } from "~/domain/payment-pages";
+import { PAYMENT_PAGE_ATTRIBUTE } from "~/domain/payment-pages";
 
 /**
- * The path of the document this browser tab loaded, noted once when the client bundle starts (root.tsx
- * imports this module). A document loaded for a payment page was served without operator code or
- * analytics and with the strict Content-Security-Policy; any other document may have run them.
+ * Whether the document this browser tab loaded was served as a payment page, noted once when the
+ * client bundle starts (root.tsx imports this module). The server marks such a document on `<html>`
+ * because the route that rendered it is a payment route (decision 190), whatever the path's spelling:
+ * it was served without operator code or analytics and with the strict Content-Security-Policy; any
+ * other document may have run them.
  */
-const documentPath: string | null = typeof window === "undefined" ? null : window.location.pathname;
+const documentIsPaymentPage: boolean | null = typeof document === "undefined" ? null : document.documentElement.hasAttribute(PAYMENT_PAGE_ATTRIBUTE);
 
 /**
  * The `clientLoader` of the payment routes (docs/decisions/075). React Router moves between pages
@@ -14,7 +16,7 @@ const documentPath: string | null = typeof window === "undefined" ? null : windo
  * document is not a payment page's, this loads the payment page as a new document instead.
  */
 export async function paymentPageClientLoader<T>({ request, serverLoader }: { request: Request; serverLoader: () => Promise<T> }): Promise<T> {
-  if (documentPath !== null && !isPaymentPage(documentPath)) {
+  if (documentIsPaymentPage === false) {
     window.location.assign(request.url);
     // The browser is leaving this document; never resolve.
     return new Promise<T>(() => {});

@@ -48,8 +48,44 @@ export interface DatabaseOptions {
  * `counter.count`. Outside such a run it costs one lookup per statement.
  */
 export const countQueries = new AsyncLocalStorage<{ count: number; statements?: string[] }>();
+
+/**
+ * The tables a public page reads: each has the `gatehouse_changed` trigger (migration 0003), and a
+ * write to one changes what the page and site caches hold. A guard test compares this list with the
+ * migration.
+ */
+export const PUBLIC_PAGE_TABLES: ReadonlySet<string> = new Set([
+  "accounts", "addresses", "amenities", "content_items", "hours_blocks", "hours_items", "insurance_plans",
+  "location_images", "locations", "menus", "nav_menu_items", "old_domains", "pages", "payment_types",
+  "redirects", "reservations", "unit_types", "units", "websites",
+]);
+
+/** Statements that change nothing: reads and transaction control. */
+const READ_ONLY_STATEMENT = /^\s*(?:select|begin|commit|rollback|savepoint|release|start transaction|set|show|listen|unlisten)\b/i;
+const WRITE_TARGET = /\b(?:insert\s+into|update|delete\s+from|truncate(?:\s+table)?)\s+(?:only\s+)?(?:"?[a-z_][a-z0-9_]*"?\.)?"?([a-z_][a-z0-9_]*)"?/gi;
+
+/**
+ * Whether a statement may change a table a public page reads (issue 19: the caches are dropped for
+ * real writes only, not for every request that is not a GET). A statement that is not plainly a read
+ * and names no table we can see counts as one (a raw statement, a function call).
+ */
+export function writesPublicTable(statement: string): boolean {
+  const tables = [...statement.replace(/\bfor\s+(?:no\s+key\s+)?update\b/gi, "").matchAll(WRITE_TARGET)].map((m) => m[1]!.toLowerCase());
+  if (tables.length > 0) return tables.some((t) => PUBLIC_PAGE_TABLES.has(t));
+  return !READ_ONLY_STATEMENT.test(statement);
+}
+
+/**
+ * `trackWrites.run(tracker, fn)`: `tracker.wrote` turns true when `fn` (through any await) sends a
+ * statement that may change a public page's table (`writesPublicTable`). server/app.ts runs each
+ * request in one, and drops the page and site caches only when it wrote.
+ */
+export const trackWrites = new AsyncLocalStorage<{ wrote: boolean }>();
+
 const queryLogger = {
   logQuery(query: string) {
+    const tracker = trackWrites.getStore();
+    if (tracker && !tracker.wrote && writesPublicTable(query)) tracker.wrote = true;
     const counter = countQueries.getStore();
     if (!counter) return;
     counter.count++;

@@ -5,7 +5,8 @@
  * page, content items, and when availability next changes on its own.
  *
  * It is invalidated exactly like the page cache (server/app.ts wires both to the same events):
- * - every non-GET request of this process drops it when it finishes (our own writes, test hooks);
+ * - a request of this process that wrote to a table a public page reads drops it when it finishes
+ *   (our own writes, test hooks; a refused request drops nothing: decision 191);
  * - the database's `gatehouse_changed` notification (a trigger on every table cached here,
  *   migration 0003) drops it in every process: other processes, scripts, the seed, the billing run;
  * - a load that started before a drop is never served after it (the entries are cleared, and a

@@ -1,21 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { isPaymentPage } from "./payment-pages";
+import { isPaymentRoute } from "./payment-pages";
 
-describe("isPaymentPage", () => {
+describe("isPaymentRoute", () => {
   it.each([
-    ["/rent/12", true],
-    ["/rent/12/", true],
-    ["/customer-portal/units/3/pay", true],
-    ["/customer-portal/units/3/prepay", true],
-    ["/customer-portal/units/3/autopay", true],
-    ["/rent/12/confirmation", false],
-    ["/rent/lease/5", false],
-    ["/customer-portal", false],
-    ["/customer-portal/units/3/move-out", false],
-    ["/contact", false],
-    ["/", false],
-    ["/reserve/12", false],
-  ])("%s → %s", (path, expected) => {
-    expect(isPaymentPage(path)).toBe(expected);
+    [[undefined, { enhanceForms: true, paymentPage: true }], true],
+    [[{ paymentPage: true }], true],
+    [[undefined, { enhanceForms: true }], false],
+    [[{ paymentPage: "yes" }], false],
+    [[], false],
+  ])("%j → %s", (handles, expected) => {
+    expect(isPaymentRoute(handles)).toBe(expected);
   });
 });

@@ -1,18 +1,31 @@
 /**
- * The payment pages (PCI DSS v4 6.4.3 / 11.6.1, docs/decisions/075-payment-pages-without-third-party-code.md):
- * every page that shows card fields, and the whole of the route it belongs to. They load no operator
- * code (custom JS, header and body code, custom CSS) and no analytics tag, and their
- * Content-Security-Policy allows only our own scripts ('self' and the request's nonce).
+ * The payment pages (PCI DSS v4 6.4.3 / 11.6.1, docs/decisions/075-payment-pages-without-third-party-code.md
+ * and 190-payment-pages-by-route.md): every page that shows card fields, and the whole of the route it
+ * belongs to. They load no operator code (custom JS, header and body code, custom CSS) and no
+ * analytics tag, and their Content-Security-Policy allows only our own scripts ('self' and the
+ * request's nonce).
  *
- * - `/rent/{unitTypeId}`: every step of the rental checkout, because the steps are one route and the
- *   browser moves between them without loading a new document (the pay step would inherit whatever
- *   the details step loaded). The confirmation and lease pages are separate documents with no card fields.
- * - `/customer-portal/units/{leaseId}/pay`, `/prepay`, `/autopay`: the portal's card forms.
+ * A page is a payment page because the route that renders it says so (`handle.paymentPage`), never
+ * because of how its path is spelled: React Router matches `/RENT/12/` to the rental route as well as
+ * `/rent/12`, so a check on the spelling can be walked around. The routes with the flag:
+ *
+ * - `routes/rent.tsx` (`/rent/{unitTypeId}`): every step of the rental checkout, because the steps are
+ *   one route and the browser moves between them without loading a new document (the pay step would
+ *   inherit whatever the details step loaded). The confirmation and lease pages are separate routes
+ *   with no card fields.
+ * - `routes/customer-portal.pay.tsx`, `.prepay.tsx`, `.autopay.tsx`: the portal's card forms.
  *
  * The inventory of the scripts these pages load is docs/payment-page-scripts.md.
  */
-const PAYMENT_PAGES = [/^\/rent\/\d+\/?$/, /^\/customer-portal\/units\/\d+\/(?:pay|prepay|autopay)\/?$/];
-
-export function isPaymentPage(pathname: string): boolean {
-  return PAYMENT_PAGES.some((re) => re.test(pathname));
+export interface PaymentPageHandle {
+  /** This route shows card fields: no operator code, no analytics, the strict CSP. */
+  paymentPage?: boolean;
 }
+
+/** Whether any of the matched routes' handles marks a payment page. */
+export function isPaymentRoute(handles: readonly unknown[]): boolean {
+  return handles.some((handle) => (handle as PaymentPageHandle | undefined)?.paymentPage === true);
+}
+
+/** The attribute on `<html>` of a document served as a payment page (read by the client guard). */
+export const PAYMENT_PAGE_ATTRIBUTE = "data-payment-page";

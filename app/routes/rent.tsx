@@ -5,6 +5,7 @@ import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/rent";
 import { paymentPageClientLoader } from "~/components/payment-page-guard";
+import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
 import { CheckoutProgress } from "~/components/checkout-progress";
 import { CheckoutCharges, CheckoutUnitSummary } from "~/components/checkout-summary";
@@ -67,7 +68,7 @@ import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNo
 import { AutopayField } from "~/components/autopay-field";
 import { notFound } from "~/services/http.server";
 
-export const handle = { enhanceForms: true };
+export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
 
 /** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });

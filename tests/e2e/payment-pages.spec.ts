@@ -89,6 +89,42 @@ test("payment pages carry no operator code, no analytics and a first-party-only 
   expect(await (await request.get("/customer-portal")).text()).toContain("__operatorJs");
 });
 
+test("any spelling of a payment page's path is sent to the canonical one, which carries no operator code (issue 19, decision 190)", async ({ request, javaScriptEnabled }) => {
+  test.skip(!javaScriptEnabled, "an HTTP check: once is enough");
+  const unitPage = await (await request.get("/locations/lumberton-nc-28358/units/5x10-drive-up")).text();
+  const rentPath = /href="(\/rent\/\d+)"/.exec(unitPage)![1]!;
+  const id = rentPath.split("/")[2]!;
+  const { leaseId } = await signedInTenant(request);
+  const payPath = `/customer-portal/units/${leaseId}/pay`;
+  for (const [spelling, canonical] of [
+    [`/RENT/${id}?step=pay`, `${rentPath}?step=pay`],
+    [`/Rent/${id}/?step=pay`, `${rentPath}?step=pay`],
+    [`/r%65nt/${id}`, rentPath],
+    [`/CUSTOMER-PORTAL/units/${leaseId}/pay`, payPath],
+    [`/customer-portal/units/${leaseId}/pay/`, payPath],
+  ]) {
+    const r = await request.get(spelling!, { maxRedirects: 0 });
+    expect(r.status(), spelling).toBe(301);
+    expect(r.headers()["location"], spelling).toBe(canonical);
+    // A form sent to another spelling keeps its method and body (308), and is not run there.
+    const post = await request.post(spelling!, { form: { intent: "x" }, maxRedirects: 0 });
+    expect(post.status(), `POST ${spelling}`).toBe(308);
+    expect(post.headers()["location"], `POST ${spelling}`).toBe(canonical);
+  }
+  // The canonical pages: no operator code, no analytics, the strict CSP, marked as a payment document.
+  const rent = await request.get(rentPath);
+  const rentHtml = await rent.text();
+  for (const m of MARKERS) expect(rentHtml, `${rentPath} must not contain ${m}`).not.toContain(m);
+  for (const source of scriptSrc(rent.headers()["content-security-policy"]!)) expect(source).toMatch(/^'self'$|^'nonce-/);
+  expect(rentHtml).toMatch(/<html[^>]*\sdata-payment-page/);
+  const pay = await request.get(payPath);
+  await expectPaymentPage(pay, payPath);
+  expect(pay.headers()["permissions-policy"]).toContain("payment=()");
+  // An ordinary page is not marked, and its other spellings go to it too.
+  expect(await (await request.get("/about")).text()).not.toContain("data-payment-page");
+  expect((await request.get("/About/", { maxRedirects: 0 })).headers()["location"]).toBe("/about");
+});
+
 test("a payment page reached from a page that ran the operator's JS is loaded as a new document", async ({ page, request, javaScriptEnabled }) => {
   test.skip(!javaScriptEnabled, "client-side navigation needs JavaScript");
   const email = unique();

@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import { expect, test } from "@playwright/test";
 import { testHook } from "./support/hooks";
 
@@ -95,4 +96,69 @@ test("sign-in never follows redirectTo=/customer-portal/../<TAB>/evil.example of
   });
   expect(r.status(), "sign-in answers a redirect").toBe(303);
   expect(r.headers()["location"]).toBe("/customer-portal");
+});
+
+/** One request written on a socket as given (a request target no HTTP client sends), its status line and headers. */
+function rawRequest(baseURL: string, lines: string[], body = ""): Promise<{ status: number; headers: Record<string, string> }> {
+  const url = new URL(baseURL);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => socket.write([...lines, "Connection: close", "", body].join("\r\n")));
+    let text = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (d: string) => (text += d));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const [head] = text.split("\r\n\r\n");
+      const [statusLine, ...rest] = head!.split("\r\n");
+      const headers = Object.fromEntries(rest.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      resolve({ status: Number(statusLine!.split(" ")[1]), headers });
+    });
+  });
+}
+
+test("request targets that are not a path: 400, never a 500; absolute-form is its path; never an off-site Location (issue 19)", async ({ baseURL }) => {
+  const host = new URL(baseURL!).host;
+  for (const method of ["GET", "HEAD"]) {
+    const r = await rawRequest(baseURL!, [`${method} * HTTP/1.1`, `Host: ${host}`]);
+    expect(r.status, `${method} *`).toBe(400);
+    expect(r.headers["cache-control"]).toBe("no-store");
+  }
+  // Absolute-form, which a server must accept (RFC 9112 §3.2.2), is handled as its path: this page has no form.
+  const post = await rawRequest(baseURL!, [`POST http://${host}/faqs HTTP/1.1`, `Host: ${host}`, "Content-Type: application/x-www-form-urlencoded", "Content-Length: 3"], "a=b");
+  expect(post.status, "absolute-form POST to a page without a form").toBe(405);
+  const get = await rawRequest(baseURL!, [`GET http://${host}/faqs HTTP/1.1`, `Host: ${host}`]);
+  expect(get.status, "absolute-form GET is the page").toBe(200);
+  for (const target of [`http://${host}//evil.example/x`, "http://evil.example//x", "http:/evil.example/x"]) {
+    const r = await rawRequest(baseURL!, [`GET ${target} HTTP/1.1`, `Host: ${host}`]);
+    const location = r.headers["location"];
+    if (location !== undefined) {
+      expect(location, target).toMatch(/^\/(?!\/)|^https:\/\/www\.gatehousestorage\.example\//);
+      expect(location, target).not.toMatch(/^[a-z]+:\/?[^/]/i);
+    }
+    expect(r.status, target).not.toBe(500);
+  }
+});
+
+test("readiness answers on its exact path only; no X-Powered-By; a strict Permissions-Policy everywhere (issue 19)", async ({ request }) => {
+  expect((await request.get("/readyz")).status()).toBe(200);
+  for (const spelling of ["/READYZ", "/readyz/", "/Readyz", "/HEALTHZ"]) {
+    const r = await request.get(spelling, { maxRedirects: 0 });
+    expect(r.status(), spelling).toBe(404);
+    expect(await r.text(), spelling).not.toBe("ready");
+  }
+  const home = await request.get("/");
+  const faviconResponse = await request.get("/favicon.svg");
+  const answers = [await request.get("/healthz"), await request.get("/readyz"), home, faviconResponse, await request.get("/nowhere"), await request.fetch("/contact", { method: "PUT" })];
+  // The same page again, from the page cache.
+  const cached = await request.get("/");
+  expect(cached.headers()["x-page-cache"]).toBe("hit");
+  answers.push(cached);
+  for (const r of answers) {
+    expect(r.headers()["x-powered-by"], r.url()).toBeUndefined();
+    if (r.status() < 400 || r.url().endsWith("/nowhere")) {
+      const policy = r.headers()["permissions-policy"];
+      expect(policy, r.url()).toContain("camera=()");
+      for (const feature of ["microphone", "geolocation", "payment", "interest-cohort", "browsing-topics", "usb"]) expect(policy).toContain(`${feature}=()`);
+    }
+  }
 });

@@ -89,6 +89,17 @@ describe.skipIf(Boolean(skip))("deploy/nginx.conf in front of two processes", ()
     expect(r.headers.get("server")).toMatch(/^nginx/);
   });
 
+  it("readiness answers only on the one spelling nginx restricts (issue 19)", async () => {
+    // deploy/nginx.conf keeps `location = /readyz` for the monitor; any other spelling reaches the app
+    // through `location /`, where it is an unknown page, never the readiness check.
+    for (const spelling of ["/READYZ", "/readyz/", "/Readyz?x=1", "/readyz%2F"]) {
+      const r = await fetch(`${nginx!.url}${spelling}`);
+      expect(r.status, spelling).toBe(404);
+      expect(await r.text(), spelling).not.toMatch(/^(?:not )?ready/);
+      expect(r.headers.get("x-powered-by"), spelling).toBeNull();
+    }
+  });
+
   it("when one process stops, the other answers every request", async () => {
     await a!.stop(5_000);
     for (const p of ["/", "/about", "/units", "/contact", "/faqs", "/view-locations"]) {

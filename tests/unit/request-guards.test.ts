@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bodyGuard, collapseDoubleSlashes, hostGuard } from "../../server/guards";
+import { bodyGuard, collapseDoubleSlashes, hostGuard, requestTargetGuard } from "../../server/guards";
 import { isAllowedHost } from "~/domain/request-rules";
 
 /**
@@ -15,6 +15,7 @@ const seen: Array<{ method: string; url: string; bodyBytes: number }> = [];
 
 beforeAll(async () => {
   const app = express();
+  app.use(requestTargetGuard);
   app.use(collapseDoubleSlashes);
   app.use(
     hostGuard({
@@ -195,5 +196,55 @@ describe("doubled slashes", () => {
     const r = await send({ path });
     expect(r.status).toBe(301);
     expect(r.headers.location).toBe(location);
+    // Only a doubled slash inside the path is cached; a path that starts like a scheme-relative link is not (issue 19).
+    expect(r.headers["cache-control"]).toBe(path.startsWith("//") ? "no-store" : "public, max-age=3600");
+  });
+});
+
+describe("request targets that are not a path (issue 19)", () => {
+  it.each([
+    ["GET", "*"],
+    ["HEAD", "*"],
+    ["OPTIONS", "*"],
+    ["GET", "ftp://localhost/faqs"],
+    ["GET", "http://user:pw@localhost/faqs"],
+  ])("%s %s → 400, nothing handled, never cached", async (method, path) => {
+    const before = seen.length;
+    const r = await send({ method, path });
+    expect(r.status).toBe(400);
+    expect(r.headers["cache-control"]).toBe("no-store");
+    expect(r.headers.location).toBeUndefined();
+    expect(seen.length).toBe(before);
+  });
+
+  it.each(["faqs", "localhost:1"])("GET %s → 400 (Node's parser refuses it before the app)", async (path) => {
+    const before = seen.length;
+    const r = await send({ path });
+    expect(r.status).toBe(400);
+    expect(r.headers.location).toBeUndefined();
+    expect(seen.length).toBe(before);
+  });
+
+  it("an absolute-form POST is handled as its path, its authority as the Host", async () => {
+    const before = seen.length;
+    const r = await send({ method: "POST", path: `http://localhost:${port}/customer-portal/login?x=1`, headers: form, body: "email=a%40b.example" });
+    expect(r.status).toBe(200);
+    expect(seen.slice(before)).toEqual([{ method: "POST", url: "/customer-portal/login?x=1", bodyBytes: 19 }]);
+  });
+
+  it("an absolute-form GET with doubled slashes stays on the site: never http:/evil.example", async () => {
+    const own = await send({ path: `http://localhost:${port}//evil.example/x?y=1` });
+    expect(own.status).toBe(301);
+    expect(own.headers.location).toBe("/evil.example/x?y=1");
+    expect(own.headers["cache-control"]).toBe("no-store");
+    // Another authority: a path on the same authority (the doubled slash collapses first), then the
+    // host check sends it to the canonical origin, not stored anywhere.
+    const other = await send({ path: "http://evil.example//x" });
+    expect(other.status).toBe(301);
+    expect(other.headers.location).toBe("/x");
+    const next = await send({ path: "http://evil.example/x" });
+    expect(next.status).toBe(301);
+    expect(next.headers.location).toBe("https://www.gatehousestorage.example/x");
+    expect(next.headers["cache-control"]).toBe("no-store");
   });
 });
