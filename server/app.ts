@@ -222,7 +222,7 @@ const stopListening = database.listen("gatehouse_changed", invalidateCaches, inv
 // above still covers every write, this process's included.
 app.use((req, res, next) => {
   // A GET that writes (a rental page releasing expired reservations) is left to the notification,
-  // which comes only for rows that really changed (migration 0005): its sweep statement is sent on
+  // which comes only for rows that really changed (migration 0006): its sweep statement is sent on
   // every view, mostly changing nothing.
   if (req.method === "GET" || req.method === "HEAD") return next();
   // The browser tests' hooks (test builds only) may change what a page shows outside the database

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { createTestDatabase } from "./db";
 
 /**
- * The `gatehouse_changed` notification (migrations 0003 and 0005, decision 191) tells every server
+ * The `gatehouse_changed` notification (migrations 0003 and 0006, decision 191) tells every server
  * process to drop its page and site caches. Only a row that really changed may send it: a statement
  * that changes nothing — a conditional sweep with nothing to sweep, an update to the same values —
  * must not, or any page view that runs one empties every cache.

@@ -40,7 +40,7 @@ describe("which statements drop the page and site caches (issue 19, decision 191
       else tables.delete(table!);
       live.set(name!, tables);
     }
-    // The statement-level trigger of 0003 fired for statements that changed nothing (0005 dropped it).
+    // The statement-level trigger of 0003 fired for statements that changed nothing (0006 dropped it).
     expect([...(live.get("gatehouse_changed") ?? [])]).toEqual([]);
     for (const name of ["gatehouse_changed_rows", "gatehouse_changed_update", "gatehouse_changed_truncate"]) {
       expect([...(live.get(name) ?? [])].sort(), name).toEqual([...PUBLIC_PAGE_TABLES].sort());
