@@ -11,7 +11,7 @@ import type { LocationRef, OfficeClaimResult } from "~/storage-software/port";
 import { isSoftwareUnreachable } from "~/storage-software/errors";
 import { SIGNIN_LIMIT_PER_ACCOUNT, SIGNIN_LIMIT_PER_IP, SIGNIN_WINDOW_MS } from "./auth.server";
 import { hashPassword } from "~/platform/password.server";
-import { clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
+import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
 
 export const OFFICE_NO_MATCH_MESSAGE =
   "We could not find an office rental with that email address and password. Check them against what the office gave you, or call us.";
@@ -28,7 +28,7 @@ export async function createOfficeSignIn(
 ): Promise<OfficeSignInResult> {
   const email = input.email.trim().toLowerCase();
   const emailKey = `office-signin:email:${input.accountId}:${email}`;
-  const ipKey = `office-signin:ip:${input.ip || "unknown"}`;
+  const ipKey = addressKey("office-signin", input.ip);
   const limits = [
     await hitRateLimit(db, { key: emailKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
     await hitRateLimit(db, { key: ipKey, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),

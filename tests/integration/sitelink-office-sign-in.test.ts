@@ -116,14 +116,13 @@ describe("one broken location never switches the office sign-in limits off", () 
   };
 
   it.each([
-    ["unreachable", { endpoint: "http://127.0.0.1:9/CallCenterWs.asmx" }],
-    ["with a secret that does not decrypt", BAD_SECRET],
-  ])("per email: Jacksonville %s, ten wrong guesses, then the right office password is refused", async (_how, change) => {
-    const email = change.endpoint ? "guess.unreachable@example.com" : "guess.secret@example.com";
+    ["unreachable", { endpoint: "http://127.0.0.1:9/CallCenterWs.asmx" }, "guess.unreachable@example.com", 10],
+    ["with a secret that does not decrypt", BAD_SECRET, "guess.secret@example.com", 40],
+  ] as const)("per email: Jacksonville %s, ten wrong guesses, then the right office password is refused", async (_how, change, email, ipBase) => {
     bed.sim.control.addOfficeTenant("L001", { firstName: "Gus", lastName: "Guess", email, webPassword: "gate1234" });
     const restore = await breakJacksonville(change);
     try {
-      for (let i = 0; i < 10; i++) await wrongGuess(email, `192.0.2.${i + (change.endpoint ? 10 : 40)}`);
+      for (let i = 0; i < 10; i++) await wrongGuess(email, `192.0.2.${i + ipBase}`);
       expect(await claim(email, "gate1234", "192.0.2.99")).toMatchObject({ ok: false, limited: true });
     } finally {
       await restore();
