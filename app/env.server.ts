@@ -9,6 +9,11 @@ const envSchema = z.object({
   PGLITE_DIR: z.string().optional(),
   /** Comma-separated; the first signs, all verify (rotation). Required in production on PostgreSQL. */
   SESSION_SECRET: z.string().optional(),
+  /**
+   * Optional, comma-separated (the first seals, all open): the secret that seals the secrets of
+   * unsent mail in email_outbox (decision 198). Unset: derived from the session secrets.
+   */
+  EMAIL_SECRET_KEY: z.string().optional(),
   /** smtp://user:pass@host:port — when unset, emails are stored in the outbox table and logged. */
   SMTP_URL: z.string().optional(),
   MAIL_FROM: z.string().default("Gatehouse Self Storage <no-reply@gatehousestorage.example>"),

@@ -9,8 +9,9 @@
  * Not under NODE_ENV=test (the golden test databases and the browser tests' server): other suites
  * count leases and payments in a fresh seeded database. Tests call it with { force: true }.
  *
- * Not in production on PostgreSQL either, unless SEED_DEMO_TENANT=true (issue 8): the password is
- * published in the README, so a real deployment must not get this account by accident.
+ * Not in production either (on PostgreSQL since issue 8, on PGlite too since issue 19), unless
+ * SEED_DEMO_TENANT=true: the password is published in the README, so a real deployment must not get
+ * this account by accident.
  * SEED_DEMO_TENANT=false turns it off everywhere. See docs/decisions/073-demo-tenant-in-production.md.
  */
 import crypto from "node:crypto";
@@ -20,6 +21,7 @@ import { accounts, checkouts, leases, locations, tenants, unitTypes, units } fro
 import { addDaysIso, localDate } from "~/domain/billing";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { now as clockNow } from "~/platform/clock.server";
+import { hashPassword, verifyPassword } from "~/platform/password.server";
 
 export const DEMO_TENANT_EMAIL = "demo.tenant@example.com";
 export const DEMO_TENANT_PASSWORD = "demo1234"; // DEMO credentials, written in the README
@@ -28,8 +30,28 @@ export const DEMO_TENANT_PASSWORD = "demo1234"; // DEMO credentials, written in 
 export function demoTenantWanted(env: NodeJS.ProcessEnv): boolean {
   if (env.SEED_DEMO_TENANT === "true") return true;
   if (env.SEED_DEMO_TENANT === "false") return false;
-  if (env.NODE_ENV === "test") return false;
-  return !(env.NODE_ENV === "production" && env.DATABASE_URL);
+  // Production never gets it unless asked, whatever the database: the Docker image's default is
+  // production on PGlite, and that is a real deployment too (issue 19).
+  return env.NODE_ENV !== "test" && env.NODE_ENV !== "production";
+}
+
+/**
+ * In production, unless SEED_DEMO_TENANT=true, a demo tenant seeded by an earlier version (when
+ * production on PGlite still got it) loses its published password: the tenant and its lease stay
+ * (the seed never deletes), but `demo1234` no longer signs in. Idempotent.
+ */
+export async function disablePublishedDemoPassword(tx: Transaction, accountId: number, env: NodeJS.ProcessEnv): Promise<string[]> {
+  if (env.NODE_ENV !== "production" || env.SEED_DEMO_TENANT === "true") return [];
+  const demo = await tx.query.tenants.findFirst({
+    columns: { id: true, webPwHash: true },
+    where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${DEMO_TENANT_EMAIL}`),
+  });
+  if (!demo || !(await verifyPassword(DEMO_TENANT_PASSWORD, demo.webPwHash))) return [];
+  await tx
+    .update(tenants)
+    .set({ webPwHash: await hashPassword(crypto.randomBytes(32).toString("base64url")) })
+    .where(eq(tenants.id, demo.id));
+  return [`demo tenant ${DEMO_TENANT_EMAIL}: published password disabled (production)`];
 }
 
 export async function seedDemoTenant(

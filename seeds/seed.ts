@@ -23,7 +23,7 @@ import { bareHostname, normalizePath, parseRedirectsText } from "~/domain/redire
 import { saveOldDomain, saveRedirect } from "~/services/redirects.server";
 import * as operator from "./operator";
 import { seedDemoUnits } from "./demo-units";
-import { seedDemoTenant } from "./demo-tenant";
+import { disablePublishedDemoPassword, seedDemoTenant } from "./demo-tenant";
 
 export interface SeedReport {
   created: string[];
@@ -46,6 +46,7 @@ export async function seedDatabase(db: Database, options: { env?: NodeJS.Process
     }
     report.created.push(...(await seedDemoUnits(tx, accountId)));
     report.created.push(...(await seedDemoTenant(tx, accountId, { env: options.env })));
+    report.created.push(...(await disablePublishedDemoPassword(tx, accountId, options.env ?? process.env)));
     await seedMenus(tx, websiteId, report);
     await seedContent(tx, accountId, report);
     const haveRedirects = new Set(

@@ -135,8 +135,10 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   let client = options.pglite;
   if (!client) {
     const dir = options.pgliteDir ?? defaultPgliteDir();
-    if (!dir.startsWith("memory://")) fs.mkdirSync(dir, { recursive: true });
+    if (!dir.startsWith("memory://")) keepDirectoryPrivate(dir);
     client = new PGlite(dir);
+    // PGlite writes its relation-cache init files 0644 whatever the umask: fix them once it is up.
+    if (!dir.startsWith("memory://")) client.waitReady.then(() => makeFilesPrivate(dir)).catch(() => undefined);
   }
   const db = drizzlePglite(client, { schema, casing: "snake_case", logger: queryLogger }) as unknown as Database;
   const c = client;
@@ -150,6 +152,36 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       return async () => (await unsubscribe)();
     },
   };
+}
+
+/**
+ * The PGlite directory holds every tenant's data and password hash: only the server's user may read
+ * it (issue 19). It is created 0700; at every start the files already in it are made 0600 and its
+ * directories 0700 (older versions left them 0666 under a permissive umask); and the process's umask
+ * masks group and other bits from now on, so the files PGlite creates later are 0600 too. PGlite
+ * (Emscripten's NODEFS) creates files with mode 0666 and offers no option for it, hence the umask.
+ */
+export function keepDirectoryPrivate(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    process.umask(process.umask() | 0o077);
+  } catch {
+    // Worker threads cannot change the umask; the chmod below still fixes what exists.
+  }
+  makeFilesPrivate(dir);
+}
+
+/** Makes `dir` and its directories 0700 and its files 0600 (only those that are not already). */
+export function makeFilesPrivate(dir: string): void {
+  const walk = (d: string) => {
+    if ((fs.statSync(d).mode & 0o777) !== 0o700) fs.chmodSync(d, 0o700);
+    for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (entry.isFile() && (fs.statSync(p).mode & 0o777) !== 0o600) fs.chmodSync(p, 0o600);
+    }
+  };
+  walk(dir);
 }
 
 export function defaultPgliteDir(): string {

@@ -1,5 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { GIVE_UP_AFTER_MS, isTooOldToRetry, redactSecrets, retryDelayMs } from "./email-delivery";
+import {
+  GIVE_UP_AFTER_MS,
+  fillSecretPlaceholders,
+  isTooOldToRetry,
+  redactSecretPlaceholders,
+  redactSecrets,
+  retryDelayMs,
+  secretsLongestFirst,
+  withSecretPlaceholders,
+} from "./email-delivery";
 
 const MIN = 60_000;
 
@@ -38,5 +47,17 @@ describe("redactSecrets", () => {
     ["empty secret ignored", [""], "empty secret ignored"],
   ] as const)("%s", (text, secrets, out) => {
     expect(redactSecrets(text, secrets)).toBe(out);
+  });
+});
+
+describe("secret placeholders (decision 198)", () => {
+  it("replace every secret, longest first, fill back exactly, and redact", () => {
+    const body = "Reset: https://x.example/reset?token=abc123 (token abc123). Gate 4821. Again 4821. Not [secret:zz:0].";
+    const secrets = secretsLongestFirst(["abc123", "https://x.example/reset?token=abc123", "4821", ""]);
+    const stored = withSecretPlaceholders(body, secrets, "T4821x");
+    expect(stored).not.toMatch(/abc123|4821\./);
+    expect(stored).toBe("Reset: [secret:T4821x:0] (token [secret:T4821x:1]). Gate [secret:T4821x:2]. Again [secret:T4821x:2]. Not [secret:zz:0].");
+    expect(fillSecretPlaceholders(stored, secrets, "T4821x")).toBe(body);
+    expect(redactSecretPlaceholders(stored)).toBe("Reset: [redacted] (token [redacted]). Gate [redacted]. Again [redacted]. Not [redacted].");
   });
 });

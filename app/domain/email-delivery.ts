@@ -41,3 +41,31 @@ export function redactSecrets(text: string, secrets: readonly string[] | null | 
   }
   return out;
 }
+
+/**
+ * Unsent mail keeps its secrets sealed (decision 198): in the stored body each secret is a
+ * placeholder `[secret:<tag>:<n>]`, where `tag` is random per message (so no text typed by a visitor
+ * can name a placeholder) and `n` indexes the sealed list. The list is sorted longest first, so a
+ * secret that contains another (a link and its token) is replaced whole.
+ */
+export function secretsLongestFirst(secrets: readonly string[]): string[] {
+  return [...new Set(secrets.filter((s) => s.length > 0))].sort((a, b) => b.length - a.length);
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** One pass (longest secret first at each position), so a placeholder is never scanned again. */
+export function withSecretPlaceholders(text: string, sortedSecrets: readonly string[], tag: string): string {
+  if (!sortedSecrets.length) return text;
+  const index = new Map(sortedSecrets.map((s, i) => [s, i]));
+  return text.replace(new RegExp(sortedSecrets.map(escapeRegExp).join("|"), "g"), (secret) => `[secret:${tag}:${index.get(secret)}]`);
+}
+
+export function fillSecretPlaceholders(text: string, sortedSecrets: readonly string[], tag: string): string {
+  return text.replace(new RegExp(`\\[secret:${tag}:(\\d+)\\]`, "g"), (whole, n: string) => sortedSecrets[Number(n)] ?? whole);
+}
+
+/** Every secret placeholder replaced by "[redacted]" (once the mail is sent or given up). */
+export function redactSecretPlaceholders(text: string): string {
+  return text.replace(/\[secret:[A-Za-z0-9_-]+:\d+\]/g, REDACTED);
+}

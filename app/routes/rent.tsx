@@ -257,14 +257,16 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
     const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
     const commonPassword = commonPasswordError(web_pw);
     if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
-    if (await ctx.storage.isEmailRegistered(details.email)) {
-      return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
-    }
+    // The limit is counted before the e-mail is looked up, so "this e-mail has an account" can be
+    // asked only as often as the form may be saved (decision 196).
     const phone = formatPhone(ctx.location.phoneNumber);
     const limited = await limitAnonymousForm(context.db, "rental-details", clientIp(context), now);
     if (limited) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
+    if (await ctx.storage.isEmailRegistered(details.email)) {
+      return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
+    }
     if (!checkout) {
-      const holds = await countNewHold(context.db, clientIp(context), now, phone);
+      const holds = await countNewHold(context.db, clientIp(context), now, phone, params.unitTypeId);
       if (holds) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [holds] }), 429, { formError: holds });
     }
     await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);

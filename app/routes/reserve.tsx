@@ -84,10 +84,11 @@ async function reserveAction({ params, request, context }: Route.ActionArgs) {
   if (isAccountForm(submission.value)) {
     const common = commonPasswordError(submission.value.web_pw);
     if (common) return fieldError("web_pw", common);
-    if (await ctx.storage.isEmailRegistered(submission.value.email)) return fieldError("email", EMAIL_TAKEN_MESSAGE);
   }
+  // Counted before the e-mail is looked up (decision 196).
   const limited = await limitAnonymousForm(context.db, "reservation", context.clientIp, now);
   if (limited) return data({ result: submission.reply({ formErrors: [limited], hideFields: PASSWORDS }), formError: limited }, { status: 429 });
+  if (isAccountForm(submission.value) && (await ctx.storage.isEmailRegistered(submission.value.email))) return fieldError("email", EMAIL_TAKEN_MESSAGE);
   const key = String(formData.get("idempotency_key") ?? "");
   const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : crypto.randomBytes(16).toString("base64url");
   try {

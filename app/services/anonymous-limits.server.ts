@@ -4,7 +4,7 @@
  * and says when to try again.
  */
 import type { Database } from "~/db/client.server";
-import { hitRateLimit, refundRateLimit } from "./rate-limit.server";
+import { addressKey, hitRateLimit, refundRateLimit } from "./rate-limit.server";
 
 const MINUTE = 60_000;
 
@@ -22,9 +22,19 @@ export type AnonymousForm = keyof typeof ANONYMOUS_LIMITS;
 /** New units held by one IP within one hold length (15 minutes): about the units it holds at once. */
 export const HOLDS_PER_IP = 3;
 export const HOLD_WINDOW_MS = 15 * MINUTE;
+/**
+ * New holds of one unit type from one address (an IPv6 /64) in an hour (decision 197): with each hold
+ * capped at MAX_HOLD_MINUTES, one address can keep a given unit type out of reach for at most
+ * 2 × 20 of every 60 minutes, while a customer renting two units of one size still can.
+ */
+export const HOLDS_PER_TYPE_PER_IP = 2;
+export const HOLD_TYPE_WINDOW_MS = 60 * MINUTE;
 
 export const tryAgainMessage = (minutes: number) =>
   `Too many tries from your connection. What you typed is kept: please try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call us.`;
+
+export const typeHoldsLimitedMessage = (minutes: number, phone: string) =>
+  `Units of this size were already held for your connection a short while ago. What you typed is kept: please try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call ${phone} and we will help you rent it.`;
 
 export const holdsLimitedMessage = (minutes: number, phone: string) =>
   `You are already holding ${HOLDS_PER_IP} units. Please finish or cancel one of those rentals, try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call ${phone}.`;
@@ -32,21 +42,30 @@ export const holdsLimitedMessage = (minutes: number, phone: string) =>
 /** Counts one submission of an anonymous form from `ip`; the message to show when over the limit, else null. */
 export async function limitAnonymousForm(db: Database, form: AnonymousForm, ip: string, now: Date): Promise<string | null> {
   const { limit, windowMs } = ANONYMOUS_LIMITS[form];
-  const r = await hitRateLimit(db, { key: `form:${form}:ip:${ip || "unknown"}`, limit, windowMs, now });
+  const r = await hitRateLimit(db, { key: addressKey(`form:${form}`, ip), limit, windowMs, now });
   return r.allowed ? null : tryAgainMessage(r.retryAfterMinutes);
 }
 
 /**
- * Counts a new unit hold (a new checkout) for `ip`. A checkout that renews its own hold does not
- * count again, and a cancelled checkout gives its count back (`releaseHoldCount`).
+ * Counts a new unit hold (a new checkout) of `unitTypeId` for `ip`: per address, and per address and
+ * unit type. A checkout that renews its own hold does not count again, and a cancelled checkout gives
+ * the per-address count back (`releaseHoldCount`) but not the per-type one, so hold-and-cancel cannot
+ * keep a small unit type held (decision 197).
  */
-export async function countNewHold(db: Database, ip: string, now: Date, phone: string): Promise<string | null> {
-  const r = await hitRateLimit(db, { key: `holds:ip:${ip || "unknown"}`, limit: HOLDS_PER_IP, windowMs: HOLD_WINDOW_MS, now });
+export async function countNewHold(db: Database, ip: string, now: Date, phone: string, unitTypeId: string): Promise<string | null> {
+  const typeKey = addressKey(`holds:type:${unitTypeId}`, ip);
+  const perType = await hitRateLimit(db, { key: typeKey, limit: HOLDS_PER_TYPE_PER_IP, windowMs: HOLD_TYPE_WINDOW_MS, now });
+  if (!perType.allowed) {
+    await refundRateLimit(db, typeKey);
+    return typeHoldsLimitedMessage(perType.retryAfterMinutes, phone);
+  }
+  const r = await hitRateLimit(db, { key: addressKey("holds", ip), limit: HOLDS_PER_IP, windowMs: HOLD_WINDOW_MS, now });
   if (r.allowed) return null;
-  await refundRateLimit(db, `holds:ip:${ip || "unknown"}`);
+  await refundRateLimit(db, addressKey("holds", ip));
+  await refundRateLimit(db, typeKey);
   return holdsLimitedMessage(r.retryAfterMinutes, phone);
 }
 
 export async function releaseHoldCount(db: Database, ip: string): Promise<void> {
-  await refundRateLimit(db, `holds:ip:${ip || "unknown"}`);
+  await refundRateLimit(db, addressKey("holds", ip));
 }

@@ -3,7 +3,7 @@ import { and, eq, gt, isNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { passwordResetTokens } from "~/db/schema";
 import type { StorageSoftware } from "~/storage-software/port";
-import { clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
+import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
 import { destroyTenantSessions } from "./session.server";
 import { sendEmail } from "./email.server";
 
@@ -39,7 +39,7 @@ export async function signIn(
 ): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const accountKey = signInAccountKey(input.accountId, email);
-  const ipKey = `signin:ip:${input.ip || "unknown"}`;
+  const ipKey = addressKey("signin", input.ip);
   const [perAccount, perIp] = [
     await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
     await hitRateLimit(db, { key: ipKey, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
@@ -73,7 +73,7 @@ export async function checkCurrentPassword(
   const tenant = await storage.getTenant(input.tenantId);
   if (!tenant) return { ok: false, limited: false, message: CURRENT_PASSWORD_WRONG_MESSAGE };
   const accountKey = signInAccountKey(input.accountId, tenant.email);
-  const ipKey = `signin:ip:${input.ip || "unknown"}`;
+  const ipKey = addressKey("signin", input.ip);
   const results = [
     await hitRateLimit(db, { key: accountKey, limit: SIGNIN_LIMIT_PER_ACCOUNT, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
     await hitRateLimit(db, { key: ipKey, limit: SIGNIN_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now }),
@@ -99,7 +99,7 @@ export async function requestPasswordReset(
   storage: StorageSoftware,
   input: { email: string; ip: string; origin: string; now: Date; siteName: string },
 ): Promise<{ sent: boolean; limited: boolean; retryAfterMinutes?: number }> {
-  const limit = await hitRateLimit(db, { key: `reset:ip:${input.ip || "unknown"}`, limit: RESET_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now });
+  const limit = await hitRateLimit(db, { key: addressKey("reset", input.ip), limit: RESET_LIMIT_PER_IP, windowMs: SIGNIN_WINDOW_MS, now: input.now });
   if (!limit.allowed) return { sent: false, limited: true, retryAfterMinutes: limit.retryAfterMinutes };
   // Per recipient too (whether or not it has an account, so the answer reveals nothing): no mailbox
   // is flooded with reset links from many IPs.

@@ -16,7 +16,7 @@
 import crypto from "node:crypto";
 import type { Database } from "~/db/client.server";
 import { formatPhone } from "~/domain/phone";
-import { clearRateLimit, hitRateLimit, peekRateLimit, refundRateLimit } from "./rate-limit.server";
+import { addressKey, clearRateLimit, hitRateLimit, peekRateLimit, refundRateLimit } from "./rate-limit.server";
 
 export const CARD_DECLINES_PER_CHECKOUT = 3;
 export const CARD_DECLINES_PER_EMAIL = 5;
@@ -41,7 +41,7 @@ export interface CardAttemptInput {
 
 const checkoutKey = (scope: CardScope) => (scope.kind === "rental" ? `card:checkout:${scope.checkoutId}` : `card:tenant:${scope.tenantId}`);
 const emailKey = (email: string) => `card:email:${email.trim().toLowerCase()}`;
-const ipKey = (ip: string) => `card:ip:${ip || "unknown"}`;
+const ipKey = (ip: string) => addressKey("card", ip);
 
 export type CardAttempt = { allowed: true; ticket: CardAttemptTicket } | { allowed: false };
 

@@ -20,6 +20,18 @@ import type { RentalContext } from "./rental-context.server";
 
 /** How long a unit is kept for one visitor between steps. */
 export const HOLD_MINUTES = 15;
+/**
+ * However often a checkout renews its hold, it keeps its unit at most this long from its first hold
+ * (decision 197). After that the unit is no longer kept for it (it can still rent it while it is
+ * free), so three holds per address cannot keep a small unit type "sold out" by renewing for ever.
+ */
+export const MAX_HOLD_MINUTES = 20;
+
+/** When a hold made at `now` for a checkout created at `firstHeldAt` ends; null once the cap is reached. */
+export function holdUntil(firstHeldAt: Date, now: Date): Date | null {
+  const until = Math.min(now.getTime() + HOLD_MINUTES * 60_000, firstHeldAt.getTime() + MAX_HOLD_MINUTES * 60_000);
+  return until > now.getTime() ? new Date(until) : null;
+}
 
 export function checkoutCookie() {
   const e = env();
@@ -131,15 +143,17 @@ export async function saveDetails(
   input: { existing: Checkout | null; details: TenantDetails; webPw: string | undefined; now: Date },
 ): Promise<string> {
   if (input.existing) await reopenCharging(db, input.existing);
-  const id = input.existing && input.existing.status === "open" ? input.existing.id : randomId();
-  const until = new Date(input.now.getTime() + HOLD_MINUTES * 60_000);
-  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
+  const reuse = input.existing && input.existing.status === "open" ? input.existing : null;
+  const id = reuse ? reuse.id : randomId();
+  const until = reuse ? holdUntil(reuse.createdAt, input.now) : new Date(input.now.getTime() + HOLD_MINUTES * 60_000);
+  // Past the hold cap the checkout keeps going without a hold (decision 197).
+  const hold = until ? await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now }) : null;
   const webPwHash = input.webPw ? await hashPassword(input.webPw) : (input.existing?.webPwHash ?? null);
   const values = {
     tenantDetails: input.details as unknown as Record<string, unknown>,
     webPwHash,
-    unitId: Number(hold.unitId),
-    expiresAt: until,
+    unitId: hold ? Number(hold.unitId) : reuse!.unitId,
+    expiresAt: until ?? reuse!.expiresAt,
     signedName: null,
     signedAt: null,
     signedIp: null,
@@ -155,6 +169,8 @@ export async function saveDetails(
         unitTypeId: Number(ctx.unitType.id),
         idempotencyKey: randomId(),
         moveInDate: ctx.today,
+        // The hold cap counts from here, on the service's clock.
+        createdAt: input.now,
         ...values,
       });
     }
@@ -166,9 +182,14 @@ export async function saveDetails(
   return id;
 }
 
-/** Keeps the unit held while the visitor moves on (re-holds one if the hold ran out and a unit is free). */
+/**
+ * Keeps the unit held while the visitor moves on (re-holds one if the hold ran out and a unit is
+ * free), never beyond MAX_HOLD_MINUTES from the checkout's first hold.
+ */
 export async function renewHold(db: Database, ctx: RentalContext, checkout: Checkout, now: Date): Promise<void> {
-  const until = new Date(now.getTime() + HOLD_MINUTES * 60_000);
+  const until = holdUntil(checkout.createdAt, now);
+  // Past the hold cap nothing is held any longer; the pay step rents the unit if it is still free.
+  if (!until) return;
   const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: checkout.id, until, now });
   await db.update(checkouts).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(checkouts.id, checkout.id));
 }

@@ -7,10 +7,16 @@ import {
   GIVE_UP_AFTER_MS,
   KEEP_FAILED_MS,
   KEEP_SENT_MS,
+  fillSecretPlaceholders,
   isTooOldToRetry,
+  redactSecretPlaceholders,
   redactSecrets,
   retryDelayMs,
+  secretsLongestFirst,
+  withSecretPlaceholders,
 } from "~/domain/email-delivery";
+import crypto from "node:crypto";
+import { openSealed, seal } from "~/platform/sealed-box.server";
 import { env } from "~/env.server";
 import { logger, scrubText } from "~/logger.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -21,13 +27,55 @@ export interface OutgoingEmail {
   text: string;
   html?: string;
   /**
-   * Substrings of text/html that are secrets (reset and cancel links, lease links, gate codes): kept
-   * until the mail is sent (or given up), then replaced by "[redacted]" in the outbox (decision 071).
+   * Substrings of text/html that are secrets (reset and cancel links, lease links, gate codes): sealed
+   * in the outbox until the mail is sent (or given up), then "[redacted]" (decisions 071, 198).
    */
   secrets?: string[];
 }
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
+
+const SEAL_PURPOSE = "email-outbox-secrets";
+/** The secrets that seal unsent mail's secrets: EMAIL_SECRET_KEY, else the session secrets (decision 198). */
+function sealingSecrets(): string[] {
+  const own = (env().EMAIL_SECRET_KEY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  return own.length ? own : env().sessionSecrets;
+}
+
+/**
+ * What is stored for a new mail: the secrets replaced by placeholders in the body and sealed apart
+ * (decision 198), so a database dump or a read-only office user never sees a reset link, cancel link,
+ * lease link or gate code, even in mail not yet sent.
+ */
+function sealForOutbox(email: OutgoingEmail): Pick<OutboxRow, "text" | "html" | "secrets"> {
+  const secrets = secretsLongestFirst(email.secrets ?? []);
+  if (!secrets.length) return { text: email.text, html: email.html ?? null, secrets: null };
+  const tag = crypto.randomBytes(9).toString("base64url");
+  return {
+    text: withSecretPlaceholders(email.text, secrets, tag),
+    html: email.html === undefined ? null : withSecretPlaceholders(email.html, secrets, tag),
+    secrets: { sealed: seal(JSON.stringify({ tag, secrets }), sealingSecrets(), SEAL_PURPOSE) },
+  };
+}
+
+/**
+ * The message as it is sent: the sealed secrets put back into the body. Throws (SealedBoxError) when
+ * they do not open with any configured secret (the secret was changed since).
+ * Also what the tests and the browser tests' `lastEmailTo` hook read.
+ */
+export function readOutboxMail(row: Pick<OutboxRow, "text" | "html" | "secrets">): { text: string; html: string | null } {
+  const s = row.secrets;
+  if (!s || Array.isArray(s)) return { text: row.text, html: row.html };
+  const { tag, secrets } = JSON.parse(openSealed(s.sealed, sealingSecrets(), SEAL_PURPOSE)) as { tag: string; secrets: string[] };
+  return { text: fillSecretPlaceholders(row.text, secrets, tag), html: row.html === null ? null : fillSecretPlaceholders(row.html, secrets, tag) };
+}
+
+/** The stored body once the mail is sent or given up: every secret "[redacted]" (decisions 071, 198). */
+function redactedBody(row: Pick<OutboxRow, "text" | "html" | "secrets">) {
+  const legacy = Array.isArray(row.secrets) ? row.secrets : null;
+  const redact = (t: string) => redactSecretPlaceholders(redactSecrets(t, legacy));
+  return { text: redact(row.text), html: row.html === null ? null : redact(row.html), secrets: null };
+}
 
 let transport: Transporter | null | undefined;
 function getTransport(): Transporter | null {
@@ -50,15 +98,12 @@ function getTransport(): Transporter | null {
 export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ id: number; sent: boolean }> {
   const t = getTransport();
   const now = clockNow();
-  const secrets = (email.secrets ?? []).filter((s) => s.length > 0);
   const [row] = await db
     .insert(emailOutbox)
     .values({
       to: email.to,
       subject: email.subject,
-      text: email.text,
-      html: email.html,
-      secrets: secrets.length ? secrets : null,
+      ...sealForOutbox(email),
       attempts: t ? 1 : 0,
       claimedUntil: t ? new Date(now.getTime() + CLAIM_MS) : null,
       nextAttemptAt: now,
@@ -76,8 +121,20 @@ export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ i
 
 /** One SMTP attempt for a row this process has claimed; records the outcome. Never throws. */
 async function attempt(db: Database, t: Transporter, row: OutboxRow, now: Date): Promise<boolean> {
+  let body: { text: string; html: string | null };
   try {
-    await t.sendMail({ from: env().MAIL_FROM, to: row.to, subject: row.subject, text: row.text, html: row.html ?? undefined });
+    body = readOutboxMail(row);
+  } catch {
+    // Its secrets no longer open (the secret that sealed them was removed): it can never be sent.
+    logger.warn({ outboxId: row.id }, "[email] its secrets could not be unsealed (the session secret or EMAIL_SECRET_KEY changed); given up");
+    await db
+      .update(emailOutbox)
+      .set({ error: "not sent: its secrets could not be unsealed (the secret changed)", claimedUntil: null, ...giveUpFields(row, now) })
+      .where(eq(emailOutbox.id, row.id));
+    return false;
+  }
+  try {
+    await t.sendMail({ from: env().MAIL_FROM, to: row.to, subject: row.subject, text: body.text, html: body.html ?? undefined });
   } catch (error) {
     await recordFailure(db, row, error, now);
     return false;
@@ -91,9 +148,7 @@ async function attempt(db: Database, t: Transporter, row: OutboxRow, now: Date):
         sentAt: clockNow(),
         error: null,
         claimedUntil: null,
-        text: redactSecrets(row.text, row.secrets),
-        html: row.html === null ? null : redactSecrets(row.html, row.secrets),
-        secrets: null,
+        ...redactedBody(row),
       })
       .where(eq(emailOutbox.id, row.id));
   } catch (error) {
@@ -128,9 +183,7 @@ async function recordFailure(db: Database, row: OutboxRow, error: unknown, now: 
 function giveUpFields(row: OutboxRow, now: Date) {
   return {
     failedAt: now,
-    text: redactSecrets(row.text, row.secrets),
-    html: row.html === null ? null : redactSecrets(row.html, row.secrets),
-    secrets: null,
+    ...redactedBody(row),
   };
 }
 

@@ -1,6 +1,14 @@
 import { eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { rateLimitHits } from "~/db/schema";
+import { addressLimitKey } from "~/domain/client-address";
+
+/**
+ * The key of a per-address limit: `scope:ip:` and the visitor's address as limits count it (an IPv6
+ * address by its /64, decision 197). Every per-address limit builds its key here, so none of them
+ * treats each address of one /64 as a new visitor (a guard test checks no other module builds one).
+ */
+export const addressKey = (scope: string, ip: string): string => `${scope}:ip:${addressLimitKey(ip)}`;
 
 export interface RateLimitResult {
   allowed: boolean;

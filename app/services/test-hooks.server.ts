@@ -125,6 +125,7 @@ export const testHooks: Record<string, TestHook> = {
     const { emailOutbox } = await import("~/db/schema");
     const { desc, eq } = await import("drizzle-orm");
     const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.to, String(body.to))).orderBy(desc(emailOutbox.id)).limit(1);
-    return mail ? { subject: mail.subject, text: mail.text } : { subject: null, text: null };
+    const { readOutboxMail } = await import("~/services/email.server");
+    return mail ? { subject: mail.subject, text: readOutboxMail(mail).text } : { subject: null, text: null };
   },
 };

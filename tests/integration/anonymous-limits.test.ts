@@ -3,10 +3,11 @@
  * notify, reservations and forgot-password per recipient. Limited forms keep the typed values.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { count, eq } from "drizzle-orm";
+import { and, count, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, contactMessages, emailOutbox } from "~/db/schema";
-import { ANONYMOUS_LIMITS, HOLDS_PER_IP, limitAnonymousForm } from "~/services/anonymous-limits.server";
+import { checkouts, contactMessages, emailOutbox, tenants, units, unitTypes } from "~/db/schema";
+import { ANONYMOUS_LIMITS, HOLDS_PER_IP, HOLDS_PER_TYPE_PER_IP, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
+import { getCheckout, MAX_HOLD_MINUTES, renewHold, saveDetails } from "~/services/checkout.server";
 import { requestPasswordReset, RESET_LIMIT_PER_EMAIL } from "~/services/auth.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { accountStorage, portalLocations } from "~/services/portal.server";
@@ -15,7 +16,7 @@ import { action as contactAction } from "~/routes/contact";
 import { action as rentAction } from "~/routes/rent";
 import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
-import { lumbertonUnitType, NOW } from "./move-in-fixtures";
+import { ctxFor, leaveAvailable, lumbertonUnitType, NOW, tenantDetails } from "./move-in-fixtures";
 
 let handle: DatabaseHandle;
 let storage: StorageSoftware;
@@ -66,24 +67,101 @@ const details = (email: string) => ({
 
 type FormReply = { result: { error: Record<string, string[] | null>; initialValue: Record<string, string> } | null; formError?: string | null };
 
+/** Lumberton's unit types (not parking) with a free unit, most free first. */
+async function freeUnitTypes(): Promise<string[]> {
+  const { locationId } = await lumbertonUnitType(handle.db);
+  const rows = await handle.db
+    .select({ id: unitTypes.id, free: sql<number>`count(*) filter (where ${units.status} = 'available' and ${units.heldUntil} is null)`.mapWith(Number) })
+    .from(unitTypes)
+    .innerJoin(units, eq(units.unitTypeId, unitTypes.id))
+    .where(and(eq(unitTypes.locationId, locationId), ne(unitTypes.category, "parking")))
+    .groupBy(unitTypes.id);
+  return rows
+    .filter((r) => r.free >= 3)
+    .sort((a, b) => b.free - a.free)
+    .map((r) => String(r.id));
+}
+
 describe("held units per IP", () => {
-  it(`holds at most ${HOLDS_PER_IP} units for one IP; the next visitor keeps what they typed and is told when to try again`, async () => {
-    const { unitTypeId } = await lumbertonUnitType(handle.db);
-    const ip = `198.18.0.${++n}`;
+  it(`holds at most ${HOLDS_PER_IP} units for one IPv6 /64 (any of its addresses); the next visitor keeps what they typed and is told when to try again`, async () => {
+    const types = await freeUnitTypes();
+    const net = `2001:db8:${(++n).toString(16)}:1`;
     const before = (await handle.db.select({ n: count() }).from(checkouts))[0]!.n;
     for (let i = 0; i < HOLDS_PER_IP; i++) {
-      const r = await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`hold-${n}-${i}@example.com`), ip, { unitTypeId });
+      const unitTypeId = types[i]!;
+      const r = await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`hold-${n}-${i}@example.com`), `${net}::${i + 1}`, { unitTypeId });
       expect(r.status).toBe(303);
     }
     const email = `hold-${n}-x@example.com`;
-    const r = await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(email), ip, { unitTypeId });
+    const unitTypeId = types[HOLDS_PER_IP]!;
+    // Another address of the same /64 is the same visitor.
+    const r = await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(email), `${net}:abcd:ef01:2345:6789`, { unitTypeId });
     expect(r.status).toBe(429);
     expect(r.data.formError).toMatch(/already holding 3 units.*try again in 15 minutes/);
     expect(r.data.result!.initialValue).toMatchObject({ email, first_name: "Ada" });
     expect(r.data.result!.initialValue.web_pw).toBeUndefined();
     expect((await handle.db.select({ n: count() }).from(checkouts))[0]!.n).toBe(before + HOLDS_PER_IP);
-    // Another IP is not affected.
-    expect((await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`hold-${n}-y@example.com`), `198.18.1.${n}`, { unitTypeId })).status).toBe(303);
+    // Another /64 is not affected.
+    expect((await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`hold-${n}-y@example.com`), `2001:db8:${n.toString(16)}:2::1`, { unitTypeId })).status).toBe(303);
+  });
+
+  it(`holds at most ${HOLDS_PER_TYPE_PER_IP} units of one type an hour for one address, even when it cancels them`, async () => {
+    const [unitTypeId, other] = await freeUnitTypes();
+    const ip = `198.18.6.${++n}`;
+    for (let i = 0; i < HOLDS_PER_TYPE_PER_IP; i++) {
+      const r = await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`type-${n}-${i}@example.com`), ip, { unitTypeId: unitTypeId! });
+      expect(r.status).toBe(303);
+    }
+    // Cancelling (what the cancel button does to the counts) gives the per-address hold back, not the per-type one.
+    await releaseHoldCount(handle.db, ip);
+    const r = await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`type-${n}-x@example.com`), ip, { unitTypeId: unitTypeId! });
+    expect(r.status).toBe(429);
+    expect(r.data.formError).toMatch(/already held for your connection.*try again in 60 minutes/);
+    // Another type is fine.
+    expect((await post<FormReply>(rentAction, `/rent/${other}?step=details`, details(`type-${n}-o@example.com`), ip, { unitTypeId: other! })).status).toBe(303);
+  });
+
+  it(`keeps a unit for one checkout at most ${MAX_HOLD_MINUTES} minutes, however often it renews; it can still rent it while free`, async () => {
+    const { unitTypeId } = await lumbertonUnitType(handle.db, { category: "parking" });
+    await leaveAvailable(handle.db, unitTypeId, 1);
+    const ctx = await ctxFor(handle.db, unitTypeId, NOW);
+    const id = await saveDetails(handle.db, ctx, { existing: null, details: tenantDetails(), webPw: "secret1", now: NOW });
+    const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+    await renewHold(handle.db, ctx, (await getCheckout(handle.db, id, unitTypeId))!, at(10));
+    expect((await getCheckout(handle.db, id, unitTypeId))!.expiresAt).toEqual(at(MAX_HOLD_MINUTES));
+    // Still renewing after the cap: nothing more is held, and another visitor can hold the last unit.
+    await renewHold(handle.db, ctx, (await getCheckout(handle.db, id, unitTypeId))!, at(MAX_HOLD_MINUTES + 1));
+    expect((await getCheckout(handle.db, id, unitTypeId))!.expiresAt).toEqual(at(MAX_HOLD_MINUTES));
+    const later = await ctxFor(handle.db, unitTypeId, at(MAX_HOLD_MINUTES + 1));
+    await expect(saveDetails(handle.db, later, { existing: null, details: tenantDetails(), webPw: "secret1", now: at(MAX_HOLD_MINUTES + 1) })).resolves.toBeTruthy();
+  });
+
+  it("counts the rental details limit before saying an e-mail has an account (no free account oracle)", async () => {
+    const [unitTypeId] = await freeUnitTypes();
+    const ip = `198.18.7.${++n}`;
+    const [account] = await handle.db.query.accounts.findMany({ limit: 1 });
+    const RETURNING = `returning-${n}@example.com`;
+    await handle.db.insert(tenants).values({
+      accountId: account!.id,
+      firstName: "Rita",
+      lastName: "Returning",
+      email: RETURNING,
+      cellPhone: "(910) 555-0100",
+      webPwHash: "x",
+      addr1: "2 Main St",
+      city: "Lumberton",
+      region: "NC",
+      postalCode: "28358",
+    });
+    const first = await post<FormReply & { emailTaken: boolean }>(rentAction, `/rent/${unitTypeId}?step=details`, details(RETURNING), ip, { unitTypeId: unitTypeId! });
+    expect(first.status).toBe(400);
+    expect(first.data.emailTaken).toBe(true);
+    for (let i = 1; i < ANONYMOUS_LIMITS["rental-details"].limit; i++) {
+      expect((await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(RETURNING.toUpperCase()), ip, { unitTypeId: unitTypeId! })).status).toBe(400);
+    }
+    const r = await post<FormReply & { emailTaken: boolean }>(rentAction, `/rent/${unitTypeId}?step=details`, details(RETURNING), ip, { unitTypeId: unitTypeId! });
+    expect(r.status).toBe(429);
+    expect(r.data.emailTaken).toBe(false);
   });
 
   it("limits saves of the rental details per IP (each costs a password hash)", async () => {

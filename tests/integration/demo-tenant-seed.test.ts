@@ -2,17 +2,20 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { tenants } from "~/db/schema";
-import { DEMO_TENANT_EMAIL, demoTenantWanted } from "../../seeds/demo-tenant";
+import { DEMO_TENANT_EMAIL, DEMO_TENANT_PASSWORD, demoTenantWanted } from "../../seeds/demo-tenant";
+import { signIn } from "~/services/auth.server";
+import { accountStorage, portalLocations } from "~/services/portal.server";
 import { seedDatabase } from "../../seeds/seed";
 import { createTestDatabase } from "./db";
 
-// Issue 8: the demo tenant's password is published, so production on PostgreSQL does not get it
-// unless SEED_DEMO_TENANT=true; `npm start` on a fresh machine (PGlite, not production) keeps it.
+// Issue 8 and 19: the demo tenant's password is published, so production (on PostgreSQL or PGlite)
+// does not get it unless SEED_DEMO_TENANT=true; `npm start` on a fresh machine (not production) keeps it.
 describe("demo tenant in each environment", () => {
   it.each([
     [{}, true], // npm start / npm run dev on a fresh machine
     [{ NODE_ENV: "development" }, true],
-    [{ NODE_ENV: "production" }, true], // production on PGlite (a demo box)
+    [{ NODE_ENV: "production" }, false], // production on PGlite: the Docker image's default (issue 19)
+    [{ NODE_ENV: "production", SEED_DEMO_TENANT: "true" }, true],
     [{ NODE_ENV: "development", DATABASE_URL: "postgres://db/x" }, true],
     [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }, false],
     [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SEED_DEMO_TENANT: "true" }, true],
@@ -42,6 +45,31 @@ describe("seedDatabase and the demo tenant", () => {
     const report = await seedDatabase(handle.db, { env: { NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SEED_DEMO_TENANT: "true" } });
     expect(report.created).toEqual([`demo tenant ${DEMO_TENANT_EMAIL}`]);
     expect(await demoTenants()).toBe(1);
+  });
+
+  const demoSignsIn = async () => {
+    const [account] = await handle.db.query.accounts.findMany({ limit: 1 });
+    const { storage } = accountStorage(handle.db, await portalLocations(handle.db, account!.id));
+    const r = await signIn(handle.db, storage, { accountId: account!.id, email: DEMO_TENANT_EMAIL, password: DEMO_TENANT_PASSWORD, ip: "192.0.2.1", now: new Date() });
+    return r.ok;
+  };
+
+  it("production on PGlite (the Docker image's default, no DATABASE_URL): not seeded, and cannot sign in", async () => {
+    const report = await seedDatabase(handle.db, { env: { NODE_ENV: "production" } });
+    expect(report.created).toEqual([]);
+    expect(await demoTenants()).toBe(0);
+    expect(await demoSignsIn()).toBe(false);
+  });
+
+  it("production start-up after an older version seeded it: the published password no longer signs in", async () => {
+    await seedDatabase(handle.db, { env: { NODE_ENV: "production", SEED_DEMO_TENANT: "true" } });
+    expect(await demoSignsIn()).toBe(true);
+    const report = await seedDatabase(handle.db, { env: { NODE_ENV: "production" } });
+    expect(report.created).toEqual([`demo tenant ${DEMO_TENANT_EMAIL}: published password disabled (production)`]);
+    expect(await demoTenants()).toBe(1);
+    expect(await demoSignsIn()).toBe(false);
+    // Idempotent.
+    expect((await seedDatabase(handle.db, { env: { NODE_ENV: "production" } })).created).toEqual([]);
   });
 
   it("a fresh machine (PGlite, NODE_ENV unset): seeded", async () => {

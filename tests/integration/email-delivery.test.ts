@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, emailOutbox, leases } from "~/db/schema";
-import { deliverPendingEmails, sendEmail } from "~/services/email.server";
+import { deliverPendingEmails, readOutboxMail, sendEmail } from "~/services/email.server";
 import { runHousekeeping } from "~/services/housekeeping.server";
 import { getCheckout, placeMoveIn } from "~/services/move-in.server";
 import { reserveUnit } from "~/services/reservation.server";
@@ -53,7 +53,9 @@ describe("mail through an SMTP outage", () => {
     const [mail] = await db.select().from(emailOutbox).where(eq(emailOutbox.to, details.email));
     expect(mail).toMatchObject({ sentAt: null, failedAt: null, attempts: 1, claimedUntil: null });
     expect(mail!.error).toMatch(/ECONNREFUSED|connect/i);
-    expect(mail!.text).toContain(lease.gateCode); // kept until sent
+    // Kept until sent, sealed (decision 198): not in the row, only in what is sent.
+    expect(JSON.stringify(mail)).not.toContain(lease.gateCode);
+    expect(readOutboxMail(mail!).text).toContain(lease.gateCode);
     const t0 = mail!.nextAttemptAt.getTime() - 1 * MIN; // first retry one minute after the failure
 
     // Not due yet: nothing is tried.
@@ -164,6 +166,44 @@ describe("secrets in the outbox", () => {
       expect(row.text).toContain("[redacted]");
       expect(row.to).toContain("@");
     }
+  });
+
+  it("unsent mail keeps its secrets sealed: not in the row, sent intact, redacted once sent or given up (decision 198)", async () => {
+    expectWarnings();
+    await smtp.down();
+    const link = "https://www.example.com/customer-portal/reset-password?token=Tok3n-xyz_0123456789";
+    const a = await sendEmail(handle.db, { to: "sealed@example.com", subject: "Reset", text: `Reset: ${link}\nGate code 4821#`, html: `<a href="${link}">Reset</a> <b>4821#</b>`, secrets: [link, "Tok3n-xyz_0123456789", "4821#"] });
+    const b = await sendEmail(handle.db, { to: "sealed2@example.com", subject: "Gate", text: "Gate code 7733#", secrets: ["7733#"] });
+    for (const id of [a.id, b.id]) {
+      const row = await outboxRow(id);
+      const stored = JSON.stringify(row);
+      for (const secret of ["Tok3n-xyz_0123456789", "4821#", "7733#", "reset-password?token"]) expect(stored).not.toContain(secret);
+      expect(row.secrets).toMatchObject({ sealed: expect.stringMatching(/^v1\./) });
+    }
+    expect(readOutboxMail(await outboxRow(a.id))).toEqual({ text: `Reset: ${link}\nGate code 4821#`, html: `<a href="${link}">Reset</a> <b>4821#</b>` });
+    // Sent intact once SMTP is back; then the row says "[redacted]".
+    await smtp.up();
+    expect(await deliverPendingEmails(handle.db, new Date(Date.now() + 2 * MIN))).toEqual({ sent: 2, failed: 0 });
+    const wire = smtp.received.map((m) => m.data.replace(/=\r\n/g, "")).join("\n");
+    for (const secret of ["Tok3n-xyz_0123456789", "4821#", "7733#"]) expect(wire).toContain(secret);
+    expect((await outboxRow(a.id)).text).toBe("Reset: [redacted]\nGate code [redacted]");
+    expect((await outboxRow(a.id)).secrets).toBeNull();
+  });
+
+  it("a sealed mail whose secret was changed since is given up, never sent with placeholders", async () => {
+    expectWarnings();
+    await smtp.down();
+    const { id } = await sendEmail(handle.db, { to: "rotated@example.com", subject: "Gate", text: "Gate code 5511#", secrets: ["5511#"] });
+    await smtp.up();
+    // As if sealed under a secret no longer configured.
+    const { seal } = await import("~/platform/sealed-box.server");
+    await handle.db
+      .update(emailOutbox)
+      .set({ secrets: { sealed: seal(JSON.stringify({ tag: "x", secrets: ["5511#"] }), ["a-removed-secret-0123456789abcdef"], "email-outbox-secrets") } })
+      .where(eq(emailOutbox.id, id));
+    expect(await deliverPendingEmails(handle.db, new Date(Date.now() + 2 * MIN))).toEqual({ sent: 0, failed: 1 });
+    expect(smtp.received).toHaveLength(0);
+    expect(await outboxRow(id)).toMatchObject({ text: "Gate code [redacted]", secrets: null, sentAt: null });
   });
 
   it("housekeeping gives up mail unsent for two days (redacted) and deletes sent mail after 30 days and failed after 90", async () => {

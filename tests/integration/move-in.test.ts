@@ -8,6 +8,7 @@ import { leaseBalance } from "~/storage-software/local/ledger";
 import { StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { createTestDatabase, isPostgres } from "./db";
 import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { readOutboxMail } from "~/services/email.server";
 
 const origin = "http://localhost";
 
@@ -63,8 +64,8 @@ describe("move-in (local adapter, real database)", () => {
 
     const mails = await db.select().from(emailOutbox).where(eq(emailOutbox.to, details.email));
     expect(mails).toHaveLength(1);
-    expect(mails[0]!.text).toContain(lease.gateCode);
-    expect(mails[0]!.text).toContain("/customer-portal/login");
+    expect(readOutboxMail(mails[0]!).text).toContain(lease.gateCode);
+    expect(readOutboxMail(mails[0]!).text).toContain("/customer-portal/login");
 
     const confirmation = (await getMoveInConfirmation(ctx.storage, leaseId))!;
     expect(confirmation.totalCharged).toBe(quote.total);

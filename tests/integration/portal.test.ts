@@ -14,6 +14,7 @@ import type { StorageSoftware } from "~/storage-software/port";
 import { PaymentDeclinedError } from "~/storage-software/errors";
 import { addMonthsIso } from "~/domain/billing";
 import { createTestDatabase } from "./db";
+import { readOutboxMail } from "~/services/email.server";
 
 const NOW = new Date("2026-11-22T15:00:00Z"); // 10:00 in Lumberton
 const TODAY = "2026-11-22";
@@ -123,7 +124,7 @@ describe("password reset", () => {
     const r = await requestPasswordReset(handle.db, storage, { email: t.email, ip: "10.9.0.1", origin: "http://localhost", now: NOW, siteName: "Gatehouse" });
     expect(r.sent).toBe(true);
     const [mail] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.to, t.email));
-    const token = /token=([A-Za-z0-9_-]+)/.exec(mail!.text)![1]!;
+    const token = /token=([A-Za-z0-9_-]+)/.exec(readOutboxMail(mail!).text)![1]!;
     expect(await isResetTokenValid(handle.db, token, NOW)).toBe(true);
 
     expect(await resetPassword(handle.db, storage, { token, password: "newpass1", now: NOW })).toMatchObject({ ok: true });
@@ -134,7 +135,7 @@ describe("password reset", () => {
 
     await requestPasswordReset(handle.db, storage, { email: t.email, ip: "10.9.0.1", origin: "http://localhost", now: NOW, siteName: "Gatehouse" });
     const mails = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.to, t.email));
-    const token2 = /token=([A-Za-z0-9_-]+)/.exec(mails.at(-1)!.text)![1]!;
+    const token2 = /token=([A-Za-z0-9_-]+)/.exec(readOutboxMail(mails.at(-1)!).text)![1]!;
     const late = new Date(NOW.getTime() + 61 * 60 * 1000);
     expect(await isResetTokenValid(handle.db, token2, late)).toBe(false);
     expect(await resetPassword(handle.db, storage, { token: token2, password: "late1234", now: late })).toEqual({ ok: false });

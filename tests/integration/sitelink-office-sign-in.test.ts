@@ -4,12 +4,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { leases, locations, tenantSoftwareLinks } from "~/db/schema";
-import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
+import { leases, locations, sitelinkSites, tenantSoftwareLinks } from "~/db/schema";
+import { forgetStorageChoices, runSiteLinkSync, storageFor } from "~/storage-software/index.server";
+import { isSoftwareUnreachable } from "~/storage-software/errors";
 import { createOfficeSignIn, OFFICE_HAS_ACCOUNT_MESSAGE, OFFICE_NO_MATCH_MESSAGE } from "~/services/office-sign-in.server";
 import { signIn } from "~/services/auth.server";
 import { CONTRACT_NOW } from "./storage-software-contract";
-import { startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { PASSWORD_ENV, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
 let accountId: number;
@@ -83,5 +84,78 @@ describe("office tenants create their portal sign-in (SiteLink)", () => {
   it("limits failed attempts per email", async () => {
     for (let i = 0; i < 5; i++) await claim("limit.me@example.com", `x${i}`, `198.51.100.${i}`);
     expect(await claim("limit.me@example.com", "x9", "198.51.100.99")).toMatchObject({ ok: false, limited: true });
+  });
+});
+
+/**
+ * Issue 19 (decision 195): while one location cannot be asked, a guess answered by another location
+ * stays counted, so the limits still apply. Lumberton (asked first) holds the records; Jacksonville is
+ * broken, each way a location can be.
+ */
+const BAD_SECRET = { passwordEncrypted: "v1.AAAA.BBBB.CCCC" };
+describe("one broken location never switches the office sign-in limits off", () => {
+  const breakJacksonville = async (change: Partial<typeof sitelinkSites.$inferInsert>) => {
+    const [before] = await bed.handle.db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
+    await bed.handle.db.update(sitelinkSites).set(change).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
+    forgetStorageChoices(bed.handle.db);
+    return async () => {
+      await bed.handle.db.update(sitelinkSites).set(before!).where(eq(sitelinkSites.locationId, bed.jacksonville.id));
+      forgetStorageChoices(bed.handle.db);
+    };
+  };
+  /** A wrong guess: an outage answer (Jacksonville could not be asked) or the limit, never a success. */
+  const wrongGuess = async (email: string, ip: string) => {
+    try {
+      const r = await claim(email, "not-it", ip);
+      expect(r.ok).toBe(false);
+      return r;
+    } catch (error) {
+      expect(isSoftwareUnreachable(error)).toBe(true);
+      return null;
+    }
+  };
+
+  it.each([
+    ["unreachable", { endpoint: "http://127.0.0.1:9/CallCenterWs.asmx" }, "guess.unreachable@example.com", 10],
+    ["with a secret that does not decrypt", BAD_SECRET, "guess.secret@example.com", 40],
+  ] as const)("per email: Jacksonville %s, ten wrong guesses, then the right office password is refused", async (_how, change, email, ipBase) => {
+    bed.sim.control.addOfficeTenant("L001", { firstName: "Gus", lastName: "Guess", email, webPassword: "gate1234" });
+    const restore = await breakJacksonville(change);
+    try {
+      for (let i = 0; i < 10; i++) await wrongGuess(email, `192.0.2.${i + ipBase}`);
+      expect(await claim(email, "gate1234", "192.0.2.99")).toMatchObject({ ok: false, limited: true });
+    } finally {
+      await restore();
+    }
+    // Once Jacksonville is back, the limit still holds until its window ends.
+    expect(await claim(email, "gate1234", "192.0.2.98")).toMatchObject({ ok: false, limited: true });
+  });
+
+  it("per address: Jacksonville's secret broken, twenty guesses at other e-mails, then the right one is refused", async () => {
+    bed.sim.control.addOfficeTenant("L001", { firstName: "Ida", lastName: "Address", email: "ida.address@example.com", webPassword: "gate1234" });
+    const restore = await breakJacksonville(BAD_SECRET);
+    try {
+      for (let i = 0; i < 20; i++) await wrongGuess(`someone${i}@example.com`, "198.18.0.1");
+      expect(await claim("ida.address@example.com", "gate1234", "198.18.0.1")).toMatchObject({ ok: false, limited: true });
+      // A tenant at the working location signs in meanwhile from another address.
+      expect((await claim("ida.address@example.com", "gate1234", "198.18.0.2")).ok).toBe(true);
+    } finally {
+      await restore();
+    }
+  });
+
+  it("gives the attempt back only when no location answered", async () => {
+    const restoreJ = await breakJacksonville(BAD_SECRET);
+    // Lumberton's password comes from an environment variable: point it at one that is not set.
+    await bed.handle.db.update(sitelinkSites).set({ passwordEnv: "SITELINK_TEST_NOT_SET" }).where(eq(sitelinkSites.locationId, bed.lumberton.id));
+    forgetStorageChoices(bed.handle.db);
+    try {
+      for (let i = 0; i < 7; i++) await expect(claim("nobody.answered@example.com", "x", "198.18.1.1")).rejects.toSatisfy(isSoftwareUnreachable);
+    } finally {
+      await bed.handle.db.update(sitelinkSites).set({ passwordEnv: PASSWORD_ENV }).where(eq(sitelinkSites.locationId, bed.lumberton.id));
+      await restoreJ();
+    }
+    // Nothing was checked, so nothing was counted: the e-mail is not limited.
+    expect(await claim("nobody.answered@example.com", "x", "198.18.1.1")).toMatchObject({ ok: false, limited: false });
   });
 });

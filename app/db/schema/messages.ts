@@ -37,8 +37,12 @@ export const emailOutbox = pgTable(
     subject: text().notNull(),
     text: text().notNull(),
     html: text(),
-    /** Substrings of text/html replaced by "[redacted]" once the mail is sent or given up (then null). */
-    secrets: jsonb().$type<string[]>(),
+    /**
+     * The secrets of an unsent mail, sealed (decision 198): `{ sealed }` (AES-256-GCM, see
+     * services/email.server.ts); text/html hold placeholders for them. Null once the mail is sent or
+     * given up (the placeholders become "[redacted]"). A plain list: a row written before 198.
+     */
+    secrets: jsonb().$type<string[] | { sealed: string }>(),
     sentAt: timestamp({ withTimezone: true }),
     error: text(),
     /** SMTP attempts made so far. */
