@@ -104,15 +104,15 @@ describe("MoveInCostRetrieveWithDiscount_v4", () => {
     ]);
   });
 
-  it("truncates rent tax and rounds fee tax half up; adds the admin fee and the deposit", async () => {
+  it("rounds rent tax and fee tax half up (LSETUP, evidence §4.4); adds the admin fee and the deposit", async () => {
     sim.control.configureSite("L001", { rentTax1Rate: 6.75, adminFee: 2500, adminFeeTax1Rate: 6.75 });
     const unit = sim.control.createUnitType("L001", { typeName: "Indoor", width: 5, length: 5, stdRate: 5700, secDep: 2000, statuses: ["available"] }).units[0]!.UnitID;
     const { rows, total } = await quote("L001", unit);
     const by = Object.fromEntries(rows.map((x) => [x.ChargeDescription, x]));
-    expect(by.Rent!.TaxAmount).toBe("3.8400"); // 57.00 x 6.75 % = 3.8475, truncated
+    expect(by.Rent!.TaxAmount).toBe("3.8500"); // 57.00 x 6.75 % = 3.8475, half up (truncation would give 3.84)
     expect(by["Administrative Fee"]!.TaxAmount).toBe("1.6900"); // 25.00 x 6.75 % = 1.6875, half up
     expect(by["Security Deposit"]!.dcTotal).toBe("20.0000");
-    expect(total).toBe(5700 + 384 + 2500 + 169 + 2000 + 747);
+    expect(total).toBe(5700 + 385 + 2500 + 169 + 2000 + 747);
   });
 
   it("uses the web rate for ChannelType 1 and refuses an unknown channel, plan or unit", async () => {

@@ -4,9 +4,9 @@
  * resolves), the last sync, the last full sync, the last error, and the write-journal rows that need
  * attention (unknown outcomes, pending calls older than a write timeout, recent failures).
  */
-import { and, asc, desc, eq, gte, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
+import { DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { chooseAdapter, loadSiteLinkSettings } from "./settings";
 
@@ -34,6 +34,7 @@ export interface LocationStatus {
     apiKeyFrom: string;
     cardChargedBy: string;
     testMode: boolean;
+    payMethodIds: { card: number; cash: number; check: number };
     /** "ok", or why the secrets do not resolve (no value in the message). */
     secrets: string;
   };
@@ -87,6 +88,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
             eq(sitelinkWrites.state, "unknown"),
             and(eq(sitelinkWrites.state, "pending"), lt(sitelinkWrites.startedAt, stale)),
             and(eq(sitelinkWrites.state, "failed"), gte(sitelinkWrites.startedAt, recent)),
+            and(eq(sitelinkWrites.state, "failed"), sql`${sitelinkWrites.externalIds} ? 'attention'`),
           ),
         ),
       )
@@ -108,6 +110,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
             apiKeyFrom: site.apiKeyEnv ? `environment variable ${site.apiKeyEnv}` : site.apiKeyEncrypted ? "encrypted in the database" : "none",
             cardChargedBy: site.cardChargedBy === "sitelink" ? "SiteLink's processor (A)" : "our gateway, recorded in SiteLink (B)",
             testMode: site.testMode,
+            payMethodIds: { ...DEFAULT_PAY_METHOD_IDS, ...(site.payMethodIds ?? {}) },
             secrets,
           }
         : null,
@@ -133,7 +136,9 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
   }
   const needsAttention = out.some(
     (l) =>
-      l.attention.some((a) => a.state !== "failed") ||
+      // A failure the adapter marked for the operator (e.g. a move-in refused with -2 while the unit
+      // was free: the site's pay-method ids, decision 180) needs attention like an unknown outcome.
+      l.attention.some((a) => a.state !== "failed" || Boolean(a.externalIds.attention)) ||
       (l.adapter === "sitelink" && ((l.sync?.consecutiveFailures ?? 0) > 0 || !l.sync?.lastSyncedAt)) ||
       (l.settings !== null && l.settings.secrets !== "ok"),
   );
@@ -160,6 +165,7 @@ export function formatSiteLinkStatus(status: SiteLinkStatus, now: Date): string 
       lines.push(`  corp / location ${s.corpCode} / ${s.locationCode}, user ${s.corpUser}`);
       lines.push(`  password        ${s.passwordFrom}; API key: ${s.apiKeyFrom}; secrets: ${s.secrets}`);
       lines.push(`  card charged by ${s.cardChargedBy}${s.testMode ? "; TEST MODE" : ""}`);
+      lines.push(`  pay-method ids  card=${s.payMethodIds.card} cash=${s.payMethodIds.cash} check=${s.payMethodIds.check} (MoveIn iPayMethod)`);
     }
     if (l.sync) {
       lines.push(`  last sync       ${ago(l.sync.lastSyncedAt, now)}`);

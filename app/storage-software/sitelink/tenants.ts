@@ -31,7 +31,9 @@ import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { siteLinkAutopayDecline, siteLinkBilling } from "./autopay";
 import { createJournal } from "./journal";
 import { siteLinkLedger } from "./ledger";
-import { autopayWantedAtMoveIn, autopayWishHandled, billingInfoParams, expiryParam, mayHaveBeenApplied, readLedgers } from "./move-in";
+import { readAnswer } from "./answers";
+import { mayHaveBeenApplied } from "./errors";
+import { autopayWantedAtMoveIn, autopayWishHandled, billingInfoParams, expiryParam, readLedgers } from "./move-in";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import type { SiteLinkSettings } from "./settings";
 import { addDaysIso, addMonthsIso } from "~/domain/calendar";
@@ -366,15 +368,20 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     let receipt = "";
     try {
       const a = await call(operation, params, { write: true });
-      const code = a.retCode ?? 0;
-      if (code > 0) receipt = String(code);
-      else if (code === -100 || code === -14) {
+      // A positive code is the receipt; 0 or -1 may mean it was booked: read back below (answers.ts).
+      const outcome = readAnswer(operation as "PaymentSimpleWithSource" | "PaymentSimpleCheckWithSource", a);
+      const code = outcome.kind === "ok" ? 0 : (outcome.code ?? 0);
+      if (outcome.kind === "ok") receipt = outcome.id ?? "";
+      else if (outcome.kind === "unclear") {
+        // Not a refusal: SiteLink may have booked it (never refunded here); the receipt is looked for.
+      } else if (code === -100 || code === -14) {
         await journal.settle(key, "failed", {
           error: `${code} ${a.retMsg}`,
           now: input.now,
         });
         throw new PaymentDeclinedError(code === -14 ? "This card number is not valid." : "Your card was declined.");
-      } else if (code !== -1) {
+      } else {
+        // A clear refusal: SiteLink booked nothing, so our gateway's charge (option B) goes back.
         await journal.settle(key, "failed", {
           error: `${code} ${a.retMsg}`,
           now: input.now,
@@ -419,6 +426,12 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         where: (q, { eq }) => eq(q.id, paid.paymentId),
       }))!,
     );
+  }
+
+  /** Whether SiteLink's ledger shows this scheduled move-out date (a read; false when it cannot be read). */
+  async function moveOutShown(siteLinkTenantId: string, ledgerId: string, date: string): Promise<boolean> {
+    const ledger = (await readLedgers(call, siteLinkTenantId).catch(() => [] as Row[])).find((l) => l.LedgerID === ledgerId);
+    return dateOf(ledger?.dSchedOut) === date;
   }
 
   /** SiteLink's prepayment figures for one lease (CustomerAccountsBalanceDetailsWithPrepayment, study §3.4). */
@@ -491,12 +504,13 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         billingInfoParams(settings, ledgerId, { ...c, street: "" }),
         { write: true },
       );
-      const ok = (a.retCode ?? 0) > 0;
-      await journal.settle(key, ok ? "done" : "failed", {
-        error: ok ? null : `${a.retCode} ${a.retMsg}`,
+      const outcome = readAnswer("TenantBillingInfoUpdate_v2", a);
+      const state = outcome.kind === "ok" ? "done" : outcome.kind === "refused" ? "failed" : "unknown";
+      await journal.settle(key, state, {
+        error: outcome.kind === "ok" ? null : outcome.message,
         now,
       });
-      return ok ? "done" : "failed";
+      return state;
     } catch (error) {
       const state = mayHaveBeenApplied(error) ? "unknown" : "failed";
       await journal.settle(key, state, { error: error instanceof Error ? error.message : String(error), now });
@@ -631,11 +645,18 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
             },
             { write: true },
           );
-          await journal.settle(key, (a.retCode ?? 0) > 0 ? "done" : "failed", {
-            error: (a.retCode ?? 0) > 0 ? null : `${a.retCode} ${a.retMsg}`,
+          const outcome = readAnswer("ScheduleMoveOut", a);
+          if (outcome.kind === "refused") {
+            await journal.settle(key, "failed", { error: outcome.message, now: input.now });
+            throw new StorageSoftwareError(`SiteLink refused the move-out date: ${outcome.message}`);
+          }
+          // Success, or an answer that may mean it (no source shows ScheduleMoveOut's success code):
+          // the ledger read back says whether the date is there.
+          const shown = outcome.kind === "ok" || (await moveOutShown(x.siteLinkTenantId, x.ledgerId, input.moveOutDate));
+          await journal.settle(key, shown ? "done" : "unknown", {
+            error: shown ? (outcome.kind === "ok" ? null : `${outcome.message}; confirmed by reading the ledger back`) : `${outcome.message}; the ledger does not show the date yet`,
             now: input.now,
           });
-          if ((a.retCode ?? 0) <= 0 && a.retCode !== -1) throw new StorageSoftwareError(`SiteLink refused the move-out date: ${a.retCode} ${a.retMsg}`);
         } catch (error) {
           // Setting a date twice is harmless: an unknown outcome is settled by the next read of the ledger.
           if (!mayHaveBeenApplied(error)) throw error;
