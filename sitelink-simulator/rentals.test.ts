@@ -25,7 +25,7 @@ const VISA_L001 = 6; // Lumberton's PmtTypeID for Visa (Jacksonville's is 5: per
 
 async function newTenant(location = "L001", email = "renter@example.com") {
   const r = await soapCall(sim.url, "TenantNewDetailed_v3", { sFName: "Rita", sLName: "Renter", sEmail: email, sMobile: "9105550111", dDOB: "1980-01-01T00:00:00" }, { location });
-  expect(r.rt!.Ret_Code).toBeGreaterThan(0);
+  expect(r.rt!.Ret_Code).toBe(1); // LSETUP: success is 1, the id is in RT.TenantID
   return { tenantId: Number(r.rt!.TenantID), accessCode: String(r.rt!.AccessCode) };
 }
 
@@ -65,7 +65,7 @@ function moveInParams(tenant: { tenantId: number; accessCode: string }, unitId: 
     ConcessionPlanID: -999,
     iSource: 5,
     sSource: "Gatehouse website",
-    iPayMethod: 0,
+    iPayMethod: 1, // card under the default (LSETUP) reading
     iBillingFrequency: 3,
     WaitingID: -999,
     ChannelType: 0,
@@ -275,7 +275,7 @@ describe("reservations and availability", () => {
       sCancellationReason: "Cancelled online",
       ConcessionID: -999,
     });
-    expect(cancel.rt!.Ret_Code).toBe(waitingId);
+    expect(cancel.rt!.Ret_Code).toBe(0); // LSETUP: ReservationUpdate_v4 answers 0 on success
     const unitRow = (await soapCall(sim.url, "UnitsInformationByUnitID", { UnitID: unit })).tables.Table![0]!;
     expect(unitRow.bWaitingListReserved).toBe("false");
   });

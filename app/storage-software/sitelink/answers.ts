@@ -50,14 +50,17 @@ export const ANSWER_RULES = {
   ReservationUpdate_v4: { kind: "success at >= 0", unclearCodes: MAY_HAVE_SAVED },
   // No source shows these answers (evidence §6.3): 0 is read back, never taken as a refusal.
   ScheduleMoveOut: { kind: "success code unknown", unclearCodes: MAY_HAVE_SAVED },
+  // Parameters from the manual's v2 list (S3 §7.105); its answer is in no source (evidence §2 #25, §6.3).
   TenantUpdate_v3: { kind: "success code unknown", unclearCodes: MAY_HAVE_SAVED },
   // A positive code is the Receipt (S3 §7.51, manual only). -100 / -14 are card declines (manual).
   PaymentSimpleWithSource: { kind: "success code unknown", unclearCodes: MAY_HAVE_SAVED },
+  // LK's post-audit billing route and S3 §7.50 send it; no source records its answer (evidence §6.3).
   PaymentSimpleCheckWithSource: { kind: "success code unknown", unclearCodes: MAY_HAVE_SAVED },
   // Ret_Code = LedgerID in MC's client; no LSETUP record: unknown, 0 unclear.
   TenantBillingInfoUpdate_v2: { kind: "success code unknown", unclearCodes: MAY_HAVE_SAVED },
   // Ret_Code = TenantID (MC, evidence §6 "confirmed right").
   TenantUpdateMilitary: { kind: "id in Ret_Code", unclearCodes: MAY_HAVE_SAVED },
+  // LK's tenants route (post-audit) sends it; best effort, its answer is never relied on.
   TenantNoteInsert_v2: { kind: "success code unknown", unclearCodes: MAY_HAVE_SAVED },
 } as const satisfies Record<string, AnswerRule>;
 
