@@ -27,7 +27,7 @@ import { rows, type Row, type SiteLinkCall } from "./calls";
 import { createJournal, type JournalEntry } from "./journal";
 import { readAnswer } from "./answers";
 import { mayHaveBeenApplied } from "./errors";
-import { readLedgers } from "./move-in";
+import { readLedgers } from "./ledger-reads";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import type { SiteLinkSettings } from "./settings";
 

@@ -45,6 +45,9 @@ import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { mayHaveBeenApplied, readFailed } from "./errors";
 import { findTenantWithNote, searchTenantsByEmail, tenantParams } from "./tenant-records";
 import { readAnswer, type AnswerOutcome } from "./answers";
+import { billingInfoParams, expiryParam } from "./billing-params";
+import { readLedgers } from "./ledger-reads";
+import { moveInKeyPrefix, tenantsWeCreated } from "./move-in-attempts";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
 import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
 
@@ -110,8 +113,6 @@ const MOVE_IN = "MoveInWithDiscount_v7";
 const TENANT_NEW = "TenantNewDetailed_v3";
 const NONE = -999;
 
-/** The journal key prefix of a checkout's move-in attempts; one attempt per idempotency key. */
-export const moveInKeyPrefix = (checkoutId: string) => `movein:${checkoutId}:`;
 const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
 export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
 
@@ -145,16 +146,6 @@ async function readUnit(call: SiteLinkCall, siteLinkUnitId: string): Promise<Row
 }
 
 const isFree = (u: Row | null) => Boolean(u) && !isTrue(u!.bRented) && isTrue(u!.bRentable ?? "true") && !isTrue(u!.bWaitingListReserved) && !u!.dDeleted;
-
-export async function readLedgers(call: SiteLinkCall, siteLinkTenantId: string): Promise<Row[]> {
-  const a = await call("LedgersByTenantID_v3", { sTenantID: siteLinkTenantId }, { write: false });
-  if (a.retCode != null && a.retCode < 0 && rows(a, "Ledgers").length === 0) {
-    // "No ledgers" comes back as an empty set or a non-positive code; -1 is also "could not read".
-    if (a.retCode === -1) throw readFailed(a, "LedgersByTenantID_v3")!;
-    return [];
-  }
-  return rows(a, "Ledgers");
-}
 
 // ------------------------------------------------------------------ quote
 
@@ -244,35 +235,6 @@ async function forgetAutopayToken(db: Executor, locationId: number, checkoutId: 
     .update(sitelinkWrites)
     .set({ externalIds: sql`${sitelinkWrites.externalIds} - ${TOKEN_FIELDS[0]}::text - ${TOKEN_FIELDS[1]}::text` })
     .where(and(eq(sitelinkWrites.locationId, locationId), sql`${sitelinkWrites.idempotencyKey} like ${`${prefix}%`}`, sql`${sitelinkWrites.externalIds} ? ${TOKEN_FIELDS[0]}::text`));
-}
-
-/** The done move-in attempt behind one of our lease records (the checkout that completed it), or null. */
-async function moveInAttemptOfLease(db: Executor, locationId: number, leaseId: string): Promise<{ key: string; externalIds: Record<string, string> } | null> {
-  if (!/^\d{1,9}$/.test(leaseId)) return null;
-  const [c] = await db.select({ id: checkouts.id }).from(checkouts).where(and(eq(checkouts.completedLeaseId, Number(leaseId)), eq(checkouts.locationId, locationId)));
-  if (!c) return null;
-  const done = (await createJournal(db, locationId).withPrefix(moveInKeyPrefix(c.id))).filter((e) => e.state === "done");
-  const last = done.at(-1);
-  return last ? { key: last.key, externalIds: last.externalIds } : null;
-}
-
-/**
- * Whether the tenant chose autopay when renting online and has not dealt with it since (enrolled or
- * cancelled in the portal): with autopay off, the confirmation, the email and the portal say that it
- * is not on yet and link to set it up (issue 11: a move-in confirmed only by reconciliation under
- * option A, where SiteLink's processor had the card and we may not keep it).
- */
-export async function autopayWantedAtMoveIn(db: Executor, locationId: number, leaseId: string): Promise<boolean> {
-  const attempt = await moveInAttemptOfLease(db, locationId, leaseId);
-  return attempt?.externalIds.autopay === "true" && attempt.externalIds.autopayHandled !== "true";
-}
-
-/** The tenant enrolled in or cancelled autopay in the portal: the move-in's wish is answered. */
-export async function autopayWishHandled(db: Executor, locationId: number, leaseId: string, now: Date): Promise<void> {
-  const attempt = await moveInAttemptOfLease(db, locationId, leaseId);
-  if (attempt?.externalIds.autopay === "true" && attempt.externalIds.autopayHandled !== "true") {
-    await createJournal(db, locationId).settle(attempt.key, "done", { externalIds: { autopayHandled: "true" }, now });
-  }
 }
 
 export function createSiteLinkMoveIn(deps: MoveInDeps) {
@@ -1043,48 +1005,4 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   return { moveIn, confirmMoveIn };
-}
-
-/**
- * SiteLink TenantIDs our own checkouts created (journal): a checkout that was declined or abandoned
- * leaves its SiteLink tenant behind (re-used on retry, never a second one); it is not "an account".
- * A completed one is in our tenants table, which the caller checks first.
- */
-export async function tenantsWeCreated(db: Database, locationId: number): Promise<Set<string>> {
-  const list = await db
-    .select({ id: sql<string>`${sitelinkWrites.externalIds}->>'tenantId'` })
-    .from(sitelinkWrites)
-    .where(and(eq(sitelinkWrites.locationId, locationId), eq(sitelinkWrites.operation, TENANT_NEW), eq(sitelinkWrites.state, "done")));
-  return new Set(list.map((r) => r.id).filter(Boolean));
-}
-
-/** Last day of the expiry month at 23:59:59 (MC-H). */
-export function expiryParam(month: number, year: number): string {
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, "0")}-${String(last).padStart(2, "0")}T23:59:59`;
-}
-
-/**
- * TenantBillingInfoUpdate_v2's parameters: the ledger's autopay card (iAutoBillType 1 on, 0 off), with
- * the site's card type id for the brand; no ACH.
- */
-export function billingInfoParams(
-  settings: { cardTypeIds: Partial<Record<string, number>> },
-  ledgerId: string,
-  card: { brand: string; number: string; expMonth: number; expYear: number; name: string; street: string; zip: string; autoBillType: number },
-) {
-  return {
-    iLedgerID: Number(ledgerId),
-    iCreditCardTypeID: settings.cardTypeIds[card.brand] ?? 0,
-    sCreditCardNum: card.number,
-    dCredtiCardExpir: expiryParam(card.expMonth, card.expYear),
-    sCreditCardHolderName: card.name,
-    sCreditCardStreet: card.street,
-    sCreditCardZip: card.zip,
-    iAutoBillType: card.autoBillType,
-    sACH_CheckWriterAcctNum: "",
-    sACH_ABA_RoutingNum: "",
-    sACH_Check_SavingsCode: "",
-    iDaysAfterDue: 0,
-  };
 }

@@ -12,7 +12,7 @@ import { addDaysIso } from "~/domain/calendar";
 import type { LocationRef, OfficeClaimResult } from "../port";
 import { tenantIdFromLogin } from "./answers";
 import { rows, type SiteLinkCall } from "./calls";
-import { readLedgers } from "./move-in";
+import { readLedgers } from "./ledger-reads";
 import { dateOf, decimalToCents } from "./quote";
 
 export const OFFICE_LEASE_TEXT = "Rented at the office. The signed rental agreement is kept at the office.";

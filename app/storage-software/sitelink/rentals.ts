@@ -16,7 +16,8 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
 import { decimalToCents } from "./quote";
-import { autopayWantedAtMoveIn, createSiteLinkMoveIn, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
+import { createSiteLinkMoveIn, siteLinkQuote, type MoveInGateway } from "./move-in";
+import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
 import { searchTenantsByEmail } from "./tenant-records";
 import type { SiteLinkSettings } from "./settings";
 
