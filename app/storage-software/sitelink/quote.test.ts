@@ -80,4 +80,11 @@ describe("SiteLink money and quote rows", () => {
       }),
     ).toThrow();
   });
+
+  it("estimates the monthly figure with rent tax rounded half up, as SiteLink does (LSETUP), never floored", () => {
+    const rent = { ChargeDescription: "Rent", ChargeAmount: "57.0000", TaxAmount: "3.8500", dcDiscount: "0", dcTotal: "60.8500", bMoveInRequired: "true", StartDate: "2026-11-22T00:00:00", EndDate: "2026-12-21T00:00:00" };
+    const q = quoteFromCostRows([rent], { moveInDate: "2026-11-22", standardRate: 5700, monthlyRate: 5700, insurancePlanId: null, insurancePremium: 0 });
+    // 57.00 x 6.75 % = 3.8475 -> 3.85; flooring the inferred rate gave 3.84.
+    expect(q.monthlyTotal).toBe(5700 + 385);
+  });
 });
