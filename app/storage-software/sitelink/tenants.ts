@@ -477,8 +477,17 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     };
   }
 
+  /** Whether the ledger's billing info shows this autopay setting (and, when on, this card's last four digits). */
+  async function billingInfoShows(siteLinkTenantId: string, ledgerId: string, c: { number: string; autoBillType: 0 | 1 }): Promise<boolean> {
+    const a = await call("TenantBillingInfoByTenantID_v3", { iTenantID: Number(siteLinkTenantId) }, { write: false });
+    const row = rows(a, "Table").find((r) => r.LedgerID === ledgerId);
+    if (!row || Number(row.iAutoBillType ?? 0) !== c.autoBillType) return false;
+    return c.autoBillType === 0 || (row.sCreditCardNum ?? "").replace(/\D/g, "").slice(-4) === c.number.replace(/\D/g, "").slice(-4);
+  }
+
   /** The autopay card on SiteLink's ledger (TenantBillingInfoUpdate_v2), journalled; never undoes our record. */
   async function billingInfo(
+    siteLinkTenantId: string,
     ledgerId: string,
     c: {
       number: string;
@@ -507,9 +516,11 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         { write: true },
       );
       const outcome = readAnswer("TenantBillingInfoUpdate_v2", a);
-      const state = outcome.kind === "ok" ? "done" : outcome.kind === "refused" ? "failed" : "unknown";
+      // An answer that may mean it was saved (0, -1): the ledger's billing info read back says.
+      const shown = outcome.kind === "unclear" && (await billingInfoShows(siteLinkTenantId, ledgerId, c).catch(() => false));
+      const state = outcome.kind === "ok" || shown ? "done" : outcome.kind === "refused" ? "failed" : "unknown";
       await journal.settle(key, state, {
-        error: outcome.kind === "ok" ? null : outcome.message,
+        error: outcome.kind === "ok" ? null : shown ? `${outcome.message}; confirmed by reading the billing info back` : outcome.message,
         now,
       });
       return state;
@@ -577,6 +588,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         const name = input.method.kind === "card" ? input.method.card.nameOnCard : "";
         const zip = input.method.kind === "card" ? input.method.card.postalCode : "";
         const outcome = await billingInfo(
+          x.siteLinkTenantId,
           x.ledgerId,
           {
             number,
@@ -613,6 +625,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       const card = before?.autopay.card;
       if (x && card && settings.cardChargedBy === "sitelink") {
         await billingInfo(
+          x.siteLinkTenantId,
           x.ledgerId,
           {
             number: `XXXXXXXXXXXX${card.last4}`,
