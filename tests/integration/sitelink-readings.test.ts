@@ -186,6 +186,7 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
     const checkout = (await getCheckout(bed.handle.db, id, lumbertonType))!;
     const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
     const paymentsBefore = bed.sim.control.inspectSite("L001").payments.length;
+    expect((await collectSiteLinkStatus(bed.handle.db, NOW)).needsAttention).toBe(false);
     const ctx = await ctxFor(bed.handle.db, lumbertonType);
     const error = await placeMoveIn(bed.handle.db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CardNotTakenOnlineError);
