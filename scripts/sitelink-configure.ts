@@ -2,7 +2,11 @@
  * `npm run sitelink:configure -- --location <url_slug> --endpoint <CallCenterWs.asmx URL>
  *    --corp-code C --location-code L --user U (--password-env VAR | --password-stdin)
  *    [--api-key-env VAR | --api-key-stdin] [--card-charged-by sitelink|gateway] [--test-mode]
- *    [--card-type visa=5 --card-type mastercard=6 ...] [--billing-frequency 3] [--channel-type 1]`
+ *    [--card-type visa=5 --card-type mastercard=6 ...] [--pay-method card=1,cash=2,check=3]
+ *    [--billing-frequency 3] [--channel-type 1]`
+ *
+ * `--pay-method` sets MoveInWithDiscount_v7's iPayMethod ids at this site (decision 180): the sources
+ * disagree (LSETUP: card 1, cash 2, check 3, the default; the manual: card 0, check 1, cash 2).
  *
  * Creates or replaces a location's SiteLink settings (docs/decisions/110). Secrets are never taken
  * from the command line (it shows in `ps` and shell history): either the NAME of an environment
@@ -32,6 +36,7 @@ const { values } = parseArgs({
     "card-charged-by": { type: "string", default: "sitelink" },
     "test-mode": { type: "boolean", default: false },
     "card-type": { type: "string", multiple: true, default: [] },
+    "pay-method": { type: "string", multiple: true, default: [] },
     "billing-frequency": { type: "string", default: "3" },
     "channel-type": { type: "string", default: "1" },
     remove: { type: "boolean", default: false },
@@ -66,6 +71,13 @@ try {
       if (!m) fail(`--card-type ${pair}: expected brand=PmtTypeID, e.g. visa=5 (brands: visa, mastercard, discover, amex).`);
       cardTypeIds[m[1]!] = Number(m[2]);
     }
+    const payMethodIds: Record<string, number> = {};
+    for (const pair of values["pay-method"].flatMap((v) => v.split(","))) {
+      if (!pair.trim()) continue;
+      const m = /^(card|cash|check)=(\d+)$/.exec(pair.trim().toLowerCase());
+      if (!m) fail(`--pay-method ${pair}: expected card=N,cash=N,check=N (MoveIn's iPayMethod ids), e.g. card=1,cash=2,check=3.`);
+      payMethodIds[m[1]!] = Number(m[2]);
+    }
     const stdinLines = values["password-stdin"] || values["api-key-stdin"] ? fs.readFileSync(0, "utf8").split(/\r?\n/) : [];
     const password = values["password-stdin"] ? (stdinLines.shift() ?? "") : null;
     const apiKey = values["api-key-stdin"] ? (stdinLines.shift() ?? "") : null;
@@ -84,6 +96,7 @@ try {
       cardChargedBy: values["card-charged-by"],
       testMode: values["test-mode"],
       cardTypeIds,
+      payMethodIds,
       billingFrequency: Number(values["billing-frequency"]),
       channelType: values["channel-type"] === "0" ? 0 : 1,
     });

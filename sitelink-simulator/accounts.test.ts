@@ -20,7 +20,7 @@ beforeEach(() => sim.control.reset());
 async function rentedLedger() {
   const unitId = sim.control.createUnitType("L001", { typeName: "Drive-Up", width: 10, length: 12, stdRate: 5000, statuses: ["available"] }).units[0]!.UnitID;
   const t = await soapCall(sim.url, "TenantNewDetailed_v3", { sFName: "Rita", sLName: "Renter", sEmail: "rita@example.com", dDOB: "1980-01-01T00:00:00" });
-  const tenantId = t.rt!.Ret_Code;
+  const tenantId = Number(t.rt!.TenantID);
   const moveIn = await soapCall(sim.url, "MoveInWithDiscount_v7", {
     TenantID: tenantId,
     sAccessCode: String(t.rt!.AccessCode),
@@ -57,7 +57,9 @@ describe("office tenants", () => {
     const login = await soapCall(sim.url, "TenantLogin", { sTenantLogin: "Pat.Office@example.com", sTenantPassword: "gate1234" });
     const tenantId = login.rt!.Ret_Code;
     expect(tenantId).toBeGreaterThan(0);
-    expect(login.tables.Table![0]).toMatchObject({ TenantID: String(tenantId), sEmail: "pat.office@example.com" });
+    // One RT row per tenant record with this login (MS), no Table.
+    expect(login.tables.RT).toEqual([{ Ret_Code: String(tenantId), Ret_Msg: "Success", bHasActiveLedger: "true", sWebPassword: "gate1234" }]);
+    expect(login.tables.Table).toBeUndefined();
     expect((await soapCall(sim.url, "TenantLogin", { sTenantLogin: "pat.office@example.com", sTenantPassword: "nope" })).rt).toMatchObject({ Ret_Code: -1 });
     // Per site: Pat is a Lumberton tenant.
     expect((await soapCall(sim.url, "TenantLogin", { sTenantLogin: "pat.office@example.com", sTenantPassword: "gate1234" }, { location: "L002" })).rt?.Ret_Code).toBe(-1);
@@ -180,14 +182,14 @@ describe("faults and the call log", () => {
     const t = await soapCall(sim.url, "TenantNewDetailed_v3", { sFName: "Hank", sLName: "Hang", sEmail: "hank@example.com" });
     sim.control.addFault({ operation: "MoveInWithDiscount_v7", kind: "commit_then_hang", nth: 1 });
     const body = {
-      TenantID: t.rt!.Ret_Code,
+      TenantID: Number(t.rt!.TenantID),
       UnitID: unitId,
       dStartDate: "2026-03-10T00:00:00",
       dEndDate: "2026-04-09T00:00:00",
       dcPaymentAmount: "57.47",
       InsuranceCoverageID: -999,
       ConcessionPlanID: -999,
-      iPayMethod: 0,
+      iPayMethod: 1,
       iBillingFrequency: 3,
       ChannelType: 0,
       ...card(),
@@ -201,7 +203,7 @@ describe("faults and the call log", () => {
         signal: AbortSignal.timeout(400),
       }),
     ).rejects.toThrow();
-    const ledgers = await soapCall(sim.url, "LedgersByTenantID_v3", { sTenantID: String(t.rt!.Ret_Code) });
+    const ledgers = await soapCall(sim.url, "LedgersByTenantID_v3", { sTenantID: String(t.rt!.TenantID) });
     expect(ledgers.tables.Ledgers).toHaveLength(1);
     const calls = sim.control.calls({ operation: "MoveInWithDiscount_v7" });
     expect(calls).toHaveLength(1);

@@ -8,7 +8,7 @@ import { Faults, type FaultRule, type FaultRuleInput } from "./faults";
 import { balance, postNextPeriod, recordPayment } from "./ledger";
 import { addOfficeLedger, addOfficeReservation, addSyntheticTenant, emptySite, newUnit, nextAccessCode, DEMO_SITES, type DemoSiteSpec } from "./seed";
 import type { SiteLinkSimulator } from "./simulator";
-import type { LedgerRecord, SimState, SiteRecord, UnitRecord } from "./state";
+import { readingsOf, type LedgerRecord, type SimState, type SiteRecord, type UnitRecord } from "./state";
 import { addDays, addMonths, localParts, luhnValid } from "./values";
 
 export type UnitStatus = "available" | "rented" | "reserved" | "unavailable" | "excluded" | "deleted";
@@ -60,7 +60,7 @@ export type SiteConfigPatch = Partial<
     | "paymentTypes"
     | "concessions"
   >
-> & { billing?: Partial<SiteRecord["billing"]>; insuranceTax1Rate?: number; chargeDescriptions?: SiteRecord["chargeDescriptions"] };
+> & { readings?: Partial<SiteRecord["readings"]>; billing?: Partial<SiteRecord["billing"]>; insuranceTax1Rate?: number; chargeDescriptions?: SiteRecord["chargeDescriptions"] };
 
 export interface SiteFixture extends SiteConfigPatch {
   name: string;
@@ -145,6 +145,12 @@ export class SimControl {
     for (const k of keys) if (patch[k] !== undefined) (site as unknown as Record<string, unknown>)[k] = structuredClone(patch[k]);
     if (patch.processor !== undefined && patch.cardConfig === undefined) site.cardConfig = patch.processor !== null;
     if (patch.billing) site.billing = { ...site.billing, ...patch.billing };
+    if (patch.readings) {
+      const next = { ...readingsOf(site), ...patch.readings };
+      if (next.payMethod !== "lsetup" && next.payMethod !== "manual") throw new ControlError(400, `readings.payMethod is "lsetup" or "manual", not ${JSON.stringify(next.payMethod)}`);
+      if (next.successCode !== "id" && next.successCode !== "zero") throw new ControlError(400, `readings.successCode is "id" or "zero", not ${JSON.stringify(next.successCode)}`);
+      site.readings = next;
+    }
     if (patch.insuranceTax1Rate !== undefined) for (const i of site.insurance) i.tax1Rate = patch.insuranceTax1Rate;
     return site;
   }
@@ -455,7 +461,7 @@ function send(res: ServerResponse, status: number, body: unknown): void {
  *   PUT    /__sim/state                          load a snapshot
  *   POST   /__sim/sites                          seedSite(fixture)
  *   GET    /__sim/sites/:code                    one site
- *   PATCH  /__sim/sites/:code                    configureSite(patch)
+ *   PATCH  /__sim/sites/:code                    configureSite(patch), e.g. {"readings": {"payMethod": "manual", "successCode": "zero"}}
  *   POST   /__sim/sites/:code/unit-types         createUnitType(input)
  *   POST   /__sim/sites/:code/units/:id/status   {status}
  *   POST   /__sim/sites/:code/units/:id/rates    {stdRate?, webRate?} (cents)

@@ -1,10 +1,18 @@
 /** Small helpers shared by the operations (no imports from the simulator core: no cycles). */
+import { readingsOf, type SiteReadings } from "./state";
 import type { Bound, DateTimeValue, ResultTable, Row } from "./wire";
 
 export function rt(code: number, message: string, extra: Row = {}): ResultTable {
   return { name: "RT", rows: [{ Ret_Code: code, Ret_Msg: message, ...extra }] };
 }
 
+/**
+ * The success answer of a write no source shows an answer of (ScheduleMoveOut, TenantUpdate_v3,
+ * PaymentSimpleWithSource, PaymentSimpleCheckWithSource): the id, or 0, by the site's reading.
+ */
+export function successRt(site: { readings?: Partial<SiteReadings> }, id: number, message = ""): ResultTable {
+  return rt(readingsOf(site).successCode === "zero" ? 0 : id, message);
+}
 
 export function str(v: Bound | undefined): string {
   return typeof v === "string" ? v : v === null || v === undefined ? "" : String(v);

@@ -4,11 +4,11 @@
  *
  * Simulator choices (docs/decisions/106-sitelink-simulator-ledger.md): a payment above the balance
  * posts the next whole periods it covers (so dPaidThru advances by whole periods) and keeps the rest
- * as credit; rent tax is truncated, other taxes rounded half up.
+ * as credit; every tax (rent included) is rounded half up (evidence §4.4).
  */
 import { CHARGE_DESC } from "./seed";
 import type { ChargeRecord, LedgerRecord, PaymentRecord, SiteRecord } from "./state";
-import { addDays, addMonths, endOfMonth, parseIsoDate, taxHalfUp, taxTruncated } from "./values";
+import { addDays, addMonths, endOfMonth, parseIsoDate, taxHalfUp } from "./values";
 
 export function chargeTotal(c: ChargeRecord): number {
   return c.amount + c.tax1 + c.tax2;
@@ -52,7 +52,7 @@ export interface PeriodCharge {
   tax2: number;
 }
 
-/** The recurring charges of one full period: rent (tax truncated) and the insurance premium (tax half up). */
+/** The recurring charges of one full period: rent and the insurance premium (tax half up). */
 export function periodCharges(site: SiteRecord, ledger: LedgerRecord): PeriodCharge[] {
   const out: PeriodCharge[] = [
     {
@@ -60,8 +60,8 @@ export function periodCharges(site: SiteRecord, ledger: LedgerRecord): PeriodCha
       sChgDesc: "Rent",
       sChgCategory: "Rent",
       amount: ledger.rent,
-      tax1: taxTruncated(ledger.rent, site.rentTax1Rate),
-      tax2: taxTruncated(ledger.rent, site.rentTax2Rate),
+      tax1: taxHalfUp(ledger.rent, site.rentTax1Rate),
+      tax2: taxHalfUp(ledger.rent, site.rentTax2Rate),
     },
   ];
   if (ledger.insurCoverageId !== null && ledger.insurPremium > 0) {

@@ -7,7 +7,7 @@
  */
 import { demoInventory } from "../seeds/demo-units";
 import { insuranceTiers, lockFee, locations } from "../seeds/operator";
-import type { ChargeDescription, Corp, LedgerRecord, PaymentType, SimState, SiteRecord, UnitRecord } from "./state";
+import { DEFAULT_READINGS, type ChargeDescription, type Corp, type LedgerRecord, type PaymentType, type SimState, type SiteRecord, type UnitRecord } from "./state";
 import { addDays, addMonths, localParts, parseIsoDate, ticksOf } from "./values";
 
 export const DEMO_CORP: Corp = {
@@ -110,6 +110,7 @@ export function emptySite(spec: Pick<DemoSiteSpec, "name" | "SiteID" | "sLocatio
   const loc = locations.find((l) => l.name === spec.name);
   return {
     SiteID: spec.SiteID,
+    readings: { ...DEFAULT_READINGS },
     sLocationCode: spec.sLocationCode,
     sSiteName: `Gatehouse Self Storage ${spec.name}`,
     address: {

@@ -199,8 +199,36 @@ export interface NoteRecord {
   at: string;
 }
 
+/**
+ * How a site answers where the outside sources disagree (issue 20, decision 180). Per site, so that
+ * the adapter is tested against every reading; set with the control API (`configureSite(code,
+ * { readings: {...} })`, `PATCH /__sim/sites/:code {"readings": {...}}`) or a seed fixture.
+ */
+export interface SiteReadings {
+  /**
+   * MoveInWithDiscount_v7's iPayMethod. "lsetup" (default; LK's notes from SiteLink's test site):
+   * 0 none (refused with -2), 1 card, 2 cash, 3 check, 4 ACH. "manual" (MC's transcription of the
+   * API manual): 0 card, 1 check, 2 cash, 3 debit card, 4 ACH.
+   */
+  payMethod: "lsetup" | "manual";
+  /**
+   * The success code of the writes no source shows an answer of (ScheduleMoveOut, TenantUpdate_v3,
+   * PaymentSimpleWithSource, PaymentSimpleCheckWithSource). "id" (default): a positive id (the
+   * LedgerID, TenantID, Receipt); "zero": Ret_Code 0 on success.
+   */
+  successCode: "id" | "zero";
+}
+
+export const DEFAULT_READINGS: SiteReadings = { payMethod: "lsetup", successCode: "id" };
+
+/** A site's readings (a snapshot from before readings existed has none: the defaults). */
+export function readingsOf(site: { readings?: Partial<SiteReadings> }): SiteReadings {
+  return { ...DEFAULT_READINGS, ...(site.readings ?? {}) };
+}
+
 export interface SiteRecord {
   SiteID: number;
+  readings: SiteReadings;
   sLocationCode: string;
   sSiteName: string;
   address: { addr1: string; addr2: string; city: string; region: string; postal: string; country: string };

@@ -24,7 +24,7 @@ const OFFICE = { sMrMrs: "Ms", sFName: "Rita", sLName: "Renter", sEmail: "rita@e
 describe("TenantUpdate_v3 and the tenant record", () => {
   it("reads back every field the update takes, and a record sent back as read is unchanged", async () => {
     const t = await soapCall(sim.url, "TenantNewDetailed_v3", { ...OFFICE, sWebPassword: "abcd1234", dDOB: "1980-01-01T00:00:00" });
-    const id = t.rt!.Ret_Code;
+    const id = Number(t.rt!.TenantID);
     const info = (await soapCall(sim.url, "TenantInfoByTenantID", { iTenantID: id })).tables.Table![0]!;
     expect(info).toMatchObject({ ...OFFICE, sWebPassword: "abcd1234", sAccessCode: String(t.rt!.AccessCode) });
     const { TenantID: _t, SiteID: _s, sLocationCode: _l, sAccessCode, dCreated: _c, dUpdated: _u, bMilitary: _m, bDisabledWebAccess: _d, dDOB, ...rest } = info;
@@ -38,7 +38,7 @@ describe("TenantUpdate_v3 and the tenant record", () => {
 
   it("a misspelled required parameter is HTTP 200 with RT -1, and nothing changes", async () => {
     const t = await soapCall(sim.url, "TenantNewDetailed_v3", { ...OFFICE, dDOB: "1980-01-01T00:00:00" });
-    const id = t.rt!.Ret_Code;
+    const id = Number(t.rt!.TenantID);
     // "sFname" instead of "sFName": ASMX ignores the unknown element and binds sFName as null.
     const r = await soapCall(sim.url, "TenantUpdate_v3", { iTenantID: id, sFname: "Rina", sLName: "Renter" }, { fill: false });
     expect(r.status).toBe(200);

@@ -41,18 +41,15 @@ function micro(percent: number): number {
   return Math.round(percent * 10_000);
 }
 
-/** Tax on a line, rounded half up to the cent (SiteLink's fees and insurance). */
+/**
+ * Tax on a line, rounded half up to the cent: rent, insurance and fees alike. Measured on SiteLink's
+ * test site LSETUP (LK commit a28d40d: 10 move-in days, every boundary case rounds to the nearest
+ * cent, none truncates; evidence §4.4). The earlier "rent tax is truncated" claim was withdrawn.
+ */
 export function taxHalfUp(cents: number, percent: number): number {
   const exact = cents * micro(percent); // cents * 1e6
   const sign = exact < 0 ? -1 : 1;
   return sign * Math.floor((Math.abs(exact) + 500_000) / 1_000_000);
-}
-
-/** Tax on rent, truncated to the cent (LK-TAX, study §4 and §8.5). */
-export function taxTruncated(cents: number, percent: number): number {
-  const exact = cents * micro(percent);
-  const sign = exact < 0 ? -1 : 1;
-  return sign * Math.floor(Math.abs(exact) / 1_000_000);
 }
 
 /** cents * num / den, half up. */

@@ -54,7 +54,7 @@ import {
   unitDescription,
 } from "~/services/move-in.server";
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
-import { SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
+import { CardNotTakenOnlineError, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
 import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { autopayChoice } from "~/domain/autopay-choice";
@@ -313,8 +313,13 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
       const payment: PaymentMethodInput = { kind: "card", card: toCardDetails(submission.value) };
       const outcome = await placeMoveIn(context.db, ctx, checkout, { payment, autopay, now, origin: await siteOriginFor(context) }).catch(async (error: unknown) => {
         await cardNotTried(context.db, attempt.ticket);
+        // The card could not be taken online (the unit is still free): say so plainly, keep the form.
+        if (error instanceof CardNotTakenOnlineError) return { status: "not_taken" as const, message: storageErrorMessage(error, formatPhone(phone)) };
         throw error;
       });
+      if (outcome.status === "not_taken") {
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [outcome.message] }), 409, { formError: outcome.message });
+      }
       if (outcome.status === "changed") {
         await cardNotTried(context.db, attempt.ticket);
         throw redirect(`${basePath}?step=review&changed=1`, 303);

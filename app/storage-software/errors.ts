@@ -77,6 +77,15 @@ export class ChargesChangedError extends StorageValidationError {
   }
 }
 
+/**
+ * The software would not take the card online although the unit is still free (SiteLink's `-2` at a
+ * move-in when a re-read shows the unit free: the site reads our pay-method id differently, decision
+ * 180). Nothing was charged and nothing rented; the renter is asked to call the office.
+ */
+export class CardNotTakenOnlineError extends StorageSoftwareError {
+  override name = "CardNotTakenOnlineError";
+}
+
 /** The location's software does not offer this (e.g. a coming-soon site on no_api). */
 export class NotSupportedError extends StorageSoftwareError {
   override name = "NotSupportedError";
@@ -86,6 +95,7 @@ export class NotSupportedError extends StorageSoftwareError {
 export function storageErrorMessage(error: unknown, phone?: string): string {
   const call = phone ? ` Please call the office at ${phone}.` : " Please call the office.";
   if (error instanceof UnitUnavailableError) return "Sorry, that unit has just been taken. Please choose another unit." ;
+  if (error instanceof CardNotTakenOnlineError) return `We could not take your card online for this unit. Nothing was charged and the unit is still free.${phone ? ` Please call the office at ${phone} to finish your rental.` : " Please call the office to finish your rental."}`;
   if (error instanceof PaymentDeclinedError) return `${error.reason} Nothing was charged. Please check the card details or use another card.`;
   if (error instanceof OutcomeUnknownError) return "We are confirming your rental with the facility's system. Please do not pay again; this page will update in a moment.";
   if (error instanceof SoftwareUnreachableError) return `We could not reach the facility's system just now. Please try again in a few minutes.${call}`;

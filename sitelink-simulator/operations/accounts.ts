@@ -5,7 +5,7 @@
  * Payments target the unit (iTenantID + iUnitID), not the ledger (LK-A).
  */
 import { checkCard } from "../cards";
-import { bool, dateTime, idFromString, int, rt, str } from "../helpers";
+import { bool, dateTime, idFromString, int, rt, str, successRt } from "../helpers";
 import { balance, chargeTotal, ledgerCharges, outstanding, prepaymentCharges, recordPayment } from "../ledger";
 import type { OpContext, OpHandler } from "../simulator";
 import type { LedgerRecord, SiteRecord } from "../state";
@@ -148,7 +148,7 @@ function cardPayment(ctx: OpContext): ResultTable[] {
     testMode: bool(p.bTestMode),
     source: int(p.iSource),
   });
-  return [rt(pay.Receipt, "Success")];
+  return [successRt(s, pay.Receipt, "Success")];
 }
 
 function offlinePayment(ctx: OpContext, payMethod: 1 | 2): ResultTable[] {
@@ -170,7 +170,8 @@ function offlinePayment(ctx: OpContext, payMethod: 1 | 2): ResultTable[] {
     testMode: false,
     source: int(p.iSource),
   });
-  return [rt(pay.Receipt, "Success")];
+  // Check: the success code by the site's reading; cash (not called by the adapter) keeps the receipt.
+  return [payMethod === 1 ? successRt(s, pay.Receipt, "Success") : rt(pay.Receipt, "Success")];
 }
 
 const TenantBillingInfoByTenantID_v3: OpHandler = (ctx) => {
@@ -238,7 +239,7 @@ const ScheduleMoveOut: OpHandler = (ctx) => {
   const d = dateTime(ctx.params.dScheduledOut);
   if (!d || d.date < ctx.today) return [rt(-2, "Scheduled move out date cannot be in the past")];
   ledger.schedOut = d.date;
-  return [rt(ledger.LedgerID, "")];
+  return [successRt(s, ledger.LedgerID)];
 };
 
 const PaidThroughDateByLedgerID: OpHandler = (ctx) => {

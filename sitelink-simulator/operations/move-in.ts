@@ -5,7 +5,7 @@
  *
  * Quote rules (LK-R §3, LK-CALC, study §4): rent for the first period (anniversary: a whole month from
  * the move-in date; first-of-month: prorated to the month's end, half up, plus the whole next month
- * from iDayStrtProratePlusNext on); a concession discounts the first rent line; rent tax truncated;
+ * from iDayStrtProratePlusNext on); a concession discounts the first rent line; every tax half up (evidence §4.4);
  * insurance prorated like rent, its tax half up; admin fee and every charge applied at move-in (the
  * lock) with their own tax, half up; security deposit untaxed. Required payment = Σ dcTotal.
  */
@@ -14,8 +14,8 @@ import { dateTime, int, rt, str, bool } from "../helpers";
 import { postCharge, recordPayment, updatePaidThru } from "../ledger";
 import { CHARGE_DESC } from "../seed";
 import type { OpContext, OpHandler } from "../simulator";
-import type { SiteRecord, UnitRecord } from "../state";
-import { addDays, addMonths, daysInMonth, decimalToCents, dollars, endOfMonth, money4, parseIsoDate, prorate, rateText, taxHalfUp, taxTruncated } from "../values";
+import { readingsOf, type SiteRecord, type UnitRecord } from "../state";
+import { addDays, addMonths, daysInMonth, decimalToCents, dollars, endOfMonth, money4, parseIsoDate, prorate, rateText, taxHalfUp } from "../values";
 import type { ResultTable, Row } from "../wire";
 
 export interface CostLine {
@@ -84,8 +84,8 @@ export function moveInQuote(
       category: "Rent",
       amount,
       discount,
-      tax1: taxTruncated(amount - discount, site.rentTax1Rate),
-      tax2: taxTruncated(amount - discount, site.rentTax2Rate),
+      tax1: taxHalfUp(amount - discount, site.rentTax1Rate),
+      tax2: taxHalfUp(amount - discount, site.rentTax2Rate),
       start: p.start,
       end: p.end,
     });
@@ -175,6 +175,17 @@ function costRetrieve(ctx: OpContext, waitingCheck: boolean): ResultTable[] {
 const MoveInCostRetrieveWithDiscount_v4: OpHandler = (ctx) => costRetrieve(ctx, false);
 const MoveInCostRetrieveWithDiscount_Reservation_v4: OpHandler = (ctx) => costRetrieve(ctx, true);
 
+/** What an iPayMethod value means at this site, under its reading (state.ts SiteReadings). */
+export function payMethodKind(site: SiteRecord, payMethod: number): "none" | "card" | "check" | "cash" | "other" {
+  const table: Record<string, Array<"none" | "card" | "check" | "cash" | "other">> = {
+    // LK's LSETUP notes (evidence §4.9): 0 none, 1 card, 2 cash, 3 check, 4 ACH.
+    lsetup: ["none", "card", "cash", "check", "other"],
+    // MC's transcription of the manual: 0 card, 1 check, 2 cash, 3 debit (a card), 4 ACH.
+    manual: ["card", "check", "cash", "card", "other"],
+  };
+  return table[readingsOf(site).payMethod]![payMethod] ?? "other";
+}
+
 /** Validation in SiteLink's order; nothing is written unless every check passes. */
 const MoveInWithDiscount_v7: OpHandler = (ctx) => {
   const s = site(ctx);
@@ -198,17 +209,21 @@ const MoveInWithDiscount_v7: OpHandler = (ctx) => {
   const paid = decimalToCents(str(p.dcPaymentAmount));
   if (paid !== quote.total) return [rt(-11, `Payment amount does not match the required payment of ${dollars(quote.total)}`)];
   const payMethod = int(p.iPayMethod);
+  const kind = payMethodKind(s, payMethod);
   let cardTypeId: number | null = null;
   let last4: string | null = null;
   let description: string;
-  if (payMethod === 0) {
+  if (kind === "none") {
+    // LSETUP: 0 is "none", refused as -2 "Payment amount must be greater than zero" (evidence §4.9).
+    return [rt(-2, "Payment amount must be greater than zero")];
+  } else if (kind === "card") {
     const card = checkCard(s, int(p.iCreditCardType), str(p.sCreditCardNumber), dateTime(p.dExpirationDate), ctx.today);
     if (!card.ok) return [rt(card.code, card.message)];
     cardTypeId = card.typeId;
     last4 = card.last4;
     description = `Move-in payment: ${card.description}`;
-  } else if (payMethod === 1 || payMethod === 2) {
-    description = payMethod === 1 ? "Move-in payment: Check" : "Move-in payment: Cash";
+  } else if (kind === "check" || kind === "cash") {
+    description = kind === "check" ? "Move-in payment: Check" : "Move-in payment: Cash";
   } else {
     return [rt(-5, "Invalid payment type id")];
   }

@@ -141,7 +141,8 @@ const ReservationUpdate_v4: OpHandler = (ctx) => {
     updated: ctx.nowLocal,
   });
   ctx.sim.sweep(s, ctx.nowLocal);
-  return [rt(r.WaitingID, "")];
+  // LSETUP (LK yaml §4, evidence §4.7): Ret_Code "0" on success.
+  return [rt(0, "")];
 };
 
 export const reservationOperations: Record<string, OpHandler> = {

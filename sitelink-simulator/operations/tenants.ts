@@ -1,5 +1,5 @@
 /** Tenants: create, search, login, read, update (overwrites every field), military flag, notes. */
-import { bool, dateTime, int, rt, str } from "../helpers";
+import { bool, dateTime, int, rt, str, successRt } from "../helpers";
 import { nextAccessCode } from "../seed";
 import type { OpContext, OpHandler, SiteLinkSimulator } from "../simulator";
 import type { SiteRecord, TenantRecord } from "../state";
@@ -66,6 +66,7 @@ export function tenantRow(sim: SiteLinkSimulator, s: SiteRecord, t: TenantRecord
     sRelationshipAlt: text("sRelationshipAlt"),
     bCommercial: f.bCommercial === true,
     bCompanyIsTenant: f.bCompanyIsTenant === true,
+    bSMSOptIn: f.bSMSOptIn === true,
     bMilitary: t.military,
     dDOB: sim.dt(s, typeof f.dDOB === "string" ? f.dDOB : null),
     sTenNote: text("sTenNote"),
@@ -95,7 +96,8 @@ const TenantNewDetailed_v3: OpHandler = (ctx) => {
     updated: ctx.nowLocal,
   };
   s.tenants.push(tenant);
-  return [{ name: "RT", rows: [{ Ret_Code: tenant.TenantID, Ret_Msg: "", TenantID: tenant.TenantID, AccessCode: tenant.accessCode }] }];
+  // LSETUP (LK yaml §1, evidence §4.8): Ret_Code "1" on success, the id in its own column.
+  return [{ name: "RT", rows: [{ Ret_Code: 1, Ret_Msg: "", TenantID: tenant.TenantID, AccessCode: tenant.accessCode }] }];
 };
 
 const TenantUpdate_v3: OpHandler = (ctx) => {
@@ -110,7 +112,7 @@ const TenantUpdate_v3: OpHandler = (ctx) => {
   tenant.webPassword = str(ctx.params.sWebPassword);
   tenant.updated = ctx.nowLocal;
   for (const l of s.ledgers) if (l.TenantID === tenant.TenantID && l.active) l.accessCode = gate;
-  return [rt(tenant.TenantID, "")];
+  return [successRt(s, tenant.TenantID)];
 };
 
 const TenantUpdateMilitary: OpHandler = (ctx) => {
@@ -152,16 +154,28 @@ const TenantSearchDetailed: OpHandler = (ctx) => {
   return [{ name: "Table", rows }];
 };
 
-/** Per site: the login is the tenant's email (case-insensitive), the password is sWebPassword as stored. */
+/**
+ * Per site: the login is the tenant's email (case-insensitive), the password is sWebPassword as
+ * stored. As a real portal reads it (MS, evidence §4.5): one RT row per tenant record with that
+ * login and password, each with Ret_Code = TenantID, Ret_Msg, bHasActiveLedger and sWebPassword in
+ * clear (no Table); none: RT -1.
+ */
 const TenantLogin: OpHandler = (ctx) => {
   const s = site(ctx);
   const login = str(ctx.params.sTenantLogin).trim().toLowerCase();
   const password = str(ctx.params.sTenantPassword);
-  const tenant = s.tenants.find((t) => String(t.fields.sEmail ?? "").toLowerCase() === login && login !== "");
-  if (!tenant || !tenant.webPassword || tenant.webPassword !== password) return [rt(-1, "Invalid login or password")];
+  const matches = s.tenants.filter((t) => login !== "" && String(t.fields.sEmail ?? "").toLowerCase() === login && t.webPassword !== "" && t.webPassword === password);
+  if (matches.length === 0) return [rt(-1, "Invalid login or password")];
   return [
-    rt(tenant.TenantID, "Success"),
-    { name: "Table", rows: [{ TenantID: tenant.TenantID, SiteID: s.SiteID, sFName: String(tenant.fields.sFName ?? ""), sLName: String(tenant.fields.sLName ?? ""), sEmail: String(tenant.fields.sEmail ?? "") }] },
+    {
+      name: "RT",
+      rows: matches.map((t) => ({
+        Ret_Code: t.TenantID,
+        Ret_Msg: "Success",
+        bHasActiveLedger: s.ledgers.some((l) => l.TenantID === t.TenantID && l.active),
+        sWebPassword: t.webPassword,
+      })),
+    },
   ];
 };
 

@@ -166,7 +166,8 @@ export function createFakeSite(unitIds: Array<{ id: string; name: string }>): Fa
           note: String(p.sTenNote ?? ""),
           accessCode,
         });
-        return rt(Number(id), "", { TenantID: id, AccessCode: accessCode });
+        // As on LSETUP: Ret_Code 1, the id in TenantID (evidence §4.8).
+        return rt(1, "", { TenantID: id, AccessCode: accessCode });
       }
       case "TenantUpdateMilitary":
       case "TenantNoteInsert_v2":
@@ -178,7 +179,9 @@ export function createFakeSite(unitIds: Array<{ id: string; name: string }>): Fa
         if (!u) return rt(-25, "Invalid UnitID");
         if (u.bRented || !u.bRentable) return rt(-2, "Unit ID is not available");
         const required = add(add(site.cost.rent, site.cost.rentTax), add(site.cost.fee, site.cost.feeTax));
-        if (Number(p.iPayMethod) === 0) {
+        // iPayMethod as on LSETUP (evidence §4.9): 0 none (-2), 1 card, 2 cash.
+        if (Number(p.iPayMethod) === 0) return rt(-2, "Payment amount must be greater than zero");
+        if (Number(p.iPayMethod) === 1) {
           const number = String(p.sCreditCardNumber ?? "");
           if (number === "4000000000000002" || number === "4000000000009995") return rt(-100, "Credit Card not being authorized");
           if (!/^\d{13,19}$/.test(number)) return rt(-14, "Credit Card number is invalid");

@@ -24,6 +24,7 @@ import { createFakeSite, type FakeSite } from "./sitelink-fake";
 const SETTINGS: SiteLinkRentalSettings = {
   charges: "sitelink",
   cardTypeIds: { visa: 5, mastercard: 6, discover: 8 },
+  payMethodIds: { card: 1, cash: 2 },
   billingFrequency: 3,
   channelType: 1,
   testMode: true,

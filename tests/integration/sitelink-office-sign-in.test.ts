@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
-import { leases, locations, sitelinkSites, tenantSoftwareLinks } from "~/db/schema";
+import { leases, locations, sitelinkSites, sitelinkWrites, tenantSoftwareLinks } from "~/db/schema";
 import { forgetStorageChoices, runSiteLinkSync, storageFor } from "~/storage-software/index.server";
 import { isSoftwareUnreachable } from "~/storage-software/errors";
 import { createOfficeSignIn, OFFICE_HAS_ACCOUNT_MESSAGE, OFFICE_NO_MATCH_MESSAGE } from "~/services/office-sign-in.server";
@@ -68,6 +68,23 @@ describe("office tenants create their portal sign-in (SiteLink)", () => {
     expect(signedIn).toEqual({ ok: true, tenantId });
     // The web password is not our password.
     expect(await storageFor(bed.handle.db, bed.lumberton).authenticateTenant({ email: "pat.office@example.com", password: "gate1234" })).toBeNull();
+  });
+
+  it("takes the tenant record with an active ledger among TenantLogin's rows (an old record first), and keeps no raw answer", async () => {
+    const unitId = bed.sim.control.createUnitType("L001", { typeName: "Indoor", width: 5, length: 5, stdRate: 3000, statuses: ["available"] }).units[0]!.UnitID;
+    const old = bed.sim.control.addOfficeTenant("L001", { firstName: "Olive", lastName: "Office", email: "olive.twice@example.com", webPassword: "olive123" });
+    const current = bed.sim.control.addOfficeTenant("L001", { firstName: "Olive", lastName: "Office", email: "olive.twice@example.com", webPassword: "olive123", unitId });
+    expect((await runSiteLinkSync(bed.handle.db)).every((r) => r.ok)).toBe(true);
+    const result = await storageFor(bed.handle.db, bed.lumberton).claimOfficeTenant({ email: "olive.twice@example.com", webPassword: "olive123", passwordHash: "x", now });
+    expect(result.kind).toBe("claimed");
+    const tenantId = Number((result as { tenantId: string }).tenantId);
+    const [link] = await bed.handle.db.select().from(tenantSoftwareLinks).where(eq(tenantSoftwareLinks.tenantId, tenantId));
+    expect(link!.externalTenantId).toBe(String(current.TenantID));
+    expect(link!.externalTenantId).not.toBe(String(old.TenantID));
+    expect((await bed.handle.db.select().from(leases).where(eq(leases.tenantId, tenantId))).map((l) => l.externalId)).toEqual([String(current.LedgerID)]);
+    // The answer (with sWebPassword in clear) is kept nowhere: no journal row mentions the login or the password.
+    const rows = await bed.handle.db.select().from(sitelinkWrites);
+    expect(rows.filter((w) => w.operation === "TenantLogin" || JSON.stringify(w).includes("olive123"))).toEqual([]);
   });
 
   it("says a sign-in exists only to someone who proved the office record", async () => {

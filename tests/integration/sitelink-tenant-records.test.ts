@@ -72,6 +72,10 @@ async function officeTenant() {
     sLicense: "NC-D-123456",
     sLicRegion: "NC",
     dDOB: "1980-04-02T00:00:00",
+    // The v3 extras (TenantNewDetailed_v3's, sent back as read by TenantUpdate_v3: issue 20).
+    sTaxID: "56-1234567",
+    bSMSOptIn: true,
+    sCountryCode: "1",
   });
   expect(r.rt?.Ret_Code).toBe(office.TenantID);
   const claim = await lumberton.claimOfficeTenant({ email, webPassword: "pass1234", passwordHash: await hashPassword("portal-pass-1"), now: NOW });
@@ -102,7 +106,8 @@ describe("contact changes at a SiteLink location", () => {
     // Not the form's: sent back exactly as read (TenantUpdate_v3 would have blanked them).
     expect(after.accessCode).toBe(t.gate);
     expect(after.webPassword).toBe("pass1234");
-    for (const f of ["sMrMrs", "sCompanyBus", "sPhoneBus", "sLicense", "sLicRegion", "sMobile", "sPhone", "dDOB"]) expect(after.fields[f], f).toEqual(before.fields[f]);
+    for (const f of ["sMrMrs", "sCompanyBus", "sPhoneBus", "sLicense", "sLicRegion", "sMobile", "sPhone", "dDOB", "sTaxID", "bSMSOptIn", "sCountryCode"]) expect(after.fields[f], f).toEqual(before.fields[f]);
+    expect(after.fields).toMatchObject({ sTaxID: "56-1234567", bSMSOptIn: true, sCountryCode: "1" });
     expect(site().ledgers.find((l) => l.LedgerID === t.ledgerId)!.accessCode).toBe(t.gate);
     expect(await lumberton.getTenant(t.tenantId)).toMatchObject({ lastName: "Oakley", city: "Pembroke", isCommercial: true });
     expect((await journal(t.siteLinkTenantId)).map((j) => j.state)).toEqual(["done"]);

@@ -92,3 +92,25 @@ export async function roomiestSyncedUnitType(bed: SiteLinkTestbed, location: Loc
   const pick = rows.sort((a, b) => b.free - a.free)[0]!;
   return { id: String(pick.id), free: pick.free };
 }
+
+/** The simulator's readings of what the sources leave open (sitelink-simulator/state.ts SiteReadings, decision 180). */
+export interface Readings {
+  payMethod: "lsetup" | "manual";
+  successCode: "id" | "zero";
+}
+
+/** The simulator's default readings (the contract suite runs on them). */
+export const DEFAULT_READINGS: Readings = { payMethod: "lsetup", successCode: "id" };
+
+/** The pay-method ids an operator configures for each iPayMethod reading (`sitelink:configure --pay-method`). */
+export const PAY_METHOD_IDS = {
+  lsetup: { card: 1, cash: 2, check: 3 },
+  manual: { card: 0, cash: 2, check: 1 },
+} as const;
+
+/** Both simulated sites answer by `readings`; the locations' settings carry the matching pay-method ids. */
+export async function useReadings(bed: SiteLinkTestbed, readings: Readings, payMethodIds: { card: number; cash: number; check: number } = PAY_METHOD_IDS[readings.payMethod]): Promise<void> {
+  for (const code of ["L001", "L002"]) bed.sim.control.configureSite(code, { readings });
+  await bed.handle.db.update(sitelinkSites).set({ payMethodIds });
+  forgetStorageChoices(bed.handle.db);
+}

@@ -21,6 +21,8 @@
  *  - `openCheckout({ unitTypeId, now })`: whatever must exist before `moveIn` for a checkout (the local
  *    adapter: a `checkouts` row); returns the checkout id and its idempotency key.
  *  - `softwareContact(tenantId)` (optional): the contact details in the software's own tenant record.
+ *  - `softwareReservation(reservationId)` (optional): the reservation in the software's own records
+ *    and the tenant record that holds it (SiteLink: the WaitingID and its TenantID's record).
  *  - `advanceClock(to)`: moves the software's own clock (a simulator's business date) to `to`; the
  *    port's calls also get `now`/`runDate` explicitly. The local adapter has no clock of its own.
  *  - `close()`.
@@ -54,6 +56,11 @@ export interface ContractHarness {
    * keeps one of its own (SiteLink: the site's tenant record); absent for the local adapter.
    */
   softwareContact?(tenantId: string): Promise<{ lastName: string; addr1: string; city: string; email: string; cellPhone: string } | null>;
+  /**
+   * The reservation as the software's own records hold it, with the tenant record holding it, when the
+   * software keeps one (SiteLink: the WaitingID's row and its tenant); absent for the local adapter.
+   */
+  softwareReservation?(reservationId: string): Promise<{ status: "active" | "cancelled" | "converted"; holder: { firstName: string; lastName: string; email: string } } | null>;
   close(): Promise<void>;
 }
 
@@ -414,13 +421,13 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
     });
     afterAll(() => h?.close());
     let n = 0;
-    const reserve = (unitTypeId: string, over: { expiresAt?: Date; key?: string } = {}) => {
+    const reserve = (unitTypeId: string, over: { expiresAt?: Date; key?: string; email?: string } = {}) => {
       n++;
       return h.storage.reserveUnit({
         unitTypeId,
         firstName: "Rita",
         lastName: "Reserve",
-        email: uniqueEmail("reserve"),
+        email: over.email ?? uniqueEmail("reserve"),
         phone: "9105550188",
         desiredMoveInDate: "2026-06-20",
         expiresAt: over.expiresAt ?? new Date(NOW.getTime() + 7 * 86_400_000),
@@ -443,6 +450,16 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(await h.storage.getReservation({ confirmationCode: r.confirmationCode, now: NOW })).toMatchObject({ id: r.id });
       expect(await h.storage.getReservation({ id: "999999999", now: NOW })).toBeNull();
       expect(await h.otherStorage.getReservation({ id: r.id, now: NOW })).toBeNull();
+    });
+
+    it("is held in the software by the renter's own tenant record, and cancelled there too", async () => {
+      if (!h.softwareReservation) return;
+      const { unitTypeId } = await freshType(h, 1);
+      const email = uniqueEmail("held");
+      const r = await reserve(unitTypeId, { email });
+      expect(await h.softwareReservation(r.id)).toEqual({ status: "active", holder: { firstName: "Rita", lastName: "Reserve", email } });
+      await h.storage.cancelReservation({ id: r.id, cancelTokenHash: "a".repeat(64), now: NOW });
+      expect((await h.softwareReservation(r.id))!.status).toBe("cancelled");
     });
 
     it("refuses a reservation when no unit is free", async () => {

@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { checkouts, tenantSoftwareLinks, unitTypes, units } from "~/db/schema";
+import { checkouts, reservations, tenantSoftwareLinks, unitTypes, units } from "~/db/schema";
 import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
 import { CONTRACT_NOW, storageSoftwareContract } from "./storage-software-contract";
 import { startSiteLinkTestbed } from "./sitelink-testbed";
@@ -66,6 +66,16 @@ storageSoftwareContract("sitelink", async () => {
       if (!t) return null;
       const f = (k: string) => String(t.fields[k] ?? "");
       return { lastName: f("sLName"), addr1: f("sAddr1"), city: f("sCity"), email: f("sEmail"), cellPhone: f("sMobile") };
+    },
+    // SiteLink's reservation (the WaitingID we keep) and the tenant record holding it.
+    async softwareReservation(reservationId) {
+      const [row] = await db.select({ externalId: reservations.externalId }).from(reservations).where(eq(reservations.id, Number(reservationId)));
+      const site = control.inspectSite("L001");
+      const r = row?.externalId ? site.reservations.find((x) => x.WaitingID === Number(row.externalId)) : undefined;
+      const t = r ? site.tenants.find((x) => x.TenantID === r.TenantID) : undefined;
+      if (!r || !t) return null;
+      const status = r.iWaitingStatus === 0 ? "active" : r.iWaitingStatus === 1 ? "converted" : "cancelled";
+      return { status, holder: { firstName: String(t.fields.sFName ?? ""), lastName: String(t.fields.sLName ?? ""), email: String(t.fields.sEmail ?? "") } };
     },
     close: () => bed.close(),
   };

@@ -22,6 +22,16 @@ export type SiteLinkCardCharger = (typeof siteLinkCardChargers)[number];
  * stored AES-256-GCM encrypted in `*_encrypted` under SITELINK_SECRET_KEY
  * (app/storage-software/sitelink/secrets.ts). Neither is ever shown on a page or logged.
  */
+/** MoveInWithDiscount_v7's iPayMethod id per way of paying, per site (decision 180). */
+export interface SiteLinkPayMethodIds {
+  card: number;
+  cash: number;
+  check: number;
+}
+
+/** SiteLink's test site LSETUP (LK's notes, evidence §4.9): 0 none, 1 card, 2 cash, 3 check, 4 ACH. */
+export const DEFAULT_PAY_METHOD_IDS: SiteLinkPayMethodIds = { card: 1, cash: 2, check: 3 };
+
 export const sitelinkSites = pgTable(
   "sitelink_sites",
   {
@@ -47,6 +57,11 @@ export const sitelinkSites = pgTable(
     testMode: boolean().notNull().default(false),
     /** The site's PmtTypeID per card brand (PaymentTypesRetrieve), e.g. {"visa":5,"mastercard":6}. */
     cardTypeIds: jsonb().$type<Record<string, number>>().notNull().default({}),
+    /**
+     * MoveInWithDiscount_v7's iPayMethod ids at this site (the sources disagree: decision 180).
+     * Default from SiteLink's test site LSETUP: card 1, cash 2, check 3 (the manual says card 0, check 1, cash 2).
+     */
+    payMethodIds: jsonb().$type<SiteLinkPayMethodIds>().notNull().default({ card: 1, cash: 2, check: 3 }),
     /** iBillingFrequency the site accepts (per site; 3 = monthly at most sites). */
     billingFrequency: integer().notNull().default(3),
     /** ChannelType of move-in quotes and move-ins: 1 web rate, 0 standard rate. */

@@ -25,7 +25,9 @@ import type { Billing, LeaseBilling, LocationRef, TenantLease } from "../port";
 import { chargeAutopayCard, recordApprovedPayment } from "../local/ledger";
 import { rows, type Row, type SiteLinkCall } from "./calls";
 import { createJournal, type JournalEntry } from "./journal";
-import { mayHaveBeenApplied, readLedgers } from "./move-in";
+import { readAnswer } from "./answers";
+import { mayHaveBeenApplied } from "./errors";
+import { readLedgers } from "./ledger-reads";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import type { SiteLinkSettings } from "./settings";
 
@@ -203,9 +205,12 @@ export function siteLinkBilling(deps: SiteLinkBillingDeps): Billing {
         },
         { write: true },
       );
-      const code = a.retCode ?? 0;
-      if (code > 0) return recorded(key, ctx, String(code), now);
-      if (code !== -1) {
+      // A positive code is the receipt; 0 or -1 may mean SiteLink booked it: read back below, never
+      // refunded (answers.ts: PaymentSimpleCheckWithSource's success code is in no source).
+      const outcome = readAnswer(CHECK_PAYMENT, a);
+      const code = outcome.kind === "refused" ? outcome.code : 0;
+      if (outcome.kind === "ok" && outcome.id) return recorded(key, ctx, outcome.id, now);
+      if (outcome.kind === "refused") {
         // A clear refusal (the ledger or unit is gone): nothing was recorded; give the money back.
         await journal.settle(key, "failed", {
           externalIds: { outcome: "refused" },

@@ -91,3 +91,12 @@ export function moveInError(retCode: number, retMsg: string): StorageSoftwareErr
       return new StorageSoftwareError(`SiteLink move-in refused (${retCode}${retMsg ? ` "${retMsg}"` : ""}): the site's SiteLink configuration needs attention`);
   }
 }
+
+/**
+ * Whether a write that threw may have been applied: a timeout, a reset, an HTTP error or garbage after
+ * sending may all follow a commit; an envelope we refused to build or a soap:Client Fault never do.
+ */
+export function mayHaveBeenApplied(error: unknown): boolean {
+  if (error instanceof SiteLinkCallError) return error.outcomeUnknown;
+  return error instanceof SoftwareUnreachableError;
+}

@@ -58,13 +58,15 @@ export const JOURNAL_KEPT_FIELDS = [
   "autopay",
   "autopayHandled",
   "outcome",
+  // why a failed row needs the operator (e.g. a -2 move-in while the unit was free, decision 180)
+  "attention",
 ] as const;
 
 /** Personal data a row may hold while it is open (what reconciliation compares); removed when it is settled. */
 export const JOURNAL_PERSONAL_FIELDS = ["fields"] as const;
 
 /** The fields `sitelink:status` and the status snapshot show of a row: identifiers an operator looks up. */
-export const JOURNAL_SHOWN_FIELDS = ["tenantId", "siteLinkTenantId", "ledgerId", "leaseNum", "receipt", "waitingId", "leaseId", "unitId", "amount", "total", "dueDate", "gatewayAuth", "outcome", "purpose"] as const;
+export const JOURNAL_SHOWN_FIELDS = ["tenantId", "siteLinkTenantId", "ledgerId", "leaseNum", "receipt", "waitingId", "leaseId", "unitId", "amount", "total", "dueDate", "gatewayAuth", "outcome", "purpose", "attention"] as const;
 
 /** Settled rows are deleted this many days after they were settled. */
 export const JOURNAL_RETENTION_DAYS = 90;

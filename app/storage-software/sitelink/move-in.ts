@@ -22,14 +22,14 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, leases, locations, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
+import { checkouts, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
 import { cardBrand as brandOf } from "~/domain/cards";
 import type { MoveInQuote } from "~/domain/move-in-quote";
 import { logger } from "~/logger.server";
-import type { LocationRef } from "../index.server";
-import type { CardDetails, MoveInChargeLine, MoveInCheck, MoveInInput, MoveInResult, PaymentMethodInput } from "../port";
+import type { CardDetails, LocationRef, MoveInChargeLine, MoveInCheck, MoveInInput, MoveInResult, PaymentMethodInput } from "../port";
 import {
+  CardNotTakenOnlineError,
   ChargesChangedError,
   EMAIL_TAKEN_MESSAGE,
   OutcomeUnknownError,
@@ -42,7 +42,12 @@ import {
 import { postCharges, recordApprovedPayment } from "../local/ledger";
 import { newTenantRow } from "../local/rentals";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
-import { readFailed, SiteLinkCallError } from "./errors";
+import { mayHaveBeenApplied, readFailed } from "./errors";
+import { findTenantWithNote, searchTenantsByEmail, tenantParams } from "./tenant-records";
+import { readAnswer, type AnswerOutcome } from "./answers";
+import { billingInfoParams, expiryParam } from "./billing-params";
+import { readLedgers } from "./ledger-reads";
+import { moveInKeyPrefix, tenantsWeCreated } from "./move-in-attempts";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
 import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
 
@@ -52,6 +57,8 @@ export interface SiteLinkRentalSettings {
   charges: "sitelink" | "gateway";
   /** The site's PmtTypeID per card brand (PaymentTypesRetrieve). */
   cardTypeIds: Partial<Record<CardBrand, number>>;
+  /** MoveInWithDiscount_v7's iPayMethod per way of paying at this site (decision 180): card under A, cash under B. */
+  payMethodIds: { card: number; cash: number };
   /** iBillingFrequency accepted by the site (per-site; MC-K 3 = monthly). */
   billingFrequency: number;
   /** ChannelType: 1 web rate, 0 standard (must match the quote's). */
@@ -106,12 +113,12 @@ const MOVE_IN = "MoveInWithDiscount_v7";
 const TENANT_NEW = "TenantNewDetailed_v3";
 const NONE = -999;
 
-/** The journal key prefix of a checkout's move-in attempts; one attempt per idempotency key. */
-export const moveInKeyPrefix = (checkoutId: string) => `movein:${checkoutId}:`;
 const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
 export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
 
 const DECLINED = "Your card was declined.";
+/** The journal's mark on a move-in refused with -2 while the unit was free (status: needs attention). */
+export const PAY_METHOD_ATTENTION = "card not taken online: -2 while the unit was free";
 const NOT_IN_SITELINK = "SiteLink has no record of the move-in";
 const INVALID_CARD = "This card number is not valid.";
 
@@ -139,16 +146,6 @@ async function readUnit(call: SiteLinkCall, siteLinkUnitId: string): Promise<Row
 }
 
 const isFree = (u: Row | null) => Boolean(u) && !isTrue(u!.bRented) && isTrue(u!.bRentable ?? "true") && !isTrue(u!.bWaitingListReserved) && !u!.dDeleted;
-
-export async function readLedgers(call: SiteLinkCall, siteLinkTenantId: string): Promise<Row[]> {
-  const a = await call("LedgersByTenantID_v3", { sTenantID: siteLinkTenantId }, { write: false });
-  if (a.retCode != null && a.retCode < 0 && rows(a, "Ledgers").length === 0) {
-    // "No ledgers" comes back as an empty set or a non-positive code; -1 is also "could not read".
-    if (a.retCode === -1) throw readFailed(a, "LedgersByTenantID_v3")!;
-    return [];
-  }
-  return rows(a, "Ledgers");
-}
 
 // ------------------------------------------------------------------ quote
 
@@ -243,35 +240,6 @@ interface PendingMoveIn {
 /** Forgets what a checkout's move-in kept for reconciliation (settled: recorded, or it did not happen). */
 async function forgetPendingMoveIn(db: Executor, checkoutId: string): Promise<void> {
   await db.update(checkouts).set({ pendingMoveIn: null }).where(and(eq(checkouts.id, checkoutId), sql`${checkouts.pendingMoveIn} is not null`));
-}
-
-/** The done move-in attempt behind one of our lease records (the checkout that completed it), or null. */
-async function moveInAttemptOfLease(db: Executor, locationId: number, leaseId: string): Promise<{ key: string; externalIds: Record<string, string> } | null> {
-  if (!/^\d{1,9}$/.test(leaseId)) return null;
-  const [c] = await db.select({ id: checkouts.id }).from(checkouts).where(and(eq(checkouts.completedLeaseId, Number(leaseId)), eq(checkouts.locationId, locationId)));
-  if (!c) return null;
-  const done = (await createJournal(db, locationId).withPrefix(moveInKeyPrefix(c.id))).filter((e) => e.state === "done");
-  const last = done.at(-1);
-  return last ? { key: last.key, externalIds: last.externalIds } : null;
-}
-
-/**
- * Whether the tenant chose autopay when renting online and has not dealt with it since (enrolled or
- * cancelled in the portal): with autopay off, the confirmation, the email and the portal say that it
- * is not on yet and link to set it up (issue 11: a move-in confirmed only by reconciliation under
- * option A, where SiteLink's processor had the card and we may not keep it).
- */
-export async function autopayWantedAtMoveIn(db: Executor, locationId: number, leaseId: string): Promise<boolean> {
-  const attempt = await moveInAttemptOfLease(db, locationId, leaseId);
-  return attempt?.externalIds.autopay === "true" && attempt.externalIds.autopayHandled !== "true";
-}
-
-/** The tenant enrolled in or cancelled autopay in the portal: the move-in's wish is answered. */
-export async function autopayWishHandled(db: Executor, locationId: number, leaseId: string, now: Date): Promise<void> {
-  const attempt = await moveInAttemptOfLease(db, locationId, leaseId);
-  if (attempt?.externalIds.autopay === "true" && attempt.externalIds.autopayHandled !== "true") {
-    await createJournal(db, locationId).settle(attempt.key, "done", { externalIds: { autopayHandled: "true" }, now });
-  }
 }
 
 export function createSiteLinkMoveIn(deps: MoveInDeps) {
@@ -410,33 +378,32 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const t = input.tenant;
     const params = tenantParams(t, email, tenantNote(input.checkoutId));
     let answer;
+    let outcome: AnswerOutcome;
     try {
       answer = await call(TENANT_NEW, params, { write: true });
       if (answer.retCode === -2) answer = await call(TENANT_NEW, { ...params, sGateCode: "" }, { write: true }); // duplicate gate code
+      outcome = readAnswer(TENANT_NEW, answer);
     } catch (error) {
-      await journal.settle(attemptKey, "unknown", {
-        error: String(error),
-        now,
-      });
+      outcome = { kind: "unclear", code: null, message: String(error) };
+    }
+    if (outcome.kind === "unclear") {
+      // No answer, or one that may mean it was created: look for it (its note), never create blindly.
+      await journal.settle(attemptKey, "unknown", { error: outcome.message, now });
       const found = await findTenantByNote(email, input.checkoutId).catch(() => null);
       if (found) {
         await journal.settle(attemptKey, "done", { externalIds: { tenantId: found.tenantId }, now });
         if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now }).catch(() => undefined);
         return found;
       }
-      throw new SoftwareUnreachableError(`TenantNewDetailed_v3 did not answer: ${String(error)}`);
+      throw new SoftwareUnreachableError(`TenantNewDetailed_v3 did not say whether the tenant was created: ${outcome.message}`);
     }
-    const rt = rows(answer, "RT")[0] ?? {};
-    const id = answer.retCode != null && answer.retCode > 0 ? String(answer.retCode) : rt.TenantID;
-    if (!id || Number(id) <= 0) {
-      await journal.settle(attemptKey, "failed", {
-        error: `${answer.retCode} ${answer.retMsg}`,
-        now,
-      });
-      throw new StorageSoftwareError(`SiteLink refused the tenant: ${answer.retCode} ${answer.retMsg}`);
+    if (outcome.kind === "refused") {
+      await journal.settle(attemptKey, "failed", { error: outcome.message, now });
+      throw new StorageSoftwareError(`SiteLink refused the tenant: ${outcome.message}`);
     }
+    const rt = rows(answer!, "RT")[0] ?? {};
     const found = {
-      tenantId: String(rt.TenantID ?? id),
+      tenantId: outcome.id!,
       accessCode: rt.AccessCode ?? rt.sAccessCode ?? "",
     };
     await journal.settle(attemptKey, "done", { externalIds: { tenantId: found.tenantId }, now });
@@ -452,18 +419,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   async function findTenantByNote(email: string, checkoutId: string): Promise<{ tenantId: string; accessCode: string } | null> {
-    for (const r of await searchTenantsByEmail(call, email)) {
-      if (!r.TenantID) continue;
-      let note = r.sTenNote;
-      let accessCode = r.sAccessCode;
-      if (note === undefined) {
-        const info = rows(await call("TenantInfoByTenantID", { iTenantID: Number(r.TenantID) }, { write: false }), "Table")[0];
-        note = info?.sTenNote;
-        accessCode = info?.sAccessCode ?? accessCode;
-      }
-      if ((note ?? "").includes(tenantNote(checkoutId))) return { tenantId: r.TenantID, accessCode: accessCode ?? "" };
-    }
-    return null;
+    return findTenantWithNote(call, email, tenantNote(checkoutId));
   }
 
   /**
@@ -873,7 +829,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       iSource: 5,
       sSource: "Gatehouse website",
       bUsePushRate: false,
-      iPayMethod: settings.charges === "sitelink" ? 0 : 2,
+      iPayMethod: settings.charges === "sitelink" ? settings.payMethodIds.card : settings.payMethodIds.cash,
       sABARoutingNum: "",
       sAccountNum: "",
       iAccountType: 0,
@@ -912,9 +868,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
       throw new OutcomeUnknownError("SiteLink did not answer the move-in");
     }
-    const code = answer.retCode ?? 0;
-    if (code > 0) {
-      const ledgerId = String(code);
+    const outcome = readAnswer(MOVE_IN, answer);
+    if (outcome.kind === "ok") {
+      const ledgerId = outcome.id!;
       const leaseNum = rows(answer, "RT")[0]?.iLeaseNum ?? "";
       await journal.settle(key, "done", {
         externalIds: { ledgerId, leaseNum },
@@ -936,13 +892,17 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       ).catch(() => undefined);
       return result;
     }
-    const message = `${code} ${answer.retMsg}`;
-    if (code === -1) {
-      // "Failed to save move in": we cannot tell whether the card was authorised. Reconcile and alert.
+    const message = outcome.message;
+    if (outcome.kind === "unclear") {
+      // "Failed to save move in" (-1) or a code that does not say: we cannot tell whether the card was
+      // authorised or the ledger made. Reconcile by reading back (like a timeout); never refund here.
       await journal.settle(key, "unknown", { error: message, now });
       logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.checkoutId.slice(0, 6)}…: outcome unknown, reconciling`);
+      const settled = await confirmMoveIn({ checkoutId: input.checkoutId, now });
+      if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
       throw new OutcomeUnknownError("SiteLink could not say whether the move-in was saved");
     }
+    const code = outcome.code;
     await journal.settle(key, "failed", { error: message, now });
     if (code === -2 || code === -25) {
       // Perhaps our own earlier attempt rented it (a slow commit): then it is ours.
@@ -951,6 +911,22 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       if (own?.LedgerID) return withAutopay(await recordCompleted(input.checkoutId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now), input, brand, now);
       await refundB(gatewayAuth, idempotencyKey);
       await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+      if (code === -2) {
+        // -2 is "unit not available" in the manual, but LSETUP answers -2 to a pay method it reads as
+        // "none" (evidence §4.9): checked before it is believed. The unit still free (or unreadable):
+        // nothing is marked rented, the renter is asked to call the office, the operator is told.
+        const again = await readUnit(call, unit.externalId!).catch(() => undefined);
+        if (again === undefined || isFree(again)) {
+          const why = again === undefined ? "the unit could not be read again" : "the unit is still free in SiteLink";
+          await journal.settle(key, "failed", {
+            error: `${message}: ${why}; the card was not taken online (check the location's --pay-method ids with sitelink:configure)`,
+            externalIds: { attention: PAY_METHOD_ATTENTION },
+            now,
+          });
+          logger.warn(`[sitelink] ${MOVE_IN} answered ${message} at ${location.name} while ${why}: the pay-method id may be wrong for this site (nothing charged, nothing rented)`);
+          throw new CardNotTakenOnlineError("The card could not be taken online for this unit");
+        }
+      }
       throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
     }
     await refundB(gatewayAuth, idempotencyKey);
@@ -1026,9 +1002,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         }),
         { write: true },
       );
-      const ok = (a.retCode ?? 0) > 0;
-      await journal.settle(key, ok ? "done" : "failed", {
-        error: ok ? null : `${a.retCode} ${a.retMsg}`,
+      const outcome = readAnswer("TenantBillingInfoUpdate_v2", a);
+      const ok = outcome.kind === "ok";
+      await journal.settle(key, ok ? "done" : outcome.kind === "refused" ? "failed" : "unknown", {
+        error: ok ? null : outcome.message,
         now,
       });
       if (ok)
@@ -1044,124 +1021,4 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   }
 
   return { moveIn, confirmMoveIn };
-}
-
-/**
- * SiteLink TenantIDs our own checkouts created (journal): a checkout that was declined or abandoned
- * leaves its SiteLink tenant behind (re-used on retry, never a second one); it is not "an account".
- * A completed one is in our tenants table, which the caller checks first.
- */
-export async function tenantsWeCreated(db: Database, locationId: number): Promise<Set<string>> {
-  const list = await db
-    .select({ id: sql<string>`${sitelinkWrites.externalIds}->>'tenantId'` })
-    .from(sitelinkWrites)
-    .where(and(eq(sitelinkWrites.locationId, locationId), eq(sitelinkWrites.operation, TENANT_NEW), eq(sitelinkWrites.state, "done")));
-  return new Set(list.map((r) => r.id).filter(Boolean));
-}
-
-/**
- * Whether a write that threw may have been applied: a timeout, a reset, an HTTP error or garbage after
- * sending may all follow a commit; an envelope we refused to build or a soap:Client Fault never do.
- */
-export function mayHaveBeenApplied(error: unknown): boolean {
-  if (error instanceof SiteLinkCallError) return error.outcomeUnknown;
-  return error instanceof SoftwareUnreachableError;
-}
-
-/** SiteLink tenants of this site whose email is exactly this one (the search is fuzzy and capped at 50: filter here). */
-export async function searchTenantsByEmail(call: SiteLinkCall, email: string): Promise<Row[]> {
-  const wanted = email.trim().toLowerCase();
-  const a = await call("TenantSearchDetailed", { sEmailAddress: wanted }, { write: false });
-  return rows(a, "Table").filter((r) => (r.sEmail ?? "").trim().toLowerCase() === wanted);
-}
-
-/** Last day of the expiry month at 23:59:59 (MC-H). */
-export function expiryParam(month: number, year: number): string {
-  const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
-  return `${year}-${String(month).padStart(2, "0")}-${String(last).padStart(2, "0")}T23:59:59`;
-}
-
-/**
- * TenantBillingInfoUpdate_v2's parameters: the ledger's autopay card (iAutoBillType 1 on, 0 off), with
- * the site's card type id for the brand; no ACH.
- */
-export function billingInfoParams(
-  settings: { cardTypeIds: Partial<Record<string, number>> },
-  ledgerId: string,
-  card: { brand: string; number: string; expMonth: number; expYear: number; name: string; street: string; zip: string; autoBillType: number },
-) {
-  return {
-    iLedgerID: Number(ledgerId),
-    iCreditCardTypeID: settings.cardTypeIds[card.brand] ?? 0,
-    sCreditCardNum: card.number,
-    dCredtiCardExpir: expiryParam(card.expMonth, card.expYear),
-    sCreditCardHolderName: card.name,
-    sCreditCardStreet: card.street,
-    sCreditCardZip: card.zip,
-    iAutoBillType: card.autoBillType,
-    sACH_CheckWriterAcctNum: "",
-    sACH_ABA_RoutingNum: "",
-    sACH_Check_SavingsCode: "",
-    iDaysAfterDue: 0,
-  };
-}
-
-/** TenantNewDetailed_v3's parameters (study §4): every one sent, SiteLink assigns the gate code. */
-export function tenantParams(t: MoveInInput["tenant"], email: string, note: string) {
-  const blank = "";
-  return {
-    sWebPassword: blank,
-    sMrMrs: blank,
-    sFName: t.firstName,
-    sMI: blank,
-    sLName: t.lastName,
-    sCompany: blank,
-    sAddr1: t.addr1,
-    sAddr2: t.addr2 ?? blank,
-    sCity: t.city,
-    sRegion: t.region,
-    sPostalCode: t.postalCode,
-    sCountry: "US",
-    sPhone: t.cellPhone,
-    sMrMrsAlt: blank,
-    sFNameAlt: t.altContactFirstName ?? blank,
-    sMIAlt: blank,
-    sLNameAlt: t.altContactLastName ?? blank,
-    sAddr1Alt: blank,
-    sAddr2Alt: blank,
-    sCityAlt: blank,
-    sRegionAlt: blank,
-    sPostalCodeAlt: blank,
-    sCountryAlt: blank,
-    sPhoneAlt: t.altContactPhone ?? blank,
-    sMrMrsBus: blank,
-    sFNameBus: blank,
-    sMIBus: blank,
-    sLNameBus: blank,
-    sCompanyBus: blank,
-    sAddr1Bus: blank,
-    sAddr2Bus: blank,
-    sCityBus: blank,
-    sRegionBus: blank,
-    sPostalCodeBus: blank,
-    sCountryBus: blank,
-    sPhoneBus: blank,
-    sFax: blank,
-    sEmail: email,
-    sPager: blank,
-    sMobile: t.cellPhone,
-    bCommercial: t.isCommercial,
-    bCompanyIsTenant: t.isCompany,
-    dDOB: "1900-01-01T00:00:00",
-    sTenNote: note,
-    sLicense: blank,
-    sLicRegion: blank,
-    sSSN: blank,
-    sGateCode: blank,
-    sEmailAlt: blank,
-    sRelationshipAlt: blank,
-    sTaxID: blank,
-    bSMSOptIn: false,
-    sCountryCode: blank,
-  };
 }

@@ -10,8 +10,9 @@ import type { Database } from "~/db/client.server";
 import { leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { addDaysIso } from "~/domain/calendar";
 import type { LocationRef, OfficeClaimResult } from "../port";
+import { tenantIdFromLogin } from "./answers";
 import { rows, type SiteLinkCall } from "./calls";
-import { readLedgers } from "./move-in";
+import { readLedgers } from "./ledger-reads";
 import { dateOf, decimalToCents } from "./quote";
 
 export const OFFICE_LEASE_TEXT = "Rented at the office. The signed rental agreement is kept at the office.";
@@ -22,8 +23,9 @@ export function siteLinkOfficeTenants(deps: { db: Database; location: LocationRe
   async function claimOfficeTenant(input: { email: string; webPassword: string; passwordHash: string; now: Date }): Promise<OfficeClaimResult> {
     const email = input.email.trim().toLowerCase();
     if (!email || !input.webPassword) return { kind: "no_match" };
-    const login = await call("TenantLogin", { sTenantLogin: email, sTenantPassword: input.webPassword }, { write: false });
-    const siteLinkTenantId = (login.retCode ?? 0) > 0 ? String(login.retCode) : null;
+    // The answer carries every matching record's web password in clear (sWebPassword): only the
+    // chosen TenantID leaves this line; the answer itself is never logged, journalled or kept.
+    const siteLinkTenantId = tenantIdFromLogin(await call("TenantLogin", { sTenantLogin: email, sTenantPassword: input.webPassword }, { write: false }));
     if (!siteLinkTenantId) return { kind: "no_match" };
     const info = rows(await call("TenantInfoByTenantID", { iTenantID: Number(siteLinkTenantId) }, { write: false }), "Table")[0];
     // The record must carry this very email (TenantLogin may accept another login name).

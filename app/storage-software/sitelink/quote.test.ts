@@ -80,4 +80,12 @@ describe("SiteLink money and quote rows", () => {
       }),
     ).toThrow();
   });
+
+  it("estimates the monthly figure with rent tax rounded half up, as SiteLink does (LSETUP), never floored", () => {
+    // A first-of-month site: the first line is 12 days prorated (24.00, tax 1.62 at 6.75 %).
+    const rent = { ChargeDescription: "Rent", ChargeAmount: "24.0000", TaxAmount: "1.6200", dcDiscount: "0", dcTotal: "25.6200", bMoveInRequired: "true", StartDate: "2026-03-20T00:00:00", EndDate: "2026-03-31T00:00:00" };
+    const q = quoteFromCostRows([rent], { moveInDate: "2026-03-20", standardRate: 6200, monthlyRate: 6200, insurancePlanId: null, insurancePremium: 0 });
+    // 62.00 x 6.75 % = 4.185 -> 4.19 (flooring gave 4.18).
+    expect(q.monthlyTotal).toBe(6200 + 419);
+  });
 });

@@ -9,6 +9,7 @@
  * (tax = dcTotal − amount + discount), and a discount, when the row has one, its own negative line.
  */
 import { addDaysIso } from "~/domain/calendar";
+import { percentOf } from "~/domain/money";
 import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/move-in-quote";
 import { centsToDecimal, isTrue, optionalCents } from "./money";
 
@@ -114,8 +115,9 @@ export function quoteFromCostRows(rows: Row[], ctx: SiteLinkQuoteContext): MoveI
     subtotal,
     tax,
     total,
-    // SiteLink truncates rent tax (LK-TAX); the monthly figure is an estimate for display only.
-    monthlyTotal: ctx.monthlyRate + Math.floor(ctx.monthlyRate * rentTaxRate) + ctx.insurancePremium,
+    // SiteLink rounds rent tax half up (measured on LSETUP, evidence §4.4); the monthly figure is an
+    // estimate for display only (the rate is inferred from the first rent line).
+    monthlyTotal: ctx.monthlyRate + percentOf(ctx.monthlyRate, rentTaxRate * 100) + ctx.insurancePremium,
   };
 }
 

@@ -16,7 +16,9 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
 import { decimalToCents } from "./quote";
-import { autopayWantedAtMoveIn, createSiteLinkMoveIn, searchTenantsByEmail, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
+import { createSiteLinkMoveIn, siteLinkQuote, type MoveInGateway } from "./move-in";
+import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
+import { searchTenantsByEmail } from "./tenant-records";
 import type { SiteLinkSettings } from "./settings";
 
 export interface SiteLinkRentalsDeps {
@@ -51,6 +53,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
   const rentalSettings = async () => ({
     charges: settings.cardChargedBy,
     cardTypeIds: settings.cardTypeIds,
+    payMethodIds: settings.payMethodIds,
     billingFrequency: settings.billingFrequency,
     channelType: await channelOf(db, location.id),
     testMode: settings.testMode,

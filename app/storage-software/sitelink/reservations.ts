@@ -10,13 +10,15 @@ import { and, eq, lte } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, reservations, units } from "~/db/schema";
 import type { LocationRef, ReservationRecord, Rentals, ReserveInput } from "../port";
-import { StorageSoftwareError, UnitUnavailableError } from "../errors";
+import { SoftwareUnreachableError, StorageSoftwareError, UnitUnavailableError } from "../errors";
+import { readAnswer, type AnswerOutcome } from "./answers";
+import { mayHaveBeenApplied } from "./errors";
 import { localRentals } from "../local/rentals";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { freshUnitRow } from "./holds";
 import { createJournal } from "./journal";
 import { centsToDecimal } from "./quote";
-import { tenantParams } from "./move-in";
+import { findTenantWithNote, tenantParams } from "./tenant-records";
 import { rentableNow } from "./sync";
 import { logger } from "~/logger.server";
 
@@ -114,8 +116,10 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
         },
         { write: true },
       );
-      await journal.settle(key, (a.retCode ?? 0) > 0 ? "done" : "failed", {
-        error: (a.retCode ?? 0) > 0 ? null : `${a.retCode} ${a.retMsg}`,
+      // LSETUP answers 0 on success (answers.ts); a code that does not say is read back by the next sweep.
+      const outcome = readAnswer("ReservationUpdate_v4", a);
+      await journal.settle(key, outcome.kind === "ok" ? "done" : outcome.kind === "refused" ? "failed" : "unknown", {
+        error: outcome.kind === "ok" ? null : outcome.message,
         now,
       });
     } catch (error) {
@@ -191,31 +195,53 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
           fingerprint: record.id,
           now: input.now,
         });
-        const t = await call(
-          "TenantNewDetailed_v3",
-          tenantParams(
-            {
-              firstName: input.firstName,
-              lastName: input.lastName,
-              email: input.email,
-              cellPhone: input.phone,
-              webPwHash: "",
-              addr1: "",
-              addr2: null,
-              city: "",
-              region: "",
-              postalCode: "",
-              isMilitary: false,
-              isCompany: false,
-              isCommercial: false,
-            },
-            input.email.trim().toLowerCase(),
-            `Gatehouse reservation ${input.confirmationCode}`,
-          ),
-          { write: true },
-        );
-        const tenantId = (t.retCode ?? 0) > 0 ? String(t.retCode) : "";
-        if (!tenantId) throw new StorageSoftwareError(`SiteLink refused the tenant: ${t.retCode} ${t.retMsg}`);
+        const email = input.email.trim().toLowerCase();
+        const note = `Gatehouse reservation ${input.confirmationCode}`;
+        let outcome: AnswerOutcome;
+        try {
+          const t = await call(
+            "TenantNewDetailed_v3",
+            tenantParams(
+              {
+                firstName: input.firstName,
+                lastName: input.lastName,
+                email: input.email,
+                cellPhone: input.phone,
+                webPwHash: "",
+                addr1: "",
+                addr2: null,
+                city: "",
+                region: "",
+                postalCode: "",
+                isMilitary: false,
+                isCompany: false,
+                isCommercial: false,
+              },
+              email,
+              note,
+            ),
+            { write: true },
+          );
+          // The id is RT.TenantID; Ret_Code is 1 on success (LSETUP, answers.ts), never the id.
+          outcome = readAnswer("TenantNewDetailed_v3", t);
+        } catch (error) {
+          if (!mayHaveBeenApplied(error)) throw error;
+          outcome = { kind: "unclear", code: null, message: error instanceof Error ? error.message : String(error) };
+        }
+        let tenantId = outcome.kind === "ok" ? outcome.id! : "";
+        if (outcome.kind === "unclear") {
+          // It may have been created: found by its note, it is used; not found, nothing is reserved.
+          const found = await findTenantWithNote(call, email, note).catch(() => null);
+          if (!found) {
+            await journal.settle(tenantKey, "unknown", { error: outcome.message, now: input.now });
+            throw new SoftwareUnreachableError(`SiteLink did not say whether the reservation's tenant was created: ${outcome.message}`);
+          }
+          tenantId = found.tenantId;
+        }
+        if (outcome.kind === "refused") {
+          await journal.settle(tenantKey, "failed", { error: outcome.message, now: input.now });
+          throw new StorageSoftwareError(`SiteLink refused the tenant: ${outcome.message}`);
+        }
         await journal.settle(tenantKey, "done", {
           externalIds: { tenantId },
           now: input.now,
@@ -264,7 +290,14 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
           logger.warn(`[sitelink] reservation ${input.confirmationCode} at ${location.name}: SiteLink did not answer; kept locally, to be checked`);
           return record;
         }
-        const waitingId = (answer.retCode ?? 0) > 0 ? String(answer.retCode) : "";
+        const made = readAnswer("ReservationNewWithSource_v5", answer);
+        if (made.kind === "unclear") {
+          // An answer that does not say: like no answer, the local reservation stands, to be checked.
+          await journal.settle(key, "unknown", { error: made.message, now: input.now });
+          logger.warn(`[sitelink] reservation ${input.confirmationCode} at ${location.name}: SiteLink answered ${made.message}; kept locally, to be checked`);
+          return record;
+        }
+        const waitingId = made.kind === "ok" ? made.id! : "";
         if (!waitingId) {
           await journal.settle(key, "failed", {
             error: `${answer.retCode} ${answer.retMsg}`,

@@ -8,7 +8,7 @@
  */
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { accounts, locations, sitelinkSites, type SiteLinkCardCharger } from "~/db/schema";
+import { accounts, DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, type SiteLinkCardCharger, type SiteLinkPayMethodIds } from "~/db/schema";
 import { SoftwareUnreachableError } from "../errors";
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import type { Credentials } from "./envelope";
@@ -23,6 +23,8 @@ export interface SiteLinkSettings {
   testMode: boolean;
   /** PmtTypeID per card brand ("visa", "mastercard", "discover", "amex"). */
   cardTypeIds: Record<string, number>;
+  /** MoveInWithDiscount_v7's iPayMethod ids at this site (decision 180). */
+  payMethodIds: SiteLinkPayMethodIds;
   billingFrequency: number;
   channelType: 0 | 1;
   readTimeoutMs: number;
@@ -114,6 +116,7 @@ export async function loadSiteLinkSettings(db: Database, locationId: number, env
     cardChargedBy: row.cardChargedBy,
     testMode: row.testMode,
     cardTypeIds: row.cardTypeIds ?? {},
+    payMethodIds: { ...DEFAULT_PAY_METHOD_IDS, ...(row.payMethodIds ?? {}) },
     billingFrequency: row.billingFrequency,
     channelType: row.channelType === 0 ? 0 : 1,
     readTimeoutMs: row.readTimeoutMs ?? DEFAULT_READ_TIMEOUT_MS,
@@ -155,6 +158,8 @@ export interface SiteLinkSettingsInput {
   cardChargedBy?: SiteLinkCardCharger;
   testMode?: boolean;
   cardTypeIds?: Record<string, number>;
+  /** Default: LSETUP's ids (card 1, cash 2, check 3). */
+  payMethodIds?: Partial<SiteLinkPayMethodIds>;
   billingFrequency?: number;
   channelType?: 0 | 1;
 }
@@ -181,6 +186,7 @@ export async function saveSiteLinkSettings(db: Database, input: SiteLinkSettings
     cardChargedBy: input.cardChargedBy ?? "sitelink",
     testMode: input.testMode ?? false,
     cardTypeIds: input.cardTypeIds ?? {},
+    payMethodIds: { ...DEFAULT_PAY_METHOD_IDS, ...(input.payMethodIds ?? {}) },
     billingFrequency: input.billingFrequency ?? 3,
     channelType: input.channelType ?? 1,
   };

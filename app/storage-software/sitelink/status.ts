@@ -4,9 +4,9 @@
  * resolves), the last sync, the last full sync, the last error, and the write-journal rows that need
  * attention (unknown outcomes, pending calls older than a write timeout, recent failures).
  */
-import { and, asc, desc, eq, gte, lt, or } from "drizzle-orm";
+import { and, asc, desc, eq, gte, lt, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
+import { DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { shownFields } from "./journal";
 import { chooseAdapter, loadSiteLinkSettings, settingsProblems } from "./settings";
@@ -36,6 +36,7 @@ export interface LocationStatus {
     apiKeyFrom: string;
     cardChargedBy: string;
     testMode: boolean;
+    payMethodIds: { card: number; cash: number; check: number };
     /** "ok", or why the secrets do not resolve (no value in the message). */
     secrets: string;
     /** Why the server refuses these settings (an http:// endpoint in production, a secret's variable name); empty when accepted. */
@@ -93,6 +94,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
             eq(sitelinkWrites.state, "unknown"),
             and(eq(sitelinkWrites.state, "pending"), lt(sitelinkWrites.startedAt, stale)),
             and(eq(sitelinkWrites.state, "failed"), gte(sitelinkWrites.startedAt, recent)),
+            and(eq(sitelinkWrites.state, "failed"), sql`${sitelinkWrites.externalIds} ? 'attention'`),
           ),
         ),
       )
@@ -114,6 +116,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
             apiKeyFrom: site.apiKeyEnv ? `environment variable ${site.apiKeyEnv}` : site.apiKeyEncrypted ? "encrypted in the database" : "none",
             cardChargedBy: site.cardChargedBy === "sitelink" ? "SiteLink's processor (A)" : "our gateway, recorded in SiteLink (B)",
             testMode: site.testMode,
+            payMethodIds: { ...DEFAULT_PAY_METHOD_IDS, ...(site.payMethodIds ?? {}) },
             secrets,
             refused,
           }
@@ -140,7 +143,9 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS
   }
   const needsAttention = out.some(
     (l) =>
-      l.attention.some((a) => a.state !== "failed") ||
+      // A failure the adapter marked for the operator (e.g. a move-in refused with -2 while the unit
+      // was free: the site's pay-method ids, decision 180) needs attention like an unknown outcome.
+      l.attention.some((a) => a.state !== "failed" || Boolean(a.ids.attention)) ||
       (l.adapter === "sitelink" && ((l.sync?.consecutiveFailures ?? 0) > 0 || !l.sync?.lastSyncedAt)) ||
       (l.settings !== null && (l.settings.secrets !== "ok" || (l.settings.refused ?? []).length > 0)),
   );
@@ -169,6 +174,7 @@ export function formatSiteLinkStatus(status: SiteLinkStatus, now: Date): string 
       lines.push(`  card charged by ${s.cardChargedBy}${s.testMode ? "; TEST MODE" : ""}`);
       for (const r of s.refused ?? []) lines.push(`  REFUSED         ${r}`);
       if (!s.refused?.length && s.endpoint.startsWith("http:")) lines.push("  note            an http:// endpoint is accepted outside production only (NODE_ENV=production refuses it)");
+      lines.push(`  pay-method ids  card=${s.payMethodIds.card} cash=${s.payMethodIds.cash} check=${s.payMethodIds.check} (MoveIn iPayMethod)`);
     }
     if (l.sync) {
       lines.push(`  last sync       ${ago(l.sync.lastSyncedAt, now)}`);

@@ -21,9 +21,9 @@ import { rows, type Row, type SiteLinkCall, type SiteLinkParams } from "./calls"
 import type { SiteLinkLog } from "./client";
 import type { OperationContract } from "./contract";
 import { operationSpec } from "./envelope";
-import { okRead } from "./errors";
+import { readAnswer } from "./answers";
+import { mayHaveBeenApplied, okRead } from "./errors";
 import type { Journal } from "./journal";
-import { mayHaveBeenApplied } from "./move-in";
 import { dateOf, isTrue } from "./quote";
 import contractJson from "./operations.json";
 
@@ -130,13 +130,14 @@ export function siteLinkContactPush(deps: ContactPushDeps) {
     let answered = false;
     try {
       const a = await call(UPDATE, updateParams(siteLinkTenantId, record, fields), { write: true });
-      const code = a.retCode ?? 0;
-      if (code > 0) answered = true;
-      else if (code !== -1) {
-        await journal.settle(key, "failed", { error: `${code} ${a.retMsg}`, now });
-        throw new StorageSoftwareError(`SiteLink refused the contact change: ${code} ${a.retMsg}`);
+      const outcome = readAnswer(UPDATE, a);
+      if (outcome.kind === "ok") answered = true;
+      else if (outcome.kind === "refused") {
+        await journal.settle(key, "failed", { error: outcome.message, now });
+        throw new StorageSoftwareError(`SiteLink refused the contact change: ${outcome.message}`);
       }
-      // -1: "failed to save", or a parameter SiteLink did not bind: read back.
+      // 0 (no source shows TenantUpdate_v3's success code), -1 ("failed to save", or a parameter
+      // SiteLink did not bind): it may have been applied; read back.
     } catch (error) {
       // Refused before it ran (an envelope we would not build, a soap:Client Fault): nothing applied.
       if (!mayHaveBeenApplied(error)) {
@@ -182,14 +183,19 @@ export function siteLinkContactPush(deps: ContactPushDeps) {
       await settleOpen(siteLinkTenantId, before, fields, now);
       const names = Object.keys(fields);
       if (!showsFields(before, fields)) await send(siteLinkTenantId, before, fields, now, "portal");
+      // bMilitary is in no source's tenant row (evidence §6.7): when the read does not show it, the
+      // flag is sent whatever it is, so turning it off reaches SiteLink too.
+      const militaryKnown = before.bMilitary !== undefined;
       const militaryBefore = isTrue(before.bMilitary);
-      if (military !== null && military !== militaryBefore) await setMilitary(siteLinkTenantId, military);
+      const sendMilitary = military !== null && (!militaryKnown || military !== militaryBefore);
+      if (sendMilitary) await setMilitary(siteLinkTenantId, military);
       return {
         async undo() {
           const current = await readTenant(siteLinkTenantId);
           const previous = fieldsAsRead(before, names);
           if (!showsFields(current, previous)) await send(siteLinkTenantId, current, previous, new Date(), "undo");
-          if (military !== null && military !== militaryBefore) await setMilitary(siteLinkTenantId, militaryBefore);
+          // Put back only what was read (an unread flag cannot be restored).
+          if (sendMilitary && militaryKnown) await setMilitary(siteLinkTenantId, militaryBefore);
         },
       };
     },

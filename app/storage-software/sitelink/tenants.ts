@@ -31,7 +31,11 @@ import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { siteLinkAutopayDecline, siteLinkBilling } from "./autopay";
 import { createJournal } from "./journal";
 import { siteLinkLedger } from "./ledger";
-import { autopayWantedAtMoveIn, autopayWishHandled, billingInfoParams, expiryParam, mayHaveBeenApplied, readLedgers } from "./move-in";
+import { readAnswer } from "./answers";
+import { mayHaveBeenApplied } from "./errors";
+import { billingInfoParams, expiryParam } from "./billing-params";
+import { readLedgers } from "./ledger-reads";
+import { autopayWantedAtMoveIn, autopayWishHandled } from "./move-in-attempts";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import type { SiteLinkSettings } from "./settings";
 import { addDaysIso, addMonthsIso } from "~/domain/calendar";
@@ -366,15 +370,20 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     let receipt = "";
     try {
       const a = await call(operation, params, { write: true });
-      const code = a.retCode ?? 0;
-      if (code > 0) receipt = String(code);
-      else if (code === -100 || code === -14) {
+      // A positive code is the receipt; 0 or -1 may mean it was booked: read back below (answers.ts).
+      const outcome = readAnswer(operation as "PaymentSimpleWithSource" | "PaymentSimpleCheckWithSource", a);
+      const code = outcome.kind === "ok" ? 0 : (outcome.code ?? 0);
+      if (outcome.kind === "ok") receipt = outcome.id ?? "";
+      else if (outcome.kind === "unclear") {
+        // Not a refusal: SiteLink may have booked it (never refunded here); the receipt is looked for.
+      } else if (code === -100 || code === -14) {
         await journal.settle(key, "failed", {
           error: `${code} ${a.retMsg}`,
           now: input.now,
         });
         throw new PaymentDeclinedError(code === -14 ? "This card number is not valid." : "Your card was declined.");
-      } else if (code !== -1) {
+      } else {
+        // A clear refusal: SiteLink booked nothing, so our gateway's charge (option B) goes back.
         await journal.settle(key, "failed", {
           error: `${code} ${a.retMsg}`,
           now: input.now,
@@ -421,6 +430,12 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     );
   }
 
+  /** Whether SiteLink's ledger shows this scheduled move-out date (a read; false when it cannot be read). */
+  async function moveOutShown(siteLinkTenantId: string, ledgerId: string, date: string): Promise<boolean> {
+    const ledger = (await readLedgers(call, siteLinkTenantId).catch(() => [] as Row[])).find((l) => l.LedgerID === ledgerId);
+    return dateOf(ledger?.dSchedOut) === date;
+  }
+
   /** SiteLink's prepayment figures for one lease (CustomerAccountsBalanceDetailsWithPrepayment, study §3.4). */
   async function quotePrepay(tenantId: string, leaseId: string, months: number): Promise<PrepayOffer | null> {
     const x = await ids(tenantId, leaseId);
@@ -462,8 +477,17 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     };
   }
 
+  /** Whether the ledger's billing info shows this autopay setting (and, when on, this card's last four digits). */
+  async function billingInfoShows(siteLinkTenantId: string, ledgerId: string, c: { number: string; autoBillType: 0 | 1 }): Promise<boolean> {
+    const a = await call("TenantBillingInfoByTenantID_v3", { iTenantID: Number(siteLinkTenantId) }, { write: false });
+    const row = rows(a, "Table").find((r) => r.LedgerID === ledgerId);
+    if (!row || Number(row.iAutoBillType ?? 0) !== c.autoBillType) return false;
+    return c.autoBillType === 0 || (row.sCreditCardNum ?? "").replace(/\D/g, "").slice(-4) === c.number.replace(/\D/g, "").slice(-4);
+  }
+
   /** The autopay card on SiteLink's ledger (TenantBillingInfoUpdate_v2), journalled; never undoes our record. */
   async function billingInfo(
+    siteLinkTenantId: string,
     ledgerId: string,
     c: {
       number: string;
@@ -491,12 +515,15 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         billingInfoParams(settings, ledgerId, { ...c, street: "" }),
         { write: true },
       );
-      const ok = (a.retCode ?? 0) > 0;
-      await journal.settle(key, ok ? "done" : "failed", {
-        error: ok ? null : `${a.retCode} ${a.retMsg}`,
+      const outcome = readAnswer("TenantBillingInfoUpdate_v2", a);
+      // An answer that may mean it was saved (0, -1): the ledger's billing info read back says.
+      const shown = outcome.kind === "unclear" && (await billingInfoShows(siteLinkTenantId, ledgerId, c).catch(() => false));
+      const state = outcome.kind === "ok" || shown ? "done" : outcome.kind === "refused" ? "failed" : "unknown";
+      await journal.settle(key, state, {
+        error: outcome.kind === "ok" ? null : shown ? `${outcome.message}; confirmed by reading the billing info back` : outcome.message,
         now,
       });
-      return ok ? "done" : "failed";
+      return state;
     } catch (error) {
       const state = mayHaveBeenApplied(error) ? "unknown" : "failed";
       await journal.settle(key, state, { error: error instanceof Error ? error.message : String(error), now });
@@ -561,6 +588,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         const name = input.method.kind === "card" ? input.method.card.nameOnCard : "";
         const zip = input.method.kind === "card" ? input.method.card.postalCode : "";
         const outcome = await billingInfo(
+          x.siteLinkTenantId,
           x.ledgerId,
           {
             number,
@@ -597,6 +625,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       const card = before?.autopay.card;
       if (x && card && settings.cardChargedBy === "sitelink") {
         await billingInfo(
+          x.siteLinkTenantId,
           x.ledgerId,
           {
             number: `XXXXXXXXXXXX${card.last4}`,
@@ -631,11 +660,18 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
             },
             { write: true },
           );
-          await journal.settle(key, (a.retCode ?? 0) > 0 ? "done" : "failed", {
-            error: (a.retCode ?? 0) > 0 ? null : `${a.retCode} ${a.retMsg}`,
+          const outcome = readAnswer("ScheduleMoveOut", a);
+          if (outcome.kind === "refused") {
+            await journal.settle(key, "failed", { error: outcome.message, now: input.now });
+            throw new StorageSoftwareError(`SiteLink refused the move-out date: ${outcome.message}`);
+          }
+          // Success, or an answer that may mean it (no source shows ScheduleMoveOut's success code):
+          // the ledger read back says whether the date is there.
+          const shown = outcome.kind === "ok" || (await moveOutShown(x.siteLinkTenantId, x.ledgerId, input.moveOutDate));
+          await journal.settle(key, shown ? "done" : "unknown", {
+            error: shown ? (outcome.kind === "ok" ? null : `${outcome.message}; confirmed by reading the ledger back`) : `${outcome.message}; the ledger does not show the date yet`,
             now: input.now,
           });
-          if ((a.retCode ?? 0) <= 0 && a.retCode !== -1) throw new StorageSoftwareError(`SiteLink refused the move-out date: ${a.retCode} ${a.retMsg}`);
         } catch (error) {
           // Setting a date twice is harmless: an unknown outcome is settled by the next read of the ledger.
           if (!mayHaveBeenApplied(error)) throw error;

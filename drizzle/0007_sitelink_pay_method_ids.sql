@@ -1,0 +1,1 @@
+ALTER TABLE "sitelink_sites" ADD COLUMN "pay_method_ids" jsonb DEFAULT '{"card":1,"cash":2,"check":3}'::jsonb NOT NULL;
