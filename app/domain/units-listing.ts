@@ -208,13 +208,14 @@ export function locationUnitListing(
  * location, filtered by size, type and location.
  */
 export function allUnitsListing(
-  locations: ReadonlyArray<{ location: ListingLocation; types: readonly ListingUnitType[] }>,
-  settings: AccountUnitSettings,
+  /** `settings`: the location's own, when they differ from the account's (decision 201). */
+  locations: ReadonlyArray<{ location: ListingLocation; types: readonly ListingUnitType[]; settings?: AccountUnitSettings }>,
+  accountSettings: AccountUnitSettings,
   filters: UnitFilters,
 ): UnitListingView {
   const sections: UnitSectionView[] = [];
   const everyShown: ListingUnitType[] = [];
-  for (const { location, types } of locations) {
+  for (const { location, types, settings = accountSettings } of locations) {
     const rentable = shownUnitTypes(types, location).filter((t) => t.availableCount > 0);
     const slugs = unitTypeSlugs(types);
     everyShown.push(...rentable);

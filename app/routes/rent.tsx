@@ -189,6 +189,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           total: q.quote.total,
           today: yearMonth(ctx.today),
           acceptedCards: ctx.acceptedCards,
+          demonstration: ctx.cardPayments.demonstration,
           autopay: autopayChoice(ctx.settings),
           autopayTerms: ctx.location.autopayTerms,
           nameOnCard: `${details!.first_name} ${details!.last_name}`,
@@ -671,7 +672,7 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       <p className="checkout__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
-      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} />
+      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} demonstration={view.demonstration} />
       <AutopayField choice={view.autopay} field={fields.autopay} terms={view.autopayTerms} />
       <div className="button-row">
         <BackLink basePath={d.basePath} step="pay" />

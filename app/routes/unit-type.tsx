@@ -24,7 +24,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!location || location.status !== "Live") throw notFound();
   const { types, notice, freshness } = await getUnitAvailabilityOrNotice(context, location);
   if (notice) throw data({ message: notice }, { status: 503, headers: { "Cache-Control": NO_STORE } });
-  const listing = locationUnitListing(types, location, accountUnitSettings(account), NO_FILTERS);
+  const listing = locationUnitListing(types, location, accountUnitSettings(account, location.globalSettings), NO_FILTERS);
   const cards = listing.sections.flatMap((s) => s.cards);
   const card = cards.find((c) => c.slug === params.unitTypeSlug.toLowerCase());
   if (!card) throw notFound();

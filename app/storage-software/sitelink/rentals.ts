@@ -6,7 +6,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, units, unitTypes } from "~/db/schema";
-import { parseAccountGlobalSettings } from "~/domain/account-settings";
+import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/account-settings";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { LocationRef, MoveInQuote, Rentals } from "../port";
 import { StorageValidationError, UnitUnavailableError } from "../errors";
@@ -31,16 +31,17 @@ export interface SiteLinkRentalsDeps {
 }
 
 /**
- * ChannelType of quotes and move-ins: the web rate when the account's web-rates flag is on, else the
+ * ChannelType of quotes and move-ins: the web rate when the location's web-rates flag is on, else the
  * standard rate, so that SiteLink charges the rate the pages show (decision 115).
  */
 async function channelOf(db: Database, locationId: number): Promise<0 | 1> {
   const [row] = await db
-    .select({ settings: accounts.globalSettings })
+    .select({ settings: accounts.globalSettings, locationSettings: locations.globalSettings })
     .from(locations)
     .innerJoin(accounts, eq(accounts.id, locations.accountId))
     .where(eq(locations.id, locationId));
-  return row && parseAccountGlobalSettings(row.settings).is_web_rates_enabled ? 1 : 0;
+  // The location's own global_settings over the account's (decision 201), as the pages read them.
+  return row && settingsForLocation(parseAccountGlobalSettings(row.settings), row.locationSettings).is_web_rates_enabled ? 1 : 0;
 }
 
 type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered">;
