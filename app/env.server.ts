@@ -27,10 +27,10 @@ const envSchema = z.object({
    * so); "none" no gateway (those locations offer "call to rent"). Unset: "test" outside production;
    * in production the server refuses to start (`paymentGatewayProblem`).
    */
-  PAYMENT_GATEWAY: z
-    .enum(["test", "none"], { error: "PAYMENT_GATEWAY must be test (a demonstration, no real card is charged) or none (no card payments through our gateway)" })
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+  PAYMENT_GATEWAY: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["test", "none"], { error: "PAYMENT_GATEWAY must be test (a demonstration, no real card is charged) or none (no card payments through our gateway)" }).optional(),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; secureCookies: boolean; allowedHosts: string[] };
