@@ -16,6 +16,7 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
 import { decimalToCents } from "./quote";
+import { inSiteWording } from "./quote";
 import { autopayWantedAtMoveIn, createSiteLinkMoveIn, searchTenantsByEmail, tenantsWeCreated, siteLinkQuote, type MoveInGateway } from "./move-in";
 import type { SiteLinkSettings } from "./settings";
 
@@ -95,7 +96,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
         throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       const premium = plan?.premium ?? 0;
       const monthlyRate = rs.channelType === 1 && type.webRate > 0 ? type.webRate : type.standardRate;
-      return siteLinkQuote(call, rs, {
+      const quote = await siteLinkQuote(call, rs, {
         siteLinkUnitId: unit.externalId,
         moveInDate: input.moveInDate,
         insuranceCoverageId: input.insurancePlanId,
@@ -104,6 +105,8 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
         standardRate: type.standardRate,
         monthlyRate,
       });
+      // The review step, the lease and the receipt word rent and protection as local move-ins do (decision 202).
+      return inSiteWording(quote, plan?.coverage ?? null);
     },
 
     async moveIn(input) {
@@ -133,6 +136,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
     return rowsOf(answer, "Table").map((r) => ({
       id: String(r.InsurCoverageID ?? ""),
       premium: decimalToCents(r.dcPremium),
+      coverage: decimalToCents(r.dcCoverage),
     }));
   }
 }
