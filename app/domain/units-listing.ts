@@ -48,6 +48,8 @@ export interface ListingLocation extends VisibilitySettings {
 export interface AccountUnitSettings {
   webRatesEnabled: boolean;
   rentalsEnabled: boolean;
+  /** False: the location takes no card online (no payment gateway, decision 200); its cards say to call to rent. */
+  cardPaymentsOnline?: boolean;
   reservationsEnabled: boolean;
   /** accounts.is_split_units_by_unit_type */
   splitByUnitType: boolean;

@@ -18,6 +18,7 @@ import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { action as payAction, loader as payLoader } from "~/routes/customer-portal.pay";
 import { action as autopayAction, loader as autopayLoader } from "~/routes/customer-portal.autopay";
 import { loader as prepayLoader } from "~/routes/customer-portal.prepay";
+import { loader as locationLoader } from "~/routes/location";
 import { createTestDatabase } from "./db";
 import { lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
 import { callRoute } from "./route-helpers";
@@ -120,6 +121,20 @@ describe("rental pay step", () => {
     expect(await rows()).toEqual(before);
     const checkout = await handle.db.query.checkouts.findFirst({ where: eq(checkouts.id, id) });
     expect(checkout!.completedLeaseId).toBeNull();
+  });
+
+  it("without a gateway the location's unit cards say to call to rent instead of Rent", async () => {
+    type Card = { actions: { rentHref: string | null; callToRent: boolean; soldOut: boolean } };
+    const cards = async () => {
+      const slug = "lumberton-nc-28358";
+      const page = await callRoute<{ units: { sections: Array<{ cards: Card[] }> } }>(locationLoader, handle.db, `/locations/${slug}`, { params: { slug } });
+      return page.data.units.sections.flatMap((x) => x.cards).filter((c) => !c.actions.soldOut);
+    };
+    expect((await cards()).every((c) => c.actions.rentHref && !c.actions.callToRent)).toBe(true);
+    setPaymentGatewayNameForTests("none");
+    const off = await cards();
+    expect(off.length).toBeGreaterThan(0);
+    expect(off.every((c) => c.actions.rentHref === null && c.actions.callToRent)).toBe(true);
   });
 
   it("without a gateway the process's gateway itself takes nothing (the last line behind the pages)", async () => {

@@ -6,7 +6,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
 import { addresses, locations } from "~/db/schema";
-import { storageFor } from "~/storage-software/index.server";
+import { cardPaymentsAt, storageFor } from "~/storage-software/index.server";
 import type { LocationRef } from "~/storage-software/port";
 import { StorageSoftwareError, storageErrorMessage } from "~/storage-software/errors";
 import type { UnitTypeAvailability } from "~/storage-software/port";
@@ -157,15 +157,22 @@ export function accountUnitSettings(
     globalSettings: AccountGlobalSettings;
   },
   locationSettings: unknown = {},
+  cardPaymentsOnline = true,
 ): AccountUnitSettings {
   const settings = settingsForLocation(account.globalSettings, locationSettings);
   return {
     webRatesEnabled: settings.is_web_rates_enabled,
     rentalsEnabled: settings.is_rentals_enabled,
+    cardPaymentsOnline,
     reservationsEnabled: settings.is_reservations_enabled,
     splitByUnitType: account.isSplitUnitsByUnitType,
     valuePricingEnabled: settings.is_value_pricing_enabled,
   };
+}
+
+/** Whether the location takes cards online (decision 200): without, its unit cards say to call to rent. */
+export async function cardPaymentsOnline(context: Readonly<RouterContextProvider>, location: LocationRef): Promise<boolean> {
+  return (await cardPaymentsAt(storageFor(context.db, location), location)).online;
 }
 
 /** A location page's unit listing (live locations; coming-soon ones list none). */
@@ -177,7 +184,8 @@ export async function getLocationUnitListing(
 ): Promise<UnitListingView> {
   const { types, notice, freshness } = await getUnitAvailabilityOrNotice(context, location);
   const { specificUnitTypesToShow } = normalise({ specificUnitTypesToShow: location.specificUnitTypesToShow, address: null });
-  const listing = locationUnitListing(types, { ...location, specificUnitTypesToShow }, accountUnitSettings(account, location.globalSettings), parseUnitFilters(params));
+  const settings = accountUnitSettings(account, location.globalSettings, await cardPaymentsOnline(context, location));
+  const listing = locationUnitListing(types, { ...location, specificUnitTypesToShow }, settings, parseUnitFilters(params));
   return { ...listing, notices: notice ? [notice] : [], freshness: freshness ? [freshness] : [] };
 }
 
@@ -191,7 +199,7 @@ export async function getAllUnitsListing(
   const loaded = await Promise.all(
     live.map(async (location) => ({
       location,
-      settings: accountUnitSettings(account, location.globalSettings),
+      settings: accountUnitSettings(account, location.globalSettings, await cardPaymentsOnline(context, location)),
       ...(await getUnitAvailabilityOrNotice(context, location, { nameInFreshness: live.length > 1 })),
     })),
   );
