@@ -24,7 +24,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
-# 4. The runtime image.
+# 4. The runtime image. PAYMENT_GATEWAY is not set here on purpose: production refuses to start until
+#    it is chosen (none, or test for a demonstration; docs/decisions/200), e.g. docker run -e PAYMENT_GATEWAY=none.
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 ENV NODE_ENV=production \

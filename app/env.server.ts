@@ -26,6 +26,16 @@ const envSchema = z.object({
     .or(z.literal("").transform(() => undefined)),
   /** Extra host names (comma- or space-separated) the server answers besides the website's domains. */
   ALLOWED_HOSTS: z.string().optional(),
+  /**
+   * Which payment gateway charges cards where our gateway charges them (docs/decisions/200):
+   * "test" the built-in test gateway (a demonstration: no real card is charged, every card form says
+   * so); "none" no gateway (those locations offer "call to rent"). Unset: "test" outside production;
+   * in production the server refuses to start (`paymentGatewayProblem`).
+   */
+  PAYMENT_GATEWAY: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.enum(["test", "none"], { error: "PAYMENT_GATEWAY must be test (a demonstration, no real card is charged) or none (no card payments through our gateway)" }).optional(),
+  ),
 });
 
 export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; secureCookies: boolean; allowedHosts: string[] };
@@ -90,7 +100,9 @@ let cached: Env | undefined;
  */
 export function env(): Env {
   if (cached) return cached;
-  const parsed = envSchema.parse(process.env);
+  const result = envSchema.safeParse(process.env);
+  if (!result.success) throw new ConfigError(result.error.issues.map((i) => i.message).join("; "));
+  const parsed = result.data;
   let secrets: string[] | undefined;
   const e = {
     ...parsed,
@@ -105,11 +117,28 @@ export function env(): Env {
   return cached;
 }
 
+/**
+ * Why the server must not start with this payment gateway setting, or null (docs/decisions/200): in
+ * production PAYMENT_GATEWAY must be chosen, because the only gateway built in is the test gateway,
+ * which approves the public test card 4242 4242 4242 4242 and takes no money.
+ */
+export function paymentGatewayProblem(e: Pick<Env, "NODE_ENV" | "PAYMENT_GATEWAY">): string | null {
+  if (e.NODE_ENV !== "production" || e.PAYMENT_GATEWAY) return null;
+  return (
+    "PAYMENT_GATEWAY is not set. The only payment gateway built in is the test gateway, which approves public test card numbers " +
+    "(4242 4242 4242 4242) and charges nothing, so production does not use it unless told to. Set PAYMENT_GATEWAY=none to take no " +
+    "card payments through our gateway (those locations ask renters and tenants to call the office; SiteLink locations that charge " +
+    "cards themselves are not affected), or PAYMENT_GATEWAY=test for a demonstration site (every card form then says that no real card is charged)."
+  );
+}
+
 /** For the server's start: the environment with its session secrets, or a clear message on stderr and exit code 1. */
 export function envOrExit(): Env {
   try {
     const e = env();
     void e.sessionSecrets;
+    const gatewayProblem = paymentGatewayProblem(e);
+    if (gatewayProblem) throw new ConfigError(gatewayProblem);
     return e;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -75,6 +75,7 @@ async function start(build, index) {
   const childEnv = {
     ...process.env,
     NODE_ENV: "production",
+    PAYMENT_GATEWAY: "test",
     HTTPS: "false",
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -81,7 +81,7 @@ if (PROCESSES > 1 && !NGINX) {
   await database.drop();
   fail("--multi needs nginx.");
 }
-const baseEnv = { ...process.env, NODE_ENV: "production", HTTPS: "false", BUILD_DIR, PGLITE_DIR, SEED_DEMO_TENANT: "true", BILLING_SCHEDULE: "off", HOUSEKEEPING: "off" };
+const baseEnv = { ...process.env, NODE_ENV: "production", PAYMENT_GATEWAY: "test", HTTPS: "false", BUILD_DIR, PGLITE_DIR, SEED_DEMO_TENANT: "true", BILLING_SCHEDULE: "off", HOUSEKEEPING: "off" };
 delete baseEnv.DATABASE_URL;
 if (database) baseEnv.DATABASE_URL = database.url;
 // Production on PostgreSQL refuses to start without SESSION_SECRET (decision 072): a throwaway one for the bench.

@@ -23,6 +23,7 @@ const ORIGIN = `http://127.0.0.1:${PORT}`;
 const childEnv = {
   ...process.env,
   NODE_ENV: "production",
+  PAYMENT_GATEWAY: "test",
   HTTPS: "false",
   PORT: String(PORT),
   HOST: "127.0.0.1",

@@ -12,7 +12,8 @@
  * Not in production either (on PostgreSQL since issue 8, on PGlite too since issue 19), unless
  * SEED_DEMO_TENANT=true: the password is published in the README, so a real deployment must not get
  * this account by accident.
- * SEED_DEMO_TENANT=false turns it off everywhere. See docs/decisions/073-demo-tenant-in-production.md.
+ * And in production only on a demonstration site (PAYMENT_GATEWAY=test, decision 200): the first
+ * month is paid through the payment gateway. SEED_DEMO_TENANT=false turns it off everywhere. See docs/decisions/073-demo-tenant-in-production.md.
  */
 import crypto from "node:crypto";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
@@ -28,6 +29,9 @@ export const DEMO_TENANT_PASSWORD = "demo1234"; // DEMO credentials, written in 
 
 /** Whether the demo tenant may be seeded in this environment (before looking at the account's flag). */
 export function demoTenantWanted(env: NodeJS.ProcessEnv): boolean {
+  // Its first month is paid through the payment gateway: in production only on a demonstration site
+  // (PAYMENT_GATEWAY=test, decision 200); with no gateway the move-in could not be paid.
+  if (env.NODE_ENV === "production" && env.PAYMENT_GATEWAY !== "test") return false;
   if (env.SEED_DEMO_TENANT === "true") return true;
   if (env.SEED_DEMO_TENANT === "false") return false;
   // Production never gets it unless asked, whatever the database: the Docker image's default is

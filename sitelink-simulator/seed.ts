@@ -9,6 +9,8 @@ import { demoInventory } from "../seeds/demo-units";
 import { insuranceTiers, lockFee, locations } from "../seeds/operator";
 import { DEFAULT_READINGS, type ChargeDescription, type Corp, type LedgerRecord, type PaymentType, type SimState, type SiteRecord, type UnitRecord } from "./state";
 import { addDays, addMonths, localParts, parseIsoDate, ticksOf } from "./values";
+// ledger.ts takes CHARGE_DESC from here: a cycle of functions only (neither reads the other at load).
+import { periodCharges, postCharge } from "./ledger";
 
 export const DEMO_CORP: Corp = {
   corpCode: "GHTEST",
@@ -289,7 +291,13 @@ export function addSyntheticTenant(
   return tenant;
 }
 
-/** A lease rented at the office (SiteLink's ledger row), numbered from the site's sequence. */
+/**
+ * A lease rented at the office (SiteLink's ledger row), numbered from the site's sequence, with the
+ * history SiteLink keeps of it: each month's charges from the move-in through `chargedThru`, each paid
+ * at the office on its first day (the ledger is paid through `paidThru`, so the portal shows the
+ * charges and payments that got it there; an office lease with a paid-through date and no charges
+ * or payments is not something SiteLink answers, decision 202).
+ */
 export function addOfficeLedger(
   site: SiteRecord,
   l: { TenantID: number; UnitID: number; movedIn: string; paidThru: string; chargedThru: string; rent: number; accessCode: string },
@@ -315,6 +323,34 @@ export function addOfficeLedger(
     active: true,
   };
   site.ledgers.push(ledger);
+  for (let k = 1; ; k++) {
+    const start = addMonths(l.movedIn, k - 1);
+    const end = addDays(addMonths(l.movedIn, k), -1);
+    if (end > l.chargedThru) break;
+    const paid = end <= l.paidThru;
+    let total = 0;
+    for (const c of periodCharges(site, ledger)) {
+      const charge = postCharge(site, ledger, c, start, end, k === 1);
+      if (paid) charge.paid = c.amount + c.tax1 + c.tax2;
+      total += c.amount + c.tax1 + c.tax2;
+    }
+    if (!paid || total === 0) continue;
+    site.seq.receipt += 1;
+    site.payments.push({
+      Receipt: site.seq.receipt,
+      LedgerID: ledger.LedgerID,
+      TenantID: l.TenantID,
+      at: `${start}T09:00:00`,
+      amount: total,
+      description: "Payment: Cash",
+      payMethod: 2,
+      cardTypeId: null,
+      last4: null,
+      checkNumber: null,
+      testMode: false,
+      source: 0,
+    });
+  }
   return ledger;
 }
 

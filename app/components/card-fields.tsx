@@ -28,17 +28,21 @@ export function CardFields({
   today,
   legend = "Card details",
   accepted = ALL_CARD_BRANDS,
+  demonstration = false,
 }: {
   fields: CardFieldsMeta;
   today: YearMonth;
   legend?: string;
   /** The location's payment_types; a card of another brand is refused beside the card number. */
   accepted?: readonly CardBrand[];
+  /** The built-in test gateway takes this card: say so above the fields (decision 200). */
+  demonstration?: boolean;
 }) {
   const years = expiryYears(today);
   return (
     <fieldset className="card-fields">
       <legend>{legend}</legend>
+      {demonstration ? <DemonstrationNotice /> : null}
       <CardBrandBadges brands={accepted} />
       <Field label="Card number" meta={fields.card_number} hint={acceptedCardsText(accepted)}>
         {(p) => (
@@ -105,5 +109,17 @@ export function CardFields({
         )}
       </Field>
     </fieldset>
+  );
+}
+
+/** Decision 200: said in every card form while the built-in test gateway takes the cards. */
+export const DEMONSTRATION_NOTICE =
+  "This is a demonstration: no real card is charged and no money is taken. Use a test card number such as 4242 4242 4242 4242.";
+
+export function DemonstrationNotice() {
+  return (
+    <div className="alert alert--info" role="note" data-testid="payment-demonstration">
+      <p>{DEMONSTRATION_NOTICE}</p>
+    </div>
   );
 }

@@ -5,13 +5,24 @@ import { MOVE_IN_STEPS, STEP_LABELS, type MoveInStep } from "~/domain/move-in-st
  * The rental's progress: every step, the current one marked for screen readers (aria-current), the
  * steps already done as links back (Back keeps what was typed: the answers live on the server).
  */
-export function CheckoutProgress({ current, furthest, basePath }: { current: MoveInStep | "done"; furthest: MoveInStep | "done"; basePath: string }) {
-  const currentIndex = current === "done" ? MOVE_IN_STEPS.length : MOVE_IN_STEPS.indexOf(current);
-  const furthestIndex = furthest === "done" ? -1 : MOVE_IN_STEPS.indexOf(furthest);
+export function CheckoutProgress({
+  current,
+  furthest,
+  basePath,
+  steps = MOVE_IN_STEPS,
+}: {
+  current: MoveInStep | "done";
+  furthest: MoveInStep | "done";
+  basePath: string;
+  /** The location's steps (`moveInSteps`: no e-sign step when it is off, decision 203). */
+  steps?: readonly MoveInStep[];
+}) {
+  const currentIndex = current === "done" ? steps.length : steps.indexOf(current);
+  const furthestIndex = furthest === "done" ? -1 : steps.indexOf(furthest);
   return (
     <nav aria-label="Rental steps" className="checkout-progress">
       <ol>
-        {MOVE_IN_STEPS.map((step, i) => {
+        {steps.map((step, i) => {
           const state = i < currentIndex ? "done" : i === currentIndex ? "current" : "todo";
           const label = (
             <>
@@ -31,7 +42,7 @@ export function CheckoutProgress({ current, furthest, basePath }: { current: Mov
         <li className={`checkout-progress__step checkout-progress__step--${current === "done" ? "current" : "todo"}`} aria-current={current === "done" ? "step" : undefined}>
           <span>
             <span className="checkout-progress__number" aria-hidden="true">
-              {MOVE_IN_STEPS.length + 1}
+              {steps.length + 1}
             </span>{" "}
             Confirmation
           </span>

@@ -2,13 +2,15 @@ import { Link } from "~/components/link";
 import type { LocationSummary } from "~/db/queries/locations.server";
 import { locationStatusLabel } from "~/domain/location-page";
 import { phoneHref } from "~/domain/phone";
+import { RENTALS_DISABLED_MESSAGE } from "~/domain/account-settings";
 
 /** The location's status ("Renting now" / "Coming soon"); open or closed now comes from the hours. */
 export function StatusBadge({ status }: { status: string }) {
   return <span className={status === "Live" ? "badge badge--live" : "badge badge--soon"}>{locationStatusLabel(status)}</span>;
 }
 
-export function LocationCard({ location }: { location: LocationSummary }) {
+/** `rentsOnline` false at a live location: its rentals are switched off (decision 201), the card says so. */
+export function LocationCard({ location }: { location: Omit<LocationSummary, "globalSettings"> & { rentsOnline?: boolean } }) {
   const a = location.address;
   return (
     <article className="card location-card">
@@ -26,6 +28,11 @@ export function LocationCard({ location }: { location: LocationSummary }) {
           <br />
           {a.city}, {a.stateProvince} {a.postal}
         </address>
+      ) : null}
+      {location.status === "Live" && location.rentsOnline === false ? (
+        <p className="location-card__maintenance" data-testid="rentals-off">
+          {RENTALS_DISABLED_MESSAGE}
+        </p>
       ) : null}
       <p>
         <a href={phoneHref(location.phoneNumber)}>{location.phoneNumber}</a>

@@ -98,6 +98,7 @@ export function PaymentMethodFields({
   allowSave = true,
   newCardLegend = "Pay with a new card",
   accepted,
+  demonstration = false,
 }: {
   fields: CardFieldsMeta & { payment_method: F; save_card: F };
   savedCards: SavedCardView[];
@@ -106,6 +107,8 @@ export function PaymentMethodFields({
   newCardLegend?: string;
   /** The location's card brands (payment_types); a card of another brand is refused beside the number. */
   accepted?: readonly CardBrand[];
+  /** The built-in test gateway takes the card: the form says it is a demonstration (decision 200). */
+  demonstration?: boolean;
 }) {
   const chosen = typeof fields.payment_method.initialValue === "string" ? fields.payment_method.initialValue : savedCards.length ? `saved:${savedCards[0]!.id}` : "new";
   return (
@@ -130,7 +133,7 @@ export function PaymentMethodFields({
       ) : (
         <input type="hidden" name={fields.payment_method.name} value="new" />
       )}
-      <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} />
+      <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} demonstration={demonstration} />
       {allowSave ? (
         <div className="checkbox-field">
           <input {...getInputProps(fields.save_card, { type: "checkbox" })} id="save_card" />

@@ -2,6 +2,7 @@ import type { UnitCardView } from "~/domain/units-listing";
 import { formatCents } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
 import { RENTALS_DISABLED_MESSAGE } from "~/domain/account-settings";
+import { rentalBlockMessage } from "~/domain/rental-rules";
 
 /**
  * Price per month: the charged rate, with the standard rate struck through beside it when a web rate
@@ -37,7 +38,7 @@ export function UnitPrice({ card }: { card: Pick<UnitCardView, "rate"> & Partial
   );
 }
 
-/** Rent / Reserve buttons, the maintenance message when rentals are off, or the sold-out note. */
+/** Rent / Reserve buttons, the maintenance message when rentals are off, "call to rent" without a payment gateway, or the sold-out note. */
 export function UnitActionsView({ card }: { card: UnitCardView }) {
   const { actions } = card;
   const what = `${card.sizeText} ${card.name}${card.locationName ? ` at ${card.locationName}` : ""}`;
@@ -64,6 +65,11 @@ export function UnitActionsView({ card }: { card: UnitCardView }) {
         <a href={actions.reserveHref} className="button button--secondary">
           Reserve<span className="visually-hidden"> {what}</span>
         </a>
+      ) : null}
+      {actions.callToRent ? (
+        <p className="unit-card__maintenance" data-testid="call-to-rent">
+          {rentalBlockMessage("no_card_payment", card.phoneNumber)}
+        </p>
       ) : null}
       {actions.rentalsDisabled ? (
         <p className="unit-card__maintenance">

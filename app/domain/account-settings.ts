@@ -41,3 +41,49 @@ export function parseAccountGlobalSettings(value: unknown): AccountGlobalSetting
 /** Spec §8, word for word. */
 export const RENTALS_DISABLED_MESSAGE =
   "Rentals are currently under maintenance. Please call the office to make a payment.";
+
+/**
+ * The settings that apply at one location (docs/decisions/201): the account's (the website's)
+ * global_settings, with each key the location's own global_settings holds taking its place. A key the
+ * account's settings do not know, or a value of the wrong kind, is ignored: the account's value stands
+ * (`ignoredLocationSettings` names them), so a typo in one location's settings never switches a
+ * feature on or off by accident.
+ */
+export function settingsForLocation(account: AccountGlobalSettings, location: unknown): AccountGlobalSettings {
+  const merged: Record<string, unknown> = { ...account };
+  for (const [key, value] of validLocationSettings(location).valid) merged[key] = value;
+  return merged as AccountGlobalSettings;
+}
+
+/** The keys of a location's global_settings that are not applied (unknown, or a value of the wrong kind). */
+export function ignoredLocationSettings(location: unknown): string[] {
+  return validLocationSettings(location).ignored;
+}
+
+function validLocationSettings(location: unknown): { valid: Array<[string, unknown]>; ignored: string[] } {
+  const valid: Array<[string, unknown]> = [];
+  const ignored: string[] = [];
+  if (location === null || typeof location !== "object" || Array.isArray(location)) return { valid, ignored };
+  const shape = accountGlobalSettingsSchema.shape;
+  for (const [key, value] of Object.entries(location)) {
+    const field = Object.hasOwn(shape, key) ? shape[key as keyof typeof shape] : undefined;
+    const parsed = field && value !== undefined && value !== null ? field.safeParse(value) : null;
+    if (parsed?.success) valid.push([key, parsed.data]);
+    else ignored.push(key);
+  }
+  return { valid, ignored };
+}
+
+/**
+ * Lists of locations (/view-locations, the home page): whether each one rents online, by its own
+ * settings over the account's (a live location with rentals on), without its raw settings.
+ */
+export function withRentsOnline<T extends { status: string; globalSettings: unknown }>(
+  account: AccountGlobalSettings,
+  list: readonly T[],
+): Array<Omit<T, "globalSettings"> & { rentsOnline: boolean }> {
+  return list.map(({ globalSettings, ...rest }) => ({
+    ...rest,
+    rentsOnline: rest.status === "Live" && settingsForLocation(account, globalSettings).is_rentals_enabled,
+  }));
+}

@@ -8,8 +8,9 @@
  * first day with the posting keys "rent:YYYY-MM-DD", "insurance:YYYY-MM-DD",
  * "charge:<chargeKey>:YYYY-MM-DD" (see `chargePostingKey`), so posting twice posts once.
  */
-import { addDaysIso, addMonthsIso, calendarMonthsBetween, formatDate, type IsoDate } from "./calendar";
+import { addDaysIso, addMonthsIso, calendarMonthsBetween, type IsoDate } from "./calendar";
 import { taxedLine } from "./money";
+import { periodChargeWording, PROTECTION_NAME, RENT_NAME } from "./charge-wording";
 
 // Calendar dates live in ./calendar; re-exported here for the modules that import them from billing.
 export { addDaysIso, addMonthsIso, formatDate, isIsoDate, localDate, type IsoDate } from "./calendar";
@@ -79,15 +80,14 @@ export function chargesForPeriod(terms: LeaseTerms, k: number): PeriodCharge[] {
   if (k < 1) throw new Error("Period 0 is charged at move-in");
   const start = periodStart(terms.moveInDate, k);
   const end = periodEnd(terms.moveInDate, k);
-  const span = `${formatDate(start)} – ${formatDate(end)}`;
   const base = { periodStart: start, periodEnd: end, entryDate: start };
-  const lines: PeriodCharge[] = [{ ...base, postingKey: `rent:${start}`, description: `Rent ${span}`, amount: terms.monthlyRate, tax: 0 }];
+  const lines: PeriodCharge[] = [{ ...base, postingKey: `rent:${start}`, description: periodChargeWording(RENT_NAME, start, end), amount: terms.monthlyRate, tax: 0 }];
   if (terms.insurancePremium > 0) {
-    lines.push({ ...base, postingKey: `insurance:${start}`, description: `Protection plan ${span}`, amount: terms.insurancePremium, tax: 0 });
+    lines.push({ ...base, postingKey: `insurance:${start}`, description: periodChargeWording(PROTECTION_NAME, start, end), amount: terms.insurancePremium, tax: 0 });
   }
   for (const c of terms.recurringCharges) {
     const line = taxedLine(c.name, c.amount, c.tax1Rate, c.tax2Rate);
-    lines.push({ ...base, postingKey: chargePostingKey(c.key, start), description: `${c.name} ${span}`, amount: line.amount, tax: line.tax });
+    lines.push({ ...base, postingKey: chargePostingKey(c.key, start), description: periodChargeWording(c.name, start, end), amount: line.amount, tax: line.tax });
   }
   return lines;
 }

@@ -74,3 +74,14 @@ export function leaseText(p: LeaseParties, quote: MoveInQuote): string {
     "By typing their full name and ticking the consent box, the Tenant signs this agreement electronically and agrees that the electronic signature has the same effect as a handwritten one. The time of signing, the Tenant's IP address and a fingerprint (SHA-256) of this text are kept with the agreement.",
   ].join("\n");
 }
+
+/**
+ * The signature name of a lease that was not signed online (decision 203: is_sitelink_esign_enabled
+ * off, the tenant signs at the office). The lease record keeps the text as it stood at payment.
+ */
+export const LEASE_SIGNED_AT_OFFICE = "";
+
+/** Whether a lease record carries an online signature. */
+export function isSignedOnline(lease: { signedName: string }): boolean {
+  return lease.signedName !== LEASE_SIGNED_AT_OFFICE;
+}

@@ -4,9 +4,10 @@
  * Pure: the caller passes the move-in date (today in the location's time zone, see `localToday`).
  * Money in integer cents; each tax on each line rounded half up (app/domain/money.ts).
  */
-import { formatWholeDollars, percentOf } from "./money";
+import { percentOf } from "./money";
 import { chargeKey, chargePostingKey } from "./billing";
-import { addDaysIso, addMonthsIso, formatDate } from "./calendar";
+import { addDaysIso, addMonthsIso } from "./calendar";
+import { firstMonthProtectionWording, firstMonthRentWording } from "./charge-wording";
 
 export interface QuoteUnitType {
   name: string;
@@ -140,7 +141,7 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
   if (!Number.isInteger(monthlyRate) || monthlyRate < 0) throw new Error(`Bad monthly rate: ${monthlyRate}`);
   const period = { periodStart: moveInDate, periodEnd: paidThroughDate, isRecurring: true };
 
-  const lines: QuoteLine[] = [line("rent", `First month's rent (${formatDate(moveInDate)} to ${formatDate(paidThroughDate)})`, monthlyRate, `rent:${moveInDate}`, period)];
+  const lines: QuoteLine[] = [line("rent", firstMonthRentWording(moveInDate, paidThroughDate), monthlyRate, `rent:${moveInDate}`, period)];
 
   const discountPct = settings.fakeDiscountPercentage;
   if (discountPct > 0) {
@@ -152,7 +153,7 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
 
   if (insurancePlan) {
     lines.push(
-      line("insurance", `Protection plan, ${formatWholeDollars(insurancePlan.coverage)} coverage (first month)`, insurancePlan.premium, `insurance:${moveInDate}`, period),
+      line("insurance", firstMonthProtectionWording(insurancePlan.coverage), insurancePlan.premium, `insurance:${moveInDate}`, period),
     );
   }
 

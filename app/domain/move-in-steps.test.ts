@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedStep, detailsSchema, furthestStep, parseStep, paySchema, previousStep, protectionSchema, signSchema } from "./move-in-steps";
+import { allowedStep, detailsSchema, furthestStep, moveInSteps, nextStep, parseStep, paySchema, previousStep, protectionSchema, signSchema } from "./move-in-steps";
 
 const none = { hasDetails: false, hasProtection: false, hasReviewed: false, hasSigned: false };
 const all = { hasDetails: true, hasProtection: true, hasReviewed: true, hasSigned: true };
@@ -24,6 +24,23 @@ describe("checkout steps", () => {
   it("Back goes one step back", () => {
     expect(previousStep("details")).toBeNull();
     expect(previousStep("pay")).toBe("sign");
+  });
+
+  // Decision 203: is_sitelink_esign_enabled off: no online e-sign step (the lease is signed at the office).
+  const reviewed = { ...none, hasDetails: true, hasProtection: true, hasReviewed: true };
+  it.each([
+    ["the steps", () => moveInSteps(false), ["details", "protection", "review", "pay"]],
+    ["with e-sign", () => moveInSteps(true), ["details", "protection", "review", "sign", "pay"]],
+    ["reviewed, not signed: pay is reachable", () => furthestStep(reviewed, false), "pay"],
+    ["reviewed, not signed, with e-sign: sign first", () => furthestStep(reviewed, true), "sign"],
+    ["sign asked for: the furthest step instead", () => allowedStep("sign", reviewed, false), "pay"],
+    ["pay before the review: the review", () => allowedStep("pay", { ...none, hasDetails: true, hasProtection: false }, false), "protection"],
+    ["Back from pay: the review", () => previousStep("pay", false), "review"],
+    ["after the review: pay", () => nextStep("review", false), "pay"],
+    ["after the review with e-sign: sign", () => nextStep("review", true), "sign"],
+    ["after pay: nothing", () => nextStep("pay", false), null],
+  ] as const)("without e-sign: %s", (_name, got, want) => {
+    expect(got()).toEqual(want);
   });
 });
 

@@ -18,6 +18,14 @@ export const STEP_LABELS: Record<MoveInStep, string> = {
   pay: "Payment",
 };
 
+/**
+ * The steps at a location (decision 203): with `is_sitelink_esign_enabled` off there is no online
+ * e-sign step; the lease is signed at the office.
+ */
+export function moveInSteps(eSign: boolean): readonly MoveInStep[] {
+  return eSign ? MOVE_IN_STEPS : MOVE_IN_STEPS.filter((s) => s !== "sign");
+}
+
 export function parseStep(value: string | null | undefined): MoveInStep {
   return (MOVE_IN_STEPS as readonly string[]).includes(value ?? "") ? (value as MoveInStep) : "details";
 }
@@ -29,24 +37,37 @@ export interface CheckoutProgress {
   hasSigned: boolean;
 }
 
-/** The furthest step the visitor may be on given what they have answered. */
-export function furthestStep(p: CheckoutProgress): MoveInStep {
+/** The furthest step the visitor may be on given what they have answered (no signature needed without e-sign). */
+export function furthestStep(p: CheckoutProgress, eSign = true): MoveInStep {
   if (!p.hasDetails) return "details";
   if (!p.hasProtection) return "protection";
   if (!p.hasReviewed) return "review";
-  if (!p.hasSigned) return "sign";
+  if (eSign && !p.hasSigned) return "sign";
   return "pay";
 }
 
-/** The step to show: the one asked for, or the furthest one allowed when it is asked for too early. */
-export function allowedStep(requested: MoveInStep, p: CheckoutProgress): MoveInStep {
-  const max = MOVE_IN_STEPS.indexOf(furthestStep(p));
-  return MOVE_IN_STEPS.indexOf(requested) <= max ? requested : MOVE_IN_STEPS[max]!;
+/**
+ * The step to show: the one asked for, or the furthest one allowed when it is asked for too early.
+ * Without e-sign, "sign" is not a step: it shows the furthest one allowed.
+ */
+export function allowedStep(requested: MoveInStep, p: CheckoutProgress, eSign = true): MoveInStep {
+  const steps = moveInSteps(eSign);
+  const max = steps.indexOf(furthestStep(p, eSign));
+  const i = steps.indexOf(requested);
+  return i >= 0 && i <= max ? requested : steps[max]!;
 }
 
-export function previousStep(step: MoveInStep): MoveInStep | null {
-  const i = MOVE_IN_STEPS.indexOf(step);
-  return i > 0 ? MOVE_IN_STEPS[i - 1]! : null;
+export function previousStep(step: MoveInStep, eSign = true): MoveInStep | null {
+  const steps = moveInSteps(eSign);
+  const i = steps.indexOf(step);
+  return i > 0 ? steps[i - 1]! : null;
+}
+
+/** The step after `step` (the review step's Continue). */
+export function nextStep(step: MoveInStep, eSign = true): MoveInStep | null {
+  const steps = moveInSteps(eSign);
+  const i = steps.indexOf(step);
+  return i >= 0 && i < steps.length - 1 ? steps[i + 1]! : null;
 }
 
 /**

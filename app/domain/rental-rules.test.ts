@@ -5,6 +5,7 @@ const open: RentalRulesInput = {
   settings: { is_rentals_enabled: true },
   location: { status: "Live" },
   acceptedCards: ["visa"],
+  cardPayments: { online: true },
   moveInDates: ["2026-06-15"],
   unitType: { availableCount: 2 },
 };
@@ -18,6 +19,9 @@ describe("rental rules (spec §9)", () => {
     expect(rentalBlock({ ...open, settings: { is_rentals_enabled: false }, location: { status: "Coming Soon" } })).toBe("rentals_off");
     expect(rentalBlock({ ...open, location: { status: "Coming Soon" }, acceptedCards: [] })).toBe("coming_soon");
     expect(rentalBlock({ ...open, acceptedCards: [], moveInDates: [] })).toBe("no_card_payment");
+    // Decision 200: the location's cards need our gateway and none is configured: call to rent.
+    expect(rentalBlock({ ...open, cardPayments: { online: false }, moveInDates: [] })).toBe("no_card_payment");
+    expect(rentalBlock({ ...open, settings: { is_rentals_enabled: false }, cardPayments: { online: false } })).toBe("rentals_off");
     expect(rentalBlock({ ...open, moveInDates: [], unitType: { availableCount: 0 } })).toBe("sunday");
     expect(rentalBlock({ ...open, unitType: { availableCount: 0 } })).toBe("sold_out");
     expect(rentalBlock({ ...open, unitType: { availableCount: 0 } }, { ignoreAvailability: true })).toBeNull();

@@ -11,6 +11,8 @@ export interface RentalRulesInput {
   location: { status: "Live" | "Coming Soon" };
   /** The card brands the location takes online. */
   acceptedCards: readonly string[];
+  /** False when the location's cards need our payment gateway and none is configured (decision 200). */
+  cardPayments: { online: boolean };
   /** The move-in dates a visitor may pick. */
   moveInDates: readonly string[];
   unitType: { availableCount: number };
@@ -22,8 +24,9 @@ export type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "s
 export function rentalBlock(ctx: RentalRulesInput, options: { ignoreAvailability?: boolean } = {}): RentalBlock {
   if (!ctx.settings.is_rentals_enabled) return "rentals_off";
   if (ctx.location.status !== "Live") return "coming_soon";
-  // A location with no payment types takes no card payments online: rent at the office.
-  if (ctx.acceptedCards.length === 0) return "no_card_payment";
+  // A location with no payment types, or whose cards need a payment gateway that is not configured,
+  // takes no card payments online: call to rent.
+  if (ctx.acceptedCards.length === 0 || !ctx.cardPayments.online) return "no_card_payment";
   // No move-in date left to pick (today is Sunday, Sundays are not allowed and nothing in advance).
   if (ctx.moveInDates.length === 0) return "sunday";
   if (!options.ignoreAvailability && ctx.unitType.availableCount < 1) return "sold_out";

@@ -48,6 +48,8 @@ export interface ListingLocation extends VisibilitySettings {
 export interface AccountUnitSettings {
   webRatesEnabled: boolean;
   rentalsEnabled: boolean;
+  /** False: the location takes no card online (no payment gateway, decision 200); its cards say to call to rent. */
+  cardPaymentsOnline?: boolean;
   reservationsEnabled: boolean;
   /** accounts.is_split_units_by_unit_type */
   splitByUnitType: boolean;
@@ -208,13 +210,14 @@ export function locationUnitListing(
  * location, filtered by size, type and location.
  */
 export function allUnitsListing(
-  locations: ReadonlyArray<{ location: ListingLocation; types: readonly ListingUnitType[] }>,
-  settings: AccountUnitSettings,
+  /** `settings`: the location's own, when they differ from the account's (decision 201). */
+  locations: ReadonlyArray<{ location: ListingLocation; types: readonly ListingUnitType[]; settings?: AccountUnitSettings }>,
+  accountSettings: AccountUnitSettings,
   filters: UnitFilters,
 ): UnitListingView {
   const sections: UnitSectionView[] = [];
   const everyShown: ListingUnitType[] = [];
-  for (const { location, types } of locations) {
+  for (const { location, types, settings = accountSettings } of locations) {
     const rentable = shownUnitTypes(types, location).filter((t) => t.availableCount > 0);
     const slugs = unitTypeSlugs(types);
     everyShown.push(...rentable);

@@ -70,6 +70,7 @@ describe("availability and actions", () => {
     expect(unitActions(t({ id: "42" }), { rentalsEnabled: true, reservationsEnabled: false })).toEqual({
       soldOut: false,
       rentalsDisabled: false,
+      callToRent: false,
       rentHref: "/rent/42",
       reserveHref: null,
     });
@@ -84,9 +85,20 @@ describe("availability and actions", () => {
     expect(unitActions(t({ availableCount: 0 }), { rentalsEnabled: true, reservationsEnabled: true })).toEqual({
       soldOut: true,
       rentalsDisabled: false,
+      callToRent: false,
       rentHref: null,
       reserveHref: null,
     });
+  });
+
+  // Decision 200: no payment gateway for this location's cards: call to rent instead of Rent.
+  it.each([
+    [{ rentalsEnabled: true, reservationsEnabled: true, cardPaymentsOnline: false }, 3, { rentHref: null, callToRent: true, rentalsDisabled: false, reserveHref: "/reserve/1" }],
+    [{ rentalsEnabled: false, reservationsEnabled: false, cardPaymentsOnline: false }, 3, { rentHref: null, callToRent: false, rentalsDisabled: true }],
+    [{ rentalsEnabled: true, reservationsEnabled: false, cardPaymentsOnline: false }, 0, { rentHref: null, callToRent: false, soldOut: true }],
+    [{ rentalsEnabled: true, reservationsEnabled: false, cardPaymentsOnline: true }, 3, { rentHref: "/rent/1", callToRent: false }],
+  ])("%j with %i free: %j", (flags, availableCount, want) => {
+    expect(unitActions(t({ id: "1", availableCount }), flags)).toMatchObject(want);
   });
 });
 

@@ -136,6 +136,8 @@ export function availabilityText(availableCount: number): string {
 export interface UnitActionFlags {
   rentalsEnabled: boolean;
   reservationsEnabled: boolean;
+  /** False when the location's cards need our payment gateway and none is configured (decision 200). Default true. */
+  cardPaymentsOnline?: boolean;
 }
 
 export interface UnitActions {
@@ -145,6 +147,8 @@ export interface UnitActions {
   reserveHref: string | null;
   /** Rentals are switched off: show RENTALS_DISABLED_MESSAGE with the phone number instead of Rent. */
   rentalsDisabled: boolean;
+  /** Rentals are on but no card is taken online here (no payment gateway, decision 200): call to rent instead of Rent. */
+  callToRent: boolean;
   soldOut: boolean;
 }
 
@@ -152,10 +156,12 @@ export interface UnitActions {
 export function unitActions(t: { id: string; availableCount: number }, flags: UnitActionFlags): UnitActions {
   const soldOut = t.availableCount <= 0;
   const id = encodeURIComponent(t.id);
+  const online = flags.cardPaymentsOnline ?? true;
   return {
     soldOut,
     rentalsDisabled: !soldOut && !flags.rentalsEnabled,
-    rentHref: !soldOut && flags.rentalsEnabled ? `/rent/${id}` : null,
+    callToRent: !soldOut && flags.rentalsEnabled && !online,
+    rentHref: !soldOut && flags.rentalsEnabled && online ? `/rent/${id}` : null,
     reserveHref: !soldOut && flags.reservationsEnabled ? `/reserve/${id}` : null,
   };
 }

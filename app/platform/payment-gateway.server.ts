@@ -4,6 +4,7 @@ import type { CardBrand } from "~/domain/cards";
 import { cardBrand, luhnValid } from "~/domain/cards";
 
 import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
+import { env } from "~/env.server";
 
 /**
  * What a payment flow passes on (docs/decisions/079-payment-method-input.md): `CardDetails` (our own
@@ -183,13 +184,81 @@ function approve(brand: CardBrand, last4: string, cardToken: string, expiry: { e
   return { status: "approved", authReference: `AUTH-${crypto.randomBytes(5).toString("hex").toUpperCase()}`, brand, last4, cardToken, ...expiry };
 }
 
-let gateway: PaymentGateway | undefined;
+/** The gateway names PAYMENT_GATEWAY may hold (app/env.server.ts; a real processor is added later). */
+export type PaymentGatewayName = "test" | "none";
+
+/** What a card payment whose gateway is missing is told (never reached through the pages, which offer "call the office" first). */
+export const NO_GATEWAY_REASON = "Card payments are not taken online at this location. Please call the office.";
+
+/**
+ * The gateway of PAYMENT_GATEWAY=none: takes nothing. Every charge and card check is refused before
+ * anything leaves the server; there is nothing to look up or refund. It is the last line: the pages
+ * and actions ask `paymentGatewayFor` first and offer "call the office" instead of a card form.
+ */
+export const NO_GATEWAY: PaymentGateway = {
+  fields: "own-inputs",
+  async charge() {
+    return { status: "declined", reason: NO_GATEWAY_REASON, brand: null, last4: "" };
+  },
+  async tokenize() {
+    return { status: "declined", reason: NO_GATEWAY_REASON };
+  },
+  async lookup() {
+    return null;
+  },
+  async refund() {
+    return { refunded: false };
+  },
+};
+
+let nameForTests: PaymentGatewayName | undefined;
+let testOverride: PaymentGateway | undefined;
+let builtIn: PaymentGateway | undefined;
+
 /** Tests: replace the process's gateway (null: back to a fresh test gateway). */
 export function setPaymentGatewayForTests(g: PaymentGateway | null): void {
-  gateway = g ?? undefined;
+  testOverride = g ?? undefined;
+  if (!g) builtIn = undefined;
 }
-/** The process's gateway. Only the test gateway exists today; a real one plugs in here. */
+
+/** Tests: act as if PAYMENT_GATEWAY were `name` (null: back to the environment's). */
+export function setPaymentGatewayNameForTests(name: PaymentGatewayName | null): void {
+  nameForTests = name ?? undefined;
+}
+
+/**
+ * The configured gateway (docs/decisions/200): PAYMENT_GATEWAY, else the test gateway outside
+ * production and none in production (where the server does not even start without the setting).
+ */
+export function configuredPaymentGateway(): PaymentGatewayName {
+  if (nameForTests) return nameForTests;
+  const e = env();
+  return e.PAYMENT_GATEWAY ?? (e.NODE_ENV === "production" ? "none" : "test");
+}
+
+/** The gateway a location's card payments go through, when one is configured. */
+export interface LocationGateway {
+  gateway: PaymentGateway;
+  /** True for the built-in test gateway: every card form says it is a demonstration and no real card is charged. */
+  demonstration: boolean;
+}
+
+/**
+ * The seam for a real gateway (docs/decisions/200): the gateway that charges this location's cards
+ * where our gateway charges them (local-adapter locations, SiteLink option B), or null when none is
+ * configured. Today one gateway serves every location and the only one built in is the test gateway;
+ * a real processor (a later issue) is chosen here, per location if need be, and answers
+ * `demonstration: false`.
+ */
+export function paymentGatewayFor(_location: { id: number }): LocationGateway | null {
+  if (configuredPaymentGateway() === "none") return null;
+  return { gateway: getPaymentGateway(), demonstration: true };
+}
+
+/** The process's gateway: the configured one (NO_GATEWAY when none), or a test's replacement. */
 export function getPaymentGateway(): PaymentGateway {
-  gateway ??= createTestGateway();
-  return gateway;
+  if (testOverride) return testOverride;
+  if (configuredPaymentGateway() === "none") return NO_GATEWAY;
+  builtIn ??= createTestGateway();
+  return builtIn;
 }

@@ -9,6 +9,7 @@ import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { phoneHref } from "~/domain/phone";
 import { externalPaymentLink } from "~/domain/payment-links";
 import { officeInstructions } from "~/domain/office-instructions";
+import { settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
 import { getCsrfToken } from "~/services/csrf.server";
 import { listPortalUnits, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { storageFor } from "~/storage-software/index.server";
@@ -23,12 +24,26 @@ const DONE: Record<string, string> = {
   "move-out": "Your move-out notice has been recorded.",
 };
 
+/** What a unit's portal section offers, from the settings at its location. */
+function portalFlags(settings: AccountGlobalSettings) {
+  return {
+    payments: settings.is_payments_enabled,
+    prepay: settings.is_prepayments_enabled && settings.is_payments_enabled && settings.portal_prepay_months > 0,
+    autopay: settings.is_autopay_enabled,
+    moveOut: settings.is_move_out_enabled,
+    protectionPlans: settings.is_protection_plans_enabled,
+  };
+}
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
   const tenantId = ctx.session.tenantId;
   const [tenant, units, csrf] = await Promise.all([ctx.storage.getTenant(tenantId), listPortalUnits(ctx, tenantId), getCsrfToken(request)]);
   const withLedgers = await Promise.all(
-    units.map(async ({ lease, location }) => ({
+    units.map(async ({ lease, location }) => {
+      // The location's own global_settings over the account's (decision 201).
+      const settings = settingsForLocation(ctx.settings, location.globalSettings);
+      return {
       lease,
       location: {
         name: location.name,
@@ -37,7 +52,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         externalPaymentLink: externalPaymentLink(location.externalPaymentLink),
       },
       ledger: (await storageFor(ctx.db, location).getLedger(tenantId, lease.leaseId)) ?? [],
-    })),
+      flags: portalFlags(settings),
+      officeInstructions: officeInstructions(settings),
+      };
+    }),
   );
   const done = new URL(request.url).searchParams.get("done");
   return data(
@@ -46,16 +64,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       csrfToken: csrf.token,
       phone: ctx.phone,
       units: withLedgers,
-      flags: {
-        payments: ctx.settings.is_payments_enabled,
-        prepay: ctx.settings.is_prepayments_enabled && ctx.settings.is_payments_enabled && ctx.settings.portal_prepay_months > 0,
-        autopay: ctx.settings.is_autopay_enabled,
-        moveOut: ctx.settings.is_move_out_enabled,
-        protectionPlans: ctx.settings.is_protection_plans_enabled,
-        unitAlarms: ctx.settings.is_unit_alarms_enabled,
-        idUpload: ctx.settings.is_id_upload_enabled,
-      },
-      officeInstructions: officeInstructions(ctx.settings),
       done: done ? (DONE[done] ?? null) : null,
     },
     { headers: portalHeaders(csrf.setCookie) },
@@ -68,7 +76,6 @@ export const meta: Route.MetaFunction = ({ matches }) =>
   routeMeta(matches, { title: "My units | Customer Portal", description: "Your units, balance, ledger and payments.", path: "/customer-portal" });
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
-  const { flags } = loaderData;
   return (
     <div className="container page portal">
       <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="dashboard" />
@@ -81,7 +88,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       {loaderData.units.length === 0 ? (
         <CallOffice phone={loaderData.phone}>There are no units on your account yet.</CallOffice>
       ) : null}
-      {loaderData.units.map(({ lease, location, ledger }) => {
+      {loaderData.units.map(({ lease, location, ledger, flags, officeInstructions }) => {
         const base = `/customer-portal/units/${lease.leaseId}`;
         const active = lease.status === "active";
         return (
@@ -238,11 +245,11 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               {!flags.moveOut ? <CallOffice phone={location.phone}>To give notice that you are moving out,</CallOffice> : null}
               {!flags.protectionPlans ? <CallOffice phone={location.phone}>To add or change a protection plan,</CallOffice> : null}
             </div>
-            {loaderData.officeInstructions.length ? (
+            {officeInstructions.length ? (
               <section className="portal-office-instructions" aria-labelledby={`office-${lease.leaseId}`} data-testid="office-instructions">
                 <h3 id={`office-${lease.leaseId}`}>At the {location.name} office</h3>
                 <dl>
-                  {loaderData.officeInstructions.map((i) => (
+                  {officeInstructions.map((i) => (
                     <div key={i.key}>
                       <dt>{i.heading}</dt>
                       <dd>

@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       ...page,
-      enabled: ctx.settings.is_autopay_enabled && unit.lease.status === "active",
+      enabled: unit.settings.is_autopay_enabled && unit.lease.status === "active",
       terms: unit.location.autopayTerms,
     },
     { headers },
@@ -46,7 +46,7 @@ async function autopayAction({ request, context }: Route.ActionArgs) {
   const unit = tenantUnit(context);
   const self = `/customer-portal/units/${unit.lease.leaseId}/autopay`;
   const { formData, accepted } = await readCardForm(request, unit, self);
-  if (!ctx.settings.is_autopay_enabled) throw redirect(self, 303);
+  if (!unit.settings.is_autopay_enabled) throw redirect(self, 303);
   if (formData.get("intent") === "cancel") {
     await unit.storage.cancelAutopay({ tenantId: ctx.session.tenantId, leaseId: unit.lease.leaseId });
     throw redirect("/customer-portal?done=autopay-off", { status: 303, headers: portalHeaders() });
@@ -122,7 +122,7 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
             <input type="hidden" name="intent" value="enrol" />
             {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["payment_method", "card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code", "agree_terms"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
-            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} allowSave={false} newCardLegend="Card for autopay" />
+            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} allowSave={false} newCardLegend="Card for autopay" />
             <section className="portal-terms" aria-labelledby="autopay-terms">
               <h3 id="autopay-terms">Autopay terms</h3>
               <p>{loaderData.terms}</p>

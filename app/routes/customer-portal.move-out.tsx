@@ -27,7 +27,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     {
       name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
       csrfToken: csrf.token,
-      enabled: ctx.settings.is_move_out_enabled && unit.lease.status === "active",
+      enabled: unit.settings.is_move_out_enabled && unit.lease.status === "active",
       sent: new URL(request.url).searchParams.get("sent") === "1",
       confirmation: unit.location.moveOutConfirmationMessage,
       phone: unit.location.phoneNumber,
@@ -47,7 +47,7 @@ async function moveOutAction({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const self = `/customer-portal/units/${unit.lease.leaseId}/move-out`;
-  if (!ctx.settings.is_move_out_enabled) throw redirect(self, 303);
+  if (!unit.settings.is_move_out_enabled) throw redirect(self, 303);
   const submission = parseWithZod(formData, { schema: moveOutSchema(unit.today) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400, headers: portalHeaders() });
   try {

@@ -33,7 +33,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       ...page,
-      enabled: ctx.settings.is_payments_enabled && unit.lease.status === "active",
+      enabled: unit.settings.is_payments_enabled && unit.lease.status === "active",
       idempotencyKey: newIdempotencyKey(),
     },
     { headers },
@@ -46,7 +46,7 @@ async function payAction({ request, context }: Route.ActionArgs) {
   const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
   const { formData, accepted } = await readCardForm(request, unit, `/customer-portal/units/${unit.lease.leaseId}/pay`);
-  if (!ctx.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/pay`, 303);
+  if (!unit.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/pay`, 303);
   const submission = parseWithZod(formData, { schema: paySchema(ctx.today, accepted) });
   if (submission.status !== "success") return cardFormErrors(submission);
   const refused = await savedCardRefusal(submission, submission.value.method, ctx, unit, accepted);
@@ -64,7 +64,7 @@ async function payAction({ request, context }: Route.ActionArgs) {
     origin: ctx.origin,
     phone: unit.location.phoneNumber,
     ip: context.clientIp,
-    prepayMonths: ctx.settings.is_prepayments_enabled ? ctx.settings.portal_prepay_months : 0,
+    prepayMonths: unit.settings.is_prepayments_enabled ? unit.settings.portal_prepay_months : 0,
   });
   if (!outcome.ok) {
     return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
@@ -125,7 +125,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
               {(p) => <input {...getInputProps(fields.other_amount, { type: "text" })} {...p} inputMode="decimal" className="input--short" />}
             </Field>
           </fieldset>
-          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} />
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} />
           <SubmitButton pendingText="Paying…">Pay now</SubmitButton>
         </Form>
       )}

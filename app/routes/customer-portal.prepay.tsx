@@ -30,8 +30,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: port
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
-  const max = ctx.settings.portal_prepay_months;
-  const enabled = ctx.settings.is_prepayments_enabled && ctx.settings.is_payments_enabled && max > 0 && unit.lease.status === "active";
+  const max = unit.settings.portal_prepay_months;
+  const enabled = unit.settings.is_prepayments_enabled && unit.settings.is_payments_enabled && max > 0 && unit.lease.status === "active";
   const offers: PrepayOffer[] = [];
   if (enabled) for (let m = 1; m <= max; m++) offers.push((await unit.storage.quotePrepay(ctx.session.tenantId, unit.lease.leaseId, m))!);
   const { page, headers } = await cardPageData(request, ctx, unit);
@@ -53,8 +53,8 @@ async function prepayAction({ request, context }: Route.ActionArgs) {
   const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
   const { formData, accepted } = await readCardForm(request, unit, `/customer-portal/units/${unit.lease.leaseId}/prepay`);
-  if (!ctx.settings.is_prepayments_enabled || !ctx.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/prepay`, 303);
-  const submission = parseWithZod(formData, { schema: prepaySchema(ctx.today, ctx.settings.portal_prepay_months, accepted) });
+  if (!unit.settings.is_prepayments_enabled || !unit.settings.is_payments_enabled) throw redirect(`/customer-portal/units/${unit.lease.leaseId}/prepay`, 303);
+  const submission = parseWithZod(formData, { schema: prepaySchema(ctx.today, unit.settings.portal_prepay_months, accepted) });
   if (submission.status !== "success") return cardFormErrors(submission);
   const refused = await savedCardRefusal(submission, submission.value.method, ctx, unit, accepted);
   if (refused) return refused;
@@ -146,7 +146,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
             ))}
             <FieldErrors id={fields.months.errorId} errors={fields.months.errors} />
           </fieldset>
-          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} />
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} />
           <SubmitButton pendingText="Paying…">Pay ahead now</SubmitButton>
         </Form>
       )}

@@ -5,11 +5,12 @@ import { readContentItems, readLocations } from "~/db/queries/cached-reads.serve
 import { routeMeta } from "~/components/route-meta";
 import { LocationCard } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
+import { withRentsOnline } from "~/domain/account-settings";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { website, account } = await requireSite(context);
   const [locations, faqs] = await Promise.all([
-    readLocations(context, account.id),
+    readLocations(context, account.id).then((list) => withRentsOnline(account.globalSettings, list)),
     readContentItems(context, account.id, "FAQ"),
   ]);
   return {
@@ -17,6 +18,8 @@ export async function loader({ context }: Route.LoaderArgs) {
     tagline: account.tagline,
     mainImage: account.mainImage,
     locations,
+    /** Whether any location rents online now (decision 201): the lead only promises it then. */
+    rentsOnline: locations.some((l) => l.rentsOnline),
     faqs: faqs.slice(0, 3).map((f) => ({ id: f.id, title: f.title })),
   };
 }
@@ -26,14 +29,14 @@ export const meta: Route.MetaFunction = ({ data, matches }) =>
     title: data ? `${data.name} | ${data.tagline}` : "Self storage",
     fullTitle: true,
     description: data
-      ? `${data.tagline}. Find a location, compare unit sizes and prices, and rent online in minutes.`
+      ? `${data.tagline}. Find a location, compare unit sizes and prices${data.rentsOnline ? ", and rent online in minutes" : ""}.`
       : undefined,
     path: "/",
     image: data?.mainImage?.src,
   });
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const { name, tagline, mainImage, locations, faqs } = loaderData;
+  const { name, tagline, mainImage, locations, faqs, rentsOnline } = loaderData;
   const live = locations.filter((l) => l.status === "Live");
   return (
     <>
@@ -42,8 +45,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <div className="hero__text">
             <h1>{tagline || name}</h1>
             <p className="hero__lead">
-              Find a location near you, compare unit sizes and prices, and rent online in minutes. Your gate code is
-              ready as soon as you finish.
+              {rentsOnline
+                ? "Find a location near you, compare unit sizes and prices, and rent online in minutes. Your gate code is ready as soon as you finish."
+                : "Find a location near you and compare unit sizes and prices. Call the office to rent."}
             </p>
             <div className="button-row">
               <Link to="/view-locations" className="button button--primary">

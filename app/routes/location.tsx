@@ -12,6 +12,7 @@ import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
 import type { Image } from "~/db/schema/shared";
 import { directionsUrl, presentLinks, googleOpeningHours, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { settingsForLocation } from "~/domain/account-settings";
 import { formatCents, formatWholeDollars } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
@@ -37,6 +38,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     throw notFound();
   }
   const isComingSoon = location.status === "Coming Soon";
+  // The account's global_settings with the location's own on top (decision 201).
+  const settings = settingsForLocation(account.globalSettings, location.globalSettings);
   const csrf = isComingSoon ? await getCsrfToken(request) : null;
   const url = new URL(request.url);
   const units = isComingSoon ? null : await getLocationUnitListing(context, location, account, url.searchParams);
@@ -80,7 +83,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         address: location.address,
         amenities: location.amenities.map((a) => ({ id: a.id, label: a.label, description: a.description, image: a.image })),
         // is_insurance_shown governs the plan list here as well as at checkout.
-        insurancePlans: (account.globalSettings.is_insurance_shown ? location.insurancePlans : []).map((p) => ({
+        insurancePlans: (settings.is_insurance_shown ? location.insurancePlans : []).map((p) => ({
           id: p.id,
           coverage: p.coverage,
           premium: p.premium,
@@ -96,7 +99,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       reviewLinks,
       isComingSoon,
       payBill: isComingSoon ? null : { href: payBillHref(location), external: externalPaymentLink(location.externalPaymentLink) !== null },
-      isInsuranceRequired: account.globalSettings.is_insurance_required,
+      isInsuranceRequired: settings.is_insurance_required,
       csrfToken: csrf?.token ?? null,
       notified: url.searchParams.get("notified") === "1",
       units,

@@ -68,6 +68,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       confirming: false as const,
       ...c,
       moveInDay: formatDay(c.moveInDate),
+      // E-sign off at the location (decision 203): the lease is signed at the office.
+      leaseSignedOnline: Boolean(checkout.signedName),
       paidThroughDay: formatDay(c.paidThroughDate),
       nextDueDay: formatDay(c.nextDueDate),
       unit: unitDescription(ctx.unitType),
@@ -172,8 +174,9 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
         <ul>
           <li>
             <a href={c.leasePath} target="_blank" rel="noopener">
-              View or print your signed lease
+              {c.leaseSignedOnline ? "View or print your signed lease" : "View or print your lease"}
             </a>
+            {c.leaseSignedOnline ? null : <> (you sign it at the office when you first come in)</>}
           </li>
           <li>
             Your account is ready: <Link to="/customer-portal/login">sign in to the customer portal</Link> with {c.email} and the password you chose to pay

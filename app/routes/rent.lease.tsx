@@ -1,4 +1,5 @@
 import type { Route } from "./+types/rent.lease";
+import { isSignedOnline } from "~/domain/lease";
 import { NO_STORE } from "~/domain/cache";
 import { now as clockNow } from "~/platform/clock.server";
 import { checkLeaseToken, getLeaseDocument, LEASE_LINK_DAYS, leaseTenantId } from "~/services/move-in.server";
@@ -58,8 +59,13 @@ code{font-size:.85em;word-break:break-all}
 <p>Unit ${escape(lease.unitName)} · move-in ${escape(lease.moveInDate)}</p>
 <div class="text">${escape(lease.text)}</div>
 <div class="sig">
-<p><strong>Signed electronically by:</strong> ${escape(lease.signedName)}</p>
-<p><strong>Signed at:</strong> ${escape(signedAt)} from IP address ${escape(lease.signedIp || "unknown")}</p>
+${
+  isSignedOnline(lease)
+    ? `<p><strong>Signed electronically by:</strong> ${escape(lease.signedName)}</p>
+<p><strong>Signed at:</strong> ${escape(signedAt)} from IP address ${escape(lease.signedIp || "unknown")}</p>`
+    : `<p><strong>Not signed online.</strong> This lease is signed at the office when you first come in (recorded ${escape(signedAt)}).</p>
+<p>Tenant signature: ______________________________ Date: ______________</p>`
+}
 <p><strong>Fingerprint of the text (SHA-256):</strong> <code>${escape(lease.hash)}</code></p>
 </div>
 </body></html>`;

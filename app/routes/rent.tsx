@@ -20,6 +20,7 @@ import {
   allowedStep,
   detailsSchema,
   furthestStep,
+  moveInSteps,
   parseStep,
   paySchema,
   previousStep,
@@ -104,6 +105,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (checkout?.status === "confirming") throw redirect(`${basePath}/confirmation`);
   if (checkout && !isActiveCheckout(checkout)) checkout = null;
   const headers = { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) };
+  const eSign = ctx.settings.is_sitelink_esign_enabled;
   const base = {
     basePath,
     csrfToken: csrf.token,
@@ -118,6 +120,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         ? checkout.expiresAt.toLocaleTimeString("en-US", { timeZone: ctx.location.timeZone, hour: "numeric", minute: "2-digit" })
         : null,
     hasCheckout: Boolean(checkout),
+    // is_sitelink_esign_enabled off: no online e-sign step, the lease is signed at the office (decision 203).
+    eSign,
+    steps: moveInSteps(eSign),
   };
   const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
   if (block) return data({ ...base, blocked: rentalBlockMessage(block, base.phone), view: null, furthest: null }, { headers });
@@ -127,9 +132,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
 
   const progress = checkoutProgress(checkout);
   const requested = parseStep(url.searchParams.get("step"));
-  const step = allowedStep(requested, progress);
+  const step = allowedStep(requested, progress, eSign);
   if (url.searchParams.has("step") && step !== requested) throw redirect(`${basePath}?step=${step}`);
-  const furthest = furthestStep(progress);
+  const furthest = furthestStep(progress, eSign);
   const details = checkoutDetails(checkout);
 
   const view = await (async () => {
@@ -190,6 +195,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
           total: q.quote.total,
           today: yearMonth(ctx.today),
           acceptedCards: ctx.acceptedCards,
+          demonstration: ctx.cardPayments.demonstration,
           autopay: autopayChoice(ctx.settings),
           autopayTerms: ctx.location.autopayTerms,
           nameOnCard: `${details!.first_name} ${details!.last_name}`,
@@ -293,6 +299,8 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
       throw redirect(`${basePath}?step=review`, 303);
     }
 
+    // Without e-sign there is nothing to sign online (decision 203).
+    if (intent === "sign" && !ctx.settings.is_sitelink_esign_enabled) throw redirect(`${basePath}?step=pay`, 303);
     if (intent === "sign") {
       const details = checkoutDetails(checkout)!;
       const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
@@ -394,7 +402,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
         <CheckoutBlocked message={d.blocked} phone={d.phone} />
       ) : d.view ? (
         <>
-          <CheckoutProgress current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} />
+          <CheckoutProgress current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} steps={d.steps} />
           <div className="checkout__layout">
             <div className="checkout__main">
               <h2 className="checkout__step-title">{STEP_LABELS[d.view.step]}</h2>
@@ -430,8 +438,8 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
   );
 }
 
-function BackLink({ basePath, step }: { basePath: string; step: MoveInStep }) {
-  const prev = previousStep(step);
+function BackLink({ basePath, step, eSign = true }: { basePath: string; step: MoveInStep; eSign?: boolean }) {
+  const prev = previousStep(step, eSign);
   return prev ? (
     <Link to={`${basePath}?step=${prev}`} className="button button--secondary">
       Back
@@ -577,7 +585,11 @@ function ReviewStep({ view, d }: { view: StepView<"review">; d: LoaderData }) {
     <div className="stack-form">
       {view.changed ? (
         <div className="alert alert--info" role="alert">
-          <p>Your charges changed since you signed. Please review them and sign the lease again. Nothing was charged.</p>
+          <p>
+            {d.eSign
+              ? "Your charges changed since you signed. Please review them and sign the lease again. Nothing was charged."
+              : "Your charges changed. Please review them before you pay. Nothing was charged."}
+          </p>
         </div>
       ) : null}
       <CheckoutCharges lines={view.lines} total={view.total} />
@@ -585,10 +597,16 @@ function ReviewStep({ view, d }: { view: StepView<"review">; d: LoaderData }) {
         Your rental starts on {view.moveInDate}. Today&apos;s payment covers you through {view.paidThroughDate}. After that,{" "}
         <strong>{formatCents(view.monthlyTotal)}</strong> a month is due from {view.nextDueDate}.
       </p>
+      {d.eSign ? null : (
+        <p data-testid="lease-at-office">
+          You sign your lease at the {d.locationName} office when you first come in: it is not signed online. After payment you can read and print
+          it from your confirmation.
+        </p>
+      )}
       <div className="button-row">
-        <BackLink basePath={d.basePath} step="review" />
-        <Link to={`${d.basePath}?step=sign`} className="button button--primary">
-          Continue to the lease
+        <BackLink basePath={d.basePath} step="review" eSign={d.eSign} />
+        <Link to={`${d.basePath}?step=${d.eSign ? "sign" : "pay"}`} className="button button--primary">
+          {d.eSign ? "Continue to the lease" : "Continue to payment"}
         </Link>
       </div>
     </div>
@@ -679,10 +697,10 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       <p className="checkout__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
-      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} />
+      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} demonstration={view.demonstration} />
       <AutopayField choice={view.autopay} field={fields.autopay} terms={view.autopayTerms} />
       <div className="button-row">
-        <BackLink basePath={d.basePath} step="pay" />
+        <BackLink basePath={d.basePath} step="pay" eSign={d.eSign} />
         <SubmitButton pendingText="Processing payment…">Pay {formatCents(view.total)} and rent</SubmitButton>
       </div>
     </Form>

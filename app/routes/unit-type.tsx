@@ -3,7 +3,7 @@ import { Link } from "~/components/link";
 import type { Route } from "./+types/unit-type";
 import unitsCss from "~/styles/units.css?url";
 import { requireSite } from "~/services/site-context.server";
-import { accountUnitSettings, getUnitAvailabilityOrNotice, getUnitsLocation } from "~/db/queries/units.server";
+import { accountUnitSettings, cardPaymentsOnline, getUnitAvailabilityOrNotice, getUnitsLocation } from "~/db/queries/units.server";
 import { routeMeta } from "~/components/route-meta";
 import { UnitActionsView, UnitPrice } from "~/components/unit-card";
 import { locationUnitListing } from "~/domain/units-listing";
@@ -24,7 +24,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   if (!location || location.status !== "Live") throw notFound();
   const { types, notice, freshness } = await getUnitAvailabilityOrNotice(context, location);
   if (notice) throw data({ message: notice }, { status: 503, headers: { "Cache-Control": NO_STORE } });
-  const listing = locationUnitListing(types, location, accountUnitSettings(account), NO_FILTERS);
+  const listing = locationUnitListing(types, location, accountUnitSettings(account, location.globalSettings, await cardPaymentsOnline(context, location)), NO_FILTERS);
   const cards = listing.sections.flatMap((s) => s.cards);
   const card = cards.find((c) => c.slug === params.unitTypeSlug.toLowerCase());
   if (!card) throw notFound();

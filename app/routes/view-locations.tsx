@@ -3,10 +3,11 @@ import { requireSite } from "~/services/site-context.server";
 import { readLocations } from "~/db/queries/cached-reads.server";
 import { routeMeta } from "~/components/route-meta";
 import { LocationCard } from "~/components/location-card";
+import { withRentsOnline } from "~/domain/account-settings";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const { account } = await requireSite(context);
-  return { locations: await readLocations(context, account.id), accountName: account.name };
+  return { locations: withRentsOnline(account.globalSettings, await readLocations(context, account.id)), accountName: account.name };
 }
 
 export const meta: Route.MetaFunction = ({ data, matches }) =>
@@ -27,7 +28,8 @@ export default function ViewLocations({ loaderData }: Route.ComponentProps) {
       <p className="lead">Choose a location to see its units, prices and hours.</p>
       {live.length ? (
         <section className="section" aria-labelledby="live-heading">
-          <h2 id="live-heading">Open now: rent online</h2>
+          {/* "rent online" only while every open location rents online (decision 201). */}
+          <h2 id="live-heading">{live.every((l) => l.rentsOnline) ? "Open now: rent online" : "Open now"}</h2>
           <ul className="card-grid">
             {live.map((l) => (
               <li key={l.id}>

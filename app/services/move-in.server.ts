@@ -9,7 +9,7 @@
  * re-exported here so that routes and tests keep one import.
  */
 import type { Database } from "~/db/client.server";
-import { leaseText, type LeaseParties } from "~/domain/lease";
+import { LEASE_SIGNED_AT_OFFICE, leaseText, type LeaseParties } from "~/domain/lease";
 import { formatCents } from "~/domain/money";
 import { firstPeriod } from "~/domain/move-in-quote";
 import { formatPhone } from "~/domain/phone";
@@ -92,13 +92,22 @@ export async function placeMoveIn(
 ): Promise<PlaceMoveInResult> {
   const details = checkoutDetails(checkout);
   if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
-  if (!details || !checkout.webPwHash || !checkout.leaseHash || !checkout.signedAt || !checkout.signedName) return { status: "changed" };
+  // is_sitelink_esign_enabled off (decision 203): no online signature; the lease is signed at the office.
+  const eSign = ctx.settings.is_sitelink_esign_enabled;
+  if (!details || !checkout.webPwHash) return { status: "changed" };
+  if (eSign && (!checkout.leaseHash || !checkout.signedAt || !checkout.signedName)) return { status: "changed" };
   const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
   const text = checkoutLeaseText(ctx, details, q);
-  if (sha256(text) !== checkout.leaseHash) {
+  if (eSign && sha256(text) !== checkout.leaseHash) {
     await clearSignature(db, checkout.id);
     return { status: "changed" };
   }
+  // Signed online: the signature of the checkout. Not: an empty name (LEASE_SIGNED_AT_OFFICE), the
+  // text recorded as it stands at payment, `signedAt` the time it was recorded.
+  const lease =
+    eSign && checkout.signedName && checkout.signedAt
+      ? { text, hash: checkout.leaseHash!, signedName: checkout.signedName, signedAt: checkout.signedAt, signedIp: checkout.signedIp ?? "" }
+      : { text, hash: sha256(text), signedName: LEASE_SIGNED_AT_OFFICE, signedAt: input.now, signedIp: "" };
   const { paidThroughDate, nextDueDate } = firstPeriod(q.quote.moveInDate);
   let result: MoveInResult;
   try {
@@ -117,7 +126,7 @@ export async function placeMoveIn(
       total: q.quote.total,
       payment: input.payment,
       autopay: input.autopay,
-      lease: { text, hash: checkout.leaseHash, signedName: checkout.signedName, signedAt: checkout.signedAt, signedIp: checkout.signedIp ?? "" },
+      lease,
       now: input.now,
     });
   } catch (error) {

@@ -5,17 +5,19 @@ import { savedCardProblem, type ParsedMethod } from "~/domain/portal-forms";
 import { getCsrfToken, validateCsrf } from "./csrf.server";
 import { portalCardPayment, portalHeaders, usableSavedCards } from "./portal.server";
 import type { SignedInTenant, TenantUnit } from "./portal-access.server";
+import { cardPaymentsAt } from "./card-payments.server";
 
 /**
  * What the portal's card pages (pay, prepay, autopay) share: the page's common data, reading the
- * form (CSRF first, then whether this location takes cards here at all), and the 400 answers. A card
+ * form (CSRF first, then whether this location takes cards here at all: its payment types, its
+ * external payment site, a configured payment gateway, decision 200), and the 400 answers. A card
  * number and CVV are never sent back to the page.
  */
 const NOT_ECHOED = ["card_number", "cvv"];
 
 /** The data every card page shows: who is signed in, the unit, the location's cards and saved cards. */
 export async function cardPageData(request: Request, ctx: SignedInTenant, unit: TenantUnit) {
-  const payment = portalCardPayment(unit.location);
+  const payment = portalCardPayment(unit.location, await cardPaymentsAt(unit.storage, unit.location));
   const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
   return {
     page: {
@@ -40,7 +42,7 @@ export async function cardPageData(request: Request, ctx: SignedInTenant, unit: 
 export async function readCardForm(request: Request, unit: TenantUnit, self: string): Promise<{ formData: FormData; accepted: CardBrand[] }> {
   const formData = await request.formData();
   await validateCsrf(request, formData);
-  const payment = portalCardPayment(unit.location);
+  const payment = portalCardPayment(unit.location, await cardPaymentsAt(unit.storage, unit.location));
   if (payment.kind !== "cards" && formData.get("intent") !== "cancel") throw redirect(self, 303);
   return { formData, accepted: payment.kind === "cards" ? payment.accepted : [] };
 }

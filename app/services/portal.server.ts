@@ -8,7 +8,7 @@ import type { CardBrand } from "~/domain/cards";
 import { externalPaymentLink } from "~/domain/payment-links";
 import { localDate } from "~/domain/billing";
 import type { YearMonth } from "~/domain/card-schema";
-import type { AccountGlobalSettings } from "~/domain/account-settings";
+import { settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
 import { NO_STORE } from "~/domain/cache";
 import { storageFor } from "~/storage-software/index.server";
 import type { LocationRef } from "~/storage-software/port";
@@ -18,6 +18,7 @@ import { publicOrigin } from "./site-origin.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { requireTenantSession, type PortalSession } from "./session.server";
 import { notFound } from "./http.server";
+import type { CardPayments } from "./card-payments.server";
 
 /** A location as the portal needs it. */
 export interface PortalLocation extends LocationRef {
@@ -30,6 +31,8 @@ export interface PortalLocation extends LocationRef {
   externalPaymentLink: string | null;
   /** The card brands of the location's payment_types (decision 091); none: no card payment online. */
   acceptedCards: CardBrand[];
+  /** The location's own global_settings, over the account's (`settingsForLocation`, decision 201). */
+  globalSettings: unknown;
 }
 
 export async function portalLocations(db: Database, accountId: number): Promise<PortalLocation[]> {
@@ -45,6 +48,7 @@ export async function portalLocations(db: Database, accountId: number): Promise<
       autopayTerms: locations.autopayTerms,
       moveOutConfirmationMessage: locations.moveOutConfirmationMessage,
       externalPaymentLink: locations.externalPaymentLink,
+      globalSettings: locations.globalSettings,
     })
     .from(locations)
     .where(eq(locations.accountId, accountId))
@@ -70,13 +74,20 @@ export function usableSavedCards<T extends { brand: CardBrand }>(cards: T[], pay
   return payment.kind === "cards" ? cards.filter((c) => payment.accepted.includes(c.brand)) : [];
 }
 
-export type PortalCardPayment = { kind: "external"; href: string } | { kind: "no_cards" } | { kind: "cards"; accepted: CardBrand[] };
+export type PortalCardPayment =
+  | { kind: "external"; href: string }
+  | { kind: "no_cards" }
+  | { kind: "cards"; accepted: CardBrand[]; demonstration: boolean };
 
-export function portalCardPayment(location: Pick<PortalLocation, "externalPaymentLink" | "acceptedCards">): PortalCardPayment {
+/**
+ * `cards` says whether the location takes cards online at all (decision 200): where they need our
+ * payment gateway and none is configured it is "no_cards" too (call the office).
+ */
+export function portalCardPayment(location: Pick<PortalLocation, "externalPaymentLink" | "acceptedCards">, cards: CardPayments): PortalCardPayment {
   const href = externalPaymentLink(location.externalPaymentLink);
   if (href) return { kind: "external", href };
-  if (location.acceptedCards.length === 0) return { kind: "no_cards" };
-  return { kind: "cards", accepted: location.acceptedCards };
+  if (location.acceptedCards.length === 0 || !cards.online) return { kind: "no_cards" };
+  return { kind: "cards", accepted: location.acceptedCards, demonstration: cards.demonstration };
 }
 
 /**
@@ -154,7 +165,11 @@ export async function requirePortalUnit(ctx: PortalContext, tenantId: string, le
     for (const location of ctx.locations) {
       const storage = storageFor(ctx.db, location);
       const lease = await storage.getTenantLease(tenantId, leaseId);
-      if (lease) return { lease, location, storage, today: localDate(ctx.now, location.timeZone) };
+      if (lease) {
+        // What the portal offers for this unit: the account's settings with its location's on top (decision 201).
+        const settings = settingsForLocation(ctx.settings, location.globalSettings);
+        return { lease, location, storage, settings, today: localDate(ctx.now, location.timeZone) };
+      }
     }
   }
   throw notFound();

@@ -6,16 +6,18 @@ import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, unitTypes, websites } from "~/db/schema";
 import type { CardBrand } from "~/db/schema/billing";
-import { parseAccountGlobalSettings, type AccountGlobalSettings } from "~/domain/account-settings";
+import { parseAccountGlobalSettings, settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
 import { moveInDates } from "~/domain/move-in-date";
 import { localToday } from "~/domain/move-in-quote";
 import { isUnitTypeShown } from "~/domain/units";
 import { storageFor } from "~/storage-software/index.server";
 import type { StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
+import { cardPaymentsAt, type CardPayments } from "./card-payments.server";
 
 export interface RentalContext {
   storage: StorageSoftware;
+  /** The account's global_settings with the location's own on top (decision 201). */
   settings: AccountGlobalSettings;
   operatorName: string;
   location: {
@@ -43,6 +45,8 @@ export interface RentalContext {
   acceptedCards: CardBrand[];
   /** The move-in dates a visitor may pick (rental_days_in_advance, Sundays per the account; decision 094). */
   moveInDates: string[];
+  /** Whether cards are taken online here and whether the card form is a demonstration (decision 200). */
+  cardPayments: CardPayments;
 }
 
 /**
@@ -68,7 +72,8 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   if (!unitType) return null;
   const timeZone = loc.timeZone.timeZoneId;
   const a = loc.address;
-  const settings = parseAccountGlobalSettings(account.globalSettings);
+  const settings = settingsForLocation(parseAccountGlobalSettings(account.globalSettings), loc.globalSettings);
+  const cardPayments = await cardPaymentsAt(storage, loc);
   const today = localToday(now, timeZone);
   return {
     storage,
@@ -96,5 +101,6 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
       specificUnitTypesToShow: Array.isArray(loc.specificUnitTypesToShow) ? loc.specificUnitTypesToShow.filter((s) => typeof s === "string") : [],
     }),
     acceptedCards: acceptedCardBrands(loc.paymentTypes),
+    cardPayments,
   };
 }

@@ -5,6 +5,7 @@ import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
 import { chooseAdapter, createSiteLinkAdapter, loadSiteLinkSettings } from "./sitelink";
 import { logger } from "~/logger.server";
+import { paymentGatewayFor } from "~/platform/payment-gateway.server";
 
 // SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
 export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
@@ -14,6 +15,26 @@ export { verifySiteLinkLocation, formatGoLiveReport, type GoLiveReport } from ".
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
 
 export type { LocationRef };
+
+/** Whether a location takes cards online and whether its card forms are a demonstration (decision 200). */
+export interface CardPayments {
+  /** False: this location's cards need our gateway and none is configured (offer "call the office"). */
+  online: boolean;
+  /** True: the built-in test gateway takes the cards; the card forms say that no real card is charged. */
+  demonstration: boolean;
+}
+
+/**
+ * Cards go through our gateway at local-adapter locations and at SiteLink locations under option B
+ * (`cardsChargedBy`); there, without a configured gateway (`paymentGatewayFor` answers null), the
+ * rental, the unit cards and the portal's pay, prepay and autopay pages ask the visitor to call the
+ * office instead of offering a card form. SiteLink's own processor (option A) needs none.
+ */
+export async function cardPaymentsAt(storage: Pick<StorageSoftware, "cardsChargedBy">, location: { id: number }): Promise<CardPayments> {
+  if ((await storage.cardsChargedBy()) === "software") return { online: true, demonstration: false };
+  const gateway = paymentGatewayFor(location);
+  return gateway ? { online: true, demonstration: gateway.demonstration } : { online: false, demonstration: false };
+}
 
 /**
  * The one factory: the storage software of a location (docs/decisions/030, 110):

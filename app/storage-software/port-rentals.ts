@@ -185,6 +185,13 @@ export interface ReservationRecord {
 
 export interface Rentals {
   /**
+   * Who charges the cards of this location's rentals and portal payments (docs/decisions/200):
+   * "gateway" our payment gateway (the local adapter; SiteLink under option B), "software" the
+   * facility's software with its own processor (SiteLink under option A). Where it is "gateway" and
+   * no gateway is configured (`paymentGatewayFor`), the pages offer "call the office" instead of a card form.
+   */
+  cardsChargedBy(): Promise<"gateway" | "software">;
+  /**
    * Holds one available unit of the type until `until` for this hold token (a checkout). Renews the
    * token's own hold when it still has one. Throws UnitUnavailableError when none is free.
    */

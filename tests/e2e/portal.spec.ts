@@ -110,6 +110,8 @@ test("sign in, billing run, pay, prepay 3 months, move-out notice", async ({ pag
   // Pay the balance by card: receipt and the new balance.
   await unit.getByRole("link", { name: "Pay my bill" }).click();
   await expect(page.getByTestId("balance-due")).toHaveText(balanceText);
+  // The built-in test gateway takes the card: the form says so (decision 200).
+  await expect(page.getByTestId("payment-demonstration")).toBeVisible();
   await fillCard(page);
   await page.getByRole("button", { name: "Pay now" }).click();
   await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();

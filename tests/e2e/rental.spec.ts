@@ -131,6 +131,8 @@ test.describe("online rental", () => {
 
     await c.sign();
     await expect(page.getByTestId("pay-total")).toHaveText(total);
+    // The built-in test gateway takes the card: the form says so (decision 200).
+    await expect(page.getByTestId("payment-demonstration")).toContainText("This is a demonstration: no real card is charged");
     if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "pay step" });
     await expect(page.getByLabel(/Pay my rent automatically/)).toBeChecked();
     await c.fillCard("4242 4242 4242 4242");

@@ -15,10 +15,14 @@ describe("demo tenant in each environment", () => {
     [{}, true], // npm start / npm run dev on a fresh machine
     [{ NODE_ENV: "development" }, true],
     [{ NODE_ENV: "production" }, false], // production on PGlite: the Docker image's default (issue 19)
-    [{ NODE_ENV: "production", SEED_DEMO_TENANT: "true" }, true],
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "test" }, false], // a demo box still has to ask for it
+    [{ NODE_ENV: "production", SEED_DEMO_TENANT: "true", PAYMENT_GATEWAY: "test" }, true],
     [{ NODE_ENV: "development", DATABASE_URL: "postgres://db/x" }, true],
-    [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }, false],
-    [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SEED_DEMO_TENANT: "true" }, true],
+    [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", PAYMENT_GATEWAY: "test" }, false],
+    [{ NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SEED_DEMO_TENANT: "true", PAYMENT_GATEWAY: "test" }, true],
+    // Decision 200: in production only on a demonstration site (its first month is paid through the test gateway).
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "none" }, false],
+    [{ NODE_ENV: "production", SEED_DEMO_TENANT: "true", PAYMENT_GATEWAY: "none" }, false],
     [{ NODE_ENV: "development", SEED_DEMO_TENANT: "false" }, false],
     [{ NODE_ENV: "test" }, false],
   ] as const)("%j → %s", (env, wanted) => {
@@ -42,7 +46,7 @@ describe("seedDatabase and the demo tenant", () => {
   });
 
   it("production on PostgreSQL with SEED_DEMO_TENANT=true: seeded", async () => {
-    const report = await seedDatabase(handle.db, { env: { NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SEED_DEMO_TENANT: "true" } });
+    const report = await seedDatabase(handle.db, { env: { NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SEED_DEMO_TENANT: "true", PAYMENT_GATEWAY: "test" } });
     expect(report.created).toEqual([`demo tenant ${DEMO_TENANT_EMAIL}`]);
     expect(await demoTenants()).toBe(1);
   });

@@ -215,7 +215,12 @@ describe("ID upload and unit alarms flags (decision 094)", () => {
     const now = new Date();
     const t = await createTenantWithLease(db(), { email: `office-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
     const cookie = (await createTenantSession(db(), { tenantId: String(t.tenantId), now })).split(";")[0]!;
-    return callRoute<{ officeInstructions: Array<{ key: string; text: string }> }>(dashboardLoader, db(), "/customer-portal", { init: { headers: { Cookie: cookie } } });
+    const r = await callRoute<{ units: Array<{ officeInstructions: Array<{ key: string; text: string }> }> }>(dashboardLoader, db(), "/customer-portal", {
+      init: { headers: { Cookie: cookie } },
+    });
+    // Each unit's section follows its location's settings (decision 201); the tenant has one unit.
+    expect(r.data.units).toHaveLength(1);
+    return { data: { officeInstructions: r.data.units[0]!.officeInstructions } };
   }
 
   it("off (seed): the portal says nothing about them", async () => {
@@ -321,7 +326,7 @@ describe("the portal's card forms follow the location (payment_types, external_p
       await db().update(paymentTypes).set({ deletedAt: new Date() }).where(and(eq(paymentTypes.locationId, loc.id), eq(paymentTypes.category, "mastercard")));
       for (const form of forms) {
         const page = await load(form, t);
-        expect(page.data.payment).toEqual({ kind: "cards", accepted: ["visa", "discover"] });
+        expect(page.data.payment).toEqual({ kind: "cards", accepted: ["visa", "discover"], demonstration: true });
         expect(page.data.savedCards).toEqual([]);
         const before = await paymentCount();
         const r = await submit(form, t, cardFields(MASTERCARD));

@@ -26,6 +26,8 @@ export async function listLocations(db: Database, accountId: number) {
       phoneNumber: locations.phoneNumber,
       metaTagline: locations.metaTagline,
       mainImage: locations.mainImage,
+      /** The location's own global_settings (decision 201); pages strip it with `withRentsOnline`. */
+      globalSettings: locations.globalSettings,
       address: {
         street1: addresses.street1,
         street2: addresses.street2,

@@ -6,7 +6,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
 import { addresses, locations } from "~/db/schema";
-import { storageFor } from "~/storage-software/index.server";
+import { cardPaymentsAt, storageFor } from "~/storage-software/index.server";
 import type { LocationRef } from "~/storage-software/port";
 import { StorageSoftwareError, storageErrorMessage } from "~/storage-software/errors";
 import type { UnitTypeAvailability } from "~/storage-software/port";
@@ -19,7 +19,7 @@ import {
   type UnitListingView,
 } from "~/domain/units-listing";
 import { parseUnitFilters, unitTypeSlugs } from "~/domain/units";
-import type { AccountGlobalSettings } from "~/domain/account-settings";
+import { settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
 import { logger } from "~/logger.server";
 import { readUnitsLocations } from "./cached-reads.server";
 import { availabilityAsOfText } from "~/domain/availability-freshness";
@@ -88,6 +88,8 @@ export async function getUnitAvailabilityOrNotice(
 }
 
 export type UnitsLocation = ListingLocation & LocationRef & {
+  /** The location's own global_settings (decision 201): `accountUnitSettings` puts them over the account's. */
+  globalSettings: unknown;
   address: { street1: string; street2: string | null; city: string; stateProvince: string; postal: string } | null;
 };
 
@@ -102,6 +104,7 @@ const columns = {
   isShowOnlySpecificUnitTypes: locations.isShowOnlySpecificUnitTypes,
   specificUnitTypesToShow: locations.specificUnitTypesToShow,
   hasMatchOnLocationPageFilter: locations.hasMatchOnLocationPageFilter,
+  globalSettings: locations.globalSettings,
   address: {
     street1: addresses.street1,
     street2: addresses.street2,
@@ -144,30 +147,45 @@ export async function getUnitsLocation(db: Database, accountId: number, slug: st
   return row ? { ...row, ...normalise(row) } : null;
 }
 
-/** The account flags and settings the listing follows. */
-export function accountUnitSettings(account: {
-  isSplitUnitsByUnitType: boolean;
-  globalSettings: AccountGlobalSettings;
-}): AccountUnitSettings {
+/**
+ * The flags and settings a location's listing follows: the account's global_settings with the
+ * location's own on top (decision 201).
+ */
+export function accountUnitSettings(
+  account: {
+    isSplitUnitsByUnitType: boolean;
+    globalSettings: AccountGlobalSettings;
+  },
+  locationSettings: unknown = {},
+  cardPaymentsOnline = true,
+): AccountUnitSettings {
+  const settings = settingsForLocation(account.globalSettings, locationSettings);
   return {
-    webRatesEnabled: account.globalSettings.is_web_rates_enabled,
-    rentalsEnabled: account.globalSettings.is_rentals_enabled,
-    reservationsEnabled: account.globalSettings.is_reservations_enabled,
+    webRatesEnabled: settings.is_web_rates_enabled,
+    rentalsEnabled: settings.is_rentals_enabled,
+    cardPaymentsOnline,
+    reservationsEnabled: settings.is_reservations_enabled,
     splitByUnitType: account.isSplitUnitsByUnitType,
-    valuePricingEnabled: account.globalSettings.is_value_pricing_enabled,
+    valuePricingEnabled: settings.is_value_pricing_enabled,
   };
+}
+
+/** Whether the location takes cards online (decision 200): without, its unit cards say to call to rent. */
+export async function cardPaymentsOnline(context: Readonly<RouterContextProvider>, location: LocationRef): Promise<boolean> {
+  return (await cardPaymentsAt(storageFor(context.db, location), location)).online;
 }
 
 /** A location page's unit listing (live locations; coming-soon ones list none). */
 export async function getLocationUnitListing(
   context: Readonly<RouterContextProvider>,
-  location: LocationRef & Omit<ListingLocation, "specificUnitTypesToShow"> & { specificUnitTypesToShow: unknown },
+  location: LocationRef & Omit<ListingLocation, "specificUnitTypesToShow"> & { specificUnitTypesToShow: unknown; globalSettings: unknown },
   account: Parameters<typeof accountUnitSettings>[0],
   params: URLSearchParams,
 ): Promise<UnitListingView> {
   const { types, notice, freshness } = await getUnitAvailabilityOrNotice(context, location);
   const { specificUnitTypesToShow } = normalise({ specificUnitTypesToShow: location.specificUnitTypesToShow, address: null });
-  const listing = locationUnitListing(types, { ...location, specificUnitTypesToShow }, accountUnitSettings(account), parseUnitFilters(params));
+  const settings = accountUnitSettings(account, location.globalSettings, await cardPaymentsOnline(context, location));
+  const listing = locationUnitListing(types, { ...location, specificUnitTypesToShow }, settings, parseUnitFilters(params));
   return { ...listing, notices: notice ? [notice] : [], freshness: freshness ? [freshness] : [] };
 }
 
@@ -179,7 +197,11 @@ export async function getAllUnitsListing(
 ): Promise<{ listing: UnitListingView; locations: UnitsLocation[] }> {
   const live = await readUnitsLocations(context, account.id);
   const loaded = await Promise.all(
-    live.map(async (location) => ({ location, ...(await getUnitAvailabilityOrNotice(context, location, { nameInFreshness: live.length > 1 })) })),
+    live.map(async (location) => ({
+      location,
+      settings: accountUnitSettings(account, location.globalSettings, await cardPaymentsOnline(context, location)),
+      ...(await getUnitAvailabilityOrNotice(context, location, { nameInFreshness: live.length > 1 })),
+    })),
   );
   const listing = allUnitsListing(loaded, accountUnitSettings(account), parseUnitFilters(params));
   return {

@@ -291,6 +291,10 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
   }
 
   return {
+    // Every card taken here goes through our payment gateway.
+    async cardsChargedBy() {
+      return "gateway" as const;
+    },
     async holdUnit({ unitTypeId, holdToken, until, now }): Promise<UnitHold> {
       const typeId = unitTypeNumber(unitTypeId);
       await expireReservations(now);

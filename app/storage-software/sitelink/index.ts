@@ -72,6 +72,8 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
     ...siteLinkReservations(deps),
     ...siteLinkTenants(deps),
     ...siteLinkOfficeTenants(deps),
+    // Option A: SiteLink's processor charges the typed card; option B: our gateway (decision 116).
+    cardsChargedBy: async () => (options.settings.cardChargedBy === "gateway" ? "gateway" : "software"),
   };
 }
 

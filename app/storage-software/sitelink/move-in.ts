@@ -24,6 +24,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
+import { isSignedOnline } from "~/domain/lease";
 import { cardBrand as brandOf } from "~/domain/cards";
 import type { MoveInQuote } from "~/domain/move-in-quote";
 import { logger } from "~/logger.server";
@@ -885,7 +886,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         "TenantNoteInsert_v2",
         {
           iLedgerID: Number(ledgerId),
-          sNote: `Lease signed online by ${input.lease.signedName}, SHA-256 ${input.lease.hash}`,
+          // E-sign off (decision 203): the office still has to have the lease signed.
+          sNote: isSignedOnline(input.lease)
+            ? `Lease signed online by ${input.lease.signedName}, SHA-256 ${input.lease.hash}`
+            : `Lease NOT signed online: have the tenant sign it at the office. Text SHA-256 ${input.lease.hash}`,
           iNoteType: 0,
         },
         { write: true },

@@ -11,6 +11,7 @@
 import { addDaysIso } from "~/domain/calendar";
 import { percentOf } from "~/domain/money";
 import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/move-in-quote";
+import { firstMonthProtectionWording, firstMonthRentWording, periodChargeWording, PROTECTION_NAME, RENT_NAME } from "~/domain/charge-wording";
 import { centsToDecimal, isTrue, optionalCents } from "./money";
 
 export type Row = Record<string, string | undefined>;
@@ -124,4 +125,36 @@ export function quoteFromCostRows(rows: Row[], ctx: SiteLinkQuoteContext): MoveI
 /** The amount SiteLink requires at move-in: Σ dcTotal of the required rows, in cents. */
 export function requiredTotal(rows: Row[]): number {
   return rows.filter((r) => isTrue(r.bMoveInRequired)).reduce((s, r) => s + decimalToCents(r.dcTotal), 0);
+}
+
+/**
+ * The quote in the site's own wording (decision 202). SiteLink names its move-in rows "Rent",
+ * "Second Monthly Rent Fee" and "Insurance"; the review step, the lease and the receipt say what a
+ * local move-in says (app/domain/charge-wording.ts): the first rent row is the first month's rent with
+ * its dates, a later one the month's rent, the first protection row names the plan's coverage. Other
+ * rows (the lock fee, an admin fee) keep the names the site gave them. Amounts are not touched.
+ */
+export function inSiteWording(quote: MoveInQuote, protectionCoverage: number | null): MoveInQuote {
+  const renamed = new Map<string, string>();
+  const byStart = (a: QuoteLine, b: QuoteLine) => (a.periodStart ?? "").localeCompare(b.periodStart ?? "");
+  const word = (kind: "rent" | "insurance", first: (l: QuoteLine) => string, name: string) => {
+    quote.lines
+      .filter((l) => l.kind === kind)
+      .sort(byStart)
+      .forEach((l, i) => {
+        const later = l.periodStart && l.periodEnd ? periodChargeWording(name, l.periodStart, l.periodEnd) : name;
+        renamed.set(l.postingKey, i === 0 ? first(l) : later);
+      });
+  };
+  word("rent", (l) => firstMonthRentWording(l.periodStart ?? quote.moveInDate, l.periodEnd ?? quote.paidThroughDate), RENT_NAME);
+  word("insurance", () => firstMonthProtectionWording(protectionCoverage), PROTECTION_NAME);
+  return {
+    ...quote,
+    lines: quote.lines.map((l) => {
+      const own = renamed.get(l.postingKey);
+      if (own) return { ...l, description: own };
+      const of = l.kind === "discount" && l.postingKey.startsWith("discount:") ? renamed.get(l.postingKey.slice("discount:".length)) : undefined;
+      return of ? { ...l, description: `Discount (${of})` } : l;
+    }),
+  };
 }

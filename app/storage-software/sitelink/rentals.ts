@@ -6,7 +6,7 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, units, unitTypes } from "~/db/schema";
-import { parseAccountGlobalSettings } from "~/domain/account-settings";
+import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/account-settings";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { LocationRef, MoveInQuote, Rentals } from "../port";
 import { StorageValidationError, UnitUnavailableError } from "../errors";
@@ -15,7 +15,7 @@ import type { SiteLinkCall } from "./client";
 import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
-import { decimalToCents } from "./quote";
+import { decimalToCents, inSiteWording } from "./quote";
 import { createSiteLinkMoveIn, siteLinkQuote, type MoveInGateway } from "./move-in";
 import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
 import { searchTenantsByEmail } from "./tenant-records";
@@ -33,16 +33,17 @@ export interface SiteLinkRentalsDeps {
 }
 
 /**
- * ChannelType of quotes and move-ins: the web rate when the account's web-rates flag is on, else the
+ * ChannelType of quotes and move-ins: the web rate when the location's web-rates flag is on, else the
  * standard rate, so that SiteLink charges the rate the pages show (decision 115).
  */
 async function channelOf(db: Database, locationId: number): Promise<0 | 1> {
   const [row] = await db
-    .select({ settings: accounts.globalSettings })
+    .select({ settings: accounts.globalSettings, locationSettings: locations.globalSettings })
     .from(locations)
     .innerJoin(accounts, eq(accounts.id, locations.accountId))
     .where(eq(locations.id, locationId));
-  return row && parseAccountGlobalSettings(row.settings).is_web_rates_enabled ? 1 : 0;
+  // The location's own global_settings over the account's (decision 201), as the pages read them.
+  return row && settingsForLocation(parseAccountGlobalSettings(row.settings), row.locationSettings).is_web_rates_enabled ? 1 : 0;
 }
 
 type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered">;
@@ -97,7 +98,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
         throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       const premium = plan?.premium ?? 0;
       const monthlyRate = rs.channelType === 1 && type.webRate > 0 ? type.webRate : type.standardRate;
-      return siteLinkQuote(call, rs, {
+      const quote = await siteLinkQuote(call, rs, {
         siteLinkUnitId: unit.externalId,
         moveInDate: input.moveInDate,
         insuranceCoverageId: input.insurancePlanId,
@@ -106,6 +107,8 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
         standardRate: type.standardRate,
         monthlyRate,
       });
+      // The review step, the lease and the receipt word rent and protection as local move-ins do (decision 202).
+      return inSiteWording(quote, plan?.coverage ?? null);
     },
 
     async moveIn(input) {
@@ -135,6 +138,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
     return rowsOf(answer, "Table").map((r) => ({
       id: String(r.InsurCoverageID ?? ""),
       premium: decimalToCents(r.dcPremium),
+      coverage: decimalToCents(r.dcCoverage),
     }));
   }
 }

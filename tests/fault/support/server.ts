@@ -41,6 +41,8 @@ export function productionEnv(extra: Record<string, string>): NodeJS.ProcessEnv 
     HTTPS: "false",
     HOST: "127.0.0.1",
     SESSION_SECRET: "fault-test-secret-0123456789abcdef0123456789abcdef",
+    // The fault tests rent with test cards: the production build takes them only as a demonstration (decision 200).
+    PAYMENT_GATEWAY: "test",
     BILLING_SCHEDULE: "off",
     HOUSEKEEPING: "off",
     BUILD_DIR: process.env.BUILD_DIR ?? "build",
