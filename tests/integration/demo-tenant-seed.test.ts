@@ -66,7 +66,7 @@ describe("seedDatabase and the demo tenant", () => {
   });
 
   it("production start-up after an older version seeded it: the published password no longer signs in", async () => {
-    await seedDatabase(handle.db, { env: { NODE_ENV: "production", SEED_DEMO_TENANT: "true" } });
+    await seedDatabase(handle.db, { env: { NODE_ENV: "production", SEED_DEMO_TENANT: "true", PAYMENT_GATEWAY: "test" } });
     expect(await demoSignsIn()).toBe(true);
     const report = await seedDatabase(handle.db, { env: { NODE_ENV: "production" } });
     expect(report.created).toEqual([`demo tenant ${DEMO_TENANT_EMAIL}: published password disabled (production)`]);

@@ -259,6 +259,13 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
     afterAll(() => h?.close());
     const available = async (unitTypeId: string, now = NOW) => (await h.storage.getUnitType(unitTypeId, { now }))!.availableCount;
 
+    it("says who charges the card: our payment gateway, or the software's own processor", async () => {
+      const who = await h.storage.cardsChargedBy();
+      expect(["gateway", "software"]).toContain(who);
+      // The local adapter has no processor of its own (decision 200): our gateway charges there.
+      if (!h.softwareContact) expect(who).toBe("gateway");
+    });
+
     it("holds one unit per checkout, renews the same hold, refuses the last unit to another checkout and releases it", async () => {
       const { unitTypeId } = await freshType(h, 2);
       const until = new Date(NOW.getTime() + 15 * 60_000);
