@@ -61,7 +61,7 @@ describe("iPayMethod readings", () => {
   });
 
   it("manual: 0 is the card, 1 check, 2 cash (set over the control API)", async () => {
-    const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", body: JSON.stringify({ readings: { payMethod: "manual" } }) });
+    const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ readings: { payMethod: "manual" } }) });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { readings: unknown }).readings).toEqual({ payMethod: "manual", successCode: "id" });
     const x = await tenantAndUnit();
@@ -73,7 +73,7 @@ describe("iPayMethod readings", () => {
   });
 
   it("refuses an unknown reading over the control API", async () => {
-    const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", body: JSON.stringify({ readings: { payMethod: "guess" } }) });
+    const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ readings: { payMethod: "guess" } }) });
     expect(res.status).toBe(400);
     expect(sim.control.inspectSite("L001").readings).toEqual({ payMethod: "lsetup", successCode: "id" });
   });
