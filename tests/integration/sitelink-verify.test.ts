@@ -10,6 +10,7 @@
  * naming MoveInWithDiscount_v7's pay method (and the fix) when they are not, and fails naming the
  * operation when an answer is reshaped.
  */
+import { spawnSync } from "node:child_process";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { sitelinkSites } from "~/db/schema";
@@ -190,5 +191,20 @@ describe("sitelink:verify and the settings", () => {
     expect(wrong.ok).toBe(false);
     expect(wrong.differs).toContain("SiteInformation");
     expect(JSON.stringify(wrong) + formatGoLiveReport(wrong)).not.toContain("not-the-password");
+  });
+});
+
+describe("npm run sitelink:verify: usage", () => {
+  const run = (...args: string[]) => spawnSync("npx", ["tsx", "scripts/sitelink-verify.ts", ...args], { encoding: "utf8", timeout: 60_000 });
+
+  it("--help prints the usage (exit 0); an unknown option is wrong usage (exit 2), without a stack trace", () => {
+    const help = run("--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Usage: npm run sitelink:verify -- --location <url_slug>");
+    const wrong = run("--location", LUMBERTON, "--nope");
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain("Unknown option '--nope'");
+    expect(wrong.stderr).toContain("Usage:");
+    expect(wrong.stderr).not.toMatch(/\bat .*parse_args/);
   });
 });
