@@ -14,19 +14,35 @@ import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { formatGoLiveReport, verifySiteLinkLocation } from "~/storage-software/index.server";
 
-const { values } = parseArgs({
-  options: {
-    location: { type: "string" },
-    "tenant-id": { type: "string" },
-    "unit-id": { type: "string" },
-    "test-mode-move-in": { type: "boolean", default: false },
-    json: { type: "boolean", default: false },
-  },
-});
+const USAGE = "Usage: npm run sitelink:verify -- --location <url_slug> [--tenant-id <SiteLink TenantID>] [--test-mode-move-in [--unit-id <SiteLink UnitID>]] [--json]";
 
 function usage(message: string): never {
-  console.error(`${message}\nUsage: npm run sitelink:verify -- --location <url_slug> [--tenant-id <SiteLink TenantID>] [--test-mode-move-in [--unit-id <SiteLink UnitID>]] [--json]`);
+  console.error(`${message}\n${USAGE}`);
   process.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        location: { type: "string" },
+        "tenant-id": { type: "string" },
+        "unit-id": { type: "string" },
+        "test-mode-move-in": { type: "boolean", default: false },
+        json: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    // An unknown option or a missing value: say so, with the usage, not a stack trace.
+    return usage(error instanceof Error ? error.message : String(error));
+  }
+}
+
+const values = parse();
+if (values.help) {
+  console.log(`${USAGE}\n\nChecks a location's own SiteLink account before it is switched on: reads only, plus with\n--test-mode-move-in one move-in in test mode for the test tenant --tenant-id. Exit 0 when nothing the\nadapter relies on differs, 1 when something does (named), 2 on wrong usage.`);
+  process.exit(0);
 }
 
 if (!values.location) usage("--location <url_slug> is required.");

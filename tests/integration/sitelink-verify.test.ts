@@ -4,16 +4,19 @@
  * column left out, a table renamed: the simulator's test-only answer knob). It never prints a secret
  * and writes nothing outside test mode.
  *
- * READINGS is where the simulator's per-site readings of the evidence (iPayMethod meanings, success
- * code 0 or an id) are looped over: each entry configures the simulator and says what verify should
- * report. Only the default reading exists on this branch.
+ * READINGS loops over the simulator's per-site readings of the evidence (decision 180): iPayMethod as
+ * LSETUP or the manual has it, success code an id or 0 for the writes no source shows. Under each, verify
+ * passes when the location's pay-method ids (sitelink:configure --pay-method) are the site's, fails
+ * naming MoveInWithDiscount_v7's pay method (and the fix) when they are not, and fails naming the
+ * operation when an answer is reshaped.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { sitelinkSites } from "~/db/schema";
 import { formatGoLiveReport, verifySiteLinkLocation, type GoLiveReport } from "~/storage-software/index.server";
 import { DEMO_CORP } from "../../sitelink-simulator/index";
-import { startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+import { DEFAULT_READINGS, PAY_METHOD_IDS, startSiteLinkTestbed, useReadings, type Readings, type SiteLinkTestbed } from "./sitelink-testbed";
 
 const NOW = new Date("2026-11-22T15:00:00Z");
 const LUMBERTON = "lumberton-nc-28358";
@@ -21,13 +24,19 @@ const JACKSONVILLE = "jacksonville-nc-28546";
 
 interface Reading {
   name: string;
-  /** Puts the simulator's sites in this reading. */
-  apply(bed: SiteLinkTestbed): void;
+  /** The simulator's sites answer by these. */
+  readings: Readings;
   /** The iPayMethod a card is taken with, and the reading verify should name. */
   card: { payMethod: number; reading: "manual" | "lsetup" };
 }
 
-const READINGS: Reading[] = [{ name: "default simulator (the manual's iPayMethod)", apply: () => undefined, card: { payMethod: 0, reading: "manual" } }];
+const READINGS: Reading[] = (["lsetup", "manual"] as const).flatMap((payMethod) =>
+  (["id", "zero"] as const).map((successCode) => ({
+    name: `iPayMethod ${payMethod}, success code ${successCode}`,
+    readings: { payMethod, successCode },
+    card: { payMethod: PAY_METHOD_IDS[payMethod].card, reading: payMethod },
+  })),
+);
 
 let bed: SiteLinkTestbed;
 beforeAll(async () => {
@@ -38,6 +47,8 @@ afterEach(() => {
   bed.sim.clearReshapes();
   bed.sim.control.clearFaults();
 });
+
+const tag = (r: Reading) => `${r.readings.payMethod}.${r.readings.successCode}`;
 
 const verify = (slug: string, options: { tenantId?: string; testModeMoveIn?: boolean } = {}) => verifySiteLinkLocation(bed.handle.db, slug, { now: NOW, ...options });
 
@@ -53,7 +64,8 @@ function expectNoSecret(report: GoLiveReport) {
 const writesSent = () => bed.sim.control.calls().filter((c) => c.operation && !/^(Site|Unit|Insurance|Charge|Payment(s|Types)|MoveInCost|Tenant(Search|Info|Login|BillingInfoBy)|Ledgers|Customer|Reservation(List))/.test(c.operation));
 
 describe.each(READINGS)("sitelink:verify, $name", (reading) => {
-  beforeAll(() => reading.apply(bed));
+  // The sites answer by this reading; the locations carry the matching pay-method ids.
+  beforeEach(() => useReadings(bed, reading.readings));
 
   it("option A: reads only; every operation the adapter reads answers as it reads it; card types, success codes; nothing differs", async () => {
     bed.sim.control.clearCalls();
@@ -68,7 +80,10 @@ describe.each(READINGS)("sitelink:verify, $name", (reading) => {
     expect(byOp.LedgersByTenantID_v3!.status).toBe("not checked");
     expect(report.cardTypes).toMatchObject({ status: "ok", configured: { mastercard: 5, visa: 6, discover: 8 } });
     expect(report.cardTypes.site.map((t) => t.id)).toEqual(expect.arrayContaining(["5", "6", "8"]));
-    expect(report.successCodes.ScheduleMoveOut).toMatch(/not seen/);
+    // How each write's answer is read comes from answers.ts (one rule per operation).
+    expect(report.successCodes.ScheduleMoveOut).toMatch(/^not seen .*; the adapter reads: success code in no source: Ret_Code > 0 is success; 0, none, -1: read back/);
+    expect(report.successCodes.ReservationUpdate_v4).toMatch(/the adapter reads: success: Ret_Code >= 0 \(0 included\)/);
+    expect(report.successCodes.TenantNewDetailed_v3).toMatch(/Ret_Code 1 with the id in RT\.TenantID/);
     expect(writesSent()).toEqual([]);
     const text = formatGoLiveReport(report);
     expect(text).toContain("Result: nothing the adapter relies on differs.");
@@ -76,28 +91,46 @@ describe.each(READINGS)("sitelink:verify, $name", (reading) => {
   });
 
   it("with a test tenant and --test-mode-move-in: one move-in in test mode; the pay method that works and the reading the site follows; the tenant's records read", async () => {
-    const tenant = bed.sim.control.addOfficeTenant("L001", { firstName: "Verify", lastName: "Tester", email: "verify.tester@example.com" });
+    const tenant = bed.sim.control.addOfficeTenant("L001", { firstName: "Verify", lastName: "Tester", email: `verify.tester.${tag(reading)}@example.com` });
     bed.sim.control.clearCalls();
     const report = await verify(LUMBERTON, { tenantId: String(tenant.TenantID), testModeMoveIn: true });
     expect(report.differs).toEqual([]);
-    expect(report.payMethod).toMatchObject({ status: "ok", works: reading.card.payMethod, reading: reading.card.reading });
+    expect(report.payMethod).toMatchObject({ status: "ok", configured: PAY_METHOD_IDS[reading.readings.payMethod], works: reading.card.payMethod, reading: reading.card.reading });
     expect(report.billingFrequency.status).toBe("ok");
-    expect(report.successCodes.MoveInWithDiscount_v7).toMatch(/^\d+ \(> 0: the LedgerID\)$/);
+    expect(report.successCodes.MoveInWithDiscount_v7).toMatch(/^\d+; the adapter reads: success: Ret_Code > 0, the new id/);
     const byOp = Object.fromEntries(report.operations.map((o) => [o.operation, o]));
     for (const op of ["TenantInfoByTenantID", "LedgersByTenantID_v3", "ChargesAllByLedgerID", "PaymentsByLedgerID", "CustomerAccountsBalanceDetailsWithPrepayment", "TenantBillingInfoByTenantID_v3", "MoveInWithDiscount_v7"]) {
       expect(["ok", "warning"], `${op}: ${byOp[op]?.notes.join("; ")}`).toContain(byOp[op]!.status);
     }
+    // LSETUP's sites refuse 0 ("none") without writing before 1 is taken; the manual's take 0.
     const writes = writesSent();
-    expect(writes.map((c) => [c.operation, c.params.bTestMode])).toEqual([["MoveInWithDiscount_v7", "true"]]);
+    const sent = reading.card.payMethod === 0 ? ["0"] : ["0", "1"];
+    expect(writes.map((c) => [c.operation, c.params.bTestMode, c.params.iPayMethod])).toEqual(sent.map((m) => ["MoveInWithDiscount_v7", "true", m]));
     expect(report.testMoveIn!.notes.join(" ")).toMatch(/ledger/);
     expectNoSecret(report);
   });
 
+  it("the location's pay-method ids are the other reading's: fails naming MoveInWithDiscount_v7's pay method, and says how to fix it", async () => {
+    const other = reading.readings.payMethod === "lsetup" ? "manual" : "lsetup";
+    await useReadings(bed, reading.readings, PAY_METHOD_IDS[other]);
+    const tenant = bed.sim.control.addOfficeTenant("L001", { firstName: "Verify", lastName: "Wrong", email: `verify.wrong.${tag(reading)}@example.com` });
+    const report = await verify(LUMBERTON, { tenantId: String(tenant.TenantID), testModeMoveIn: true });
+    expect(report.ok).toBe(false);
+    expect(report.differs).toEqual(["pay method (MoveInWithDiscount_v7)"]);
+    expect(report.payMethod).toMatchObject({ status: "differs", configured: PAY_METHOD_IDS[other], works: reading.card.payMethod, reading: reading.card.reading });
+    const ids = PAY_METHOD_IDS[reading.readings.payMethod];
+    const text = formatGoLiveReport(report);
+    expect(text).toContain(`the adapter sends iPayMethod ${PAY_METHOD_IDS[other].card} for a card`);
+    expect(text).toContain(`--pay-method card=${ids.card},cash=${ids.cash},check=${ids.check}`);
+    expect(text).toContain("Result: NOT READY. Differs: pay method (MoveInWithDiscount_v7).");
+    expectNoSecret(report);
+  });
+
   it("option B (our gateway, cash in SiteLink): the cash pay method works", async () => {
-    const tenant = bed.sim.control.addOfficeTenant("L002", { firstName: "Verify", lastName: "Cash", email: "verify.cash@example.com" });
+    const tenant = bed.sim.control.addOfficeTenant("L002", { firstName: "Verify", lastName: "Cash", email: `verify.cash.${tag(reading)}@example.com` });
     const report = await verify(JACKSONVILLE, { tenantId: String(tenant.TenantID), testModeMoveIn: true });
     expect(report.differs).toEqual([]);
-    expect(report.payMethod).toMatchObject({ status: "ok", works: 2 });
+    expect(report.payMethod).toMatchObject({ status: "ok", works: 2, reading: null });
     expectNoSecret(report);
   });
 
@@ -110,6 +143,11 @@ describe.each(READINGS)("sitelink:verify, $name", (reading) => {
     expect(text).toMatch(/DIFFERS\s+UnitsInformation_v3\s+Table lacks bRented/);
     expect(text).toContain("Result: NOT READY. Differs: UnitsInformation_v3.");
   });
+});
+
+/** Reshaped answers do not depend on the reading: once, on the default one. */
+describe("sitelink:verify and reshaped answers", () => {
+  beforeAll(() => useReadings(bed, DEFAULT_READINGS));
 
   it("fails naming the operation when a table is renamed (the control API's answer knob)", async () => {
     const tenant = bed.sim.control.addOfficeTenant("L001", { firstName: "Verify", lastName: "Ledgers", email: "verify.ledgers@example.com", unitId: undefined });
@@ -130,6 +168,14 @@ describe.each(READINGS)("sitelink:verify, $name", (reading) => {
     expect(report.ok).toBe(true);
     expect(report.operations.find((o) => o.operation === "ChargeDescriptionsRetrieve")).toMatchObject({ status: "warning", notes: [expect.stringContaining("bRecurring (the adapter falls back)")] });
   });
+
+  it("a column a contact change sends back as read (a v3 extra) is missing: a warning that it would go back blank", async () => {
+    const tenant = bed.sim.control.addOfficeTenant("L001", { firstName: "Verify", lastName: "Extras", email: "verify.extras@example.com" });
+    bed.sim.reshapeAnswers({ operation: "TenantInfoByTenantID", dropColumn: { table: "Table", column: "sTaxID" } });
+    const report = await verify(LUMBERTON, { tenantId: String(tenant.TenantID) });
+    expect(report.ok).toBe(true);
+    expect(report.operations.find((o) => o.operation === "TenantInfoByTenantID")).toMatchObject({ status: "warning", notes: ["Table lacks sTaxID (a contact change would send them blank)"] });
+  });
 });
 
 describe("sitelink:verify and the settings", () => {
@@ -145,5 +191,20 @@ describe("sitelink:verify and the settings", () => {
     expect(wrong.ok).toBe(false);
     expect(wrong.differs).toContain("SiteInformation");
     expect(JSON.stringify(wrong) + formatGoLiveReport(wrong)).not.toContain("not-the-password");
+  });
+});
+
+describe("npm run sitelink:verify: usage", () => {
+  const run = (...args: string[]) => spawnSync("npx", ["tsx", "scripts/sitelink-verify.ts", ...args], { encoding: "utf8", timeout: 60_000 });
+
+  it("--help prints the usage (exit 0); an unknown option is wrong usage (exit 2), without a stack trace", () => {
+    const help = run("--help");
+    expect(help.status).toBe(0);
+    expect(help.stdout).toContain("Usage: npm run sitelink:verify -- --location <url_slug>");
+    const wrong = run("--location", LUMBERTON, "--nope");
+    expect(wrong.status).toBe(2);
+    expect(wrong.stderr).toContain("Unknown option '--nope'");
+    expect(wrong.stderr).toContain("Usage:");
+    expect(wrong.stderr).not.toMatch(/\bat .*parse_args/);
   });
 });

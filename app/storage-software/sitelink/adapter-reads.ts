@@ -8,8 +8,12 @@
  * warning, not a failure.
  *
  * Operations the adapter only writes with are listed with their answer table only (RT); sitelink:verify
- * never sends them, except MoveInWithDiscount_v7 with `bTestMode` when asked to.
+ * never sends them, except MoveInWithDiscount_v7 with `bTestMode` when asked to. How each write's
+ * Ret_Code is read (what success looks like) is not here: ./answers.ts is its one home.
  */
+import { ANSWER_RULES } from "./answers";
+import { columnsSentBackAsRead } from "./tenant-contact";
+
 export interface TableReads {
   /** Columns the adapter reads and cannot do without. */
   columns: string[];
@@ -17,6 +21,11 @@ export interface TableReads {
   optional?: string[];
   /** The answer must have at least one row of this table (for the settings to be usable). */
   needsRows?: boolean;
+  /**
+   * Columns a read-modify-write sends back as read (TenantUpdate_v3 overwrites every field it is sent):
+   * one the answer lacks would go back blank. Missing is a warning.
+   */
+  keptAsRead?: string[];
 }
 
 export interface OperationReads {
@@ -48,7 +57,7 @@ export const ADAPTER_READS: Record<string, OperationReads> = {
   },
   UnitsInformationByUnitID: {
     kind: "read",
-    usedBy: "holds.ts, move-in.ts: a unit re-checked before it is held or rented",
+    usedBy: "holds.ts, move-in.ts: a unit re-checked before it is held or rented, and after a -2 at move-in",
     tables: { Table: { columns: ["UnitID", "bRented", "bRentable"], optional: ["bWaitingListReserved", "dDeleted", "bExcludeFromWebsite"], needsRows: true } },
   },
   InsuranceCoverageRetrieve_V2: {
@@ -79,6 +88,8 @@ export const ADAPTER_READS: Record<string, OperationReads> = {
       Table: {
         columns: ["TenantID", "sFName", "sLName", "sEmail", "sAddr1", "sCity", "sRegion", "sPostalCode", "sAccessCode"],
         optional: ["sAddr2", "sPhone", "sMobile", "sTenNote", "bMilitary"],
+        // tenant-contact.ts: every TenantUpdate_v3 parameter, the v3 extras included (sTaxID, bSMSOptIn, sCountryCode).
+        keptAsRead: columnsSentBackAsRead(),
       },
     },
   },
@@ -112,8 +123,14 @@ export const ADAPTER_READS: Record<string, OperationReads> = {
     usedBy: "reservations.ts: a reservation read back before it is cancelled",
     tables: { Table: { columns: ["WaitingID", "TenantID", "UnitID", "iWaitingStatus", "dNeeded", "dExpires"], optional: ["QTCancellationTypeID", "QTRentalTypeID", "iInquiryType", "dcRate_Quoted", "ConcessionID", "sComment", "dFollowup", "dFollowupLast"] } },
   },
-  TenantLogin: { kind: "read", usedBy: "office-tenants.ts: an office tenant claims a web account", tables: { RT: { columns: ["Ret_Code"] } } },
-  TenantNewDetailed_v3: { kind: "write", usedBy: "move-in.ts, reservations.ts: the SiteLink tenant", tables: { RT: { columns: ["Ret_Code"], optional: ["TenantID", "AccessCode"] } } },
+  // One RT row per tenant record (Ret_Code = TenantID), no Table: answers.ts tenantIdFromLogin picks the one with an active ledger.
+  TenantLogin: { kind: "read", usedBy: "office-tenants.ts, answers.ts: an office tenant claims a web account", tables: { RT: { columns: ["Ret_Code", "bHasActiveLedger"] } } },
+  // Ret_Code 1, the id in RT.TenantID (answers.ts), the gate code beside it.
+  TenantNewDetailed_v3: {
+    kind: "write",
+    usedBy: "move-in.ts, reservations.ts: the SiteLink tenant",
+    tables: { RT: { columns: ["Ret_Code", ANSWER_RULES.TenantNewDetailed_v3.column], optional: ["AccessCode"] } },
+  },
   MoveInWithDiscount_v7: { kind: "write", usedBy: "move-in.ts: the move-in", tables: { RT: { columns: ["Ret_Code"], optional: ["iLeaseNum"] } } },
   ReservationNewWithSource_v5: { kind: "write", usedBy: "reservations.ts", tables: RT },
   ReservationUpdate_v4: { kind: "write", usedBy: "reservations.ts: cancel", tables: RT },

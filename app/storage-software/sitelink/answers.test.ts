@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANSWER_RULES, readAnswer, tenantIdFromLogin, type RuledOperation } from "./answers";
+import { ANSWER_RULES, describeAnswerRule, readAnswer, tenantIdFromLogin, type RuledOperation } from "./answers";
 import type { SoapAnswer } from "./dataset";
 
 const rt = (code: number | null, extra: Record<string, string> = {}, msg = ""): SoapAnswer => ({
@@ -71,5 +71,13 @@ describe("tenantIdFromLogin", () => {
   it("one record without a ledger is still the tenant; a failed login is null", () => {
     expect(tenantIdFromLogin(rt(5001, { bHasActiveLedger: "false" }))).toBe("5001");
     expect(tenantIdFromLogin(rt(-1, {}, "Invalid login"))).toBeNull();
+  });
+});
+
+describe("describeAnswerRule: the rule in words (sitelink:verify's report)", () => {
+  it("says what success is and that -1 is read back, for every operation with a rule", () => {
+    for (const op of Object.keys(ANSWER_RULES) as RuledOperation[]) expect(describeAnswerRule(op), op).toMatch(/^success.*-1: read back/);
+    expect(describeAnswerRule("TenantNewDetailed_v3")).toContain("Ret_Code 1 with the id in RT.TenantID");
+    expect(describeAnswerRule("ReservationUpdate_v4")).toContain("Ret_Code >= 0 (0 included)");
   });
 });

@@ -94,6 +94,22 @@ export function readAnswer(operation: RuledOperation, answer: SoapAnswer): Answe
   }
 }
 
+/** The rule of one write, in words (sitelink:verify's go-live report shows what the adapter takes as success). */
+export function describeAnswerRule(operation: RuledOperation): string {
+  const rule: AnswerRule = ANSWER_RULES[operation];
+  const readBack = rule.unclearCodes.length ? `, ${rule.unclearCodes.join(", ")}` : "";
+  switch (rule.kind) {
+    case "id in Ret_Code":
+      return `success: Ret_Code > 0, the new id; 0, none${readBack}: read back; other negatives: refused`;
+    case "id in column":
+      return `success: Ret_Code ${rule.successCode} with the id in RT.${rule.column}; no id, 0${readBack}: read back; other negatives: refused`;
+    case "success at >= 0":
+      return `success: Ret_Code >= 0 (0 included); none${readBack}: read back; other negatives: refused`;
+    case "success code unknown":
+      return `success code in no source: Ret_Code > 0 is success; 0, none${readBack}: read back; other negatives: refused`;
+  }
+}
+
 /**
  * TenantLogin (MS, evidence §4.5): one RT row per tenant record with this login, each with
  * Ret_Code = TenantID, Ret_Msg, bHasActiveLedger and the web password in clear. The record with an

@@ -52,6 +52,13 @@ function fieldsAsRead(record: Row, names: string[]): OwnedFields {
   return out as OwnedFields;
 }
 
+/** The TenantInfoByTenantID columns a contact change sends back as read (every TenantUpdate_v3 parameter but the ids). */
+export function columnsSentBackAsRead(): string[] {
+  return operationSpec(contract, UPDATE)
+    .params.filter((p) => !contract.authParams.includes(p.name) && p.name !== "iTenantID")
+    .map((p) => READ_FROM[p.name] ?? p.name);
+}
+
 /** Every TenantUpdate_v3 parameter: as read, except the owned fields. */
 export function updateParams(siteLinkTenantId: string, record: Row, fields: OwnedFields): SiteLinkParams {
   const params: SiteLinkParams = {};

@@ -13,7 +13,9 @@ import { eq } from "drizzle-orm";
 import { XMLParser } from "fast-xml-parser";
 import type { Database } from "~/db/client.server";
 import { locations, sitelinkSites } from "~/db/schema";
+import type { SiteLinkPayMethodIds } from "~/db/schema";
 import { ADAPTER_READS } from "./adapter-reads";
+import { ANSWER_RULES, describeAnswerRule, readAnswer, type RuledOperation } from "./answers";
 import { rows, siteLinkDate, type Row } from "./calls";
 import { createSiteLinkClient, redactValues, type SiteLinkCall, type SoapAnswer } from "./client";
 import type { OperationContract } from "./contract";
@@ -35,16 +37,14 @@ export interface OperationCheck {
 }
 
 /**
- * iPayMethod as the adapter sends it today (move-in.ts): 0 for a card under option A, 2 (cash) under
- * option B. The sources disagree on 0 (evidence §4.9): the manual says card, LSETUP says none.
+ * The two readings of iPayMethod (evidence §4.9), as the pay-method ids an operator configures for each
+ * (`sitelink:configure --pay-method`, decision 181). The adapter sends the location's own
+ * `payMethodIds` (move-in.ts): its card id under option A, its cash id under option B.
  */
-export const ADAPTER_PAY_METHOD = { card: 0, cash: 2 } as const;
-
-/** The two readings of iPayMethod (evidence §4.9). */
 export const PAY_METHOD_READINGS = {
-  manual: { card: 0, check: 1, cash: 2, label: "the manual's reading (0 card, 1 check, 2 cash)" },
-  lsetup: { none: 0, card: 1, cash: 2, check: 3, label: "the LSETUP reading (0 none, 1 card, 2 cash, 3 check)" },
-} as const;
+  manual: { ids: { card: 0, cash: 2, check: 1 }, label: "the manual's reading (0 card, 1 check, 2 cash)" },
+  lsetup: { ids: { card: 1, cash: 2, check: 3 }, label: "the LSETUP reading (0 none, 1 card, 2 cash, 3 check)" },
+} as const satisfies Record<string, { ids: SiteLinkPayMethodIds; label: string }>;
 
 export interface GoLiveReport {
   generatedAt: string;
@@ -57,7 +57,9 @@ export interface GoLiveReport {
   operations: OperationCheck[];
   cardTypes: { status: CheckStatus; site: Array<{ id: string; description: string; category: string }>; configured: Record<string, number>; notes: string[] };
   billingFrequency: { configured: number; status: CheckStatus; note: string };
-  payMethod: { status: CheckStatus; works: number | null; reading: keyof typeof PAY_METHOD_READINGS | null; notes: string[] };
+  /** `configured`: the location's pay-method ids (what the adapter sends). */
+  payMethod: { status: CheckStatus; configured: SiteLinkPayMethodIds | null; works: number | null; reading: keyof typeof PAY_METHOD_READINGS | null; notes: string[] };
+  /** Per operation: the Ret_Code seen, and for each write how the adapter reads its answer (answers.ts). */
   successCodes: Record<string, string>;
   testMoveIn: null | { unitId: string; ledgerId: string | null; notes: string[] };
   ok: boolean;
@@ -165,6 +167,12 @@ export function checkAnswer(operation: string, answer: SoapAnswer, schema: Recor
       worse("warning");
       check.notes.push(`${table} lacks ${missingOptional.join(", ")} (the adapter falls back)`);
     }
+    const listed = new Set([...t.columns, ...(t.optional ?? [])]);
+    const missingKept = (t.keptAsRead ?? []).filter((c) => !listed.has(c) && !columns.has(c));
+    if (missingKept.length) {
+      worse("warning");
+      check.notes.push(`${table} lacks ${missingKept.join(", ")} (a contact change would send them blank)`);
+    }
   }
   return check;
 }
@@ -194,7 +202,7 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     operations: [],
     cardTypes: { status: "not checked", site: [], configured: row.cardTypeIds ?? {}, notes: [] },
     billingFrequency: { configured: row.billingFrequency, status: "not checked", note: "only a move-in shows it (--test-mode-move-in)" },
-    payMethod: { status: "not checked", works: null, reading: null, notes: ["only a move-in shows it (--test-mode-move-in)"] },
+    payMethod: { status: "not checked", configured: null, works: null, reading: null, notes: ["only a move-in shows it (--test-mode-move-in)"] },
     successCodes: {},
     testMoveIn: null,
     ok: false,
@@ -226,6 +234,7 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     report.settings = { status: "differs", notes: [error instanceof Error ? error.message : String(error)] };
     return finish();
   }
+  report.payMethod.configured = { ...settings.payMethodIds };
   const secrets = [settings.credentials.password, settings.credentials.apiKey ?? ""].filter(Boolean);
   const clean = (text: string) => redactValues(text, secrets);
 
@@ -256,6 +265,8 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   const seen = (operation: string, answer: SoapAnswer) => {
     if (answer.retCode !== null && !(operation in report.successCodes)) report.successCodes[operation] = String(answer.retCode);
   };
+  /** Ret_Code seen per write (only the test-mode move-in sends one). */
+  const writesSeen: Partial<Record<RuledOperation, string>> = {};
   /** One read: its answer compared with what the adapter reads; null when there was no usable answer. */
   async function read(operation: string, params: Record<string, string | number | boolean>, c: SiteLinkCall = call): Promise<SoapAnswer | null> {
     try {
@@ -361,8 +372,9 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     checked.set(op, { operation: op, kind: reads.kind, status: "not sent", notes: ["a write: sitelink:verify never sends it"] });
   }
   report.operations = Object.keys(ADAPTER_READS).map((op) => checked.get(op)!);
-  for (const op of ["ScheduleMoveOut", "TenantUpdate_v3", "PaymentSimpleWithSource", "PaymentSimpleCheckWithSource", "ReservationUpdate_v4"]) {
-    report.successCodes[op] ??= "not seen (a write sitelink:verify does not send)";
+  // Each write: the code seen (if sent) and the rule the adapter reads its answer by (answers.ts).
+  for (const op of Object.keys(ANSWER_RULES) as RuledOperation[]) {
+    report.successCodes[op] = `${writesSeen[op] ?? "not seen (a write sitelink:verify does not send)"}; the adapter reads: ${describeAnswerRule(op)}`;
   }
   return finish();
 
@@ -385,7 +397,11 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
       notes.push("no card type configured: no move-in sent");
       return null;
     }
-    const candidates = byCard ? [PAY_METHOD_READINGS.manual.card, PAY_METHOD_READINGS.lsetup.card] : [ADAPTER_PAY_METHOD.cash];
+    const configured = settings.payMethodIds;
+    // A card: 0 first (LSETUP refuses it as "none" without writing; the manual's sites take it as a
+    // card), then 1 (LSETUP's card), then the location's own card id if it is neither. Option B: the
+    // location's cash id (2 in both readings).
+    const candidates = byCard ? [...new Set([PAY_METHOD_READINGS.manual.ids.card, PAY_METHOD_READINGS.lsetup.ids.card, configured.card])] : [configured.cash];
     const expiry = `${options.now.getUTCFullYear() + 2}-12-31T23:59:59`;
     for (const payMethod of candidates) {
       const params = {
@@ -430,30 +446,46 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
         return null;
       }
       const code = answer.retCode ?? 0;
-      const message = `${code}${answer.retMsg ? ` "${answer.retMsg}"` : ""}`;
-      if (code > 0) {
+      const message = `${answer.retCode ?? "no Ret_Code"}${answer.retMsg ? ` "${answer.retMsg}"` : ""}`;
+      writesSeen.MoveInWithDiscount_v7 = String(answer.retCode ?? "none");
+      // Read as the adapter reads it (answers.ts): the LedgerID in Ret_Code.
+      const outcome = readAnswer("MoveInWithDiscount_v7", answer);
+      if (outcome.kind === "ok") {
+        const ledger = outcome.id!;
         const check = checkAnswer("MoveInWithDiscount_v7", answer, schemaTables(lastXml, "MoveInWithDiscount_v7"));
-        check.notes.unshift(`test mode, iPayMethod ${payMethod}: Ret_Code ${code} (the LedgerID)`);
+        check.notes.unshift(`test mode, iPayMethod ${payMethod}: Ret_Code ${ledger} (the LedgerID)`);
         add(check);
-        report.successCodes.MoveInWithDiscount_v7 = `${code} (> 0: the LedgerID)`;
         report.billingFrequency = { configured: settings.billingFrequency, status: "ok", note: "accepted by the test-mode move-in" };
         report.payMethod.works = payMethod;
         report.payMethod.notes = [`iPayMethod ${payMethod} was taken${byCard ? ` with a ${brand} test card (card type ${settings.cardTypeIds[brand!]})` : " (cash)"}`];
         if (byCard) {
-          report.payMethod.reading = payMethod === PAY_METHOD_READINGS.manual.card ? "manual" : "lsetup";
-          report.payMethod.notes.push(`the site follows ${PAY_METHOD_READINGS[report.payMethod.reading].label}`);
-          const adapterSends = ADAPTER_PAY_METHOD.card;
-          if (adapterSends !== payMethod) {
+          const reading = payMethod === PAY_METHOD_READINGS.manual.ids.card ? "manual" : payMethod === PAY_METHOD_READINGS.lsetup.ids.card ? "lsetup" : null;
+          report.payMethod.reading = reading;
+          report.payMethod.notes.push(reading ? `the site follows ${PAY_METHOD_READINGS[reading].label}` : "the site follows neither reading of the sources (evidence §4.9)");
+          if (configured.card !== payMethod) {
             report.payMethod.status = "differs";
-            report.payMethod.notes.push(`the adapter sends iPayMethod ${adapterSends} for a card; this site takes ${payMethod}`);
+            const ids = reading ? PAY_METHOD_READINGS[reading].ids : { ...configured, card: payMethod };
+            report.payMethod.notes.push(
+              `the adapter sends iPayMethod ${configured.card} for a card (this location's pay-method ids card=${configured.card},cash=${configured.cash},check=${configured.check}); this site takes a card as ${payMethod}`,
+              `fix: npm run sitelink:configure -- --location ${report.location.slug} … --pay-method card=${ids.card},cash=${ids.cash},check=${ids.check} (with the location's other settings)`,
+            );
           } else report.payMethod.status = "ok";
-        } else report.payMethod.status = "ok";
-        report.testMoveIn!.ledgerId = String(code);
+        } else {
+          report.payMethod.status = "ok";
+          report.payMethod.notes.push("a cash move-in does not show which reading of iPayMethod the site follows (both sources have cash at 2)");
+        }
+        report.testMoveIn!.ledgerId = ledger;
         const after = await call("LedgersByTenantID_v3", { sTenantID: tenantId }, { write: false }).catch(() => null);
-        if (after && rows(after, "Ledgers").some((l) => l.LedgerID === String(code))) {
-          notes.push(`SiteLink recorded ledger ${code} for unit ${unitId} although bTestMode was true: move the test tenant out of it at the office`);
-        } else notes.push(`SiteLink answered ledger ${code} and lists no such ledger for the tenant: test mode recorded nothing`);
-        return String(code);
+        if (after && rows(after, "Ledgers").some((l) => l.LedgerID === ledger)) {
+          notes.push(`SiteLink recorded ledger ${ledger} for unit ${unitId} although bTestMode was true: move the test tenant out of it at the office`);
+        } else notes.push(`SiteLink answered ledger ${ledger} and lists no such ledger for the tenant: test mode recorded nothing`);
+        return ledger;
+      }
+      if (outcome.kind === "unclear") {
+        // 0, no code or -1: the adapter would read the unit and ledgers back rather than believe it.
+        add({ operation: "MoveInWithDiscount_v7", kind: "write", status: "differs", notes: [clean(`test mode, iPayMethod ${payMethod}: answered ${message}, not a LedgerID (the adapter reads: ${describeAnswerRule("MoveInWithDiscount_v7")})`)] });
+        notes.push("the answer may mean the move-in was recorded: check the unit at the office");
+        return null;
       }
       if (code === -28) {
         report.billingFrequency = { configured: settings.billingFrequency, status: "differs", note: clean(`the move-in answered ${message}: the site does not take billing frequency ${settings.billingFrequency}`) };
@@ -495,12 +527,13 @@ export function formatGoLiveReport(r: GoLiveReport): string {
     for (const n of r.cardTypes.notes) lines.push(`  - ${n}`);
     lines.push("", `Billing frequency ${r.billingFrequency.configured}: ${LABEL[r.billingFrequency.status]} (${r.billingFrequency.note})`);
     lines.push("", `Pay method: ${LABEL[r.payMethod.status]}${r.payMethod.works !== null ? `, iPayMethod ${r.payMethod.works} works` : ""}`);
+    if (r.payMethod.configured) lines.push(`  configured: card=${r.payMethod.configured.card} cash=${r.payMethod.configured.cash} check=${r.payMethod.configured.check} (what the adapter sends)`);
     for (const n of r.payMethod.notes) lines.push(`  - ${n}`);
     if (r.testMoveIn) {
       lines.push("", `Test-mode move-in (unit ${r.testMoveIn.unitId}):`);
       for (const n of r.testMoveIn.notes) lines.push(`  - ${n}`);
     }
-    lines.push("", "Success codes seen (Ret_Code):");
+    lines.push("", "Success codes (Ret_Code seen; for each write, how the adapter reads it):");
     for (const [op, code] of Object.entries(r.successCodes)) lines.push(`  ${op}: ${code}`);
   }
   lines.push("", r.ok ? "Result: nothing the adapter relies on differs." : `Result: NOT READY. Differs: ${r.differs.join(", ")}.`);
