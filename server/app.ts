@@ -18,7 +18,7 @@ import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
-import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
+import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
 import { startEmailDelivery } from "~/services/email.server";
@@ -141,13 +141,17 @@ if (testHooksOn) {
 }
 
 // Readiness: 503 while the database cannot be reached, so a load balancer takes this process out.
+// The same rule as every request (decision 205): a busy pool waits its turn like a visitor does, and
+// only a database that cannot be reached, or a connection queue past its stated bounds, answers 503.
+// The ping bounds itself (queue wait, connect timeout, a 1 s statement).
 app.get("/readyz", async (_req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain");
   try {
-    await Promise.race([database.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("ping timeout")), 1_500).unref())]);
+    await database.ping();
     res.send("ready");
   } catch (error) {
-    res.status(503).set("Retry-After", RETRY_AFTER).send(`not ready: database unreachable (${outageReason(error)})`);
+    const what = isDatabaseBusy(error) ? "database busy" : "database unreachable";
+    res.status(503).set("Retry-After", RETRY_AFTER).send(`not ready: ${what} (${outageReason(error)})`);
   }
 });
 
