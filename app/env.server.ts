@@ -109,6 +109,12 @@ export function databasePoolEnv(e: NodeJS.ProcessEnv = process.env) {
   };
 }
 
+/** PASSWORD_HASH_THREADS: how many threads hash passwords (1–16; decision 207); unset or out of range: undefined (the default). */
+export function passwordHashThreadsEnv(e: NodeJS.ProcessEnv = process.env): number | undefined {
+  const n = Number(e.PASSWORD_HASH_THREADS);
+  return e.PASSWORD_HASH_THREADS && Number.isInteger(n) && n >= 1 && n <= 16 ? n : undefined;
+}
+
 let cached: Env | undefined;
 
 /**
