@@ -25,6 +25,22 @@ process.on("unhandledRejection", (reason) => {
   console.error("[process] unhandled rejection (kept running):", reason instanceof Error ? reason.message : reason);
 });
 
+// Measuring (bench/rush.mjs, issue 22): with EVENT_LOOP_STATS_FILE set, the event loop's delay is
+// sampled (perf_hooks, 1 ms resolution) and each SIGUSR2 writes its percentiles since the last one
+// (in ms, as JSON) to that file and starts afresh. Unset (always in production): nothing is sampled.
+if (process.env.EVENT_LOOP_STATS_FILE) {
+  const { monitorEventLoopDelay } = await import("node:perf_hooks");
+  const { writeFileSync } = await import("node:fs");
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  process.on("SIGUSR2", () => {
+    const stats = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean) };
+    writeFileSync(process.env.EVENT_LOOP_STATS_FILE, `${JSON.stringify(stats)}\n`);
+    histogram.reset();
+  });
+}
+
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY ? Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY : "loopback");
