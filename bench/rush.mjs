@@ -82,7 +82,15 @@ async function cleanup() {
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => void cleanup().finally(() => process.exit(130)));
 
 // ---------------------------------------------------------------- HTTP
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+let agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+/**
+ * Fresh connections for the next burst: a keep-alive socket idle since the previous phase may be closed
+ * by the server (its 5 s keep-alive timeout) just as it is reused, which is the client's error, not the app's.
+ */
+function freshConnections() {
+  agent.destroy();
+  agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+}
 
 /** One request; resolves with status, headers, body text and its duration (ms). Never rejects. */
 function request(base, method, p, { ip, cookie, form } = {}) {
@@ -123,6 +131,8 @@ const count = (rs) => {
   return out;
 };
 const fmt = (n) => (Number.isFinite(n) ? `${Math.round(n)} ms` : "?");
+/** The largest of many numbers (Math.max(...xs) overflows the stack for a few hundred thousand). */
+const maxOf = (xs) => xs.reduce((m, x) => (x > m ? x : m), Number.NEGATIVE_INFINITY);
 
 // ---------------------------------------------------------------- the app(s)
 const apps = [];
@@ -188,6 +198,7 @@ async function rentalRush() {
     visitors[i].csrf = csrfOf(f.text);
   });
   const ready = visitors.filter((v) => v.csrf);
+  freshConnections();
   const t1 = performance.now();
   const answers = await Promise.all(
     ready.map((v) =>
@@ -212,11 +223,11 @@ async function rentalRush() {
   const fiveXX = [...forms, ...answers].filter((r) => r.status >= 500 || r.status === 0).length;
   const formMs = forms.map((f) => f.ms);
   const answerMs = answers.map((a) => a.ms);
-  const slowest = Math.max(...formMs, ...answerMs);
+  const slowest = maxOf([...formMs, ...answerMs]);
   const r = {
     visitors: VISITORS,
-    forms: { statuses: count(forms), p50: pct(formMs, 50), p99: pct(formMs, 99), max: Math.max(...formMs), seconds: formsSeconds, eventLoop: loopForms },
-    answers: { statuses: count(answers), p50: pct(answerMs, 50), p99: pct(answerMs, 99), max: Math.max(...answerMs), seconds: answersSeconds, eventLoop: loopAnswers },
+    forms: { statuses: count(forms), p50: pct(formMs, 50), p99: pct(formMs, 99), max: maxOf(formMs), seconds: formsSeconds, eventLoop: loopForms },
+    answers: { statuses: count(answers), p50: pct(answerMs, 50), p99: pct(answerMs, 99), max: maxOf(answerMs), seconds: answersSeconds, eventLoop: loopAnswers },
     held,
     won,
     soldOut,
@@ -267,6 +278,7 @@ async function signInRush() {
       homeStatuses[r.status] = (homeStatuses[r.status] ?? 0) + 1;
     }
   };
+  freshConnections();
   await loopStats(); // starts the event-loop window here
   const probers = Array.from({ length: 4 }, prober);
   const t0 = performance.now();
@@ -295,9 +307,9 @@ async function signInRush() {
     seconds,
     p50: pct(ms, 50),
     p99: pct(ms, 99),
-    max: Math.max(...ms),
+    max: maxOf(ms),
     fiveXX,
-    home: { requests: homeMs.length, statuses: homeStatuses, p50: pct(homeMs, 50), p99: pct(homeMs, 99), max: Math.max(...homeMs) },
+    home: { requests: homeMs.length, statuses: homeStatuses, p50: pct(homeMs, 50), p99: pct(homeMs, 99), max: maxOf(homeMs) },
     eventLoop: loop,
   };
   result.signIns = r;
@@ -306,7 +318,7 @@ async function signInRush() {
       `home page meanwhile (4 connections): ${homeMs.length} requests ${JSON.stringify(homeStatuses)}, p50 ${r.home.p50.toFixed(2)} ms, p99 ${r.home.p99.toFixed(2)} ms, max ${fmt(r.home.max)}; ` +
       `event loop during the rush: p50 ${loop.map((l) => l?.p50 ?? "?").join("/")} ms, p99 ${loop.map((l) => l?.p99 ?? "?").join("/")} ms, max ${loop.map((l) => l?.max ?? "?").join("/")} ms.`,
   );
-  const loopP99 = Math.max(...loop.map((l) => l?.p99 ?? Number.NaN));
+  const loopP99 = maxOf(loop.map((l) => l?.p99 ?? Number.NaN));
   targets.push(`${fiveXX === 0 ? "met" : "NOT met"}: sign-in rush: 0 × 5xx (${fiveXX})`);
   targets.push(`${loopP99 < 50 ? "met" : "NOT met"}: event loop p99 < 50 ms while ${SIGNINS} password checks are in flight (${loopP99} ms)`);
 }
