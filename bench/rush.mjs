@@ -301,6 +301,7 @@ async function signInRush() {
   const fiveXX = [...forms, ...answers].filter((r) => r.status >= 500 || r.status === 0).length;
   const r = {
     signIns: SIGNINS,
+    forms: count(forms),
     statuses: count(answers),
     signedIn: right,
     wrongRefused: refused,
@@ -314,7 +315,7 @@ async function signInRush() {
   };
   result.signIns = r;
   lines.push(
-    `- Sign-in rush, ${SIGNINS} at once (every fifth password wrong): ${JSON.stringify(r.statuses)} in ${seconds.toFixed(1)} s (p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, max ${fmt(r.max)}); ${right} signed in, ${refused} wrong passwords refused; ` +
+    `- Sign-in rush, ${SIGNINS} at once (every fifth password wrong): forms ${JSON.stringify(r.forms)}; sign-ins ${JSON.stringify(r.statuses)} in ${seconds.toFixed(1)} s (p50 ${fmt(r.p50)}, p99 ${fmt(r.p99)}, max ${fmt(r.max)}); ${right} signed in, ${refused} wrong passwords refused; ` +
       `home page meanwhile (4 connections): ${homeMs.length} requests ${JSON.stringify(homeStatuses)}, p50 ${r.home.p50.toFixed(2)} ms, p99 ${r.home.p99.toFixed(2)} ms, max ${fmt(r.home.max)}; ` +
       `event loop during the rush: p50 ${loop.map((l) => l?.p50 ?? "?").join("/")} ms, p99 ${loop.map((l) => l?.p99 ?? "?").join("/")} ms, max ${loop.map((l) => l?.max ?? "?").join("/")} ms.`,
   );

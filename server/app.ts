@@ -49,6 +49,9 @@ declare module "react-router" {
 // Refuse to start on a configuration that cannot work (e.g. production on PostgreSQL without SESSION_SECRET).
 envOrExit();
 const database = getDatabase();
+// The pool's connections opened now, not in the first rush (decision 205); an unreachable database is
+// no reason not to start.
+void database.warm?.();
 const { db } = database;
 void announceStorageSoftware(db);
 // The daily billing run (docs/decisions/053-billing-run.md); safe with several processes.

@@ -30,6 +30,11 @@ export interface DatabaseHandle {
    * while it was lost). Returns a stop function.
    */
   listen(channel: string, onNotify: () => void, onReconnect?: () => void): () => Promise<void>;
+  /**
+   * PostgreSQL only: opens the pool's connections ahead of need (at start-up, so a rush does not open
+   * them while the process is busiest); resolves in any case.
+   */
+  warm?: () => Promise<void>;
   /** PostgreSQL only: the pool's connections in use and the statements waiting for one (decision 205). */
   pool?: () => { size: number; active: number; waiting: number };
 }
@@ -99,6 +104,9 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       // A transaction left open by a lost client is rolled back by the server.
       idle_in_transaction_session_timeout: 15_000,
       keepAlive: true,
+      // Connections stay open once made (a rush then finds them ready instead of opening ten at once
+      // while the event loop is busiest); a lost one is dropped by the error listeners below.
+      idleTimeoutMillis: 0,
     });
     // A connection can be lost at any time (restart, failover, admin termination). pg emits 'error'
     // on the pool for an idle client and on the Client itself for one that is checked out (inside a
@@ -116,6 +124,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       driver: "postgres",
       close: () => pool.end(),
       ping: () => ping(pool),
+      warm: () => warm(pool, max),
       pool: () => ({ size: max, active: gate.active, waiting: gate.waiting }),
       listen: (channel, onNotify, onReconnect) => listenPostgres(connectionString, channel, onNotify, onReconnect),
     };
@@ -150,6 +159,12 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): Da
   return { url: env.DATABASE_URL, ...databasePoolEnv(env) };
 }
 
+/** pg's "could not open a connection in time" (connectionTimeoutMillis), as opposed to a refusal. */
+function isConnectTimeout(error: unknown): boolean {
+  const message = (error as { message?: unknown })?.message;
+  return typeof message === "string" && /connection timeout|timeout expired|timeout exceeded when trying to connect/i.test(message);
+}
+
 /**
  * A pg Pool whose `connect` (also used by `pool.query` and by Drizzle's transactions) first takes a
  * slot of the gate, and gives it back when the client is released. A connection that cannot be opened
@@ -166,7 +181,11 @@ function gatedPool(gate: ConnectionGate, config: pg.PoolConfig): pg.Pool {
       client = await connect();
     } catch (error) {
       gate.release();
-      if (isDatabaseUnavailable(error)) gate.failWaiting(error);
+      // The server said no (refused, not accepting connections): everyone waiting would hear the same,
+      // so they hear it now. Not on a connect *timeout*: under a rush the event loop can be busy for
+      // longer than the timeout, which then fires before the server's answer is read (a spurious
+      // timeout of a reachable database); the others keep waiting within their own bound.
+      if (isDatabaseUnavailable(error) && !isConnectTimeout(error)) gate.failWaiting(error);
       throw error;
     }
     const release = client.release.bind(client);
@@ -200,6 +219,11 @@ const globalForDb = globalThis as unknown as { __gatehouseDb?: DatabaseHandle };
 export function getDatabase(): DatabaseHandle {
   globalForDb.__gatehouseDb ??= openDatabase(databaseOptionsFromEnv());
   return globalForDb.__gatehouseDb;
+}
+
+async function warm(pool: pg.Pool, size: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: size }, () => pool.connect().catch(() => null)));
+  for (const c of clients) c?.release();
 }
 
 async function ping(pool: pg.Pool): Promise<void> {

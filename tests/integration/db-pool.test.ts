@@ -58,22 +58,40 @@ describe.runIf(isPostgres())("the PostgreSQL pool under a rush (decision 205)", 
     }
   });
 
-  it("a database that cannot be reached fails every waiting statement with the connect error, not a long wait", async () => {
-    // A port that accepts TCP and never answers: the connect timeout (300 ms) is what ends each try.
-    const silent = net.createServer(() => undefined);
-    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
-    const port = (silent.address() as net.AddressInfo).port;
-    const handle = openDatabase({ url: `postgres://nobody@127.0.0.1:${port}/none`, poolSize: 2, connectTimeoutMs: 300, poolWaitTimeoutMs: 60_000 });
+  it("a database that refuses connections fails every waiting statement at once with that error, not a long wait", async () => {
+    // A port nobody listens on: connections are refused.
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as net.AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const handle = openDatabase({ url: `postgres://nobody@127.0.0.1:${port}/none`, poolSize: 2, poolWaitTimeoutMs: 60_000 });
     try {
       const results = await settle(Array.from({ length: 6 }, () => handle.db.execute(sql`select 1`)));
       for (const r of results) {
         expect(r.status).toBe("rejected");
         const reason = (r as PromiseRejectedResult).reason;
         expect(isDatabaseUnavailable(reason)).toBe(true);
-        // Not the queue's bound (60 s here): the waiting ones were told as soon as a connect failed.
+        // Not the queue's bound (60 s here): the waiting ones were told as soon as a connect was refused.
         expect(isDatabaseBusy(reason)).toBe(false);
       }
       await expect(handle.ping()).rejects.toSatisfy(isDatabaseUnavailable);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it("a database that does not answer: every statement fails as unavailable within the connect timeout or the wait bound", async () => {
+    // A port that accepts TCP and never answers: each try ends at the connect timeout (300 ms).
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const port = (silent.address() as net.AddressInfo).port;
+    const handle = openDatabase({ url: `postgres://nobody@127.0.0.1:${port}/none`, poolSize: 2, connectTimeoutMs: 300, poolWaitTimeoutMs: 700 });
+    try {
+      const results = await settle(Array.from({ length: 6 }, () => handle.db.execute(sql`select 1`)));
+      for (const r of results) {
+        expect(r.status).toBe("rejected");
+        expect(isDatabaseUnavailable((r as PromiseRejectedResult).reason)).toBe(true);
+      }
     } finally {
       await handle.close();
       silent.close();
