@@ -75,6 +75,32 @@ if (DEVELOPMENT) {
   app.use(built.app);
 }
 
+// Admission (issue 22): at most MAX_REQUESTS_IN_PROGRESS requests (default 64) are worked on at once;
+// the others wait, first come first served, before any work is done for them. A rush of a thousand
+// requests then never has a thousand renders and queries in flight: one turn of the event loop stays
+// short, and the time bounds (connect timeout, the pool's wait bound) measure the database, not a
+// process too busy to read its answers. Stored pages are answered before this, at once.
+const MAX_IN_PROGRESS = Math.max(1, Number.parseInt(process.env.MAX_REQUESTS_IN_PROGRESS || "64", 10) || 64);
+let inProgress = 0;
+const admissionQueue = [];
+function admit(req, res) {
+  inProgress++;
+  let done = false;
+  const finished = () => {
+    if (done) return;
+    done = true;
+    inProgress--;
+    // The next one still connected (a visitor who gave up is skipped).
+    while (admissionQueue.length && inProgress < MAX_IN_PROGRESS) {
+      const [nextReq, nextRes] = admissionQueue.shift();
+      if (!nextReq.destroyed && !nextRes.writableEnded) admit(nextReq, nextRes);
+    }
+  };
+  res.once("close", finished);
+  res.once("finish", finished);
+  app(req, res);
+}
+
 const server = http.createServer((req, res) => {
   let served = false;
   try {
@@ -85,7 +111,10 @@ const server = http.createServer((req, res) => {
     console.error("[page-cache] a stored page could not be sent:", error instanceof Error ? error.message : error);
     if (res.headersSent) return void res.destroy();
   }
-  if (!served) app(req, res);
+  if (served) return;
+  // Health checks never wait behind visitors (/readyz waits for the database like them, decision 205).
+  if (inProgress < MAX_IN_PROGRESS || req.url === "/healthz" || req.url === "/readyz") admit(req, res);
+  else admissionQueue.push([req, res]);
 });
 server.listen(PORT, HOST, () => {
   // The app's own lines come from app/logger.server.ts (JSON, redacted); this one says where we listen.
