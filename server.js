@@ -82,7 +82,17 @@ if (DEVELOPMENT) {
 // process too busy to read its answers. Stored pages are answered before this, at once.
 const MAX_IN_PROGRESS = Math.max(1, Number.parseInt(process.env.MAX_REQUESTS_IN_PROGRESS || "64", 10) || 64);
 let inProgress = 0;
+/** Requests in progress that are waiting for a password-hashing thread: they do not hold a place. */
+let away = 0;
 const admissionQueue = [];
+const admissible = () => inProgress - away < MAX_IN_PROGRESS;
+/** Admits the next ones still connected (a visitor who gave up is skipped). */
+function pump() {
+  while (admissionQueue.length && admissible()) {
+    const [nextReq, nextRes] = admissionQueue.shift();
+    if (!nextReq.destroyed && !nextRes.writableEnded) admit(nextReq, nextRes);
+  }
+}
 function admit(req, res) {
   inProgress++;
   let done = false;
@@ -90,16 +100,27 @@ function admit(req, res) {
     if (done) return;
     done = true;
     inProgress--;
-    // The next one still connected (a visitor who gave up is skipped).
-    while (admissionQueue.length && inProgress < MAX_IN_PROGRESS) {
-      const [nextReq, nextRes] = admissionQueue.shift();
-      if (!nextReq.destroyed && !nextRes.writableEnded) admit(nextReq, nextRes);
-    }
+    pump();
   };
   res.once("close", finished);
   res.once("finish", finished);
   app(req, res);
 }
+// A request about to wait for a password-hashing thread (app/platform/password.server.ts) gives its
+// place to the next one meanwhile, and takes it back (even above the limit) when the hash is done: a
+// rush of sign-ins must not keep every other page waiting for minutes.
+globalThis.__gatehouseAdmission = {
+  away() {
+    away++;
+    pump();
+    let back = false;
+    return () => {
+      if (back) return;
+      back = true;
+      away--;
+    };
+  },
+};
 
 const server = http.createServer((req, res) => {
   let served = false;
@@ -113,7 +134,7 @@ const server = http.createServer((req, res) => {
   }
   if (served) return;
   // Health checks never wait behind visitors (/readyz waits for the database like them, decision 205).
-  if (inProgress < MAX_IN_PROGRESS || req.url === "/healthz" || req.url === "/readyz") admit(req, res);
+  if (admissible() || req.url === "/healthz" || req.url === "/readyz") admit(req, res);
   else admissionQueue.push([req, res]);
 });
 server.listen(PORT, HOST, () => {

@@ -32,14 +32,29 @@ function workers(): PasswordWorkers {
   return globalForPasswords.__gatehousePasswordWorkers;
 }
 
+/**
+ * The server's admission (server.js, decision 205), when there is one: a request waiting for a hashing
+ * thread gives its place to the next request meanwhile. Absent in scripts and tests.
+ */
+const admission = () => (globalThis as unknown as { __gatehouseAdmission?: { away(): () => void } }).__gatehouseAdmission;
+
+async function offTheLoop<T>(work: () => Promise<T>): Promise<T> {
+  const back = admission()?.away();
+  try {
+    return await work();
+  } finally {
+    back?.();
+  }
+}
+
 /** A bcrypt hash of `password`, computed off the event loop (issue 22). */
 export function hashPassword(password: string): Promise<string> {
-  return workers().hash(password, bcryptRounds());
+  return offTheLoop(() => workers().hash(password, bcryptRounds()));
 }
 
 /** Whether `password` matches the bcrypt `hash`, computed off the event loop (issue 22). */
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return workers().compare(password, hash);
+  return offTheLoop(() => workers().compare(password, hash));
 }
 
 // A bcrypt hash of a random string at the production cost.
