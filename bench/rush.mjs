@@ -266,6 +266,7 @@ async function signInRush() {
   );
   await c.end();
 
+  freshConnections();
   const people = Array.from({ length: SIGNINS }, (_, i) => ({ i, ip: ipOf(100_000 + i), wrong: i % 5 === 4 }));
   const forms = await Promise.all(people.map((p) => request(base, "GET", "/customer-portal/login", { ip: p.ip })));
   forms.forEach((f, i) => {
