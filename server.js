@@ -26,6 +26,22 @@ process.on("unhandledRejection", (reason) => {
   console.error("[process] unhandled rejection (kept running):", reason instanceof Error ? reason.message : reason);
 });
 
+// Measuring (bench/rush.mjs, issue 22): with EVENT_LOOP_STATS_FILE set, the event loop's delay is
+// sampled (perf_hooks, 1 ms resolution) and each SIGUSR2 writes its percentiles since the last one
+// (in ms, as JSON) to that file and starts afresh. Unset (always in production): nothing is sampled.
+if (process.env.EVENT_LOOP_STATS_FILE) {
+  const { monitorEventLoopDelay } = await import("node:perf_hooks");
+  const { writeFileSync } = await import("node:fs");
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  process.on("SIGUSR2", () => {
+    const stats = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean) };
+    writeFileSync(process.env.EVENT_LOOP_STATS_FILE, `${JSON.stringify(stats)}\n`);
+    histogram.reset();
+  });
+}
+
 const app = express();
 app.disable("x-powered-by");
 app.set("trust proxy", process.env.TRUST_PROXY ? Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY : "loopback");
@@ -60,6 +76,53 @@ if (DEVELOPMENT) {
   app.use(built.app);
 }
 
+// Admission (issue 22): at most MAX_REQUESTS_IN_PROGRESS requests (default 64) are worked on at once;
+// the others wait, first come first served, before any work is done for them. A rush of a thousand
+// requests then never has a thousand renders and queries in flight: one turn of the event loop stays
+// short, and the time bounds (connect timeout, the pool's wait bound) measure the database, not a
+// process too busy to read its answers. Stored pages are answered before this, at once.
+const MAX_IN_PROGRESS = Math.max(1, Number.parseInt(process.env.MAX_REQUESTS_IN_PROGRESS || "64", 10) || 64);
+let inProgress = 0;
+/** Requests in progress that are waiting for a password-hashing thread: they do not hold a place. */
+let away = 0;
+const admissionQueue = [];
+const admissible = () => inProgress - away < MAX_IN_PROGRESS;
+/** Admits the next ones still connected (a visitor who gave up is skipped). */
+function pump() {
+  while (admissionQueue.length && admissible()) {
+    const [nextReq, nextRes] = admissionQueue.shift();
+    if (!nextReq.destroyed && !nextRes.writableEnded) admit(nextReq, nextRes);
+  }
+}
+function admit(req, res) {
+  inProgress++;
+  let done = false;
+  const finished = () => {
+    if (done) return;
+    done = true;
+    inProgress--;
+    pump();
+  };
+  res.once("close", finished);
+  res.once("finish", finished);
+  app(req, res);
+}
+// A request about to wait for a password-hashing thread (app/platform/password.server.ts) gives its
+// place to the next one meanwhile, and takes it back (even above the limit) when the hash is done: a
+// rush of sign-ins must not keep every other page waiting for minutes.
+globalThis.__gatehouseAdmission = {
+  away() {
+    away++;
+    pump();
+    let back = false;
+    return () => {
+      if (back) return;
+      back = true;
+      away--;
+    };
+  },
+};
+
 const server = http.createServer((req, res) => {
   let served = false;
   try {
@@ -70,7 +133,10 @@ const server = http.createServer((req, res) => {
     console.error("[page-cache] a stored page could not be sent:", error instanceof Error ? error.message : error);
     if (res.headersSent) return void res.destroy();
   }
-  if (!served) app(req, res);
+  if (served) return;
+  // Health checks never wait behind visitors (/readyz waits for the database like them, decision 205).
+  if (admissible() || req.url === "/healthz" || req.url === "/readyz") admit(req, res);
+  else admissionQueue.push([req, res]);
 });
 server.listen(PORT, HOST, () => {
   // The app's own lines come from app/logger.server.ts (JSON, redacted); this one says where we listen.

@@ -92,6 +92,44 @@ function readOrCreateSecret(file: string): string {
   return kept;
 }
 
+/** A whole number of milliseconds or connections from the environment; unset or not a whole number: the default. */
+const wholeNumber = z
+  .string()
+  .regex(/^\d+$/)
+  .transform(Number)
+  .optional()
+  .catch(undefined);
+
+const databasePoolSchema = z.object({
+  DB_CONNECT_TIMEOUT_MS: wholeNumber,
+  DB_STATEMENT_TIMEOUT_MS: wholeNumber,
+  DB_POOL_SIZE: wholeNumber,
+  DB_POOL_WAIT_TIMEOUT_MS: wholeNumber,
+  DB_POOL_MAX_WAITING: wholeNumber,
+});
+
+/**
+ * The PostgreSQL pool's settings (decisions 080 and 205); unset ones are left to the client's defaults:
+ * opening a connection 800 ms, a statement 5 s, 10 connections, waiting for a free connection 5 s, at
+ * most 5,000 statements waiting.
+ */
+export function databasePoolEnv(e: NodeJS.ProcessEnv = process.env) {
+  const v = databasePoolSchema.parse(e);
+  return {
+    connectTimeoutMs: v.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: v.DB_STATEMENT_TIMEOUT_MS,
+    poolSize: v.DB_POOL_SIZE && v.DB_POOL_SIZE > 0 ? v.DB_POOL_SIZE : undefined,
+    poolWaitTimeoutMs: v.DB_POOL_WAIT_TIMEOUT_MS,
+    poolMaxWaiting: v.DB_POOL_MAX_WAITING,
+  };
+}
+
+/** PASSWORD_HASH_THREADS: how many threads hash passwords (1–16; decision 207); unset or out of range: undefined (the default). */
+export function passwordHashThreadsEnv(e: NodeJS.ProcessEnv = process.env): number | undefined {
+  const n = Number(e.PASSWORD_HASH_THREADS);
+  return e.PASSWORD_HASH_THREADS && Number.isInteger(n) && n >= 1 && n <= 16 ? n : undefined;
+}
+
 let cached: Env | undefined;
 
 /**

@@ -19,7 +19,7 @@ import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
-import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
+import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
 import { startEmailDelivery } from "~/services/email.server";
@@ -52,6 +52,9 @@ declare module "react-router" {
 // Refuse to start on a configuration that cannot work (e.g. production on PostgreSQL without SESSION_SECRET).
 envOrExit();
 const database = getDatabase();
+// The pool's connections opened now, not in the first rush (decision 205); an unreachable database is
+// no reason not to start.
+void database.warm?.();
 const { db } = database;
 void announceStorageSoftware(db);
 // The daily billing run (docs/decisions/053-billing-run.md); safe with several processes.
@@ -191,15 +194,19 @@ if (testHooksOn) {
 // Readiness: 503 while the database cannot be reached, so a load balancer takes this process out.
 // Only on the exact path (case-sensitive, strict routing above): deploy/nginx.conf keeps "/readyz" for
 // the monitor, and every other spelling is an ordinary unknown page (404), never the check (issue 19).
-// The answer never names the database's host or port; the log line says why.
+// The same rule as every request (decision 205): a busy pool waits its turn like a visitor does, and
+// only a database that cannot be reached, or a connection queue past its stated bounds, answers 503.
+// The ping bounds itself (queue wait, connect timeout, a 1 s statement). The answer never names the
+// database's host or port; the log line says why.
 app.get("/readyz", async (req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain");
   try {
-    await Promise.race([database.ping(), new Promise((_, reject) => setTimeout(() => reject(new Error("ping timeout")), 1_500).unref())]);
+    await database.ping();
     res.send("ready");
   } catch (error) {
-    logger.warn({ method: req.method, reason: outageReason(error) }, "[db] unavailable: readiness answered 503");
-    res.status(503).set("Retry-After", RETRY_AFTER).send("not ready: database unreachable");
+    const what = isDatabaseBusy(error) ? "database busy" : "database unreachable";
+    logger.warn({ method: req.method, reason: outageReason(error) }, `[db] ${what}: readiness answered 503`);
+    res.status(503).set("Retry-After", RETRY_AFTER).send(`not ready: ${what}`);
   }
 });
 

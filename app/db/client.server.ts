@@ -9,6 +9,9 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import * as schema from "./schema";
 import { logger } from "~/logger.server";
+import { databasePoolEnv } from "~/env.server";
+import { ConnectionGate } from "./connection-gate";
+import { isDatabaseUnavailable } from "./unavailable";
 
 export type Schema = typeof schema;
 /** The one database type the app sees, whichever driver is underneath. */
@@ -27,6 +30,13 @@ export interface DatabaseHandle {
    * while it was lost). Returns a stop function.
    */
   listen(channel: string, onNotify: () => void, onReconnect?: () => void): () => Promise<void>;
+  /**
+   * PostgreSQL only: opens the pool's connections ahead of need (at start-up, so a rush does not open
+   * them while the process is busiest); resolves in any case.
+   */
+  warm?: () => Promise<void>;
+  /** PostgreSQL only: the pool's connections in use and the statements waiting for one (decision 205). */
+  pool?: () => { size: number; active: number; waiting: number };
 }
 
 export interface DatabaseOptions {
@@ -37,9 +47,15 @@ export interface DatabaseOptions {
   /** An already-open PGlite instance (tests load one from a golden image). */
   pglite?: PGlite;
   poolSize?: number;
-  /** PostgreSQL only: how long to wait for a connection, and for one statement (ms). */
+  /** PostgreSQL only: how long opening a connection may take, and one statement (ms). */
   connectTimeoutMs?: number;
   statementTimeoutMs?: number;
+  /**
+   * PostgreSQL only: how long a statement may wait for a free connection of the pool (ms), and how many
+   * may wait at once; past either it is refused with DatabaseBusyError (decision 205).
+   */
+  poolWaitTimeoutMs?: number;
+  poolMaxWaiting?: number;
 }
 
 /**
@@ -96,14 +112,26 @@ const queryLogger = {
 /** Defaults chosen so that an unreachable database answers a visitor within a second (issue 14). */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 800;
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+export const DEFAULT_POOL_SIZE = 10;
+/** A busy pool is not a dead database (decision 205): waiting for a free connection has its own bounds. */
+export const DEFAULT_POOL_WAIT_TIMEOUT_MS = 5_000;
+export const DEFAULT_POOL_MAX_WAITING = 5_000;
 
 export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   if (options.url) {
     const statementTimeout = options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS;
-    const pool = new pg.Pool({
+    const max = options.poolSize ?? DEFAULT_POOL_SIZE;
+    const gate = new ConnectionGate({
+      slots: max,
+      waitTimeoutMs: options.poolWaitTimeoutMs ?? DEFAULT_POOL_WAIT_TIMEOUT_MS,
+      maxWaiting: options.poolMaxWaiting ?? DEFAULT_POOL_MAX_WAITING,
+    });
+    const pool = gatedPool(gate, {
       connectionString: options.url,
-      max: options.poolSize ?? 10,
-      // A stopped or unreachable server fails fast instead of queueing visitors behind it.
+      max,
+      // A stopped or unreachable server fails fast instead of queueing visitors behind it. The gate
+      // never lets more callers into the pool than it has connections, so this bounds only the opening
+      // of a connection, never the wait for a free one (decision 205).
       connectionTimeoutMillis: options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
       // The server cancels a statement that runs too long; the client gives up a little later
       // still, for a server that no longer answers at all (a network partition).
@@ -112,6 +140,9 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       // A transaction left open by a lost client is rolled back by the server.
       idle_in_transaction_session_timeout: 15_000,
       keepAlive: true,
+      // Connections stay open once made (a rush then finds them ready instead of opening ten at once
+      // while the event loop is busiest); a lost one is dropped by the error listeners below.
+      idleTimeoutMillis: 0,
     });
     // A connection can be lost at any time (restart, failover, admin termination). pg emits 'error'
     // on the pool for an idle client and on the Client itself for one that is checked out (inside a
@@ -129,6 +160,8 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       driver: "postgres",
       close: () => pool.end(),
       ping: () => ping(pool),
+      warm: () => warm(pool, max),
+      pool: () => ({ size: max, active: gate.active, waiting: gate.waiting }),
       listen: (channel, onNotify, onReconnect) => listenPostgres(connectionString, channel, onNotify, onReconnect),
     };
   }
@@ -191,13 +224,61 @@ export function defaultPgliteDir(): string {
 /** Options from the environment: DATABASE_URL picks PostgreSQL, otherwise PGlite under ./data/. */
 export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
   if (!env.DATABASE_URL) return { pgliteDir: defaultPgliteDir() };
-  const ms = (v: string | undefined) => (v && /^\d+$/.test(v) ? Number(v) : undefined);
-  return {
-    url: env.DATABASE_URL,
-    connectTimeoutMs: ms(env.DB_CONNECT_TIMEOUT_MS),
-    statementTimeoutMs: ms(env.DB_STATEMENT_TIMEOUT_MS),
-    poolSize: ms(env.DB_POOL_SIZE),
+  return { url: env.DATABASE_URL, ...databasePoolEnv(env) };
+}
+
+/** pg's "could not open a connection in time" (connectionTimeoutMillis), as opposed to a refusal. */
+function isConnectTimeout(error: unknown): boolean {
+  const message = (error as { message?: unknown })?.message;
+  return typeof message === "string" && /connection timeout|timeout expired|timeout exceeded when trying to connect/i.test(message);
+}
+
+/**
+ * A pg Pool whose `connect` (also used by `pool.query` and by Drizzle's transactions) first takes a
+ * slot of the gate, and gives it back when the client is released. A connection that cannot be opened
+ * because the database is unreachable fails everyone waiting at once (decision 080: an outage is
+ * answered within the connect timeout, not after the queue's longer bound).
+ */
+function gatedPool(gate: ConnectionGate, config: pg.PoolConfig): pg.Pool {
+  const pool = new pg.Pool(config);
+  const connect = pool.connect.bind(pool) as () => Promise<pg.PoolClient>;
+  const gated = async (): Promise<pg.PoolClient> => {
+    await gate.acquire();
+    let client: pg.PoolClient;
+    try {
+      client = await connect();
+    } catch (error) {
+      gate.release();
+      // The server said no (refused, not accepting connections): everyone waiting would hear the same,
+      // so they hear it now. Not on a connect *timeout*: under a rush the event loop can be busy for
+      // longer than the timeout, which then fires before the server's answer is read (a spurious
+      // timeout of a reachable database); the others keep waiting within their own bound.
+      if (isDatabaseUnavailable(error) && !isConnectTimeout(error)) gate.failWaiting(error);
+      throw error;
+    }
+    const release = client.release.bind(client);
+    let released = false;
+    client.release = (err?: Error | boolean) => {
+      if (released) return release(err);
+      released = true;
+      try {
+        return release(err);
+      } finally {
+        gate.release();
+      }
+    };
+    return client;
   };
+  type Callback = (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+  pool.connect = ((callback?: Callback) => {
+    if (!callback) return gated();
+    gated().then(
+      (client) => callback(undefined, client, (err?: unknown) => client.release(err as Error | boolean | undefined)),
+      (error: Error) => callback(error, undefined, () => undefined),
+    );
+    return undefined;
+  }) as typeof pool.connect;
+  return pool;
 }
 
 const globalForDb = globalThis as unknown as { __gatehouseDb?: DatabaseHandle };
@@ -206,6 +287,11 @@ const globalForDb = globalThis as unknown as { __gatehouseDb?: DatabaseHandle };
 export function getDatabase(): DatabaseHandle {
   globalForDb.__gatehouseDb ??= openDatabase(databaseOptionsFromEnv());
   return globalForDb.__gatehouseDb;
+}
+
+async function warm(pool: pg.Pool, size: number): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: size }, () => pool.connect().catch(() => null)));
+  for (const c of clients) c?.release();
 }
 
 async function ping(pool: pg.Pool): Promise<void> {

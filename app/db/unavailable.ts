@@ -74,3 +74,26 @@ export function outageReason(error: unknown): string {
   const message = typeof last.message === "string" && !last.message.startsWith("Failed query") ? last.message.split("\n")[0]! : "database error";
   return typeof last.code === "string" ? `${last.code} ${message}` : message;
 }
+
+/**
+ * Every connection of the pool is busy and this statement could not get one within the stated bound
+ * (DB_POOL_WAIT_TIMEOUT_MS), or the queue of statements already waiting is at its stated length
+ * (DB_POOL_MAX_WAITING): the database is fine but this process is overloaded. Answered like an outage
+ * (503 with Retry-After), which is what a visitor can do about it: try again shortly (decision 205).
+ */
+export class DatabaseBusyError extends DatabaseUnavailableError {
+  constructor(message: string) {
+    super(message);
+    this.name = "DatabaseBusyError";
+  }
+}
+
+/** True when `error` (or its cause chain) is a full or too-slow connection queue, not an unreachable database. */
+export function isDatabaseBusy(error: unknown): boolean {
+  let e: unknown = error;
+  for (let depth = 0; e && depth < 6; depth++) {
+    if (e instanceof DatabaseBusyError) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

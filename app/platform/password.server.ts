@@ -1,4 +1,6 @@
 import bcrypt from "bcryptjs";
+import { passwordHashThreadsEnv } from "~/env.server";
+import { defaultPasswordThreads, PasswordWorkers } from "./password-workers.server";
 
 /** The bcrypt cost of every web password hashed in production. */
 export const PRODUCTION_BCRYPT_ROUNDS = 10;
@@ -14,12 +16,45 @@ export function bcryptRounds(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isInteger(n) && n >= 4 && n <= PRODUCTION_BCRYPT_ROUNDS ? n : PRODUCTION_BCRYPT_ROUNDS;
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, bcryptRounds());
+/**
+ * The threads that hash and compare (decision 207): PASSWORD_HASH_THREADS (1–16), else one fewer than
+ * the cores, at least 1 and at most 4.
+ */
+export function passwordThreads(env: NodeJS.ProcessEnv = process.env): number {
+  return passwordHashThreadsEnv(env) ?? defaultPasswordThreads();
 }
 
+const globalForPasswords = globalThis as unknown as { __gatehousePasswordWorkers?: PasswordWorkers };
+
+/** The process's password threads (one set, also across dev-server reloads). */
+function workers(): PasswordWorkers {
+  globalForPasswords.__gatehousePasswordWorkers ??= new PasswordWorkers(passwordThreads());
+  return globalForPasswords.__gatehousePasswordWorkers;
+}
+
+/**
+ * The server's admission (server.js, decision 205), when there is one: a request waiting for a hashing
+ * thread gives its place to the next request meanwhile. Absent in scripts and tests.
+ */
+const admission = () => (globalThis as unknown as { __gatehouseAdmission?: { away(): () => void } }).__gatehouseAdmission;
+
+async function offTheLoop<T>(work: () => Promise<T>): Promise<T> {
+  const back = admission()?.away();
+  try {
+    return await work();
+  } finally {
+    back?.();
+  }
+}
+
+/** A bcrypt hash of `password`, computed off the event loop (issue 22). */
+export function hashPassword(password: string): Promise<string> {
+  return offTheLoop(() => workers().hash(password, bcryptRounds()));
+}
+
+/** Whether `password` matches the bcrypt `hash`, computed off the event loop (issue 22). */
 export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(password, hash);
+  return offTheLoop(() => workers().compare(password, hash));
 }
 
 // A bcrypt hash of a random string at the production cost.

@@ -49,8 +49,11 @@ import {
   releaseOtherCheckout,
   rentalBlock,
   rentalBlockMessage,
-  saveDetails,
+  holdForDetails,
+  releaseDetailsHold,
+  saveHeldDetails,
   saveProtection,
+  type DetailsHold,
   saveSignature,
   unitDescription,
 } from "~/services/move-in.server";
@@ -64,7 +67,7 @@ import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailab
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
-import { countNewHold, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
+import { limitDetailsSubmission, releaseHoldCount } from "~/services/anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
 import { AutopayField } from "~/components/autopay-field";
 import { notFound } from "~/services/http.server";
@@ -263,28 +266,39 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
     const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
     const commonPassword = commonPasswordError(web_pw);
     if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
-    // The limit is counted before the e-mail is looked up, so "this e-mail has an account" can be
-    // asked only as often as the form may be saved (decision 196).
     const phone = formatPhone(ctx.location.phoneNumber);
-    const limited = await limitAnonymousForm(context.db, "rental-details", clientIp(context), now);
-    if (limited) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
-    if (await ctx.storage.isEmailRegistered(details.email)) {
-      return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
-    }
-    if (!checkout) {
-      const holds = await countNewHold(context.db, clientIp(context), now, phone, params.unitTypeId);
-      if (holds) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [holds] }), 429, { formError: holds });
-    }
-    await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);
+    // The unit first (issue 22, decision 206): in a rush for the last unit, the visitors who lose learn
+    // "sold out" from this one write, before any other check or write is made for them. A check below
+    // that refuses the visitor lets a new checkout's unit go again at once.
+    let hold: DetailsHold;
     try {
-      const id = await saveDetails(context.db, ctx, { existing: checkout, details, webPw: web_pw, now });
-      throw redirect(`${basePath}?step=protection`, { status: 303, headers: { "Set-Cookie": await checkoutCookieHeader(id) } });
+      hold = await holdForDetails(context.db, ctx, { existing: checkout, now });
     } catch (error) {
-      if (error instanceof UnitUnavailableError) {
-        return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", formatPhone(ctx.location.phoneNumber)) });
-      }
+      if (error instanceof UnitUnavailableError) return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", phone) });
       throw error;
     }
+    let id: string;
+    try {
+      // The form's limit and, for a new checkout, the holds from this address and of this unit type:
+      // one statement, counted before the e-mail is looked up, so "this e-mail has an account" can be
+      // asked only as often as the form may be saved (decisions 196, 197).
+      const limited = await limitDetailsSubmission(context.db, { ip: clientIp(context), now, phone, newHold: !checkout, unitTypeId: params.unitTypeId });
+      if (limited) {
+        await releaseDetailsHold(ctx, hold);
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
+      }
+      if (await ctx.storage.isEmailRegistered(details.email)) {
+        await releaseDetailsHold(ctx, hold);
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
+      }
+      await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);
+      id = await saveHeldDetails(context.db, ctx, { existing: checkout, hold, details, webPw: web_pw });
+    } catch (error) {
+      // Nothing half-saved (an outage, say): a new checkout's unit is not left held by nobody.
+      await releaseDetailsHold(ctx, hold).catch(() => undefined);
+      throw error;
+    }
+    throw redirect(`${basePath}?step=protection`, { status: 303, headers: { "Set-Cookie": await checkoutCookieHeader(id) } });
   }
 
   // Every later step needs the visitor's own checkout.

@@ -4,7 +4,7 @@
  * and says when to try again.
  */
 import type { Database } from "~/db/client.server";
-import { addressKey, hitRateLimit, refundRateLimit } from "./rate-limit.server";
+import { addressKey, hitRateLimit, hitRateLimits, refundRateLimit } from "./rate-limit.server";
 
 const MINUTE = 60_000;
 
@@ -39,10 +39,15 @@ export const typeHoldsLimitedMessage = (minutes: number, phone: string) =>
 export const holdsLimitedMessage = (minutes: number, phone: string) =>
   `You are already holding ${HOLDS_PER_IP} units. Please finish or cancel one of those rentals, try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call ${phone}.`;
 
+/** The rate-limit keys of an anonymous form's submissions and of the unit holds from one address. */
+const formKey = (form: AnonymousForm, ip: string) => addressKey(`form:${form}`, ip);
+const holdsKey = (ip: string) => addressKey("holds", ip);
+const typeHoldsKey = (unitTypeId: string, ip: string) => addressKey(`holds:type:${unitTypeId}`, ip);
+
 /** Counts one submission of an anonymous form from `ip`; the message to show when over the limit, else null. */
 export async function limitAnonymousForm(db: Database, form: AnonymousForm, ip: string, now: Date): Promise<string | null> {
   const { limit, windowMs } = ANONYMOUS_LIMITS[form];
-  const r = await hitRateLimit(db, { key: addressKey(`form:${form}`, ip), limit, windowMs, now });
+  const r = await hitRateLimit(db, { key: formKey(form, ip), limit, windowMs, now });
   return r.allowed ? null : tryAgainMessage(r.retryAfterMinutes);
 }
 
@@ -53,19 +58,51 @@ export async function limitAnonymousForm(db: Database, form: AnonymousForm, ip: 
  * keep a small unit type held (decision 197).
  */
 export async function countNewHold(db: Database, ip: string, now: Date, phone: string, unitTypeId: string): Promise<string | null> {
-  const typeKey = addressKey(`holds:type:${unitTypeId}`, ip);
+  const typeKey = typeHoldsKey(unitTypeId, ip);
   const perType = await hitRateLimit(db, { key: typeKey, limit: HOLDS_PER_TYPE_PER_IP, windowMs: HOLD_TYPE_WINDOW_MS, now });
   if (!perType.allowed) {
     await refundRateLimit(db, typeKey);
     return typeHoldsLimitedMessage(perType.retryAfterMinutes, phone);
   }
-  const r = await hitRateLimit(db, { key: addressKey("holds", ip), limit: HOLDS_PER_IP, windowMs: HOLD_WINDOW_MS, now });
+  const r = await hitRateLimit(db, { key: holdsKey(ip), limit: HOLDS_PER_IP, windowMs: HOLD_WINDOW_MS, now });
   if (r.allowed) return null;
-  await refundRateLimit(db, addressKey("holds", ip));
+  await refundRateLimit(db, holdsKey(ip));
   await refundRateLimit(db, typeKey);
   return holdsLimitedMessage(r.retryAfterMinutes, phone);
 }
 
+/**
+ * The limits of one rental details submission, counted in one statement (issue 22): the form's own
+ * limit ("rental-details") and, for a new checkout, the new unit hold (HOLDS_PER_IP) and the new hold
+ * of this unit type (HOLDS_PER_TYPE_PER_IP, decision 197). The message to show when over any, else
+ * null. A refused submission holds no unit, so the hold counts it took are given back.
+ */
+export async function limitDetailsSubmission(
+  db: Database,
+  input: { ip: string; now: Date; phone: string; newHold: boolean; unitTypeId: string },
+): Promise<string | null> {
+  const { limit, windowMs } = ANONYMOUS_LIMITS["rental-details"];
+  const holdKeys = input.newHold ? [holdsKey(input.ip), typeHoldsKey(input.unitTypeId, input.ip)] : [];
+  const [form, holds, perType] = await hitRateLimits(
+    db,
+    [
+      { key: formKey("rental-details", input.ip), limit, windowMs },
+      ...(input.newHold
+        ? [
+            { key: holdKeys[0]!, limit: HOLDS_PER_IP, windowMs: HOLD_WINDOW_MS },
+            { key: holdKeys[1]!, limit: HOLDS_PER_TYPE_PER_IP, windowMs: HOLD_TYPE_WINDOW_MS },
+          ]
+        : []),
+    ],
+    input.now,
+  );
+  if (form!.allowed && (!holds || holds.allowed) && (!perType || perType.allowed)) return null;
+  for (const key of holdKeys) await refundRateLimit(db, key);
+  if (!form!.allowed) return tryAgainMessage(form!.retryAfterMinutes);
+  if (perType && !perType.allowed) return typeHoldsLimitedMessage(perType.retryAfterMinutes, input.phone);
+  return holdsLimitedMessage(holds!.retryAfterMinutes, input.phone);
+}
+
 export async function releaseHoldCount(db: Database, ip: string): Promise<void> {
-  await refundRateLimit(db, addressKey("holds", ip));
+  await refundRateLimit(db, holdsKey(ip));
 }

@@ -132,54 +132,95 @@ export function checkoutProgress(c: Checkout | null): CheckoutProgress {
 
 const randomId = () => crypto.randomBytes(24).toString("base64url");
 
+/** The unit held for a details step not saved yet (holdForDetails). */
+export interface DetailsHold {
+  /** The checkout's id: the visitor's open checkout, or a new one. */
+  id: string;
+  unitId: string;
+  until: Date;
+  /** A new checkout: nothing of the visitor's is saved yet, so a refusal lets go of the unit. */
+  isNew: boolean;
+  /** When the details were submitted (a new checkout's first hold, from which MAX_HOLD_MINUTES counts). */
+  at: Date;
+}
+
 /**
- * Saves the tenant details step: creates the checkout (or updates the visitor's own), holds a unit for
- * HOLD_MINUTES and returns the checkout id. Throws UnitUnavailableError when no unit is free.
- * Changing the details clears a signature already given (the lease text names the tenant).
+ * The first step of saving the details (issue 22, decision 206): the unit is held for the visitor's
+ * checkout (or a new one) before anything else is checked or written, so a visitor whose unit is gone
+ * learns it from this one write. Throws UnitUnavailableError when no unit is free.
+ */
+export async function holdForDetails(db: Database, ctx: RentalContext, input: { existing: Checkout | null; now: Date }): Promise<DetailsHold> {
+  if (input.existing) await reopenCharging(db, input.existing);
+  const isNew = !(input.existing && input.existing.status === "open");
+  const id = isNew ? randomId() : input.existing!.id;
+  const until = isNew ? new Date(input.now.getTime() + HOLD_MINUTES * 60_000) : holdUntil(input.existing!.createdAt, input.now);
+  // Past the hold cap the checkout keeps going without a hold, on its unit and expiry (decision 197).
+  if (!until) return { id, unitId: input.existing!.unitId === null ? "" : String(input.existing!.unitId), until: input.existing!.expiresAt, isNew: false, at: input.now };
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
+  return { id, unitId: hold.unitId, until, isNew, at: input.now };
+}
+
+/** A check after holdForDetails refused the visitor: a new checkout's unit is let go at once (nothing was saved). */
+export async function releaseDetailsHold(ctx: RentalContext, hold: DetailsHold): Promise<void> {
+  if (hold.isNew) await ctx.storage.releaseHold(hold.id);
+}
+
+/**
+ * Saves the tenant details step: holds a unit (holdForDetails), then saves the details on it
+ * (saveHeldDetails). Throws UnitUnavailableError when no unit is free.
  */
 export async function saveDetails(
   db: Database,
   ctx: RentalContext,
   input: { existing: Checkout | null; details: TenantDetails; webPw: string | undefined; now: Date },
 ): Promise<string> {
-  if (input.existing) await reopenCharging(db, input.existing);
-  const reuse = input.existing && input.existing.status === "open" ? input.existing : null;
-  const id = reuse ? reuse.id : randomId();
-  const until = reuse ? holdUntil(reuse.createdAt, input.now) : new Date(input.now.getTime() + HOLD_MINUTES * 60_000);
-  // Past the hold cap the checkout keeps going without a hold (decision 197).
-  const hold = until ? await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now }) : null;
-  const webPwHash = input.webPw ? await hashPassword(input.webPw) : (input.existing?.webPwHash ?? null);
-  const values = {
-    tenantDetails: input.details as unknown as Record<string, unknown>,
-    webPwHash,
-    unitId: hold ? Number(hold.unitId) : reuse!.unitId,
-    expiresAt: until ?? reuse!.expiresAt,
-    signedName: null,
-    signedAt: null,
-    signedIp: null,
-    leaseHash: null,
-  };
+  const hold = await holdForDetails(db, ctx, input);
+  return saveHeldDetails(db, ctx, { ...input, hold });
+}
+
+/**
+ * Saves the tenant details step on the unit held by holdForDetails: hashes the password (off the event
+ * loop), creates the checkout (or updates the visitor's own) and returns its id. Changing the details
+ * clears a signature already given (the lease text names the tenant).
+ */
+export async function saveHeldDetails(
+  db: Database,
+  ctx: RentalContext,
+  input: { existing: Checkout | null; hold: DetailsHold; details: TenantDetails; webPw: string | undefined },
+): Promise<string> {
+  const { hold } = input;
   try {
-    if (input.existing && input.existing.status === "open") {
-      await db.update(checkouts).set(values).where(eq(checkouts.id, id));
+    const webPwHash = input.webPw ? await hashPassword(input.webPw) : (input.existing?.webPwHash ?? null);
+    const values = {
+      tenantDetails: input.details as unknown as Record<string, unknown>,
+      webPwHash,
+      unitId: hold.unitId === "" ? null : Number(hold.unitId),
+      expiresAt: hold.until,
+      signedName: null,
+      signedAt: null,
+      signedIp: null,
+      leaseHash: null,
+    };
+    if (!hold.isNew) {
+      await db.update(checkouts).set(values).where(eq(checkouts.id, hold.id));
     } else {
       await db.insert(checkouts).values({
-        id,
+        id: hold.id,
         locationId: ctx.location.id,
         unitTypeId: Number(ctx.unitType.id),
         idempotencyKey: randomId(),
         moveInDate: ctx.today,
         // The hold cap counts from here, on the service's clock.
-        createdAt: input.now,
+        createdAt: hold.at,
         ...values,
       });
     }
   } catch (error) {
     // Nothing half-saved: a new checkout that could not be written lets go of the unit it just held.
-    if (!(input.existing && input.existing.status === "open")) await ctx.storage.releaseHold(id).catch(() => undefined);
+    await releaseDetailsHold(ctx, hold).catch(() => undefined);
     throw error;
   }
-  return id;
+  return hold.id;
 }
 
 /**

@@ -52,6 +52,40 @@ export async function hitRateLimit(
 }
 
 /**
+ * Counts one hit on each of several keys (each with its own limit and window) in ONE statement: one
+ * round trip where a request checks more than one limit (issue 22). Results in the order given.
+ */
+export async function hitRateLimits(
+  db: Database,
+  inputs: { key: string; limit: number; windowMs: number }[],
+  now: Date,
+): Promise<RateLimitResult[]> {
+  if (!inputs.length) return [];
+  const nowIso = now.toISOString();
+  const rows = await db
+    .insert(rateLimitHits)
+    .values(inputs.map((i) => ({ key: i.key, count: 1, resetAt: new Date(now.getTime() + i.windowMs) })))
+    .onConflictDoUpdate({
+      target: rateLimitHits.key,
+      set: {
+        count: sql`case when ${rateLimitHits.resetAt} <= ${nowIso}::timestamptz then 1 else ${rateLimitHits.count} + 1 end`,
+        resetAt: sql`case when ${rateLimitHits.resetAt} <= ${nowIso}::timestamptz then excluded.reset_at else ${rateLimitHits.resetAt} end`,
+      },
+    })
+    .returning({ key: rateLimitHits.key, count: rateLimitHits.count, resetAt: rateLimitHits.resetAt });
+  return inputs.map((input) => {
+    const row = rows.find((r) => r.key === input.key)!;
+    const resetAt = new Date(row.resetAt);
+    return {
+      allowed: row.count <= input.limit,
+      count: row.count,
+      resetAt,
+      retryAfterMinutes: Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 60_000)),
+    };
+  });
+}
+
+/**
  * Gives one hit back (e.g. a sign-in from an IP that turned out to be right), so a limit counts only
  * failures while every attempt is still counted before it is checked (no race past the limit).
  */

@@ -91,3 +91,18 @@ export function staticCopiesConfig(port, pages) {
     .join("\n");
   return `server {\n  listen 127.0.0.1:${port};\n${locations}\n  location / { return 404; }\n}`;
 }
+
+/**
+ * deploy/nginx.conf for this machine: the app ports, the build directory, a plain-HTTP port on
+ * 127.0.0.1, no TLS (the file checked in is the file measured).
+ */
+export function deployConfig({ appPorts, port, buildDir }) {
+  let conf = fs.readFileSync("deploy/nginx.conf", "utf8");
+  // The plain-HTTP server that only redirects to HTTPS is not needed here.
+  conf = conf.replace(/# BEGIN redirect-to-https[\s\S]*?# END redirect-to-https\n/, "");
+  conf = conf.replace(/^\s*ssl_[^\n]*\n/gm, "").replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${port};`).replace(/^\s*listen \[::\]:443 ssl http2;\n/m, "");
+  conf = conf.replace(/^\s*server 127\.0\.0\.1:30\d\d[^\n]*\n/gm, "");
+  conf = conf.replace(/(upstream gatehouse \{\n)/, `$1${appPorts.map((p) => `  server 127.0.0.1:${p} max_fails=0;\n`).join("")}`);
+  conf = conf.replaceAll("/opt/gatehouse/build", path.resolve(buildDir));
+  return conf;
+}

@@ -1,5 +1,6 @@
 // wrk: runs one measurement and reads its report (requests/s, p50/p99 latency, errors).
 import { execFile, execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
 
 export const hasWrk = () => !spawnSync("wrk", ["--version"]).error;
 
@@ -26,9 +27,10 @@ export function wrkAsync(url, options) {
   });
 }
 
-function wrkArgs(url, { threads, connections, seconds, timeout, headers = [] }) {
+function wrkArgs(url, { threads, connections, seconds, timeout, headers = [], script }) {
   const args = ["-t", String(threads), "-c", String(connections), "-d", `${seconds}s`, "--timeout", `${timeout}s`, "--latency", "-H", "Accept-Encoding: gzip"];
   for (const h of headers) args.push("-H", h);
+  if (script) args.push("-s", script);
   args.push(url);
   return args;
 }
@@ -44,4 +46,11 @@ function parse(out) {
     p99: percentile(99),
     errors: non2xx + socketErrors,
   };
+}
+
+/** A wrk Lua script that sends `paths` in turn (each connection its own position), e.g. the filter combinations of /units. */
+export function pathsScript(file, paths) {
+  const list = paths.map((p) => JSON.stringify(p)).join(", ");
+  fs.writeFileSync(file, `local paths = { ${list} }\nlocal i = 0\nrequest = function()\n  i = i % #paths + 1\n  return wrk.format(nil, paths[i])\nend\n`);
+  return file;
 }

@@ -7,7 +7,7 @@
  * refuse whatever might slip through. docs/decisions/041-move-in-transaction.md.
  */
 import crypto from "node:crypto";
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, ledgerEntries, leases, locations, payments, reservations, savedCards, tenants, units } from "~/db/schema";
 import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
@@ -38,8 +38,14 @@ async function claimUnit(
     opts.set === "hold"
       ? sql`held_until = ${opts.until!.toISOString()}::timestamptz, hold_token = ${token}`
       : sql`status = ${opts.set}, held_until = null, hold_token = null`;
+  // A hold lets go, in the same statement, of a unit of another type held with the same token (one
+  // checkout holds at most one unit): one round trip instead of a transaction of four (issue 22).
+  const releaseOtherTypes =
+    opts.set === "hold" && opts.holdToken
+      ? sql`with released as (update units set held_until = null, hold_token = null where hold_token = ${token} and unit_type_id <> ${opts.unitTypeId} returning id) `
+      : sql``;
   const result = await tx.execute(sql`
-    update units set ${setClause}, updated_at = now()
+    ${releaseOtherTypes}update units set ${setClause}, updated_at = now()
     where id = (
       select id from units
       where location_id = ${opts.locationId} and unit_type_id = ${opts.unitTypeId} and status = 'available'
@@ -114,18 +120,23 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     return Number(id);
   };
 
+  /**
+   * Reservations past their time give their units back. One statement (atomic on its own; runs on every
+   * rental page and hold, so it costs one round trip rather than a transaction of three; issue 22).
+   */
   async function expireReservations(now: Date): Promise<number> {
-    return db.transaction(async (tx) => {
-      const expired = await tx
-        .update(reservations)
-        .set({ status: "expired" })
-        .where(and(eq(reservations.locationId, location.id), eq(reservations.status, "active"), lte(reservations.expiresAt, now)))
-        .returning({ unitId: reservations.unitId });
-      for (const r of expired) {
-        await tx.update(units).set({ status: "available" }).where(and(eq(units.id, r.unitId), eq(units.status, "reserved")));
-      }
-      return expired.length;
-    });
+    const result = await db.execute(sql`
+      with expired as (
+        update reservations set status = 'expired'
+        where location_id = ${location.id} and status = 'active' and expires_at <= ${now.toISOString()}::timestamptz
+        returning unit_id
+      ), freed as (
+        update units set status = 'available'
+        where id in (select unit_id from expired) and status = 'reserved'
+        returning id
+      )
+      select count(*)::int as n from expired`);
+    return Number(rowsOf(result)[0]?.n ?? 0);
   }
 
   async function existingMoveIn(tx: Database | Transaction, leaseId: number): Promise<MoveInResult> {
@@ -298,15 +309,10 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     async holdUnit({ unitTypeId, holdToken, until, now }): Promise<UnitHold> {
       const typeId = unitTypeNumber(unitTypeId);
       await expireReservations(now);
-      return db.transaction(async (tx) => {
-        // A checkout holds at most one unit: let go of a unit of another type it may hold.
-        await tx.execute(
-          sql`update units set held_until = null, hold_token = null where hold_token = ${holdToken} and unit_type_id <> ${typeId}`,
-        );
-        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken, now, set: "hold", until });
-        if (!unit) throw new UnitUnavailableError("No unit of this type is available");
-        return { unitId: String(unit.id), unitName: unit.name, holdToken, heldUntil: until };
-      });
+      // One statement: lets go of a unit of another type this checkout may hold, and holds one of this type.
+      const unit = await claimUnit(db, { locationId: location.id, unitTypeId: typeId, holdToken, now, set: "hold", until });
+      if (!unit) throw new UnitUnavailableError("No unit of this type is available");
+      return { unitId: String(unit.id), unitName: unit.name, holdToken, heldUntil: until };
     },
 
     async quoteMoveIn(input): Promise<MoveInQuote> {

@@ -1,0 +1,47 @@
+import { afterAll, describe, expect, it } from "vitest";
+import bcrypt from "bcryptjs";
+import { performance } from "node:perf_hooks";
+import { defaultPasswordThreads, PasswordWorkers } from "./password-workers.server";
+import { hashPassword, passwordThreads, verifyPassword } from "./password.server";
+
+describe("password hashing in worker threads (decision 207)", () => {
+  const pool = new PasswordWorkers(2);
+  afterAll(() => pool.close());
+
+  it("hashes and compares like bcryptjs does", async () => {
+    const hash = await pool.hash("correct horse", 4);
+    expect(bcrypt.getRounds(hash)).toBe(4);
+    expect(bcrypt.compareSync("correct horse", hash)).toBe(true);
+    expect(await pool.compare("correct horse", hash)).toBe(true);
+    expect(await pool.compare("wrong horse", hash)).toBe(false);
+  });
+
+  it("queues more work than threads and answers each in turn", async () => {
+    const hashes = await Promise.all(Array.from({ length: 6 }, (_, i) => pool.hash(`pw-${i}`, 4)));
+    const checks = await Promise.all(hashes.map((h, i) => pool.compare(`pw-${i}`, h)));
+    expect(checks).toEqual([true, true, true, true, true, true]);
+    expect(pool.queued).toBe(0);
+  });
+
+  it("a bad hash is an error of that call only", async () => {
+    await expect(pool.compare("x", null as unknown as string)).rejects.toThrow(/Illegal arguments/);
+    expect(await pool.compare("x", await pool.hash("x", 4))).toBe(true);
+  });
+
+  it("keeps the event loop free while hashes at the production cost run (the old code hashed on it)", async () => {
+    const before = performance.eventLoopUtilization();
+    const hashes = await Promise.all(Array.from({ length: 4 }, () => hashPassword("secret12")));
+    const used = performance.eventLoopUtilization(before);
+    expect(await verifyPassword("secret12", hashes[0]!)).toBe(true);
+    // The main thread waited (idle) while the threads worked: far from busy the whole time.
+    expect(used.utilization).toBeLessThan(0.5);
+  });
+
+  it("takes its size from PASSWORD_HASH_THREADS, else one fewer than the cores (1–4)", () => {
+    expect(passwordThreads({ PASSWORD_HASH_THREADS: "3" })).toBe(3);
+    expect(passwordThreads({ PASSWORD_HASH_THREADS: "0" })).toBe(defaultPasswordThreads());
+    expect(defaultPasswordThreads(1)).toBe(1);
+    expect(defaultPasswordThreads(2)).toBe(1);
+    expect(defaultPasswordThreads(8)).toBe(4);
+  });
+});
