@@ -52,26 +52,6 @@ export async function limitAnonymousForm(db: Database, form: AnonymousForm, ip: 
 }
 
 /**
- * Counts a new unit hold (a new checkout) of `unitTypeId` for `ip`: per address, and per address and
- * unit type. A checkout that renews its own hold does not count again, and a cancelled checkout gives
- * the per-address count back (`releaseHoldCount`) but not the per-type one, so hold-and-cancel cannot
- * keep a small unit type held (decision 197).
- */
-export async function countNewHold(db: Database, ip: string, now: Date, phone: string, unitTypeId: string): Promise<string | null> {
-  const typeKey = typeHoldsKey(unitTypeId, ip);
-  const perType = await hitRateLimit(db, { key: typeKey, limit: HOLDS_PER_TYPE_PER_IP, windowMs: HOLD_TYPE_WINDOW_MS, now });
-  if (!perType.allowed) {
-    await refundRateLimit(db, typeKey);
-    return typeHoldsLimitedMessage(perType.retryAfterMinutes, phone);
-  }
-  const r = await hitRateLimit(db, { key: holdsKey(ip), limit: HOLDS_PER_IP, windowMs: HOLD_WINDOW_MS, now });
-  if (r.allowed) return null;
-  await refundRateLimit(db, holdsKey(ip));
-  await refundRateLimit(db, typeKey);
-  return holdsLimitedMessage(r.retryAfterMinutes, phone);
-}
-
-/**
  * The limits of one rental details submission, counted in one statement (issue 22): the form's own
  * limit ("rental-details") and, for a new checkout, the new unit hold (HOLDS_PER_IP) and the new hold
  * of this unit type (HOLDS_PER_TYPE_PER_IP, decision 197). The message to show when over any, else
