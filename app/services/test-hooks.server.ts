@@ -121,6 +121,29 @@ export const testHooks: Record<string, TestHook> = {
     return { ok: true, unitTypeId: type.id };
   },
 
+  /**
+   * SiteLink: sets a location's pay-method ids (sitelink_sites.pay_method_ids, decision 181) and
+   * forgets the remembered adapter choices so the next call reads them; returns the previous ids so
+   * a spec can put them back. Issue 20: the browser tests run against each reading of iPayMethod.
+   */
+  async setSiteLinkPayMethodIds(db, body) {
+    const { locations, sitelinkSites } = await import("~/db/schema");
+    const { forgetStorageChoices } = await import("~/storage-software/index.server");
+    const ids = body.payMethodIds as Record<string, unknown> | undefined;
+    const valid = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= -1;
+    if (!ids || !valid(ids.card) || !valid(ids.cash) || !valid(ids.check)) throw new Error("payMethodIds must be { card, cash, check } integers");
+    const [site] = await db
+      .select({ locationId: sitelinkSites.locationId, payMethodIds: sitelinkSites.payMethodIds })
+      .from(sitelinkSites)
+      .innerJoin(locations, eq(locations.id, sitelinkSites.locationId))
+      .where(eq(locations.urlSlug, String(body.locationSlug)));
+    if (!site) throw new Error(`no SiteLink settings for ${String(body.locationSlug)}`);
+    const payMethodIds = { card: Number(ids.card), cash: Number(ids.cash), check: Number(ids.check) };
+    await db.update(sitelinkSites).set({ payMethodIds }).where(eq(sitelinkSites.locationId, site.locationId));
+    forgetStorageChoices(db);
+    return { previous: site.payMethodIds };
+  },
+
   async lastEmailTo(db, body) {
     const { emailOutbox } = await import("~/db/schema");
     const { desc, eq } = await import("drizzle-orm");

@@ -4,9 +4,11 @@
  * simulator's control API (/__sim/, never part of the SOAP surface) to read what SiteLink holds
  * and to inject faults.
  */
-import type { TestInfo } from "@playwright/test";
+import { expect, type APIRequestContext, type Page, type TestInfo } from "@playwright/test";
 import { loadContract } from "../../../sitelink-simulator/contract";
 import { soapCall } from "../../../sitelink-simulator/test-client";
+import { testHook } from "./hooks";
+import { rentUpToCard } from "./portal";
 
 export const SITELINK_BASE_URL = `http://localhost:${Number(process.env.E2E_SITELINK_PORT ?? 3420)}`;
 export const SIM_URL = `http://127.0.0.1:${Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422)}`;
@@ -55,6 +57,53 @@ export const clearFaults = () => sim("DELETE", "faults");
 export const setUnitStatus = (unitId: number, status: string) => sim("POST", `sites/${SITE}/units/${unitId}/status`, { status });
 export const runBilling = (input: { date?: string } = {}) => sim<{ posted: number }>("POST", "billing/run", { location: SITE, ...input });
 export const setClock = (input: { advanceDays?: number; to?: string }) => sim<{ now: string }>("POST", "clock", input);
+
+/**
+ * The simulator's readings of what the sources leave open (issue 20, decision 180): `payMethod`
+ * "lsetup" (iPayMethod 1 card, 2 cash, 3 check; 0 answers -2) or "manual" (0 card, 1 check, 2 cash),
+ * `successCode` "id" or "zero" (ScheduleMoveOut, TenantUpdate_v3, PaymentSimple*WithSource).
+ */
+export type SimReadings = { payMethod: "lsetup" | "manual"; successCode: "id" | "zero" };
+export const DEFAULT_READINGS: SimReadings = { payMethod: "lsetup", successCode: "id" };
+/** Our pay-method ids (sitelink_sites.pay_method_ids, decision 181) that match each payMethod reading. */
+export const PAY_METHOD_IDS = { lsetup: { card: 1, cash: 2, check: 3 }, manual: { card: 0, cash: 2, check: 1 } } as const;
+export const setReadings = (readings: Partial<SimReadings>, code = SITE) => sim<{ readings: SimReadings }>("PATCH", `sites/${code}`, { readings });
+
+/**
+ * Lumberton's site answers by `readings` and our settings carry the matching pay-method ids (the
+ * server forgets its remembered adapter, so the next call reads them). Put back with
+ * `useReadings(request, DEFAULT_READINGS)`.
+ */
+export async function useReadings(request: APIRequestContext, readings: SimReadings): Promise<void> {
+  await setReadings(readings);
+  await testHook(request, "setSiteLinkPayMethodIds", { locationSlug: LUMBERTON, payMethodIds: PAY_METHOD_IDS[readings.payMethod] });
+}
+
+export const LUMBERTON = "lumberton-nc-28358";
+
+/** The card form of the rental and portal pay pages (a good test card unless another is given). */
+export async function fillCard(page: Page, name: string, number = "4242 4242 4242 4242") {
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry month").selectOption("12");
+  await page.getByLabel("Expiry year").selectOption(String(new Date().getFullYear() + 2));
+  await page.getByLabel("Security code (CVV)").fill("123");
+  await page.getByLabel("Name on card").fill(name);
+}
+
+/**
+ * A visitor's rental of Lumberton's 10' x 10' Drive-Up in SiteLink, as Grace Hopper with a portal
+ * password, paid by card, up to the confirmation; returns the gate code shown.
+ */
+export async function rentAtLumberton(page: Page, request: APIRequestContext, account: { email: string; password: string }): Promise<string> {
+  const html = await (await request.get(`/locations/${LUMBERTON}/units/10x10-drive-up`)).text();
+  const rentPath = /href="(\/rent\/\d+)"/.exec(html)?.[1];
+  expect(rentPath, "a Rent link on the SiteLink 10' x 10' Drive-Up page").toBeTruthy();
+  await rentUpToCard(page, rentPath!, account);
+  await fillCard(page, "Grace Hopper");
+  await page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+  return (await page.getByTestId("gate-code").innerText()).trim();
+}
 
 /** The last call the adapter made of an operation (the simulator's call log). */
 export async function lastCall(operation: string, code = SITE): Promise<SimCall> {
