@@ -67,7 +67,7 @@ import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailab
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
-import { limitDetailsSubmission, releaseHoldCount } from "~/services/anonymous-limits.server";
+import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "~/services/anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
 import { AutopayField } from "~/components/autopay-field";
 import { notFound } from "~/services/http.server";
@@ -289,6 +289,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
       }
       if (await ctx.storage.isEmailRegistered(details.email)) {
         await releaseDetailsHold(ctx, hold);
+        if (!checkout) await releaseNewHoldCounts(context.db, clientIp(context), params.unitTypeId);
         return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
       }
       await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);
