@@ -316,7 +316,7 @@ async function checkStoredRows() {
 
 /**
  * In `npm test` the file runs once: on PostgreSQL (the production database) when the PostgreSQL
- * project runs too, else on PGlite. The 1,000 submissions per action are the same either way, and
+ * project runs too, else on PGlite. The RUNS submissions per action are the same either way, and
  * running them twice cost about three minutes of the 15-minute budget. FUZZ_RUNS set (`npm run fuzz`)
  * runs wherever it is asked to.
  */
