@@ -121,10 +121,6 @@ export function endOfMonth(date: string): string {
   return isoDate(y, m, daysInMonth(y, m));
 }
 
-export function compareDates(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
 // ------------------------------------------------------------------ .NET ticks
 
 const EPOCH_TICKS = 621_355_968_000_000_000n;
@@ -132,10 +128,6 @@ const EPOCH_TICKS = 621_355_968_000_000_000n;
 /** .NET DateTime ticks (100 ns since 0001-01-01) of an instant (KV-CL dotNetTicks). */
 export function ticksOf(instant: Date): bigint {
   return BigInt(instant.getTime()) * 10_000n + EPOCH_TICKS;
-}
-
-export function instantOfTicks(ticks: bigint): Date {
-  return new Date(Number((ticks - EPOCH_TICKS) / 10_000n));
 }
 
 // ------------------------------------------------------------------ cards

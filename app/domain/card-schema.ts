@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CardBrand } from "~/db/schema/billing";
 import { cardBrand, expiryInFuture, luhnValid } from "./cards";
 import { isCleanLine, NAME_CHARS_MESSAGE } from "./text-rules";
-import { acceptedCardsText, cardNotAcceptedMessage } from "./accepted-cards";
+import { cardNotAcceptedMessage } from "./accepted-cards";
 
 /**
  * The card fields of every payment form (rental checkout, portal payments, autopay), one Zod shape
@@ -18,11 +18,6 @@ export interface YearMonth {
   year: number;
   month: number;
 }
-
-export const ACCEPTED_CARDS_TEXT = acceptedCardsText(["visa", "mastercard", "discover"]);
-
-/** Names of the card fields, as they appear in forms. */
-export const CARD_FIELD_NAMES = ["card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code"] as const;
 
 /** Every brand we can take; a location narrows it with its payment_types (~/domain/accepted-cards). */
 export const ALL_CARD_BRANDS: readonly CardBrand[] = ["visa", "mastercard", "discover"];

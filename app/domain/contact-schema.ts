@@ -34,4 +34,3 @@ export const notifySchema = contactSchema.extend({
   message: z.string().trim().max(5000, "Your message can be at most 5,000 characters.").refine(isCleanText, CONTROL_MESSAGE).optional(),
 });
 
-export type ContactInput = z.infer<typeof contactSchema>;

@@ -140,4 +140,3 @@ export function paySchema(today: YearMonth, options: { forceAutopay: boolean; ac
     .superRefine(refineCardExpiry(today));
 }
 
-export type PayFormValue = z.infer<ReturnType<typeof paySchema>>;

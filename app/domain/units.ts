@@ -31,14 +31,6 @@ export const SIZE_GROUP_LABELS: Record<SizeGroup, string> = {
   parking: "Parking",
 };
 
-/** What each group holds, for the filter's help text. */
-export const SIZE_GROUP_HINTS: Record<SizeGroup, string> = {
-  small: "up to 50 sq ft, like 5' x 5' and 5' x 10'",
-  medium: "51 to 150 sq ft, like 10' x 10' and 10' x 15'",
-  large: "over 150 sq ft, like 10' x 20' and 10' x 30'",
-  parking: "spaces for cars, boats and RVs",
-};
-
 /** Largest area (sq ft) of each storage group; bigger than MEDIUM_MAX is large. */
 export const SMALL_MAX_AREA = 50;
 export const MEDIUM_MAX_AREA = 150;

@@ -58,10 +58,6 @@ export function checkLeaseToken(leaseId: string, token: string | null, now: Date
   return secrets.some((s) => sameText(legacyLeaseMac(leaseId, s), token)) ? "expired" : "invalid";
 }
 
-export function verifyLeaseToken(leaseId: string, token: string | null, now: Date = clockNow()): boolean {
-  return checkLeaseToken(leaseId, token, now) === "ok";
-}
-
 /** The move-in behind a lease link (/rent/lease/:id carries no location). */
 async function findMoveIn(db: Database, leaseId: string): Promise<MoveInRecord | null> {
   if (!/^\d{1,9}$/.test(leaseId)) return null;

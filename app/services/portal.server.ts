@@ -180,11 +180,6 @@ export function newIdempotencyKey(): string {
   return crypto.randomBytes(18).toString("base64url");
 }
 
-/** Turns a feature flag off into a 404-free "call the office" page: the route renders the notice. */
-export function featureOff(enabled: boolean): boolean {
-  return !enabled;
-}
-
 /** Response headers of a portal page: never stored, plus any cookies to set. */
 export function portalHeaders(...setCookies: Array<string | null | undefined>): Headers {
   const h = new Headers({ "Cache-Control": NO_STORE });

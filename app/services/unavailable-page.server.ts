@@ -53,12 +53,6 @@ function currentLayout(): typeof layout {
   return layout;
 }
 
-/** For tests: forget the remembered layout. */
-export function forgetLayout(): void {
-  layout = null;
-  lastPage = null;
-}
-
 const escape = (s: string) => s.replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]!);
 
 /**

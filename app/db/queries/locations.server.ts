@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
+import { asc, eq, isNull, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import {
   addresses,
@@ -71,13 +71,4 @@ async function locationPage(db: Database, where: SQL) {
   const charges = parseCheckoutCharges(location.chargesToShowAtCheckout);
   if (!charges.ok) logger.error({ location: location.urlSlug, problem: charges.error }, "checkout charges of a location could not be read");
   return { ...location, checkoutCharges: charges.ok ? charges.charges : [] };
-}
-export type LocationPage = NonNullable<Awaited<ReturnType<typeof locationPage>>>;
-
-/** Hours blocks of a location by type, for the open-now status in lists. */
-export async function getHoursBlock(db: Database, locationId: number, type: "gate" | "office") {
-  return db.query.hoursBlocks.findFirst({
-    where: and(eq(hoursBlocks.locationId, locationId), eq(hoursBlocks.type, type)),
-    with: { items: true },
-  });
 }

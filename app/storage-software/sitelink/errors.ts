@@ -9,14 +9,10 @@
  * | MoveIn -100 / -14                                            | PaymentDeclinedError |
  * | MoveIn -11                                                   | StorageValidationError (charges changed) |
  * | MoveIn -4, -5, -20, -21, -28, -29 ...                        | StorageSoftwareError (site configuration; ops alert) |
+ *
+ * The MoveIn rows are mapped where the answer is read (./move-in.ts, with the reconciling it needs).
  */
-import {
-  PaymentDeclinedError,
-  SoftwareUnreachableError,
-  StorageSoftwareError,
-  StorageValidationError,
-  UnitUnavailableError,
-} from "../errors";
+import { SoftwareUnreachableError } from "../errors";
 import type { SoapAnswer } from "./dataset";
 
 export type CallFailure = "timeout" | "network" | "http" | "fault" | "malformed";
@@ -66,30 +62,6 @@ export function okRead(answer: SoapAnswer, operation: string): SoapAnswer {
   const error = readFailed(answer, operation);
   if (error) throw error;
   return answer;
-}
-
-const CHARGES_CHANGED = "Your charges changed since you signed. Please review them and sign the lease again. Nothing was charged.";
-
-/**
- * A MoveIn answer with a negative code, as a port error. `-1` is NOT mapped: it is "failed to save"
- * and, after a card authorisation, an unknown outcome (study §5 step 7): the caller reconciles.
- */
-export function moveInError(retCode: number, retMsg: string): StorageSoftwareError | null {
-  switch (retCode) {
-    case -2:
-    case -25:
-      return new UnitUnavailableError(`SiteLink: ${retMsg || "unit not available"}`);
-    case -100:
-      return new PaymentDeclinedError("Your card was declined.");
-    case -14:
-      return new PaymentDeclinedError("This card number is not valid.");
-    case -11:
-      return new StorageValidationError(CHARGES_CHANGED);
-    case -1:
-      return null;
-    default:
-      return new StorageSoftwareError(`SiteLink move-in refused (${retCode}${retMsg ? ` "${retMsg}"` : ""}): the site's SiteLink configuration needs attention`);
-  }
 }
 
 /**

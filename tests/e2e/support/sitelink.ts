@@ -55,8 +55,6 @@ export const addOfficeTenant = (input: { firstName: string; lastName: string; em
 export const addFault = (rule: { operation: string; kind: string; times?: number; retCode?: number; retMsg?: string }) => sim("POST", "faults", rule);
 export const clearFaults = () => sim("DELETE", "faults");
 export const setUnitStatus = (unitId: number, status: string) => sim("POST", `sites/${SITE}/units/${unitId}/status`, { status });
-export const runBilling = (input: { date?: string } = {}) => sim<{ posted: number }>("POST", "billing/run", { location: SITE, ...input });
-export const setClock = (input: { advanceDays?: number; to?: string }) => sim<{ now: string }>("POST", "clock", input);
 
 /**
  * The simulator's readings of what the sources leave open (issue 20, decision 180): `payMethod`
