@@ -5,7 +5,31 @@ import path from "node:path";
 // React Router publishes its production build next to its development build but its package
 // exports resolve only the development one ("node", "import", "default"): a production build
 // bundles the production one (no dev warnings or checks; docs/decisions/150).
-const reactRouterProduction = path.resolve(import.meta.dirname, "node_modules/react-router/dist/production");
+export const reactRouterProduction = path.resolve(import.meta.dirname, "node_modules/react-router/dist/production");
+
+/** The code `lazyHandoffStream` rewrites: React Router's two eager handoff-stream properties. */
+const HANDOFF_STREAM_SITE = /serverHandoffStream: encodeViaTurboStream\(([^()]*)\)/g;
+
+/** Whether a module of React Router's production build is the one `lazyHandoffStream` rewrites. */
+export function definesHandoffStream(code: string): boolean {
+  return code.includes("function encodeViaTurboStream(");
+}
+
+/**
+ * The rewrite itself (a framework edge, docs/decisions/230): each `serverHandoffStream:
+ * encodeViaTurboStream(…)` becomes a getter that encodes on first read, and how many sites it found
+ * (the build expects 2; tests/unit/react-router-edges.test.ts runs it on the installed package).
+ */
+export function lazyHandoffStreamPatch(code: string): { code: string; sites: number } {
+  const sites = code.match(HANDOFF_STREAM_SITE)?.length ?? 0;
+  // One cache key per site: the error re-render spreads the first context into the second.
+  let site = 0;
+  const patched = code.replace(HANDOFF_STREAM_SITE, (_all, args: string) => {
+    const key = `__gatehouseHandoff${++site}`;
+    return `get serverHandoffStream() { return this.${key} ??= encodeViaTurboStream(${args}); }`;
+  });
+  return { code: patched, sites };
+}
 
 /**
  * React Router encodes every document's loader data for the browser (turbo-stream) before our
@@ -16,23 +40,14 @@ const reactRouterProduction = path.resolve(import.meta.dirname, "node_modules/re
  * silently encoding again.
  */
 function lazyHandoffStream(): Plugin {
-  const pattern = /serverHandoffStream: encodeViaTurboStream\(([^()]*)\)/g;
   return {
     name: "gatehouse:lazy-handoff-stream",
     apply: "build",
     transform(code, id) {
-      if (!id.startsWith(reactRouterProduction) || !code.includes("function encodeViaTurboStream(")) return null;
-      const matches = code.match(pattern)?.length ?? 0;
-      if (matches !== 2) this.error(`lazy-handoff-stream: expected 2 handoff streams in ${id}, found ${matches}`);
-      // One cache key per site: the error re-render spreads the first context into the second.
-      let site = 0;
-      return {
-        code: code.replace(pattern, (_all, args: string) => {
-          const key = `__gatehouseHandoff${++site}`;
-          return `get serverHandoffStream() { return this.${key} ??= encodeViaTurboStream(${args}); }`;
-        }),
-        map: null,
-      };
+      if (!id.startsWith(reactRouterProduction) || !definesHandoffStream(code)) return null;
+      const patched = lazyHandoffStreamPatch(code);
+      if (patched.sites !== 2) this.error(`lazy-handoff-stream: expected 2 handoff streams in ${id}, found ${patched.sites}`);
+      return { code: patched.code, map: null };
     },
   };
 }
