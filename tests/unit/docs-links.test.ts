@@ -149,7 +149,8 @@ describe("records named in the source", () => {
   const records = fs.readdirSync(path.join(root, "docs/decisions")).filter((f) => /^\d{3}-.*\.md$/.test(f));
   const tracked = execFileSync("git", ["ls-files", "-z"], { cwd: root, encoding: "utf8" })
     .split("\0")
-    .filter((f) => f && !f.endsWith("package-lock.json") && /\.(ts|tsx|js|mjs|cjs|json|md|yml|yaml|sh|conf)$|Dockerfile$|\.ci\//.test(f) && fs.existsSync(path.join(root, f)));
+    // This file names missing records on purpose (the checks that bite).
+    .filter((f) => f && f !== "tests/unit/docs-links.test.ts" && !f.endsWith("package-lock.json") && /\.(ts|tsx|js|mjs|cjs|json|md|yml|yaml|sh|conf)$|Dockerfile$|\.ci\//.test(f) && fs.existsSync(path.join(root, f)));
 
   it("exist", () => {
     const numbers = new Set(records.map((r) => r.slice(0, 3)));
