@@ -1,6 +1,6 @@
 /**
- * Every link in the project's markdown resolves (issue 21): README.md and every docs/**\/*.md (and any
- * other tracked markdown outside node_modules). A relative link must name a file or folder that exists;
+ * Every link in the project's markdown resolves (issue 21): README.md, every docs/**\/*.md and any other
+ * tracked markdown file. A relative link must name a file or folder that exists;
  * a `#anchor` into a markdown file must name one of its headings (GitHub's slugs). Every decision record
  * is listed, and linked, in docs/decisions/README.md, the index. Source comments that name a record
  * (`docs/decisions/063-request-guards.md`, "decisions 110-113") name one that exists.
@@ -12,15 +12,12 @@ import { describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "../..");
 
-function markdownFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === "node_modules" || entry.name.startsWith(".") || entry.name === "data" || entry.name === "build") continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...markdownFiles(full));
-    else if (entry.name.endsWith(".md")) out.push(full);
-  }
-  return out;
+/** The tracked markdown files (not node_modules, build output or test reports). */
+function markdownFiles(): string[] {
+  return execFileSync("git", ["ls-files", "-z", "*.md"], { cwd: root, encoding: "utf8" })
+    .split("\0")
+    .filter((f) => f && fs.existsSync(path.join(root, f)))
+    .map((f) => path.join(root, f));
 }
 
 /** Markdown without its code: fenced blocks and inline code spans hold examples, not links. */
@@ -83,7 +80,7 @@ export function brokenLinks(file: string, md: string, exists: (p: string) => boo
 const read = (p: string) => fs.readFileSync(p, "utf8");
 
 describe("markdown links", () => {
-  const files = markdownFiles(root);
+  const files = markdownFiles();
 
   it("find the project's markdown", () => {
     expect(files.map((f) => path.relative(root, f))).toEqual(expect.arrayContaining(["README.md", "docs/decisions/README.md"]));
