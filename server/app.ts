@@ -341,7 +341,7 @@ app.use(
   }),
 );
 
-// Methods, body type and size (docs/decisions/063-request-bodies-and-methods.md): before any body is parsed.
+// Methods, body type and size (docs/decisions/063-request-guards.md): before any body is parsed.
 // The browser tests' hooks are the one JSON endpoint.
 app.use(bodyGuard({ acceptsJson: (path) => testHooksOn && path === "/__test/hooks" }));
 app.use(async (req, res, next) => {

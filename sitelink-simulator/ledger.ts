@@ -2,7 +2,7 @@
  * Ledger accounting: charges per period, payments applied oldest charge first, paid-through date,
  * credit, prepayment and the billing run (monthly charges + SiteLink's own autopay).
  *
- * Simulator choices (docs/decisions/106-sitelink-simulator-ledger.md): a payment above the balance
+ * Simulator choices (docs/decisions/106-sitelink-simulator-business-rules.md): a payment above the balance
  * posts the next whole periods it covers (so dPaidThru advances by whole periods) and keeps the rest
  * as credit; every tax (rent included) is rounded half up (evidence §4.4).
  */

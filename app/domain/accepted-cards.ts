@@ -1,6 +1,6 @@
 /**
  * The cards a location takes: its payment_types (spec §3: category mastercard, visa or discover),
- * not a constant. Pure. docs/decisions/091-accepted-cards.md.
+ * not a constant. Pure. docs/decisions/091-accepted-cards-and-offered-types.md.
  */
 import type { CardBrand } from "./cards";
 import { CARD_BRAND_LABELS } from "./cards";

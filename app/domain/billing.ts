@@ -1,5 +1,5 @@
 /**
- * Anniversary billing (docs/decisions/040-billing-model.md, 050-portal-billing.md). Pure: dates are
+ * Anniversary billing (docs/decisions/040-billing-model.md, 053-billing-run.md). Pure: dates are
  * "YYYY-MM-DD" calendar dates in the location's time zone, money is integer cents.
  *
  * Period k of a lease (k = 0 is the move-in month) runs from addMonths(moveIn, k) to

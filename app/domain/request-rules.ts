@@ -1,6 +1,6 @@
 /**
  * Rules about requests themselves, pure so they can be tested without a server
- * (docs/decisions/060-configured-origin-and-hosts.md, 063-request-bodies-and-methods.md).
+ * (docs/decisions/060-configured-origin-and-hosts.md, 063-request-guards.md).
  */
 
 /** The website's public origin: PUBLIC_URL's origin when set, else https:// + the website's domain. */

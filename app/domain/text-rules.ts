@@ -1,5 +1,5 @@
 /**
- * Rules for free text typed into forms (docs/decisions/061-bad-input.md). Shared by every form
+ * Rules for free text typed into forms (docs/decisions/061-control-characters-in-form-text.md). Shared by every form
  * schema, so the browser (Conform) and the server refuse the same characters with the same message.
  */
 

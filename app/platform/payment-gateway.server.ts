@@ -61,7 +61,7 @@ export interface PaymentGateway {
 }
 
 /**
- * The built-in test gateway (docs/decisions/005-payments.md). Approves any Luhn-valid number of an
+ * The built-in test gateway (docs/decisions/041-move-in-transaction.md, 200-no-test-gateway-in-production.md). Approves any Luhn-valid number of an
  * accepted brand (the standard public test numbers 4242 4242 4242 4242, 5555 5555 5555 4444,
  * 6011 1111 1111 1117 …) except:
  *  - 4000 0000 0000 0002: declined ("Your card was declined.") — the documented decline number;

@@ -7,7 +7,7 @@ import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "./rat
 import { destroyTenantSessions } from "./session.server";
 import { sendEmail } from "./email.server";
 
-/** Sign-in limits (docs/decisions/052-portal-sign-in.md): per account and per IP, 15-minute windows. */
+/** Sign-in limits (docs/decisions/052-portal-sign-in-and-reset.md): per account and per IP, 15-minute windows. */
 export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGNIN_LIMIT_PER_ACCOUNT = 5;
 export const SIGNIN_LIMIT_PER_IP = 20;

@@ -92,7 +92,7 @@ export function portalCardPayment(location: Pick<PortalLocation, "externalPaymen
 
 /**
  * The storage software that answers tenant-level questions (sign-in, profile). Tenants are the
- * account's, so any location's adapter can; the first live one is asked (docs/decisions/050-portal.md).
+ * account's, so any location's adapter can; the first live one is asked (docs/decisions/050-portal-on-the-port.md).
  */
 export function accountStorage(db: Database, list: PortalLocation[]): { storage: StorageSoftware; location: PortalLocation } {
   const location = list.find((l) => l.status === "Live") ?? list[0];

@@ -4,7 +4,7 @@ import { timestamps } from "./shared";
 
 /**
  * Free-standing content pages the spec routes to but gives no entity for (portable storage).
- * See docs/decisions/002-content-pages.md.
+ * See docs/decisions/002-demo-data-in-the-seed.md (the pages table has no record of its own; their wording is demo data).
  */
 export const pages = pgTable(
   "pages",

@@ -1,6 +1,6 @@
 /**
  * The SiteLink adapter (issue 11 §3): the StorageSoftware port on SiteLink's CallCenterWs SOAP
- * service (docs: the SiteLink study; decisions 110-114).
+ * service (docs: the SiteLink study; decisions 110-113).
  *
  * Parts: inventory and holds (./inventory.ts, ./holds.ts, ./sync.ts) here; rentals and tenants
  * (move-in, reservations, journal, reconciliation, ledgers, payments, autopay, move-out) in their
