@@ -33,7 +33,7 @@ export const envSchema = z.object({
   MIGRATIONS_FOLDER: optional(z.string()),
   DB_CONNECT_TIMEOUT_MS: whole("DB_CONNECT_TIMEOUT_MS", 0, undefined, "a whole number of milliseconds"),
   DB_STATEMENT_TIMEOUT_MS: whole("DB_STATEMENT_TIMEOUT_MS", 0, undefined, "a whole number of milliseconds"),
-  DB_POOL_SIZE: whole("DB_POOL_SIZE", 0, undefined, "a whole number of connections; 0 is the default"),
+  DB_POOL_SIZE: whole("DB_POOL_SIZE", 0, undefined, "a whole number of connections"),
   DB_POOL_WAIT_TIMEOUT_MS: whole("DB_POOL_WAIT_TIMEOUT_MS", 0, undefined, "a whole number of milliseconds"),
   DB_POOL_MAX_WAITING: whole("DB_POOL_MAX_WAITING", 0, undefined, "a whole number of statements"),
   /** Comma-separated; the first signs, all verify (rotation). Required in production on PostgreSQL. */
@@ -70,7 +70,7 @@ export const envSchema = z.object({
   PAYMENT_GATEWAY_LOG: optional(z.string()),
   PASSWORD_HASH_THREADS: whole("PASSWORD_HASH_THREADS", 1, 16, "a whole number of threads"),
   /** Tests only (ignored outside NODE_ENV=test): a lower bcrypt cost, 4–10. */
-  BCRYPT_ROUNDS: whole("BCRYPT_ROUNDS", 0, undefined, "a whole number (4–10 under NODE_ENV=test; ignored otherwise)"),
+  BCRYPT_ROUNDS: whole("BCRYPT_ROUNDS", 0, undefined, "a whole number, the bcrypt cost under NODE_ENV=test"),
   LOG_LEVEL: oneOf("LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const),
   /** Tests and demos (ignored in production): the clock's time, an ISO date-time. */
   FAKE_NOW: optional(z.string().refine((v) => !Number.isNaN(new Date(v).getTime()), { error: "FAKE_NOW must be an ISO date-time, like 2026-03-02T10:00:00Z" })),
@@ -89,7 +89,7 @@ export const envSchema = z.object({
     ),
   ),
   SITELINK_SYNC: onOff("SITELINK_SYNC"),
-  SITELINK_SYNC_INTERVAL_MS: whole("SITELINK_SYNC_INTERVAL_MS", 0, undefined, "a whole number of milliseconds (at least 5000 is used)"),
+  SITELINK_SYNC_INTERVAL_MS: whole("SITELINK_SYNC_INTERVAL_MS", 0, undefined, "a whole number of milliseconds"),
   /** `npm run start:sitelink`: the simulator's port and where its state lives. */
   SITELINK_SIM_PORT: whole("SITELINK_SIM_PORT", 1, 65535, "a port number"),
   SITELINK_DEMO_DIR: optional(z.string()),
