@@ -200,7 +200,7 @@ function configMessage(error: z.ZodError): string {
  * Parses an environment (a test's own, or the process's) against the schema, with the values derived
  * from it. Throws ConfigError naming every variable that is set to a value it does not accept.
  */
-export function loadEnv(source: EnvSource): Env {
+export function loadEnv(source: EnvSource, secretsOf: (source: EnvSource) => string[] = (s) => resolveSessionSecrets(s, sessionSecretFile(s))): Env {
   const result = envSchema.safeParse(source);
   if (!result.success) throw new ConfigError(configMessage(result.error));
   const parsed = result.data;
@@ -212,7 +212,7 @@ export function loadEnv(source: EnvSource): Env {
   } as Env;
   Object.defineProperty(e, "sessionSecrets", {
     enumerable: true,
-    get: () => (secrets ??= resolveSessionSecrets(source, sessionSecretFile(source))),
+    get: () => (secrets ??= secretsOf(source)),
   });
   return e;
 }
@@ -220,6 +220,17 @@ export function loadEnv(source: EnvSource): Env {
 const KEYS = Object.keys(envSchema.shape);
 let cached: { env: Env; fingerprint: string } | undefined;
 const fingerprint = () => KEYS.map((k) => process.env[k] ?? "").join("\u0000");
+
+/**
+ * The process's session secrets, kept across a test's re-parse (a random one per process under
+ * NODE_ENV=test must not change when a test sets FAKE_NOW): made again only when what they come from changes.
+ */
+let processSecrets: { from: string; secrets: string[] } | undefined;
+function processSessionSecrets(source: EnvSource): string[] {
+  const from = ["SESSION_SECRET", "SESSION_SECRET_FILE", "NODE_ENV", "DATABASE_URL", "PGLITE_DIR"].map((k) => source[k] ?? "").join("\u0000");
+  if (processSecrets?.from !== from) processSecrets = { from, secrets: resolveSessionSecrets(source, sessionSecretFile(source)) };
+  return processSecrets.secrets;
+}
 
 /**
  * The process's environment, parsed once (the server parses it at start-up, `envOrExit`).
@@ -232,7 +243,7 @@ export function env(): Env {
   const now = fingerprint();
   // A fresh source object: the lazy session secrets keep seeing the values this parse saw.
   const source: EnvSource = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
-  cached = { env: loadEnv(source), fingerprint: now };
+  cached = { env: loadEnv(source, processSessionSecrets), fingerprint: now };
   return cached.env;
 }
 

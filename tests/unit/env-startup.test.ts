@@ -62,6 +62,12 @@ describe("tests may change a variable as they go (NODE_ENV=test)", () => {
     process.env.FAKE_NOW = "2026-03-02T10:00:00Z";
     expect(env().FAKE_NOW).toBe("2026-03-02T10:00:00Z");
   });
+
+  it("the session secrets stay the same (a random one per process under NODE_ENV=test)", () => {
+    const before = env().sessionSecrets;
+    process.env.FAKE_NOW = "2026-03-02T10:00:00Z";
+    expect(env().sessionSecrets).toEqual(before);
+  });
 });
 
 /** A process started the way the server and the commands start, with a bad variable. */
