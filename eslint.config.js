@@ -111,6 +111,37 @@ export default tseslint.config(
     ],
     rules: { "boundaries/dependencies": "off" },
   },
+  // Configuration is read in one place (issue 21, decision 210): app/env.server.ts parses every
+  // environment variable the app and its commands read with one zod schema, once at start-up; nothing
+  // else reads process.env (a second reader is an unchecked, undocumented variable). The exceptions
+  // are not the app:
+  // - tests (tests/, colocated *.test.ts) and bench/: they compose the environment of the servers
+  //   they start, and set variables before importing the app;
+  // - scripts/e2e-*.{ts,mjs}: the browser tests' server launchers (test harness);
+  // - sitelink-simulator/: a separate program (the SiteLink stand-in), never imported by the app;
+  // - vitest.config.ts, playwright.config.ts, react-router.config.ts: tool configuration (test ports,
+  //   the build's output folder), read by the tools, not by the app.
+  // server.js's bootstrap reads NODE_ENV and BUILD_DIR to find the app, with a disable comment there.
+  {
+    files: ["**/*.{ts,tsx,js,mjs,cjs}"],
+    ignores: [
+      "app/env.server.ts",
+      "tests/**",
+      "**/*.test.{ts,tsx}",
+      "bench/**",
+      "scripts/e2e-*.{ts,mjs}",
+      "sitelink-simulator/**",
+      "vitest.config.ts",
+      "playwright.config.ts",
+      "react-router.config.ts",
+    ],
+    rules: {
+      "no-restricted-properties": [
+        "error",
+        { object: "process", property: "env", message: "Read configuration through env() from ~/env.server (one schema, decision 210); add a new variable to its schema and the README." },
+      ],
+    },
+  },
   // React's hook rules for the React code only (Playwright fixtures call a `use` that is not a hook).
   {
     files: ["app/**/*.{ts,tsx}"],

@@ -5,9 +5,13 @@ import compression from "compression";
 import express from "express";
 import pino from "pino";
 
+// Every setting comes from the app's one parsed environment (app/env.server.ts, decision 210): the
+// built app exports it (`serverEnv`), the development server loads the same module through Vite. Only
+// two variables are read here first, to find the app at all (both are in that schema, and the app
+// checks them with every other one): NODE_ENV (development: Vite) and BUILD_DIR (the built app).
+// eslint-disable-next-line no-restricted-properties -- the bootstrap, see above
 const DEVELOPMENT = process.argv.includes("--dev") || process.env.NODE_ENV === "development";
-const PORT = Number.parseInt(process.env.PORT || "3000", 10);
-const HOST = process.env.HOST || "0.0.0.0";
+// eslint-disable-next-line no-restricted-properties -- the bootstrap, see above
 const BUILD_DIR = process.env.BUILD_DIR || "build";
 
 /**
@@ -18,7 +22,6 @@ const BUILD_DIR = process.env.BUILD_DIR || "build";
 let serveCachedPage = (_req, _res) => false;
 /** Closes what the app holds open (the database pool); set once the app is loaded. */
 let closeApp = async () => {};
-const SHUTDOWN_GRACE_MS = Number.parseInt(process.env.SHUTDOWN_GRACE_MS || "10000", 10);
 
 // A second line of defence (issue 14): a stray rejected promise or error event is logged; the process
 // keeps serving. The database pool and its clients have their own listeners (app/db/client.server.ts).
@@ -26,30 +29,17 @@ process.on("unhandledRejection", (reason) => {
   console.error("[process] unhandled rejection (kept running):", reason instanceof Error ? reason.message : reason);
 });
 
-// Measuring (bench/rush.mjs, issue 22): with EVENT_LOOP_STATS_FILE set, the event loop's delay is
-// sampled (perf_hooks, 1 ms resolution) and each SIGUSR2 writes its percentiles since the last one
-// (in ms, as JSON) to that file and starts afresh. Unset (always in production): nothing is sampled.
-if (process.env.EVENT_LOOP_STATS_FILE) {
-  const { monitorEventLoopDelay } = await import("node:perf_hooks");
-  const { writeFileSync } = await import("node:fs");
-  const histogram = monitorEventLoopDelay({ resolution: 1 });
-  histogram.enable();
-  const ms = (ns) => Math.round(ns / 1e4) / 100;
-  process.on("SIGUSR2", () => {
-    const stats = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean) };
-    writeFileSync(process.env.EVENT_LOOP_STATS_FILE, `${JSON.stringify(stats)}\n`);
-    histogram.reset();
-  });
-}
-
 const app = express();
 app.disable("x-powered-by");
-app.set("trust proxy", process.env.TRUST_PROXY ? Number(process.env.TRUST_PROXY) || process.env.TRUST_PROXY : "loopback");
 app.use(compression());
+
+/** The parsed environment (app/env.server.ts): a bad value has already stopped the start with a clear message. */
+let config;
 
 if (DEVELOPMENT) {
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
+  config = (await viteDevServer.ssrLoadModule("./app/env.server.ts")).envOrExit();
   app.use(viteDevServer.middlewares);
   app.use(async (req, res, next) => {
     try {
@@ -62,6 +52,7 @@ if (DEVELOPMENT) {
   });
 } else {
   const built = await import(`./${BUILD_DIR}/server/index.js`);
+  config = built.serverEnv;
   closeApp = built.shutdown;
   if (built.servePageCacheHit) serveCachedPage = built.servePageCacheHit;
   const { staticSecurityHeaders } = built;
@@ -76,12 +67,33 @@ if (DEVELOPMENT) {
   app.use(built.app);
 }
 
+const PORT = config.PORT ?? 3000;
+const HOST = config.HOST || "0.0.0.0";
+const SHUTDOWN_GRACE_MS = config.SHUTDOWN_GRACE_MS ?? 10_000;
+app.set("trust proxy", config.TRUST_PROXY ? Number(config.TRUST_PROXY) || config.TRUST_PROXY : "loopback");
+
+// Measuring (bench/rush.mjs, issue 22): with EVENT_LOOP_STATS_FILE set, the event loop's delay is
+// sampled (perf_hooks, 1 ms resolution) and each SIGUSR2 writes its percentiles since the last one
+// (in ms, as JSON) to that file and starts afresh. Unset (always in production): nothing is sampled.
+if (config.EVENT_LOOP_STATS_FILE) {
+  const { monitorEventLoopDelay } = await import("node:perf_hooks");
+  const { writeFileSync } = await import("node:fs");
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  const ms = (ns) => Math.round(ns / 1e4) / 100;
+  process.on("SIGUSR2", () => {
+    const stats = { p50: ms(histogram.percentile(50)), p99: ms(histogram.percentile(99)), max: ms(histogram.max), mean: ms(histogram.mean) };
+    writeFileSync(config.EVENT_LOOP_STATS_FILE, `${JSON.stringify(stats)}\n`);
+    histogram.reset();
+  });
+}
+
 // Admission (issue 22): at most MAX_REQUESTS_IN_PROGRESS requests (default 64) are worked on at once;
 // the others wait, first come first served, before any work is done for them. A rush of a thousand
 // requests then never has a thousand renders and queries in flight: one turn of the event loop stays
 // short, and the time bounds (connect timeout, the pool's wait bound) measure the database, not a
 // process too busy to read its answers. Stored pages are answered before this, at once.
-const MAX_IN_PROGRESS = Math.max(1, Number.parseInt(process.env.MAX_REQUESTS_IN_PROGRESS || "64", 10) || 64);
+const MAX_IN_PROGRESS = config.MAX_REQUESTS_IN_PROGRESS ?? 64;
 let inProgress = 0;
 /** Requests in progress that are waiting for a password-hashing thread: they do not hold a place. */
 let away = 0;

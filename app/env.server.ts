@@ -3,40 +3,110 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
-  DATABASE_URL: z.string().optional(),
-  PGLITE_DIR: z.string().optional(),
+/** Unset and "" are the same: the variable is not set. */
+const unsetIfEmpty = (v: unknown) => (v === "" ? undefined : v);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(unsetIfEmpty, schema.optional());
+/** A whole number within [min, max]; the message names what is accepted. */
+const whole = (name: string, min: number, max = Number.MAX_SAFE_INTEGER, what = "a whole number") =>
+  optional(
+    z
+      .string()
+      .regex(/^\d+$/, { error: `${name} must be ${what} (${min}${max === Number.MAX_SAFE_INTEGER ? " or more" : `–${max}`})` })
+      .transform(Number)
+      .refine((n) => n >= min && n <= max, { error: `${name} must be ${what} (${min}${max === Number.MAX_SAFE_INTEGER ? " or more" : `–${max}`})` }),
+  );
+const oneOf = <const T extends readonly [string, ...string[]]>(name: string, values: T, meaning = "") =>
+  optional(z.enum(values, { error: `${name} must be ${values.join(" or ")}${meaning ? ` (${meaning})` : ""}` }));
+const onOff = (name: string) => oneOf(name, ["on", "off"] as const);
+
+/**
+ * Every environment variable the app and its commands read (issue 21, decision 210), with what it
+ * accepts. The README's Configuration table has one row per key (tests/unit/env-readme.test.ts).
+ * Defaults that depend on another variable (NODE_ENV) are applied where the value is used; a value
+ * that is set but not accepted stops the start-up (`envOrExit`).
+ */
+export const envSchema = z.object({
+  NODE_ENV: z.preprocess(unsetIfEmpty, z.enum(["development", "production", "test"], { error: "NODE_ENV must be development, production or test" }).default("development")),
+  // The database
+  DATABASE_URL: optional(z.string()),
+  PGLITE_DIR: optional(z.string()),
+  MIGRATIONS_FOLDER: optional(z.string()),
+  DB_CONNECT_TIMEOUT_MS: whole("DB_CONNECT_TIMEOUT_MS", 0, undefined, "a whole number of milliseconds"),
+  DB_STATEMENT_TIMEOUT_MS: whole("DB_STATEMENT_TIMEOUT_MS", 0, undefined, "a whole number of milliseconds"),
+  DB_POOL_SIZE: whole("DB_POOL_SIZE", 0, undefined, "a whole number of connections"),
+  DB_POOL_WAIT_TIMEOUT_MS: whole("DB_POOL_WAIT_TIMEOUT_MS", 0, undefined, "a whole number of milliseconds"),
+  DB_POOL_MAX_WAITING: whole("DB_POOL_MAX_WAITING", 0, undefined, "a whole number of statements"),
   /** Comma-separated; the first signs, all verify (rotation). Required in production on PostgreSQL. */
-  SESSION_SECRET: z.string().optional(),
+  SESSION_SECRET: optional(z.string()),
+  SESSION_SECRET_FILE: optional(z.string()),
   /**
    * Optional, comma-separated (the first seals, all open): the secret that seals the secrets of
    * unsent mail in email_outbox (decision 198). Unset: derived from the session secrets.
    */
-  EMAIL_SECRET_KEY: z.string().optional(),
+  EMAIL_SECRET_KEY: optional(z.string()),
   /** smtp://user:pass@host:port — when unset, emails are stored in the outbox table and logged. */
-  SMTP_URL: z.string().optional(),
-  MAIL_FROM: z.string().default("Gatehouse Self Storage <no-reply@gatehousestorage.example>"),
+  SMTP_URL: optional(z.string()),
+  MAIL_FROM: z.preprocess(unsetIfEmpty, z.string().default("Gatehouse Self Storage <no-reply@gatehousestorage.example>")),
+  EMAIL_RETRY: onOff("EMAIL_RETRY"),
+  EMAIL_RETRY_EVERY_MS: whole("EMAIL_RETRY_EVERY_MS", 1, undefined, "a whole number of milliseconds"),
+  EMAIL_RETRY_FIRST_MS: whole("EMAIL_RETRY_FIRST_MS", 1, undefined, "a whole number of milliseconds"),
   /** "false" when served over plain HTTP in production (turns off Secure cookies and HSTS). */
-  HTTPS: z.string().optional(),
+  HTTPS: oneOf("HTTPS", ["true", "false"] as const),
   /** The website's public origin for every absolute link (emails, canonical, sitemap). Unset: https:// + website.domain. */
-  PUBLIC_URL: z
-    .url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, like https://www.example.com" })
-    .optional()
-    .or(z.literal("").transform(() => undefined)),
+  PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, like https://www.example.com" })),
   /** Extra host names (comma- or space-separated) the server answers besides the website's domains. */
-  ALLOWED_HOSTS: z.string().optional(),
+  ALLOWED_HOSTS: optional(z.string()),
+  CSP_EXTRA_SCRIPT_SRC: optional(z.string()),
   /**
    * Which payment gateway charges cards where our gateway charges them (docs/decisions/200):
    * "test" the built-in test gateway (a demonstration: no real card is charged, every card form says
    * so); "none" no gateway (those locations offer "call to rent"). Unset: "test" outside production;
    * in production the server refuses to start (`paymentGatewayProblem`).
    */
-  PAYMENT_GATEWAY: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z.enum(["test", "none"], { error: "PAYMENT_GATEWAY must be test (a demonstration, no real card is charged) or none (no card payments through our gateway)" }).optional(),
+  PAYMENT_GATEWAY: optional(
+    z.enum(["test", "none"], { error: "PAYMENT_GATEWAY must be test (a demonstration, no real card is charged) or none (no card payments through our gateway)" }),
   ),
+  /** Fault tests: every new charge of the test gateway is appended to this file as a JSON line. */
+  PAYMENT_GATEWAY_LOG: optional(z.string()),
+  PASSWORD_HASH_THREADS: whole("PASSWORD_HASH_THREADS", 1, 16, "a whole number of threads"),
+  /** Tests only (ignored outside NODE_ENV=test): a lower bcrypt cost, 4–10. */
+  BCRYPT_ROUNDS: whole("BCRYPT_ROUNDS", 0, undefined, "a whole number, the bcrypt cost under NODE_ENV=test"),
+  LOG_LEVEL: oneOf("LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const),
+  /** Tests and demos (ignored in production): the clock's time, an ISO date-time. */
+  FAKE_NOW: optional(z.string().refine((v) => !Number.isNaN(new Date(v).getTime()), { error: "FAKE_NOW must be an ISO date-time, like 2026-03-02T10:00:00Z" })),
+  E2E_HOOKS: oneOf("E2E_HOOKS", ["0", "1"] as const, "1 turns the browser tests' hooks on under NODE_ENV=test"),
+  SEED_DEMO_TENANT: oneOf("SEED_DEMO_TENANT", ["true", "false"] as const),
+  PAGE_CACHE: onOff("PAGE_CACHE"),
+  BILLING_SCHEDULE: onOff("BILLING_SCHEDULE"),
+  HOUSEKEEPING: onOff("HOUSEKEEPING"),
+  SITELINK_SECRET_KEY: optional(
+    z.string().refine(
+      (raw) => {
+        const v = raw.trim();
+        return (/^[0-9a-f]{64}$/i.test(v) ? Buffer.from(v, "hex") : Buffer.from(v, "base64")).length === 32;
+      },
+      { error: "SITELINK_SECRET_KEY must be 32 bytes, as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)" },
+    ),
+  ),
+  SITELINK_SYNC: onOff("SITELINK_SYNC"),
+  SITELINK_SYNC_INTERVAL_MS: whole("SITELINK_SYNC_INTERVAL_MS", 0, undefined, "a whole number of milliseconds"),
+  /** `npm run start:sitelink`: the simulator's port and where its state lives. */
+  SITELINK_SIM_PORT: whole("SITELINK_SIM_PORT", 1, 65535, "a port number"),
+  SITELINK_DEMO_DIR: optional(z.string()),
+  // server.js
+  PORT: whole("PORT", 0, 65535, "a port number"),
+  HOST: optional(z.string()),
+  BUILD_DIR: optional(z.string()),
+  SHUTDOWN_GRACE_MS: whole("SHUTDOWN_GRACE_MS", 0, undefined, "a whole number of milliseconds"),
+  MAX_REQUESTS_IN_PROGRESS: whole("MAX_REQUESTS_IN_PROGRESS", 1, undefined, "a whole number of requests"),
+  /** Express's `trust proxy`: a number of hops, or addresses/names ("loopback", "10.0.0.1"). */
+  TRUST_PROXY: optional(z.string()),
+  /** bench/rush.mjs: where SIGUSR2 writes the event loop's delay percentiles. */
+  EVENT_LOOP_STATS_FILE: optional(z.string()),
 });
+
+/** The raw environment, or one a test builds: variable name → value. */
+export type EnvSource = Readonly<Record<string, string | undefined>>;
 
 export type Env = z.infer<typeof envSchema> & { sessionSecrets: string[]; secureCookies: boolean; allowedHosts: string[] };
 
@@ -49,7 +119,7 @@ export class ConfigError extends Error {
  * Where a generated session secret is kept: next to the PGlite directory (default ./data/session-secret),
  * or SESSION_SECRET_FILE. Null when the data lives in memory (nothing to survive a restart).
  */
-export function sessionSecretFile(e: NodeJS.ProcessEnv = process.env): string | null {
+export function sessionSecretFile(e: EnvSource = rawEnv()): string | null {
   if (e.SESSION_SECRET_FILE) return path.resolve(e.SESSION_SECRET_FILE);
   const pgliteDir = e.PGLITE_DIR ?? path.resolve("data", "pglite");
   if (pgliteDir.startsWith("memory://")) return null;
@@ -64,7 +134,7 @@ export function sessionSecretFile(e: NodeJS.ProcessEnv = process.env): string | 
  * - otherwise one generated once and kept in `file` (mode 0600), so sessions and links survive a
  *   restart; under NODE_ENV=test or without a file, a random one per process.
  */
-export function resolveSessionSecrets(e: NodeJS.ProcessEnv, file: string | null): string[] {
+export function resolveSessionSecrets(e: EnvSource, file: string | null): string[] {
   const given = (e.SESSION_SECRET ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   if (given.length) return given;
   if (e.NODE_ENV === "production" && e.DATABASE_URL) {
@@ -92,54 +162,47 @@ function readOrCreateSecret(file: string): string {
   return kept;
 }
 
-/** A whole number of milliseconds or connections from the environment; unset or not a whole number: the default. */
-const wholeNumber = z
-  .string()
-  .regex(/^\d+$/)
-  .transform(Number)
-  .optional()
-  .catch(undefined);
-
-const databasePoolSchema = z.object({
-  DB_CONNECT_TIMEOUT_MS: wholeNumber,
-  DB_STATEMENT_TIMEOUT_MS: wholeNumber,
-  DB_POOL_SIZE: wholeNumber,
-  DB_POOL_WAIT_TIMEOUT_MS: wholeNumber,
-  DB_POOL_MAX_WAITING: wholeNumber,
-});
-
 /**
  * The PostgreSQL pool's settings (decisions 080 and 205); unset ones are left to the client's defaults:
  * opening a connection 800 ms, a statement 5 s, 10 connections, waiting for a free connection 5 s, at
  * most 5,000 statements waiting.
  */
-export function databasePoolEnv(e: NodeJS.ProcessEnv = process.env) {
-  const v = databasePoolSchema.parse(e);
+export function databasePoolEnv(e: Env = env()) {
   return {
-    connectTimeoutMs: v.DB_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: v.DB_STATEMENT_TIMEOUT_MS,
-    poolSize: v.DB_POOL_SIZE && v.DB_POOL_SIZE > 0 ? v.DB_POOL_SIZE : undefined,
-    poolWaitTimeoutMs: v.DB_POOL_WAIT_TIMEOUT_MS,
-    poolMaxWaiting: v.DB_POOL_MAX_WAITING,
+    connectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    poolSize: e.DB_POOL_SIZE && e.DB_POOL_SIZE > 0 ? e.DB_POOL_SIZE : undefined,
+    poolWaitTimeoutMs: e.DB_POOL_WAIT_TIMEOUT_MS,
+    poolMaxWaiting: e.DB_POOL_MAX_WAITING,
   };
 }
 
-/** PASSWORD_HASH_THREADS: how many threads hash passwords (1–16; decision 207); unset or out of range: undefined (the default). */
-export function passwordHashThreadsEnv(e: NodeJS.ProcessEnv = process.env): number | undefined {
-  const n = Number(e.PASSWORD_HASH_THREADS);
-  return e.PASSWORD_HASH_THREADS && Number.isInteger(n) && n >= 1 && n <= 16 ? n : undefined;
+/**
+ * The raw process environment. Only for what the schema cannot name: the SiteLink secrets, whose
+ * variable names are data (each location's settings name them), and the few helpers that take an
+ * environment as a parameter so that a test can pass its own. Everything else reads `env()`.
+ */
+export function rawEnv(): EnvSource {
+  return process.env;
 }
 
-let cached: Env | undefined;
+/** The message for a rejected environment: one line per variable, naming it and what it accepts. */
+function configMessage(error: z.ZodError): string {
+  return error.issues
+    .map((i) => {
+      const name = String(i.path[0] ?? "");
+      return i.message.startsWith(name) ? i.message : `${name}: ${i.message}`;
+    })
+    .join("; ");
+}
 
 /**
- * The environment, parsed once. `sessionSecrets` is resolved on first use (it may throw ConfigError),
- * so code that never signs anything (sending mail from a CLI, say) does not need SESSION_SECRET.
+ * Parses an environment (a test's own, or the process's) against the schema, with the values derived
+ * from it. Throws ConfigError naming every variable that is set to a value it does not accept.
  */
-export function env(): Env {
-  if (cached) return cached;
-  const result = envSchema.safeParse(process.env);
-  if (!result.success) throw new ConfigError(result.error.issues.map((i) => i.message).join("; "));
+export function loadEnv(source: EnvSource, secretsOf: (source: EnvSource) => string[] = (s) => resolveSessionSecrets(s, sessionSecretFile(s))): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) throw new ConfigError(configMessage(result.error));
   const parsed = result.data;
   let secrets: string[] | undefined;
   const e = {
@@ -149,10 +212,39 @@ export function env(): Env {
   } as Env;
   Object.defineProperty(e, "sessionSecrets", {
     enumerable: true,
-    get: () => (secrets ??= resolveSessionSecrets(process.env, sessionSecretFile(process.env))),
+    get: () => (secrets ??= secretsOf(source)),
   });
-  cached = e;
-  return cached;
+  return e;
+}
+
+const KEYS = Object.keys(envSchema.shape);
+let cached: { env: Env; fingerprint: string } | undefined;
+const fingerprint = () => KEYS.map((k) => process.env[k] ?? "").join("\u0000");
+
+/**
+ * The process's session secrets, kept across a test's re-parse (a random one per process under
+ * NODE_ENV=test must not change when a test sets FAKE_NOW): made again only when what they come from changes.
+ */
+let processSecrets: { from: string; secrets: string[] } | undefined;
+function processSessionSecrets(source: EnvSource): string[] {
+  const from = ["SESSION_SECRET", "SESSION_SECRET_FILE", "NODE_ENV", "DATABASE_URL", "PGLITE_DIR"].map((k) => source[k] ?? "").join("\u0000");
+  if (processSecrets?.from !== from) processSecrets = { from, secrets: resolveSessionSecrets(source, sessionSecretFile(source)) };
+  return processSecrets.secrets;
+}
+
+/**
+ * The process's environment, parsed once (the server parses it at start-up, `envOrExit`).
+ * `sessionSecrets` is resolved on first use (it may throw ConfigError), so code that never signs
+ * anything (sending mail from a CLI, say) does not need SESSION_SECRET. Under NODE_ENV=test it is
+ * parsed again when a test has changed a variable since (tests set FAKE_NOW, SMTP_URL … as they go).
+ */
+export function env(): Env {
+  if (cached && (cached.env.NODE_ENV !== "test" || cached.fingerprint === fingerprint())) return cached.env;
+  const now = fingerprint();
+  // A fresh source object: the lazy session secrets keep seeing the values this parse saw.
+  const source: EnvSource = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));
+  cached = { env: loadEnv(source, processSessionSecrets), fingerprint: now };
+  return cached.env;
 }
 
 /**
@@ -170,10 +262,15 @@ export function paymentGatewayProblem(e: Pick<Env, "NODE_ENV" | "PAYMENT_GATEWAY
   );
 }
 
-/** For the server's start: the environment with its session secrets, or a clear message on stderr and exit code 1. */
-export function envOrExit(): Env {
+/**
+ * For the start of the server and of every command: the parsed environment, or a clear message on
+ * stderr and exit code 1. The server (`server: true`, the default) also needs its session secrets and
+ * a payment gateway chosen in production; a command (`server: false`) only valid values.
+ */
+export function envOrExit(options: { server?: boolean } = {}): Env {
   try {
     const e = env();
+    if (options.server === false) return e;
     void e.sessionSecrets;
     const gatewayProblem = paymentGatewayProblem(e);
     if (gatewayProblem) throw new ConfigError(gatewayProblem);

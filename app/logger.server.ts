@@ -11,6 +11,7 @@
  * unless LOG_LEVEL says otherwise.
  */
 import pino, { type DestinationStream, type Logger } from "pino";
+import { ConfigError, env, type Env } from "~/env.server";
 
 const CENSOR = "[redacted]";
 
@@ -109,10 +110,18 @@ const consoleDestination: DestinationStream = {
 };
 
 export function createLogger(destination?: DestinationStream, level?: string): Logger {
-  const isTest = process.env.NODE_ENV === "test";
+  // Made while modules load, before the start-up check (envOrExit) can report a bad value: a logger
+  // with the default level then, and the check says what is wrong.
+  let e: Pick<Env, "NODE_ENV" | "LOG_LEVEL"> | undefined;
+  try {
+    e = env();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+  }
+  const isTest = e?.NODE_ENV === "test";
   return pino(
     {
-      level: level ?? process.env.LOG_LEVEL ?? (isTest ? "warn" : "info"),
+      level: level ?? e?.LOG_LEVEL ?? (isTest ? "warn" : "info"),
       base: { pid: process.pid },
       redact: {
         paths: [

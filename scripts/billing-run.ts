@@ -13,6 +13,10 @@ import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { isIsoDate } from "~/domain/billing";
 import { billingDateToday, runBilling, serverPidFile } from "~/services/billing-run.server";
 import { now as clockNow } from "~/platform/clock.server";
+import { envOrExit } from "~/env.server";
+
+// Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
+envOrExit({ server: false });
 
 const { values } = parseArgs({ options: { date: { type: "string" }, force: { type: "boolean", default: false } } });
 

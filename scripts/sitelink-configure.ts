@@ -21,6 +21,10 @@ import { eq } from "drizzle-orm";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { locations, sitelinkSites } from "~/db/schema";
 import { saveSiteLinkSettings, siteLinkSettingsProblems } from "~/storage-software/index.server";
+import { envOrExit } from "~/env.server";
+
+// Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
+envOrExit({ server: false });
 
 const { values } = parseArgs({
   options: {

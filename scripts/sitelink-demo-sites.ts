@@ -7,6 +7,7 @@
  */
 import { eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import type { EnvSource } from "~/env.server";
 import { accounts, locations } from "~/db/schema";
 import { saveSiteLinkSettings } from "~/storage-software/index.server";
 import { DEMO_CORP, DEMO_SITES } from "../sitelink-simulator/index";
@@ -17,6 +18,7 @@ export async function connectDemoSites(
   db: Database,
   simulatorUrl: string,
   secrets: { passwordEnv: string; apiKeyEnv: string },
+  env?: EnvSource,
 ): Promise<Array<{ locationId: number; slug: string; site: DemoSite }>> {
   const rows = await db
     .select({ id: locations.id, slug: locations.urlSlug, accountId: locations.accountId })
@@ -41,7 +43,7 @@ export async function connectDemoSites(
       cardChargedBy: site.processor ? "sitelink" : "gateway",
       testMode: true,
       cardTypeIds,
-    });
+    }, env);
     connected.push({ locationId: row.id, slug: row.slug, site });
   }
   return connected;

@@ -13,6 +13,10 @@ import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { formatGoLiveReport, verifySiteLinkLocation } from "~/storage-software/index.server";
+import { envOrExit } from "~/env.server";
+
+// Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
+envOrExit({ server: false });
 
 const USAGE = "Usage: npm run sitelink:verify -- --location <url_slug> [--tenant-id <SiteLink TenantID>] [--test-mode-move-in [--unit-id <SiteLink UnitID>]] [--json]";
 

@@ -21,7 +21,8 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
-import { getDatabase } from "~/db/client.server";
+import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
+import { envOrExit, loadEnv, rawEnv, type EnvSource } from "~/env.server";
 import { runMigrations } from "~/db/migrate.server";
 import { leases, tenants } from "~/db/schema";
 import { seedDatabase } from "../seeds/seed";
@@ -30,28 +31,34 @@ import { DEMO_CORP, startSiteLinkSimulator } from "../sitelink-simulator/index";
 import { connectDemoSites } from "./sitelink-demo-sites";
 import type { SimState } from "../sitelink-simulator/state";
 
-const dir = path.resolve(process.env.SITELINK_DEMO_DIR ?? path.join("data", "sitelink-demo"));
+const config = envOrExit({ server: false });
+const dir = path.resolve(config.SITELINK_DEMO_DIR ?? path.join("data", "sitelink-demo"));
 fs.mkdirSync(dir, { recursive: true });
-if (!process.env.DATABASE_URL) process.env.PGLITE_DIR ??= path.join(dir, "pglite");
 const snapshot = path.join(dir, "simulator.json");
-const port = Number(process.env.SITELINK_SIM_PORT ?? 8765);
+const port = config.SITELINK_SIM_PORT ?? 8765;
 
 // The simulator's corp secrets reach the server only through these environment variables.
 const PASSWORD_ENV = "SITELINK_SIM_PASSWORD";
 const API_KEY_ENV = "SITELINK_SIM_API_KEY";
-process.env[PASSWORD_ENV] = DEMO_CORP.password;
-process.env[API_KEY_ENV] = DEMO_CORP.apiKey;
+/** The environment of this command's database work and of the server it starts. */
+const serverEnv: EnvSource = {
+  ...rawEnv(),
+  ...(config.DATABASE_URL ? {} : { PGLITE_DIR: config.PGLITE_DIR ?? path.join(dir, "pglite") }),
+  [PASSWORD_ENV]: DEMO_CORP.password,
+  [API_KEY_ENV]: DEMO_CORP.apiKey,
+  SITELINK_SYNC_INTERVAL_MS: String(config.SITELINK_SYNC_INTERVAL_MS ?? 60_000),
+};
 
 const seed = fs.existsSync(snapshot) ? (JSON.parse(fs.readFileSync(snapshot, "utf8")) as SimState) : "demo";
 const sim = await startSiteLinkSimulator({ port, seed, log: (line) => process.stdout.write(`${line}\n`) });
 process.stdout.write(`SiteLink simulator at ${sim.url}\n`);
 
-const handle = getDatabase();
+const handle = openDatabase(databaseOptionsFromEnv(loadEnv(serverEnv)));
 try {
   await runMigrations(handle);
   // No demo portal tenant: at SiteLink locations the tenants are SiteLink's (decision 171).
-  await seedDatabase(handle.db, { env: { ...process.env, SEED_DEMO_TENANT: "false" } });
-  const connected = await connectDemoSites(handle.db, sim.url, { passwordEnv: PASSWORD_ENV, apiKeyEnv: API_KEY_ENV });
+  await seedDatabase(handle.db, { env: { ...serverEnv, SEED_DEMO_TENANT: "false" } });
+  const connected = await connectDemoSites(handle.db, sim.url, { passwordEnv: PASSWORD_ENV, apiKeyEnv: API_KEY_ENV }, serverEnv);
   for (const { slug, site } of connected) {
     process.stdout.write(`${slug}: SiteLink location ${site.sLocationCode} (${site.processor ? "SiteLink charges cards" : "our gateway charges cards"})\n`);
   }
@@ -79,7 +86,7 @@ try {
 
 const server = spawn(process.execPath, ["server.js"], {
   stdio: "inherit",
-  env: { ...process.env, SITELINK_SYNC_INTERVAL_MS: process.env.SITELINK_SYNC_INTERVAL_MS ?? "60000" },
+  env: serverEnv,
 });
 
 let stopping = false;

@@ -3,6 +3,10 @@
 import { getDatabase } from "~/db/client.server";
 import { now } from "~/platform/clock.server";
 import { runHousekeeping } from "~/services/housekeeping.server";
+import { envOrExit } from "~/env.server";
+
+// Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
+envOrExit({ server: false });
 
 const handle = getDatabase();
 const at = now();

@@ -23,12 +23,13 @@ import { addDaysIso, localDate } from "~/domain/billing";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { hashPassword, verifyPassword } from "~/platform/password.server";
+import { rawEnv, type EnvSource } from "~/env.server";
 
 export const DEMO_TENANT_EMAIL = "demo.tenant@example.com";
 export const DEMO_TENANT_PASSWORD = "demo1234"; // DEMO credentials, written in the README
 
 /** Whether the demo tenant may be seeded in this environment (before looking at the account's flag). */
-export function demoTenantWanted(env: NodeJS.ProcessEnv): boolean {
+export function demoTenantWanted(env: EnvSource): boolean {
   // Its first month is paid through the payment gateway: in production only on a demonstration site
   // (PAYMENT_GATEWAY=test, decision 200); with no gateway the move-in could not be paid.
   if (env.NODE_ENV === "production" && env.PAYMENT_GATEWAY !== "test") return false;
@@ -44,7 +45,7 @@ export function demoTenantWanted(env: NodeJS.ProcessEnv): boolean {
  * production on PGlite still got it) loses its published password: the tenant and its lease stay
  * (the seed never deletes), but `demo1234` no longer signs in. Idempotent.
  */
-export async function disablePublishedDemoPassword(tx: Transaction, accountId: number, env: NodeJS.ProcessEnv): Promise<string[]> {
+export async function disablePublishedDemoPassword(tx: Transaction, accountId: number, env: EnvSource): Promise<string[]> {
   if (env.NODE_ENV !== "production" || env.SEED_DEMO_TENANT === "true") return [];
   const demo = await tx.query.tenants.findFirst({
     columns: { id: true, webPwHash: true },
@@ -61,9 +62,9 @@ export async function disablePublishedDemoPassword(tx: Transaction, accountId: n
 export async function seedDemoTenant(
   tx: Transaction,
   accountId: number,
-  options: { force?: boolean; env?: NodeJS.ProcessEnv } = {},
+  options: { force?: boolean; env?: EnvSource } = {},
 ): Promise<string[]> {
-  if (!options.force && !demoTenantWanted(options.env ?? process.env)) return [];
+  if (!options.force && !demoTenantWanted(options.env ?? rawEnv())) return [];
   const account = await tx.query.accounts.findFirst({ where: eq(accounts.id, accountId) });
   if (!account?.useDemoUnits) return [];
   const existing = await tx.query.tenants.findFirst({

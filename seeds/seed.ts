@@ -24,6 +24,7 @@ import { saveOldDomain, saveRedirect } from "~/services/redirects.server";
 import * as operator from "./operator";
 import { seedDemoUnits } from "./demo-units";
 import { disablePublishedDemoPassword, seedDemoTenant } from "./demo-tenant";
+import { rawEnv, type EnvSource } from "~/env.server";
 
 export interface SeedReport {
   created: string[];
@@ -34,7 +35,7 @@ export interface SeedReport {
  * slug, menu name, content title, redirect path, hostname) and only created when missing, so a second
  * run changes nothing.
  */
-export async function seedDatabase(db: Database, options: { env?: NodeJS.ProcessEnv } = {}): Promise<SeedReport> {
+export async function seedDatabase(db: Database, options: { env?: EnvSource } = {}): Promise<SeedReport> {
   const report: SeedReport = { created: [] };
   await db.transaction(async (tx) => {
     const accountId = await seedAccount(tx, report);
@@ -46,7 +47,7 @@ export async function seedDatabase(db: Database, options: { env?: NodeJS.Process
     }
     report.created.push(...(await seedDemoUnits(tx, accountId)));
     report.created.push(...(await seedDemoTenant(tx, accountId, { env: options.env })));
-    report.created.push(...(await disablePublishedDemoPassword(tx, accountId, options.env ?? process.env)));
+    report.created.push(...(await disablePublishedDemoPassword(tx, accountId, options.env ?? rawEnv())));
     await seedMenus(tx, websiteId, report);
     await seedContent(tx, accountId, report);
     const haveRedirects = new Set(

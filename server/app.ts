@@ -27,6 +27,7 @@ import { logger, logRequestError } from "~/logger.server";
 import { documentHtml } from "~/document-html.server";
 import { envOrExit } from "~/env.server";
 import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
+import { testHooksEnabled } from "~/services/test-hooks.server";
 
 // What the server gives every loader, action and middleware, as fields of React Router's request
 // context (its documented migration from AppLoadContext; typed values of our own middleware use
@@ -50,7 +51,8 @@ declare module "react-router" {
 }
 
 // Refuse to start on a configuration that cannot work (e.g. production on PostgreSQL without SESSION_SECRET).
-envOrExit();
+/** The environment, checked before anything else runs (a bad value: a clear message, exit 1). server.js reads its settings from here too. */
+export const serverEnv = envOrExit();
 const database = getDatabase();
 // The pool's connections opened now, not in the first rush (decision 205); an unreachable database is
 // no reason not to start.
@@ -58,7 +60,7 @@ void database.warm?.();
 const { db } = database;
 void announceStorageSoftware(db);
 // The daily billing run (docs/decisions/053-billing-run.md); safe with several processes.
-startBillingSchedule(db, { pgliteDir: process.env.DATABASE_URL ? null : defaultPgliteDir() });
+startBillingSchedule(db, { pgliteDir: serverEnv.DATABASE_URL ? null : defaultPgliteDir() });
 // Expired reservations and idle checkouts are released every few minutes (docs/decisions/042-reservations.md).
 startHousekeeping(db);
 // Unsent mail is retried with backoff until sent or two days old (docs/decisions/070-outbox-delivery.md).
@@ -80,9 +82,9 @@ app.use((_req, res, next) => {
 });
 
 const nonce = (_req: unknown, res: unknown) => `'nonce-${(res as Response).locals.cspNonce}'`;
-const operatorScriptSources = (process.env.CSP_EXTRA_SCRIPT_SRC ?? "").split(/\s+/).filter(Boolean);
-const isDev = process.env.NODE_ENV === "development";
-const isHttpsProduction = process.env.NODE_ENV === "production" && process.env.HTTPS !== "false";
+const operatorScriptSources = (serverEnv.CSP_EXTRA_SCRIPT_SRC ?? "").split(/\s+/).filter(Boolean);
+const isDev = serverEnv.NODE_ENV === "development";
+const isHttpsProduction = serverEnv.secureCookies;
 
 /**
  * Security headers, with the extra CSP sources the website's analytics provider needs (if any) and the
@@ -172,7 +174,7 @@ app.get("/healthz", (_req, res) => {
 });
 
 // The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test).
-const testHooksOn = process.env.E2E_HOOKS === "1" && process.env.NODE_ENV === "test";
+const testHooksOn = testHooksEnabled(serverEnv);
 
 // Test hook (issue 10): how many statements each recent request for a URL sent (oldest first), the
 // page cache's storing step included. A GET, so asking does not drop the caches as a POST hook would.
@@ -217,7 +219,7 @@ app.get("/readyz", async (req, res) => {
 // seed), and when the listening connection is made (again): a change may have been missed meanwhile.
 export const pageCache = new PageCache();
 export const siteCache = new SiteCache();
-const pageCacheOn = process.env.PAGE_CACHE !== "off";
+const pageCacheOn = serverEnv.PAGE_CACHE !== "off";
 const invalidateCaches = () => {
   pageCache.invalidate();
   siteCache.invalidate();
@@ -391,9 +393,9 @@ app.use((req, res, next) => {
 const loadBuild = () => import("virtual:react-router/server-build");
 let builtHandler: ReturnType<typeof createRequestHandler> | undefined;
 const handleRequest: ReturnType<typeof createRequestHandler> = import.meta.env.DEV
-  ? createRequestHandler(loadBuild, process.env.NODE_ENV)
+  ? createRequestHandler(loadBuild, serverEnv.NODE_ENV)
   : async (request, context) => {
-      builtHandler ??= createRequestHandler(await loadBuild(), process.env.NODE_ENV);
+      builtHandler ??= createRequestHandler(await loadBuild(), serverEnv.NODE_ENV);
       return builtHandler(request, context);
     };
 

@@ -9,7 +9,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import path from "node:path";
 import * as schema from "./schema";
 import { logger } from "~/logger.server";
-import { databasePoolEnv } from "~/env.server";
+import { databasePoolEnv, env, type Env } from "~/env.server";
 import { ConnectionGate } from "./connection-gate";
 import { isDatabaseUnavailable } from "./unavailable";
 
@@ -217,14 +217,14 @@ export function makeFilesPrivate(dir: string): void {
   walk(dir);
 }
 
-export function defaultPgliteDir(): string {
-  return process.env.PGLITE_DIR ?? path.resolve("data", "pglite");
+export function defaultPgliteDir(e: Pick<Env, "PGLITE_DIR"> = env()): string {
+  return e.PGLITE_DIR ?? path.resolve("data", "pglite");
 }
 
 /** Options from the environment: DATABASE_URL picks PostgreSQL, otherwise PGlite under ./data/. */
-export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): DatabaseOptions {
-  if (!env.DATABASE_URL) return { pgliteDir: defaultPgliteDir() };
-  return { url: env.DATABASE_URL, ...databasePoolEnv(env) };
+export function databaseOptionsFromEnv(e: Env = env()): DatabaseOptions {
+  if (!e.DATABASE_URL) return { pgliteDir: defaultPgliteDir(e) };
+  return { url: e.DATABASE_URL, ...databasePoolEnv(e) };
 }
 
 /** pg's "could not open a connection in time" (connectionTimeoutMillis), as opposed to a refusal. */

@@ -2,6 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import bcrypt from "bcryptjs";
 import { performance } from "node:perf_hooks";
 import { defaultPasswordThreads, PasswordWorkers } from "./password-workers.server";
+import { loadEnv } from "~/env.server";
 import { hashPassword, passwordThreads, verifyPassword } from "./password.server";
 
 describe("password hashing in worker threads (decision 207)", () => {
@@ -38,8 +39,9 @@ describe("password hashing in worker threads (decision 207)", () => {
   });
 
   it("takes its size from PASSWORD_HASH_THREADS, else one fewer than the cores (1–4)", () => {
-    expect(passwordThreads({ PASSWORD_HASH_THREADS: "3" })).toBe(3);
-    expect(passwordThreads({ PASSWORD_HASH_THREADS: "0" })).toBe(defaultPasswordThreads());
+    expect(passwordThreads(loadEnv({ PASSWORD_HASH_THREADS: "3" }))).toBe(3);
+    expect(passwordThreads(loadEnv({}))).toBe(defaultPasswordThreads());
+    expect(() => loadEnv({ PASSWORD_HASH_THREADS: "0" })).toThrow(/PASSWORD_HASH_THREADS must be a whole number of threads \(1–16\)/);
     expect(defaultPasswordThreads(1)).toBe(1);
     expect(defaultPasswordThreads(2)).toBe(1);
     expect(defaultPasswordThreads(8)).toBe(4);

@@ -1,5 +1,5 @@
 import bcrypt from "bcryptjs";
-import { passwordHashThreadsEnv } from "~/env.server";
+import { env, type Env } from "~/env.server";
 import { defaultPasswordThreads, PasswordWorkers } from "./password-workers.server";
 
 /** The bcrypt cost of every web password hashed in production. */
@@ -10,18 +10,18 @@ export const PRODUCTION_BCRYPT_ROUNDS = 10;
  * (4–10) may lower it so the fuzz test can send ~1,000 rental submissions in seconds (docs/fuzzing.md).
  * Test-only: outside NODE_ENV=test the variable is ignored, so production never hashes below 10.
  */
-export function bcryptRounds(env: NodeJS.ProcessEnv = process.env): number {
-  if (env.NODE_ENV !== "test" || !env.BCRYPT_ROUNDS) return PRODUCTION_BCRYPT_ROUNDS;
-  const n = Number(env.BCRYPT_ROUNDS);
-  return Number.isInteger(n) && n >= 4 && n <= PRODUCTION_BCRYPT_ROUNDS ? n : PRODUCTION_BCRYPT_ROUNDS;
+export function bcryptRounds(e: Pick<Env, "NODE_ENV" | "BCRYPT_ROUNDS"> = env()): number {
+  const n = e.BCRYPT_ROUNDS;
+  if (e.NODE_ENV !== "test" || n === undefined) return PRODUCTION_BCRYPT_ROUNDS;
+  return n >= 4 && n <= PRODUCTION_BCRYPT_ROUNDS ? n : PRODUCTION_BCRYPT_ROUNDS;
 }
 
 /**
  * The threads that hash and compare (decision 207): PASSWORD_HASH_THREADS (1–16), else one fewer than
  * the cores, at least 1 and at most 4.
  */
-export function passwordThreads(env: NodeJS.ProcessEnv = process.env): number {
-  return passwordHashThreadsEnv(env) ?? defaultPasswordThreads();
+export function passwordThreads(e: Pick<Env, "PASSWORD_HASH_THREADS"> = env()): number {
+  return e.PASSWORD_HASH_THREADS ?? defaultPasswordThreads();
 }
 
 const globalForPasswords = globalThis as unknown as { __gatehousePasswordWorkers?: PasswordWorkers };

@@ -159,7 +159,7 @@ export function createTestGateway(): PaymentGateway {
  * "card network" took with what the database recorded, across server restarts.
  */
 function logCharge(input: { amount: number; idempotencyKey: string }, result: ChargeResult) {
-  const file = process.env.PAYMENT_GATEWAY_LOG;
+  const file = env().PAYMENT_GATEWAY_LOG;
   if (!file) return;
   const line = {
     at: new Date().toISOString(),
@@ -174,7 +174,7 @@ function logCharge(input: { amount: number; idempotencyKey: string }, result: Ch
 }
 
 function logRefund(idempotencyKey: string, charge: Extract<ChargeResult, { status: "approved" }>) {
-  const file = process.env.PAYMENT_GATEWAY_LOG;
+  const file = env().PAYMENT_GATEWAY_LOG;
   if (!file) return;
   const line = { at: new Date().toISOString(), pid: process.pid, idempotencyKey, amount: 0, status: "refunded", last4: charge.last4, authReference: charge.authReference };
   fs.appendFileSync(file, `${JSON.stringify(line)}\n`);

@@ -12,6 +12,7 @@ import { pruneTenantSessions } from "./session.server";
 import { pruneRateLimits } from "./rate-limit.server";
 import { pruneResetTokens } from "./auth.server";
 import { logger } from "~/logger.server";
+import { env } from "~/env.server";
 
 export interface BillingRunResult {
   runDate: string;
@@ -143,7 +144,8 @@ export function serverPidFile(pgliteDir: string): string {
  * Off under NODE_ENV=test (tests run billing through the test hook) and with BILLING_SCHEDULE=off.
  */
 export function startBillingSchedule(db: Database, options: { pgliteDir?: string | null } = {}): () => void {
-  if (process.env.NODE_ENV === "test" || process.env.BILLING_SCHEDULE === "off") return () => {};
+  const e = env();
+  if (e.NODE_ENV === "test" || e.BILLING_SCHEDULE === "off") return () => {};
   // Once per process, even when the dev server evaluates server/app.ts again.
   const g = globalThis as unknown as { __gatehouseBilling?: () => void };
   if (g.__gatehouseBilling) return g.__gatehouseBilling;

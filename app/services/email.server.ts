@@ -269,16 +269,13 @@ export async function pruneOutbox(db: Database, now: Date): Promise<{ gaveUp: nu
 }
 
 /** Environment knobs (fault tests shorten them): the job's interval and the first backoff, in ms. */
-const msFromEnv = (name: string, fallback: number) => {
-  const v = process.env[name];
-  return v && /^\d+$/.test(v) && Number(v) > 0 ? Number(v) : fallback;
-};
-const retryEveryMs = () => msFromEnv("EMAIL_RETRY_EVERY_MS", 60_000);
-const retryFirstMs = () => msFromEnv("EMAIL_RETRY_FIRST_MS", 60_000);
+const retryEveryMs = () => env().EMAIL_RETRY_EVERY_MS ?? 60_000;
+const retryFirstMs = () => env().EMAIL_RETRY_FIRST_MS ?? 60_000;
 
 /** Starts the retry job once per process (only with SMTP_URL; off under NODE_ENV=test or EMAIL_RETRY=off). */
 export function startEmailDelivery(db: Database): () => void {
-  if (process.env.NODE_ENV === "test" || process.env.EMAIL_RETRY === "off" || !env().SMTP_URL) return () => {};
+  const e = env();
+  if (e.NODE_ENV === "test" || e.EMAIL_RETRY === "off" || !e.SMTP_URL) return () => {};
   const g = globalThis as unknown as { __gatehouseEmailDelivery?: () => void };
   if (g.__gatehouseEmailDelivery) return g.__gatehouseEmailDelivery;
   let running = false;

@@ -15,6 +15,7 @@ import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { logger } from "~/logger.server";
 import { pruneSiteLinkJournal, startSiteLinkSync } from "~/storage-software/index.server";
+import { env } from "~/env.server";
 
 const EVERY_MS = 5 * 60_000;
 
@@ -57,7 +58,8 @@ export async function runHousekeeping(
  */
 export function startHousekeeping(db: Database): () => void {
   startSiteLinkSync(db, clockNow);
-  if (process.env.NODE_ENV === "test" || process.env.HOUSEKEEPING === "off") return () => {};
+  const e = env();
+  if (e.NODE_ENV === "test" || e.HOUSEKEEPING === "off") return () => {};
   const g = globalThis as unknown as { __gatehouseHousekeeping?: () => void };
   if (g.__gatehouseHousekeeping) return g.__gatehouseHousekeeping;
   let running = false;

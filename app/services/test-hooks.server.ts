@@ -9,11 +9,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, navMenuItems, rateLimitHits, redirects, websites } from "~/db/schema";
+import { env, type Env } from "~/env.server";
 
 export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
 
-export function testHooksEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  return env.E2E_HOOKS === "1" && env.NODE_ENV === "test";
+export function testHooksEnabled(e: Pick<Env, "E2E_HOOKS" | "NODE_ENV"> = env()): boolean {
+  return e.E2E_HOOKS === "1" && e.NODE_ENV === "test";
 }
 
 export const testHooks: Record<string, TestHook> = {

@@ -5,7 +5,7 @@ import pg from "pg";
 import fs from "node:fs";
 import path from "node:path";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
-import { MIGRATIONS_FOLDER, runMigrations } from "~/db/migrate.server";
+import { migrationsFolder, runMigrations } from "~/db/migrate.server";
 import { isPostgres } from "./db";
 import { withDatabase } from "./global-setup";
 
@@ -70,7 +70,7 @@ describe("migrations", () => {
           "email_outbox",
         ]),
       );
-      const journal = JSON.parse(fs.readFileSync(path.join(MIGRATIONS_FOLDER, "meta", "_journal.json"), "utf8")) as {
+      const journal = JSON.parse(fs.readFileSync(path.join(migrationsFolder(), "meta", "_journal.json"), "utf8")) as {
         entries: unknown[];
       };
       expect(await appliedMigrations(handle)).toBe(journal.entries.length);

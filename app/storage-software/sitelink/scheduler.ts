@@ -24,6 +24,7 @@ import contractJson from "./operations.json";
 import { loadSiteLinkSettings } from "./settings";
 import { collectSiteLinkStatus } from "./status";
 import { readSyncState, syncInventory, syncRates, type SyncReport } from "./sync";
+import { env, type Env } from "~/env.server";
 
 const contract = contractJson as unknown as OperationContract;
 const RATES_EVERY_MS = 15 * 60_000;
@@ -114,19 +115,20 @@ export async function runSiteLinkSync(
  * Where the running server leaves its latest status for `npm run sitelink:status` when the PGlite
  * directory is held by the server (PGlite is one process at a time). Null on PostgreSQL or in memory.
  */
-export function statusSnapshotFile(env: NodeJS.ProcessEnv = process.env): string | null {
-  if (env.DATABASE_URL) return null;
-  const dir = env.PGLITE_DIR ?? path.resolve("data", "pglite");
+export function statusSnapshotFile(e: Pick<Env, "DATABASE_URL" | "PGLITE_DIR"> = env()): string | null {
+  if (e.DATABASE_URL) return null;
+  const dir = e.PGLITE_DIR ?? path.resolve("data", "pglite");
   if (dir.startsWith("memory://")) return null;
   return `${path.resolve(dir).replace(/[/\\]+$/, "")}.sitelink-status.json`;
 }
 
 /** Starts the sync in the server process (off under NODE_ENV=test or SITELINK_SYNC=off). Returns a stop function. */
 export function startSiteLinkSync(db: Database, clock: () => Date = () => new Date()): () => void {
-  if (process.env.NODE_ENV === "test" || process.env.SITELINK_SYNC === "off") return () => {};
+  const e = env();
+  if (e.NODE_ENV === "test" || e.SITELINK_SYNC === "off") return () => {};
   const g = globalThis as unknown as { __gatehouseSiteLinkSync?: () => void };
   if (g.__gatehouseSiteLinkSync) return g.__gatehouseSiteLinkSync;
-  const every = Math.max(5_000, Number(process.env.SITELINK_SYNC_INTERVAL_MS) || 60_000);
+  const every = Math.max(5_000, e.SITELINK_SYNC_INTERVAL_MS || 60_000);
   const snapshot = statusSnapshotFile();
   let running = false;
   const tick = async () => {

@@ -9,6 +9,7 @@
  * variable or the field, never a value.
  */
 import crypto from "node:crypto";
+import { rawEnv, type EnvSource } from "~/env.server";
 
 export const SECRET_KEY_ENV = "SITELINK_SECRET_KEY";
 
@@ -18,7 +19,7 @@ export class SiteLinkSecretError extends Error {
 }
 
 /** SITELINK_SECRET_KEY as 32 bytes; throws SiteLinkSecretError when missing or malformed. */
-export function secretKey(env: NodeJS.ProcessEnv = process.env): Buffer {
+export function secretKey(env: EnvSource = rawEnv()): Buffer {
   const raw = (env[SECRET_KEY_ENV] ?? "").trim();
   if (!raw) throw new SiteLinkSecretError(`${SECRET_KEY_ENV} is not set: it is needed to decrypt SiteLink passwords stored in the database`);
   const key = /^[0-9a-f]{64}$/i.test(raw) ? Buffer.from(raw, "hex") : Buffer.from(raw, "base64");
@@ -109,7 +110,7 @@ export function decryptSecret(blob: string, key: Buffer, context: SecretContext)
 export function resolveSecret(
   source: { envName: string | null; encrypted: string | null },
   context: SecretContext,
-  env: NodeJS.ProcessEnv = process.env,
+  env: EnvSource = rawEnv(),
 ): string | null {
   if (source.envName) {
     const problem = secretEnvProblem(context.field, source.envName);

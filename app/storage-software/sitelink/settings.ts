@@ -14,6 +14,7 @@ import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import type { Credentials } from "./envelope";
 import { logger } from "~/logger.server";
 import { encryptSecret, isLoopbackHost, isV1Blob, resolveSecret, secretEnvProblem, secretKey, SiteLinkSecretError } from "./secrets";
+import { rawEnv, type EnvSource } from "~/env.server";
 
 export interface SiteLinkSettings {
   locationId: number;
@@ -40,7 +41,7 @@ export class SiteLinkConfigError extends SoftwareUnreachableError {
  * Why an endpoint is refused (issue 19, decision 186), or null: https:// always; http:// only to a
  * loopback host (the simulator) and never under NODE_ENV=production; no user or password in the URL.
  */
-export function endpointProblem(endpoint: string, env: NodeJS.ProcessEnv = process.env): string | null {
+export function endpointProblem(endpoint: string, env: EnvSource = rawEnv()): string | null {
   let url: URL;
   try {
     url = new URL(endpoint);
@@ -56,7 +57,7 @@ export function endpointProblem(endpoint: string, env: NodeJS.ProcessEnv = proce
 }
 
 /** Every reason a settings row would be refused (endpoint, secret sources); empty when it is acceptable. */
-export function settingsProblems(row: { endpoint: string; passwordEnv: string | null; apiKeyEnv: string | null }, env: NodeJS.ProcessEnv = process.env): string[] {
+export function settingsProblems(row: { endpoint: string; passwordEnv: string | null; apiKeyEnv: string | null }, env: EnvSource = rawEnv()): string[] {
   const problems: string[] = [];
   const endpoint = endpointProblem(row.endpoint, env);
   if (endpoint) problems.push(endpoint);
@@ -76,7 +77,7 @@ export function settingsProblems(row: { endpoint: string; passwordEnv: string | 
  * endpoint on SiteLink's host or loopback (secrets.ts): sealed again bound to the endpoint (v2). Only
  * the blob that was read is replaced (a concurrent `sitelink:configure` wins).
  */
-async function resealV1(db: Database, row: typeof sitelinkSites.$inferSelect, plain: { password: string | null; apiKey: string | null }, env: NodeJS.ProcessEnv) {
+async function resealV1(db: Database, row: typeof sitelinkSites.$inferSelect, plain: { password: string | null; apiKey: string | null }, env: EnvSource) {
   const context = (field: string) => ({ locationId: row.locationId, field, endpoint: row.endpoint });
   for (const [field, column, blob, value] of [
     ["password", sitelinkSites.passwordEncrypted, row.passwordEncrypted, plain.password],
@@ -93,7 +94,7 @@ async function resealV1(db: Database, row: typeof sitelinkSites.$inferSelect, pl
 }
 
 /** The settings row of a location, secrets resolved; null when the location has none. */
-export async function loadSiteLinkSettings(db: Database, locationId: number, env: NodeJS.ProcessEnv = process.env): Promise<SiteLinkSettings | null> {
+export async function loadSiteLinkSettings(db: Database, locationId: number, env: EnvSource = rawEnv()): Promise<SiteLinkSettings | null> {
   const [row] = await db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, locationId));
   if (!row) return null;
   const problems = settingsProblems(row, env);
@@ -165,7 +166,7 @@ export interface SiteLinkSettingsInput {
 }
 
 /** Creates or replaces a location's SiteLink settings; a clear-text secret is stored only encrypted. */
-export async function saveSiteLinkSettings(db: Database, input: SiteLinkSettingsInput, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function saveSiteLinkSettings(db: Database, input: SiteLinkSettingsInput, env: EnvSource = rawEnv()): Promise<void> {
   if (!input.passwordEnv === !input.password) throw new Error("Give the SiteLink password either as an environment variable name or as a value to encrypt (one of them)");
   const problem = endpointProblem(input.endpoint, env);
   if (problem) throw new Error(problem.charAt(0).toUpperCase() + problem.slice(1));

@@ -10,6 +10,7 @@ import { DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, sitelinkSyncState, si
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { shownFields } from "./journal";
 import { chooseAdapter, loadSiteLinkSettings, settingsProblems } from "./settings";
+import { rawEnv, type EnvSource } from "~/env.server";
 
 export interface JournalAttention {
   idempotencyKey: string;
@@ -61,7 +62,7 @@ export interface SiteLinkStatus {
 
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-export async function collectSiteLinkStatus(db: Database, now: Date, env: NodeJS.ProcessEnv = process.env): Promise<SiteLinkStatus> {
+export async function collectSiteLinkStatus(db: Database, now: Date, env: EnvSource = rawEnv()): Promise<SiteLinkStatus> {
   const rows = await db
     .select({ id: locations.id, name: locations.name, software: locations.software })
     .from(locations)

@@ -24,6 +24,7 @@ import contractJson from "./operations.json";
 import { centsToDecimal, isTrue, requiredTotal } from "./quote";
 import { loadSiteLinkSettings, settingsProblems, type SiteLinkSettings } from "./settings";
 import { rentableNow } from "./sync";
+import { rawEnv, type EnvSource } from "~/env.server";
 
 const contract = contractJson as unknown as OperationContract;
 
@@ -74,7 +75,7 @@ export interface VerifyOptions {
   /** SiteLink UnitID for the test-mode move-in (default: the first free unit). */
   unitId?: string | null;
   testModeMoveIn?: boolean;
-  env?: NodeJS.ProcessEnv;
+  env?: EnvSource;
   fetch?: typeof fetch;
 }
 
@@ -186,7 +187,7 @@ function localDate(now: Date, timeZone: string): string {
 }
 
 export async function verifySiteLinkLocation(db: Database, slug: string, options: VerifyOptions): Promise<GoLiveReport> {
-  const env = options.env ?? process.env;
+  const env = options.env ?? rawEnv();
   const [loc] = await db.select().from(locations).where(eq(locations.urlSlug, slug.toLowerCase()));
   if (!loc) throw new Error(`No location with the URL slug "${slug}".`);
   const [row] = await db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, loc.id));
