@@ -8,6 +8,7 @@ import { percentOf } from "./money";
 import { chargeKey, chargePostingKey } from "./billing";
 import { addDaysIso, addMonthsIso } from "./calendar";
 import { firstMonthProtectionWording, firstMonthRentWording } from "./charge-wording";
+import { monthlyRateFor } from "./rates";
 
 export interface QuoteUnitType {
   name: string;
@@ -84,11 +85,6 @@ export interface MoveInQuote {
   total: number;
   /** What each later month costs (rent, premium, recurring charges with their taxes). */
   monthlyTotal: number;
-}
-
-/** The monthly rate: the web rate when web rates are on (and the type has one), else the standard rate. */
-export function monthlyRateFor(unitType: QuoteUnitType, isWebRatesEnabled: boolean): number {
-  return isWebRatesEnabled && unitType.webRate > 0 ? unitType.webRate : unitType.standardRate;
 }
 
 /** Parking spaces (and office units) do not need a lock or the like: their extra charges can be hidden. */
