@@ -13,6 +13,7 @@ import { SoftwareUnreachableError } from "../errors";
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import type { Credentials } from "./envelope";
 import { logger } from "~/logger.server";
+import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/account-settings";
 import { encryptSecret, isLoopbackHost, isV1Blob, resolveSecret, secretEnvProblem, secretKey, SiteLinkSecretError } from "./secrets";
 
 export interface SiteLinkSettings {
@@ -191,4 +192,31 @@ export async function saveSiteLinkSettings(db: Database, input: SiteLinkSettings
     channelType: input.channelType ?? 1,
   };
   await db.insert(sitelinkSites).values(values).onConflictDoUpdate({ target: sitelinkSites.locationId, set: values });
+}
+
+/** The shortest settle time (below): two minutes, however short the write timeout. */
+export const MIN_SETTLE_AFTER_MS = 2 * 60_000;
+
+/**
+ * SiteLink's settle time after an unanswered write (decision 215): how long a write without an answer
+ * stays "not known yet" before finding nothing in SiteLink means it did nothing. Longer than the write
+ * timeout, so that a slow commit is never taken for none. Every reconciliation (move-in, autopay,
+ * tenant contact) reads it from here.
+ */
+export function settleAfterMsFor(settings: Pick<SiteLinkSettings, "writeTimeoutMs">): number {
+  return Math.max(2 * settings.writeTimeoutMs, MIN_SETTLE_AFTER_MS);
+}
+
+/**
+ * Whether the location's web rates are on: its own global_settings over the account's (decision 201),
+ * as the pages read them. SiteLink's quotes, move-ins (ChannelType, decision 115) and reservations
+ * (dcQuotedRate) follow it so that SiteLink records the rate the site shows.
+ */
+export async function isWebRatesEnabledAt(db: Database, locationId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ settings: accounts.globalSettings, locationSettings: locations.globalSettings })
+    .from(locations)
+    .innerJoin(accounts, eq(accounts.id, locations.accountId))
+    .where(eq(locations.id, locationId));
+  return row ? settingsForLocation(parseAccountGlobalSettings(row.settings), row.locationSettings).is_web_rates_enabled : false;
 }
