@@ -29,7 +29,7 @@ import { readAnswer } from "./answers";
 import { mayHaveBeenApplied } from "./errors";
 import { readLedgers } from "./ledger-reads";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
-import type { SiteLinkSettings } from "./settings";
+import { settleAfterMsFor, type SiteLinkSettings } from "./settings";
 
 const CHECK_PAYMENT = "PaymentSimpleCheckWithSource";
 const PREFIX = "payment:autopay:";
@@ -125,8 +125,7 @@ export async function siteLinkAutopayDecline(
 export function siteLinkBilling(deps: SiteLinkBillingDeps): Billing {
   const { db, location, call, settings, gateway: getPaymentGateway } = deps;
   const journal = createJournal(db, location.id);
-  // Longer than the write timeout: a slow commit is never taken for none (as the move-in, decision 115).
-  const settleAfterMs = Math.max(2 * settings.writeTimeoutMs, 2 * 60_000);
+  const settleAfterMs = settleAfterMsFor(settings);
 
   const receipts = async (ledgerId: string) =>
     rows(

@@ -37,7 +37,7 @@ import { billingInfoParams, expiryParam } from "./billing-params";
 import { readLedgers } from "./ledger-reads";
 import { autopayWantedAtMoveIn, autopayWishHandled } from "./move-in-attempts";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
-import type { SiteLinkSettings } from "./settings";
+import { settleAfterMsFor, type SiteLinkSettings } from "./settings";
 import { addDaysIso, addMonthsIso } from "~/domain/calendar";
 
 export interface SiteLinkTenantsDeps {
@@ -88,7 +88,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     call,
     journal,
     log: deps.log ?? logger,
-    settleAfterMs: Math.max(2 * settings.writeTimeoutMs, 2 * 60_000),
+    settleAfterMs: settleAfterMsFor(settings),
   });
 
   /** The site's TenantID of our tenant, when the tenant is linked at this location. */
