@@ -9,6 +9,7 @@ import { createCookie } from "react-router";
 import type { Database } from "~/db/client.server";
 import { checkouts, locations } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
+import { holdEndsAt, holdUntil } from "~/domain/hold";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
 import type { CheckoutProgress } from "~/domain/move-in-steps";
 import type { AccountCreationInput } from "~/domain/tenant-form";
@@ -17,21 +18,6 @@ import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./rental-context.server";
-
-/** How long a unit is kept for one visitor between steps. */
-export const HOLD_MINUTES = 15;
-/**
- * However often a checkout renews its hold, it keeps its unit at most this long from its first hold
- * (decision 197). After that the unit is no longer kept for it (it can still rent it while it is
- * free), so three holds per address cannot keep a small unit type "sold out" by renewing for ever.
- */
-export const MAX_HOLD_MINUTES = 20;
-
-/** When a hold made at `now` for a checkout created at `firstHeldAt` ends; null once the cap is reached. */
-export function holdUntil(firstHeldAt: Date, now: Date): Date | null {
-  const until = Math.min(now.getTime() + HOLD_MINUTES * 60_000, firstHeldAt.getTime() + MAX_HOLD_MINUTES * 60_000);
-  return until > now.getTime() ? new Date(until) : null;
-}
 
 export function checkoutCookie() {
   const e = env();
@@ -153,7 +139,7 @@ export async function holdForDetails(db: Database, ctx: RentalContext, input: { 
   if (input.existing) await reopenCharging(db, input.existing);
   const isNew = !(input.existing && input.existing.status === "open");
   const id = isNew ? randomId() : input.existing!.id;
-  const until = isNew ? new Date(input.now.getTime() + HOLD_MINUTES * 60_000) : holdUntil(input.existing!.createdAt, input.now);
+  const until = isNew ? holdEndsAt(input.now) : holdUntil(input.existing!.createdAt, input.now);
   // Past the hold cap the checkout keeps going without a hold, on its unit and expiry (decision 197).
   if (!until) return { id, unitId: input.existing!.unitId === null ? "" : String(input.existing!.unitId), until: input.existing!.expiresAt, isNew: false, at: input.now };
   const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
