@@ -128,6 +128,19 @@ export async function loadSiteLinkSettings(db: Database, locationId: number, env
 export type AdapterChoice = "local" | "sitelink";
 
 /**
+ * The adapter rule (decision 215: its one home): the account's `use_demo_units` on -> the demo inventory
+ * (local adapter), whatever `software` says; off, `software: sitelink` with SiteLink settings -> SiteLink;
+ * anything else -> local. `chooseAdapter` and the scheduler's `siteLinkLocations` both read it.
+ */
+export function adapterChoiceFor(row: { useDemoUnits: boolean; software: string; hasSiteLinkSettings: boolean } | undefined): { choice: AdapterChoice; reason: string } {
+  if (!row) return { choice: "local", reason: "no such location" };
+  if (row.useDemoUnits) return { choice: "local", reason: "use_demo_units is on (demo inventory)" };
+  if (row.software !== "sitelink") return { choice: "local", reason: `software is ${row.software}` };
+  if (!row.hasSiteLinkSettings) return { choice: "local", reason: "software is sitelink but the location has no SiteLink settings" };
+  return { choice: "sitelink", reason: "software is sitelink with SiteLink settings" };
+}
+
+/**
  * Which adapter serves the location, and why (for the start-up notice and `sitelink:status`).
  * Reads the account's `use_demo_units`, the location's `software` and whether it has settings.
  */
@@ -138,11 +151,7 @@ export async function chooseAdapter(db: Database, locationId: number): Promise<{
     .innerJoin(accounts, eq(accounts.id, locations.accountId))
     .leftJoin(sitelinkSites, eq(sitelinkSites.locationId, locations.id))
     .where(eq(locations.id, locationId));
-  if (!row) return { choice: "local", reason: "no such location" };
-  if (row.useDemoUnits) return { choice: "local", reason: "use_demo_units is on (demo inventory)" };
-  if (row.software !== "sitelink") return { choice: "local", reason: `software is ${row.software}` };
-  if (row.settings === null) return { choice: "local", reason: "software is sitelink but the location has no SiteLink settings" };
-  return { choice: "sitelink", reason: "software is sitelink with SiteLink settings" };
+  return adapterChoiceFor(row && { useDemoUnits: row.useDemoUnits, software: row.software, hasSiteLinkSettings: row.settings !== null });
 }
 
 export interface SiteLinkSettingsInput {
