@@ -5,8 +5,7 @@
  * Money in integer cents; each tax on each line rounded half up (app/domain/money.ts).
  */
 import { percentOf } from "./money";
-import { chargeKey, chargePostingKey } from "./billing";
-import { addDaysIso, addMonthsIso } from "./calendar";
+import { chargeKey, chargePostingKey, periodEnd, periodStart } from "./billing";
 import { firstMonthProtectionWording, firstMonthRentWording } from "./charge-wording";
 import { monthlyRateFor } from "./rates";
 
@@ -104,8 +103,7 @@ export { localDate as localToday } from "./calendar";
 
 /** The first month covered at move-in: D .. addMonths(D,1) − 1 day; next due addMonths(D,1). */
 export function firstPeriod(moveInDate: string): { paidThroughDate: string; nextDueDate: string } {
-  const nextDueDate = addMonthsIso(moveInDate, 1);
-  return { paidThroughDate: addDaysIso(nextDueDate, -1), nextDueDate };
+  return { paidThroughDate: periodEnd(moveInDate, 0), nextDueDate: periodStart(moveInDate, 1) };
 }
 
 function line(

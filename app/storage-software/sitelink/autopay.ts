@@ -19,7 +19,8 @@ import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { logger } from "~/logger.server";
 import { leases, payments, savedCards, tenantSoftwareLinks } from "~/db/schema";
-import { addDaysIso, addMonthsIso } from "~/domain/calendar";
+import { addMonthsIso } from "~/domain/calendar";
+import { nextDueAfter } from "~/domain/billing";
 import type { CardBrand } from "~/domain/cards";
 import type { Billing, LeaseBilling, LocationRef, TenantLease } from "../port";
 import { chargeAutopayCard, recordApprovedPayment } from "../local/ledger";
@@ -317,7 +318,7 @@ export function siteLinkBilling(deps: SiteLinkBillingDeps): Billing {
     const paidThru = dateOf(ledger.dPaidThru);
     const balance = decimalToCents(ledger.dcTotalDue ?? ledger.dcChargeBalance);
     if (!paidThru || balance <= 0) return NONE;
-    const nextDue = addDaysIso(paidThru, 1);
+    const nextDue = nextDueAfter(paidThru);
     if (nextDue > input.runDate) return NONE;
     const dueDate = currentDueDate(nextDue, input.runDate);
     const idempotencyKey = `autopay:${lease.id}:${dueDate}`;
