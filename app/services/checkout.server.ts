@@ -19,12 +19,15 @@ import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./rental-context.server";
 
+/** A checkout is kept a day: its cookie lasts a day, and an open checkout is closed a day after its hold ended. */
+export const CHECKOUT_KEPT_MS = 24 * 60 * 60_000;
+
 export function checkoutCookie() {
   const e = env();
   return createCookie(cookieName("checkout", e.secureCookies), {
     ...hostCookieOptions(e.secureCookies),
     secrets: e.sessionSecrets,
-    maxAge: 60 * 60 * 24,
+    maxAge: CHECKOUT_KEPT_MS / 1000,
   });
 }
 
@@ -264,7 +267,7 @@ export async function sweepAbandonedCheckouts(db: Database, now: Date): Promise<
   const rows = await db
     .update(checkouts)
     .set({ status: "abandoned", webPwHash: null })
-    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - 24 * 60 * 60_000))))
+    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - CHECKOUT_KEPT_MS))))
     .returning({ id: checkouts.id });
   return rows.length;
 }
