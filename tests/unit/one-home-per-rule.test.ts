@@ -3,23 +3,14 @@
  * once, in its home, and read from there. These guards read the source tree and fail when a rule's
  * expression appears anywhere else in app/ (as the money guard does for formatting).
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { APP, appSources } from "./app-sources";
 import { HOLD_MINUTES, HOLD_MS, holdEndsAt } from "~/domain/hold";
 import { monthlyRateFor } from "~/domain/rates";
 
-const APP = path.resolve(import.meta.dirname, "../../app");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) return sources(p);
-    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [p] : [];
-  });
-}
-
-const FILES = sources(APP).map((f) => ({ file: path.relative(APP, f).split(path.sep).join("/"), text: readFileSync(f, "utf8") }));
+const FILES = appSources().map((f) => ({ file: path.relative(APP, f).split(path.sep).join("/"), text: readFileSync(f, "utf8") }));
 
 /** "file:line: text" of every line (outside `home`) that matches one of `patterns`, unless `allowed` says it may. */
 function offenders(home: string, patterns: RegExp[], allowed: (line: string) => boolean = () => false): string[] {
