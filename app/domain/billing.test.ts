@@ -7,7 +7,9 @@ import {
   isIsoDate,
   lastPostedPeriod,
   localDate,
+  nextDueAfter,
   paidThrough,
+  paidThroughAfter,
   periodEnd,
   periodIndexOf,
   periodStart,
@@ -152,5 +154,18 @@ describe("chargeKey: one posting key for checkout and the billing run", () => {
   ] as const)("%j → %s", (charge, key) => {
     expect(chargeKey(charge)).toBe(key);
     expect(chargePostingKey(key, "2026-12-22")).toBe(`charge:${key}:2026-12-22`);
+  });
+});
+
+describe("paid-through arithmetic (decision 215)", () => {
+  it("the next due date is the day after the paid-through date", () => {
+    expect(nextDueAfter("2026-02-28")).toBe("2026-03-01");
+    expect(nextDueAfter("2026-12-31")).toBe("2027-01-01");
+  });
+  it("paying more whole months moves the paid-through date by billing periods from the next due date", () => {
+    expect(paidThroughAfter("2026-01-30", 0)).toBe("2026-01-30");
+    expect(paidThroughAfter("2026-01-30", 1)).toBe("2026-02-27");
+    expect(paidThroughAfter("2026-01-30", 3)).toBe("2026-04-29");
+    expect(paidThroughAfter("2026-02-14", 2)).toBe("2026-04-14");
   });
 });

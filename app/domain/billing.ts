@@ -23,6 +23,14 @@ export function periodStart(moveInDate: IsoDate, k: number): IsoDate {
 export function periodEnd(moveInDate: IsoDate, k: number): IsoDate {
   return addDaysIso(addMonthsIso(moveInDate, k + 1), -1);
 }
+/** The next due date: the day after the paid-through date (the paid-through arithmetic's one home, decision 215). */
+export function nextDueAfter(paidThroughDate: IsoDate): IsoDate {
+  return addDaysIso(paidThroughDate, 1);
+}
+/** The paid-through date after `periods` more whole billing months are paid (from the next due date). */
+export function paidThroughAfter(paidThroughDate: IsoDate, periods: number): IsoDate {
+  return periods === 0 ? paidThroughDate : periodEnd(nextDueAfter(paidThroughDate), periods - 1);
+}
 /** The period a date falls in (0 for the move-in month; −1 before move-in). */
 export function periodIndexOf(moveInDate: IsoDate, date: IsoDate): number {
   let k = calendarMonthsBetween(moveInDate, date);
@@ -170,7 +178,7 @@ export function paidThrough(moveInDate: IsoDate, lines: LedgerLine[]): { paidThr
     covered = k;
   }
   const paidThroughDate = covered < 0 ? addDaysIso(moveInDate, -1) : periodEnd(moveInDate, covered);
-  return { paidThroughDate, nextDueDate: addDaysIso(paidThroughDate, 1) };
+  return { paidThroughDate, nextDueDate: nextDueAfter(paidThroughDate) };
 }
 
 export interface PrepayQuote {

@@ -4,12 +4,12 @@ import {
   checkoutChargesFor,
   firstPeriod,
   localToday,
-  monthlyRateFor,
   quoteMoveIn,
   type QuoteCharge,
   type QuoteSettings,
   type QuoteUnitType,
 } from "./move-in-quote";
+import { monthlyRateFor } from "./rates";
 
 // Lumberton as seeded (spec §9): lock fee 7.00 with tax_1 6.75 %, not recurring; insurance tiers.
 const lockFee: QuoteCharge = { id: "lock", name: "Lock fee", amount: 700, tax1Rate: 6.75, tax2Rate: 0, isRecurring: false };

@@ -5,9 +5,9 @@
  * Money in integer cents; each tax on each line rounded half up (app/domain/money.ts).
  */
 import { percentOf } from "./money";
-import { chargeKey, chargePostingKey } from "./billing";
-import { addDaysIso, addMonthsIso } from "./calendar";
+import { chargeKey, chargePostingKey, periodEnd, periodStart } from "./billing";
 import { firstMonthProtectionWording, firstMonthRentWording } from "./charge-wording";
+import { monthlyRateFor } from "./rates";
 
 export interface QuoteUnitType {
   name: string;
@@ -86,11 +86,6 @@ export interface MoveInQuote {
   monthlyTotal: number;
 }
 
-/** The monthly rate: the web rate when web rates are on (and the type has one), else the standard rate. */
-export function monthlyRateFor(unitType: QuoteUnitType, isWebRatesEnabled: boolean): number {
-  return isWebRatesEnabled && unitType.webRate > 0 ? unitType.webRate : unitType.standardRate;
-}
-
 /** Parking spaces (and office units) do not need a lock or the like: their extra charges can be hidden. */
 export function isParkingOrOffice(unitType: Pick<QuoteUnitType, "name" | "category">): boolean {
   return unitType.category === "parking" || /\b(parking|office)\b/i.test(unitType.name);
@@ -108,8 +103,7 @@ export { localDate as localToday } from "./calendar";
 
 /** The first month covered at move-in: D .. addMonths(D,1) − 1 day; next due addMonths(D,1). */
 export function firstPeriod(moveInDate: string): { paidThroughDate: string; nextDueDate: string } {
-  const nextDueDate = addMonthsIso(moveInDate, 1);
-  return { paidThroughDate: addDaysIso(nextDueDate, -1), nextDueDate };
+  return { paidThroughDate: periodEnd(moveInDate, 0), nextDueDate: periodStart(moveInDate, 1) };
 }
 
 function line(

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { CardBrand } from "./cards";
 import { cardShape, refineCardExpiry, type YearMonth } from "./card-schema";
-import { accountCreationSchema, optionalCheckbox, PASSWORD_MAX, PASSWORD_MIN, tenantContactShape } from "./tenant-form";
+import { accountCreationSchema, optionalCheckbox, tenantContactShape, withPasswordLength } from "./tenant-form";
 
 export const MOVE_IN_STEPS = ["details", "protection", "review", "sign", "pay"] as const;
 export type MoveInStep = (typeof MOVE_IN_STEPS)[number];
@@ -76,20 +76,12 @@ export function nextStep(step: MoveInStep, eSign = true): MoveInStep | null {
  */
 export function detailsSchema(options: { passwordOptional: boolean }) {
   if (!options.passwordOptional) return accountCreationSchema;
-  const pw = z
-    .string()
-    .min(PASSWORD_MIN, `Your password must be at least ${PASSWORD_MIN} characters.`)
-    .max(PASSWORD_MAX, `Your password can be at most ${PASSWORD_MAX} characters.`)
-    .optional();
+  const pw = withPasswordLength(z.string(), "password").optional();
   return z
     .object({
       ...tenantContactShape,
       web_pw: pw,
-      confirm_web_pw: z
-        .string()
-        .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
-        .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`)
-        .optional(),
+      confirm_web_pw: withPasswordLength(z.string(), "password confirmation").optional(),
     })
     .superRefine((v, ctx) => {
       if ((v.web_pw ?? "") !== (v.confirm_web_pw ?? "")) {

@@ -3,7 +3,7 @@ import { ALL_CARD_BRANDS, cardSchema, type YearMonth } from "./card-schema";
 import type { CardBrand } from "./cards";
 import { cardNotAcceptedMessage } from "./accepted-cards";
 import { isIsoDate } from "./billing";
-import { PASSWORD_MAX, PASSWORD_MIN, passwordField, tenantContactShape } from "./tenant-form";
+import { passwordField, tenantContactShape, withPasswordLength } from "./tenant-form";
 import { dollarsToCents, formatCents } from "./money";
 import { CONTROL_MESSAGE, isCleanText } from "./text-rules";
 
@@ -22,11 +22,7 @@ export const forgotPasswordSchema = z.object({
   email: z.string({ error: "Enter your email address." }).trim().min(1, "Enter your email address.").pipe(z.email("Enter a valid email address, like name@example.com.")),
 });
 
-const confirmField = z
-  .string({ error: "Confirm your new password." })
-  .min(1, "Confirm your new password.")
-  .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
-  .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`);
+const confirmField = withPasswordLength(z.string({ error: "Confirm your new password." }).min(1, "Confirm your new password."), "password confirmation");
 
 const mustMatch = (v: { new_password?: string; confirm_password?: string }, ctx: z.RefinementCtx) => {
   if (v.new_password && v.confirm_password && v.new_password !== v.confirm_password) {

@@ -29,6 +29,13 @@ const checkbox = optionalCheckbox;
 
 export const PASSWORD_MIN = 6;
 export const PASSWORD_MAX = 20;
+
+/**
+ * The password length rule (spec §5: 6 to 20 characters; decision 215: its one home), with its
+ * messages, on a string field: "password", "password confirmation", "new password".
+ */
+export const withPasswordLength = (field: z.ZodString, what: string) =>
+  field.min(PASSWORD_MIN, `Your ${what} must be at least ${PASSWORD_MIN} characters.`).max(PASSWORD_MAX, `Your ${what} can be at most ${PASSWORD_MAX} characters.`);
 export const PHONE_MASK_HINT = "(###) ###-####";
 
 const PHONE_PROBLEM_MESSAGES: Record<UsPhoneProblem, (what: string) => string> = {
@@ -64,12 +71,7 @@ export const optionalPhoneField = (what: string) =>
 
 const phone = phoneField;
 
-export const passwordField = (what = "password") =>
-  z
-    .string({ error: `Enter a ${what}.` })
-    .min(1, `Enter a ${what}.`)
-    .min(PASSWORD_MIN, `Your ${what} must be at least ${PASSWORD_MIN} characters.`)
-    .max(PASSWORD_MAX, `Your ${what} can be at most ${PASSWORD_MAX} characters.`);
+export const passwordField = (what = "password") => withPasswordLength(z.string({ error: `Enter a ${what}.` }).min(1, `Enter a ${what}.`), what);
 
 /** Contact details: shared by account creation and the portal's profile form. */
 export const tenantContactShape = {
@@ -100,11 +102,7 @@ export const tenantContactSchema = z.object(tenantContactShape);
 /** The password and its confirmation of the account-creation form (spec §5: 6 to 20 characters each). */
 export const accountPasswordShape = {
   web_pw: passwordField("password"),
-  confirm_web_pw: z
-    .string({ error: "Confirm your password." })
-    .min(1, "Confirm your password.")
-    .min(PASSWORD_MIN, `Your password confirmation must be at least ${PASSWORD_MIN} characters.`)
-    .max(PASSWORD_MAX, `Your password confirmation can be at most ${PASSWORD_MAX} characters.`),
+  confirm_web_pw: withPasswordLength(z.string({ error: "Confirm your password." }).min(1, "Confirm your password."), "password confirmation"),
 };
 
 /** Spec §5: the confirmation must equal the password (reported on the confirmation). */

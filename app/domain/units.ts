@@ -3,6 +3,7 @@
  * filters, which types a location shows, and the Rent / Reserve actions. Pure: no I/O, no clock.
  * Money in integer cents. See docs/decisions/031-unit-listing-rules.md.
  */
+import { hasWebRate, monthlyRateFor } from "./rates";
 import { slugify } from "./slug";
 
 export type UnitCategory = "climate_controlled" | "drive_up" | "indoor" | "parking";
@@ -94,13 +95,12 @@ export interface RateDisplay {
  *   higher (a real saving). A missing (0 or negative) web rate falls back to the standard rate.
  */
 export function rateDisplay(t: { standardRate: number; webRate: number }, webRatesEnabled: boolean): RateDisplay {
-  if (!webRatesEnabled || t.webRate <= 0) {
-    return { rate: t.standardRate, wasRate: null, saving: 0, label: "Standard rate" };
+  const rate = monthlyRateFor(t, webRatesEnabled);
+  if (!webRatesEnabled || !hasWebRate(t)) {
+    return { rate, wasRate: null, saving: 0, label: "Standard rate" };
   }
-  const saving = t.standardRate - t.webRate;
-  return saving > 0
-    ? { rate: t.webRate, wasRate: t.standardRate, saving, label: "Web rate" }
-    : { rate: t.webRate, wasRate: null, saving: 0, label: "Web rate" };
+  const saving = t.standardRate - rate;
+  return saving > 0 ? { rate, wasRate: t.standardRate, saving, label: "Web rate" } : { rate, wasRate: null, saving: 0, label: "Web rate" };
 }
 
 // ---------------------------------------------------------------- availability

@@ -4,6 +4,7 @@
  * and says when to try again.
  */
 import type { Database } from "~/db/client.server";
+import { HOLD_MS } from "~/domain/hold";
 import { addressKey, hitRateLimit, hitRateLimits, refundRateLimit } from "./rate-limit.server";
 
 const MINUTE = 60_000;
@@ -19,9 +20,9 @@ export const ANONYMOUS_LIMITS = {
 
 export type AnonymousForm = keyof typeof ANONYMOUS_LIMITS;
 
-/** New units held by one IP within one hold length (15 minutes): about the units it holds at once. */
+/** New units held by one IP within one hold length (HOLD_MS, 15 minutes): about the units it holds at once. */
 export const HOLDS_PER_IP = 3;
-export const HOLD_WINDOW_MS = 15 * MINUTE;
+export const HOLD_WINDOW_MS = HOLD_MS;
 /**
  * New holds of one unit type from one address (an IPv6 /64) in an hour (decision 197): with each hold
  * capped at MAX_HOLD_MINUTES, one address can keep a given unit type out of reach for at most

@@ -9,6 +9,7 @@ import { createCookie } from "react-router";
 import type { Database } from "~/db/client.server";
 import { checkouts, locations } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
+import { holdEndsAt, holdUntil } from "~/domain/hold";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
 import type { CheckoutProgress } from "~/domain/move-in-steps";
 import type { AccountCreationInput } from "~/domain/tenant-form";
@@ -18,27 +19,15 @@ import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./rental-context.server";
 
-/** How long a unit is kept for one visitor between steps. */
-export const HOLD_MINUTES = 15;
-/**
- * However often a checkout renews its hold, it keeps its unit at most this long from its first hold
- * (decision 197). After that the unit is no longer kept for it (it can still rent it while it is
- * free), so three holds per address cannot keep a small unit type "sold out" by renewing for ever.
- */
-export const MAX_HOLD_MINUTES = 20;
-
-/** When a hold made at `now` for a checkout created at `firstHeldAt` ends; null once the cap is reached. */
-export function holdUntil(firstHeldAt: Date, now: Date): Date | null {
-  const until = Math.min(now.getTime() + HOLD_MINUTES * 60_000, firstHeldAt.getTime() + MAX_HOLD_MINUTES * 60_000);
-  return until > now.getTime() ? new Date(until) : null;
-}
+/** A checkout is kept a day: its cookie lasts a day, and an open checkout is closed a day after its hold ended. */
+export const CHECKOUT_KEPT_MS = 24 * 60 * 60_000;
 
 export function checkoutCookie() {
   const e = env();
   return createCookie(cookieName("checkout", e.secureCookies), {
     ...hostCookieOptions(e.secureCookies),
     secrets: e.sessionSecrets,
-    maxAge: 60 * 60 * 24,
+    maxAge: CHECKOUT_KEPT_MS / 1000,
   });
 }
 
@@ -153,7 +142,7 @@ export async function holdForDetails(db: Database, ctx: RentalContext, input: { 
   if (input.existing) await reopenCharging(db, input.existing);
   const isNew = !(input.existing && input.existing.status === "open");
   const id = isNew ? randomId() : input.existing!.id;
-  const until = isNew ? new Date(input.now.getTime() + HOLD_MINUTES * 60_000) : holdUntil(input.existing!.createdAt, input.now);
+  const until = isNew ? holdEndsAt(input.now) : holdUntil(input.existing!.createdAt, input.now);
   // Past the hold cap the checkout keeps going without a hold, on its unit and expiry (decision 197).
   if (!until) return { id, unitId: input.existing!.unitId === null ? "" : String(input.existing!.unitId), until: input.existing!.expiresAt, isNew: false, at: input.now };
   const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
@@ -278,7 +267,7 @@ export async function sweepAbandonedCheckouts(db: Database, now: Date): Promise<
   const rows = await db
     .update(checkouts)
     .set({ status: "abandoned", webPwHash: null })
-    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - 24 * 60 * 60_000))))
+    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - CHECKOUT_KEPT_MS))))
     .returning({ id: checkouts.id });
   return rows.length;
 }

@@ -10,6 +10,7 @@ import { asc, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, locations } from "~/db/schema";
 import { localDate } from "~/domain/billing";
+import { holdEndsAt } from "~/domain/hold";
 import { storageFor } from "~/storage-software/index.server";
 import { hashPassword } from "~/platform/password.server";
 
@@ -71,7 +72,7 @@ export async function createTenantWithLease(
   });
 
   const checkoutId = input.holdToken ?? crypto.randomBytes(24).toString("base64url");
-  const until = new Date(input.now.getTime() + 15 * 60_000);
+  const until = holdEndsAt(input.now);
   if (!input.holdToken) {
     await db.insert(checkouts).values({ id: checkoutId, locationId: location.id, unitTypeId: Number(unitTypeId), idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
   }

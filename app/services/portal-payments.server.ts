@@ -14,9 +14,10 @@ import { maxPortalPayment, portalAmountError } from "~/domain/portal-forms";
 
 /** Card attempts per tenant per 15 minutes (card testing protection); a repeat of a used form does not count. */
 export const PAYMENT_ATTEMPTS_PER_TENANT = 10;
+export const PAYMENT_ATTEMPTS_WINDOW_MS = 15 * 60 * 1000;
 
 async function paymentLimited(ctx: PortalContext, tenantId: string): Promise<PaymentOutcome | null> {
-  const r = await hitRateLimit(ctx.db, { key: `pay:tenant:${tenantId}`, limit: PAYMENT_ATTEMPTS_PER_TENANT, windowMs: 15 * 60 * 1000, now: ctx.now });
+  const r = await hitRateLimit(ctx.db, { key: `pay:tenant:${tenantId}`, limit: PAYMENT_ATTEMPTS_PER_TENANT, windowMs: PAYMENT_ATTEMPTS_WINDOW_MS, now: ctx.now });
   return r.allowed ? null : { ok: false, message: `Too many payment attempts. Please wait ${r.retryAfterMinutes} minutes and try again, or call the office.` };
 }
 

@@ -18,6 +18,7 @@ import {
   saveSiteLinkSettings,
   storageFor,
 } from "~/storage-software/index.server";
+import { siteLinkLocations } from "~/storage-software/sitelink/scheduler";
 import { DEMO_CORP } from "../../sitelink-simulator/index";
 import { PASSWORD_ENV, startSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 import { loadContext } from "./route-helpers";
@@ -180,6 +181,8 @@ describe("SiteLink inventory: sync, choice of adapter and freshness", () => {
       expect(demoIds.length).toBeGreaterThan(0);
       for (const t of demoIds) expect(demo.map((d) => Number(d.id))).toContain(t.id);
       expect(bed.sim.control.calls()).toEqual([]);
+      // The scheduler reads the same rule (adapterChoiceFor): it syncs nothing for Lumberton meanwhile.
+      expect((await siteLinkLocations(bed.handle.db)).map((l) => l.id)).not.toContain(bed.lumberton.id);
     } finally {
       await bed.handle.db.update(accounts).set({ useDemoUnits: false }).where(eq(accounts.id, account.id));
       forgetStorageChoices(bed.handle.db);

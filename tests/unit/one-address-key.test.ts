@@ -3,29 +3,20 @@
  * (app/services/rate-limit.server.ts), which counts an IPv6 address by its /64. A limit that built
  * its own `…:ip:${ip}` key would treat each address of one /64 as a new visitor again.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-
-const APP = path.resolve(import.meta.dirname, "../../app");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) return sources(p);
-    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [p] : [];
-  });
-}
+import { APP, appSources } from "./app-sources";
 
 describe("per-address limit keys are built in one place", () => {
   it("no module but rate-limit.server.ts builds an `:ip:` key, and every module that counts a limit by address uses addressKey", () => {
     const home = path.join("services", "rate-limit.server.ts");
-    const offenders = sources(APP)
+    const offenders = appSources()
       .filter((f) => !f.endsWith(home))
       .filter((f) => /:ip:\$\{|["'`]\s*\+\s*ip\b|ip:\s*\$\{/.test(readFileSync(f, "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "")))
       .map((f) => path.relative(APP, f));
     expect(offenders).toEqual([]);
-    const users = sources(APP).filter((f) => /\baddressKey\(/.test(readFileSync(f, "utf8")));
+    const users = appSources().filter((f) => /\baddressKey\(/.test(readFileSync(f, "utf8")));
     expect(users.map((f) => path.relative(APP, f)).sort()).toEqual(
       [
         "services/anonymous-limits.server.ts",

@@ -1,21 +1,12 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { APP, appSources } from "./app-sources";
 import { formatCents, formatWholeDollars } from "~/domain/money";
-
-const APP = path.resolve(import.meta.dirname, "../../app");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) return sources(p);
-    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [p] : [];
-  });
-}
 
 describe("money is formatted in one place (app/domain/money.ts)", () => {
   it("no other module formats cents as dollars", () => {
-    const offenders = sources(APP)
+    const offenders = appSources()
       .filter((f) => !f.endsWith(path.join("domain", "money.ts")))
       .filter((f) => {
         const text = readFileSync(f, "utf8");

@@ -16,14 +16,13 @@ import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
 import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "./ledger";
 import { quoteMoveIn as quoteFromDomain } from "~/domain/move-in-quote";
+import { holdEndsAt } from "~/domain/hold";
 import { methodLast4 } from "~/domain/payment-method";
 import { localInventory } from "./inventory";
 
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
 
-/** How long the unit stays held for a checkout while its card is charged and the move-in recorded. */
-const CHARGE_HOLD_MINUTES = 15;
 
 import { EMAIL_TAKEN_MESSAGE } from "../errors";
 
@@ -404,7 +403,8 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         const locked = await lockCheckout(tx, input.checkoutId);
         if (locked.completedLeaseId != null) return { done: await existingMoveIn(tx, locked.completedLeaseId) };
         await refuseTakenEmail(tx, email);
-        const until = new Date(input.now.getTime() + CHARGE_HOLD_MINUTES * 60_000);
+        // Held for one hold length while the card is charged and the move-in recorded.
+        const until = holdEndsAt(input.now);
         const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "hold", until });
         if (!unit) throw new UnitUnavailableError("No unit of this type is available");
         await tx.update(checkouts).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(checkouts.id, input.checkoutId));

@@ -19,7 +19,8 @@ import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { logger } from "~/logger.server";
 import { leases, payments, savedCards, tenantSoftwareLinks } from "~/db/schema";
-import { addDaysIso, addMonthsIso } from "~/domain/calendar";
+import { addMonthsIso } from "~/domain/calendar";
+import { nextDueAfter } from "~/domain/billing";
 import type { CardBrand } from "~/domain/cards";
 import type { Billing, LeaseBilling, LocationRef, TenantLease } from "../port";
 import { chargeAutopayCard, recordApprovedPayment } from "../local/ledger";
@@ -29,7 +30,7 @@ import { readAnswer } from "./answers";
 import { mayHaveBeenApplied } from "./errors";
 import { readLedgers } from "./ledger-reads";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
-import type { SiteLinkSettings } from "./settings";
+import { settleAfterMsFor, type SiteLinkSettings } from "./settings";
 
 const CHECK_PAYMENT = "PaymentSimpleCheckWithSource";
 const PREFIX = "payment:autopay:";
@@ -125,8 +126,7 @@ export async function siteLinkAutopayDecline(
 export function siteLinkBilling(deps: SiteLinkBillingDeps): Billing {
   const { db, location, call, settings, gateway: getPaymentGateway } = deps;
   const journal = createJournal(db, location.id);
-  // Longer than the write timeout: a slow commit is never taken for none (as the move-in, decision 115).
-  const settleAfterMs = Math.max(2 * settings.writeTimeoutMs, 2 * 60_000);
+  const settleAfterMs = settleAfterMsFor(settings);
 
   const receipts = async (ledgerId: string) =>
     rows(
@@ -318,7 +318,7 @@ export function siteLinkBilling(deps: SiteLinkBillingDeps): Billing {
     const paidThru = dateOf(ledger.dPaidThru);
     const balance = decimalToCents(ledger.dcTotalDue ?? ledger.dcChargeBalance);
     if (!paidThru || balance <= 0) return NONE;
-    const nextDue = addDaysIso(paidThru, 1);
+    const nextDue = nextDueAfter(paidThru);
     if (nextDue > input.runDate) return NONE;
     const dueDate = currentDueDate(nextDue, input.runDate);
     const idempotencyKey = `autopay:${lease.id}:${dueDate}`;

@@ -24,6 +24,7 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
+import { holdEndsAt } from "~/domain/hold";
 import { isSignedOnline } from "~/domain/lease";
 import { cardBrand as brandOf } from "~/domain/cards";
 import type { MoveInQuote } from "~/domain/move-in-quote";
@@ -289,7 +290,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
             .where(eq(units.id, c.id));
         continue;
       }
-      const until = new Date(now.getTime() + 15 * 60_000);
+      const until = holdEndsAt(now);
       const claimed = await db
         .update(units)
         .set({ heldUntil: until, holdToken: checkoutId })

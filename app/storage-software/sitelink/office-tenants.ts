@@ -8,7 +8,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
-import { addDaysIso } from "~/domain/calendar";
+import { nextDueAfter } from "~/domain/billing";
 import type { LocationRef, OfficeClaimResult } from "../port";
 import { tenantIdFromLogin } from "./answers";
 import { rows, type SiteLinkCall } from "./calls";
@@ -92,7 +92,7 @@ export function siteLinkOfficeTenants(deps: { db: Database; location: LocationRe
           monthlyRate: decimalToCents(l.dcRent ?? "0"),
           insurancePremium: decimalToCents(l.dcInsurPremium ?? "0"),
           paidThroughDate: paidThrough,
-          nextDueDate: addDaysIso(paidThrough, 1),
+          nextDueDate: nextDueAfter(paidThrough),
           gateCode: String(l.sAccessCode ?? ""),
           leaseText: OFFICE_LEASE_TEXT,
           leaseHash: "",

@@ -8,7 +8,7 @@
  * is net of the discount; MC-C). Each row becomes one line whose amount + tax = its dcTotal exactly
  * (tax = dcTotal − amount + discount), and a discount, when the row has one, its own negative line.
  */
-import { addDaysIso } from "~/domain/calendar";
+import { nextDueAfter } from "~/domain/billing";
 import { percentOf } from "~/domain/money";
 import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/move-in-quote";
 import { firstMonthProtectionWording, firstMonthRentWording, periodChargeWording, PROTECTION_NAME, RENT_NAME } from "~/domain/charge-wording";
@@ -107,7 +107,7 @@ export function quoteFromCostRows(rows: Row[], ctx: SiteLinkQuoteContext): MoveI
   return {
     moveInDate: ctx.moveInDate,
     paidThroughDate: through,
-    nextDueDate: addDaysIso(through, 1),
+    nextDueDate: nextDueAfter(through),
     monthlyRate: ctx.monthlyRate,
     standardRate: ctx.standardRate,
     insurancePlanId: ctx.insurancePlanId,

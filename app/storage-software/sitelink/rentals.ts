@@ -5,8 +5,8 @@
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { accounts, locations, units, unitTypes } from "~/db/schema";
-import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/account-settings";
+import { units, unitTypes } from "~/db/schema";
+import { monthlyRateFor } from "~/domain/rates";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { LocationRef, MoveInQuote, Rentals } from "../port";
 import { StorageValidationError, UnitUnavailableError } from "../errors";
@@ -19,7 +19,7 @@ import { decimalToCents, inSiteWording } from "./quote";
 import { createSiteLinkMoveIn, siteLinkQuote, type MoveInGateway } from "./move-in";
 import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
 import { searchTenantsByEmail } from "./tenant-records";
-import type { SiteLinkSettings } from "./settings";
+import { isWebRatesEnabledAt, settleAfterMsFor, type SiteLinkSettings } from "./settings";
 
 export interface SiteLinkRentalsDeps {
   db: Database;
@@ -37,13 +37,7 @@ export interface SiteLinkRentalsDeps {
  * standard rate, so that SiteLink charges the rate the pages show (decision 115).
  */
 async function channelOf(db: Database, locationId: number): Promise<0 | 1> {
-  const [row] = await db
-    .select({ settings: accounts.globalSettings, locationSettings: locations.globalSettings })
-    .from(locations)
-    .innerJoin(accounts, eq(accounts.id, locations.accountId))
-    .where(eq(locations.id, locationId));
-  // The location's own global_settings over the account's (decision 201), as the pages read them.
-  return row && settingsForLocation(parseAccountGlobalSettings(row.settings), row.locationSettings).is_web_rates_enabled ? 1 : 0;
+  return (await isWebRatesEnabledAt(db, locationId)) ? 1 : 0;
 }
 
 type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered">;
@@ -58,8 +52,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
     billingFrequency: settings.billingFrequency,
     channelType: await channelOf(db, location.id),
     testMode: settings.testMode,
-    // Longer than the write timeout: a slow commit is never taken for none.
-    settleAfterMs: deps.settleAfterMs ?? Math.max(2 * settings.writeTimeoutMs, 2 * 60_000),
+    settleAfterMs: deps.settleAfterMs ?? settleAfterMsFor(settings),
   });
   const moveIns = async () =>
     createSiteLinkMoveIn({
@@ -97,7 +90,8 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
       if (input.insurancePlanId && !plan)
         throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       const premium = plan?.premium ?? 0;
-      const monthlyRate = rs.channelType === 1 && type.webRate > 0 ? type.webRate : type.standardRate;
+      // ChannelType 1 is the location's web-rates flag (channelOf): the rate SiteLink charges is the one the pages show.
+      const monthlyRate = monthlyRateFor(type, rs.channelType === 1);
       const quote = await siteLinkQuote(call, rs, {
         siteLinkUnitId: unit.externalId,
         moveInDate: input.moveInDate,

@@ -20,6 +20,8 @@ import { createJournal } from "./journal";
 import { centsToDecimal } from "./quote";
 import { findTenantWithNote, tenantParams } from "./tenant-records";
 import { rentableNow } from "./sync";
+import { isWebRatesEnabledAt } from "./settings";
+import { monthlyRateFor } from "~/domain/rates";
 import { logger } from "~/logger.server";
 
 export interface SiteLinkReservationsDeps {
@@ -251,6 +253,8 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
           where: (ut, { eq }) => eq(ut.id, Number(input.unitTypeId)),
           limit: 1,
         });
+        // The rate the reserve page showed: the web rate only when the location's web rates are on.
+        const quotedRate = type ? monthlyRateFor(type, await isWebRatesEnabledAt(db, location.id)) : 0;
         const key = `reservation:${input.idempotencyKey}`;
         await journal.begin({
           key,
@@ -272,7 +276,7 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
               sSource: "Gatehouse website",
               QTRentalTypeID: 2,
               iInquiryType: 2,
-              dcQuotedRate: centsToDecimal(type ? (type.webRate > 0 ? type.webRate : type.standardRate) : 0),
+              dcQuotedRate: centsToDecimal(quotedRate),
               dExpires: wallClock(input.expiresAt, tz),
               dFollowUp: siteLinkDate(input.desiredMoveInDate),
               sTrackingCode: input.confirmationCode,

@@ -13,7 +13,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, sitelinkSites } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
@@ -21,7 +21,7 @@ import { logger } from "~/logger.server";
 import { createSiteLinkClient } from "./client";
 import type { OperationContract } from "./contract";
 import contractJson from "./operations.json";
-import { loadSiteLinkSettings } from "./settings";
+import { adapterChoiceFor, loadSiteLinkSettings } from "./settings";
 import { collectSiteLinkStatus } from "./status";
 import { readSyncState, syncInventory, syncRates, type SyncReport } from "./sync";
 import { env, type Env } from "~/env.server";
@@ -38,14 +38,16 @@ export interface LocationSyncResult {
   error?: string;
 }
 
-/** The locations the SiteLink adapter serves: use_demo_units off, software sitelink, settings present. */
+/** The locations the SiteLink adapter serves (adapterChoiceFor: use_demo_units off, software sitelink, settings present). */
 export async function siteLinkLocations(db: Database) {
-  return db
-    .select({ id: locations.id, name: locations.name, timeZone: locations.timeZone })
+  const rows = await db
+    .select({ id: locations.id, name: locations.name, timeZone: locations.timeZone, software: locations.software, useDemoUnits: accounts.useDemoUnits })
     .from(locations)
     .innerJoin(accounts, eq(accounts.id, locations.accountId))
-    .innerJoin(sitelinkSites, eq(sitelinkSites.locationId, locations.id))
-    .where(and(eq(accounts.useDemoUnits, false), eq(locations.software, "sitelink")));
+    .innerJoin(sitelinkSites, eq(sitelinkSites.locationId, locations.id));
+  return rows
+    .filter((r) => adapterChoiceFor({ useDemoUnits: r.useDemoUnits, software: r.software, hasSiteLinkSettings: true }).choice === "sitelink")
+    .map(({ id, name, timeZone }) => ({ id, name, timeZone }));
 }
 
 function localHour(now: Date, timeZone: string): number {

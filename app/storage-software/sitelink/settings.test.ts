@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { endpointProblem, settingsProblems } from "./settings";
+import { adapterChoiceFor, endpointProblem, MIN_SETTLE_AFTER_MS, settingsProblems, settleAfterMsFor } from "./settings";
 
 const dev = { NODE_ENV: "development" } as NodeJS.ProcessEnv;
 const prod = { NODE_ENV: "production" } as NodeJS.ProcessEnv;
@@ -26,5 +26,25 @@ describe("SiteLink settings that are refused (issue 19, decision 186)", () => {
     const problems = settingsProblems({ endpoint: "http://sitelink.example/x", passwordEnv: "SESSION_SECRET", apiKeyEnv: "SITELINK_SECRET_KEY" }, prod);
     expect(problems).toHaveLength(3);
     expect(problems.join(" ")).toMatch(/SESSION_SECRET/);
+  });
+});
+
+describe("the adapter rule (adapterChoiceFor, decision 215)", () => {
+  const sitelink = { useDemoUnits: false, software: "sitelink", hasSiteLinkSettings: true };
+  it("SiteLink only with use_demo_units off, software sitelink and settings present", () => {
+    expect(adapterChoiceFor(sitelink).choice).toBe("sitelink");
+    expect(adapterChoiceFor({ ...sitelink, useDemoUnits: true })).toEqual({ choice: "local", reason: "use_demo_units is on (demo inventory)" });
+    expect(adapterChoiceFor({ ...sitelink, software: "no_api" }).choice).toBe("local");
+    expect(adapterChoiceFor({ ...sitelink, hasSiteLinkSettings: false }).choice).toBe("local");
+    expect(adapterChoiceFor(undefined).choice).toBe("local");
+  });
+});
+
+describe("the settle time after an unanswered write (settleAfterMsFor, decision 215)", () => {
+  it("twice the write timeout, never under two minutes", () => {
+    expect(MIN_SETTLE_AFTER_MS).toBe(120_000);
+    expect(settleAfterMsFor({ writeTimeoutMs: 45_000 })).toBe(120_000);
+    expect(settleAfterMsFor({ writeTimeoutMs: 90_000 })).toBe(180_000);
+    expect(settleAfterMsFor({ writeTimeoutMs: 1_500 })).toBe(120_000);
   });
 });

@@ -13,6 +13,7 @@ import { SoftwareUnreachableError } from "../errors";
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import type { Credentials } from "./envelope";
 import { logger } from "~/logger.server";
+import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/account-settings";
 import { encryptSecret, isLoopbackHost, isV1Blob, resolveSecret, secretEnvProblem, secretKey, SiteLinkSecretError } from "./secrets";
 import { rawEnv, type EnvSource } from "~/env.server";
 
@@ -128,6 +129,19 @@ export async function loadSiteLinkSettings(db: Database, locationId: number, env
 export type AdapterChoice = "local" | "sitelink";
 
 /**
+ * The adapter rule (decision 215: its one home): the account's `use_demo_units` on -> the demo inventory
+ * (local adapter), whatever `software` says; off, `software: sitelink` with SiteLink settings -> SiteLink;
+ * anything else -> local. `chooseAdapter` and the scheduler's `siteLinkLocations` both read it.
+ */
+export function adapterChoiceFor(row: { useDemoUnits: boolean; software: string; hasSiteLinkSettings: boolean } | undefined): { choice: AdapterChoice; reason: string } {
+  if (!row) return { choice: "local", reason: "no such location" };
+  if (row.useDemoUnits) return { choice: "local", reason: "use_demo_units is on (demo inventory)" };
+  if (row.software !== "sitelink") return { choice: "local", reason: `software is ${row.software}` };
+  if (!row.hasSiteLinkSettings) return { choice: "local", reason: "software is sitelink but the location has no SiteLink settings" };
+  return { choice: "sitelink", reason: "software is sitelink with SiteLink settings" };
+}
+
+/**
  * Which adapter serves the location, and why (for the start-up notice and `sitelink:status`).
  * Reads the account's `use_demo_units`, the location's `software` and whether it has settings.
  */
@@ -138,11 +152,7 @@ export async function chooseAdapter(db: Database, locationId: number): Promise<{
     .innerJoin(accounts, eq(accounts.id, locations.accountId))
     .leftJoin(sitelinkSites, eq(sitelinkSites.locationId, locations.id))
     .where(eq(locations.id, locationId));
-  if (!row) return { choice: "local", reason: "no such location" };
-  if (row.useDemoUnits) return { choice: "local", reason: "use_demo_units is on (demo inventory)" };
-  if (row.software !== "sitelink") return { choice: "local", reason: `software is ${row.software}` };
-  if (row.settings === null) return { choice: "local", reason: "software is sitelink but the location has no SiteLink settings" };
-  return { choice: "sitelink", reason: "software is sitelink with SiteLink settings" };
+  return adapterChoiceFor(row && { useDemoUnits: row.useDemoUnits, software: row.software, hasSiteLinkSettings: row.settings !== null });
 }
 
 export interface SiteLinkSettingsInput {
@@ -192,4 +202,31 @@ export async function saveSiteLinkSettings(db: Database, input: SiteLinkSettings
     channelType: input.channelType ?? 1,
   };
   await db.insert(sitelinkSites).values(values).onConflictDoUpdate({ target: sitelinkSites.locationId, set: values });
+}
+
+/** The shortest settle time (below): two minutes, however short the write timeout. */
+export const MIN_SETTLE_AFTER_MS = 2 * 60_000;
+
+/**
+ * SiteLink's settle time after an unanswered write (decision 215): how long a write without an answer
+ * stays "not known yet" before finding nothing in SiteLink means it did nothing. Longer than the write
+ * timeout, so that a slow commit is never taken for none. Every reconciliation (move-in, autopay,
+ * tenant contact) reads it from here.
+ */
+export function settleAfterMsFor(settings: Pick<SiteLinkSettings, "writeTimeoutMs">): number {
+  return Math.max(2 * settings.writeTimeoutMs, MIN_SETTLE_AFTER_MS);
+}
+
+/**
+ * Whether the location's web rates are on: its own global_settings over the account's (decision 201),
+ * as the pages read them. SiteLink's quotes, move-ins (ChannelType, decision 115) and reservations
+ * (dcQuotedRate) follow it so that SiteLink records the rate the site shows.
+ */
+export async function isWebRatesEnabledAt(db: Database, locationId: number): Promise<boolean> {
+  const [row] = await db
+    .select({ settings: accounts.globalSettings, locationSettings: locations.globalSettings })
+    .from(locations)
+    .innerJoin(accounts, eq(accounts.id, locations.accountId))
+    .where(eq(locations.id, locationId));
+  return row ? settingsForLocation(parseAccountGlobalSettings(row.settings), row.locationSettings).is_web_rates_enabled : false;
 }

@@ -37,8 +37,8 @@ import { billingInfoParams, expiryParam } from "./billing-params";
 import { readLedgers } from "./ledger-reads";
 import { autopayWantedAtMoveIn, autopayWishHandled } from "./move-in-attempts";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
-import type { SiteLinkSettings } from "./settings";
-import { addDaysIso, addMonthsIso } from "~/domain/calendar";
+import { settleAfterMsFor, type SiteLinkSettings } from "./settings";
+import { nextDueAfter, paidThroughAfter } from "~/domain/billing";
 
 export interface SiteLinkTenantsDeps {
   db: Database;
@@ -74,10 +74,6 @@ function phoneFields(record: Row, cellPhone: string): OwnedFields {
   return phone === "" || phone === (record.sMobile ?? "").trim() ? { sMobile: cellPhone, sPhone: cellPhone } : { sMobile: cellPhone };
 }
 
-/** The last day of `periods` whole billing months after a paid-through date. */
-function addPeriods(paidThrough: string, periods: number): string {
-  return periods === 0 ? paidThrough : addDaysIso(addMonthsIso(addDaysIso(paidThrough, 1), periods), -1);
-}
 
 export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
@@ -88,7 +84,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     call,
     journal,
     log: deps.log ?? logger,
-    settleAfterMs: Math.max(2 * settings.writeTimeoutMs, 2 * 60_000),
+    settleAfterMs: settleAfterMsFor(settings),
   });
 
   /** The site's TenantID of our tenant, when the tenant is linked at this location. */
@@ -175,7 +171,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     const period = withOne - due;
     const coveredPeriods = period > 0 ? Math.floor(-due / period) : 0;
     return {
-      paidThrough: addPeriods(postedThrough, coveredPeriods),
+      paidThrough: paidThroughAfter(postedThrough, coveredPeriods),
       postedThrough,
       balance: due + coveredPeriods * period,
       coveredPeriods,
@@ -237,7 +233,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     return {
       ...lease,
       paidThroughDate: paidThrough,
-      nextDueDate: addDaysIso(paidThrough, 1),
+      nextDueDate: nextDueAfter(paidThrough),
       balance,
       gateCode: row.sAccessCode ?? lease.gateCode,
       moveOutDate: dateOf(row.dSchedOut) ?? lease.moveOutDate,
@@ -473,7 +469,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         },
       ],
       total,
-      newPaidThroughDate: addPeriods(paidThrough, months),
+      newPaidThroughDate: paidThroughAfter(paidThrough, months),
     };
   }
 
