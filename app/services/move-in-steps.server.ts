@@ -11,7 +11,7 @@ import type { Database } from "~/db/client.server";
 import { autopayChoice } from "~/domain/autopay-choice";
 import { formatCents } from "~/domain/money";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
-import { monthlyRateFor } from "~/domain/move-in-quote";
+import { monthlyRateFor } from "~/domain/rates";
 import { allowedStep, furthestStep, moveInSteps, parseStep, type MoveInStep } from "~/domain/move-in-steps";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlock, rentalBlockMessage, unitDescription } from "~/domain/rental-rules";

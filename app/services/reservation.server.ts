@@ -9,7 +9,7 @@ import { asc } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema";
 import { reservationExpiresAt, reservationWindow } from "~/domain/reservation";
-import { monthlyRateFor } from "~/domain/move-in-quote";
+import { monthlyRateFor } from "~/domain/rates";
 import { formatPhone } from "~/domain/phone";
 import { storageFor } from "~/storage-software/index.server";
 import type { ReservationRecord } from "~/storage-software/port";
