@@ -26,7 +26,7 @@ export function yearMonth(today: string) {
 }
 
 /** "Sunday, November 22, 2026" for a "YYYY-MM-DD" day. */
-export function formatDay(day: string) {
+function formatDay(day: string) {
   return new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
 }
 
@@ -43,7 +43,7 @@ export interface RentPageRequest {
 /** What the rental page shows for one request, or where it sends the visitor instead. */
 export type RentPage = { redirect: string } | { page: RentPageView };
 export type RentPageView = ReturnType<typeof pageBase> & { blocked: string | null; view: StepView | null; furthest: MoveInStep | null };
-export type StepView = Awaited<ReturnType<typeof stepView>>;
+type StepView = Awaited<ReturnType<typeof stepView>>;
 
 export async function rentPage(db: Database, ctx: RentalContext, req: RentPageRequest): Promise<RentPage> {
   const basePath = `/rent/${req.unitTypeId}`;
