@@ -11,22 +11,27 @@ export default [
   route("storage-tips", "routes/storage-tips.tsx"),
   route("size-guide", "routes/size-guide.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
-  route("customer-portal/login", "routes/customer-portal.login.tsx"),
   route("customer-portal/logout", "routes/customer-portal.logout.tsx"),
-  route("customer-portal/create-sign-in", "routes/customer-portal.create-sign-in.tsx"),
-  route("customer-portal/forgot-password", "routes/customer-portal.forgot-password.tsx"),
-  route("customer-portal/reset-password", "routes/customer-portal.reset-password.tsx"),
-  // Pathless layouts (decision 160): their middleware checks the session, then the unit, once, before
-  // any loader or action of the pages under them; the URLs are the pages' own.
-  layout("routes/customer-portal.signed-in.tsx", [
-    route("customer-portal", "routes/customer-portal._index.tsx"),
-    route("customer-portal/profile", "routes/customer-portal.profile.tsx"),
-    route("customer-portal/receipts/:paymentId", "routes/customer-portal.receipt.tsx"),
-    layout("routes/customer-portal.unit.tsx", [
-      route("customer-portal/units/:leaseId/pay", "routes/customer-portal.pay.tsx"),
-      route("customer-portal/units/:leaseId/prepay", "routes/customer-portal.prepay.tsx"),
-      route("customer-portal/units/:leaseId/autopay", "routes/customer-portal.autopay.tsx"),
-      route("customer-portal/units/:leaseId/move-out", "routes/customer-portal.move-out.tsx"),
+  // The portal's pages with a UI share one layout: the portal's stylesheet and the page's container
+  // (decision 225).
+  layout("routes/customer-portal.layout.tsx", [
+    route("customer-portal/login", "routes/customer-portal.login.tsx"),
+    route("customer-portal/create-sign-in", "routes/customer-portal.create-sign-in.tsx"),
+    route("customer-portal/forgot-password", "routes/customer-portal.forgot-password.tsx"),
+    route("customer-portal/reset-password", "routes/customer-portal.reset-password.tsx"),
+    // Pathless layouts (decision 160): their middleware checks the session, then the unit, once, before
+    // any loader or action of the pages under them; the URLs are the pages' own. The signed-in one
+    // also draws the portal's navigation (decision 225).
+    layout("routes/customer-portal.signed-in.tsx", [
+      route("customer-portal", "routes/customer-portal._index.tsx"),
+      route("customer-portal/profile", "routes/customer-portal.profile.tsx"),
+      route("customer-portal/receipts/:paymentId", "routes/customer-portal.receipt.tsx"),
+      layout("routes/customer-portal.unit.tsx", [
+        route("customer-portal/units/:leaseId/pay", "routes/customer-portal.pay.tsx"),
+        route("customer-portal/units/:leaseId/prepay", "routes/customer-portal.prepay.tsx"),
+        route("customer-portal/units/:leaseId/autopay", "routes/customer-portal.autopay.tsx"),
+        route("customer-portal/units/:leaseId/move-out", "routes/customer-portal.move-out.tsx"),
+      ]),
     ]),
   ]),
   route("units", "routes/units.tsx"),

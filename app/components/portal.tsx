@@ -1,5 +1,5 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
-import { Form } from "react-router";
+import { Form, useMatches } from "react-router";
 import { Link } from "~/components/link";
 import { CardFields, type CardFieldsMeta } from "./card-fields";
 import { CsrfInput, FieldErrors } from "./form";
@@ -7,6 +7,21 @@ import { phoneHref } from "~/domain/phone";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import type { YearMonth } from "~/domain/card-schema";
 import type { CardBrand } from "~/db/schema/billing";
+
+/**
+ * What a portal page tells the portal's layouts (decision 225) through its `handle`: which link of the
+ * navigation is the current page, and whether the page is wide (the dashboard's table of units).
+ */
+export interface PortalPageHandle {
+  portalNav?: "dashboard" | "profile";
+  portalWide?: boolean;
+}
+
+/** The current portal page's wishes: its match's `handle` (the deepest match that says anything). */
+export function usePortalPage(): { current: "dashboard" | "profile" | "other"; wide: boolean } {
+  const handles = useMatches().map((m) => (m.handle ?? {}) as PortalPageHandle);
+  return { current: handles.findLast((h) => h.portalNav)?.portalNav ?? "other", wide: handles.some((h) => h.portalWide) };
+}
 
 /** The signed-in portal's navigation, with sign-out (a POST form, so it works without JavaScript). */
 export function PortalNav({ name, csrfToken, current }: { name: string; csrfToken: string; current: "dashboard" | "profile" | "other" }) {

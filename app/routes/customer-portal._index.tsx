@@ -2,7 +2,7 @@ import { data } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal._index";
 import { routeMeta } from "~/components/route-meta";
-import { CallOffice, PortalNav } from "~/components/portal";
+import { CallOffice, type PortalPageHandle } from "~/components/portal";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
@@ -10,13 +10,12 @@ import { phoneHref } from "~/domain/phone";
 import { externalPaymentLink } from "~/domain/payment-links";
 import { officeInstructions } from "~/domain/office-instructions";
 import { settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
-import { getCsrfToken } from "~/services/csrf.server";
 import { listPortalUnits, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { storageFor } from "~/storage-software/index.server";
 import { signedInTenant } from "~/services/portal-access.server";
-import portalCss from "~/styles/portal.css?url";
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+/** The portal's navigation marks "My units"; the units' table needs the wide page (decision 225). */
+export const handle = { portalNav: "dashboard", portalWide: true } satisfies PortalPageHandle;
 
 const DONE: Record<string, string> = {
   "autopay-on": "Autopay is on. Your card will be charged on each due date.",
@@ -38,7 +37,7 @@ function portalFlags(settings: AccountGlobalSettings) {
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
   const tenantId = ctx.session.tenantId;
-  const [tenant, units, csrf] = await Promise.all([ctx.storage.getTenant(tenantId), listPortalUnits(ctx, tenantId), getCsrfToken(request)]);
+  const units = await listPortalUnits(ctx, tenantId);
   const withLedgers = await Promise.all(
     units.map(async ({ lease, location }) => {
       // The location's own global_settings over the account's (decision 201).
@@ -60,13 +59,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const done = new URL(request.url).searchParams.get("done");
   return data(
     {
-      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
-      csrfToken: csrf.token,
       phone: ctx.phone,
       units: withLedgers,
       done: done ? (DONE[done] ?? null) : null,
     },
-    { headers: portalHeaders(csrf.setCookie) },
+    { headers: portalHeaders() },
   );
 }
 
@@ -77,8 +74,7 @@ export const meta: Route.MetaFunction = ({ matches }) =>
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   return (
-    <div className="container page portal">
-      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="dashboard" />
+    <>
       <h1>My units</h1>
       {loaderData.done ? (
         <div className="alert alert--success" role="status">
@@ -304,6 +300,6 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <p className="portal-help">
         Questions about your bill? Call us at <a href={phoneHref(loaderData.phone)}>{loaderData.phone}</a>.
       </p>
-    </div>
+    </>
   );
 }

@@ -8,14 +8,13 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
 import { autopaySchema } from "~/domain/portal-forms";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { enrolAutopay } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
@@ -23,7 +22,6 @@ export const handle = { enhanceForms: true, paymentPage: true } satisfies Paymen
 
 /** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
@@ -86,8 +84,7 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
   const { lease } = loaderData;
   const card = lease.autopay.card;
   return (
-    <div className="container page page--narrow portal">
-      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+    <>
       <p>
         <Link to="/customer-portal">← My units</Link>
       </p>
@@ -141,6 +138,6 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
           </Form>
         </>
       )}
-    </div>
+    </>
   );
 }

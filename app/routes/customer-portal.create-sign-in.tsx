@@ -14,12 +14,10 @@ import { clearCsrfCookieHeader, getCsrfToken, validateCsrf } from "~/services/cs
 import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { createTenantSession, getTenantSession } from "~/services/session.server";
 import { createOfficeSignIn } from "~/services/office-sign-in.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 /** "Rented at the office? Create your sign-in" (issue 11, docs/decisions/141). */
 export const handle = { enhanceForms: true };
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = await portalContext(context);
@@ -76,7 +74,7 @@ export default function CreateSignIn({ loaderData, actionData }: Route.Component
   });
   const names = ["email", "office_password", "new_password", "confirm_password"] as const;
   return (
-    <div className="container page page--narrow portal">
+    <>
       <h1>Create your sign-in</h1>
       <p className="lead">
         Rented at the office? Enter the email address the office has for you and the password the office gave you, then choose your own password.
@@ -105,6 +103,6 @@ export default function CreateSignIn({ loaderData, actionData }: Route.Component
       <p>
         <Link to="/customer-portal/login">Back to sign in</Link>
       </p>
-    </div>
+    </>
   );
 }

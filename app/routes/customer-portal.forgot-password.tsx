@@ -9,11 +9,9 @@ import { forgotPasswordSchema } from "~/domain/portal-forms";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { requestPasswordReset } from "~/services/auth.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request }: Route.LoaderArgs) {
   const csrf = await getCsrfToken(request);
@@ -55,7 +53,7 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
     onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema }),
   });
   return (
-    <div className="container page page--narrow portal">
+    <>
       <h1>Forgot your password?</h1>
       {loaderData.sent ? (
         <div className="alert alert--success" role="status">
@@ -79,6 +77,6 @@ export default function ForgotPassword({ loaderData, actionData }: Route.Compone
       <p>
         <Link to="/customer-portal/login">Back to sign in</Link>
       </p>
-    </div>
+    </>
   );
 }

@@ -11,11 +11,9 @@ import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/por
 import { createTenantSession, getTenantSession, safeRedirectTo } from "~/services/session.server";
 import { signIn } from "~/services/auth.server";
 import { phoneHref } from "~/domain/phone";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = await portalContext(context);
@@ -76,7 +74,7 @@ export default function PortalLogin({ loaderData, actionData }: Route.ComponentP
     onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema }),
   });
   return (
-    <div className="container page page--narrow portal">
+    <>
       <h1>Customer portal sign in</h1>
       <p className="lead">Pay your bill, set up autopay, pay months ahead or give notice — any time.</p>
       {loaderData.notice ? (
@@ -114,6 +112,6 @@ export default function PortalLogin({ loaderData, actionData }: Route.ComponentP
         Rented online? Sign in with the email and password you chose when you rented. Rented at the office, or need help?
         Call us at <a href={phoneHref(loaderData.phone)}>{loaderData.phone}</a>.
       </p>
-    </div>
+    </>
   );
 }

@@ -6,26 +6,22 @@ import type { Route } from "./+types/customer-portal.move-out";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PortalNav } from "~/components/portal";
+import { CallOffice } from "~/components/portal";
 import { moveOutSchema } from "~/domain/portal-forms";
 import { formatDate } from "~/domain/billing";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { StorageValidationError } from "~/storage-software/errors";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
-  const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), getCsrfToken(request)]);
+  const csrf = await getCsrfToken(request);
   return data(
     {
-      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
       csrfToken: csrf.token,
       enabled: unit.settings.is_move_out_enabled && unit.lease.status === "active",
       sent: new URL(request.url).searchParams.get("sent") === "1",
@@ -82,8 +78,7 @@ export default function MoveOut({ loaderData, actionData }: Route.ComponentProps
   });
   const { lease } = loaderData;
   return (
-    <div className="container page page--narrow portal">
-      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+    <>
       <p>
         <Link to="/customer-portal">← My units</Link>
       </p>
@@ -114,6 +109,6 @@ export default function MoveOut({ loaderData, actionData }: Route.ComponentProps
           <SubmitButton pendingText="Sending…">Give notice</SubmitButton>
         </Form>
       )}
-    </div>
+    </>
   );
 }

@@ -8,7 +8,7 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
 import { paySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
@@ -16,7 +16,6 @@ import { newIdempotencyKey, portalHeaders, portalRouteHeaders } from "~/services
 import { payLease } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
@@ -24,7 +23,6 @@ export const handle = { enhanceForms: true, paymentPage: true } satisfies Paymen
 
 /** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
@@ -91,8 +89,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
   const due = Math.max(0, lease.balance);
   const choice = typeof fields.amount_choice.initialValue === "string" ? fields.amount_choice.initialValue : due > 0 ? "balance" : "other";
   return (
-    <div className="container page page--narrow portal">
-      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+    <>
       <p>
         <Link to="/customer-portal">← My units</Link>
       </p>
@@ -129,6 +126,6 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
           <SubmitButton pendingText="Paying…">Pay now</SubmitButton>
         </Form>
       )}
-    </div>
+    </>
   );
 }

@@ -8,7 +8,7 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, PaymentMethodFields, PortalNav } from "~/components/portal";
+import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
 import { prepaySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
@@ -17,7 +17,6 @@ import { prepayLease } from "~/services/portal-payments.server";
 import type { PrepayOffer } from "~/storage-software/port";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
@@ -25,7 +24,6 @@ export const handle = { enhanceForms: true, paymentPage: true } satisfies Paymen
 
 /** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
@@ -94,8 +92,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
   const { lease } = loaderData;
   const chosen = typeof fields.months.initialValue === "string" ? fields.months.initialValue : String(loaderData.offers[0]?.months ?? "");
   return (
-    <div className="container page page--narrow portal">
-      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+    <>
       <p>
         <Link to="/customer-portal">← My units</Link>
       </p>
@@ -150,6 +147,6 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
           <SubmitButton pendingText="Paying…">Pay ahead now</SubmitButton>
         </Form>
       )}
-    </div>
+    </>
   );
 }

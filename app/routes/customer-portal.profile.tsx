@@ -6,7 +6,7 @@ import type { Route } from "./+types/customer-portal.profile";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PortalNav } from "~/components/portal";
+import { CallOffice, type PortalPageHandle } from "~/components/portal";
 import { PhoneInput } from "~/components/tenant-fields";
 import { changePasswordSchema, profileContactSchema, profilePhoneSchema } from "~/domain/portal-forms";
 import { PASSWORD_MAX, PASSWORD_MIN, PHONE_MASK_HINT, tenantContactFromForm } from "~/domain/tenant-form";
@@ -16,12 +16,11 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { changeContact, changePassword, changePhone } from "~/services/profile.server";
 import { signedInTenant } from "~/services/portal-access.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { RETRY_AFTER_SECONDS } from "~/db/unavailable";
 
-export const handle = { enhanceForms: true };
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
+/** The portal's navigation marks "Profile and password" (decision 225). */
+export const handle = { enhanceForms: true, portalNav: "profile" } satisfies PortalPageHandle & { enhanceForms: boolean };
 
 const DONE: Record<string, string> = {
   contact: "Your contact details have been saved.",
@@ -167,8 +166,7 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
     onValidate: ({ formData }) => parseWithZod(formData, { schema: changePasswordSchema }),
   });
   return (
-    <div className="container page page--narrow portal">
-      <PortalNav name={`${t.firstName} ${t.lastName}`} csrfToken={loaderData.csrfToken} current="profile" />
+    <>
       <p>
         <Link to="/customer-portal">← My units</Link>
       </p>
@@ -272,6 +270,6 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
           <SubmitButton pendingText="Saving…">Change password</SubmitButton>
         </Form>
       </section>
-    </div>
+    </>
   );
 }

@@ -2,20 +2,15 @@ import { data } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal.receipt";
 import { routeMeta } from "~/components/route-meta";
-import { PortalNav } from "~/components/portal";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/billing";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import type { CardBrand } from "~/db/schema/billing";
-import { getCsrfToken } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { storageFor } from "~/storage-software/index.server";
 import type { Receipt } from "~/storage-software/port";
 import { signedInTenant } from "~/services/portal-access.server";
-import portalCss from "~/styles/portal.css?url";
 import { notFound } from "~/services/http.server";
-
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
@@ -30,17 +25,15 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
     }
   }
   if (!receipt) throw notFound(portalHeaders());
-  const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(tenantId), getCsrfToken(request)]);
+  const tenant = await ctx.storage.getTenant(tenantId);
   return data(
     {
-      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
       email: tenant?.email ?? "",
-      csrfToken: csrf.token,
       receipt,
       locationName,
       isNew: new URL(request.url).searchParams.get("new") === "1",
     },
-    { headers: portalHeaders(csrf.setCookie) },
+    { headers: portalHeaders() },
   );
 }
 
@@ -53,8 +46,7 @@ export default function ReceiptPage({ loaderData }: Route.ComponentProps) {
   const { receipt } = loaderData;
   const brand = CARD_BRAND_LABELS[receipt.payment.cardBrand as CardBrand] ?? receipt.payment.cardBrand;
   return (
-    <div className="container page page--narrow portal">
-      <PortalNav name={loaderData.name} csrfToken={loaderData.csrfToken} current="other" />
+    <>
       {loaderData.isNew ? (
         <div className="alert alert--success" role="status">
           <h2>Thank you, your payment was received.</h2>
@@ -106,6 +98,6 @@ export default function ReceiptPage({ loaderData }: Route.ComponentProps) {
       <p>
         <Link to="/customer-portal">Back to my units</Link>
       </p>
-    </div>
+    </>
   );
 }

@@ -12,11 +12,9 @@ import { PASSWORD_MAX, PASSWORD_MIN } from "~/domain/tenant-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { isResetTokenValid, resetPassword } from "~/services/auth.server";
-import portalCss from "~/styles/portal.css?url";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: portalCss }];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = await portalContext(context);
@@ -63,7 +61,7 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
   });
   if (!loaderData.valid && !actionData) {
     return (
-      <div className="container page page--narrow portal">
+      <>
         <h1>This link has expired</h1>
         <div className="alert alert--error" role="alert">
           <p>This password reset link has expired or was already used. Links work once, for one hour.</p>
@@ -71,11 +69,11 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         <p>
           <Link to="/customer-portal/forgot-password">Ask for a new link</Link>
         </p>
-      </div>
+      </>
     );
   }
   return (
-    <div className="container page page--narrow portal">
+    <>
       <h1>Choose a new password</h1>
       <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
         <CsrfInput token={loaderData.csrfToken} />
@@ -90,6 +88,6 @@ export default function ResetPassword({ loaderData, actionData }: Route.Componen
         </Field>
         <SubmitButton pendingText="Saving…">Save new password</SubmitButton>
       </Form>
-    </div>
+    </>
   );
 }

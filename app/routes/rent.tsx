@@ -17,11 +17,7 @@ import { NO_STORE } from "~/domain/cache";
 import { isHoneypotFilled } from "~/domain/form-fields";
 import { formatCents } from "~/domain/money";
 import {
-  allowedStep,
   detailsSchema,
-  furthestStep,
-  moveInSteps,
-  parseStep,
   paySchema,
   previousStep,
   protectionSchema,
@@ -42,7 +38,7 @@ import {
   clearCheckoutCookieHeader,
   getCheckout,
   isActiveCheckout,
-  loadRentalContext,
+  requireRentalContext,
   placeMoveIn,
   quoteCheckout,
   readCheckoutId,
@@ -55,22 +51,20 @@ import {
   saveProtection,
   type DetailsHold,
   saveSignature,
-  unitDescription,
 } from "~/services/move-in.server";
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
 import { CardNotTakenOnlineError, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";
 import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { autopayChoice } from "~/domain/autopay-choice";
-import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "~/services/anonymous-limits.server";
-import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, isCardLocked } from "~/services/card-attempts.server";
+import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried } from "~/services/card-attempts.server";
 import { AutopayField } from "~/components/autopay-field";
-import { notFound } from "~/services/http.server";
+import { rentPage, yearMonth } from "~/services/move-in-steps.server";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
 
@@ -81,137 +75,13 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: chec
 
 const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
 
-function yearMonth(today: string) {
-  return { year: Number(today.slice(0, 4)), month: Number(today.slice(5, 7)) };
-}
-
-function formatDay(day: string) {
-  return new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
-}
-
-async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
-  const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
-  if (!ctx) throw notFound();
-  // A type the location hides (is_show_only_specific_unit_types) is not offered online, even by URL.
-  if (!ctx.offered) throw notFound(undefined, "This unit is not offered online");
-  return ctx;
-}
-
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const ctx = await requireContext(context, params.unitTypeId);
-  const url = new URL(request.url);
-  const basePath = `/rent/${params.unitTypeId}`;
+  const now = clockNow();
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
   const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readCheckoutId(request)]);
-  let checkout = await getCheckout(context.db, checkoutId, params.unitTypeId);
-  if (checkout?.status === "completed" && url.searchParams.get("step") === "pay") throw redirect(`${basePath}/confirmation`);
-  // A payment whose outcome the facility's software has not confirmed yet: the confirming page.
-  if (checkout?.status === "confirming") throw redirect(`${basePath}/confirmation`);
-  if (checkout && !isActiveCheckout(checkout)) checkout = null;
-  const headers = { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) };
-  const eSign = ctx.settings.is_sitelink_esign_enabled;
-  const base = {
-    basePath,
-    csrfToken: csrf.token,
-    phone: formatPhone(ctx.location.phoneNumber),
-    locationName: ctx.location.name,
-    locationPath: `/locations/${ctx.location.urlSlug}`,
-    unit: unitDescription(ctx.unitType),
-    monthlyRate: ctx.settings.is_web_rates_enabled && ctx.unitType.webRate > 0 ? ctx.unitType.webRate : ctx.unitType.standardRate,
-    standardRate: ctx.unitType.standardRate,
-    heldUntil:
-      checkout && checkout.expiresAt > clockNow()
-        ? checkout.expiresAt.toLocaleTimeString("en-US", { timeZone: ctx.location.timeZone, hour: "numeric", minute: "2-digit" })
-        : null,
-    hasCheckout: Boolean(checkout),
-    // is_sitelink_esign_enabled off: no online e-sign step, the lease is signed at the office (decision 203).
-    eSign,
-    steps: moveInSteps(eSign),
-  };
-  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
-  if (block) return data({ ...base, blocked: rentalBlockMessage(block, base.phone), view: null, furthest: null }, { headers });
-  if (checkout && (await isCardLocked(context.db, { kind: "rental", checkoutId: checkout.id }, clockNow()))) {
-    return data({ ...base, blocked: cardLockedMessage(ctx.location.phoneNumber), view: null, furthest: null }, { headers });
-  }
-
-  const progress = checkoutProgress(checkout);
-  const requested = parseStep(url.searchParams.get("step"));
-  const step = allowedStep(requested, progress, eSign);
-  if (url.searchParams.has("step") && step !== requested) throw redirect(`${basePath}?step=${step}`);
-  const furthest = furthestStep(progress, eSign);
-  const details = checkoutDetails(checkout);
-
-  const view = await (async () => {
-    switch (step) {
-      case "details":
-        return {
-          step,
-          hasPassword: Boolean(checkout?.webPwHash),
-          defaults: details
-            ? {
-                ...Object.fromEntries(Object.entries(details).map(([k, v]) => [k, typeof v === "boolean" ? (v ? "on" : "") : (v ?? "")])),
-                cell_phone: formatPhone(details.cell_phone),
-                alt_contact_phone: details.alt_contact_phone ? formatPhone(details.alt_contact_phone) : "",
-              }
-            : {},
-        } as const;
-      case "protection": {
-        const { plans } = await quoteCheckout(ctx, null);
-        return {
-          step,
-          plans: plans.map((p) => ({
-            id: p.id,
-            label: `${formatCents(p.coverage)} coverage for ${formatCents(p.premium)} a month`,
-            detail: `Theft covered at ${p.description || "50%"}.${p.provider ? ` Provided by ${p.provider}.` : ""}`,
-          })),
-          required: ctx.settings.is_insurance_required,
-          choice: checkout?.insuranceChoice ?? null,
-          moveInDates: ctx.moveInDates.map((d) => ({ value: d, label: `${formatDay(d)}${d === ctx.today ? " (today)" : ""}` })),
-          moveInDate: effectiveMoveInDate(checkout?.moveInDate, ctx.moveInDates) ?? ctx.today,
-        } as const;
-      }
-      case "review": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
-        return {
-          step,
-          lines: q.quote.lines,
-          total: q.quote.total,
-          monthlyTotal: q.quote.monthlyTotal,
-          moveInDate: formatDay(q.quote.moveInDate),
-          paidThroughDate: formatDay(q.quote.paidThroughDate),
-          nextDueDate: formatDay(q.quote.nextDueDate),
-          changed: url.searchParams.get("changed") === "1",
-        } as const;
-      }
-      case "sign": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
-        return {
-          step,
-          leaseText: checkoutLeaseText(ctx, details!, q),
-          fullName: `${details!.first_name} ${details!.last_name}`,
-          signedName: checkout!.signedName,
-        } as const;
-      }
-      case "pay": {
-        const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
-        return {
-          step,
-          total: q.quote.total,
-          today: yearMonth(ctx.today),
-          acceptedCards: ctx.acceptedCards,
-          demonstration: ctx.cardPayments.demonstration,
-          autopay: autopayChoice(ctx.settings),
-          autopayTerms: ctx.location.autopayTerms,
-          nameOnCard: `${details!.first_name} ${details!.last_name}`,
-          postalCode: details!.postal_code,
-          // The held unit was rented at the office a moment before the payment; another is held now.
-          replacedUnit: (url.searchParams.get("replaced") ?? "").replace(/[^A-Za-z0-9 _-]/g, "").slice(0, 20) || null,
-          // A payment the facility's software never received: nothing was charged, pay again.
-          retry: url.searchParams.get("retry") === "1",
-        } as const;
-      }
-    }
-  })();
-  return data({ ...base, blocked: null, view, furthest }, { headers });
+  const page = await rentPage(context.db, ctx, { unitTypeId: params.unitTypeId, searchParams: new URL(request.url).searchParams, checkoutId, csrfToken: csrf.token, now });
+  if ("redirect" in page) throw redirect(page.redirect);
+  return data(page.page, { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } });
 }
 
 function clientIp(context: Route.ActionArgs["context"]): string {
@@ -228,7 +98,7 @@ export const action = keepFormThroughOutage(rentAction, (form) => ({
 
 async function rentAction({ params, request, context }: Route.ActionArgs) {
   const now = clockNow();
-  const ctx = await requireContext(context, params.unitTypeId);
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const basePath = `/rent/${params.unitTypeId}`;
@@ -584,7 +454,7 @@ function ProtectionStep({ view, d, actionData }: { view: StepView<"protection">;
         </div>
       ) : (
         <p>
-          <strong>Move-in date:</strong> {view.moveInDates[0]?.label ?? formatDay(view.moveInDate)}
+          <strong>Move-in date:</strong> {view.moveInDates[0]?.label ?? view.moveInDateLabel}
         </p>
       )}
       <div className="button-row">

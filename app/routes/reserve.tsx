@@ -1,5 +1,4 @@
 import { siteOriginFor } from "~/services/site-origin.server";
-import crypto from "node:crypto";
 import { getFormProps, getInputProps, useForm, type FieldMetadata } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
@@ -19,48 +18,22 @@ import { NameAndEmailFields, PhoneInput, TenantContactFields, TenantPasswordFiel
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { loadRentalContext, unitDescription } from "~/services/move-in.server";
-import { confirmationPath, isAccountForm, reservationBlock, reservationBlockMessage, reserveUnit } from "~/services/reservation.server";
+import { requireRentalContext } from "~/services/move-in.server";
+import { confirmationPath, isAccountForm, newIdempotencyKey, reservationBlock, reservationBlockMessage, reservePage, reserveUnit } from "~/services/reservation.server";
 import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
-import { notFound } from "~/services/http.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
 
-async function requireContext(context: Route.LoaderArgs["context"], unitTypeId: string) {
-  const ctx = await loadRentalContext(context.db, unitTypeId, clockNow());
-  if (!ctx) throw notFound();
-  // A type the location hides (is_show_only_specific_unit_types) is not offered online, even by URL.
-  if (!ctx.offered) throw notFound(undefined, "This unit is not offered online");
-  return ctx;
-}
-
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const ctx = await requireContext(context, params.unitTypeId);
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, clockNow());
   const csrf = await getCsrfToken(request);
-  const block = reservationBlock(ctx);
-  const phone = formatPhone(ctx.location.phoneNumber);
-  return data(
-    {
-      csrfToken: csrf.token,
-      idempotencyKey: crypto.randomBytes(16).toString("base64url"),
-      unit: unitDescription(ctx.unitType),
-      rate: ctx.settings.is_web_rates_enabled && ctx.unitType.webRate > 0 ? ctx.unitType.webRate : ctx.unitType.standardRate,
-      standardRate: ctx.unitType.standardRate,
-      locationName: ctx.location.name,
-      locationPath: `/locations/${ctx.location.urlSlug}`,
-      phone,
-      daysValid: ctx.settings.reservation_days_valid,
-      window: reservationWindow(ctx.today, ctx.settings.reservation_days_valid),
-      blocked: block ? reservationBlockMessage(block, phone) : null,
-      // Spec §9 "reservation short form": on, name, email and phone; off, the account-creation form (decision 135).
-      shortForm: ctx.settings.is_reservation_short_form_enabled,
-    },
-    { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } },
-  );
+  return data(reservePage(ctx, { csrfToken: csrf.token }), {
+    headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) },
+  });
 }
 
 /** The passwords are never sent back into the page. */
@@ -70,7 +43,7 @@ export const action = keepFormThroughOutage(reserveAction, (form) => ({ result: 
 
 async function reserveAction({ params, request, context }: Route.ActionArgs) {
   const now = clockNow();
-  const ctx = await requireContext(context, params.unitTypeId);
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const phone = formatPhone(ctx.location.phoneNumber);
@@ -90,7 +63,7 @@ async function reserveAction({ params, request, context }: Route.ActionArgs) {
   if (limited) return data({ result: submission.reply({ formErrors: [limited], hideFields: PASSWORDS }), formError: limited }, { status: 429 });
   if (isAccountForm(submission.value) && (await ctx.storage.isEmailRegistered(submission.value.email))) return fieldError("email", EMAIL_TAKEN_MESSAGE);
   const key = String(formData.get("idempotency_key") ?? "");
-  const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : crypto.randomBytes(16).toString("base64url");
+  const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : newIdempotencyKey();
   try {
     const { reservation } = await reserveUnit(context.db, ctx, { form: submission.value, idempotencyKey, now, origin: await siteOriginFor(context) });
     throw redirect(confirmationPath(reservation.confirmationCode), 303);

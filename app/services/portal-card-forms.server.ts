@@ -15,13 +15,12 @@ import { cardPaymentsAt } from "./card-payments.server";
  */
 const NOT_ECHOED = ["card_number", "cvv"];
 
-/** The data every card page shows: who is signed in, the unit, the location's cards and saved cards. */
+/** The data every card page shows (who is signed in is the signed-in layout's, decision 225): the unit, the location's cards and saved cards. */
 export async function cardPageData(request: Request, ctx: SignedInTenant, unit: TenantUnit) {
   const payment = portalCardPayment(unit.location, await cardPaymentsAt(unit.storage, unit.location));
-  const [tenant, savedCards, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
+  const [savedCards, csrf] = await Promise.all([unit.storage.listSavedCards(ctx.session.tenantId), getCsrfToken(request)]);
   return {
     page: {
-      name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "",
       csrfToken: csrf.token,
       phone: unit.location.phoneNumber,
       locationName: unit.location.name,

@@ -19,6 +19,7 @@ import { now as clockNow } from "~/platform/clock.server";
 import { requireTenantSession, type PortalSession } from "./session.server";
 import { notFound } from "./http.server";
 import type { CardPayments } from "./card-payments.server";
+import { getCsrfToken } from "./csrf.server";
 
 /** A location as the portal needs it. */
 export interface PortalLocation extends LocationRef {
@@ -141,6 +142,15 @@ export async function requirePortalTenant(context: Readonly<RouterContextProvide
   const ctx = await portalContext(context);
   const session = await requireTenantSession(ctx.db, request, ctx.now);
   return { ...ctx, session };
+}
+
+/**
+ * What the signed-in layout's navigation shows (decision 225): who is signed in, and the CSRF token of
+ * its sign-out form (bound to the session: no cookie to set).
+ */
+export async function portalNavData(request: Request, ctx: PortalContext & { session: PortalSession }): Promise<{ name: string; csrfToken: string }> {
+  const [tenant, csrf] = await Promise.all([ctx.storage.getTenant(ctx.session.tenantId), getCsrfToken(request)]);
+  return { name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "", csrfToken: csrf.token };
 }
 
 export interface PortalUnit {

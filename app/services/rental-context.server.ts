@@ -14,6 +14,7 @@ import { isUnitTypeShown } from "~/domain/units";
 import { storageFor } from "~/storage-software/index.server";
 import type { StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
 import { cardPaymentsAt, type CardPayments } from "./card-payments.server";
+import { notFound } from "./http.server";
 
 export interface RentalContext {
   storage: StorageSoftware;
@@ -105,4 +106,15 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
     acceptedCards: acceptedCardBrands(loc.paymentTypes),
     cardPayments,
   };
+}
+
+/**
+ * The rental context of a rental or reservation page: not found when there is no such unit type, or
+ * when the location hides it (is_show_only_specific_unit_types: not offered online, even by URL).
+ */
+export async function requireRentalContext(db: Database, unitTypeId: string, now: Date): Promise<RentalContext> {
+  const ctx = await loadRentalContext(db, unitTypeId, now);
+  if (!ctx) throw notFound();
+  if (!ctx.offered) throw notFound(undefined, "This unit is not offered online");
+  return ctx;
 }

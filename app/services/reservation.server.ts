@@ -8,7 +8,8 @@ import crypto from "node:crypto";
 import { asc } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema";
-import { reservationExpiresAt } from "~/domain/reservation";
+import { reservationExpiresAt, reservationWindow } from "~/domain/reservation";
+import { monthlyRateFor } from "~/domain/rates";
 import { formatPhone } from "~/domain/phone";
 import { storageFor } from "~/storage-software/index.server";
 import type { ReservationRecord } from "~/storage-software/port";
@@ -113,4 +114,33 @@ export async function sweepExpiredReservations(db: Database, now: Date): Promise
   let total = 0;
   for (const l of rows) total += await storageFor(db, l).expireReservations(now);
   return total;
+}
+
+/** A fresh idempotency key for a reservation form (a resubmitted form reserves once). */
+export function newIdempotencyKey(): string {
+  return crypto.randomBytes(16).toString("base64url");
+}
+
+/**
+ * What the reservation page (`/reserve/:unitTypeId`) shows (issue 21, decision 225): the unit and its
+ * rate, how long it is kept, the window of move-in dates, which form, or why it cannot be reserved.
+ */
+export function reservePage(ctx: RentalContext, input: { csrfToken: string }) {
+  const block = reservationBlock(ctx);
+  const phone = formatPhone(ctx.location.phoneNumber);
+  return {
+    csrfToken: input.csrfToken,
+    idempotencyKey: newIdempotencyKey(),
+    unit: unitDescription(ctx.unitType),
+    rate: monthlyRateFor(ctx.unitType, ctx.settings.is_web_rates_enabled),
+    standardRate: ctx.unitType.standardRate,
+    locationName: ctx.location.name,
+    locationPath: `/locations/${ctx.location.urlSlug}`,
+    phone,
+    daysValid: ctx.settings.reservation_days_valid,
+    window: reservationWindow(ctx.today, ctx.settings.reservation_days_valid),
+    blocked: block ? reservationBlockMessage(block, phone) : null,
+    // Spec §9 "reservation short form": on, name, email and phone; off, the account-creation form (decision 135).
+    shortForm: ctx.settings.is_reservation_short_form_enabled,
+  };
 }

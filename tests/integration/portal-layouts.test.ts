@@ -8,14 +8,15 @@ import { count } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { payments } from "~/db/schema";
 import routes from "~/routes";
-import { getCsrfToken } from "~/services/csrf.server";
+import { CSRF_FIELD, getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { tenantUnitContext } from "~/services/portal-access.server";
+import { signedInTenantContext, tenantUnitContext } from "~/services/portal-access.server";
 import { createTenantSession } from "~/services/session.server";
 import { action as payAction } from "~/routes/customer-portal.pay";
 import { action as prepayAction } from "~/routes/customer-portal.prepay";
 import { action as autopayAction } from "~/routes/customer-portal.autopay";
 import { action as moveOutAction, loader as moveOutLoader } from "~/routes/customer-portal.move-out";
+import { loader as signedInLoader } from "~/routes/customer-portal.signed-in";
 import { createTestDatabase } from "./db";
 import { callLayouts, callRoute } from "./route-helpers";
 
@@ -124,5 +125,20 @@ describe("the portal's layouts", () => {
     expect(page.data.lease.leaseId).toBe(mine.leaseId);
     // The page's own checks still follow: a form without its CSRF token is refused.
     expect((await callRoute(moveOutAction, handle.db, url, { init: post({ move_out_date: "2030-01-31" }, mine.session) })).status).toBe(403);
+  });
+
+  it("the signed-in layout's loader gives the portal navigation (decision 225) the tenant's name and a sign-out token of the session", async () => {
+    const mine = await signedInTenant();
+    const url = "/customer-portal/profile";
+    const request = () => new Request(`http://localhost${url}`, { headers: { Cookie: mine.session } });
+    const layouts = await callLayouts(handle.db, url, { init: { headers: { Cookie: mine.session } } });
+    const verdict = layouts.context.get(signedInTenantContext);
+    if (!verdict.ok) throw new Error("not signed in");
+    const tenant = (await verdict.value.storage.getTenant(verdict.value.session.tenantId))!;
+    const nav = await signedInLoader({ request: request(), params: {}, context: layouts.context } as never);
+    expect(nav.name).toBe(`${tenant.firstName} ${tenant.lastName}`);
+    const form = new FormData();
+    form.set(CSRF_FIELD, nav.csrfToken);
+    await expect(validateCsrf(request(), form)).resolves.toBeUndefined();
   });
 });
