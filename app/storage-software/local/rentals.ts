@@ -14,7 +14,7 @@ import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway
 import type { MoveInInput, MoveInQuote, MoveInRecord, MoveInResult, MoveInTenant, ReservationRecord, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
-import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "./ledger";
+import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "../shared/ledger";
 import { quoteMoveIn as quoteFromDomain } from "~/domain/move-in-quote";
 import { methodLast4 } from "~/domain/payment-method";
 import { localInventory } from "./inventory";

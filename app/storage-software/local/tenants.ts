@@ -22,7 +22,7 @@ import {
 import type { Payment, PaymentMethod, PaymentMethodInput, PrepayOffer, SavedCard, Tenant, TenantLease, Tenants } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageValidationError } from "../errors";
-import { leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment, type Executor } from "./ledger";
+import { leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment, type Executor } from "../shared/ledger";
 
 
 type TenantRow = typeof tenants.$inferSelect;

@@ -22,7 +22,7 @@ import { leases, payments, savedCards, tenantSoftwareLinks } from "~/db/schema";
 import { addDaysIso, addMonthsIso } from "~/domain/calendar";
 import type { CardBrand } from "~/domain/cards";
 import type { Billing, LeaseBilling, LocationRef, TenantLease } from "../port";
-import { chargeAutopayCard, recordApprovedPayment } from "../local/ledger";
+import { chargeAutopayCard, recordApprovedPayment } from "../shared/ledger";
 import { rows, type Row, type SiteLinkCall } from "./calls";
 import { createJournal, type JournalEntry } from "./journal";
 import { readAnswer } from "./answers";

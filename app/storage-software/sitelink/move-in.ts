@@ -40,7 +40,7 @@ import {
   StorageValidationError,
   UnitUnavailableError,
 } from "../errors";
-import { postCharges, recordApprovedPayment } from "../local/ledger";
+import { postCharges, recordApprovedPayment } from "../shared/ledger";
 import { newTenantRow } from "../local/rentals";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { mayHaveBeenApplied, readFailed } from "./errors";

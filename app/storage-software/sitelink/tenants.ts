@@ -22,7 +22,7 @@ import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { CardBrand } from "~/db/schema/billing";
 import type { Billing, ContactUpdate, LocationRef, Payment, PrepayOffer, SavedCard, TenantLease, Tenants } from "../port";
 import { OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
-import { recordApprovedPayment } from "../local/ledger";
+import { recordApprovedPayment } from "../shared/ledger";
 import { emailTakenError, localTenants, toPayment } from "../local/tenants";
 import { logger } from "~/logger.server";
 import type { SiteLinkLog } from "./client";
