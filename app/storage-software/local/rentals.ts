@@ -18,6 +18,7 @@ import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment }
 import { quoteMoveIn as quoteFromDomain } from "~/domain/move-in-quote";
 import { methodLast4 } from "~/domain/payment-method";
 import { localInventory } from "./inventory";
+import { newTenantRow } from "../shared/tenants";
 
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
@@ -84,29 +85,6 @@ function toReservation(r: typeof reservations.$inferSelect, unitName: string): R
 function isUniqueViolation(error: unknown): boolean {
   const e = error as { code?: string; cause?: { code?: string } };
   return e?.code === "23505" || e?.cause?.code === "23505";
-}
-
-/** Our tenant row for a tenant given at a move-in or reservation (both adapters keep one). */
-export function newTenantRow(t: MoveInTenant, email: string, accountId: number): typeof tenants.$inferInsert {
-  return {
-    accountId,
-    firstName: t.firstName,
-    lastName: t.lastName,
-    email,
-    cellPhone: t.cellPhone,
-    webPwHash: t.webPwHash,
-    addr1: t.addr1,
-    addr2: t.addr2 ?? null,
-    city: t.city,
-    region: t.region,
-    postalCode: t.postalCode,
-    isMilitary: t.isMilitary,
-    isCompany: t.isCompany,
-    isCommercial: t.isCommercial,
-    altContactFirstName: t.altContactFirstName ?? null,
-    altContactLastName: t.altContactLastName ?? null,
-    altContactPhone: t.altContactPhone ?? null,
-  };
 }
 
 export function localRentals(db: Database, location: LocationRef): Rentals {

@@ -23,7 +23,7 @@ import type { CardBrand } from "~/db/schema/billing";
 import type { Billing, ContactUpdate, LocationRef, Payment, PrepayOffer, SavedCard, TenantLease, Tenants } from "../port";
 import { OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
 import { recordApprovedPayment } from "../shared/ledger";
-import { emailTakenError, localTenants, toPayment } from "../local/tenants";
+import { emailTakenError, sharedTenants, toPayment } from "../shared/tenants";
 import { logger } from "~/logger.server";
 import type { SiteLinkLog } from "./client";
 import { siteLinkContactPush, type OwnedFields } from "./tenant-contact";
@@ -82,7 +82,7 @@ function addPeriods(paidThrough: string, periods: number): string {
 export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
   const now = deps.now ?? (() => new Date());
-  const local = localTenants(db, location);
+  const local = sharedTenants(db, location);
   const journal = createJournal(db, location.id);
   const contact = siteLinkContactPush({
     call,
