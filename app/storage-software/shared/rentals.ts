@@ -160,7 +160,7 @@ export function sharedRentals(db: Database, location: LocationRef, rows = rental
         nextDueDate: lease.nextDueDate,
         monthlyRate: lease.monthlyRate,
         autopayEnabled: lease.autopayEnabled,
-        // The local move-in enrols autopay in its own transaction: never chosen and left off.
+        // The local move-in enrols autopay in its own transaction: never chosen and left off (the SiteLink adapter sets this from its move-in attempts).
         autopayNotSetUp: false,
         createdAt: lease.createdAt,
         lines: ledger
