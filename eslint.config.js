@@ -4,6 +4,9 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import boundaries from "eslint-plugin-boundaries";
 
+/** The element types below the port: the two adapters and the module both share. */
+const belowPort = ["shared", "local-adapter", "sitelink-adapter"];
+
 export default tseslint.config(
   { ignores: ["build/", "build-*/", "coverage/", ".react-router/", "node_modules/", "data/", "test-results/", "playwright-report/", "drizzle/"] },
   js.configs.recommended,
@@ -18,7 +21,9 @@ export default tseslint.config(
   // Layers (README "Layers"): domain < platform < db, storage-software < services < components, routes.
   // platform: infrastructure with no business rules that the layers above share (the clock, the
   // payment gateway, password hashing).
-  // The adapters (app/storage-software/local, /sitelink) are reached only through the port.
+  // The adapters (app/storage-software/local, /sitelink) are reached only through the port. What both
+  // need (our own tenant, rental and ledger records) is app/storage-software/shared, below both:
+  // neither adapter imports the other, and shared imports neither (decision 220).
   {
     files: ["app/**/*.{ts,tsx}"],
     ignores: ["app/**/*.test.{ts,tsx}"],
@@ -30,7 +35,9 @@ export default tseslint.config(
         { type: "domain", pattern: "app/domain/**", partialMatch: false },
         { type: "platform", pattern: "app/platform/**", partialMatch: false },
         { type: "db", pattern: "app/db/**", partialMatch: false },
-        { type: "adapter", pattern: "app/storage-software/{local,sitelink}/**", partialMatch: false },
+        { type: "shared", pattern: "app/storage-software/shared/**", partialMatch: false },
+        { type: "local-adapter", pattern: "app/storage-software/local/**", partialMatch: false },
+        { type: "sitelink-adapter", pattern: "app/storage-software/sitelink/**", partialMatch: false },
         { type: "port", pattern: "app/storage-software/*", partialMatch: false },
         { type: "services", pattern: "app/services/**", partialMatch: false },
         { type: "components", pattern: "app/components/**", partialMatch: false },
@@ -45,8 +52,8 @@ export default tseslint.config(
           policies: [
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "platform" } } } },
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "db" } } } },
-            ...["db", "port", "adapter", "services", "components", "routes"].map((upper) => ({ from: { element: { type: "platform" } }, disallow: { to: { element: { type: upper } } } })),
-            { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "adapter" } } } },
+            ...["db", "port", ...belowPort, "services", "components", "routes"].map((upper) => ({ from: { element: { type: "platform" } }, disallow: { to: { element: { type: upper } } } })),
+            ...belowPort.map((type) => ({ from: { element: { type: "domain" } }, disallow: { to: { element: { type } } } })),
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "port" } } } },
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "services" } } } },
             { from: { element: { type: "domain" } }, disallow: { to: { element: { type: "components" } } } },
@@ -55,19 +62,23 @@ export default tseslint.config(
             { from: { element: { type: "db" } }, disallow: { to: { element: { type: "components" } } } },
             { from: { element: { type: "db" } }, disallow: { to: { element: { type: "routes" } } } },
             { from: { element: { type: "port" } }, disallow: { to: { element: { type: "services" } } } },
-            { from: { element: { type: "adapter" } }, disallow: { to: { element: { type: "services" } } } },
+            ...belowPort.map((type) => ({ from: { element: { type } }, disallow: { to: { element: { type: "services" } } } })),
             { from: { element: { type: "port" } }, disallow: { to: { element: { type: "components" } } } },
             { from: { element: { type: "port" } }, disallow: { to: { element: { type: "routes" } } } },
-            { from: { element: { type: "adapter" } }, disallow: { to: { element: { type: "components" } } } },
-            { from: { element: { type: "adapter" } }, disallow: { to: { element: { type: "routes" } } } },
+            ...belowPort.map((type) => ({ from: { element: { type } }, disallow: { to: { element: { type: "components" } } } })),
+            ...belowPort.map((type) => ({ from: { element: { type } }, disallow: { to: { element: { type: "routes" } } } })),
             { from: { element: { type: "services" } }, disallow: { to: { element: { type: "components" } } } },
             { from: { element: { type: "services" } }, disallow: { to: { element: { type: "routes" } } } },
             { from: { element: { type: "components" } }, disallow: { to: { element: { type: "routes" } } } },
-            // Only the storage-software port (and the adapters themselves) import an adapter.
-            { from: { element: { type: "db" } }, disallow: { to: { element: { type: "adapter" } } } },
-            { from: { element: { type: "services" } }, disallow: { to: { element: { type: "adapter" } } } },
-            { from: { element: { type: "components" } }, disallow: { to: { element: { type: "adapter" } } } },
-            { from: { element: { type: "routes" } }, disallow: { to: { element: { type: "adapter" } } } },
+            // Only the storage-software port imports an adapter or the shared module (decision 220).
+            ...["db", "services", "components", "routes"].flatMap((upper) =>
+              belowPort.map((type) => ({ from: { element: { type: upper } }, disallow: { to: { element: { type } } } })),
+            ),
+            // Neither adapter imports the other; the shared module imports neither (decision 220).
+            { from: { element: { type: "local-adapter" } }, disallow: { to: { element: { type: "sitelink-adapter" } } } },
+            { from: { element: { type: "sitelink-adapter" } }, disallow: { to: { element: { type: "local-adapter" } } } },
+            { from: { element: { type: "shared" } }, disallow: { to: { element: { type: "local-adapter" } } } },
+            { from: { element: { type: "shared" } }, disallow: { to: { element: { type: "sitelink-adapter" } } } },
           ],
         },
       ],
@@ -79,8 +90,8 @@ export default tseslint.config(
   // (scripts such as start:sitelink and the tests may).
   ...(() => {
     const adapter = {
-      regex: "(^~/storage-software/|/storage-software/)(local|sitelink)(/|$)",
-      message: "Use the storage-software port (storageFor in ~/storage-software/index.server and the types of ~/storage-software/port), never an adapter.",
+      regex: "(^~/storage-software/|/storage-software/)(local|sitelink|shared)(/|$)",
+      message: "Use the storage-software port (storageFor in ~/storage-software/index.server and the types of ~/storage-software/port), never an adapter or the adapters' shared module.",
     };
     const simulator = { group: ["**/sitelink-simulator", "**/sitelink-simulator/**"], message: "The app never imports the SiteLink simulator (a test and dev tool)." };
     return [
@@ -92,6 +103,18 @@ export default tseslint.config(
       {
         files: ["app/storage-software/**/*.{ts,tsx}"],
         rules: { "no-restricted-imports": ["error", { patterns: [simulator] }] },
+      },
+      // The port's own files (its interface, errors, catalogue) sit above the adapters and shared
+      // module: only index.server.ts, which builds an adapter, imports them (decision 220).
+      {
+        files: ["app/storage-software/*.{ts,tsx}"],
+        ignores: ["app/storage-software/index.server.ts", "app/storage-software/*.test.{ts,tsx}"],
+        rules: {
+          "no-restricted-imports": [
+            "error",
+            { patterns: [simulator, { regex: "^(\\./|~/storage-software/)(local|sitelink|shared)(/|$)", message: "Only the port's index.server.ts imports an adapter or the shared module (decision 220)." }] },
+          ],
+        },
       },
       {
         files: ["server/**/*.{ts,tsx}", "seeds/**/*.ts", "scripts/**/*.{ts,mjs,js}", "bench/**/*.{ts,mjs,js}", "tests/e2e/**/*.ts", "tests/fault/**/*.ts"],

@@ -3,7 +3,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { ledgerEntries, leases, payments } from "~/db/schema";
 import { getCheckout, placeMoveIn } from "~/services/move-in.server";
-import { hasPosting, leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "~/storage-software/local/ledger";
+import { hasPosting, leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "~/storage-software/shared/ledger";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
 

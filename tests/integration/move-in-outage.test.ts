@@ -10,7 +10,7 @@ import { checkouts, leases, payments, units } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
 import { getCheckout, placeMoveIn, sweepUnrecordedCharges } from "~/services/move-in.server";
 import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
-import { leaseBalance } from "~/storage-software/local/ledger";
+import { leaseBalance } from "~/storage-software/shared/ledger";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
 

@@ -4,7 +4,7 @@ import bcrypt from "bcryptjs";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, emailOutbox, leases, ledgerEntries, payments, savedCards, tenants, units } from "~/db/schema";
 import { getCheckout, getMoveInConfirmation, placeMoveIn, saveDetails, abandonCheckout } from "~/services/move-in.server";
-import { leaseBalance } from "~/storage-software/local/ledger";
+import { leaseBalance } from "~/storage-software/shared/ledger";
 import { StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { createTestDatabase, isPostgres } from "./db";
 import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";

@@ -9,7 +9,7 @@ import { leases, payments, savedCards } from "~/db/schema";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { chargesForPeriod, lastPostedPeriod, periodIndexOf, periodStart, periodsToPost } from "~/domain/billing";
 import type { Billing, LeaseBilling, LocationRef } from "../port";
-import { leaseBalance, postCharges, chargeAutopayCard, recordApprovedPayment } from "./ledger";
+import { leaseBalance, postCharges, chargeAutopayCard, recordApprovedPayment } from "../shared/ledger";
 import { domainLedger, refreshPaidThrough, termsOf } from "./tenants";
 
 export function localBilling(db: Database, location: LocationRef): Billing {

@@ -1,5 +1,6 @@
 /**
- * Rentals on our own database (issue 4): checkout holds, move-ins and reservations.
+ * Rentals on our own database (issue 4): checkout holds, move-ins and reservations (the records
+ * both adapters keep, reservations among them, are ../shared/rentals.ts).
  *
  * One unit is never rented or reserved twice: a unit is claimed by a conditional UPDATE of a row
  * picked with `FOR UPDATE SKIP LOCKED` (status must still be `available` and not held by another
@@ -7,136 +8,24 @@
  * refuse whatever might slip through. docs/decisions/041-move-in-transaction.md.
  */
 import crypto from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, ledgerEntries, leases, locations, payments, reservations, savedCards, tenants, units } from "~/db/schema";
+import { checkouts, ledgerEntries, leases, locations, payments, savedCards, units } from "~/db/schema";
 import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
-import type { MoveInInput, MoveInQuote, MoveInRecord, MoveInResult, MoveInTenant, ReservationRecord, Rentals, UnitHold } from "../port";
+import type { MoveInInput, MoveInQuote, MoveInResult, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
-import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "./ledger";
+import { postCharges, recordApprovedPayment, recordDeclinedPayment } from "../shared/ledger";
 import { quoteMoveIn as quoteFromDomain } from "~/domain/move-in-quote";
 import { holdEndsAt } from "~/domain/hold";
 import { methodLast4 } from "~/domain/payment-method";
 import { localInventory } from "./inventory";
+import { claimUnit, rentalRows, sharedRentals } from "../shared/rentals";
 
-type Row = Record<string, unknown>;
-const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
-
-
-import { EMAIL_TAKEN_MESSAGE } from "../errors";
-
-/** Claims one free unit of the type, preferring the one this checkout holds. Returns null when none is free. */
-async function claimUnit(
-  tx: Database | Transaction,
-  opts: { locationId: number; unitTypeId: number; holdToken: string | null; now: Date; set: "rented" | "reserved" | "hold"; until?: Date },
-): Promise<{ id: number; name: string } | null> {
-  const nowIso = opts.now.toISOString();
-  const token = opts.holdToken ?? "";
-  const setClause =
-    opts.set === "hold"
-      ? sql`held_until = ${opts.until!.toISOString()}::timestamptz, hold_token = ${token}`
-      : sql`status = ${opts.set}, held_until = null, hold_token = null`;
-  // A hold lets go, in the same statement, of a unit of another type held with the same token (one
-  // checkout holds at most one unit): one round trip instead of a transaction of four (issue 22).
-  const releaseOtherTypes =
-    opts.set === "hold" && opts.holdToken
-      ? sql`with released as (update units set held_until = null, hold_token = null where hold_token = ${token} and unit_type_id <> ${opts.unitTypeId} returning id) `
-      : sql``;
-  const result = await tx.execute(sql`
-    ${releaseOtherTypes}update units set ${setClause}, updated_at = now()
-    where id = (
-      select id from units
-      where location_id = ${opts.locationId} and unit_type_id = ${opts.unitTypeId} and status = 'available'
-        and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
-      order by (hold_token is not distinct from ${token}) desc, name
-      limit 1
-      for update skip locked
-    )
-    and status = 'available'
-    and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
-    returning id, name`);
-  const row = rowsOf(result)[0];
-  return row ? { id: Number(row.id), name: String(row.name) } : null;
-}
-
-function toReservation(r: typeof reservations.$inferSelect, unitName: string): ReservationRecord {
-  return {
-    id: String(r.id),
-    unitTypeId: String(r.unitTypeId),
-    unitId: String(r.unitId),
-    unitName,
-    firstName: r.firstName,
-    lastName: r.lastName,
-    email: r.email,
-    phone: r.phone,
-    desiredMoveInDate: r.desiredMoveInDate,
-    status: r.status,
-    expiresAt: r.expiresAt,
-    confirmationCode: r.confirmationCode,
-    cancelTokenHash: r.cancelTokenHash,
-    createdAt: r.createdAt,
-    tenantId: r.tenantId == null ? null : String(r.tenantId),
-  };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } };
-  return e?.code === "23505" || e?.cause?.code === "23505";
-}
-
-/** Our tenant row for a tenant given at a move-in or reservation (both adapters keep one). */
-export function newTenantRow(t: MoveInTenant, email: string, accountId: number): typeof tenants.$inferInsert {
-  return {
-    accountId,
-    firstName: t.firstName,
-    lastName: t.lastName,
-    email,
-    cellPhone: t.cellPhone,
-    webPwHash: t.webPwHash,
-    addr1: t.addr1,
-    addr2: t.addr2 ?? null,
-    city: t.city,
-    region: t.region,
-    postalCode: t.postalCode,
-    isMilitary: t.isMilitary,
-    isCompany: t.isCompany,
-    isCommercial: t.isCommercial,
-    altContactFirstName: t.altContactFirstName ?? null,
-    altContactLastName: t.altContactLastName ?? null,
-    altContactPhone: t.altContactPhone ?? null,
-  };
-}
 
 export function localRentals(db: Database, location: LocationRef): Rentals {
-  const accountIdOf = async (tx: Database | Transaction) => {
-    const [row] = await tx.select({ accountId: locations.accountId }).from(locations).where(eq(locations.id, location.id));
-    if (!row) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
-    return row.accountId;
-  };
-  const unitTypeNumber = (id: string) => {
-    if (!/^\d{1,9}$/.test(id)) throw new UnitUnavailableError("No such unit type");
-    return Number(id);
-  };
-
-  /**
-   * Reservations past their time give their units back. One statement (atomic on its own; runs on every
-   * rental page and hold, so it costs one round trip rather than a transaction of three; issue 22).
-   */
-  async function expireReservations(now: Date): Promise<number> {
-    const result = await db.execute(sql`
-      with expired as (
-        update reservations set status = 'expired'
-        where location_id = ${location.id} and status = 'active' and expires_at <= ${now.toISOString()}::timestamptz
-        returning unit_id
-      ), freed as (
-        update units set status = 'available'
-        where id in (select unit_id from expired) and status = 'reserved'
-        returning id
-      )
-      select count(*)::int as n from expired`);
-    return Number(rowsOf(result)[0]?.n ?? 0);
-  }
+  const rows = rentalRows(db, location);
+  const { unitTypeNumber, expireReservations, refuseTakenEmail, insertTenant } = rows;
 
   async function existingMoveIn(tx: Database | Transaction, leaseId: number): Promise<MoveInResult> {
     const lease = await tx.query.leases.findFirst({ where: eq(leases.id, leaseId) });
@@ -181,22 +70,6 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       .for("update");
     if (!row) throw new StorageSoftwareError("This checkout does not exist");
     return row;
-  }
-
-  async function refuseTakenEmail(tx: Transaction, email: string) {
-    const accountId = await accountIdOf(tx);
-    const taken = await tx.query.tenants.findFirst({
-      columns: { id: true },
-      where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email}`),
-    });
-    if (taken) throw new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
-  }
-
-  /** The tenant row of a move-in or a full-form reservation (the email already checked free). */
-  async function insertTenant(tx: Transaction, t: MoveInTenant, email: string): Promise<{ id: number }> {
-    const accountId = await accountIdOf(tx);
-    const [tenant] = await tx.insert(tenants).values(newTenantRow(t, email, accountId)).returning({ id: tenants.id });
-    return tenant!;
   }
 
   /** Tenant, lease, ledger lines, payment, saved card and the completed checkout: one transaction. */
@@ -301,6 +174,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
   }
 
   return {
+    ...sharedRentals(db, location, rows),
     // Every card taken here goes through our payment gateway.
     async cardsChargedBy() {
       return "gateway" as const;
@@ -340,53 +214,8 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       });
     },
 
-    async getMoveIn(leaseId): Promise<MoveInRecord | null> {
-      if (!/^\d{1,9}$/.test(leaseId)) return null;
-      const lease = await db.query.leases.findFirst({
-        where: and(eq(leases.id, Number(leaseId)), eq(leases.locationId, location.id)),
-        with: { unit: { columns: { name: true } }, tenant: { columns: { firstName: true, email: true } } },
-      });
-      if (!lease) return null;
-      const ledger = await listLedger(db, lease.id);
-      const payment = await db.query.payments.findFirst({
-        where: and(eq(payments.leaseId, lease.id), eq(payments.source, "move_in"), eq(payments.status, "approved")),
-      });
-      return {
-        leaseId: String(lease.id),
-        tenantId: String(lease.tenantId),
-        unitName: lease.unit.name,
-        gateCode: lease.gateCode,
-        firstName: lease.tenant.firstName,
-        email: lease.tenant.email,
-        moveInDate: lease.moveInDate,
-        paidThroughDate: lease.paidThroughDate,
-        nextDueDate: lease.nextDueDate,
-        monthlyRate: lease.monthlyRate,
-        autopayEnabled: lease.autopayEnabled,
-        // The local move-in enrols autopay in its own transaction: never chosen and left off.
-        autopayNotSetUp: false,
-        createdAt: lease.createdAt,
-        lines: ledger
-          .filter((l) => l.kind !== "payment")
-          .map((l) => ({ description: l.description, kind: l.kind === "credit" ? ("credit" as const) : ("charge" as const), amount: l.kind === "credit" ? -l.amount : l.amount, tax: l.tax })),
-        payment: payment
-          ? { id: String(payment.id), amount: payment.amount, cardBrand: payment.cardBrand, cardLast4: payment.cardLast4, authReference: payment.authReference }
-          : null,
-        lease: { text: lease.leaseText, hash: lease.leaseHash, signedName: lease.signedName, signedAt: lease.signedAt, signedIp: lease.signedIp },
-      };
-    },
-
     async releaseHold(holdToken) {
       await db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.holdToken, holdToken));
-    },
-
-    async isEmailRegistered(email) {
-      const accountId = await accountIdOf(db);
-      const row = await db.query.tenants.findFirst({
-        columns: { id: true },
-        where: and(eq(tenants.accountId, accountId), sql`lower(${tenants.email}) = ${email.trim().toLowerCase()}`),
-      });
-      return Boolean(row);
     },
 
     async moveIn(input: MoveInInput): Promise<MoveInResult> {
@@ -459,94 +288,5 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       if (row?.completedLeaseId != null) return { status: "completed", result: await existingMoveIn(db, row.completedLeaseId) };
       return { status: "not_completed", reason: "no move-in of this checkout" };
     },
-
-    async reserveUnit(input) {
-      const typeId = unitTypeNumber(input.unitTypeId);
-      await expireReservations(input.now);
-      const previous = await db.query.reservations.findFirst({ where: eq(reservations.idempotencyKey, input.idempotencyKey) });
-      if (previous) {
-        const u = await db.query.units.findFirst({ columns: { name: true }, where: eq(units.id, previous.unitId) });
-        return toReservation(previous, u?.name ?? "");
-      }
-      try {
-        return await db.transaction(async (tx) => {
-          // The full form's tenant account: created with the reservation or not at all.
-          const email = input.email.trim().toLowerCase();
-          if (input.tenant) await refuseTakenEmail(tx, email);
-          const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: null, now: input.now, set: "reserved" });
-          if (!unit) throw new UnitUnavailableError("No unit of this type is available");
-          const tenant = input.tenant ? await insertTenant(tx, input.tenant, email) : null;
-          const [row] = await tx
-            .insert(reservations)
-            .values({
-              locationId: location.id,
-              unitTypeId: typeId,
-              unitId: unit.id,
-              tenantId: tenant?.id ?? null,
-              firstName: input.firstName,
-              lastName: input.lastName,
-              email: input.email.trim().toLowerCase(),
-              phone: input.phone,
-              desiredMoveInDate: input.desiredMoveInDate,
-              expiresAt: input.expiresAt,
-              cancelTokenHash: input.cancelTokenHash,
-              confirmationCode: input.confirmationCode,
-              idempotencyKey: input.idempotencyKey,
-            })
-            .returning();
-          return toReservation(row!, unit.name);
-        });
-      } catch (error) {
-        // Two full forms with the same new email at once: the second finds it taken.
-        if (isUniqueViolation(error) && String((error as { cause?: { constraint?: string } }).cause?.constraint ?? (error as { constraint?: string }).constraint ?? "").includes("tenants_account_email")) {
-          throw new StorageValidationError(EMAIL_TAKEN_MESSAGE, { email: [EMAIL_TAKEN_MESSAGE] });
-        }
-        if (isUniqueViolation(error)) throw new UnitUnavailableError("This unit was just reserved");
-        throw error;
-      }
-    },
-
-    async getReservation({ id, confirmationCode, now }) {
-      await expireReservations(now);
-      const where = id
-        ? /^\d{1,9}$/.test(id)
-          ? eq(reservations.id, Number(id))
-          : undefined
-        : confirmationCode
-          ? eq(reservations.confirmationCode, confirmationCode)
-          : undefined;
-      if (!where) return null;
-      const row = await db.query.reservations.findFirst({ where: and(where, eq(reservations.locationId, location.id)) });
-      if (!row) return null;
-      const u = await db.query.units.findFirst({ columns: { name: true }, where: eq(units.id, row.unitId) });
-      return toReservation(row, u?.name ?? "");
-    },
-
-    async cancelReservation({ id, cancelTokenHash, now }) {
-      if (!/^\d{1,9}$/.test(id)) return null;
-      await expireReservations(now);
-      return db.transaction(async (tx) => {
-        const [row] = await tx
-          .select()
-          .from(reservations)
-          .where(and(eq(reservations.id, Number(id)), eq(reservations.locationId, location.id)))
-          .for("update");
-        if (!row) return null;
-        const a = Buffer.from(row.cancelTokenHash);
-        const b = Buffer.from(cancelTokenHash);
-        if (a.length !== b.length || !crypto.timingSafeEqual(a, b)) return null;
-        const u = await tx.query.units.findFirst({ columns: { name: true }, where: eq(units.id, row.unitId) });
-        if (row.status !== "active") return toReservation(row, u?.name ?? "");
-        const [updated] = await tx
-          .update(reservations)
-          .set({ status: "cancelled", cancelledAt: now })
-          .where(eq(reservations.id, row.id))
-          .returning();
-        await tx.update(units).set({ status: "available" }).where(and(eq(units.id, row.unitId), eq(units.status, "reserved")));
-        return toReservation(updated!, u?.name ?? "");
-      });
-    },
-
-    expireReservations,
   };
 }

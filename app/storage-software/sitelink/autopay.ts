@@ -23,7 +23,7 @@ import { addMonthsIso } from "~/domain/calendar";
 import { nextDueAfter } from "~/domain/billing";
 import type { CardBrand } from "~/domain/cards";
 import type { Billing, LeaseBilling, LocationRef, TenantLease } from "../port";
-import { chargeAutopayCard, recordApprovedPayment } from "../local/ledger";
+import { chargeAutopayCard, recordApprovedPayment } from "../shared/ledger";
 import { rows, type Row, type SiteLinkCall } from "./calls";
 import { createJournal, type JournalEntry } from "./journal";
 import { readAnswer } from "./answers";

@@ -41,8 +41,8 @@ import {
   StorageValidationError,
   UnitUnavailableError,
 } from "../errors";
-import { postCharges, recordApprovedPayment } from "../local/ledger";
-import { newTenantRow } from "../local/rentals";
+import { postCharges, recordApprovedPayment } from "../shared/ledger";
+import { newTenantRow } from "../shared/tenants";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { mayHaveBeenApplied, readFailed } from "./errors";
 import { findTenantWithNote, searchTenantsByEmail, tenantParams } from "./tenant-records";

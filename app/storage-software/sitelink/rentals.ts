@@ -10,7 +10,7 @@ import { monthlyRateFor } from "~/domain/rates";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { LocationRef, MoveInQuote, Rentals } from "../port";
 import { StorageValidationError, UnitUnavailableError } from "../errors";
-import { localRentals } from "../local/rentals";
+import { sharedRentals } from "../shared/rentals";
 import type { SiteLinkCall } from "./client";
 import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
@@ -44,7 +44,7 @@ type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" 
 
 export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
   const { db, location, call, settings } = deps;
-  const local = localRentals(db, location);
+  const local = sharedRentals(db, location);
   const rentalSettings = async () => ({
     charges: settings.cardChargedBy,
     cardTypeIds: settings.cardTypeIds,

@@ -13,7 +13,7 @@ import type { LocationRef, ReservationRecord, Rentals, ReserveInput } from "../p
 import { SoftwareUnreachableError, StorageSoftwareError, UnitUnavailableError } from "../errors";
 import { readAnswer, type AnswerOutcome } from "./answers";
 import { mayHaveBeenApplied } from "./errors";
-import { localRentals } from "../local/rentals";
+import { sharedRentals } from "../shared/rentals";
 import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
 import { freshUnitRow } from "./holds";
 import { createJournal } from "./journal";
@@ -55,7 +55,7 @@ export function wallClock(at: Date, timeZone: string): string {
 
 export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkReservations {
   const { db, location, call } = deps;
-  const local = localRentals(db, location);
+  const local = sharedRentals(db, location);
   const journal = createJournal(db, location.id);
 
   /**

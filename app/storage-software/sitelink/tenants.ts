@@ -22,8 +22,8 @@ import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { CardBrand } from "~/db/schema/billing";
 import type { Billing, ContactUpdate, LocationRef, Payment, PrepayOffer, SavedCard, TenantLease, Tenants } from "../port";
 import { OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
-import { recordApprovedPayment } from "../local/ledger";
-import { emailTakenError, localTenants, toPayment } from "../local/tenants";
+import { recordApprovedPayment } from "../shared/ledger";
+import { emailTakenError, sharedTenants, toPayment } from "../shared/tenants";
 import { logger } from "~/logger.server";
 import type { SiteLinkLog } from "./client";
 import { siteLinkContactPush, type OwnedFields } from "./tenant-contact";
@@ -78,7 +78,7 @@ function phoneFields(record: Row, cellPhone: string): OwnedFields {
 export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
   const now = deps.now ?? (() => new Date());
-  const local = localTenants(db, location);
+  const local = sharedTenants(db, location);
   const journal = createJournal(db, location.id);
   const contact = siteLinkContactPush({
     call,

@@ -1,6 +1,6 @@
 /**
  * What must hold in the database after the fault, checked with plain SQL (app/db/schema for the
- * tables; the balance rule of app/storage-software/local/ledger.ts), plus the payment gateway's own
+ * tables; the balance rule of app/storage-software/shared/ledger.ts), plus the payment gateway's own
  * record of what it charged (PAYMENT_GATEWAY_LOG, one JSON line per new charge, across restarts).
  */
 import fs from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * The local adapter's ledger (docs/decisions/040-billing-model.md): charge lines, payments and
+ * Our own ledger, kept by both adapters (docs/decisions/040-billing-model.md): charge lines, payments and
  * balances on our own tables (app/db/schema/billing.ts).
  *
  * - Charges are positive amounts owed, their tax in its own column; payments and credits are positive
