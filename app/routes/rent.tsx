@@ -1,5 +1,5 @@
 import { siteOriginFor } from "~/services/site-origin.server";
-import { getFormProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/link";
@@ -14,57 +14,18 @@ import { CsrfInput, FieldErrors, FormErrors, Honeypot, SubmitButton } from "~/co
 import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
-import { isHoneypotFilled } from "~/domain/form-fields";
 import { formatCents } from "~/domain/money";
-import {
-  detailsSchema,
-  paySchema,
-  previousStep,
-  protectionSchema,
-  signSchema,
-  STEP_LABELS,
-  type MoveInStep,
-} from "~/domain/move-in-steps";
-import { formatPhone } from "~/domain/phone";
-import { commonPasswordError } from "~/domain/common-passwords";
+import { detailsSchema, paySchema, previousStep, signSchema, STEP_LABELS, type MoveInStep } from "~/domain/move-in-steps";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import {
-  abandonCheckout,
-  checkoutCookieHeader,
-  checkoutDetails,
-  checkoutLeaseText,
-  checkoutProgress,
-  clearCheckoutCookieHeader,
-  getCheckout,
-  isActiveCheckout,
-  requireRentalContext,
-  placeMoveIn,
-  quoteCheckout,
-  readCheckoutId,
-  releaseOtherCheckout,
-  rentalBlock,
-  rentalBlockMessage,
-  holdForDetails,
-  releaseDetailsHold,
-  saveHeldDetails,
-  saveProtection,
-  type DetailsHold,
-  saveSignature,
-} from "~/services/move-in.server";
-import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
-import { CardNotTakenOnlineError, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
-import { toCardDetails } from "~/domain/card-schema";
-import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
-import { autopayChoice } from "~/domain/autopay-choice";
+import { checkoutCookieHeader, clearCheckoutCookieHeader, requireRentalContext, readCheckoutId } from "~/services/move-in.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
-import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "~/services/anonymous-limits.server";
-import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried } from "~/services/card-attempts.server";
 import { AutopayField } from "~/components/autopay-field";
-import { rentPage, yearMonth } from "~/services/move-in-steps.server";
+import { rentPage } from "~/services/move-in-steps.server";
+import { submitRentalStep } from "~/services/rental-submit.server";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
 
@@ -72,8 +33,6 @@ export const handle = { enhanceForms: true, paymentPage: true } satisfies Paymen
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
-
-const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
@@ -101,155 +60,22 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
   const formData = await request.formData();
   await validateCsrf(request, formData);
-  const basePath = `/rent/${params.unitTypeId}`;
-  const intent = String(formData.get("intent") ?? "");
-  const checkoutId = await readCheckoutId(request);
-  const found = await getCheckout(context.db, checkoutId, params.unitTypeId);
-  // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
-  // step of a completed checkout starts a new rental.
-  if ((found?.status === "completed" || found?.status === "confirming") && intent === "pay") throw redirect(`${basePath}/confirmation`, 303);
-  const checkout = found && isActiveCheckout(found) ? found : null;
-
-  if (intent === "cancel") {
-    if (checkout) {
-      await abandonCheckout(context.db, ctx, checkout);
-      await releaseHoldCount(context.db, clientIp(context));
-    }
-    throw redirect(`/locations/${ctx.location.urlSlug}`, { status: 303, headers: { "Set-Cookie": await clearCheckoutCookieHeader() } });
+  const result = await submitRentalStep(context.db, ctx, {
+    unitTypeId: params.unitTypeId,
+    formData,
+    checkoutId: await readCheckoutId(request),
+    clientIp: clientIp(context),
+    now,
+    origin: () => siteOriginFor(context),
+  });
+  if ("unknownStep" in result) throw data({ message: "Unknown step" }, { status: 400 });
+  if ("redirect" in result) {
+    const cookie = result.cookie === "clear" ? await clearCheckoutCookieHeader() : result.cookie ? await checkoutCookieHeader(result.cookie.set) : null;
+    throw redirect(result.redirect, { status: 303, headers: cookie ? { "Set-Cookie": cookie } : undefined });
   }
-
-  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
-  if (block) return data({ result: null, formError: rentalBlockMessage(block, formatPhone(ctx.location.phoneNumber)), emailTaken: false }, { status: 409 });
-
-  const fail = (result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean } = {}) =>
-    data(
-      { result: result as SubmissionResult<string[]> | null, formError: extra.formError ?? null, emailTaken: extra.emailTaken ?? false },
-      // An outage (503) says when to try again, like every other outage answer.
-      { status, headers: status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } : undefined },
-    );
-
-  if (intent === "details") {
-    if (isHoneypotFilled(formData)) throw redirect(basePath, 303);
-    const schema = detailsSchema({ passwordOptional: Boolean(checkout?.webPwHash) });
-    const submission = parseWithZod(formData, { schema });
-    if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
-    const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
-    const commonPassword = commonPasswordError(web_pw);
-    if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
-    const phone = formatPhone(ctx.location.phoneNumber);
-    // The unit first (issue 22, decision 206): in a rush for the last unit, the visitors who lose learn
-    // "sold out" from this one write, before any other check or write is made for them. A check below
-    // that refuses the visitor lets a new checkout's unit go again at once.
-    let hold: DetailsHold;
-    try {
-      hold = await holdForDetails(context.db, ctx, { existing: checkout, now });
-    } catch (error) {
-      if (error instanceof UnitUnavailableError) return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", phone) });
-      throw error;
-    }
-    let id: string;
-    try {
-      // The form's limit and, for a new checkout, the holds from this address and of this unit type:
-      // one statement, counted before the e-mail is looked up, so "this e-mail has an account" can be
-      // asked only as often as the form may be saved (decisions 196, 197).
-      const limited = await limitDetailsSubmission(context.db, { ip: clientIp(context), now, phone, newHold: !checkout, unitTypeId: params.unitTypeId });
-      if (limited) {
-        await releaseDetailsHold(ctx, hold);
-        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
-      }
-      if (await ctx.storage.isEmailRegistered(details.email)) {
-        await releaseDetailsHold(ctx, hold);
-        if (!checkout) await releaseNewHoldCounts(context.db, clientIp(context), params.unitTypeId);
-        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
-      }
-      await releaseOtherCheckout(context.db, ctx, checkoutId, params.unitTypeId);
-      id = await saveHeldDetails(context.db, ctx, { existing: checkout, hold, details, webPw: web_pw });
-    } catch (error) {
-      // Nothing half-saved (an outage, say): a new checkout's unit is not left held by nobody.
-      await releaseDetailsHold(ctx, hold).catch(() => undefined);
-      throw error;
-    }
-    throw redirect(`${basePath}?step=protection`, { status: 303, headers: { "Set-Cookie": await checkoutCookieHeader(id) } });
-  }
-
-  // Every later step needs the visitor's own checkout.
-  if (!checkout || !checkoutProgress(checkout).hasDetails) throw redirect(`${basePath}?step=details`, 303);
-
-  try {
-    if (intent === "protection") {
-      const { plans } = await quoteCheckout(ctx, null);
-      const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required, ctx.moveInDates) });
-      if (submission.status !== "success") return fail(submission.reply());
-      await saveProtection(context.db, ctx, checkout, submission.value.insurance_plan, now, submission.value.move_in_date);
-      throw redirect(`${basePath}?step=review`, 303);
-    }
-
-    // Without e-sign there is nothing to sign online (decision 203).
-    if (intent === "sign" && !ctx.settings.is_sitelink_esign_enabled) throw redirect(`${basePath}?step=pay`, 303);
-    if (intent === "sign") {
-      const details = checkoutDetails(checkout)!;
-      const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
-      if (submission.status !== "success") return fail(submission.reply());
-      if (checkout.insuranceChoice == null) throw redirect(`${basePath}?step=protection`, 303);
-      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
-      await saveSignature(context.db, ctx, checkout, { signedName: submission.value.signed_name, text: checkoutLeaseText(ctx, details, q), ip: clientIp(context), now });
-      throw redirect(`${basePath}?step=pay`, 303);
-    }
-
-    if (intent === "pay") {
-      const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: autopayChoice(ctx.settings).required, acceptedCards: ctx.acceptedCards }) });
-      if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
-      const autopay = autopayChoice(ctx.settings).offered && submission.value.autopay;
-      const phone = ctx.location.phoneNumber;
-      const attempt = await beginCardAttempt(context.db, { scope: { kind: "rental", checkoutId: checkout.id }, email: checkoutDetails(checkout)!.email, ip: clientIp(context), now });
-      if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
-      const payment: PaymentMethodInput = { kind: "card", card: toCardDetails(submission.value) };
-      const outcome = await placeMoveIn(context.db, ctx, checkout, { payment, autopay, now, origin: await siteOriginFor(context) }).catch(async (error: unknown) => {
-        await cardNotTried(context.db, attempt.ticket);
-        // The card could not be taken online (the unit is still free): say so plainly, keep the form.
-        if (error instanceof CardNotTakenOnlineError) return { status: "not_taken" as const, message: storageErrorMessage(error, formatPhone(phone)) };
-        throw error;
-      });
-      if (outcome.status === "not_taken") {
-        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [outcome.message] }), 409, { formError: outcome.message });
-      }
-      if (outcome.status === "changed") {
-        await cardNotTried(context.db, attempt.ticket);
-        throw redirect(`${basePath}?step=review&changed=1`, 303);
-      }
-      if (outcome.status === "confirming") {
-        // Not a decline and not an approval yet: the confirming page settles it (never "declined").
-        await cardNotTried(context.db, attempt.ticket);
-        throw redirect(`${basePath}/confirmation`, 303);
-      }
-      if (outcome.status === "declined") {
-        const { message } = cardDeclined(attempt.ticket, { where: `rental ${params.unitTypeId}`, reason: outcome.reason, last4: methodLast4(payment), phone });
-        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [message] }), 402, { formError: message });
-      }
-      await cardApproved(context.db, attempt.ticket);
-      throw redirect(`${basePath}/confirmation`, 303);
-    }
-  } catch (error) {
-    if (error instanceof UnitUnavailableError) {
-      // Taken at the office a moment before the payment, another unit of the size is held instead:
-      // the visitor sees it on the pay page with its own total (nothing was charged).
-      if (intent === "pay" && error.replacementUnitName) {
-        throw redirect(`${basePath}?step=pay&replaced=${encodeURIComponent(error.replacementUnitName)}`, 303);
-      }
-      if (intent === "pay" && error.message.startsWith("The unit held for you")) return fail(null, 409, { formError: error.message });
-      return fail(null, 409, { formError: storageErrorMessage(error, formatPhone(ctx.location.phoneNumber)) });
-    }
-    if (error instanceof StorageValidationError) {
-      return fail(null, 409, { formError: error.message, emailTaken: Boolean(error.fieldErrors.email) });
-    }
-    // The facility's software unreachable or refusing our credentials: the form stays, nothing was
-    // charged or saved, and the visitor is told to try again (never an error page).
-    if (error instanceof SoftwareUnreachableError) {
-      return fail(null, 503, { formError: storageErrorMessage(error, formatPhone(ctx.location.phoneNumber)) });
-    }
-    throw error;
-  }
-  throw data({ message: "Unknown step" }, { status: 400 });
+  // An outage (503) says when to try again, like every other outage answer.
+  const headers = result.status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } : undefined;
+  return data(result.answer, { status: result.status, headers });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders, actionHeaders }) => ({

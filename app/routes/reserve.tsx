@@ -8,19 +8,14 @@ import { CsrfInput, Field, FormErrors, Honeypot, SubmitButton } from "~/componen
 import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
-import { isHoneypotFilled } from "~/domain/form-fields";
 import { formatCents } from "~/domain/money";
-import { limitAnonymousForm } from "~/services/anonymous-limits.server";
-import { formatPhone } from "~/domain/phone";
-import { reservationFormSchema, reservationWindow } from "~/domain/reservation";
-import { commonPasswordError } from "~/domain/common-passwords";
+import { reservationFormSchema } from "~/domain/reservation";
 import { NameAndEmailFields, PhoneInput, TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requireRentalContext } from "~/services/move-in.server";
-import { confirmationPath, isAccountForm, newIdempotencyKey, reservationBlock, reservationBlockMessage, reservePage, reserveUnit } from "~/services/reservation.server";
-import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
+import { reservePage, submitReservation } from "~/services/reservation.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { CheckoutBlocked } from "~/components/checkout-blocked";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
@@ -36,9 +31,6 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   });
 }
 
-/** The passwords are never sent back into the page. */
-const PASSWORDS = ["web_pw", "confirm_web_pw"];
-
 export const action = keepFormThroughOutage(reserveAction, (form) => ({ result: outageResult(form), formError: null }));
 
 async function reserveAction({ params, request, context }: Route.ActionArgs) {
@@ -46,36 +38,9 @@ async function reserveAction({ params, request, context }: Route.ActionArgs) {
   const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
   const formData = await request.formData();
   await validateCsrf(request, formData);
-  const phone = formatPhone(ctx.location.phoneNumber);
-  const block = reservationBlock(ctx);
-  if (block) return data({ result: null, formError: reservationBlockMessage(block, phone) }, { status: 409 });
-  if (isHoneypotFilled(formData)) throw redirect(`/locations/${ctx.location.urlSlug}`, 303);
-  const window = reservationWindow(ctx.today, ctx.settings.reservation_days_valid);
-  const submission = parseWithZod(formData, { schema: reservationFormSchema(window, ctx.settings.is_reservation_short_form_enabled) });
-  if (submission.status !== "success") return data({ result: submission.reply({ hideFields: PASSWORDS }), formError: null }, { status: 400 });
-  const fieldError = (name: string, message: string) => data({ result: submission.reply({ hideFields: PASSWORDS, fieldErrors: { [name]: [message] } }), formError: null }, { status: 400 });
-  if (isAccountForm(submission.value)) {
-    const common = commonPasswordError(submission.value.web_pw);
-    if (common) return fieldError("web_pw", common);
-  }
-  // Counted before the e-mail is looked up (decision 196).
-  const limited = await limitAnonymousForm(context.db, "reservation", context.clientIp, now);
-  if (limited) return data({ result: submission.reply({ formErrors: [limited], hideFields: PASSWORDS }), formError: limited }, { status: 429 });
-  if (isAccountForm(submission.value) && (await ctx.storage.isEmailRegistered(submission.value.email))) return fieldError("email", EMAIL_TAKEN_MESSAGE);
-  const key = String(formData.get("idempotency_key") ?? "");
-  const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : newIdempotencyKey();
-  try {
-    const { reservation } = await reserveUnit(context.db, ctx, { form: submission.value, idempotencyKey, now, origin: await siteOriginFor(context) });
-    throw redirect(confirmationPath(reservation.confirmationCode), 303);
-  } catch (error) {
-    if (error instanceof UnitUnavailableError) {
-      return data({ result: submission.reply({ hideFields: PASSWORDS }), formError: reservationBlockMessage("sold_out", phone) }, { status: 409 });
-    }
-    if (error instanceof StorageValidationError) {
-      return data({ result: submission.reply({ hideFields: PASSWORDS, fieldErrors: error.fieldErrors }), formError: Object.keys(error.fieldErrors).length ? null : error.message }, { status: 400 });
-    }
-    throw error;
-  }
+  const result = await submitReservation(context.db, ctx, { formData, clientIp: context.clientIp, now, origin: () => siteOriginFor(context) });
+  if ("redirect" in result) throw redirect(result.redirect, 303);
+  return data(result.answer, { status: result.status });
 }
 
 export const headers: Route.HeadersFunction = ({ loaderHeaders }) => ({

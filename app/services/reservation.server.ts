@@ -19,6 +19,13 @@ import type { ReservationAccountInput, ReservationInput } from "~/domain/reserva
 import { tenantFromForm } from "~/domain/tenant-form";
 import { PORTAL_LOGIN_PATH } from "~/domain/payment-links";
 import { hashPassword } from "~/platform/password.server";
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { commonPasswordError } from "~/domain/common-passwords";
+import { isHoneypotFilled } from "~/domain/form-fields";
+import { reservationFormSchema } from "~/domain/reservation";
+import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
+import { limitAnonymousForm } from "./anonymous-limits.server";
 
 /** Why reservations cannot be made for this unit type, or null. */
 export function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "sold_out" | null {
@@ -143,4 +150,62 @@ export function reservePage(ctx: RentalContext, input: { csrfToken: string }) {
     // Spec §9 "reservation short form": on, name, email and phone; off, the account-creation form (decision 135).
     shortForm: ctx.settings.is_reservation_short_form_enabled,
   };
+}
+
+/** The passwords are never sent back into the page. */
+const PASSWORDS = ["web_pw", "confirm_web_pw"];
+
+export interface ReservationSubmission {
+  formData: FormData;
+  clientIp: string;
+  now: Date;
+  /** The website's configured origin (the cancel link in the e-mail); asked only when a reservation is made. */
+  origin: () => Promise<string>;
+}
+
+/** The reservation form's answer: the errors beside the fields (passwords never sent back) and a form-level message. */
+export interface ReservationFormAnswer {
+  result: SubmissionResult<string[]> | null;
+  formError: string | null;
+}
+
+export type ReservationSubmitResult = { redirect: string } | { status: number; answer: ReservationFormAnswer };
+
+/**
+ * What a POST to `/reserve/:unitTypeId` does (issue 21, decision 225): the blocks, the form's rules,
+ * the limit counted before the e-mail is looked up (decision 196), then the reservation, once per
+ * idempotency key. No HTTP here: the route reads the request and turns the result into a Response.
+ */
+export async function submitReservation(db: Database, ctx: RentalContext, sub: ReservationSubmission): Promise<ReservationSubmitResult> {
+  const { formData, now } = sub;
+  const phone = formatPhone(ctx.location.phoneNumber);
+  const block = reservationBlock(ctx);
+  if (block) return { status: 409, answer: { result: null, formError: reservationBlockMessage(block, phone) } };
+  if (isHoneypotFilled(formData)) return { redirect: `/locations/${ctx.location.urlSlug}` };
+  const window = reservationWindow(ctx.today, ctx.settings.reservation_days_valid);
+  const submission = parseWithZod(formData, { schema: reservationFormSchema(window, ctx.settings.is_reservation_short_form_enabled) });
+  if (submission.status !== "success") return { status: 400, answer: { result: submission.reply({ hideFields: PASSWORDS }), formError: null } };
+  const fieldError = (name: string, message: string) => ({ status: 400, answer: { result: submission.reply({ hideFields: PASSWORDS, fieldErrors: { [name]: [message] } }), formError: null } });
+  if (isAccountForm(submission.value)) {
+    const common = commonPasswordError(submission.value.web_pw);
+    if (common) return fieldError("web_pw", common);
+  }
+  // Counted before the e-mail is looked up (decision 196).
+  const limited = await limitAnonymousForm(db, "reservation", sub.clientIp, now);
+  if (limited) return { status: 429, answer: { result: submission.reply({ formErrors: [limited], hideFields: PASSWORDS }), formError: limited } };
+  if (isAccountForm(submission.value) && (await ctx.storage.isEmailRegistered(submission.value.email))) return fieldError("email", EMAIL_TAKEN_MESSAGE);
+  const key = String(formData.get("idempotency_key") ?? "");
+  const idempotencyKey = /^[A-Za-z0-9_-]{16,64}$/.test(key) ? key : newIdempotencyKey();
+  try {
+    const { reservation } = await reserveUnit(db, ctx, { form: submission.value, idempotencyKey, now, origin: await sub.origin() });
+    return { redirect: confirmationPath(reservation.confirmationCode) };
+  } catch (error) {
+    if (error instanceof UnitUnavailableError) {
+      return { status: 409, answer: { result: submission.reply({ hideFields: PASSWORDS }), formError: reservationBlockMessage("sold_out", phone) } };
+    }
+    if (error instanceof StorageValidationError) {
+      return { status: 400, answer: { result: submission.reply({ hideFields: PASSWORDS, fieldErrors: error.fieldErrors }), formError: Object.keys(error.fieldErrors).length ? null : error.message } };
+    }
+    throw error;
+  }
 }

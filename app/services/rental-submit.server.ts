@@ -1,0 +1,216 @@
+/**
+ * The online rental's form submissions, step by step (issue 21, decision 225): what a POST to
+ * `/rent/:unitTypeId` does — cancel, details (hold first, then the limits, then the e-mail check:
+ * decisions 196, 197, 206), protection, sign, pay — and what it answers: where to send the visitor
+ * (with the rental cookie to set or clear), or the form's errors with the values typed and the
+ * status. No HTTP here: the route reads the request (form data, CSRF, cookie, client address),
+ * calls `submitRentalStep` and turns the result into a Response; `rentPage` (move-in-steps.server.ts)
+ * is the page it renders.
+ */
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { Database } from "~/db/client.server";
+import { autopayChoice } from "~/domain/autopay-choice";
+import { toCardDetails } from "~/domain/card-schema";
+import { commonPasswordError } from "~/domain/common-passwords";
+import { isHoneypotFilled } from "~/domain/form-fields";
+import { detailsSchema, paySchema, protectionSchema, signSchema } from "~/domain/move-in-steps";
+import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
+import { formatPhone } from "~/domain/phone";
+import { rentalBlock, rentalBlockMessage } from "~/domain/rental-rules";
+import { CardNotTakenOnlineError, EMAIL_TAKEN_MESSAGE, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
+import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "./anonymous-limits.server";
+import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried } from "./card-attempts.server";
+import {
+  abandonCheckout,
+  checkoutDetails,
+  checkoutProgress,
+  getCheckout,
+  holdForDetails,
+  isActiveCheckout,
+  releaseDetailsHold,
+  releaseOtherCheckout,
+  saveHeldDetails,
+  saveProtection,
+  saveSignature,
+  type DetailsHold,
+} from "./checkout.server";
+import { checkoutLeaseText, placeMoveIn, quoteCheckout } from "./move-in.server";
+import { yearMonth } from "./move-in-steps.server";
+import type { RentalContext } from "./rental-context.server";
+
+/** Fields whose values are never sent back to the browser with the errors. */
+export const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
+
+export interface RentalSubmission {
+  unitTypeId: string;
+  formData: FormData;
+  /** The visitor's rental cookie. */
+  checkoutId: string | null;
+  clientIp: string;
+  now: Date;
+  /** The website's configured origin (for the links in the confirmation e-mail); asked only by the pay step. */
+  origin: () => Promise<string>;
+}
+
+/** What the form shows again: the errors beside the fields (values typed kept), a form-level message, the "e-mail has an account" note. */
+export interface RentalFormAnswer {
+  result: SubmissionResult<string[]> | null;
+  formError: string | null;
+  emailTaken: boolean;
+}
+
+export type RentalSubmitResult =
+  | { redirect: string; cookie?: { set: string } | "clear" }
+  | { status: number; answer: RentalFormAnswer }
+  /** Not a step of the form (a hand-made request): the page's error answer, as for any bad request. */
+  | { unknownStep: true };
+
+export async function submitRentalStep(db: Database, ctx: RentalContext, sub: RentalSubmission): Promise<RentalSubmitResult> {
+  const { formData, now, unitTypeId } = sub;
+  const basePath = `/rent/${unitTypeId}`;
+  const intent = String(formData.get("intent") ?? "");
+  const found = await getCheckout(db, sub.checkoutId, unitTypeId);
+  // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
+  // step of a completed checkout starts a new rental.
+  if ((found?.status === "completed" || found?.status === "confirming") && intent === "pay") return { redirect: `${basePath}/confirmation` };
+  const checkout = found && isActiveCheckout(found) ? found : null;
+
+  if (intent === "cancel") {
+    if (checkout) {
+      await abandonCheckout(db, ctx, checkout);
+      await releaseHoldCount(db, sub.clientIp);
+    }
+    return { redirect: `/locations/${ctx.location.urlSlug}`, cookie: "clear" };
+  }
+
+  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
+  if (block) return fail(null, 409, { formError: rentalBlockMessage(block, formatPhone(ctx.location.phoneNumber)) });
+
+  if (intent === "details") {
+    if (isHoneypotFilled(formData)) return { redirect: basePath };
+    const schema = detailsSchema({ passwordOptional: Boolean(checkout?.webPwHash) });
+    const submission = parseWithZod(formData, { schema });
+    if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
+    const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
+    const commonPassword = commonPasswordError(web_pw);
+    if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
+    const phone = formatPhone(ctx.location.phoneNumber);
+    // The unit first (issue 22, decision 206): in a rush for the last unit, the visitors who lose learn
+    // "sold out" from this one write, before any other check or write is made for them. A check below
+    // that refuses the visitor lets a new checkout's unit go again at once.
+    let hold: DetailsHold;
+    try {
+      hold = await holdForDetails(db, ctx, { existing: checkout, now });
+    } catch (error) {
+      if (error instanceof UnitUnavailableError) return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", phone) });
+      throw error;
+    }
+    let id: string;
+    try {
+      // The form's limit and, for a new checkout, the holds from this address and of this unit type:
+      // one statement, counted before the e-mail is looked up, so "this e-mail has an account" can be
+      // asked only as often as the form may be saved (decisions 196, 197).
+      const limited = await limitDetailsSubmission(db, { ip: sub.clientIp, now, phone, newHold: !checkout, unitTypeId });
+      if (limited) {
+        await releaseDetailsHold(ctx, hold);
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
+      }
+      if (await ctx.storage.isEmailRegistered(details.email)) {
+        await releaseDetailsHold(ctx, hold);
+        if (!checkout) await releaseNewHoldCounts(db, sub.clientIp, unitTypeId);
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
+      }
+      await releaseOtherCheckout(db, ctx, sub.checkoutId, unitTypeId);
+      id = await saveHeldDetails(db, ctx, { existing: checkout, hold, details, webPw: web_pw });
+    } catch (error) {
+      // Nothing half-saved (an outage, say): a new checkout's unit is not left held by nobody.
+      await releaseDetailsHold(ctx, hold).catch(() => undefined);
+      throw error;
+    }
+    return { redirect: `${basePath}?step=protection`, cookie: { set: id } };
+  }
+
+  // Every later step needs the visitor's own checkout.
+  if (!checkout || !checkoutProgress(checkout).hasDetails) return { redirect: `${basePath}?step=details` };
+
+  try {
+    if (intent === "protection") {
+      const { plans } = await quoteCheckout(ctx, null);
+      const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required, ctx.moveInDates) });
+      if (submission.status !== "success") return fail(submission.reply());
+      await saveProtection(db, ctx, checkout, submission.value.insurance_plan, now, submission.value.move_in_date);
+      return { redirect: `${basePath}?step=review` };
+    }
+
+    // Without e-sign there is nothing to sign online (decision 203).
+    if (intent === "sign" && !ctx.settings.is_sitelink_esign_enabled) return { redirect: `${basePath}?step=pay` };
+    if (intent === "sign") {
+      const details = checkoutDetails(checkout)!;
+      const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
+      if (submission.status !== "success") return fail(submission.reply());
+      if (checkout.insuranceChoice == null) return { redirect: `${basePath}?step=protection` };
+      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
+      await saveSignature(db, ctx, checkout, { signedName: submission.value.signed_name, text: checkoutLeaseText(ctx, details, q), ip: sub.clientIp, now });
+      return { redirect: `${basePath}?step=pay` };
+    }
+
+    if (intent === "pay") {
+      const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: autopayChoice(ctx.settings).required, acceptedCards: ctx.acceptedCards }) });
+      if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
+      const autopay = autopayChoice(ctx.settings).offered && submission.value.autopay;
+      const phone = ctx.location.phoneNumber;
+      const attempt = await beginCardAttempt(db, { scope: { kind: "rental", checkoutId: checkout.id }, email: checkoutDetails(checkout)!.email, ip: sub.clientIp, now });
+      if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
+      const payment: PaymentMethodInput = { kind: "card", card: toCardDetails(submission.value) };
+      const outcome = await placeMoveIn(db, ctx, checkout, { payment, autopay, now, origin: await sub.origin() }).catch(async (error: unknown) => {
+        await cardNotTried(db, attempt.ticket);
+        // The card could not be taken online (the unit is still free): say so plainly, keep the form.
+        if (error instanceof CardNotTakenOnlineError) return { status: "not_taken" as const, message: storageErrorMessage(error, formatPhone(phone)) };
+        throw error;
+      });
+      if (outcome.status === "not_taken") {
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [outcome.message] }), 409, { formError: outcome.message });
+      }
+      if (outcome.status === "changed") {
+        await cardNotTried(db, attempt.ticket);
+        return { redirect: `${basePath}?step=review&changed=1` };
+      }
+      if (outcome.status === "confirming") {
+        // Not a decline and not an approval yet: the confirming page settles it (never "declined").
+        await cardNotTried(db, attempt.ticket);
+        return { redirect: `${basePath}/confirmation` };
+      }
+      if (outcome.status === "declined") {
+        const { message } = cardDeclined(attempt.ticket, { where: `rental ${unitTypeId}`, reason: outcome.reason, last4: methodLast4(payment), phone });
+        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [message] }), 402, { formError: message });
+      }
+      await cardApproved(db, attempt.ticket);
+      return { redirect: `${basePath}/confirmation` };
+    }
+  } catch (error) {
+    if (error instanceof UnitUnavailableError) {
+      // Taken at the office a moment before the payment, another unit of the size is held instead:
+      // the visitor sees it on the pay page with its own total (nothing was charged).
+      if (intent === "pay" && error.replacementUnitName) {
+        return { redirect: `${basePath}?step=pay&replaced=${encodeURIComponent(error.replacementUnitName)}` };
+      }
+      if (intent === "pay" && error.message.startsWith("The unit held for you")) return fail(null, 409, { formError: error.message });
+      return fail(null, 409, { formError: storageErrorMessage(error, formatPhone(ctx.location.phoneNumber)) });
+    }
+    if (error instanceof StorageValidationError) {
+      return fail(null, 409, { formError: error.message, emailTaken: Boolean(error.fieldErrors.email) });
+    }
+    // The facility's software unreachable or refusing our credentials: the form stays, nothing was
+    // charged or saved, and the visitor is told to try again (never an error page).
+    if (error instanceof SoftwareUnreachableError) {
+      return fail(null, 503, { formError: storageErrorMessage(error, formatPhone(ctx.location.phoneNumber)) });
+    }
+    throw error;
+  }
+  return { unknownStep: true };
+}
+
+function fail(result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean } = {}): RentalSubmitResult {
+  return { status, answer: { result: result as SubmissionResult<string[]> | null, formError: extra.formError ?? null, emailTaken: extra.emailTaken ?? false } };
+}
