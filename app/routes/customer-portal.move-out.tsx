@@ -8,7 +8,7 @@ import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice } from "~/components/portal";
 import { moveOutSchema } from "~/domain/portal-forms";
-import { formatDate } from "~/domain/billing";
+import { formatDate } from "~/domain/calendar";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { StorageValidationError } from "~/storage-software/errors";

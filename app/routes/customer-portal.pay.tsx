@@ -11,7 +11,7 @@ import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
 import { paySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/billing";
+import { formatDate } from "~/domain/calendar";
 import { newIdempotencyKey, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { payLease } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";

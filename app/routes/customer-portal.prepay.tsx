@@ -11,7 +11,7 @@ import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/f
 import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
 import { prepaySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/billing";
+import { formatDate } from "~/domain/calendar";
 import { newIdempotencyKey, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { prepayLease } from "~/services/portal-payments.server";
 import type { PrepayOffer } from "~/storage-software/port";

@@ -12,16 +12,12 @@ import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { now as clockNow } from "~/platform/clock.server";
 import { siteOriginFor } from "~/services/site-origin.server";
 import {
-  CONFIRMATION_HOURS,
-  confirmCheckout,
-  getCheckout,
-  getMoveInConfirmation,
-  isConfirmationViewable,
-  loadRentalContext,
-  readCheckoutId,
-  rentalSuccessHtml,
-  unitDescription,
+  confirmCheckout
 } from "~/services/move-in.server";
+import { CONFIRMATION_HOURS, getMoveInConfirmation, isConfirmationViewable } from "~/services/move-in-confirmation.server";
+import { getCheckout, readCheckoutId } from "~/services/checkout.server";
+import { loadRentalContext } from "~/services/rental-context.server";
+import { rentalSuccessHtml, unitDescription } from "~/domain/rental-rules";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
 import checkoutCss from "~/styles/checkout.css?url";
 import { notFound } from "~/services/http.server";

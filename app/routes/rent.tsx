@@ -30,28 +30,13 @@ import { commonPasswordError } from "~/domain/common-passwords";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import {
-  abandonCheckout,
-  checkoutCookieHeader,
-  checkoutDetails,
   checkoutLeaseText,
-  checkoutProgress,
-  clearCheckoutCookieHeader,
-  getCheckout,
-  isActiveCheckout,
-  requireRentalContext,
   placeMoveIn,
-  quoteCheckout,
-  readCheckoutId,
-  releaseOtherCheckout,
-  rentalBlock,
-  rentalBlockMessage,
-  holdForDetails,
-  releaseDetailsHold,
-  saveHeldDetails,
-  saveProtection,
-  type DetailsHold,
-  saveSignature,
+  quoteCheckout
 } from "~/services/move-in.server";
+import { abandonCheckout, checkoutCookieHeader, checkoutDetails, checkoutProgress, clearCheckoutCookieHeader, getCheckout, isActiveCheckout, readCheckoutId, releaseOtherCheckout, holdForDetails, releaseDetailsHold, saveHeldDetails, saveProtection, type DetailsHold, saveSignature } from "~/services/checkout.server";
+import { requireRentalContext } from "~/services/rental-context.server";
+import { rentalBlock, rentalBlockMessage } from "~/domain/rental-rules";
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
 import { CardNotTakenOnlineError, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
 import { toCardDetails } from "~/domain/card-schema";

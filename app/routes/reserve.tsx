@@ -18,7 +18,7 @@ import { NameAndEmailFields, PhoneInput, TenantContactFields, TenantPasswordFiel
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { requireRentalContext } from "~/services/move-in.server";
+import { requireRentalContext } from "~/services/rental-context.server";
 import { confirmationPath, isAccountForm, newIdempotencyKey, reservationBlock, reservationBlockMessage, reservePage, reserveUnit } from "~/services/reservation.server";
 import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import checkoutCss from "~/styles/checkout.css?url";

@@ -5,8 +5,8 @@
  *
  * The rest of the rental lives beside it: the rules (app/domain/rental-rules.ts), the rental context
  * (rental-context.server.ts), the checkout state (checkout.server.ts), the lease links
- * (lease-links.server.ts) and the confirmation read model (move-in-confirmation.server.ts). They are
- * re-exported here so that routes and tests keep one import.
+ * (lease-links.server.ts) and the confirmation read model (move-in-confirmation.server.ts): import
+ * each from its own module (decision 235).
  */
 import type { Database } from "~/db/client.server";
 import { LEASE_SIGNED_AT_OFFICE, leaseText, type LeaseParties } from "~/domain/lease";
@@ -29,11 +29,6 @@ import { publicOrigin } from "./site-origin.server";
 import { eq } from "drizzle-orm";
 import { checkouts, locations, websites } from "~/db/schema";
 
-export { rentalBlock, rentalBlockMessage, rentalSuccessHtml, unitDescription, type RentalBlock } from "~/domain/rental-rules";
-export * from "./rental-context.server";
-export * from "./checkout.server";
-export * from "./lease-links.server";
-export * from "./move-in-confirmation.server";
 
 export interface CheckoutQuote {
   quote: MoveInQuote;

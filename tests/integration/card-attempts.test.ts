@@ -7,7 +7,7 @@ import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/move-in.server";
+import { checkoutCookieHeader } from "~/services/checkout.server";
 import {
   beginCardAttempt,
   CARD_DECLINED_MESSAGE,

@@ -8,7 +8,8 @@ import { count, eq } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments, units } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
-import { getCheckout, placeMoveIn, sweepUnrecordedCharges } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout, sweepUnrecordedCharges } from "~/services/checkout.server";
 import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { leaseBalance } from "~/storage-software/shared/ledger";
 import { createTestDatabase } from "./db";
@@ -174,7 +175,7 @@ describe("move-in through a database outage (local adapter)", () => {
     flaky.arm(2);
     await pay().catch(() => null);
     flaky.disarm();
-    const { saveProtection } = await import("~/services/move-in.server");
+    const { saveProtection } = await import("~/services/checkout.server");
     await saveProtection(db, ctx, await current(), "none", NOW);
     expect(counts.refunds).toBe(1);
     expect((await current()).status).toBe("open");

@@ -10,7 +10,7 @@ import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/move-in.server";
+import { checkoutCookieHeader } from "~/services/checkout.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
 import { getPaymentGateway, NO_GATEWAY, setPaymentGatewayForTests, setPaymentGatewayNameForTests, type PaymentGateway } from "~/platform/payment-gateway.server";

@@ -8,7 +8,7 @@ import { action as reserveAction, loader as reserveLoader } from "~/routes/reser
 import { loader as confirmedLoader } from "~/routes/reserve.confirmed";
 import { callRoute } from "./route-helpers";
 import { reserveUnit, sweepExpiredReservations } from "~/services/reservation.server";
-import { sha256 } from "~/services/move-in.server";
+import { sha256 } from "~/services/checkout.server";
 import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { createTestDatabase } from "./db";
 import { ctxFor, leaveAvailable, lumbertonUnitType, NOW } from "./move-in-fixtures";

@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, emailOutbox, units } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { saveDetails } from "~/services/move-in.server";
+import { saveDetails } from "~/services/checkout.server";
 import { resolveOldDomain } from "~/services/site-redirects.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { action as forgotAction } from "~/routes/customer-portal.forgot-password";

@@ -10,7 +10,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox, leases, payments, sitelinkWrites } from "~/db/schema";
 import { runBilling } from "~/services/billing-run.server";
-import { getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/checkout.server";
 import {
   createTestGateway,
   setPaymentGatewayForTests,

@@ -22,17 +22,14 @@ import { loader as robotsLoader } from "~/routes/robots[.]txt";
 import { loader as rootLoader } from "~/root";
 import {
   checkoutLeaseText,
-  getCheckout,
-  getLeaseDocument,
-  getMoveInConfirmation,
-  loadRentalContext,
   placeMoveIn,
-  quoteCheckout,
-  rentalBlock,
-  saveDetails,
-  saveProtection,
-  saveSignature,
+  quoteCheckout
 } from "~/services/move-in.server";
+import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/checkout.server";
+import { getLeaseDocument } from "~/services/lease-links.server";
+import { getMoveInConfirmation } from "~/services/move-in-confirmation.server";
+import { loadRentalContext } from "~/services/rental-context.server";
+import { rentalBlock } from "~/domain/rental-rules";
 import { protectionSchema } from "~/domain/move-in-steps";
 import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./move-in-fixtures";
 import type { MenuItem } from "~/domain/menu";
