@@ -7,9 +7,9 @@ import type { Route } from "./+types/rent";
 import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
-import { CheckoutProgress } from "~/components/checkout-progress";
-import { CheckoutCharges, CheckoutUnitSummary } from "~/components/checkout-summary";
-import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
+import { CheckoutProgress } from "~/components/rental-steps-nav";
+import { CheckoutCharges, CheckoutUnitSummary } from "~/components/rental-summary";
+import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, Honeypot, SubmitButton } from "~/components/form";
 import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
 import { routeMeta } from "~/components/route-meta";
@@ -24,7 +24,7 @@ import {
   signSchema,
   STEP_LABELS,
   type MoveInStep,
-} from "~/domain/move-in-steps";
+} from "~/domain/rental-steps";
 import { formatPhone } from "~/domain/phone";
 import { commonPasswordError } from "~/domain/common-passwords";
 import { now as clockNow } from "~/platform/clock.server";
@@ -34,7 +34,7 @@ import {
   placeMoveIn,
   quoteCheckout
 } from "~/services/move-in.server";
-import { abandonCheckout, checkoutCookieHeader, checkoutDetails, checkoutProgress, clearCheckoutCookieHeader, getCheckout, isActiveCheckout, readCheckoutId, releaseOtherCheckout, holdForDetails, releaseDetailsHold, saveHeldDetails, saveProtection, type DetailsHold, saveSignature } from "~/services/checkout.server";
+import { abandonCheckout, checkoutCookieHeader, checkoutDetails, checkoutProgress, clearCheckoutCookieHeader, getCheckout, isActiveCheckout, readCheckoutId, releaseOtherCheckout, holdForDetails, releaseDetailsHold, saveHeldDetails, saveProtection, type DetailsHold, saveSignature } from "~/services/rental.server";
 import { requireRentalContext } from "~/services/rental-context.server";
 import { rentalBlock, rentalBlockMessage } from "~/domain/rental-rules";
 import { EMAIL_TAKEN_MESSAGE } from "~/storage-software/errors";
@@ -44,12 +44,12 @@ import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { autopayChoice } from "~/domain/autopay-choice";
 import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
-import checkoutCss from "~/styles/checkout.css?url";
-import { CheckoutBlocked } from "~/components/checkout-blocked";
+import checkoutCss from "~/styles/rental.css?url";
+import { CheckoutBlocked } from "~/components/rental-blocked";
 import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "~/services/anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried } from "~/services/card-attempts.server";
 import { AutopayField } from "~/components/autopay-field";
-import { rentPage, yearMonth } from "~/services/move-in-steps.server";
+import { rentPage, yearMonth } from "~/services/rental-steps.server";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
 

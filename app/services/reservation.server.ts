@@ -14,7 +14,7 @@ import { formatPhone } from "~/domain/phone";
 import { storageFor } from "~/storage-software/index.server";
 import type { ReservationRecord } from "~/storage-software/port";
 import { sendEmail } from "./email.server";
-import { sha256 } from "./checkout.server";
+import { sha256 } from "./rental.server";
 import { unitDescription } from "../domain/rental-rules";
 import { type RentalContext } from "./rental-context.server";
 import type { ReservationAccountInput, ReservationInput } from "~/domain/reservation";

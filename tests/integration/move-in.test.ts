@@ -4,12 +4,12 @@ import bcrypt from "bcryptjs";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, emailOutbox, leases, ledgerEntries, payments, savedCards, tenants, units } from "~/db/schema";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout, saveDetails, abandonCheckout } from "~/services/checkout.server";
-import { getMoveInConfirmation } from "~/services/move-in-confirmation.server";
+import { getCheckout, saveDetails, abandonCheckout } from "~/services/rental.server";
+import { getMoveInConfirmation } from "~/services/rental-confirmation.server";
 import { leaseBalance } from "~/storage-software/shared/ledger";
 import { StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { createTestDatabase, isPostgres } from "./db";
-import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 import { readOutboxMail } from "~/services/email.server";
 
 const origin = "http://localhost";
@@ -182,7 +182,7 @@ describe("move-in (local adapter, real database)", () => {
 
   it("starting another unit type releases the unit held for the first", async () => {
     const { db } = handle;
-    const { releaseOtherCheckout } = await import("~/services/checkout.server");
+    const { releaseOtherCheckout } = await import("~/services/rental.server");
     const { unitTypeId } = await lumbertonUnitType(db);
     const { unitTypeId: otherType } = await lumbertonUnitType(db, { category: "parking" });
     const first = await ctxFor(db, unitTypeId);

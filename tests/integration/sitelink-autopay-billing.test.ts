@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox, leases, payments, sitelinkWrites } from "~/db/schema";
 import { runBilling } from "~/services/billing-run.server";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/checkout.server";
+import { getCheckout } from "~/services/rental.server";
 import {
   createTestGateway,
   setPaymentGatewayForTests,
@@ -19,7 +19,7 @@ import {
 } from "~/platform/payment-gateway.server";
 import { storageFor, type LocationRef } from "~/storage-software/index.server";
 import { addDaysIso } from "~/domain/calendar";
-import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout } from "./rental-fixtures";
 import {
   roomiestSyncedUnitType,
   startSyncedSiteLinkTestbed,

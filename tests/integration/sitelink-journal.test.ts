@@ -9,10 +9,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkouts, leases, sitelinkWrites, tenants } from "~/db/schema";
 import { runHousekeeping } from "~/services/housekeeping.server";
 import { confirmCheckout, placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/checkout.server";
+import { getCheckout } from "~/services/rental.server";
 import { collectSiteLinkStatus, formatSiteLinkStatus, JOURNAL_PERSONAL_DAYS, JOURNAL_RETENTION_DAYS } from "~/storage-software/index.server";
 import { createJournal, JournalFieldError } from "~/storage-software/sitelink/journal";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;

@@ -18,9 +18,9 @@ import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { action as reserveAction } from "~/routes/reserve";
 import { getCsrfToken } from "~/services/csrf.server";
 import { placeMoveIn } from "~/services/move-in.server";
-import { checkoutCookieHeader, getCheckout } from "~/services/checkout.server";
+import { checkoutCookieHeader, getCheckout } from "~/services/rental.server";
 import { createTenantSession } from "~/services/session.server";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 import { callLayouts, callRoute, loadContext } from "./route-helpers";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 

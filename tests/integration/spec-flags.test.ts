@@ -25,13 +25,13 @@ import {
   placeMoveIn,
   quoteCheckout
 } from "~/services/move-in.server";
-import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/checkout.server";
+import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
 import { getLeaseDocument } from "~/services/lease-links.server";
-import { getMoveInConfirmation } from "~/services/move-in-confirmation.server";
+import { getMoveInConfirmation } from "~/services/rental-confirmation.server";
 import { loadRentalContext } from "~/services/rental-context.server";
 import { rentalBlock } from "~/domain/rental-rules";
-import { protectionSchema } from "~/domain/move-in-steps";
-import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./move-in-fixtures";
+import { protectionSchema } from "~/domain/rental-steps";
+import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./rental-fixtures";
 import type { MenuItem } from "~/domain/menu";
 import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { createTestDatabase } from "./db";

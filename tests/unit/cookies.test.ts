@@ -15,7 +15,7 @@ async function cookiesUnder(nodeEnv: string, https: string | undefined) {
   const [session, csrf, rental] = await Promise.all([
     import("~/services/session.server"),
     import("~/services/csrf.server"),
-    import("~/services/checkout.server"),
+    import("~/services/rental.server"),
   ]);
   return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: rental.checkoutCookie() };
 }

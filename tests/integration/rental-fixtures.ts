@@ -8,7 +8,7 @@ import {
   checkoutLeaseText,
   quoteCheckout
 } from "~/services/move-in.server";
-import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/checkout.server";
+import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
 import { loadRentalContext, type RentalContext } from "~/services/rental-context.server";
 
 export const NOW = new Date("2026-11-22T15:00:00Z"); // 10:00 in Lumberton
