@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
-import { isIsoDate } from "~/domain/billing";
+import { isIsoDate } from "~/domain/calendar";
 import { billingDateToday, runBilling, serverPidFile } from "~/services/billing-run.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { envOrExit } from "~/env.server";

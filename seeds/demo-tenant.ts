@@ -19,7 +19,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Transaction } from "~/db/client.server";
 import { accounts, checkouts, leases, locations, tenants, unitTypes, units } from "~/db/schema";
-import { addDaysIso, localDate } from "~/domain/billing";
+import { addDaysIso, localDate } from "~/domain/calendar";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { hashPassword, verifyPassword } from "~/platform/password.server";

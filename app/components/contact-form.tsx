@@ -3,7 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form } from "react-router";
 import { contactSchema, notifySchema } from "~/domain/contact-schema";
 import { CsrfInput, Field, FormErrors, Honeypot, SubmitButton } from "./form";
-import { ErrorSummary, summaryErrors } from "./checkout-error-summary";
+import { ErrorSummary, summaryErrors } from "./error-summary";
 
 interface ContactFormProps {
   csrfToken: string;

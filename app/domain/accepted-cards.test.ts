@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { acceptedCardBrands, acceptedCardsText, cardBrandList } from "./accepted-cards";
 import { cardSchema } from "./card-schema";
-import { paySchema } from "./move-in-steps";
+import { paySchema } from "./rental-steps";
 
 const today = { year: 2026, month: 11 };
 const valid = { card_number: "4242 4242 4242 4242", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Ada Lovelace", billing_postal_code: "28358" };

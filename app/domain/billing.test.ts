@@ -4,9 +4,7 @@ import {
   chargePostingKey,
   balanceOf,
   chargesForPeriod,
-  isIsoDate,
   lastPostedPeriod,
-  localDate,
   nextDueAfter,
   paidThrough,
   paidThroughAfter,
@@ -19,6 +17,7 @@ import {
   type LeaseTerms,
   type LedgerLine,
 } from "./billing";
+import { isIsoDate, localDate } from "./calendar";
 
 const terms: LeaseTerms = { moveInDate: "2026-11-22", monthlyRate: 5000, insurancePremium: 895, recurringCharges: [] };
 

@@ -12,8 +12,6 @@ import { addDaysIso, addMonthsIso, calendarMonthsBetween, type IsoDate } from ".
 import { taxedLine } from "./money";
 import { periodChargeWording, PROTECTION_NAME, RENT_NAME } from "./charge-wording";
 
-// Calendar dates live in ./calendar; re-exported here for the modules that import them from billing.
-export { addDaysIso, addMonthsIso, formatDate, isIsoDate, localDate, type IsoDate } from "./calendar";
 
 /** First day of period k. */
 export function periodStart(moveInDate: IsoDate, k: number): IsoDate {

@@ -1,7 +1,7 @@
 import { getZodConstraint } from "@conform-to/zod/v4";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { detailsSchema, paySchema, signSchema } from "./move-in-steps";
+import { detailsSchema, paySchema, signSchema } from "./rental-steps";
 import { profileContactSchema, profilePhoneSchema } from "./portal-forms";
 import { reservationSchema } from "./reservation";
 import { contactSchema, notifySchema } from "./contact-schema";

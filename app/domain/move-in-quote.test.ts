@@ -3,12 +3,12 @@ import { addMonthsIso } from "./calendar";
 import {
   checkoutChargesFor,
   firstPeriod,
-  localToday,
   quoteMoveIn,
   type QuoteCharge,
   type QuoteSettings,
   type QuoteUnitType,
 } from "./move-in-quote";
+import { localDate } from "./calendar";
 import { monthlyRateFor } from "./rates";
 
 // Lumberton as seeded (spec §9): lock fee 7.00 with tax_1 6.75 %, not recurring; insurance tiers.
@@ -122,10 +122,10 @@ describe("dates", () => {
 
   it("today is the location's calendar date, not UTC's", () => {
     // 02:30 UTC on Nov 23 is still Nov 22 in New York (UTC−5).
-    expect(localToday(new Date("2026-11-23T02:30:00Z"), "America/New_York")).toBe("2026-11-22");
-    expect(localToday(new Date("2026-11-23T05:30:00Z"), "America/New_York")).toBe("2026-11-23");
+    expect(localDate(new Date("2026-11-23T02:30:00Z"), "America/New_York")).toBe("2026-11-22");
+    expect(localDate(new Date("2026-11-23T05:30:00Z"), "America/New_York")).toBe("2026-11-23");
     // Summer time (UTC−4).
-    expect(localToday(new Date("2026-07-01T03:59:00Z"), "America/New_York")).toBe("2026-06-30");
+    expect(localDate(new Date("2026-07-01T03:59:00Z"), "America/New_York")).toBe("2026-06-30");
   });
 
   it("the quote carries the posting keys and periods of the ledger", () => {

@@ -1,7 +1,7 @@
 /**
  * The move-in quote: every figure of an online rental, computed once on the server from the unit
  * type, the account's flags and the location's charges (docs/decisions/040-billing-model.md).
- * Pure: the caller passes the move-in date (today in the location's time zone, see `localToday`).
+ * Pure: the caller passes the move-in date (today in the location's time zone, see `localDate`).
  * Money in integer cents; each tax on each line rounded half up (app/domain/money.ts).
  */
 import { percentOf } from "./money";
@@ -99,7 +99,6 @@ export function checkoutChargesFor(unitType: QuoteUnitType, settings: QuoteSetti
 }
 
 /** Today's calendar date in a time zone (the calendar module's `localDate`, under the name callers use). */
-export { localDate as localToday } from "./calendar";
 
 /** The first month covered at move-in: D .. addMonths(D,1) − 1 day; next due addMonths(D,1). */
 export function firstPeriod(moveInDate: string): { paidThroughDate: string; nextDueDate: string } {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ALL_CARD_BRANDS, cardSchema, type YearMonth } from "./card-schema";
 import type { CardBrand } from "./cards";
 import { cardNotAcceptedMessage } from "./accepted-cards";
-import { isIsoDate } from "./billing";
+import { isIsoDate } from "./calendar";
 import { passwordField, tenantContactShape, withPasswordLength } from "./tenant-form";
 import { dollarsToCents, formatCents } from "./money";
 import { CONTROL_MESSAGE, isCleanText } from "./text-rules";

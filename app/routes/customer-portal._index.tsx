@@ -4,7 +4,7 @@ import type { Route } from "./+types/customer-portal._index";
 import { routeMeta } from "~/components/route-meta";
 import { CallOffice, type PortalPageHandle } from "~/components/portal";
 import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/billing";
+import { formatDate } from "~/domain/calendar";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { phoneHref } from "~/domain/phone";
 import { externalPaymentLink } from "~/domain/payment-links";

@@ -6,7 +6,7 @@ import type { Route } from "./+types/customer-portal.autopay";
 import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
-import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
+import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
 import { autopaySchema } from "~/domain/portal-forms";

@@ -4,7 +4,7 @@ import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal.profile";
 import { routeMeta } from "~/components/route-meta";
-import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
+import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
 import { CallOffice, type PortalPageHandle } from "~/components/portal";
 import { PhoneInput } from "~/components/tenant-fields";

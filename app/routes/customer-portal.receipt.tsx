@@ -3,7 +3,7 @@ import { Link } from "~/components/link";
 import type { Route } from "./+types/customer-portal.receipt";
 import { routeMeta } from "~/components/route-meta";
 import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/billing";
+import { formatDate } from "~/domain/calendar";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import type { CardBrand } from "~/db/schema/billing";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";

@@ -1,8 +1,8 @@
 import { data, redirect } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/rent.confirmation";
-import { CheckoutProgress } from "~/components/checkout-progress";
-import { CheckoutCharges } from "~/components/checkout-summary";
+import { CheckoutProgress } from "~/components/rental-steps-nav";
+import { CheckoutCharges } from "~/components/rental-summary";
 import { HtmlContent } from "~/components/html-content";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
@@ -12,18 +12,14 @@ import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { now as clockNow } from "~/platform/clock.server";
 import { siteOriginFor } from "~/services/site-origin.server";
 import {
-  CONFIRMATION_HOURS,
-  confirmCheckout,
-  getCheckout,
-  getMoveInConfirmation,
-  isConfirmationViewable,
-  loadRentalContext,
-  readCheckoutId,
-  rentalSuccessHtml,
-  unitDescription,
+  confirmCheckout
 } from "~/services/move-in.server";
+import { CONFIRMATION_HOURS, getMoveInConfirmation, isConfirmationViewable } from "~/services/rental-confirmation.server";
+import { getCheckout, readCheckoutId } from "~/services/rental.server";
+import { loadRentalContext } from "~/services/rental-context.server";
+import { rentalSuccessHtml, unitDescription } from "~/domain/rental-rules";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
-import checkoutCss from "~/styles/checkout.css?url";
+import checkoutCss from "~/styles/rental.css?url";
 import { notFound } from "~/services/http.server";
 
 /** How often the "we are confirming your rental" page reloads itself (meta refresh: works without JavaScript). */

@@ -2,7 +2,7 @@ import type { Route } from "./+types/rent.lease";
 import { isSignedOnline } from "~/domain/lease";
 import { NO_STORE } from "~/domain/cache";
 import { now as clockNow } from "~/platform/clock.server";
-import { checkLeaseToken, getLeaseDocument, LEASE_LINK_DAYS, leaseTenantId } from "~/services/move-in.server";
+import { checkLeaseToken, getLeaseDocument, LEASE_LINK_DAYS, leaseTenantId } from "~/services/lease-links.server";
 import { getTenantSession } from "~/services/session.server";
 import { notFound } from "~/services/http.server";
 

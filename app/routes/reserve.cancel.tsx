@@ -7,7 +7,8 @@ import { formatPhone, phoneHref } from "~/domain/phone";
 import { findAtAnyLocation } from "~/services/storage-lookup.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { loadRentalContext, sha256 } from "~/services/move-in.server";
+import { loadRentalContext } from "~/services/rental-context.server";
+import { sha256 } from "~/services/rental.server";
 import { notFound } from "~/services/http.server";
 
 /**

@@ -7,7 +7,8 @@ import { NO_STORE } from "~/domain/cache";
 import { formatPhone, phoneHref } from "~/domain/phone";
 import { findAtAnyLocation } from "~/services/storage-lookup.server";
 import { now as clockNow } from "~/platform/clock.server";
-import { loadRentalContext, unitDescription } from "~/services/move-in.server";
+import { loadRentalContext } from "~/services/rental-context.server";
+import { unitDescription } from "~/domain/rental-rules";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
 import { notFound } from "~/services/http.server";
 

@@ -5,7 +5,7 @@ import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/reserve";
 import { CsrfInput, Field, FormErrors, Honeypot, SubmitButton } from "~/components/form";
-import { ErrorSummary, summaryErrors } from "~/components/checkout-error-summary";
+import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { formatCents } from "~/domain/money";
@@ -14,10 +14,10 @@ import { NameAndEmailFields, PhoneInput, TenantContactFields, TenantPasswordFiel
 import { PHONE_MASK_HINT } from "~/domain/tenant-form";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { requireRentalContext } from "~/services/move-in.server";
+import { requireRentalContext } from "~/services/rental-context.server";
 import { reservePage, submitReservation } from "~/services/reservation.server";
-import checkoutCss from "~/styles/checkout.css?url";
-import { CheckoutBlocked } from "~/components/checkout-blocked";
+import checkoutCss from "~/styles/rental.css?url";
+import { CheckoutBlocked } from "~/components/rental-blocked";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };

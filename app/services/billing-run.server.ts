@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { billingRuns, locations } from "~/db/schema";
-import { localDate } from "~/domain/billing";
+import { localDate } from "~/domain/calendar";
 import { formatCents } from "~/domain/money";
 import { storageFor } from "~/storage-software/index.server";
 import type { LeaseBilling, StorageSoftware } from "~/storage-software/port";

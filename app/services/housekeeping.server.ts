@@ -10,7 +10,8 @@
 import type { Database } from "~/db/client.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
-import { sweepAbandonedCheckouts, sweepConfirmingCheckouts, sweepUnrecordedCharges } from "./move-in.server";
+import { sweepConfirmingCheckouts } from "./move-in.server";
+import { sweepAbandonedCheckouts, sweepUnrecordedCharges } from "./rental.server";
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { logger } from "~/logger.server";

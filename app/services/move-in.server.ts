@@ -4,9 +4,9 @@
  * in through the port and sends the welcome email.
  *
  * The rest of the rental lives beside it: the rules (app/domain/rental-rules.ts), the rental context
- * (rental-context.server.ts), the checkout state (checkout.server.ts), the lease links
- * (lease-links.server.ts) and the confirmation read model (move-in-confirmation.server.ts). They are
- * re-exported here so that routes and tests keep one import.
+ * (rental-context.server.ts), the rental state (rental.server.ts), the lease links
+ * (lease-links.server.ts) and the confirmation read model (rental-confirmation.server.ts): import
+ * each from its own module (decision 235).
  */
 import type { Database } from "~/db/client.server";
 import { LEASE_SIGNED_AT_OFFICE, leaseText, type LeaseParties } from "~/domain/lease";
@@ -20,20 +20,15 @@ import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError } from "
 import type { InsurancePlanOption, MoveInCheck, MoveInQuote, MoveInResult, PaymentMethodInput } from "~/storage-software/port";
 import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
 import { now as clockNow } from "~/platform/clock.server";
-import { checkoutDetails, clearSignature, renewCheckoutKey, sha256, type Checkout, type TenantDetails } from "./checkout.server";
+import { checkoutDetails, clearSignature, renewCheckoutKey, sha256, type Checkout, type TenantDetails } from "./rental.server";
 import { sendEmail } from "./email.server";
 import { leaseDocumentPath } from "./lease-links.server";
-import { AUTOPAY_NOT_SET_UP, autopaySetupPath } from "./move-in-confirmation.server";
+import { AUTOPAY_NOT_SET_UP, autopaySetupPath } from "./rental-confirmation.server";
 import { loadRentalContext, type RentalContext } from "./rental-context.server";
 import { publicOrigin } from "./site-origin.server";
 import { eq } from "drizzle-orm";
 import { checkouts, locations, websites } from "~/db/schema";
 
-export { rentalBlock, rentalBlockMessage, rentalSuccessHtml, unitDescription, type RentalBlock } from "~/domain/rental-rules";
-export * from "./rental-context.server";
-export * from "./checkout.server";
-export * from "./lease-links.server";
-export * from "./move-in-confirmation.server";
 
 export interface CheckoutQuote {
   quote: MoveInQuote;

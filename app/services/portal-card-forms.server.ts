@@ -5,7 +5,7 @@ import { savedCardProblem, type ParsedMethod } from "~/domain/portal-forms";
 import { getCsrfToken, validateCsrf } from "./csrf.server";
 import { portalCardPayment, portalHeaders, usableSavedCards } from "./portal.server";
 import type { SignedInTenant, TenantUnit } from "./portal-access.server";
-import { cardPaymentsAt } from "./card-payments.server";
+import { cardPaymentsAt } from "../storage-software/index.server";
 
 /**
  * What the portal's card pages (pay, prepay, autopay) share: the page's common data, reading the

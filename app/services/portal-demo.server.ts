@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { checkouts, locations } from "~/db/schema";
-import { localDate } from "~/domain/billing";
+import { localDate } from "~/domain/calendar";
 import { holdEndsAt } from "~/domain/hold";
 import { storageFor } from "~/storage-software/index.server";
 import { hashPassword } from "~/platform/password.server";

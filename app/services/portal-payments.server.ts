@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { payments } from "~/db/schema";
 import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/billing";
+import { formatDate } from "~/domain/calendar";
 import type { ParsedMethod } from "~/domain/portal-forms";
 import type { Payment, StorageSoftware } from "~/storage-software/port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";

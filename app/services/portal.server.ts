@@ -6,7 +6,7 @@ import { locations, paymentTypes } from "~/db/schema";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
 import type { CardBrand } from "~/domain/cards";
 import { externalPaymentLink } from "~/domain/payment-links";
-import { localDate } from "~/domain/billing";
+import { localDate } from "~/domain/calendar";
 import type { YearMonth } from "~/domain/card-schema";
 import { settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
 import { NO_STORE } from "~/domain/cache";
@@ -18,7 +18,7 @@ import { publicOrigin } from "./site-origin.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { requireTenantSession, type PortalSession } from "./session.server";
 import { notFound } from "./http.server";
-import type { CardPayments } from "./card-payments.server";
+import type { CardPayments } from "../storage-software/index.server";
 import { getCsrfToken } from "./csrf.server";
 
 /** A location as the portal needs it. */

@@ -9,11 +9,11 @@ import type { CardBrand } from "~/db/schema/billing";
 import { parseAccountGlobalSettings, settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
 import { moveInDates } from "~/domain/move-in-date";
-import { localToday } from "~/domain/move-in-quote";
+import { localDate } from "~/domain/calendar";
 import { isUnitTypeShown } from "~/domain/units";
 import { storageFor } from "~/storage-software/index.server";
 import type { StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
-import { cardPaymentsAt, type CardPayments } from "./card-payments.server";
+import { cardPaymentsAt, type CardPayments } from "../storage-software/index.server";
 import { notFound } from "./http.server";
 
 export interface RentalContext {
@@ -77,7 +77,7 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   const a = loc.address;
   const settings = settingsForLocation(parseAccountGlobalSettings(account.globalSettings), loc.globalSettings);
   const cardPayments = await cardPaymentsAt(storage, loc);
-  const today = localToday(now, timeZone);
+  const today = localDate(now, timeZone);
   return {
     storage,
     settings,

@@ -4,7 +4,7 @@
  * decisions 196, 197, 206), protection, sign, pay — and what it answers: where to send the visitor
  * (with the rental cookie to set or clear), or the form's errors with the values typed and the
  * status. No HTTP here: the route reads the request (form data, CSRF, cookie, client address),
- * calls `submitRentalStep` and turns the result into a Response; `rentPage` (move-in-steps.server.ts)
+ * calls `submitRentalStep` and turns the result into a Response; `rentPage` (rental-steps.server.ts)
  * is the page it renders.
  */
 import type { SubmissionResult } from "@conform-to/react";
@@ -14,7 +14,7 @@ import { autopayChoice } from "~/domain/autopay-choice";
 import { toCardDetails } from "~/domain/card-schema";
 import { commonPasswordError } from "~/domain/common-passwords";
 import { isHoneypotFilled } from "~/domain/form-fields";
-import { detailsSchema, paySchema, protectionSchema, signSchema } from "~/domain/move-in-steps";
+import { detailsSchema, paySchema, protectionSchema, signSchema } from "~/domain/rental-steps";
 import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlock, rentalBlockMessage } from "~/domain/rental-rules";
@@ -34,9 +34,9 @@ import {
   saveProtection,
   saveSignature,
   type DetailsHold,
-} from "./checkout.server";
+} from "./rental.server";
 import { checkoutLeaseText, placeMoveIn, quoteCheckout } from "./move-in.server";
-import { yearMonth } from "./move-in-steps.server";
+import { yearMonth } from "./rental-steps.server";
 import type { RentalContext } from "./rental-context.server";
 
 /** Fields whose values are never sent back to the browser with the errors. */

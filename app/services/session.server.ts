@@ -104,5 +104,3 @@ export async function pruneTenantSessions(db: Database, now: Date): Promise<void
   await db.delete(tenantSessions).where(lt(tenantSessions.expiresAt, now));
 }
 
-/** Only same-site paths under the portal are followed after sign-in (app/domain/safe-redirect.ts). */
-export { safeRedirectTo } from "~/domain/safe-redirect";

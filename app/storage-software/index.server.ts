@@ -3,7 +3,8 @@ import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema/location";
 import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
-import { chooseAdapter, createSiteLinkAdapter, loadSiteLinkSettings } from "./sitelink";
+import { createSiteLinkAdapter } from "./sitelink";
+import { chooseAdapter, loadSiteLinkSettings } from "./sitelink/settings";
 import { logger } from "~/logger.server";
 import { paymentGatewayFor } from "~/platform/payment-gateway.server";
 

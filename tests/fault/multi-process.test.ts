@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pg from "pg";
 import { openDatabase } from "~/db/client.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { addDaysIso, localDate } from "~/domain/billing";
+import { addDaysIso, localDate } from "~/domain/calendar";
 import { SIGNIN_LIMIT_PER_ACCOUNT } from "~/services/auth.server";
 import { LOCATION, prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";

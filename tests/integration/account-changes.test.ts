@@ -19,7 +19,7 @@ import { action as profileAction } from "~/routes/customer-portal.profile";
 import { action as resetAction } from "~/routes/customer-portal.reset-password";
 import { action as rentAction } from "~/routes/rent";
 import { createTestDatabase } from "./db";
-import { lumbertonUnitType, NOW } from "./move-in-fixtures";
+import { lumbertonUnitType, NOW } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 import { readOutboxMail } from "~/services/email.server";
 

@@ -8,7 +8,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, contactMessages, emailOutbox, tenants, units, unitTypes } from "~/db/schema";
 import { ANONYMOUS_LIMITS, HOLDS_PER_IP, HOLDS_PER_TYPE_PER_IP, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
 import { MAX_HOLD_MINUTES } from "~/domain/hold";
-import { getCheckout, renewHold, saveDetails } from "~/services/checkout.server";
+import { getCheckout, renewHold, saveDetails } from "~/services/rental.server";
 import { requestPasswordReset, RESET_LIMIT_PER_EMAIL } from "~/services/auth.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { accountStorage, portalLocations } from "~/services/portal.server";
@@ -17,7 +17,7 @@ import { action as contactAction } from "~/routes/contact";
 import { action as rentAction } from "~/routes/rent";
 import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
-import { ctxFor, leaveAvailable, lumbertonUnitType, NOW, tenantDetails } from "./move-in-fixtures";
+import { ctxFor, leaveAvailable, lumbertonUnitType, NOW, tenantDetails } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let storage: StorageSoftware;

@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { leases, ledgerEntries, locations } from "~/db/schema";
-import { getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import { runBilling } from "~/services/billing-run.server";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
 
 /**
  * A recurring checkout charge without a sitelink_id: the move-in posts it under a key built from its

@@ -7,7 +7,7 @@ import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/move-in.server";
+import { checkoutCookieHeader } from "~/services/rental.server";
 import {
   beginCardAttempt,
   CARD_DECLINED_MESSAGE,
@@ -24,7 +24,7 @@ import { enrolAutopay, payLease, PAYMENT_ATTEMPTS_PER_TENANT, prepayLease } from
 import type { StorageSoftware } from "~/storage-software/port";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { createTestDatabase } from "./db";
-import { lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+import { lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 
 let handle: DatabaseHandle;

@@ -4,13 +4,14 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, emailOutbox, leases } from "~/db/schema";
 import { deliverPendingEmails, readOutboxMail, sendEmail } from "~/services/email.server";
 import { runHousekeeping } from "~/services/housekeeping.server";
-import { getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import { reserveUnit } from "~/services/reservation.server";
 import { requestPasswordReset } from "~/services/auth.server";
 import { accountStorage, portalLocations } from "~/services/portal.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
 import { startSmtpServer, type TestSmtpServer } from "./smtp-server";
 
 // Issue 14 (mail through outages) and issue 8 (secrets in the outbox), with a real SMTP exchange.

@@ -9,11 +9,13 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, locations } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader, getCheckout, getLeaseDocument, quoteCheckout, saveDetails, saveProtection } from "~/services/move-in.server";
+import { quoteCheckout } from "~/services/move-in.server";
+import { checkoutCookieHeader, getCheckout, saveDetails, saveProtection } from "~/services/rental.server";
+import { getLeaseDocument } from "~/services/lease-links.server";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { loader as confirmationLoader } from "~/routes/rent.confirmation";
 import { createTestDatabase } from "./db";
-import { ctxFor, lumbertonUnitType, NOW, tenantDetails } from "./move-in-fixtures";
+import { ctxFor, lumbertonUnitType, NOW, tenantDetails } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 
 const LUMBERTON = "lumberton-nc-28358";

@@ -35,7 +35,7 @@ import { action as profileAction } from "~/routes/customer-portal.profile";
 import { CONTROL_CHARS, LINE_CONTROL_CHARS } from "~/domain/text-rules";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
-import { lumbertonUnitType, NOW } from "./move-in-fixtures";
+import { lumbertonUnitType, NOW } from "./rental-fixtures";
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 /**

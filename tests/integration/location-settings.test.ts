@@ -21,7 +21,7 @@ import { loader as payLoader } from "~/routes/customer-portal.pay";
 import { loader as dashboardLoader } from "~/routes/customer-portal._index";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
-import { lumbertonUnitType, tenantDetails } from "./move-in-fixtures";
+import { lumbertonUnitType, tenantDetails } from "./rental-fixtures";
 
 const LUMBERTON = "lumberton-nc-28358";
 const JACKSONVILLE = "jacksonville-nc-28546";

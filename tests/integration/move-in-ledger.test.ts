@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { ledgerEntries, leases, payments } from "~/db/schema";
-import { getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import { hasPosting, leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "~/storage-software/shared/ledger";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
 
 describe("local ledger", () => {
   let handle: DatabaseHandle;

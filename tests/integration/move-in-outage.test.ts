@@ -8,11 +8,12 @@ import { count, eq } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments, units } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
-import { getCheckout, placeMoveIn, sweepUnrecordedCharges } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout, sweepUnrecordedCharges } from "~/services/rental.server";
 import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { leaseBalance } from "~/storage-software/shared/ledger";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
 
 const origin = "http://localhost";
 
@@ -174,7 +175,7 @@ describe("move-in through a database outage (local adapter)", () => {
     flaky.arm(2);
     await pay().catch(() => null);
     flaky.disarm();
-    const { saveProtection } = await import("~/services/move-in.server");
+    const { saveProtection } = await import("~/services/rental.server");
     await saveProtection(db, ctx, await current(), "none", NOW);
     expect(counts.refunds).toBe(1);
     expect((await current()).status).toBe("open");

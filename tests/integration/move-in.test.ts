@@ -3,11 +3,13 @@ import { and, count, eq } from "drizzle-orm";
 import bcrypt from "bcryptjs";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, emailOutbox, leases, ledgerEntries, payments, savedCards, tenants, units } from "~/db/schema";
-import { getCheckout, getMoveInConfirmation, placeMoveIn, saveDetails, abandonCheckout } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout, saveDetails, abandonCheckout } from "~/services/rental.server";
+import { getMoveInConfirmation } from "~/services/rental-confirmation.server";
 import { leaseBalance } from "~/storage-software/shared/ledger";
 import { StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { createTestDatabase, isPostgres } from "./db";
-import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 import { readOutboxMail } from "~/services/email.server";
 
 const origin = "http://localhost";
@@ -180,7 +182,7 @@ describe("move-in (local adapter, real database)", () => {
 
   it("starting another unit type releases the unit held for the first", async () => {
     const { db } = handle;
-    const { releaseOtherCheckout } = await import("~/services/move-in.server");
+    const { releaseOtherCheckout } = await import("~/services/rental.server");
     const { unitTypeId } = await lumbertonUnitType(db);
     const { unitTypeId: otherType } = await lumbertonUnitType(db, { category: "parking" });
     const first = await ctxFor(db, unitTypeId);
@@ -199,7 +201,7 @@ describe("move-in (local adapter, real database)", () => {
     const { db } = handle;
     const { accounts, locations } = await import("~/db/schema");
     const { sql } = await import("drizzle-orm");
-    const { rentalBlock, rentalBlockMessage } = await import("~/services/move-in.server");
+    const { rentalBlock, rentalBlockMessage } = await import("~/domain/rental-rules");
     const { unitTypeId, locationId } = await lumbertonUnitType(db);
     expect(rentalBlock(await ctxFor(db, unitTypeId))).toBeNull();
     // NOW is Sunday 2026-11-22 in Lumberton: allowed by the seeded flag.

@@ -10,7 +10,7 @@ import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/move-in.server";
+import { checkoutCookieHeader } from "~/services/rental.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
 import { getPaymentGateway, NO_GATEWAY, setPaymentGatewayForTests, setPaymentGatewayNameForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
@@ -20,7 +20,7 @@ import { action as autopayAction, loader as autopayLoader } from "~/routes/custo
 import { loader as prepayLoader } from "~/routes/customer-portal.prepay";
 import { loader as locationLoader } from "~/routes/location";
 import { createTestDatabase } from "./db";
-import { lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+import { lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 
 let handle: DatabaseHandle;

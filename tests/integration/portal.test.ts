@@ -12,7 +12,7 @@ import { payLease, PAYMENT_ATTEMPTS_PER_TENANT } from "~/services/portal-payment
 import { storageFor } from "~/storage-software/index.server";
 import type { StorageSoftware } from "~/storage-software/port";
 import { PaymentDeclinedError } from "~/storage-software/errors";
-import { addMonthsIso } from "~/domain/billing";
+import { addMonthsIso } from "~/domain/calendar";
 import { createTestDatabase } from "./db";
 import { readOutboxMail } from "~/services/email.server";
 

@@ -4,14 +4,16 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { leases } from "~/db/schema";
 import { env } from "~/env.server";
-import { checkLeaseToken, checkoutCookieHeader, getCheckout, leaseDocumentPath, placeMoveIn, portalLeasePath } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { checkLeaseToken, leaseDocumentPath, portalLeasePath } from "~/services/lease-links.server";
+import { checkoutCookieHeader, getCheckout } from "~/services/rental.server";
 import { createTenantSession } from "~/services/session.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { loader as leaseLoader } from "~/routes/rent.lease";
 import { loader as confirmationLoader } from "~/routes/rent.confirmation";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
 
 /** Lease links expire (30 days, inside the HMAC); the confirmation page is shown for 24 hours (decision 078). */
 let handle: DatabaseHandle;

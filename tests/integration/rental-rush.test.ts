@@ -14,7 +14,7 @@ import { action as rentAction } from "~/routes/rent";
 import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { leaveAvailable, lumbertonUnitType, NOW } from "./move-in-fixtures";
+import { leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let unitTypeId: string;

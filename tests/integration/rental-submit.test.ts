@@ -15,7 +15,7 @@ import { requireRentalContext } from "~/services/rental-context.server";
 import { submitRentalStep, type RentalSubmitResult } from "~/services/rental-submit.server";
 import { reservationBlockMessage, submitReservation } from "~/services/reservation.server";
 import { createTestDatabase } from "./db";
-import { leaveAvailable, lumbertonUnitType, NOW } from "./move-in-fixtures";
+import { leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
 
 const LUMBERTON = "lumberton-nc-28358";
 const ORIGIN = async () => "https://www.example.com";

@@ -8,10 +8,10 @@ import { action as reserveAction, loader as reserveLoader } from "~/routes/reser
 import { loader as confirmedLoader } from "~/routes/reserve.confirmed";
 import { callRoute } from "./route-helpers";
 import { reserveUnit, sweepExpiredReservations } from "~/services/reservation.server";
-import { sha256 } from "~/services/move-in.server";
+import { sha256 } from "~/services/rental.server";
 import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { createTestDatabase } from "./db";
-import { ctxFor, leaveAvailable, lumbertonUnitType, NOW } from "./move-in-fixtures";
+import { ctxFor, leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
 import { sql } from "drizzle-orm";
 import { readOutboxMail } from "~/services/email.server";
 

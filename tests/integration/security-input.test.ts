@@ -4,7 +4,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, emailOutbox, units } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { saveDetails } from "~/services/move-in.server";
+import { saveDetails } from "~/services/rental.server";
 import { resolveOldDomain } from "~/services/site-redirects.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { action as forgotAction } from "~/routes/customer-portal.forgot-password";
@@ -13,7 +13,7 @@ import { loader as sitemapLoader } from "~/routes/sitemap[.]xml";
 import { loader as robotsLoader } from "~/routes/robots[.]txt";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
-import { ctxFor, lumbertonUnitType, NOW, tenantDetails } from "./move-in-fixtures";
+import { ctxFor, lumbertonUnitType, NOW, tenantDetails } from "./rental-fixtures";
 import { readOutboxMail } from "~/services/email.server";
 
 const ORIGIN = "https://www.gatehousestorage.example";

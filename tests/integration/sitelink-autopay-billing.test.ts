@@ -10,7 +10,8 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox, leases, payments, sitelinkWrites } from "~/db/schema";
 import { runBilling } from "~/services/billing-run.server";
-import { getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import {
   createTestGateway,
   setPaymentGatewayForTests,
@@ -18,7 +19,7 @@ import {
 } from "~/platform/payment-gateway.server";
 import { storageFor, type LocationRef } from "~/storage-software/index.server";
 import { addDaysIso } from "~/domain/calendar";
-import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout } from "./rental-fixtures";
 import {
   roomiestSyncedUnitType,
   startSyncedSiteLinkTestbed,

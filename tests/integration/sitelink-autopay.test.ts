@@ -9,10 +9,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkouts, emailOutbox, sitelinkSites, sitelinkWrites } from "~/db/schema";
-import { confirmCheckout, getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { confirmCheckout, placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import { forgetStorageChoices } from "~/storage-software/index.server";
 import { soapCall } from "../../sitelink-simulator/test-client";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;

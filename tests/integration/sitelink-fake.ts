@@ -6,7 +6,9 @@
  * (sitelink-simulator/); this one keeps the orchestration tests fast and independent of it.
  */
 import { SoftwareUnreachableError } from "~/storage-software/errors";
-import type { Row, SiteLinkCall, SiteLinkParams, SoapAnswer } from "~/storage-software/sitelink/calls";
+import type { Row, SoapAnswer } from "~/storage-software/sitelink/dataset";
+import type { SiteLinkCall } from "~/storage-software/sitelink/client";
+import type { SiteLinkParams } from "~/storage-software/sitelink/envelope";
 
 type Fault = "commit_then_hang" | "drop_before";
 

@@ -8,10 +8,11 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkouts, leases, sitelinkWrites, tenants } from "~/db/schema";
 import { runHousekeeping } from "~/services/housekeeping.server";
-import { confirmCheckout, getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { confirmCheckout, placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import { collectSiteLinkStatus, formatSiteLinkStatus, JOURNAL_PERSONAL_DAYS, JOURNAL_RETENTION_DAYS } from "~/storage-software/index.server";
 import { createJournal, JournalFieldError } from "~/storage-software/sitelink/journal";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;

@@ -18,7 +18,7 @@ import type { MoveInInput } from "~/storage-software/port";
 import { createJournal } from "~/storage-software/sitelink/journal";
 import { createSiteLinkMoveIn, siteLinkQuote, type SiteLinkRentalSettings } from "~/storage-software/sitelink/move-in";
 import { createTestDatabase } from "./db";
-import { card, lumbertonUnitType, NOW, tenantDetails } from "./move-in-fixtures";
+import { card, lumbertonUnitType, NOW, tenantDetails } from "./rental-fixtures";
 import { createFakeSite, type FakeSite } from "./sitelink-fake";
 
 const SETTINGS: SiteLinkRentalSettings = {

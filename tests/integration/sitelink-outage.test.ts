@@ -17,9 +17,10 @@ import { action as payAction, loader as payLoader } from "~/routes/customer-port
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { action as reserveAction } from "~/routes/reserve";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader, getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { checkoutCookieHeader, getCheckout } from "~/services/rental.server";
 import { createTenantSession } from "~/services/session.server";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 import { callLayouts, callRoute, loadContext } from "./route-helpers";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 

@@ -17,13 +17,14 @@ import { and, eq, like } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reservations, sitelinkWrites, units } from "~/db/schema";
 import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
-import { getCheckout, placeMoveIn } from "~/services/move-in.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import { CardNotTakenOnlineError } from "~/storage-software/errors";
 import { collectSiteLinkStatus, storageFor } from "~/storage-software/index.server";
 import { action as rentAction } from "~/routes/rent";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/move-in.server";
-import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
+import { checkoutCookieHeader } from "~/services/rental.server";
+import { card, ctxFor, NOW, signedCheckout } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 import { DEFAULT_READINGS, roomiestSyncedUnitType, startSyncedSiteLinkTestbed, useReadings, type Readings, type SiteLinkTestbed } from "./sitelink-testbed";
 

@@ -9,10 +9,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { leases, sitelinkSites, sitelinkWrites, tenants, units } from "~/db/schema";
-import { confirmCheckout, getCheckout, placeMoveIn, sweepConfirmingCheckouts } from "~/services/move-in.server";
+import { confirmCheckout, placeMoveIn, sweepConfirmingCheckouts } from "~/services/move-in.server";
+import { getCheckout } from "~/services/rental.server";
 import { SoftwareUnreachableError, UnitUnavailableError } from "~/storage-software/errors";
 import { forgetStorageChoices } from "~/storage-software/index.server";
-import { card, ctxFor, NOW, signedCheckout } from "./move-in-fixtures";
+import { card, ctxFor, NOW, signedCheckout } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;

@@ -22,19 +22,16 @@ import { loader as robotsLoader } from "~/routes/robots[.]txt";
 import { loader as rootLoader } from "~/root";
 import {
   checkoutLeaseText,
-  getCheckout,
-  getLeaseDocument,
-  getMoveInConfirmation,
-  loadRentalContext,
   placeMoveIn,
-  quoteCheckout,
-  rentalBlock,
-  saveDetails,
-  saveProtection,
-  saveSignature,
+  quoteCheckout
 } from "~/services/move-in.server";
-import { protectionSchema } from "~/domain/move-in-steps";
-import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./move-in-fixtures";
+import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
+import { getLeaseDocument } from "~/services/lease-links.server";
+import { getMoveInConfirmation } from "~/services/rental-confirmation.server";
+import { loadRentalContext } from "~/services/rental-context.server";
+import { rentalBlock } from "~/domain/rental-rules";
+import { protectionSchema } from "~/domain/rental-steps";
+import { card, ctxFor, lumbertonUnitType, tenantDetails } from "./rental-fixtures";
 import type { MenuItem } from "~/domain/menu";
 import type { AccountGlobalSettings } from "~/domain/account-settings";
 import { createTestDatabase } from "./db";

@@ -12,12 +12,12 @@ async function cookiesUnder(nodeEnv: string, https: string | undefined) {
   if (https === undefined) delete process.env.HTTPS;
   else process.env.HTTPS = https;
   process.env.SESSION_SECRET = "unit-test-secret";
-  const [session, csrf, moveIn] = await Promise.all([
+  const [session, csrf, rental] = await Promise.all([
     import("~/services/session.server"),
     import("~/services/csrf.server"),
-    import("~/services/move-in.server"),
+    import("~/services/rental.server"),
   ]);
-  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: moveIn.checkoutCookie() };
+  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: rental.checkoutCookie() };
 }
 
 afterEach(() => {

@@ -9,6 +9,6 @@ export * from "./tenant";
 export * from "./lease";
 export * from "./billing";
 export * from "./relations";
-export * from "./checkout";
+export * from "./rental";
 export * from "./portal";
 export * from "./sitelink";

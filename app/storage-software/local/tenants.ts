@@ -10,13 +10,13 @@ import {
   chargeKey,
   chargePostingKey,
   lastPostedPeriod,
-  localDate,
   paidThrough,
   prepayQuote,
   type LeaseTerms,
   type LedgerLine as DomainLedgerLine,
   type RecurringCharge,
 } from "~/domain/billing";
+import { localDate } from "~/domain/calendar";
 import type { Payment, PaymentMethod, PrepayOffer, Tenants } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageValidationError } from "../errors";

@@ -5,9 +5,6 @@
  */
 import type { SoapAnswer } from "./dataset";
 
-export type { Row, SoapAnswer } from "./dataset";
-export type { SiteLinkParams } from "./envelope";
-export type { SiteLinkCall } from "./client";
 
 export const rows = (a: SoapAnswer, table: string) => a.tables[table] ?? [];
 

@@ -18,8 +18,6 @@ import { DataSetError, parseAnswer, type SoapAnswer } from "./dataset";
 import { buildEnvelope, operationSpec, soapAction, type Credentials, type SiteLinkParams } from "./envelope";
 import { SiteLinkCallError, type CallFailure } from "./errors";
 
-export type { SoapAnswer, Row } from "./dataset";
-export type { Credentials, SiteLinkParams, SiteLinkValue } from "./envelope";
 
 export const DEFAULT_READ_TIMEOUT_MS = 8_000;
 export const DEFAULT_WRITE_TIMEOUT_MS = 45_000;

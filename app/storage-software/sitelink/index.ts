@@ -77,5 +77,3 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
   };
 }
 
-export { loadSiteLinkSettings, chooseAdapter, type SiteLinkSettings } from "./settings";
-export { syncInventory, syncRates, availabilityAsOf } from "./sync";

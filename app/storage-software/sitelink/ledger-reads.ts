@@ -2,7 +2,9 @@
  * Reads of a SiteLink tenant's ledgers shared by the move-in (reconciliation), the portal (tenants,
  * autopay) and office sign-ins: LedgersByTenantID_v3 (table Ledgers, LK production).
  */
-import { rows, type Row, type SiteLinkCall } from "./calls";
+import { rows } from "./calls";
+import { type Row } from "./dataset";
+import { type SiteLinkCall } from "./client";
 import { readFailed } from "./errors";
 
 export async function readLedgers(call: SiteLinkCall, siteLinkTenantId: string): Promise<Row[]> {

@@ -14,7 +14,9 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { ledgerEntries, payments } from "~/db/schema";
 import type { LedgerEntry } from "../port";
-import { rows, type Row, type SiteLinkCall } from "./calls";
+import { rows } from "./calls";
+import { type Row } from "./dataset";
+import { type SiteLinkCall } from "./client";
 import { okRead } from "./errors";
 import { dateOf, decimalToCents } from "./quote";
 

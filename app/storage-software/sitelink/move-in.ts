@@ -43,7 +43,9 @@ import {
 } from "../errors";
 import { postCharges, recordApprovedPayment } from "../shared/ledger";
 import { newTenantRow } from "../shared/tenants";
-import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { rows, siteLinkDate } from "./calls";
+import { type Row } from "./dataset";
+import { type SiteLinkCall } from "./client";
 import { mayHaveBeenApplied, readFailed } from "./errors";
 import { findTenantWithNote, searchTenantsByEmail, tenantParams } from "./tenant-records";
 import { readAnswer, type AnswerOutcome } from "./answers";

@@ -11,7 +11,8 @@ import { leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/sch
 import { nextDueAfter } from "~/domain/billing";
 import type { LocationRef, OfficeClaimResult } from "../port";
 import { tenantIdFromLogin } from "./answers";
-import { rows, type SiteLinkCall } from "./calls";
+import { rows } from "./calls";
+import { type SiteLinkCall } from "./client";
 import { readLedgers } from "./ledger-reads";
 import { dateOf, decimalToCents } from "./quote";
 

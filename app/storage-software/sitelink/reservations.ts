@@ -14,7 +14,9 @@ import { SoftwareUnreachableError, StorageSoftwareError, UnitUnavailableError } 
 import { readAnswer, type AnswerOutcome } from "./answers";
 import { mayHaveBeenApplied } from "./errors";
 import { sharedRentals } from "../shared/rentals";
-import { rows, siteLinkDate, type Row, type SiteLinkCall } from "./calls";
+import { rows, siteLinkDate } from "./calls";
+import { type Row } from "./dataset";
+import { type SiteLinkCall } from "./client";
 import { freshUnitRow } from "./holds";
 import { createJournal } from "./journal";
 import { centsToDecimal } from "./quote";

@@ -17,7 +17,10 @@
  */
 import crypto from "node:crypto";
 import { SoftwareUnreachableError, StorageSoftwareError } from "../errors";
-import { rows, type Row, type SiteLinkCall, type SiteLinkParams } from "./calls";
+import { rows } from "./calls";
+import { type Row } from "./dataset";
+import { type SiteLinkCall } from "./client";
+import { type SiteLinkParams } from "./envelope";
 import type { SiteLinkLog } from "./client";
 import type { OperationContract } from "./contract";
 import { operationSpec } from "./envelope";

@@ -4,7 +4,9 @@
  * creation whose answer did not say). Shared by the move-in, reservations and the tenants part.
  */
 import type { MoveInInput } from "../port";
-import { rows, type Row, type SiteLinkCall } from "./calls";
+import { rows } from "./calls";
+import { type Row } from "./dataset";
+import { type SiteLinkCall } from "./client";
 
 /** SiteLink tenants of this site whose email is exactly this one (the search is fuzzy and capped at 50: filter here). */
 export async function searchTenantsByEmail(call: SiteLinkCall, email: string): Promise<Row[]> {

@@ -10,11 +10,13 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, locations, unitTypes } from "~/db/schema";
 import { rentalBlockMessage } from "~/domain/rental-rules";
 import { formatPhone } from "~/domain/phone";
-import { rentPage, type RentPageView } from "~/services/move-in-steps.server";
-import { checkoutLeaseText, getCheckout, quoteCheckout, requireRentalContext, saveDetails, saveProtection } from "~/services/move-in.server";
+import { rentPage, type RentPageView } from "~/services/rental-steps.server";
+import { checkoutLeaseText, quoteCheckout } from "~/services/move-in.server";
+import { getCheckout, saveDetails, saveProtection } from "~/services/rental.server";
+import { requireRentalContext } from "~/services/rental-context.server";
 import { reservationBlockMessage, reservePage } from "~/services/reservation.server";
 import { createTestDatabase } from "./db";
-import { leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./move-in-fixtures";
+import { leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
 
 const LUMBERTON = "lumberton-nc-28358";
 let handle: DatabaseHandle;

@@ -5,18 +5,18 @@
  * and the redirects the steps decide (a step not reached yet, a completed or confirming checkout).
  *
  * The route reads the request (cookies, CSRF token), calls `rentPage` and renders what it returns;
- * the step rules themselves live in app/domain/move-in-steps.ts.
+ * the step rules themselves live in app/domain/rental-steps.ts.
  */
 import type { Database } from "~/db/client.server";
 import { autopayChoice } from "~/domain/autopay-choice";
 import { formatCents } from "~/domain/money";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { monthlyRateFor } from "~/domain/rates";
-import { allowedStep, furthestStep, moveInSteps, parseStep, type MoveInStep } from "~/domain/move-in-steps";
+import { allowedStep, furthestStep, moveInSteps, parseStep, type MoveInStep } from "~/domain/rental-steps";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlock, rentalBlockMessage, unitDescription } from "~/domain/rental-rules";
 import { cardLockedMessage, isCardLocked } from "./card-attempts.server";
-import { checkoutDetails, checkoutProgress, getCheckout, isActiveCheckout, type Checkout } from "./checkout.server";
+import { checkoutDetails, checkoutProgress, getCheckout, isActiveCheckout, type Checkout } from "./rental.server";
 import { checkoutLeaseText, quoteCheckout } from "./move-in.server";
 import type { RentalContext } from "./rental-context.server";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedStep, detailsSchema, furthestStep, moveInSteps, nextStep, parseStep, paySchema, previousStep, protectionSchema, signSchema } from "./move-in-steps";
+import { allowedStep, detailsSchema, furthestStep, moveInSteps, nextStep, parseStep, paySchema, previousStep, protectionSchema, signSchema } from "./rental-steps";
 
 const none = { hasDetails: false, hasProtection: false, hasReviewed: false, hasSigned: false };
 const all = { hasDetails: true, hasProtection: true, hasReviewed: true, hasSigned: true };

@@ -1,5 +1,5 @@
 import { Link } from "~/components/link";
-import { MOVE_IN_STEPS, STEP_LABELS, type MoveInStep } from "~/domain/move-in-steps";
+import { MOVE_IN_STEPS, STEP_LABELS, type MoveInStep } from "~/domain/rental-steps";
 
 /**
  * The rental's progress: every step, the current one marked for screen readers (aria-current), the

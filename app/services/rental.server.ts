@@ -11,7 +11,7 @@ import { checkouts, locations } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
 import { holdEndsAt, holdUntil } from "~/domain/hold";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
-import type { CheckoutProgress } from "~/domain/move-in-steps";
+import type { CheckoutProgress } from "~/domain/rental-steps";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";

@@ -6,14 +6,10 @@ import type { AccountCreationInput } from "~/domain/tenant-form";
 import { toCardDetails, cardSchema } from "~/domain/card-schema";
 import {
   checkoutLeaseText,
-  getCheckout,
-  loadRentalContext,
-  quoteCheckout,
-  saveDetails,
-  saveProtection,
-  saveSignature,
-  type RentalContext,
+  quoteCheckout
 } from "~/services/move-in.server";
+import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
+import { loadRentalContext, type RentalContext } from "~/services/rental-context.server";
 
 export const NOW = new Date("2026-11-22T15:00:00Z"); // 10:00 in Lumberton
 
