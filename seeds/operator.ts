@@ -6,7 +6,7 @@
  */
 import type { AccountGlobalSettings } from "~/domain/account-settings";
 import type { ComponentSetting, GlobalStyles } from "~/domain/website-settings";
-import type { CheckoutCharge } from "~/domain/location-settings";
+import type { ExtraCharge } from "~/domain/location-settings";
 import type { Image } from "~/db/schema/shared";
 
 /** DEMO: the spec says only that one contact phone number is shared by all locations. */
@@ -163,7 +163,7 @@ export const cardPaymentTypes = [
 ];
 
 /** Spec §9: the lock fee (7.00, tax_1_rate 6.75 %, not recurring). */
-export const lockFee: CheckoutCharge = {
+export const lockFee: ExtraCharge = {
   sitelink_id: "LOCK", // DEMO
   name: "Lock fee",
   tax_1_rate: 6.75,
@@ -218,7 +218,7 @@ export interface SeedLocation {
   officeHours: SeedHoursItem[];
   insurance: boolean;
   paymentTypes: boolean;
-  charges: CheckoutCharge[];
+  charges: ExtraCharge[];
   metaDescription: string;
   amenities: string[];
   social: Partial<Record<"facebook" | "google" | "yelp", string>>;

@@ -4,7 +4,7 @@ import { phoneHref } from "~/domain/phone";
  * Why this rental or reservation cannot go ahead online (rentals off, coming soon, sold out …),
  * with the office's number: announced as a status, shared by the rent and reserve pages.
  */
-export function CheckoutBlocked({ message, phone }: { message: string; phone: string }) {
+export function RentalBlocked({ message, phone }: { message: string; phone: string }) {
   return (
     <div className="alert alert--info" role="status">
       <p>{message}</p>

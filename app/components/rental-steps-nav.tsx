@@ -1,5 +1,5 @@
 import { Link } from "~/components/link";
-import { MOVE_IN_STEPS, STEP_LABELS, type MoveInStep } from "~/domain/rental-steps";
+import { MOVE_IN_STEPS, STEP_LABELS, type RentalStep } from "~/domain/rental-steps";
 
 /**
  * The rental's progress: every step, the current one marked for screen readers (aria-current), the
@@ -11,11 +11,11 @@ export function CheckoutProgress({
   basePath,
   steps = MOVE_IN_STEPS,
 }: {
-  current: MoveInStep | "done";
-  furthest: MoveInStep | "done";
+  current: RentalStep | "done";
+  furthest: RentalStep | "done";
   basePath: string;
   /** The location's steps (`moveInSteps`: no e-sign step when it is off, decision 203). */
-  steps?: readonly MoveInStep[];
+  steps?: readonly RentalStep[];
 }) {
   const currentIndex = current === "done" ? steps.length : steps.indexOf(current);
   const furthestIndex = furthest === "done" ? -1 : steps.indexOf(furthest);

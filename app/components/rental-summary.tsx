@@ -7,7 +7,7 @@ export interface SummaryLine {
 }
 
 /** Every charge line with its tax and the total: the browser only formats what the server computed. */
-export function CheckoutCharges({ lines, total, caption = "Charges due today" }: { lines: SummaryLine[]; total: number; caption?: string }) {
+export function ChargesDueToday({ lines, total, caption = "Charges due today" }: { lines: SummaryLine[]; total: number; caption?: string }) {
   const tax = lines.reduce((s, l) => s + l.tax, 0);
   return (
     <table className="checkout-charges">
@@ -51,7 +51,7 @@ export function CheckoutCharges({ lines, total, caption = "Charges due today" }:
 }
 
 /** The unit being rented, shown beside every step. */
-export function CheckoutUnitSummary({
+export function RentalUnitSummary({
   unit,
   location,
   monthlyRate,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locationTimeZoneSchema, parseCheckoutCharges, reviewSettingsSchema } from "./location-settings";
+import { locationTimeZoneSchema, parseExtraCharges, reviewSettingsSchema } from "./location-settings";
 import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE } from "./account-settings";
 
 describe("parseCheckoutCharges (the JSON text list of charges_to_show_at_checkout)", () => {
@@ -7,7 +7,7 @@ describe("parseCheckoutCharges (the JSON text list of charges_to_show_at_checkou
     const text = JSON.stringify([
       { sitelink_id: "LOCK", name: "Lock", tax_1_rate: 6.75, tax_2_rate: 0, amount: 7, is_recurring: false },
     ]);
-    expect(parseCheckoutCharges(text)).toEqual({
+    expect(parseExtraCharges(text)).toEqual({
       ok: true,
       charges: [{ sitelink_id: "LOCK", name: "Lock", tax_1_rate: 6.75, tax_2_rate: 0, amount: 7, is_recurring: false }],
     });
@@ -22,7 +22,7 @@ describe("parseCheckoutCharges (the JSON text list of charges_to_show_at_checkou
       { ok: true, charges: [{ sitelink_id: null, name: "Lock", tax_1_rate: 6.75, tax_2_rate: 0, amount: 7, is_recurring: false }] },
     ],
   ])("accepts %s", (_name, text, expected) => {
-    expect(parseCheckoutCharges(text)).toEqual(expected);
+    expect(parseExtraCharges(text)).toEqual(expected);
   });
 
   it.each([
@@ -32,7 +32,7 @@ describe("parseCheckoutCharges (the JSON text list of charges_to_show_at_checkou
     ["a negative amount", '[{"name":"Lock","amount":-7}]', /too small|>=0/i],
     ["a tax rate over 100 %", '[{"name":"Lock","amount":7,"tax_1_rate":675}]', /too big|<=100/i],
   ])("refuses %s", (_name, text, message) => {
-    const result = parseCheckoutCharges(text);
+    const result = parseExtraCharges(text);
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.error).toMatch(message);
   });

@@ -20,7 +20,7 @@ export const reviewSettingsSchema = z.object({
 export type ReviewSettings = z.infer<typeof reviewSettingsSchema>;
 
 /** A checkout charge entry (spec §3). Rates are percentages (6.75 means 6.75 %); amount is in dollars as stored. */
-export const checkoutChargeSchema = z.object({
+export const extraChargeSchema = z.object({
   sitelink_id: z.union([z.string(), z.number()]).nullable().default(null),
   name: z.string().min(1),
   tax_1_rate: z.coerce.number().min(0).max(100).default(0),
@@ -28,22 +28,22 @@ export const checkoutChargeSchema = z.object({
   amount: z.coerce.number().min(0),
   is_recurring: z.boolean().default(false),
 });
-export type CheckoutCharge = z.infer<typeof checkoutChargeSchema>;
+export type ExtraCharge = z.infer<typeof extraChargeSchema>;
 
 /**
  * Parses the JSON text list of checkout charges. Bad JSON or a bad entry is an operator data
  * error: it is reported, never shown to visitors as a half-list.
  */
-export function parseCheckoutCharges(
+export function parseExtraCharges(
   text: string,
-): { ok: true; charges: CheckoutCharge[] } | { ok: false; error: string } {
+): { ok: true; charges: ExtraCharge[] } | { ok: false; error: string } {
   let raw: unknown;
   try {
     raw = JSON.parse(text || "[]");
   } catch {
     return { ok: false, error: "charges_to_show_at_checkout is not valid JSON" };
   }
-  const parsed = z.array(checkoutChargeSchema).safeParse(raw);
+  const parsed = z.array(extraChargeSchema).safeParse(raw);
   if (!parsed.success) return { ok: false, error: parsed.error.issues.map((i) => i.message).join("; ") };
   return { ok: true, charges: parsed.data };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { addMonthsIso } from "./calendar";
 import {
-  checkoutChargesFor,
+  extraChargesFor,
   firstPeriod,
   quoteMoveIn,
   type QuoteCharge,
@@ -84,16 +84,16 @@ describe("rates and flags", () => {
   });
 
   it("extra charges only when is_show_extra_charges_at_checkout is on", () => {
-    expect(checkoutChargesFor(unit, { ...settings, isShowExtraChargesAtCheckout: false }, [lockFee])).toEqual([]);
-    expect(checkoutChargesFor(unit, settings, [lockFee])).toEqual([lockFee]);
+    expect(extraChargesFor(unit, { ...settings, isShowExtraChargesAtCheckout: false }, [lockFee])).toEqual([]);
+    expect(extraChargesFor(unit, settings, [lockFee])).toEqual([lockFee]);
   });
 
   it("parking and office charges hidden when is_hide_extra_charges_for_parking_or_office is on", () => {
     const parking = { ...unit, name: "Parking", category: "parking" };
     const office = { ...unit, name: "Office Suite", category: "indoor" };
-    expect(checkoutChargesFor(parking, settings, [lockFee])).toEqual([]);
-    expect(checkoutChargesFor(office, settings, [lockFee])).toEqual([]);
-    expect(checkoutChargesFor(parking, { ...settings, isHideExtraChargesForParkingOrOffice: false }, [lockFee])).toEqual([lockFee]);
+    expect(extraChargesFor(parking, settings, [lockFee])).toEqual([]);
+    expect(extraChargesFor(office, settings, [lockFee])).toEqual([]);
+    expect(extraChargesFor(parking, { ...settings, isHideExtraChargesForParkingOrOffice: false }, [lockFee])).toEqual([lockFee]);
     const q = quoteMoveIn({ unitType: parking, settings, charges: [lockFee], insurancePlan: null, moveInDate: "2026-11-22" });
     expect(q.total).toBe(5000);
   });

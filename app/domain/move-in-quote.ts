@@ -92,7 +92,7 @@ export function isParkingOrOffice(unitType: Pick<QuoteUnitType, "name" | "catego
 }
 
 /** The checkout charges shown and charged for this unit type, per the location's flags. */
-export function checkoutChargesFor(unitType: QuoteUnitType, settings: QuoteSettings, charges: QuoteCharge[]): QuoteCharge[] {
+export function extraChargesFor(unitType: QuoteUnitType, settings: QuoteSettings, charges: QuoteCharge[]): QuoteCharge[] {
   if (!settings.isShowExtraChargesAtCheckout) return [];
   if (settings.isHideExtraChargesForParkingOrOffice && isParkingOrOffice(unitType)) return [];
   return charges;
@@ -150,7 +150,7 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
     );
   }
 
-  for (const c of checkoutChargesFor(unitType, settings, input.charges)) {
+  for (const c of extraChargesFor(unitType, settings, input.charges)) {
     if (!Number.isInteger(c.amount) || c.amount < 0) throw new Error(`Bad charge amount for ${c.name}: ${c.amount}`);
     const key = chargePostingKey(chargeKey({ sitelinkId: c.id, name: c.name }), moveInDate);
     lines.push(line("charge", c.name, c.amount, key, { tax1Rate: c.tax1Rate, tax2Rate: c.tax2Rate, isRecurring: c.isRecurring }));
@@ -161,7 +161,7 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
   const monthlyTotal =
     monthlyRate +
     (insurancePlan?.premium ?? 0) +
-    checkoutChargesFor(unitType, settings, input.charges)
+    extraChargesFor(unitType, settings, input.charges)
       .filter((c) => c.isRecurring)
       .reduce((s, c) => s + c.amount + percentOf(c.amount, c.tax1Rate) + percentOf(c.amount, c.tax2Rate), 0);
 

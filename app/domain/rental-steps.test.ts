@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { allowedStep, detailsSchema, furthestStep, moveInSteps, nextStep, parseStep, paySchema, previousStep, protectionSchema, signSchema } from "./rental-steps";
+import { allowedStep, detailsSchema, furthestStep, rentalSteps, nextStep, parseStep, paySchema, previousStep, protectionSchema, signSchema } from "./rental-steps";
 
 const none = { hasDetails: false, hasProtection: false, hasReviewed: false, hasSigned: false };
 const all = { hasDetails: true, hasProtection: true, hasReviewed: true, hasSigned: true };
@@ -29,8 +29,8 @@ describe("checkout steps", () => {
   // Decision 203: is_sitelink_esign_enabled off: no online e-sign step (the lease is signed at the office).
   const reviewed = { ...none, hasDetails: true, hasProtection: true, hasReviewed: true };
   it.each([
-    ["the steps", () => moveInSteps(false), ["details", "protection", "review", "pay"]],
-    ["with e-sign", () => moveInSteps(true), ["details", "protection", "review", "sign", "pay"]],
+    ["the steps", () => rentalSteps(false), ["details", "protection", "review", "pay"]],
+    ["with e-sign", () => rentalSteps(true), ["details", "protection", "review", "sign", "pay"]],
     ["reviewed, not signed: pay is reachable", () => furthestStep(reviewed, false), "pay"],
     ["reviewed, not signed, with e-sign: sign first", () => furthestStep(reviewed, true), "sign"],
     ["sign asked for: the furthest step instead", () => allowedStep("sign", reviewed, false), "pay"],

@@ -8,9 +8,9 @@ import { cardShape, refineCardExpiry, type YearMonth } from "./card-schema";
 import { accountCreationSchema, optionalCheckbox, tenantContactShape, withPasswordLength } from "./tenant-form";
 
 export const MOVE_IN_STEPS = ["details", "protection", "review", "sign", "pay"] as const;
-export type MoveInStep = (typeof MOVE_IN_STEPS)[number];
+export type RentalStep = (typeof MOVE_IN_STEPS)[number];
 
-export const STEP_LABELS: Record<MoveInStep, string> = {
+export const STEP_LABELS: Record<RentalStep, string> = {
   details: "Your details",
   protection: "Protection plan",
   review: "Review charges",
@@ -22,12 +22,12 @@ export const STEP_LABELS: Record<MoveInStep, string> = {
  * The steps at a location (decision 203): with `is_sitelink_esign_enabled` off there is no online
  * e-sign step; the lease is signed at the office.
  */
-export function moveInSteps(eSign: boolean): readonly MoveInStep[] {
+export function rentalSteps(eSign: boolean): readonly RentalStep[] {
   return eSign ? MOVE_IN_STEPS : MOVE_IN_STEPS.filter((s) => s !== "sign");
 }
 
-export function parseStep(value: string | null | undefined): MoveInStep {
-  return (MOVE_IN_STEPS as readonly string[]).includes(value ?? "") ? (value as MoveInStep) : "details";
+export function parseStep(value: string | null | undefined): RentalStep {
+  return (MOVE_IN_STEPS as readonly string[]).includes(value ?? "") ? (value as RentalStep) : "details";
 }
 
 export interface CheckoutProgress {
@@ -38,7 +38,7 @@ export interface CheckoutProgress {
 }
 
 /** The furthest step the visitor may be on given what they have answered (no signature needed without e-sign). */
-export function furthestStep(p: CheckoutProgress, eSign = true): MoveInStep {
+export function furthestStep(p: CheckoutProgress, eSign = true): RentalStep {
   if (!p.hasDetails) return "details";
   if (!p.hasProtection) return "protection";
   if (!p.hasReviewed) return "review";
@@ -50,22 +50,22 @@ export function furthestStep(p: CheckoutProgress, eSign = true): MoveInStep {
  * The step to show: the one asked for, or the furthest one allowed when it is asked for too early.
  * Without e-sign, "sign" is not a step: it shows the furthest one allowed.
  */
-export function allowedStep(requested: MoveInStep, p: CheckoutProgress, eSign = true): MoveInStep {
-  const steps = moveInSteps(eSign);
+export function allowedStep(requested: RentalStep, p: CheckoutProgress, eSign = true): RentalStep {
+  const steps = rentalSteps(eSign);
   const max = steps.indexOf(furthestStep(p, eSign));
   const i = steps.indexOf(requested);
   return i >= 0 && i <= max ? requested : steps[max]!;
 }
 
-export function previousStep(step: MoveInStep, eSign = true): MoveInStep | null {
-  const steps = moveInSteps(eSign);
+export function previousStep(step: RentalStep, eSign = true): RentalStep | null {
+  const steps = rentalSteps(eSign);
   const i = steps.indexOf(step);
   return i > 0 ? steps[i - 1]! : null;
 }
 
 /** The step after `step` (the review step's Continue). */
-export function nextStep(step: MoveInStep, eSign = true): MoveInStep | null {
-  const steps = moveInSteps(eSign);
+export function nextStep(step: RentalStep, eSign = true): RentalStep | null {
+  const steps = rentalSteps(eSign);
   const i = steps.indexOf(step);
   return i >= 0 && i < steps.length - 1 ? steps[i + 1]! : null;
 }

@@ -2,7 +2,7 @@ import { data, redirect } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/rent.confirmation";
 import { CheckoutProgress } from "~/components/rental-steps-nav";
-import { CheckoutCharges } from "~/components/rental-summary";
+import { ChargesDueToday } from "~/components/rental-summary";
 import { HtmlContent } from "~/components/html-content";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
@@ -12,20 +12,20 @@ import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { now as clockNow } from "~/platform/clock.server";
 import { siteOriginFor } from "~/services/site-origin.server";
 import {
-  confirmCheckout
+  confirmRental
 } from "~/services/move-in.server";
-import { CONFIRMATION_HOURS, getMoveInConfirmation, isConfirmationViewable } from "~/services/rental-confirmation.server";
-import { getCheckout, readCheckoutId } from "~/services/rental.server";
+import { CONFIRMATION_HOURS, getRentalConfirmation, isConfirmationViewable } from "~/services/rental-confirmation.server";
+import { getRental, readRentalId } from "~/services/rental.server";
 import { loadRentalContext } from "~/services/rental-context.server";
 import { rentalSuccessHtml, unitDescription } from "~/domain/rental-rules";
 import { sanitizeOperatorHtml } from "~/services/sanitize.server";
-import checkoutCss from "~/styles/rental.css?url";
+import rentalCss from "~/styles/rental.css?url";
 import { notFound } from "~/services/http.server";
 
 /** How often the "we are confirming your rental" page reloads itself (meta refresh: works without JavaScript). */
 const CONFIRMING_REFRESH_SECONDS = 5;
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rentalCss }];
 
 const formatDay = (day: string) =>
   new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
@@ -39,10 +39,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   const ctx = await loadRentalContext(context.db, params.unitTypeId, now);
   if (!ctx) throw notFound();
-  let checkout = await getCheckout(context.db, await readCheckoutId(request), params.unitTypeId);
+  let checkout = await getRental(context.db, await readRentalId(request), params.unitTypeId);
   if (checkout?.status === "confirming") {
     // The facility's software has not confirmed the payment yet: read it back (never pay again).
-    const outcome = await confirmCheckout(context.db, ctx, checkout, { now, origin: await siteOriginFor(context) }).catch(() => ({ status: "pending" as const }));
+    const outcome = await confirmRental(context.db, ctx, checkout, { now, origin: await siteOriginFor(context) }).catch(() => ({ status: "pending" as const }));
     if (outcome.status === "pending") {
       return data(
         { expired: false as const, confirming: true as const, refreshSeconds: CONFIRMING_REFRESH_SECONDS, phone: formatPhone(ctx.location.phoneNumber) },
@@ -50,13 +50,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       );
     }
     if (outcome.status === "not_completed") throw redirect(`/rent/${params.unitTypeId}?step=pay&retry=1`);
-    checkout = await getCheckout(context.db, checkout.id, params.unitTypeId);
+    checkout = await getRental(context.db, checkout.id, params.unitTypeId);
   }
   if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
   if (!(await isConfirmationViewable(ctx.storage, checkout.completedLeaseId, now))) {
     return data({ expired: true as const, hours: CONFIRMATION_HOURS }, { status: 410, headers: { "Cache-Control": NO_STORE } });
   }
-  const c = await getMoveInConfirmation(ctx.storage, checkout.completedLeaseId);
+  const c = await getRentalConfirmation(ctx.storage, checkout.completedLeaseId);
   if (!c) throw redirect(`/rent/${params.unitTypeId}`);
   return data(
     {
@@ -158,7 +158,7 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
       </section>
       <section aria-labelledby="receipt-heading">
         <h2 id="receipt-heading">Receipt</h2>
-        <CheckoutCharges lines={c.lines} total={c.totalCharged} caption="Charged today" />
+        <ChargesDueToday lines={c.lines} total={c.totalCharged} caption="Charged today" />
         {c.payment ? (
           <p>
             Paid {formatCents(c.payment.amount)} by {c.cardLabel} ending {c.payment.cardLast4}. Authorisation {c.payment.authReference}.

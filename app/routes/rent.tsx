@@ -8,22 +8,22 @@ import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
 import { CheckoutProgress } from "~/components/rental-steps-nav";
-import { CheckoutCharges, CheckoutUnitSummary } from "~/components/rental-summary";
+import { ChargesDueToday, RentalUnitSummary } from "~/components/rental-summary";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, Honeypot, SubmitButton } from "~/components/form";
 import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta, type TenantPasswordFieldsMeta } from "~/components/tenant-fields";
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { formatCents } from "~/domain/money";
-import { detailsSchema, paySchema, previousStep, signSchema, STEP_LABELS, type MoveInStep } from "~/domain/rental-steps";
+import { detailsSchema, paySchema, previousStep, signSchema, STEP_LABELS, type RentalStep } from "~/domain/rental-steps";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { checkoutCookieHeader, clearCheckoutCookieHeader, readCheckoutId } from "~/services/rental.server";
+import { rentalCookieHeader, clearRentalCookieHeader, readRentalId } from "~/services/rental.server";
 import { requireRentalContext } from "~/services/rental-context.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
-import checkoutCss from "~/styles/rental.css?url";
-import { CheckoutBlocked } from "~/components/rental-blocked";
+import rentalCss from "~/styles/rental.css?url";
+import { RentalBlocked } from "~/components/rental-blocked";
 import { AutopayField } from "~/components/autopay-field";
 import { rentPage } from "~/services/rental-steps.server";
 import { submitRentalStep } from "~/services/rental-submit.server";
@@ -33,12 +33,12 @@ export const handle = { enhanceForms: true, paymentPage: true } satisfies Paymen
 /** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
 export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
 
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rentalCss }];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
-  const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readCheckoutId(request)]);
+  const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
   const page = await rentPage(context.db, ctx, { unitTypeId: params.unitTypeId, searchParams: new URL(request.url).searchParams, checkoutId, csrfToken: csrf.token, now });
   if ("redirect" in page) throw redirect(page.redirect);
   return data(page.page, { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } });
@@ -64,14 +64,14 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   const result = await submitRentalStep(context.db, ctx, {
     unitTypeId: params.unitTypeId,
     formData,
-    checkoutId: await readCheckoutId(request),
+    checkoutId: await readRentalId(request),
     clientIp: clientIp(context),
     now,
     origin: () => siteOriginFor(context),
   });
   if ("unknownStep" in result) throw data({ message: "Unknown step" }, { status: 400 });
   if ("redirect" in result) {
-    const cookie = result.cookie === "clear" ? await clearCheckoutCookieHeader() : result.cookie ? await checkoutCookieHeader(result.cookie.set) : null;
+    const cookie = result.cookie === "clear" ? await clearRentalCookieHeader() : result.cookie ? await rentalCookieHeader(result.cookie.set) : null;
     throw redirect(result.redirect, { status: 303, headers: cookie ? { "Set-Cookie": cookie } : undefined });
   }
   // An outage (503) says when to try again, like every other outage answer.
@@ -100,7 +100,7 @@ export const meta: Route.MetaFunction = ({ matches, loaderData, params }) => {
 type LoaderData = Route.ComponentProps["loaderData"];
 type ActionData = Route.ComponentProps["actionData"];
 type View = NonNullable<LoaderData["view"]>;
-type StepView<S extends MoveInStep> = Extract<View, { step: S }>;
+type StepView<S extends RentalStep> = Extract<View, { step: S }>;
 
 export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
@@ -111,7 +111,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
       </p>
       <h1>Rent a {d.unit} unit</h1>
       {d.blocked ? (
-        <CheckoutBlocked message={d.blocked} phone={d.phone} />
+        <RentalBlocked message={d.blocked} phone={d.phone} />
       ) : d.view ? (
         <>
           <CheckoutProgress current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} steps={d.steps} />
@@ -133,7 +133,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
               ) : null}
               <StepBody view={d.view} data={d} actionData={actionData} />
             </div>
-            <CheckoutUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} />
+            <RentalUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} />
           </div>
           {d.hasCheckout ? (
             <Form method="post" className="checkout__cancel">
@@ -150,7 +150,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
   );
 }
 
-function BackLink({ basePath, step, eSign = true }: { basePath: string; step: MoveInStep; eSign?: boolean }) {
+function BackLink({ basePath, step, eSign = true }: { basePath: string; step: RentalStep; eSign?: boolean }) {
   const prev = previousStep(step, eSign);
   return prev ? (
     <Link to={`${basePath}?step=${prev}`} className="button button--secondary">
@@ -304,7 +304,7 @@ function ReviewStep({ view, d }: { view: StepView<"review">; d: LoaderData }) {
           </p>
         </div>
       ) : null}
-      <CheckoutCharges lines={view.lines} total={view.total} />
+      <ChargesDueToday lines={view.lines} total={view.total} />
       <p>
         Your rental starts on {view.moveInDate}. Today&apos;s payment covers you through {view.paidThroughDate}. After that,{" "}
         <strong>{formatCents(view.monthlyTotal)}</strong> a month is due from {view.nextDueDate}.

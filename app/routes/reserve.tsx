@@ -16,12 +16,12 @@ import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requireRentalContext } from "~/services/rental-context.server";
 import { reservePage, submitReservation } from "~/services/reservation.server";
-import checkoutCss from "~/styles/rental.css?url";
-import { CheckoutBlocked } from "~/components/rental-blocked";
+import rentalCss from "~/styles/rental.css?url";
+import { RentalBlocked } from "~/components/rental-blocked";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
-export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: checkoutCss }];
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rentalCss }];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const ctx = await requireRentalContext(context.db, params.unitTypeId, clockNow());
@@ -95,7 +95,7 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
       </p>
       <h1>Reserve a {d.unit} unit</h1>
       {d.blocked ? (
-        <CheckoutBlocked message={d.blocked} phone={d.phone} />
+        <RentalBlocked message={d.blocked} phone={d.phone} />
       ) : (
         <>
           <p>

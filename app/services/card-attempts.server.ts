@@ -18,10 +18,10 @@ import type { Database } from "~/db/client.server";
 import { formatPhone } from "~/domain/phone";
 import { addressKey, clearRateLimit, hitRateLimit, peekRateLimit, refundRateLimit } from "./rate-limit.server";
 
-export const CARD_DECLINES_PER_CHECKOUT = 3;
+export const CARD_DECLINES_PER_RENTAL = 3;
 export const CARD_DECLINES_PER_EMAIL = 5;
 export const CARD_DECLINES_PER_IP = 10;
-export const CHECKOUT_LOCK_MS = 24 * 60 * 60 * 1000;
+export const RENTAL_LOCK_MS = 24 * 60 * 60 * 1000;
 export const CARD_WINDOW_MS = 60 * 60 * 1000;
 
 /** The only thing a visitor is told about a declined card. */
@@ -55,7 +55,7 @@ export interface CardAttemptTicket {
 /** True when the checkout (or portal tenant) has used up its declined cards. */
 export async function isCardLocked(db: Database, scope: CardScope, now: Date): Promise<boolean> {
   const count = await peekRateLimit(db, checkoutKey(scope), now);
-  return count >= CARD_DECLINES_PER_CHECKOUT;
+  return count >= CARD_DECLINES_PER_RENTAL;
 }
 
 /**
@@ -64,22 +64,22 @@ export async function isCardLocked(db: Database, scope: CardScope, now: Date): P
  */
 export async function beginCardAttempt(db: Database, input: CardAttemptInput): Promise<CardAttempt> {
   const ck = checkoutKey(input.scope);
-  if ((await peekRateLimit(db, ck, input.now)) >= CARD_DECLINES_PER_CHECKOUT) return { allowed: false };
-  const perCheckout = await hitRateLimit(db, { key: ck, limit: CARD_DECLINES_PER_CHECKOUT, windowMs: CHECKOUT_LOCK_MS, now: input.now });
+  if ((await peekRateLimit(db, ck, input.now)) >= CARD_DECLINES_PER_RENTAL) return { allowed: false };
+  const perCheckout = await hitRateLimit(db, { key: ck, limit: CARD_DECLINES_PER_RENTAL, windowMs: RENTAL_LOCK_MS, now: input.now });
   const perEmail = await hitRateLimit(db, { key: emailKey(input.email), limit: CARD_DECLINES_PER_EMAIL, windowMs: CARD_WINDOW_MS, now: input.now });
   const perIp = await hitRateLimit(db, { key: ipKey(input.ip), limit: CARD_DECLINES_PER_IP, windowMs: CARD_WINDOW_MS, now: input.now });
   if (!perCheckout.allowed || !perEmail.allowed || !perIp.allowed) {
     // Over the e-mail or IP limit: this checkout is locked too (a script moving between checkouts).
-    if (perCheckout.count < CARD_DECLINES_PER_CHECKOUT) {
-      for (let i = perCheckout.count; i < CARD_DECLINES_PER_CHECKOUT; i++) {
-        await hitRateLimit(db, { key: ck, limit: CARD_DECLINES_PER_CHECKOUT, windowMs: CHECKOUT_LOCK_MS, now: input.now });
+    if (perCheckout.count < CARD_DECLINES_PER_RENTAL) {
+      for (let i = perCheckout.count; i < CARD_DECLINES_PER_RENTAL; i++) {
+        await hitRateLimit(db, { key: ck, limit: CARD_DECLINES_PER_RENTAL, windowMs: RENTAL_LOCK_MS, now: input.now });
       }
     }
     return { allowed: false };
   }
   return {
     allowed: true,
-    ticket: { keys: [emailKey(input.email), ipKey(input.ip)], checkoutKey: ck, lastForCheckout: perCheckout.count >= CARD_DECLINES_PER_CHECKOUT },
+    ticket: { keys: [emailKey(input.email), ipKey(input.ip)], checkoutKey: ck, lastForCheckout: perCheckout.count >= CARD_DECLINES_PER_RENTAL },
   };
 }
 

@@ -10,8 +10,8 @@
 import type { Database } from "~/db/client.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
-import { sweepConfirmingCheckouts } from "./move-in.server";
-import { sweepAbandonedCheckouts, sweepUnrecordedCharges } from "./rental.server";
+import { sweepConfirmingRentals } from "./move-in.server";
+import { sweepAbandonedRentals, sweepUnrecordedCharges } from "./rental.server";
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { logger } from "~/logger.server";
@@ -34,10 +34,10 @@ export async function runHousekeeping(
   journalScrubbed: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
-  const checkouts = await sweepAbandonedCheckouts(db, now);
+  const checkouts = await sweepAbandonedRentals(db, now);
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
   // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
-  const confirmedMoveIns = await sweepConfirmingCheckouts(db, now);
+  const confirmedMoveIns = await sweepConfirmingRentals(db, now);
   const outbox = await pruneOutbox(db, now);
   const journal = await pruneSiteLinkJournal(db, now);
   return {

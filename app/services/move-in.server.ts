@@ -20,7 +20,7 @@ import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError } from "
 import type { InsurancePlanOption, MoveInCheck, MoveInQuote, MoveInResult, PaymentMethodInput } from "~/storage-software/port";
 import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
 import { now as clockNow } from "~/platform/clock.server";
-import { checkoutDetails, clearSignature, renewCheckoutKey, sha256, type Checkout, type TenantDetails } from "./rental.server";
+import { rentalDetails, clearSignature, renewRentalKey, sha256, type Rental, type TenantDetails } from "./rental.server";
 import { sendEmail } from "./email.server";
 import { leaseDocumentPath } from "./lease-links.server";
 import { AUTOPAY_NOT_SET_UP, autopaySetupPath } from "./rental-confirmation.server";
@@ -30,7 +30,7 @@ import { eq } from "drizzle-orm";
 import { checkouts, locations, websites } from "~/db/schema";
 
 
-export interface CheckoutQuote {
+export interface RentalQuote {
   quote: MoveInQuote;
   plans: InsurancePlanOption[];
   plan: InsurancePlanOption | null;
@@ -40,7 +40,7 @@ export interface CheckoutQuote {
  * The one server-computed quote for this checkout's answers: the chosen move-in date while it is
  * still allowed, else the first allowed date (today in the location's time zone).
  */
-export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string | null, moveInDate?: string | null): Promise<CheckoutQuote> {
+export async function quoteRental(ctx: RentalContext, insuranceChoice: string | null, moveInDate?: string | null): Promise<RentalQuote> {
   const plans = ctx.settings.is_insurance_shown ? await ctx.storage.listInsurancePlans() : [];
   const plan = insuranceChoice && insuranceChoice !== "none" ? (plans.find((p) => p.id === insuranceChoice) ?? null) : null;
   const quote = await ctx.storage.quoteMoveIn({
@@ -53,7 +53,7 @@ export async function quoteCheckout(ctx: RentalContext, insuranceChoice: string 
   return { quote, plans, plan };
 }
 
-export function checkoutLeaseText(ctx: RentalContext, details: TenantDetails, q: CheckoutQuote): string {
+export function rentalLeaseText(ctx: RentalContext, details: TenantDetails, q: RentalQuote): string {
   const parties: LeaseParties = {
     operatorName: ctx.operatorName,
     location: { name: ctx.location.name, address: ctx.location.address, phone: ctx.location.phoneNumber },
@@ -82,17 +82,17 @@ export type PlaceMoveInResult =
 export async function placeMoveIn(
   db: Database,
   ctx: RentalContext,
-  checkout: Checkout,
+  checkout: Rental,
   input: { payment: PaymentMethodInput; autopay: boolean; now: Date; origin: string },
 ): Promise<PlaceMoveInResult> {
-  const details = checkoutDetails(checkout);
+  const details = rentalDetails(checkout);
   if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
   // is_sitelink_esign_enabled off (decision 203): no online signature; the lease is signed at the office.
   const eSign = ctx.settings.is_sitelink_esign_enabled;
   if (!details || !checkout.webPwHash) return { status: "changed" };
   if (eSign && (!checkout.leaseHash || !checkout.signedAt || !checkout.signedName)) return { status: "changed" };
-  const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
-  const text = checkoutLeaseText(ctx, details, q);
+  const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+  const text = rentalLeaseText(ctx, details, q);
   if (eSign && sha256(text) !== checkout.leaseHash) {
     await clearSignature(db, checkout.id);
     return { status: "changed" };
@@ -127,7 +127,7 @@ export async function placeMoveIn(
   } catch (error) {
     if (error instanceof PaymentDeclinedError) {
       // The adapter recorded the declined attempt for the office. A new key for the next attempt, so the next card is really tried.
-      await renewCheckoutKey(db, checkout.id);
+      await renewRentalKey(db, checkout.id);
       // The gateway's reason is for the server log only (card-attempts.server.ts), never the visitor.
       return { status: "declined", message: CARD_DECLINED_MESSAGE, reason: error.reason };
     }
@@ -149,17 +149,17 @@ export async function placeMoveIn(
  * A checkout whose move-in is being confirmed (`confirming`): asks the storage software where it
  * stands. When it went through, the welcome email goes out once (the first time it is seen as done).
  */
-export async function confirmCheckout(
+export async function confirmRental(
   db: Database,
   ctx: RentalContext,
-  checkout: Checkout,
+  checkout: Rental,
   input: { now: Date; origin: string },
 ): Promise<MoveInCheck> {
   const outcome = await ctx.storage.confirmMoveIn({ checkoutId: checkout.id, now: input.now });
   if (outcome.status === "completed" && outcome.result.created) {
-    const details = checkoutDetails(checkout);
+    const details = rentalDetails(checkout);
     if (details) {
-      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
+      const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
       await sendMoveInEmail(db, ctx, { details, quote: q.quote, result: outcome.result, origin: input.origin });
     }
   }
@@ -170,7 +170,7 @@ export async function confirmCheckout(
  * Background half of the confirming state: every `confirming` checkout is settled even when the
  * visitor closed the page (housekeeping). Returns how many were settled (completed or not).
  */
-export async function sweepConfirmingCheckouts(db: Database, now: Date): Promise<number> {
+export async function sweepConfirmingRentals(db: Database, now: Date): Promise<number> {
   const waiting = await db.select().from(checkouts).where(eq(checkouts.status, "confirming"));
   let settled = 0;
   for (const c of waiting) {
@@ -182,7 +182,7 @@ export async function sweepConfirmingCheckouts(db: Database, now: Date): Promise
         .from(locations)
         .innerJoin(websites, eq(websites.accountId, locations.accountId))
         .where(eq(locations.id, c.locationId));
-      const outcome = await confirmCheckout(db, ctx, c, { now, origin: publicOrigin({ domain: row?.domain ?? "localhost" }) });
+      const outcome = await confirmRental(db, ctx, c, { now, origin: publicOrigin({ domain: row?.domain ?? "localhost" }) });
       if (outcome.status !== "pending") settled++;
     } catch {
       // The software is unreachable: the next sweep tries again.

@@ -12,12 +12,12 @@ import { autopayChoice } from "~/domain/autopay-choice";
 import { formatCents } from "~/domain/money";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
 import { monthlyRateFor } from "~/domain/rates";
-import { allowedStep, furthestStep, moveInSteps, parseStep, type MoveInStep } from "~/domain/rental-steps";
+import { allowedStep, furthestStep, rentalSteps, parseStep, type RentalStep } from "~/domain/rental-steps";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlock, rentalBlockMessage, unitDescription } from "~/domain/rental-rules";
 import { cardLockedMessage, isCardLocked } from "./card-attempts.server";
-import { checkoutDetails, checkoutProgress, getCheckout, isActiveCheckout, type Checkout } from "./rental.server";
-import { checkoutLeaseText, quoteCheckout } from "./move-in.server";
+import { rentalDetails, rentalProgress, getRental, isActiveRental, type Rental } from "./rental.server";
+import { rentalLeaseText, quoteRental } from "./move-in.server";
 import type { RentalContext } from "./rental-context.server";
 
 /** The card form's "today" (expiry checks): the location's year and month. */
@@ -42,16 +42,16 @@ export interface RentPageRequest {
 
 /** What the rental page shows for one request, or where it sends the visitor instead. */
 export type RentPage = { redirect: string } | { page: RentPageView };
-export type RentPageView = ReturnType<typeof pageBase> & { blocked: string | null; view: StepView | null; furthest: MoveInStep | null };
+export type RentPageView = ReturnType<typeof pageBase> & { blocked: string | null; view: StepView | null; furthest: RentalStep | null };
 type StepView = Awaited<ReturnType<typeof stepView>>;
 
 export async function rentPage(db: Database, ctx: RentalContext, req: RentPageRequest): Promise<RentPage> {
   const basePath = `/rent/${req.unitTypeId}`;
-  let checkout = await getCheckout(db, req.checkoutId, req.unitTypeId);
+  let checkout = await getRental(db, req.checkoutId, req.unitTypeId);
   if (checkout?.status === "completed" && req.searchParams.get("step") === "pay") return { redirect: `${basePath}/confirmation` };
   // A payment whose outcome the facility's software has not confirmed yet: the confirming page.
   if (checkout?.status === "confirming") return { redirect: `${basePath}/confirmation` };
-  if (checkout && !isActiveCheckout(checkout)) checkout = null;
+  if (checkout && !isActiveRental(checkout)) checkout = null;
 
   const base = pageBase(ctx, req, checkout, basePath);
   const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
@@ -60,7 +60,7 @@ export async function rentPage(db: Database, ctx: RentalContext, req: RentPageRe
     return { page: { ...base, blocked: cardLockedMessage(ctx.location.phoneNumber), view: null, furthest: null } };
   }
 
-  const progress = checkoutProgress(checkout);
+  const progress = rentalProgress(checkout);
   const requested = parseStep(req.searchParams.get("step"));
   const step = allowedStep(requested, progress, base.eSign);
   if (req.searchParams.has("step") && step !== requested) return { redirect: `${basePath}?step=${step}` };
@@ -69,7 +69,7 @@ export async function rentPage(db: Database, ctx: RentalContext, req: RentPageRe
 }
 
 /** What every state of the page shows: the unit, its rate, the hold and the steps. */
-function pageBase(ctx: RentalContext, req: RentPageRequest, checkout: Checkout | null, basePath: string) {
+function pageBase(ctx: RentalContext, req: RentPageRequest, checkout: Rental | null, basePath: string) {
   const eSign = ctx.settings.is_sitelink_esign_enabled;
   return {
     basePath,
@@ -87,13 +87,13 @@ function pageBase(ctx: RentalContext, req: RentPageRequest, checkout: Checkout |
     hasCheckout: Boolean(checkout),
     // is_sitelink_esign_enabled off: no online e-sign step, the lease is signed at the office (decision 203).
     eSign,
-    steps: moveInSteps(eSign),
+    steps: rentalSteps(eSign),
   };
 }
 
 /** The one step's view; `allowedStep` has made sure the checkout has what the step needs. */
-async function stepView(ctx: RentalContext, step: MoveInStep, checkout: Checkout | null, searchParams: URLSearchParams) {
-  const details = checkoutDetails(checkout);
+async function stepView(ctx: RentalContext, step: RentalStep, checkout: Rental | null, searchParams: URLSearchParams) {
+  const details = rentalDetails(checkout);
   switch (step) {
     case "details":
       return {
@@ -108,7 +108,7 @@ async function stepView(ctx: RentalContext, step: MoveInStep, checkout: Checkout
           : {},
       } as const;
     case "protection": {
-      const { plans } = await quoteCheckout(ctx, null);
+      const { plans } = await quoteRental(ctx, null);
       const moveInDate = effectiveMoveInDate(checkout?.moveInDate, ctx.moveInDates) ?? ctx.today;
       return {
         step,
@@ -125,7 +125,7 @@ async function stepView(ctx: RentalContext, step: MoveInStep, checkout: Checkout
       } as const;
     }
     case "review": {
-      const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
+      const q = await quoteRental(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
       return {
         step,
         lines: q.quote.lines,
@@ -138,16 +138,16 @@ async function stepView(ctx: RentalContext, step: MoveInStep, checkout: Checkout
       } as const;
     }
     case "sign": {
-      const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
+      const q = await quoteRental(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
       return {
         step,
-        leaseText: checkoutLeaseText(ctx, details!, q),
+        leaseText: rentalLeaseText(ctx, details!, q),
         fullName: `${details!.first_name} ${details!.last_name}`,
         signedName: checkout!.signedName,
       } as const;
     }
     case "pay": {
-      const q = await quoteCheckout(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
+      const q = await quoteRental(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
       return {
         step,
         total: q.quote.total,

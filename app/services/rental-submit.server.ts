@@ -22,20 +22,20 @@ import { CardNotTakenOnlineError, EMAIL_TAKEN_MESSAGE, SoftwareUnreachableError,
 import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "./anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried } from "./card-attempts.server";
 import {
-  abandonCheckout,
-  checkoutDetails,
-  checkoutProgress,
-  getCheckout,
+  abandonRental,
+  rentalDetails,
+  rentalProgress,
+  getRental,
   holdForDetails,
-  isActiveCheckout,
+  isActiveRental,
   releaseDetailsHold,
-  releaseOtherCheckout,
+  releaseOtherRental,
   saveHeldDetails,
   saveProtection,
   saveSignature,
   type DetailsHold,
 } from "./rental.server";
-import { checkoutLeaseText, placeMoveIn, quoteCheckout } from "./move-in.server";
+import { rentalLeaseText, placeMoveIn, quoteRental } from "./move-in.server";
 import { yearMonth } from "./rental-steps.server";
 import type { RentalContext } from "./rental-context.server";
 
@@ -70,15 +70,15 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
   const { formData, now, unitTypeId } = sub;
   const basePath = `/rent/${unitTypeId}`;
   const intent = String(formData.get("intent") ?? "");
-  const found = await getCheckout(db, sub.checkoutId, unitTypeId);
+  const found = await getRental(db, sub.checkoutId, unitTypeId);
   // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
   // step of a completed checkout starts a new rental.
   if ((found?.status === "completed" || found?.status === "confirming") && intent === "pay") return { redirect: `${basePath}/confirmation` };
-  const checkout = found && isActiveCheckout(found) ? found : null;
+  const checkout = found && isActiveRental(found) ? found : null;
 
   if (intent === "cancel") {
     if (checkout) {
-      await abandonCheckout(db, ctx, checkout);
+      await abandonRental(db, ctx, checkout);
       await releaseHoldCount(db, sub.clientIp);
     }
     return { redirect: `/locations/${ctx.location.urlSlug}`, cookie: "clear" };
@@ -121,7 +121,7 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
         if (!checkout) await releaseNewHoldCounts(db, sub.clientIp, unitTypeId);
         return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
       }
-      await releaseOtherCheckout(db, ctx, sub.checkoutId, unitTypeId);
+      await releaseOtherRental(db, ctx, sub.checkoutId, unitTypeId);
       id = await saveHeldDetails(db, ctx, { existing: checkout, hold, details, webPw: web_pw });
     } catch (error) {
       // Nothing half-saved (an outage, say): a new checkout's unit is not left held by nobody.
@@ -132,11 +132,11 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
   }
 
   // Every later step needs the visitor's own checkout.
-  if (!checkout || !checkoutProgress(checkout).hasDetails) return { redirect: `${basePath}?step=details` };
+  if (!checkout || !rentalProgress(checkout).hasDetails) return { redirect: `${basePath}?step=details` };
 
   try {
     if (intent === "protection") {
-      const { plans } = await quoteCheckout(ctx, null);
+      const { plans } = await quoteRental(ctx, null);
       const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required, ctx.moveInDates) });
       if (submission.status !== "success") return fail(submission.reply());
       await saveProtection(db, ctx, checkout, submission.value.insurance_plan, now, submission.value.move_in_date);
@@ -146,12 +146,12 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
     // Without e-sign there is nothing to sign online (decision 203).
     if (intent === "sign" && !ctx.settings.is_sitelink_esign_enabled) return { redirect: `${basePath}?step=pay` };
     if (intent === "sign") {
-      const details = checkoutDetails(checkout)!;
+      const details = rentalDetails(checkout)!;
       const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
       if (submission.status !== "success") return fail(submission.reply());
       if (checkout.insuranceChoice == null) return { redirect: `${basePath}?step=protection` };
-      const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
-      await saveSignature(db, ctx, checkout, { signedName: submission.value.signed_name, text: checkoutLeaseText(ctx, details, q), ip: sub.clientIp, now });
+      const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+      await saveSignature(db, ctx, checkout, { signedName: submission.value.signed_name, text: rentalLeaseText(ctx, details, q), ip: sub.clientIp, now });
       return { redirect: `${basePath}?step=pay` };
     }
 
@@ -160,7 +160,7 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
       if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
       const autopay = autopayChoice(ctx.settings).offered && submission.value.autopay;
       const phone = ctx.location.phoneNumber;
-      const attempt = await beginCardAttempt(db, { scope: { kind: "rental", checkoutId: checkout.id }, email: checkoutDetails(checkout)!.email, ip: sub.clientIp, now });
+      const attempt = await beginCardAttempt(db, { scope: { kind: "rental", checkoutId: checkout.id }, email: rentalDetails(checkout)!.email, ip: sub.clientIp, now });
       if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
       const payment: PaymentMethodInput = { kind: "card", card: toCardDetails(submission.value) };
       const outcome = await placeMoveIn(db, ctx, checkout, { payment, autopay, now, origin: await sub.origin() }).catch(async (error: unknown) => {

@@ -20,37 +20,37 @@ import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./rental-context.server";
 
 /** A checkout is kept a day: its cookie lasts a day, and an open checkout is closed a day after its hold ended. */
-export const CHECKOUT_KEPT_MS = 24 * 60 * 60_000;
+export const RENTAL_KEPT_MS = 24 * 60 * 60_000;
 
-export function checkoutCookie() {
+export function rentalCookie() {
   const e = env();
   return createCookie(cookieName("checkout", e.secureCookies), {
     ...hostCookieOptions(e.secureCookies),
     secrets: e.sessionSecrets,
-    maxAge: CHECKOUT_KEPT_MS / 1000,
+    maxAge: RENTAL_KEPT_MS / 1000,
   });
 }
 
-export async function readCheckoutId(request: Request): Promise<string | null> {
-  const v = await checkoutCookie().parse(request.headers.get("Cookie"));
+export async function readRentalId(request: Request): Promise<string | null> {
+  const v = await rentalCookie().parse(request.headers.get("Cookie"));
   return typeof v === "string" && /^[A-Za-z0-9_-]{20,100}$/.test(v) ? v : null;
 }
 
-export function checkoutCookieHeader(id: string): Promise<string> {
-  return checkoutCookie().serialize(id);
+export function rentalCookieHeader(id: string): Promise<string> {
+  return rentalCookie().serialize(id);
 }
 
-export function clearCheckoutCookieHeader(): Promise<string> {
-  return checkoutCookie().serialize("", { maxAge: 0 });
+export function clearRentalCookieHeader(): Promise<string> {
+  return rentalCookie().serialize("", { maxAge: 0 });
 }
 
-export type Checkout = typeof checkouts.$inferSelect;
+export type Rental = typeof checkouts.$inferSelect;
 
 /**
  * A checkout the visitor can go on with: open, or "charging" (a payment was started and the
  * database went away before it was recorded: paying again completes it with the same charge).
  */
-export function isActiveCheckout(c: Pick<Checkout, "status">): boolean {
+export function isActiveRental(c: Pick<Rental, "status">): boolean {
   return c.status === "open" || c.status === "charging";
 }
 
@@ -59,7 +59,7 @@ export function isActiveCheckout(c: Pick<Checkout, "status">): boolean {
  * voided and the checkout gets a new idempotency key, so the next payment is a new charge of the
  * new total (issue 14).
  */
-async function reopenCharging(db: Database, checkout: Checkout): Promise<void> {
+async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
   if (checkout.status !== "charging") return;
   const gateway = getPaymentGateway();
   if ((await gateway.lookup(checkout.idempotencyKey))?.status === "approved") await gateway.refund(checkout.idempotencyKey);
@@ -99,7 +99,7 @@ export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<n
 }
 
 /** The visitor's checkout for this unit type (from the cookie), or null. */
-export async function getCheckout(db: Database, id: string | null, unitTypeId: string): Promise<Checkout | null> {
+export async function getRental(db: Database, id: string | null, unitTypeId: string): Promise<Rental | null> {
   if (!id) return null;
   const row = await db.query.checkouts.findFirst({ where: eq(checkouts.id, id) });
   if (!row || String(row.unitTypeId) !== unitTypeId) return null;
@@ -109,11 +109,11 @@ export async function getCheckout(db: Database, id: string | null, unitTypeId: s
 /** The tenant details kept on the checkout (the form's names; no password). */
 export type TenantDetails = Omit<AccountCreationInput, "web_pw" | "confirm_web_pw">;
 
-export function checkoutDetails(c: Checkout | null): TenantDetails | null {
+export function rentalDetails(c: Rental | null): TenantDetails | null {
   return (c?.tenantDetails as TenantDetails | null | undefined) ?? null;
 }
 
-export function checkoutProgress(c: Checkout | null): CheckoutProgress {
+export function rentalProgress(c: Rental | null): CheckoutProgress {
   const hasDetails = Boolean(c?.tenantDetails && c.webPwHash);
   const hasProtection = hasDetails && c?.insuranceChoice != null;
   return { hasDetails, hasProtection, hasReviewed: hasProtection, hasSigned: hasProtection && Boolean(c?.leaseHash && c.signedAt) };
@@ -138,7 +138,7 @@ export interface DetailsHold {
  * checkout (or a new one) before anything else is checked or written, so a visitor whose unit is gone
  * learns it from this one write. Throws UnitUnavailableError when no unit is free.
  */
-export async function holdForDetails(db: Database, ctx: RentalContext, input: { existing: Checkout | null; now: Date }): Promise<DetailsHold> {
+export async function holdForDetails(db: Database, ctx: RentalContext, input: { existing: Rental | null; now: Date }): Promise<DetailsHold> {
   if (input.existing) await reopenCharging(db, input.existing);
   const isNew = !(input.existing && input.existing.status === "open");
   const id = isNew ? randomId() : input.existing!.id;
@@ -161,7 +161,7 @@ export async function releaseDetailsHold(ctx: RentalContext, hold: DetailsHold):
 export async function saveDetails(
   db: Database,
   ctx: RentalContext,
-  input: { existing: Checkout | null; details: TenantDetails; webPw: string | undefined; now: Date },
+  input: { existing: Rental | null; details: TenantDetails; webPw: string | undefined; now: Date },
 ): Promise<string> {
   const hold = await holdForDetails(db, ctx, input);
   return saveHeldDetails(db, ctx, { ...input, hold });
@@ -175,7 +175,7 @@ export async function saveDetails(
 export async function saveHeldDetails(
   db: Database,
   ctx: RentalContext,
-  input: { existing: Checkout | null; hold: DetailsHold; details: TenantDetails; webPw: string | undefined },
+  input: { existing: Rental | null; hold: DetailsHold; details: TenantDetails; webPw: string | undefined },
 ): Promise<string> {
   const { hold } = input;
   try {
@@ -216,7 +216,7 @@ export async function saveHeldDetails(
  * Keeps the unit held while the visitor moves on (re-holds one if the hold ran out and a unit is
  * free), never beyond MAX_HOLD_MINUTES from the checkout's first hold.
  */
-export async function renewHold(db: Database, ctx: RentalContext, checkout: Checkout, now: Date): Promise<void> {
+export async function renewHold(db: Database, ctx: RentalContext, checkout: Rental, now: Date): Promise<void> {
   const until = holdUntil(checkout.createdAt, now);
   // Past the hold cap nothing is held any longer; the pay step rents the unit if it is still free.
   if (!until) return;
@@ -224,7 +224,7 @@ export async function renewHold(db: Database, ctx: RentalContext, checkout: Chec
   await db.update(checkouts).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(checkouts.id, checkout.id));
 }
 
-export async function saveProtection(db: Database, ctx: RentalContext, checkout: Checkout, choice: string, now: Date, moveInDate?: string | null) {
+export async function saveProtection(db: Database, ctx: RentalContext, checkout: Rental, choice: string, now: Date, moveInDate?: string | null) {
   await reopenCharging(db, checkout);
   await renewHold(db, ctx, checkout, now);
   const date = effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today;
@@ -241,7 +241,7 @@ export async function saveProtection(db: Database, ctx: RentalContext, checkout:
 }
 
 /** The visitor leaves: the unit is released at once and the checkout is closed. */
-export async function abandonCheckout(db: Database, ctx: RentalContext, checkout: Checkout) {
+export async function abandonRental(db: Database, ctx: RentalContext, checkout: Rental) {
   await reopenCharging(db, checkout);
   await ctx.storage.releaseHold(checkout.id);
   await db
@@ -254,7 +254,7 @@ export async function abandonCheckout(db: Database, ctx: RentalContext, checkout
  * A visitor who starts renting another unit type lets go of the unit held for the previous one
  * (one checkout, one held unit per browser).
  */
-export async function releaseOtherCheckout(db: Database, ctx: RentalContext, checkoutId: string | null, unitTypeId: string) {
+export async function releaseOtherRental(db: Database, ctx: RentalContext, checkoutId: string | null, unitTypeId: string) {
   if (!checkoutId) return;
   const other = await db.query.checkouts.findFirst({ where: eq(checkouts.id, checkoutId) });
   if (!other || other.status !== "open" || String(other.unitTypeId) === unitTypeId) return;
@@ -263,11 +263,11 @@ export async function releaseOtherCheckout(db: Database, ctx: RentalContext, che
 }
 
 /** Closes checkouts idle for a day (their holds have long run out) and forgets their password hashes. */
-export async function sweepAbandonedCheckouts(db: Database, now: Date): Promise<number> {
+export async function sweepAbandonedRentals(db: Database, now: Date): Promise<number> {
   const rows = await db
     .update(checkouts)
     .set({ status: "abandoned", webPwHash: null })
-    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - CHECKOUT_KEPT_MS))))
+    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - RENTAL_KEPT_MS))))
     .returning({ id: checkouts.id });
   return rows.length;
 }
@@ -277,7 +277,7 @@ export const sha256 = (text: string) => crypto.createHash("sha256").update(text,
 export async function saveSignature(
   db: Database,
   ctx: RentalContext,
-  checkout: Checkout,
+  checkout: Rental,
   input: { signedName: string; text: string; ip: string; now: Date },
 ) {
   await reopenCharging(db, checkout);
@@ -294,6 +294,6 @@ export async function clearSignature(db: Database, checkoutId: string): Promise<
 }
 
 /** A new idempotency key after a declined card, so the next card is really tried. */
-export async function renewCheckoutKey(db: Database, checkoutId: string): Promise<void> {
+export async function renewRentalKey(db: Database, checkoutId: string): Promise<void> {
   await db.update(checkouts).set({ idempotencyKey: randomId() }).where(eq(checkouts.id, checkoutId));
 }

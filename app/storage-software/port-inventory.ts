@@ -45,7 +45,7 @@ export interface InsurancePlanOption {
   provider: string;
 }
 
-export interface CheckoutChargeOption {
+export interface ExtraChargeOption {
   id: string | null;
   name: string;
   /** Cents. */
@@ -78,7 +78,7 @@ export interface Inventory {
   /** The site's protection (insurance) plans, lowest coverage first. */
   listInsurancePlans(): Promise<InsurancePlanOption[]>;
   /** The site's checkout charges (charges_to_show_at_checkout, validated), amounts in cents. */
-  listCheckoutCharges(): Promise<CheckoutChargeOption[]>;
+  listExtraCharges(): Promise<ExtraChargeOption[]>;
   /**
    * When the counts of listUnitTypes/getUnitType were read from the facility's software: null when
    * they are live (our own database), a time when they come from a sync and may be that old (pages

@@ -35,7 +35,7 @@ test.beforeAll(async ({ request }) => {
 });
 
 /** Page object for the checkout. */
-class Checkout {
+class Rental {
   constructor(readonly page: Page) {}
 
   async start() {
@@ -99,7 +99,7 @@ class Checkout {
 
 test.describe("online rental", () => {
   test("a visitor rents a unit: details, protection, review, e-sign, payment, confirmation", async ({ page, javaScriptEnabled }, testInfo) => {
-    const c = new Checkout(page);
+    const c = new Rental(page);
     const email = uniqueEmail(testInfo, "rent");
     await c.start();
     await c.fillTenant(email);
@@ -172,7 +172,7 @@ test.describe("online rental", () => {
   });
 
   test("each form error is shown beside its field, typed values kept, never the password", async ({ page, javaScriptEnabled }, testInfo) => {
-    const c = new Checkout(page);
+    const c = new Rental(page);
     await c.start();
     await c.fillTenant(uniqueEmail(testInfo, "errors"), { password: "abcde", phone: "555-0134" });
     await page.getByLabel("Email address").fill("not-an-email");
@@ -205,7 +205,7 @@ test.describe("online rental", () => {
   });
 
   test("a declined card shows a clear message and charges nothing; the visitor can try again", async ({ page, javaScriptEnabled }, testInfo) => {
-    const c = new Checkout(page);
+    const c = new Rental(page);
     await c.start();
     await c.fillTenant(uniqueEmail(testInfo, "declined"));
     await c.continue();
@@ -283,7 +283,7 @@ test.describe("reservation", () => {
     await testHook(request, "setAccountSettings", { settings: { is_reservations_enabled: true, is_reservation_short_form_enabled: false } });
     try {
       const email = uniqueEmail(testInfo, "reserve-full");
-      const form = new Checkout(page);
+      const form = new Rental(page);
       await page.goto(RESERVE);
       await expect(page.getByLabel("Phone", { exact: true })).toHaveCount(0);
       // The spec's rules, beside the fields; what was typed is kept, the passwords are not.

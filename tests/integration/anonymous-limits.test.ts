@@ -8,7 +8,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, contactMessages, emailOutbox, tenants, units, unitTypes } from "~/db/schema";
 import { ANONYMOUS_LIMITS, HOLDS_PER_IP, HOLDS_PER_TYPE_PER_IP, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
 import { MAX_HOLD_MINUTES } from "~/domain/hold";
-import { getCheckout, renewHold, saveDetails } from "~/services/rental.server";
+import { getRental, renewHold, saveDetails } from "~/services/rental.server";
 import { requestPasswordReset, RESET_LIMIT_PER_EMAIL } from "~/services/auth.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { accountStorage, portalLocations } from "~/services/portal.server";
@@ -128,11 +128,11 @@ describe("held units per IP", () => {
     const ctx = await ctxFor(handle.db, unitTypeId, NOW);
     const id = await saveDetails(handle.db, ctx, { existing: null, details: tenantDetails(), webPw: "secret1", now: NOW });
     const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
-    await renewHold(handle.db, ctx, (await getCheckout(handle.db, id, unitTypeId))!, at(10));
-    expect((await getCheckout(handle.db, id, unitTypeId))!.expiresAt).toEqual(at(MAX_HOLD_MINUTES));
+    await renewHold(handle.db, ctx, (await getRental(handle.db, id, unitTypeId))!, at(10));
+    expect((await getRental(handle.db, id, unitTypeId))!.expiresAt).toEqual(at(MAX_HOLD_MINUTES));
     // Still renewing after the cap: nothing more is held, and another visitor can hold the last unit.
-    await renewHold(handle.db, ctx, (await getCheckout(handle.db, id, unitTypeId))!, at(MAX_HOLD_MINUTES + 1));
-    expect((await getCheckout(handle.db, id, unitTypeId))!.expiresAt).toEqual(at(MAX_HOLD_MINUTES));
+    await renewHold(handle.db, ctx, (await getRental(handle.db, id, unitTypeId))!, at(MAX_HOLD_MINUTES + 1));
+    expect((await getRental(handle.db, id, unitTypeId))!.expiresAt).toEqual(at(MAX_HOLD_MINUTES));
     const later = await ctxFor(handle.db, unitTypeId, at(MAX_HOLD_MINUTES + 1));
     await expect(saveDetails(handle.db, later, { existing: null, details: tenantDetails(), webPw: "secret1", now: at(MAX_HOLD_MINUTES + 1) })).resolves.toBeTruthy();
   });

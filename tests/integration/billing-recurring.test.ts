@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { leases, ledgerEntries, locations } from "~/db/schema";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { getRental } from "~/services/rental.server";
 import { runBilling } from "~/services/billing-run.server";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 
 /**
  * A recurring checkout charge without a sitelink_id: the move-in posts it under a key built from its
@@ -28,9 +28,9 @@ describe("recurring checkout charges are billed after move-in", () => {
     ];
     await db.update(locations).set({ chargesToShowAtCheckout: JSON.stringify(charges) }).where(eq(locations.id, locationId));
 
-    const { id } = await signedCheckout(db, unitTypeId, { plan: "none" });
+    const { id } = await signedRental(db, unitTypeId, { plan: "none" });
     const ctx = await ctxFor(db, unitTypeId);
-    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
+    const result = await placeMoveIn(db, ctx, (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
     expect(result).toMatchObject({ status: "completed" });
     const leaseId = Number((result as { leaseId: string }).leaseId);
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!;

@@ -7,7 +7,7 @@ import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/rental.server";
+import { rentalCookieHeader } from "~/services/rental.server";
 import {
   beginCardAttempt,
   CARD_DECLINED_MESSAGE,
@@ -24,7 +24,7 @@ import { enrolAutopay, payLease, PAYMENT_ATTEMPTS_PER_TENANT, prepayLease } from
 import type { StorageSoftware } from "~/storage-software/port";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { createTestDatabase } from "./db";
-import { lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
+import { lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 
 let handle: DatabaseHandle;
@@ -60,7 +60,7 @@ afterEach(() => {
 
 async function payPost(checkoutId: string, cardNumber: string) {
   const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-  const cookie = `${setCookie!.split(";")[0]!}; ${(await checkoutCookieHeader(checkoutId)).split(";")[0]!}`;
+  const cookie = `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(checkoutId)).split(";")[0]!}`;
   const body = new URLSearchParams({
     csrf: token,
     intent: "pay",
@@ -80,7 +80,7 @@ async function payPost(checkoutId: string, cardNumber: string) {
 describe("rental pay step (form post)", () => {
   it("says only 'declined', logs the reason without the card number, and locks the checkout after 3 declined cards", async () => {
     const warn = spyWarn();
-    const { id } = await signedCheckout(handle.db, unitTypeId);
+    const { id } = await signedRental(handle.db, unitTypeId);
     for (let i = 1; i <= 2; i++) {
       const r = await payPost(id, INSUFFICIENT);
       expect(r.status).toBe(402);
@@ -101,7 +101,7 @@ describe("rental pay step (form post)", () => {
     const { setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
     const page = await callRoute<{ blocked: string | null; view: unknown }>(rentLoader, handle.db, `/rent/${unitTypeId}?step=pay`, {
       params: { unitTypeId },
-      init: { headers: { Cookie: `${setCookie!.split(";")[0]!}; ${(await checkoutCookieHeader(id)).split(";")[0]!}` } },
+      init: { headers: { Cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(id)).split(";")[0]!}` } },
     });
     expect(page.data.blocked).toContain("call the office");
     expect(page.data.view).toBeNull();
@@ -116,7 +116,7 @@ describe("rental pay step (form post)", () => {
 
   it("an approved card after a decline rents the unit and gives the attempts back", async () => {
     spyWarn();
-    const { id } = await signedCheckout(handle.db, unitTypeId);
+    const { id } = await signedRental(handle.db, unitTypeId);
     expect((await payPost(id, INSUFFICIENT)).status).toBe(402);
     const ok = await payPost(id, "4242424242424242");
     expect(ok.status).toBe(303);

@@ -5,13 +5,13 @@ import { accounts, emailOutbox, leases } from "~/db/schema";
 import { deliverPendingEmails, readOutboxMail, sendEmail } from "~/services/email.server";
 import { runHousekeeping } from "~/services/housekeeping.server";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { getRental } from "~/services/rental.server";
 import { reserveUnit } from "~/services/reservation.server";
 import { requestPasswordReset } from "~/services/auth.server";
 import { accountStorage, portalLocations } from "~/services/portal.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 import { startSmtpServer, type TestSmtpServer } from "./smtp-server";
 
 // Issue 14 (mail through outages) and issue 8 (secrets in the outbox), with a real SMTP exchange.
@@ -45,9 +45,9 @@ describe("mail through an SMTP outage", () => {
     const { db } = handle;
     await smtp.down();
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id, details } = await signedCheckout(db, unitTypeId);
+    const { id, details } = await signedRental(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
-    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
+    const result = await placeMoveIn(db, ctx, (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
     expect(result).toMatchObject({ status: "completed", created: true });
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, Number((result as { leaseId: string }).leaseId)) }))!;
 
@@ -131,9 +131,9 @@ describe("secrets in the outbox", () => {
     const origin = "http://localhost";
     // Rental: gate code and lease link.
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
+    const { id } = await signedRental(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
-    const result = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
+    const result = await placeMoveIn(db, ctx, (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     const leaseId = (result as { leaseId: string }).leaseId;
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, Number(leaseId)) }))!;
     // Reservation: cancel link.

@@ -9,8 +9,8 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, locations } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { quoteCheckout } from "~/services/move-in.server";
-import { checkoutCookieHeader, getCheckout, saveDetails, saveProtection } from "~/services/rental.server";
+import { quoteRental } from "~/services/move-in.server";
+import { rentalCookieHeader, getRental, saveDetails, saveProtection } from "~/services/rental.server";
 import { getLeaseDocument } from "~/services/lease-links.server";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { loader as confirmationLoader } from "~/routes/rent.confirmation";
@@ -40,13 +40,13 @@ async function reviewedCheckout() {
   const ctx = await ctxFor(handle.db, unitTypeId);
   const details = tenantDetails();
   const id = await saveDetails(handle.db, ctx, { existing: null, details, webPw: "secret1", now: NOW });
-  await saveProtection(handle.db, ctx, (await getCheckout(handle.db, id, unitTypeId))!, "none", NOW);
+  await saveProtection(handle.db, ctx, (await getRental(handle.db, id, unitTypeId))!, "none", NOW);
   return { id, ctx };
 }
 
 async function cookieFor(id: string) {
   const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-  return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await checkoutCookieHeader(id)).split(";")[0]!}` };
+  return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(id)).split(";")[0]!}` };
 }
 
 const page = async (id: string, step: string) => {
@@ -94,7 +94,7 @@ describe("is_sitelink_esign_enabled", () => {
     const lease = (await handle.db.query.leases.findFirst({ where: eq(leases.id, checkout.completedLeaseId!) }))!;
     expect(lease.signedName).toBe("");
     const doc = (await getLeaseDocument(handle.db, lease.id))!;
-    const q = await quoteCheckout(ctx, "none");
+    const q = await quoteRental(ctx, "none");
     expect(doc.text).toContain(q.quote.lines[0]!.description);
     const confirmation = await callRoute<{ leaseSignedOnline: boolean }>(confirmationLoader, handle.db, `/rent/${unitTypeId}/confirmation`, {
       params: { unitTypeId },

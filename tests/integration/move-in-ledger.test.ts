@@ -3,10 +3,10 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { ledgerEntries, leases, payments } from "~/db/schema";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { getRental } from "~/services/rental.server";
 import { hasPosting, leaseBalance, listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment } from "~/storage-software/shared/ledger";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 
 describe("local ledger", () => {
   let handle: DatabaseHandle;
@@ -16,8 +16,8 @@ describe("local ledger", () => {
     handle = await createTestDatabase();
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
-    const r = await placeMoveIn(db, await ctxFor(db, unitTypeId), (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://x" });
+    const { id } = await signedRental(db, unitTypeId);
+    const r = await placeMoveIn(db, await ctxFor(db, unitTypeId), (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://x" });
     leaseId = Number((r as { leaseId: string }).leaseId);
     tenantId = (await db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!.tenantId;
   });

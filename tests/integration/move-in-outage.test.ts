@@ -9,11 +9,11 @@ import type { Database, DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments, units } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout, sweepUnrecordedCharges } from "~/services/rental.server";
+import { getRental, sweepUnrecordedCharges } from "~/services/rental.server";
 import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { leaseBalance } from "~/storage-software/shared/ledger";
 import { createTestDatabase } from "./db";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 
 const origin = "http://localhost";
 
@@ -70,12 +70,12 @@ function flakyDatabase(db: Database) {
  */
 async function outageCheckout(db: Database, gatewayFor?: (flaky: ReturnType<typeof flakyDatabase>) => PaymentGateway) {
   const { unitTypeId } = await lumbertonUnitType(db);
-  const { id, quote } = await signedCheckout(db, unitTypeId);
+  const { id, quote } = await signedRental(db, unitTypeId);
   const flaky = flakyDatabase(db);
   const { gateway, counts } = countingGateway();
   setPaymentGatewayForTests(gatewayFor ? gatewayFor(flaky) : gateway);
   const ctx = await ctxFor(flaky.db, unitTypeId);
-  const current = async () => (await getCheckout(db, id, unitTypeId))!;
+  const current = async () => (await getRental(db, id, unitTypeId))!;
   const pay = async (options: { autopay?: boolean; checkout?: Awaited<ReturnType<typeof current>> } = {}) =>
     placeMoveIn(db, ctx, options.checkout ?? (await current()), { payment: { kind: "card", card: card() }, autopay: options.autopay ?? false, now: NOW, origin });
   return { id, quote, counts, flaky, ctx, current, pay };

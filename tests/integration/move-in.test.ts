@@ -4,12 +4,12 @@ import bcrypt from "bcryptjs";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, emailOutbox, leases, ledgerEntries, payments, savedCards, tenants, units } from "~/db/schema";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout, saveDetails, abandonCheckout } from "~/services/rental.server";
-import { getMoveInConfirmation } from "~/services/rental-confirmation.server";
+import { getRental, saveDetails, abandonRental } from "~/services/rental.server";
+import { getRentalConfirmation } from "~/services/rental-confirmation.server";
 import { leaseBalance } from "~/storage-software/shared/ledger";
 import { StorageValidationError, UnitUnavailableError } from "~/storage-software/errors";
 import { createTestDatabase, isPostgres } from "./db";
-import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
+import { card, ctxFor, leaveAvailable, lumbertonUnitType, NOW, signedRental, tenantDetails } from "./rental-fixtures";
 import { readOutboxMail } from "~/services/email.server";
 
 const origin = "http://localhost";
@@ -24,10 +24,10 @@ describe("move-in (local adapter, real database)", () => {
   it("creates tenant, lease, ledger and payment in one go; the unit is rented", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id, details, quote } = await signedCheckout(db, unitTypeId);
+    const { id, details, quote } = await signedRental(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
     const before = ctx.unitType.availableCount;
-    const checkout = (await getCheckout(db, id, unitTypeId))!;
+    const checkout = (await getRental(db, id, unitTypeId))!;
     const result = await placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
     expect(result).toMatchObject({ status: "completed", created: true });
     const leaseId = Number((result as { leaseId: string }).leaseId);
@@ -60,7 +60,7 @@ describe("move-in (local adapter, real database)", () => {
     expect(saved).toMatchObject({ brand: "visa", last4: "4242" });
     expect(lease.autopayCardId).toBe(saved!.id);
 
-    expect((await getCheckout(db, id, unitTypeId))).toMatchObject({ status: "completed", completedLeaseId: leaseId });
+    expect((await getRental(db, id, unitTypeId))).toMatchObject({ status: "completed", completedLeaseId: leaseId });
     const after = await ctxFor(db, unitTypeId);
     expect(after.unitType.availableCount).toBe(before);
 
@@ -69,7 +69,7 @@ describe("move-in (local adapter, real database)", () => {
     expect(readOutboxMail(mails[0]!).text).toContain(lease.gateCode);
     expect(readOutboxMail(mails[0]!).text).toContain("/customer-portal/login");
 
-    const confirmation = (await getMoveInConfirmation(ctx.storage, leaseId))!;
+    const confirmation = (await getRentalConfirmation(ctx.storage, leaseId))!;
     expect(confirmation.totalCharged).toBe(quote.total);
     expect(confirmation.payment?.amount).toBe(quote.total);
   });
@@ -77,9 +77,9 @@ describe("move-in (local adapter, real database)", () => {
   it("no protection plan and no autopay: no premium line, no saved card", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id, quote } = await signedCheckout(db, unitTypeId, { plan: "none" });
+    const { id, quote } = await signedRental(db, unitTypeId, { plan: "none" });
     const ctx = await ctxFor(db, unitTypeId);
-    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
+    const r = await placeMoveIn(db, ctx, (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     const leaseId = Number((r as { leaseId: string }).leaseId);
     expect(quote.lines.some((l) => l.kind === "insurance")).toBe(false);
     const lease = (await db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!;
@@ -90,9 +90,9 @@ describe("move-in (local adapter, real database)", () => {
   it("submitting twice (double click, refresh) charges once", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
+    const { id } = await signedRental(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
-    const checkout = (await getCheckout(db, id, unitTypeId))!;
+    const checkout = (await getRental(db, id, unitTypeId))!;
     const [a, b] = await Promise.all([
       placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
       placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
@@ -114,18 +114,18 @@ describe("move-in (local adapter, real database)", () => {
   it("a declined card charges nothing and leaves nothing half-made; another card then works", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id, details } = await signedCheckout(db, unitTypeId);
+    const { id, details } = await signedRental(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
     const counts = async () =>
       Promise.all([tenants, leases, ledgerEntries, savedCards].map(async (t) => (await db.select({ n: count() }).from(t))[0]!.n));
     const before = await counts();
-    const declined = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card("4000000000000002") }, autopay: true, now: NOW, origin });
+    const declined = await placeMoveIn(db, ctx, (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card("4000000000000002") }, autopay: true, now: NOW, origin });
     expect(declined).toEqual({ status: "declined", message: "Your card was declined. Nothing was charged. Please check the card details or use another card.", reason: "Your card was declined." });
     expect(await counts()).toEqual(before);
     expect(await db.select().from(payments).where(eq(payments.status, "approved"))).toHaveLength(0);
     const [attempt] = await db.select().from(payments).where(eq(payments.status, "declined"));
     expect(attempt).toMatchObject({ tenantId: null, leaseId: null, cardLast4: "0002" });
-    const checkout = (await getCheckout(db, id, unitTypeId))!;
+    const checkout = (await getRental(db, id, unitTypeId))!;
     expect(checkout.status).toBe("open");
     expect(await db.select().from(emailOutbox).where(eq(emailOutbox.to, details.email))).toHaveLength(0);
     // The unit stays held for this visitor, not rented.
@@ -139,12 +139,12 @@ describe("move-in (local adapter, real database)", () => {
   it("an email registered meanwhile fails the move-in before any charge", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
-    const first = await signedCheckout(db, unitTypeId);
-    const second = await signedCheckout(db, unitTypeId, { details: tenantDetails({ email: first.details.email }) });
+    const first = await signedRental(db, unitTypeId);
+    const second = await signedRental(db, unitTypeId, { details: tenantDetails({ email: first.details.email }) });
     const ctx = await ctxFor(db, unitTypeId);
-    await placeMoveIn(db, ctx, (await getCheckout(db, first.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
+    await placeMoveIn(db, ctx, (await getRental(db, first.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     const before = (await db.select({ n: count() }).from(payments))[0]!.n;
-    await expect(placeMoveIn(db, ctx, (await getCheckout(db, second.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin })).rejects.toBeInstanceOf(StorageValidationError);
+    await expect(placeMoveIn(db, ctx, (await getRental(db, second.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin })).rejects.toBeInstanceOf(StorageValidationError);
     expect((await db.select({ n: count() }).from(payments))[0]!.n).toBe(before);
     expect((await db.select({ n: count() }).from(leases))[0]!.n).toBe(1);
   });
@@ -152,14 +152,14 @@ describe("move-in (local adapter, real database)", () => {
   it("a price change after signing sends the visitor back to review, charging nothing", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
-    const { id } = await signedCheckout(db, unitTypeId);
+    const { id } = await signedRental(db, unitTypeId);
     const { unitTypes } = await import("~/db/schema");
     await db.update(unitTypes).set({ standardRate: 99_900 }).where(eq(unitTypes.id, Number(unitTypeId)));
     const ctx = await ctxFor(db, unitTypeId);
-    const r = await placeMoveIn(db, ctx, (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
+    const r = await placeMoveIn(db, ctx, (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     expect(r).toEqual({ status: "changed" });
     expect(await db.select().from(payments)).toHaveLength(0);
-    expect((await getCheckout(db, id, unitTypeId))!.leaseHash).toBeNull();
+    expect((await getRental(db, id, unitTypeId))!.leaseHash).toBeNull();
   });
 
   it("holds: the last unit held by one visitor cannot be held by another; released when abandoned or expired", async () => {
@@ -174,27 +174,27 @@ describe("move-in (local adapter, real database)", () => {
     const later = new Date(NOW.getTime() + 16 * 60_000);
     expect((await ctxFor(db, unitTypeId, later)).unitType.availableCount).toBe(1);
     const b = await saveDetails(db, ctx, { existing: null, details: tenantDetails(), webPw: "secret1", now: later });
-    await abandonCheckout(db, ctx, (await getCheckout(db, b, unitTypeId))!);
+    await abandonRental(db, ctx, (await getRental(db, b, unitTypeId))!);
     expect((await ctxFor(db, unitTypeId, later)).unitType.availableCount).toBe(1);
-    expect((await getCheckout(db, b, unitTypeId))!.status).toBe("abandoned");
+    expect((await getRental(db, b, unitTypeId))!.status).toBe("abandoned");
     expect(a).not.toBe(b);
   });
 
   it("starting another unit type releases the unit held for the first", async () => {
     const { db } = handle;
-    const { releaseOtherCheckout } = await import("~/services/rental.server");
+    const { releaseOtherRental } = await import("~/services/rental.server");
     const { unitTypeId } = await lumbertonUnitType(db);
     const { unitTypeId: otherType } = await lumbertonUnitType(db, { category: "parking" });
     const first = await ctxFor(db, unitTypeId);
     const id = await saveDetails(db, first, { existing: null, details: tenantDetails(), webPw: "secret1", now: NOW });
     const heldBefore = (await ctxFor(db, unitTypeId)).unitType.availableCount;
-    await releaseOtherCheckout(db, await ctxFor(db, otherType), id, otherType);
+    await releaseOtherRental(db, await ctxFor(db, otherType), id, otherType);
     expect((await ctxFor(db, unitTypeId)).unitType.availableCount).toBe(heldBefore + 1);
-    expect((await getCheckout(db, id, unitTypeId))!.status).toBe("abandoned");
+    expect((await getRental(db, id, unitTypeId))!.status).toBe("abandoned");
     // The same type: nothing happens.
     const again = await saveDetails(db, first, { existing: null, details: tenantDetails(), webPw: "secret1", now: NOW });
-    await releaseOtherCheckout(db, first, again, unitTypeId);
-    expect((await getCheckout(db, again, unitTypeId))!.status).toBe("open");
+    await releaseOtherRental(db, first, again, unitTypeId);
+    expect((await getRental(db, again, unitTypeId))!.status).toBe("open");
   });
 
   it("spec §9 rules: rentals off, coming-soon locations and Sundays (when not allowed) cannot be rented", async () => {
@@ -221,16 +221,16 @@ describe("move-in (local adapter, real database)", () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
     await leaveAvailable(db, unitTypeId, 2);
-    const x = await signedCheckout(db, unitTypeId);
-    const y = await signedCheckout(db, unitTypeId);
+    const x = await signedRental(db, unitTypeId);
+    const y = await signedRental(db, unitTypeId);
     // Now only one unit is left, and both holds have run out: both visitors race for it.
     const held = await db.select().from(units).where(and(eq(units.holdToken, y.id)));
     await db.update(units).set({ status: "unavailable", holdToken: null, heldUntil: null }).where(eq(units.id, held[0]!.id));
     const later = new Date(NOW.getTime() + 20 * 60_000);
     const ctx = await ctxFor(db, unitTypeId, later);
     const results = await Promise.allSettled([
-      placeMoveIn(db, ctx, (await getCheckout(db, x.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: later, origin }),
-      placeMoveIn(db, ctx, (await getCheckout(db, y.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: later, origin }),
+      placeMoveIn(db, ctx, (await getRental(db, x.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: later, origin }),
+      placeMoveIn(db, ctx, (await getRental(db, y.id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: later, origin }),
     ]);
     const won = results.filter((r) => r.status === "fulfilled");
     const lost = results.filter((r) => r.status === "rejected");

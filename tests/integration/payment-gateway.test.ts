@@ -10,7 +10,7 @@ import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { checkouts, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/rental.server";
+import { rentalCookieHeader } from "~/services/rental.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
 import { getPaymentGateway, NO_GATEWAY, setPaymentGatewayForTests, setPaymentGatewayNameForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
@@ -20,7 +20,7 @@ import { action as autopayAction, loader as autopayLoader } from "~/routes/custo
 import { loader as prepayLoader } from "~/routes/customer-portal.prepay";
 import { loader as locationLoader } from "~/routes/location";
 import { createTestDatabase } from "./db";
-import { lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
+import { lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 
 let handle: DatabaseHandle;
@@ -67,15 +67,15 @@ function watchedGateway(): PaymentGateway & { calls: string[] } {
   };
 }
 
-async function checkoutCookie(checkoutId: string) {
+async function rentalCookie(checkoutId: string) {
   const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-  return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await checkoutCookieHeader(checkoutId)).split(";")[0]!}` };
+  return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(checkoutId)).split(";")[0]!}` };
 }
 
 const CARD = { card_number: "4242424242424242", exp_month: "12", exp_year: "2030", cvv: "987", name_on_card: "Ada Lovelace", billing_postal_code: "28358" };
 
 async function rentPayPage(checkoutId: string) {
-  const { cookie } = await checkoutCookie(checkoutId);
+  const { cookie } = await rentalCookie(checkoutId);
   return callRoute<{ blocked: string | null; view: { step: string; demonstration?: boolean } | null }>(rentLoader, handle.db, `/rent/${unitTypeId}?step=pay`, {
     params: { unitTypeId },
     init: { headers: { Cookie: cookie } },
@@ -83,7 +83,7 @@ async function rentPayPage(checkoutId: string) {
 }
 
 async function rentPayPost(checkoutId: string) {
-  const { csrf, cookie } = await checkoutCookie(checkoutId);
+  const { csrf, cookie } = await rentalCookie(checkoutId);
   return callRoute<{ formError: string | null }>(rentAction, handle.db, `/rent/${unitTypeId}?step=pay`, {
     params: { unitTypeId },
     init: { method: "POST", body: new URLSearchParams({ csrf, intent: "pay", ...CARD }), headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
@@ -97,7 +97,7 @@ const rows = async () => ({
 
 describe("rental pay step", () => {
   it("with the test gateway (the demonstration): the card form says it is a demonstration", async () => {
-    const { id } = await signedCheckout(handle.db, unitTypeId);
+    const { id } = await signedRental(handle.db, unitTypeId);
     const page = await rentPayPage(id);
     expect(page.data.blocked).toBeNull();
     expect(page.data.view).toMatchObject({ step: "pay", demonstration: true });
@@ -106,7 +106,7 @@ describe("rental pay step", () => {
   it("without a gateway: call to rent with the location's phone instead of the card form; a posted card charges nothing", async () => {
     setPaymentGatewayNameForTests("none");
     const gateway = watchedGateway();
-    const { id } = await signedCheckout(handle.db, unitTypeId);
+    const { id } = await signedRental(handle.db, unitTypeId);
     const page = await rentPayPage(id);
     expect(page.data.view).toBeNull();
     expect(page.data.blocked).toMatch(/does not take card payments online\. Please call the office at .*\d{3}.*\d{4} to rent this unit\./);

@@ -5,10 +5,10 @@ import { locations, unitTypes, units } from "~/db/schema";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { toCardDetails, cardSchema } from "~/domain/card-schema";
 import {
-  checkoutLeaseText,
-  quoteCheckout
+  rentalLeaseText,
+  quoteRental
 } from "~/services/move-in.server";
-import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
+import { getRental, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
 import { loadRentalContext, type RentalContext } from "~/services/rental-context.server";
 
 export const NOW = new Date("2026-11-22T15:00:00Z"); // 10:00 in Lumberton
@@ -82,7 +82,7 @@ export async function ctxFor(db: Database, unitTypeId: string, now = NOW): Promi
 }
 
 /** Walks a checkout through details, protection and signature; returns its id. */
-export async function signedCheckout(
+export async function signedRental(
   db: Database,
   unitTypeId: string,
   options: { plan?: "first" | "none"; details?: ReturnType<typeof tenantDetails>; now?: Date } = {},
@@ -91,11 +91,11 @@ export async function signedCheckout(
   const ctx = await ctxFor(db, unitTypeId, now);
   const details = options.details ?? tenantDetails();
   const id = await saveDetails(db, ctx, { existing: null, details, webPw: "secret1", now });
-  let checkout = (await getCheckout(db, id, unitTypeId))!;
+  let checkout = (await getRental(db, id, unitTypeId))!;
   const plans = await ctx.storage.listInsurancePlans();
   await saveProtection(db, ctx, checkout, options.plan === "none" ? "none" : plans[0]!.id, now);
-  checkout = (await getCheckout(db, id, unitTypeId))!;
-  const q = await quoteCheckout(ctx, checkout.insuranceChoice);
-  await saveSignature(db, ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text: checkoutLeaseText(ctx, details, q), ip: "203.0.113.9", now });
+  checkout = (await getRental(db, id, unitTypeId))!;
+  const q = await quoteRental(ctx, checkout.insuranceChoice);
+  await saveSignature(db, ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text: rentalLeaseText(ctx, details, q), ip: "203.0.113.9", now });
   return { id, details, quote: q.quote };
 }

@@ -6,21 +6,21 @@ import { leases } from "~/db/schema";
 import { env } from "~/env.server";
 import { placeMoveIn } from "~/services/move-in.server";
 import { checkLeaseToken, leaseDocumentPath, portalLeasePath } from "~/services/lease-links.server";
-import { checkoutCookieHeader, getCheckout } from "~/services/rental.server";
+import { rentalCookieHeader, getRental } from "~/services/rental.server";
 import { createTenantSession } from "~/services/session.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { loader as leaseLoader } from "~/routes/rent.lease";
 import { loader as confirmationLoader } from "~/routes/rent.confirmation";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
-import { card, ctxFor, lumbertonUnitType, NOW, signedCheckout } from "./rental-fixtures";
+import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 
 /** Lease links expire (30 days, inside the HMAC); the confirmation page is shown for 24 hours (decision 078). */
 let handle: DatabaseHandle;
 let leaseId: number;
 let tenantId: number;
 let unitTypeId: string;
-let checkoutCookie: string;
+let rentalCookie: string;
 let movedInAt: Date;
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -28,13 +28,13 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   const { db } = handle;
   unitTypeId = (await lumbertonUnitType(db)).unitTypeId;
-  const { id } = await signedCheckout(db, unitTypeId);
-  const result = await placeMoveIn(db, await ctxFor(db, unitTypeId), (await getCheckout(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
+  const { id } = await signedRental(db, unitTypeId);
+  const result = await placeMoveIn(db, await ctxFor(db, unitTypeId), (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://localhost" });
   leaseId = Number((result as { leaseId: string }).leaseId);
   const lease = (await db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!;
   tenantId = lease.tenantId;
   movedInAt = lease.createdAt;
-  checkoutCookie = (await checkoutCookieHeader(id)).split(";")[0]!;
+  rentalCookie = (await rentalCookieHeader(id)).split(";")[0]!;
 });
 afterAll(() => handle?.close());
 afterEach(() => {
@@ -107,7 +107,7 @@ describe("the rental confirmation page", () => {
 
   it("shows the rental to the checkout's browser within 24 hours of the move-in", async () => {
     at(new Date(movedInAt.getTime() + 23 * 60 * 60 * 1000));
-    const r = await open(checkoutCookie);
+    const r = await open(rentalCookie);
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({ expired: false, gateCode: expect.stringMatching(/^\d{6}$/) });
   });
@@ -121,7 +121,7 @@ describe("the rental confirmation page", () => {
 
   it("after 24 hours says plainly the link has expired (410), without the gate code or receipt", async () => {
     at(new Date(movedInAt.getTime() + 25 * 60 * 60 * 1000));
-    const r = await open(checkoutCookie);
+    const r = await open(rentalCookie);
     expect(r.status).toBe(410);
     expect(r.data).toEqual({ expired: true, hours: 24 });
   });

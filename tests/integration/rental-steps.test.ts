@@ -11,12 +11,12 @@ import { checkouts, locations, unitTypes } from "~/db/schema";
 import { rentalBlockMessage } from "~/domain/rental-rules";
 import { formatPhone } from "~/domain/phone";
 import { rentPage, type RentPageView } from "~/services/rental-steps.server";
-import { checkoutLeaseText, quoteCheckout } from "~/services/move-in.server";
-import { getCheckout, saveDetails, saveProtection } from "~/services/rental.server";
+import { rentalLeaseText, quoteRental } from "~/services/move-in.server";
+import { getRental, saveDetails, saveProtection } from "~/services/rental.server";
 import { requireRentalContext } from "~/services/rental-context.server";
 import { reservationBlockMessage, reservePage } from "~/services/reservation.server";
 import { createTestDatabase } from "./db";
-import { leaveAvailable, lumbertonUnitType, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
+import { leaveAvailable, lumbertonUnitType, NOW, signedRental, tenantDetails } from "./rental-fixtures";
 
 const LUMBERTON = "lumberton-nc-28358";
 let handle: DatabaseHandle;
@@ -97,7 +97,7 @@ describe("rentPage: each step's view model", () => {
     const { id } = await detailsCheckout();
     const p = await view("step=protection", id);
     expect(p.furthest).toBe("protection");
-    const plans = (await quoteCheckout(c, null)).plans;
+    const plans = (await quoteRental(c, null)).plans;
     expect(plans.length).toBeGreaterThan(0);
     if (p.view?.step !== "protection") throw new Error("not the protection step");
     expect(p.view.plans[0]).toEqual({
@@ -116,9 +116,9 @@ describe("rentPage: each step's view model", () => {
   it("review: the quote's lines and totals, the dates in words, and the 'charges changed' note", async () => {
     const c = await ctx();
     const { id } = await detailsCheckout();
-    await saveProtection(handle.db, c, (await getCheckout(handle.db, id, unitTypeId))!, "none", NOW);
-    const checkout = (await getCheckout(handle.db, id, unitTypeId))!;
-    const q = (await quoteCheckout(c, checkout.insuranceChoice, checkout.moveInDate)).quote;
+    await saveProtection(handle.db, c, (await getRental(handle.db, id, unitTypeId))!, "none", NOW);
+    const checkout = (await getRental(handle.db, id, unitTypeId))!;
+    const q = (await quoteRental(c, checkout.insuranceChoice, checkout.moveInDate)).quote;
     const p = await view("step=review", id);
     expect(p.furthest).toBe("sign");
     expect(p.view).toMatchObject({ step: "review", lines: q.lines, total: q.total, monthlyTotal: q.monthlyTotal, changed: false });
@@ -130,12 +130,12 @@ describe("rentPage: each step's view model", () => {
   it("sign: the lease text of this checkout's quote and the name to type", async () => {
     const c = await ctx();
     const { id, details } = await detailsCheckout();
-    await saveProtection(handle.db, c, (await getCheckout(handle.db, id, unitTypeId))!, "none", NOW);
-    const checkout = (await getCheckout(handle.db, id, unitTypeId))!;
-    const q = await quoteCheckout(c, checkout.insuranceChoice, checkout.moveInDate);
+    await saveProtection(handle.db, c, (await getRental(handle.db, id, unitTypeId))!, "none", NOW);
+    const checkout = (await getRental(handle.db, id, unitTypeId))!;
+    const q = await quoteRental(c, checkout.insuranceChoice, checkout.moveInDate);
     expect((await view("step=sign", id)).view).toEqual({
       step: "sign",
-      leaseText: checkoutLeaseText(c, details, q),
+      leaseText: rentalLeaseText(c, details, q),
       fullName: `${details.first_name} ${details.last_name}`,
       signedName: null,
     });
@@ -143,7 +143,7 @@ describe("rentPage: each step's view model", () => {
 
   it("pay: the total, the card form's defaults, autopay, and the notes (a replaced unit, sanitised; a retry)", async () => {
     const c = await ctx();
-    const { id, details, quote } = await signedCheckout(handle.db, unitTypeId, { plan: "none" });
+    const { id, details, quote } = await signedRental(handle.db, unitTypeId, { plan: "none" });
     const p = await view("step=pay", id);
     expect(p.furthest).toBe("pay");
     expect(p.view).toMatchObject({
@@ -161,7 +161,7 @@ describe("rentPage: each step's view model", () => {
   });
 
   it("a completed checkout asked for its payment step, or one being confirmed: the confirmation page", async () => {
-    const { id } = await signedCheckout(handle.db, unitTypeId, { plan: "none" });
+    const { id } = await signedRental(handle.db, unitTypeId, { plan: "none" });
     await handle.db.update(checkouts).set({ status: "confirming" }).where(eq(checkouts.id, id));
     expect(await open("step=review", id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
     await handle.db.update(checkouts).set({ status: "completed" }).where(eq(checkouts.id, id));

@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { emailOutbox, leases, payments, sitelinkWrites } from "~/db/schema";
 import { runBilling } from "~/services/billing-run.server";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { getRental } from "~/services/rental.server";
 import {
   createTestGateway,
   setPaymentGatewayForTests,
@@ -19,7 +19,7 @@ import {
 } from "~/platform/payment-gateway.server";
 import { storageFor, type LocationRef } from "~/storage-software/index.server";
 import { addDaysIso } from "~/domain/calendar";
-import { card, ctxFor, NOW, signedCheckout } from "./rental-fixtures";
+import { card, ctxFor, NOW, signedRental } from "./rental-fixtures";
 import {
   roomiestSyncedUnitType,
   startSyncedSiteLinkTestbed,
@@ -48,12 +48,12 @@ async function freeType(location: LocationRef): Promise<string> {
 /** A rental made online with autopay on (card charged at move-in; our saved card for autopay under B). */
 async function rentWithAutopay(location: LocationRef) {
   const unitTypeId = await freeType(location);
-  const { id } = await signedCheckout(bed.handle.db, unitTypeId);
+  const { id } = await signedRental(bed.handle.db, unitTypeId);
   const ctx = await ctxFor(bed.handle.db, unitTypeId);
   const outcome = await placeMoveIn(
     bed.handle.db,
     ctx,
-    (await getCheckout(bed.handle.db, id, unitTypeId))!,
+    (await getRental(bed.handle.db, id, unitTypeId))!,
     {
       payment: { kind: "card", card: card() },
       autopay: true,

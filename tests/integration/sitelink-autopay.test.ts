@@ -9,11 +9,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkouts, emailOutbox, sitelinkSites, sitelinkWrites } from "~/db/schema";
-import { confirmCheckout, placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { confirmRental, placeMoveIn } from "~/services/move-in.server";
+import { getRental } from "~/services/rental.server";
 import { forgetStorageChoices } from "~/storage-software/index.server";
 import { soapCall } from "../../sitelink-simulator/test-client";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
+import { card, ctxFor, NOW, signedRental, tenantDetails } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
@@ -35,10 +35,10 @@ async function chargedBy(who: "sitelink" | "gateway") {
 /** A signed checkout paid with autopay chosen; `faults` run before the payment. */
 async function rentWithAutopay(faults: () => void) {
   const email = `autopay-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  const { id } = await signedCheckout(bed.handle.db, unitTypeId, { details: tenantDetails({ email }) });
+  const { id } = await signedRental(bed.handle.db, unitTypeId, { details: tenantDetails({ email }) });
   const ctx = await ctxFor(bed.handle.db, unitTypeId);
   faults();
-  const outcome = await placeMoveIn(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, {
+  const outcome = await placeMoveIn(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, {
     payment: { kind: "card", card: card() },
     autopay: true,
     now: NOW,
@@ -55,7 +55,7 @@ const confirmedOnlyLater = () => {
 
 /** Settles a `confirming` checkout as the confirmation page's reload does; returns the lease id. */
 async function confirm(id: string, ctx: Awaited<ReturnType<typeof ctxFor>>) {
-  const settled = await confirmCheckout(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
+  const settled = await confirmRental(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
   expect(settled.status).toBe("completed");
   return (settled as { result: { leaseId: string; tenantId: string } }).result;
 }

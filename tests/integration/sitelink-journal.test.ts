@@ -8,11 +8,11 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { checkouts, leases, sitelinkWrites, tenants } from "~/db/schema";
 import { runHousekeeping } from "~/services/housekeeping.server";
-import { confirmCheckout, placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { confirmRental, placeMoveIn } from "~/services/move-in.server";
+import { getRental } from "~/services/rental.server";
 import { collectSiteLinkStatus, formatSiteLinkStatus, JOURNAL_PERSONAL_DAYS, JOURNAL_RETENTION_DAYS } from "~/storage-software/index.server";
 import { createJournal, JournalFieldError } from "~/storage-software/sitelink/journal";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
+import { card, ctxFor, NOW, signedRental, tenantDetails } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
@@ -32,12 +32,12 @@ const rowsOf = (checkoutId: string) => bed.handle.db.select().from(sitelinkWrite
 describe("what a move-in leaves in the journal", () => {
   it("confirmed only by reconciliation: no row holds the password hash, gate code, lease text or contact details; the lease gets them from the checkout", async () => {
     const details = tenantDetails({ first_name: "Journaline", last_name: "Privacy", cell_phone: "(910) 555-0177" });
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId, { details });
+    const { id } = await signedRental(bed.handle.db, unitTypeId, { details });
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
     // Committed in SiteLink, no answer, and SiteLink cannot be read back at once.
     bed.sim.control.addFault({ operation: "MoveInWithDiscount_v7", kind: "commit_then_hang", times: 1 });
     bed.sim.control.addFault({ operation: "LedgersByTenantID_v3", kind: "http_503", times: 2 });
-    const outcome = await placeMoveIn(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, {
+    const outcome = await placeMoveIn(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, {
       payment: { kind: "card", card: card() },
       autopay: false,
       now: NOW,
@@ -60,7 +60,7 @@ describe("what a move-in leaves in the journal", () => {
     forbidden(JSON.stringify(open));
     expect(checkout!.pendingMoveIn).toMatchObject({ leaseText: expect.stringContaining("RENTAL AGREEMENT") });
 
-    const settled = await confirmCheckout(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
+    const settled = await confirmRental(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
     expect(settled.status).toBe("completed");
     const { leaseId } = (settled as { result: { leaseId: string } }).result;
     const lease = (await bed.handle.db.query.leases.findFirst({ where: eq(leases.id, Number(leaseId)) }))!;
@@ -80,9 +80,9 @@ describe("what a move-in leaves in the journal", () => {
 
   it("a declined card: nothing kept for reconciliation on the checkout, nothing personal in the journal", async () => {
     const details = tenantDetails({ first_name: "Declina" });
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId, { details });
+    const { id } = await signedRental(bed.handle.db, unitTypeId, { details });
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
-    const outcome = await placeMoveIn(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, {
+    const outcome = await placeMoveIn(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, {
       payment: { kind: "card", card: card("4000000000000002") },
       autopay: false,
       now: NOW,

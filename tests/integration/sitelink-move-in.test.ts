@@ -84,7 +84,7 @@ function adapter(gateway: PaymentGateway = createTestGateway(), settings: SiteLi
 }
 
 /** A signed checkout holding the first unit, and the MoveInInput the service would send for it. */
-async function signedCheckout(options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {}) {
+async function signedRental(options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {}) {
   const id = crypto.randomBytes(24).toString("base64url");
   const details = tenantDetails();
   const unit = unitRows[options.unitIndex ?? 0]!;
@@ -174,7 +174,7 @@ const tenantsWithEmail = async (email: string) =>
 
 describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   it("takes SiteLink's quote to the cent: rent + fee with SiteLink's tax, the optional deposit left out", async () => {
-    const { input } = await signedCheckout();
+    const { input } = await signedRental();
     expect(input.total).toBe(4500 + 2000 + 135);
     expect(input.lines.map((l) => [l.kind, l.amount, l.tax])).toEqual([
       ["rent", 4500, 0],
@@ -184,7 +184,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("moves in once: one tenant, one MoveIn, the lease record with SiteLink's ledger id and gate code; a repeat sends nothing", async () => {
-    const { id, input, unit, details } = await signedCheckout();
+    const { id, input, unit, details } = await signedRental();
     const m = adapter();
     const first = await m.moveIn(input);
     expect(first.created).toBe(true);
@@ -237,7 +237,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("commit then timeout: the MoveIn went through but no answer came; reading back finds it: one lease, one charge, success", async () => {
-    const { id, input } = await signedCheckout();
+    const { id, input } = await signedRental();
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     const result = await adapter().moveIn(input);
     expect(result.created).toBe(true);
@@ -252,7 +252,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("commit then timeout while SiteLink cannot be read back either: 'confirming', then settled by confirmMoveIn, never resent", async () => {
-    const { id, input } = await signedCheckout();
+    const { id, input } = await signedRental();
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     site.fault("LedgersByTenantID_v3", "drop_before");
     await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
@@ -275,7 +275,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("no answer and nothing applied: pending until the settle time, then 'not completed' (nothing charged) and the next payment goes through once", async () => {
-    const { id, input } = await signedCheckout();
+    const { id, input } = await signedRental();
     site.fault("MoveInWithDiscount_v7", "drop_before");
     await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect(
@@ -302,7 +302,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("a unit rented at the office a moment before the payment: no MoveIn, no charge, another unit of the size held and named", async () => {
-    const { id, input, unit } = await signedCheckout();
+    const { id, input, unit } = await signedRental();
     site.units.get(unit.externalId)!.bRented = true;
     const error = await adapter()
       .moveIn(input)
@@ -324,7 +324,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("rented in the very second between the check and the MoveIn (-2): the same clear outcome, nothing charged", async () => {
-    const { input, unit } = await signedCheckout();
+    const { input, unit } = await signedRental();
     // The office takes it between our fresh read and the MoveIn.
     const original = site.call;
     site.call = async (op, params, options) => {
@@ -345,7 +345,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("a declined card: PaymentDeclinedError, nothing recorded here, and the retry re-uses the SiteLink tenant", async () => {
-    const { id, input, details } = await signedCheckout({
+    const { id, input, details } = await signedRental({
       cardNumber: "4000000000000002",
     });
     const error = await adapter()
@@ -367,7 +367,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("charges that changed in SiteLink (an office rate change): ChargesChangedError before anything is sent", async () => {
-    const { input } = await signedCheckout();
+    const { input } = await signedRental();
     site.cost.rent = "49.0000";
     await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(ChargesChangedError);
     expect(site.count("TenantNewDetailed_v3")).toBe(0);
@@ -375,7 +375,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("credentials SiteLink refuses: 'could not reach', nothing journalled, nothing half-saved", async () => {
-    const { id, input, details } = await signedCheckout();
+    const { id, input, details } = await signedRental();
     site.credentialsOk = false;
     await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(SoftwareUnreachableError);
     expect(
@@ -389,7 +389,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("an email SiteLink already has (an office tenant): refused before any write", async () => {
-    const { input } = await signedCheckout();
+    const { input } = await signedRental();
     site.tenants.set("77", {
       email: input.tenant.email.toLowerCase(),
       note: "",
@@ -403,7 +403,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
   });
 
   it("autopay: SiteLink keeps the card on the ledger (TenantBillingInfoUpdate_v2), the lease shows autopay on", async () => {
-    const { id, input } = await signedCheckout({ autopay: true });
+    const { id, input } = await signedRental({ autopay: true });
     await adapter().moveIn(input);
     expect(site.count("TenantBillingInfoUpdate_v2")).toBe(1);
     expect((await leasesOf(id))[0]!.autopayEnabled).toBe(true);
@@ -414,7 +414,7 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
   const B = { ...SETTINGS, charges: "gateway" as const };
 
   it("charges once through the gateway and moves in as cash (iPayMethod 2, no card data sent to SiteLink)", async () => {
-    const { input } = await signedCheckout();
+    const { input } = await signedRental();
     const gateway = createTestGateway();
     const result = await adapter(gateway, B).moveIn(input);
     expect(result.created).toBe(true);
@@ -432,7 +432,7 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
   });
 
   it("commit then timeout: one gateway charge, one SiteLink ledger, success", async () => {
-    const { input } = await signedCheckout();
+    const { input } = await signedRental();
     const gateway = createTestGateway();
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     const result = await adapter(gateway, B).moveIn(input);
@@ -443,13 +443,13 @@ describe("SiteLink move-in (our gateway charges, SiteLink records cash, option B
   });
 
   it("declined by the gateway: nothing sent to SiteLink's MoveIn", async () => {
-    const { input } = await signedCheckout({ cardNumber: "4000000000000002" });
+    const { input } = await signedRental({ cardNumber: "4000000000000002" });
     await expect(adapter(createTestGateway(), B).moveIn(input)).rejects.toBeInstanceOf(PaymentDeclinedError);
     expect(site.count("MoveInWithDiscount_v7")).toBe(0);
   });
 
   it("the unit taken at the MoveIn (-2): the gateway charge is refunded, nothing else stays", async () => {
-    const { input, unit } = await signedCheckout();
+    const { input, unit } = await signedRental();
     const gateway = createTestGateway();
     const original = site.call;
     site.call = async (op, params, options) => {

@@ -18,9 +18,9 @@ import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { action as reserveAction } from "~/routes/reserve";
 import { getCsrfToken } from "~/services/csrf.server";
 import { placeMoveIn } from "~/services/move-in.server";
-import { checkoutCookieHeader, getCheckout } from "~/services/rental.server";
+import { rentalCookieHeader, getRental } from "~/services/rental.server";
 import { createTenantSession } from "~/services/session.server";
-import { card, ctxFor, NOW, signedCheckout, tenantDetails } from "./rental-fixtures";
+import { card, ctxFor, NOW, signedRental, tenantDetails } from "./rental-fixtures";
 import { callLayouts, callRoute, loadContext } from "./route-helpers";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
@@ -84,8 +84,8 @@ async function portalLoaderArgs(request: Request, params: Record<string, string>
 
 describe("the rental while SiteLink is unreachable", () => {
   it("a reload of the pay step is an honest 503 with Retry-After (it needs SiteLink's quote), then shows the page again", async () => {
-    const { id, quote } = await signedCheckout(bed.handle.db, unitTypeId);
-    const cookie = (await checkoutCookieHeader(id)).split(";")[0]!;
+    const { id, quote } = await signedRental(bed.handle.db, unitTypeId);
+    const cookie = (await rentalCookieHeader(id)).split(";")[0]!;
     const url = `/rent/${unitTypeId}?step=pay`;
     siteLinkDown();
     await expect503Page(await pageFor(url, (request) => rentLoader(loaderArgs(request, { unitTypeId })), [cookie]));
@@ -96,8 +96,8 @@ describe("the rental while SiteLink is unreachable", () => {
   });
 
   it("paying: 503 with Retry-After and 'try again', nothing charged, the checkout still open", async () => {
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId);
-    const cookie = (await checkoutCookieHeader(id)).split(";")[0]!;
+    const { id } = await signedRental(bed.handle.db, unitTypeId);
+    const cookie = (await rentalCookieHeader(id)).split(";")[0]!;
     const paymentsBefore = bed.sim.control.inspectSite("L001").payments.length;
     siteLinkDown();
     const r = await callRoute<{ formError: string }>(rentAction, bed.handle.db, `/rent/${unitTypeId}?step=pay`, {
@@ -109,7 +109,7 @@ describe("the rental while SiteLink is unreachable", () => {
     expect(r.data.formError).toMatch(/could not reach the facility's system just now\. Please try again/);
     expect(JSON.stringify(r.data)).not.toContain("4242424242424242");
     expect(bed.sim.control.inspectSite("L001").payments.length).toBe(paymentsBefore);
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("open");
+    expect((await getRental(bed.handle.db, id, unitTypeId))!.status).toBe("open");
   });
 
   it("the details form: 503, what was typed kept (never the password), no checkout and no unit held", async () => {
@@ -153,9 +153,9 @@ describe("the portal while SiteLink is unreachable", () => {
 
   beforeAll(async () => {
     bed.sim.control.clearFaults();
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId, { details: tenantDetails({ email: `portal-down-${Date.now()}@example.com` }) });
+    const { id } = await signedRental(bed.handle.db, unitTypeId, { details: tenantDetails({ email: `portal-down-${Date.now()}@example.com` }) });
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
-    const outcome = await placeMoveIn(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, {
+    const outcome = await placeMoveIn(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, {
       payment: { kind: "card", card: card() },
       autopay: false,
       now: NOW,

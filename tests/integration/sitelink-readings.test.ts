@@ -18,13 +18,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { reservations, sitelinkWrites, units } from "~/db/schema";
 import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { placeMoveIn } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { getRental } from "~/services/rental.server";
 import { CardNotTakenOnlineError } from "~/storage-software/errors";
 import { collectSiteLinkStatus, storageFor } from "~/storage-software/index.server";
 import { action as rentAction } from "~/routes/rent";
 import { getCsrfToken } from "~/services/csrf.server";
-import { checkoutCookieHeader } from "~/services/rental.server";
-import { card, ctxFor, NOW, signedCheckout } from "./rental-fixtures";
+import { rentalCookieHeader } from "~/services/rental.server";
+import { card, ctxFor, NOW, signedRental } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 import { DEFAULT_READINGS, roomiestSyncedUnitType, startSyncedSiteLinkTestbed, useReadings, type Readings, type SiteLinkTestbed } from "./sitelink-testbed";
 
@@ -51,9 +51,9 @@ function countingGateway() {
 }
 
 async function rent(bed: SiteLinkTestbed, unitTypeId: string) {
-  const { id, details } = await signedCheckout(bed.handle.db, unitTypeId, { plan: "none" });
+  const { id, details } = await signedRental(bed.handle.db, unitTypeId, { plan: "none" });
   const ctx = await ctxFor(bed.handle.db, unitTypeId);
-  const checkout = (await getCheckout(bed.handle.db, id, unitTypeId))!;
+  const checkout = (await getRental(bed.handle.db, id, unitTypeId))!;
   const outcome = await placeMoveIn(bed.handle.db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN });
   return { id, details, outcome };
 }
@@ -183,8 +183,8 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
   });
 
   it("option A: nothing rented, nothing charged, the renter told to call the office; the operator sees it", async () => {
-    const { id } = await signedCheckout(bed.handle.db, lumbertonType, { plan: "none" });
-    const checkout = (await getCheckout(bed.handle.db, id, lumbertonType))!;
+    const { id } = await signedRental(bed.handle.db, lumbertonType, { plan: "none" });
+    const checkout = (await getRental(bed.handle.db, id, lumbertonType))!;
     const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
     const paymentsBefore = bed.sim.control.inspectSite("L001").payments.length;
     expect((await collectSiteLinkStatus(bed.handle.db, NOW)).needsAttention).toBe(false);
@@ -196,7 +196,7 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
     expect(after!.status).toBe("available");
     expect(bed.sim.control.inspectSite("L001").units.find((u) => u.UnitID === Number(held!.externalId))!.rented).toBe(false);
     expect(bed.sim.control.inspectSite("L001").payments.length).toBe(paymentsBefore);
-    expect((await getCheckout(bed.handle.db, id, lumbertonType))!.status).toBe("open");
+    expect((await getRental(bed.handle.db, id, lumbertonType))!.status).toBe("open");
     // The operator: the journal's attention list and sitelink:status.
     const [attempt] = await bed.handle.db.select().from(sitelinkWrites).where(and(like(sitelinkWrites.idempotencyKey, `movein:${id}:%`)));
     expect(attempt).toMatchObject({ state: "failed" });
@@ -208,8 +208,8 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
 
   it("option B: our gateway's charge is given back (SiteLink booked nothing)", async () => {
     const before = { ...counts };
-    const { id } = await signedCheckout(bed.handle.db, jacksonvilleType, { plan: "none" });
-    const checkout = (await getCheckout(bed.handle.db, id, jacksonvilleType))!;
+    const { id } = await signedRental(bed.handle.db, jacksonvilleType, { plan: "none" });
+    const checkout = (await getRental(bed.handle.db, id, jacksonvilleType))!;
     const ctx = await ctxFor(bed.handle.db, jacksonvilleType);
     const error = await placeMoveIn(bed.handle.db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CardNotTakenOnlineError);
@@ -222,8 +222,8 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
   it("the rental page says so plainly (409, no 500), keeps what was typed but never the card number", async () => {
     process.env.FAKE_NOW = NOW.toISOString();
     try {
-      const { id } = await signedCheckout(bed.handle.db, lumbertonType, { plan: "none" });
-      const cookie = (await checkoutCookieHeader(id)).split(";")[0]!;
+      const { id } = await signedRental(bed.handle.db, lumbertonType, { plan: "none" });
+      const cookie = (await rentalCookieHeader(id)).split(";")[0]!;
       const url = `/rent/${lumbertonType}`;
       const { token, setCookie } = await getCsrfToken(new Request(`http://localhost${url}`, { headers: { Cookie: cookie } }));
       const fields = { csrf: token, intent: "pay", card_number: "4242424242424242", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Ada Lovelace", billing_postal_code: "28358" };

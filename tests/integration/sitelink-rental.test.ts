@@ -9,11 +9,11 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { leases, sitelinkSites, sitelinkWrites, tenants, units } from "~/db/schema";
-import { confirmCheckout, placeMoveIn, sweepConfirmingCheckouts } from "~/services/move-in.server";
-import { getCheckout } from "~/services/rental.server";
+import { confirmRental, placeMoveIn, sweepConfirmingRentals } from "~/services/move-in.server";
+import { getRental } from "~/services/rental.server";
 import { SoftwareUnreachableError, UnitUnavailableError } from "~/storage-software/errors";
 import { forgetStorageChoices } from "~/storage-software/index.server";
-import { card, ctxFor, NOW, signedCheckout } from "./rental-fixtures";
+import { card, ctxFor, NOW, signedRental } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
@@ -45,7 +45,7 @@ const ORIGIN = "https://www.example.com";
 
 async function pay(checkoutId: string, number = "4242424242424242") {
   const ctx = await ctxFor(bed.handle.db, unitTypeId);
-  const checkout = (await getCheckout(bed.handle.db, checkoutId, unitTypeId))!;
+  const checkout = (await getRental(bed.handle.db, checkoutId, unitTypeId))!;
   return placeMoveIn(bed.handle.db, ctx, checkout, {
     payment: { kind: "card", card: card(number) },
     autopay: false,
@@ -56,8 +56,8 @@ async function pay(checkoutId: string, number = "4242424242424242") {
 
 describe("renting at a SiteLink location (SiteLink's processor charges)", () => {
   it("shows SiteLink's MoveInCostRetrieve to the cent, charges exactly that once, and confirms with SiteLink's gate code", async () => {
-    const { id, quote } = await signedCheckout(bed.handle.db, unitTypeId);
-    const checkout = (await getCheckout(bed.handle.db, id, unitTypeId))!;
+    const { id, quote } = await signedRental(bed.handle.db, unitTypeId);
+    const checkout = (await getRental(bed.handle.db, id, unitTypeId))!;
     const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
     // What SiteLink asks for this unit, read straight from the simulator's answer.
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
@@ -90,7 +90,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
   });
 
   it("commit then timeout at move-in: SiteLink moved in but did not answer; the visitor sees success, one lease, one charge", async () => {
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId);
+    const { id } = await signedRental(bed.handle.db, unitTypeId);
     bed.sim.control.addFault({
       operation: "MoveInWithDiscount_v7",
       kind: "commit_then_hang",
@@ -116,7 +116,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
   });
 
   it("commit then timeout and SiteLink unreadable for a moment: the checkout is 'confirming' (a page state), then the page finds the rental", async () => {
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId);
+    const { id } = await signedRental(bed.handle.db, unitTypeId);
     bed.sim.control.addFault({
       operation: "MoveInWithDiscount_v7",
       kind: "commit_then_hang",
@@ -129,16 +129,16 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
     });
     const paymentsBefore = site().payments.length;
     expect(await pay(id)).toEqual({ status: "confirming" });
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("confirming");
+    expect((await getRental(bed.handle.db, id, unitTypeId))!.status).toBe("confirming");
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
-    const settled = await confirmCheckout(bed.handle.db, ctx, (await getCheckout(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
+    const settled = await confirmRental(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
     expect(settled.status).toBe("completed");
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("completed");
+    expect((await getRental(bed.handle.db, id, unitTypeId))!.status).toBe("completed");
     expect(site().payments.length).toBe(paymentsBefore + 1);
   });
 
   it("no answer and nothing done: the background sweep settles it after the settle time (nothing charged) and the visitor can pay again", async () => {
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId);
+    const { id } = await signedRental(bed.handle.db, unitTypeId);
     bed.sim.control.addFault({
       operation: "MoveInWithDiscount_v7",
       kind: "drop_before",
@@ -146,9 +146,9 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
     });
     const paymentsBefore = site().payments.length;
     expect(await pay(id)).toEqual({ status: "confirming" });
-    expect(await sweepConfirmingCheckouts(bed.handle.db, NOW)).toBe(0);
-    expect(await sweepConfirmingCheckouts(bed.handle.db, new Date(NOW.getTime() + 10 * 60_000))).toBe(1);
-    const reopened = (await getCheckout(bed.handle.db, id, unitTypeId))!;
+    expect(await sweepConfirmingRentals(bed.handle.db, NOW)).toBe(0);
+    expect(await sweepConfirmingRentals(bed.handle.db, new Date(NOW.getTime() + 10 * 60_000))).toBe(1);
+    const reopened = (await getRental(bed.handle.db, id, unitTypeId))!;
     expect(reopened.status).toBe("open");
     expect(site().payments.length).toBe(paymentsBefore);
     expect(await pay(id)).toMatchObject({ status: "completed", created: true });
@@ -156,8 +156,8 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
   });
 
   it("a unit rented at the office a second before the payment: a clear message, another unit held, no charge", async () => {
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId);
-    const checkout = (await getCheckout(bed.handle.db, id, unitTypeId))!;
+    const { id } = await signedRental(bed.handle.db, unitTypeId);
+    const checkout = (await getRental(bed.handle.db, id, unitTypeId))!;
     const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
     bed.sim.control.setUnitStatus("L001", Number(held!.externalId), "rented");
     const paymentsBefore = site().payments.length;
@@ -175,13 +175,13 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
       await bed.handle.db
         .select()
         .from(leases)
-        .where(eq(leases.id, (await getCheckout(bed.handle.db, id, unitTypeId))!.completedLeaseId!))
+        .where(eq(leases.id, (await getRental(bed.handle.db, id, unitTypeId))!.completedLeaseId!))
     )[0]!;
     expect((await bed.handle.db.select().from(units).where(eq(units.id, lease.unitId)))[0]!.name).toBe(replacement);
   });
 
   it("a declined card: a clear decline, nothing half-saved here, SiteLink's tenant re-used on the next card", async () => {
-    const { id, details } = await signedCheckout(bed.handle.db, unitTypeId);
+    const { id, details } = await signedRental(bed.handle.db, unitTypeId);
     const tenantsBefore = site().tenants.length;
     const outcome = await pay(id, "4000000000000002");
     expect(outcome).toMatchObject({ status: "declined" });
@@ -191,13 +191,13 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
         .from(tenants)
         .where(sql`lower(${tenants.email}) = ${details.email.toLowerCase()}`),
     ).toHaveLength(0);
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("open");
+    expect((await getRental(bed.handle.db, id, unitTypeId))!.status).toBe("open");
     expect(await pay(id)).toMatchObject({ status: "completed", created: true });
     expect(site().tenants.length).toBe(tenantsBefore + 1);
   });
 
   it("credentials SiteLink refuses: 'could not reach', nothing journalled or half-saved", async () => {
-    const { id } = await signedCheckout(bed.handle.db, unitTypeId);
+    const { id } = await signedRental(bed.handle.db, unitTypeId);
     const original = process.env.SITELINK_TEST_PASSWORD;
     process.env.SITELINK_TEST_PASSWORD = "wrong-password";
     forgetStorageChoices(bed.handle.db);
@@ -213,7 +213,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
         .from(sitelinkWrites)
         .where(sql`${sitelinkWrites.idempotencyKey} like ${`%${id}%`}`),
     ).toHaveLength(0);
-    expect((await getCheckout(bed.handle.db, id, unitTypeId))!.status).toBe("open");
+    expect((await getRental(bed.handle.db, id, unitTypeId))!.status).toBe("open");
     expect(await pay(id)).toMatchObject({ status: "completed" });
   });
 });
@@ -229,7 +229,7 @@ describe("renting at a SiteLink location where our gateway charges (option B)", 
   });
 
   it("charges through the gateway once and SiteLink records cash (no card data sent to SiteLink), even after commit-then-timeout", async () => {
-    const { id, quote } = await signedCheckout(bed.handle.db, unitTypeId);
+    const { id, quote } = await signedRental(bed.handle.db, unitTypeId);
     bed.sim.control.addFault({
       operation: "MoveInWithDiscount_v7",
       kind: "commit_then_hang",

@@ -21,13 +21,13 @@ import { loader as reserveLoader } from "~/routes/reserve";
 import { loader as robotsLoader } from "~/routes/robots[.]txt";
 import { loader as rootLoader } from "~/root";
 import {
-  checkoutLeaseText,
+  rentalLeaseText,
   placeMoveIn,
-  quoteCheckout
+  quoteRental
 } from "~/services/move-in.server";
-import { getCheckout, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
+import { getRental, saveDetails, saveProtection, saveSignature } from "~/services/rental.server";
 import { getLeaseDocument } from "~/services/lease-links.server";
-import { getMoveInConfirmation } from "~/services/rental-confirmation.server";
+import { getRentalConfirmation } from "~/services/rental-confirmation.server";
 import { loadRentalContext } from "~/services/rental-context.server";
 import { rentalBlock } from "~/domain/rental-rules";
 import { protectionSchema } from "~/domain/rental-steps";
@@ -258,25 +258,25 @@ describe("rental_days_in_advance and rentals on Sunday (decision 094)", () => {
 
     const details = tenantDetails();
     const id = await saveDetails(db(), ctx, { existing: null, details, webPw: "secret1", now: SUNDAY });
-    let checkout = (await getCheckout(db(), id, unitTypeId))!;
+    let checkout = (await getRental(db(), id, unitTypeId))!;
     await saveProtection(db(), ctx, checkout, "none", SUNDAY, "2026-11-24");
-    checkout = (await getCheckout(db(), id, unitTypeId))!;
+    checkout = (await getRental(db(), id, unitTypeId))!;
     expect(checkout.moveInDate).toBe("2026-11-24");
-    const q = await quoteCheckout(ctx, checkout.insuranceChoice, checkout.moveInDate);
+    const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
     expect([q.quote.moveInDate, q.quote.paidThroughDate, q.quote.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
-    const text = checkoutLeaseText(ctx, details, q);
+    const text = rentalLeaseText(ctx, details, q);
     await saveSignature(db(), ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text, ip: "203.0.113.9", now: SUNDAY });
-    checkout = (await getCheckout(db(), id, unitTypeId))!;
+    checkout = (await getRental(db(), id, unitTypeId))!;
     const placed = await placeMoveIn(db(), ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: SUNDAY, origin: "http://localhost" });
     expect(placed.status).toBe("completed");
     if (placed.status !== "completed") return;
-    const receipt = (await getMoveInConfirmation(ctx.storage, Number(placed.leaseId)))!;
+    const receipt = (await getRentalConfirmation(ctx.storage, Number(placed.leaseId)))!;
     expect([receipt.moveInDate, receipt.paidThroughDate, receipt.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
     const lease = (await getLeaseDocument(db(), Number(placed.leaseId)))!;
     expect(lease.moveInDate).toBe("2026-11-24");
 
     // A Sunday cannot be chosen.
-    const { plans } = await quoteCheckout(ctx, null);
+    const { plans } = await quoteRental(ctx, null);
     const bad = protectionSchema(plans.map((p) => p.id), false, ctx.moveInDates).safeParse({ insurance_plan: "none", move_in_date: "2026-11-22" });
     expect(bad.success).toBe(false);
   });

@@ -241,7 +241,7 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
     });
 
     it("lists checkout charges in cents with their tax rates", async () => {
-      const charges = await h.storage.listCheckoutCharges();
+      const charges = await h.storage.listExtraCharges();
       expect(charges.length).toBeGreaterThan(0);
       for (const c of charges) {
         expect(Number.isInteger(c.amount)).toBe(true);

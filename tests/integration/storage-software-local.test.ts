@@ -86,7 +86,7 @@ describe("local adapter on the seeded demo inventory", () => {
 
   it("reads the seeded lock fee and the four insurance tiers", async () => {
     const storage = storageFor(handle.db, await locationRef(handle, "lumberton-nc-28358"));
-    expect(await storage.listCheckoutCharges()).toEqual([
+    expect(await storage.listExtraCharges()).toEqual([
       expect.objectContaining({ name: expect.stringMatching(/lock/i), amount: 700, tax1Rate: 6.75, tax2Rate: 0, isRecurring: false }),
     ]);
     const plans = await storage.listInsurancePlans();
@@ -102,13 +102,13 @@ describe("local adapter on the seeded demo inventory", () => {
     const storage = storageFor(handle.db, await locationRef(handle, "kinston-nc-28501"));
     expect(await storage.listUnitTypes()).toEqual([]);
     expect(await storage.listInsurancePlans()).toEqual([]);
-    expect(await storage.listCheckoutCharges()).toEqual([]);
+    expect(await storage.listExtraCharges()).toEqual([]);
   });
 
   it("raises a StorageSoftwareError for unreadable checkout charges", async () => {
     const ref = await locationRef(handle, "jacksonville-nc-28546");
     await handle.db.update(locations).set({ chargesToShowAtCheckout: "{not json" }).where(and(eq(locations.id, ref.id)));
-    await expect(storageFor(handle.db, ref).listCheckoutCharges()).rejects.toBeInstanceOf(StorageSoftwareError);
+    await expect(storageFor(handle.db, ref).listExtraCharges()).rejects.toBeInstanceOf(StorageSoftwareError);
   });
 
   it("names the SiteLink locations served by the local adapter in one start-up line", () => {

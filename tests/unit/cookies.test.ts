@@ -17,7 +17,7 @@ async function cookiesUnder(nodeEnv: string, https: string | undefined) {
     import("~/services/csrf.server"),
     import("~/services/rental.server"),
   ]);
-  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: rental.checkoutCookie() };
+  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: rental.rentalCookie() };
 }
 
 afterEach(() => {

@@ -9,7 +9,7 @@ import {
   locations,
   paymentTypes,
 } from "~/db/schema";
-import { parseCheckoutCharges } from "~/domain/location-settings";
+import { parseExtraCharges } from "~/domain/location-settings";
 import { logger } from "~/logger.server";
 
 export type LocationSummary = Awaited<ReturnType<typeof listLocations>>[number];
@@ -68,7 +68,7 @@ async function locationPage(db: Database, where: SQL) {
     },
   });
   if (!location) return null;
-  const charges = parseCheckoutCharges(location.chargesToShowAtCheckout);
+  const charges = parseExtraCharges(location.chargesToShowAtCheckout);
   if (!charges.ok) logger.error({ location: location.urlSlug, problem: charges.error }, "checkout charges of a location could not be read");
   return { ...location, checkoutCharges: charges.ok ? charges.charges : [] };
 }

@@ -11,8 +11,8 @@ import { timestamps } from "./shared";
  * "confirming": the software did not say whether the move-in went through (a SiteLink timeout); the
  * adapter reads it back (confirmMoveIn) and the visitor sees "we are confirming your rental".
  */
-export const checkoutStatuses = ["open", "charging", "confirming", "completed", "abandoned"] as const;
-export type CheckoutStatus = (typeof checkoutStatuses)[number];
+export const rentalStatuses = ["open", "charging", "confirming", "completed", "abandoned"] as const;
+export type RentalStatus = (typeof rentalStatuses)[number];
 
 /**
  * An online rental in progress (issue 4). Its id is a random token kept in an HttpOnly cookie; the
@@ -32,7 +32,7 @@ export const checkouts = pgTable(
       .references(() => unitTypes.id, { onDelete: "cascade" }),
     /** The unit held for this checkout (units.holdToken = this checkout's id). */
     unitId: integer().references(() => units.id, { onDelete: "set null" }),
-    status: text({ enum: checkoutStatuses }).notNull().default("open"),
+    status: text({ enum: rentalStatuses }).notNull().default("open"),
     /** The tenant form's answers (no password), as typed after parsing. */
     tenantDetails: jsonb().$type<Record<string, unknown>>(),
     webPwHash: text(),

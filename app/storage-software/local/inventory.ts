@@ -1,10 +1,10 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { insurancePlans, locations } from "~/db/schema";
-import { parseCheckoutCharges } from "~/domain/location-settings";
+import { parseExtraCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
 import { now as clockNow } from "~/platform/clock.server";
-import type { AvailabilityOptions, CheckoutChargeOption, Inventory } from "../port";
+import type { AvailabilityOptions, ExtraChargeOption, Inventory } from "../port";
 import type { LocationRef } from "../port";
 import { catalogueUnitTypes } from "../catalogue";
 import { StorageSoftwareError } from "../errors";
@@ -53,13 +53,13 @@ export function localInventory(db: Database, location: LocationRef): Inventory {
       }));
     },
 
-    async listCheckoutCharges(): Promise<CheckoutChargeOption[]> {
+    async listExtraCharges(): Promise<ExtraChargeOption[]> {
       const [row] = await db
         .select({ charges: locations.chargesToShowAtCheckout })
         .from(locations)
         .where(eq(locations.id, location.id));
       if (!row) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
-      const parsed = parseCheckoutCharges(row.charges);
+      const parsed = parseExtraCharges(row.charges);
       if (!parsed.ok) throw new StorageSoftwareError(`Location ${location.id} has invalid checkout charges: ${parsed.error}`);
       return parsed.charges.map((c) => ({
         id: c.sitelink_id === null ? null : String(c.sitelink_id),

@@ -197,7 +197,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         .from(locations)
         .where(eq(locations.id, location.id));
       if (!loc) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
-      const [plans, charges] = await Promise.all([input.insurancePlanId ? inventory.listInsurancePlans() : Promise.resolve([]), inventory.listCheckoutCharges()]);
+      const [plans, charges] = await Promise.all([input.insurancePlanId ? inventory.listInsurancePlans() : Promise.resolve([]), inventory.listExtraCharges()]);
       const plan = input.insurancePlanId ? (plans.find((p) => p.id === input.insurancePlanId) ?? null) : null;
       if (input.insurancePlanId && !plan) throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       return quoteFromDomain({

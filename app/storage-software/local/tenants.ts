@@ -3,7 +3,7 @@ import type { Database, Transaction } from "~/db/client.server";
 import { leases, locations, payments } from "~/db/schema";
 import { ledgerEntries } from "~/db/schema/billing";
 import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
-import { parseCheckoutCharges } from "~/domain/location-settings";
+import { parseExtraCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
 import {
   balanceOf,
@@ -27,7 +27,7 @@ import { cardHolder, givenInput, sharedTenants, tenantRows, toPayment, type Leas
 
 async function recurringChargesFor(ex: Executor, lease: LeaseRow): Promise<RecurringCharge[]> {
   const [loc] = await ex.select({ charges: locations.chargesToShowAtCheckout }).from(locations).where(eq(locations.id, lease.locationId));
-  const parsed = parseCheckoutCharges(loc?.charges ?? "[]");
+  const parsed = parseExtraCharges(loc?.charges ?? "[]");
   if (!parsed.ok) return [];
   const recurring = parsed.charges.filter((c) => c.is_recurring);
   if (!recurring.length) return [];

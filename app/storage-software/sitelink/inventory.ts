@@ -14,9 +14,9 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema";
-import { parseCheckoutCharges } from "~/domain/location-settings";
+import { parseExtraCharges } from "~/domain/location-settings";
 import { dollarsToCents } from "~/domain/money";
-import type { AvailabilityOptions, CheckoutChargeOption, InsurancePlanOption, Inventory } from "../port";
+import type { AvailabilityOptions, ExtraChargeOption, InsurancePlanOption, Inventory } from "../port";
 import type { LocationRef } from "../port";
 import { catalogueUnitTypes } from "../catalogue";
 import { StorageSoftwareError, SoftwareUnreachableError } from "../errors";
@@ -117,14 +117,14 @@ export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & Avai
         .sort((a, b) => a.coverage - b.coverage || Number(a.id) - Number(b.id));
     },
 
-    async listCheckoutCharges(): Promise<CheckoutChargeOption[]> {
+    async listExtraCharges(): Promise<ExtraChargeOption[]> {
       const row = await locationRow();
-      const parsed = parseCheckoutCharges(row.charges);
+      const parsed = parseExtraCharges(row.charges);
       if (!parsed.ok) throw new StorageSoftwareError(`Location ${location.id} has invalid checkout charges: ${parsed.error}`);
       if (!parsed.charges.length) return [];
       const answer = okRead(await call("ChargeDescriptionsRetrieve", {}), "ChargeDescriptionsRetrieve");
       const descriptions = rowsOf(answer, "Table").filter((d) => !d.dDisabled);
-      const out: CheckoutChargeOption[] = [];
+      const out: ExtraChargeOption[] = [];
       for (const c of parsed.charges) {
         const wanted = c.sitelink_id === null ? null : String(c.sitelink_id).trim();
         const match =
