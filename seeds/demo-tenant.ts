@@ -18,7 +18,7 @@
 import crypto from "node:crypto";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Transaction } from "~/db/client.server";
-import { accounts, checkouts, leases, locations, tenants, unitTypes, units } from "~/db/schema";
+import { accounts, rentals, leases, locations, tenants, unitTypes, units } from "~/db/schema";
 import { addDaysIso, localDate } from "~/domain/calendar";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -92,7 +92,7 @@ export async function seedDemoTenant(
   const checkoutId = `demo-tenant-${crypto.randomBytes(16).toString("hex")}`;
   const moveInDate = addDaysIso(localDate(now, location.timeZone.timeZoneId), -20);
   const until = new Date(now.getTime() + 15 * 60_000);
-  await tx.insert(checkouts).values({ id: checkoutId, locationId: location.id, unitTypeId: unit.unitTypeId, idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
+  await tx.insert(rentals).values({ id: checkoutId, locationId: location.id, unitTypeId: unit.unitTypeId, idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
   await tx.update(units).set({ status: "available", heldUntil: until, holdToken: checkoutId }).where(eq(units.id, unit.id));
   await createTenantWithLease(tx, {
     email: DEMO_TENANT_EMAIL,

@@ -5,7 +5,7 @@ import { MOVE_IN_STEPS, STEP_LABELS, type RentalStep } from "~/domain/rental-ste
  * The rental's progress: every step, the current one marked for screen readers (aria-current), the
  * steps already done as links back (Back keeps what was typed: the answers live on the server).
  */
-export function CheckoutProgress({
+export function RentalStepsNav({
   current,
   furthest,
   basePath,

@@ -30,7 +30,7 @@ export function parseStep(value: string | null | undefined): RentalStep {
   return (MOVE_IN_STEPS as readonly string[]).includes(value ?? "") ? (value as RentalStep) : "details";
 }
 
-export interface CheckoutProgress {
+export interface RentalProgress {
   hasDetails: boolean;
   hasProtection: boolean;
   hasReviewed: boolean;
@@ -38,7 +38,7 @@ export interface CheckoutProgress {
 }
 
 /** The furthest step the visitor may be on given what they have answered (no signature needed without e-sign). */
-export function furthestStep(p: CheckoutProgress, eSign = true): RentalStep {
+export function furthestStep(p: RentalProgress, eSign = true): RentalStep {
   if (!p.hasDetails) return "details";
   if (!p.hasProtection) return "protection";
   if (!p.hasReviewed) return "review";
@@ -50,7 +50,7 @@ export function furthestStep(p: CheckoutProgress, eSign = true): RentalStep {
  * The step to show: the one asked for, or the furthest one allowed when it is asked for too early.
  * Without e-sign, "sign" is not a step: it shows the furthest one allowed.
  */
-export function allowedStep(requested: RentalStep, p: CheckoutProgress, eSign = true): RentalStep {
+export function allowedStep(requested: RentalStep, p: RentalProgress, eSign = true): RentalStep {
   const steps = rentalSteps(eSign);
   const max = steps.indexOf(furthestStep(p, eSign));
   const i = steps.indexOf(requested);

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { Link } from "~/components/link";
 import type { Route } from "./+types/rent.confirmation";
-import { CheckoutProgress } from "~/components/rental-steps-nav";
+import { RentalStepsNav } from "~/components/rental-steps-nav";
 import { ChargesDueToday } from "~/components/rental-summary";
 import { HtmlContent } from "~/components/html-content";
 import { routeMeta } from "~/components/route-meta";
@@ -122,7 +122,7 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
   const c = loaderData;
   return (
     <div className="container page checkout">
-      <CheckoutProgress current="done" furthest="done" basePath="" />
+      <RentalStepsNav current="done" furthest="done" basePath="" />
       <h1>Your rental is complete</h1>
       <div className="alert alert--success" role="status">
         <HtmlContent html={c.successHtml} />

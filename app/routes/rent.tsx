@@ -7,7 +7,7 @@ import type { Route } from "./+types/rent";
 import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
-import { CheckoutProgress } from "~/components/rental-steps-nav";
+import { RentalStepsNav } from "~/components/rental-steps-nav";
 import { ChargesDueToday, RentalUnitSummary } from "~/components/rental-summary";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, Honeypot, SubmitButton } from "~/components/form";
@@ -114,7 +114,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
         <RentalBlocked message={d.blocked} phone={d.phone} />
       ) : d.view ? (
         <>
-          <CheckoutProgress current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} steps={d.steps} />
+          <RentalStepsNav current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} steps={d.steps} />
           <div className="checkout__layout">
             <div className="checkout__main">
               <h2 className="checkout__step-title">{STEP_LABELS[d.view.step]}</h2>

@@ -27,7 +27,7 @@ import { AUTOPAY_NOT_SET_UP, autopaySetupPath } from "./rental-confirmation.serv
 import { loadRentalContext, type RentalContext } from "./rental-context.server";
 import { publicOrigin } from "./site-origin.server";
 import { eq } from "drizzle-orm";
-import { checkouts, locations, websites } from "~/db/schema";
+import { rentals, locations, websites } from "~/db/schema";
 
 
 export interface RentalQuote {
@@ -171,7 +171,7 @@ export async function confirmRental(
  * visitor closed the page (housekeeping). Returns how many were settled (completed or not).
  */
 export async function sweepConfirmingRentals(db: Database, now: Date): Promise<number> {
-  const waiting = await db.select().from(checkouts).where(eq(checkouts.status, "confirming"));
+  const waiting = await db.select().from(rentals).where(eq(rentals.status, "confirming"));
   let settled = 0;
   for (const c of waiting) {
     try {

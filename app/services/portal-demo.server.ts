@@ -8,7 +8,7 @@
 import crypto from "node:crypto";
 import { asc, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, locations } from "~/db/schema";
+import { rentals, locations } from "~/db/schema";
 import { localDate } from "~/domain/calendar";
 import { holdEndsAt } from "~/domain/hold";
 import { storageFor } from "~/storage-software/index.server";
@@ -74,10 +74,10 @@ export async function createTenantWithLease(
   const checkoutId = input.holdToken ?? crypto.randomBytes(24).toString("base64url");
   const until = holdEndsAt(input.now);
   if (!input.holdToken) {
-    await db.insert(checkouts).values({ id: checkoutId, locationId: location.id, unitTypeId: Number(unitTypeId), idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
+    await db.insert(rentals).values({ id: checkoutId, locationId: location.id, unitTypeId: Number(unitTypeId), idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
   }
   const hold = await storage.holdUnit({ unitTypeId, holdToken: checkoutId, until, now: input.now });
-  const [checkout] = await db.select({ idempotencyKey: checkouts.idempotencyKey }).from(checkouts).where(eq(checkouts.id, checkoutId));
+  const [checkout] = await db.select({ idempotencyKey: rentals.idempotencyKey }).from(rentals).where(eq(rentals.id, checkoutId));
   if (!checkout) throw new Error("The demo checkout is missing");
 
   const firstName = input.firstName ?? "Pat";

@@ -7,11 +7,11 @@ import crypto from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
 import { createCookie } from "react-router";
 import type { Database } from "~/db/client.server";
-import { checkouts, locations } from "~/db/schema";
+import { rentals, locations } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
 import { holdEndsAt, holdUntil } from "~/domain/hold";
 import { effectiveMoveInDate } from "~/domain/move-in-date";
-import type { CheckoutProgress } from "~/domain/rental-steps";
+import type { RentalProgress } from "~/domain/rental-steps";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
@@ -44,7 +44,7 @@ export function clearRentalCookieHeader(): Promise<string> {
   return rentalCookie().serialize("", { maxAge: 0 });
 }
 
-export type Rental = typeof checkouts.$inferSelect;
+export type Rental = typeof rentals.$inferSelect;
 
 /**
  * A checkout the visitor can go on with: open, or "charging" (a payment was started and the
@@ -64,7 +64,7 @@ async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
   const gateway = getPaymentGateway();
   if ((await gateway.lookup(checkout.idempotencyKey))?.status === "approved") await gateway.refund(checkout.idempotencyKey);
   const idempotencyKey = randomId();
-  await db.update(checkouts).set({ status: "open", idempotencyKey }).where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "charging")));
+  await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging")));
   checkout.status = "open";
   checkout.idempotencyKey = idempotencyKey;
 }
@@ -77,18 +77,18 @@ async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
 export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<number> {
   const stale = await db
     .select()
-    .from(checkouts)
-    .where(and(eq(checkouts.status, "charging"), lt(checkouts.expiresAt, new Date(now.getTime() - 5 * 60_000))));
+    .from(rentals)
+    .where(and(eq(rentals.status, "charging"), lt(rentals.expiresAt, new Date(now.getTime() - 5 * 60_000))));
   const gateway = getPaymentGateway();
   let count = 0;
   for (const c of stale) {
     const charge = await gateway.lookup(c.idempotencyKey);
     if (charge?.status === "approved") await gateway.refund(c.idempotencyKey);
     const closed = await db
-      .update(checkouts)
+      .update(rentals)
       .set({ status: "abandoned", webPwHash: null, unitId: null })
-      .where(and(eq(checkouts.id, c.id), eq(checkouts.status, "charging")))
-      .returning({ id: checkouts.id });
+      .where(and(eq(rentals.id, c.id), eq(rentals.status, "charging")))
+      .returning({ id: rentals.id });
     if (closed.length) {
       const location = await db.query.locations.findFirst({ columns: { id: true, name: true, software: true, status: true }, where: eq(locations.id, c.locationId) });
       if (location) await storageFor(db, location).releaseHold(c.id);
@@ -101,7 +101,7 @@ export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<n
 /** The visitor's checkout for this unit type (from the cookie), or null. */
 export async function getRental(db: Database, id: string | null, unitTypeId: string): Promise<Rental | null> {
   if (!id) return null;
-  const row = await db.query.checkouts.findFirst({ where: eq(checkouts.id, id) });
+  const row = await db.query.rentals.findFirst({ where: eq(rentals.id, id) });
   if (!row || String(row.unitTypeId) !== unitTypeId) return null;
   return row;
 }
@@ -113,7 +113,7 @@ export function rentalDetails(c: Rental | null): TenantDetails | null {
   return (c?.tenantDetails as TenantDetails | null | undefined) ?? null;
 }
 
-export function rentalProgress(c: Rental | null): CheckoutProgress {
+export function rentalProgress(c: Rental | null): RentalProgress {
   const hasDetails = Boolean(c?.tenantDetails && c.webPwHash);
   const hasProtection = hasDetails && c?.insuranceChoice != null;
   return { hasDetails, hasProtection, hasReviewed: hasProtection, hasSigned: hasProtection && Boolean(c?.leaseHash && c.signedAt) };
@@ -191,9 +191,9 @@ export async function saveHeldDetails(
       leaseHash: null,
     };
     if (!hold.isNew) {
-      await db.update(checkouts).set(values).where(eq(checkouts.id, hold.id));
+      await db.update(rentals).set(values).where(eq(rentals.id, hold.id));
     } else {
-      await db.insert(checkouts).values({
+      await db.insert(rentals).values({
         id: hold.id,
         locationId: ctx.location.id,
         unitTypeId: Number(ctx.unitType.id),
@@ -221,7 +221,7 @@ export async function renewHold(db: Database, ctx: RentalContext, checkout: Rent
   // Past the hold cap nothing is held any longer; the pay step rents the unit if it is still free.
   if (!until) return;
   const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: checkout.id, until, now });
-  await db.update(checkouts).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(checkouts.id, checkout.id));
+  await db.update(rentals).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(rentals.id, checkout.id));
 }
 
 export async function saveProtection(db: Database, ctx: RentalContext, checkout: Rental, choice: string, now: Date, moveInDate?: string | null) {
@@ -231,13 +231,13 @@ export async function saveProtection(db: Database, ctx: RentalContext, checkout:
   const changed = checkout.insuranceChoice !== choice || checkout.moveInDate !== date;
   checkout.moveInDate = date;
   await db
-    .update(checkouts)
+    .update(rentals)
     .set({
       insuranceChoice: choice,
       moveInDate: date,
       ...(changed ? { signedName: null, signedAt: null, signedIp: null, leaseHash: null } : {}),
     })
-    .where(eq(checkouts.id, checkout.id));
+    .where(eq(rentals.id, checkout.id));
 }
 
 /** The visitor leaves: the unit is released at once and the checkout is closed. */
@@ -245,9 +245,9 @@ export async function abandonRental(db: Database, ctx: RentalContext, checkout: 
   await reopenCharging(db, checkout);
   await ctx.storage.releaseHold(checkout.id);
   await db
-    .update(checkouts)
+    .update(rentals)
     .set({ status: "abandoned", webPwHash: null, unitId: null })
-    .where(and(eq(checkouts.id, checkout.id), eq(checkouts.status, "open")));
+    .where(and(eq(rentals.id, checkout.id), eq(rentals.status, "open")));
 }
 
 /**
@@ -256,19 +256,19 @@ export async function abandonRental(db: Database, ctx: RentalContext, checkout: 
  */
 export async function releaseOtherRental(db: Database, ctx: RentalContext, checkoutId: string | null, unitTypeId: string) {
   if (!checkoutId) return;
-  const other = await db.query.checkouts.findFirst({ where: eq(checkouts.id, checkoutId) });
+  const other = await db.query.rentals.findFirst({ where: eq(rentals.id, checkoutId) });
   if (!other || other.status !== "open" || String(other.unitTypeId) === unitTypeId) return;
   await ctx.storage.releaseHold(other.id);
-  await db.update(checkouts).set({ status: "abandoned", webPwHash: null, unitId: null }).where(eq(checkouts.id, other.id));
+  await db.update(rentals).set({ status: "abandoned", webPwHash: null, unitId: null }).where(eq(rentals.id, other.id));
 }
 
 /** Closes checkouts idle for a day (their holds have long run out) and forgets their password hashes. */
 export async function sweepAbandonedRentals(db: Database, now: Date): Promise<number> {
   const rows = await db
-    .update(checkouts)
+    .update(rentals)
     .set({ status: "abandoned", webPwHash: null })
-    .where(and(eq(checkouts.status, "open"), lt(checkouts.expiresAt, new Date(now.getTime() - RENTAL_KEPT_MS))))
-    .returning({ id: checkouts.id });
+    .where(and(eq(rentals.status, "open"), lt(rentals.expiresAt, new Date(now.getTime() - RENTAL_KEPT_MS))))
+    .returning({ id: rentals.id });
   return rows.length;
 }
 
@@ -283,17 +283,17 @@ export async function saveSignature(
   await reopenCharging(db, checkout);
   await renewHold(db, ctx, checkout, input.now);
   await db
-    .update(checkouts)
+    .update(rentals)
     .set({ signedName: input.signedName, signedAt: input.now, signedIp: input.ip, leaseHash: sha256(input.text) })
-    .where(eq(checkouts.id, checkout.id));
+    .where(eq(rentals.id, checkout.id));
 }
 
 /** The signature no longer matches what would be signed now (a rate or the date changed): sign again. */
 export async function clearSignature(db: Database, checkoutId: string): Promise<void> {
-  await db.update(checkouts).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(checkouts.id, checkoutId));
+  await db.update(rentals).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(rentals.id, checkoutId));
 }
 
 /** A new idempotency key after a declined card, so the next card is really tried. */
 export async function renewRentalKey(db: Database, checkoutId: string): Promise<void> {
-  await db.update(checkouts).set({ idempotencyKey: randomId() }).where(eq(checkouts.id, checkoutId));
+  await db.update(rentals).set({ idempotencyKey: randomId() }).where(eq(rentals.id, checkoutId));
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, emailOutbox, tenants } from "~/db/schema";
+import { rentals, emailOutbox, tenants } from "~/db/schema";
 import { COMMON_PASSWORD_MESSAGE } from "~/domain/common-passwords";
 import { requestPasswordReset, resetPassword, signIn, SIGNIN_LIMIT_PER_ACCOUNT } from "~/services/auth.server";
 import { getCsrfToken } from "~/services/csrf.server";
@@ -182,7 +182,7 @@ describe("common passwords", () => {
 
   it("the rental account form refuses a common password beside the field, keeps the typed details and holds nothing", async () => {
     const { unitTypeId } = await lumbertonUnitType(handle.db);
-    const before = (await handle.db.select().from(checkouts)).length;
+    const before = (await handle.db.select().from(rentals)).length;
     const email = `rent-common-${++n}@example.com`;
     const r = await callRoute<{ result: { error: Record<string, string[]>; initialValue: Record<string, string> } }>(rentAction, handle.db, `/rent/${unitTypeId}?step=details`, {
       params: { unitTypeId },
@@ -204,7 +204,7 @@ describe("common passwords", () => {
     expect(r.data.result.error.web_pw).toEqual([COMMON_PASSWORD_MESSAGE]);
     expect(r.data.result.initialValue).toMatchObject({ email, first_name: "Ada" });
     expect(r.data.result.initialValue.web_pw).toBeUndefined();
-    expect((await handle.db.select().from(checkouts)).length).toBe(before);
+    expect((await handle.db.select().from(rentals)).length).toBe(before);
     expect(await handle.db.select().from(tenants).where(eq(tenants.email, email))).toHaveLength(0);
   });
 });

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, contactMessages, emailOutbox, tenants, units, unitTypes } from "~/db/schema";
+import { rentals, contactMessages, emailOutbox, tenants, units, unitTypes } from "~/db/schema";
 import { ANONYMOUS_LIMITS, HOLDS_PER_IP, HOLDS_PER_TYPE_PER_IP, limitAnonymousForm, releaseHoldCount } from "~/services/anonymous-limits.server";
 import { MAX_HOLD_MINUTES } from "~/domain/hold";
 import { getRental, renewHold, saveDetails } from "~/services/rental.server";
@@ -87,7 +87,7 @@ describe("held units per IP", () => {
   it(`holds at most ${HOLDS_PER_IP} units for one IPv6 /64 (any of its addresses); the next visitor keeps what they typed and is told when to try again`, async () => {
     const types = await freeUnitTypes();
     const net = `2001:db8:${(++n).toString(16)}:1`;
-    const before = (await handle.db.select({ n: count() }).from(checkouts))[0]!.n;
+    const before = (await handle.db.select({ n: count() }).from(rentals))[0]!.n;
     for (let i = 0; i < HOLDS_PER_IP; i++) {
       const unitTypeId = types[i]!;
       const r = await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`hold-${n}-${i}@example.com`), `${net}::${i + 1}`, { unitTypeId });
@@ -101,7 +101,7 @@ describe("held units per IP", () => {
     expect(r.data.formError).toMatch(/already holding 3 units.*try again in 15 minutes/);
     expect(r.data.result!.initialValue).toMatchObject({ email, first_name: "Ada" });
     expect(r.data.result!.initialValue.web_pw).toBeUndefined();
-    expect((await handle.db.select({ n: count() }).from(checkouts))[0]!.n).toBe(before + HOLDS_PER_IP);
+    expect((await handle.db.select({ n: count() }).from(rentals))[0]!.n).toBe(before + HOLDS_PER_IP);
     // Another /64 is not affected.
     expect((await post<FormReply>(rentAction, `/rent/${unitTypeId}?step=details`, details(`hold-${n}-y@example.com`), `2001:db8:${n.toString(16)}:2::1`, { unitTypeId })).status).toBe(303);
   });

@@ -5,7 +5,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, leases, payments } from "~/db/schema";
+import { rentals, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { rentalCookieHeader } from "~/services/rental.server";
 import {
@@ -94,7 +94,7 @@ describe("rental pay step (form post)", () => {
     const fourth = await payPost(id, "4242424242424242");
     expect(fourth.status).toBe(429);
     expect(fourth.data.formError).toContain("call the office");
-    const row = await handle.db.query.checkouts.findFirst({ where: eq(checkouts.id, id) });
+    const row = await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) });
     expect(row!.completedLeaseId).toBeNull();
     expect(await isCardLocked(handle.db, { kind: "rental", checkoutId: id }, NOW)).toBe(true);
     // The page shows the locked notice instead of the form.

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, leases, locations } from "~/db/schema";
+import { rentals, leases, locations } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { quoteRental } from "~/services/move-in.server";
 import { rentalCookieHeader, getRental, saveDetails, saveProtection } from "~/services/rental.server";
@@ -90,7 +90,7 @@ describe("is_sitelink_esign_enabled", () => {
     expect(paid.status).toBe(303);
     expect(paid.headers.get("Location")).toBe(`/rent/${unitTypeId}/confirmation`);
 
-    const checkout = (await handle.db.query.checkouts.findFirst({ where: eq(checkouts.id, id) }))!;
+    const checkout = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!;
     const lease = (await handle.db.query.leases.findFirst({ where: eq(leases.id, checkout.completedLeaseId!) }))!;
     expect(lease.signedName).toBe("");
     const doc = (await getLeaseDocument(handle.db, lease.id))!;

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import fc from "fast-check";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, checkouts, contactMessages, locations, tenants, units } from "~/db/schema";
+import { accounts, rentals, contactMessages, locations, tenants, units } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { createTenantSession } from "~/services/session.server";
@@ -163,10 +163,10 @@ interface Target {
 
 /** Abandons the open checkouts and lets go of their holds, the way a visitor's cancel does. */
 async function releaseOpenCheckouts() {
-  const open = (await handle.db.select({ id: checkouts.id }).from(checkouts).where(eq(checkouts.status, "open"))).map((c) => c.id);
+  const open = (await handle.db.select({ id: rentals.id }).from(rentals).where(eq(rentals.status, "open"))).map((c) => c.id);
   if (open.length === 0) return;
   await handle.db.update(units).set({ holdToken: null, heldUntil: null }).where(inArray(units.holdToken, open));
-  await handle.db.update(checkouts).set({ status: "abandoned", unitId: null, webPwHash: null }).where(inArray(checkouts.id, open));
+  await handle.db.update(rentals).set({ status: "abandoned", unitId: null, webPwHash: null }).where(inArray(rentals.id, open));
 }
 
 const card = { payment_method: "new", card_number: "4242 4242 4242 4242", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Pat Tenant", billing_postal_code: "28358" };
@@ -294,8 +294,8 @@ async function checkStoredRows() {
   const orphanHolds = await handle.db
     .select({ id: units.id, token: units.holdToken })
     .from(units)
-    .leftJoin(checkouts, and(eq(checkouts.id, units.holdToken), eq(checkouts.status, "open")))
-    .where(and(isNotNull(units.holdToken), sql`${checkouts.id} is null`, sql`${units.holdToken} not like 'res:%'`));
+    .leftJoin(rentals, and(eq(rentals.id, units.holdToken), eq(rentals.status, "open")))
+    .where(and(isNotNull(units.holdToken), sql`${rentals.id} is null`, sql`${units.holdToken} not like 'res:%'`));
   expect(orphanHolds, "units held without an open checkout").toEqual([]);
   const tenantRows = await handle.db.select().from(tenants);
   for (const t of tenantRows) {
@@ -305,7 +305,7 @@ async function checkStoredRows() {
       expect(LINE_CONTROL_CHARS.test(v ?? ""), `tenant ${t.id}: ${JSON.stringify(v)}`).toBe(false);
     }
   }
-  const openCheckouts = await handle.db.select({ details: checkouts.tenantDetails }).from(checkouts);
+  const openCheckouts = await handle.db.select({ details: rentals.tenantDetails }).from(rentals);
   for (const c of openCheckouts) expect(CONTROL_CHARS.test(JSON.stringify(c.details ?? {}).replace(/\\[nrt]/g, "")), "checkout details").toBe(false);
   const messages = await handle.db.select({ name: contactMessages.name, message: contactMessages.message }).from(contactMessages);
   for (const m of messages) {

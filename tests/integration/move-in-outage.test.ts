@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { Database, DatabaseHandle } from "~/db/client.server";
-import { checkouts, leases, payments, units } from "~/db/schema";
+import { rentals, leases, payments, units } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
 import { placeMoveIn } from "~/services/move-in.server";
 import { getRental, sweepUnrecordedCharges } from "~/services/rental.server";
@@ -161,7 +161,7 @@ describe("move-in through a database outage (local adapter)", () => {
     expect(await sweepUnrecordedCharges(db, new Date(NOW.getTime() + 5 * 60_000))).toBe(0);
     expect(await sweepUnrecordedCharges(db, new Date(NOW.getTime() + 25 * 60_000))).toBe(1);
     expect(counts.refunds).toBe(1);
-    expect((await db.query.checkouts.findFirst({ where: eq(checkouts.id, id) }))!.status).toBe("abandoned");
+    expect((await db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!.status).toBe("abandoned");
     expect((await db.query.units.findFirst({ where: eq(units.id, unitId) }))).toMatchObject({ status: "available", holdToken: null });
     expect((await db.select({ n: count() }).from(payments))[0]!.n).toBe(0);
     expect((await db.select({ n: count() }).from(leases).where(eq(leases.unitId, unitId)))[0]!.n).toBe(0);

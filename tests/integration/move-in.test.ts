@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
 import bcrypt from "bcryptjs";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, emailOutbox, leases, ledgerEntries, payments, savedCards, tenants, units } from "~/db/schema";
+import { rentals, emailOutbox, leases, ledgerEntries, payments, savedCards, tenants, units } from "~/db/schema";
 import { placeMoveIn } from "~/services/move-in.server";
 import { getRental, saveDetails, abandonRental } from "~/services/rental.server";
 import { getRentalConfirmation } from "~/services/rental-confirmation.server";
@@ -239,7 +239,7 @@ describe("move-in (local adapter, real database)", () => {
     expect((lost[0] as PromiseRejectedResult).reason).toBeInstanceOf(UnitUnavailableError);
     expect((await db.select({ n: count() }).from(leases))[0]!.n).toBe(1);
     expect((await db.select({ n: count() }).from(payments).where(eq(payments.status, "approved")))[0]!.n).toBe(1);
-    expect((await db.select({ n: count() }).from(checkouts).where(eq(checkouts.status, "completed")))[0]!.n).toBe(1);
+    expect((await db.select({ n: count() }).from(rentals).where(eq(rentals.status, "completed")))[0]!.n).toBe(1);
   });
 
   it.skipIf(isPostgres())("concurrency proof runs on PostgreSQL only", () => {

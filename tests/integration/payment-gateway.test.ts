@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, leases, payments } from "~/db/schema";
+import { rentals, leases, payments } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { rentalCookieHeader } from "~/services/rental.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
@@ -119,7 +119,7 @@ describe("rental pay step", () => {
     expect(post.data.formError).toContain("call the office");
     expect(gateway.calls).toEqual([]);
     expect(await rows()).toEqual(before);
-    const checkout = await handle.db.query.checkouts.findFirst({ where: eq(checkouts.id, id) });
+    const checkout = await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) });
     expect(checkout!.completedLeaseId).toBeNull();
   });
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, locations, unitTypes } from "~/db/schema";
+import { rentals, locations, unitTypes } from "~/db/schema";
 import { rentalBlockMessage } from "~/domain/rental-rules";
 import { formatPhone } from "~/domain/phone";
 import { rentPage, type RentPageView } from "~/services/rental-steps.server";
@@ -162,9 +162,9 @@ describe("rentPage: each step's view model", () => {
 
   it("a completed checkout asked for its payment step, or one being confirmed: the confirmation page", async () => {
     const { id } = await signedRental(handle.db, unitTypeId, { plan: "none" });
-    await handle.db.update(checkouts).set({ status: "confirming" }).where(eq(checkouts.id, id));
+    await handle.db.update(rentals).set({ status: "confirming" }).where(eq(rentals.id, id));
     expect(await open("step=review", id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
-    await handle.db.update(checkouts).set({ status: "completed" }).where(eq(checkouts.id, id));
+    await handle.db.update(rentals).set({ status: "completed" }).where(eq(rentals.id, id));
     expect(await open("step=pay", id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
     // Any other step of a completed checkout starts a new rental.
     expect((await view("step=details", id)).hasCheckout).toBe(false);

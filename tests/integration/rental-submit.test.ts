@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, inArray } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, locations, units } from "~/db/schema";
+import { rentals, locations, units } from "~/db/schema";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlockMessage } from "~/domain/rental-rules";
 import { requireRentalContext } from "~/services/rental-context.server";
@@ -33,10 +33,10 @@ beforeAll(async () => {
 afterAll(() => handle?.close());
 beforeEach(async () => {
   await handle.db.update(locations).set({ globalSettings: {}, status: "Live" }).where(eq(locations.urlSlug, LUMBERTON));
-  const open = (await handle.db.select({ id: checkouts.id }).from(checkouts).where(eq(checkouts.status, "open"))).map((c) => c.id);
+  const open = (await handle.db.select({ id: rentals.id }).from(rentals).where(eq(rentals.status, "open"))).map((c) => c.id);
   if (open.length) {
     await handle.db.update(units).set({ holdToken: null, heldUntil: null }).where(inArray(units.holdToken, open));
-    await handle.db.update(checkouts).set({ status: "abandoned", unitId: null }).where(inArray(checkouts.id, open));
+    await handle.db.update(rentals).set({ status: "abandoned", unitId: null }).where(inArray(rentals.id, open));
   }
   await handle.db.update(units).set({ status: "available" }).where(and(inArray(units.id, freeAtStart), eq(units.status, "unavailable")));
 });
@@ -85,14 +85,14 @@ describe("submitRentalStep: the details step", () => {
     expect(r.answer.result?.error?.postal_code?.length).toBeGreaterThan(0);
     expect(r.answer.result?.initialValue).toMatchObject({ first_name: "Ada", email: "not-an-email", addr_1: "1 Main St" });
     expect(r.answer.result?.initialValue).not.toHaveProperty("web_pw");
-    expect(await handle.db.select().from(checkouts).where(eq(checkouts.unitTypeId, Number(unitTypeId)))).toHaveLength(0);
+    expect(await handle.db.select().from(rentals).where(eq(rentals.unitTypeId, Number(unitTypeId)))).toHaveLength(0);
   });
 
   it("valid: the unit is held, the rental saved, on to the protection step with the rental cookie", async () => {
     const r = await submit(details());
     expect(r).toMatchObject({ redirect: `/rent/${unitTypeId}?step=protection`, cookie: { set: expect.any(String) } });
     const id = (r as { cookie: { set: string } }).cookie.set;
-    const [row] = await handle.db.select().from(checkouts).where(eq(checkouts.id, id));
+    const [row] = await handle.db.select().from(rentals).where(eq(rentals.id, id));
     expect(row?.unitId).not.toBeNull();
   });
 
@@ -110,7 +110,7 @@ describe("submitRentalStep: the details step", () => {
     expect(r.status).toBe(400);
     expect(r.answer.emailTaken).toBe(true);
     expect(r.answer.result?.error?.email?.[0]).toMatch(/account/i);
-    expect(await handle.db.select().from(checkouts).where(and(eq(checkouts.unitTypeId, Number(unitTypeId)), eq(checkouts.status, "open")))).toHaveLength(1);
+    expect(await handle.db.select().from(rentals).where(and(eq(rentals.unitTypeId, Number(unitTypeId)), eq(rentals.status, "open")))).toHaveLength(1);
   });
 
   it("the last unit: the first visitor holds it, the second learns 'sold out' (409) before anything is saved for them", async () => {
@@ -121,7 +121,7 @@ describe("submitRentalStep: the details step", () => {
     expect(r.status).toBe(409);
     expect(r.answer.formError).toBe(rentalBlockMessage("sold_out", formatPhone(c.location.phoneNumber)));
     expect(r.answer.result).toBeNull();
-    expect(await handle.db.select().from(checkouts).where(and(eq(checkouts.unitTypeId, Number(unitTypeId)), eq(checkouts.status, "open")))).toHaveLength(1);
+    expect(await handle.db.select().from(rentals).where(and(eq(rentals.unitTypeId, Number(unitTypeId)), eq(rentals.status, "open")))).toHaveLength(1);
   });
 });
 
@@ -151,7 +151,7 @@ describe("submitRentalStep: the later steps", () => {
 
     expect(await submit({ ...PAY, card_number: "4242424242424242" }, id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
     expect(await submit({ ...PAY, card_number: "4242424242424242" }, id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
-    const [row] = await handle.db.select().from(checkouts).where(eq(checkouts.id, id));
+    const [row] = await handle.db.select().from(rentals).where(eq(rentals.id, id));
     expect(row?.status).toBe("completed");
   });
 
@@ -164,7 +164,7 @@ describe("submitRentalStep: the later steps", () => {
   it("cancel: the rental is given up, back to the location page, the cookie cleared", async () => {
     const id = await afterDetails();
     expect(await submit({ intent: "cancel" }, id)).toEqual({ redirect: `/locations/${LUMBERTON}`, cookie: "clear" });
-    const [row] = await handle.db.select().from(checkouts).where(eq(checkouts.id, id));
+    const [row] = await handle.db.select().from(rentals).where(eq(rentals.id, id));
     expect(row?.status).toBe("abandoned");
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, count, eq, isNotNull } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, emailOutbox, units } from "~/db/schema";
+import { rentals, emailOutbox, units } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { saveDetails } from "~/services/rental.server";
@@ -63,7 +63,7 @@ describe("absolute links come from the configured origin, never the request (pas
 
 describe("control characters in the rental details step: a message beside the field, nothing half-saved", () => {
   const heldUnits = async () => (await handle.db.select({ n: count() }).from(units).where(isNotNull(units.holdToken)))[0]!.n;
-  const checkoutCount = async () => (await handle.db.select({ n: count() }).from(checkouts))[0]!.n;
+  const checkoutCount = async () => (await handle.db.select({ n: count() }).from(rentals))[0]!.n;
 
   it("a NUL in the first name answers 400 with the error on first_name, the other values kept, no checkout, no hold", async () => {
     const { unitTypeId } = await lumbertonUnitType(handle.db);
@@ -102,7 +102,7 @@ describe("control characters in the rental details step: a message beside the fi
     // A NUL byte is refused by PostgreSQL's text type: the insert fails after the hold was taken.
     await expect(saveDetails(handle.db, ctx, { existing: null, details: tenantDetails({ city: "Lumber\u0000ton" }), webPw: "secret1", now: NOW })).rejects.toThrow();
     expect(await heldUnits()).toBe(before);
-    const open = await handle.db.select({ n: count() }).from(checkouts).where(and(eq(checkouts.status, "open")));
+    const open = await handle.db.select({ n: count() }).from(rentals).where(and(eq(rentals.status, "open")));
     expect(open[0]!.n).toBe(0);
   });
 });

@@ -8,7 +8,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkouts, emailOutbox, sitelinkSites, sitelinkWrites } from "~/db/schema";
+import { rentals, emailOutbox, sitelinkSites, sitelinkWrites } from "~/db/schema";
 import { confirmRental, placeMoveIn } from "~/services/move-in.server";
 import { getRental } from "~/services/rental.server";
 import { forgetStorageChoices } from "~/storage-software/index.server";
@@ -152,7 +152,7 @@ describe("option B (our gateway charges; our record runs autopay)", () => {
     const attempts = await bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
     expect(JSON.stringify(attempts)).not.toContain("4242424242424242");
     expect(attempts[0]!.externalIds).not.toHaveProperty("autopayToken");
-    const [waiting] = await bed.handle.db.select({ pending: checkouts.pendingMoveIn }).from(checkouts).where(eq(checkouts.id, id));
+    const [waiting] = await bed.handle.db.select({ pending: rentals.pendingMoveIn }).from(rentals).where(eq(rentals.id, id));
     expect(waiting!.pending).toHaveProperty("autopayToken");
     expect(JSON.stringify(waiting)).not.toContain("4242424242424242");
     const { leaseId, tenantId } = await confirm(id, ctx);
@@ -162,7 +162,7 @@ describe("option B (our gateway charges; our record runs autopay)", () => {
     const after = await bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
     expect(after[0]!.externalIds).not.toHaveProperty("autopayToken");
     expect(after[0]!.externalIds).not.toHaveProperty("autopayCard");
-    const [settled] = await bed.handle.db.select({ pending: checkouts.pendingMoveIn }).from(checkouts).where(eq(checkouts.id, id));
+    const [settled] = await bed.handle.db.select({ pending: rentals.pendingMoveIn }).from(rentals).where(eq(rentals.id, id));
     expect(settled!.pending).toBeNull();
   });
 });

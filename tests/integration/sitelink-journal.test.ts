@@ -6,7 +6,7 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { checkouts, leases, sitelinkWrites, tenants } from "~/db/schema";
+import { rentals, leases, sitelinkWrites, tenants } from "~/db/schema";
 import { runHousekeeping } from "~/services/housekeeping.server";
 import { confirmRental, placeMoveIn } from "~/services/move-in.server";
 import { getRental } from "~/services/rental.server";
@@ -44,7 +44,7 @@ describe("what a move-in leaves in the journal", () => {
       origin: ORIGIN,
     });
     expect(outcome).toEqual({ status: "confirming" });
-    const [checkout] = await bed.handle.db.select().from(checkouts).where(eq(checkouts.id, id));
+    const [checkout] = await bed.handle.db.select().from(rentals).where(eq(rentals.id, id));
     const hash = checkout!.webPwHash!;
     const forbidden = (json: string) => {
       expect(json).not.toContain(hash);
@@ -74,7 +74,7 @@ describe("what a move-in leaves in the journal", () => {
     const after = await rowsOf(id);
     forbidden(JSON.stringify(after));
     for (const r of after) expect(Object.values(r.externalIds)).not.toContain(ledger.accessCode);
-    const [done] = await bed.handle.db.select({ pending: checkouts.pendingMoveIn, status: checkouts.status }).from(checkouts).where(eq(checkouts.id, id));
+    const [done] = await bed.handle.db.select({ pending: rentals.pendingMoveIn, status: rentals.status }).from(rentals).where(eq(rentals.id, id));
     expect(done).toEqual({ pending: null, status: "completed" });
   });
 
@@ -92,7 +92,7 @@ describe("what a move-in leaves in the journal", () => {
     const json = JSON.stringify(await rowsOf(id));
     expect(json).not.toContain("Declina");
     expect(json).not.toContain("RENTAL AGREEMENT");
-    const [c] = await bed.handle.db.select({ pending: checkouts.pendingMoveIn }).from(checkouts).where(eq(checkouts.id, id));
+    const [c] = await bed.handle.db.select({ pending: rentals.pendingMoveIn }).from(rentals).where(eq(rentals.id, id));
     expect(c!.pending).toBeNull();
   });
 });

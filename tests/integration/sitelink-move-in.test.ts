@@ -9,7 +9,7 @@ import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { checkouts, leases, locations, payments, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
+import { rentals, leases, locations, payments, sitelinkWrites, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { hashPassword } from "~/platform/password.server";
 import { createTestGateway, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { ChargesChangedError, OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, UnitUnavailableError } from "~/storage-software/errors";
@@ -94,7 +94,7 @@ async function signedRental(options: { cardNumber?: string; autopay?: boolean; u
   const leaseText = `Lease for ${details.first_name} ${details.last_name}`;
   const leaseHash = crypto.createHash("sha256").update(leaseText).digest("hex");
   const idempotencyKey = crypto.randomBytes(24).toString("base64url");
-  await handle.db.insert(checkouts).values({
+  await handle.db.insert(rentals).values({
     id,
     locationId: location.id,
     unitTypeId,
@@ -161,7 +161,7 @@ async function signedRental(options: { cardNumber?: string; autopay?: boolean; u
   return { id, input, unit, details };
 }
 
-const checkoutOf = async (id: string) => (await handle.db.select().from(checkouts).where(eq(checkouts.id, id)))[0]!;
+const checkoutOf = async (id: string) => (await handle.db.select().from(rentals).where(eq(rentals.id, id)))[0]!;
 const leasesOf = async (checkoutId: string) => {
   const c = await checkoutOf(checkoutId);
   return c.completedLeaseId ? await handle.db.select().from(leases).where(eq(leases.id, c.completedLeaseId)) : [];

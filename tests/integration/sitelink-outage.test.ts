@@ -8,7 +8,7 @@
 import { eq, like, sql } from "drizzle-orm";
 import type { EntryContext } from "react-router";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { accounts, checkouts, rateLimitHits, reservations } from "~/db/schema";
+import { accounts, rentals, rateLimitHits, reservations } from "~/db/schema";
 import { FORM_UNAVAILABLE_MESSAGE, PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import handleRequest, { handleError } from "~/entry.server";
 import { action as createSignInAction } from "~/routes/customer-portal.create-sign-in";
@@ -113,7 +113,7 @@ describe("the rental while SiteLink is unreachable", () => {
   });
 
   it("the details form: 503, what was typed kept (never the password), no checkout and no unit held", async () => {
-    const before = (await bed.handle.db.select().from(checkouts)).length;
+    const before = (await bed.handle.db.select().from(rentals)).length;
     siteLinkDown();
     const d = tenantDetails();
     const fields = { intent: "details", first_name: d.first_name, last_name: d.last_name, email: d.email, cell_phone: "9105550134", addr_1: d.addr_1, city: d.city, region: d.region, postal_code: d.postal_code, web_pw: "Tidy-Unit-42", confirm_web_pw: "Tidy-Unit-42" };
@@ -126,7 +126,7 @@ describe("the rental while SiteLink is unreachable", () => {
     expect(r.data.result.error[""]).toEqual([FORM_UNAVAILABLE_MESSAGE]);
     expect(r.data.result.initialValue).toMatchObject({ first_name: d.first_name, email: d.email, city: d.city });
     expect(r.data.result.initialValue.web_pw).toBeUndefined();
-    expect((await bed.handle.db.select().from(checkouts)).length).toBe(before);
+    expect((await bed.handle.db.select().from(rentals)).length).toBe(before);
   });
 });
 
@@ -163,7 +163,7 @@ describe("the portal while SiteLink is unreachable", () => {
     });
     expect(outcome.status).toBe("completed");
     leaseId = (outcome as { leaseId: string }).leaseId;
-    const [row] = await bed.handle.db.select().from(checkouts).where(eq(checkouts.id, id));
+    const [row] = await bed.handle.db.select().from(rentals).where(eq(rentals.id, id));
     const lease = await bed.handle.db.query.leases.findFirst({ where: (l, { eq }) => eq(l.id, row!.completedLeaseId!) });
     session = (await createTenantSession(bed.handle.db, { tenantId: String(lease!.tenantId), now: NOW })).split(";")[0]!;
   });

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import crypto from "node:crypto";
-import { checkouts, locations, unitTypes, units } from "~/db/schema";
+import { rentals, locations, unitTypes, units } from "~/db/schema";
 import { storageFor, storageSoftwareNotice } from "~/storage-software/index.server";
 import { StorageSoftwareError } from "~/storage-software/errors";
 import { createTestDatabase } from "./db";
@@ -44,7 +44,7 @@ async function localHarness(): Promise<ContractHarness> {
     async openCheckout({ unitTypeId, now }) {
       const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
       const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
-      await handle.db.insert(checkouts).values({ id, locationId: lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
+      await handle.db.insert(rentals).values({ id, locationId: lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
       return { checkoutId: id, idempotencyKey };
     },
     // The local adapter has no clock of its own: every call takes `now`.

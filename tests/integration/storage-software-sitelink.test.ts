@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { checkouts, reservations, tenantSoftwareLinks, unitTypes, units } from "~/db/schema";
+import { rentals, reservations, tenantSoftwareLinks, unitTypes, units } from "~/db/schema";
 import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
 import { CONTRACT_NOW, storageSoftwareContract } from "./storage-software-contract";
 import { startSiteLinkTestbed } from "./sitelink-testbed";
@@ -49,7 +49,7 @@ storageSoftwareContract("sitelink", async () => {
     async openCheckout({ unitTypeId, now }) {
       const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
       const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
-      await db.insert(checkouts).values({ id, locationId: bed.lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
+      await db.insert(rentals).values({ id, locationId: bed.lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
       return { checkoutId: id, idempotencyKey };
     },
     // SiteLink has a business date of its own: the simulator's clock.

@@ -20,7 +20,7 @@ export type RentalStatus = (typeof rentalStatuses)[number];
  * `completedLeaseId` makes the final submit idempotent: a second submit finds the lease and shows
  * the confirmation again instead of charging twice.
  */
-export const checkouts = pgTable(
+export const rentals = pgTable(
   "checkouts",
   {
     id: text().primaryKey(),

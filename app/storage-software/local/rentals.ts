@@ -10,7 +10,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, ledgerEntries, leases, locations, payments, savedCards, units } from "~/db/schema";
+import { rentals, ledgerEntries, leases, locations, payments, savedCards, units } from "~/db/schema";
 import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
 import type { MoveInInput, MoveInQuote, MoveInResult, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../port";
@@ -64,9 +64,9 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     // The checkout row is the lock that serialises a double submit: the second waits here, then
     // finds the lease the first one made.
     const [row] = await tx
-      .select({ id: checkouts.id, status: checkouts.status, completedLeaseId: checkouts.completedLeaseId })
-      .from(checkouts)
-      .where(eq(checkouts.id, checkoutId))
+      .select({ id: rentals.id, status: rentals.status, completedLeaseId: rentals.completedLeaseId })
+      .from(rentals)
+      .where(eq(rentals.id, checkoutId))
       .for("update");
     if (!row) throw new StorageSoftwareError("This checkout does not exist");
     return row;
@@ -157,7 +157,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       await tx.update(leases).set({ autopayEnabled: true, autopayCardId: card!.id }).where(eq(leases.id, leaseId));
     }
 
-    await tx.update(checkouts).set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id }).where(eq(checkouts.id, input.checkoutId));
+    await tx.update(rentals).set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id }).where(eq(rentals.id, input.checkoutId));
 
     return {
       leaseId: String(leaseId),
@@ -236,7 +236,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         const until = holdEndsAt(input.now);
         const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "hold", until });
         if (!unit) throw new UnitUnavailableError("No unit of this type is available");
-        await tx.update(checkouts).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(checkouts.id, input.checkoutId));
+        await tx.update(rentals).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(rentals.id, input.checkoutId));
         return { done: null };
       });
       if (before.done) return before.done;
@@ -245,7 +245,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       //    an error (the visitor clicks Pay again) gets the first charge's result, never a second charge.
       const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, method: input.payment });
       if (charge.status === "declined") {
-        await db.update(checkouts).set({ status: "open" }).where(and(eq(checkouts.id, input.checkoutId), eq(checkouts.status, "charging")));
+        await db.update(rentals).set({ status: "open" }).where(and(eq(rentals.id, input.checkoutId), eq(rentals.status, "charging")));
         // The office sees the declined attempt (no tenant or lease yet); nothing of the card but brand and last 4.
         await recordDeclinedPayment(db, {
           tenantId: null,
@@ -276,7 +276,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         // The charge stands only with its lease: a refusal that will not change on retry voids it.
         if (error instanceof UnitUnavailableError || error instanceof StorageValidationError) {
           await gateway.refund(input.idempotencyKey);
-          await db.update(checkouts).set({ status: "open", idempotencyKey: crypto.randomBytes(24).toString("base64url") }).where(eq(checkouts.id, input.checkoutId));
+          await db.update(rentals).set({ status: "open", idempotencyKey: crypto.randomBytes(24).toString("base64url") }).where(eq(rentals.id, input.checkoutId));
         }
         throw error;
       }
@@ -284,7 +284,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
 
     // The local move-in is one transaction: its outcome is never unknown.
     async confirmMoveIn({ checkoutId }) {
-      const [row] = await db.select({ completedLeaseId: checkouts.completedLeaseId }).from(checkouts).where(eq(checkouts.id, checkoutId));
+      const [row] = await db.select({ completedLeaseId: rentals.completedLeaseId }).from(rentals).where(eq(rentals.id, checkoutId));
       if (row?.completedLeaseId != null) return { status: "completed", result: await existingMoveIn(db, row.completedLeaseId) };
       return { status: "not_completed", reason: "no move-in of this checkout" };
     },

@@ -6,7 +6,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, sitelinkWrites } from "~/db/schema";
+import { rentals, sitelinkWrites } from "~/db/schema";
 import { createJournal } from "./journal";
 
 type Executor = Database | Transaction;
@@ -19,7 +19,7 @@ export const moveInKeyPrefix = (checkoutId: string) => `movein:${checkoutId}:`;
 /** The done move-in attempt behind one of our lease records (the checkout that completed it), or null. */
 async function moveInAttemptOfLease(db: Executor, locationId: number, leaseId: string): Promise<{ key: string; externalIds: Record<string, string> } | null> {
   if (!/^\d{1,9}$/.test(leaseId)) return null;
-  const [c] = await db.select({ id: checkouts.id }).from(checkouts).where(and(eq(checkouts.completedLeaseId, Number(leaseId)), eq(checkouts.locationId, locationId)));
+  const [c] = await db.select({ id: rentals.id }).from(rentals).where(and(eq(rentals.completedLeaseId, Number(leaseId)), eq(rentals.locationId, locationId)));
   if (!c) return null;
   const done = (await createJournal(db, locationId).withPrefix(moveInKeyPrefix(c.id))).filter((e) => e.state === "done");
   const last = done.at(-1);

@@ -22,7 +22,7 @@
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { checkouts, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
+import { rentals, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
 import { holdEndsAt } from "~/domain/hold";
 import { isSignedOnline } from "~/domain/lease";
@@ -131,7 +131,7 @@ type Executor = Database | Transaction;
 // ------------------------------------------------------------------ small reads
 
 async function checkoutRow(db: Executor, checkoutId: string) {
-  const [row] = await db.select().from(checkouts).where(eq(checkouts.id, checkoutId));
+  const [row] = await db.select().from(rentals).where(eq(rentals.id, checkoutId));
   return row ?? null;
 }
 
@@ -243,7 +243,7 @@ interface PendingMoveIn {
 
 /** Forgets what a checkout's move-in kept for reconciliation (settled: recorded, or it did not happen). */
 async function forgetPendingMoveIn(db: Executor, checkoutId: string): Promise<void> {
-  await db.update(checkouts).set({ pendingMoveIn: null }).where(and(eq(checkouts.id, checkoutId), sql`${checkouts.pendingMoveIn} is not null`));
+  await db.update(rentals).set({ pendingMoveIn: null }).where(and(eq(rentals.id, checkoutId), sql`${rentals.pendingMoveIn} is not null`));
 }
 
 export function createSiteLinkMoveIn(deps: MoveInDeps) {
@@ -305,7 +305,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         )
         .returning({ id: units.id });
       if (!claimed.length) continue;
-      await db.update(checkouts).set({ unitId: c.id, expiresAt: until }).where(eq(checkouts.id, checkoutId));
+      await db.update(rentals).set({ unitId: c.id, expiresAt: until }).where(eq(rentals.id, checkoutId));
       return c.name;
     }
     return null;
@@ -324,12 +324,12 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     // The move-in did not happen (nothing charged): what was kept to finish it (and any token) goes.
     await forgetPendingMoveIn(db, checkoutId);
     await db
-      .update(checkouts)
+      .update(rentals)
       .set({
         status: "open",
         ...(opts.newKey ? { idempotencyKey: crypto.randomBytes(24).toString("base64url") } : {}),
       })
-      .where(and(eq(checkouts.id, checkoutId), sql`${checkouts.status} in ('confirming', 'charging')`));
+      .where(and(eq(rentals.id, checkoutId), sql`${rentals.status} in ('confirming', 'charging')`));
   }
 
   async function refuseTakenEmail(email: string) {
@@ -441,7 +441,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       .then((a) => rows(a, "PmtHistory").at(-1)?.Receipt ?? "")
       .catch(() => "");
     return db.transaction(async (tx) => {
-      const [c] = await tx.select().from(checkouts).where(eq(checkouts.id, checkoutId)).for("update");
+      const [c] = await tx.select().from(rentals).where(eq(rentals.id, checkoutId)).for("update");
       if (!c) throw new StorageSoftwareError("This checkout does not exist");
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
       // The tenant as the visitor gave it, kept on the checkout (reconciliation has no request). An
@@ -546,14 +546,14 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         await tx.update(leases).set({ autopayEnabled: true, autopayCardId: saved!.id }).where(eq(leases.id, leaseId));
       }
       await tx
-        .update(checkouts)
+        .update(rentals)
         .set({
           status: "completed",
           completedLeaseId: leaseId,
           unitId: localUnitId,
           pendingMoveIn: null,
         })
-        .where(eq(checkouts.id, checkoutId));
+        .where(eq(rentals.id, checkoutId));
       const unit = await tx.query.units.findFirst({
         columns: { name: true },
         where: eq(units.id, localUnitId),
@@ -779,11 +779,11 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const begun = await db.transaction(async (tx) => {
       const [locked] = await tx
         .select({
-          status: checkouts.status,
-          completedLeaseId: checkouts.completedLeaseId,
+          status: rentals.status,
+          completedLeaseId: rentals.completedLeaseId,
         })
-        .from(checkouts)
-        .where(eq(checkouts.id, input.checkoutId))
+        .from(rentals)
+        .where(eq(rentals.id, input.checkoutId))
         .for("update");
       if (!locked || locked.completedLeaseId != null || locked.status === "confirming") return null;
       const j = createJournal(tx, location.id);
@@ -795,7 +795,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         now,
       });
       if (!created) return null;
-      await tx.update(checkouts).set({ status: "confirming", pendingMoveIn: pending as unknown as Record<string, string> }).where(eq(checkouts.id, input.checkoutId));
+      await tx.update(rentals).set({ status: "confirming", pendingMoveIn: pending as unknown as Record<string, string> }).where(eq(rentals.id, input.checkoutId));
       return true;
     });
     if (!begun) {
