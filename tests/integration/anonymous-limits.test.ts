@@ -17,7 +17,7 @@ import { action as contactAction } from "~/routes/contact";
 import { action as rentAction } from "~/routes/rent";
 import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
-import { ctxFor, leaveAvailable, lumbertonUnitType, NOW, tenantDetails } from "./rental-fixtures";
+import { ctxFor, detailsFormFields, leaveAvailable, lumbertonUnitType, NOW, tenantDetails } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let storage: StorageSoftware;
@@ -52,19 +52,7 @@ async function post<T>(fn: (args: never) => unknown, url: string, fields: Record
   }
 }
 
-const details = (email: string) => ({
-  intent: "details",
-  first_name: "Ada",
-  last_name: "Lovelace",
-  email,
-  cell_phone: "(910) 555-0134",
-  addr_1: "1 Main St",
-  city: "Lumberton",
-  region: "NC",
-  postal_code: "28358",
-  web_pw: "Tidy-Unit-42",
-  confirm_web_pw: "Tidy-Unit-42",
-});
+const details = (email: string) => detailsFormFields(email);
 
 type FormReply = { result: { error: Record<string, string[] | null>; initialValue: Record<string, string> } | null; formError?: string | null };
 

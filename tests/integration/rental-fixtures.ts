@@ -99,3 +99,20 @@ export async function signedRental(
   await saveSignature(db, ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text: rentalLeaseText(ctx, details, q), ip: "203.0.113.9", now });
   return { id, details, quote: q.quote };
 }
+
+/** The rental's details step as a visitor types it (the form's field names), for `email`. */
+export function detailsFormFields(email: string): Record<string, string> {
+  return {
+    intent: "details",
+    first_name: "Ada",
+    last_name: "Lovelace",
+    email,
+    cell_phone: "(910) 555-0134",
+    addr_1: "1 Main St",
+    city: "Lumberton",
+    region: "NC",
+    postal_code: "28358",
+    web_pw: "Tidy-Unit-42",
+    confirm_web_pw: "Tidy-Unit-42",
+  };
+}

@@ -14,7 +14,7 @@ import { action as rentAction } from "~/routes/rent";
 import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
+import { detailsFormFields, leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let unitTypeId: string;
@@ -42,20 +42,7 @@ async function submitDetails(email: string, ip: string) {
   const { token, setCookie } = await getCsrfToken(new Request(url));
   const request = new Request(url, {
     method: "POST",
-    body: new URLSearchParams({
-      csrf: token,
-      intent: "details",
-      first_name: "Ada",
-      last_name: "Lovelace",
-      email,
-      cell_phone: "(910) 555-0134",
-      addr_1: "1 Main St",
-      city: "Lumberton",
-      region: "NC",
-      postal_code: "28358",
-      web_pw: "Tidy-Unit-42",
-      confirm_web_pw: "Tidy-Unit-42",
-    }),
+    body: new URLSearchParams({ csrf: token, ...detailsFormFields(email) }),
     headers: { Cookie: setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" },
   });
   const counter = { count: 0, statements: [] as string[] };

@@ -15,7 +15,7 @@ import { requireRentalContext } from "~/services/rental-context.server";
 import { submitRentalStep, type RentalSubmitResult } from "~/services/rental-submit.server";
 import { reservationBlockMessage, submitReservation } from "~/services/reservation.server";
 import { createTestDatabase } from "./db";
-import { leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
+import { detailsFormFields, leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
 
 const LUMBERTON = "lumberton-nc-28358";
 const ORIGIN = async () => "https://www.example.com";
@@ -47,20 +47,7 @@ const form = (fields: Record<string, string>) => {
   for (const [name, value] of Object.entries(fields)) f.set(name, value);
   return f;
 };
-const details = (overrides: Record<string, string> = {}) => ({
-  intent: "details",
-  first_name: "Ada",
-  last_name: "Lovelace",
-  email: `ada.submit.${process.pid}.${++k}@example.com`,
-  cell_phone: "(910) 555-0134",
-  addr_1: "1 Main St",
-  city: "Lumberton",
-  region: "NC",
-  postal_code: "28358",
-  web_pw: "Tidy-Unit-42",
-  confirm_web_pw: "Tidy-Unit-42",
-  ...overrides,
-});
+const details = (overrides: Record<string, string> = {}) => ({ ...detailsFormFields(`ada.submit.${process.pid}.${++k}@example.com`), ...overrides });
 const PAY = { intent: "pay", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Ada Lovelace", billing_postal_code: "28358" };
 
 async function submit(fields: Record<string, string>, checkoutId: string | null = null, clientIp = `198.51.100.${(k % 200) + 1}`) {
