@@ -12,3 +12,4 @@ export * from "./relations";
 export * from "./rental";
 export * from "./portal";
 export * from "./sitelink";
+export * from "./staff";
