@@ -340,3 +340,15 @@ export async function payLinkPostLimited(db: Database, ip: string, now: Date): P
   const r = await hitRateLimit(db, { key: addressKey("paylink", ip), limit: PAY_LINK_POSTS_PER_IP, windowMs: PAY_LINK_POSTS_WINDOW_MS, now });
   return r.allowed ? null : `Too many payment attempts. Please wait ${r.retryAfterMinutes} minutes and try again, or call the office.`;
 }
+
+/** How long a used or expired link's row is kept (what the office may look up), then deleted by housekeeping. */
+export const KEEP_PAY_LINKS_MS = 90 * 24 * 60 * 60 * 1000;
+
+/** Deletes links expired (used or not) more than KEEP_PAY_LINKS_MS ago; returns how many. */
+export async function prunePayLinks(db: Database, now: Date): Promise<number> {
+  const gone = await db
+    .delete(payLinks)
+    .where(lt(payLinks.expiresAt, new Date(now.getTime() - KEEP_PAY_LINKS_MS)))
+    .returning({ id: payLinks.id });
+  return gone.length;
+}

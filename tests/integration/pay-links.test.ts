@@ -13,7 +13,8 @@ import { accountStorage, portalLocations } from "~/services/portal.server";
 import { runBilling } from "~/services/billing-run.server";
 import { readOutboxMail } from "~/services/email.server";
 import { getCsrfToken } from "~/services/csrf.server";
-import { lookUpPayLink, PAY_LINK_TTL_MS, sendPayLink } from "~/services/pay-links.server";
+import { KEEP_PAY_LINKS_MS, lookUpPayLink, PAY_LINK_TTL_MS, sendPayLink } from "~/services/pay-links.server";
+import { runHousekeeping } from "~/services/housekeeping.server";
 import { env } from "~/env.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { addMonthsIso, localDate } from "~/domain/calendar";
@@ -145,6 +146,18 @@ describe("sending a pay link", () => {
     } finally {
       await handle.db.update(locations).set({ externalPaymentLink: loc!.link }).where(eq(locations.id, a.locationId));
     }
+  });
+});
+
+describe("housekeeping", () => {
+  it("deletes links expired more than 90 days ago, and only those", async () => {
+    const t = await tenantOwing();
+    const now = clockNow();
+    await sendLink(t, new Date(now.getTime() - KEEP_PAY_LINKS_MS - PAY_LINK_TTL_MS - 60_000));
+    await sendLink(t, new Date(now.getTime() - KEEP_PAY_LINKS_MS - PAY_LINK_TTL_MS + 60_000));
+    expect(await handle.db.select().from(payLinks).where(eq(payLinks.leaseId, t.leaseId))).toHaveLength(2);
+    expect((await runHousekeeping(handle.db, now)).payLinksDeleted).toBeGreaterThanOrEqual(1);
+    expect(await handle.db.select().from(payLinks).where(eq(payLinks.leaseId, t.leaseId))).toHaveLength(1);
   });
 });
 
