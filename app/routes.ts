@@ -19,6 +19,8 @@ export default [
     route("customer-portal/create-sign-in", "routes/customer-portal.create-sign-in.tsx"),
     route("customer-portal/forgot-password", "routes/customer-portal.forgot-password.tsx"),
     route("customer-portal/reset-password", "routes/customer-portal.reset-password.tsx"),
+    // "Pay without a password" (decision 240): a signed, single-use link, no session.
+    route("pay/:token", "routes/pay.tsx"),
     // Pathless layouts (decision 160): their middleware checks the session, then the unit, once, before
     // any loader or action of the pages under them; the URLs are the pages' own. The signed-in one
     // also draws the portal's navigation (decision 225).
