@@ -29,7 +29,7 @@ import { envOrExit } from "~/env.server";
 import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
 import { CONSOLE_ROBOTS } from "~/domain/console-pages";
 import { testHooksEnabled } from "~/services/test-hooks.server";
-import { announceStaffCommand, commandRequestAllowed, inviteByCommand, parseInviteRequest, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
+import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
 
 // What the server gives every loader, action and middleware, as fields of React Router's request
 // context (its documented migration from AppLoadContext; typed values of our own middleware use
@@ -179,27 +179,7 @@ const securityHeadersFor = {
 // the command file. Anything else is answered as if the path did not exist.
 app.post(STAFF_COMMAND_PATH, (req, res, next) => {
   if (!commandRequestAllowed({ remoteAddress: req.socket.remoteAddress, headers: req.headers, secret: staffCommandSecret })) return next();
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on("data", (c: Buffer) => {
-    size += c.length;
-    if (size <= 4096) chunks.push(c);
-  });
-  req.on("end", () => {
-    void (async () => {
-      let parsed: unknown = null;
-      try {
-        parsed = size <= 4096 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : null;
-      } catch {
-        parsed = null;
-      }
-      const request = parseInviteRequest(parsed);
-      res.set("Cache-Control", "no-store");
-      if (!request) return res.status(400).json({ ok: false, errors: { request: "Send e-mail, role and location ids." } });
-      const result = await inviteByCommand(db, request);
-      res.status(result.ok ? 200 : 400).json(result);
-    })().catch(next);
-  });
+  answerStaffCommand(db, req, res).catch(next);
 });
 
 // Liveness for load balancers and the test runner: answered before any database read.

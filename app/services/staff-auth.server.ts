@@ -322,6 +322,7 @@ export async function acceptInvite(
   const check = /^\d{6}$/.test(typed) ? await verifyTotp({ secret, token: typed, epoch: Math.floor(input.now.getTime() / 1000), epochTolerance: TOTP_TOLERANCE_S }) : { valid: false as const };
   if (!check.valid) return { ok: false, reason: "code", message: "That code is not right. Enter the 6-digit code your app shows now for this account.", limited: false };
   await clearRateLimit(db, codeAccountKey(invite.staffId));
+  await refundRateLimit(db, addressKey("staff-code", input.ip));
   const codes = newRecoveryCodes();
   const [passwordHash, ...codeHashes] = await Promise.all([hashPassword(input.password), ...codes.map((c) => hashPassword(normalRecoveryCode(c)))]);
   const done = await db.transaction(async (tx) => {

@@ -11,6 +11,7 @@
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Database } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -89,6 +90,26 @@ export async function inviteByCommand(db: Database, request: InviteRequest, now:
   const website = await getWebsite(db);
   if (!website) return { ok: false, errors: { site: "The database has no site yet: run npm run db:setup first." } };
   return inviteStaff(db, { accountId: website.accountId, email: request.email, role: request.role, locationIds: request.locationIds, origin: publicOrigin(website), now, by: { commandLine: true } });
+}
+
+/** Answers an allowed request to the endpoint (JSON in, JSON out; at most 4 kB read). */
+export async function answerStaffCommand(db: Database, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size <= 4096) chunks.push(chunk);
+  }
+  let parsed: unknown = null;
+  try {
+    parsed = size <= 4096 ? JSON.parse(Buffer.concat(chunks).toString("utf8")) : null;
+  } catch {
+    parsed = null;
+  }
+  const request = parseInviteRequest(parsed);
+  const result = request ? await inviteByCommand(db, request) : { ok: false, errors: { request: "Send e-mail, role and location ids." } };
+  res.writeHead(result.ok ? 200 : 400, { "Content-Type": "application/json", "Cache-Control": "no-store" });
+  res.end(JSON.stringify(result));
 }
 
 function pidAlive(pid: number): boolean {
