@@ -1,6 +1,7 @@
 import type { Route } from "./+types/admin.audit[.]csv";
 import { recordAudit } from "~/services/audit.server";
-import { auditCsv, parseAuditFilter } from "~/services/audit-trail.server";
+import { parseAuditFilter } from "~/domain/audit-filter";
+import { auditCsv } from "~/services/audit-trail.server";
 import { csvResponse } from "~/services/csv.server";
 import { requireFreshFactor } from "~/services/staff-admin.server";
 import { auditActor, requirePermission, signedInStaff } from "~/services/staff-context.server";

@@ -13,12 +13,12 @@ import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
-import { auditEvents, staffMembers, staffSessions } from "~/db/schema";
+import { auditEvents, locations, staffMembers, staffSessions } from "~/db/schema";
 import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from "~/domain/staff-roles";
 import { acceptInvite, readInvite, staffCodeStep, staffPasswordStep, totpEnrolment } from "~/services/staff-auth.server";
 import { changeStaffAccess, endMemberSessions, setStaffDisabled } from "~/services/staff-admin.server";
 import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, inviteByCommand, inviteThroughServer } from "~/services/staff-command.server";
-import { getStaffSession, loadSignedInStaff, staffSessionHash } from "~/services/staff-session.server";
+import { getStaffSession, loadSignedInStaff } from "~/services/staff-session.server";
 import type { SignedInStaff } from "~/services/staff-context.server";
 import { loader as staffLoader } from "~/routes/admin.staff";
 import { loader as notFoundLoader } from "~/routes/admin.not-found";
@@ -40,7 +40,7 @@ beforeAll(async () => {
   handle = await createTestDatabase();
   const website = await getWebsite(handle.db);
   accountId = website!.accountId;
-  locationIds = (await handle.db.execute<{ id: number }>(sql`select id from locations where account_id = ${accountId} order by id`)).rows.map((r) => Number(r.id));
+  locationIds = (await handle.db.select({ id: locations.id }).from(locations).where(eq(locations.accountId, accountId)).orderBy(locations.id)).map((r) => r.id);
 });
 afterAll(() => handle?.close());
 
@@ -324,10 +324,6 @@ describe("the audit trail is append-only", () => {
     await expect(handle.db.execute(sql`update audit_events set actor = 'someone else'`)).rejects.toThrow();
     await expect(handle.db.execute(sql`delete from audit_events`)).rejects.toThrow();
     await expect(handle.db.execute(sql`truncate audit_events`)).rejects.toThrow();
-    const [{ n }] = (await handle.db.execute<{ n: number }>(sql`select count(*)::int as n from audit_events where actor = 'someone else'`)).rows as [{ n: number }];
-    expect(n).toBe(0);
+    expect(await handle.db.select().from(auditEvents).where(eq(auditEvents.actor, "someone else"))).toHaveLength(0);
   });
 });
-
-// (staffSessionHash is the one way session ids are stored.)
-void staffSessionHash;

@@ -8,7 +8,8 @@ import { CsrfInput } from "../form";
  * routes/admin.layout.tsx render only their content (an <h1> first); `adminMeta` gives their title.
  */
 export function adminMeta(title: string) {
-  return [{ title: `${title} | Back office` }, { name: "robots", content: "noindex, nofollow" }];
+  // (The robots meta, noindex, is drawn by root.tsx for every console page.)
+  return [{ title: `${title} | Back office` }];
 }
 
 export function ConsoleHeader({ children }: { children?: ReactNode }) {
