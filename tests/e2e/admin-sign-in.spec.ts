@@ -93,7 +93,7 @@ test("the first owner: invited by command, enrols TOTP, signs in with a code and
   await page.getByLabel("Code").fill(await nextCode(secret));
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL(/\/admin\/staff$/);
-  await expect(page.getByRole("heading", { name: "Staff" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Staff", exact: true })).toBeVisible();
   await expect(page.getByRole("cell", { name: new RegExp(email) })).toBeVisible();
   await axe(page, "staff page");
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -102,7 +102,7 @@ test("the first owner: invited by command, enrols TOTP, signs in with a code and
   await signInWithPassword(page, email);
   await page.getByLabel("Code").fill(codes[0]!);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page.getByRole("heading", { name: "Staff" })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Staff", exact: true })).toBeVisible();
   await page.getByRole("button", { name: "Sign out" }).click();
   await signInWithPassword(page, email);
   await page.getByLabel("Code").fill(codes[0]!);
