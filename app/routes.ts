@@ -36,6 +36,23 @@ export default [
       ]),
     ]),
   ]),
+  // The back office (issue 23): the console's shell (its own layout and stylesheet, no site chrome or
+  // operator code, no-store, noindex), then the signed-in layout whose middleware checks the staff
+  // session before any loader or action under it.
+  layout("routes/admin.shell.tsx", [
+    route("admin/sign-in", "routes/admin.sign-in.tsx"),
+    route("admin/sign-in/code", "routes/admin.sign-in.code.tsx"),
+    route("admin/sign-out", "routes/admin.sign-out.tsx"),
+    route("admin/invite/:token", "routes/admin.invite.tsx"),
+    layout("routes/admin.layout.tsx", [
+      route("admin", "routes/admin._index.tsx"),
+      route("admin/reauth", "routes/admin.reauth.tsx"),
+      route("admin/staff", "routes/admin.staff.tsx"),
+      route("admin/audit", "routes/admin.audit.tsx"),
+      route("admin/audit.csv", "routes/admin.audit[.]csv.ts"),
+      route("admin/*", "routes/admin.not-found.tsx"),
+    ]),
+  ]),
   route("units", "routes/units.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
