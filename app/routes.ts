@@ -45,5 +45,18 @@ export default [
   route("reserve/confirmed/:code", "routes/reserve.confirmed.tsx"),
   route("reserve/cancel/:reservationId", "routes/reserve.cancel.tsx"),
   route("reserve/:unitTypeId", "routes/reserve.tsx"),
+  // ---- h23-desk-a: the desk's lists (issue 23). The lead merges this block into h23-auth's console layout. ----
+  layout("routes/admin.layout.tsx", [
+    route("admin/rentals", "routes/admin.rentals.tsx"),
+    route("admin/rentals.csv", "routes/admin.rentals[.]csv.ts"),
+    route("admin/reservations", "routes/admin.reservations.tsx"),
+    route("admin/reservations.csv", "routes/admin.reservations[.]csv.ts"),
+    route("admin/leads", "routes/admin.leads.tsx"),
+    route("admin/leads.csv", "routes/admin.leads[.]csv.ts"),
+    route("admin/leads/:leadKey", "routes/admin.lead.tsx"),
+    route("admin/payments", "routes/admin.payments.tsx"),
+    route("admin/payments.csv", "routes/admin.payments[.]csv.ts"),
+  ]),
+  // ---- end h23-desk-a ----
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

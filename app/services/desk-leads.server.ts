@@ -16,7 +16,7 @@ import { formatPhone } from "~/domain/phone";
 import { inScope } from "~/domain/staff-roles";
 import { recordAudit } from "./audit.server";
 import type { CsvColumn } from "./csv.server";
-import { checkoutReference, dayBetween, inLocations, localDay, matchesSearch, type DeskViewer } from "./desk-scope.server";
+import { checkoutReference, dayBetween, deskLocations, inLocations, localDay, matchesSearch, type DeskViewer } from "./desk-scope.server";
 
 /**
  * The desk's leads (issue 23): contact messages, "notify me" requests and abandoned rentals (a renter
@@ -194,9 +194,10 @@ export async function listDeskLeads(db: Database, viewer: DeskViewer, query: Lea
 }
 
 /** One lead by its key, when it exists and is within the member's locations; null otherwise (a 404). */
-export async function getDeskLead(db: Database, viewer: DeskViewer, locationIds: readonly number[], key: string, now: Date): Promise<DeskLeadRow | null> {
+export async function getDeskLead(db: Database, viewer: DeskViewer, key: string, now: Date): Promise<DeskLeadRow | null> {
   const parsed = parseLeadKey(key);
   if (!parsed) return null;
+  const locationIds = (await deskLocations(db, viewer)).map((l) => l.id);
   const query: LeadQuery = { filter: { page: 1 }, locationIds };
   const rows =
     parsed.kind === "abandoned_rental"
@@ -225,14 +226,13 @@ export type MarkContactedResult = { ok: true; lead: DeskLeadRow } | { ok: false;
 export async function markLeadContacted(
   db: Database,
   viewer: DeskViewer,
-  locationIds: readonly number[],
   actor: LeadActor,
   input: { key: string; note: string; now: Date },
 ): Promise<MarkContactedResult> {
   const note = input.note.trim();
   if (!note) return { ok: false, fieldErrors: { note: "Write what was said or agreed (a short note is enough)." } };
   if (note.length > NOTE_MAX) return { ok: false, fieldErrors: { note: `Keep the note under ${NOTE_MAX} characters.` } };
-  const lead = await getDeskLead(db, viewer, locationIds, input.key, input.now);
+  const lead = await getDeskLead(db, viewer, input.key, input.now);
   if (!lead) return { ok: false, notFound: true };
   await db.transaction(async (tx) => {
     const [before] = await tx
@@ -262,7 +262,7 @@ export async function markLeadContacted(
       at: input.now,
     });
   });
-  return { ok: true, lead: (await getDeskLead(db, viewer, locationIds, input.key, input.now))! };
+  return { ok: true, lead: (await getDeskLead(db, viewer, input.key, input.now))! };
 }
 
 export const DESK_LEAD_CSV: CsvColumn<DeskLeadRow>[] = [
