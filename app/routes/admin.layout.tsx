@@ -4,13 +4,14 @@
  * under /admin runs. The lead takes h23-auth's version of this file at merge. Until then this
  * placeholder refuses every request (no staff session exists yet), so nothing under /admin is open.
  */
-import { data, Outlet } from "react-router";
+import { Outlet } from "react-router";
+import { notFound } from "~/services/http.server";
 import type { Route } from "./+types/admin.layout";
 import { signedInStaffContext } from "~/services/staff-context.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
   ({ context }) => {
-    if (!context.get(signedInStaffContext)) throw data({ message: "Not found" }, { status: 404 });
+    if (!context.get(signedInStaffContext)) throw notFound();
   },
 ];
 

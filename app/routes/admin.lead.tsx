@@ -7,10 +7,9 @@ import { can } from "~/domain/staff-roles";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { getDeskLead, markLeadContacted } from "~/services/desk-leads.server";
+import { notFound } from "~/services/http.server";
 import { deskViewer, limitDeskAction } from "~/services/desk-pages.server";
 import { auditActor, requirePermission, signedInStaff } from "~/services/staff-context.server";
-
-const notFound = () => data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": NO_STORE } });
 
 /** One lead (issue 23): its contact details and what was done; staff mark it contacted with a note. */
 export async function loader({ request, params, context }: Route.LoaderArgs) {

@@ -16,7 +16,7 @@ import { formatPhone } from "~/domain/phone";
 import { inScope } from "~/domain/staff-roles";
 import { recordAudit } from "./audit.server";
 import type { CsvColumn } from "./csv.server";
-import { checkoutReference, dayBetween, deskLocations, inLocations, localDay, matchesSearch, type DeskViewer } from "./desk-scope.server";
+import { rentalReference, dayBetween, deskLocations, inLocations, localDay, matchesSearch, type DeskViewer } from "./desk-scope.server";
 
 /**
  * The desk's leads (issue 23): contact messages, "notify me" requests and abandoned rentals (a renter
@@ -130,7 +130,7 @@ async function messageLeads(db: Database, viewer: DeskViewer, query: LeadQuery, 
 
 async function abandonedLeads(db: Database, viewer: DeskViewer, query: LeadQuery, now: Date, only?: string): Promise<DeskLeadRow[]> {
   const day = localDay(rentals.createdAt);
-  const reference = checkoutReference(rentals.id);
+  const reference = rentalReference(rentals.id);
   const rows = await db
     .select({
       reference,

@@ -6,7 +6,7 @@ import { DESK_RENTAL_STATUS_LABELS, DESK_RENTAL_STATUSES, deskRentalStatus, type
 import type { DeskFilter } from "~/domain/desk-filters";
 import { formatCents } from "~/domain/money";
 import type { CsvColumn } from "./csv.server";
-import { checkoutReference, dayBetween, inLocations, localDay, matchesSearch, type DeskViewer } from "./desk-scope.server";
+import { rentalReference, dayBetween, inLocations, localDay, matchesSearch, type DeskViewer } from "./desk-scope.server";
 
 /**
  * The desk's online rentals (issue 23): every checkout that reached the pay step and was charged or
@@ -44,7 +44,7 @@ export async function listDeskRentals(db: Database, viewer: DeskViewer, query: {
   const day = localDay(when);
   const rows = await db
     .select({
-      reference: checkoutReference(rentals.id),
+      reference: rentalReference(rentals.id),
       day,
       locationId: rentals.locationId,
       location: locations.name,
