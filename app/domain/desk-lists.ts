@@ -153,3 +153,12 @@ export function dayTotals(rows: ReadonlyArray<{ locationId: number; day: string;
 export function pageOf<T>(rows: readonly T[], page: number, size: number): T[] {
   return rows.slice((page - 1) * size, page * size);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// The status filters' options (value and label), for the lists' pages.
+
+const options = <S extends string>(values: readonly S[], labels: Record<S, string>) => values.map((value) => ({ value, label: labels[value] }));
+export const DESK_RENTAL_STATUS_OPTIONS = options(DESK_RENTAL_STATUSES, DESK_RENTAL_STATUS_LABELS);
+export const DESK_RESERVATION_STATUS_OPTIONS = options(DESK_RESERVATION_STATUSES, DESK_RESERVATION_STATUS_LABELS);
+export const DESK_LEAD_STATUS_OPTIONS = options(DESK_LEAD_STATUSES, DESK_LEAD_STATUS_LABELS);
+export const DESK_PAYMENT_STATUS_OPTIONS = options(DESK_PAYMENT_STATUSES, DESK_PAYMENT_STATUS_LABELS);

@@ -2,9 +2,9 @@ import { data } from "react-router";
 import type { Route } from "./+types/admin.leads";
 import { DeskList } from "~/components/admin/desk-list";
 import { NO_STORE } from "~/domain/cache";
-import { DESK_LEAD_STATUS_LABELS, DESK_LEAD_STATUSES, LEAD_KIND_LABELS } from "~/domain/desk-lists";
+import { DESK_LEAD_STATUS_LABELS, DESK_LEAD_STATUS_OPTIONS, DESK_LEAD_STATUSES, LEAD_KIND_LABELS } from "~/domain/desk-lists";
 import { deskPage } from "~/services/desk-pages.server";
-import { DESK_LEAD_STATUS_OPTIONS, listDeskLeads } from "~/services/desk-leads.server";
+import { listDeskLeads } from "~/services/desk-leads.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /** The desk's leads (issue 23): contact messages, "notify me" requests and abandoned rentals. */

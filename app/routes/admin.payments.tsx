@@ -2,10 +2,10 @@ import { data } from "react-router";
 import type { Route } from "./+types/admin.payments";
 import { DeskList } from "~/components/admin/desk-list";
 import { NO_STORE } from "~/domain/cache";
-import { DESK_PAYMENT_STATUS_LABELS, DESK_PAYMENT_STATUSES } from "~/domain/desk-lists";
+import { DESK_PAYMENT_STATUS_LABELS, DESK_PAYMENT_STATUS_OPTIONS, DESK_PAYMENT_STATUSES } from "~/domain/desk-lists";
 import { formatCents } from "~/domain/money";
 import { deskPage } from "~/services/desk-pages.server";
-import { DESK_PAYMENT_STATUS_OPTIONS, deskPaymentTotals, listDeskPayments } from "~/services/desk-payments.server";
+import { deskPaymentTotals, listDeskPayments } from "~/services/desk-payments.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /** The desk's payments (issue 23): approved, declined and refunded, by location and day, with the day's totals and the ledger's. */

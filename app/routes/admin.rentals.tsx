@@ -2,10 +2,10 @@ import { data } from "react-router";
 import type { Route } from "./+types/admin.rentals";
 import { DeskList } from "~/components/admin/desk-list";
 import { NO_STORE } from "~/domain/cache";
-import { DESK_RENTAL_STATUS_LABELS, DESK_RENTAL_STATUSES } from "~/domain/desk-lists";
+import { DESK_RENTAL_STATUS_LABELS, DESK_RENTAL_STATUS_OPTIONS, DESK_RENTAL_STATUSES } from "~/domain/desk-lists";
 import { formatCents } from "~/domain/money";
 import { deskPage } from "~/services/desk-pages.server";
-import { DESK_RENTAL_STATUS_OPTIONS, listDeskRentals } from "~/services/desk-rentals.server";
+import { listDeskRentals } from "~/services/desk-rentals.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /** The desk's online rentals (issue 23): date, location, unit, renter, amount, status. */

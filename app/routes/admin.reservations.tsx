@@ -3,9 +3,9 @@ import type { Route } from "./+types/admin.reservations";
 import { DeskList } from "~/components/admin/desk-list";
 import { NO_STORE } from "~/domain/cache";
 import { formatDate } from "~/domain/calendar";
-import { DESK_RESERVATION_STATUS_LABELS, DESK_RESERVATION_STATUSES } from "~/domain/desk-lists";
+import { DESK_RESERVATION_STATUS_LABELS, DESK_RESERVATION_STATUS_OPTIONS, DESK_RESERVATION_STATUSES } from "~/domain/desk-lists";
 import { deskPage } from "~/services/desk-pages.server";
-import { DESK_RESERVATION_STATUS_OPTIONS, listDeskReservations } from "~/services/desk-reservations.server";
+import { listDeskReservations } from "~/services/desk-reservations.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /** The desk's reservations (issue 23): active, cancelled, expired. */

@@ -4,7 +4,6 @@ import { contactMessages, leadFollowUps, locations, rentals, staffMembers, unitT
 import {
   ABANDONED_AFTER_MS,
   DESK_LEAD_STATUS_LABELS,
-  DESK_LEAD_STATUSES,
   isAbandonedRental,
   LEAD_KIND_LABELS,
   stepReached,
@@ -48,7 +47,6 @@ export interface DeskLeadRow {
   note: string;
 }
 
-export const DESK_LEAD_STATUS_OPTIONS = DESK_LEAD_STATUSES.map((value) => ({ value, label: DESK_LEAD_STATUS_LABELS[value] }));
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 const NOTE_MAX = 2000;

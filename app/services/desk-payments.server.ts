@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, ledgerEntries, locations, payments, tenants, units } from "~/db/schema";
-import { dayTotals, DESK_PAYMENT_STATUS_LABELS, DESK_PAYMENT_STATUSES, type DayTotal, type DeskPaymentStatus } from "~/domain/desk-lists";
+import { dayTotals, DESK_PAYMENT_STATUS_LABELS, type DayTotal, type DeskPaymentStatus } from "~/domain/desk-lists";
 import type { DeskFilter } from "~/domain/desk-filters";
 import { formatCents } from "~/domain/money";
 import type { CsvColumn } from "./csv.server";
@@ -33,7 +33,6 @@ export interface DeskPaymentRow {
   declineReason: string;
 }
 
-export const DESK_PAYMENT_STATUS_OPTIONS = DESK_PAYMENT_STATUSES.map((value) => ({ value, label: DESK_PAYMENT_STATUS_LABELS[value] }));
 
 export const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay" };
 

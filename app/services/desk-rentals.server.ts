@@ -2,7 +2,7 @@ import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { leases, locations, payments, rentals, unitTypes, units } from "~/db/schema";
-import { DESK_RENTAL_STATUS_LABELS, DESK_RENTAL_STATUSES, deskRentalStatus, type DeskRentalStatus } from "~/domain/desk-lists";
+import { DESK_RENTAL_STATUS_LABELS, deskRentalStatus, type DeskRentalStatus } from "~/domain/desk-lists";
 import type { DeskFilter } from "~/domain/desk-filters";
 import { formatCents } from "~/domain/money";
 import type { CsvColumn } from "./csv.server";
@@ -32,7 +32,6 @@ export interface DeskRentalRow {
   leaseId: number | null;
 }
 
-export const DESK_RENTAL_STATUS_OPTIONS = DESK_RENTAL_STATUSES.map((value) => ({ value, label: DESK_RENTAL_STATUS_LABELS[value] }));
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 

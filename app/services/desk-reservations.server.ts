@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, reservations, unitTypes, units } from "~/db/schema";
-import { DESK_RESERVATION_STATUS_LABELS, DESK_RESERVATION_STATUSES, deskReservationStatus } from "~/domain/desk-lists";
+import { DESK_RESERVATION_STATUS_LABELS, deskReservationStatus } from "~/domain/desk-lists";
 import type { DeskFilter } from "~/domain/desk-filters";
 import { formatPhone } from "~/domain/phone";
 import type { CsvColumn } from "./csv.server";
@@ -27,7 +27,6 @@ export interface DeskReservationRow {
   status: keyof typeof DESK_RESERVATION_STATUS_LABELS;
 }
 
-export const DESK_RESERVATION_STATUS_OPTIONS = DESK_RESERVATION_STATUSES.map((value) => ({ value, label: DESK_RESERVATION_STATUS_LABELS[value] }));
 
 export async function listDeskReservations(db: Database, viewer: DeskViewer, query: { filter: DeskFilter; locationIds: readonly number[] }, now: Date): Promise<DeskReservationRow[]> {
   const day = localDay(reservations.createdAt);

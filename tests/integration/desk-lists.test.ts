@@ -27,11 +27,14 @@ import { listDeskReservations } from "~/services/desk-reservations.server";
 import { DESK_LEAD_CSV, getDeskLead, listDeskLeads, markLeadContacted } from "~/services/desk-leads.server";
 import { DESK_PAYMENT_CSV, deskPaymentTotals, listDeskPayments } from "~/services/desk-payments.server";
 import { toCsv } from "~/services/csv.server";
-import { loader as rentalsLoader } from "~/routes/admin.rentals";
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
+import AdminRentals, { loader as rentalsLoader } from "~/routes/admin.rentals";
+import AdminPayments, { loader as paymentsLoader } from "~/routes/admin.payments";
 import { loader as rentalsCsvLoader } from "~/routes/admin.rentals[.]csv";
 import { loader as paymentsCsvLoader } from "~/routes/admin.payments[.]csv";
 import { loader as leadsCsvLoader } from "~/routes/admin.leads[.]csv";
-import { loader as leadLoader, action as leadAction } from "~/routes/admin.lead";
+import AdminLead, { loader as leadLoader, action as leadAction } from "~/routes/admin.lead";
 import { storageFor } from "~/storage-software/index.server";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
@@ -331,5 +334,23 @@ describe("payments", () => {
     expect(lines).toHaveLength(rows.length);
     expect(lines.every((l) => l.startsWith("2026-11-22,"))).toBe(true);
     expect(statusOf(await call(paymentsCsvLoader, staff.readOnlyA!, "/admin/payments.csv"))).toBe(403);
+  });
+});
+
+describe("the pages render", () => {
+  it("payments with the day's totals, and a lead with its form (only for roles that may act)", async () => {
+    const page = (await call(paymentsLoader, staff.owner!, "/admin/payments")) as { data: Parameters<typeof AdminPayments>[0]["loaderData"] };
+    const html = renderToString(createElement(AdminPayments, { loaderData: page.data } as never));
+    expect(html).toContain("Totals by location and day");
+    expect(html).toContain('href="/admin/payments.csv"');
+    expect(html).not.toContain("does not match");
+    const carl = (await listDeskLeads(handle.db, viewer(staff.deskA!), await query(staff.deskA!), LATER)).find((l) => l.name === "Carl Contact")!;
+    const asDesk = (await call(leadLoader, staff.deskA!, `/admin/leads/${carl.key}`, { params: { leadKey: carl.key } })) as { data: Parameters<typeof AdminLead>[0]["loaderData"] };
+    expect(renderToString(createElement(AdminLead, { loaderData: asDesk.data, actionData: undefined } as never))).toContain('name="note"');
+    const asReader = (await call(leadLoader, staff.readOnlyA!, `/admin/leads/${carl.key}`, { params: { leadKey: carl.key } })) as { data: Parameters<typeof AdminLead>[0]["loaderData"] };
+    expect(renderToString(createElement(AdminLead, { loaderData: asReader.data, actionData: undefined } as never))).not.toContain('name="note"');
+    // Front desk may not export: no CSV link.
+    const rentalsPage = (await call(rentalsLoader, staff.deskA!, "/admin/rentals")) as { data: Parameters<typeof AdminRentals>[0]["loaderData"] };
+    expect(renderToString(createElement(AdminRentals, { loaderData: rentalsPage.data } as never))).not.toContain(".csv");
   });
 });
