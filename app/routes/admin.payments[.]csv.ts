@@ -8,6 +8,5 @@ import { requirePermission, signedInStaff } from "~/services/staff-context.serve
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "desk.export");
-  // TO MERGE: requireFreshFactor(staff) from h23-auth (exports of personal data need a fresh second factor).
   return deskCsv(context, request, staff, { name: "payments", statuses: DESK_PAYMENT_STATUSES, list: listDeskPayments, columns: DESK_PAYMENT_CSV });
 }

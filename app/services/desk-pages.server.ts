@@ -8,7 +8,9 @@ import { now as clockNow } from "~/platform/clock.server";
 import { csvResponse, toCsv, type CsvColumn } from "./csv.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { deskToday, readDeskQuery, type DeskQuery, type DeskViewer } from "./desk-scope.server";
-import type { SignedInStaff } from "./staff-context.server";
+import { auditActor, type SignedInStaff } from "./staff-context.server";
+import { recordAudit } from "./audit.server";
+import { requireFreshFactor } from "./staff-admin.server";
 
 /**
  * What the four list pages' loaders and CSV exports share (issue 23): read the filter (its location
@@ -68,11 +70,16 @@ export async function deskCsv<Row>(
   options: { name: string; statuses?: readonly string[]; list: DeskLister<Row>; columns: readonly CsvColumn<Row>[]; now?: Date },
 ): Promise<Response> {
   const now = options.now ?? clockNow();
+  // Exports of personal data need a second factor given in the last 10 minutes (decision 250).
+  requireFreshFactor(staff, request, now);
   const query = await readDeskQuery(context.db, deskViewer(staff), new URL(request.url), options.statuses);
   if (Object.keys(query.errors).length) {
     throw data({ message: Object.values(query.errors).join(" ") }, { status: 400, headers: { "Cache-Control": NO_STORE } });
   }
   const rows = await options.list(context.db, deskViewer(staff), query, now);
+  // Every export is in the audit trail: who, the filter, how many rows (never the rows themselves).
+  const filter = Object.fromEntries(new URL(request.url).searchParams);
+  await recordAudit(context.db, { ...auditActor(staff), action: `${options.name.replace(/\W+/g, "_")}.exported`, detail: { filter, rows: rows.length }, at: now });
   return csvResponse(options.name, toCsv(options.columns, rows), deskToday(now, query.locations));
 }
 
