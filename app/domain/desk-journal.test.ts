@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { journalDeskStatus, journalRowActions, moveInCheckoutOf, resolveJournalSchema } from "./desk-journal";
+import { journalDeskStatus, journalRowActions, moveInRentalOf, resolveJournalSchema } from "./desk-journal";
 
 const now = new Date("2026-11-26T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -41,7 +41,7 @@ describe("resolveJournalSchema", () => {
   });
 });
 
-it("moveInCheckoutOf reads the checkout of a move-in key only", () => {
-  expect(moveInCheckoutOf("movein:abcdefgh12345678:key")).toBe("abcdefgh12345678");
-  expect(moveInCheckoutOf("payment:abc")).toBeNull();
+it("moveInRentalOf reads the checkout of a move-in key only", () => {
+  expect(moveInRentalOf("movein:abcdefgh12345678:key")).toBe("abcdefgh12345678");
+  expect(moveInRentalOf("payment:abc")).toBeNull();
 });

@@ -66,7 +66,7 @@ export const retryJournalSchema = z.object({
 });
 
 /** The checkout a move-in's journal key belongs to (`movein:<checkoutId>:<key>`), or null. */
-export function moveInCheckoutOf(key: string): string | null {
+export function moveInRentalOf(key: string): string | null {
   const m = /^movein:([A-Za-z0-9_-]{8,64}):/.exec(key);
   return m ? m[1]! : null;
 }

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { and, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
+import type { Database, Transaction } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
 import {
   CLAIM_MS,
@@ -117,6 +117,33 @@ export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ i
   }
   const sent = await attempt(db, t, outbox, now);
   return { id: outbox.id, sent };
+}
+
+/**
+ * Writes a mail into the outbox inside the caller's transaction, not yet sent (issue 23: a back
+ * office action and its audit row and its mail commit together or not at all). Send it after the
+ * commit with `sendQueuedEmail`; if that never runs, the retry job sends it like any unsent mail.
+ */
+export async function queueEmail(tx: Database | Transaction, email: OutgoingEmail): Promise<number> {
+  const now = clockNow();
+  const [row] = await tx
+    .insert(emailOutbox)
+    .values({ to: email.to, subject: email.subject, ...sealForOutbox(email), attempts: 0, claimedUntil: null, nextAttemptAt: now, createdAt: now })
+    .returning({ id: emailOutbox.id });
+  return row!.id;
+}
+
+/** Sends a mail `queueEmail` wrote (claimed first, so it goes once). False when not sent now (no SMTP, failed, or already taken). */
+export async function sendQueuedEmail(db: Database, id: number): Promise<boolean> {
+  const t = getTransport();
+  if (!t) return false;
+  const now = clockNow();
+  const [row] = await db
+    .update(emailOutbox)
+    .set({ claimedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${emailOutbox.attempts} + 1` })
+    .where(and(eq(emailOutbox.id, id), isNull(emailOutbox.sentAt), isNull(emailOutbox.failedAt), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
+    .returning();
+  return row ? attempt(db, t, row, now) : false;
 }
 
 /** One SMTP attempt for a row this process has claimed; records the outcome. Never throws. */
