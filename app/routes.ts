@@ -34,6 +34,15 @@ export default [
       ]),
     ]),
   ]),
+  // ---- The back office (issue 23), desk b: tenants and the SiteLink journal. Under the console's
+  // layout (h23-auth: its middleware checks the staff session and sets signedInStaffContext).
+  layout("routes/admin.layout.tsx", [
+    route("admin/tenants", "routes/admin.tenants.tsx"),
+    route("admin/tenants.csv", "routes/admin.tenants[.]csv.ts"),
+    route("admin/tenants/:tenantId", "routes/admin.tenant.tsx"),
+    route("admin/sitelink-journal", "routes/admin.sitelink-journal.tsx"),
+  ]),
+  // ---- end of desk b
   route("units", "routes/units.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),

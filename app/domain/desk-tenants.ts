@@ -56,7 +56,7 @@ export function parseRecordId(value: unknown): number | null {
   return n > 0 ? n : null;
 }
 
-export const TENANT_DESK_INTENTS = ["lift-lockout", "resend-lease", "resend-receipt", "send-pay-link"] as const;
+export const TENANT_DESK_INTENTS = ["lift-lockout", "resend-lease", "resend-receipt"] as const;
 export type TenantDeskIntent = (typeof TENANT_DESK_INTENTS)[number];
 
 const idField = (message: string) =>
@@ -67,6 +67,5 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("lift-lockout") }),
   z.object({ intent: z.literal("resend-lease"), leaseId: idField("Choose one of this tenant's leases.") }),
   z.object({ intent: z.literal("resend-receipt"), paymentId: idField("Choose one of this tenant's payments.") }),
-  z.object({ intent: z.literal("send-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
 ]);
 export type TenantDeskAction = z.infer<typeof tenantDeskActionSchema>;
