@@ -88,7 +88,7 @@ function tenantListWhere(staff: SignedInStaff, locationIds: readonly number[], f
     search
       ? sql`(lower(${tenants.firstName} || ' ' || ${tenants.lastName}) like ${pattern}
           or lower(${tenants.email}) like ${pattern}
-          ${search.digits ? sql`or ${tenants.cellPhone} like ${likeAnywhere(search.digits)}` : sql``}
+          ${search.digits ? sql`or regexp_replace(${tenants.cellPhone}, '[^0-9]', '', 'g') like ${likeAnywhere(search.digits)}` : sql``}
           ${locationIds.length ? sql`or exists (select 1 from ${leases} join ${units} on ${units.id} = ${leases.unitId} where ${leases.tenantId} = ${tenants.id} and ${leases.locationId} in (${unitIds}) and lower(${units.name}) like ${pattern})` : sql``})`
       : undefined,
   )!;
@@ -116,9 +116,10 @@ export async function listDeskTenants(db: Database, staff: SignedInStaff, filter
       email: tenants.email,
       cellPhone: tenants.cellPhone,
       createdAt: tenants.createdAt,
-      units: sql<string | null>`(select string_agg(${units.name} || ' (' || ${locations.name} || ')', ', ' order by ${units.name})
-        from ${leases} join ${units} on ${units.id} = ${leases.unitId} join ${locations} on ${locations.id} = ${leases.locationId}
-        where ${leases.tenantId} = ${tenants.id} and ${leases.status} = 'active' and ${leases.locationId} in (${ids}))`,
+      // Aliased by hand: inside a selected expression Drizzle writes columns without their table.
+      units: sql<string | null>`(select string_agg(u.name || ' (' || lo.name || ')', ', ' order by u.name)
+        from leases l join units u on u.id = l.unit_id join locations lo on lo.id = l.location_id
+        where l.tenant_id = "tenants"."id" and l.status = 'active' and l.location_id in (${ids}))`,
     })
     .from(tenants)
     .where(where)
