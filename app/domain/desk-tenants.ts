@@ -56,9 +56,6 @@ export function parseRecordId(value: unknown): number | null {
   return n > 0 ? n : null;
 }
 
-export const TENANT_DESK_INTENTS = ["lift-lockout", "resend-lease", "resend-receipt"] as const;
-export type TenantDeskIntent = (typeof TENANT_DESK_INTENTS)[number];
-
 const idField = (message: string) =>
   z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: message }).regex(/^\d{1,9}$/, message).transform(Number));
 
@@ -68,4 +65,3 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("resend-lease"), leaseId: idField("Choose one of this tenant's leases.") }),
   z.object({ intent: z.literal("resend-receipt"), paymentId: idField("Choose one of this tenant's payments.") }),
 ]);
-export type TenantDeskAction = z.infer<typeof tenantDeskActionSchema>;

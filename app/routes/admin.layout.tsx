@@ -1,5 +1,6 @@
-import { data, Outlet } from "react-router";
+import { Outlet } from "react-router";
 import type { Route } from "./+types/admin.layout";
+import { notFound } from "~/services/http.server";
 import { signedInStaffContext } from "~/services/staff-context.server";
 
 /**
@@ -10,7 +11,7 @@ import { signedInStaffContext } from "~/services/staff-context.server";
  */
 export const middleware: Route.MiddlewareFunction[] = [
   ({ context }) => {
-    if (!context.get(signedInStaffContext)) throw data({ message: "Not found" }, { status: 404, headers: { "Cache-Control": "no-store" } });
+    if (!context.get(signedInStaffContext)) throw notFound();
   },
 ];
 
