@@ -15,8 +15,9 @@ import { placeMoveIn } from "~/services/move-in.server";
 import { getRental } from "~/services/rental.server";
 import { signedInStaffContext, type SignedInStaff } from "~/services/staff-context.server";
 import { collectSiteLinkStatus } from "~/storage-software/index.server";
-import { action as journalAction, loader as journalLoader } from "~/routes/admin.sitelink-journal";
+import AdminSiteLinkJournal, { action as journalAction, loader as journalLoader } from "~/routes/admin.sitelink-journal";
 import { card, ctxFor, NOW, signedRental } from "./rental-fixtures";
+import { renderPage } from "./render-page";
 import { loadContext } from "./route-helpers";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
@@ -129,6 +130,11 @@ describe("the SiteLink journal desk", () => {
     expect(rows.find((r) => r.key === moveInKey)!.actions).toEqual({ retry: true, resolve: true });
     expect(rows.find((r) => r.key === JAX_KEY)!.actions).toEqual({ retry: false, resolve: true });
     expect(((await list(staff.frontDesk)).data as ListData).canAct).toBe(false);
+    const html = await renderPage(AdminSiteLinkJournal as never, { pattern: "/admin/sitelink-journal", url: "/admin/sitelink-journal", loaderData: (await list(staff.owner)).data });
+    expect(html).toContain("Check SiteLink again");
+    expect(html).toContain("Mark resolved");
+    expect(html).toContain("Outcome unknown");
+    expect(await renderPage(AdminSiteLinkJournal as never, { pattern: "/admin/sitelink-journal", url: "/admin/sitelink-journal", loaderData: (await list(staff.frontDesk)).data })).not.toContain("<form method=\"post\"");
   });
 
   it("refuses journal actions to the front desk (403), without CSRF (403), and outside the member's locations (404)", async () => {
@@ -162,6 +168,10 @@ describe("the SiteLink journal desk", () => {
     const long = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "x".repeat(1001) });
     expect(long.status).toBe(400);
     expect((long.data as { note: string }).note).toHaveLength(1001);
+    const typed = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "ab" });
+    const html = await renderPage(AdminSiteLinkJournal as never, { pattern: "/admin/sitelink-journal", url: "/admin/sitelink-journal", loaderData: (await list(staff.jaxManager)).data, actionData: typed.data });
+    expect(html).toMatch(/aria-invalid="true" aria-describedby="note-payment:desk-journal-test-jacksonville-error"[^>]*>ab<\/textarea>/);
+    expect(html).toContain("Say what was done, so the next person knows.");
 
     // The audit row and the change commit together: when the audit row fails, the row stays unresolved.
     const db = bed.handle.db;

@@ -18,11 +18,12 @@ import { createTenantWithLease } from "~/services/portal-demo.server";
 import { getRental } from "~/services/rental.server";
 import { signedInStaffContext, type SignedInStaff } from "~/services/staff-context.server";
 import { storageFor } from "~/storage-software/index.server";
-import { loader as listLoader } from "~/routes/admin.tenants";
+import AdminTenants, { loader as listLoader } from "~/routes/admin.tenants";
 import { loader as csvLoader } from "~/routes/admin.tenants[.]csv";
-import { action as tenantAction, loader as tenantLoader } from "~/routes/admin.tenant";
+import AdminTenant, { action as tenantAction, loader as tenantLoader } from "~/routes/admin.tenant";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental, tenantDetails } from "./rental-fixtures";
+import { renderPage } from "./render-page";
 import { loadContext } from "./route-helpers";
 
 let handle: DatabaseHandle;
@@ -133,6 +134,10 @@ describe("the tenants list", () => {
     expect(all.rows.map((x) => x.id)).toContain(tenantA.id);
     expect(all.rows.map((x) => x.id)).not.toContain(tenantB.id);
     expect(all.rows.find((x) => x.id === tenantA.id)!.units).toContain("(Lumberton)");
+    const html = await renderPage(AdminTenants as never, { pattern: "/admin/tenants", url: "/admin/tenants?q=hopper", loaderData: (await list(staff.manager, "?q=hopper")).data });
+    expect(html).toContain(`href="/admin/tenants/${tenantA.id}"`);
+    expect(html).toContain('href="/admin/tenants.csv?q=hopper"');
+    expect(await renderPage(AdminTenants as never, { pattern: "/admin/tenants", url: "/admin/tenants", loaderData: all })).not.toContain("tenants.csv");
   });
 
   it("filters by location; a location outside the member's is refused beside the field, and the list still shows", async () => {
@@ -207,6 +212,11 @@ describe("a tenant's page", () => {
     const bad = await post(staff.frontDesk, tenantA.id, { intent: "resend-receipt", paymentId: "abc" });
     expect(bad.status).toBe(400);
     expect(bad.data).toMatchObject({ intent: "resend-receipt", message: "Choose one of this tenant's payments." });
+    const reply = { intent: "resend-receipt", id: tenantA.paymentId, message: "The facility's system has no receipt for this payment. Nothing was sent." };
+    const html = await renderPage(AdminTenant as never, { pattern: "/admin/tenants/:tenantId", url: `/admin/tenants/${tenantA.id}`, loaderData: (await page(staff.frontDesk, tenantA.id)).data, actionData: reply });
+    expect(html).toMatch(/Resend the receipt<\/button><p id="resend-receipt-\d+-message" class="field__errors" role="alert">The facility&#x27;s system has no receipt/);
+    const readOnlyHtml = await renderPage(AdminTenant as never, { pattern: "/admin/tenants/:tenantId", url: `/admin/tenants/${tenantA.id}`, loaderData: (await page(staff.readOnly, tenantA.id)).data });
+    expect(readOnlyHtml).not.toContain("<form");
     const none = await post(staff.frontDesk, tenantA.id, { intent: "lift-lockout" });
     expect(none.status).toBe(400);
     expect((none.data as { message: string }).message).toMatch(/no failed sign-ins/);
@@ -217,6 +227,10 @@ describe("a tenant's page", () => {
     const key = signInAccountKey(accountId, tenantA.email);
     const locked = (await page(staff.frontDesk, tenantA.id)).data as PageData;
     expect(locked.desk.lockout).toMatchObject({ locked: true });
+    const lockedHtml = await renderPage(AdminTenant as never, { pattern: "/admin/tenants/:tenantId", url: `/admin/tenants/${tenantA.id}`, loaderData: locked });
+    expect(lockedHtml).toContain("Locked out");
+    expect(lockedHtml).toContain("Lift the lockout");
+    expect(lockedHtml).toContain(tenantA.email);
     const storage = storageFor(handle.db, (await handle.db.query.locations.findFirst({ where: eq(locations.id, lumberton) }))!);
     expect((await signIn(handle.db, storage, { accountId, email: tenantA.email, password: "secret1", ip: "203.0.113.99", now: new Date() })).ok).toBe(false);
     await failSignIns(tenantA.email, 1);
