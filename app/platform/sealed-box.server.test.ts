@@ -9,6 +9,10 @@ describe("sealed box", () => {
     expect(openSealed(sealed, ["new-secret-x", "old-secret-0123456789abcdef0123456789"], "email-outbox")).toBe("gate code 4821");
     expect(() => openSealed(sealed, ["old-secret-0123456789abcdef0123456789"], "other-purpose")).toThrow(SealedBoxError);
     expect(() => openSealed(sealed, ["someone-else"], "email-outbox")).toThrow(SealedBoxError);
-    expect(() => openSealed(sealed.replace(/.$/, (c) => (c === "A" ? "B" : "A")), ["old-secret-0123456789abcdef0123456789"], "email-outbox")).toThrow(SealedBoxError);
+    // Flip the ciphertext's first character (its last one may carry only padding bits, which decode
+    // to the same bytes whatever they are).
+    const [v, iv, tag, ct] = sealed.split(".");
+    const tampered = [v, iv, tag, (ct![0] === "A" ? "B" : "A") + ct!.slice(1)].join(".");
+    expect(() => openSealed(tampered, ["old-secret-0123456789abcdef0123456789"], "email-outbox")).toThrow(SealedBoxError);
   });
 });

@@ -22,7 +22,7 @@ export function csvCell(value: string | number | boolean | null | undefined): st
 export function toCsv<Row>(columns: readonly CsvColumn<Row>[], rows: readonly Row[]): string {
   return stringify(
     rows.map((row) => columns.map((c) => csvCell(c.value(row)))),
-    { header: true, columns: columns.map((c) => c.header), record_delimiter: "windows" },
+    { header: true, columns: columns.map((c) => c.header), record_delimiter: "windows", quoted_match: /[\r\n]/ },
   );
 }
 

@@ -10,6 +10,7 @@
  * - `auditActor(staff)`: who to write into the audit trail.
  */
 import { createContext, data, type RouterContextProvider } from "react-router";
+import { notFound } from "./http.server";
 import { can, inScope, type LocationScope, type StaffPermission, type StaffRole } from "~/domain/staff-roles";
 
 export interface SignedInStaff {
@@ -47,7 +48,7 @@ export function requirePermission(staff: SignedInStaff, permission: StaffPermiss
 
 /** 404 unless the location is within the member's locations (a record outside them does not exist). */
 export function requireInScope(staff: SignedInStaff, locationId: number | null | undefined): void {
-  if (!inScope(staff.scope, locationId)) throw data({ message: "Not found" }, { status: 404 });
+  if (!inScope(staff.scope, locationId)) throw notFound();
 }
 
 /** The audit trail's who/where for an action by this member. */

@@ -6,7 +6,7 @@
  * database must still keep its rules: no unit held without an open checkout, no stored text with
  * control characters.
  *
- * FUZZ_RUNS submissions per action (default 500, each action capped at FUZZ_TIME_LIMIT_MS in the
+ * FUZZ_RUNS submissions per action (default 200, each action capped at FUZZ_TIME_LIMIT_MS in the
  * suite); `npm run fuzz` runs 10,000 per action with no time cap and prints the answers' statuses.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -37,13 +37,13 @@ import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
 import { lumbertonUnitType, NOW } from "./rental-fixtures";
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 500);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 /**
- * A safety net, not the usual stop: in the suite each action stops at RUNS submissions (500, about
- * 5–12 s each with bcrypt at the test cost; the seed is new each run, so runs add up) or this many milliseconds, whichever comes first, so a
+ * A safety net, not the usual stop: in the suite each action stops at RUNS submissions (200, about
+ * 2–5 s each with bcrypt at the test cost; the seed is new each run, so runs add up) or this many milliseconds, whichever comes first, so a
  * badly overloaded machine cannot stretch the file past a few minutes; `npm run fuzz` sets no limit.
  */
-const TIME_LIMIT_MS = process.env.FUZZ_TIME_LIMIT_MS === "0" ? undefined : Number(process.env.FUZZ_TIME_LIMIT_MS ?? 30_000);
+const TIME_LIMIT_MS = process.env.FUZZ_TIME_LIMIT_MS === "0" ? undefined : Number(process.env.FUZZ_TIME_LIMIT_MS ?? 15_000);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 let handle: DatabaseHandle;
