@@ -398,7 +398,7 @@ export async function resendLeaseEmail(db: Database, staff: SignedInStaff, input
     secrets: leaseLinkSecrets(origin, row.lease.id, input.now),
   };
   const outboxId = await db.transaction(async (tx) => {
-    const id = await queueEmail(tx, mail);
+    const { id } = await queueEmail(tx, mail);
     await recordAudit(tx, {
       ...auditActor(staff),
       action: "lease.email_resent",
@@ -444,7 +444,7 @@ export async function resendReceiptEmail(db: Database, staff: SignedInStaff, inp
     siteName,
   });
   const outboxId = await db.transaction(async (tx) => {
-    const id = await queueEmail(tx, mail);
+    const { id } = await queueEmail(tx, mail);
     await recordAudit(tx, {
       ...auditActor(staff),
       action: "payment.receipt_resent",

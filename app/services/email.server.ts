@@ -120,30 +120,36 @@ export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ i
 }
 
 /**
- * Writes a mail into the outbox inside the caller's transaction, not yet sent (issue 23: a back
- * office action and its audit row and its mail commit together or not at all). Send it after the
- * commit with `sendQueuedEmail`; if that never runs, the retry job sends it like any unsent mail.
+ * Writes an email to the outbox inside the caller's transaction, without sending it: it commits or
+ * rolls back with the caller's change (a pay link and its e-mail, decision 240), and no SMTP call holds
+ * the transaction open. After the commit, `sendQueuedEmail` sends it at once; otherwise the retry job
+ * sends it (within a minute when SMTP_URL is set).
  */
-export async function queueEmail(tx: Database | Transaction, email: OutgoingEmail): Promise<number> {
+export async function queueEmail(tx: Database | Transaction, email: OutgoingEmail): Promise<{ id: number }> {
   const now = clockNow();
   const [row] = await tx
     .insert(emailOutbox)
     .values({ to: email.to, subject: email.subject, ...sealForOutbox(email), attempts: 0, claimedUntil: null, nextAttemptAt: now, createdAt: now })
     .returning({ id: emailOutbox.id });
-  return row!.id;
+  return { id: row!.id };
 }
 
-/** Sends a mail `queueEmail` wrote (claimed first, so it goes once). False when not sent now (no SMTP, failed, or already taken). */
+/** Sends a queued email now (after its transaction committed), unless SMTP_URL is unset or another process has claimed it. Never throws. */
 export async function sendQueuedEmail(db: Database, id: number): Promise<boolean> {
   const t = getTransport();
   if (!t) return false;
   const now = clockNow();
-  const [row] = await db
-    .update(emailOutbox)
-    .set({ claimedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${emailOutbox.attempts} + 1` })
-    .where(and(eq(emailOutbox.id, id), isNull(emailOutbox.sentAt), isNull(emailOutbox.failedAt), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
-    .returning();
-  return row ? attempt(db, t, row, now) : false;
+  try {
+    const [row] = await db
+      .update(emailOutbox)
+      .set({ claimedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${emailOutbox.attempts} + 1` })
+      .where(and(eq(emailOutbox.id, id), isNull(emailOutbox.sentAt), isNull(emailOutbox.failedAt), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
+      .returning();
+    return row ? await attempt(db, t, row, now) : false;
+  } catch (error) {
+    logger.warn({ err: error, outboxId: id }, "[email] a queued email could not be sent now; the retry job sends it");
+    return false;
+  }
 }
 
 /** One SMTP attempt for a row this process has claimed; records the outcome. Never throws. */
