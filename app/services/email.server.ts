@@ -121,7 +121,7 @@ export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ i
 
 /**
  * Writes an email to the outbox inside the caller's transaction, without sending it: it commits or
- * rolls back with the caller's change (a desk action, its e-mail and its audit row), and no SMTP call holds
+ * rolls back with the caller's change (a pay link and its e-mail, decision 240), and no SMTP call holds
  * the transaction open. After the commit, `sendQueuedEmail` sends it at once; otherwise the retry job
  * sends it (within a minute when SMTP_URL is set).
  */
