@@ -6,15 +6,15 @@ import { formatDate } from "~/domain/calendar";
 import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk-tenants";
 import { can } from "~/domain/staff-roles";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { deskActionLimited, getTenantDesk, liftTenantLockout, resendLeaseEmail, resendReceiptEmail } from "~/services/desk-tenants.server";
+import { deskActionLimited, getTenantDesk, liftTenantLockout, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
 import { notFound } from "~/services/http.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
 /**
  * A tenant's page at the back office (issue 23, decision 260): leases, ledgers, payments, autopay,
- * the e-mail outbox and the portal sign-in lockout; the desk lifts the lockout and resends the lease
- * or a receipt e-mail (POST forms told apart by `intent`, each answered beside its own button).
+ * the e-mail outbox and the portal sign-in lockout; the desk lifts the lockout, resends the lease
+ * or a receipt e-mail and sends a pay link (POST forms told apart by `intent`, each answered beside its own button).
  */
 export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `${d?.desk.tenant.name ?? "Tenant"} | Back office` }, { name: "robots", content: "noindex" }];
 
@@ -25,6 +25,7 @@ const DONE: Record<string, string> = {
   cleared: "The failed sign-ins are cleared.",
   lease: "The lease e-mail is on its way.",
   receipt: "The receipt e-mail is on its way.",
+  paylink: "The pay link is on its way. It works once, for 72 hours.",
 };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -66,10 +67,12 @@ export async function action({ request, params, context }: Route.ActionArgs) {
       ? await liftTenantLockout(context.db, staff, tenantId, now)
       : a.intent === "resend-lease"
         ? await resendLeaseEmail(context.db, staff, { tenantId, leaseId: a.leaseId, now })
-        : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
+        : a.intent === "send-pay-link"
+          ? await sendTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+          : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
   if (!outcome) throw notFound(NO_STORE);
   if (!outcome.ok) return reply(outcome.message, 400);
-  const done = a.intent === "lift-lockout" ? (outcome.message.startsWith("The lockout") ? "lockout" : "cleared") : a.intent === "resend-lease" ? "lease" : "receipt";
+  const done = a.intent === "lift-lockout" ? (outcome.message.startsWith("The lockout") ? "lockout" : "cleared") : a.intent === "resend-lease" ? "lease" : a.intent === "send-pay-link" ? "paylink" : "receipt";
   throw redirect(`/admin/tenants/${tenantId}?done=${done}`, { status: 303, headers: NO_STORE });
 }
 
@@ -167,6 +170,7 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
               ) : null}
             </dl>
             {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
+            {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
             {l.ledger?.length ? (
               <div className="desk-table" role="region" aria-label={`Ledger of unit ${l.unitName}`} tabIndex={0}>
                 <table>

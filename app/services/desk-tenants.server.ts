@@ -27,6 +27,7 @@ import { recordAudit } from "./audit.server";
 import { SIGNIN_LIMIT_PER_ACCOUNT, signInAccountKey } from "./auth.server";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { leaseLinkLine, leaseLinkSecrets, LEASE_LINK_DAYS } from "./lease-links.server";
+import { sendPayLink } from "./pay-links.server";
 import { receiptEmail } from "./portal-payments.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { publicOrigin } from "./site-origin.server";
@@ -458,6 +459,41 @@ export async function resendReceiptEmail(db: Database, staff: SignedInStaff, inp
   });
   await sendQueuedEmail(db, outboxId);
   return { ok: true, message: `The receipt is on its way to ${tenant.email}.` };
+}
+
+/**
+ * Sends the tenant a pay link for one of their leases (pay-links.server.ts `sendPayLink`, decision
+ * 240): the link, its e-mail and the audit row in one transaction, the e-mail sent after the commit.
+ * The audit records the link's id, never the link. Null: not within the member's locations (404).
+ */
+export async function sendTenantPayLink(db: Database, staff: SignedInStaff, input: { tenantId: number; leaseId: number; now: Date }): Promise<DeskActionOutcome | null> {
+  const found = await tenantInScope(db, staff, input.tenantId);
+  if (!found) return null;
+  const { tenant } = found;
+  const [row] = await db
+    .select({ lease: leases, unitName: units.name })
+    .from(leases)
+    .innerJoin(units, eq(units.id, leases.unitId))
+    .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
+  if (!row) return null;
+  if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link.", field: "leaseId" };
+  const result = await db.transaction(async (tx) => {
+    const sent = await sendPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, tx);
+    if (!sent.ok) return sent;
+    await recordAudit(tx, {
+      ...auditActor(staff),
+      action: "pay_link.sent",
+      entity: "lease",
+      entityId: row.lease.id,
+      locationId: row.lease.locationId,
+      detail: { tenantId: tenant.id, payLinkId: sent.linkId, outboxId: sent.outboxId, expiresAt: sent.expiresAt.toISOString() },
+      at: input.now,
+    });
+    return sent;
+  });
+  if (!result.ok) return { ok: false, message: result.message };
+  await sendQueuedEmail(db, result.outboxId);
+  return { ok: true, message: `A pay link for unit ${row.unitName} is on its way to ${tenant.email}.` };
 }
 
 /** The tenants list's CSV columns (exactly the list's). */

@@ -8,7 +8,7 @@ import { and, count, desc, eq, sql } from "drizzle-orm";
 import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, emailOutbox, leases, locations, payments, rateLimitHits, staffLocations, staffMembers } from "~/db/schema";
+import { auditEvents, emailOutbox, leases, locations, payLinks, payments, rateLimitHits, staffLocations, staffMembers } from "~/db/schema";
 import { scopeFor, type StaffRole } from "~/domain/staff-roles";
 import { signIn, signInAccountKey } from "~/services/auth.server";
 import { getCsrfToken } from "~/services/csrf.server";
@@ -267,18 +267,39 @@ describe("a tenant's page", () => {
     expect(shown.desk.outbox.filter((m) => m.state === "waiting").length).toBeGreaterThanOrEqual(2);
   });
 
+  it("sends a pay link for a lease: the link, its e-mail (the link sealed) and the audit row (the link's id, never the link)", async () => {
+    const r = await post(staff.frontDesk, tenantA.id, { intent: "send-pay-link", leaseId: String(tenantA.leaseId) });
+    expect(r.status).toBe(303);
+    expect(r.headers.get("Location")).toBe(`/admin/tenants/${tenantA.id}?done=paylink`);
+    const [link] = await handle.db.select().from(payLinks).where(eq(payLinks.leaseId, tenantA.leaseId)).orderBy(desc(payLinks.id)).limit(1);
+    expect(link).toMatchObject({ tenantId: tenantA.id, sentBy: "staff" });
+    const [mail] = await handle.db.select().from(emailOutbox).orderBy(desc(emailOutbox.id)).limit(1);
+    expect(mail!.subject).toMatch(/^Pay your storage bill: unit /);
+    expect(readOutboxMail(mail!).text).toMatch(/\/pay\/\S+/);
+    expect(mail!.text).not.toMatch(/\/pay\/[A-Za-z0-9]/);
+    const [audit] = await auditRows("pay_link.sent");
+    expect(audit).toMatchObject({ entity: "lease", entityId: String(tenantA.leaseId), locationId: lumberton, staffId: staff.frontDesk.staffId });
+    expect(audit!.detail).toMatchObject({ payLinkId: link!.id, outboxId: mail!.id });
+    expect(JSON.stringify(audit)).not.toContain("/pay/");
+    expect((await post(staff.frontDesk, tenantB.id, { intent: "send-pay-link", leaseId: String(tenantB.leaseId) })).status).toBe(404);
+    const html = await renderPage(AdminTenant as never, { pattern: "/admin/tenants/:tenantId", url: `/admin/tenants/${tenantA.id}`, loaderData: (await page(staff.frontDesk, tenantA.id)).data });
+    expect(html).toContain("Send a pay link");
+  });
+
   it("writes each action and its audit row in one transaction: when the audit row fails, nothing of the action remains", async () => {
     const db = handle.db;
     await failSignIns(tenantA.email, 3);
     const key = signInAccountKey(accountId, tenantA.email);
     const mails = (await db.select({ n: count() }).from(emailOutbox))[0]!.n;
     const audits = (await db.select({ n: count() }).from(auditEvents))[0]!.n;
+    const links = (await db.select({ n: count() }).from(payLinks))[0]!.n;
     await db.execute(sql.raw(`create or replace function desk_test_refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'audit refused (test)'; end $$`));
     await db.execute(sql.raw(`create trigger desk_test_refuse_audit after insert on audit_events for each row execute function desk_test_refuse_audit()`));
     try {
       await expect(post(staff.frontDesk, tenantA.id, { intent: "lift-lockout" })).rejects.toThrow();
       await expect(post(staff.frontDesk, tenantA.id, { intent: "resend-lease", leaseId: String(tenantA.leaseId) })).rejects.toThrow();
       await expect(post(staff.frontDesk, tenantA.id, { intent: "resend-receipt", paymentId: String(tenantA.paymentId) })).rejects.toThrow();
+      await expect(post(staff.frontDesk, tenantA.id, { intent: "send-pay-link", leaseId: String(tenantA.leaseId) })).rejects.toThrow();
     } finally {
       await db.execute(sql.raw(`drop trigger desk_test_refuse_audit on audit_events`));
     }
@@ -286,6 +307,7 @@ describe("a tenant's page", () => {
     expect(hit!.count).toBe(3);
     expect((await db.select({ n: count() }).from(emailOutbox))[0]!.n).toBe(mails);
     expect((await db.select({ n: count() }).from(auditEvents))[0]!.n).toBe(audits);
+    expect((await db.select({ n: count() }).from(payLinks))[0]!.n).toBe(links);
   });
 
   it("counts desk actions per member: past the limit, a clear message and nothing done", async () => {
