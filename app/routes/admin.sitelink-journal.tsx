@@ -8,7 +8,8 @@ import { formatDeskTime } from "~/domain/desk-time";
 import { can } from "~/domain/staff-roles";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { listDeskJournal, resolveJournalRow, retryJournalRow } from "~/services/desk-journal.server";
-import { deskActionLimited, deskLocations } from "~/services/desk-tenants.server";
+import { deskLocations } from "~/services/desk-tenants.server";
+import { limitDeskAction } from "~/services/desk-pages.server";
 import { notFound } from "~/services/http.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -88,7 +89,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const issue = parsed.error.issues[0]!;
     return reply({ note, message: issue.message, field: issue.path[0] === "note" ? "note" : undefined }, 400);
   }
-  const limited = await deskActionLimited(context.db, staff, now);
+  const limited = await limitDeskAction(context.db, staff, now);
   if (limited) return reply({ note, message: limited }, 429);
   const outcome =
     intent === "resolve"

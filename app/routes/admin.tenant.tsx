@@ -6,7 +6,8 @@ import { formatDate } from "~/domain/calendar";
 import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk-tenants";
 import { can } from "~/domain/staff-roles";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { deskActionLimited, getTenantDesk, liftTenantLockout, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
+import { getTenantDesk, liftTenantLockout, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
+import { limitDeskAction } from "~/services/desk-pages.server";
 import { notFound } from "~/services/http.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -59,7 +60,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const parsed = tenantDeskActionSchema.safeParse(raw);
   if (!parsed.success) return reply(parsed.error.issues[0]?.message ?? "Choose one of the actions on this page.", 400);
   const now = clockNow();
-  const limited = await deskActionLimited(context.db, staff, now);
+  const limited = await limitDeskAction(context.db, staff, now);
   if (limited) return reply(limited, 429);
   const a = parsed.data;
   const outcome =

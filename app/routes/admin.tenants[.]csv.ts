@@ -2,10 +2,10 @@ import { data } from "react-router";
 import type { Route } from "./+types/admin.tenants[.]csv";
 import { parseDeskFilter } from "~/domain/desk-filters";
 import { localDate } from "~/domain/calendar";
-import { FRESH_FACTOR_MS } from "~/domain/staff-roles";
 import { csvResponse, toCsv } from "~/services/csv.server";
 import { deskLocations, listDeskTenants, TENANT_CSV_COLUMNS } from "~/services/desk-tenants.server";
 import { recordAudit } from "~/services/audit.server";
+import { requireFreshFactor } from "~/services/staff-admin.server";
 import { auditActor, requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -18,11 +18,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(staff, "desk.view");
   requirePermission(staff, "desk.export");
   const now = clockNow();
-  // A fresh second factor for exports of personal data (decision 245). The console's layout
-  // (h23-auth) brings requireFreshFactor, which asks for it again; until then a stale one is refused.
-  if (now.getTime() - staff.factorAt.getTime() > FRESH_FACTOR_MS) {
-    throw data({ message: "Exports of personal data need your second factor again. Sign in again, then export." }, { status: 403 });
-  }
+  // Exports of personal data need a second factor given in the last few minutes (decision 250).
+  requireFreshFactor(staff, request, now);
   const parsed = parseDeskFilter(new URL(request.url).searchParams);
   if (!parsed.ok) throw data({ message: "Fix the filter on the list first, then export." }, { status: 400 });
   const result = await listDeskTenants(context.db, staff, parsed.filter, { all: true, now });

@@ -29,18 +29,7 @@ import { queueEmail, sendQueuedEmail } from "./email.server";
 import { leaseLinkLine, leaseLinkSecrets, LEASE_LINK_DAYS } from "./lease-links.server";
 import { sendPayLink } from "./pay-links.server";
 import { receiptEmail } from "./portal-payments.server";
-import { hitRateLimit } from "./rate-limit.server";
 import { publicOrigin } from "./site-origin.server";
-
-/** Desk actions per staff member per 10 minutes (a slip of the hand or a script, not the office's pace). */
-export const DESK_ACTIONS_PER_STAFF = 30;
-export const DESK_ACTIONS_WINDOW_MS = 10 * 60 * 1000;
-
-/** Counts one desk action of the member; the refusal's message when over the limit, else null. */
-export async function deskActionLimited(db: Database, staff: SignedInStaff, now: Date): Promise<string | null> {
-  const r = await hitRateLimit(db, { key: `desk:act:staff:${staff.staffId}`, limit: DESK_ACTIONS_PER_STAFF, windowMs: DESK_ACTIONS_WINDOW_MS, now });
-  return r.allowed ? null : `Too many actions in a short time. Please wait ${r.retryAfterMinutes} minute${r.retryAfterMinutes === 1 ? "" : "s"} and try again.`;
-}
 
 /** The locations a member sees (the list's location filter offers only these), by name. */
 export async function deskLocations(db: Database, staff: SignedInStaff): Promise<Array<{ id: number; name: string; timeZone: string }>> {

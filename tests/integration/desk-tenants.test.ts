@@ -12,6 +12,7 @@ import { auditEvents, emailOutbox, leases, locations, payLinks, payments, rateLi
 import { scopeFor, type StaffRole } from "~/domain/staff-roles";
 import { signIn, signInAccountKey } from "~/services/auth.server";
 import { getCsrfToken } from "~/services/csrf.server";
+import { DESK_ACTIONS_PER_STAFF } from "~/services/desk-pages.server";
 import { readOutboxMail } from "~/services/email.server";
 import { placeMoveIn } from "~/services/move-in.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
@@ -162,7 +163,9 @@ describe("the tenants list", () => {
     expect(ok.headers.get("Content-Type")).toContain("text/csv");
     expect((await csv(staff.frontDesk, "")).status).toBe(403);
     expect((await csv(staff.readOnly, "")).status).toBe(403);
-    expect((await csv({ ...staff.manager, factorAt: new Date(Date.now() - 60 * 60_000) }, "")).status).toBe(403);
+    const stale = await csv({ ...staff.manager, factorAt: new Date(Date.now() - 60 * 60_000) }, "?q=hopper");
+    expect(stale.status).toBe(303);
+    expect(stale.headers.get("Location")).toBe(`/admin/reauth?next=${encodeURIComponent("/admin/tenants.csv?q=hopper")}`);
     expect((await auditRows("tenants.exported")).length).toBeGreaterThanOrEqual(2);
   });
 });
@@ -313,11 +316,11 @@ describe("a tenant's page", () => {
   it("counts desk actions per member: past the limit, a clear message and nothing done", async () => {
     const who = await member("busy@example.com", "front_desk", [lumberton]);
     const db = handle.db;
-    await db.insert(rateLimitHits).values({ key: `desk:act:staff:${who.staffId}`, count: 30, resetAt: new Date(Date.now() + 5 * 60_000) });
+    await db.insert(rateLimitHits).values({ key: `desk-act:staff:${who.staffId}`, count: DESK_ACTIONS_PER_STAFF, resetAt: new Date(Date.now() + 5 * 60_000) });
     const mails = (await db.select({ n: count() }).from(emailOutbox))[0]!.n;
     const r = await post(who, tenantA.id, { intent: "resend-lease", leaseId: String(tenantA.leaseId) });
     expect(r.status).toBe(429);
-    expect((r.data as { message: string }).message).toMatch(/Too many actions/);
+    expect((r.data as { message: string }).message).toMatch(/Too many changes/);
     expect((await db.select({ n: count() }).from(emailOutbox))[0]!.n).toBe(mails);
     expect(await db.select().from(auditEvents).where(and(eq(auditEvents.staffId, who.staffId)))).toHaveLength(0);
   });
