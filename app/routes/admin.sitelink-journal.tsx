@@ -11,6 +11,7 @@ import { listDeskJournal, resolveJournalRow, retryJournalRow } from "~/services/
 import { deskLocations } from "~/services/desk-tenants.server";
 import { limitDeskAction } from "~/services/desk-pages.server";
 import { notFound } from "~/services/http.server";
+import { consoleRouteHeaders } from "~/services/console.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -19,6 +20,9 @@ import { now as clockNow } from "~/platform/clock.server";
  * and status; "Check again" reads SiteLink back (never resends), "Mark resolved" takes a note.
  */
 export const meta: Route.MetaFunction = () => [{ title: "SiteLink journal | Back office" }, { name: "robots", content: "noindex" }];
+
+/** No-store, noindex, and the loader's and action's cookies (the console's own headers). */
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
 
 const NO_STORE = { "Cache-Control": "no-store" };
 const PATH = "/admin/sitelink-journal";

@@ -9,6 +9,7 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { getTenantDesk, liftTenantLockout, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
 import { limitDeskAction } from "~/services/desk-pages.server";
 import { notFound } from "~/services/http.server";
+import { consoleRouteHeaders } from "~/services/console.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -18,6 +19,9 @@ import { now as clockNow } from "~/platform/clock.server";
  * or a receipt e-mail and sends a pay link (POST forms told apart by `intent`, each answered beside its own button).
  */
 export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `${d?.desk.tenant.name ?? "Tenant"} | Back office` }, { name: "robots", content: "noindex" }];
+
+/** No-store, noindex, and the loader's and action's cookies (the console's own headers). */
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
 
 const NO_STORE = { "Cache-Control": "no-store" };
 

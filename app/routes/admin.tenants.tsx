@@ -4,11 +4,15 @@ import { DeskList } from "~/components/admin/desk-list";
 import { parseDeskFilter } from "~/domain/desk-filters";
 import { can } from "~/domain/staff-roles";
 import { listDeskTenants, deskLocations } from "~/services/desk-tenants.server";
+import { consoleRouteHeaders } from "~/services/console.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
 /** The desk's tenants (issue 23, decision 260): search by name, e-mail, phone or unit; by location; paged; CSV. */
 export const meta: Route.MetaFunction = () => [{ title: "Tenants | Back office" }, { name: "robots", content: "noindex" }];
+
+/** No-store, noindex, and the loader's and action's cookies (the console's own headers). */
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
