@@ -11,6 +11,7 @@
  *   /admin/reauth.
  * A console route added to app/routes.ts without a line in EXPECTED fails here: add it to the matrix.
  * Forms carry a valid CSRF token, so a refusal is the role's, not the token's.
+ * Decision 275.
  */
 import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
