@@ -5,13 +5,12 @@
  *
  * Authorisation helpers every console loader and action uses:
  * - `requirePermission(staff, p)`: a 403 when the role may not (the page names no record);
- * - `requireInScope(staff, locationId)`: a 404 when the record's location is outside the role's
- *   locations, as if the record did not exist;
+ * - a record whose location is outside the role's locations is a 404, as if it did not exist (the
+ *   desk's services filter every query by `scope`);
  * - `auditActor(staff)`: who to write into the audit trail.
  */
 import { createContext, data, type RouterContextProvider } from "react-router";
-import { notFound } from "./http.server";
-import { can, inScope, type LocationScope, type StaffPermission, type StaffRole } from "~/domain/staff-roles";
+import { can, type LocationScope, type StaffPermission, type StaffRole } from "~/domain/staff-roles";
 
 export interface SignedInStaff {
   staffId: number;
@@ -44,11 +43,6 @@ export const FORBIDDEN_MESSAGE = "Your role does not allow this. Ask an owner if
 /** 403 unless the member's role has the permission. */
 export function requirePermission(staff: SignedInStaff, permission: StaffPermission): void {
   if (!can(staff.role, permission)) throw data({ message: FORBIDDEN_MESSAGE }, { status: 403 });
-}
-
-/** 404 unless the location is within the member's locations (a record outside them does not exist). */
-export function requireInScope(staff: SignedInStaff, locationId: number | null | undefined): void {
-  if (!inScope(staff.scope, locationId)) throw notFound();
 }
 
 /** The audit trail's who/where for an action by this member. */
