@@ -8,6 +8,7 @@ import { NO_STORE } from "~/domain/cache";
 import { hadOutage, markOutage, outageLogFields, outageOf, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { logger, logRequestError } from "~/logger.server";
 import { isPaymentRoute } from "~/domain/payment-pages";
+import { isConsoleRoute } from "~/domain/console-pages";
 import { documentHtml } from "~/document-html.server";
 
 export const streamTimeout = 5_000;
@@ -75,7 +76,9 @@ function documentResponse(
     | undefined;
   // Payment pages load no operator code and no analytics tag (docs/decisions/075), by the route that
   // rendered them, whatever the path's spelling (decision 190).
-  const website = isPaymentRouteMatched(routerContext) ? undefined : rootData?.site?.website;
+  // The back office (issue 23) loads none either.
+  const consolePage = isConsoleRoute(routerContext.staticHandlerContext.matches.map((match) => routerContext.routeModules[match.route.id]?.handle));
+  const website = isPaymentRouteMatched(routerContext) || consolePage ? undefined : rootData?.site?.website;
   const analytics = analyticsSnippets(parseAnalyticsId(website?.analyticsId), nonce);
   const html = injectCustomCode(rendered, {
     head: website?.customHeaderCode ?? "",
@@ -88,7 +91,7 @@ function documentResponse(
   // Error pages (404, 500 …) are never stored by browsers or CDNs.
   if (status >= 400) responseHeaders.set("Cache-Control", NO_STORE);
   // The header and footer of a good page are what the 503 page shows during an outage.
-  if (status === 200 && request.method === "GET") rememberLayout(html);
+  if (status === 200 && request.method === "GET" && !consolePage) rememberLayout(html);
   const response = new Response(html, { headers: responseHeaders, status });
   documentHtml.set(response, html);
   return response;

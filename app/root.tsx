@@ -27,6 +27,7 @@ import { isPaymentRoute, PAYMENT_PAGE_ATTRIBUTE, type PaymentPageHandle } from "
 // Notes whether the document this tab loaded was a payment page, for the payment pages' client guard.
 import "~/components/payment-page-guard";
 import { isStagingHost } from "~/domain/staging";
+import { isConsoleRoute } from "~/domain/console-pages";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -34,6 +35,8 @@ export const links: LinksFunction = () => [
 ];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
+  // The back office (issue 23) draws its own layout: none of the site's header, footer or operator code.
+  if (context.consolePage === true) return data({ site: null, isStaging: false, globalCss: "" });
   const known = await getSite(context);
   const layout = await readSiteLayout(context, known);
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
@@ -97,17 +100,18 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const nonce = useNonce();
   const hydrate = useHandleFlag("hydrate");
   const enhanceForms = useHandleFlag("enhanceForms") && !hydrate;
-  const site = rootData?.site;
   // Payment pages: none of the operator's code (custom CSS, custom JS; entry.server leaves out the
   // header and body code and the analytics tag) — docs/decisions/075, decided by the matched route (190).
   const paymentPage = isPaymentRoute(useMatches().map((m) => m.handle));
-  const operatorCode = !paymentPage;
+  const consolePage = isConsoleRoute(useMatches().map((m) => m.handle));
+  const operatorCode = !paymentPage && !consolePage;
+  const site = consolePage ? null : rootData?.site;
   return (
     <html lang="en" {...(paymentPage ? { [PAYMENT_PAGE_ATTRIBUTE]: "" } : {})}>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        {rootData?.isStaging ? <meta name="robots" content="noindex, nofollow" /> : null}
+        {rootData?.isStaging || consolePage ? <meta name="robots" content="noindex, nofollow" /> : null}
         <Meta />
         <Links />
         {rootData?.globalCss ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: rootData.globalCss }} /> : null}
@@ -116,14 +120,20 @@ export function Layout({ children }: { children: React.ReactNode }) {
         ) : null}
       </head>
       <body>
-        <a className="skip-link" href="#main">
-          Skip to main content
-        </a>
-        {site ? <SiteHeader site={site} /> : null}
-        <main id="main" tabIndex={-1}>
-          {children}
-        </main>
-        {site ? <SiteFooter site={site} /> : null}
+        {consolePage ? (
+          children
+        ) : (
+          <>
+            <a className="skip-link" href="#main">
+              Skip to main content
+            </a>
+            {site ? <SiteHeader site={site} /> : null}
+            <main id="main" tabIndex={-1}>
+              {children}
+            </main>
+            {site ? <SiteFooter site={site} /> : null}
+          </>
+        )}
         {hydrate ? (
           <>
             <ScrollRestoration nonce={nonce} />

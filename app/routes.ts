@@ -19,6 +19,8 @@ export default [
     route("customer-portal/create-sign-in", "routes/customer-portal.create-sign-in.tsx"),
     route("customer-portal/forgot-password", "routes/customer-portal.forgot-password.tsx"),
     route("customer-portal/reset-password", "routes/customer-portal.reset-password.tsx"),
+    // "Pay without a password" (decision 240): a signed, single-use link, no session.
+    route("pay/:token", "routes/pay.tsx"),
     // Pathless layouts (decision 160): their middleware checks the session, then the unit, once, before
     // any loader or action of the pages under them; the URLs are the pages' own. The signed-in one
     // also draws the portal's navigation (decision 225).
@@ -32,6 +34,32 @@ export default [
         route("customer-portal/units/:leaseId/autopay", "routes/customer-portal.autopay.tsx"),
         route("customer-portal/units/:leaseId/move-out", "routes/customer-portal.move-out.tsx"),
       ]),
+    ]),
+  ]),
+  // The back office (issue 23): the console's shell (its own layout and stylesheet, no site chrome or
+  // operator code, no-store, noindex), then the signed-in layout whose middleware checks the staff
+  // session before any loader or action under it.
+  layout("routes/admin.shell.tsx", [
+    route("admin/sign-in", "routes/admin.sign-in.tsx"),
+    route("admin/sign-in/code", "routes/admin.sign-in.code.tsx"),
+    route("admin/sign-out", "routes/admin.sign-out.tsx"),
+    route("admin/invite/:token", "routes/admin.invite.tsx"),
+    layout("routes/admin.layout.tsx", [
+      route("admin", "routes/admin._index.tsx"),
+      route("admin/reauth", "routes/admin.reauth.tsx"),
+      route("admin/staff", "routes/admin.staff.tsx"),
+      route("admin/audit", "routes/admin.audit.tsx"),
+      route("admin/audit.csv", "routes/admin.audit[.]csv.ts"),
+      route("admin/rentals", "routes/admin.rentals.tsx"),
+      route("admin/rentals.csv", "routes/admin.rentals[.]csv.ts"),
+      route("admin/reservations", "routes/admin.reservations.tsx"),
+      route("admin/reservations.csv", "routes/admin.reservations[.]csv.ts"),
+      route("admin/leads", "routes/admin.leads.tsx"),
+      route("admin/leads.csv", "routes/admin.leads[.]csv.ts"),
+      route("admin/leads/:leadKey", "routes/admin.lead.tsx"),
+      route("admin/payments", "routes/admin.payments.tsx"),
+      route("admin/payments.csv", "routes/admin.payments[.]csv.ts"),
+      route("admin/*", "routes/admin.not-found.tsx"),
     ]),
   ]),
   route("units", "routes/units.tsx"),

@@ -27,7 +27,9 @@ import { logger, logRequestError } from "~/logger.server";
 import { documentHtml } from "~/document-html.server";
 import { envOrExit } from "~/env.server";
 import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
+import { CONSOLE_ROBOTS } from "~/domain/console-pages";
 import { testHooksEnabled } from "~/services/test-hooks.server";
+import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
 
 // What the server gives every loader, action and middleware, as fields of React Router's request
 // context (its documented migration from AppLoadContext; typed values of our own middleware use
@@ -47,6 +49,8 @@ declare module "react-router" {
     staleData?: boolean;
     /** The matched route is a payment page's (`handle.paymentPage`, decision 190): no operator code. */
     paymentPage?: boolean;
+    /** The matched route is a console page's (`handle.consolePage`, issue 23): no operator code, no site chrome. */
+    consolePage?: boolean;
   }
 }
 
@@ -65,6 +69,9 @@ startBillingSchedule(db, { pgliteDir: serverEnv.DATABASE_URL ? null : defaultPgl
 startHousekeeping(db);
 // Unsent mail is retried with backoff until sent or two days old (docs/decisions/070-outbox-delivery.md).
 startEmailDelivery(db);
+// `npm run staff:invite` asks this server when it runs (decision 249): a command file beside the
+// database with this process's port and a fresh secret.
+const staffCommandSecret = announceStaffCommand(staffCommandFile(defaultPgliteDir()), serverEnv.PORT ?? 3000);
 
 export const app = express();
 // No "X-Powered-By: Express" on any answer (server.js's own app drops it too); routes match their
@@ -167,6 +174,13 @@ const securityHeadersFor = {
   gtm: securityHeaders("gtm"),
   payment: securityHeaders("payment"),
 };
+
+// The staff invite command's endpoint (decision 249): loopback only, no proxy headers, the secret of
+// the command file. Anything else is answered as if the path did not exist.
+app.post(STAFF_COMMAND_PATH, (req, res, next) => {
+  if (!commandRequestAllowed({ remoteAddress: req.socket.remoteAddress, headers: req.headers, secret: staffCommandSecret })) return next();
+  answerStaffCommand(db, req, res).catch(next);
+});
 
 // Liveness for load balancers and the test runner: answered before any database read.
 app.get("/healthz", (_req, res) => {
@@ -319,6 +333,11 @@ app.use(async (req, res, next) => {
 app.use((req, res, next) => {
   const website = res.locals.website as Website | null;
   if ((res.locals.page as MatchedPage | undefined)?.paymentPage) return securityHeadersFor.payment(req, res, next);
+  // The back office: no operator or third-party code (the payment pages' strict policy), never indexed.
+  if ((res.locals.page as MatchedPage | undefined)?.consolePage) {
+    res.set("X-Robots-Tag", CONSOLE_ROBOTS);
+    return securityHeadersFor.payment(req, res, next);
+  }
   const tag = parseAnalyticsId(website?.analyticsId);
   return securityHeadersFor[tag?.provider ?? "none"](req, res, next);
 });
@@ -429,6 +448,7 @@ app.use(async (req, res, next) => {
       siteCache,
       staleData: res.locals.staleData === true,
       paymentPage: (res.locals.page as MatchedPage | undefined)?.paymentPage === true,
+      consolePage: (res.locals.page as MatchedPage | undefined)?.consolePage === true,
     });
     const response = await handleRequest(fetchRequest(req, res), context);
     if (res.destroyed || res.writableEnded) {

@@ -46,8 +46,8 @@ export interface CachedPage {
   generation: number;
 }
 
-/** Cookies that make a request per-visitor: a signed-in tenant, a rental in progress, a flash message. */
-const PER_VISITOR_COOKIE = /(?:^|;\s*)(?:__Host-)?(?:gh_portal|checkout|flash)[^=;]*=/;
+/** Cookies that make a request per-visitor: a signed-in tenant or staff member, a rental in progress, a flash message. */
+const PER_VISITOR_COOKIE = /(?:^|;\s*)(?:__Host-)?(?:gh_portal|gh_staff|checkout|flash)[^=;]*=/;
 
 export function isAnonymous(cookieHeader: string | undefined): boolean {
   return !cookieHeader || !PER_VISITOR_COOKIE.test(cookieHeader);

@@ -8,6 +8,7 @@
 import { matchRoutes, type RouteObject } from "react-router";
 import type { ServerBuild } from "react-router";
 import { isPaymentRoute } from "~/domain/payment-pages";
+import { isConsoleRoute } from "~/domain/console-pages";
 
 interface Node {
   id: string;
@@ -21,6 +22,8 @@ interface Node {
 export interface MatchedPage {
   /** A route of the match has `handle.paymentPage` (docs/decisions/075, 190). */
   paymentPage: boolean;
+  /** A route of the match has `handle.consolePage` (the back office, issue 23). */
+  consolePage?: boolean;
   /**
    * The path as the route table spells it (static segments as declared, dynamic ones as sent, no
    * trailing slash), when it differs from the path sent; null when the path is already canonical or
@@ -72,8 +75,9 @@ export function matchPage(tree: RouteObject[], target: string): MatchedPage {
   const pagePath = data ? pathname.replace(/(?:\/?_root)?\.data$/, "") || "/" : pathname;
   const matches = matchRoutes(tree, pagePath) ?? [];
   const paymentPage = isPaymentRoute(matches.map((m) => m.route.handle));
+  const consolePage = isConsoleRoute(matches.map((m) => m.route.handle));
   const leaf = matches.at(-1);
-  if (!leaf || data) return { paymentPage, canonicalPath: null };
+  if (!leaf || data) return { paymentPage, consolePage, canonicalPath: null };
   // The catch-all (404) route has no canonical spelling.
   const pattern = matches
     .map((m) => m.route.path)
@@ -81,9 +85,9 @@ export function matchPage(tree: RouteObject[], target: string): MatchedPage {
     .join("/")
     .split("/")
     .filter(Boolean);
-  if (pattern.some((s) => s === "*" || s.endsWith("?"))) return { paymentPage, canonicalPath: null };
+  if (pattern.some((s) => s === "*" || s.endsWith("?"))) return { paymentPage, consolePage, canonicalPath: null };
   const sent = pagePath.split("/").filter(Boolean);
-  if (sent.length !== pattern.length) return { paymentPage, canonicalPath: null };
+  if (sent.length !== pattern.length) return { paymentPage, consolePage, canonicalPath: null };
   const canonical = "/" + pattern.map((segment, i) => (segment.startsWith(":") ? sent[i] : segment)).join("/");
-  return { paymentPage, canonicalPath: canonical === sentPath(target) ? null : canonical };
+  return { paymentPage, consolePage, canonicalPath: canonical === sentPath(target) ? null : canonical };
 }

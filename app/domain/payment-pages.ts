@@ -14,6 +14,7 @@
  *   inherit whatever the details step loaded). The confirmation and lease pages are separate routes
  *   with no card fields.
  * - `routes/customer-portal.pay.tsx`, `.prepay.tsx`, `.autopay.tsx`: the portal's card forms.
+ * - `routes/pay.tsx` (`/pay/{token}`): the card form of a pay link (decision 240).
  *
  * The inventory of the scripts these pages load is docs/payment-page-scripts.md.
  */

@@ -170,6 +170,22 @@ export function paySchema(today: YearMonth, accepted: readonly CardBrand[] = ALL
     }));
 }
 
+/**
+ * The pay-link form (decision 240): the balance due the page showed (checked again by the server) and
+ * a new card only, never a saved card: a pay link shows nothing else of the account.
+ */
+export function payLinkSchema(today: YearMonth, accepted: readonly CardBrand[] = ALL_CARD_BRANDS) {
+  return z
+    .object({
+      idempotency_key: idempotencyKey,
+      expected_amount: z.string({ error: "This form has expired. Please reload the page." }).regex(/^\d{1,9}$/, "This form has expired. Please reload the page."),
+      ...methodShape,
+      payment_method: z.literal("new", { error: "Enter the card below." }),
+    })
+    .superRefine(checkMethod(today, accepted))
+    .transform((v) => ({ idempotencyKey: v.idempotency_key, expectedAmount: Number(v.expected_amount), method: methodOf(today, { ...v, save_card: undefined }) }));
+}
+
 export function prepaySchema(today: YearMonth, maxMonths: number, accepted: readonly CardBrand[] = ALL_CARD_BRANDS) {
   return z
     .object({

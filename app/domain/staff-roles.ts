@@ -51,9 +51,10 @@ export function can(role: StaffRole, permission: StaffPermission): boolean {
   return ROLE_PERMISSIONS[role].has(permission);
 }
 
-/** Actions that need a second factor given within the last few minutes. */
-export const FRESH_FACTOR_PERMISSIONS: ReadonlySet<StaffPermission> = new Set(["staff.manage", "desk.export", "payments.refund", "audit.view"]);
-/** How recent "fresh" is. */
+/**
+ * Staff and role changes, exports of personal data, refunds and the audit trail need a second factor
+ * given within this long (`requireFreshFactor` in app/services/staff-admin.server.ts).
+ */
 export const FRESH_FACTOR_MS = 10 * 60 * 1000;
 
 /** Which locations a staff member sees: every location (owners), or the ids given. */

@@ -6,7 +6,8 @@ import { localDate } from "~/domain/calendar";
 import { formatCents } from "~/domain/money";
 import { storageFor } from "~/storage-software/index.server";
 import type { LeaseBilling, StorageSoftware } from "~/storage-software/port";
-import { sendEmail } from "./email.server";
+import { queueEmail, sendQueuedEmail } from "./email.server";
+import { withReminderPayLink } from "./pay-links.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { pruneTenantSessions } from "./session.server";
 import { pruneRateLimits } from "./rate-limit.server";
@@ -82,7 +83,7 @@ export async function runBilling(
       if (r.autopay === "approved") result.autopayCharged++;
       if (r.autopay === "declined") {
         result.autopayDeclined++;
-        await notifyDecline(db, storage, r).catch((error) =>
+        await notifyDecline(db, storage, r, now).catch((error) =>
           logger.error({ err: error, leaseId: r.leaseId }, "[billing] the autopay decline email could not be queued"),
         );
       }
@@ -106,17 +107,28 @@ export async function runBilling(
   return result;
 }
 
-/** Tells the tenant their autopay card was declined, with what they owe now (the port's balance). */
-async function notifyDecline(db: Database, storage: StorageSoftware, billed: LeaseBilling) {
+/**
+ * Tells the tenant their autopay card was declined, with what they owe now (the port's balance): the
+ * billing run's reminder. Where the location takes payments through our portal it carries a fresh pay
+ * link (decision 240), created in the same transaction that queues the e-mail.
+ */
+async function notifyDecline(db: Database, storage: StorageSoftware, billed: LeaseBilling, now: Date) {
   const tenant = await storage.getTenant(billed.tenantId);
   const lease = await storage.getTenantLease(billed.tenantId, billed.leaseId);
   if (!tenant || !lease) return;
   const reason = billed.declineReason ?? "Your card was declined.";
-  await sendEmail(db, {
-    to: tenant.email,
-    subject: "Your autopay payment was declined",
-    text: `Hello ${tenant.firstName},\n\nWe tried to charge your autopay card for ${formatCents(lease.balance)} today, and it was declined: ${reason}\nPlease sign in to the customer portal to pay with another card, or call the office.\n`,
+  const queued = await withReminderPayLink(db, { tenantId: Number(billed.tenantId), leaseId: Number(billed.leaseId), now }, async (tx, link) => {
+    const pay = link
+      ? `To pay now with another card, without signing in, open this link (it works once, for 72 hours):\n\n${link.url}\n\nOr sign in to the customer portal, or call the office.`
+      : "Please sign in to the customer portal to pay with another card, or call the office.";
+    return queueEmail(tx, {
+      to: tenant.email,
+      subject: "Your autopay payment was declined",
+      secrets: link ? [link.url, link.signed] : undefined,
+      text: `Hello ${tenant.firstName},\n\nWe tried to charge your autopay card for ${formatCents(lease.balance)} today, and it was declined: ${reason}\n${pay}\n`,
+    });
   });
+  await sendQueuedEmail(db, queued.id);
 }
 
 /** Today's billing date: the calendar date in the account's (first live location's) time zone. */

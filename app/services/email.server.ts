@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { and, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
+import type { Database, Transaction } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
 import {
   CLAIM_MS,
@@ -117,6 +117,39 @@ export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ i
   }
   const sent = await attempt(db, t, outbox, now);
   return { id: outbox.id, sent };
+}
+
+/**
+ * Writes an email to the outbox inside the caller's transaction, without sending it: it commits or
+ * rolls back with the caller's change (a pay link and its e-mail, decision 240), and no SMTP call holds
+ * the transaction open. After the commit, `sendQueuedEmail` sends it at once; otherwise the retry job
+ * sends it (within a minute when SMTP_URL is set).
+ */
+export async function queueEmail(tx: Database | Transaction, email: OutgoingEmail): Promise<{ id: number }> {
+  const now = clockNow();
+  const [row] = await tx
+    .insert(emailOutbox)
+    .values({ to: email.to, subject: email.subject, ...sealForOutbox(email), attempts: 0, claimedUntil: null, nextAttemptAt: now, createdAt: now })
+    .returning({ id: emailOutbox.id });
+  return { id: row!.id };
+}
+
+/** Sends a queued email now (after its transaction committed), unless SMTP_URL is unset or another process has claimed it. Never throws. */
+export async function sendQueuedEmail(db: Database, id: number): Promise<boolean> {
+  const t = getTransport();
+  if (!t) return false;
+  const now = clockNow();
+  try {
+    const [row] = await db
+      .update(emailOutbox)
+      .set({ claimedUntil: new Date(now.getTime() + CLAIM_MS), attempts: sql`${emailOutbox.attempts} + 1` })
+      .where(and(eq(emailOutbox.id, id), isNull(emailOutbox.sentAt), isNull(emailOutbox.failedAt), or(isNull(emailOutbox.claimedUntil), lt(emailOutbox.claimedUntil, now))))
+      .returning();
+    return row ? await attempt(db, t, row, now) : false;
+  } catch (error) {
+    logger.warn({ err: error, outboxId: id }, "[email] a queued email could not be sent now; the retry job sends it");
+    return false;
+  }
 }
 
 /** One SMTP attempt for a row this process has claimed; records the outcome. Never throws. */

@@ -3,7 +3,7 @@
  * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4), and prune
  * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071) and the
  * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
- * open removed after 30; docs/security.md). They are
+ * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240). They are
  * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
  * several processes running it at once do no harm.
  */
@@ -14,6 +14,8 @@ import { sweepConfirmingRentals } from "./move-in.server";
 import { sweepAbandonedRentals, sweepUnrecordedCharges } from "./rental.server";
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
+import { prunePayLinks } from "./pay-links.server";
+import { pruneStaffSessions } from "./staff-session.server";
 import { logger } from "~/logger.server";
 import { pruneSiteLinkJournal, startSiteLinkSync } from "~/storage-software/index.server";
 import { env } from "~/env.server";
@@ -32,6 +34,7 @@ export async function runHousekeeping(
   emailsDeleted: number;
   journalDeleted: number;
   journalScrubbed: number;
+  payLinksDeleted: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
   const checkouts = await sweepAbandonedRentals(db, now);
@@ -40,6 +43,9 @@ export async function runHousekeeping(
   const confirmedMoveIns = await sweepConfirmingRentals(db, now);
   const outbox = await pruneOutbox(db, now);
   const journal = await pruneSiteLinkJournal(db, now);
+  const payLinksDeleted = await prunePayLinks(db, now);
+  // Staff sessions past their idle or 12-hour end (issue 23): already refused, now deleted.
+  await pruneStaffSessions(db, now);
   return {
     reservations,
     checkouts,
@@ -49,6 +55,7 @@ export async function runHousekeeping(
     emailsDeleted: outbox.deleted,
     journalDeleted: journal.deleted,
     journalScrubbed: journal.scrubbed,
+    payLinksDeleted,
   };
 }
 

@@ -119,12 +119,24 @@ export interface PortalContext {
 
 export async function portalContext(context: Readonly<RouterContextProvider>): Promise<PortalContext> {
   const { account, website } = await requireSite(context);
-  const list = await portalLocations(context.db, account.id);
-  const { storage, location } = accountStorage(context.db, list);
-  const now = clockNow();
+  return portalContextOf(context.db, { account, website }, clockNow());
+}
+
+/**
+ * The portal context of an account without a request (a pay link sent from the back office or by the
+ * billing run, decision 240): the same locations, settings and software as the portal's pages.
+ */
+export async function portalContextOf(
+  db: Database,
+  site: { account: { id: number; globalSettings: AccountGlobalSettings }; website: { websiteName: string; domain: string } },
+  now: Date,
+): Promise<PortalContext> {
+  const { account, website } = site;
+  const list = await portalLocations(db, account.id);
+  const { storage, location } = accountStorage(db, list);
   const [y, m] = localDate(now, location.timeZone).split("-").map(Number);
   return {
-    db: context.db,
+    db,
     now,
     accountId: account.id,
     siteName: website.websiteName,
@@ -171,6 +183,13 @@ export async function listPortalUnits(ctx: PortalContext, tenantId: string): Pro
 
 /** One of the tenant's units, with its location's software; 404 for anyone else's (or no such) lease. */
 export async function requirePortalUnit(ctx: PortalContext, tenantId: string, leaseId: string | undefined) {
+  const unit = await findPortalUnit(ctx, tenantId, leaseId);
+  if (!unit) throw notFound();
+  return unit;
+}
+
+/** One of the tenant's units, with its location's software, or null (a pay link's lease, decision 240). */
+export async function findPortalUnit(ctx: PortalContext, tenantId: string, leaseId: string | undefined) {
   if (leaseId && /^\d{1,9}$/.test(leaseId)) {
     for (const location of ctx.locations) {
       const storage = storageFor(ctx.db, location);
@@ -182,7 +201,7 @@ export async function requirePortalUnit(ctx: PortalContext, tenantId: string, le
       }
     }
   }
-  throw notFound();
+  return null;
 }
 
 /** A fresh idempotency key for a payment form: a double submit of the same form charges once. */

@@ -145,6 +145,25 @@ export const testHooks: Record<string, TestHook> = {
     return { previous: site.payMethodIds };
   },
 
+  /**
+   * Pay links (decision 240): sends a pay link for the first lease of the tenant `email`, as the back
+   * office does (through sendPayLink); the spec reads the link from the e-mail (lastEmailTo).
+   */
+  async sendPayLink(db, body) {
+    const { sendPayLink } = await import("./pay-links.server");
+    const { leases, tenants } = await import("~/db/schema");
+    const { now } = await import("~/platform/clock.server");
+    const [row] = await db
+      .select({ tenantId: tenants.id, leaseId: leases.id })
+      .from(tenants)
+      .innerJoin(leases, eq(leases.tenantId, tenants.id))
+      .where(eq(tenants.email, String(body.email).toLowerCase()))
+      .limit(1);
+    if (!row) throw new Error(`No tenant with a lease ${String(body.email)}`);
+    const r = await sendPayLink(db, { ...row, staffId: null, now: now() });
+    return r.ok ? { ok: true, linkId: r.linkId } : r;
+  },
+
   async lastEmailTo(db, body) {
     const { emailOutbox } = await import("~/db/schema");
     const { desc, eq } = await import("drizzle-orm");

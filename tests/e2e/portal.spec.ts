@@ -68,7 +68,7 @@ test("a tenant created by an online rental signs in at once and sees a zero bala
   await expect(page.getByTestId("balance")).toHaveText("$0.00");
 });
 
-test("a wrong password is refused without saying whether the email exists", async ({ page, request }) => {
+test("a wrong password is refused without saying whether the email exists", { tag: "@width-independent" }, async ({ page, request }) => {
   const email = unique("portal-wrong");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
   await signIn(page, email, "not-the-password");
@@ -166,7 +166,7 @@ test("sign in, billing run, pay, prepay 3 months, move-out notice", async ({ pag
   await expect(page).toHaveURL(/\/customer-portal\/login/);
 });
 
-test("switched-off portal features say to call the office", async ({ page, request }) => {
+test("switched-off portal features say to call the office", { tag: "@width-independent" }, async ({ page, request }) => {
   const email = unique("portal-flags");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
   await testHook(request, "setAccountSettings", { settings: { is_payments_enabled: false, is_move_out_enabled: false } });
@@ -181,7 +181,7 @@ test("switched-off portal features say to call the office", async ({ page, reque
   }
 });
 
-test("forgot password, profile, autopay and a declined card", async ({ page, request, javaScriptEnabled }) => {
+test("forgot password, profile, autopay and a declined card", { tag: "@width-independent" }, async ({ page, request, javaScriptEnabled }) => {
   const email = unique("portal-reset");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
 
@@ -266,7 +266,7 @@ test("forgot password, profile, autopay and a declined card", async ({ page, req
   if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "profile" });
 });
 
-test("an autopay decline in the billing run shows on the dashboard", async ({ page, request }) => {
+test("an autopay decline in the billing run shows on the dashboard", { tag: "@width-independent" }, async ({ page, request }) => {
   const email = unique("portal-decline");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
   await signIn(page, email);

@@ -61,6 +61,8 @@ export interface ContractHarness {
    * software keeps one (SiteLink: the WaitingID's row and its tenant); absent for the local adapter.
    */
   softwareReservation?(reservationId: string): Promise<{ status: "active" | "cancelled" | "converted"; holder: { firstName: string; lastName: string; email: string } } | null>;
+  /** The card attempts recorded on our payments table for a lease (the desk's payments list reads them, issue 23). */
+  paymentAttempts(leaseId: string): Promise<Array<{ status: string; amount: number }>>;
   close(): Promise<void>;
 }
 
@@ -648,6 +650,8 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
         h.storage.makePayment({ tenantId, leaseId, amount: 500, method: { kind: "card", card: contractCard(DECLINED), saveCard: false }, idempotencyKey: key("dec"), now: NOW }),
       ).rejects.toBeInstanceOf(PaymentDeclinedError);
       expect((await lease()).balance).toBe(balance - 1000);
+      // The decline is recorded for the office (no ledger line: nothing was paid).
+      expect((await h.paymentAttempts(leaseId)).filter((a) => a.status === "declined" && a.amount === 500)).toHaveLength(1);
       await expect(
         h.storage.makePayment({ tenantId: other.result.tenantId, leaseId, amount: 100, method: { kind: "card", card: contractCard(), saveCard: false }, idempotencyKey: key("x"), now: NOW }),
       ).rejects.toBeInstanceOf(StorageValidationError);

@@ -2,7 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import crypto from "node:crypto";
-import { rentals, locations, unitTypes, units } from "~/db/schema";
+import { payments, rentals, locations, unitTypes, units } from "~/db/schema";
 import { storageFor, storageSoftwareNotice } from "~/storage-software/index.server";
 import { StorageSoftwareError } from "~/storage-software/errors";
 import { createTestDatabase } from "./db";
@@ -49,6 +49,7 @@ async function localHarness(): Promise<ContractHarness> {
     },
     // The local adapter has no clock of its own: every call takes `now`.
     async advanceClock() {},
+    paymentAttempts: (leaseId) => handle.db.select({ status: payments.status, amount: payments.amount }).from(payments).where(eq(payments.leaseId, Number(leaseId))),
     close: () => handle.close(),
   };
 }

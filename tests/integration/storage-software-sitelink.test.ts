@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, inArray } from "drizzle-orm";
-import { rentals, reservations, tenantSoftwareLinks, unitTypes, units } from "~/db/schema";
+import { payments, rentals, reservations, tenantSoftwareLinks, unitTypes, units } from "~/db/schema";
 import { runSiteLinkSync, storageFor } from "~/storage-software/index.server";
 import { CONTRACT_NOW, storageSoftwareContract } from "./storage-software-contract";
 import { startSiteLinkTestbed } from "./sitelink-testbed";
@@ -77,6 +77,7 @@ storageSoftwareContract("sitelink", async () => {
       const status = r.iWaitingStatus === 0 ? "active" : r.iWaitingStatus === 1 ? "converted" : "cancelled";
       return { status, holder: { firstName: String(t.fields.sFName ?? ""), lastName: String(t.fields.sLName ?? ""), email: String(t.fields.sEmail ?? "") } };
     },
+    paymentAttempts: (leaseId) => db.select({ status: payments.status, amount: payments.amount }).from(payments).where(eq(payments.leaseId, Number(leaseId))),
     close: () => bed.close(),
   };
 });

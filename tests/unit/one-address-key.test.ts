@@ -23,6 +23,7 @@ describe("per-address limit keys are built in one place", () => {
         "services/auth.server.ts",
         "services/card-attempts.server.ts",
         "services/office-sign-in.server.ts",
+        "services/pay-links.server.ts",
       ].sort(),
     );
   });

@@ -1,5 +1,6 @@
 import { date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { leases } from "./lease";
+import { locations } from "./location";
 import { tenants } from "./tenant";
 import { timestamps } from "./shared";
 
@@ -34,6 +35,11 @@ export const payments = pgTable(
     id: serial().primaryKey(),
     tenantId: integer().references(() => tenants.id, { onDelete: "restrict" }),
     leaseId: integer().references(() => leases.id, { onDelete: "restrict" }),
+    /**
+     * Where the card was tried, for an attempt without a lease (a declined move-in, issue 23's payments
+     * list); null otherwise: the lease's location is the payment's.
+     */
+    locationId: integer().references(() => locations.id, { onDelete: "set null" }),
     amount: integer().notNull(),
     status: text({ enum: paymentStatuses }).notNull(),
     source: text({ enum: paymentSources }).notNull(),

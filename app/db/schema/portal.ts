@@ -78,3 +78,37 @@ export const billingRuns = pgTable("billing_runs", {
   autopayCharged: integer().notNull().default(0),
   autopayDeclined: integer().notNull().default(0),
 });
+
+export const payLinkSentBy = ["staff", "billing_reminder"] as const;
+export type PayLinkSentBy = (typeof payLinkSentBy)[number];
+
+/**
+ * "Pay without a password" (issue 23, decision 240): a signed, single-use link that pays one lease's
+ * balance due. Only the SHA-256 of the token is kept, never the token. `usedAt` and `paymentId` are set
+ * by the payment it made; `claimKey`/`claimedUntil` hold the link for one form (its idempotency key)
+ * while its card is being charged, so two tabs cannot pay twice. `createdByStaffId` is the staff
+ * member who sent it (no foreign key yet: the staff table belongs to the console's work).
+ */
+export const payLinks = pgTable(
+  "pay_links",
+  {
+    id: serial().primaryKey(),
+    tokenHash: text().notNull().unique(),
+    tenantId: integer()
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    leaseId: integer()
+      .notNull()
+      .references(() => leases.id, { onDelete: "cascade" }),
+    sentBy: text({ enum: payLinkSentBy }).notNull(),
+    createdByStaffId: integer(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    /** The storage software's payment id (ours, or SiteLink's receipt): the receipt number shown. */
+    paymentId: text(),
+    claimKey: text(),
+    claimedUntil: timestamp({ withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [index("pay_links_lease_idx").on(t.leaseId), index("pay_links_tenant_idx").on(t.tenantId)],
+);

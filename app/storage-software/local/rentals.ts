@@ -250,6 +250,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         await recordDeclinedPayment(db, {
           tenantId: null,
           leaseId: null,
+          locationId: location.id,
           amount: input.total,
           source: "move_in",
           cardBrand: charge.brand ?? "visa",

@@ -139,6 +139,8 @@ export async function recordDeclinedPayment(
   input: Omit<ApprovedPaymentInput, "authReference" | "entryDate" | "description" | "leaseId" | "tenantId"> & {
     tenantId: number | null;
     leaseId: number | null;
+    /** Where the card was tried, when there is no lease yet (a declined move-in): the desk's payments list. */
+    locationId?: number | null;
     reason: string;
   },
 ): Promise<void> {
@@ -147,6 +149,7 @@ export async function recordDeclinedPayment(
     .values({
       tenantId: input.tenantId,
       leaseId: input.leaseId,
+      locationId: input.locationId ?? null,
       amount: input.amount,
       status: "declined",
       source: input.source,

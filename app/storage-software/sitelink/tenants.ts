@@ -22,7 +22,7 @@ import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { CardBrand } from "~/db/schema/billing";
 import type { Billing, ContactUpdate, LocationRef, Payment, PrepayOffer, SavedCard, TenantLease, Tenants } from "../port";
 import { OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
-import { recordApprovedPayment } from "../shared/ledger";
+import { recordApprovedPayment, recordDeclinedPayment } from "../shared/ledger";
 import { emailTakenError, sharedTenants, toPayment } from "../shared/tenants";
 import { logger } from "~/logger.server";
 import type { SiteLinkLog } from "./client";
@@ -315,7 +315,20 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       } else {
         charge = await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: input.method });
       }
-      if (charge.status === "declined") throw new PaymentDeclinedError(charge.reason);
+      if (charge.status === "declined") {
+        // The office sees the declined attempt in the desk's payments list (no ledger line: nothing was paid).
+        await recordDeclinedPayment(db, {
+          tenantId: Number(input.tenantId),
+          leaseId: x.leaseId,
+          amount: input.amount,
+          source: input.source,
+          cardBrand: ("brand" in charge && charge.brand) || "visa",
+          cardLast4: ("last4" in charge && charge.last4) || "",
+          idempotencyKey: `${input.idempotencyKey}:declined`,
+          reason: charge.reason,
+        });
+        throw new PaymentDeclinedError(charge.reason);
+      }
       brand = charge.brand;
       last4 = charge.last4;
       gatewayAuth = charge.authReference;
@@ -379,7 +392,18 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
           error: `${code} ${a.retMsg}`,
           now: input.now,
         });
-        throw new PaymentDeclinedError(code === -14 ? "This card number is not valid." : "Your card was declined.");
+        const reason = code === -14 ? "This card number is not valid." : "Your card was declined.";
+        await recordDeclinedPayment(db, {
+          tenantId: Number(input.tenantId),
+          leaseId: x.leaseId,
+          amount: input.amount,
+          source: input.source,
+          cardBrand: brand as "visa",
+          cardLast4: last4,
+          idempotencyKey: `${input.idempotencyKey}:declined`,
+          reason,
+        });
+        throw new PaymentDeclinedError(reason);
       } else {
         // A clear refusal: SiteLink booked nothing, so our gateway's charge (option B) goes back.
         await journal.settle(key, "failed", {

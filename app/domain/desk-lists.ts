@@ -1,0 +1,164 @@
+/**
+ * The rules of four of the desk's lists (issue 23): online rentals, reservations, leads and payments.
+ * Pure: the services (app/services/desk-*.server.ts) read the rows and ask these rules what they mean.
+ * The mapping of the rentals' states: docs/decisions/255-desk-rental-states-and-leads.md; payments:
+ * docs/decisions/256-desk-payments-and-declines.md.
+ */
+/** The checkouts' states (app/db/schema/rental.ts; the domain does not import the schema). */
+type RentalStatus = "open" | "charging" | "confirming" | "completed" | "abandoned";
+
+// ---------------------------------------------------------------------------------------------------
+// Online rentals
+
+export const DESK_RENTAL_STATUSES = ["confirmed", "being_confirmed", "needs_attention"] as const;
+export type DeskRentalStatus = (typeof DESK_RENTAL_STATUSES)[number];
+export const DESK_RENTAL_STATUS_LABELS: Record<DeskRentalStatus, string> = {
+  confirmed: "Confirmed",
+  being_confirmed: "Being confirmed",
+  needs_attention: "Needs attention",
+};
+
+/** A card charge not recorded after this long is no longer "in progress" (the sweep voids it). */
+export const CHARGING_ATTENTION_MS = 15 * 60 * 1000;
+/** A move-in the software has not confirmed after this long needs someone to look. */
+export const CONFIRMING_ATTENTION_MS = 30 * 60 * 1000;
+
+export interface RentalStateInput {
+  status: RentalStatus;
+  /** When the checkout last changed (entered charging or confirming). */
+  updatedAt: Date;
+  /** The SiteLink write journal has a row of this checkout that failed, is marked for attention, or is unknown. */
+  journalAttention: boolean;
+  /** A SiteLink move-in's pending data is still kept (not settled either way). */
+  pendingMoveIn: boolean;
+}
+
+/**
+ * What the desk calls a checkout: null when it is not an online rental (still open, or abandoned: a
+ * lead when details were given, see `isAbandonedRental`).
+ * - completed → confirmed (the lease exists), unless a SiteLink move-in is still pending → being
+ *   confirmed;
+ * - charging (card being charged, move-in being recorded) → being confirmed, for 15 minutes;
+ * - confirming (the software did not answer; the reconciler reads it back) → being confirmed, for
+ *   30 minutes;
+ * - either of those longer, or a journal row that failed or is marked for attention → needs attention.
+ */
+export function deskRentalStatus(input: RentalStateInput, now: Date): DeskRentalStatus | null {
+  const age = now.getTime() - input.updatedAt.getTime();
+  switch (input.status) {
+    case "completed":
+      if (input.journalAttention) return "needs_attention";
+      return input.pendingMoveIn ? "being_confirmed" : "confirmed";
+    case "charging":
+      return input.journalAttention || age > CHARGING_ATTENTION_MS ? "needs_attention" : "being_confirmed";
+    case "confirming":
+      return input.journalAttention || age > CONFIRMING_ATTENTION_MS ? "needs_attention" : "being_confirmed";
+    default:
+      return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Reservations
+
+export const DESK_RESERVATION_STATUSES = ["active", "cancelled", "expired"] as const;
+export type DeskReservationStatus = (typeof DESK_RESERVATION_STATUSES)[number];
+export const DESK_RESERVATION_STATUS_LABELS: Record<DeskReservationStatus | "converted", string> = {
+  active: "Active",
+  cancelled: "Cancelled",
+  expired: "Expired",
+  converted: "Rented",
+};
+
+/**
+ * A reservation's status as the desk sees it: an "active" one whose time has passed is expired even
+ * before the sweep marks it.
+ */
+export function deskReservationStatus(r: { status: "active" | "cancelled" | "expired" | "converted"; expiresAt: Date }, now: Date) {
+  return r.status === "active" && r.expiresAt.getTime() <= now.getTime() ? "expired" : r.status;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Leads
+
+/** A renter who gave details and did not pay within this long is an abandoned rental (a lead). */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+export const LEAD_KIND_LABELS = { contact: "Contact message", notify: "Notify me", abandoned_rental: "Abandoned rental" } as const;
+export type LeadKind = keyof typeof LEAD_KIND_LABELS;
+
+export const DESK_LEAD_STATUSES = ["new", "contacted"] as const;
+export type DeskLeadStatus = (typeof DESK_LEAD_STATUSES)[number];
+export const DESK_LEAD_STATUS_LABELS: Record<DeskLeadStatus, string> = { new: "Not contacted", contacted: "Contacted" };
+
+/**
+ * A checkout is an abandoned rental when the renter gave details (the checkout exists from the
+ * details step on, so `createdAt` is when they were given), did not pay (not charging, confirming or
+ * completed) and 60 minutes have passed.
+ */
+export function isAbandonedRental(c: { status: RentalStatus; hasDetails: boolean; createdAt: Date }, now: Date): boolean {
+  if (!c.hasDetails) return false;
+  if (c.status !== "open" && c.status !== "abandoned") return false;
+  return now.getTime() - c.createdAt.getTime() >= ABANDONED_AFTER_MS;
+}
+
+/** The last step an abandoned renter finished, as the desk reads it. */
+export function stepReached(c: { hasDetails: boolean; hasProtection: boolean; hasSigned: boolean }): string {
+  if (c.hasSigned) return "Signed the lease (did not pay)";
+  if (c.hasProtection) return "Chose protection";
+  if (c.hasDetails) return "Gave details";
+  return "Started";
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Payments
+
+export const DESK_PAYMENT_STATUSES = ["approved", "declined", "refunded"] as const;
+export type DeskPaymentStatus = (typeof DESK_PAYMENT_STATUSES)[number];
+export const DESK_PAYMENT_STATUS_LABELS: Record<DeskPaymentStatus, string> = { approved: "Approved", declined: "Declined", refunded: "Refunded" };
+
+export interface DayTotal {
+  locationId: number;
+  /** The location's calendar date, YYYY-MM-DD. */
+  day: string;
+  approved: number;
+  approvedCount: number;
+  declined: number;
+  declinedCount: number;
+  refunded: number;
+  refundedCount: number;
+}
+
+/**
+ * The totals of each location's day, in cents, newest day first. Approved money is what the ledger
+ * shows as paid that day (each approved payment has exactly one ledger line of the same amount and
+ * date); declined money was not taken and is shown apart.
+ */
+export function dayTotals(rows: ReadonlyArray<{ locationId: number; day: string; status: DeskPaymentStatus; amount: number }>): DayTotal[] {
+  const byKey = new Map<string, DayTotal>();
+  for (const r of rows) {
+    const key = `${r.locationId}|${r.day}`;
+    let t = byKey.get(key);
+    if (!t) {
+      t = { locationId: r.locationId, day: r.day, approved: 0, approvedCount: 0, declined: 0, declinedCount: 0, refunded: 0, refundedCount: 0 };
+      byKey.set(key, t);
+    }
+    t[r.status] += r.amount;
+    t[`${r.status}Count`] += 1;
+  }
+  return [...byKey.values()].sort((a, b) => (a.day === b.day ? a.locationId - b.locationId : a.day < b.day ? 1 : -1));
+}
+
+/** Pages of an in-memory list (1-based page; a page past the end is the last page's rows, empty when none). */
+export function pageOf<T>(rows: readonly T[], page: number, size: number): T[] {
+  return rows.slice((page - 1) * size, page * size);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The status filters' options (value and label), for the lists' pages.
+
+const options = <S extends string>(values: readonly S[], labels: Record<S, string>) => values.map((value) => ({ value, label: labels[value] }));
+export const DESK_RENTAL_STATUS_OPTIONS = options(DESK_RENTAL_STATUSES, DESK_RENTAL_STATUS_LABELS);
+export const DESK_RESERVATION_STATUS_OPTIONS = options(DESK_RESERVATION_STATUSES, DESK_RESERVATION_STATUS_LABELS);
+export const DESK_LEAD_STATUS_OPTIONS = options(DESK_LEAD_STATUSES, DESK_LEAD_STATUS_LABELS);
+export const DESK_PAYMENT_STATUS_OPTIONS = options(DESK_PAYMENT_STATUSES, DESK_PAYMENT_STATUS_LABELS);

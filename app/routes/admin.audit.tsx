@@ -1,0 +1,153 @@
+import { data } from "react-router";
+import type { Route } from "./+types/admin.audit";
+import { adminMeta } from "~/components/admin/console";
+import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { AUDIT_PAGE_SIZE, auditFilterQuery, parseAuditFilter, type AuditFilterErrors } from "~/domain/audit-filter";
+import { auditFilterChoices, listAuditEvents } from "~/services/audit-trail.server";
+import { requireFreshFactor } from "~/services/staff-admin.server";
+import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+import { now as clockNow } from "~/platform/clock.server";
+
+/** The audit trail (owners, `audit.view`): filtered by dates, staff member, action and location; paged; CSV. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "audit.view");
+  requireFreshFactor(staff, request, clockNow());
+  const { filter, errors } = parseAuditFilter(new URL(request.url).searchParams);
+  const [{ rows, total }, choices] = await Promise.all([listAuditEvents(context.db, staff.accountId, filter), auditFilterChoices(context.db, staff.accountId)]);
+  return data(
+    {
+      filter,
+      errors,
+      total,
+      choices,
+      query: auditFilterQuery(filter),
+      rows: rows.map((r) => ({ ...r, at: r.at.toISOString() })),
+    },
+    { headers: consoleHeaders() },
+  );
+}
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = () => adminMeta("Audit trail");
+
+function describe(changes: Record<string, { before: unknown; after: unknown }> | null): string {
+  if (!changes) return "";
+  return Object.entries(changes)
+    .map(([k, v]) => `${k}: ${JSON.stringify(v.before)} → ${JSON.stringify(v.after)}`)
+    .join("; ");
+}
+
+export default function AuditTrail({ loaderData }: Route.ComponentProps) {
+  const { filter, total, choices, rows } = loaderData;
+  const errors: AuditFilterErrors = loaderData.errors;
+  const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
+  const err = (k: keyof AuditFilterErrors) => (errors[k] ? { "aria-invalid": true as const, "aria-describedby": `audit-${k}-error` } : {});
+  const msg = (k: keyof AuditFilterErrors) =>
+    errors[k] ? (
+      <p id={`audit-${k}-error`} className="console-error">
+        {errors[k]}
+      </p>
+    ) : null;
+  const pageLink = (page: number) => `/admin/audit${auditFilterQuery(filter, page)}`;
+  return (
+    <>
+      <h1>Audit trail</h1>
+      <form method="get" action="/admin/audit" className="console-filter" aria-label="Filter the audit trail">
+        <div className="console-field">
+          <label htmlFor="audit-from">From (UTC date)</label>
+          <input id="audit-from" name="from" type="date" defaultValue={filter.from ?? ""} {...err("from")} />
+          {msg("from")}
+        </div>
+        <div className="console-field">
+          <label htmlFor="audit-to">To (UTC date)</label>
+          <input id="audit-to" name="to" type="date" defaultValue={filter.to ?? ""} {...err("to")} />
+          {msg("to")}
+        </div>
+        <div className="console-field">
+          <label htmlFor="audit-staff">Staff member</label>
+          <select id="audit-staff" name="staff" defaultValue={filter.staff ?? ""} {...err("staff")}>
+            <option value="">Anyone</option>
+            {choices.staff.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name ? `${s.name} (${s.email})` : s.email}
+              </option>
+            ))}
+          </select>
+          {msg("staff")}
+        </div>
+        <div className="console-field">
+          <label htmlFor="audit-action">Action</label>
+          <select id="audit-action" name="action" defaultValue={filter.action ?? ""} {...err("action")}>
+            <option value="">Any action</option>
+            {choices.actions.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+          {msg("action")}
+        </div>
+        <div className="console-field">
+          <label htmlFor="audit-location">Location</label>
+          <select id="audit-location" name="location" defaultValue={filter.location ?? ""} {...err("location")}>
+            <option value="">Any location</option>
+            {choices.locations.map((l) => (
+              <option key={l.id} value={l.id}>
+                {l.name}
+              </option>
+            ))}
+          </select>
+          {msg("location")}
+        </div>
+        <button type="submit" className="console-button">
+          Filter
+        </button>
+      </form>
+      <p>
+        <a href={`/admin/audit.csv${loaderData.query}`}>Download these {total} entries as CSV</a>
+      </p>
+      <table>
+        <caption>
+          {total} entr{total === 1 ? "y" : "ies"}, newest first{pages > 1 ? ` (page ${filter.page} of ${pages})` : ""}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">When (UTC)</th>
+            <th scope="col">Who</th>
+            <th scope="col">Address</th>
+            <th scope="col">Action</th>
+            <th scope="col">Record</th>
+            <th scope="col">Changes and detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.length ? (
+            rows.map((r) => (
+              <tr key={r.id}>
+                <td>{r.at.slice(0, 19).replace("T", " ")}</td>
+                <td>{r.actor}</td>
+                <td>{r.ip ?? ""}</td>
+                <td>{r.action}</td>
+                <td>{r.entity ? `${r.entity} ${r.entityId ?? ""}` : ""}</td>
+                <td>
+                  {describe(r.changes)}
+                  {r.changes && r.detail ? <br /> : null}
+                  {r.detail ? JSON.stringify(r.detail) : ""}
+                </td>
+              </tr>
+            ))
+          ) : (
+            <tr>
+              <td colSpan={6}>Nothing matches this filter.</td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+      <nav aria-label="Pages" className="console-pager">
+        {filter.page > 1 ? <a href={pageLink(filter.page - 1)}>Previous page</a> : null}
+        {filter.page < pages ? <a href={pageLink(filter.page + 1)}>Next page</a> : null}
+      </nav>
+    </>
+  );
+}

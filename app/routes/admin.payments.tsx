@@ -1,0 +1,93 @@
+import { data } from "react-router";
+import type { Route } from "./+types/admin.payments";
+import { DeskList } from "~/components/admin/desk-list";
+import { NO_STORE } from "~/domain/cache";
+import { DESK_PAYMENT_STATUS_LABELS, DESK_PAYMENT_STATUS_OPTIONS, DESK_PAYMENT_STATUSES } from "~/domain/desk-lists";
+import { formatCents } from "~/domain/money";
+import { deskPage } from "~/services/desk-pages.server";
+import { deskPaymentTotals, listDeskPayments } from "~/services/desk-payments.server";
+import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+
+/** The desk's payments (issue 23): approved, declined and refunded, by location and day, with the day's totals and the ledger's. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "desk.view");
+  const { all, query, ...page } = await deskPage(context, request, staff, { statuses: DESK_PAYMENT_STATUSES, list: listDeskPayments });
+  const totals = await deskPaymentTotals(context.db, { accountId: staff.accountId, scope: staff.scope }, query, all);
+  // The ledger only holds approved payments: the comparison is meaningful when nothing else narrows the list.
+  const comparable = !query.filter.q && (!query.filter.status || query.filter.status === "approved");
+  return data({ ...page, totals, comparable }, { headers: { "Cache-Control": NO_STORE } });
+}
+
+export const meta: Route.MetaFunction = () => [{ title: "Payments · Console" }, { name: "robots", content: "noindex" }];
+
+export default function AdminPayments({ loaderData }: Route.ComponentProps) {
+  const d = loaderData;
+  const footer = d.totals.length ? (
+    <section aria-labelledby="day-totals" className="desk-totals">
+      <h2 id="day-totals">Totals by location and day</h2>
+      <div className="desk-table" role="region" aria-labelledby="day-totals" tabIndex={0}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Location</th>
+              <th scope="col" className="numeric">Approved</th>
+              <th scope="col" className="numeric">Ledger</th>
+              <th scope="col" className="numeric">Declined</th>
+              <th scope="col" className="numeric">Refunded</th>
+            </tr>
+          </thead>
+          <tbody>
+            {d.totals.map((t) => (
+              <tr key={`${t.locationId}-${t.day}`}>
+                <th scope="row">{t.day}</th>
+                <td>{t.location}</td>
+                <td className="numeric">
+                  {formatCents(t.approved)} ({t.approvedCount})
+                </td>
+                <td className="numeric">
+                  {formatCents(t.ledger)}
+                  {d.comparable && t.ledger !== t.approved ? <strong> does not match</strong> : null}
+                </td>
+                <td className="numeric">
+                  {formatCents(t.declined)} ({t.declinedCount})
+                </td>
+                <td className="numeric">
+                  {formatCents(t.refunded)} ({t.refundedCount})
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  ) : null;
+  return (
+    <DeskList
+      title="Payments"
+      path="/admin/payments"
+      filter={d.filter}
+      errors={d.errors}
+      locations={d.locations}
+      statuses={DESK_PAYMENT_STATUS_OPTIONS}
+      searchLabel="Tenant, e-mail, unit, card or reference"
+      dateLabel="Days"
+      rows={d.rows}
+      rowKey={(r) => r.id}
+      total={d.total}
+      csvPath={d.canExport ? "/admin/payments.csv" : undefined}
+      footer={footer}
+      columns={[
+        { header: "Day", cell: (r) => r.day },
+        { header: "Location", cell: (r) => r.location },
+        { header: "Tenant", cell: (r) => (r.tenant ? <>{r.tenant}<br /><small>{r.email}</small></> : "—") },
+        { header: "Unit", cell: (r) => r.unit || "—" },
+        { header: "Source", cell: (r) => r.source },
+        { header: "Card", cell: (r) => r.card },
+        { header: "Amount", numeric: true, cell: (r) => formatCents(r.amount) },
+        { header: "Status", cell: (r) => (r.declineReason ? <>{DESK_PAYMENT_STATUS_LABELS[r.status]}<br /><small>{r.declineReason}</small></> : DESK_PAYMENT_STATUS_LABELS[r.status]) },
+      ]}
+    />
+  );
+}

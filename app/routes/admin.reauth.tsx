@@ -1,0 +1,52 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/admin.reauth";
+import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
+import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { confirmFreshFactor } from "~/services/staff-auth.server";
+import { signedInStaff } from "~/services/staff-context.server";
+import { safeAdminPath } from "~/services/staff-session.server";
+import { now as clockNow } from "~/platform/clock.server";
+
+/**
+ * "Confirm it's you" (decision 250): before a sensitive page or action (staff changes, exports of
+ * personal data, refunds, the audit trail) a code from the app or a recovery code, then back.
+ */
+export async function loader({ request }: Route.LoaderArgs) {
+  const next = safeAdminPath(new URL(request.url).searchParams.get("next"));
+  const csrf = await getCsrfToken(request);
+  return data({ csrfToken: csrf.token, next }, { headers: consoleHeaders(csrf.setCookie) });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const staff = signedInStaff(context);
+  const next = safeAdminPath(form.get("next"));
+  const code = typeof form.get("code") === "string" ? String(form.get("code")).trim().slice(0, 40) : "";
+  if (!code) return data({ error: "Enter the 6-digit code from your app, or a recovery code.", message: null as string | null }, { status: 400, headers: consoleHeaders() });
+  const result = await confirmFreshFactor(context.db, { accountId: staff.accountId, staffId: staff.staffId, sessionHash: staff.sessionHash, code, ip: context.clientIp, now: clockNow() });
+  if (!result.ok) return data({ error: result.limited ? undefined : result.message, message: result.limited ? result.message : null }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+  throw redirect(next, { status: 303, headers: consoleHeaders() });
+}
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = () => adminMeta("Confirm it's you");
+
+export default function Reauthenticate({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <>
+      <h1>Confirm it&apos;s you</h1>
+      <p>This page changes or exports sensitive information. Enter a code to continue.</p>
+      <FormMessage message={actionData?.message} />
+      <Form method="post" noValidate reloadDocument>
+        <CsrfInput token={loaderData.csrfToken} />
+        <input type="hidden" name="next" value={loaderData.next} />
+        <TextField name="code" label="Code" hint="The 6-digit code your authenticator app shows now, or one of your recovery codes." autoComplete="one-time-code" error={actionData?.error} required />
+        <button type="submit" className="console-button">
+          Continue
+        </button>
+      </Form>
+    </>
+  );
+}

@@ -1,0 +1,85 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/admin.sign-in.code";
+import { adminMeta, ConsoleHeader, ConsoleMain, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
+import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { clearCsrfCookieHeader, getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { requireSite } from "~/services/site-context.server";
+import { staffCodeStep } from "~/services/staff-auth.server";
+import { getStaffSession, safeAdminPath } from "~/services/staff-session.server";
+import { now as clockNow } from "~/platform/clock.server";
+
+/**
+ * Back office sign-in, step 2: the code from the authenticator app, or a recovery code. Only a
+ * session that has passed the password step reaches it. (Passkeys will be offered here as another
+ * second factor: a form or button beside this one that ends in the same full session.)
+ */
+async function pendingSession(request: Request, db: Parameters<typeof getStaffSession>[0]) {
+  const session = await getStaffSession(db, request, clockNow());
+  if (!session) throw redirect("/admin/sign-in", { headers: consoleHeaders() });
+  return session;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const next = safeAdminPath(new URL(request.url).searchParams.get("next"));
+  const session = await pendingSession(request, context.db);
+  if (!session.passwordOnly) throw redirect(next, { headers: consoleHeaders() });
+  const csrf = await getCsrfToken(request);
+  return data({ csrfToken: csrf.token, next }, { headers: consoleHeaders(csrf.setCookie) });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const next = safeAdminPath(form.get("next"));
+  const session = await pendingSession(request, context.db);
+  if (!session.passwordOnly) throw redirect(next, { status: 303, headers: consoleHeaders() });
+  const code = typeof form.get("code") === "string" ? String(form.get("code")).trim().slice(0, 40) : "";
+  if (!code) return data({ error: "Enter the 6-digit code from your app, or a recovery code.", message: null as string | null }, { status: 400, headers: consoleHeaders() });
+  const { account } = await requireSite(context);
+  const result = await staffCodeStep(context.db, {
+    accountId: account.id,
+    sessionHash: session.sessionHash,
+    staffId: session.staffId,
+    code,
+    ip: context.clientIp,
+    now: clockNow(),
+    userAgent: request.headers.get("User-Agent"),
+  });
+  if (!result.ok) return data({ error: result.limited ? undefined : result.message, message: result.limited ? result.message : null }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+  const notice = result.method === "recovery_code" ? `?recovery=${result.remainingRecoveryCodes ?? 0}` : "";
+  const to = notice && next === "/admin" ? `/admin${notice}` : next;
+  throw redirect(to, { status: 303, headers: consoleHeaders(result.cookie, await clearCsrfCookieHeader()) });
+}
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = () => adminMeta("Enter your code");
+
+export default function StaffSignInCode({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <>
+      <ConsoleHeader />
+      <ConsoleMain narrow>
+        <h1>Enter your code</h1>
+        <FormMessage message={actionData?.message} />
+        <Form method="post" noValidate reloadDocument>
+          <CsrfInput token={loaderData.csrfToken} />
+          <input type="hidden" name="next" value={loaderData.next} />
+          <TextField
+            name="code"
+            label="Code"
+            hint="The 6-digit code your authenticator app shows now, or one of your recovery codes (like abcde-12345). Each code works once."
+            autoComplete="one-time-code"
+            error={actionData?.error}
+            required
+          />
+          <button type="submit" className="console-button">
+            Sign in
+          </button>
+        </Form>
+        <p>
+          <a href="/admin/sign-in">Start again with another account</a>
+        </p>
+      </ConsoleMain>
+    </>
+  );
+}

@@ -1,0 +1,18 @@
+import { redirect } from "react-router";
+import type { Route } from "./+types/admin.sign-out";
+import { consoleHeaders } from "~/services/console.server";
+import { validateCsrf } from "~/services/csrf.server";
+import { destroyStaffSession } from "~/services/staff-session.server";
+
+/** Sign out of the back office (POST with the CSRF token): the session row is deleted, the cookie cleared. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const cookie = await destroyStaffSession(context.db, request);
+  throw redirect("/admin/sign-in?signedout=1", { status: 303, headers: consoleHeaders(cookie) });
+}
+
+/** A GET (a bookmarked or typed link) signs nobody out: back to the console. */
+export function loader() {
+  throw redirect("/admin", { headers: consoleHeaders() });
+}

@@ -1,0 +1,230 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/admin.staff";
+import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
+import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff-roles";
+import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { hitRateLimit } from "~/services/rate-limit.server";
+import { siteOriginFor } from "~/services/site-origin.server";
+import { accountLocations, changeStaffAccess, endMemberSessions, inviteStaff, listStaff, requireFreshFactor, setStaffDisabled } from "~/services/staff-admin.server";
+import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+import { now as clockNow } from "~/platform/clock.server";
+
+/**
+ * Staff management (owners: `staff.manage`, with a fresh second factor): the list, invitations, role
+ * and location changes, ending a member's sessions, disabling and re-enabling. Each change is audited
+ * with each field's value before and after (app/services/staff-admin.server.ts).
+ */
+const DONE: Record<string, string> = {
+  access: "The role and locations were saved.",
+  sessions: "Their sessions were ended: they must sign in again.",
+  disabled: "The account was disabled and its sessions ended.",
+  enabled: "The account was re-enabled.",
+};
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "staff.manage");
+  const now = clockNow();
+  requireFreshFactor(staff, request, now);
+  const csrf = await getCsrfToken(request);
+  const [members, locs] = await Promise.all([listStaff(context.db, staff.accountId, now), accountLocations(context.db, staff.accountId)]);
+  const done = DONE[new URL(request.url).searchParams.get("done") ?? ""] ?? null;
+  return data(
+    {
+      csrfToken: csrf.token,
+      selfId: staff.staffId,
+      done,
+      locations: locs.map((l) => ({ id: l.id, name: l.name })),
+      members: members.map((m) => ({ ...m, lastSignInAt: m.lastSignInAt?.toISOString() ?? null })),
+    },
+    { headers: consoleHeaders(csrf.setCookie) },
+  );
+}
+
+const ids = (form: FormData) => form.getAll("locations").map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0);
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const staff = signedInStaff(context);
+  requirePermission(staff, "staff.manage");
+  const now = clockNow();
+  requireFreshFactor(staff, request, now);
+  const limit = await hitRateLimit(context.db, { key: `staff-admin:staff:${staff.staffId}`, limit: 60, windowMs: 15 * 60 * 1000, now });
+  if (!limit.allowed) return data({ form: "all", errors: {} as Record<string, string>, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.`, link: null, values: {} }, { status: 429, headers: consoleHeaders() });
+  const intent = String(form.get("intent") ?? "");
+  const staffId = Number(form.get("staffId"));
+  if (intent === "invite") {
+    const email = String(form.get("email") ?? "").slice(0, 254);
+    const role = String(form.get("role") ?? "");
+    const result = await inviteStaff(context.db, { accountId: staff.accountId, email, role, locationIds: ids(form), origin: await siteOriginFor(context), now, by: staff });
+    if (!result.ok) return data({ form: "invite", errors: result.errors as Record<string, string>, message: null, link: null, values: { email, role, locations: ids(form) } }, { status: 400, headers: consoleHeaders() });
+    return data({ form: "invite", errors: {}, message: null, link: { url: result.link, email: email.trim().toLowerCase() }, values: {} }, { headers: consoleHeaders() });
+  }
+  if (!Number.isInteger(staffId) || staffId <= 0) throw data({ message: "Not found" }, { status: 404 });
+  const result =
+    intent === "access"
+      ? await changeStaffAccess(context.db, staff, { staffId, role: String(form.get("role") ?? ""), locationIds: ids(form), now })
+      : intent === "sessions"
+        ? await endMemberSessions(context.db, staff, { staffId, now })
+        : intent === "disable" || intent === "enable"
+          ? await setStaffDisabled(context.db, staff, { staffId, disabled: intent === "disable", now })
+          : { ok: false as const, message: "Choose an action." };
+  if (!result.ok) {
+    const field = "field" in result && result.field ? result.field : null;
+    return data({ form: `member-${staffId}`, errors: field ? { [field]: result.message } : {}, message: field ? null : result.message, link: null, values: {} }, { status: 400, headers: consoleHeaders() });
+  }
+  throw redirect(`/admin/staff?done=${intent === "disable" ? "disabled" : intent === "enable" ? "enabled" : intent}`, { status: 303, headers: consoleHeaders() });
+}
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = () => adminMeta("Staff");
+
+function AccessFields({ prefix, role, locationIds, locations, errors }: { prefix: string; role?: string; locationIds: number[]; locations: Array<{ id: number; name: string }>; errors: Record<string, string | undefined> }) {
+  return (
+    <>
+      <div className={errors.role ? "console-field console-field--invalid" : "console-field"}>
+        <label htmlFor={`${prefix}-role`}>Role</label>
+        <select id={`${prefix}-role`} name="role" defaultValue={role ?? ""} aria-invalid={errors.role ? true : undefined} aria-describedby={errors.role ? `${prefix}-role-error` : undefined}>
+          <option value="">Choose a role</option>
+          {STAFF_ROLES.map((r) => (
+            <option key={r} value={r}>
+              {STAFF_ROLE_LABELS[r]}
+            </option>
+          ))}
+        </select>
+        {errors.role ? (
+          <p id={`${prefix}-role-error`} className="console-error">
+            {errors.role}
+          </p>
+        ) : null}
+      </div>
+      <fieldset aria-describedby={errors.locations ? `${prefix}-locations-error` : undefined}>
+        <legend className="console-legend">Locations (owners see every location)</legend>
+        {locations.map((l) => (
+          <div key={l.id}>
+            <input type="checkbox" id={`${prefix}-loc-${l.id}`} name="locations" value={l.id} defaultChecked={locationIds.includes(l.id)} />{" "}
+            <label htmlFor={`${prefix}-loc-${l.id}`}>{l.name}</label>
+          </div>
+        ))}
+        {errors.locations ? (
+          <p id={`${prefix}-locations-error`} className="console-error">
+            {errors.locations}
+          </p>
+        ) : null}
+      </fieldset>
+    </>
+  );
+}
+
+export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { csrfToken, members, locations } = loaderData;
+  const errorsFor = (form: string): Record<string, string | undefined> => (actionData?.form === form ? actionData.errors : {});
+  const locationName = (id: number) => locations.find((l) => l.id === id)?.name ?? `#${id}`;
+  const inviteValues = actionData?.form === "invite" ? (actionData.values as { email?: string; role?: string; locations?: number[] }) : {};
+  return (
+    <>
+      <h1>Staff</h1>
+      <FormMessage tone="success" message={loaderData.done} />
+      {actionData?.message ? <FormMessage message={actionData.message} /> : null}
+      <table>
+        <caption>Staff members ({members.length})</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name and e-mail</th>
+            <th scope="col">Role and locations</th>
+            <th scope="col">Status</th>
+            <th scope="col">Last sign-in</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {members.map((m) => {
+            const errs = errorsFor(`member-${m.id}`);
+            const self = m.id === loaderData.selfId;
+            return (
+              <tr key={m.id}>
+                <td>
+                  {m.name || "(not set yet)"}
+                  <br />
+                  {m.email}
+                </td>
+                <td>
+                  {STAFF_ROLE_LABELS[m.role as StaffRole]}
+                  {m.role === "owner" ? " (all locations)" : `: ${m.locationIds.map(locationName).join(", ") || "no location"}`}
+                </td>
+                <td>
+                  {m.status === "active" ? "Active" : m.status === "invited" ? "Invited" : "Disabled"}
+                  {m.sessions ? ` · ${m.sessions} session${m.sessions === 1 ? "" : "s"}` : ""}
+                </td>
+                <td>{m.lastSignInAt ? new Date(m.lastSignInAt).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "Never"}</td>
+                <td>
+                  {self ? (
+                    "This is you"
+                  ) : (
+                    <>
+                      <details open={Object.keys(errs).length > 0}>
+                        <summary>Change role or locations</summary>
+                        <Form method="post" reloadDocument>
+                          <CsrfInput token={csrfToken} />
+                          <input type="hidden" name="staffId" value={m.id} />
+                          <AccessFields prefix={`m${m.id}`} role={m.role} locationIds={m.locationIds} locations={locations} errors={errs} />
+                          <button type="submit" name="intent" value="access" className="console-button">
+                            Save role and locations for {m.email}
+                          </button>
+                        </Form>
+                      </details>
+                      <div className="console-actions">
+                        <Form method="post" reloadDocument>
+                          <CsrfInput token={csrfToken} />
+                          <input type="hidden" name="staffId" value={m.id} />
+                          <button type="submit" name="intent" value="sessions" className="console-button console-button--quiet">
+                            End sessions<span className="visually-hidden"> of {m.email}</span>
+                          </button>
+                        </Form>
+                        <Form method="post" reloadDocument>
+                          <CsrfInput token={csrfToken} />
+                          <input type="hidden" name="staffId" value={m.id} />
+                          {m.status === "disabled" ? (
+                            <button type="submit" name="intent" value="enable" className="console-button console-button--quiet">
+                              Re-enable<span className="visually-hidden"> {m.email}</span>
+                            </button>
+                          ) : (
+                            <button type="submit" name="intent" value="disable" className="console-button console-button--danger">
+                              Disable<span className="visually-hidden"> {m.email}</span>
+                            </button>
+                          )}
+                        </Form>
+                      </div>
+                    </>
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+
+      <h2 id="invite">Invite a staff member</h2>
+      {actionData?.form === "invite" && actionData.link ? (
+        <div className="console-alert console-alert--success" role="status">
+          <p>
+            Invitation made for <strong>{actionData.link.email}</strong>. Send them this link; it works once, for 24 hours:
+          </p>
+          <p className="console-secret" data-testid="invite-link">
+            {actionData.link.url}
+          </p>
+        </div>
+      ) : null}
+      <Form method="post" reloadDocument noValidate aria-labelledby="invite">
+        <CsrfInput token={csrfToken} />
+        <TextField name="email" label="E-mail address" type="email" autoComplete="off" defaultValue={inviteValues.email} error={errorsFor("invite").email} required />
+        <AccessFields prefix="invite" role={inviteValues.role} locationIds={inviteValues.locations ?? []} locations={locations} errors={errorsFor("invite")} />
+        <button type="submit" name="intent" value="invite" className="console-button">
+          Make an invitation link
+        </button>
+      </Form>
+    </>
+  );
+}

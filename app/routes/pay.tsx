@@ -1,0 +1,204 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, redirect } from "react-router";
+import { Link } from "~/components/link";
+import type { Route } from "./+types/pay";
+import { paymentPageClientLoader } from "~/components/payment-page-guard";
+import type { PaymentPageHandle } from "~/domain/payment-pages";
+import { routeMeta } from "~/components/route-meta";
+import { ErrorSummary, summaryErrors } from "~/components/error-summary";
+import { CsrfInput, FormErrors, SubmitButton } from "~/components/form";
+import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
+import { payLinkSchema } from "~/domain/portal-forms";
+import { formatCents } from "~/domain/money";
+import { formatDate } from "~/domain/calendar";
+import { newIdempotencyKey, portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { cardFormErrors } from "~/services/portal-card-forms.server";
+import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { notFound } from "~/services/http.server";
+import {
+  lookUpPayLink,
+  paidCookieHeader,
+  paidHere,
+  PAY_LINK_EXPIRED_MESSAGE,
+  PAY_LINK_USED_MESSAGE,
+  payLinkCardPayment,
+  payLinkPath,
+  payLinkPostLimited,
+  payLinkReceipt,
+  payLinkUnit,
+  payThroughLink,
+} from "~/services/pay-links.server";
+import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
+
+/**
+ * "Pay without a password" (decision 240): `/pay/{signed token}` shows only the location, the unit and
+ * the amount due, and takes the payment with the portal's card form and payment service. A used or
+ * expired link says so and points to sign-in; an unknown or tampered one is not found.
+ */
+export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
+
+/** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
+export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
+
+const SIGN_IN = "/customer-portal/login";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const ctx = await portalContext(context);
+  const found = await lookUpPayLink(ctx.db, params.token, ctx.now);
+  if (found.status === "unknown") throw notFound(portalHeaders());
+  if (found.status === "used") {
+    const receipt = (await paidHere(request, found.link.id)) ? await payLinkReceipt(ctx, found.link) : null;
+    if (receipt) return data({ state: "paid" as const, receipt }, { headers: portalHeaders() });
+    return data({ state: "used" as const, message: PAY_LINK_USED_MESSAGE }, { status: 410, headers: portalHeaders() });
+  }
+  if (found.status === "expired") return data({ state: "expired" as const, message: PAY_LINK_EXPIRED_MESSAGE }, { status: 410, headers: portalHeaders() });
+  const unit = await payLinkUnit(ctx, found.link);
+  if (!unit) throw notFound(portalHeaders());
+  const [payment, csrf] = await Promise.all([payLinkCardPayment(unit), getCsrfToken(request)]);
+  return data(
+    {
+      state: "valid" as const,
+      locationName: unit.location.name,
+      unitName: unit.lease.unitName,
+      due: Math.max(0, unit.lease.balance),
+      phone: unit.location.phoneNumber,
+      enabled: unit.settings.is_payments_enabled && unit.lease.status === "active",
+      payment,
+      today: ctx.today,
+      csrfToken: csrf.token,
+      idempotencyKey: newIdempotencyKey(),
+    },
+    { headers: portalHeaders(csrf.setCookie) },
+  );
+}
+
+export const action = keepFormThroughOutage(payAction, (form) => ({ result: outageResult(form, PAYMENT_UNAVAILABLE_MESSAGE) }));
+
+async function payAction({ request, context, params }: Route.ActionArgs) {
+  const ctx = await portalContext(context);
+  const self = payLinkPath(params.token);
+  const found = await lookUpPayLink(ctx.db, params.token, ctx.now);
+  if (found.status === "unknown") throw notFound(portalHeaders());
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  // Used or expired meanwhile: the page says so.
+  if (found.status !== "valid") throw redirect(self, { status: 303, headers: portalHeaders() });
+  const unit = await payLinkUnit(ctx, found.link);
+  if (!unit) throw notFound(portalHeaders());
+  const payment = await payLinkCardPayment(unit);
+  // Where this location takes no card here (or payments are off), the page says where to pay.
+  if (payment.kind !== "cards" || !unit.settings.is_payments_enabled || unit.lease.status !== "active") throw redirect(self, { status: 303, headers: portalHeaders() });
+  const submission = parseWithZod(formData, { schema: payLinkSchema(ctx.today, payment.accepted) });
+  const limited = await payLinkPostLimited(ctx.db, context.clientIp, ctx.now);
+  if (limited) return cardFormErrors(submission, { formErrors: [limited] });
+  if (submission.status !== "success") return cardFormErrors(submission);
+  const outcome = await payThroughLink(ctx, { signed: params.token, ...submission.value, ip: context.clientIp });
+  if (outcome.ok) throw redirect(self, { status: 303, headers: portalHeaders(await paidCookieHeader(outcome.linkId)) });
+  if (outcome.status !== "refused") throw redirect(self, { status: 303, headers: portalHeaders() });
+  return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
+}
+
+export const headers: Route.HeadersFunction = (args) => {
+  const h = portalRouteHeaders(args);
+  h.set("X-Robots-Tag", "noindex");
+  return h;
+};
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  routeMeta(matches, { title: "Pay your storage bill", description: "Pay your storage bill by card.", path: "/customer-portal/login", noindex: true });
+
+export default function PayLink({ loaderData, actionData }: Route.ComponentProps) {
+  if (loaderData.state === "paid") {
+    const { receipt } = loaderData;
+    return (
+      <>
+        <div className="alert alert--success" role="status">
+          <h1>Thank you, your payment was received.</h1>
+          <p>This link has now been used. A receipt was sent to the e-mail address the office has for you.</p>
+        </div>
+        <dl className="portal-facts portal-receipt">
+          <div>
+            <dt>Location</dt>
+            <dd>{receipt.locationName}</dd>
+          </div>
+          <div>
+            <dt>Unit</dt>
+            <dd>{receipt.unitName}</dd>
+          </div>
+          <div>
+            <dt>Amount paid</dt>
+            <dd data-testid="receipt-amount">{formatCents(receipt.amount)}</dd>
+          </div>
+          <div>
+            <dt>Date</dt>
+            <dd>{receipt.date ? formatDate(receipt.date) : ""}</dd>
+          </div>
+          <div>
+            <dt>Receipt number</dt>
+            <dd data-testid="receipt-number">{receipt.receiptNumber}</dd>
+          </div>
+        </dl>
+        <p>
+          <Link to={SIGN_IN}>Sign in to the customer portal</Link> to see your account.
+        </p>
+      </>
+    );
+  }
+  if (loaderData.state === "used" || loaderData.state === "expired") {
+    return (
+      <>
+        <h1>{loaderData.state === "used" ? "This link has already been used" : "This link has expired"}</h1>
+        <p data-testid="pay-link-state">{loaderData.message}</p>
+        <p>
+          <Link to={SIGN_IN}>Sign in to the customer portal</Link>
+        </p>
+      </>
+    );
+  }
+  return <PayForm page={loaderData} result={actionData?.result} />;
+}
+
+type ValidPage = Extract<Route.ComponentProps["loaderData"], { state: "valid" }>;
+
+function PayForm({ page, result }: { page: ValidPage; result: Route.ComponentProps["actionData"] extends infer A ? (A extends { result: infer R } ? R : undefined) : undefined }) {
+  const accepted = page.payment.kind === "cards" ? page.payment.accepted : [];
+  const schema = payLinkSchema(page.today, accepted);
+  const [form, fields] = useForm({
+    id: "pay-link",
+    lastResult: result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  return (
+    <>
+      <h1>Pay your storage bill</h1>
+      <p className="lead">
+        Unit <span data-testid="pay-link-unit">{page.unitName}</span> at <span data-testid="pay-link-location">{page.locationName}</span>. Amount due:{" "}
+        <strong data-testid="balance-due">{formatCents(page.due)}</strong>.
+      </p>
+      {page.enabled && page.payment.kind !== "cards" ? (
+        <PayElsewhere payment={page.payment} phone={page.phone} locationName={page.locationName} />
+      ) : !page.enabled ? (
+        <CallOffice phone={page.phone}>Online payments are not available right now. To pay your bill,</CallOffice>
+      ) : page.due <= 0 ? (
+        <p role="status">There is nothing to pay: the balance due is {formatCents(0)}.</p>
+      ) : (
+        <Form method="post" {...getFormProps(form)} noValidate className="stack-form">
+          <CsrfInput token={page.csrfToken} />
+          <input type="hidden" name="idempotency_key" value={page.idempotencyKey} />
+          <input type="hidden" name="expected_amount" value={page.due} />
+          {result ? <ErrorSummary errors={summaryErrors(form.allErrors, (["card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code"] as const).map((n) => fields[n]))} /> : null}
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <PaymentMethodFields fields={fields} savedCards={[]} today={page.today} allowSave={false} newCardLegend="Card" accepted={accepted} demonstration={page.payment.kind === "cards" && page.payment.demonstration} />
+          <SubmitButton pendingText="Paying…">Pay {formatCents(page.due)}</SubmitButton>
+        </Form>
+      )}
+      <p>
+        Have a sign-in? <Link to={SIGN_IN}>Sign in to the customer portal</Link> instead.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,165 @@
+import crypto from "node:crypto";
+import { and, eq, lt, or, sql } from "drizzle-orm";
+import { createCookie, redirect, type RouterContextProvider } from "react-router";
+import type { Database, Transaction } from "~/db/client.server";
+import { staffLocations, staffMembers, staffSessions } from "~/db/schema";
+import { scopeFor, STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from "~/domain/staff-roles";
+import { isSafeLocalPath } from "~/domain/safe-redirect";
+import { env } from "~/env.server";
+import { now as clockNow } from "~/platform/clock.server";
+import { cookieName, hostCookieOptions } from "./cookie-names.server";
+import { requireSite } from "./site-context.server";
+import { signedInStaffContext, type SignedInStaff } from "./staff-context.server";
+
+/**
+ * Staff sessions (issue 23, docs/decisions/247-staff-sessions.md). Like the tenants' (decision 051)
+ * but separate: the cookie `gh_staff` (`__Host-gh_staff` under HTTPS) holds a random id signed with
+ * the SESSION_SECRET list; HttpOnly, SameSite=Lax, Path=/, no Max-Age. The server keeps the id's
+ * SHA-256 in staff_sessions. A session ends after 30 minutes without a request (the expiry slides)
+ * and 12 hours after sign-in in any case; disabling a member deletes every session of theirs.
+ *
+ * A session made by the password step alone (`passwordOnly`) opens only the second-factor page;
+ * the second factor turns it into a full session (a new id, so the pre-factor cookie dies).
+ */
+export function staffSessionCookie() {
+  const e = env();
+  return createCookie(cookieName("gh_staff", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets });
+}
+
+export const staffSessionHash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");
+
+async function readStaffSessionId(request: Request): Promise<string | null> {
+  const id = await staffSessionCookie().parse(request.headers.get("Cookie"));
+  return typeof id === "string" && id.length >= 32 ? id : null;
+}
+
+/** Starts a session; returns the Set-Cookie header. */
+export async function createStaffSession(
+  db: Database | Transaction,
+  input: { staffId: number; now: Date; passwordOnly: boolean; ip?: string | null; userAgent?: string | null },
+): Promise<string> {
+  const id = crypto.randomBytes(32).toString("base64url");
+  await db.insert(staffSessions).values({
+    id: staffSessionHash(id),
+    staffId: input.staffId,
+    expiresAt: new Date(input.now.getTime() + (input.passwordOnly ? 10 * 60 * 1000 : STAFF_SESSION_IDLE_MS)),
+    factorAt: input.passwordOnly ? null : input.now,
+    passwordOnly: input.passwordOnly,
+    ip: input.ip ?? null,
+    userAgent: input.userAgent?.slice(0, 300) ?? null,
+    createdAt: input.now,
+  });
+  return staffSessionCookie().serialize(id);
+}
+
+export interface StaffSessionRow {
+  sessionHash: string;
+  staffId: number;
+  passwordOnly: boolean;
+  factorAt: Date | null;
+  createdAt: Date;
+}
+
+/**
+ * The session of this request, or null: unknown, expired (idle or past 12 hours: the row is deleted)
+ * or its member disabled. An active session's idle expiry slides (at most once a minute).
+ */
+export async function getStaffSession(db: Database, request: Request, now: Date): Promise<StaffSessionRow | null> {
+  const id = await readStaffSessionId(request);
+  if (!id) return null;
+  const h = staffSessionHash(id);
+  const row = await db.query.staffSessions.findFirst({ where: eq(staffSessions.id, h) });
+  if (!row) return null;
+  const hardEnd = row.createdAt.getTime() + STAFF_SESSION_MAX_MS;
+  if (row.expiresAt.getTime() <= now.getTime() || hardEnd <= now.getTime()) {
+    await db.delete(staffSessions).where(eq(staffSessions.id, h));
+    return null;
+  }
+  if (!row.passwordOnly) {
+    const wanted = Math.min(hardEnd, now.getTime() + STAFF_SESSION_IDLE_MS);
+    if (wanted - row.expiresAt.getTime() > 60_000) {
+      await db.update(staffSessions).set({ expiresAt: new Date(wanted) }).where(eq(staffSessions.id, h));
+    }
+  }
+  return { sessionHash: h, staffId: row.staffId, passwordOnly: row.passwordOnly, factorAt: row.factorAt, createdAt: row.createdAt };
+}
+
+/** Ends this request's session; returns the Set-Cookie header that clears the cookie. */
+export async function destroyStaffSession(db: Database, request: Request): Promise<string> {
+  const id = await readStaffSessionId(request);
+  if (id) await db.delete(staffSessions).where(eq(staffSessions.id, staffSessionHash(id)));
+  return staffSessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
+}
+
+/** Deletes expired staff sessions (the daily job may call it). */
+export async function pruneStaffSessions(db: Database, now: Date): Promise<void> {
+  await db
+    .delete(staffSessions)
+    .where(or(lt(staffSessions.expiresAt, now), lt(staffSessions.createdAt, new Date(now.getTime() - STAFF_SESSION_MAX_MS))));
+}
+
+/** The signed-in member of a full (second factor given) session, with role and locations; null otherwise. */
+export async function loadSignedInStaff(db: Database, request: Request, input: { accountId: number; now: Date; ip: string | null }): Promise<SignedInStaff | null> {
+  const session = await getStaffSession(db, request, input.now);
+  if (!session || session.passwordOnly || !session.factorAt) return null;
+  const member = await db.query.staffMembers.findFirst({
+    where: and(eq(staffMembers.id, session.staffId), eq(staffMembers.accountId, input.accountId)),
+  });
+  if (!member || member.disabledAt || !member.passwordHash) {
+    await db.delete(staffSessions).where(eq(staffSessions.id, session.sessionHash));
+    return null;
+  }
+  const locs = await db.select({ id: staffLocations.locationId }).from(staffLocations).where(eq(staffLocations.staffId, member.id));
+  return {
+    staffId: member.id,
+    accountId: member.accountId,
+    email: member.email,
+    name: member.name || member.email,
+    role: member.role,
+    scope: scopeFor(member.role, locs.map((l) => l.id)),
+    factorAt: session.factorAt,
+    sessionHash: session.sessionHash,
+    ip: input.ip,
+  };
+}
+
+/** Where to go after signing in: a safe local path under /admin (not the sign-in pages), else /admin. */
+export function safeAdminPath(value: unknown): string {
+  if (typeof value !== "string" || !isSafeLocalPath(value)) return "/admin";
+  const path = value.split(/[?#]/, 1)[0]!;
+  if (path !== "/admin" && !path.startsWith("/admin/")) return "/admin";
+  if (path.startsWith("/admin/sign-in") || path.startsWith("/admin/sign-out") || path.startsWith("/admin/invite")) return "/admin";
+  return value;
+}
+
+/** The sign-in page's URL that comes back to this request's page (a GET's own path; else the home). */
+export function signInUrlFor(request: Request): string {
+  const url = new URL(request.url);
+  const back = request.method === "GET" ? safeAdminPath(`${url.pathname}${url.search}`) : "/admin";
+  return back === "/admin" ? "/admin/sign-in" : `/admin/sign-in?next=${encodeURIComponent(back)}`;
+}
+
+type Context = Readonly<RouterContextProvider>;
+
+/**
+ * The console layout's middleware (routes/admin.layout.tsx): before any loader or action under it
+ * runs, the staff session; not signed in (or only half: password without a second factor) → the
+ * sign-in page, coming back here afterwards.
+ */
+export async function staffSessionMiddleware({ request, context }: { request: Request; context: Context }): Promise<void> {
+  const { account } = await requireSite(context);
+  const staff = await loadSignedInStaff(context.db, request, { accountId: account.id, now: clockNow(), ip: context.clientIp || null });
+  if (!staff) throw redirect(signInUrlFor(request), { status: 303, headers: { "Cache-Control": "no-store" } });
+  context.set(signedInStaffContext, staff);
+}
+
+/** Ends every session of a member (disabling, "end sessions", a role change). */
+export async function endStaffSessions(db: Database | Transaction, staffId: number): Promise<number> {
+  const ended = await db.delete(staffSessions).where(eq(staffSessions.staffId, staffId)).returning({ id: staffSessions.id });
+  return ended.length;
+}
+
+/** Marks the second factor given now in this session (re-authentication for sensitive actions). */
+export async function markFactorFresh(db: Database, sessionHash: string, now: Date): Promise<void> {
+  await db.update(staffSessions).set({ factorAt: now }).where(sql`${staffSessions.id} = ${sessionHash}`);
+}
