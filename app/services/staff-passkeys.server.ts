@@ -1,5 +1,5 @@
 /**
- * Passkeys (WebAuthn) as a second factor for staff (issue 23; docs/decisions/270–272), with
+ * Passkeys (WebAuthn) as a second factor for staff (issue 23; docs/decisions/270–273), with
  * @simplewebauthn/server. A passkey is an alternative to the TOTP code after the password, never
  * instead of the password; TOTP and the recovery codes stay (a page without JavaScript uses them).
  *
@@ -35,10 +35,13 @@ import { env } from "~/env.server";
 import { recordAudit } from "./audit.server";
 import { addressKey, clearRateLimit, hitRateLimits, refundRateLimit } from "./rate-limit.server";
 import { publicOrigin } from "./site-origin.server";
+import { STAFF_SIGNIN_WINDOW_MS } from "./staff-auth.server";
+import { createStaffSession } from "./staff-session.server";
 
 /** How long a challenge may be answered. */
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60 * 1000;
-export const PASSKEY_WINDOW_MS = 15 * 60 * 1000;
+/** The same 15-minute window as the password and code guesses. */
+export const PASSKEY_WINDOW_MS = STAFF_SIGNIN_WINDOW_MS;
 export const PASSKEY_LIMIT_PER_MEMBER = 10;
 export const PASSKEY_LIMIT_PER_ADDRESS = 30;
 /** At most this many passkeys per member. */
@@ -361,6 +364,12 @@ export async function registerPasskey(
   return { ok: true, passkey: saved };
 }
 
+/** Counts a removal against the member's own limit (a form that changes state is rate-limited). */
+export async function countPasskeyRemoval(db: Database, staffId: number, now: Date): Promise<PasskeyFailure | null> {
+  const [r] = await hitRateLimits(db, [{ key: `staff-passkey-remove:staff:${staffId}`, limit: PASSKEY_LIMIT_PER_ADDRESS, windowMs: PASSKEY_WINDOW_MS }], now);
+  return r && !r.allowed ? { ok: false, limited: true, message: limitedMessage(r.retryAfterMinutes) } : null;
+}
+
 /** Removes one of the member's own passkeys. False when it is not theirs (or gone). */
 export async function removePasskey(
   db: Database,
@@ -487,4 +496,23 @@ export async function verifyPasskey<T = undefined>(
   if (!done) return fail("passkey used twice at once", passkey.id);
   await forgiveAttempt(db, member.id, input.ip);
   return { ok: true, passkeyId: passkey.id, value: done.value };
+}
+
+/**
+ * The second step of sign-in with a passkey, for a password-only session: right, the password-only
+ * session is replaced by a full one (a new id) in the same transaction as the audit row; returns its
+ * Set-Cookie header.
+ */
+export async function passkeySignIn(
+  db: Database,
+  input: { accountId: number; staffId: number; sessionHash: string; response: unknown; rp: RelyingParty; ip: string; now: Date; userAgent?: string | null },
+): Promise<PasskeyVerified<string> | PasskeyFailure> {
+  return verifyPasskey(db, {
+    ...input,
+    purpose: "sign_in",
+    then: async (tx) => {
+      await tx.delete(staffSessions).where(eq(staffSessions.id, input.sessionHash));
+      return createStaffSession(tx, { staffId: input.staffId, now: input.now, passwordOnly: false, ip: input.ip, userAgent: input.userAgent });
+    },
+  });
 }
