@@ -75,9 +75,10 @@ export function matchPage(tree: RouteObject[], target: string): MatchedPage {
   const pagePath = data ? pathname.replace(/(?:\/?_root)?\.data$/, "") || "/" : pathname;
   const matches = matchRoutes(tree, pagePath) ?? [];
   const paymentPage = isPaymentRoute(matches.map((m) => m.route.handle));
-  const consolePage = isConsoleRoute(matches.map((m) => m.route.handle));
+  // Said only when true (the payment pages' answers are unchanged).
+  const console = isConsoleRoute(matches.map((m) => m.route.handle)) ? { consolePage: true } : {};
   const leaf = matches.at(-1);
-  if (!leaf || data) return { paymentPage, consolePage, canonicalPath: null };
+  if (!leaf || data) return { paymentPage, ...console, canonicalPath: null };
   // The catch-all (404) route has no canonical spelling.
   const pattern = matches
     .map((m) => m.route.path)
@@ -85,9 +86,9 @@ export function matchPage(tree: RouteObject[], target: string): MatchedPage {
     .join("/")
     .split("/")
     .filter(Boolean);
-  if (pattern.some((s) => s === "*" || s.endsWith("?"))) return { paymentPage, consolePage, canonicalPath: null };
+  if (pattern.some((s) => s === "*" || s.endsWith("?"))) return { paymentPage, ...console, canonicalPath: null };
   const sent = pagePath.split("/").filter(Boolean);
-  if (sent.length !== pattern.length) return { paymentPage, consolePage, canonicalPath: null };
+  if (sent.length !== pattern.length) return { paymentPage, ...console, canonicalPath: null };
   const canonical = "/" + pattern.map((segment, i) => (segment.startsWith(":") ? sent[i] : segment)).join("/");
-  return { paymentPage, consolePage, canonicalPath: canonical === sentPath(target) ? null : canonical };
+  return { paymentPage, ...console, canonicalPath: canonical === sentPath(target) ? null : canonical };
 }

@@ -1,10 +1,10 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.not-found";
 import { consoleRouteHeaders } from "~/services/console.server";
+import { notFound } from "~/services/http.server";
 
 /** Any other path under /admin, for a signed-in member: 404 in the console's layout. */
 export function loader() {
-  throw data({ message: "Not found" }, { status: 404 });
+  throw notFound();
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;

@@ -4,9 +4,9 @@ import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/admin
 import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff-roles";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { hitRateLimit } from "~/services/rate-limit.server";
+import { notFound } from "~/services/http.server";
 import { siteOriginFor } from "~/services/site-origin.server";
-import { accountLocations, changeStaffAccess, endMemberSessions, inviteStaff, listStaff, requireFreshFactor, setStaffDisabled } from "~/services/staff-admin.server";
+import { accountLocations, changeStaffAccess, countStaffChange, endMemberSessions, inviteStaff, listStaff, requireFreshFactor, setStaffDisabled } from "~/services/staff-admin.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -51,7 +51,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   requirePermission(staff, "staff.manage");
   const now = clockNow();
   requireFreshFactor(staff, request, now);
-  const limit = await hitRateLimit(context.db, { key: `staff-admin:staff:${staff.staffId}`, limit: 60, windowMs: 15 * 60 * 1000, now });
+  const limit = await countStaffChange(context.db, staff, now);
   if (!limit.allowed) return data({ form: "all", errors: {} as Record<string, string>, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.`, link: null, values: {} }, { status: 429, headers: consoleHeaders() });
   const intent = String(form.get("intent") ?? "");
   const staffId = Number(form.get("staffId"));
@@ -62,7 +62,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (!result.ok) return data({ form: "invite", errors: result.errors as Record<string, string>, message: null, link: null, values: { email, role, locations: ids(form) } }, { status: 400, headers: consoleHeaders() });
     return data({ form: "invite", errors: {}, message: null, link: { url: result.link, email: email.trim().toLowerCase() }, values: {} }, { headers: consoleHeaders() });
   }
-  if (!Number.isInteger(staffId) || staffId <= 0) throw data({ message: "Not found" }, { status: 404 });
+  if (!Number.isInteger(staffId) || staffId <= 0) throw notFound();
   const result =
     intent === "access"
       ? await changeStaffAccess(context.db, staff, { staffId, role: String(form.get("role") ?? ""), locationIds: ids(form), now })

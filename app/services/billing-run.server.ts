@@ -10,6 +10,7 @@ import { queueEmail, sendQueuedEmail } from "./email.server";
 import { withReminderPayLink } from "./pay-links.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { pruneTenantSessions } from "./session.server";
+import { pruneStaffSessions } from "./staff-session.server";
 import { pruneRateLimits } from "./rate-limit.server";
 import { pruneResetTokens } from "./auth.server";
 import { logger } from "~/logger.server";
@@ -187,6 +188,7 @@ export function startBillingSchedule(db: Database, options: { pgliteDir?: string
       if (!done?.finishedAt) {
         await runBilling(db, { runDate, now, log: (l) => logger.info(l) });
         await pruneTenantSessions(db, now);
+        await pruneStaffSessions(db, now);
         await pruneRateLimits(db, now);
         await pruneResetTokens(db, now);
       }

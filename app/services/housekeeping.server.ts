@@ -15,7 +15,6 @@ import { sweepAbandonedRentals, sweepUnrecordedCharges } from "./rental.server";
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { prunePayLinks } from "./pay-links.server";
-import { pruneStaffSessions } from "./staff-session.server";
 import { logger } from "~/logger.server";
 import { pruneSiteLinkJournal, startSiteLinkSync } from "~/storage-software/index.server";
 import { env } from "~/env.server";
@@ -44,8 +43,6 @@ export async function runHousekeeping(
   const outbox = await pruneOutbox(db, now);
   const journal = await pruneSiteLinkJournal(db, now);
   const payLinksDeleted = await prunePayLinks(db, now);
-  // Staff sessions past their idle or 12-hour end (issue 23): already refused, now deleted.
-  await pruneStaffSessions(db, now);
   return {
     reservations,
     checkouts,

@@ -11,7 +11,8 @@ import type { Database, Transaction } from "~/db/client.server";
 import { locations, staffInvites, staffLocations, staffMembers, staffSessions } from "~/db/schema";
 import { FRESH_FACTOR_MS, STAFF_INVITE_TTL_MS, STAFF_ROLES, type StaffRole } from "~/domain/staff-roles";
 import { recordAudit } from "./audit.server";
-import { inviteTokenHash } from "./staff-auth.server";
+import { hitRateLimit } from "./rate-limit.server";
+import { inviteTokenHash, STAFF_SIGNIN_WINDOW_MS } from "./staff-auth.server";
 import { auditActor, type SignedInStaff } from "./staff-context.server";
 import { endStaffSessions } from "./staff-session.server";
 
@@ -191,6 +192,11 @@ export async function setStaffDisabled(db: Database, by: SignedInStaff, input: {
     });
     return { ok: true } as const;
   });
+}
+
+/** The staff page's form limit: 60 changes per owner per 15 minutes. */
+export function countStaffChange(db: Database, by: SignedInStaff, now: Date) {
+  return hitRateLimit(db, { key: `staff-admin:staff:${by.staffId}`, limit: 60, windowMs: STAFF_SIGNIN_WINDOW_MS, now });
 }
 
 /** Whether the member gave a second factor within the last few minutes (decision 250). */

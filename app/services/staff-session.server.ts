@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, lt, or, sql } from "drizzle-orm";
+import { and, eq, lt, or } from "drizzle-orm";
 import { createCookie, redirect, type RouterContextProvider } from "react-router";
 import type { Database, Transaction } from "~/db/client.server";
 import { staffLocations, staffMembers, staffSessions } from "~/db/schema";
@@ -157,9 +157,4 @@ export async function staffSessionMiddleware({ request, context }: { request: Re
 export async function endStaffSessions(db: Database | Transaction, staffId: number): Promise<number> {
   const ended = await db.delete(staffSessions).where(eq(staffSessions.staffId, staffId)).returning({ id: staffSessions.id });
   return ended.length;
-}
-
-/** Marks the second factor given now in this session (re-authentication for sensitive actions). */
-export async function markFactorFresh(db: Database, sessionHash: string, now: Date): Promise<void> {
-  await db.update(staffSessions).set({ factorAt: now }).where(sql`${staffSessions.id} = ${sessionHash}`);
 }

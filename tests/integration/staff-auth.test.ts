@@ -23,6 +23,7 @@ import type { SignedInStaff } from "~/services/staff-context.server";
 import { loader as staffLoader } from "~/routes/admin.staff";
 import { loader as notFoundLoader } from "~/routes/admin.not-found";
 import { loader as homeLoader } from "~/routes/admin._index";
+import { loader as auditCsvLoader } from "~/routes/admin.audit[.]csv";
 import { createTestDatabase } from "./db";
 import { callLayouts, callRoute } from "./route-helpers";
 
@@ -315,6 +316,22 @@ describe("the console's access and staff management", () => {
     expect(await endMemberSessions(handle.db, by, { staffId: m.staffId, now: at(4000) })).toEqual({ ok: true });
     expect(await loadSignedInStaff(handle.db, req(m.fullCookie), { accountId, now: at(5000), ip: null })).toBeNull();
     expect(await lastAudit("staff.sessions_ended")).toMatchObject({ entityId: String(m.staffId), detail: { sessionsEnded: 1 } });
+  });
+});
+
+describe("the audit trail's CSV", () => {
+  it("holds exactly the filtered rows, defuses formulas, and is audited itself", async () => {
+    const owner = await enrolledMember("owner", [], new Date());
+    // A failed sign-in whose typed e-mail starts like a formula.
+    await staffPasswordStep(handle.db, { accountId, email: "=HYPERLINK(1)@example.com", password: "x", ip: "10.9.0.1", now: new Date() });
+    const res = await callRoute(auditCsvLoader, handle.db, `/admin/audit.csv?action=staff.sign_in_failed&from=${new Date().toISOString().slice(0, 10)}`, { init: { headers: { Cookie: owner.fullCookie } } });
+    const body = await res.response!.text();
+    expect(res.response!.headers.get("Content-Type")).toContain("text/csv");
+    const lines = body.trim().split("\r\n").slice(1);
+    expect(lines.length).toBeGreaterThan(0);
+    expect(lines.every((l) => l.includes("staff.sign_in_failed"))).toBe(true);
+    expect(body).toContain("'=hyperlink(1)@example.com");
+    expect(await lastAudit("audit.exported")).toMatchObject({ staffId: owner.staffId, detail: { rows: lines.length, filter: { action: "staff.sign_in_failed" } } });
   });
 });
 
