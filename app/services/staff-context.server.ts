@@ -12,7 +12,6 @@
 import { createContext, data, type RouterContextProvider } from "react-router";
 import { notFound } from "./http.server";
 import { can, inScope, type LocationScope, type StaffPermission, type StaffRole } from "~/domain/staff-roles";
-import { notFound } from "./http.server";
 
 export interface SignedInStaff {
   staffId: number;
