@@ -27,7 +27,11 @@ import {
   verifyPasskey,
   type RelyingParty,
 } from "~/services/staff-passkeys.server";
+import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
+import { createStaffSession, getStaffSession } from "~/services/staff-session.server";
+import { action as codeAction, loader as codeLoader } from "~/routes/admin.sign-in.code";
 import { createTestDatabase } from "./db";
+import { callRoute } from "./route-helpers";
 import { otherPrivateKey, SoftAuthenticator } from "./webauthn-authenticator";
 
 let handle: DatabaseHandle;
@@ -328,5 +332,42 @@ describe("relying party", () => {
     expect(passkeyName("  My\u200b  key\n")).toBe("My key");
     expect(passkeyName(undefined)).toBe("Passkey");
     expect(passkeyName("x".repeat(100))).toHaveLength(60);
+  });
+});
+
+describe("the code page (route)", () => {
+  it("offers a member's passkey and signs in with it: a full session replaces the password-only one; a replay is refused", async () => {
+    const m = await member();
+    const site = relyingParty((await getWebsite(handle.db))!);
+    const now = new Date();
+    // A passkey registered for the site's own relying party.
+    const auth = new SoftAuthenticator({ origin: site.origin, rpId: site.id, counter: 1 });
+    const reg = await passkeyRegistrationOptions(handle.db, { accountId, staffId: m.staffId, sessionHash: m.fullSession, rp: site, now });
+    expect(await registerPasskey(handle.db, { accountId, staffId: m.staffId, sessionHash: m.fullSession, response: auth.register(reg.ok ? reg.options.challenge : ""), name: "Desk PC", rp: site, ip: IP, now })).toMatchObject({ ok: true });
+
+    const staffCookie = (await createStaffSession(handle.db, { staffId: m.staffId, now, passwordOnly: true })).split(";")[0]!;
+    const pending = (await getStaffSession(handle.db, new Request("http://localhost/admin", { headers: { Cookie: staffCookie } }), now))!;
+    const csrf = await getCsrfToken(new Request("http://localhost/admin/sign-in/code"));
+    const cookie = `${staffCookie}; ${csrf.setCookie!.split(";")[0]}`;
+    const page = await callRoute<{ passkeyOptions: string | null }>(codeLoader, handle.db, "/admin/sign-in/code", { init: { headers: { Cookie: cookie } } });
+    const options = JSON.parse(page.data.passkeyOptions!) as { challenge: string; rpId: string; allowCredentials: Array<{ id: string }> };
+    expect(options).toMatchObject({ rpId: site.id, allowCredentials: [{ id: auth.id }] });
+
+    const post = (response: unknown) => {
+      const body = new URLSearchParams({ [CSRF_FIELD]: csrf.token, intent: "passkey", next: "/admin/staff", response: JSON.stringify(response) });
+      return callRoute<{ message: string | null }>(codeAction, handle.db, "/admin/sign-in/code", { init: { method: "POST", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } }, clientIp: IP });
+    };
+    const response = auth.assert(options.challenge);
+    const signedIn = await post(response);
+    expect(signedIn.status).toBe(303);
+    expect(signedIn.headers.get("Location")).toBe("/admin/staff");
+    expect(signedIn.headers.getSetCookie().some((c) => /^gh_staff=/.test(c) && !c.startsWith(`${staffCookie};`))).toBe(true);
+    expect(await handle.db.query.staffSessions.findFirst({ where: eq(staffSessions.id, pending.sessionHash) })).toBeUndefined();
+    expect((await audits(m.staffId, "staff.sign_in"))[0]?.detail).toMatchObject({ method: "passkey", passkey: "Desk PC" });
+
+    // The same answer again with the old cookie: its session is gone, so back to the password step.
+    const again = await post(response);
+    expect(again.headers.get("Location")).toBe("/admin/sign-in");
+    expect(again.headers.getSetCookie().some((c) => /^gh_staff=[^;]/.test(c))).toBe(false);
   });
 });
