@@ -31,6 +31,20 @@ export function leaseDocumentPath(leaseId: number | string, now: Date = clockNow
   return `/rent/lease/${leaseId}?token=${expires}.${leaseMac(leaseId, expires, env().sessionSecrets[0]!)}`;
 }
 
+/**
+ * The lease line of an e-mail (the welcome e-mail and the back office's resend): an expiring link
+ * made now. Computed once per e-mail by the caller (`now` fixed), so the line and its secrets match.
+ */
+export function leaseLinkLine(origin: string, leaseId: number | string, now: Date = clockNow()): string {
+  return `Your lease: ${origin}${leaseDocumentPath(leaseId, now)}`;
+}
+
+/** The lease link's forms to seal in the outbox (decisions 071, 198): absolute, and the path alone. */
+export function leaseLinkSecrets(origin: string, leaseId: number | string, now: Date = clockNow()): string[] {
+  const path = leaseDocumentPath(leaseId, now);
+  return [`${origin}${path}`, path];
+}
+
 /** The portal's link to a lease: no token, it opens for the signed-in tenant who holds the lease. */
 export function portalLeasePath(leaseId: number | string): string {
   return `/rent/lease/${leaseId}`;

@@ -22,7 +22,7 @@ import { CARD_DECLINED_MESSAGE } from "./card-attempts.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { rentalDetails, clearSignature, renewRentalKey, sha256, type Rental, type TenantDetails } from "./rental.server";
 import { sendEmail } from "./email.server";
-import { leaseDocumentPath } from "./lease-links.server";
+import { leaseLinkLine, leaseLinkSecrets } from "./lease-links.server";
 import { AUTOPAY_NOT_SET_UP, autopaySetupPath } from "./rental-confirmation.server";
 import { loadRentalContext, type RentalContext } from "./rental-context.server";
 import { publicOrigin } from "./site-origin.server";
@@ -175,20 +175,35 @@ export async function sweepConfirmingRentals(db: Database, now: Date): Promise<n
   let settled = 0;
   for (const c of waiting) {
     try {
-      const ctx = await loadRentalContext(db, String(c.unitTypeId), now);
-      if (!ctx) continue;
-      const [row] = await db
-        .select({ domain: websites.domain })
-        .from(locations)
-        .innerJoin(websites, eq(websites.accountId, locations.accountId))
-        .where(eq(locations.id, c.locationId));
-      const outcome = await confirmRental(db, ctx, c, { now, origin: publicOrigin({ domain: row?.domain ?? "localhost" }) });
-      if (outcome.status !== "pending") settled++;
+      const outcome = await confirmOneRental(db, c, now);
+      if (outcome && outcome.status !== "pending") settled++;
     } catch {
       // The software is unreachable: the next sweep tries again.
     }
   }
   return settled;
+}
+
+/** One checkout's move-in read back (the sweep's path), with the welcome email when it went through; null when its unit type is gone. */
+async function confirmOneRental(db: Database, c: Rental, now: Date): Promise<MoveInCheck | null> {
+  const ctx = await loadRentalContext(db, String(c.unitTypeId), now);
+  if (!ctx) return null;
+  const [row] = await db
+    .select({ domain: websites.domain })
+    .from(locations)
+    .innerJoin(websites, eq(websites.accountId, locations.accountId))
+    .where(eq(locations.id, c.locationId));
+  return confirmRental(db, ctx, c, { now, origin: publicOrigin({ domain: row?.domain ?? "localhost" }) });
+}
+
+/**
+ * The back office's "retry" of a move-in whose outcome is unknown (issue 23, decision 261): the same
+ * reconciliation as the sweep, for one checkout: SiteLink is read back, never sent the move-in again.
+ * Throws when the software cannot be reached (the caller says so).
+ */
+export async function confirmRentalMoveIn(db: Database, rentalId: string, now: Date): Promise<MoveInCheck | null> {
+  const [c] = await db.select().from(rentals).where(eq(rentals.id, rentalId));
+  return c ? confirmOneRental(db, c, now) : null;
 }
 
 async function sendMoveInEmail(
@@ -216,7 +231,7 @@ async function sendMoveInEmail(
     `Paid through ${quote.paidThroughDate}. Next payment of ${formatCents(quote.monthlyTotal)} due ${quote.nextDueDate}.`,
     ...autopayNote,
     "",
-    `Your lease: ${input.origin}${leaseDocumentPath(result.leaseId)}`,
+    leaseLinkLine(input.origin, result.leaseId),
     `Pay your bill and manage your account: ${input.origin}/customer-portal/login (sign in with ${details.email} and the password you chose).`,
     "",
     `Questions? Call us at ${formatPhone(ctx.location.phoneNumber)}.`,
@@ -226,6 +241,6 @@ async function sendMoveInEmail(
     to: details.email,
     subject: `Your rental at ${ctx.operatorName} ${ctx.location.name}`,
     text,
-    secrets: [`${input.origin}${leaseDocumentPath(result.leaseId)}`, leaseDocumentPath(result.leaseId), result.gateCode],
+    secrets: [...leaseLinkSecrets(input.origin, result.leaseId), result.gateCode],
   });
 }

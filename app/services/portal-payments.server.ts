@@ -3,10 +3,10 @@ import { payments } from "~/db/schema";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/calendar";
 import type { ParsedMethod } from "~/domain/portal-forms";
-import type { Payment, StorageSoftware } from "~/storage-software/port";
+import type { Payment, Receipt, StorageSoftware } from "~/storage-software/port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
-import { sendEmail } from "./email.server";
+import { sendEmail, type OutgoingEmail } from "./email.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, CARD_DECLINED_MESSAGE, type CardAttemptTicket } from "./card-attempts.server";
 import { lineTotal } from "~/domain/billing";
@@ -34,7 +34,19 @@ async function alreadyUsed(ctx: PortalContext, idempotencyKey: string): Promise<
 async function emailReceipt(ctx: PortalContext, storage: StorageSoftware, tenantId: string, payment: Payment, origin: string) {
   const [tenant, receipt] = await Promise.all([storage.getTenant(tenantId), storage.getReceipt(tenantId, payment.id)]);
   if (!tenant || !receipt) return;
-  await sendEmail(ctx.db, {
+  await sendEmail(ctx.db, receiptEmail({ tenant, receipt, payment, origin, siteName: ctx.siteName }));
+}
+
+/** The receipt e-mail of a payment: sent once after the payment, and again from the back office (issue 23). */
+export function receiptEmail(input: {
+  tenant: { email: string; firstName: string };
+  receipt: Pick<Receipt, "unitName" | "description" | "balance" | "paidThroughDate">;
+  payment: Pick<Payment, "id" | "amount" | "cardBrand" | "cardLast4" | "authReference">;
+  origin: string;
+  siteName: string;
+}): OutgoingEmail {
+  const { tenant, receipt, payment } = input;
+  return {
     to: tenant.email,
     subject: `Payment receipt: ${formatCents(payment.amount)}`,
     text: [
@@ -45,11 +57,11 @@ async function emailReceipt(ctx: PortalContext, storage: StorageSoftware, tenant
       `Card: ${payment.cardBrand} ending ${payment.cardLast4}. Authorisation: ${payment.authReference ?? ""}.`,
       `Balance now: ${formatCents(Math.max(0, receipt.balance))}. Paid through: ${formatDate(receipt.paidThroughDate)}.`,
       "",
-      `Receipt: ${origin}/customer-portal/receipts/${payment.id}`,
+      `Receipt: ${input.origin}/customer-portal/receipts/${payment.id}`,
       "",
-      ctx.siteName,
+      input.siteName,
     ].join("\n"),
-  });
+  };
 }
 
 const last4Of = (method: ParsedMethod) => (method.kind === "card" ? method.card.number.slice(-4) : null);

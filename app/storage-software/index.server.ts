@@ -14,6 +14,8 @@ export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
 export { verifySiteLinkLocation, formatGoLiveReport, type GoLiveReport } from "./sitelink/verify";
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
+// The back office's journal desk (issue 23, decision 261): rows needing attention, marking one resolved.
+export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type JournalDeskRow } from "./sitelink/journal-desk";
 
 export type { LocationRef };
 

@@ -9,9 +9,8 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, auditEvents, leadFollowUps, ledgerEntries, leases, locations, payments, rentals, staffMembers, unitTypes, units } from "~/db/schema";
+import { accounts, auditEvents, leadFollowUps, ledgerEntries, leases, locations, payments, rentals, unitTypes, units } from "~/db/schema";
 import type { StaffRole } from "~/domain/staff-roles";
-import { scopeFor } from "~/domain/staff-roles";
 import { getCsrfToken } from "~/services/csrf.server";
 import { submitContactMessage } from "~/services/contact.server";
 import { placeMoveIn } from "~/services/move-in.server";
@@ -39,6 +38,7 @@ import { storageFor } from "~/storage-software/index.server";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 import { loadContext } from "./route-helpers";
+import { signedInStaffMember } from "./staff-fixtures";
 
 const DECLINED_CARD = "4000000000009995"; // the test gateway declines it (insufficient funds)
 /** Two hours after the rentals were started: the unpaid ones are abandoned. */
@@ -54,9 +54,10 @@ let portalLeaseId: number;
 let declinedCheckoutId: string;
 const reference = (checkoutId: string) => createHash("sha256").update(checkoutId).digest("hex").slice(0, 20);
 
+/** A signed-in member (tests/integration/staff-fixtures.ts), as the console's middleware gives them to the routes. */
 async function member(name: string, role: StaffRole, locationIds: number[]): Promise<SignedInStaff> {
-  const [row] = await handle.db.insert(staffMembers).values({ accountId, email: `${name}@office.example`, name, role }).returning({ id: staffMembers.id });
-  return { staffId: row!.id, accountId, email: `${name}@office.example`, name, role, scope: scopeFor(role, locationIds), factorAt: LATER, sessionHash: "x", ip: "198.51.100.7" };
+  const m = await signedInStaffMember(handle.db, { accountId, role, locationIds, name });
+  return { ...m.signedIn, ip: "198.51.100.7" };
 }
 
 const viewer = (s: SignedInStaff) => ({ accountId: s.accountId, scope: s.scope });

@@ -127,6 +127,15 @@ export const sitelinkWrites = pgTable(
     startedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp({ withTimezone: true }),
     lastError: text(),
+    /**
+     * Marked resolved at the back office (issue 23, decision 261): the operator checked SiteLink and
+     * dealt with the row by hand. The state stays what the journal knows (an unknown outcome is never
+     * turned into "done" or "failed" on a person's word); the row leaves the lists of rows needing
+     * attention. The note says what was done; the audit trail says who and when, too.
+     */
+    resolvedAt: timestamp({ withTimezone: true }),
+    resolvedByStaffId: integer(),
+    resolutionNote: text(),
   },
   (t) => [
     index("sitelink_writes_open_idx").on(t.locationId, t.state, t.startedAt),

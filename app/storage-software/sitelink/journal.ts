@@ -252,10 +252,14 @@ export async function pruneJournal(db: Executor, now: Date): Promise<{ deleted: 
   const deleted = await db
     .delete(sitelinkWrites)
     .where(
-      and(
-        inArray(sitelinkWrites.state, ["done", "failed"]),
-        lt(sitelinkWrites.finishedAt, retention),
-        or(ne(sitelinkWrites.operation, "TenantNewDetailed_v3"), ne(sitelinkWrites.state, "done")),
+      or(
+        and(
+          inArray(sitelinkWrites.state, ["done", "failed"]),
+          lt(sitelinkWrites.finishedAt, retention),
+          or(ne(sitelinkWrites.operation, "TenantNewDetailed_v3"), ne(sitelinkWrites.state, "done")),
+        ),
+        // Marked resolved at the back office (decision 261): settled by a person, kept as long.
+        and(inArray(sitelinkWrites.state, ["pending", "unknown", "failed"]), lt(sitelinkWrites.resolvedAt, retention)),
       ),
     )
     .returning({ key: sitelinkWrites.idempotencyKey });

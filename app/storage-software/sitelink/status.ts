@@ -4,7 +4,7 @@
  * resolves), the last sync, the last full sync, the last error, and the write-journal rows that need
  * attention (unknown outcomes, pending calls older than a write timeout, recent failures).
  */
-import { and, asc, desc, eq, gte, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, gte, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
@@ -91,6 +91,8 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: EnvSou
       .where(
         and(
           eq(sitelinkWrites.locationId, loc.id),
+          // A row marked resolved at the back office no longer needs attention (decision 261).
+          isNull(sitelinkWrites.resolvedAt),
           or(
             eq(sitelinkWrites.state, "unknown"),
             and(eq(sitelinkWrites.state, "pending"), lt(sitelinkWrites.startedAt, stale)),

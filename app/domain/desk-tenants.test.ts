@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { likeAnywhere, lockoutView, outboxState, parseRecordId, tenantDeskActionSchema, tenantSearch } from "./desk-tenants";
+
+describe("tenantSearch", () => {
+  it.each([
+    ["", null],
+    ["  ", null],
+    ["Ada  Lovelace", { text: "ada lovelace", digits: null }],
+    ["(910) 555-0134", { text: "(910) 555-0134", digits: "9105550134" }],
+    ["555", { text: "555", digits: "555" }],
+    ["A12", { text: "a12", digits: null }],
+    ["12", { text: "12", digits: null }],
+  ])("%s", (q, expected) => expect(tenantSearch(q)).toEqual(expected));
+});
+
+it("likeAnywhere escapes LIKE's wildcards", () => {
+  expect(likeAnywhere("50%_a\\b")).toBe("%50\\%\\_a\\\\b%");
+});
+
+it("outboxState", () => {
+  const d = new Date();
+  expect(outboxState({ sentAt: d, failedAt: null })).toBe("sent");
+  expect(outboxState({ sentAt: null, failedAt: d })).toBe("failed");
+  expect(outboxState({ sentAt: null, failedAt: null })).toBe("waiting");
+});
+
+describe("lockoutView", () => {
+  const now = new Date("2026-11-26T12:00:00Z");
+  const later = new Date(now.getTime() + 600_000);
+  it.each([
+    [null, { attempts: 0, locked: false, until: null }],
+    [{ count: 3, resetAt: later }, { attempts: 3, locked: false, until: later }],
+    [{ count: 5, resetAt: later }, { attempts: 5, locked: true, until: later }],
+    [{ count: 9, resetAt: now }, { attempts: 0, locked: false, until: null }],
+  ])("%o", (hit, expected) => expect(lockoutView(hit, now, 5)).toEqual(expected));
+});
+
+it("parseRecordId", () => {
+  expect(parseRecordId("12")).toBe(12);
+  expect(parseRecordId("0")).toBeNull();
+  expect(parseRecordId("1e3")).toBeNull();
+  expect(parseRecordId("1234567890")).toBeNull();
+  expect(parseRecordId(undefined)).toBeNull();
+});
+
+it("tenantDeskActionSchema tells the forms apart and checks ids", () => {
+  expect(tenantDeskActionSchema.parse({ intent: "resend-lease", leaseId: " 7 " })).toEqual({ intent: "resend-lease", leaseId: 7 });
+  const bad = tenantDeskActionSchema.safeParse({ intent: "resend-receipt", paymentId: "x" });
+  expect(bad.success).toBe(false);
+  expect(bad.error!.issues[0]!.path).toEqual(["paymentId"]);
+  expect(tenantDeskActionSchema.safeParse({ intent: "delete-everything" }).success).toBe(false);
+});

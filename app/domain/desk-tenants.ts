@@ -1,0 +1,68 @@
+import { z } from "zod";
+
+/**
+ * The back office's tenants (issue 23, decision 260). Pure: the search box, how an outbox mail's
+ * state reads, and the portal sign-in lockout as the desk shows it.
+ */
+
+/** What a search matches: words of the name, the e-mail, the phone's digits, a unit's name. */
+export interface TenantSearch {
+  /** Lowercased text, for the name, e-mail and unit (matched as a substring). */
+  text: string;
+  /** The digits typed, when there are at least three of them (a phone number in any format). */
+  digits: string | null;
+}
+
+export function tenantSearch(q: string | undefined): TenantSearch | null {
+  const text = (q ?? "").trim().toLowerCase().replace(/\s+/g, " ");
+  if (!text) return null;
+  const digits = text.replace(/\D/g, "");
+  return { text, digits: digits.length >= 3 && /^[\d\s().+-]+$/.test(text) ? digits : null };
+}
+
+/** A LIKE pattern that matches `text` literally anywhere. */
+export function likeAnywhere(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export type OutboxState = "sent" | "waiting" | "failed";
+
+export const OUTBOX_STATE_LABELS: Record<OutboxState, string> = { sent: "Sent", waiting: "Waiting to be sent", failed: "Failed (given up)" };
+
+export function outboxState(row: { sentAt: Date | null; failedAt: Date | null }): OutboxState {
+  if (row.sentAt) return "sent";
+  if (row.failedAt) return "failed";
+  return "waiting";
+}
+
+/** The portal sign-in lockout of an account as the desk shows it. */
+export interface LockoutView {
+  /** Failed (or refused) sign-ins counted in the current window. */
+  attempts: number;
+  /** The next sign-in will be refused until `until`. */
+  locked: boolean;
+  until: Date | null;
+}
+
+export function lockoutView(hit: { count: number; resetAt: Date } | null, now: Date, limit: number): LockoutView {
+  if (!hit || hit.resetAt.getTime() <= now.getTime()) return { attempts: 0, locked: false, until: null };
+  return { attempts: hit.count, locked: hit.count >= limit, until: hit.resetAt };
+}
+
+/** A tenant, lease or payment id in a URL or form: a positive integer, else nothing (404). */
+export function parseRecordId(value: unknown): number | null {
+  if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) return null;
+  const n = Number(value);
+  return n > 0 ? n : null;
+}
+
+const idField = (message: string) =>
+  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: message }).regex(/^\d{1,9}$/, message).transform(Number));
+
+/** The tenant page's forms, told apart by `intent`. */
+export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("lift-lockout") }),
+  z.object({ intent: z.literal("resend-lease"), leaseId: idField("Choose one of this tenant's leases.") }),
+  z.object({ intent: z.literal("resend-receipt"), paymentId: idField("Choose one of this tenant's payments.") }),
+  z.object({ intent: z.literal("send-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
+]);

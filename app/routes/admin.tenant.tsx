@@ -1,0 +1,284 @@
+import { data, Form, Link, redirect, useActionData } from "react-router";
+import type { Route } from "./+types/admin.tenant";
+import { CsrfInput } from "~/components/form";
+import { formatCents } from "~/domain/money";
+import { formatDate } from "~/domain/calendar";
+import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk-tenants";
+import { can } from "~/domain/staff-roles";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { getTenantDesk, liftTenantLockout, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
+import { limitDeskAction } from "~/services/desk-pages.server";
+import { notFound } from "~/services/http.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+import { now as clockNow } from "~/platform/clock.server";
+
+/**
+ * A tenant's page at the back office (issue 23, decision 260): leases, ledgers, payments, autopay,
+ * the e-mail outbox and the portal sign-in lockout; the desk lifts the lockout, resends the lease
+ * or a receipt e-mail and sends a pay link (POST forms told apart by `intent`, each answered beside its own button).
+ */
+export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `${d?.desk.tenant.name ?? "Tenant"} | Back office` }, { name: "robots", content: "noindex" }];
+
+/** No-store, noindex, and the loader's and action's cookies (the console's own headers). */
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+const DONE: Record<string, string> = {
+  lockout: "The lockout is lifted: the tenant can sign in to the portal again.",
+  cleared: "The failed sign-ins are cleared.",
+  lease: "The lease e-mail is on its way.",
+  receipt: "The receipt e-mail is on its way.",
+  paylink: "The pay link is on its way. It works once, for 72 hours.",
+};
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "desk.view");
+  const tenantId = parseRecordId(params.tenantId);
+  if (!tenantId) throw notFound(NO_STORE);
+  const desk = await getTenantDesk(context.db, staff, tenantId, clockNow());
+  if (!desk) throw notFound(NO_STORE);
+  const csrf = await getCsrfToken(request);
+  const done = new URL(request.url).searchParams.get("done");
+  const headers = new Headers(NO_STORE);
+  if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
+  return data({ desk, csrfToken: csrf.token, canAct: can(staff.role, "desk.act"), done: done ? (DONE[done] ?? null) : null }, { headers });
+}
+
+type ActionReply = { intent: string; id: number | null; message: string };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "desk.act");
+  const tenantId = parseRecordId(params.tenantId);
+  if (!tenantId) throw notFound(NO_STORE);
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const raw = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
+  const intent = typeof raw.intent === "string" ? raw.intent : "";
+  const rawId = Number(raw.leaseId ?? raw.paymentId);
+  const id = Number.isInteger(rawId) ? rawId : null;
+  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message }, { status, headers: NO_STORE });
+  const parsed = tenantDeskActionSchema.safeParse(raw);
+  if (!parsed.success) return reply(parsed.error.issues[0]?.message ?? "Choose one of the actions on this page.", 400);
+  const now = clockNow();
+  const limited = await limitDeskAction(context.db, staff, now);
+  if (limited) return reply(limited, 429);
+  const a = parsed.data;
+  const outcome =
+    a.intent === "lift-lockout"
+      ? await liftTenantLockout(context.db, staff, tenantId, now)
+      : a.intent === "resend-lease"
+        ? await resendLeaseEmail(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+        : a.intent === "send-pay-link"
+          ? await sendTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+          : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
+  if (!outcome) throw notFound(NO_STORE);
+  if (!outcome.ok) return reply(outcome.message, 400);
+  const done = a.intent === "lift-lockout" ? (outcome.message.startsWith("The lockout") ? "lockout" : "cleared") : a.intent === "resend-lease" ? "lease" : a.intent === "send-pay-link" ? "paylink" : "receipt";
+  throw redirect(`/admin/tenants/${tenantId}?done=${done}`, { status: 303, headers: NO_STORE });
+}
+
+function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseId" | "paymentId"; id?: number; label: string; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === props.intent && (props.id === undefined || props.reply.id === props.id);
+  const errorId = `${props.intent}-${props.id ?? "x"}-message`;
+  return (
+    <Form method="post" className="desk-action">
+      <CsrfInput token={props.csrfToken} />
+      <input type="hidden" name="intent" value={props.intent} />
+      {props.name && props.id !== undefined ? <input type="hidden" name={props.name} value={props.id} /> : null}
+      <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
+        {props.label}
+      </button>
+      {mine ? (
+        <p id={errorId} className="field__errors" role="alert">
+          {props.reply!.message}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
+export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
+  const { desk, csrfToken, canAct, done } = loaderData;
+  const reply = useActionData<typeof action>() as ActionReply | undefined;
+  const t = desk.tenant;
+  return (
+    <article className="desk-record">
+      <p>
+        <Link to="/admin/tenants">All tenants</Link>
+      </p>
+      <h1>{t.name || `Tenant ${params.tenantId}`}</h1>
+      {done ? (
+        <p className="alert alert--success" role="status">
+          {done}
+        </p>
+      ) : null}
+      <dl className="desk-facts">
+        <dt>E-mail</dt>
+        <dd>{t.email}</dd>
+        <dt>Phone</dt>
+        <dd>{t.phone}</dd>
+        <dt>Address</dt>
+        <dd>{t.address}</dd>
+        <dt>Tenant since</dt>
+        <dd>{t.since}</dd>
+      </dl>
+
+      <section aria-labelledby="lockout-title">
+        <h2 id="lockout-title">Portal sign-in</h2>
+        {desk.lockout.locked ? (
+          <p>
+            <strong>Locked out</strong> after {desk.lockout.attempts} failed sign-ins, until {desk.lockout.untilText}.
+          </p>
+        ) : desk.lockout.attempts ? (
+          <p>
+            {desk.lockout.attempts} failed sign-in{desk.lockout.attempts === 1 ? "" : "s"} counted (until {desk.lockout.untilText}); not locked out.
+          </p>
+        ) : (
+          <p>Not locked out.</p>
+        )}
+        {canAct && desk.lockout.attempts ? <ActionButton csrfToken={csrfToken} intent="lift-lockout" label={desk.lockout.locked ? "Lift the lockout" : "Clear the failed sign-ins"} reply={reply} /> : null}
+      </section>
+
+      <section aria-labelledby="leases-title">
+        <h2 id="leases-title">Leases</h2>
+        {desk.softwareUnreachable ? <p className="alert">The facility's system could not be reached just now: some balances and ledgers are missing.</p> : null}
+        {desk.leases.length ? null : <p>No lease at your locations.</p>}
+        {desk.leases.map((l) => (
+          <section key={l.leaseId} aria-labelledby={`lease-${l.leaseId}`} className="desk-lease">
+            <h3 id={`lease-${l.leaseId}`}>
+              Unit {l.unitName}, {l.locationName} ({l.status === "active" ? "active" : "moved out"})
+            </h3>
+            <dl className="desk-facts">
+              <dt>Moved in</dt>
+              <dd>{formatDate(l.moveInDate)}</dd>
+              <dt>Rent</dt>
+              <dd>
+                {formatCents(l.monthlyRate)} a month{l.insurancePremium ? ` + protection ${formatCents(l.insurancePremium)}` : ""}
+              </dd>
+              <dt>Paid through</dt>
+              <dd>{formatDate(l.paidThroughDate)}</dd>
+              <dt>Next due</dt>
+              <dd>{formatDate(l.nextDueDate)}</dd>
+              <dt>Balance</dt>
+              <dd>{l.balance === null ? "Not available just now" : formatCents(l.balance)}</dd>
+              <dt>Autopay</dt>
+              <dd>{l.autopay.enabled ? `On${l.autopay.card ? `, ${l.autopay.card}` : ""}` : "Off"}</dd>
+              {l.moveOutDate ? (
+                <>
+                  <dt>Move-out</dt>
+                  <dd>{formatDate(l.moveOutDate)}</dd>
+                </>
+              ) : null}
+            </dl>
+            {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
+            {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
+            {l.ledger?.length ? (
+              <div className="desk-table" role="region" aria-label={`Ledger of unit ${l.unitName}`} tabIndex={0}>
+                <table>
+                  <caption>Ledger of unit {l.unitName}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Date</th>
+                      <th scope="col">Line</th>
+                      <th scope="col" className="numeric">
+                        Amount
+                      </th>
+                      <th scope="col" className="numeric">
+                        Balance
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {l.ledger.map((e) => (
+                      <tr key={e.id}>
+                        <td>{formatDate(e.entryDate)}</td>
+                        <td>{e.description}</td>
+                        <td className="numeric">{e.kind === "charge" ? formatCents(e.amount + e.tax) : `−${formatCents(e.amount)}`}</td>
+                        <td className="numeric">{formatCents(e.runningBalance)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : null}
+          </section>
+        ))}
+      </section>
+
+      <section aria-labelledby="payments-title">
+        <h2 id="payments-title">Payments</h2>
+        {desk.payments.length ? (
+          <div className="desk-table" role="region" aria-labelledby="payments-title" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Unit</th>
+                  <th scope="col" className="numeric">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Card</th>
+                  <th scope="col">Receipt</th>
+                </tr>
+              </thead>
+              <tbody>
+                {desk.payments.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.at}</td>
+                    <td>{p.unitName ?? "—"}</td>
+                    <td className="numeric">{formatCents(p.amount)}</td>
+                    <td>{p.status === "approved" ? "Approved" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
+                    <td>{p.card}</td>
+                    <td>{canAct && p.status === "approved" ? <ActionButton csrfToken={csrfToken} intent="resend-receipt" name="paymentId" id={p.id} label="Resend the receipt" reply={reply} /> : null}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p>No payments at your locations.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="outbox-title">
+        <h2 id="outbox-title">E-mails to {t.email}</h2>
+        {desk.outbox.length ? (
+          <div className="desk-table" role="region" aria-labelledby="outbox-title" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Written</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {desk.outbox.map((m) => (
+                  <tr key={m.id}>
+                    <td>{m.at}</td>
+                    <td>{m.subject}</td>
+                    <td>
+                      {OUTBOX_STATE_LABELS[m.state]}
+                      {m.sentAt ? ` ${m.sentAt}` : m.failedAt ? ` ${m.failedAt}` : ""}
+                    </td>
+                    <td className="numeric">{m.attempts}</td>
+                    <td>{m.error ?? ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p>No e-mails kept for this address (sent mail is kept 30 days, failed mail 90).</p>
+        )}
+      </section>
+    </article>
+  );
+}

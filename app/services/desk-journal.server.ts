@@ -1,0 +1,117 @@
+/**
+ * The back office's SiteLink write-journal rows that need attention (issue 23, decision 261): the
+ * list (location, start dates, status), "retry" and "mark resolved" with a note.
+ *
+ * "Retry" never sends a write again: it runs the reconciliation the site runs itself (a move-in is
+ * read back from SiteLink: `confirmRentalMoveIn`, the housekeeping sweep's path, which also sends
+ * the welcome e-mail when it went through). Other writes are settled by the site when the tenant or
+ * the billing run comes back to them; the desk can only mark them resolved once the office has
+ * checked SiteLink. A row outside the member's locations does not exist for them (null: 404).
+ */
+import type { Database } from "~/db/client.server";
+import type { DeskFilter } from "~/domain/desk-filters";
+import { DESK_PAGE_SIZE } from "~/domain/desk-filters";
+import { journalRowActions, moveInRentalOf, type JournalDeskStatus } from "~/domain/desk-journal";
+import { getJournalDeskRow, listJournalAttention, markJournalRowResolved, type JournalDeskRow } from "~/storage-software/index.server";
+import { inScope } from "~/domain/staff-roles";
+import { recordAudit } from "./audit.server";
+import { deskLocations, type DeskActionOutcome } from "./desk-tenants.server";
+import { confirmRentalMoveIn } from "./move-in.server";
+import { auditActor, type SignedInStaff } from "./staff-context.server";
+
+export type JournalListResult = { ok: true; rows: Array<JournalDeskRow & { actions: { retry: boolean; resolve: boolean } }>; total: number } | { ok: false; field: "location"; message: string };
+
+/** The rows needing attention at the member's locations matching the filter, newest first, one page. */
+export async function listDeskJournal(db: Database, staff: SignedInStaff, filter: DeskFilter, now: Date): Promise<JournalListResult> {
+  const mine = await deskLocations(db, staff);
+  if (filter.location && !mine.some((l) => l.id === filter.location)) return { ok: false, field: "location", message: "Choose a location from the list." };
+  const { rows, total } = await listJournalAttention(db, {
+    accountId: staff.accountId,
+    locationIds: staff.scope.all ? null : mine.map((l) => l.id),
+    location: filter.location,
+    from: filter.from,
+    to: filter.to,
+    status: filter.status as JournalDeskStatus | undefined,
+    now,
+    limit: DESK_PAGE_SIZE,
+    offset: (filter.page - 1) * DESK_PAGE_SIZE,
+  });
+  return { ok: true, total, rows: rows.map((r) => ({ ...r, actions: journalRowActions(r.status, r.operation) })) };
+}
+
+async function rowInScope(db: Database, staff: SignedInStaff, key: string, now: Date) {
+  const row = await getJournalDeskRow(db, { accountId: staff.accountId, key, now });
+  return row && inScope(staff.scope, row.locationId) ? row : null;
+}
+
+/**
+ * Marks a row resolved with the member's note, with its audit row, in one transaction. Null: no
+ * such row within the member's locations (404).
+ */
+export async function resolveJournalRow(db: Database, staff: SignedInStaff, input: { key: string; note: string; now: Date }): Promise<DeskActionOutcome | null> {
+  if (!(await rowInScope(db, staff, input.key, input.now))) return null;
+  return db.transaction(async (tx) => {
+    const row = await getJournalDeskRow(tx, { accountId: staff.accountId, key: input.key, now: input.now, forUpdate: true });
+    if (!row) return { ok: false as const, message: "This row is no longer in the journal." };
+    if (!journalRowActions(row.status, row.operation).resolve) {
+      return { ok: false as const, message: row.resolvedAt ? "This row was already marked resolved." : "This row no longer needs attention: the site settled it." };
+    }
+    await markJournalRowResolved(tx, { key: row.key, staffId: staff.staffId, note: input.note, now: input.now });
+    await recordAudit(tx, {
+      ...auditActor(staff),
+      action: "sitelink_write.resolved",
+      entity: "sitelink_write",
+      entityId: row.key,
+      locationId: row.locationId,
+      changes: {
+        resolvedAt: { before: null, after: input.now.toISOString() },
+        resolutionNote: { before: null, after: input.note },
+      },
+      detail: { operation: row.operation, state: row.state },
+      at: input.now,
+    });
+    return { ok: true as const, message: "Marked resolved." };
+  });
+}
+
+/**
+ * Reconciles an open row (reads SiteLink back; never resends). The attempt is audited before the
+ * reconciliation runs (its writes are the adapter's own, in their own transactions) and its outcome
+ * right after, each with the row's state before and after. Null: not within the member's locations.
+ */
+export async function retryJournalRow(db: Database, staff: SignedInStaff, input: { key: string; now: Date }): Promise<DeskActionOutcome | null> {
+  const row = await rowInScope(db, staff, input.key, input.now);
+  if (!row) return null;
+  if (!journalRowActions(row.status, row.operation).retry) {
+    return { ok: false, message: "This row cannot be checked again from here. Check it in SiteLink and mark it resolved with a note." };
+  }
+  const rentalId = moveInRentalOf(row.key);
+  if (!rentalId) return { ok: false, message: "This row cannot be checked again from here. Check it in SiteLink and mark it resolved with a note." };
+  const audit = { ...auditActor(staff), entity: "sitelink_write", entityId: row.key, locationId: row.locationId } as const;
+  await db.transaction((tx) => recordAudit(tx, { ...audit, action: "sitelink_write.retry_started", detail: { operation: row.operation, state: row.state }, at: input.now }));
+  let message: string;
+  let ok = true;
+  try {
+    const outcome = await confirmRentalMoveIn(db, rentalId, input.now);
+    message =
+      outcome?.status === "completed"
+        ? "SiteLink has the move-in: the rental is complete and the welcome e-mail has been sent."
+        : outcome?.status === "not_completed"
+          ? "SiteLink has no such move-in: nothing was charged, and the renter may pay again."
+          : "SiteLink does not show the outcome yet. Try again in a few minutes.";
+  } catch {
+    ok = false;
+    message = "SiteLink could not be reached. Nothing was sent again; try again in a few minutes.";
+  }
+  const after = await getJournalDeskRow(db, { accountId: staff.accountId, key: row.key, now: input.now });
+  await db.transaction((tx) =>
+    recordAudit(tx, {
+      ...audit,
+      action: "sitelink_write.retried",
+      changes: { state: { before: row.state, after: after?.state ?? null } },
+      detail: { operation: row.operation, outcome: message },
+      at: input.now,
+    }),
+  );
+  return ok ? { ok: true, message } : { ok: false, message };
+}

@@ -1,0 +1,211 @@
+/**
+ * The back office's SiteLink journal desk (issue 23, decision 261) against the SiteLink simulator over
+ * real SOAP (tests/integration/sitelink-testbed.ts): a move-in whose answer was lost (commit, then no
+ * answer, and SiteLink unreadable for a moment) is listed as "outcome unknown"; "Check SiteLink again"
+ * reconciles it (read back, never resent); "Mark resolved" takes a note; scope, permissions, CSRF and
+ * the audit row in the action's transaction.
+ */
+import { count, desc, eq, sql } from "drizzle-orm";
+import type { RouterContextProvider } from "react-router";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { auditEvents, sitelinkWrites, staffLocations, staffMembers } from "~/db/schema";
+import { scopeFor, type StaffRole } from "~/domain/staff-roles";
+import { getCsrfToken } from "~/services/csrf.server";
+import { placeMoveIn } from "~/services/move-in.server";
+import { getRental } from "~/services/rental.server";
+import { signedInStaffContext, type SignedInStaff } from "~/services/staff-context.server";
+import { collectSiteLinkStatus } from "~/storage-software/index.server";
+import AdminSiteLinkJournal, { action as journalAction, loader as journalLoader } from "~/routes/admin.sitelink-journal";
+import { card, ctxFor, NOW, signedRental } from "./rental-fixtures";
+import { renderPage } from "./render-page";
+import { loadContext } from "./route-helpers";
+import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
+
+let bed: SiteLinkTestbed;
+let accountId: number;
+const staff = {} as Record<"owner" | "manager" | "frontDesk" | "jaxManager", SignedInStaff>;
+let moveInKey: string;
+let rentalId: string;
+const JAX_KEY = "payment:desk-journal-test-jacksonville";
+
+async function member(email: string, role: StaffRole, locationIds: number[]): Promise<SignedInStaff> {
+  const [row] = await bed.handle.db.insert(staffMembers).values({ accountId, email, name: email, role }).returning();
+  if (locationIds.length) await bed.handle.db.insert(staffLocations).values(locationIds.map((locationId) => ({ staffId: row!.id, locationId })));
+  return { staffId: row!.id, accountId, email, name: email, role, scope: scopeFor(role, locationIds), factorAt: new Date(), sessionHash: "x", ip: "198.51.100.8" };
+}
+
+function contextFor(who: SignedInStaff): RouterContextProvider {
+  const context = loadContext(bed.handle.db, "198.51.100.8");
+  context.set(signedInStaffContext, who);
+  return context;
+}
+
+type Answer = { status: number; data: unknown; headers: Headers };
+async function answer(run: () => unknown): Promise<Answer> {
+  const settle = (v: unknown): Answer => {
+    if (v instanceof Response) return { status: v.status, data: null, headers: v.headers };
+    const d = v as { type?: string; data?: unknown; init?: ResponseInit | null };
+    if (d && d.type === "DataWithResponseInit") return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
+    return { status: 200, data: v, headers: new Headers() };
+  };
+  try {
+    return settle(await run());
+  } catch (thrown) {
+    if (thrown instanceof Response || (thrown as { type?: string })?.type === "DataWithResponseInit") return settle(thrown);
+    throw thrown;
+  }
+}
+
+type ListData = { rows: Array<{ key: string; status: string | null; actions: { retry: boolean; resolve: boolean }; resolved: { note: string } | null }>; total: number; errors: Record<string, string>; canAct: boolean };
+const list = (who: SignedInStaff, query = "") =>
+  answer(() => journalLoader({ request: new Request(`http://localhost/admin/sitelink-journal${query}`), params: {}, context: contextFor(who) } as never));
+const keys = async (who: SignedInStaff, query = "") => ((await list(who, query)).data as ListData).rows.map((r) => r.key);
+
+async function post(who: SignedInStaff, fields: Record<string, string>, options: { csrf?: boolean; query?: string } = {}) {
+  const { token, setCookie } = await getCsrfToken(new Request("http://localhost/"));
+  const body = new URLSearchParams({ ...fields, ...(options.csrf === false ? {} : { csrf: token }) });
+  const request = new Request(`http://localhost/admin/sitelink-journal${options.query ?? ""}`, {
+    method: "POST",
+    body,
+    headers: { Cookie: setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" },
+  });
+  return answer(() => journalAction({ request, params: {}, context: contextFor(who) } as never));
+}
+
+const journalRow = async (key: string) => (await bed.handle.db.select().from(sitelinkWrites).where(eq(sitelinkWrites.idempotencyKey, key)))[0]!;
+const moveInCalls = () => bed.sim.control.calls({ operation: "MoveInWithDiscount_v7", location: "L001" }).length;
+
+beforeAll(async () => {
+  bed = await startSyncedSiteLinkTestbed(NOW);
+  const db = bed.handle.db;
+  accountId = (await db.query.locations.findFirst({ where: (l, { eq }) => eq(l.id, bed.lumberton.id) }))!.accountId;
+  // A real move-in at Lumberton whose answer is lost and which SiteLink cannot be read back for just then.
+  const unitTypeId = (await roomiestSyncedUnitType(bed, bed.lumberton)).id;
+  const { id } = await signedRental(db, unitTypeId);
+  rentalId = id;
+  bed.sim.control.addFault({ operation: "MoveInWithDiscount_v7", kind: "commit_then_hang", times: 1 });
+  bed.sim.control.addFault({ operation: "LedgersByTenantID_v3", kind: "http_503", times: 2 });
+  const ctx = await ctxFor(db, unitTypeId);
+  const outcome = await placeMoveIn(db, ctx, (await getRental(db, id, unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "https://www.example.com" });
+  expect(outcome).toEqual({ status: "confirming" });
+  bed.sim.control.clearFaults();
+  const [row] = await db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);
+  expect(row!.state).toBe("unknown");
+  moveInKey = row!.idempotencyKey;
+  // A Jacksonville payment whose answer is unknown (as the adapter journals one: ids and amounts only).
+  await db.insert(sitelinkWrites).values({
+    idempotencyKey: JAX_KEY,
+    locationId: bed.jacksonville.id,
+    operation: "PaymentSimpleCheckWithSource",
+    state: "unknown",
+    requestFingerprint: "1:2500",
+    externalIds: { ledgerId: "77", amount: "2500", before: "" },
+    startedAt: NOW,
+    finishedAt: NOW,
+    lastError: "no answer; no new receipt yet",
+  });
+  staff.owner = await member("owner@example.com", "owner", []);
+  staff.manager = await member("manager@example.com", "manager", [bed.lumberton.id]);
+  staff.frontDesk = await member("desk@example.com", "front_desk", [bed.lumberton.id]);
+  staff.jaxManager = await member("jax@example.com", "manager", [bed.jacksonville.id]);
+});
+afterAll(() => bed?.close());
+
+describe("the SiteLink journal desk", () => {
+  it("lists rows needing attention within the member's locations, by location, start date and status", async () => {
+    expect(await keys(staff.owner)).toEqual(expect.arrayContaining([moveInKey, JAX_KEY]));
+    expect(await keys(staff.manager)).toContain(moveInKey);
+    expect(await keys(staff.manager)).not.toContain(JAX_KEY);
+    expect(await keys(staff.jaxManager)).toEqual([JAX_KEY]);
+    expect(await keys(staff.owner, `?location=${bed.jacksonville.id}`)).toEqual([JAX_KEY]);
+    expect(await keys(staff.owner, "?from=2026-11-22&to=2026-11-22")).toEqual(expect.arrayContaining([moveInKey, JAX_KEY]));
+    expect(await keys(staff.owner, "?from=2026-11-23")).toEqual([]);
+    expect(await keys(staff.owner, "?status=unknown")).toEqual(expect.arrayContaining([moveInKey, JAX_KEY]));
+    expect(await keys(staff.owner, "?status=resolved")).toEqual([]);
+    const bad = await list(staff.manager, `?location=${bed.jacksonville.id}&status=nonsense&from=2026-13-40`);
+    expect(bad.status).toBe(400);
+    expect((bad.data as ListData).errors).toMatchObject({ location: "Choose a location from the list.", status: "Choose a status from the list." });
+    expect((bad.data as ListData).errors.from).toBeTruthy();
+    const rows = ((await list(staff.owner)).data as ListData).rows;
+    expect(rows.find((r) => r.key === moveInKey)!.actions).toEqual({ retry: true, resolve: true });
+    expect(rows.find((r) => r.key === JAX_KEY)!.actions).toEqual({ retry: false, resolve: true });
+    expect(((await list(staff.frontDesk)).data as ListData).canAct).toBe(false);
+    const html = await renderPage(AdminSiteLinkJournal as never, { pattern: "/admin/sitelink-journal", url: "/admin/sitelink-journal", loaderData: (await list(staff.owner)).data });
+    expect(html).toContain("Check SiteLink again");
+    expect(html).toContain("Mark resolved");
+    expect(html).toContain("Outcome unknown");
+    expect(await renderPage(AdminSiteLinkJournal as never, { pattern: "/admin/sitelink-journal", url: "/admin/sitelink-journal", loaderData: (await list(staff.frontDesk)).data })).not.toContain("<form method=\"post\"");
+  });
+
+  it("refuses journal actions to the front desk (403), without CSRF (403), and outside the member's locations (404)", async () => {
+    expect((await post(staff.frontDesk, { intent: "retry", key: moveInKey })).status).toBe(403);
+    expect((await post(staff.manager, { intent: "retry", key: moveInKey }, { csrf: false })).status).toBe(403);
+    expect((await post(staff.jaxManager, { intent: "retry", key: moveInKey })).status).toBe(404);
+    expect((await post(staff.manager, { intent: "resolve", key: JAX_KEY, note: "Checked." })).status).toBe(404);
+    expect((await post(staff.manager, { intent: "resolve", key: "no-such-row", note: "Checked." })).status).toBe(404);
+    expect((await journalRow(moveInKey)).state).toBe("unknown");
+  });
+
+  it("'Check SiteLink again' reconciles the move-in (read back, never resent), completes the rental and audits before and after", async () => {
+    const calls = moveInCalls();
+    const r = await post(staff.manager, { intent: "retry", key: moveInKey });
+    expect(r.status).toBe(200);
+    expect((r.data as { message: string }).message).toMatch(/SiteLink has the move-in/);
+    expect(moveInCalls()).toBe(calls);
+    expect((await journalRow(moveInKey)).state).toBe("done");
+    const db = bed.handle.db;
+    expect((await db.query.rentals.findFirst({ where: (c, { eq }) => eq(c.id, rentalId) }))!.status).toBe("completed");
+    const audits = await db.select().from(auditEvents).where(eq(auditEvents.entityId, moveInKey)).orderBy(auditEvents.id);
+    expect(audits.map((a) => a.action)).toEqual(["sitelink_write.retry_started", "sitelink_write.retried"]);
+    expect(audits[1]).toMatchObject({ staffId: staff.manager.staffId, entity: "sitelink_write", locationId: bed.lumberton.id, changes: { state: { before: "unknown", after: "done" } } });
+    expect(await keys(staff.owner)).not.toContain(moveInKey);
+  });
+
+  it("'Mark resolved' needs a note (kept, beside the field), then leaves the state as it was and the row leaves the list", async () => {
+    const empty = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "  " });
+    expect(empty.status).toBe(400);
+    expect(empty.data).toMatchObject({ field: "note", message: "Say what was done, so the next person knows.", key: JAX_KEY });
+    const long = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "x".repeat(1001) });
+    expect(long.status).toBe(400);
+    expect((long.data as { note: string }).note).toHaveLength(1001);
+    const typed = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "ab" });
+    const html = await renderPage(AdminSiteLinkJournal as never, { pattern: "/admin/sitelink-journal", url: "/admin/sitelink-journal", loaderData: (await list(staff.jaxManager)).data, actionData: typed.data });
+    expect(html).toMatch(/aria-invalid="true" aria-describedby="note-payment:desk-journal-test-jacksonville-error"[^>]*>ab<\/textarea>/);
+    expect(html).toContain("Say what was done, so the next person knows.");
+
+    // The audit row and the change commit together: when the audit row fails, the row stays unresolved.
+    const db = bed.handle.db;
+    const audits = (await db.select({ n: count() }).from(auditEvents))[0]!.n;
+    await db.execute(sql.raw(`create or replace function desk_test_refuse_audit() returns trigger language plpgsql as $$ begin raise exception 'audit refused (test)'; end $$`));
+    await db.execute(sql.raw(`create trigger desk_test_refuse_audit after insert on audit_events for each row execute function desk_test_refuse_audit()`));
+    try {
+      await expect(post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "Receipt 991 in SiteLink." })).rejects.toThrow();
+    } finally {
+      await db.execute(sql.raw(`drop trigger desk_test_refuse_audit on audit_events`));
+    }
+    expect((await journalRow(JAX_KEY)).resolvedAt).toBeNull();
+    expect((await db.select({ n: count() }).from(auditEvents))[0]!.n).toBe(audits);
+
+    const ok = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "Receipt 991 in SiteLink; booked." }, { query: "?status=unknown" });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("Location")).toBe("/admin/sitelink-journal?status=unknown&done=resolved");
+    const row = await journalRow(JAX_KEY);
+    expect(row).toMatchObject({ state: "unknown", resolvedByStaffId: staff.jaxManager.staffId, resolutionNote: "Receipt 991 in SiteLink; booked." });
+    expect(row.resolvedAt).toBeInstanceOf(Date);
+    const [audit] = await db.select().from(auditEvents).where(eq(auditEvents.action, "sitelink_write.resolved")).orderBy(desc(auditEvents.id));
+    expect(audit).toMatchObject({ entityId: JAX_KEY, locationId: bed.jacksonville.id, staffId: staff.jaxManager.staffId });
+    expect(audit!.changes).toMatchObject({ resolutionNote: { before: null, after: "Receipt 991 in SiteLink; booked." } });
+    expect(await keys(staff.owner)).not.toContain(JAX_KEY);
+    const resolved = ((await list(staff.owner, "?status=resolved")).data as ListData).rows;
+    expect(resolved.map((r) => r.key)).toEqual([JAX_KEY]);
+    expect(resolved[0]!.resolved!.note).toBe("Receipt 991 in SiteLink; booked.");
+    expect(resolved[0]!.actions).toEqual({ retry: false, resolve: false });
+    // Resolved twice: a clear message, nothing changed.
+    const again = await post(staff.owner, { intent: "resolve", key: JAX_KEY, note: "Again." });
+    expect(again.status).toBe(400);
+    expect((again.data as { message: string }).message).toMatch(/already marked resolved/);
+    // `npm run sitelink:status` no longer lists it either.
+    const status = await collectSiteLinkStatus(db, NOW);
+    expect(status.locations.flatMap((l) => l.attention.map((a) => a.idempotencyKey))).not.toContain(JAX_KEY);
+  });
+});
