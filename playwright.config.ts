@@ -57,7 +57,7 @@ export default defineConfig({
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(PORT), PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
+      env: { PORT: String(PORT), PASSKEY_ORIGIN: BASE_URL, PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
       stdout: "pipe",
       stderr: "pipe",
     },

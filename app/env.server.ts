@@ -54,6 +54,11 @@ export const envSchema = z.object({
   HTTPS: oneOf("HTTPS", ["true", "false"] as const),
   /** The website's public origin for every absolute link (emails, canonical, sitemap). Unset: https:// + website.domain. */
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, like https://www.example.com" })),
+  /**
+   * The origin staff passkeys are bound to (docs/decisions/271-passkey-origin.md): the back office's
+   * address, when it is not PUBLIC_URL's (the browser tests' http://localhost:PORT). Unset: the site's origin.
+   */
+  PASSKEY_ORIGIN: optional(z.url({ protocol: /^https?$/, error: "PASSKEY_ORIGIN must be an http(s) URL, like https://www.example.com" })),
   /** Extra host names (comma- or space-separated) the server answers besides the website's domains. */
   ALLOWED_HOSTS: optional(z.string()),
   CSP_EXTRA_SCRIPT_SRC: optional(z.string()),

@@ -49,6 +49,7 @@ export default [
       route("admin/reauth", "routes/admin.reauth.tsx"),
       route("admin/staff", "routes/admin.staff.tsx"),
       route("admin/audit", "routes/admin.audit.tsx"),
+      route("admin/security", "routes/admin.security.tsx"),
       route("admin/audit.csv", "routes/admin.audit[.]csv.ts"),
       route("admin/rentals", "routes/admin.rentals.tsx"),
       route("admin/rentals.csv", "routes/admin.rentals[.]csv.ts"),

@@ -98,10 +98,11 @@ const isHttpsProduction = serverEnv.secureCookies;
  * operator's CSP_EXTRA_SCRIPT_SRC. Payment pages (`"payment"`) get neither: only our own scripts
  * ('self' and the nonce) — docs/decisions/075. Static files get no nonce.
  */
-function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean } = { nonce: true }) {
+function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; permissions?: string } = { nonce: true }) {
   const headers = helmetHeaders(provider, options);
+  const permissions = options.permissions ?? PERMISSIONS_POLICY;
   return (req: Request, res: Response, next: NextFunction) => {
-    res.setHeader("Permissions-Policy", PERMISSIONS_POLICY);
+    res.setHeader("Permissions-Policy", permissions);
     headers(req, res, next);
   };
 }
@@ -134,6 +135,12 @@ export const PERMISSIONS_POLICY = [
   "usb=()",
   "xr-spatial-tracking=()",
 ].join(", ");
+
+/**
+ * The back office's pages: the same, except that they may ask for a passkey (WebAuthn's
+ * `navigator.credentials.get`, decision 273) from this origin only; nothing they embed may.
+ */
+export const CONSOLE_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace("publickey-credentials-get=()", "publickey-credentials-get=(self)");
 
 function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean }) {
   const payment = provider === "payment";
@@ -173,6 +180,7 @@ const securityHeadersFor = {
   gtag: securityHeaders("gtag"),
   gtm: securityHeaders("gtm"),
   payment: securityHeaders("payment"),
+  console: securityHeaders("payment", { nonce: true, permissions: CONSOLE_PERMISSIONS_POLICY }),
 };
 
 // The staff invite command's endpoint (decision 249): loopback only, no proxy headers, the secret of
@@ -336,7 +344,7 @@ app.use((req, res, next) => {
   // The back office: no operator or third-party code (the payment pages' strict policy), never indexed.
   if ((res.locals.page as MatchedPage | undefined)?.consolePage) {
     res.set("X-Robots-Tag", CONSOLE_ROBOTS);
-    return securityHeadersFor.payment(req, res, next);
+    return securityHeadersFor.console(req, res, next);
   }
   const tag = parseAnalyticsId(website?.analyticsId);
   return securityHeadersFor[tag?.provider ?? "none"](req, res, next);

@@ -1,21 +1,28 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.reauth";
 import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
+import { UsePasskey } from "~/components/admin/passkeys";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { confirmFreshFactor } from "~/services/staff-auth.server";
 import { signedInStaff } from "~/services/staff-context.server";
 import { safeAdminPath } from "~/services/staff-session.server";
+import { requireSite } from "~/services/site-context.server";
+import { passkeyAuthenticationOptions, relyingParty, verifyPasskey } from "~/services/staff-passkeys.server";
 import { now as clockNow } from "~/platform/clock.server";
 
 /**
  * "Confirm it's you" (decision 250): before a sensitive page or action (staff changes, exports of
  * personal data, refunds, the audit trail) a code from the app or a recovery code, then back.
+ * A member with a passkey may use it instead (with JavaScript; decision 273).
  */
-export async function loader({ request }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
   const next = safeAdminPath(new URL(request.url).searchParams.get("next"));
   const csrf = await getCsrfToken(request);
-  return data({ csrfToken: csrf.token, next }, { headers: consoleHeaders(csrf.setCookie) });
+  const { website } = await requireSite(context);
+  const passkey = await passkeyAuthenticationOptions(context.db, { accountId: staff.accountId, staffId: staff.staffId, sessionHash: staff.sessionHash, purpose: "reauth", rp: relyingParty(website), now: clockNow() });
+  return data({ csrfToken: csrf.token, next, passkeyOptions: passkey.ok ? JSON.stringify(passkey.options) : null }, { headers: consoleHeaders(csrf.setCookie) });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -23,6 +30,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(request, form);
   const staff = signedInStaff(context);
   const next = safeAdminPath(form.get("next"));
+  if (form.get("intent") === "passkey") {
+    const { website } = await requireSite(context);
+    const result = await verifyPasskey(context.db, { accountId: staff.accountId, staffId: staff.staffId, sessionHash: staff.sessionHash, purpose: "reauth", response: form.get("response"), rp: relyingParty(website), ip: context.clientIp, now: clockNow() });
+    if (!result.ok) return data({ error: undefined, message: result.message }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+    throw redirect(next, { status: 303, headers: consoleHeaders() });
+  }
   const code = typeof form.get("code") === "string" ? String(form.get("code")).trim().slice(0, 40) : "";
   if (!code) return data({ error: "Enter the 6-digit code from your app, or a recovery code.", message: null as string | null }, { status: 400, headers: consoleHeaders() });
   const result = await confirmFreshFactor(context.db, { accountId: staff.accountId, staffId: staff.staffId, sessionHash: staff.sessionHash, code, ip: context.clientIp, now: clockNow() });
@@ -47,6 +60,15 @@ export default function Reauthenticate({ loaderData, actionData }: Route.Compone
           Continue
         </button>
       </Form>
+      {loaderData.passkeyOptions ? (
+        <UsePasskey
+          optionsJson={loaderData.passkeyOptions}
+          csrfToken={loaderData.csrfToken}
+          next={loaderData.next}
+          heading="Or use a passkey"
+          noScript="Passkeys need JavaScript, which is off in this browser: enter the code from your app or a recovery code above."
+        />
+      ) : null}
     </>
   );
 }

@@ -1,17 +1,22 @@
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.sign-in.code";
 import { adminMeta, ConsoleHeader, ConsoleMain, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
+import { UsePasskey } from "~/components/admin/passkeys";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { clearCsrfCookieHeader, getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requireSite } from "~/services/site-context.server";
 import { staffCodeStep } from "~/services/staff-auth.server";
+import { passkeyAuthenticationOptions, passkeySignIn, relyingParty } from "~/services/staff-passkeys.server";
 import { getStaffSession, safeAdminPath } from "~/services/staff-session.server";
 import { now as clockNow } from "~/platform/clock.server";
 
 /**
  * Back office sign-in, step 2: the code from the authenticator app, or a recovery code. Only a
- * session that has passed the password step reaches it. (Passkeys will be offered here as another
- * second factor: a form or button beside this one that ends in the same full session.)
+ * session that has passed the password step reaches it. A member with a passkey is also offered
+ * "Use a passkey" (decisions 272–273): the loader keeps a fresh challenge in the session and puts the
+ * options in the page; the page's script asks the authenticator and posts its answer (`intent=passkey`)
+ * to this action, which ends in the same full session. With JavaScript off the page says so and the
+ * code works as before.
  */
 async function pendingSession(request: Request, db: Parameters<typeof getStaffSession>[0]) {
   const session = await getStaffSession(db, request, clockNow());
@@ -24,7 +29,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const session = await pendingSession(request, context.db);
   if (!session.passwordOnly) throw redirect(next, { headers: consoleHeaders() });
   const csrf = await getCsrfToken(request);
-  return data({ csrfToken: csrf.token, next }, { headers: consoleHeaders(csrf.setCookie) });
+  const { account, website } = await requireSite(context);
+  const passkey = await passkeyAuthenticationOptions(context.db, { accountId: account.id, staffId: session.staffId, sessionHash: session.sessionHash, purpose: "sign_in", rp: relyingParty(website), now: clockNow() });
+  return data({ csrfToken: csrf.token, next, passkeyOptions: passkey.ok ? JSON.stringify(passkey.options) : null }, { headers: consoleHeaders(csrf.setCookie) });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -33,6 +40,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const next = safeAdminPath(form.get("next"));
   const session = await pendingSession(request, context.db);
   if (!session.passwordOnly) throw redirect(next, { status: 303, headers: consoleHeaders() });
+  if (form.get("intent") === "passkey") {
+    const { account, website } = await requireSite(context);
+    const result = await passkeySignIn(context.db, {
+      accountId: account.id,
+      staffId: session.staffId,
+      sessionHash: session.sessionHash,
+      response: form.get("response"),
+      rp: relyingParty(website),
+      ip: context.clientIp,
+      now: clockNow(),
+      userAgent: request.headers.get("User-Agent"),
+    });
+    if (!result.ok) return data({ error: undefined, message: result.message }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+    throw redirect(next, { status: 303, headers: consoleHeaders(result.value, await clearCsrfCookieHeader()) });
+  }
   const code = typeof form.get("code") === "string" ? String(form.get("code")).trim().slice(0, 40) : "";
   if (!code) return data({ error: "Enter the 6-digit code from your app, or a recovery code.", message: null as string | null }, { status: 400, headers: consoleHeaders() });
   const { account } = await requireSite(context);
@@ -76,6 +98,15 @@ export default function StaffSignInCode({ loaderData, actionData }: Route.Compon
             Sign in
           </button>
         </Form>
+        {loaderData.passkeyOptions ? (
+          <UsePasskey
+            optionsJson={loaderData.passkeyOptions}
+            csrfToken={loaderData.csrfToken}
+            next={loaderData.next}
+            heading="Or use a passkey"
+            noScript="Passkeys need JavaScript, which is off in this browser: enter the code from your app or a recovery code above."
+          />
+        ) : null}
         <p>
           <a href="/admin/sign-in">Start again with another account</a>
         </p>

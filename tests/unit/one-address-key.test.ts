@@ -25,6 +25,7 @@ describe("per-address limit keys are built in one place", () => {
         "services/office-sign-in.server.ts",
         "services/pay-links.server.ts",
         "services/staff-auth.server.ts",
+        "services/staff-passkeys.server.ts",
       ].sort(),
     );
   });

@@ -81,6 +81,13 @@ export const staffSessions = pgTable(
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     factorAt: timestamp({ withTimezone: true }),
     passwordOnly: boolean().notNull().default(false),
+    /**
+     * The pending WebAuthn challenge of this session (docs/decisions/270-passkey-challenges.md), as
+     * `purpose:challenge` (register, sign_in, reauth), and when it lapses. Taken (set back to null)
+     * by the first response that names it, right or wrong: a challenge is answered once.
+     */
+    webauthnChallenge: text(),
+    webauthnChallengeExpiresAt: timestamp({ withTimezone: true }),
     ip: text(),
     userAgent: text(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
