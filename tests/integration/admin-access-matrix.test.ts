@@ -97,6 +97,14 @@ const EXPECTED: Record<string, RouteCase> = {
       { name: "invite", form: () => ({ intent: "invite", email: `invited-${Date.now()}@office.example`, role: "owner" }), expect: ownerOnly(200) },
     ],
   },
+  // Every member's own sign-in page (passkeys): open to all roles, with a fresh second factor.
+  "routes/admin.security": {
+    path: () => "/admin/security",
+    get: all(200),
+    nav: true,
+    fresh: true,
+    actions: [{ name: "remove a passkey that is not theirs", form: () => ({ intent: "remove", passkeyId: "999999" }), expect: all(404) }],
+  },
   "routes/admin.audit": { path: () => "/admin/audit", get: ownerOnly(200), nav: true, fresh: true },
   "routes/admin.audit[.]csv": { path: () => "/admin/audit.csv", get: ownerOnly(200), fresh: true },
   "routes/admin.rentals": { path: () => "/admin/rentals", get: all(200), nav: true },
