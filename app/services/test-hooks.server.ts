@@ -23,6 +23,21 @@ export const testHooks: Record<string, TestHook> = {
     await db.delete(rateLimitHits);
     return { ok: true };
   },
+  /**
+   * Pins the server's clock (app/platform/clock.server.ts) at `at` (an ISO date-time), or lets it run
+   * again with `at: null`; returns the previous pin. The clock stands still while pinned (a whole
+   * rental "last night" happens at one instant).
+   */
+  async setClock(_db, body) {
+    const { pinClockForTests } = await import("~/platform/clock.server");
+    let at: Date | null = null;
+    if (body.at !== null && body.at !== undefined && body.at !== "") {
+      at = new Date(String(body.at));
+      if (Number.isNaN(at.getTime())) throw new Error("at must be an ISO date-time or null");
+    }
+    const previous = pinClockForTests(at);
+    return { previous: previous?.toISOString() ?? null };
+  },
   /** Merges `settings` into every account's global_settings (e.g. { is_rentals_enabled: false }). */
   async setAccountSettings(db, body) {
     const settings = body.settings;

@@ -100,6 +100,9 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         signedName: input.lease.signedName,
         signedAt: input.lease.signedAt,
         signedIp: input.lease.signedIp,
+        // The move-in's clock (as the ledger's and the payment's dates), not the database's: the desk
+        // dates an online rental by it (desk-rentals.server.ts), and FAKE_NOW must move both alike.
+        createdAt: input.now,
       })
       .returning({ id: leases.id });
     const leaseId = lease!.id;
