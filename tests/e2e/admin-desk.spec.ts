@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import type { Browser, Page } from "@playwright/test";
 import { generate } from "otplib";
 import { expect, test } from "./support/test";
 import { expectNoAxeViolations } from "./support/a11y";
+import { inviteByCommand, nextCode } from "./support/admin";
 import { testHook } from "./support/hooks";
 import { isNoJs } from "./support/site";
 
@@ -48,20 +48,6 @@ function yesterday(): string {
   d.setUTCDate(d.getUTCDate() - 1);
   return d.toISOString().slice(0, 10);
 }
-
-function inviteByCommand(email: string): string {
-  const out = execFileSync("npx", ["tsx", "scripts/staff-invite.ts", "--email", email, "--role", "owner"], {
-    env: { ...process.env, PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", NODE_ENV: "test" },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const link = /https?:\/\/\S+\/admin\/invite\/[A-Za-z0-9_-]+/.exec(out)?.[0];
-  if (!link) throw new Error(`no link in: ${out}`);
-  return new URL(link).pathname;
-}
-
-/** A code for the next time step (the server accepts one step either side): never the one just used. */
-const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
 async function axe(page: Page, label: string) {
   if (!isNoJs(test.info())) await expectNoAxeViolations(page, { label });

@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { generate } from "otplib";
 import { expect, expectNoAxeViolations, test } from "./support/a11y";
+import { inviteByCommand, nextCode } from "./support/admin";
 
 // Issue 23: passkeys as a second factor for staff, with Chromium's virtual authenticator (CDP
 // WebAuthn domain): a member enrolled with TOTP adds a passkey on "Your sign-in", signs out, and signs
@@ -11,20 +11,6 @@ import { expect, expectNoAxeViolations, test } from "./support/a11y";
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "passkeys need JavaScript");
 
 const PASSWORD = "Amber-Falcon-58";
-
-function inviteByCommand(email: string): string {
-  const out = execFileSync("npx", ["tsx", "scripts/staff-invite.ts", "--email", email, "--role", "owner"], {
-    env: { ...process.env, PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", NODE_ENV: "test" },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const link = /https?:\/\/\S+\/admin\/invite\/[A-Za-z0-9_-]+/.exec(out)?.[0];
-  if (!link) throw new Error(`no link in: ${out}`);
-  return new URL(link).pathname;
-}
-
-/** A code for the next time step (the server accepts one step either side): never the one just used. */
-const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
 async function signInWithPassword(page: Page, email: string) {
   await page.goto("/admin/sign-in");

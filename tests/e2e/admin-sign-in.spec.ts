@@ -1,7 +1,7 @@
-import { execFileSync } from "node:child_process";
 import type { Page } from "@playwright/test";
 import { generate } from "otplib";
 import { expect, expectNoAxeViolations, test } from "./support/a11y";
+import { inviteByCommand, nextCode } from "./support/admin";
 import { isNoJs } from "./support/site";
 
 // Issue 23: the first owner is invited by `npm run staff:invite` while the server runs (the command
@@ -10,20 +10,6 @@ import { isNoJs } from "./support/site";
 // with password + code and then with a recovery code. JavaScript on and off; axe on each kind of page.
 
 const PASSWORD = "Quiet-Otter-73";
-
-function inviteByCommand(email: string): string {
-  const out = execFileSync("npx", ["tsx", "scripts/staff-invite.ts", "--email", email, "--role", "owner"], {
-    env: { ...process.env, PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", NODE_ENV: "test" },
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const link = /https?:\/\/\S+\/admin\/invite\/[A-Za-z0-9_-]+/.exec(out)?.[0];
-  if (!link) throw new Error(`no link in: ${out}`);
-  return new URL(link).pathname;
-}
-
-/** A code for the next time step (the server accepts one step either side): never the one just used. */
-const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
 
 async function axe(page: Page, label: string) {
   if (!isNoJs(test.info())) await expectNoAxeViolations(page, { label });
