@@ -13,3 +13,4 @@ export * from "./rental";
 export * from "./portal";
 export * from "./sitelink";
 export * from "./staff";
+export * from "./changes";

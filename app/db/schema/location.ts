@@ -129,6 +129,29 @@ export const hoursItems = pgTable("hours_items", {
   ...timestamps,
 });
 
+/**
+ * Special hours (issue 24): one date's opening that differs from the usual week (a holiday closing,
+ * a late opening), in the location's time zone. Shown on the location page; "open now" follows it.
+ */
+export const specialHours = pgTable(
+  "special_hours",
+  {
+    id: serial().primaryKey(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    /** "YYYY-MM-DD" in the location's time zone. */
+    date: text().notNull(),
+    label: text().notNull().default(""),
+    isClosed: boolean().notNull().default(true),
+    /** "HH:MM", 24-hour; null when closed. */
+    open: text(),
+    close: text(),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex("special_hours_location_date_idx").on(t.locationId, t.date)],
+);
+
 export const amenities = pgTable("amenities", {
   id: serial().primaryKey(),
   locationId: integer()

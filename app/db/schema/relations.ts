@@ -11,6 +11,7 @@ import {
   locationImages,
   locations,
   paymentTypes,
+  specialHours,
 } from "./location";
 
 export const accountsRelations = relations(accounts, ({ many }) => ({
@@ -45,12 +46,16 @@ export const locationsRelations = relations(locations, ({ one, many }) => ({
   account: one(accounts, { fields: [locations.accountId], references: [accounts.id] }),
   address: one(addresses),
   hoursBlocks: many(hoursBlocks),
+  specialHours: many(specialHours),
   amenities: many(amenities),
   media: many(locationImages),
   insurancePlans: many(insurancePlans),
   paymentTypes: many(paymentTypes),
   unitTypes: many(unitTypes),
   units: many(units),
+}));
+export const specialHoursRelations = relations(specialHours, ({ one }) => ({
+  location: one(locations, { fields: [specialHours.locationId], references: [locations.id] }),
 }));
 export const addressesRelations = relations(addresses, ({ one }) => ({
   location: one(locations, { fields: [addresses.locationId], references: [locations.id] }),

@@ -1,4 +1,5 @@
 import {
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -10,7 +11,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import { locations } from "./location";
-import { timestamps } from "./shared";
+import { timestamps, type Image } from "./shared";
 
 /** What kind of space a unit is (issue 3). */
 export const unitCategories = ["climate_controlled", "drive_up", "indoor", "parking"] as const;
@@ -39,6 +40,12 @@ export const unitTypes = pgTable(
     floor: integer().notNull().default(1),
     features: jsonb().$type<string[]>().notNull().default([]),
     description: text().notNull().default(""),
+    /** Kept off the website (issue 24): not listed, not rentable online. */
+    isHiddenOnline: boolean().notNull().default(false),
+    /** A promotion shown with the type ("First month $1"); empty for none. Display only (decision 300). */
+    promotion: text().notNull().default(""),
+    /** The type's photos (Image records). */
+    images: jsonb().$type<Image[]>().notNull().default([]),
     standardRate: integer().notNull(),
     webRate: integer().notNull(),
     /** The management software's id for the type (SiteLink UnitTypeID); null for local-only data. */
