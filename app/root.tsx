@@ -28,6 +28,7 @@ import { isPaymentRoute, PAYMENT_PAGE_ATTRIBUTE, type PaymentPageHandle } from "
 import "~/components/payment-page-guard";
 import { isStagingHost } from "~/domain/staging";
 import { isConsoleRoute } from "~/domain/console-pages";
+import { PreviewBanner } from "~/components/preview-banner";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -36,7 +37,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // The back office (issue 23) draws its own layout: none of the site's header, footer or operator code.
-  if (context.consolePage === true) return data({ site: null, isStaging: false, globalCss: "" });
+  if (context.consolePage === true) return data({ site: null, isStaging: false, globalCss: "", preview: null });
   const known = await getSite(context);
   const layout = await readSiteLayout(context, known);
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
@@ -56,7 +57,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     : null;
   // The staging copy of the site is never indexed (decision 093; the server also sends X-Robots-Tag).
   const isStaging = isStagingHost(new URL(request.url).host, known?.website.stagingDomain);
-  return data({ site, isStaging, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "" });
+  // Preview mode (decision 315): the server renders this page with the draft applied; the banner says so.
+  const preview = context.preview ?? null;
+  return data({ site, isStaging, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "", preview });
 }
 
 /**
@@ -111,7 +114,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        {rootData?.isStaging || consolePage ? <meta name="robots" content="noindex, nofollow" /> : null}
+        {rootData?.isStaging || consolePage || rootData?.preview ? <meta name="robots" content="noindex, nofollow" /> : null}
         <Meta />
         <Links />
         {rootData?.globalCss ? <style nonce={nonce} dangerouslySetInnerHTML={{ __html: rootData.globalCss }} /> : null}
@@ -127,6 +130,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <a className="skip-link" href="#main">
               Skip to main content
             </a>
+            {rootData?.preview ? <PreviewBanner csrfToken={rootData.preview.csrfToken} returnTo={rootData.preview.returnTo} /> : null}
             {site ? <SiteHeader site={site} /> : null}
             <main id="main" tabIndex={-1}>
               {children}

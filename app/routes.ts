@@ -64,6 +64,9 @@ export default [
       route("admin/tenants.csv", "routes/admin.tenants[.]csv.ts"),
       route("admin/tenants/:tenantId", "routes/admin.tenant.tsx"),
       route("admin/sitelink-journal", "routes/admin.sitelink-journal.tsx"),
+      // Issue 24 (decisions 315, 318): preview mode on and off; what the draft changes.
+      route("admin/preview", "routes/admin.preview.tsx"),
+      route("admin/changes/diff", "routes/admin.changes.diff.tsx"),
       route("admin/*", "routes/admin.not-found.tsx"),
     ]),
   ]),

@@ -30,6 +30,11 @@ import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
 import { CONSOLE_ROBOTS } from "~/domain/console-pages";
 import { testHooksEnabled } from "~/services/test-hooks.server";
 import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
+import { clearPreviewCookieHeader, hasPreviewCookie, PreviewApplyError, PreviewTimeoutError, readPreview, withDraftApplied } from "~/services/preview.server";
+import type { RenderPublicPage } from "~/services/page-diff.server";
+import { getCsrfToken } from "~/services/csrf.server";
+import { isPreviewablePath, PREVIEW_CACHE_CONTROL, PREVIEW_FORM_REFUSED, PREVIEW_ROBOTS } from "~/domain/preview";
+import { now as clockNow } from "~/platform/clock.server";
 
 // What the server gives every loader, action and middleware, as fields of React Router's request
 // context (its documented migration from AppLoadContext; typed values of our own middleware use
@@ -51,6 +56,13 @@ declare module "react-router" {
     paymentPage?: boolean;
     /** The matched route is a console page's (`handle.consolePage`, issue 23): no operator code, no site chrome. */
     consolePage?: boolean;
+    /**
+     * Set only while a page is rendered in preview (issue 24, decision 315): what the banner's "Leave
+     * preview" form needs. The root layout draws the banner when it is there.
+     */
+    preview?: { csrfToken: string; returnTo: string };
+    /** Console pages only: renders a public path through this app on a given database, without HTTP (the draft's diff, decision 318). */
+    renderPublicPage?: RenderPublicPage;
   }
 }
 
@@ -380,6 +392,46 @@ app.use(async (req, res, next) => {
   sendPlainPage(res, 400, "Bad request", "This form could not be read. Please go back and send it again.");
 });
 
+// Preview mode (issue 24, docs/decisions/315-preview-mode.md, 316, 317). A request with the preview
+// cookie is a preview only with the staff session it was set in (valid, `content.edit`); any other
+// preview cookie is ignored and cleared. Such a request is never anonymous (the staff cookie), so the
+// page cache neither serves nor stores it. A form sent from a previewed page is refused: nothing a
+// visitor can do is done during a preview. The rental, reservation, payment and portal flows and the
+// console are never previewed.
+app.use(async (req, res, next) => {
+  if (!hasPreviewCookie(req.headers.cookie)) return next();
+  const website = res.locals.website as Website | null;
+  const page = res.locals.page as MatchedPage | undefined;
+  if (!website || page?.consolePage) return next();
+  try {
+    const request = new globalThis.Request("http://localhost/", { headers: { cookie: req.headers.cookie ?? "" } });
+    const found = await readPreview(db, request, { accountId: website.accountId, now: clockNow(), ip: req.ip || null });
+    if (found.state === "ignored") {
+      res.append("Set-Cookie", await clearPreviewCookieHeader());
+      return next();
+    }
+    if (found.state === "off") return next();
+    const pathname = new URL(req.originalUrl, "http://placeholder").pathname;
+    if (page?.paymentPage || !isPreviewablePath(pathname)) return next();
+    if (req.method !== "GET" && req.method !== "HEAD") return sendPreviewPage(res, 409, "Forms are off in preview", PREVIEW_FORM_REFUSED);
+    res.locals.preview = { draftId: found.draftId };
+    next();
+  } catch (error) {
+    next(error);
+  }
+});
+
+/** A short page of our own for a previewed request that cannot be answered (never stored, never indexed). */
+function sendPreviewPage(res: Response, status: number, title: string, message: string) {
+  res
+    .status(status)
+    .set({ "Cache-Control": PREVIEW_CACHE_CONTROL, "X-Robots-Tag": PREVIEW_ROBOTS })
+    .type("html")
+    .send(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1><p>${message}</p><p><a href="/admin/preview">Leave preview</a> · <a href="/admin/changes">Changes waiting to be published</a></p></main></body></html>`,
+    );
+}
+
 // Permanent redirects (spec §2): old paths, before any page renders.
 app.use(async (req, res, next) => {
   if (req.method !== "GET" && req.method !== "HEAD") return next();
@@ -446,8 +498,87 @@ function fetchRequest(req: Request, res: Response): globalThis.Request {
   });
 }
 
+/**
+ * Renders a public path through React Router on the database given (live, or a preview transaction),
+ * without HTTP: the draft's diff (decision 318). No site cache: what the database says now.
+ */
+const renderPublicPage: RenderPublicPage = async (path, renderDb) => {
+  const website = await readWebsite({ db: renderDb });
+  const url = new URL(path, website ? publicOrigin(website) : "http://localhost");
+  const page = matchPage(await routesOfBuild(), `${url.pathname}${url.search}`);
+  const context = Object.assign(new RouterContextProvider(), {
+    db: renderDb,
+    cspNonce: crypto.randomBytes(16).toString("base64"),
+    clientIp: "127.0.0.1",
+    website,
+    siteCache: undefined,
+    staleData: false,
+    paymentPage: page.paymentPage === true,
+    consolePage: page.consolePage === true,
+  });
+  const response = await handleRequest(new globalThis.Request(url.href), context);
+  const html = documentHtml.get(response);
+  return { status: response.status, body: html ?? (await response.text()) };
+};
+
+/**
+ * A previewed page (decision 315): rendered inside a transaction that applies the draft, with the
+ * request context's database set to that transaction, no site cache and the website row read again
+ * from it; the answer is buffered, then the transaction is rolled back. Never stored anywhere
+ * (`no-store, private`), never indexed, with the banner.
+ */
+async function sendPreview(req: Request, res: Response, draftId: number | null) {
+  const request = fetchRequest(req, res);
+  const csrf = await getCsrfToken(request);
+  if (csrf.setCookie) res.append("Set-Cookie", csrf.setCookie);
+  const banner = { csrfToken: csrf.token, returnTo: req.originalUrl };
+  const render = async (renderDb: Database, website: Website | null) => {
+    const context = Object.assign(new RouterContextProvider(), {
+      db: renderDb,
+      cspNonce: res.locals.cspNonce as string,
+      clientIp: req.ip ?? "",
+      website,
+      siteCache: undefined,
+      staleData: false,
+      paymentPage: false,
+      consolePage: false,
+      preview: banner,
+    });
+    const response = await handleRequest(request, context);
+    const html = documentHtml.get(response);
+    return { response, body: html !== undefined ? Buffer.from(html, "utf8") : Buffer.from(await response.arrayBuffer()) };
+  };
+  let out: Awaited<ReturnType<typeof render>>;
+  try {
+    out =
+      draftId === null
+        ? await render(db, res.locals.website as Website | null)
+        : await withDraftApplied(db, draftId, async (tx) => render(tx, await readWebsite({ db: tx })));
+  } catch (error) {
+    if (error instanceof PreviewApplyError) {
+      logger.warn({ err: error.cause, draftId }, "[preview] the draft cannot be applied");
+      return sendPreviewPage(res, 409, "This draft cannot be previewed", "One of its changes no longer fits the live site. Open the changes waiting to be published to fix or discard it.");
+    }
+    if (error instanceof PreviewTimeoutError) {
+      logger.warn({ draftId, url: req.originalUrl }, "[preview] render took too long: rolled back");
+      return sendPreviewPage(res, 503, "The preview took too long", "Please try again in a moment.");
+    }
+    throw error;
+  }
+  if (res.destroyed || res.writableEnded) return;
+  res.statusMessage = out.response.statusText;
+  res.status(out.response.status);
+  for (const [key, value] of out.response.headers.entries()) res.append(key, value);
+  res.set("Cache-Control", PREVIEW_CACHE_CONTROL).set("X-Robots-Tag", PREVIEW_ROBOTS);
+  res.removeHeader("ETag");
+  res.end(req.method === "HEAD" ? undefined : out.body);
+}
+
 app.use(async (req, res, next) => {
   try {
+    const preview = res.locals.preview as { draftId: number | null } | undefined;
+    if (preview) return await sendPreview(req, res, preview.draftId);
+    const consolePage = (res.locals.page as MatchedPage | undefined)?.consolePage === true;
     const context = Object.assign(new RouterContextProvider(), {
       db,
       cspNonce: res.locals.cspNonce as string,
@@ -456,7 +587,8 @@ app.use(async (req, res, next) => {
       siteCache,
       staleData: res.locals.staleData === true,
       paymentPage: (res.locals.page as MatchedPage | undefined)?.paymentPage === true,
-      consolePage: (res.locals.page as MatchedPage | undefined)?.consolePage === true,
+      consolePage,
+      ...(consolePage ? { renderPublicPage } : {}),
     });
     const response = await handleRequest(fetchRequest(req, res), context);
     if (res.destroyed || res.writableEnded) {

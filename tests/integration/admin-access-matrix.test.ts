@@ -173,6 +173,18 @@ const EXPECTED: Record<string, RouteCase> = {
       },
     ],
   },
+  // Issue 24 (decisions 315, 318): preview mode and the draft's diff need content.edit (owners, managers);
+  // leaving preview is open to anyone signed in.
+  "routes/admin.preview": {
+    path: () => "/admin/preview",
+    get: exporters(200),
+    nav: true,
+    actions: [
+      { name: "turn preview on", form: () => ({ intent: "on", returnTo: "/" }), expect: exporters({ redirect: "/" }) },
+      { name: "leave preview", form: () => ({ intent: "off", returnTo: "/faqs" }), expect: all({ redirect: "/faqs" }) },
+    ],
+  },
+  "routes/admin.changes.diff": { path: () => "/admin/changes/diff", get: exporters(200) },
   "routes/admin.not-found": { path: () => "/admin/no-such-page", get: all(404) },
 };
 

@@ -7,6 +7,7 @@ import routes from "~/routes";
 import * as root from "~/root";
 import * as entryServer from "~/entry.server";
 import { documentHtml } from "~/document-html.server";
+import type { RenderPublicPage } from "~/services/page-diff.server";
 import { matchPage, routeTree } from "../../server/route-match";
 import { loadContext } from "./route-helpers";
 
@@ -109,6 +110,11 @@ export async function startAppServer(db: Database, options: { clientIp?: string 
   const { build, flat } = await buildOf();
   const handler = createRequestHandler(build, "production");
   const tree = routeTree(build.routes);
+  const renderPublicPage: RenderPublicPage = async (path, renderDb) => {
+    const page = matchPage(tree, path);
+    const response = await handler(new Request(new URL(path, "http://localhost")), Object.assign(loadContext(renderDb, "127.0.0.1"), { paymentPage: page.paymentPage, consolePage: page.consolePage === true }));
+    return { status: response.status, body: documentHtml.get(response) ?? (await response.text()) };
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -121,7 +127,12 @@ export async function startAppServer(db: Database, options: { clientIp?: string 
           const hasBody = req.method !== "GET" && req.method !== "HEAD";
           const request = new Request(url, { method: req.method, headers, ...(hasBody ? { body: Buffer.concat(chunks) } : {}) });
           const page = matchPage(tree, req.url ?? "/");
-          const context = Object.assign(loadContext(db, options.clientIp ?? "127.0.0.1"), { paymentPage: page.paymentPage, consolePage: page.consolePage === true });
+          const context = Object.assign(loadContext(db, options.clientIp ?? "127.0.0.1"), {
+            paymentPage: page.paymentPage,
+            consolePage: page.consolePage === true,
+            // As server/app.ts gives console pages (the draft's diff, decision 318): a public page rendered without HTTP.
+            ...(page.consolePage ? { renderPublicPage } : {}),
+          });
           const response = await handler(request, context);
           res.statusCode = response.status;
           for (const [k, v] of response.headers) if (k.toLowerCase() !== "set-cookie") res.setHeader(k, v);
