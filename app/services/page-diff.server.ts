@@ -12,7 +12,9 @@
  */
 import { diffLines } from "diff";
 import { Parser } from "htmlparser2";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { locations } from "~/db/schema";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/editable-content";
 import { changesOf, currentDraftId, type ChangeRow } from "./changesets.server";
 import { withDraftApplied } from "./preview.server";
@@ -23,14 +25,14 @@ export type RenderPublicPage = (path: string, db: Database) => Promise<{ status:
 const BLOCK = new Set([
   "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption",
   "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "legend", "li", "main", "nav", "ol", "option", "p", "pre",
-  "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "button", "label",
+  "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul", "button", "label",
 ]);
 const INVISIBLE = new Set(["script", "style", "template", "noscript", "svg", "head", "select"]);
 
 /**
  * The text a visitor reads on a page: "Title: …", "Description: …", then the visible text of <main>,
- * one line per block (whitespace collapsed; hidden elements, scripts and styles left out; an image
- * by its alt text).
+ * one line per block or table row (whitespace collapsed; hidden elements, scripts and styles left out;
+ * an image by its alt text).
  */
 export function pageText(html: string): string {
   let title = "";
@@ -58,6 +60,8 @@ export function pageText(html: string): string {
         if (inMain > 0 && hiddenDepth === 0) {
           if (BLOCK.has(name)) flush();
           if (name === "img" && attrs.alt) line += ` ${attrs.alt} `;
+          // A table row is one line, its cells apart: "Sat · 9:00 AM – 2:00 PM".
+          if ((name === "td" || name === "th") && line.trim()) line += " · ";
         }
       },
       ontext(text) {
@@ -166,21 +170,22 @@ const shown = (value: unknown): string => {
 
 const NAME_FIELDS = ["name", "title", "heading", "question", "websiteName", "displayText", "label", "days", "hostname", "fromPath", "street1", "date"];
 
-function recordName(change: ChangeRow): string {
+function recordName(change: ChangeRow, locationNames: ReadonlyMap<number, string>): string {
   const values = { ...(change.base ?? {}), ...change.values } as Record<string, unknown>;
   const name = NAME_FIELDS.map((f) => values[f]).find((v) => typeof v === "string" && v.trim() !== "") as string | undefined;
   const id = change.recordId != null ? `#${change.recordId}` : "new";
-  return name ? `${id} (${name})` : id;
+  const where = change.locationId != null ? locationNames.get(change.locationId) : undefined;
+  return [where, name ? `${id} (${name})` : id].filter(Boolean).join(", ");
 }
 
 /** The draft's changes, one line per field: entity, record, field, before → after. */
-export function fieldDiffs(changes: readonly ChangeRow[]): FieldDiff[] {
+export function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<number, string> = new Map()): FieldDiff[] {
   const out: FieldDiff[] = [];
   for (const change of changes) {
     const entity = EDITABLE_ENTITIES[change.entity as EditableEntityName];
     const label = entity?.label ?? change.entity;
     const fieldLabel = (f: string) => entity?.fields[f]?.label ?? f;
-    const record = recordName(change);
+    const record = recordName(change, locationNames);
     if (change.op === "delete") {
       out.push({ entity: label, record, op: "delete", field: "(whole record)", before: "exists", after: "deleted" });
       continue;
@@ -212,5 +217,6 @@ export async function draftDiff(db: Database, accountId: number, render: RenderP
     if (before === after) continue;
     pages.push({ path, change: before === "" ? "added" : after === "" ? "removed" : "changed", lines: lineDiff(before, after) });
   }
-  return { changesetId, pages, compared: paths.length, fields: fieldDiffs(changes) };
+  const names = await db.select({ id: locations.id, name: locations.name }).from(locations).where(eq(locations.accountId, accountId));
+  return { changesetId, pages, compared: paths.length, fields: fieldDiffs(changes, new Map(names.map((l) => [l.id, l.name]))) };
 }
