@@ -146,7 +146,12 @@ function controlSchema(control: FormControl, field: EditableField): z.ZodType {
 
 /** The schema Conform parses one form with: the fields given, each through its control. */
 export function formSchemaFor(entity: FormEntity, fields: readonly string[]) {
-  return z.object(Object.fromEntries(fields.map((f) => [f, controlSchema(controlOf(entity, f), fieldOf(entity, f))])));
+  const shape = z.object(Object.fromEntries(fields.map((f) => [f, controlSchema(controlOf(entity, f), fieldOf(entity, f))])));
+  // A control the browser does not send (an unticked checkbox, no day ticked) is an empty one.
+  return z.preprocess((input) => {
+    const given = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
+    return Object.fromEntries(fields.map((f) => [f, given[f] ?? ""]));
+  }, shape);
 }
 
 /** Plain messages for the few issues the registry's schemas leave to zod (a number out of range, no choice). */
