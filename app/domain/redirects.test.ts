@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  MAX_REDIRECT_HOPS,
+  redirectChainProblem,
   bareHostname,
   findRedirectLoop,
   matchRedirect,
