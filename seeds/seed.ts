@@ -22,6 +22,7 @@ import { locationSlug } from "~/domain/slug";
 import { bareHostname, normalizePath, parseRedirectsText } from "~/domain/redirects";
 import { saveOldDomain, saveRedirect } from "~/services/redirects.server";
 import * as operator from "./operator";
+import { checkSeedRecord } from "./validate";
 import { seedDemoUnits } from "./demo-units";
 import { disablePublishedDemoPassword, seedDemoTenant } from "./demo-tenant";
 import { rawEnv, type EnvSource } from "~/env.server";
@@ -57,7 +58,7 @@ export async function seedDatabase(db: Database, options: { env?: EnvSource } = 
     );
     for (const rule of parseRedirectsText(operator.website.redirects)) {
       if (haveRedirects.has(normalizePath(rule.fromPath))) continue;
-      await saveRedirect(tx, { websiteId, ...rule });
+      await saveRedirect(tx, checkSeedRecord("redirect", { websiteId, ...rule }, rule.fromPath));
       report.created.push(`redirect ${rule.fromPath}`);
     }
     for (const d of operator.oldDomains) {
@@ -65,7 +66,7 @@ export async function seedDatabase(db: Database, options: { env?: EnvSource } = 
       if (!locationId) throw new Error(`Old domain ${d.hostname} points at unknown location ${d.locationSlug}`);
       const found = await tx.query.oldDomains.findFirst({ where: eq(oldDomains.hostname, bareHostname(d.hostname)) });
       if (found) continue;
-      await saveOldDomain(tx, { websiteId, hostname: d.hostname, locationId });
+      await saveOldDomain(tx, checkSeedRecord("oldDomain", { websiteId, hostname: d.hostname, locationId }, d.hostname));
       report.created.push(`old domain ${d.hostname}`);
     }
   });
@@ -75,7 +76,7 @@ export async function seedDatabase(db: Database, options: { env?: EnvSource } = 
 async function seedAccount(tx: Transaction, report: SeedReport): Promise<number> {
   const found = await tx.query.accounts.findFirst({ where: eq(accounts.clientCode, operator.account.clientCode) });
   if (found) return found.id;
-  const [row] = await tx.insert(accounts).values(operator.account).returning({ id: accounts.id });
+  const [row] = await tx.insert(accounts).values(checkSeedRecord("account", operator.account, operator.account.name)).returning({ id: accounts.id });
   report.created.push(`account ${operator.account.clientCode}`);
   return row!.id;
 }
@@ -85,7 +86,7 @@ async function seedWebsite(tx: Transaction, accountId: number, report: SeedRepor
   if (found) return found.id;
   const [row] = await tx
     .insert(websites)
-    .values({ ...operator.website, accountId })
+    .values(checkSeedRecord("website", { ...operator.website, accountId }, operator.website.domain))
     .returning({ id: websites.id });
   report.created.push(`website ${operator.website.domain}`);
   return row!.id;
@@ -103,7 +104,7 @@ async function seedLocation(
   const extras = operator.locationExtras(loc);
   const [row] = await tx
     .insert(locations)
-    .values({
+    .values(checkSeedRecord("location", {
       accountId,
       name: loc.name,
       urlSlug: slug,
@@ -114,10 +115,10 @@ async function seedLocation(
       ...loc.social,
       googleReviewLink: loc.status === "Live" ? "https://search.google.com/local/writereview?placeid=DEMO" : null, // DEMO
       ...extras,
-    })
+    }, loc.name))
     .returning({ id: locations.id });
   const locationId = row!.id;
-  await tx.insert(addresses).values({ locationId, ...loc.address, country: "US" });
+  await tx.insert(addresses).values(checkSeedRecord("address", { locationId, ...loc.address, country: "US" }, `${loc.name}'s address`));
   for (const [type, items] of [
     ["gate", loc.gateHours],
     ["office", loc.officeHours],
@@ -127,19 +128,25 @@ async function seedLocation(
       .values({ locationId, type, isAvailable: true, displayText: type === "gate" ? "Gate hours" : "Office hours" })
       .returning({ id: hoursBlocks.id });
     await tx.insert(hoursItems).values(
-      items.map((item) => ({
-        hoursBlockId: block!.id,
-        days: item.days,
-        open: item.open,
-        close: item.close,
-        isOpen24Hours: item.isOpen24Hours ?? false,
-        isClosed: item.isClosed ?? false,
-        idJsonFormattedText: JSON.stringify(item),
-      })),
+      items.map((item) =>
+        checkSeedRecord(
+          "hoursItem",
+          {
+            hoursBlockId: block!.id,
+            days: item.days,
+            open: item.open,
+            close: item.close,
+            isOpen24Hours: item.isOpen24Hours ?? false,
+            isClosed: item.isClosed ?? false,
+            idJsonFormattedText: JSON.stringify(item),
+          },
+          `${loc.name}, ${type} hours ${item.days}`,
+        ),
+      ),
     );
   }
   if (loc.amenities.length) {
-    await tx.insert(amenities).values(loc.amenities.map((label, index) => ({ locationId, label, index })));
+    await tx.insert(amenities).values(loc.amenities.map((label, index) => checkSeedRecord("amenity", { locationId, label, index }, `${loc.name}: ${label}`)));
   }
   await tx.insert(locationImages).values({
     locationId,
@@ -174,21 +181,19 @@ async function seedMenus(tx: Transaction, websiteId: number, report: SeedReport)
     if (found) continue;
     const [row] = await tx
       .insert(menus)
-      .values({ websiteId, name: menu.name, heading: menu.heading })
+      .values(checkSeedRecord("menu", { websiteId, name: menu.name, heading: menu.heading }, menu.name))
       .returning({ id: menus.id });
     const insertItems = async (items: operator.SeedMenuItem[], parentId: number | null) => {
       for (const [index, item] of items.entries()) {
         const [inserted] = await tx
           .insert(navMenuItems)
-          .values({
-            menuId: row!.id,
-            parentId,
-            name: item.name,
-            url: item.url,
-            index,
-            isInternal: item.isInternal ?? true,
-            isTargetBlank: item.isTargetBlank ?? false,
-          })
+          .values(
+            checkSeedRecord(
+              "menuItem",
+              { menuId: row!.id, parentId, name: item.name, url: item.url, index, isInternal: item.isInternal ?? true, isTargetBlank: item.isTargetBlank ?? false },
+              `${menu.name}: ${item.name}`,
+            ),
+          )
           .returning({ id: navMenuItems.id });
         if (item.children) await insertItems(item.children, inserted!.id);
       }
@@ -209,14 +214,14 @@ async function seedContent(tx: Transaction, accountId: number, report: SeedRepor
     ...operator.storageTips.map(([title, content], index) => ({ title, content, index, tag: "Storage Tip" as const })),
   ].filter((c) => !have.has(`${c.tag}\u0000${c.title}`));
   if (wanted.length) {
-    await tx.insert(contentItems).values(wanted.map((c) => ({ ...c, accountId })));
+    await tx.insert(contentItems).values(wanted.map((c) => checkSeedRecord("contentItem", { ...c, accountId }, c.title)));
     report.created.push(`${wanted.length} content items`);
   }
   const page = await tx.query.pages.findFirst({
     where: and(eq(pages.accountId, accountId), eq(pages.slug, operator.portableStoragePage.slug)),
   });
   if (!page) {
-    await tx.insert(pages).values({ ...operator.portableStoragePage, accountId });
+    await tx.insert(pages).values(checkSeedRecord("page", { ...operator.portableStoragePage, accountId }, operator.portableStoragePage.slug));
     report.created.push("page portable-storage");
   }
 }

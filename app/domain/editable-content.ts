@@ -97,6 +97,11 @@ export interface EditableEntity {
   /** Staff may add and remove records (hours items, FAQs, redirects …), not only edit them. */
   canCreate: boolean;
   fields: Record<string, EditableField>;
+  /**
+   * Rules between fields of one record (an hours line closes after it opens), given the record's
+   * values after the edit. The console, the draft and the seed run it through `validateRecord`.
+   */
+  check?: (values: Record<string, unknown>) => FieldErrors;
 }
 
 // ---- field schemas (one rule each) ------------------------------------------------------------
@@ -211,6 +216,8 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
     location: { kind: "account" },
     canCreate: true,
     fields: {
+      /** The owner column of a new record: set by the server from the member's account, never by a form. */
+      accountId: { label: "Account", kind: "ref", ref: "account", schema: z.number().int() },
       tag: { label: "Kind", kind: "select", options: ["FAQ", "Storage Tip"], schema: z.enum(["FAQ", "Storage Tip"]) },
       title: text("Question or title", 300),
       content: htmlField("Answer or text"),
@@ -223,6 +230,8 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
     location: { kind: "account" },
     canCreate: true,
     fields: {
+      /** The owner column of a new record: set by the server from the member's website, never by a form. */
+      websiteId: { label: "Website", kind: "ref", ref: "website", schema: z.number().int() },
       fromPath: { label: "From path", kind: "text", schema: required(2000, "Enter the old path, for example /old-page."), hint: "A path on this site, such as /old-page." },
       toPath: { label: "To", kind: "text", schema: required(2000, "Enter where it should go."), hint: "A path on this site or a full web address." },
       statusCode: { label: "Kind", kind: "select", options: ["301", "302"], schema: z.union([z.literal(301), z.literal(302)]) },
@@ -235,6 +244,8 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
     location: { kind: "column" },
     canCreate: true,
     fields: {
+      /** The owner column of a new record: set by the server from the member's website, never by a form. */
+      websiteId: { label: "Website", kind: "ref", ref: "website", schema: z.number().int() },
       hostname: { label: "Old domain", kind: "text", schema: required(253, "Enter a domain such as old-storage.example."), hint: "Without https:// or www." },
       locationId: { label: "Goes to location", kind: "ref", ref: "location", schema: z.number().int() },
     },
@@ -318,6 +329,7 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
       isDisplayText: flag("Show the text below instead of times"),
       displayText: { label: "Text", kind: "text", schema: trimmed(100) },
     },
+    check: (v) => openingProblems(v, { closed: v.isClosed === true || v.isOpen24Hours === true || v.isDisplayText === true, both: v.isClosed === true && v.isOpen24Hours === true }),
   },
   specialHours: {
     name: "specialHours",
@@ -332,6 +344,7 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
       open: { label: "Opens", kind: "time", schema: time },
       close: { label: "Closes", kind: "time", schema: time },
     },
+    check: (v) => openingProblems(v, { closed: v.isClosed === true, both: false }),
   },
   amenity: {
     name: "amenity",
@@ -379,6 +392,22 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
 export type FieldErrors = Record<string, string>;
 
 /**
+ * An opening (an hours line, a special date): unless it is closed (or open 24 hours, or shown as
+ * text), it has both times and closes after it opens.
+ */
+function openingProblems(v: Record<string, unknown>, state: { closed: boolean; both: boolean }): FieldErrors {
+  const errors: FieldErrors = {};
+  if (state.both) errors.isOpen24Hours = "Choose either closed or open 24 hours, not both.";
+  if (state.closed) return errors;
+  const open = typeof v.open === "string" && v.open ? v.open : null;
+  const close = typeof v.close === "string" && v.close ? v.close : null;
+  if (!open) errors.open = "Enter the opening time, or tick closed.";
+  if (!close) errors.close = "Enter the closing time, or tick closed.";
+  if (open && close && close <= open) errors.close = `The closing time must be after the opening time (${open}).`;
+  return errors;
+}
+
+/**
  * Validates some fields of a record against their schemas. Unknown fields are errors (a form cannot
  * change what the registry does not list). Returns the parsed values or a message per field.
  */
@@ -399,6 +428,20 @@ export function validateFields(
     else errors[name] = parsed.error.issues[0]?.message ?? "Check this value.";
   }
   return Object.keys(errors).length ? { ok: false, errors } : { ok: true, values: out };
+}
+
+/**
+ * Validates a whole record (every field given, then the rules between fields): what the seed runs on
+ * the operator's records and the console on a record after an edit.
+ */
+export function validateRecord(
+  entity: EditableEntity,
+  values: Record<string, unknown>,
+): { ok: true; values: Record<string, unknown> } | { ok: false; errors: FieldErrors } {
+  const checked = validateFields(entity, values);
+  if (!checked.ok) return checked;
+  const problems = entity.check?.(checked.values) ?? {};
+  return Object.keys(problems).length ? { ok: false, errors: problems } : checked;
 }
 
 /** The same value? (JSON equality: field values are JSON.) */

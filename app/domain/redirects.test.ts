@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
+  MAX_REDIRECT_HOPS,
+  redirectChainProblem,
   bareHostname,
   findRedirectLoop,
   matchRedirect,
@@ -150,5 +152,24 @@ describe("parseRedirectsText", () => {
       { fromPath: "/contact-us", toPath: "/contact" },
       { fromPath: "/faq", toPath: "/faqs" },
     ]);
+  });
+});
+
+describe("redirectChainProblem (the console, over the live rules with the draft over them)", () => {
+  it.each([
+    ["no chain", [], { fromPath: "/a", toPath: "/b" }, null],
+    ["a chain that ends", [{ fromPath: "/b", toPath: "/c" }], { fromPath: "/a", toPath: "/b" }, null],
+    ["a loop back to its source", [{ fromPath: "/b", toPath: "/a" }], { fromPath: "/A/", toPath: "/b" }, "This redirect would make a loop: /a → /b → /a"],
+    ["into a loop of other rules", [{ fromPath: "/b", toPath: "/c" }, { fromPath: "/c", toPath: "/b" }], { fromPath: "/a", toPath: "/b" }, "This redirect would lead into a chain that never ends: /a → /b → /c → /b → …"],
+    ["a loop through the primary domain", [{ fromPath: "/b", toPath: "https://www.example.com/a" }], { fromPath: "/a", toPath: "/b" }, "This redirect would make a loop: /a → /b → https://www.example.com/a"],
+    ["leaving the site ends it", [{ fromPath: "/b", toPath: "https://other.example/a" }], { fromPath: "/a", toPath: "/b" }, null],
+  ] as const)("%s", (_n, rules, candidate, message) => {
+    expect(redirectChainProblem(rules, candidate, { primaryHost: "example.com" })).toBe(message);
+  });
+
+  it("refuses a chain longer than MAX_REDIRECT_HOPS", () => {
+    const rules = Array.from({ length: MAX_REDIRECT_HOPS }, (_, i) => ({ fromPath: `/p${i}`, toPath: `/p${i + 1}` }));
+    expect(redirectChainProblem(rules, { fromPath: "/start", toPath: "/p0" })).toMatch(/^This redirect would start a chain of more than 10 redirects/);
+    expect(redirectChainProblem(rules.slice(0, MAX_REDIRECT_HOPS - 1), { fromPath: "/start", toPath: "/p0" })).toBeNull();
   });
 });

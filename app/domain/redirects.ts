@@ -129,3 +129,36 @@ export function parseRedirectsText(text: string): Array<{ fromPath: string; toPa
     })
     .filter((r) => r.fromPath.startsWith("/") && r.toPath);
 }
+
+/** More redirects than this in a row is refused as a chain that never ends (browsers give up near 20). */
+export const MAX_REDIRECT_HOPS = 10;
+
+/**
+ * The console's check of a redirect against the whole set it will join (issue 24: the live rules with
+ * the draft over them, decision 309): a loop back to its own source, a path into a loop of other
+ * rules (a chain that never ends), or a chain longer than MAX_REDIRECT_HOPS. The message shows the
+ * path followed. Returns null when the chain ends.
+ */
+export function redirectChainProblem(
+  others: readonly Pick<RedirectRule, "fromPath" | "toPath">[],
+  candidate: Pick<RedirectRule, "fromPath" | "toPath">,
+  options: { primaryHost?: string } = {},
+): string | null {
+  const from = normalizePath(candidate.fromPath);
+  let current = internalPath(candidate.toPath, options.primaryHost);
+  const chain = [from, candidate.toPath.trim()];
+  const rules = others.filter((r) => normalizePath(r.fromPath) !== from);
+  const seen = new Set<string>([from]);
+  while (current !== null) {
+    if (current === from) return `This redirect would make a loop: ${chain.join(" → ")}`;
+    if (seen.has(current)) return `This redirect would lead into a chain that never ends: ${chain.join(" → ")} → …`;
+    seen.add(current);
+    const at = current;
+    const next = rules.find((r) => normalizePath(r.fromPath) === at);
+    if (!next) return null;
+    chain.push(next.toPath.trim());
+    if (chain.length - 1 > MAX_REDIRECT_HOPS) return `This redirect would start a chain of more than ${MAX_REDIRECT_HOPS} redirects: ${chain.join(" → ")}`;
+    current = internalPath(next.toPath, options.primaryHost);
+  }
+  return null;
+}

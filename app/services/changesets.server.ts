@@ -190,6 +190,8 @@ export async function saveDraftEdit(db: Database, staff: SignedInStaff, edit: Dr
         .where(and(eq(changesetChanges.changesetId, changesetId), eq(changesetChanges.createKey, createKey)));
       if (edit.op !== "create" && !existing) return { ok: false, reason: "not-found" };
       const values = edit.op === "dropCreate" ? {} : { ...(existing?.values ?? {}), ...edit.values };
+      const createProblems = edit.op === "dropCreate" ? {} : (entity.check?.(values) ?? {});
+      if (Object.keys(createProblems).length) return { ok: false, reason: "invalid", errors: createProblems };
       const locationId = await locationOfRecord(tx, edit.entity, values);
       if (locationId === undefined && EDITABLE_ENTITIES[edit.entity].location.kind !== "account") return { ok: false, reason: "not-found" };
       if (edit.op !== "dropCreate" && !allowed(staff.scope, locationId ?? null)) return { ok: false, reason: "not-found" };
@@ -282,6 +284,9 @@ export async function saveDraftEdit(db: Database, staff: SignedInStaff, edit: Dr
       }
     }
     if (conflicts.length) return { ok: false, reason: "conflict", conflicts };
+    // The rules between fields (registry `check`), on the record as it will be.
+    const problems = entity.check?.({ ...effective, ...edit.values }) ?? {};
+    if (Object.keys(problems).length) return { ok: false, reason: "invalid", errors: problems };
 
     const merged: Row = { ...(existing?.values ?? {}) };
     const changed: Record<string, { before: unknown; after: unknown }> = {};

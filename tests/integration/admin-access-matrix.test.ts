@@ -17,7 +17,7 @@ import { asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
-import { locations, sitelinkWrites } from "~/db/schema";
+import { hoursBlocks, locations, menus, pages, sitelinkWrites, unitTypes } from "~/db/schema";
 import type { StaffRole } from "~/domain/staff-roles";
 import { submitContactMessage } from "~/services/contact.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
@@ -49,6 +49,21 @@ interface Fixture {
   /** SiteLink journal rows needing attention, one per role and location (resolving one settles it). */
   journalKey: (loc: "A" | "B", who: Who | "nobody") => string;
   target: TestStaffMember;
+  /** Issue 24's content pages: records at A and B, and the account-wide ones. */
+  content: {
+    locA: number;
+    locB: number;
+    nameB: string;
+    blockA: number;
+    blockB: number;
+    unitTypeA: number;
+    unitTypeB: number;
+    unitTypeNameB: string;
+    websiteId: number;
+    accountId: number;
+    menuId: number;
+    pageId: number;
+  };
 }
 
 interface ActionCase {
@@ -76,6 +91,22 @@ interface RouteCase {
 
 const B_RECORD: PerRole = { owner: 200, managerA: 404, deskA: 404, readOnlyA: 404 };
 const journalActors = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: 403, readOnlyA: 403 });
+/** Content editing (issue 24): owners and managers (their locations); account-wide pages owners only. */
+const editors = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: 403, readOnlyA: 403 });
+const B_CONTENT: PerRole = { owner: 200, managerA: 404, deskA: 403, readOnlyA: 403 };
+const bContent = (o: Outcome): PerRole => ({ owner: o, managerA: 404, deskA: 403, readOnlyA: 403 });
+const DAY: Record<Who | "nobody", string> = { owner: "01", managerA: "02", deskA: "03", readOnlyA: "04", nobody: "05" };
+/** A location page of issue 24: GET at A and B, and one edit at each. */
+function locationContent(sub: string, form: (f: Fixture, who: Who | "nobody", loc: "A" | "B") => Record<string, string>): RouteCase {
+  const path = (loc: "A" | "B") => (f: Fixture) => `/admin/content/locations/${loc === "A" ? f.content.locA : f.content.locB}${sub}`;
+  return {
+    path: path("A"),
+    get: editors(200),
+    outOfScope: { path: path("B"), get: B_CONTENT, secret: (f) => f.content.nameB },
+    actions: [{ name: `edit${sub || " details"}`, form: (f, who) => form(f, who, "A"), expect: editors({ redirect: "/admin/content/locations/" }) }],
+    outOfScopeActions: [{ name: `edit${sub || " details"} (location B)`, path: path("B"), form: (f, who) => form(f, who, "B"), expect: bContent({ redirect: "/admin/content/locations/" }) }],
+  };
+}
 
 /** Every route under the console's signed-in layout (routes/admin.layout.tsx), by route id. */
 const EXPECTED: Record<string, RouteCase> = {
@@ -185,6 +216,65 @@ const EXPECTED: Record<string, RouteCase> = {
     ],
   },
   "routes/admin.changes.diff": { path: () => "/admin/changes/diff", get: exporters(200) },
+  "routes/admin.content._index": { path: () => "/admin/content", get: editors(200), nav: true },
+  "routes/admin.content.location": locationContent("", (f, _who, loc) => ({ target: "location-meta", intent: "save", recordId: String(loc === "A" ? f.content.locA : f.content.locB), metaTitle: "", metaTagline: "Matrix tagline", metaDescription: "" })),
+  "routes/admin.content.location-hours": locationContent("/hours", (f, who, loc) => ({
+    target: "hoursItem",
+    intent: "create",
+    hoursBlockId: String(loc === "A" ? f.content.blockA : f.content.blockB),
+    days: "Su",
+    open: `1${DAY[who].slice(1)}:00`,
+    close: "18:00",
+  })),
+  "routes/admin.content.location-special-hours": locationContent("/special-hours", (_f, who) => ({ target: "specialHours", intent: "create", date: `2031-12-${DAY[who]}`, label: "Matrix", isClosed: "on" })),
+  "routes/admin.content.location-amenities": locationContent("/amenities", (_f, who) => ({ target: "amenity", intent: "create", label: `Matrix ${who}`, description: "" })),
+  "routes/admin.content.unit-type": {
+    path: (f) => `/admin/content/unit-types/${f.content.unitTypeA}`,
+    get: editors(200),
+    outOfScope: { path: (f) => `/admin/content/unit-types/${f.content.unitTypeB}`, get: B_CONTENT, secret: (f) => f.content.nameB },
+    actions: [{ name: "set a promotion", form: (f, who) => ({ target: "unitType", intent: "save", recordId: String(f.content.unitTypeA), isHiddenOnline: "", promotion: `Matrix ${who}`, description: "" }), expect: editors({ redirect: "/admin/content/unit-types/" }) }],
+    outOfScopeActions: [
+      {
+        name: "set a promotion (location B)",
+        path: (f) => `/admin/content/unit-types/${f.content.unitTypeB}`,
+        form: (f, who) => ({ target: "unitType", intent: "save", recordId: String(f.content.unitTypeB), isHiddenOnline: "", promotion: `Matrix ${who}`, description: "" }),
+        expect: bContent({ redirect: "/admin/content/unit-types/" }),
+      },
+    ],
+  },
+  "routes/admin.content.website": {
+    path: () => "/admin/content/website",
+    get: ownerOnly(200),
+    actions: [
+      { name: "save the analytics id", form: (f) => ({ target: "website-general", intent: "save", recordId: String(f.content.websiteId), websiteName: "Matrix storage", analyticsId: "G-MATRIX1" }), expect: ownerOnly({ redirect: "/admin/content/website?done=saved" }) },
+      { name: "save the announcement bar", form: () => ({ target: "announcementBar", intent: "save", enabled: "on", text: "Matrix", phone: "" }), expect: ownerOnly({ redirect: "/admin/content/website?done=saved" }) },
+    ],
+  },
+  "routes/admin.content.company": {
+    path: () => "/admin/content/company",
+    get: ownerOnly(200),
+    actions: [{ name: "save the tagline", form: (f) => ({ target: "account", intent: "save", recordId: String(f.content.accountId), name: "Matrix Co", tagline: "Matrix", companyInformation: "<p>Hi</p>", privacyPolicy: "<p>Private</p>" }), expect: ownerOnly({ redirect: "/admin/content/company?done=saved" }) }],
+  },
+  "routes/admin.content.menus": {
+    path: () => "/admin/content/menus",
+    get: ownerOnly(200),
+    actions: [{ name: "add a menu item", form: (f, who) => ({ target: "menuItem", intent: "create", menuId: String(f.content.menuId), name: `Matrix ${who}`, url: "/faqs", parentId: "", isInternal: "on" }), expect: ownerOnly({ redirect: "/admin/content/menus?done=added" }) }],
+  },
+  "routes/admin.content.pages": {
+    path: () => "/admin/content/pages",
+    get: ownerOnly(200),
+    actions: [{ name: "save a page", form: (f) => ({ target: "page", intent: "save", recordId: String(f.content.pageId), title: "Matrix page", metaTitle: "", metaDescription: "", content: "<p>Matrix</p>" }), expect: ownerOnly({ redirect: "/admin/content/pages?done=saved" }) }],
+  },
+  "routes/admin.content.faqs": {
+    path: () => "/admin/content/faqs",
+    get: ownerOnly(200),
+    actions: [{ name: "add an FAQ", form: (_f, who) => ({ target: "contentItem", intent: "create", tag: "FAQ", title: `Matrix ${who}?`, content: "Yes." }), expect: ownerOnly({ redirect: "/admin/content/faqs?done=added" }) }],
+  },
+  "routes/admin.content.redirects": {
+    path: () => "/admin/content/redirects",
+    get: ownerOnly(200),
+    actions: [{ name: "add a redirect", form: (_f, who) => ({ target: "redirect", intent: "create", fromPath: `/matrix-${who}`, toPath: "/faqs", statusCode: "301", isForced: "on" }), expect: ownerOnly({ redirect: "/admin/content/redirects?done=added" }) }],
+  },
   "routes/admin.not-found": { path: () => "/admin/no-such-page", get: all(404) },
 };
 
@@ -241,6 +331,28 @@ beforeAll(async () => {
       })),
     ),
   );
+  const [block] = await db.select({ id: hoursBlocks.id, locationId: hoursBlocks.locationId }).from(hoursBlocks).where(eq(hoursBlocks.locationId, locA)).limit(1);
+  const [blockB] = await db.select({ id: hoursBlocks.id }).from(hoursBlocks).where(eq(hoursBlocks.locationId, locB)).limit(1);
+  const [typeA] = await db.select({ id: unitTypes.id }).from(unitTypes).where(eq(unitTypes.locationId, locA)).limit(1);
+  const [typeB] = await db.select({ id: unitTypes.id, name: unitTypes.name }).from(unitTypes).where(eq(unitTypes.locationId, locB)).limit(1);
+  const [locRowB] = await db.select({ name: locations.name }).from(locations).where(eq(locations.id, locB));
+  const site = (await getWebsite(db))!;
+  const [menu] = await db.select({ id: menus.id }).from(menus).where(eq(menus.websiteId, site.id)).limit(1);
+  const [page] = await db.select({ id: pages.id }).from(pages).where(eq(pages.accountId, accountId)).limit(1);
+  fixture.content = {
+    locA,
+    locB,
+    nameB: locRowB!.name,
+    blockA: block!.id,
+    blockB: blockB!.id,
+    unitTypeA: typeA!.id,
+    unitTypeB: typeB!.id,
+    unitTypeNameB: typeB!.name,
+    websiteId: site.id,
+    accountId,
+    menuId: menu!.id,
+    pageId: page!.id,
+  };
   fixture.leadA = `contact-${idOf(a)}`;
   fixture.leadB = `contact-${idOf(b)}`;
   // The anonymous double-submit CSRF cookie and a token for it (staff forms use it: decision 077).

@@ -1,0 +1,195 @@
+/**
+ * The console's content forms (issue 24, decision 301): how a registry field (app/domain/editable-content.ts)
+ * travels through an HTML form and back. Pure.
+ *
+ * - `formSchemaFor` turns the registry's schemas into the schema Conform parses a submitted form with
+ *   (`parseWithZod`, on the server and, with JavaScript, in the browser): each control's text is
+ *   turned into the field's value (a checkbox into true/false, a number box into a number, a list
+ *   into one string a line, a JSON box into JSON), then checked by the field's own schema: the one
+ *   rule the draft and the seed use too.
+ * - `toFormValue` is the other way: the text a control shows for a value.
+ * - `conflictMessage` is what a stale save says, with both values.
+ */
+import { z } from "zod";
+import { EDITABLE_ENTITIES, type EditableEntityName, type EditableField, type FieldKind } from "./editable-content";
+
+export const WEEKDAYS = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
+export const WEEKDAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
+  Mo: "Monday",
+  Tu: "Tuesday",
+  We: "Wednesday",
+  Th: "Thursday",
+  Fr: "Friday",
+  Sa: "Saturday",
+  Su: "Sunday",
+};
+
+/** How a field is drawn: its kind, or a control made for one field (the days of an hours line: checkboxes). */
+export type FormControl = FieldKind | "weekdays";
+
+/**
+ * The announcement bar (decision 304): three props inside the website's navComponent JSON, edited as
+ * three fields; saving changes only those props and keeps the rest of navComponent.
+ */
+export const ANNOUNCEMENT_BAR_FIELDS = {
+  enabled: { label: "Show the announcement bar", kind: "bool", schema: z.boolean(), prop: "announcement_bar_enabled" },
+  text: { label: "Announcement text", kind: "text", schema: z.string().trim().max(200, "Use at most 200 characters."), prop: "announcement_bar_text" },
+  phone: {
+    label: "Phone number in the bar",
+    kind: "text",
+    schema: z.string().trim().max(30, "Use at most 30 characters."),
+    prop: "announcement_bar_phone",
+    hint: "Leave empty to show the first location's number.",
+  },
+} as const satisfies Record<string, EditableField & { prop: string }>;
+
+/** A form's subject: a registry entity, or a group of values stored inside one (the announcement bar). */
+export type FormEntity = EditableEntityName | "announcementBar";
+
+export function fieldOf(entity: FormEntity, field: string): EditableField {
+  if (entity === "announcementBar") return ANNOUNCEMENT_BAR_FIELDS[field as keyof typeof ANNOUNCEMENT_BAR_FIELDS];
+  return EDITABLE_ENTITIES[entity].fields[field]!;
+}
+
+const CONTROL_OVERRIDES: Partial<Record<FormEntity, Record<string, FormControl>>> = {
+  hoursItem: { days: "weekdays" },
+};
+
+export function controlOf(entity: FormEntity, field: string): FormControl {
+  return CONTROL_OVERRIDES[entity]?.[field] ?? fieldOf(entity, field).kind;
+}
+
+type Props = Array<{ name: string; value: string | boolean | number }>;
+
+/** The announcement bar's values in a navComponent (JSON). */
+export function announcementOf(nav: unknown): { enabled: boolean; text: string; phone: string } {
+  const props = ((nav as { props?: Props } | null)?.props ?? []) as Props;
+  const get = (name: string) => props.find((p) => p.name === name)?.value;
+  return { enabled: get("announcement_bar_enabled") === true, text: String(get("announcement_bar_text") ?? ""), phone: String(get("announcement_bar_phone") ?? "") };
+}
+
+/** navComponent with the announcement bar's three props set, every other prop and key kept. */
+export function withAnnouncement(nav: unknown, values: { enabled: boolean; text: string; phone: string }): Record<string, unknown> {
+  const base = (nav && typeof nav === "object" ? nav : { name: "default", props: [] }) as Record<string, unknown> & { props?: Props };
+  const props: Props = [...(base.props ?? [])];
+  for (const [key, def] of Object.entries(ANNOUNCEMENT_BAR_FIELDS)) {
+    const value = values[key as keyof typeof values];
+    const i = props.findIndex((p) => p.name === def.prop);
+    if (i >= 0) props[i] = { ...props[i]!, value };
+    else props.push({ name: def.prop, value });
+  }
+  return { ...base, props };
+}
+
+/** Kinds a form can edit (images are set by uploads on the photos pages; references by the page). */
+export function isFormEditable(entity: EditableEntityName, field: string): boolean {
+  const kind = EDITABLE_ENTITIES[entity].fields[field]?.kind;
+  return kind !== undefined && kind !== "image" && kind !== "images" && kind !== "ref";
+}
+
+type Raw = string | string[] | undefined | null;
+const first = (v: unknown): string => {
+  const one = Array.isArray(v) ? v[0] : v;
+  return typeof one === "string" ? one : "";
+};
+
+/** The schema of one control: the form's text in, the field's value out (checked by the registry's schema). */
+function controlSchema(control: FormControl, field: EditableField): z.ZodType {
+  const numericOptions = field.options?.length && field.options.every((o) => /^\d+$/.test(o));
+  const coerce = z.any().transform((raw: Raw, ctx): unknown => {
+    const text = first(raw);
+    switch (control) {
+      case "bool":
+        return text !== "" && text !== "false";
+      case "int":
+      case "number":
+      case "ref": {
+        const t = text.trim();
+        if (t === "") return null;
+        const n = Number(t);
+        if (!Number.isFinite(n)) {
+          ctx.addIssue({ code: "custom", message: control === "int" ? "Enter a whole number." : "Enter a number." });
+          return z.NEVER;
+        }
+        return n;
+      }
+      case "time":
+        return text.trim() === "" ? null : text.trim();
+      case "date":
+        return text.trim();
+      case "select":
+        return numericOptions && /^\d+$/.test(text) ? Number(text) : text;
+      case "list":
+        return text
+          .split(/\r?\n/)
+          .map((l) => l.trim())
+          .filter(Boolean);
+      case "json": {
+        if (text.trim() === "") return {};
+        try {
+          return JSON.parse(text) as unknown;
+        } catch (e) {
+          ctx.addIssue({ code: "custom", message: `This is not valid JSON (${e instanceof Error ? e.message : "check the brackets and quotes"}). Nothing was saved.` });
+          return z.NEVER;
+        }
+      }
+      case "weekdays": {
+        const chosen = new Set((Array.isArray(raw) ? raw : raw ? [raw] : []).map(String));
+        return WEEKDAYS.filter((d) => chosen.has(d)).join(",");
+      }
+      default:
+        return text;
+    }
+  });
+  return coerce.pipe(field.schema as z.ZodType<unknown>);
+}
+
+/** The schema Conform parses one form with: the fields given, each through its control. */
+export function formSchemaFor(entity: FormEntity, fields: readonly string[]) {
+  const shape = z.object(Object.fromEntries(fields.map((f) => [f, controlSchema(controlOf(entity, f), fieldOf(entity, f))])));
+  // A control the browser does not send (an unticked checkbox, no day ticked) is an empty one.
+  return z.preprocess((input) => {
+    const given = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
+    return Object.fromEntries(fields.map((f) => [f, given[f] ?? ""]));
+  }, shape);
+}
+
+/** Plain messages for the few issues the registry's schemas leave to zod (a number out of range, no choice). */
+export const formErrorMap: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === "too_small" && issue.origin === "number") return `Enter ${String(issue.minimum)} or more.`;
+  if (issue.code === "too_big" && issue.origin === "number") return `Enter ${String(issue.maximum)} or less.`;
+  if (issue.code === "invalid_type") return issue.expected === "number" ? "Enter a number." : "Enter a value.";
+  if (issue.code === "invalid_union" || issue.code === "invalid_value") return "Choose one of the options.";
+  return undefined;
+};
+
+/** The text (or, for the days' checkboxes, the list) a control shows for a value. */
+export function toFormValue(control: FormControl, value: unknown): string | string[] {
+  if (value === null || value === undefined) return control === "weekdays" ? [] : control === "json" ? "{}" : "";
+  switch (control) {
+    case "bool":
+      return value === true ? "on" : "";
+    case "list":
+      return Array.isArray(value) ? value.map(String).join("\n") : String(value);
+    case "json":
+      return JSON.stringify(value, null, 2);
+    case "weekdays":
+      return String(value).split(",").filter(Boolean);
+    default:
+      return typeof value === "object" ? JSON.stringify(value) : String(value);
+  }
+}
+
+/** A value as a person reads it in a message: short, with empty said in words. */
+export function displayValue(value: unknown): string {
+  if (value === null || value === undefined || value === "") return "(empty)";
+  if (value === true) return "on";
+  if (value === false) return "off";
+  const text = Array.isArray(value) ? value.map(String).join(", ") : typeof value === "object" ? JSON.stringify(value) : String(value);
+  return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+}
+
+/** What a stale save says beside the field (decision 302). */
+export function conflictMessage(label: string, theirs: unknown, yours: unknown): string {
+  return `Someone else changed ${label} to «${displayValue(theirs)}» since you opened this page; yours was «${displayValue(yours)}». Choose which to keep.`;
+}

@@ -1,0 +1,73 @@
+import { data } from "react-router";
+import type { Route } from "./+types/admin.content.faqs";
+import { adminMeta } from "~/components/admin/console";
+import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { now as clockNow } from "~/platform/clock.server";
+import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { submitContentForm, type FormRecord } from "~/services/content-editor.server";
+import { answerContentForm, CONTENT_ITEM_FIELDS, doneOf, faqsPage, faqsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+
+/** FAQs and storage tips (issue 24, owners): add, change, reorder, remove. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "content.edit");
+  requireAccountWide(staff);
+  const page = await faqsPage(context.db, staff);
+  const csrf = await getCsrfToken(request);
+  return data({ ...page, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "content.edit");
+  requireAccountWide(staff);
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  return answerContentForm(await submitContentForm(context.db, staff, await faqsTargets(context.db, staff), form, clockNow()), request);
+}
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = () => adminMeta("FAQs and storage tips");
+
+export default function FaqsContent({ loaderData, actionData }: Route.ComponentProps) {
+  const act = (actionData ?? null) as ContentActionData | null;
+  const list = (items: FormRecord[]) =>
+    items.map((i) => (
+      <RecordForm
+        key={i.key}
+        formId={`item-${i.key}`}
+        target="contentItem"
+        entity="contentItem"
+        fields={CONTENT_ITEM_FIELDS}
+        intent="save"
+        values={i.values}
+        base={i.base}
+        pending={i.pending}
+        recordId={i.id}
+        createKey={i.createKey}
+        csrfToken={loaderData.csrfToken}
+        actionData={act}
+        legend={`${String(i.raw.title)}${i.id === null ? " (new)" : ""}`}
+        submitLabel="Save"
+        removable
+        movable
+      />
+    ));
+  return (
+    <>
+      <p>
+        <a href="/admin/content">All content</a>
+      </p>
+      <h1>FAQs and storage tips</h1>
+      <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
+      <h2>FAQs</h2>
+      {list(loaderData.faqs)}
+      <h2>Storage tips</h2>
+      {list(loaderData.tips)}
+      <h2 id="add">Add a question or tip</h2>
+      <RecordForm formId="new-item" target="contentItem" entity="contentItem" fields={CONTENT_ITEM_FIELDS} intent="create" values={loaderData.blank} csrfToken={loaderData.csrfToken} actionData={act} legend="New FAQ or storage tip" submitLabel="Add" />
+    </>
+  );
+}

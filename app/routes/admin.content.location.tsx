@@ -1,0 +1,105 @@
+import { data } from "react-router";
+import type { Route } from "./+types/admin.content.location";
+import { adminMeta } from "~/components/admin/console";
+import { CONTENT_DONE, DraftNote, ImageFieldNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { now as clockNow } from "~/platform/clock.server";
+import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { submitContentForm } from "~/services/content-editor.server";
+import { answerContentForm, doneOf, LOCATION_GROUPS, locationDetailsPage, locationDetailsTargets } from "~/services/content-pages.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { notFound } from "~/services/http.server";
+import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+
+/**
+ * A location's details (issue 24): name, status, contact, links, messages, search-engine texts,
+ * flags, the unit types to show, its settings (JSON, checked before saving), its address, and the
+ * list of its unit types. Edits go into the draft.
+ */
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "content.edit");
+  const locationId = Number(params.locationId);
+  const page = Number.isInteger(locationId) ? await locationDetailsPage(context.db, staff, locationId) : null;
+  if (!page) throw notFound(consoleHeaders());
+  const csrf = await getCsrfToken(request);
+  return data({ ...page, locationId, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
+}
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "content.edit");
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const locationId = Number(params.locationId);
+  if (!Number.isInteger(locationId) || !(await locationDetailsPage(context.db, staff, locationId))) throw notFound(consoleHeaders());
+  return answerContentForm(await submitContentForm(context.db, staff, await locationDetailsTargets(context.db, locationId), form, clockNow()), request);
+}
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = ({ data: d }) => adminMeta(d ? `Location: ${d.name}` : "Location");
+
+export default function LocationContent({ loaderData, actionData }: Route.ComponentProps) {
+  const { csrfToken, groups, address, locationId, unitTypes } = loaderData;
+  const act = (actionData ?? null) as ContentActionData | null;
+  return (
+    <>
+      <LocationContentNav locationId={locationId} current="details" />
+      <h1>Location: {loaderData.name}</h1>
+      <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
+      {Object.entries(LOCATION_GROUPS).map(([key, g]) => {
+        const record = groups[key]!;
+        return (
+          <RecordForm
+            key={key}
+            formId={key}
+            target={key}
+            entity="location"
+            fields={g.fields}
+            intent="save"
+            values={record.values}
+            base={record.base}
+            pending={record.pending}
+            recordId={locationId}
+            csrfToken={csrfToken}
+            actionData={act}
+            legend={g.legend}
+            submitLabel={`Save ${g.legend.toLowerCase()}`}
+            hints={key === "location-settings" ? { globalSettings: "A JSON object. It is checked before it is saved; invalid JSON is refused and kept here to correct." } : undefined}
+          />
+        );
+      })}
+      <ImageFieldNote label="Main image and logo" photosHref={`/admin/content/locations/${locationId}/photos`} count={null} />
+      {address ? (
+        <RecordForm
+          formId="address"
+          target="address"
+          entity="address"
+          fields={Object.keys(address.values)}
+          intent="save"
+          values={address.values}
+          base={address.base}
+          pending={address.pending}
+          recordId={address.id}
+          csrfToken={csrfToken}
+          actionData={act}
+          legend="Address"
+          submitLabel="Save address"
+        />
+      ) : null}
+      <section aria-labelledby="unit-types">
+        <h2 id="unit-types">Unit types</h2>
+        {unitTypes.length === 0 ? <p>This location has no unit types yet.</p> : null}
+        <ul>
+          {unitTypes.map((t) => (
+            <li key={t.id}>
+              <a href={`/admin/content/unit-types/${t.id}`}>{t.label}</a>
+              {t.hidden ? " · hidden online" : ""}
+              {t.promotion ? ` · promotion: ${t.promotion}` : ""}
+              {t.pending ? <span className="console-badge"> Changed, not published</span> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+import { data } from "react-router";
+import type { Route } from "./+types/admin.content.redirects";
+import { adminMeta } from "~/components/admin/console";
+import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { now as clockNow } from "~/platform/clock.server";
+import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { submitContentForm } from "~/services/content-editor.server";
+import { answerContentForm, doneOf, OLD_DOMAIN_FIELDS, REDIRECT_FIELDS, redirectsPage, redirectsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+
+/**
+ * Redirects and old domains (issue 24, owners): add, change, remove. A redirect that would loop, or
+ * lead into a chain that never ends, is refused with the path it follows, judged over the live rules
+ * with the draft over them (decisions 009 and 309).
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "content.edit");
+  requireAccountWide(staff);
+  const page = await redirectsPage(context.db, staff);
+  const csrf = await getCsrfToken(request);
+  return data({ ...page, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "content.edit");
+  requireAccountWide(staff);
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  return answerContentForm(await submitContentForm(context.db, staff, await redirectsTargets(context.db, staff), form, clockNow()), request);
+}
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = () => adminMeta("Redirects and old domains");
+
+export default function RedirectsContent({ loaderData, actionData }: Route.ComponentProps) {
+  const act = (actionData ?? null) as ContentActionData | null;
+  const { csrfToken } = loaderData;
+  const choices = { locationId: loaderData.locations };
+  return (
+    <>
+      <p>
+        <a href="/admin/content">All content</a>
+      </p>
+      <h1>Redirects and old domains</h1>
+      <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
+      <h2 id="redirects">Redirects</h2>
+      {loaderData.redirects.map((r) => (
+        <RecordForm
+          key={r.key}
+          formId={`redirect-${r.key}`}
+          target="redirect"
+          entity="redirect"
+          fields={REDIRECT_FIELDS}
+          intent="save"
+          values={r.values}
+          base={r.base}
+          pending={r.pending}
+          recordId={r.id}
+          createKey={r.createKey}
+          csrfToken={csrfToken}
+          actionData={act}
+          legend={`${String(r.raw.fromPath)} → ${String(r.raw.toPath)}${r.id === null ? " (new)" : ""}`}
+          submitLabel="Save this redirect"
+          removable
+        />
+      ))}
+      <RecordForm formId="new-redirect" target="redirect" entity="redirect" fields={REDIRECT_FIELDS} intent="create" values={loaderData.blankRedirect} csrfToken={csrfToken} actionData={act} legend="Add a redirect" submitLabel="Add this redirect" />
+      <h2 id="old-domains">Old domains</h2>
+      <p className="console-hint">A visit to an old domain goes to the location&apos;s page.</p>
+      {loaderData.domains.map((d) => (
+        <RecordForm
+          key={d.key}
+          formId={`domain-${d.key}`}
+          target="oldDomain"
+          entity="oldDomain"
+          fields={OLD_DOMAIN_FIELDS}
+          intent="save"
+          values={d.values}
+          base={d.base}
+          pending={d.pending}
+          recordId={d.id}
+          createKey={d.createKey}
+          choices={choices}
+          csrfToken={csrfToken}
+          actionData={act}
+          legend={`${String(d.raw.hostname)}${d.id === null ? " (new)" : ""}`}
+          submitLabel="Save this domain"
+          removable
+        />
+      ))}
+      <RecordForm formId="new-domain" target="oldDomain" entity="oldDomain" fields={OLD_DOMAIN_FIELDS} intent="create" values={loaderData.blankDomain} choices={choices} csrfToken={csrfToken} actionData={act} legend="Add an old domain" submitLabel="Add this domain" />
+    </>
+  );
+}
