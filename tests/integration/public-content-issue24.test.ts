@@ -304,6 +304,6 @@ describe("a unit type hidden online at a SiteLink location (decision 326)", () =
     expect((await bed.handle.db.select({ n: count() }).from(units).where(and(eq(units.unitTypeId, Number(hiddenId)), isNotNull(units.holdToken))))[0]!.n).toBe(0);
     // Reads only (the availability check); no hold or move-in call reached the software.
     const calls = bed.sim.control.calls({ location: "L001" }).slice(callsBefore).map((c) => c.operation);
-    expect(calls.filter((op) => /Reserv|MoveIn|Hold/i.test(op))).toEqual([]);
+    expect(calls.filter((op) => /Reserv|MoveIn|Hold/i.test(op ?? ""))).toEqual([]);
   });
 });
