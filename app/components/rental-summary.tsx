@@ -1,4 +1,5 @@
 import { formatCents } from "~/domain/money";
+import { UnitPromotion } from "./unit-promotion";
 
 export interface SummaryLine {
   description: string;
@@ -57,12 +58,15 @@ export function RentalUnitSummary({
   monthlyRate,
   standardRate,
   heldUntil,
+  promotion = "",
 }: {
   unit: string;
   location: string;
   monthlyRate: number;
   standardRate: number;
   heldUntil?: string | null;
+  /** The unit type's promotion (decision 305): display text; the rate above is what is charged. */
+  promotion?: string;
 }) {
   return (
     <aside className="checkout-unit" aria-label="Your unit">
@@ -80,6 +84,7 @@ export function RentalUnitSummary({
           </>
         ) : null}
       </p>
+      <UnitPromotion text={promotion} />
       {heldUntil ? <p className="field__hint">We are holding this unit for you until {heldUntil}.</p> : null}
     </aside>
   );

@@ -8,7 +8,8 @@ export function ResponsiveImage({
   className,
   sizes,
 }: {
-  image: Image;
+  /** An Image record (spec §3); only these fields are read. */
+  image: Pick<Image, "src" | "alt" | "width" | "height" | "src_webp">;
   alt?: string;
   eager?: boolean;
   className?: string;

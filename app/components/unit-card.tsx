@@ -3,6 +3,9 @@ import { formatCents } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
 import { RENTALS_DISABLED_MESSAGE } from "~/domain/account-settings";
 import { rentalBlockMessage } from "~/domain/rental-rules";
+import { ResponsiveImage } from "./responsive-image";
+import { UnitPromotion } from "./unit-promotion";
+
 
 /**
  * Price per month: the charged rate, with the standard rate struck through beside it when a web rate
@@ -95,6 +98,7 @@ export function UnitCard({ card, headingLevel = 3 }: { card: UnitCardView; headi
       hidden={!card.matches}
       aria-labelledby={titleId}
     >
+      {card.image ? <ResponsiveImage image={card.image} alt="" className="unit-card__image" sizes="(max-width: 600px) 100vw, 16rem" /> : null}
       <Heading className="unit-card__title" id={titleId}>
         <a href={card.href}>
           {card.sizeText} <span className="unit-card__type">{card.name}</span>
@@ -103,6 +107,8 @@ export function UnitCard({ card, headingLevel = 3 }: { card: UnitCardView; headi
       <p className="unit-card__meta">
         {card.area} sq ft · {card.sizeGroupLabel} · {card.categoryLabel}
       </p>
+      <UnitPromotion text={card.promotion} />
+      {card.description ? <p className="unit-card__description">{card.description}</p> : null}
       {card.features.length ? (
         <ul className="unit-card__features" aria-label="Features">
           {card.features.map((f) => (

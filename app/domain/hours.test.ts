@@ -147,7 +147,7 @@ describe("localDayAndMinutes", () => {
     ["2026-11-01T05:30:00Z", "Su", 90],
     ["2026-11-01T06:30:00Z", "Su", 90],
   ])("%s is %s at minute %i in New York", (iso, day, minutes) => {
-    expect(localDayAndMinutes(new Date(iso), NY)).toEqual({ day, minutes });
+    expect(localDayAndMinutes(new Date(iso), NY)).toMatchObject({ day, minutes });
   });
 });
 

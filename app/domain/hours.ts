@@ -152,12 +152,69 @@ export interface OpenStatus {
   today: DayCode;
 }
 
-/** Day code and minutes after midnight of `now` in the given IANA time zone. */
-export function localDayAndMinutes(now: Date, timeZone: string): { day: DayCode; minutes: number } {
+/**
+ * One date's special hours as stored (issue 24, table special_hours): "YYYY-MM-DD" in the location's
+ * time zone, closed all day or open from `open` to `close` ("HH:MM"; a close at or before the open
+ * runs past midnight, as in the weekly hours).
+ */
+export interface SpecialHoursInput {
+  date: string;
+  label: string;
+  isClosed: boolean;
+  open: string | null;
+  close: string | null;
+}
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The schedule special hours give their date; null when the record is unusable (open with no valid times). */
+export function specialSchedule(s: SpecialHoursInput): DaySchedule | null {
+  if (s.isClosed) return { kind: "closed", text: "Closed" };
+  const open = parseClock(s.open);
+  const close = parseClock(s.close);
+  return open !== null && close !== null ? { kind: "hours", open, close } : null;
+}
+
+/** The valid special hours by date (a malformed date or an open day without times is ignored). */
+function specialsByDate(special: readonly SpecialHoursInput[]): Map<string, { input: SpecialHoursInput; schedule: DaySchedule }> {
+  const byDate = new Map<string, { input: SpecialHoursInput; schedule: DaySchedule }>();
+  for (const s of special) {
+    const schedule = ISO_DATE.test(s.date) ? specialSchedule(s) : null;
+    if (schedule) byDate.set(s.date, { input: s, schedule });
+  }
+  return byDate;
+}
+
+/** A calendar date `days` after `date` ("YYYY-MM-DD"), free of any time zone. */
+function shiftDate(date: string, days: number): string {
+  const [, y, m, d] = ISO_DATE.exec(date)!;
+  return new Date(Date.UTC(Number(y), Number(m) - 1, Number(d) + days)).toISOString().slice(0, 10);
+}
+
+/** The day code of a calendar date. */
+function dayCodeOf(date: string): DayCode {
+  const [, y, m, d] = ISO_DATE.exec(date)!;
+  return DAY_CODES[(new Date(Date.UTC(Number(y), Number(m) - 1, Number(d))).getUTCDay() + 6) % 7]!;
+}
+
+/** "Thu, Nov 26" for "2026-11-26". */
+export function shortDateLabel(date: string): string {
+  const [, y, m, d] = ISO_DATE.exec(date)!;
+  return new Date(Date.UTC(Number(y), Number(m) - 1, Number(d), 12)).toLocaleDateString("en-US", {
+    timeZone: "UTC",
+    weekday: "short",
+    month: "short",
+    day: "numeric",
+  });
+}
+
+/** Day code, calendar date and minutes after midnight of `now` in the given IANA time zone. */
+export function localDayAndMinutes(now: Date, timeZone: string): { day: DayCode; date: string; minutes: number } {
   const local = new TZDate(now.getTime(), timeZone);
   const dow = local.getDay(); // 0 = Sunday
   const day = DAY_CODES[(dow + 6) % 7]!;
-  return { day, minutes: local.getHours() * 60 + local.getMinutes() };
+  const date = `${local.getFullYear()}-${String(local.getMonth() + 1).padStart(2, "0")}-${String(local.getDate()).padStart(2, "0")}`;
+  return { day, date, minutes: local.getHours() * 60 + local.getMinutes() };
 }
 
 function isOpenAt(s: DaySchedule, minutes: number): boolean {
@@ -167,13 +224,21 @@ function isOpenAt(s: DaySchedule, minutes: number): boolean {
   return minutes >= s.open; // closes after midnight: the early hours belong to the next day's check
 }
 
-/** Whether the hours say open at `now`, in the location's time zone, with a sentence for people. */
-export function openStatus(items: HoursItemInput[], now: Date, timeZone: string): OpenStatus {
+/** How far ahead "Closed now · opens …" looks for the next opening. */
+const NEXT_OPENING_DAYS = 14;
+
+/**
+ * Whether the hours say open at `now`, in the location's time zone, with a sentence for people.
+ * Special hours (decision 325) replace the week's schedule on their date, including hours of the day
+ * before that run past midnight and the search for the next opening.
+ */
+export function openStatus(items: HoursItemInput[], now: Date, timeZone: string, special: readonly SpecialHoursInput[] = []): OpenStatus {
   const week = weekSchedule(items);
-  const { day, minutes } = localDayAndMinutes(now, timeZone);
-  const todayIdx = DAY_CODES.indexOf(day);
-  const today = week[day];
-  const yesterday = week[DAY_CODES[(todayIdx + 6) % 7]!];
+  const specials = specialsByDate(special);
+  const on = (date: string): DaySchedule => specials.get(date)?.schedule ?? week[dayCodeOf(date)];
+  const { day, date, minutes } = localDayAndMinutes(now, timeZone);
+  const today = on(date);
+  const yesterday = on(shiftDate(date, -1));
 
   if (today.kind === "open24") return { isOpen: true, text: today.text, today: day };
   // Hours that ran past midnight from yesterday.
@@ -187,13 +252,61 @@ export function openStatus(items: HoursItemInput[], now: Date, timeZone: string)
   if (today.kind === "hours" && minutes < today.open) {
     return { isOpen: false, text: `Closed now · opens today at ${formatClock(today.open)}`, today: day };
   }
-  for (let i = 1; i <= 7; i++) {
-    const code = DAY_CODES[(todayIdx + i) % 7]!;
-    const s = week[code];
+  for (let i = 1; i <= NEXT_OPENING_DAYS; i++) {
+    const next = shiftDate(date, i);
+    const s = on(next);
     if (s.kind === "closed") continue;
-    const when = i === 1 ? "tomorrow" : DAY_NAMES[code].long;
+    const when = i === 1 ? "tomorrow" : i < 7 ? DAY_NAMES[dayCodeOf(next)].long : shortDateLabel(next);
     const at = s.kind === "open24" ? "12:00 AM" : formatClock(s.open);
     return { isOpen: false, text: `Closed now · opens ${when} at ${at}`, today: day };
   }
   return { isOpen: false, text: "Closed", today: day };
+}
+
+/** One upcoming special-hours date as shown: "Thu, Nov 26 — Thanksgiving: Closed". */
+export interface SpecialHoursView {
+  date: string;
+  /** "Thu, Nov 26" */
+  dateLabel: string;
+  label: string;
+  /** "Closed" or "10:00 AM – 2:00 PM" */
+  text: string;
+  isToday: boolean;
+  /** schema.org OpeningHoursSpecification times: "00:00"–"00:00" when closed all day (Google's convention). */
+  opens: string;
+  closes: string;
+}
+
+/** How many days ahead the location page lists special hours (today included). */
+export const SPECIAL_HOURS_DAYS_AHEAD = 60;
+
+/**
+ * The special hours from today (in the location's time zone) to `daysAhead` days later, by date.
+ * Past dates are not shown; malformed records are left out.
+ */
+export function upcomingSpecialHours(
+  special: readonly SpecialHoursInput[],
+  now: Date,
+  timeZone: string,
+  daysAhead = SPECIAL_HOURS_DAYS_AHEAD,
+): SpecialHoursView[] {
+  const { date: today } = localDayAndMinutes(now, timeZone);
+  const last = shiftDate(today, daysAhead);
+  return [...specialsByDate(special).values()]
+    .filter(({ input }) => input.date >= today && input.date <= last)
+    .sort((a, b) => a.input.date.localeCompare(b.input.date))
+    .map(({ input, schedule }) => ({
+      date: input.date,
+      dateLabel: shortDateLabel(input.date),
+      label: input.label.trim(),
+      text: scheduleText(schedule),
+      isToday: input.date === today,
+      opens: schedule.kind === "hours" ? clock24(schedule.open) : "00:00",
+      closes: schedule.kind === "hours" ? clock24(schedule.close % 1440) : "00:00",
+    }));
+}
+
+/** "Thu, Nov 26 — Thanksgiving: Closed"; without an occasion "Thu, Nov 26: Closed". */
+export function specialHoursLine(s: Pick<SpecialHoursView, "dateLabel" | "label" | "text">): string {
+  return `${s.dateLabel}${s.label ? ` — ${s.label}` : ""}: ${s.text}`;
 }

@@ -1,4 +1,4 @@
-import { groupHours, openStatus, type HoursItemInput } from "./hours";
+import { groupHours, openStatus, type HoursItemInput, type SpecialHoursInput, type SpecialHoursView } from "./hours";
 
 /** A Google Maps directions link to an address. */
 /**
@@ -23,22 +23,42 @@ export interface HoursView {
   status: ReturnType<typeof openStatus>;
 }
 
-/** Hours blocks ready to show: grouped day ranges and today's status in the location's time zone. */
+/**
+ * Hours blocks ready to show: grouped day ranges and today's status in the location's time zone.
+ * Special hours (decision 325) are the office's: they change its status on their date; the gate keeps
+ * its week. A location that shows no office hours applies them to the hours it shows.
+ */
 export function hoursView(
   blocks: Array<{ type: "gate" | "office"; isAvailable: boolean; displayText: string; showOnGoogleMyBusiness?: boolean; items: HoursItemInput[] }>,
   now: Date,
   timeZone: string,
+  special: readonly SpecialHoursInput[] = [],
 ): HoursView[] {
-  return blocks
+  const shown = blocks
     .filter((b) => b.isAvailable)
-    .sort((a, b) => (a.type === b.type ? 0 : a.type === "office" ? -1 : 1))
-    .map((b) => ({
-      type: b.type,
-      heading: b.displayText || (b.type === "gate" ? "Gate hours" : "Office hours"),
-      showOnGoogle: b.showOnGoogleMyBusiness ?? true,
-      ranges: groupHours(b.items),
-      status: openStatus(b.items, now, timeZone),
-    }));
+    .sort((a, b) => (a.type === b.type ? 0 : a.type === "office" ? -1 : 1));
+  const followsSpecial = shown[0]?.type;
+  return shown.map((b) => ({
+    type: b.type,
+    heading: b.displayText || (b.type === "gate" ? "Gate hours" : "Office hours"),
+    showOnGoogle: b.showOnGoogleMyBusiness ?? true,
+    ranges: groupHours(b.items),
+    status: openStatus(b.items, now, timeZone, b.type === followsSpecial ? special : []),
+  }));
+}
+
+/**
+ * schema.org specialOpeningHoursSpecification of the upcoming special hours: one day each; closed
+ * all day is opens = closes = "00:00" (the form Google documents).
+ */
+export function specialOpeningHoursJsonLd(special: ReadonlyArray<Pick<SpecialHoursView, "date" | "opens" | "closes">>) {
+  return special.map((s) => ({
+    "@type": "OpeningHoursSpecification",
+    validFrom: s.date,
+    validThrough: s.date,
+    opens: s.opens,
+    closes: s.closes,
+  }));
 }
 
 /**
@@ -61,6 +81,8 @@ export function selfStorageJsonLd(input: {
   image?: string;
   address: { street1: string; city: string; stateProvince: string; postal: string; country: string; lat: number | null; lon: number | null } | null;
   officeHours: string[];
+  /** specialOpeningHoursSpecification entries (`specialOpeningHoursJsonLd`). */
+  specialHours?: ReturnType<typeof specialOpeningHoursJsonLd>;
   rating?: { value: number; count: number };
   sameAs: string[];
 }) {
@@ -88,6 +110,7 @@ export function selfStorageJsonLd(input: {
         }
       : {}),
     ...(input.officeHours.length ? { openingHours: input.officeHours } : {}),
+    ...(input.specialHours?.length ? { specialOpeningHoursSpecification: input.specialHours } : {}),
     ...(input.rating && input.rating.count > 0
       ? { aggregateRating: { "@type": "AggregateRating", ratingValue: input.rating.value, reviewCount: input.rating.count } }
       : {}),

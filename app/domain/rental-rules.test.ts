@@ -7,7 +7,7 @@ const open: RentalRulesInput = {
   acceptedCards: ["visa"],
   cardPayments: { online: true },
   moveInDates: ["2026-06-15"],
-  unitType: { availableCount: 2 },
+  unitType: { availableCount: 2, isHiddenOnline: false },
 };
 
 describe("rental rules (spec §9)", () => {
@@ -22,9 +22,17 @@ describe("rental rules (spec §9)", () => {
     // Decision 200: the location's cards need our gateway and none is configured: call to rent.
     expect(rentalBlock({ ...open, cardPayments: { online: false }, moveInDates: [] })).toBe("no_card_payment");
     expect(rentalBlock({ ...open, settings: { is_rentals_enabled: false }, cardPayments: { online: false } })).toBe("rentals_off");
-    expect(rentalBlock({ ...open, moveInDates: [], unitType: { availableCount: 0 } })).toBe("sunday");
-    expect(rentalBlock({ ...open, unitType: { availableCount: 0 } })).toBe("sold_out");
-    expect(rentalBlock({ ...open, unitType: { availableCount: 0 } }, { ignoreAvailability: true })).toBeNull();
+    expect(rentalBlock({ ...open, moveInDates: [], unitType: { availableCount: 0, isHiddenOnline: false } })).toBe("sunday");
+    expect(rentalBlock({ ...open, unitType: { availableCount: 0, isHiddenOnline: false } })).toBe("sold_out");
+    expect(rentalBlock({ ...open, unitType: { availableCount: 0, isHiddenOnline: false } }, { ignoreAvailability: true })).toBeNull();
+  });
+
+  it("blocks a type hidden on the website (decision 326) before sold out; a checkout already holding a unit may finish", () => {
+    expect(rentalBlock({ ...open, unitType: { availableCount: 2, isHiddenOnline: true } })).toBe("hidden");
+    expect(rentalBlock({ ...open, unitType: { availableCount: 0, isHiddenOnline: true } })).toBe("hidden");
+    expect(rentalBlock({ ...open, settings: { is_rentals_enabled: false }, unitType: { availableCount: 2, isHiddenOnline: true } })).toBe("rentals_off");
+    expect(rentalBlock({ ...open, unitType: { availableCount: 2, isHiddenOnline: true } }, { ignoreAvailability: true })).toBeNull();
+    expect(rentalBlockMessage("hidden", "(910) 555-0134")).toBe("Sorry, this unit size is not offered online. Please choose another size or call (910) 555-0134.");
   });
 
   it("names the phone in the messages that send the visitor to the office", () => {

@@ -15,10 +15,10 @@ export interface RentalRulesInput {
   cardPayments: { online: boolean };
   /** The move-in dates a visitor may pick. */
   moveInDates: readonly string[];
-  unitType: { availableCount: number };
+  unitType: { availableCount: number; isHiddenOnline: boolean };
 }
 
-export type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "sunday" | "sold_out" | null;
+export type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "sunday" | "hidden" | "sold_out" | null;
 
 /** Why this unit type cannot be rented online right now, or null. Spec §9 rules. */
 export function rentalBlock(ctx: RentalRulesInput, options: { ignoreAvailability?: boolean } = {}): RentalBlock {
@@ -29,6 +29,8 @@ export function rentalBlock(ctx: RentalRulesInput, options: { ignoreAvailability
   if (ctx.acceptedCards.length === 0 || !ctx.cardPayments.online) return "no_card_payment";
   // No move-in date left to pick (today is Sunday, Sundays are not allowed and nothing in advance).
   if (ctx.moveInDates.length === 0) return "sunday";
+  // Hidden on the website (decision 326): no new rental starts; one already holding a unit may finish, as when sold out.
+  if (!options.ignoreAvailability && ctx.unitType.isHiddenOnline) return "hidden";
   if (!options.ignoreAvailability && ctx.unitType.availableCount < 1) return "sold_out";
   return null;
 }
@@ -43,9 +45,16 @@ export function rentalBlockMessage(block: Exclude<RentalBlock, null>, phone: str
       return `This location does not take card payments online. Please call the office at ${phone} to rent this unit.`;
     case "sunday":
       return `Online rentals are not available on Sundays. Please come back tomorrow or call ${phone}.`;
+    case "hidden":
+      return unitNotOfferedOnlineMessage(phone);
     case "sold_out":
       return `Sorry, this unit size is sold out. Please choose another size or call ${phone}; we may have something similar.`;
   }
+}
+
+/** A unit type hidden on the website (decision 326): what the rental and reservation pages say. */
+export function unitNotOfferedOnlineMessage(phone: string): string {
+  return `Sorry, this unit size is not offered online. Please choose another size or call ${phone}.`;
 }
 
 /** The location's success message with the gate code filled in (sanitise it before rendering). */

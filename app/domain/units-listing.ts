@@ -31,11 +31,25 @@ import {
   type VisibilitySettings,
 } from "./units";
 
+/** What a card needs of a unit type's photo (an Image record, spec §3, carries these and more). */
+export interface UnitPhoto {
+  src: string;
+  alt: string;
+  width: number | null;
+  height: number | null;
+  src_webp: string | null;
+}
+
 export interface ListingUnitType extends UnitTypeFacts {
   features: string[];
   description: string;
   floor: number;
   totalCount: number;
+  /** Kept off the website (decision 326): never listed. */
+  isHiddenOnline: boolean;
+  /** Display text shown with the type; it changes no price (decision 305). Empty: none. */
+  promotion: string;
+  images: readonly UnitPhoto[];
 }
 
 export interface ListingLocation extends VisibilitySettings {
@@ -83,6 +97,10 @@ export interface UnitCardView {
   floor: number;
   features: string[];
   description: string;
+  /** The promotion's text (decision 305), trimmed; empty for none. Display only. */
+  promotion: string;
+  /** The type's first photo, shown small on its card; null without one. */
+  image: UnitPhoto | null;
   rate: RateDisplay;
   /** Value pricing, or null when it is off (or for parking, which is not priced by area). */
   value: ValueView | null;
@@ -138,7 +156,9 @@ export function unitCardView(
     area: area(t),
     floor: t.floor,
     features: t.features,
-    description: t.description,
+    description: t.description.trim(),
+    promotion: t.promotion.trim(),
+    image: t.images.find((i) => i.src.trim() !== "") ?? null,
     rate: rateDisplay(t, settings.webRatesEnabled),
     value: settings.valuePricingEnabled ? valueView(rateDisplay(t, settings.webRatesEnabled).rate, t) : null,
     availability: { state: availabilityState(t.availableCount), text: availabilityText(t.availableCount), count: t.availableCount },

@@ -18,6 +18,9 @@ const t = (id: string, width: number, length: number, standardRate: number, webR
   description: "",
   floor: 1,
   totalCount: 5,
+  isHiddenOnline: false,
+  promotion: "",
+  images: [],
   ...extra,
 });
 const location = { name: "Lumberton", urlSlug: "lumberton", phoneNumber: "(910) 555-0134", hasMatchOnLocationPageFilter: false, isShowOnlySpecificUnitTypes: false, specificUnitTypesToShow: [] };

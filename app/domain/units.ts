@@ -168,12 +168,21 @@ export interface VisibilitySettings {
 const norm = (s: string) => s.trim().toLowerCase().replace(/\s+/g, " ");
 
 /**
- * is_show_only_specific_unit_types with specific_unit_types_to_show: when on, only the unit types
- * named in the list are shown (anywhere on the site). An entry matches a type by its name ("Climate
- * Controlled"), by its size and name ("10x10 Climate Controlled") or by its id, ignoring case and
- * extra spaces. When on with an empty list, no type is shown. When off, every type is shown.
+ * Whether the website shows a unit type anywhere it lists types: not when the type is hidden online
+ * (issue 24, decision 326), nor when the location's specific-types list leaves it out.
  */
-export function isUnitTypeShown(t: Pick<UnitTypeFacts, "id" | "name" | "width" | "length">, s: VisibilitySettings): boolean {
+export function isUnitTypeShown(t: Pick<UnitTypeFacts, "id" | "name" | "width" | "length"> & { isHiddenOnline?: boolean }, s: VisibilitySettings): boolean {
+  if (t.isHiddenOnline) return false;
+  return isAmongSpecificUnitTypes(t, s);
+}
+
+/**
+ * is_show_only_specific_unit_types with specific_unit_types_to_show (decision 031): when on, only the
+ * unit types named in the list are shown (anywhere on the site). An entry matches a type by its name
+ * ("Climate Controlled"), by its size and name ("10x10 Climate Controlled") or by its id, ignoring
+ * case and extra spaces. When on with an empty list, no type is shown. When off, every type is shown.
+ */
+export function isAmongSpecificUnitTypes(t: Pick<UnitTypeFacts, "id" | "name" | "width" | "length">, s: VisibilitySettings): boolean {
   if (!s.isShowOnlySpecificUnitTypes) return true;
   const wanted = new Set(s.specificUnitTypesToShow.map(norm));
   return wanted.has(norm(t.name)) || wanted.has(norm(`${sizeKey(t)} ${t.name}`)) || wanted.has(norm(t.id));

@@ -11,7 +11,8 @@ import { ContactForm } from "~/components/contact-form";
 import { StatusBadge } from "~/components/location-card";
 import { ResponsiveImage } from "~/components/responsive-image";
 import type { Image } from "~/db/schema/shared";
-import { directionsUrl, presentLinks, googleOpeningHours, hoursView, selfStorageJsonLd } from "~/domain/location-page";
+import { directionsUrl, presentLinks, googleOpeningHours, hoursView, selfStorageJsonLd, specialOpeningHoursJsonLd } from "~/domain/location-page";
+import { specialHoursLine, upcomingSpecialHours } from "~/domain/hours";
 import { settingsForLocation } from "~/domain/account-settings";
 import { formatCents, formatWholeDollars } from "~/domain/money";
 import { phoneHref } from "~/domain/phone";
@@ -43,7 +44,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const csrf = isComingSoon ? await getCsrfToken(request) : null;
   const url = new URL(request.url);
   const units = isComingSoon ? null : await getLocationUnitListing(context, location, account, url.searchParams);
-  const hours = hoursView(location.hoursBlocks, now(), location.timeZone.timeZoneId);
+  // "Now" and "today" are the request's (the page cache keeps a page to the next whole minute, decision 081).
+  const at = now();
+  const hours = hoursView(location.hoursBlocks, at, location.timeZone.timeZoneId, location.specialHours);
+  const specialHours = hours.length ? upcomingSpecialHours(location.specialHours, at, location.timeZone.timeZoneId) : [];
   const social = presentLinks([
       ["Facebook", location.facebook],
       ["Google", location.google],
@@ -95,6 +99,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       },
       timeZone: location.timeZone.timeZoneId,
       hours,
+      specialHours,
       social,
       reviewLinks,
       isComingSoon,
@@ -154,6 +159,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
       image: l.mainImage ? absoluteUrl(site?.origin, l.mainImage.src) : undefined,
       address: l.address ? { ...l.address, lat: l.address.lat, lon: l.address.lon } : null,
       officeHours: googleOpeningHours(data.hours),
+      specialHours: specialOpeningHoursJsonLd(data.specialHours),
       rating: { value: l.reviewSettings.rating, count: l.reviewSettings.total_reviews },
       sameAs: data.social.map(([, href]) => href),
     }),
@@ -161,7 +167,7 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
 };
 
 export default function LocationRoute({ loaderData, actionData }: Route.ComponentProps) {
-  const { location: l, hours, social, reviewLinks, isComingSoon } = loaderData;
+  const { location: l, hours, specialHours, social, reviewLinks, isComingSoon } = loaderData;
   const a = l.address;
   return (
     <div className="container page location-page">
@@ -330,7 +336,7 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
             ) : null}
           </section>
 
-          {hours.map((h) => (
+          {hours.map((h, i) => (
             <section key={h.type} className="card hours" aria-labelledby={`hours-${h.type}`}>
               <h2 id={`hours-${h.type}`}>{h.heading}</h2>
               <p className={h.status.isOpen ? "hours__status hours__status--open" : "hours__status hours__status--closed"}>
@@ -350,6 +356,19 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
                   ))}
                 </tbody>
               </table>
+              {i === 0 && specialHours.length ? (
+                <div className="hours__special" data-testid="special-hours">
+                  <h3 id="special-hours-heading">Special hours</h3>
+                  <ul aria-labelledby="special-hours-heading">
+                    {specialHours.map((s) => (
+                      <li key={s.date} className={s.isToday ? "is-today" : undefined}>
+                        {specialHoursLine(s)}
+                        {s.isToday ? <span className="visually-hidden"> (today)</span> : null}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
+              ) : null}
             </section>
           ))}
 

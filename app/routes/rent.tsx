@@ -133,7 +133,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
               ) : null}
               <StepBody view={d.view} data={d} actionData={actionData} />
             </div>
-            <RentalUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} />
+            <RentalUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} promotion={d.promotion} />
           </div>
           {d.hasCheckout ? (
             <Form method="post" className="checkout__cancel">

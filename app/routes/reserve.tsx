@@ -18,6 +18,7 @@ import { requireRentalContext } from "~/services/rental-context.server";
 import { reservePage, submitReservation } from "~/services/reservation.server";
 import rentalCss from "~/styles/rental.css?url";
 import { RentalBlocked } from "~/components/rental-blocked";
+import { UnitPromotion } from "~/components/unit-promotion";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 export const handle = { enhanceForms: true };
@@ -112,6 +113,7 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
             . Reserving is free: we keep the unit for you for {d.daysValid} days. Come to the office during office hours
             to sign your lease and get your gate code.
           </p>
+          <UnitPromotion text={d.promotion} />
           {actionData?.formError ? (
             <div className="alert alert--error" role="alert">
               <p>{actionData.formError}</p>

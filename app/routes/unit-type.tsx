@@ -6,6 +6,8 @@ import { requireSite } from "~/services/site-context.server";
 import { accountUnitSettings, cardPaymentsOnline, getUnitAvailabilityOrNotice, getUnitsLocation } from "~/db/queries/units.server";
 import { routeMeta } from "~/components/route-meta";
 import { UnitActionsView, UnitPrice } from "~/components/unit-card";
+import { UnitPromotion } from "~/components/unit-promotion";
+import { ResponsiveImage } from "~/components/responsive-image";
 import { locationUnitListing } from "~/domain/units-listing";
 import { feet, NO_FILTERS, UNIT_AVAILABILITY_CACHE } from "~/domain/units";
 import { oneLineAddress, unitPageTexts } from "~/domain/units-template";
@@ -46,6 +48,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       card,
       freshness,
       height: type.height,
+      images: type.images.filter((i) => i.src.trim() !== ""),
       location: { name: location.name, urlSlug: location.urlSlug, address: oneLineAddress(location.address) },
       fits: common ? { comparable: common.comparable, fits: common.fits } : null,
       others: cards
@@ -71,7 +74,7 @@ export const meta: Route.MetaFunction = ({ data, matches, params }) => {
 };
 
 export default function UnitTypePage({ loaderData }: Route.ComponentProps) {
-  const { card, location, fits, others, height, freshness } = loaderData;
+  const { card, location, fits, others, height, freshness, images } = loaderData;
   return (
     <div className="container page unit-page">
       <nav aria-label="Breadcrumb">
@@ -94,6 +97,15 @@ export default function UnitTypePage({ loaderData }: Route.ComponentProps) {
       <div className="unit-page__layout">
         <div>
           {card.description ? <p>{card.description}</p> : null}
+          {images.length ? (
+            <ul className="unit-page__photos" aria-label={`Photos of the ${card.sizeText} ${card.name} unit`}>
+              {images.map((img, i) => (
+                <li key={`${img.src}-${i}`}>
+                  <ResponsiveImage image={img} eager={i === 0} sizes="(max-width: 600px) 100vw, 33vw" />
+                </li>
+              ))}
+            </ul>
+          ) : null}
           <dl className="unit-page__facts">
             <dt>Size</dt>
             <dd>
@@ -133,6 +145,7 @@ export default function UnitTypePage({ loaderData }: Route.ComponentProps) {
         </div>
         <aside className="card unit-page__buy" aria-labelledby="price-heading">
           <h2 id="price-heading">Price and availability</h2>
+          <UnitPromotion text={card.promotion} />
           <UnitPrice card={card} />
           <p className={`unit-card__availability unit-card__availability--${card.availability.state}`}>{card.availability.text}</p>
           {freshness ? <p className="unit-page__as-of">{freshness}</p> : null}

@@ -10,7 +10,7 @@ import { parseAccountGlobalSettings, settingsForLocation, type AccountGlobalSett
 import { acceptedCardBrands } from "~/domain/accepted-cards";
 import { moveInDates } from "~/domain/move-in-date";
 import { localDate } from "~/domain/calendar";
-import { isUnitTypeShown } from "~/domain/units";
+import { isAmongSpecificUnitTypes } from "~/domain/units";
 import { storageFor } from "~/storage-software/index.server";
 import type { StorageSoftware, UnitTypeAvailability } from "~/storage-software/port";
 import { cardPaymentsAt, type CardPayments } from "../storage-software/index.server";
@@ -40,6 +40,8 @@ export interface RentalContext {
   /**
    * False when the location's is_show_only_specific_unit_types hides this type: it is then neither
    * rentable nor reservable, even by URL (decision 031). Confirmations and cancel links still work.
+   * A type hidden online (`unitType.isHiddenOnline`, decision 326) is offered but blocked: its pages
+   * say so, like a sold-out type (`rentalBlock`, `reservationBlock`).
    */
   offered: boolean;
   /** The card brands the location takes (its payment_types); empty: no card payments online. */
@@ -99,7 +101,7 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
     unitType,
     today,
     moveInDates: moveInDates(today, settings.rental_days_in_advance, settings.is_rentals_on_sunday_allowed),
-    offered: isUnitTypeShown(unitType, {
+    offered: isAmongSpecificUnitTypes(unitType, {
       isShowOnlySpecificUnitTypes: loc.isShowOnlySpecificUnitTypes,
       specificUnitTypesToShow: Array.isArray(loc.specificUnitTypesToShow) ? loc.specificUnitTypesToShow.filter((s) => typeof s === "string") : [],
     }),

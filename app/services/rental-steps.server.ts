@@ -80,6 +80,7 @@ function pageBase(ctx: RentalContext, req: RentPageRequest, checkout: Rental | n
     unit: unitDescription(ctx.unitType),
     monthlyRate: monthlyRateFor(ctx.unitType, ctx.settings.is_web_rates_enabled),
     standardRate: ctx.unitType.standardRate,
+    promotion: ctx.unitType.promotion.trim(),
     heldUntil:
       checkout && checkout.expiresAt > req.now
         ? checkout.expiresAt.toLocaleTimeString("en-US", { timeZone: ctx.location.timeZone, hour: "numeric", minute: "2-digit" })

@@ -15,7 +15,7 @@ import { storageFor } from "~/storage-software/index.server";
 import type { ReservationRecord } from "~/storage-software/port";
 import { sendEmail } from "./email.server";
 import { sha256 } from "./rental.server";
-import { unitDescription } from "../domain/rental-rules";
+import { unitDescription, unitNotOfferedOnlineMessage } from "../domain/rental-rules";
 import { type RentalContext } from "./rental-context.server";
 import type { ReservationAccountInput, ReservationInput } from "~/domain/reservation";
 import { tenantFromForm } from "~/domain/tenant-form";
@@ -30,19 +30,22 @@ import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } fro
 import { limitAnonymousForm } from "./anonymous-limits.server";
 
 /** Why reservations cannot be made for this unit type, or null. */
-export function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "sold_out" | null {
+export function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "hidden" | "sold_out" | null {
   if (!ctx.settings.is_reservations_enabled) return "reservations_off";
   if (ctx.location.status !== "Live") return "coming_soon";
+  if (ctx.unitType.isHiddenOnline) return "hidden";
   if (ctx.unitType.availableCount < 1) return "sold_out";
   return null;
 }
 
-export function reservationBlockMessage(block: "reservations_off" | "coming_soon" | "sold_out", phone: string): string {
+export function reservationBlockMessage(block: "reservations_off" | "coming_soon" | "hidden" | "sold_out", phone: string): string {
   switch (block) {
     case "reservations_off":
       return `Online reservations are not available at the moment. Please call the office at ${phone} to reserve a unit.`;
     case "coming_soon":
       return `This location is coming soon and cannot be reserved online yet. Call ${phone} to hear when it opens.`;
+    case "hidden":
+      return unitNotOfferedOnlineMessage(phone);
     case "sold_out":
       return `Sorry, this unit size is sold out. Please choose another size or call ${phone}.`;
   }
@@ -143,6 +146,7 @@ export function reservePage(ctx: RentalContext, input: { csrfToken: string }) {
     unit: unitDescription(ctx.unitType),
     rate: monthlyRateFor(ctx.unitType, ctx.settings.is_web_rates_enabled),
     standardRate: ctx.unitType.standardRate,
+    promotion: ctx.unitType.promotion.trim(),
     locationName: ctx.location.name,
     locationPath: `/locations/${ctx.location.urlSlug}`,
     phone,

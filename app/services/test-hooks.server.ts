@@ -8,7 +8,7 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { accounts, navMenuItems, rateLimitHits, redirects, websites } from "~/db/schema";
+import { accounts, locations, navMenuItems, rateLimitHits, redirects, specialHours, unitTypes, websites } from "~/db/schema";
 import { env, type Env } from "~/env.server";
 
 export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
@@ -37,6 +37,23 @@ export const testHooks: Record<string, TestHook> = {
     }
     const previous = pinClockForTests(at);
     return { previous: previous?.toISOString() ?? null };
+  },
+  /**
+   * Issue 24's public content at one location (`slug`): replaces its special hours with `specialHours`
+   * and gives its unit types `promotion` and `images` (empty ones clear them). For the browser checks
+   * of the pages that show them.
+   */
+  async setPublicContent(db, body) {
+    const [loc] = await db.select({ id: locations.id }).from(locations).where(eq(locations.urlSlug, String(body.slug)));
+    if (!loc) throw new Error("no such location");
+    const rows = Array.isArray(body.specialHours) ? (body.specialHours as Array<{ date: string; label?: string; isClosed: boolean; open?: string; close?: string }>) : [];
+    await db.delete(specialHours).where(eq(specialHours.locationId, loc.id));
+    if (rows.length) await db.insert(specialHours).values(rows.map((r) => ({ locationId: loc.id, date: r.date, label: r.label ?? "", isClosed: r.isClosed, open: r.open ?? null, close: r.close ?? null })));
+    await db
+      .update(unitTypes)
+      .set({ promotion: typeof body.promotion === "string" ? body.promotion : "", images: Array.isArray(body.images) ? (body.images as never) : [] })
+      .where(eq(unitTypes.locationId, loc.id));
+    return { ok: true };
   },
   /** Merges `settings` into every account's global_settings (e.g. { is_rentals_enabled: false }). */
   async setAccountSettings(db, body) {

@@ -23,6 +23,9 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
       floor: unitTypes.floor,
       features: unitTypes.features,
       description: unitTypes.description,
+      isHiddenOnline: unitTypes.isHiddenOnline,
+      promotion: unitTypes.promotion,
+      images: unitTypes.images,
       standardRate: unitTypes.standardRate,
       webRate: unitTypes.webRate,
       availableCount: sql<number>`count(${units.id}) filter (where ${units.status} = 'available' and (${units.heldUntil} is null or ${units.heldUntil} <= ${atIso}::timestamptz))`.mapWith(Number),
@@ -59,7 +62,12 @@ function listQuery(db: Database, synced: boolean) {
   return prepared;
 }
 
-const toAvailability = (row: UnitTypeRow): UnitTypeAvailability => ({ ...row, id: String(row.id), features: Array.isArray(row.features) ? row.features : [] });
+const toAvailability = (row: UnitTypeRow): UnitTypeAvailability => ({
+  ...row,
+  id: String(row.id),
+  features: Array.isArray(row.features) ? row.features : [],
+  images: Array.isArray(row.images) ? row.images : [],
+});
 
 export async function catalogueUnitTypes(
   db: Database,

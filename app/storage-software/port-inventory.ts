@@ -1,5 +1,6 @@
 /** Inventory part of the StorageSoftware port (issue 3). See ./port.ts. */
 import type { UnitCategory } from "~/db/schema/unit";
+import type { Image } from "~/db/schema/shared";
 
 // ---------------------------------------------------------------- inventory (issue 3)
 
@@ -24,6 +25,14 @@ export interface UnitTypeAvailability {
   floor: number;
   features: string[];
   description: string;
+  /**
+   * The website's presentation of the type, from our catalogue whatever the software (issue 24): kept
+   * off the website (not listed, not rentable or reservable online), a promotion shown with it
+   * (display only: it changes no price, decision 305), and its photos.
+   */
+  isHiddenOnline: boolean;
+  promotion: string;
+  images: Image[];
   /** Cents per month. */
   standardRate: number;
   /** Cents per month; charged instead of the standard rate when the account's web rates flag is on. */

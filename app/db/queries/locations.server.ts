@@ -8,6 +8,7 @@ import {
   locationImages,
   locations,
   paymentTypes,
+  specialHours,
 } from "~/db/schema";
 import { parseExtraCharges } from "~/domain/location-settings";
 import { logger } from "~/logger.server";
@@ -61,6 +62,9 @@ async function locationPage(db: Database, where: SQL) {
     with: {
       address: true,
       hoursBlocks: { with: { items: true }, orderBy: asc(hoursBlocks.type) },
+      // Every date the location has: which are upcoming is decided per request (the row set does not
+      // change with the clock, so the site cache may keep it until a write).
+      specialHours: { columns: { date: true, label: true, isClosed: true, open: true, close: true }, orderBy: asc(specialHours.date) },
       amenities: { orderBy: asc(amenities.index) },
       media: { orderBy: asc(locationImages.index) },
       insurancePlans: { orderBy: asc(insurancePlans.coverage) },
