@@ -64,6 +64,8 @@ export default [
       route("admin/tenants.csv", "routes/admin.tenants[.]csv.ts"),
       route("admin/tenants/:tenantId", "routes/admin.tenant.tsx"),
       route("admin/sitelink-journal", "routes/admin.sitelink-journal.tsx"),
+      route("admin/changes", "routes/admin.changes.tsx"),
+      route("admin/changes/versions/:version", "routes/admin.changes.version.tsx"),
       route("admin/*", "routes/admin.not-found.tsx"),
     ]),
   ]),

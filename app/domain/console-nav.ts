@@ -18,6 +18,7 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { href: "/admin/tenants", label: "Tenants", permission: "desk.view" },
   { href: "/admin/payments", label: "Payments", permission: "desk.view" },
   { href: "/admin/sitelink-journal", label: "SiteLink journal", permission: "desk.view" },
+  { href: "/admin/changes", label: "Website changes", permission: "content.edit" },
   { href: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { href: "/admin/audit", label: "Audit trail", permission: "audit.view" },
   { href: "/admin/security", label: "Your sign-in", permission: null },
