@@ -4,7 +4,7 @@ import { adminMeta, CsrfInput, FormMessage } from "~/components/admin/console";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { countPublishAction } from "~/services/changeset-publish.server";
-import { revertable, revertAuditedField } from "~/services/changes-page.server";
+import { revertableFields, revertAuditedField } from "~/services/changes-page.server";
 import { AUDIT_PAGE_SIZE, auditFilterQuery, parseAuditFilter, type AuditFilterErrors } from "~/domain/audit-filter";
 import { auditFilterChoices, listAuditEvents } from "~/services/audit-trail.server";
 import { requireFreshFactor } from "~/services/staff-admin.server";
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       rows: rows.map((r) => ({
         ...r,
         at: r.at.toISOString(),
-        revertable: Object.keys(r.changes ?? {}).filter((f) => revertable(r.action, r.entity, r.entityId, f)),
+        revertable: revertableFields(r.action, r.entity, r.entityId, Object.keys(r.changes ?? {})),
       })),
     },
     { headers: consoleHeaders(csrf.setCookie) },
@@ -170,7 +170,7 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
                 <td>{r.entity ? `${r.entity} ${r.entityId ?? ""}` : ""}</td>
                 <td>
                   {describe(r.changes)}
-                  {r.revertable.map((field) => {
+                  {r.revertable.map(({ field, label }) => {
                     const failed = actionData?.key === `${r.id}:${field}` ? actionData.message : null;
                     return (
                       <Form key={field} method="post" reloadDocument className="console-inline-form">
@@ -178,7 +178,7 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
                         <input type="hidden" name="eventId" value={r.id} />
                         <input type="hidden" name="field" value={field} />
                         <button type="submit" className="console-button console-button--quiet" aria-describedby={failed ? `revert-${r.id}-${field}-error` : undefined}>
-                          Revert {field}
+                          {`Revert “${label}”`}
                           <span className="visually-hidden"> of {r.entity} {r.entityId}</span>
                         </button>
                         {failed ? (

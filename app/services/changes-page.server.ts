@@ -158,10 +158,14 @@ export async function restorePage(db: Database, plan: RestorePlanChange[]) {
 
 export type RevertResult = { ok: true } | { ok: false; status: 400 | 404; message: string };
 
-/** Whether an audit entry's field change can be offered as "Revert this field" (a content edit of a live record). */
-export function revertable(action: string, entity: string | null, entityId: string | null, field: string): boolean {
-  if (!action.startsWith("content.") || !entity || !(entity in EDITABLE_ENTITIES)) return false;
-  return /^\d+$/.test(entityId ?? "") && field in EDITABLE_ENTITIES[entity as EditableEntityName].fields;
+/**
+ * The fields of an audit entry that can be offered as "Revert this field" (an edit of a live record's
+ * fields, `content.draft_update`), with their labels.
+ */
+export function revertableFields(action: string, entity: string | null, entityId: string | null, fields: string[]): Array<{ field: string; label: string }> {
+  if (action !== "content.draft_update" || !entity || !(entity in EDITABLE_ENTITIES) || !/^\d+$/.test(entityId ?? "")) return [];
+  const def = EDITABLE_ENTITIES[entity as EditableEntityName];
+  return fields.filter((f) => f in def.fields).map((f) => ({ field: f, label: def.fields[f]!.label }));
 }
 
 /**
@@ -175,7 +179,7 @@ export async function revertAuditedField(db: Database, staff: SignedInStaff, inp
     .from(auditEvents)
     .where(and(eq(auditEvents.id, input.eventId), eq(auditEvents.accountId, staff.accountId)));
   const change = event?.changes?.[input.field];
-  if (!event || !change || !revertable(event.action, event.entity, event.entityId, input.field)) return { ok: false, status: 404, message: "That change cannot be reverted from here." };
+  if (!event || !change || !revertableFields(event.action, event.entity, event.entityId, [input.field]).length) return { ok: false, status: 404, message: "That change cannot be reverted from here." };
   const result = await saveDraftEdit(db, staff, {
     op: "update",
     entity: event.entity as EditableEntityName,

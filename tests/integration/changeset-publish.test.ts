@@ -13,7 +13,8 @@
  * - discard and unschedule.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { auditEvents, changesetChanges, changesets, contentItems, hoursBlocks, hoursItems, locations, websites } from "~/db/schema";
 import { currentDraftId, listEffectiveRecords, readEffectiveRecord, saveDraftEdit } from "~/services/changesets.server";
@@ -261,5 +262,64 @@ describe("scheduled publishing", () => {
     const audits = (await handle.db.select().from(auditEvents).where(eq(auditEvents.action, "content.published"))).filter((a) => (a.detail as { changesetId?: number }).changesetId === changesetId);
     expect(audits).toHaveLength(1);
     expect((await listEffectiveRecords(handle.db, owner.signedIn, "location", null)).length).toBeGreaterThan(0);
+  });
+});
+
+describe("the console's pages, without JavaScript (plain forms over HTTP)", () => {
+  let csrf: { cookie: string; token: string };
+  beforeAll(async () => {
+    const minted = await getCsrfToken(new Request("http://localhost/admin"));
+    csrf = { cookie: minted.setCookie!.split(";")[0]!, token: minted.token };
+  });
+  const post = (path: string, fields: Record<string, string>, member: TestStaffMember) =>
+    fetch(app.origin + path, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: `${csrf.cookie}; ${member.cookie}`, Referer: app.origin + path },
+      body: new URLSearchParams({ [CSRF_FIELD]: csrf.token, ...fields }),
+    });
+  /** The page's HTML without React's text separators (`<!-- -->`). */
+  const html = async (path: string, member: TestStaffMember) => (await (await fetch(app.origin + path, { headers: { Cookie: `${csrf.cookie}; ${member.cookie}` } })).text()).replaceAll("<!-- -->", "");
+
+  it("/admin/changes lists each changed field before → after and who; a schedule in the past is answered beside the date; Publish goes live", async () => {
+    const live = (await readEffectiveRecord(handle.db, owner.signedIn, "location", lumberton))!.values.metaTagline as string;
+    const { changesetId } = await edit(manager, "location", lumberton, { metaTagline: "Console tagline" });
+    const body = await html("/admin/changes", owner);
+    expect(body).toContain("Location: <strong>Lumberton</strong>");
+    expect(body).toContain(`Tagline: <del>${live.replaceAll("'", "&#x27;")}</del> → <ins>Console tagline</ins>`);
+    expect(body).toContain(manager.email.split("@")[0]!.split(".")[0]!);
+    expect(body).toContain('href="/admin/changes/diff"');
+
+    const past = await post("/admin/changes", { intent: "schedule", changesetId: String(changesetId), date: "2001-01-01", time: "00:00", timeZone: "America/New_York" }, owner);
+    expect(past.status).toBe(400);
+    const answered = await past.text();
+    expect(answered).toMatch(/id="field-date-error"[^>]*>Choose a moment in the future/);
+    expect(answered).toContain('value="2001-01-01"');
+
+    const published = await post("/admin/changes", { intent: "publish", changesetId: String(changesetId) }, owner);
+    expect(published.status).toBe(303);
+    expect(published.headers.get("location")).toMatch(/^\/admin\/changes\?done=published&version=\d+$/);
+    expect(await page(LOCATION_PAGE)).toContain("Console tagline");
+    expect(await html("/admin/changes", owner)).toContain("Restore this version");
+  });
+
+  it("the audit trail's Revert puts the field's earlier value in the draft; a second revert of a stale entry is refused beside its button", async () => {
+    const [event] = await handle.db.select().from(auditEvents).where(eq(auditEvents.action, "content.draft_update")).orderBy(desc(auditEvents.id)).limit(1);
+    expect(event!.changes!.metaTagline!.after).toBe("Console tagline");
+    const audit = await html("/admin/audit", owner);
+    expect(audit).toContain("Revert \u201cTagline\u201d");
+    // Offered for field edits of live records only, not for a drafted delete.
+    expect(audit).not.toMatch(/content\.draft_delete<\/td><td>[^<]*<\/td><td>[^<]*<form/);
+    const r = await post("/admin/audit", { eventId: String(event!.id), field: "metaTagline" }, owner);
+    expect(r.status).toBe(303);
+    expect((await readEffectiveRecord(handle.db, owner.signedIn, "location", lumberton))!.values.metaTagline).toBe(event!.changes!.metaTagline!.before);
+    // An older entry whose `after` is no longer the field's value: refused, with the value it holds now.
+    const older = (await handle.db.select().from(auditEvents).where(eq(auditEvents.action, "content.draft_update")).orderBy(asc(auditEvents.id))).find(
+      (e) => e.entityId === String(lumberton) && e.changes?.metaTagline && e.changes.metaTagline.after !== event!.changes!.metaTagline!.before,
+    )!;
+    const refused = await post("/admin/audit", { eventId: String(older.id), field: "metaTagline" }, owner);
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toMatch(new RegExp(`id="revert-${older.id}-metaTagline-error"[^>]*>It changed again since`));
+    await discardChangeset(handle.db, owner.signedIn, { changesetId: (await currentDraftId(handle.db, accountId))! });
   });
 });
