@@ -84,6 +84,10 @@ export const envSchema = z.object({
   PAGE_CACHE: onOff("PAGE_CACHE"),
   BILLING_SCHEDULE: onOff("BILLING_SCHEDULE"),
   HOUSEKEEPING: onOff("HOUSEKEEPING"),
+  /** The scheduled publishing of changesets (issue 24, decision 313): on unless "off". */
+  PUBLISH_SCHEDULE: onOff("PUBLISH_SCHEDULE"),
+  /** Tests: how long after start the scheduler first looks (default 2000 ms). */
+  PUBLISH_SCHEDULE_FIRST_MS: whole("PUBLISH_SCHEDULE_FIRST_MS", 0, undefined, "a whole number of milliseconds"),
   SITELINK_SECRET_KEY: optional(
     z.string().refine(
       (raw) => {

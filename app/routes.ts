@@ -80,6 +80,8 @@ export default [
       route("admin/content/locations/:locationId/special-hours", "routes/admin.content.location-special-hours.tsx"),
       route("admin/content/locations/:locationId/amenities", "routes/admin.content.location-amenities.tsx"),
       route("admin/content/unit-types/:unitTypeId", "routes/admin.content.unit-type.tsx"),
+      route("admin/changes", "routes/admin.changes.tsx"),
+      route("admin/changes/versions/:version", "routes/admin.changes.version.tsx"),
       route("admin/*", "routes/admin.not-found.tsx"),
     ]),
   ]),

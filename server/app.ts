@@ -19,6 +19,7 @@ import { announceStorageSoftware } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
+import { startPublishScheduler } from "~/services/changeset-publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
@@ -79,6 +80,8 @@ void announceStorageSoftware(db);
 startBillingSchedule(db, { pgliteDir: serverEnv.DATABASE_URL ? null : defaultPgliteDir() });
 // Expired reservations and idle checkouts are released every few minutes (docs/decisions/042-reservations.md).
 startHousekeeping(db);
+// Scheduled publishes of the website's changesets (issue 24, decision 313); safe with several processes.
+startPublishScheduler(db);
 // Unsent mail is retried with backoff until sent or two days old (docs/decisions/070-outbox-delivery.md).
 startEmailDelivery(db);
 // `npm run staff:invite` asks this server when it runs (decision 249): a command file beside the

@@ -19,6 +19,7 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { href: "/admin/payments", label: "Payments", permission: "desk.view" },
   { href: "/admin/sitelink-journal", label: "SiteLink journal", permission: "desk.view" },
   { href: "/admin/content", label: "Content", permission: "content.edit" },
+  { href: "/admin/changes", label: "Website changes", permission: "content.edit" },
   { href: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { href: "/admin/audit", label: "Audit trail", permission: "audit.view" },
   { href: "/admin/preview", label: "Preview the site", permission: "content.edit" },

@@ -1,7 +1,10 @@
-import { data } from "react-router";
+import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.audit";
-import { adminMeta } from "~/components/admin/console";
+import { adminMeta, CsrfInput, FormMessage } from "~/components/admin/console";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { countPublishAction } from "~/services/changeset-publish.server";
+import { revertableFields, revertAuditedField } from "~/services/changes-page.server";
 import { AUDIT_PAGE_SIZE, auditFilterQuery, parseAuditFilter, type AuditFilterErrors } from "~/domain/audit-filter";
 import { auditFilterChoices, listAuditEvents } from "~/services/audit-trail.server";
 import { requireFreshFactor } from "~/services/staff-admin.server";
@@ -15,17 +18,51 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireFreshFactor(staff, request, clockNow());
   const { filter, errors } = parseAuditFilter(new URL(request.url).searchParams);
   const [{ rows, total }, choices] = await Promise.all([listAuditEvents(context.db, staff.accountId, filter), auditFilterChoices(context.db, staff.accountId)]);
+  const csrf = await getCsrfToken(request);
   return data(
     {
+      csrfToken: csrf.token,
+      reverted: new URL(request.url).searchParams.get("reverted") === "1",
       filter,
       errors,
       total,
       choices,
       query: auditFilterQuery(filter),
-      rows: rows.map((r) => ({ ...r, at: r.at.toISOString() })),
+      rows: rows.map((r) => ({
+        ...r,
+        at: r.at.toISOString(),
+        revertable: revertableFields(r.action, r.entity, r.entityId, Object.keys(r.changes ?? {})),
+      })),
     },
-    { headers: consoleHeaders() },
+    { headers: consoleHeaders(csrf.setCookie) },
   );
+}
+
+/**
+ * "Revert this field" (issue 24): a content edit's field set back to its value before, as a new change
+ * in the draft (app/services/changes-page.server.ts `revertAuditedField`); published like any edit.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const staff = signedInStaff(context);
+  requirePermission(staff, "audit.view");
+  requirePermission(staff, "content.edit");
+  const now = clockNow();
+  requireFreshFactor(staff, request, now);
+  const eventId = Number(form.get("eventId"));
+  const field = String(form.get("field") ?? "").slice(0, 100);
+  const key = `${eventId}:${field}`;
+  const limit = await countPublishAction(context.db, staff, now);
+  if (!limit.allowed) return data({ key, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.` }, { status: 429, headers: consoleHeaders() });
+  if (!Number.isSafeInteger(eventId) || eventId <= 0) return data({ key, message: "That change cannot be reverted from here." }, { status: 404, headers: consoleHeaders() });
+  const result = await revertAuditedField(context.db, staff, { eventId, field });
+  if (result.ok) {
+    const back = new URL(request.url);
+    back.searchParams.set("reverted", "1");
+    throw redirect(`/admin/audit${back.search}`, { status: 303, headers: consoleHeaders() });
+  }
+  return data({ key, message: result.message }, { status: result.status, headers: consoleHeaders() });
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
@@ -38,7 +75,7 @@ function describe(changes: Record<string, { before: unknown; after: unknown }> |
     .join("; ");
 }
 
-export default function AuditTrail({ loaderData }: Route.ComponentProps) {
+export default function AuditTrail({ loaderData, actionData }: Route.ComponentProps) {
   const { filter, total, choices, rows } = loaderData;
   const errors: AuditFilterErrors = loaderData.errors;
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
@@ -53,6 +90,7 @@ export default function AuditTrail({ loaderData }: Route.ComponentProps) {
   return (
     <>
       <h1>Audit trail</h1>
+      <FormMessage tone="success" message={loaderData.reverted ? "The field's earlier value is in the draft: publish it on the Changes page." : null} />
       <form method="get" action="/admin/audit" className="console-filter" aria-label="Filter the audit trail">
         <div className="console-field">
           <label htmlFor="audit-from">From (UTC date)</label>
@@ -132,6 +170,25 @@ export default function AuditTrail({ loaderData }: Route.ComponentProps) {
                 <td>{r.entity ? `${r.entity} ${r.entityId ?? ""}` : ""}</td>
                 <td>
                   {describe(r.changes)}
+                  {r.revertable.map(({ field, label }) => {
+                    const failed = actionData?.key === `${r.id}:${field}` ? actionData.message : null;
+                    return (
+                      <Form key={field} method="post" reloadDocument className="console-inline-form">
+                        <CsrfInput token={loaderData.csrfToken} />
+                        <input type="hidden" name="eventId" value={r.id} />
+                        <input type="hidden" name="field" value={field} />
+                        <button type="submit" className="console-button console-button--quiet" aria-describedby={failed ? `revert-${r.id}-${field}-error` : undefined}>
+                          {`Revert “${label}”`}
+                          <span className="visually-hidden"> of {r.entity} {r.entityId}</span>
+                        </button>
+                        {failed ? (
+                          <p id={`revert-${r.id}-${field}-error`} className="console-error">
+                            {failed}
+                          </p>
+                        ) : null}
+                      </Form>
+                    );
+                  })}
                   {r.changes && r.detail ? <br /> : null}
                   {r.detail ? JSON.stringify(r.detail) : ""}
                 </td>

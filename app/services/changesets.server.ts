@@ -469,6 +469,15 @@ export async function applyChanges(tx: Transaction, changes: readonly ChangeRow[
   while (pending.length) {
     const next: ChangeRow[] = [];
     for (const change of pending) {
+      const whole = change.base.$row;
+      if (whole && typeof whole === "object") {
+        // A restore (app/services/changeset-publish.server.ts) puts a removed record back as it was,
+        // its id included: the database's own JSON of the row, every column.
+        const table = tableOf(change.entity);
+        await tx.execute(sql`insert into ${table} select * from jsonb_populate_record(null::${table}, ${JSON.stringify(whole)}::jsonb)`);
+        createdIds.set(change.createKey!, Number((whole as Row).id));
+        continue;
+      }
       const values = resolve(change.values);
       if (!values) {
         next.push(change);

@@ -13,11 +13,13 @@
  * Forms carry a valid CSRF token, so a refusal is the role's, not the token's.
  * Decision 275.
  */
-import { asc, eq } from "drizzle-orm";
+import { asc, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
-import { hoursBlocks, locations, menus, pages, sitelinkWrites, unitTypes } from "~/db/schema";
+import { auditEvents, hoursBlocks, locations, menus, pages, sitelinkWrites, unitTypes } from "~/db/schema";
+import { readEffectiveRecord, saveDraftEdit } from "~/services/changesets.server";
+import { publishDraft } from "~/services/changeset-publish.server";
 import type { StaffRole } from "~/domain/staff-roles";
 import { submitContactMessage } from "~/services/contact.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
@@ -38,6 +40,7 @@ const all = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: o, readOnl
 const ownerOnly = (o: Outcome): PerRole => ({ owner: o, managerA: 403, deskA: 403, readOnlyA: 403 });
 const exporters = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: 403, readOnlyA: 403 });
 const actors = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: o, readOnlyA: 403 });
+const editors = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: 403, readOnlyA: 403 });
 
 interface Fixture {
   leadA: string;
@@ -64,6 +67,8 @@ interface Fixture {
     menuId: number;
     pageId: number;
   };
+  /** An audited content edit (location A's tagline), published: version 1. */
+  contentEventId: number;
 }
 
 interface ActionCase {
@@ -91,8 +96,6 @@ interface RouteCase {
 
 const B_RECORD: PerRole = { owner: 200, managerA: 404, deskA: 404, readOnlyA: 404 };
 const journalActors = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: 403, readOnlyA: 403 });
-/** Content editing (issue 24): owners and managers (their locations); account-wide pages owners only. */
-const editors = (o: Outcome): PerRole => ({ owner: o, managerA: o, deskA: 403, readOnlyA: 403 });
 const B_CONTENT: PerRole = { owner: 200, managerA: 404, deskA: 403, readOnlyA: 403 };
 const bContent = (o: Outcome): PerRole => ({ owner: o, managerA: 404, deskA: 403, readOnlyA: 403 });
 const DAY: Record<Who | "nobody", string> = { owner: "01", managerA: "02", deskA: "03", readOnlyA: "04", nobody: "05" };
@@ -136,7 +139,14 @@ const EXPECTED: Record<string, RouteCase> = {
     fresh: true,
     actions: [{ name: "remove a passkey that is not theirs", form: () => ({ intent: "remove", passkeyId: "999999" }), expect: all(404) }],
   },
-  "routes/admin.audit": { path: () => "/admin/audit", get: ownerOnly(200), nav: true, fresh: true },
+  "routes/admin.audit": {
+    path: () => "/admin/audit",
+    get: ownerOnly(200),
+    nav: true,
+    fresh: true,
+    // "Revert this field" of a content edit (issue 24): a new draft change.
+    actions: [{ name: "revert a content field", form: (f) => ({ eventId: String(f.contentEventId), field: "metaTagline" }), expect: ownerOnly({ redirect: "/admin/audit?reverted=1" }) }],
+  },
   "routes/admin.audit[.]csv": { path: () => "/admin/audit.csv", get: ownerOnly(200), fresh: true },
   "routes/admin.rentals": { path: () => "/admin/rentals", get: all(200), nav: true },
   "routes/admin.rentals[.]csv": { path: () => "/admin/rentals.csv", get: exporters(200), fresh: true },
@@ -275,6 +285,21 @@ const EXPECTED: Record<string, RouteCase> = {
     get: ownerOnly(200),
     actions: [{ name: "add a redirect", form: (_f, who) => ({ target: "redirect", intent: "create", fromPath: `/matrix-${who}`, toPath: "/faqs", statusCode: "301", isForced: "on" }), expect: ownerOnly({ redirect: "/admin/content/redirects?done=added" }) }],
   },
+  // Website changes (issue 24): owners and managers (`content.edit`); restoring a version: owners.
+  "routes/admin.changes": {
+    path: () => "/admin/changes",
+    get: editors(200),
+    nav: true,
+    actions: [
+      { name: "publish a draft that is gone", form: () => ({ intent: "publish", changesetId: "999999" }), expect: editors(400) },
+      { name: "schedule with no date", form: () => ({ intent: "schedule", changesetId: "999999", date: "", time: "00:00", timeZone: "America/New_York" }), expect: editors(400) },
+    ],
+  },
+  "routes/admin.changes.version": {
+    path: () => "/admin/changes/versions/0",
+    get: ownerOnly(200),
+    actions: [{ name: "restore version 0", form: () => ({}), expect: ownerOnly({ redirect: "/admin/changes?done=restored" }) }],
+  },
   "routes/admin.not-found": { path: () => "/admin/no-such-page", get: all(404) },
 };
 
@@ -305,6 +330,11 @@ beforeAll(async () => {
   [locA, locB] = (await db.select({ id: locations.id }).from(locations).where(eq(locations.accountId, accountId)).orderBy(asc(locations.id)).limit(2)).map((r) => r.id) as [number, number];
   for (const who of ROLES) members[who] = await signedInStaffMember(db, { accountId, role: ROLE_OF[who], locationIds: who === "owner" ? [] : [locA], name: who });
   fixture.target = await signedInStaffMember(db, { accountId, role: "front_desk", locationIds: [locA], name: "target" });
+  const tagline = (await readEffectiveRecord(db, members.owner.signedIn, "location", locA))!.values.metaTagline;
+  const edited = await saveDraftEdit(db, members.owner.signedIn, { op: "update", entity: "location", recordId: locA, values: { metaTagline: "Matrix tagline" }, base: { metaTagline: tagline } });
+  if (!edited.ok || !(await publishDraft(db, members.owner.signedIn, { changesetId: edited.changesetId })).ok) throw new Error("the matrix's published version could not be made");
+  const [event] = await db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.action, "content.draft_update")).orderBy(desc(auditEvents.id)).limit(1);
+  fixture.contentEventId = event!.id;
   const a = await submitContactMessage(db, { accountId, kind: "contact", locationId: locA, locationName: "A", name: "Alma Atlocation", email: "alma@example.com", phone: "9105550101", message: "A 10x10?", officeEmail: null });
   fixture.leadNameB = "Boris Beyondscope";
   const b = await submitContactMessage(db, { accountId, kind: "contact", locationId: locB, locationName: "B", name: fixture.leadNameB, email: "boris@example.com", phone: "9105550102", message: "A 5x5?", officeEmail: null });
