@@ -70,6 +70,7 @@ export default [
   route("units", "routes/units.tsx"),
   route("sitemap.xml", "routes/sitemap[.]xml.ts"),
   route("robots.txt", "routes/robots[.]txt.ts"),
+  route("media/:file", "routes/media.$file.ts"),
   route("__test/hooks", "routes/test-hooks.ts"),
   route("locations/:slug/units/:unitTypeSlug", "routes/unit-type.tsx"),
   route("rent/lease/:leaseId", "routes/rent.lease.tsx"),
