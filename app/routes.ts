@@ -64,6 +64,10 @@ export default [
       route("admin/tenants.csv", "routes/admin.tenants[.]csv.ts"),
       route("admin/tenants/:tenantId", "routes/admin.tenant.tsx"),
       route("admin/sitelink-journal", "routes/admin.sitelink-journal.tsx"),
+      // Images (issue 24, decision 322): uploads into the draft.
+      route("admin/content/images", "routes/admin.content.images.tsx"),
+      route("admin/content/locations/:locationId/photos", "routes/admin.content.location-photos.tsx"),
+      route("admin/content/unit-types/:unitTypeId/photos", "routes/admin.content.unit-type-photos.tsx"),
       route("admin/*", "routes/admin.not-found.tsx"),
     ]),
   ]),

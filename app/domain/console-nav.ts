@@ -20,6 +20,7 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { href: "/admin/sitelink-journal", label: "SiteLink journal", permission: "desk.view" },
   { href: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { href: "/admin/audit", label: "Audit trail", permission: "audit.view" },
+  { href: "/admin/content/images", label: "Images", permission: "content.edit" },
   { href: "/admin/security", label: "Your sign-in", permission: null },
 ];
 

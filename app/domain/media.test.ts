@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mediaPath, mediaSrcSet, parseMediaFileName, refuseImage, UPLOAD_MESSAGES, variantWidths } from "./media";
+import { ALT_MESSAGES, mediaPath, mediaSrcSet, parseMediaFileName, readAltText, refuseImage, UPLOAD_MESSAGES, variantWidths } from "./media";
 
 const sha = "a".repeat(64);
 
@@ -50,5 +50,17 @@ describe("media addresses", () => {
     expect(mediaSrcSet({ src: "/images/photo.jpg", width: 1000 })).toBeNull();
     expect(mediaSrcSet({ src: mediaPath(sha, 1000), width: null })).toBeNull();
     expect(mediaSrcSet({ src: mediaPath(sha, 1000), width: 900 })).toBeNull();
+  });
+});
+
+describe("the text alternative", () => {
+  it.each([
+    [{ alt: " Drive-up units ", decorative: false }, { ok: true, alt: "Drive-up units" }],
+    [{ alt: "", decorative: true }, { ok: true, alt: "" }],
+    [{ alt: "ignored", decorative: true }, { ok: true, alt: "" }],
+    [{ alt: "  ", decorative: false }, { ok: false, message: ALT_MESSAGES.missing }],
+    [{ alt: "x".repeat(301), decorative: false }, { ok: false, message: ALT_MESSAGES.tooLong }],
+  ])("%j → %j", (input, out) => {
+    expect(readAltText(input)).toEqual(out);
   });
 });

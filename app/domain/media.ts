@@ -90,3 +90,32 @@ export function mediaSrcSet(image: { src: string; width: number | null }): strin
     .map((w) => `${mediaPath(parsed.sha256, w)} ${w}w`)
     .join(", ");
 }
+
+export const ALT_MAX = 300;
+export const ALT_MESSAGES = {
+  missing: "Describe the image for people who cannot see it, or mark it as decorative.",
+  tooLong: `Use at most ${ALT_MAX} characters.`,
+} as const;
+
+/**
+ * The text alternative of an image (WCAG 1.1.1): required, unless staff say the image is decorative
+ * (it adds nothing a screen-reader user misses: the page then gives it alt="").
+ */
+export function readAltText(input: { alt: string; decorative: boolean }): { ok: true; alt: string } | { ok: false; message: string } {
+  const alt = input.alt.trim();
+  if (alt.length > ALT_MAX) return { ok: false, message: ALT_MESSAGES.tooLong };
+  if (input.decorative) return { ok: true, alt: "" };
+  if (!alt) return { ok: false, message: ALT_MESSAGES.missing };
+  return { ok: true, alt };
+}
+
+/** A console image form's answer when it is refused (the page shows each message beside its field). */
+export interface ImageFormReply {
+  intent: string;
+  /** Which form answered: the field ("location.mainImage") or the photo's ref. */
+  target: string;
+  errors: { file?: string; alt?: string; title?: string; form?: string };
+  values: { alt: string; title: string; decorative: boolean };
+  /** A file already received (its text alternative was missing): the form sends it back as `media`. */
+  pending: { src: string; width: number | null; height: number | null; file_name_original: string | null } | null;
+}

@@ -34,7 +34,7 @@ import { auditActor, type SignedInStaff } from "./staff-context.server";
 const UPLOADS_PER_HOUR = 60;
 const WEBP_QUALITY = 80;
 
-export type UploadResult = { ok: true; image: Image; mediaId: number } | { ok: false; message: string };
+export type UploadResult = { ok: true; image: Image; mediaId: number } | { ok: false; message: string; limited?: true };
 
 /** The file name as shown to staff: no folders, no control characters, at most 200 characters. */
 function cleanName(name: string): string {
@@ -43,7 +43,8 @@ function cleanName(name: string): string {
   return base.replace(/[\u0000-\u001f\u007f]/g, "").slice(0, 200);
 }
 
-function imageRecord(sha256: string, width: number, height: number, originalName: string): Image {
+/** The Image record of a stored upload (its widest size), as a draft field takes it. */
+export function imageRecord(sha256: string, width: number, height: number, originalName: string): Image {
   const src = mediaPath(sha256, width);
   return {
     width,
@@ -83,7 +84,7 @@ export async function storeUpload(
   if (!file || typeof file === "string" || file.size === 0) return { ok: false, message: UPLOAD_MESSAGES.missing };
   if (file.size > MAX_UPLOAD_BYTES) return { ok: false, message: UPLOAD_MESSAGES.tooLarge };
   const limited = await limitUploads(db, staff, now);
-  if (limited) return { ok: false, message: limited };
+  if (limited) return { ok: false, message: limited, limited: true };
 
   const bytes = Buffer.from(await file.arrayBuffer());
   const options = { limitInputPixels: MAX_PIXELS, failOn: "error" as const };
