@@ -5,7 +5,7 @@ import type { ImageFormReply } from "~/domain/media";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { notFound } from "~/services/http.server";
-import { accountImagesPage, clearImageField, IMAGE_FIELDS, imageFormRefusal, imageFormReply, limitImageEdit, readImageForm, uploadImageField } from "~/services/media-edits.server";
+import { accountImagesPage, clearImageField, IMAGE_FIELDS, imageFormRefusal, imageFormReply, limitImageEdit, readImageForm, uploadImageField, websiteOf } from "~/services/media-edits.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -23,8 +23,7 @@ const FIELDS = ["website.logo", "website.footerLogo", "account.mainImage"];
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "content.edit");
-  if (!context.website) throw notFound(NO_STORE);
-  const page = await accountImagesPage(context.db, staff, context.website.id);
+  const page = await accountImagesPage(context.db, staff);
   const csrf = await getCsrfToken(request);
   const headers = new Headers(NO_STORE);
   if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
@@ -34,17 +33,18 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "content.edit");
-  if (!context.website) throw notFound(NO_STORE);
   const form = await request.formData();
   await validateCsrf(request, form);
   const f = readImageForm(form);
   const now = clockNow();
   const limited = await limitImageEdit(context.db, staff, now);
   const field = FIELDS.includes(f.target) ? IMAGE_FIELDS[f.target]! : null;
-  const recordId = field?.entity === "account" ? staff.accountId : context.website.id;
+  const recordId = field?.entity === "account" ? staff.accountId : await websiteOf(context.db, staff);
   const result = limited
     ? imageFormRefusal(429, limited)
-    : f.intent === "upload" && field
+    : !recordId
+      ? imageFormRefusal(400, "The site has no website record yet.")
+      : f.intent === "upload" && field
       ? await uploadImageField(context.db, staff, { ...field, recordId }, f.upload, now)
       : f.intent === "clear" && field
         ? await clearImageField(context.db, staff, { ...field, recordId })

@@ -11,7 +11,7 @@
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations, mediaFiles, mediaVariants, unitTypes } from "~/db/schema";
+import { locations, mediaFiles, mediaVariants, unitTypes, websites } from "~/db/schema";
 import { imageSchema, type Image } from "~/db/schema/shared";
 import { UPLOAD_MESSAGES, parseMediaFileName, readAltText, type ImageFormReply } from "~/domain/media";
 import { listEffectiveRecords, readEffectiveRecord, saveDraftEdit, type DraftEdit, type DraftResult, type EffectiveRecord } from "./changesets.server";
@@ -354,11 +354,11 @@ export async function moveUnitTypePhoto(db: Database, staff: SignedInStaff, unit
 
 export interface AccountImagesPage {
   /** Null for members who do not cover every location (account-wide records are owners'). */
-  account: { websiteId: number; accountId: number; logo: Image | null; footerLogo: Image | null; mainImage: Image | null; pending: string[] } | null;
+  account: { logo: Image | null; footerLogo: Image | null; mainImage: Image | null; pending: string[] } | null;
   locations: Array<{ id: number; name: string }>;
 }
 
-export async function accountImagesPage(db: Database, staff: SignedInStaff, websiteId: number): Promise<AccountImagesPage> {
+export async function accountImagesPage(db: Database, staff: SignedInStaff): Promise<AccountImagesPage> {
   const scoped = staff.scope.all ? undefined : staff.scope.locationIds;
   const locs = await db
     .select({ id: locations.id, name: locations.name })
@@ -366,13 +366,12 @@ export async function accountImagesPage(db: Database, staff: SignedInStaff, webs
     .where(and(eq(locations.accountId, staff.accountId), scoped ? inArray(locations.id, scoped.length ? [...scoped] : [-1]) : undefined))
     .orderBy(asc(locations.name));
   if (!staff.scope.all) return { account: null, locations: locs };
-  const website = await readEffectiveRecord(db, staff, "website", websiteId);
+  const websiteId = await websiteOf(db, staff);
+  const website = websiteId ? await readEffectiveRecord(db, staff, "website", websiteId) : null;
   const account = await readEffectiveRecord(db, staff, "account", staff.accountId);
   if (!website || !account) return { account: null, locations: locs };
   return {
     account: {
-      websiteId,
-      accountId: staff.accountId,
       logo: storedImage(website.values.logo),
       footerLogo: storedImage(website.values.footerLogo),
       mainImage: storedImage(account.values.mainImage),
@@ -380,6 +379,12 @@ export async function accountImagesPage(db: Database, staff: SignedInStaff, webs
     },
     locations: locs,
   };
+}
+
+/** The account's website row's id (the record the logos belong to), or null. */
+export async function websiteOf(db: Database, staff: SignedInStaff): Promise<number | null> {
+  const [row] = await db.select({ id: websites.id }).from(websites).where(eq(websites.accountId, staff.accountId)).orderBy(asc(websites.id)).limit(1);
+  return row?.id ?? null;
 }
 
 /** Entities whose image fields this module edits (for the routes' parsing). */
