@@ -36,7 +36,6 @@ export const MEDIA_WIDTHS = [240, 480, 960, 1440, 1920] as const;
 
 /** The formats accepted, by what the file's content says it is (never its name or stated type). */
 export const ACCEPTED_FORMATS = ["jpeg", "png", "webp", "avif", "gif"] as const;
-export type AcceptedFormat = (typeof ACCEPTED_FORMATS)[number];
 
 export const UPLOAD_MESSAGES = {
   missing: "Choose an image file to upload.",

@@ -74,7 +74,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
               : f.intent === "clear" && field
                 ? await clearImageField(db, staff, { ...field, recordId: locationId })
                 : imageFormRefusal(400, "Choose one of the forms on this page.");
-  if (!result.ok && result.status === 404) throw notFound(NO_STORE);
+  if (!result.ok && "missing" in result) throw notFound(NO_STORE);
   if (!result.ok) return data<ImageFormReply>(imageFormReply(f, result), { status: result.status, headers: NO_STORE });
   throw redirect(`/admin/content/locations/${locationId}/photos?done=${f.intent}`, { status: 303, headers: NO_STORE });
 }

@@ -26,9 +26,16 @@ export interface ImageFormErrors {
   form?: string;
 }
 
-export type ImageEditResult =
-  | { ok: true }
-  | { ok: false; status: 400 | 404 | 409 | 429; errors: ImageFormErrors; pending: Image | null };
+/** A form refused with messages for its fields (the page is shown again). */
+export interface ImageEditRefusal {
+  ok: false;
+  status: 400 | 409 | 429;
+  errors: ImageFormErrors;
+  pending: Image | null;
+}
+
+/** `missing`: the record is not there or outside the member's locations (the page answers "not found"). */
+export type ImageEditResult = { ok: true } | ImageEditRefusal | { ok: false; missing: true };
 
 /** What an upload form sends. */
 export interface UploadInput {
@@ -39,7 +46,7 @@ export interface UploadInput {
   decorative: boolean;
 }
 
-const NOT_FOUND: ImageEditResult = { ok: false, status: 404, errors: { form: "Not found." }, pending: null };
+const NOT_FOUND: ImageEditResult = { ok: false, missing: true };
 const CONFLICT = "Someone else changed these images a moment ago. The page now shows their version: check it and try again.";
 
 function refused(result: Exclude<DraftResult, { ok: true }>, pending: Image | null = null): ImageEditResult {
@@ -70,7 +77,7 @@ async function readUpload(
   input: UploadInput,
   now: Date,
   locationId: number | null,
-): Promise<{ ok: true; image: Image } | Extract<ImageEditResult, { ok: false }>> {
+): Promise<{ ok: true; image: Image } | ImageEditRefusal> {
   const alt = readAltText(input);
   const hasFile = input.file instanceof File && input.file.size > 0;
   let image: Image | null = null;
@@ -428,7 +435,7 @@ export function readImageForm(form: FormData): ImageForm {
 }
 
 /** The page's answer to a refused form: its messages, what was typed, and a file already received. */
-export function imageFormReply(form: ImageForm, result: Extract<ImageEditResult, { ok: false }>): ImageFormReply {
+export function imageFormReply(form: ImageForm, result: ImageEditRefusal): ImageFormReply {
   const p = result.pending;
   return {
     intent: form.intent ?? "",
@@ -440,6 +447,6 @@ export function imageFormReply(form: ImageForm, result: Extract<ImageEditResult,
 }
 
 /** A refusal before any edit (the rate limit, an unknown intent). */
-export function imageFormRefusal(status: 400 | 429, message: string): Extract<ImageEditResult, { ok: false }> {
+export function imageFormRefusal(status: 400 | 429, message: string): ImageEditRefusal {
   return { ok: false, status, errors: { form: message }, pending: null };
 }
