@@ -137,6 +137,13 @@ declare module "express-serve-static-core" {
   }
 }
 
+/** What a body over its limit is told: an upload form's limit is in megabytes and a file is to blame. */
+function tooLargeMessage(limit: number): string {
+  return limit >= 1024 * 1024
+    ? `This form can be at most ${Math.floor(limit / 1024 / 1024)} MB. Please choose a smaller file.`
+    : `This form can be at most ${Math.floor(limit / 1024)} KB. Please shorten what you typed.`;
+}
+
 /**
  * Methods other than GET, HEAD and POST → 405 with Allow. A POST must carry a form (urlencoded or
  * multipart; else 415, or 400 when it has no body at all) no larger than its path's limit: a
@@ -171,7 +178,7 @@ export function bodyGuard(options: { limitFor?: (pathname: string) => number; ac
     }
     const limit = limitFor(rawPath(req));
     if (declared !== null && declared > limit) {
-      return sendPlainPage(res, 413, "Form too large", `This form can be at most ${Math.floor(limit / 1024)} KB. Please shorten what you typed.`, close);
+      return sendPlainPage(res, 413, "Form too large", tooLargeMessage(limit), close);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -192,7 +199,7 @@ export function bodyGuard(options: { limitFor?: (pathname: string) => number; ac
         req.off("data", onData).off("end", onEnd).off("error", onError);
         req.pause();
         res.on("finish", () => req.socket?.destroySoon?.());
-        return sendPlainPage(res, 413, "Form too large", `This form can be at most ${Math.floor(limit / 1024)} KB. Please shorten what you typed.`, close);
+        return sendPlainPage(res, 413, "Form too large", tooLargeMessage(limit), close);
       }
       chunks.push(chunk);
     };

@@ -1,6 +1,12 @@
 import type { Image } from "~/db/schema/shared";
+import { mediaSrcSet } from "~/domain/media";
 
-/** An operator image with its intrinsic size (no layout shift), lazy unless it is above the fold. */
+/**
+ * An operator image with its intrinsic size (no layout shift), lazy unless it is above the fold. An
+ * uploaded image (stored as WebP in several widths, docs/decisions/320-image-uploads.md) gets a
+ * `srcset` of its sizes, so the browser fetches the one `sizes` calls for; other images (the seeded
+ * files) keep their one file, with their WebP copy as a <picture> source when they have one.
+ */
 export function ResponsiveImage({
   image,
   alt,
@@ -15,9 +21,11 @@ export function ResponsiveImage({
   className?: string;
   sizes?: string;
 }) {
+  const srcSet = mediaSrcSet(image);
   const img = (
     <img
       src={image.src}
+      srcSet={srcSet ?? undefined}
       alt={alt ?? image.alt}
       width={image.width ?? undefined}
       height={image.height ?? undefined}
@@ -28,7 +36,7 @@ export function ResponsiveImage({
       {...(eager ? { fetchPriority: "high" as const } : {})}
     />
   );
-  if (!image.src_webp) return img;
+  if (srcSet || !image.src_webp) return img;
   return (
     <picture>
       <source srcSet={image.src_webp} type="image/webp" />

@@ -85,7 +85,7 @@ function Navbar({ site, variant }: NavbarProps) {
       <div className="container site-header__inner">
         <Link to="/" className="site-header__brand">
           {logo ? (
-            <ResponsiveImage image={logo} alt={site.website.websiteName} eager />
+            <ResponsiveImage image={logo} alt={site.website.websiteName} eager sizes="(max-width: 59.99rem) 150px, 220px" />
           ) : (
             <span className="site-header__name">{site.website.websiteName}</span>
           )}
@@ -161,7 +161,7 @@ export function SiteFooter({ site }: { site: SiteLayout }) {
     <footer className="site-footer">
       <div className="container site-footer__inner">
         <div className="site-footer__brand">
-          {logo ? <ResponsiveImage image={logo} alt={site.website.websiteName} /> : <p>{site.website.websiteName}</p>}
+          {logo ? <ResponsiveImage image={logo} alt={site.website.websiteName} sizes="220px" /> : <p>{site.website.websiteName}</p>}
           {site.account.tagline ? <p>{site.account.tagline}</p> : null}
           {site.phoneNumber ? (
             <p>

@@ -23,6 +23,7 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { href: "/admin/staff", label: "Staff", permission: "staff.manage" },
   { href: "/admin/audit", label: "Audit trail", permission: "audit.view" },
   { href: "/admin/preview", label: "Preview the site", permission: "content.edit" },
+  { href: "/admin/content/images", label: "Images", permission: "content.edit" },
   { href: "/admin/security", label: "Your sign-in", permission: null },
 ];
 

@@ -2,6 +2,7 @@
  * Rules about requests themselves, pure so they can be tested without a server
  * (docs/decisions/060-configured-origin-and-hosts.md, 063-request-guards.md).
  */
+import { isUploadPath, UPLOAD_BODY_LIMIT } from "./media";
 
 /** The website's public origin: PUBLIC_URL's origin when set, else https:// + the website's domain. */
 export function siteOrigin(input: { publicUrl?: string | null; domain: string }): string {
@@ -54,6 +55,7 @@ export const MESSAGE_BODY_LIMIT = 64 * 1024;
 export function bodyLimitFor(pathname: string): number {
   const path = pathname.replace(/\.data$/, "");
   if (path === "/contact" || /^\/locations\/[^/]+$/.test(path)) return MESSAGE_BODY_LIMIT;
+  if (isUploadPath(path)) return UPLOAD_BODY_LIMIT;
   return DEFAULT_BODY_LIMIT;
 }
 

@@ -166,6 +166,11 @@ export const meta: Route.MetaFunction = ({ data, matches }) => {
   });
 };
 
+/** The logo is 4rem high (app.css): its slot's width follows from its shape (for the srcset's choice). */
+function logoSizes(image: Image): string | undefined {
+  return image.width && image.height ? `${Math.ceil((64 * image.width) / image.height)}px` : undefined;
+}
+
 export default function LocationRoute({ loaderData, actionData }: Route.ComponentProps) {
   const { location: l, hours, specialHours, social, reviewLinks, isComingSoon } = loaderData;
   const a = l.address;
@@ -173,7 +178,7 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
     <div className="container page location-page">
       <header className="location-header">
         <div>
-          {l.mainLogo ? <ResponsiveImage image={l.mainLogo} alt={l.mainLogo.alt || `${l.name} logo`} eager className="location-header__logo" /> : null}
+          {l.mainLogo ? <ResponsiveImage image={l.mainLogo} alt={l.mainLogo.alt || `${l.name} logo`} eager className="location-header__logo" sizes={logoSizes(l.mainLogo)} /> : null}
           <p className="eyebrow">{l.metaTagline}</p>
           <h1>
             {l.name}
@@ -181,7 +186,7 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
           </h1>
           <StatusBadge status={l.status} />
         </div>
-        {l.mainImage ? <ResponsiveImage image={l.mainImage} eager className="location-header__image" /> : null}
+        {l.mainImage ? <ResponsiveImage image={l.mainImage} eager className="location-header__image" sizes="(min-width: 60rem) 28rem, 100vw" /> : null}
       </header>
 
       {isComingSoon ? (

@@ -69,6 +69,12 @@ interface Fixture {
   };
   /** An audited content edit (location A's tagline), published: version 1. */
   contentEventId: number;
+  /** Issue 24's image pages: a location's name and a unit type at each location. */
+  locA: number;
+  locB: number;
+  locationNameB: string;
+  unitTypeA: number;
+  unitTypeB: number;
 }
 
 interface ActionCase {
@@ -110,6 +116,7 @@ function locationContent(sub: string, form: (f: Fixture, who: Who | "nobody", lo
     outOfScopeActions: [{ name: `edit${sub || " details"} (location B)`, path: path("B"), form: (f, who) => form(f, who, "B"), expect: bContent({ redirect: "/admin/content/locations/" }) }],
   };
 }
+const EDITOR_B_RECORD: PerRole = { owner: 200, managerA: 404, deskA: 403, readOnlyA: 403 };
 
 /** Every route under the console's signed-in layout (routes/admin.layout.tsx), by route id. */
 const EXPECTED: Record<string, RouteCase> = {
@@ -300,6 +307,41 @@ const EXPECTED: Record<string, RouteCase> = {
     get: ownerOnly(200),
     actions: [{ name: "restore version 0", form: () => ({}), expect: ownerOnly({ redirect: "/admin/changes?done=restored" }) }],
   },
+  // Images (issue 24, decision 322): an upload with no file is answered beside the field (400).
+  "routes/admin.content.images": {
+    path: () => "/admin/content/images",
+    get: editors(200),
+    nav: true,
+    actions: [{ name: "upload the website's logo with no file", form: () => ({ intent: "upload", target: "website.logo", alt: "Logo" }), expect: { owner: 400, managerA: 404, deskA: 403, readOnlyA: 403 } }],
+  },
+  "routes/admin.content.location-photos": {
+    path: (f) => `/admin/content/locations/${f.locA}/photos`,
+    get: editors(200),
+    outOfScope: { path: (f) => `/admin/content/locations/${f.locB}/photos`, get: EDITOR_B_RECORD, secret: (f) => f.locationNameB },
+    actions: [{ name: "add a photo with no file", form: () => ({ intent: "add-photo", target: "new", alt: "Units" }), expect: editors(400) }],
+    outOfScopeActions: [
+      {
+        name: "add a photo with no file (location B)",
+        path: (f) => `/admin/content/locations/${f.locB}/photos`,
+        form: () => ({ intent: "add-photo", target: "new", alt: "Units" }),
+        expect: { owner: 400, managerA: 404, deskA: 403, readOnlyA: 403 },
+      },
+    ],
+  },
+  "routes/admin.content.unit-type-photos": {
+    path: (f) => `/admin/content/unit-types/${f.unitTypeA}/photos`,
+    get: editors(200),
+    outOfScope: { path: (f) => `/admin/content/unit-types/${f.unitTypeB}/photos`, get: EDITOR_B_RECORD, secret: (f) => f.locationNameB },
+    actions: [{ name: "add a photo with no file", form: () => ({ intent: "add-photo", target: "new", alt: "Unit" }), expect: editors(400) }],
+    outOfScopeActions: [
+      {
+        name: "add a photo with no file (location B)",
+        path: (f) => `/admin/content/unit-types/${f.unitTypeB}/photos`,
+        form: () => ({ intent: "add-photo", target: "new", alt: "Unit" }),
+        expect: { owner: 400, managerA: 404, deskA: 403, readOnlyA: 403 },
+      },
+    ],
+  },
   "routes/admin.not-found": { path: () => "/admin/no-such-page", get: all(404) },
 };
 
@@ -329,6 +371,16 @@ beforeAll(async () => {
   accountId = (await getWebsite(db))!.accountId;
   [locA, locB] = (await db.select({ id: locations.id }).from(locations).where(eq(locations.accountId, accountId)).orderBy(asc(locations.id)).limit(2)).map((r) => r.id) as [number, number];
   for (const who of ROLES) members[who] = await signedInStaffMember(db, { accountId, role: ROLE_OF[who], locationIds: who === "owner" ? [] : [locA], name: who });
+  fixture.locA = locA;
+  fixture.locB = locB;
+  fixture.locationNameB = (await db.select({ name: locations.name }).from(locations).where(eq(locations.id, locB)))[0]!.name;
+  const typeAt = async (locationId: number) =>
+    (
+      (await db.select({ id: unitTypes.id }).from(unitTypes).where(eq(unitTypes.locationId, locationId)).limit(1))[0] ??
+      (await db.insert(unitTypes).values({ locationId, name: "Matrix", category: "indoor", width: 10, length: 10, standardRate: 10000, webRate: 9000 }).returning({ id: unitTypes.id }))[0]!
+    ).id;
+  fixture.unitTypeA = await typeAt(locA);
+  fixture.unitTypeB = await typeAt(locB);
   fixture.target = await signedInStaffMember(db, { accountId, role: "front_desk", locationIds: [locA], name: "target" });
   const tagline = (await readEffectiveRecord(db, members.owner.signedIn, "location", locA))!.values.metaTagline;
   const edited = await saveDraftEdit(db, members.owner.signedIn, { op: "update", entity: "location", recordId: locA, values: { metaTagline: "Matrix tagline" }, base: { metaTagline: tagline } });

@@ -14,3 +14,4 @@ export * from "./portal";
 export * from "./sitelink";
 export * from "./staff";
 export * from "./changes";
+export * from "./media";
