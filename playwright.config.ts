@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { defineConfig, devices } from "@playwright/test";
+import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 import { ownServers, serverSet } from "./tests/e2e/support/servers";
 
 /**
@@ -11,13 +11,15 @@ import { ownServers, serverSet } from "./tests/e2e/support/servers";
 function workerCount(): number {
   const argv = process.argv;
   const flag = argv.findIndex((a) => a === "--workers" || a === "-j" || a.startsWith("--workers="));
-  const fromArgv = flag < 0 ? undefined : argv[flag].includes("=") ? argv[flag].split("=")[1] : argv[flag + 1];
+  const arg = flag < 0 ? undefined : argv[flag];
+  const fromArgv = arg === undefined ? undefined : arg.includes("=") ? arg.split("=")[1] : argv[flag + 1];
   const wanted = process.env.E2E_WORKERS ?? fromArgv ?? (process.env.npm_lifecycle_event === "test:e2e" ? "2" : "1");
   const n = Number(wanted);
   if (!Number.isInteger(n) || n < 1) throw new Error(`E2E_WORKERS/--workers must be a whole number of workers (percentages are not supported): ${wanted}`);
   return n;
 }
 const WORKERS = workerCount();
+type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
 const SETS = Array.from({ length: WORKERS }, (_, index) => serverSet(index));
 /**
  * Chromium's headless shell (Debian's chromium-headless-shell, the same Blink and V8 as
@@ -76,7 +78,7 @@ export default defineConfig({
   // Every worker's servers start at once: Playwright awaits webServer entries one after another, so
   // these have no URL (started, not awaited) and the last entry waits for all of them (decision 285).
   webServer: [
-    ...SETS.flatMap((set) => [
+    ...SETS.flatMap((set): WebServer[] => [
     {
       command: `node scripts/e2e-server.mjs`,
       reuseExistingServer: false,

@@ -13,16 +13,17 @@ import path from "node:path";
 const STAGES = [
   { name: "route types", steps: [["react-router typegen", "react-router", ["typegen"]]] },
   {
-    // Mostly single-threaded tools: on 2 cores, four at once take about as long as the longest two.
-    name: "static checks, unit tests, build",
+    // Single-threaded tools without time limits: on 2 cores, together they take about half as long.
+    name: "static checks and build",
     steps: [
       ["typecheck (tsc)", "tsc", []],
       ["lint (eslint)", "eslint", ["."]],
       ["lint (knip)", "knip", []],
-      ["unit (vitest)", "vitest", ["run", "--project", "unit"]],
       ["build (react-router build)", "react-router", ["build"]],
     ],
   },
+  // Alone: some unit tests start processes with time limits, which a starved CPU would miss.
+  { name: "unit", steps: [["unit (vitest)", "vitest", ["run", "--project", "unit"]]] },
   { name: "integration", steps: [["integration (vitest, both drivers)", "vitest", ["run", "--project", "integration*"]]] },
   { name: "browser", steps: [["browser (playwright)", "playwright", ["test"], { E2E_WORKERS: process.env.E2E_WORKERS ?? "2" }]] },
   { name: "fault", steps: [["fault (vitest)", "vitest", ["run", "--project", "fault"]]] },
