@@ -141,6 +141,7 @@ export default tseslint.config(
   // - tests (tests/, colocated *.test.ts) and bench/: they compose the environment of the servers
   //   they start, and set variables before importing the app;
   // - scripts/e2e-*.{ts,mjs}: the browser tests' server launchers (test harness);
+  // - scripts/test-all.mjs: `npm test`'s stages (test harness; passes the environment on to the tools);
   // - sitelink-simulator/: a separate program (the SiteLink stand-in), never imported by the app;
   // - vitest.config.ts, playwright.config.ts, react-router.config.ts: tool configuration (test ports,
   //   the build's output folder), read by the tools, not by the app.
@@ -153,6 +154,7 @@ export default tseslint.config(
       "**/*.test.{ts,tsx}",
       "bench/**",
       "scripts/e2e-*.{ts,mjs}",
+      "scripts/test-all.mjs",
       "sitelink-simulator/**",
       "vitest.config.ts",
       "playwright.config.ts",

@@ -1,11 +1,33 @@
-import { defineConfig, devices } from "@playwright/test";
+import fs from "node:fs";
+import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
+import { ownServers, serverSet } from "./tests/e2e/support/servers";
 
-const PORT = Number(process.env.E2E_PORT ?? 3210);
-const BASE_URL = `http://localhost:${PORT}`;
-/** The second server: Lumberton connected to the SiteLink simulator (tests/e2e/sitelink-*.spec.ts, scripts/e2e-sitelink-server.ts). */
-export const SITELINK_PORT = Number(process.env.E2E_SITELINK_PORT ?? 3420);
-export const SITELINK_SIM_PORT = Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422);
-const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+/**
+ * How many workers, each with a server set of its own (tests/e2e/support/servers.ts, decision 285):
+ * E2E_WORKERS, or `--workers`/`-j` on the command line, else 2 under `npm run test:e2e` (and so
+ * `npm test`) and 1 for a spec run by hand (`npx playwright test tests/e2e/x.spec.ts`: one set of
+ * servers on the ports given).
+ */
+function workerCount(): number {
+  const argv = process.argv;
+  const flag = argv.findIndex((a) => a === "--workers" || a === "-j" || a.startsWith("--workers="));
+  const arg = flag < 0 ? undefined : argv[flag];
+  const fromArgv = arg === undefined ? undefined : arg.includes("=") ? arg.split("=")[1] : argv[flag + 1];
+  const wanted = process.env.E2E_WORKERS ?? fromArgv ?? (process.env.npm_lifecycle_event === "test:e2e" ? "2" : "1");
+  const n = Number(wanted);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`E2E_WORKERS/--workers must be a whole number of workers (percentages are not supported): ${wanted}`);
+  return n;
+}
+const WORKERS = workerCount();
+type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
+const SETS = Array.from({ length: WORKERS }, (_, index) => serverSet(index));
+/**
+ * Chromium's headless shell (Debian's chromium-headless-shell, the same Blink and V8 as
+ * /usr/bin/chromium; Playwright's own default for headless runs) when installed, else the full
+ * browser: the shell needs about half the CPU per test (decision 287). CHROMIUM_PATH overrides.
+ */
+const HEADLESS_SHELL = "/usr/lib/chromium/chromium-headless-shell";
+const executablePath = process.env.CHROMIUM_PATH ?? (fs.existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : "/usr/bin/chromium");
 const launchOptions = {
   executablePath,
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -32,13 +54,15 @@ const PHONE_FLOWS = ["public-pages", "public-layout", "public-a11y", "public-con
 
 export default defineConfig({
   testDir: "tests/e2e",
+  // A spec file's tests run in order in one worker; the files are shared out among the workers.
   fullyParallel: false,
-  workers: 1,
+  workers: WORKERS,
   retries: process.env.CI ? 1 : 0,
   // Long flows (a whole rental, the portal tour) take 20–30 s on a loaded 2-core machine.
   timeout: 60_000,
   reporter: process.env.CI ? [["list"]] : [["list"]],
-  use: { baseURL: BASE_URL, trace: "retain-on-failure" },
+  // In a worker, its own server set (the config is loaded again in each worker, with TEST_PARALLEL_INDEX set).
+  use: { baseURL: ownServers().baseURL, trace: "retain-on-failure" },
   projects: [
     { name: "js", use: { ...devices["Desktop Chrome"], launchOptions } },
     { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions }, testIgnore: PROTOCOL_ONLY },
@@ -51,31 +75,42 @@ export default defineConfig({
       grepInvert: /@width-independent/,
     },
   ],
+  // Every worker's servers start at once: Playwright awaits webServer entries one after another, so
+  // these have no URL (started, not awaited) and the last entry waits for all of them (decision 285).
   webServer: [
+    ...SETS.flatMap((set): WebServer[] => [
     {
       command: `node scripts/e2e-server.mjs`,
-      url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(PORT), PASSKEY_ORIGIN: BASE_URL, PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
-      stdout: "pipe",
-      stderr: "pipe",
+      env: { PORT: String(set.port), PASSKEY_ORIGIN: set.baseURL, PGLITE_DIR: set.pgliteDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
+      stdout: "pipe" as const,
+      stderr: "pipe" as const,
     },
     {
+      // The SiteLink location: Lumberton connected to the SiteLink simulator (tests/e2e/sitelink-*.spec.ts).
       command: `npx tsx scripts/e2e-sitelink-server.ts`,
-      url: `http://localhost:${SITELINK_PORT}/healthz`,
       reuseExistingServer: false,
       timeout: 120_000,
       env: {
-        PORT: String(SITELINK_PORT),
-        E2E_SITELINK_SIM_PORT: String(SITELINK_SIM_PORT),
-        PGLITE_DIR: process.env.E2E_SITELINK_PGLITE_DIR ?? `${process.env.E2E_PGLITE_DIR ?? "data/e2e"}-sitelink`,
+        PORT: String(set.sitelinkPort),
+        E2E_SITELINK_SIM_PORT: String(set.simPort),
+        PGLITE_DIR: set.sitelinkPgliteDir,
         BUILD_DIR: process.env.BUILD_DIR ?? "build",
         NODE_ENV: "test",
         E2E_HOOKS: "1",
       },
-      stdout: "pipe",
-      stderr: "pipe",
+      stdout: "pipe" as const,
+      stderr: "pipe" as const,
+    },
+    ]),
+    {
+      command: `node scripts/e2e-wait.mjs ${SETS.flatMap((set) => [`${set.baseURL}/healthz`, `${set.sitelinkBaseURL}/healthz`]).join(" ")}`,
+      wait: { stdout: /e2e servers ready/ },
+      reuseExistingServer: false,
+      timeout: 150_000,
+      stdout: "pipe" as const,
+      stderr: "pipe" as const,
     },
   ],
 });

@@ -1,15 +1,16 @@
 import { execFileSync } from "node:child_process";
 import { generate } from "otplib";
+import { ownServers } from "./servers";
 
 /**
  * The back office's browser specs (issue 23): invite a first owner the way an operator does, by
- * `npm run staff:invite` while the e2e server runs (the command asks the server through its local
+ * `npm run staff:invite` while this worker's e2e server runs (the command asks the server through its local
  * endpoint: the embedded database admits one process), and compute TOTP codes from the enrolment
  * page's text key.
  */
 export function inviteByCommand(email: string): string {
   const out = execFileSync("npx", ["tsx", "scripts/staff-invite.ts", "--email", email, "--role", "owner"], {
-    env: { ...process.env, PGLITE_DIR: process.env.E2E_PGLITE_DIR ?? "data/e2e", NODE_ENV: "test" },
+    env: { ...process.env, PGLITE_DIR: ownServers().pgliteDir, NODE_ENV: "test" },
     encoding: "utf8",
     timeout: 60_000,
   });

@@ -9,9 +9,11 @@ import { loadContract } from "../../../sitelink-simulator/contract";
 import { soapCall } from "../../../sitelink-simulator/test-client";
 import { testHook } from "./hooks";
 import { rentUpToCard } from "./portal";
+import { ownServers } from "./servers";
 
-export const SITELINK_BASE_URL = `http://localhost:${Number(process.env.E2E_SITELINK_PORT ?? 3420)}`;
-export const SIM_URL = `http://127.0.0.1:${Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422)}`;
+/** This worker's SiteLink server and simulator (tests/e2e/support/servers.ts). */
+export const SITELINK_BASE_URL = ownServers().sitelinkBaseURL;
+export const SIM_URL = ownServers().simURL;
 export const SITE = "L001";
 /** Jacksonville: no SiteLink processor, our gateway charges cards and SiteLink records the payment (option B). */
 export const SITE_B = "L002";

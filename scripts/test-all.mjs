@@ -1,0 +1,92 @@
+// `npm test`: every check and test, in stages (docs/decisions/286-npm-test-in-stages.md). The steps
+// of a stage run at the same time (their output is held and printed whole as each ends); a stage
+// starts when the one before it has passed. Prints how long each step and stage took, and the
+// machine's CPU time over each stage (all processes, so other work on the machine shows too).
+//
+// The same steps as the separate scripts (typecheck, lint, test:unit, test:integration, test:e2e,
+// test:fault), without running `react-router typegen` twice or two typegens at once.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+/** @type {Array<{ name: string; steps: Array<[string, string, string[], Record<string, string>?]> }>} */
+const STAGES = [
+  { name: "route types", steps: [["react-router typegen", "react-router", ["typegen"]]] },
+  {
+    // Single-threaded tools without time limits: on 2 cores, together they take about half as long.
+    name: "static checks and build",
+    steps: [
+      ["typecheck (tsc)", "tsc", []],
+      ["lint (eslint)", "eslint", ["."]],
+      ["lint (knip)", "knip", []],
+      ["build (react-router build)", "react-router", ["build"]],
+    ],
+  },
+  // Alone: some unit tests start processes with time limits, which a starved CPU would miss.
+  { name: "unit", steps: [["unit (vitest)", "vitest", ["run", "--project", "unit"]]] },
+  { name: "integration", steps: [["integration (vitest, both drivers)", "vitest", ["run", "--project", "integration*"]]] },
+  { name: "browser", steps: [["browser (playwright)", "playwright", ["test"], { E2E_WORKERS: process.env.E2E_WORKERS ?? "2" }]] },
+  { name: "fault", steps: [["fault (vitest)", "vitest", ["run", "--project", "fault"]]] },
+];
+
+/** Busy CPU seconds of the whole machine so far (Linux), or null. */
+function machineCpuSeconds() {
+  try {
+    const fields = fs.readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1).map(Number);
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    return (user + nice + system + irq + softirq + (steal ?? 0)) / 100;
+  } catch {
+    return null;
+  }
+}
+
+function run([label, command, args, env], buffered) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const PATH = `${path.resolve("node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`;
+    const child = spawn(command, args, { env: { ...process.env, PATH, ...env }, stdio: buffered ? ["ignore", "pipe", "pipe"] : "inherit" });
+    const chunks = [];
+    if (buffered) {
+      child.stdout.on("data", (c) => chunks.push(c));
+      child.stderr.on("data", (c) => chunks.push(c));
+    }
+    const done = (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      if (buffered) {
+        process.stdout.write(`\n===== ${label}: ${code === 0 ? "passed" : `FAILED (exit ${code})`} in ${seconds.toFixed(1)} s =====\n`);
+        process.stdout.write(Buffer.concat(chunks));
+      }
+      resolve({ label, code, seconds });
+    };
+    child.on("error", (error) => {
+      chunks.push(Buffer.from(`${error.message}\n`));
+      done(127);
+    });
+    child.on("exit", (code, signal) => done(code ?? (signal ? 128 : 1)));
+  });
+}
+
+const results = [];
+let failed = false;
+const total = Date.now();
+for (const stage of STAGES) {
+  const started = Date.now();
+  const cpu = machineCpuSeconds();
+  process.stdout.write(`\n##### ${stage.name} #####\n`);
+  const outcomes = await Promise.all(stage.steps.map((step) => run(step, stage.steps.length > 1)));
+  const cpuUsed = cpu === null ? null : machineCpuSeconds() - cpu;
+  results.push({ stage: stage.name, seconds: (Date.now() - started) / 1000, cpu: cpuUsed, outcomes });
+  if (outcomes.some((o) => o.code !== 0)) {
+    failed = true;
+    break;
+  }
+}
+
+process.stdout.write("\n##### npm test: time per stage #####\n");
+for (const r of results) {
+  const cpu = r.cpu === null ? "" : `, machine CPU ${r.cpu.toFixed(0)} s`;
+  process.stdout.write(`${r.stage}: ${r.seconds.toFixed(1)} s${cpu}\n`);
+  for (const o of r.outcomes) process.stdout.write(`  ${o.code === 0 ? "ok  " : "FAIL"} ${o.label}: ${o.seconds.toFixed(1)} s\n`);
+}
+process.stdout.write(`total: ${((Date.now() - total) / 1000).toFixed(1)} s${failed ? " (stopped at the first stage that failed)" : ""}\n`);
+process.exit(failed ? 1 : 0);
