@@ -1,4 +1,4 @@
-import { data, Link } from "react-router";
+import { data } from "react-router";
 import type { Route } from "./+types/admin.payments";
 import { DeskList } from "~/components/admin/desk-list";
 import { NO_STORE } from "~/domain/cache";
@@ -89,7 +89,7 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
           cell: (r) =>
             r.tenant ? (
               <>
-                {r.tenantId ? <Link to={`/admin/tenants/${r.tenantId}`}>{r.tenant}</Link> : r.tenant}
+                {r.tenantId ? <a href={`/admin/tenants/${r.tenantId}`}>{r.tenant}</a> : r.tenant}
                 <br />
                 <small>{r.email}</small>
               </>
