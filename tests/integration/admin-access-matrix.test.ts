@@ -275,7 +275,9 @@ async function get(path: string, member?: TestStaffMember) {
 }
 
 async function post(path: string, fields: Record<string, string>, member?: TestStaffMember) {
-  const body = new URLSearchParams({ [CSRF_FIELD]: csrf.token, ...fields });
+  // A member's form carries the token of their own staff session (decision 283); nobody's, the anonymous one.
+  const token = member ? (await getCsrfToken(new Request(app.origin + path, { headers: { Cookie: member.cookie } }))).token : csrf.token;
+  const body = new URLSearchParams({ [CSRF_FIELD]: token, ...fields });
   const res = await fetch(app.origin + path, {
     method: "POST",
     redirect: "manual",
