@@ -68,7 +68,21 @@ describe("dayTotals", () => {
     ]);
     expect(t.map((x) => `${x.day}/${x.locationId}`)).toEqual(["2026-11-22/1", "2026-11-22/2", "2026-11-21/1"]);
     expect(t[0]).toMatchObject({ approved: 3000, approvedCount: 2, declined: 700, declinedCount: 1, refunded: 0 });
-    expect(t[1]).toMatchObject({ approved: 0, refunded: 300, refundedCount: 1 });
+    expect(t[1]).toMatchObject({ approved: 0, refunded: 300, refundedCount: 1, net: 0 });
+    expect(t[0]!.net).toBe(3000);
+  });
+  it("counts a refund on its own day: taken on one day, given back on another (decision 280)", () => {
+    const rows = [
+      { locationId: 1, day: "2026-11-20", status: "approved" as const, amount: 1000 },
+      { locationId: 1, day: "2026-11-20", refundDay: "2026-11-22", status: "refunded" as const, amount: 4000 },
+      { locationId: 1, day: "2026-11-22", status: "approved" as const, amount: 500 },
+    ];
+    const t = dayTotals(rows);
+    expect(t.map((x) => [x.day, x.approved, x.refunded, x.net])).toEqual([
+      ["2026-11-22", 500, 4000, -3500],
+      ["2026-11-20", 1000, 0, 5000],
+    ]);
+    expect(dayTotals(rows, { from: "2026-11-21" }).map((x) => x.day)).toEqual(["2026-11-22"]);
   });
   it("pages in memory", () => {
     expect(pageOf([1, 2, 3, 4, 5], 2, 2)).toEqual([3, 4]);

@@ -125,28 +125,59 @@ export interface DayTotal {
   approvedCount: number;
   declined: number;
   declinedCount: number;
+  /** Payments refunded that day (by the refund's day, decision 280). */
   refunded: number;
   refundedCount: number;
+  /**
+   * Money taken that day less money given back that day: payments taken that day (approved, or
+   * refunded since) minus refunds made that day. What the ledger's payment lines of the day add up to.
+   */
+  net: number;
 }
 
 /**
- * The totals of each location's day, in cents, newest day first. Approved money is what the ledger
- * shows as paid that day (each approved payment has exactly one ledger line of the same amount and
- * date); declined money was not taken and is shown apart.
+ * The totals of each location's day, in cents, newest day first. An approved payment counts on its
+ * day; a declined one took no money and is shown apart; a refunded one was taken on its `day` and
+ * given back on its `refundDay` (decision 280): its amount is in the `net` of the first and out of the
+ * `net` of the second, and in the `refunded` total of the second. Each approved or refunded payment
+ * has one ledger payment line of its amount on its day, and a refund one of minus the amount on its
+ * day, so `net` equals the ledger's day. `within` keeps only the days of a date filter.
  */
-export function dayTotals(rows: ReadonlyArray<{ locationId: number; day: string; status: DeskPaymentStatus; amount: number }>): DayTotal[] {
+export function dayTotals(
+  rows: ReadonlyArray<{ locationId: number; day: string; refundDay?: string | null; status: DeskPaymentStatus; amount: number }>,
+  within: { from?: string; to?: string } = {},
+): DayTotal[] {
   const byKey = new Map<string, DayTotal>();
-  for (const r of rows) {
-    const key = `${r.locationId}|${r.day}`;
+  const at = (locationId: number, day: string) => {
+    const key = `${locationId}|${day}`;
     let t = byKey.get(key);
     if (!t) {
-      t = { locationId: r.locationId, day: r.day, approved: 0, approvedCount: 0, declined: 0, declinedCount: 0, refunded: 0, refundedCount: 0 };
+      t = { locationId, day, approved: 0, approvedCount: 0, declined: 0, declinedCount: 0, refunded: 0, refundedCount: 0, net: 0 };
       byKey.set(key, t);
     }
-    t[r.status] += r.amount;
-    t[`${r.status}Count`] += 1;
+    return t;
+  };
+  for (const r of rows) {
+    if (r.status === "declined") {
+      const t = at(r.locationId, r.day);
+      t.declined += r.amount;
+      t.declinedCount += 1;
+    } else if (r.status === "approved") {
+      const t = at(r.locationId, r.day);
+      t.approved += r.amount;
+      t.approvedCount += 1;
+      t.net += r.amount;
+    } else {
+      at(r.locationId, r.day).net += r.amount;
+      const back = at(r.locationId, r.refundDay ?? r.day);
+      back.refunded += r.amount;
+      back.refundedCount += 1;
+      back.net -= r.amount;
+    }
   }
-  return [...byKey.values()].sort((a, b) => (a.day === b.day ? a.locationId - b.locationId : a.day < b.day ? 1 : -1));
+  return [...byKey.values()]
+    .filter((t) => (!within.from || t.day >= within.from) && (!within.to || t.day <= within.to))
+    .sort((a, b) => (a.day === b.day ? a.locationId - b.locationId : a.day < b.day ? 1 : -1));
 }
 
 /** Pages of an in-memory list (1-based page; a page past the end is the last page's rows, empty when none). */

@@ -14,8 +14,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(staff, "desk.view");
   const { all, query, ...page } = await deskPage(context, request, staff, { statuses: DESK_PAYMENT_STATUSES, list: listDeskPayments });
   const totals = await deskPaymentTotals(context.db, { accountId: staff.accountId, scope: staff.scope }, query, all);
-  // The ledger only holds approved payments: the comparison is meaningful when nothing else narrows the list.
-  const comparable = !query.filter.q && (!query.filter.status || query.filter.status === "approved");
+  // The ledger's day is every payment taken less every refund given back (decision 280): the
+  // comparison is meaningful when no status or search narrows the list.
+  const comparable = !query.filter.q && !query.filter.status;
   return data({ ...page, totals, comparable }, { headers: { "Cache-Control": NO_STORE } });
 }
 
@@ -33,9 +34,10 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
               <th scope="col">Day</th>
               <th scope="col">Location</th>
               <th scope="col" className="numeric">Approved</th>
+              <th scope="col" className="numeric">Refunded</th>
+              <th scope="col" className="numeric">Net</th>
               <th scope="col" className="numeric">Ledger</th>
               <th scope="col" className="numeric">Declined</th>
-              <th scope="col" className="numeric">Refunded</th>
             </tr>
           </thead>
           <tbody>
@@ -47,14 +49,15 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
                   {formatCents(t.approved)} ({t.approvedCount})
                 </td>
                 <td className="numeric">
+                  {formatCents(t.refunded)} ({t.refundedCount})
+                </td>
+                <td className="numeric">{formatCents(t.net)}</td>
+                <td className="numeric">
                   {formatCents(t.ledger)}
-                  {d.comparable && t.ledger !== t.approved ? <strong> does not match</strong> : null}
+                  {d.comparable && t.ledger !== t.net ? <strong> does not match</strong> : null}
                 </td>
                 <td className="numeric">
                   {formatCents(t.declined)} ({t.declinedCount})
-                </td>
-                <td className="numeric">
-                  {formatCents(t.refunded)} ({t.refundedCount})
                 </td>
               </tr>
             ))}
@@ -81,12 +84,34 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
       columns={[
         { header: "Day", cell: (r) => r.day },
         { header: "Location", cell: (r) => r.location },
-        { header: "Tenant", cell: (r) => (r.tenant ? <>{r.tenant}<br /><small>{r.email}</small></> : "—") },
+        {
+          header: "Tenant",
+          cell: (r) =>
+            r.tenant ? (
+              <>
+                {r.tenantId ? <a href={`/admin/tenants/${r.tenantId}`}>{r.tenant}</a> : r.tenant}
+                <br />
+                <small>{r.email}</small>
+              </>
+            ) : (
+              "—"
+            ),
+        },
         { header: "Unit", cell: (r) => r.unit || "—" },
         { header: "Source", cell: (r) => r.source },
         { header: "Card", cell: (r) => r.card },
         { header: "Amount", numeric: true, cell: (r) => formatCents(r.amount) },
-        { header: "Status", cell: (r) => (r.declineReason ? <>{DESK_PAYMENT_STATUS_LABELS[r.status]}<br /><small>{r.declineReason}</small></> : DESK_PAYMENT_STATUS_LABELS[r.status]) },
+        {
+          header: "Status",
+          cell: (r) =>
+            r.declineReason ? (
+              <>{DESK_PAYMENT_STATUS_LABELS[r.status]}<br /><small>{r.declineReason}</small></>
+            ) : r.refundDay ? (
+              <>{DESK_PAYMENT_STATUS_LABELS[r.status]}<br /><small>on {r.refundDay}</small></>
+            ) : (
+              DESK_PAYMENT_STATUS_LABELS[r.status]
+            ),
+        },
       ]}
     />
   );

@@ -210,7 +210,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       {actionData?.form === "invite" && actionData.link ? (
         <div className="console-alert console-alert--success" role="status">
           <p>
-            Invitation made for <strong>{actionData.link.email}</strong>. Send them this link; it works once, for 24 hours:
+            Invitation e-mailed to <strong>{actionData.link.email}</strong>. If it does not arrive, give them this link yourself; it works once, for 24 hours:
           </p>
           <p className="console-secret" data-testid="invite-link">
             {actionData.link.url}

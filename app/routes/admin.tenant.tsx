@@ -6,7 +6,8 @@ import { formatDate } from "~/domain/calendar";
 import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk-tenants";
 import { can } from "~/domain/staff-roles";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { getTenantDesk, liftTenantLockout, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
+import { getTenantDesk, liftTenantLockout, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
+import { requireFreshFactor } from "~/services/staff-admin.server";
 import { limitDeskAction } from "~/services/desk-pages.server";
 import { notFound } from "~/services/http.server";
 import { consoleRouteHeaders } from "~/services/console.server";
@@ -31,6 +32,8 @@ const DONE: Record<string, string> = {
   lease: "The lease e-mail is on its way.",
   receipt: "The receipt e-mail is on its way.",
   paylink: "The pay link is on its way. It works once, for 72 hours.",
+  refund: "The payment is refunded to the card, and the ledger shows the refund.",
+  refunded: "This payment was refunded already; nothing was refunded again.",
 };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -44,7 +47,10 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const done = new URL(request.url).searchParams.get("done");
   const headers = new Headers(NO_STORE);
   if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
-  return data({ desk, csrfToken: csrf.token, canAct: can(staff.role, "desk.act"), done: done ? (DONE[done] ?? null) : null }, { headers });
+  return data(
+    { desk, csrfToken: csrf.token, canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { headers },
+  );
 }
 
 type ActionReply = { intent: string; id: number | null; message: string };
@@ -58,6 +64,11 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   await validateCsrf(request, form);
   const raw = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
   const intent = typeof raw.intent === "string" ? raw.intent : "";
+  if (intent === "refund-payment") {
+    // Refunds: managers and owners, with a second factor given in the last ten minutes (decision 280).
+    requirePermission(staff, "payments.refund");
+    requireFreshFactor(staff, request, clockNow());
+  }
   const rawId = Number(raw.leaseId ?? raw.paymentId);
   const id = Number.isInteger(rawId) ? rawId : null;
   const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message }, { status, headers: NO_STORE });
@@ -74,10 +85,25 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         ? await resendLeaseEmail(context.db, staff, { tenantId, leaseId: a.leaseId, now })
         : a.intent === "send-pay-link"
           ? await sendTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
-          : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
+          : a.intent === "refund-payment"
+            ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, now })
+            : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
   if (!outcome) throw notFound(NO_STORE);
   if (!outcome.ok) return reply(outcome.message, 400);
-  const done = a.intent === "lift-lockout" ? (outcome.message.startsWith("The lockout") ? "lockout" : "cleared") : a.intent === "resend-lease" ? "lease" : a.intent === "send-pay-link" ? "paylink" : "receipt";
+  const done =
+    a.intent === "lift-lockout"
+      ? outcome.message.startsWith("The lockout")
+        ? "lockout"
+        : "cleared"
+      : a.intent === "resend-lease"
+        ? "lease"
+        : a.intent === "send-pay-link"
+          ? "paylink"
+          : a.intent === "refund-payment"
+            ? outcome.message.includes("refunded already")
+              ? "refunded"
+              : "refund"
+            : "receipt";
   throw redirect(`/admin/tenants/${tenantId}?done=${done}`, { status: 303, headers: NO_STORE });
 }
 
@@ -101,8 +127,32 @@ function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseI
   );
 }
 
+/** A full refund of one payment: a box to tick (the server checks it), then the button; the answer beside it. */
+function RefundForm(props: { csrfToken: string; paymentId: number; label: string; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === "refund-payment" && props.reply.id === props.paymentId;
+  const errorId = `refund-${props.paymentId}-message`;
+  return (
+    <Form method="post" className="desk-action">
+      <CsrfInput token={props.csrfToken} />
+      <input type="hidden" name="intent" value="refund-payment" />
+      <input type="hidden" name="paymentId" value={props.paymentId} />
+      <label>
+        <input type="checkbox" name="confirm" value="yes" aria-describedby={mine ? errorId : undefined} /> {props.label}
+      </label>{" "}
+      <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
+        Refund
+      </button>
+      {mine ? (
+        <p id={errorId} className="field__errors" role="alert">
+          {props.reply!.message}
+        </p>
+      ) : null}
+    </Form>
+  );
+}
+
 export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
-  const { desk, csrfToken, canAct, done } = loaderData;
+  const { desk, csrfToken, canAct, canRefund, done } = loaderData;
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const t = desk.tenant;
   return (
@@ -197,7 +247,7 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
                       <tr key={e.id}>
                         <td>{formatDate(e.entryDate)}</td>
                         <td>{e.description}</td>
-                        <td className="numeric">{e.kind === "charge" ? formatCents(e.amount + e.tax) : `−${formatCents(e.amount)}`}</td>
+                        <td className="numeric">{e.kind === "charge" ? formatCents(e.amount + e.tax) : e.amount < 0 ? `+${formatCents(-e.amount)}` : `−${formatCents(e.amount)}`}</td>
                         <td className="numeric">{formatCents(e.runningBalance)}</td>
                       </tr>
                     ))}
@@ -224,6 +274,7 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
                   <th scope="col">Status</th>
                   <th scope="col">Card</th>
                   <th scope="col">Receipt</th>
+                  {canRefund ? <th scope="col">Refund</th> : null}
                 </tr>
               </thead>
               <tbody>
@@ -232,9 +283,12 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
                     <td>{p.at}</td>
                     <td>{p.unitName ?? "—"}</td>
                     <td className="numeric">{formatCents(p.amount)}</td>
-                    <td>{p.status === "approved" ? "Approved" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
+                    <td>{p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
                     <td>{p.card}</td>
                     <td>{canAct && p.status === "approved" ? <ActionButton csrfToken={csrfToken} intent="resend-receipt" name="paymentId" id={p.id} label="Resend the receipt" reply={reply} /> : null}</td>
+                    {canRefund ? (
+                      <td>{p.status === "approved" ? <RefundForm csrfToken={csrfToken} paymentId={p.id} label={`Refund ${formatCents(p.amount)} to ${p.card}`} reply={reply} /> : null}</td>
+                    ) : null}
                   </tr>
                 ))}
               </tbody>

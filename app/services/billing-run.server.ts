@@ -1,8 +1,8 @@
 import fs from "node:fs";
 import { and, asc, eq, isNull, lt, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { billingRuns, locations } from "~/db/schema";
-import { localDate } from "~/domain/calendar";
+import { billReminders, billingRuns, locations } from "~/db/schema";
+import { formatDate, localDate } from "~/domain/calendar";
 import { formatCents } from "~/domain/money";
 import { storageFor } from "~/storage-software/index.server";
 import type { LeaseBilling, StorageSoftware } from "~/storage-software/port";
@@ -82,6 +82,11 @@ export async function runBilling(
       result.leases++;
       result.chargesPosted += r.chargesPosted;
       if (r.autopay === "approved") result.autopayCharged++;
+      if (r.autopay === "none" && r.chargesPosted > 0) {
+        await remindBillDue(db, storage, r, input.runDate, now).catch((error) =>
+          logger.error({ err: error, leaseId: r.leaseId }, "[billing] the bill-due reminder could not be queued"),
+        );
+      }
       if (r.autopay === "declined") {
         result.autopayDeclined++;
         await notifyDecline(db, storage, r, now).catch((error) =>
@@ -129,6 +134,46 @@ async function notifyDecline(db: Database, storage: StorageSoftware, billed: Lea
       text: `Hello ${tenant.firstName},\n\nWe tried to charge your autopay card for ${formatCents(lease.balance)} today, and it was declined: ${reason}\n${pay}\n`,
     });
   });
+  await sendQueuedEmail(db, queued.id);
+}
+
+/** Thrown inside the reminder's transaction when another run sent it: rolls back its pay link. */
+class AlreadyReminded extends Error {}
+
+/**
+ * The bill-due reminder (issue 23, decision 281): when this run posted a month's charges to a lease
+ * that is not on autopay and a balance is due, the tenant gets an e-mail with the amount, the due
+ * date and, where the location takes payments through our portal, a fresh pay link (decision 240).
+ * Once per lease and billing date: the `bill_reminders` row is written in the transaction that
+ * queues the e-mail and creates the link, so a repeated or concurrent run sends nothing again.
+ */
+async function remindBillDue(db: Database, storage: StorageSoftware, billed: LeaseBilling, billDate: string, now: Date) {
+  const leaseId = Number(billed.leaseId);
+  const sent = await db.query.billReminders.findFirst({ where: and(eq(billReminders.leaseId, leaseId), eq(billReminders.billDate, billDate)) });
+  if (sent) return;
+  const tenant = await storage.getTenant(billed.tenantId);
+  const lease = await storage.getTenantLease(billed.tenantId, billed.leaseId);
+  if (!tenant?.email || !lease || lease.autopay.enabled || lease.balance <= 0) return;
+  let queued: { id: number };
+  try {
+    queued = await withReminderPayLink(db, { tenantId: Number(billed.tenantId), leaseId, now }, async (tx, link) => {
+      const pay = link
+        ? `You can pay it by card without signing in, through this link (it works once, for 72 hours):\n\n${link.url}\n\nOr sign in to the customer portal, or call the office.`
+        : "Please sign in to the customer portal to pay, or call the office.";
+      const mail = await queueEmail(tx, {
+        to: tenant.email,
+        subject: `Your storage bill is due: unit ${lease.unitName}`,
+        secrets: link ? [link.url, link.signed] : undefined,
+        text: `Hello ${tenant.firstName},\n\nYour bill for unit ${lease.unitName} is due on ${formatDate(billDate)}: ${formatCents(lease.balance)}.\n\n${pay}\n`,
+      });
+      const claimed = await tx.insert(billReminders).values({ leaseId, billDate, outboxId: mail.id, payLinkId: link?.id ?? null, createdAt: now }).onConflictDoNothing().returning({ leaseId: billReminders.leaseId });
+      if (!claimed.length) throw new AlreadyReminded();
+      return mail;
+    });
+  } catch (error) {
+    if (error instanceof AlreadyReminded) return;
+    throw error;
+  }
   await sendQueuedEmail(db, queued.id);
 }
 

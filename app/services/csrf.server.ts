@@ -4,6 +4,7 @@ import { env } from "~/env.server";
 import { CSRF_FIELD_NAME } from "~/domain/form-fields";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { readSessionId } from "./session.server";
+import { readStaffSessionId } from "./staff-session.server";
 
 export const CSRF_FIELD = CSRF_FIELD_NAME;
 
@@ -13,6 +14,10 @@ export const CSRF_FIELD = CSRF_FIELD_NAME;
  * - Signed-in tenant: the token is derived from the session (HMAC of the session id under
  *   SESSION_SECRET), so it is bound to that session: a token of another session is refused, and
  *   signing in (a new session id) rotates it — the pre-sign-in token no longer works.
+ * - The back office (a path under /admin) with a staff session cookie: the token is derived from the
+ *   staff session the same way (its own label), so a token of one staff session is refused in
+ *   another, and in none (docs/decisions/283-console-csrf-bound-to-staff-session.md). Under /admin
+ *   the tenant's session plays no part; elsewhere the staff session plays none.
  * - Anonymous visitor: double submit — a random token in a signed `__Host-` HttpOnly cookie and the
  *   same token in the form. Signing in clears that cookie (clearCsrfCookieHeader).
  * - Masked per response (BREACH): the hidden field holds base64url(mask ‖ token XOR mask) with a
@@ -24,8 +29,23 @@ export function csrfCookie(secure = env().secureCookies) {
   return createCookie(cookieName("csrf", secure), { ...hostCookieOptions(secure), secrets: env().sessionSecrets });
 }
 
-function sessionToken(sessionId: string, secret: string): Buffer {
-  return crypto.createHmac("sha256", secret).update(`csrf:${sessionId}`).digest();
+function sessionToken(sessionId: string, secret: string, label = "csrf"): Buffer {
+  return crypto.createHmac("sha256", secret).update(`${label}:${sessionId}`).digest();
+}
+
+const isConsole = (request: Request) => {
+  const path = new URL(request.url).pathname;
+  return path === "/admin" || path.startsWith("/admin/") || path.startsWith("/admin.");
+};
+
+/** The session a request's token is bound to: the staff session's under /admin, else the tenant's; null: anonymous. */
+async function boundSession(request: Request): Promise<{ id: string; label: string } | null> {
+  if (isConsole(request)) {
+    const staffId = await readStaffSessionId(request);
+    return staffId ? { id: staffId, label: "csrf-staff" } : null;
+  }
+  const sessionId = await readSessionId(request);
+  return sessionId ? { id: sessionId, label: "csrf" } : null;
 }
 
 /** The mask step: a fresh random mask, then mask ‖ (token XOR mask), base64url. */
@@ -58,8 +78,8 @@ async function anonymousToken(request: Request): Promise<Buffer | null> {
  * without one yet) the Set-Cookie header of the double-submit cookie.
  */
 export async function getCsrfToken(request: Request): Promise<{ token: string; setCookie: string | null }> {
-  const sessionId = await readSessionId(request);
-  if (sessionId) return { token: maskToken(sessionToken(sessionId, env().sessionSecrets[0]!)), setCookie: null };
+  const bound = await boundSession(request);
+  if (bound) return { token: maskToken(sessionToken(bound.id, env().sessionSecrets[0]!, bound.label)), setCookie: null };
   const existing = await anonymousToken(request);
   if (existing) return { token: maskToken(existing), setCookie: null };
   const token = crypto.randomBytes(TOKEN_BYTES);
@@ -83,9 +103,9 @@ export async function validateCsrf(request: Request, formData: FormData): Promis
   const given = typeof field === "string" ? unmaskToken(field) : null;
   let ok = false;
   if (given) {
-    const sessionId = await readSessionId(request);
-    if (sessionId) {
-      ok = env().sessionSecrets.some((s) => same(sessionToken(sessionId, s), given));
+    const bound = await boundSession(request);
+    if (bound) {
+      ok = env().sessionSecrets.some((s) => same(sessionToken(bound.id, s, bound.label), given));
     } else {
       const expected = await anonymousToken(request);
       ok = expected !== null && same(expected, given);

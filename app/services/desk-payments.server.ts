@@ -1,4 +1,5 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { leases, ledgerEntries, locations, payments, tenants, units } from "~/db/schema";
 import { dayTotals, DESK_PAYMENT_STATUS_LABELS, type DayTotal, type DeskPaymentStatus } from "~/domain/desk-lists";
@@ -22,6 +23,8 @@ export interface DeskPaymentRow {
   at: string;
   locationId: number;
   location: string;
+  /** The tenant's page (where a payment is refunded), when the payment has a tenant. */
+  tenantId: number | null;
   tenant: string;
   email: string;
   unit: string;
@@ -29,6 +32,8 @@ export interface DeskPaymentRow {
   card: string;
   amount: number;
   status: DeskPaymentStatus;
+  /** The day a refunded payment was given back (its reversing ledger line's date), else null. */
+  refundDay: string | null;
   reference: string;
   declineReason: string;
 }
@@ -37,6 +42,8 @@ export interface DeskPaymentRow {
 export const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay" };
 
 const locationOf = sql<number>`coalesce(${payments.locationId}, ${leases.locationId})`;
+/** A refunded payment's reversing ledger line (its posting key names the payment, decision 280). */
+const refundLines = alias(ledgerEntries, "refund_lines");
 
 /** The payments the filter shows, newest first (every page). */
 export async function listDeskPayments(db: Database, viewer: DeskViewer, query: { filter: DeskFilter; locationIds: readonly number[] }): Promise<DeskPaymentRow[]> {
@@ -48,6 +55,7 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
       at: payments.createdAt,
       locationId: locationOf,
       location: locations.name,
+      tenantId: payments.tenantId,
       firstName: tenants.firstName,
       lastName: tenants.lastName,
       email: tenants.email,
@@ -57,6 +65,7 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
       cardLast4: payments.cardLast4,
       amount: payments.amount,
       status: payments.status,
+      refundDay: sql<string | null>`${refundLines.entryDate}::text`,
       reference: payments.authReference,
       declineReason: payments.declineReason,
     })
@@ -66,13 +75,14 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
     .leftJoin(tenants, eq(tenants.id, payments.tenantId))
     .leftJoin(units, eq(units.id, leases.unitId))
     .leftJoin(ledgerEntries, and(eq(ledgerEntries.paymentId, payments.id), eq(ledgerEntries.kind, "payment")))
+    .leftJoin(refundLines, and(eq(refundLines.leaseId, payments.leaseId), eq(refundLines.postingKey, sql`'refund:' || ${payments.id}`)))
     .where(
       and(
         eq(locations.accountId, viewer.accountId),
         inLocations(locationOf, query.locationIds),
-        // "refunded": nothing records a refund yet (decision 256); the filter asks for the state as text.
         query.filter.status ? sql`${payments.status} = ${query.filter.status}` : undefined,
-        dayBetween(day, query.filter),
+        // A refunded payment is within the dates when it was taken or given back within them.
+        query.filter.from || query.filter.to ? or(dayBetween(day, query.filter), dayBetween(sql<string>`${refundLines.entryDate}::text`, query.filter)) : undefined,
       ),
     )
     .orderBy(desc(day), desc(payments.createdAt), desc(payments.id));
@@ -83,6 +93,7 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
       at: new Date(r.at).toISOString(),
       locationId: Number(r.locationId),
       location: r.location,
+      tenantId: r.tenantId,
       tenant: `${r.firstName ?? ""} ${r.lastName ?? ""}`.trim(),
       email: r.email ?? "",
       unit: r.unit ?? "",
@@ -90,6 +101,7 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
       card: `${r.cardBrand} ${r.cardLast4}`.trim(),
       amount: r.amount,
       status: r.status as DeskPaymentStatus,
+      refundDay: r.refundDay ?? null,
       reference: r.reference ?? "",
       declineReason: r.declineReason ?? "",
     }))
@@ -98,7 +110,7 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
 
 export interface DeskDayTotal extends DayTotal {
   location: string;
-  /** The ledger's payments that day at that location, cents. */
+  /** The ledger's payment lines that day at that location (payments less refunds), cents: equals `net`. */
   ledger: number;
 }
 
@@ -127,7 +139,7 @@ export async function deskPaymentTotals(
 ): Promise<DeskDayTotal[]> {
   const ledger = await ledgerDayTotals(db, viewer, query);
   const names = new Map(rows.map((r) => [r.locationId, r.location]));
-  return dayTotals(rows).map((t) => ({ ...t, location: names.get(t.locationId) ?? "", ledger: ledger.get(`${t.locationId}|${t.day}`) ?? 0 }));
+  return dayTotals(rows, query.filter).map((t) => ({ ...t, location: names.get(t.locationId) ?? "", ledger: ledger.get(`${t.locationId}|${t.day}`) ?? 0 }));
 }
 
 export const DESK_PAYMENT_CSV: CsvColumn<DeskPaymentRow>[] = [
@@ -141,6 +153,7 @@ export const DESK_PAYMENT_CSV: CsvColumn<DeskPaymentRow>[] = [
   { header: "Amount", value: (r) => formatCents(r.amount) },
   { header: "Amount (cents)", value: (r) => r.amount },
   { header: "Status", value: (r) => DESK_PAYMENT_STATUS_LABELS[r.status] },
+  { header: "Refunded on", value: (r) => r.refundDay ?? "" },
   { header: "Reference", value: (r) => r.reference },
   { header: "Decline reason", value: (r) => r.declineReason },
 ];

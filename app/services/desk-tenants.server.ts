@@ -19,6 +19,7 @@ import { emailOutbox, leases, locations, payments, rateLimitHits, reservations, 
 import { DESK_PAGE_SIZE, type DeskFilter } from "~/domain/desk-filters";
 import { likeAnywhere, lockoutView, outboxState, tenantSearch, type LockoutView, type OutboxState } from "~/domain/desk-tenants";
 import { formatDeskTime } from "~/domain/desk-time";
+import { formatCents } from "~/domain/money";
 import { formatPhone } from "~/domain/phone";
 import type { LedgerEntry } from "~/storage-software/port";
 import { storageFor } from "~/storage-software/index.server";
@@ -155,7 +156,7 @@ export interface DeskPayment {
   leaseId: number | null;
   unitName: string | null;
   amount: number;
-  status: "approved" | "declined";
+  status: "approved" | "declined" | "refunded";
   source: string;
   card: string;
   authReference: string | null;
@@ -483,6 +484,64 @@ export async function sendTenantPayLink(db: Database, staff: SignedInStaff, inpu
   if (!result.ok) return { ok: false, message: result.message };
   await sendQueuedEmail(db, result.outboxId);
   return { ok: true, message: `A pay link for unit ${row.unitName} is on its way to ${tenant.email}.` };
+}
+
+/**
+ * Refunds an approved card payment in full (decision 280): a manager's or an owner's action (the
+ * route checks `payments.refund` and a fresh second factor). The payment must be at one of the
+ * member's locations (and the tenant's, when `tenantId` is given), else null (404). The location's
+ * storage software refunds it through the gateway that took it, marks it refunded and posts the
+ * reversing ledger line; the audit row is written in that same transaction. A second submit finds it
+ * refunded and refunds nothing again. SiteLink locations refuse (the payment is booked in SiteLink).
+ */
+export async function refundDeskPayment(db: Database, staff: SignedInStaff, input: { paymentId: number; tenantId?: number; now: Date }): Promise<DeskActionOutcome | null> {
+  const mine = await deskLocations(db, staff);
+  const [row] = await db
+    .select({ payment: payments, unitName: units.name, location: { id: locations.id, name: locations.name, software: locations.software, status: locations.status } })
+    .from(payments)
+    .innerJoin(leases, eq(leases.id, payments.leaseId))
+    .innerJoin(units, eq(units.id, leases.unitId))
+    .innerJoin(locations, eq(locations.id, leases.locationId))
+    .where(
+      and(
+        eq(payments.id, input.paymentId),
+        eq(locations.accountId, staff.accountId),
+        inArray(leases.locationId, mine.map((l) => l.id).concat(-1)),
+        input.tenantId === undefined ? undefined : eq(payments.tenantId, input.tenantId),
+      ),
+    );
+  if (!row || row.payment.tenantId === null) return null;
+  const p = row.payment;
+  if (p.status === "refunded") return { ok: true, message: `This payment of ${formatCents(p.amount)} was refunded already; nothing was refunded again.` };
+  if (p.status !== "approved") return { ok: false, message: "A declined payment took no money: there is nothing to refund.", field: "paymentId" };
+  const storage = storageFor(db, row.location);
+  let outcome;
+  try {
+    outcome = await storage.refundPayment({
+      tenantId: String(p.tenantId),
+      paymentId: String(p.id),
+      now: input.now,
+      record: (tx, change) =>
+        recordAudit(tx, {
+          ...auditActor(staff),
+          action: "payment.refunded",
+          entity: "payment",
+          entityId: p.id,
+          locationId: row.location.id,
+          changes: {
+            status: { before: "approved", after: "refunded" },
+            leaseBalance: { before: change.balanceBefore, after: change.balanceAfter },
+          },
+          detail: { tenantId: p.tenantId, leaseId: change.leaseId, amount: change.amount, ledgerEntryId: change.ledgerEntryId, entryDate: change.entryDate },
+          at: input.now,
+        }),
+    });
+  } catch {
+    return { ok: false, message: "The refund could not be completed just now. Check the payment's status before trying again: a refund is never made twice." };
+  }
+  if (outcome.kind === "refused") return { ok: false, message: outcome.message, field: "paymentId" };
+  if (outcome.kind === "already_refunded") return { ok: true, message: `This payment of ${formatCents(p.amount)} was refunded already; nothing was refunded again.` };
+  return { ok: true, message: `${formatCents(p.amount)} is refunded to ${p.cardBrand} ending ${p.cardLast4} (unit ${row.unitName}, ${row.location.name}).` };
 }
 
 /** The tenants list's CSV columns (exactly the list's). */

@@ -215,13 +215,13 @@ export async function sendPayLink(
 export async function withReminderPayLink<T>(
   db: Database,
   input: { tenantId: number; leaseId: number; now: Date },
-  write: (tx: Transaction, link: { url: string; signed: string } | null) => Promise<T>,
+  write: (tx: Transaction, link: { id: number; url: string; signed: string } | null) => Promise<T>,
 ): Promise<T> {
   const prepared = await prepare(db, input);
   return db.transaction(async (tx) => {
     if (!prepared.ok) return write(tx, null);
     const link = await createPayLink(tx, { ...input, sentBy: "billing_reminder" });
-    return write(tx, { url: `${prepared.origin}${payLinkPath(link.signed)}`, signed: link.signed });
+    return write(tx, { id: link.id, url: `${prepared.origin}${payLinkPath(link.signed)}`, signed: link.signed });
   });
 }
 

@@ -9,8 +9,9 @@ import { and, asc, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
 import { redirect } from "react-router";
 import type { Database, Transaction } from "~/db/client.server";
 import { locations, staffInvites, staffLocations, staffMembers, staffSessions } from "~/db/schema";
-import { FRESH_FACTOR_MS, STAFF_INVITE_TTL_MS, STAFF_ROLES, type StaffRole } from "~/domain/staff-roles";
+import { FRESH_FACTOR_MS, STAFF_INVITE_TTL_MS, STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff-roles";
 import { recordAudit } from "./audit.server";
+import { queueEmail, sendQueuedEmail } from "./email.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { inviteTokenHash, STAFF_SIGNIN_WINDOW_MS } from "./staff-auth.server";
 import { auditActor, type SignedInStaff } from "./staff-context.server";
@@ -20,7 +21,8 @@ import { endStaffSessions } from "./staff-session.server";
 export type Inviter = SignedInStaff | { commandLine: true; ip?: string | null };
 
 export type InviteResult =
-  | { ok: true; link: string; staffId: number; expiresAt: Date }
+  /** `outboxId`: the invitation e-mail (an owner's invite from the console), sent after the commit. */
+  | { ok: true; link: string; staffId: number; expiresAt: Date; outboxId: number | null }
   | { ok: false; errors: Partial<Record<"email" | "role" | "locations", string>> };
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -61,6 +63,7 @@ export async function inviteStaff(
   const token = crypto.randomBytes(32).toString("base64url");
   const expiresAt = new Date(input.now.getTime() + STAFF_INVITE_TTL_MS);
   const inviter = "commandLine" in input.by ? null : input.by;
+  const link = `${input.origin.replace(/\/$/, "")}/admin/invite/${token}`;
   const result = await db.transaction(async (tx) => {
     const existing = await tx.query.staffMembers.findFirst({ where: and(eq(staffMembers.accountId, input.accountId), sql`lower(${staffMembers.email}) = ${email}`) });
     if (existing?.passwordHash) return null;
@@ -78,6 +81,25 @@ export async function inviteStaff(
     }
     if (locationIds.length) await tx.insert(staffLocations).values(locationIds.map((locationId) => ({ staffId, locationId })));
     await tx.insert(staffInvites).values({ staffId, tokenHash: inviteTokenHash(token), expiresAt, invitedByStaffId: inviter?.staffId ?? null, createdAt: input.now });
+    // An owner's invitation from the console is e-mailed (decision 284); the command prints its link.
+    // The link is a secret of the outbox row (sealed until sent), never in the audit row.
+    const mail = inviter
+      ? await queueEmail(tx, {
+          to: email,
+          subject: "You are invited to the back office",
+          secrets: [link, token],
+          text: [
+            "Hello,",
+            "",
+            `${inviter.name || inviter.email} invited you to the back office as ${STAFF_ROLE_LABELS[role].toLowerCase()}.`,
+            "Open this link to set your password and your second factor. It works once, for 24 hours:",
+            "",
+            link,
+            "",
+            "If you did not expect this e-mail, you can ignore it.",
+          ].join("\n"),
+        })
+      : null;
     await recordAudit(tx, {
       ...(inviter ? auditActor(inviter) : { accountId: input.accountId, staffId: null, actor: "command line", ip: "commandLine" in input.by ? (input.by.ip ?? null) : null }),
       action: "staff.invited",
@@ -88,13 +110,14 @@ export async function inviteStaff(
         role: { before: existing?.role ?? null, after: role },
         locations: { before: existing ? beforeLocations : null, after: locationIds },
       },
-      detail: { expiresAt: expiresAt.toISOString(), reinvite: Boolean(existing) },
+      detail: { expiresAt: expiresAt.toISOString(), reinvite: Boolean(existing), outboxId: mail?.id ?? null },
       at: input.now,
     });
-    return staffId;
+    return { staffId, outboxId: mail?.id ?? null };
   });
   if (result === null) return { ok: false, errors: { email: "This person already has a staff account. Change their role or re-enable them in the list instead." } };
-  return { ok: true, link: `${input.origin.replace(/\/$/, "")}/admin/invite/${token}`, staffId: result, expiresAt };
+  if (result.outboxId !== null) await sendQueuedEmail(db, result.outboxId);
+  return { ok: true, link, staffId: result.staffId, expiresAt, outboxId: result.outboxId };
 }
 
 export interface StaffListRow {

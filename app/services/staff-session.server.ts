@@ -7,6 +7,7 @@ import { scopeFor, STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from "~/domain/
 import { isSafeLocalPath } from "~/domain/safe-redirect";
 import { env } from "~/env.server";
 import { now as clockNow } from "~/platform/clock.server";
+import { recordAudit } from "./audit.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { requireSite } from "./site-context.server";
 import { signedInStaffContext, type SignedInStaff } from "./staff-context.server";
@@ -28,7 +29,8 @@ export function staffSessionCookie() {
 
 export const staffSessionHash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");
 
-async function readStaffSessionId(request: Request): Promise<string | null> {
+/** The staff session id of the request's cookie (signature checked; not whether the session still exists). */
+export async function readStaffSessionId(request: Request): Promise<string | null> {
   const id = await staffSessionCookie().parse(request.headers.get("Cookie"));
   return typeof id === "string" && id.length >= 32 ? id : null;
 }
@@ -84,10 +86,32 @@ export async function getStaffSession(db: Database, request: Request, now: Date)
   return { sessionHash: h, staffId: row.staffId, passwordOnly: row.passwordOnly, factorAt: row.factorAt, createdAt: row.createdAt };
 }
 
-/** Ends this request's session; returns the Set-Cookie header that clears the cookie. */
-export async function destroyStaffSession(db: Database, request: Request): Promise<string> {
+/**
+ * Ends this request's session; returns the Set-Cookie header that clears the cookie. A session that
+ * existed is ended with its audit row (`staff.sign_out`, decision 282) in the same transaction; a
+ * cookie of no session (already ended, expired) signs nobody out and records nothing.
+ */
+export async function destroyStaffSession(db: Database, request: Request, input: { ip: string | null; now: Date }): Promise<string> {
   const id = await readStaffSessionId(request);
-  if (id) await db.delete(staffSessions).where(eq(staffSessions.id, staffSessionHash(id)));
+  if (id) {
+    await db.transaction(async (tx) => {
+      const [ended] = await tx.delete(staffSessions).where(eq(staffSessions.id, staffSessionHash(id))).returning({ staffId: staffSessions.staffId, passwordOnly: staffSessions.passwordOnly });
+      if (!ended) return;
+      const member = await tx.query.staffMembers.findFirst({ columns: { accountId: true, email: true }, where: eq(staffMembers.id, ended.staffId) });
+      if (!member) return;
+      await recordAudit(tx, {
+        accountId: member.accountId,
+        staffId: ended.staffId,
+        actor: member.email,
+        ip: input.ip,
+        action: "staff.sign_out",
+        entity: "staff_member",
+        entityId: ended.staffId,
+        detail: ended.passwordOnly ? { beforeSecondFactor: true } : null,
+        at: input.now,
+      });
+    });
+  }
   return staffSessionCookie().serialize("", { maxAge: 0, expires: new Date(0) });
 }
 

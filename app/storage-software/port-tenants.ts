@@ -1,5 +1,6 @@
 /** Tenants part of the StorageSoftware port (issue 5): sign-in, ledgers, payments, autopay, move-out. See ./port.ts. */
 import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
+import type { Transaction } from "~/db/client.server";
 import type { CardBrand } from "~/db/schema/billing";
 import type { TenantContact } from "~/domain/tenant-form";
 import type { Tenant } from "./port-rentals";
@@ -9,7 +10,8 @@ import type { Tenant } from "./port-rentals";
 export interface Payment {
   id: string;
   amount: number;
-  status: "approved" | "declined";
+  /** "refunded": approved, then refunded in full from the back office (decision 280). */
+  status: "approved" | "declined" | "refunded";
   cardBrand: string;
   cardLast4: string;
   authReference: string | null;
@@ -104,6 +106,25 @@ export interface Receipt {
   paidThroughDate: string;
 }
 
+/** What a refund changed, for the caller's audit row (written in the refund's transaction). */
+export interface RefundChange {
+  paymentId: number;
+  leaseId: number;
+  amount: number;
+  /** The reversing ledger line. */
+  ledgerEntryId: number;
+  entryDate: string;
+  balanceBefore: number;
+  balanceAfter: number;
+}
+
+export type RefundOutcome =
+  | { kind: "refunded"; change: RefundChange }
+  /** Refunded before (a double submit): nothing was refunded or written again. */
+  | { kind: "already_refunded" }
+  /** Nothing was refunded; `message` says why, in the office's words. */
+  | { kind: "refused"; message: string };
+
 /** A contact change: the contact details of the account form (spec §3), mapped once in the domain. */
 export type ContactUpdate = TenantContact;
 
@@ -152,6 +173,16 @@ export interface Tenants {
   /** Posts the next `months` months and pays them with the balance; refuses when the total is not `expectedTotal`. */
   prepay(input: { tenantId: string; leaseId: string; months: number; expectedTotal: number; method: PaymentMethod; idempotencyKey: string; now: Date }): Promise<Payment>;
   getReceipt(tenantId: string, paymentId: string): Promise<Receipt | null>;
+  /**
+   * Refunds an approved card payment of the tenant's in full (the back office, decision 280): through
+   * the gateway that took it (by the payment's idempotency key; a second refund does nothing there),
+   * then, in one transaction, marks the payment refunded and posts the ledger line reversing it (a
+   * payment line of minus the amount, dated the refund's local day); `record` runs inside that
+   * transaction (the caller's audit row). Idempotent: a payment refunded already answers
+   * `already_refunded`. SiteLink refuses: the payment is booked in SiteLink, which the port cannot
+   * reverse.
+   */
+  refundPayment(input: { tenantId: string; paymentId: string; now: Date; record: (tx: Transaction, change: RefundChange) => Promise<void> }): Promise<RefundOutcome>;
 
   enrolAutopay(input: { tenantId: string; leaseId: string; method: PaymentMethod; now: Date }): Promise<SavedCard>;
   cancelAutopay(input: { tenantId: string; leaseId: string }): Promise<void>;

@@ -25,7 +25,9 @@ import { submitContactMessage } from "~/services/contact.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { FORBIDDEN_MESSAGE } from "~/services/staff-context.server";
+import { storageFor } from "~/storage-software/index.server";
 import { startAppServer, type AppServer } from "./app-server";
+import { card } from "./rental-fixtures";
 import { createTestDatabase } from "./db";
 import { signedInStaffMember, STALE_FACTOR_MS, type TestStaffMember } from "./staff-fixtures";
 
@@ -46,8 +48,8 @@ interface Fixture {
   leadA: string;
   leadB: string;
   leadNameB: string;
-  tenantA: { tenantId: number; leaseId: number };
-  tenantB: { tenantId: number; leaseId: number };
+  tenantA: { tenantId: number; leaseId: number; paymentId: number };
+  tenantB: { tenantId: number; leaseId: number; paymentId: number };
   tenantEmailB: string;
   /** SiteLink journal rows needing attention, one per role and location (resolving one settles it). */
   journalKey: (loc: "A" | "B", who: Who | "nobody") => string;
@@ -186,6 +188,8 @@ const EXPECTED: Record<string, RouteCase> = {
     actions: [
       { name: "resend the lease e-mail", form: (f) => ({ intent: "resend-lease", leaseId: String(f.tenantA.leaseId) }), expect: actors({ redirect: "/admin/tenants/" }) },
       { name: "send a pay link", form: (f) => ({ intent: "send-pay-link", leaseId: String(f.tenantA.leaseId) }), expect: actors({ redirect: "/admin/tenants/" }) },
+      // Refunds: managers and owners (decision 280); the second to try finds it refunded already.
+      { name: "refund a payment", form: (f) => ({ intent: "refund-payment", paymentId: String(f.tenantA.paymentId), confirm: "yes" }), expect: exporters({ redirect: "/admin/tenants/" }) },
     ],
     outOfScopeActions: [
       {
@@ -199,6 +203,12 @@ const EXPECTED: Record<string, RouteCase> = {
         path: (f) => `/admin/tenants/${f.tenantB.tenantId}`,
         form: (f) => ({ intent: "send-pay-link", leaseId: String(f.tenantB.leaseId) }),
         expect: { owner: { redirect: "/admin/tenants/" }, managerA: 404, deskA: 404, readOnlyA: 403 },
+      },
+      {
+        name: "refund a payment (location B)",
+        path: (f) => `/admin/tenants/${f.tenantB.tenantId}`,
+        form: (f) => ({ intent: "refund-payment", paymentId: String(f.tenantB.paymentId), confirm: "yes" }),
+        expect: { owner: { redirect: "/admin/tenants/" }, managerA: 404, deskA: 403, readOnlyA: 403 },
       },
     ],
   },
@@ -392,7 +402,17 @@ beforeAll(async () => {
   const b = await submitContactMessage(db, { accountId, kind: "contact", locationId: locB, locationName: "B", name: fixture.leadNameB, email: "boris@example.com", phone: "9105550102", message: "A 5x5?", officeEmail: null });
   const tenant = async (locationId: number, email: string) => {
     const t = await createTenantWithLease(db, { email, password: "Secret-Pass-1", firstName: "Tess", lastName: "Tenant", now: new Date(), locationId });
-    return { tenantId: t.tenantId, leaseId: t.leaseId };
+    // A card payment through the (in-process) test gateway, for the refund lines.
+    const loc = (await db.query.locations.findFirst({ where: eq(locations.id, locationId) }))!;
+    const paid = await storageFor(db, loc).makePayment({
+      tenantId: String(t.tenantId),
+      leaseId: String(t.leaseId),
+      amount: 2500,
+      method: { kind: "card", card: card(), saveCard: false },
+      idempotencyKey: `matrix-pay-${locationId}-${process.pid}`,
+      now: new Date(),
+    });
+    return { tenantId: t.tenantId, leaseId: t.leaseId, paymentId: Number(paid.id) };
   };
   fixture.tenantEmailB = `tenant-b.${process.pid}@example.com`;
   fixture.tenantA = await tenant(locA, `tenant-a.${process.pid}@example.com`);
@@ -461,7 +481,9 @@ async function get(path: string, member?: TestStaffMember) {
 }
 
 async function post(path: string, fields: Record<string, string>, member?: TestStaffMember) {
-  const body = new URLSearchParams({ [CSRF_FIELD]: csrf.token, ...fields });
+  // A member's form carries the token of their own staff session (decision 283); nobody's, the anonymous one.
+  const token = member ? (await getCsrfToken(new Request(app.origin + path, { headers: { Cookie: member.cookie } }))).token : csrf.token;
+  const body = new URLSearchParams({ [CSRF_FIELD]: token, ...fields });
   const res = await fetch(app.origin + path, {
     method: "POST",
     redirect: "manual",

@@ -345,6 +345,7 @@ describe("the pages render", () => {
     expect(html).toContain("Totals by location and day");
     expect(html).toContain('href="/admin/payments.csv"');
     expect(html).not.toContain("does not match");
+    expect(html).toMatch(/href="\/admin\/tenants\/\d+"/);
     const carl = (await listDeskLeads(handle.db, viewer(staff.deskA!), await query(staff.deskA!), LATER)).find((l) => l.name === "Carl Contact")!;
     const asDesk = (await call(leadLoader, staff.deskA!, `/admin/leads/${carl.key}`, { params: { leadKey: carl.key } })) as { data: Parameters<typeof AdminLead>[0]["loaderData"] };
     expect(renderToString(createElement(AdminLead, { loaderData: asDesk.data, actionData: undefined } as never))).toContain('name="note"');

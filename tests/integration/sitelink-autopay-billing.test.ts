@@ -8,7 +8,9 @@
  */
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { emailOutbox, leases, payments, sitelinkWrites } from "~/db/schema";
+import { auditEvents, emailOutbox, leases, locations, payments, sitelinkWrites } from "~/db/schema";
+import { refundDeskPayment } from "~/services/desk-tenants.server";
+import { SITELINK_REFUND_REFUSAL } from "~/storage-software/sitelink/tenants";
 import { runBilling } from "~/services/billing-run.server";
 import { placeMoveIn } from "~/services/move-in.server";
 import { getRental } from "~/services/rental.server";
@@ -176,6 +178,23 @@ describe("autopay where our gateway charges (option B)", () => {
     ).getTenantLease(String(lease.tenantId), String(lease.id)))!;
     expect(seen.balance).toBe(0);
     expect(seen.autopayDecline).toBeNull();
+  });
+
+  it("the console refuses to refund a payment booked in SiteLink (decision 280): nothing refunded, nothing written", async () => {
+    const refunds: string[] = [];
+    const inner = countingGateway();
+    setPaymentGatewayForTests({ ...inner, async refund(key) { refunds.push(key); return inner.refund(key); } });
+    const lease = await rentWithAutopay(bed.jacksonville);
+    siteLinkPostsCharges("L002");
+    await bill(lease.tenantId);
+    const paid = (await bed.handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, `autopay:${lease.id}:${DUE}`) }))!;
+    expect(paid.status).toBe("approved");
+    const owner = { staffId: 0, accountId: (await bed.handle.db.query.locations.findFirst({ where: eq(locations.id, bed.jacksonville.id) }))!.accountId, email: "owner@example.com", name: "Owner", role: "owner" as const, scope: { all: true as const }, factorAt: new Date(), sessionHash: "x", ip: null };
+    const outcome = await refundDeskPayment(bed.handle.db, owner, { paymentId: paid.id, now: DUE_NOW });
+    expect(outcome).toEqual({ ok: false, message: SITELINK_REFUND_REFUSAL, field: "paymentId" });
+    expect(refunds).toEqual([]);
+    expect((await bed.handle.db.query.payments.findFirst({ where: eq(payments.id, paid.id) }))!.status).toBe("approved");
+    expect(await bed.handle.db.select().from(auditEvents).where(eq(auditEvents.action, "payment.refunded"))).toHaveLength(0);
   });
 
   it("SiteLink does not answer the payment: read back, never sent blindly again; found -> recorded once", async () => {

@@ -13,10 +13,11 @@ import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
-import { auditEvents, locations, staffMembers, staffSessions } from "~/db/schema";
+import { auditEvents, emailOutbox, locations, staffMembers, staffSessions } from "~/db/schema";
 import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from "~/domain/staff-roles";
 import { acceptInvite, readInvite, staffCodeStep, staffPasswordStep, totpEnrolment } from "~/services/staff-auth.server";
-import { changeStaffAccess, endMemberSessions, setStaffDisabled } from "~/services/staff-admin.server";
+import { changeStaffAccess, endMemberSessions, inviteStaff, setStaffDisabled } from "~/services/staff-admin.server";
+import { readOutboxMail } from "~/services/email.server";
 import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, inviteByCommand, inviteThroughServer } from "~/services/staff-command.server";
 import { getStaffSession, loadSignedInStaff } from "~/services/staff-session.server";
 import type { SignedInStaff } from "~/services/staff-context.server";
@@ -143,6 +144,31 @@ describe("invitations", () => {
     // No server running (its port closed): the command falls back to the database itself.
     expect(await inviteThroughServer(file, { email: "x@example.com", role: "owner", locationIds: [] })).toBeNull();
     expect(await inviteThroughServer(path.join(dir, "none.json"), { email: "x@example.com", role: "owner", locationIds: [] })).toBeNull();
+  });
+});
+
+describe("an owner's invitation from the console", () => {
+  it("is e-mailed through the outbox (the link sealed until sent), and the link never enters the audit trail", async () => {
+    const owner = await enrolledMember();
+    const by = await signedIn(owner.fullCookie, at(1000));
+    const email = `invitee-${Date.now()}@example.com`;
+    const r = await inviteStaff(handle.db, { accountId, email, role: "front_desk", locationIds: [locationIds[0]!], origin: "https://www.example.com", now: at(2000), by });
+    if (!r.ok) throw new Error(JSON.stringify(r));
+    expect(r.outboxId).not.toBeNull();
+    const [mail] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.id, r.outboxId!));
+    expect(mail).toMatchObject({ to: email });
+    expect(readOutboxMail(mail!).text).toContain(r.link);
+    const token = r.link.split("/admin/invite/")[1]!;
+    expect(mail!.text).not.toContain(token);
+    const audit = await lastAudit("staff.invited");
+    expect(audit).toMatchObject({ staffId: owner.staffId, entityId: String(r.staffId), detail: { outboxId: r.outboxId } });
+    expect(JSON.stringify(audit)).not.toContain(token);
+    // The link in the e-mail opens the invitation.
+    expect(await readInvite(handle.db, token, at(3000))).toMatchObject({ state: "open" });
+    // The command prints its link and e-mails nothing.
+    const byCommand = await inviteByCommand(handle.db, { email: `cmd-${Date.now()}@example.com`, role: "owner", locationIds: [] }, at(4000));
+    expect(byCommand.ok).toBe(true);
+    expect((await handle.db.select().from(emailOutbox).where(sql`${emailOutbox.to} like 'cmd-%'`))).toHaveLength(0);
   });
 });
 

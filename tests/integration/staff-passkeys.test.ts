@@ -347,8 +347,10 @@ describe("the code page (route)", () => {
 
     const staffCookie = (await createStaffSession(handle.db, { staffId: m.staffId, now, passwordOnly: true })).split(";")[0]!;
     const pending = (await getStaffSession(handle.db, new Request("http://localhost/admin", { headers: { Cookie: staffCookie } }), now))!;
-    const csrf = await getCsrfToken(new Request("http://localhost/admin/sign-in/code"));
-    const cookie = `${staffCookie}; ${csrf.setCookie!.split(";")[0]}`;
+    // The code page's token is bound to the (password-only) staff session (decision 283).
+    const csrf = await getCsrfToken(new Request("http://localhost/admin/sign-in/code", { headers: { Cookie: staffCookie } }));
+    expect(csrf.setCookie).toBeNull();
+    const cookie = staffCookie;
     const page = await callRoute<{ passkeyOptions: string | null }>(codeLoader, handle.db, "/admin/sign-in/code", { init: { headers: { Cookie: cookie } } });
     const options = JSON.parse(page.data.passkeyOptions!) as { challenge: string; rpId: string; allowCredentials: Array<{ id: string }> };
     expect(options).toMatchObject({ rpId: site.id, allowCredentials: [{ id: auth.id }] });

@@ -22,7 +22,8 @@ export const savedCards = pgTable("saved_cards", {
   ...timestamps,
 });
 
-export const paymentStatuses = ["approved", "declined"] as const;
+/** "refunded": approved, then refunded in full from the back office (decision 280). */
+export const paymentStatuses = ["approved", "declined", "refunded"] as const;
 export const paymentSources = ["move_in", "portal", "prepay", "autopay"] as const;
 
 /**

@@ -1,4 +1,4 @@
-import { date, index, integer, pgTable, serial, text, timestamp } from "drizzle-orm/pg-core";
+import { date, index, integer, pgTable, primaryKey, serial, text, timestamp } from "drizzle-orm/pg-core";
 import { tenants } from "./tenant";
 import { leases } from "./lease";
 import { timestamps } from "./shared";
@@ -111,4 +111,23 @@ export const payLinks = pgTable(
     ...timestamps,
   },
   (t) => [index("pay_links_lease_idx").on(t.leaseId), index("pay_links_tenant_idx").on(t.tenantId)],
+);
+
+/**
+ * The bill-due reminders the billing run sent (issue 23, decision 281): one per lease and billing
+ * date, so a repeated or concurrent run sends none again. The row is written in the transaction that
+ * queues the e-mail (and creates its pay link).
+ */
+export const billReminders = pgTable(
+  "bill_reminders",
+  {
+    leaseId: integer()
+      .notNull()
+      .references(() => leases.id, { onDelete: "cascade" }),
+    billDate: date({ mode: "string" }).notNull(),
+    outboxId: integer().notNull(),
+    payLinkId: integer(),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.leaseId, t.billDate] })],
 );

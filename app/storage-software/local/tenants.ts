@@ -20,8 +20,8 @@ import { localDate } from "~/domain/calendar";
 import type { Payment, PaymentMethod, PrepayOffer, Tenants } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageValidationError } from "../errors";
-import { listLedger, postCharges, recordApprovedPayment, recordDeclinedPayment, type Executor } from "../shared/ledger";
-import { cardHolder, givenInput, sharedTenants, tenantRows, toPayment, type LeaseRow } from "../shared/tenants";
+import { listLedger, postCharges, postRefundLine, recordApprovedPayment, recordDeclinedPayment, type Executor } from "../shared/ledger";
+import { cardHolder, givenInput, idOf, sharedTenants, tenantRows, toPayment, type LeaseRow } from "../shared/tenants";
 
 
 
@@ -57,10 +57,13 @@ export async function domainLedger(ex: Executor, leaseId: number): Promise<Domai
   return lines.map((l) => ({ id: l.id, kind: l.kind, amount: l.amount, tax: l.tax, entryDate: l.entryDate, periodStart: l.periodStart }));
 }
 
-/** Recomputes paid-through and next due from the ledger (never moving them back). */
-export async function refreshPaidThrough(tx: Executor, lease: LeaseRow): Promise<void> {
+/**
+ * Recomputes paid-through and next due from the ledger (never moving them back, except after a refund:
+ * `allowBack`, the money that paid those months was given back).
+ */
+export async function refreshPaidThrough(tx: Executor, lease: LeaseRow, allowBack = false): Promise<void> {
   const computed = paidThrough(lease.moveInDate, await domainLedger(tx, lease.id));
-  if (computed.paidThroughDate > lease.paidThroughDate) {
+  if (computed.paidThroughDate > lease.paidThroughDate || (allowBack && computed.paidThroughDate !== lease.paidThroughDate)) {
     await tx
       .update(leases)
       .set({ paidThroughDate: computed.paidThroughDate, nextDueDate: computed.nextDueDate, updatedAt: new Date() })
@@ -172,6 +175,48 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
 
     makePayment(input) {
       return pay({ ...input, source: "portal" });
+    },
+
+    async refundPayment(input) {
+      const id = idOf(input.paymentId);
+      const row = id === null ? undefined : await db.query.payments.findFirst({ where: eq(payments.id, id) });
+      const lease = row?.leaseId != null ? await leaseRow(db, input.tenantId, String(row.leaseId)) : null;
+      if (!row || !lease) return { kind: "refused", message: "No such payment at this location." };
+      if (row.status === "refunded") return { kind: "already_refunded" };
+      if (row.status !== "approved") return { kind: "refused", message: "A declined payment took no money: there is nothing to refund." };
+      const gateway = getPaymentGateway();
+      const done = await gateway.refund(row.idempotencyKey);
+      if (!done.refunded) {
+        // The gateway refunds a charge once: "not refunded" for a charge it approved means it was
+        // refunded already (a double submit, or a refund whose recording failed), so record it now.
+        const charge = await gateway.lookup(row.idempotencyKey);
+        if (charge?.status !== "approved") {
+          return { kind: "refused", message: "The payment gateway has no record of this charge, so nothing was refunded. Refund it in the gateway's own dashboard." };
+        }
+      }
+      const entryDate = localDate(input.now, await timeZone());
+      return db.transaction(async (tx) => {
+        const locked = (await leaseRow(tx, input.tenantId, String(row.leaseId), true))!;
+        const [current] = await tx.select().from(payments).where(eq(payments.id, row.id)).for("update");
+        if (current?.status !== "approved") return { kind: "already_refunded" as const };
+        const balanceBefore = balanceOf(await domainLedger(tx, locked.id));
+        await tx.update(payments).set({ status: "refunded", updatedAt: input.now }).where(eq(payments.id, row.id));
+        const ledgerEntryId = await postRefundLine(tx, {
+          leaseId: locked.id,
+          tenantId: locked.tenantId,
+          paymentId: row.id,
+          amount: row.amount,
+          entryDate,
+          description: `Refund of card payment ${row.id} (${row.cardBrand} ending ${row.cardLast4})`,
+          now: input.now,
+        });
+        if (ledgerEntryId === null) throw new Error(`Payment ${row.id} was approved but its refund line is already posted`);
+        await refreshPaidThrough(tx, locked, true);
+        const balanceAfter = balanceOf(await domainLedger(tx, locked.id));
+        const change = { paymentId: row.id, leaseId: locked.id, amount: row.amount, ledgerEntryId, entryDate, balanceBefore, balanceAfter };
+        await input.record(tx, change);
+        return { kind: "refunded" as const, change };
+      });
     },
 
     async quotePrepay(tenantId, leaseId, months) {

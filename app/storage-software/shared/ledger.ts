@@ -133,6 +133,39 @@ export async function recordApprovedPayment(db: Executor, input: ApprovedPayment
   return (db as Database).transaction((tx) => run(tx));
 }
 
+/** The posting key of the line reversing a refunded payment (one per payment, so a refund posts once). */
+export const refundPostingKey = (paymentId: number) => `refund:${paymentId}`;
+
+/**
+ * Posts the ledger line reversing a refunded payment (decision 280): a payment line of minus the
+ * amount on the refund's local day, so the balance owes it again and each day's payment lines still
+ * add up to the money taken less the money given back that day. Not linked by `paymentId` (that is
+ * the payment's own line, its receipt); its posting key names the payment. Idempotent: returns null
+ * when the payment's reversal is already posted.
+ */
+export async function postRefundLine(
+  db: Executor,
+  input: { leaseId: number; tenantId: number; paymentId: number; amount: number; entryDate: string; description: string; now: Date },
+): Promise<number | null> {
+  if (!Number.isInteger(input.amount) || input.amount <= 0) throw new Error(`A refund must be a positive number of cents: ${input.amount}`);
+  const [line] = await db
+    .insert(ledgerEntries)
+    .values({
+      leaseId: input.leaseId,
+      tenantId: input.tenantId,
+      kind: "payment",
+      description: input.description,
+      amount: -input.amount,
+      tax: 0,
+      entryDate: input.entryDate,
+      postingKey: refundPostingKey(input.paymentId),
+      postedAt: input.now,
+    })
+    .onConflictDoNothing({ target: [ledgerEntries.leaseId, ledgerEntries.postingKey] })
+    .returning({ id: ledgerEntries.id });
+  return line?.id ?? null;
+}
+
 /** Records a declined attempt (no ledger line: nothing was paid). Idempotent on the key. */
 export async function recordDeclinedPayment(
   db: Executor,

@@ -77,6 +77,10 @@ function phoneFields(record: Row, cellPhone: string): OwnedFields {
 }
 
 
+/** Why a SiteLink location's payment is not refunded from the console (decision 280). */
+export const SITELINK_REFUND_REFUSAL =
+  "Payments at this location are booked in SiteLink, so refund them in SiteLink (its own refund keeps its ledger right). Nothing was refunded here.";
+
 export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
   const now = deps.now ?? (() => new Date());
@@ -587,6 +591,11 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     },
     listSavedCards: local.listSavedCards,
     getReceipt: local.getReceipt,
+    // The payment is booked in SiteLink: reversing it there is SiteLink's own refund, which the port
+    // does not call (decision 280). Refusing leaves both SiteLink and the card untouched.
+    async refundPayment() {
+      return { kind: "refused" as const, message: SITELINK_REFUND_REFUSAL };
+    },
     async makePayment(input) {
       return pay({ ...input, source: "portal" });
     },
