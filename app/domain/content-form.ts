@@ -193,3 +193,33 @@ export function displayValue(value: unknown): string {
 export function conflictMessage(label: string, theirs: unknown, yours: unknown): string {
   return `Someone else changed ${label} to «${displayValue(theirs)}» since you opened this page; yours was «${displayValue(yours)}». Choose which to keep.`;
 }
+
+/** The location details page's forms: one per group of the location's fields. */
+export const LOCATION_GROUPS = {
+  "location-contact": { legend: "Name, status and contact", fields: ["name", "status", "phoneNumber", "sms", "email", "externalPaymentLink"] },
+  "location-links": {
+    legend: "Social and review links",
+    fields: ["facebook", "yelp", "google", "twitter", "sparefoot", "linkedin", "instagram", "googleReviewLink", "yelpReviewLink", "facebookReviewLink"],
+  },
+  "location-messages": { legend: "Messages", fields: ["rentalSuccessMessage", "reservationSuccessMessage", "moveOutConfirmationMessage", "autopayTerms"] },
+  "location-meta": { legend: "Search engines", fields: ["metaTitle", "metaTagline", "metaDescription"] },
+  "location-flags": {
+    legend: "Unit types and charges shown",
+    fields: ["isShowOnlySpecificUnitTypes", "specificUnitTypesToShow", "isShowExtraChargesAtCheckout", "isHideExtraChargesForParkingOrOffice", "hasMatchOnLocationPageFilter"],
+  },
+  "location-settings": { legend: "Location settings (JSON)", fields: ["globalSettings"] },
+} as const satisfies Record<string, { legend: string; fields: readonly string[] }>;
+
+/** The fields each console content page edits (one form a record). */
+export const UNIT_TYPE_FIELDS = ["isHiddenOnline", "promotion", "description"] as const;
+export const WEBSITE_GROUPS = {
+  "website-general": { legend: "Website name and analytics", fields: ["websiteName", "analyticsId"] },
+  "website-templates": { legend: "Unit page title and description", fields: ["unitPageTitle", "unitPageMeta"] },
+  "website-code": { legend: "Custom code", fields: ["customCss", "customJs", "customHeaderCode", "customBodyCode"] },
+} as const satisfies Record<string, { legend: string; fields: readonly string[] }>;
+export const COMPANY_FIELDS = ["name", "tagline", "companyInformation", "privacyPolicy"] as const;
+export const PAGE_FIELDS = ["title", "metaTitle", "metaDescription", "content"] as const;
+export const CONTENT_ITEM_FIELDS = ["tag", "title", "content"] as const;
+export const MENU_ITEM_FIELDS = ["name", "url", "parentId", "isInternal", "isTargetBlank"] as const;
+export const REDIRECT_FIELDS = ["fromPath", "toPath", "statusCode", "isForced"] as const;
+export const OLD_DOMAIN_FIELDS = ["hostname", "locationId"] as const;

@@ -5,7 +5,8 @@ import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentAction
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, COMPANY_FIELDS, COMPANY_TARGETS, companyPage, doneOf, requireAccountWide } from "~/services/content-pages.server";
+import { answerContentForm, COMPANY_TARGETS, companyPage, doneOf, requireAccountWide } from "~/services/content-pages.server";
+import { COMPANY_FIELDS } from "~/domain/content-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 

@@ -5,7 +5,8 @@ import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/c
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { submitContentForm, type FormRecord } from "~/services/content-editor.server";
-import { answerContentForm, CONTENT_ITEM_FIELDS, doneOf, faqsPage, faqsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { answerContentForm, doneOf, faqsPage, faqsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { CONTENT_ITEM_FIELDS } from "~/domain/content-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 

@@ -5,7 +5,8 @@ import { CONTENT_DONE, DraftNote, ImageFieldNote, LocationContentNav, RecordForm
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, LOCATION_GROUPS, locationDetailsPage, locationDetailsTargets } from "~/services/content-pages.server";
+import { answerContentForm, doneOf, locationDetailsPage, locationDetailsTargets } from "~/services/content-pages.server";
+import { LOCATION_GROUPS } from "~/domain/content-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { notFound } from "~/services/http.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";

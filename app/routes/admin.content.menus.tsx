@@ -5,7 +5,8 @@ import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/c
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, MENU_ITEM_FIELDS, menusPage, menusTargets, requireAccountWide } from "~/services/content-pages.server";
+import { answerContentForm, doneOf, menusPage, menusTargets, requireAccountWide } from "~/services/content-pages.server";
+import { MENU_ITEM_FIELDS } from "~/domain/content-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 

@@ -5,7 +5,8 @@ import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/c
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, OLD_DOMAIN_FIELDS, REDIRECT_FIELDS, redirectsPage, redirectsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { answerContentForm, doneOf, redirectsPage, redirectsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { OLD_DOMAIN_FIELDS, REDIRECT_FIELDS } from "~/domain/content-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 

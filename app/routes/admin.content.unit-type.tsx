@@ -5,7 +5,8 @@ import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentAction
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, UNIT_TYPE_FIELDS, UNIT_TYPE_TARGETS, unitTypePage } from "~/services/content-pages.server";
+import { answerContentForm, doneOf, UNIT_TYPE_TARGETS, unitTypePage } from "~/services/content-pages.server";
+import { UNIT_TYPE_FIELDS } from "~/domain/content-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { notFound } from "~/services/http.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";

@@ -5,7 +5,8 @@ import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentAction
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { saveAnnouncementBar, submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, requireAccountWide, WEBSITE_GROUPS, websitePage, websiteTargets } from "~/services/content-pages.server";
+import { answerContentForm, doneOf, requireAccountWide, websitePage, websiteTargets } from "~/services/content-pages.server";
+import { WEBSITE_GROUPS } from "~/domain/content-form";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 

@@ -4,6 +4,7 @@
  * `submitContentForm` (app/services/content-editor.server.ts). Scope: a record outside the member's
  * locations is not found (404); account-wide pages need an owner (decision 303).
  */
+import { COMPANY_FIELDS, CONTENT_ITEM_FIELDS, LOCATION_GROUPS, MENU_ITEM_FIELDS, OLD_DOMAIN_FIELDS, PAGE_FIELDS, REDIRECT_FIELDS, UNIT_TYPE_FIELDS, WEBSITE_GROUPS } from "~/domain/content-form";
 import { data, redirect } from "react-router";
 import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
@@ -59,28 +60,11 @@ function formFields(entity: EditableEntityName, except: readonly string[] = []):
 // ---- locations ----------------------------------------------------------------------------------
 
 /** The location page's forms: each a group of the location's fields. */
-export const LOCATION_GROUPS = {
-  "location-contact": { legend: "Name, status and contact", fields: ["name", "status", "phoneNumber", "sms", "email", "externalPaymentLink"] },
-  "location-links": {
-    legend: "Social and review links",
-    fields: ["facebook", "yelp", "google", "twitter", "sparefoot", "linkedin", "instagram", "googleReviewLink", "yelpReviewLink", "facebookReviewLink"],
-  },
-  "location-messages": { legend: "Messages", fields: ["rentalSuccessMessage", "reservationSuccessMessage", "moveOutConfirmationMessage", "autopayTerms"] },
-  "location-meta": { legend: "Search engines", fields: ["metaTitle", "metaTagline", "metaDescription"] },
-  "location-flags": {
-    legend: "Unit types and charges shown",
-    fields: ["isShowOnlySpecificUnitTypes", "specificUnitTypesToShow", "isShowExtraChargesAtCheckout", "isHideExtraChargesForParkingOrOffice", "hasMatchOnLocationPageFilter"],
-  },
-  "location-settings": { legend: "Location settings (JSON)", fields: ["globalSettings"] },
-} as const satisfies Record<string, { legend: string; fields: readonly string[] }>;
-
 const ADDRESS_FIELDS = formFields("address");
 const HOURS_ITEM_FIELDS = ["days", "open", "close", "isOpen24Hours", "isClosed"] as const;
 const HOURS_BLOCK_FIELDS = ["isAvailable", "displayText"] as const;
 const SPECIAL_HOURS_FIELDS = ["date", "label", "isClosed", "open", "close"] as const;
 const AMENITY_FIELDS = ["label", "description"] as const;
-export const UNIT_TYPE_FIELDS = ["isHiddenOnline", "promotion", "description"] as const;
-
 async function addressIdOf(db: Database, locationId: number): Promise<number | null> {
   const [row] = await db.select({ id: addresses.id }).from(addresses).where(eq(addresses.locationId, locationId)).limit(1);
   return row?.id ?? null;
@@ -213,12 +197,6 @@ async function websiteIdOf(db: Database, staff: SignedInStaff): Promise<number> 
   return id;
 }
 
-export const WEBSITE_GROUPS = {
-  "website-general": { legend: "Website name and analytics", fields: ["websiteName", "analyticsId"] },
-  "website-templates": { legend: "Unit page title and description", fields: ["unitPageTitle", "unitPageMeta"] },
-  "website-code": { legend: "Custom code", fields: ["customCss", "customJs", "customHeaderCode", "customBodyCode"] },
-} as const satisfies Record<string, { legend: string; fields: readonly string[] }>;
-
 export async function websitePage(db: Database, staff: SignedInStaff) {
   const websiteId = await websiteIdOf(db, staff);
   const website = await readEffectiveRecord(db, staff, "website", websiteId);
@@ -240,8 +218,6 @@ export function websiteTargets(): Record<string, EditTarget> {
   return Object.fromEntries(Object.entries(WEBSITE_GROUPS).map(([key, g]) => [key, { entity: "website", fields: g.fields }]));
 }
 
-export const COMPANY_FIELDS = ["name", "tagline", "companyInformation", "privacyPolicy"] as const;
-
 export async function companyPage(db: Database, staff: SignedInStaff) {
   const account = await readEffectiveRecord(db, staff, "account", staff.accountId);
   if (!account) throw notFound(consoleHeaders());
@@ -250,8 +226,6 @@ export async function companyPage(db: Database, staff: SignedInStaff) {
 
 export const COMPANY_TARGETS: Record<string, EditTarget> = { account: { entity: "account", fields: COMPANY_FIELDS } };
 
-export const PAGE_FIELDS = ["title", "metaTitle", "metaDescription", "content"] as const;
-
 export async function pagesPage(db: Database, staff: SignedInStaff) {
   const rows = await listEffectiveRecords(db, staff, "page", { column: "accountId", value: staff.accountId });
   const slugs = new Map((await db.select({ id: pages.id, slug: pages.slug }).from(pages).where(eq(pages.accountId, staff.accountId))).map((p) => [p.id, p.slug]));
@@ -259,8 +233,6 @@ export async function pagesPage(db: Database, staff: SignedInStaff) {
 }
 
 export const PAGE_TARGETS: Record<string, EditTarget> = { page: { entity: "page", fields: PAGE_FIELDS } };
-
-export const CONTENT_ITEM_FIELDS = ["tag", "title", "content"] as const;
 
 export async function faqsPage(db: Database, staff: SignedInStaff) {
   const rows = await listEffectiveRecords(db, staff, "contentItem", { column: "accountId", value: staff.accountId });
@@ -277,8 +249,6 @@ export async function faqsTargets(db: Database, staff: SignedInStaff): Promise<R
   const last = rows.reduce((m, r) => Math.max(m, Number(r.values.index ?? 0)), 0);
   return { contentItem: { entity: "contentItem", fields: CONTENT_ITEM_FIELDS, createValues: { accountId: staff.accountId, index: last + 10 }, siblings: ["accountId", "tag"] } };
 }
-
-export const MENU_ITEM_FIELDS = ["name", "url", "parentId", "isInternal", "isTargetBlank"] as const;
 
 export async function menusPage(db: Database, staff: SignedInStaff) {
   const websiteId = await websiteIdOf(db, staff);
@@ -336,9 +306,6 @@ function menuNestingProblems(items: Awaited<ReturnType<typeof listEffectiveRecor
   if (record.id != null && items.some((i) => i.values.parentId === record.id)) return { parentId: "This item has items under it: move them first (menus have one level)." };
   return {};
 }
-
-export const REDIRECT_FIELDS = ["fromPath", "toPath", "statusCode", "isForced"] as const;
-export const OLD_DOMAIN_FIELDS = ["hostname", "locationId"] as const;
 
 export async function redirectsPage(db: Database, staff: SignedInStaff) {
   const websiteId = await websiteIdOf(db, staff);
