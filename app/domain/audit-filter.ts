@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 /**
- * The audit trail's filter (issue 23): a date range (UTC calendar dates), a staff member, an action,
+ * The audit trail's filter (issue 23): a date range (calendar dates of the account's time zone), a staff member, an action,
  * a location and the page, read from the query string (a GET form: works without JavaScript, and the
  * CSV link carries the same query). Pure.
  */

@@ -1,3 +1,4 @@
+import { TZDate } from "@date-fns/tz";
 /**
  * Calendar dates: "YYYY-MM-DD" strings, free of the process's time zone. The one module for them
  * (billing periods, the move-in quote, reservations, the portal). Pure: the caller passes `now`
@@ -47,4 +48,10 @@ export function formatDate(iso: IsoDate): string {
 /** Whole calendar months from `from` to `to` (day of month ignored): 2026-11-30 → 2026-12-01 is 1. */
 export function calendarMonthsBetween(from: IsoDate, to: IsoDate): number {
   return differenceInCalendarMonths(toDate(to), toDate(from));
+}
+
+/** The instant a local calendar date begins in `timeZone` (midnight there; DST-aware). */
+export function startOfLocalDay(date: IsoDate, timeZone: string): Date {
+  const [y, m, d] = date.split("-").map(Number) as [number, number, number];
+  return new Date(new TZDate(y, m - 1, d, 0, 0, 0, timeZone).getTime());
 }

@@ -6,7 +6,8 @@ import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { countPublishAction } from "~/services/changeset-publish.server";
 import { revertableFields, revertAuditedField } from "~/services/changes-page.server";
 import { AUDIT_PAGE_SIZE, auditFilterQuery, parseAuditFilter, type AuditFilterErrors } from "~/domain/audit-filter";
-import { auditFilterChoices, listAuditEvents } from "~/services/audit-trail.server";
+import { auditFilterChoices, auditTimeZone, listAuditEvents } from "~/services/audit-trail.server";
+import { formatDeskTime } from "~/domain/desk-time";
 import { requireFreshFactor } from "~/services/staff-admin.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -17,7 +18,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(staff, "audit.view");
   requireFreshFactor(staff, request, clockNow());
   const { filter, errors } = parseAuditFilter(new URL(request.url).searchParams);
-  const [{ rows, total }, choices] = await Promise.all([listAuditEvents(context.db, staff.accountId, filter), auditFilterChoices(context.db, staff.accountId)]);
+  // Dates and times in the account's time zone (its first live location's), as the desk's lists.
+  const timeZone = await auditTimeZone(context.db, staff.accountId);
+  const [{ rows, total }, choices] = await Promise.all([listAuditEvents(context.db, staff.accountId, filter, timeZone), auditFilterChoices(context.db, staff.accountId)]);
   const csrf = await getCsrfToken(request);
   return data(
     {
@@ -28,9 +31,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       total,
       choices,
       query: auditFilterQuery(filter),
+      timeZone,
       rows: rows.map((r) => ({
         ...r,
         at: r.at.toISOString(),
+        when: formatDeskTime(r.at, timeZone),
         revertable: revertableFields(r.action, r.entity, r.entityId, Object.keys(r.changes ?? {})),
       })),
     },
@@ -76,7 +81,7 @@ function describe(changes: Record<string, { before: unknown; after: unknown }> |
 }
 
 export default function AuditTrail({ loaderData, actionData }: Route.ComponentProps) {
-  const { filter, total, choices, rows } = loaderData;
+  const { filter, total, choices, rows, timeZone } = loaderData;
   const errors: AuditFilterErrors = loaderData.errors;
   const pages = Math.max(1, Math.ceil(total / AUDIT_PAGE_SIZE));
   const err = (k: keyof AuditFilterErrors) => (errors[k] ? { "aria-invalid": true as const, "aria-describedby": `audit-${k}-error` } : {});
@@ -93,12 +98,12 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
       <FormMessage tone="success" message={loaderData.reverted ? "The field's earlier value is in the draft: publish it on the Changes page." : null} />
       <form method="get" action="/admin/audit" className="console-filter" aria-label="Filter the audit trail">
         <div className="console-field">
-          <label htmlFor="audit-from">From (UTC date)</label>
+          <label htmlFor="audit-from">From (date, {timeZone})</label>
           <input id="audit-from" name="from" type="date" defaultValue={filter.from ?? ""} {...err("from")} />
           {msg("from")}
         </div>
         <div className="console-field">
-          <label htmlFor="audit-to">To (UTC date)</label>
+          <label htmlFor="audit-to">To (date, {timeZone})</label>
           <input id="audit-to" name="to" type="date" defaultValue={filter.to ?? ""} {...err("to")} />
           {msg("to")}
         </div>
@@ -151,7 +156,7 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
         </caption>
         <thead>
           <tr>
-            <th scope="col">When (UTC)</th>
+            <th scope="col">When ({timeZone})</th>
             <th scope="col">Who</th>
             <th scope="col">Address</th>
             <th scope="col">Action</th>
@@ -163,7 +168,9 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
           {rows.length ? (
             rows.map((r) => (
               <tr key={r.id}>
-                <td>{r.at.slice(0, 19).replace("T", " ")}</td>
+                <td>
+                  <time dateTime={r.at}>{r.when}</time>
+                </td>
                 <td>{r.actor}</td>
                 <td>{r.ip ?? ""}</td>
                 <td>{r.action}</td>

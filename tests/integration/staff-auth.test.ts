@@ -25,6 +25,10 @@ import { loader as staffLoader } from "~/routes/admin.staff";
 import { loader as notFoundLoader } from "~/routes/admin.not-found";
 import { loader as homeLoader } from "~/routes/admin._index";
 import { loader as auditCsvLoader } from "~/routes/admin.audit[.]csv";
+import { loader as auditLoader } from "~/routes/admin.audit";
+import { auditTimeZone } from "~/services/audit-trail.server";
+import { recordAudit } from "~/services/audit.server";
+import { localDate } from "~/domain/calendar";
 import { createTestDatabase } from "./db";
 import { callLayouts, callRoute } from "./route-helpers";
 
@@ -350,7 +354,8 @@ describe("the audit trail's CSV", () => {
     const owner = await enrolledMember("owner", [], new Date());
     // A failed sign-in whose typed e-mail starts like a formula.
     await staffPasswordStep(handle.db, { accountId, email: "=HYPERLINK(1)@example.com", password: "x", ip: "10.9.0.1", now: new Date() });
-    const res = await callRoute(auditCsvLoader, handle.db, `/admin/audit.csv?action=staff.sign_in_failed&from=${new Date().toISOString().slice(0, 10)}`, { init: { headers: { Cookie: owner.fullCookie } } });
+    const today = localDate(new Date(), await auditTimeZone(handle.db, accountId));
+    const res = await callRoute(auditCsvLoader, handle.db, `/admin/audit.csv?action=staff.sign_in_failed&from=${today}`, { init: { headers: { Cookie: owner.fullCookie } } });
     const body = await res.response!.text();
     expect(res.response!.headers.get("Content-Type")).toContain("text/csv");
     const lines = body.trim().split("\r\n").slice(1);
@@ -358,6 +363,24 @@ describe("the audit trail's CSV", () => {
     expect(lines.every((l) => l.includes("staff.sign_in_failed"))).toBe(true);
     expect(body).toContain("'=hyperlink(1)@example.com");
     expect(await lastAudit("audit.exported")).toMatchObject({ staffId: owner.staffId, detail: { rows: lines.length, filter: { action: "staff.sign_in_failed" } } });
+  });
+});
+
+describe("the audit trail's dates", () => {
+  it("are the account's calendar dates (its first live location's time zone), and its times are shown there", async () => {
+    const owner = await enrolledMember("owner", [], new Date());
+    const zone = await auditTimeZone(handle.db, accountId);
+    expect(zone).toBe("America/New_York");
+    // 03:30 UTC on Nov 21 is still Nov 20 in New York (22:30 EST); 05:30 UTC is Nov 21 there.
+    const action = "test.tz_check";
+    await recordAudit(handle.db, { accountId, staffId: null, actor: "test", ip: null, action, at: new Date("2026-11-21T03:30:00Z") });
+    await recordAudit(handle.db, { accountId, staffId: null, actor: "test", ip: null, action, at: new Date("2026-11-21T05:30:00Z") });
+    const page = (q: string) => callRoute<{ rows: Array<{ at: string; when: string }>; timeZone: string }>(auditLoader, handle.db, `/admin/audit?action=${action}${q}`, { init: { headers: { Cookie: owner.fullCookie } } });
+    const nov20 = await page("&from=2026-11-20&to=2026-11-20");
+    expect(nov20.data.rows.map((r) => r.at)).toEqual(["2026-11-21T03:30:00.000Z"]);
+    expect(nov20.data.rows[0]!.when).toMatch(/Nov 20, 2026, 10:30\s?PM EST/);
+    const nov21 = await page("&from=2026-11-21&to=2026-11-21");
+    expect(nov21.data.rows.map((r) => r.at)).toEqual(["2026-11-21T05:30:00.000Z"]);
   });
 });
 
