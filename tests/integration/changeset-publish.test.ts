@@ -271,12 +271,12 @@ describe("the console's pages, without JavaScript (plain forms over HTTP)", () =
     const minted = await getCsrfToken(new Request("http://localhost/admin"));
     csrf = { cookie: minted.setCookie!.split(";")[0]!, token: minted.token };
   });
-  const post = (path: string, fields: Record<string, string>, member: TestStaffMember) =>
+  const post = async (path: string, fields: Record<string, string>, member: TestStaffMember) =>
     fetch(app.origin + path, {
       method: "POST",
       redirect: "manual",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: `${csrf.cookie}; ${member.cookie}`, Referer: app.origin + path },
-      body: new URLSearchParams({ [CSRF_FIELD]: csrf.token, ...fields }),
+      body: new URLSearchParams({ [CSRF_FIELD]: (await getCsrfToken(new Request(app.origin + path, { headers: { Cookie: member.cookie } }))).token, ...fields }),
     });
   /** The page's HTML without React's text separators (`<!-- -->`). */
   const html = async (path: string, member: TestStaffMember) => (await (await fetch(app.origin + path, { headers: { Cookie: `${csrf.cookie}; ${member.cookie}` } })).text()).replaceAll("<!-- -->", "");

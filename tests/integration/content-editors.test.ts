@@ -66,7 +66,9 @@ async function get(path: string, member: TestStaffMember) {
 
 /** A form post as a browser without JavaScript sends it (fields repeated for checkbox groups). */
 async function post(path: string, fields: Array<[string, string]> | Record<string, string>, member: TestStaffMember) {
-  const body = new URLSearchParams([[CSRF_FIELD, csrf.token], ...(Array.isArray(fields) ? fields : Object.entries(fields))]);
+  // The console's forms carry the token of the member's own staff session (decision 283).
+  const token = (await getCsrfToken(new Request(app.origin + path, { headers: { Cookie: member.cookie } }))).token;
+  const body = new URLSearchParams([[CSRF_FIELD, token], ...(Array.isArray(fields) ? fields : Object.entries(fields))]);
   const res = await fetch(app.origin + path, {
     method: "POST",
     redirect: "manual",

@@ -45,7 +45,7 @@ type Upload = { name: string; type: string; bytes: Uint8Array };
 
 async function post(path: string, fields: Record<string, string>, member: TestStaffMember, file?: Upload) {
   const body = new FormData();
-  body.set(CSRF_FIELD, csrf.token);
+  body.set(CSRF_FIELD, (await getCsrfToken(new Request(app.origin + path, { headers: { Cookie: member.cookie } }))).token);
   for (const [k, v] of Object.entries(fields)) body.set(k, v);
   if (file) body.set("file", new File([new Uint8Array(file.bytes)], file.name, { type: file.type }));
   const res = await fetch(app.origin + path, { method: "POST", redirect: "manual", headers: { Cookie: `${csrf.cookie}; ${member.cookie}`, Referer: app.origin + path }, body });

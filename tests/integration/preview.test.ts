@@ -49,7 +49,7 @@ async function post(path: string, cookie: string, form: Record<string, string>) 
   const r = await fetch(server.origin + path, {
     method: "POST",
     headers: { Cookie: `${cookie}; ${csrf.cookie}`, "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
-    body: new URLSearchParams({ [CSRF_FIELD]: csrf.token, ...form }).toString(),
+    body: new URLSearchParams({ [CSRF_FIELD]: (await getCsrfToken(new Request(server.origin + path, { headers: { Cookie: `${cookie}; ${csrf.cookie}` } }))).token, ...form }).toString(),
     redirect: "manual",
   });
   return { status: r.status, headers: r.headers, body: await r.text() };
