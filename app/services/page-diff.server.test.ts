@@ -3,19 +3,21 @@ import { lineDiff, pageText, sitemapPaths } from "./page-diff.server";
 import { isPreviewablePath, previewReturnPath } from "~/domain/preview";
 
 describe("pageText", () => {
-  it("keeps the title, the description and the visible text of main, one line per block or table row", () => {
+  it("keeps the title, the description and the visible text of the body (menus and footer too, the preview banner left out), one line per block or table row", () => {
     const html = `<!doctype html><html><head><title>Lumberton | Storage</title><meta name="description" content="Drive-up units"><script>var x = 1</script></head>
-      <body><header><nav>Menu</nav></header><section aria-label="Preview"><p>Banner</p></section>
+      <body><header><nav>Menu</nav></header><section class="preview-banner" aria-label="Preview"><p>Banner</p></section>
       <main><h1>Lumberton  &amp; more</h1><p>Open <strong>late</strong></p><div hidden>secret</div><span aria-hidden="true">icon</span>
       <table><tr><th scope="row">Sat</th><td>9:00 AM – 2:00 PM</td></tr></table><img src="/a.webp" alt="The gate"><script type="application/ld+json">{}</script>
       <style>.x{}</style></main><footer>Footer</footer></body></html>`;
     expect(pageText(html).split("\n")).toEqual([
       "Title: Lumberton | Storage",
       "Description: Drive-up units",
+      "Menu",
       "Lumberton & more",
       "Open late",
       "Sat · 9:00 AM – 2:00 PM",
       "The gate",
+      "Footer",
     ]);
   });
 });

@@ -7,7 +7,7 @@
  * counted). Each page is rendered twice through the server's own request handler, without HTTP
  * (`RenderPublicPage`, given by server/app.ts on the request context): once live, once inside
  * `withDraftApplied` (the same mechanism as preview mode, rolled back). Its text is the page's title,
- * its meta description and the visible text of <main>, one line per block; the two texts are compared
+ * its meta description and the visible text of <body> (less the preview banner), one line per block; the two texts are compared
  * line by line with jsdiff.
  */
 import { diffLines } from "diff";
@@ -30,8 +30,9 @@ const BLOCK = new Set([
 const INVISIBLE = new Set(["script", "style", "template", "noscript", "svg", "head", "select"]);
 
 /**
- * The text a visitor reads on a page: "Title: …", "Description: …", then the visible text of <main>,
- * one line per block or table row (whitespace collapsed; hidden elements, scripts and styles left out;
+ * The text a visitor reads on a page: "Title: …", "Description: …", then the visible text of <body>
+ * (the announcement bar, the menus and the footer too, so a menu change lists every page it shows on;
+ * the preview banner left out), one line per block or table row (whitespace collapsed; hidden elements, scripts and styles left out;
  * an image by its alt text).
  */
 export function pageText(html: string): string {
@@ -53,8 +54,8 @@ export function pageText(html: string): string {
       onopentag(name, attrs) {
         if (name === "title") inTitle = true;
         if (name === "meta" && attrs.name === "description") description = attrs.content ?? "";
-        if (name === "main") inMain++;
-        const hides = INVISIBLE.has(name) || "hidden" in attrs || attrs["aria-hidden"] === "true";
+        if (name === "body") inMain++;
+        const hides = INVISIBLE.has(name) || "hidden" in attrs || attrs["aria-hidden"] === "true" || (attrs.class ?? "").split(/\s+/).includes("preview-banner");
         hidden.push(hides);
         if (hides) hiddenDepth++;
         if (inMain > 0 && hiddenDepth === 0) {
@@ -72,7 +73,7 @@ export function pageText(html: string): string {
         if (name === "title") inTitle = false;
         if (hidden.pop()) hiddenDepth--;
         if (inMain > 0 && hiddenDepth === 0 && BLOCK.has(name)) flush();
-        if (name === "main" && inMain > 0) {
+        if (name === "body" && inMain > 0) {
           flush();
           inMain--;
         }
