@@ -1,4 +1,5 @@
 import { data, Form, redirect } from "react-router";
+import { GONE_OR_OUT_OF_SCOPE } from "~/services/http.server";
 import type { Route } from "./+types/admin.audit";
 import { adminMeta, CsrfInput, FormMessage } from "~/components/admin/console";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
@@ -60,7 +61,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const key = `${eventId}:${field}`;
   const limit = await countPublishAction(context.db, staff, now);
   if (!limit.allowed) return data({ key, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.` }, { status: 429, headers: consoleHeaders() });
-  if (!Number.isSafeInteger(eventId) || eventId <= 0) return data({ key, message: "That change cannot be reverted from here." }, { status: 404, headers: consoleHeaders() });
+  if (!Number.isSafeInteger(eventId) || eventId <= 0) return data({ key, message: "That change cannot be reverted from here." }, { status: GONE_OR_OUT_OF_SCOPE, headers: consoleHeaders() });
   const result = await revertAuditedField(context.db, staff, { eventId, field });
   if (result.ok) {
     const back = new URL(request.url);

@@ -4,6 +4,7 @@
  * versions, and the time zones a publish can be scheduled in. A manager sees the changes at their
  * locations; the others are only counted (their records are not named).
  */
+import { GONE_OR_OUT_OF_SCOPE } from "./http.server";
 import { and, eq, inArray } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { tz } from "@date-fns/tz";
@@ -179,7 +180,7 @@ export async function revertAuditedField(db: Database, staff: SignedInStaff, inp
     .from(auditEvents)
     .where(and(eq(auditEvents.id, input.eventId), eq(auditEvents.accountId, staff.accountId)));
   const change = event?.changes?.[input.field];
-  if (!event || !change || !revertableFields(event.action, event.entity, event.entityId, [input.field]).length) return { ok: false, status: 404, message: "That change cannot be reverted from here." };
+  if (!event || !change || !revertableFields(event.action, event.entity, event.entityId, [input.field]).length) return { ok: false, status: GONE_OR_OUT_OF_SCOPE, message: "That change cannot be reverted from here." };
   const result = await saveDraftEdit(db, staff, {
     op: "update",
     entity: event.entity as EditableEntityName,
@@ -188,7 +189,7 @@ export async function revertAuditedField(db: Database, staff: SignedInStaff, inp
     base: { [input.field]: change.after },
   });
   if (result.ok) return { ok: true };
-  if (result.reason === "not-found") return { ok: false, status: 404, message: "That record no longer exists, or is not yours to edit." };
+  if (result.reason === "not-found") return { ok: false, status: GONE_OR_OUT_OF_SCOPE, message: "That record no longer exists, or is not yours to edit." };
   if (result.reason === "conflict") {
     const c = result.conflicts[0]!;
     return { ok: false, status: 400, message: `It changed again since: it is now ${showValue(c.theirs)}. Edit it in the website editor instead.` };

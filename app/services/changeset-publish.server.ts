@@ -18,6 +18,7 @@
  * Who may: owners everything; a manager a changeset whose every change is at one of their locations
  * (decision 310). Anyone else, or a changeset touching anything else: refused, naming no record.
  */
+import { GONE_OR_OUT_OF_SCOPE } from "./http.server";
 import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { TZDate } from "@date-fns/tz";
@@ -362,7 +363,7 @@ export async function unscheduleChangeset(db: Database, staff: SignedInStaff, in
       .from(changesets)
       .where(and(eq(changesets.id, input.changesetId), eq(changesets.accountId, staff.accountId)))
       .for("update");
-    if (!row || (row.status !== "scheduled" && row.status !== "failed")) return { ok: false, status: 404, message: "That changeset is no longer scheduled." };
+    if (!row || (row.status !== "scheduled" && row.status !== "failed")) return { ok: false, status: GONE_OR_OUT_OF_SCOPE, message: "That changeset is no longer scheduled." };
     if (!mayPublish(staff, await changesOf(tx, row.id))) return { ok: false, status: 403, message: PUBLISH_FORBIDDEN };
     if ((await currentDraftId(tx, staff.accountId)) != null) {
       return { ok: false, status: 400, message: "Another draft is open. Publish or discard that draft first; then this one can become the draft again." };
@@ -382,7 +383,7 @@ export async function discardChangeset(db: Database, staff: SignedInStaff, input
       .from(changesets)
       .where(and(eq(changesets.id, input.changesetId), eq(changesets.accountId, staff.accountId)))
       .for("update");
-    if (!row || !["draft", "scheduled", "failed"].includes(row.status)) return { ok: false, status: 404, message: "There is nothing to discard: it was published or discarded meanwhile." };
+    if (!row || !["draft", "scheduled", "failed"].includes(row.status)) return { ok: false, status: GONE_OR_OUT_OF_SCOPE, message: "There is nothing to discard: it was published or discarded meanwhile." };
     const changes = await changesOf(tx, row.id);
     if (!mayPublish(staff, changes)) return { ok: false, status: 403, message: PUBLISH_FORBIDDEN };
     await tx.update(changesets).set({ status: "discarded", scheduledFor: null }).where(eq(changesets.id, row.id));
