@@ -522,6 +522,16 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(await h.storage.authenticateTenant({ email: uniqueEmail("nobody"), password: t.password })).toBeNull();
     });
 
+    it("refuses to refund a payment it does not have (another tenant's, or none), recording nothing", async () => {
+      const record = async () => {
+        throw new Error("nothing may be recorded for a refused refund");
+      };
+      for (const paymentId of ["999999999", "abc"]) {
+        const outcome = await h.storage.refundPayment({ tenantId, paymentId, now: new Date(), record });
+        expect(outcome.kind).toBe("refused");
+      }
+    });
+
     it("finds and reads the tenant; unknown ids and emails are null", async () => {
       expect(await h.storage.findTenantByEmail(t.email.toUpperCase())).toMatchObject({ id: tenantId, firstName: "Ada", lastName: "Lovelace", cellPhone: "9105550123" });
       expect(await h.storage.getTenant(tenantId)).toMatchObject({ id: tenantId, city: "Lumberton", postalCode: "28358", isMilitary: false });
