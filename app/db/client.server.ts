@@ -12,6 +12,7 @@ import { logger } from "~/logger.server";
 import { databasePoolEnv, env, type Env } from "~/env.server";
 import { ConnectionGate } from "./connection-gate";
 import { isDatabaseUnavailable } from "./unavailable";
+import { serialiseQueries } from "./serial-queries";
 
 export type Schema = typeof schema;
 /** The one database type the app sees, whichever driver is underneath. */
@@ -152,6 +153,8 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
     pool.on("error", (error) => logger.warn({ err: error }, "[db] idle connection lost"));
     pool.on("connect", (client) => {
       client.on("error", (error) => logger.warn({ err: error }, "[db] connection lost"));
+      // A transaction's statements sent at once (a previewed page's loaders) go one at a time (decision 350).
+      serialiseQueries(client);
     });
     const db = drizzlePg(pool, { schema, casing: "snake_case", logger: queryLogger }) as unknown as Database;
     const connectionString = options.url;

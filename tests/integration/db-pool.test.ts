@@ -6,6 +6,7 @@
  */
 import net from "node:net";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
 import { isDatabaseBusy, isDatabaseUnavailable } from "~/db/unavailable";
@@ -95,6 +96,41 @@ describe.runIf(isPostgres())("the PostgreSQL pool under a rush (decision 205)", 
     } finally {
       await handle.close();
       silent.close();
+    }
+  });
+
+  it("statements sent at once inside one transaction go one at a time: node-postgres never queues (nor warns) (decision 350)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.message);
+    process.on("warning", onWarning);
+    const handle = openDatabase({ url: url(), poolSize: 2 });
+    try {
+      // As a previewed page's loaders do in the preview transaction: several reads at once on its one connection.
+      const values = await handle.db.transaction(async (tx) =>
+        Promise.all(Array.from({ length: 6 }, (_, i) => tx.execute(sql`select ${i}::int as n, pg_sleep(0.02)`).then((r) => Number(r.rows[0]!.n)))),
+      );
+      expect(values).toEqual([0, 1, 2, 3, 4, 5]);
+      // A failed statement fails its own caller; the transaction is then aborted for the rest, as before.
+      const outcome = await handle.db
+        .transaction(async (tx) => Promise.allSettled([tx.execute(sql`select 1/0`), tx.execute(sql`select 1`)]))
+        .catch((error: unknown) => error);
+      expect((outcome as PromiseSettledResult<unknown>[]).map((r) => r.status)).toEqual(["rejected", "rejected"]);
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((m) => /already executing a query/.test(m))).toEqual([]);
+
+      // The control: the same on a bare client of the same node-postgres does warn (so the check above can fail).
+      const bare = new pg.Client({ connectionString: url() });
+      await bare.connect();
+      try {
+        await Promise.all([bare.query("select pg_sleep(0.02)"), bare.query("select 1"), bare.query("select 2")]);
+      } finally {
+        await bare.end();
+      }
+      await new Promise((r) => setImmediate(r));
+      expect(warnings.filter((m) => /already executing a query/.test(m))).toHaveLength(1);
+    } finally {
+      process.off("warning", onWarning);
+      await handle.close();
     }
   });
 });
