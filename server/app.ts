@@ -353,6 +353,36 @@ app.use(async (req, res, next) => {
   }
 });
 
+// Preview mode (issue 24, docs/decisions/315-preview-mode.md, 316, 317, 351). A request with the
+// preview cookie is a preview only with the staff session it was set in (valid, `content.edit`); any
+// other preview cookie is ignored and cleared. Such a request is never anonymous (the staff cookie), so
+// the page cache neither serves nor stores it. Decided here, before the security headers, the host
+// guard and the redirects, because a draft changes what each of them does (decision 351):
+// `previewOn` (preview is on: old domains as drafted) and `preview` (this page is previewed: redirects,
+// CSP and the page itself as drafted). The rental, reservation, payment and portal flows and the
+// console are never previewed.
+app.use(async (req, res, next) => {
+  if (!hasPreviewCookie(req.headers.cookie)) return next();
+  const website = res.locals.website as Website | null;
+  const page = res.locals.page as MatchedPage | undefined;
+  if (!website || page?.consolePage) return next();
+  try {
+    const request = new globalThis.Request("http://localhost/", { headers: { cookie: req.headers.cookie ?? "" } });
+    const found = await readPreview(db, request, { accountId: website.accountId, now: clockNow(), ip: req.ip || null });
+    if (found.state === "ignored") {
+      res.append("Set-Cookie", await clearPreviewCookieHeader());
+      return next();
+    }
+    if (found.state === "off" || page?.paymentPage) return next();
+    res.locals.previewOn = { draftId: found.draftId };
+    const pathname = new URL(req.originalUrl, "http://placeholder").pathname;
+    if (isPreviewablePath(pathname)) res.locals.preview = { draftId: found.draftId };
+    next();
+  } catch (error) {
+    next(error);
+  }
+});
+
 app.use((req, res, next) => {
   const website = res.locals.website as Website | null;
   if ((res.locals.page as MatchedPage | undefined)?.paymentPage) return securityHeadersFor.payment(req, res, next);
@@ -379,8 +409,18 @@ app.use(
     },
     oldDomainRedirect: async (host, req, res) => {
       const search = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?")) : "";
-      const found = await resolveOldDomain(db, { host, search }, res.locals.website as Website | null, { siteCache });
+      // In preview, the old domains as drafted (decision 351): read in a rolled-back transaction, no site cache.
+      const draftId = (res.locals.previewOn as PreviewLocals | undefined)?.draftId;
+      const found =
+        draftId == null
+          ? await resolveOldDomain(db, { host, search }, res.locals.website as Website | null, { siteCache })
+          : await withDraftApplied(db, draftId, async (tx) => resolveOldDomain(tx, { host, search }, await readWebsite({ db: tx })));
       return found?.location ?? null;
+    },
+    oldDomainCacheControl: (res) => {
+      if (!res.locals.previewOn) return "public, max-age=3600";
+      res.set("X-Robots-Tag", PREVIEW_ROBOTS);
+      return PREVIEW_CACHE_CONTROL;
     },
   }),
 );
@@ -395,33 +435,11 @@ app.use(async (req, res, next) => {
   sendPlainPage(res, 400, "Bad request", "This form could not be read. Please go back and send it again.");
 });
 
-// Preview mode (issue 24, docs/decisions/315-preview-mode.md, 316, 317). A request with the preview
-// cookie is a preview only with the staff session it was set in (valid, `content.edit`); any other
-// preview cookie is ignored and cleared. Such a request is never anonymous (the staff cookie), so the
-// page cache neither serves nor stores it. A form sent from a previewed page is refused: nothing a
-// visitor can do is done during a preview. The rental, reservation, payment and portal flows and the
-// console are never previewed.
-app.use(async (req, res, next) => {
-  if (!hasPreviewCookie(req.headers.cookie)) return next();
-  const website = res.locals.website as Website | null;
-  const page = res.locals.page as MatchedPage | undefined;
-  if (!website || page?.consolePage) return next();
-  try {
-    const request = new globalThis.Request("http://localhost/", { headers: { cookie: req.headers.cookie ?? "" } });
-    const found = await readPreview(db, request, { accountId: website.accountId, now: clockNow(), ip: req.ip || null });
-    if (found.state === "ignored") {
-      res.append("Set-Cookie", await clearPreviewCookieHeader());
-      return next();
-    }
-    if (found.state === "off") return next();
-    const pathname = new URL(req.originalUrl, "http://placeholder").pathname;
-    if (page?.paymentPage || !isPreviewablePath(pathname)) return next();
-    if (req.method !== "GET" && req.method !== "HEAD") return sendPreviewPage(res, 409, "Forms are off in preview", PREVIEW_FORM_REFUSED);
-    res.locals.preview = { draftId: found.draftId };
-    next();
-  } catch (error) {
-    next(error);
-  }
+// A form sent to a previewed page is refused (decision 316): nothing a visitor can do is done during
+// a preview. (Whether this request is a preview was decided before the security headers, below.)
+app.use((req, res, next) => {
+  if (!res.locals.preview || req.method === "GET" || req.method === "HEAD") return next();
+  sendPreviewPage(res, 409, "Forms are off in preview", PREVIEW_FORM_REFUSED);
 });
 
 /** A short page of our own for a previewed request that cannot be answered (never stored, never indexed). */
@@ -436,8 +454,9 @@ function sendPreviewPage(res: Response, status: number, title: string, message: 
 }
 
 // Permanent redirects (spec §2): old paths, before any page renders.
+// A previewed page's redirects are the draft's, decided in its transaction (sendPreview, decision 351).
 app.use(async (req, res, next) => {
-  if (req.method !== "GET" && req.method !== "HEAD") return next();
+  if ((req.method !== "GET" && req.method !== "HEAD") || res.locals.preview) return next();
   try {
     const url = new URL(req.originalUrl, "http://placeholder");
     const found = await resolveRedirect(
@@ -457,14 +476,19 @@ app.use(async (req, res, next) => {
 // One spelling per page (decision 190): a path React Router would render under another spelling
 // ("/RENT/12/", "/Customer-Portal/units/2/pay") is sent to the route table's own, query kept: 301 for
 // GET and HEAD, 308 (method and body kept) for a form.
-app.use((req, res, next) => {
+// A previewed page: after the draft's redirects, in sendPreview.
+function canonicalRedirect(req: Request, res: Response): { status: number; location: string } | null {
   const canonical = (res.locals.page as MatchedPage | undefined)?.canonicalPath;
-  if (!canonical) return next();
+  if (!canonical) return null;
   const q = req.originalUrl.indexOf("?");
-  const location = canonical + (q === -1 ? "" : req.originalUrl.slice(q));
   const read = req.method === "GET" || req.method === "HEAD";
-  res.set("Cache-Control", read ? "public, max-age=3600" : "no-store");
-  return res.redirect(read ? 301 : 308, location);
+  return { status: read ? 301 : 308, location: canonical + (q === -1 ? "" : req.originalUrl.slice(q)) };
+}
+app.use((req, res, next) => {
+  const found = res.locals.preview ? null : canonicalRedirect(req, res);
+  if (!found) return next();
+  res.set("Cache-Control", found.status === 301 ? "public, max-age=3600" : "no-store");
+  return res.redirect(found.status, found.location);
 });
 
 // React Router. Our own small adapter (after @react-router/express) so the request body is the one
@@ -524,18 +548,33 @@ const renderPublicPage: RenderPublicPage = async (path, renderDb) => {
   return { status: response.status, body: html ?? (await response.text()) };
 };
 
+/** What the preview middleware leaves in `res.locals.previewOn` and `res.locals.preview`. */
+interface PreviewLocals {
+  draftId: number | null;
+}
+
+/** Applies the security headers (the CSP: analytics provider) of the website given, as drafted in preview. */
+function applySecurityHeaders(req: Request, res: Response, website: Website | null): Promise<void> {
+  const tag = parseAnalyticsId(website?.analyticsId);
+  return new Promise((resolve, reject) => securityHeadersFor[tag?.provider ?? "none"](req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+}
+
 /**
- * A previewed page (decision 315): rendered inside a transaction that applies the draft, with the
- * request context's database set to that transaction, no site cache and the website row read again
- * from it; the answer is buffered, then the transaction is rolled back. Never stored anywhere
- * (`no-store, private`), never indexed, with the banner.
+ * A previewed page (decisions 315, 351): everything that depends on the site's data is decided inside
+ * one transaction that applies the draft — the redirect rules (then the one-spelling redirect, as for
+ * the live site), the website row and so the CSP (the analytics provider), the page itself with the
+ * operator's code as drafted — with the request context's database set to that transaction and no
+ * site cache; the answer is buffered, then the transaction is rolled back. Never stored anywhere
+ * (`no-store, private`, redirects too), never indexed; pages carry the banner.
  */
 async function sendPreview(req: Request, res: Response, draftId: number | null) {
   const request = fetchRequest(req, res);
-  const csrf = await getCsrfToken(request);
-  if (csrf.setCookie) res.append("Set-Cookie", csrf.setCookie);
-  const banner = { csrfToken: csrf.token, returnTo: req.originalUrl };
-  const render = async (renderDb: Database, website: Website | null) => {
+  const url = new URL(req.originalUrl, "http://placeholder");
+  const answer = async (renderDb: Database, website: Website | null) => {
+    const moved =
+      (await resolveRedirect(renderDb, { host: req.headers.host, pathname: url.pathname, search: url.search }, website)) ?? canonicalRedirect(req, res);
+    if (moved) return { website, moved } as const;
+    const csrf = await getCsrfToken(request);
     const context = Object.assign(new RouterContextProvider(), {
       db: renderDb,
       cspNonce: res.locals.cspNonce as string,
@@ -545,18 +584,19 @@ async function sendPreview(req: Request, res: Response, draftId: number | null) 
       staleData: false,
       paymentPage: false,
       consolePage: false,
-      preview: banner,
+      preview: { csrfToken: csrf.token, returnTo: req.originalUrl },
     });
     const response = await handleRequest(request, context);
     const html = documentHtml.get(response);
-    return { response, body: html !== undefined ? Buffer.from(html, "utf8") : Buffer.from(await response.arrayBuffer()) };
+    const body = html !== undefined ? Buffer.from(html, "utf8") : Buffer.from(await response.arrayBuffer());
+    return { website, rendered: { response, body, setCookie: csrf.setCookie } } as const;
   };
-  let out: Awaited<ReturnType<typeof render>>;
+  let out: Awaited<ReturnType<typeof answer>>;
   try {
     out =
       draftId === null
-        ? await render(db, res.locals.website as Website | null)
-        : await withDraftApplied(db, draftId, async (tx) => render(tx, await readWebsite({ db: tx })));
+        ? await answer(db, res.locals.website as Website | null)
+        : await withDraftApplied(db, draftId, async (tx) => answer(tx, await readWebsite({ db: tx })));
   } catch (error) {
     if (error instanceof PreviewApplyError) {
       logger.warn({ err: error.cause, draftId }, "[preview] the draft cannot be applied");
@@ -569,17 +609,24 @@ async function sendPreview(req: Request, res: Response, draftId: number | null) 
     throw error;
   }
   if (res.destroyed || res.writableEnded) return;
-  res.statusMessage = out.response.statusText;
-  res.status(out.response.status);
-  for (const [key, value] of out.response.headers.entries()) res.append(key, value);
+  await applySecurityHeaders(req, res, out.website);
+  if (out.moved) {
+    res.set("Cache-Control", PREVIEW_CACHE_CONTROL).set("X-Robots-Tag", PREVIEW_ROBOTS);
+    return res.redirect(out.moved.status, out.moved.location);
+  }
+  const { response, body, setCookie } = out.rendered;
+  if (setCookie) res.append("Set-Cookie", setCookie);
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
   res.set("Cache-Control", PREVIEW_CACHE_CONTROL).set("X-Robots-Tag", PREVIEW_ROBOTS);
   res.removeHeader("ETag");
-  res.end(req.method === "HEAD" ? undefined : out.body);
+  res.end(req.method === "HEAD" ? undefined : body);
 }
 
 app.use(async (req, res, next) => {
   try {
-    const preview = res.locals.preview as { draftId: number | null } | undefined;
+    const preview = res.locals.preview as PreviewLocals | undefined;
     if (preview) return await sendPreview(req, res, preview.draftId);
     const consolePage = (res.locals.page as MatchedPage | undefined)?.consolePage === true;
     const context = Object.assign(new RouterContextProvider(), {

@@ -97,6 +97,8 @@ export interface HostGuardOptions {
   canonicalOrigin(req: Request, res: Response): string | null;
   /** An old domain's permanent redirect (spec §2), when the host is one. */
   oldDomainRedirect?(host: string, req: Request, res: Response): Promise<string | null>;
+  /** Cache-Control of an old domain's redirect (default `public, max-age=3600`; a preview's is never stored). */
+  oldDomainCacheControl?(res: Response): string;
 }
 
 /**
@@ -112,7 +114,7 @@ export function hostGuard(options: HostGuardOptions) {
       if (req.method === "GET" || req.method === "HEAD") {
         const old = hosts.length === 1 && options.oldDomainRedirect ? await options.oldDomainRedirect(bad, req, res) : null;
         if (old) {
-          res.set("Cache-Control", "public, max-age=3600");
+          res.set("Cache-Control", options.oldDomainCacheControl?.(res) ?? "public, max-age=3600");
           return res.redirect(301, old);
         }
         const origin = options.canonicalOrigin(req, res);

@@ -107,7 +107,7 @@ describe.runIf(isPostgres())("the PostgreSQL pool under a rush (decision 205)", 
     try {
       // As a previewed page's loaders do in the preview transaction: several reads at once on its one connection.
       const values = await handle.db.transaction(async (tx) =>
-        Promise.all(Array.from({ length: 6 }, (_, i) => tx.execute(sql`select ${i}::int as n, pg_sleep(0.02)`).then((r) => Number(r.rows[0]!.n)))),
+        Promise.all(Array.from({ length: 6 }, (_, i) => tx.execute(sql`select ${i}::int as n, pg_sleep(0.02)`).then((r) => Number((r as unknown as { rows: Array<{ n: number }> }).rows[0]!.n)))),
       );
       expect(values).toEqual([0, 1, 2, 3, 4, 5]);
       // A failed statement fails its own caller; the transaction is then aborted for the rest, as before.
