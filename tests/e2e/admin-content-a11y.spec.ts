@@ -9,8 +9,9 @@ import { isNoJs } from "./support/site";
 /**
  * The back office's content editor (issue 24) under axe (WCAG 2.2 AA), decision 352: a first owner is
  * invited by `npm run staff:invite` and enrols TOTP (then signed in), and axe checks a representative
- * set of the editor's pages — the website, a location's hours and special hours, a unit type, menus,
- * pages, redirects and old domains, images, the changes waiting to be published, the diff — each also
+ * set of the editor's pages — the website, the company, a location's details, hours, special hours,
+ * amenities and photos, a unit type and its photos, menus, pages, FAQs, redirects and old domains,
+ * images, the changes waiting to be published, the diff — the forms among them also
  * in its error state after a bad submit (the message beside the field), and a public page in preview
  * with the preview banner. Keyboard focus is visible on each. axe runs inside the page, so this runs in
  * the "js" project only (the forms' server-side error states are the same markup: Conform draws both).
@@ -126,6 +127,11 @@ test("the content editor's pages, their error states, the diff and a previewed p
   await badSubmit(page, "a location's special hours", page.locator("form.console-record").filter({ has: page.getByRole("button", { name: "Add this date" }) }));
 
   await visit(page, location, "a location's details");
+  await visit(page, `${location}/amenities`, "a location's amenities");
+  await visit(page, `${location}/photos`, "a location's photos");
+  await visit(page, "/admin/content/company", "company");
+  await visit(page, "/admin/content/faqs", "FAQs and storage tips");
+  await badSubmit(page, "FAQs and storage tips");
 
   await visit(page, "/admin/content/menus", "menus");
   await badSubmit(page, "menus");
@@ -148,6 +154,8 @@ test("the content editor's pages, their error states, the diff and a previewed p
   await page.goto(location);
   const unitType = await href(/^\/admin\/content\/unit-types\/\d+$/);
   await visit(page, unitType, "a unit type");
+  await visit(page, `${unitType}/photos`, "a unit type's photos");
+  await page.goto(unitType);
   await badSubmit(page, "a unit type");
   await page.goto(unitType);
   await page.getByLabel("Promotion").fill("First month $1 (accessibility check)");
@@ -177,4 +185,10 @@ test("the content editor's pages, their error states, the diff and a previewed p
   expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
   await page.keyboard.press("Enter");
   await expect(page.getByText("these changes are not live yet", { exact: false })).toHaveCount(0);
+
+  // The draft goes: the other specs see the seeded site.
+  await page.goto("/admin/changes");
+  await page.getByRole("button", { name: "Discard the draft" }).click();
+  await expect(page).toHaveURL(/done=discarded/);
+  await scan(page, "changes, after discarding");
 });
