@@ -548,6 +548,21 @@ const renderPublicPage: RenderPublicPage = async (path, renderDb) => {
   return { status: response.status, body: html ?? (await response.text()) };
 };
 
+/** A draft that cannot be applied (409) or a preview past its time (503): our own short page; true when answered. */
+function answerPreviewFailure(error: unknown, req: Request, res: Response, draftId: number | null): boolean {
+  if (error instanceof PreviewApplyError) {
+    logger.warn({ err: error.cause, draftId }, "[preview] the draft cannot be applied");
+    sendPreviewPage(res, 409, "This draft cannot be previewed", "One of its changes no longer fits the live site. Open the changes waiting to be published to fix or discard it.");
+    return true;
+  }
+  if (error instanceof PreviewTimeoutError) {
+    logger.warn({ draftId, url: req.originalUrl }, "[preview] took too long: rolled back");
+    sendPreviewPage(res, 503, "The preview took too long", "Please try again in a moment.");
+    return true;
+  }
+  return false;
+}
+
 /** What the preview middleware leaves in `res.locals.previewOn` and `res.locals.preview`. */
 interface PreviewLocals {
   draftId: number | null;
@@ -598,14 +613,7 @@ async function sendPreview(req: Request, res: Response, draftId: number | null) 
         ? await answer(db, res.locals.website as Website | null)
         : await withDraftApplied(db, draftId, async (tx) => answer(tx, await readWebsite({ db: tx })));
   } catch (error) {
-    if (error instanceof PreviewApplyError) {
-      logger.warn({ err: error.cause, draftId }, "[preview] the draft cannot be applied");
-      return sendPreviewPage(res, 409, "This draft cannot be previewed", "One of its changes no longer fits the live site. Open the changes waiting to be published to fix or discard it.");
-    }
-    if (error instanceof PreviewTimeoutError) {
-      logger.warn({ draftId, url: req.originalUrl }, "[preview] render took too long: rolled back");
-      return sendPreviewPage(res, 503, "The preview took too long", "Please try again in a moment.");
-    }
+    if (answerPreviewFailure(error, req, res, draftId)) return;
     throw error;
   }
   if (res.destroyed || res.writableEnded) return;
@@ -665,6 +673,8 @@ app.use(async (req, res, next) => {
 // Last resort: never show a stack trace.
 app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
   if (isDatabaseUnavailable(error)) return sendUnavailable(req, res);
+  // An old domain resolved in preview (the host guard) with a draft that cannot be applied.
+  if (!res.headersSent && answerPreviewFailure(error, req, res, (res.locals.previewOn as PreviewLocals | undefined)?.draftId ?? null)) return;
   logRequestError(error, { method: req.method, url: req.originalUrl });
   if (res.headersSent) return;
   res

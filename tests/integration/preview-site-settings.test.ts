@@ -224,4 +224,23 @@ describe("preview follows the draft's redirects, old domains, analytics and cust
     }
     await expectLiveForVisitors(origin);
   });
+
+  it("a draft that no longer fits the live site: our own 409 page in preview, for an old domain too; visitors unaffected", async () => {
+    // The live site takes the drafted old domain's hostname meanwhile: the draft cannot be applied.
+    const [jax] = await handle.db.select().from(locations).where(eq(locations.urlSlug, "jacksonville-nc-28546"));
+    const [website] = await handle.db.select().from(websites).limit(1);
+    const [clash] = await handle.db.insert(oldDomains).values({ websiteId: website!.id, hostname: "previewonly.example", locationId: jax!.id }).returning();
+    try {
+      for (const answer of [await get("/about", { cookie: staff }), await get("/", { host: "previewonly.example", cookie: staff })]) {
+        expect(answer.status).toBe(409);
+        expect(answer.body).toContain("This draft cannot be previewed");
+        notStored(answer);
+      }
+      const visitor = await get("/about");
+      expect(visitor.status).toBe(200);
+      expect(visitor.body).not.toContain(DRAFT_HEAD);
+    } finally {
+      await handle.db.delete(oldDomains).where(eq(oldDomains.id, clash!.id));
+    }
+  });
 });
