@@ -4,7 +4,8 @@
  * changes.
  *
  * The URLs are the sitemap's (rendered live and in preview, so a page the draft adds or removes is
- * counted). Each page is rendered twice through the server's own request handler, without HTTP
+ * counted), and the paths the draft's redirect rules name (their answer is the redirect, decided
+ * before any page is rendered, as the server does). Each page is rendered twice through the server's own request handler, without HTTP
  * (`RenderPublicPage`, given by server/app.ts on the request context): once live, once inside
  * `withDraftApplied` (the same mechanism as preview mode, rolled back). Its text is the page's title,
  * its meta description and the visible text of <body> (less the preview banner), one line per block; the two texts are compared
@@ -18,6 +19,7 @@ import { locations } from "~/db/schema";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/editable-content";
 import { changesOf, currentDraftId, type ChangeRow } from "./changesets.server";
 import { withDraftApplied } from "./preview.server";
+import { resolveRedirect } from "./site-redirects.server";
 
 /** Renders one public path (with its query string) through the app, on the database given. */
 export type RenderPublicPage = (path: string, db: Database) => Promise<{ status: number; body: string }>;
@@ -161,6 +163,26 @@ function textOf(page: { status: number; body: string }): string {
   return page.status === 200 ? pageText(page.body) : `(answered ${page.status})`;
 }
 
+/**
+ * What a visitor gets at `path` on this database: the redirect when a rule sends it elsewhere (the
+ * server decides redirects before the page is rendered, so a page the draft redirects reads as the
+ * redirect), else the page's text.
+ */
+async function answerText(db: Database, path: string, render: RenderPublicPage): Promise<string> {
+  const url = new URL(path, "http://localhost");
+  const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search });
+  if (redirect) return `(redirects with ${redirect.status} to ${redirect.location})`;
+  return textOf(await render(path, db));
+}
+
+/** The paths a draft's redirect rules name (before and after), so a changed rule lists its URL. */
+function redirectPaths(changes: readonly ChangeRow[]): string[] {
+  return changes
+    .filter((c) => c.entity === "redirect")
+    .flatMap((c) => [(c.base as Record<string, unknown> | null)?.fromPath, (c.values as Record<string, unknown>).fromPath])
+    .filter((p): p is string => typeof p === "string" && p.startsWith("/"));
+}
+
 const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === "") return "(empty)";
   if (typeof value === "boolean") return value ? "Yes" : "No";
@@ -179,6 +201,8 @@ function recordName(change: ChangeRow, locationNames: ReadonlyMap<number, string
   return [where, name ? `${id} (${name})` : id].filter(Boolean).join(", ");
 }
 
+const OWNER_COLUMNS = new Set(["websiteId", "accountId"]);
+
 /** The draft's changes, one line per field: entity, record, field, before → after. */
 export function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<number, string> = new Map()): FieldDiff[] {
   const out: FieldDiff[] = [];
@@ -192,6 +216,8 @@ export function fieldDiffs(changes: readonly ChangeRow[], locationNames: Readonl
       continue;
     }
     for (const [field, after] of Object.entries(change.values)) {
+      // A new record's owner column (its website, its account) is set by the server, not edited.
+      if (OWNER_COLUMNS.has(field)) continue;
       const before = change.op === "create" ? null : (change.base as Record<string, unknown> | null)?.[field];
       out.push({ entity: label, record, op: change.op, field: fieldLabel(field), before: change.op === "create" ? "(new)" : shown(before), after: shown(after) });
     }
@@ -210,11 +236,13 @@ export async function draftDiff(db: Database, accountId: number, render: RenderP
   const changes = await changesOf(db, changesetId);
   const livePaths = sitemapPaths((await render("/sitemap.xml", db)).body);
   const previewPaths = await withDraftApplied(db, changesetId, async (tx) => sitemapPaths((await render("/sitemap.xml", tx)).body));
-  const paths = [...new Set([...livePaths, ...previewPaths])];
+  const ruled = redirectPaths(changes);
+  const paths = [...new Set([...livePaths, ...previewPaths, ...ruled])];
   const pages: PageDiff[] = [];
   for (const path of paths) {
-    const before = livePaths.includes(path) ? textOf(await render(path, db)) : "";
-    const after = previewPaths.includes(path) ? await withDraftApplied(db, changesetId, async (tx) => textOf(await render(path, tx))) : "";
+    const before = livePaths.includes(path) || ruled.includes(path) ? await answerText(db, path, render) : "";
+    const after =
+      previewPaths.includes(path) || ruled.includes(path) ? await withDraftApplied(db, changesetId, (tx) => answerText(tx, path, render)) : "";
     if (before === after) continue;
     pages.push({ path, change: before === "" ? "added" : after === "" ? "removed" : "changed", lines: lineDiff(before, after) });
   }

@@ -16,7 +16,7 @@ import { startBuiltServer, type BuiltServer } from "./built-server";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, contactMessages, hoursBlocks, hoursItems, locations, staffSessions } from "~/db/schema";
+import { auditEvents, contactMessages, hoursBlocks, hoursItems, locations, staffSessions, unitTypes, websites } from "~/db/schema";
 import { PREVIEW_BANNER_TEXT, PREVIEW_FORM_REFUSED } from "~/domain/preview";
 import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { saveDraftEdit } from "~/services/changesets.server";
@@ -261,7 +261,26 @@ describe("the draft's diff (issue 24)", () => {
     expect(item!.close).toBe("14:00");
   });
 
-  // The unit type promotion renders on the public pages with h24-public's branch: once it does, a
-  // promotion in the draft must list /units and the location page here too.
-  it.todo("lists /units and the location page for a unit type's promotion in the draft");
+  it("lists a path whose redirect the draft adds, with the answer before and after, and the unit type's pages for its promotion", async () => {
+    const db = handle.db;
+    const [website] = await db.select({ id: websites.id }).from(websites);
+    const saved = await saveDraftEdit(db, owner.signedIn, {
+      op: "create",
+      entity: "redirect",
+      values: { websiteId: website!.id, fromPath: "/winter-specials", toPath: "/units", statusCode: 301, isForced: true },
+    });
+    expect(saved).toMatchObject({ ok: true });
+    const [type] = await db.select({ id: unitTypes.id, promotion: unitTypes.promotion }).from(unitTypes).where(eq(unitTypes.locationId, lumberton));
+    expect(await saveDraftEdit(db, owner.signedIn, { op: "update", entity: "unitType", recordId: type!.id, values: { promotion: "First month $1" }, base: { promotion: type!.promotion } })).toMatchObject({ ok: true });
+
+    const body = (await get("/admin/changes/diff", owner.cookie)).body;
+    expect(body).toContain('href="/winter-specials"');
+    expect(body).toContain("(answered 404)");
+    expect(body).toContain("(redirects with 301 to /units)");
+    // The promotion shows on the unit type's own page (and the location page), so both are listed.
+    expect(body).toContain('href="/locations/lumberton-nc-28358/units/5x5-climate-controlled"');
+    expect(body).toContain("Promotion: First month $1");
+    // A record's owner column (set by the server) is not a field the staff member changed.
+    expect(body).not.toContain("<td>Website</td>");
+  });
 });
