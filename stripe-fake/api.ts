@@ -3,9 +3,10 @@
  * and which calls a publishable key may make (those Stripe.js makes: create a PaymentMethod; retrieve
  * and confirm an intent with its client secret).
  */
-import { invalid, resourceMissing, StripeFakeError } from "./errors";
+import { invalid, resourceMissing, StripeFakeError, unknownParam } from "./errors";
 import type { Params } from "./form";
 import { publicView, type CallContext, type StripeFake } from "./fake";
+import { allowedParams } from "./params";
 
 type Obj = Record<string, unknown> & { id: string; object: string };
 
@@ -14,6 +15,8 @@ interface Route {
   pattern: RegExp;
   /** A publishable key may call it (Stripe.js); intent routes then need the intent's client_secret. */
   publishable?: "any" | "client_secret";
+  /** The `stripe` package's params interface for it: [file under esm/resources, interface]. */
+  types: [string, string];
   run(fake: StripeFake, m: string[], params: Params, ctx: CallContext): unknown;
 }
 
@@ -56,58 +59,58 @@ function filterBy(params: Params, fields: string[]): (o: Obj) => boolean {
 }
 
 const routes: Route[] = [
-  { method: "POST", pattern: /^\/v1\/customers$/, run: (f, _m, p, c) => f.createCustomer(p, c) },
-  { method: "GET", pattern: new RegExp(`^/v1/customers/${ID}$`), run: (f, m) => f.get(m[1] as string, "customer") },
-  { method: "POST", pattern: new RegExp(`^/v1/customers/${ID}$`), run: (f, m, p, c) => f.updateCustomer(m[1] as string, p, c) },
+  { method: "POST", pattern: /^\/v1\/customers$/, types: ["Customers.d.ts", "CustomerCreateParams"], run: (f, _m, p, c) => f.createCustomer(p, c) },
+  { method: "GET", pattern: new RegExp(`^/v1/customers/${ID}$`), types: ["Customers.d.ts", "CustomerRetrieveParams"], run: (f, m) => f.get(m[1] as string, "customer") },
+  { method: "POST", pattern: new RegExp(`^/v1/customers/${ID}$`), types: ["Customers.d.ts", "CustomerUpdateParams"], run: (f, m, p, c) => f.updateCustomer(m[1] as string, p, c) },
   {
     method: "GET",
-    pattern: new RegExp(`^/v1/customers/${ID}/payment_methods$`),
+    pattern: new RegExp(`^/v1/customers/${ID}/payment_methods$`), types: ["Customers.d.ts", "CustomerListPaymentMethodsParams"],
     run: (f, m, p) => listOf(`/v1/customers/${m[1]}/payment_methods`, f.listPaymentMethods(m[1], p.type as string | undefined) as Obj[], p),
   },
-  { method: "POST", pattern: /^\/v1\/payment_methods$/, publishable: "any", run: (f, _m, p, c) => f.createPaymentMethod(p, c) },
-  { method: "GET", pattern: /^\/v1\/payment_methods$/, run: (f, _m, p) => listOf("/v1/payment_methods", f.listPaymentMethods(p.customer as string | undefined, p.type as string | undefined) as Obj[], p) },
-  { method: "GET", pattern: new RegExp(`^/v1/payment_methods/${ID}$`), run: (f, m) => f.get(m[1] as string, "payment_method") },
+  { method: "POST", pattern: /^\/v1\/payment_methods$/, types: ["PaymentMethods.d.ts", "PaymentMethodCreateParams"], publishable: "any", run: (f, _m, p, c) => f.createPaymentMethod(p, c) },
+  { method: "GET", pattern: /^\/v1\/payment_methods$/, types: ["PaymentMethods.d.ts", "PaymentMethodListParams"], run: (f, _m, p) => listOf("/v1/payment_methods", f.listPaymentMethods(p.customer as string | undefined, p.type as string | undefined) as Obj[], p) },
+  { method: "GET", pattern: new RegExp(`^/v1/payment_methods/${ID}$`), types: ["PaymentMethods.d.ts", "PaymentMethodRetrieveParams"], run: (f, m) => f.get(m[1] as string, "payment_method") },
   {
     method: "POST",
-    pattern: new RegExp(`^/v1/payment_methods/${ID}/attach$`),
+    pattern: new RegExp(`^/v1/payment_methods/${ID}/attach$`), types: ["PaymentMethods.d.ts", "PaymentMethodAttachParams"],
     run: (f, m, p, c) => {
       if (typeof p.customer !== "string" || !p.customer) throw invalid("Missing required param: customer.", { code: "parameter_missing", param: "customer" }, false);
       return f.attach(m[1] as string, p.customer, c);
     },
   },
-  { method: "POST", pattern: new RegExp(`^/v1/payment_methods/${ID}/detach$`), run: (f, m, _p, c) => f.detach(m[1] as string, c) },
-  { method: "POST", pattern: /^\/v1\/payment_intents$/, run: (f, _m, p, c) => f.createPaymentIntent(p, c) },
-  { method: "GET", pattern: /^\/v1\/payment_intents$/, run: (f, _m, p) => listOf("/v1/payment_intents", all(f, "payment_intent", filterBy(p, ["customer"])), p) },
+  { method: "POST", pattern: new RegExp(`^/v1/payment_methods/${ID}/detach$`), types: ["PaymentMethods.d.ts", "PaymentMethodDetachParams"], run: (f, m, _p, c) => f.detach(m[1] as string, c) },
+  { method: "POST", pattern: /^\/v1\/payment_intents$/, types: ["PaymentIntents.d.ts", "PaymentIntentCreateParams"], run: (f, _m, p, c) => f.createPaymentIntent(p, c) },
+  { method: "GET", pattern: /^\/v1\/payment_intents$/, types: ["PaymentIntents.d.ts", "PaymentIntentListParams"], run: (f, _m, p) => listOf("/v1/payment_intents", all(f, "payment_intent", filterBy(p, ["customer"])), p) },
   {
     method: "GET",
-    pattern: /^\/v1\/payment_intents\/search$/,
+    pattern: /^\/v1\/payment_intents\/search$/, types: ["PaymentIntents.d.ts", "PaymentIntentSearchParams"],
     run: (f, _m, p) => ({ ...listOf("/v1/payment_intents/search", all(f, "payment_intent", searchFilter(String(p.query ?? ""))), p), object: "search_result", next_page: null }),
   },
-  { method: "GET", pattern: new RegExp(`^/v1/payment_intents/${ID}$`), publishable: "client_secret", run: (f, m) => f.get(m[1] as string, "payment_intent") },
-  { method: "POST", pattern: new RegExp(`^/v1/payment_intents/${ID}$`), run: (f, m, p, c) => f.updatePaymentIntent(m[1] as string, p, c) },
-  { method: "POST", pattern: new RegExp(`^/v1/payment_intents/${ID}/confirm$`), publishable: "client_secret", run: (f, m, p, c) => f.confirmPaymentIntent(m[1] as string, p, c) },
-  { method: "POST", pattern: new RegExp(`^/v1/payment_intents/${ID}/cancel$`), run: (f, m, p, c) => f.cancelPaymentIntent(m[1] as string, p, c) },
-  { method: "POST", pattern: /^\/v1\/setup_intents$/, run: (f, _m, p, c) => f.createSetupIntent(p, c) },
-  { method: "GET", pattern: /^\/v1\/setup_intents$/, run: (f, _m, p) => listOf("/v1/setup_intents", all(f, "setup_intent", filterBy(p, ["customer", "payment_method"])), p) },
-  { method: "GET", pattern: new RegExp(`^/v1/setup_intents/${ID}$`), publishable: "client_secret", run: (f, m) => f.get(m[1] as string, "setup_intent") },
-  { method: "POST", pattern: new RegExp(`^/v1/setup_intents/${ID}/confirm$`), publishable: "client_secret", run: (f, m, p, c) => f.confirmSetupIntent(m[1] as string, p, c) },
-  { method: "POST", pattern: new RegExp(`^/v1/setup_intents/${ID}/cancel$`), run: (f, m, p, c) => f.cancelSetupIntent(m[1] as string, p, c) },
-  { method: "POST", pattern: /^\/v1\/refunds$/, run: (f, _m, p, c) => f.createRefund(p, c) },
-  { method: "GET", pattern: /^\/v1\/refunds$/, run: (f, _m, p) => listOf("/v1/refunds", all(f, "refund", filterBy(p, ["payment_intent", "charge"])), p) },
-  { method: "GET", pattern: new RegExp(`^/v1/refunds/${ID}$`), run: (f, m) => f.get(m[1] as string, "refund") },
-  { method: "GET", pattern: /^\/v1\/charges$/, run: (f, _m, p) => listOf("/v1/charges", all(f, "charge", filterBy(p, ["payment_intent", "customer"])), p) },
-  { method: "GET", pattern: new RegExp(`^/v1/charges/${ID}$`), run: (f, m) => f.get(m[1] as string, "charge") },
-  { method: "POST", pattern: /^\/v1\/checkout\/sessions$/, run: (f, _m, p, c) => f.createCheckoutSession(p, c) },
+  { method: "GET", pattern: new RegExp(`^/v1/payment_intents/${ID}$`), types: ["PaymentIntents.d.ts", "PaymentIntentRetrieveParams"], publishable: "client_secret", run: (f, m) => f.get(m[1] as string, "payment_intent") },
+  { method: "POST", pattern: new RegExp(`^/v1/payment_intents/${ID}$`), types: ["PaymentIntents.d.ts", "PaymentIntentUpdateParams"], run: (f, m, p, c) => f.updatePaymentIntent(m[1] as string, p, c) },
+  { method: "POST", pattern: new RegExp(`^/v1/payment_intents/${ID}/confirm$`), types: ["PaymentIntents.d.ts", "PaymentIntentConfirmParams"], publishable: "client_secret", run: (f, m, p, c) => f.confirmPaymentIntent(m[1] as string, p, c) },
+  { method: "POST", pattern: new RegExp(`^/v1/payment_intents/${ID}/cancel$`), types: ["PaymentIntents.d.ts", "PaymentIntentCancelParams"], run: (f, m, p, c) => f.cancelPaymentIntent(m[1] as string, p, c) },
+  { method: "POST", pattern: /^\/v1\/setup_intents$/, types: ["SetupIntents.d.ts", "SetupIntentCreateParams"], run: (f, _m, p, c) => f.createSetupIntent(p, c) },
+  { method: "GET", pattern: /^\/v1\/setup_intents$/, types: ["SetupIntents.d.ts", "SetupIntentListParams"], run: (f, _m, p) => listOf("/v1/setup_intents", all(f, "setup_intent", filterBy(p, ["customer", "payment_method"])), p) },
+  { method: "GET", pattern: new RegExp(`^/v1/setup_intents/${ID}$`), types: ["SetupIntents.d.ts", "SetupIntentRetrieveParams"], publishable: "client_secret", run: (f, m) => f.get(m[1] as string, "setup_intent") },
+  { method: "POST", pattern: new RegExp(`^/v1/setup_intents/${ID}/confirm$`), types: ["SetupIntents.d.ts", "SetupIntentConfirmParams"], publishable: "client_secret", run: (f, m, p, c) => f.confirmSetupIntent(m[1] as string, p, c) },
+  { method: "POST", pattern: new RegExp(`^/v1/setup_intents/${ID}/cancel$`), types: ["SetupIntents.d.ts", "SetupIntentCancelParams"], run: (f, m, p, c) => f.cancelSetupIntent(m[1] as string, p, c) },
+  { method: "POST", pattern: /^\/v1\/refunds$/, types: ["Refunds.d.ts", "RefundCreateParams"], run: (f, _m, p, c) => f.createRefund(p, c) },
+  { method: "GET", pattern: /^\/v1\/refunds$/, types: ["Refunds.d.ts", "RefundListParams"], run: (f, _m, p) => listOf("/v1/refunds", all(f, "refund", filterBy(p, ["payment_intent", "charge"])), p) },
+  { method: "GET", pattern: new RegExp(`^/v1/refunds/${ID}$`), types: ["Refunds.d.ts", "RefundRetrieveParams"], run: (f, m) => f.get(m[1] as string, "refund") },
+  { method: "GET", pattern: /^\/v1\/charges$/, types: ["Charges.d.ts", "ChargeListParams"], run: (f, _m, p) => listOf("/v1/charges", all(f, "charge", filterBy(p, ["payment_intent", "customer"])), p) },
+  { method: "GET", pattern: new RegExp(`^/v1/charges/${ID}$`), types: ["Charges.d.ts", "ChargeRetrieveParams"], run: (f, m) => f.get(m[1] as string, "charge") },
+  { method: "POST", pattern: /^\/v1\/checkout\/sessions$/, types: ["Checkout/Sessions.d.ts", "SessionCreateParams"], run: (f, _m, p, c) => f.createCheckoutSession(p, c) },
   {
     method: "GET",
-    pattern: /^\/v1\/checkout\/sessions$/,
+    pattern: /^\/v1\/checkout\/sessions$/, types: ["Checkout/Sessions.d.ts", "SessionListParams"],
     run: (f, _m, p) => listOf("/v1/checkout/sessions", all(f, "checkout.session", filterBy(p, ["payment_intent", "customer", "status"])), p),
   },
-  { method: "GET", pattern: new RegExp(`^/v1/checkout/sessions/${ID}$`), run: (f, m) => f.get(m[1] as string, "checkout.session") },
-  { method: "POST", pattern: new RegExp(`^/v1/checkout/sessions/${ID}/expire$`), run: (f, m, _p, c) => f.expireCheckoutSession(m[1] as string, c) },
-  { method: "GET", pattern: /^\/v1\/events$/, run: (f, _m, p) => listOf("/v1/events", all(f, "event", filterBy(p, ["type"])), p) },
-  { method: "GET", pattern: new RegExp(`^/v1/events/${ID}$`), run: (f, m) => f.get(m[1] as string, "event") },
-  { method: "POST", pattern: /^\/v1\/webhook_endpoints$/, run: (f, _m, p, c) => f.createWebhookEndpoint(p, c) },
+  { method: "GET", pattern: new RegExp(`^/v1/checkout/sessions/${ID}$`), types: ["Checkout/Sessions.d.ts", "SessionRetrieveParams"], run: (f, m) => f.get(m[1] as string, "checkout.session") },
+  { method: "POST", pattern: new RegExp(`^/v1/checkout/sessions/${ID}/expire$`), types: ["Checkout/Sessions.d.ts", "SessionExpireParams"], run: (f, m, _p, c) => f.expireCheckoutSession(m[1] as string, c) },
+  { method: "GET", pattern: /^\/v1\/events$/, types: ["Events.d.ts", "EventListParams"], run: (f, _m, p) => listOf("/v1/events", all(f, "event", filterBy(p, ["type"])), p) },
+  { method: "GET", pattern: new RegExp(`^/v1/events/${ID}$`), types: ["Events.d.ts", "EventRetrieveParams"], run: (f, m) => f.get(m[1] as string, "event") },
+  { method: "POST", pattern: /^\/v1\/webhook_endpoints$/, types: ["WebhookEndpoints.d.ts", "WebhookEndpointCreateParams"], run: (f, _m, p, c) => f.createWebhookEndpoint(p, c) },
 ];
 
 export function findRoute(method: string, path: string): { route: Route; match: string[] } | undefined {
@@ -121,6 +124,8 @@ export function findRoute(method: string, path: string): { route: Route; match: 
 
 /** The parameters Stripe's own machinery reads, not the endpoint. */
 const TRANSPORT_PARAMS = ["key", "client_secret", "_stripe_version", "expand"];
+/** What Stripe.js adds on the routes a publishable key may call. */
+const STRIPE_JS_PARAMS = ["key", "client_secret", "use_stripe_sdk", "_stripe_version"];
 
 export function endpointParams(params: Params): Params {
   const out: Params = { ...params };
@@ -172,6 +177,11 @@ export function runRoute(fake: StripeFake, route: Route, match: string[], params
       );
     }
     if (route.publishable === "client_secret") checkClientSecret(fake, match, params);
+  }
+  const allowed = allowedParams(...route.types);
+  for (const name of Object.keys(params)) {
+    if (allowed.has(name) || (route.publishable && STRIPE_JS_PARAMS.includes(name)) || (name === "key" && ctx.keyKind === "publishable")) continue;
+    throw unknownParam(name);
   }
   return view(fake, route.run(fake, match, endpointParams(params), ctx), params.expand);
 }

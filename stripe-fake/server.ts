@@ -454,12 +454,14 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
 
   const control: StripeFakeControl = {
     reset() {
-      fake.reset();
+      const fromApi = new Set([...fake.objects.values()].filter((o) => o.object === "webhook_endpoint").map((o) => o.id));
       idempotency.clear();
       faults = [];
       requestLog = [];
-      // Webhook endpoints stay (a test suite configures its receiver once); deliveries and held events go.
-      const endpoints = webhooks.endpoints;
+      // Endpoints from the options or the controls stay (a test suite configures its receiver once);
+      // those created through the API go with the other objects, as do deliveries and held events.
+      const endpoints = webhooks.endpoints.filter((e) => !fromApi.has(e.id));
+      fake.reset();
       webhooks.reset();
       webhooks.endpoints = endpoints;
     },

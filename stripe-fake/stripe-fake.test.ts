@@ -76,6 +76,17 @@ describe("API basics", () => {
     expect(e).toMatchObject({ type: "StripeInvalidRequestError", statusCode: 400, code: "parameter_missing", param: "amount" });
   });
 
+  it("refuses a parameter the endpoint does not take (from the stripe package's types) with parameter_unknown", async () => {
+    const res = await fetch(`${fake.url}/v1/payment_intents`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${fake.secretKey}` },
+      body: new URLSearchParams({ amount: "1000", currency: "usd", amont: "5" }),
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error", code: "parameter_unknown", param: "amont", message: "Received unknown parameter: amont" } });
+    expect(fake.control.objects("payment_intent")).toHaveLength(0);
+  });
+
   it("refuses raw card numbers with the secret key, and lets the publishable key (Stripe.js) create a card PaymentMethod", async () => {
     const withSecret = await catchError(stripe.paymentMethods.create({ type: "card", card: { number: "4242424242424242", exp_month: 12, exp_year: 2040, cvc: "123" } }));
     expect(withSecret.statusCode).toBe(400);
@@ -232,7 +243,45 @@ describe("payments", () => {
   });
 });
 
+describe("faults", () => {
+  it("a connection dropped after the charge: the stripe package retries with its key and gets the replay", async () => {
+    fake.control.addFault({ method: "POST", path: "/v1/payment_intents", mode: "reset" });
+    const pi = await stripe.paymentIntents.create({ amount: 3100, currency: "usd", payment_method: "pm_card_visa", confirm: true });
+    expect(pi.status).toBe("succeeded");
+    expect(pi.lastResponse.headers["idempotent-replayed"]).toBe("true");
+    expect(fake.control.objects("charge")).toHaveLength(1);
+    expect(fake.control.requests().filter((r) => r.path === "/v1/payment_intents").map((r) => r.replayed)).toEqual([false, true]);
+  });
+
+  it("api_error: a 500 before anything is done", async () => {
+    fake.control.addFault({ path: "/v1/refunds", mode: "api_error" });
+    const pi = await stripe.paymentIntents.create({ amount: 3100, currency: "usd", payment_method: "pm_card_visa", confirm: true });
+    const e = await catchError(stripe.refunds.create({ payment_intent: pi.id }));
+    expect(e).toBeInstanceOf(Stripe.errors.StripeAPIError);
+    expect(e.statusCode).toBe(500);
+    expect(fake.control.objects("refund")).toHaveLength(0);
+  });
+});
+
 describe("webhooks", () => {
+  it("a webhook endpoint created through the API gets its own secret and the events", async () => {
+    const endpoint = await stripe.webhookEndpoints.create({ url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/other`, enabled_events: ["customer.created"] });
+    expect(endpoint.secret).toMatch(/^whsec_/);
+    await stripe.customers.create({ email: "w@example.com" });
+    await fake.control.webhooksSettled();
+    const mine = fake.control.deliveries().filter((d) => d.endpoint.endsWith("/other"));
+    expect(mine.map((d) => [d.type, d.status])).toEqual([["customer.created", 200]]);
+    const signed = received.filter((r) => {
+      try {
+        stripe.webhooks.constructEvent(r.body, r.signature, endpoint.secret as string);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(signed).toHaveLength(1);
+  });
+
   it("signs events as Stripe does, verifiable by constructEvent; a redelivery is the same event", async () => {
     const pi = await stripe.paymentIntents.create({ amount: 1500, currency: "usd", payment_method: "pm_card_visa", confirm: true, metadata: { lease: "L1" } });
     await fake.control.webhooksSettled();
