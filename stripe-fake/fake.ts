@@ -436,6 +436,7 @@ export class StripeFake {
       pi.payment_method = this.resolvePaymentMethod(pmParam).id;
       pi.status = "requires_confirmation";
     }
+    if (bool(params, "error_on_requires_action")) pi._error_on_requires_action = true;
     this.event("payment_intent.created", pi, ctx);
     if (confirm) return this.confirmPaymentIntent(pi.id, { ...(offSession !== undefined ? { off_session: String(offSession) } : {}), ...pick(params, ["return_url", "mandate_data", "use_stripe_sdk"]) }, ctx);
     return pi;
@@ -505,9 +506,11 @@ export class StripeFake {
     pi.last_payment_error = null;
     pi.next_action = null;
     const behaviour = behaviourOf(card.number);
-    const needsAuth = behaviour.auth === "always" || (behaviour.auth === "setup" && !(card.setUp && pm.customer));
+    // 4000002500003155: on-session payments always authenticate; off-session ones only until the card is set up.
+    const errorOnAction = bool(params, "error_on_requires_action") ?? pi._error_on_requires_action === true;
+    const needsAuth = behaviour.auth === "always" || (behaviour.auth === "setup" && (!offSession || !(card.setUp && pm.customer)));
     if (needsAuth) {
-      if (offSession) return this.failPayment(pi, pm, AUTHENTICATION_REQUIRED, ctx, true);
+      if (offSession || errorOnAction) return this.failPayment(pi, pm, AUTHENTICATION_REQUIRED, ctx, true);
       pi.status = "requires_action";
       pi.next_action = this.nextAction(pi, returnUrl, bool(params, "use_stripe_sdk") ?? false);
       this.event("payment_intent.requires_action", pi, ctx);

@@ -196,6 +196,12 @@ describe("payments", () => {
     expect(methods.data.map((m) => m.id)).toEqual([set.payment_method]);
     const pi = await stripe.paymentIntents.create({ amount: 3000, currency: "usd", customer: customer.id, payment_method: set.payment_method as string, confirm: true, off_session: true });
     expect(pi.status).toBe("succeeded");
+    const onSession = await stripe.paymentIntents.create({ amount: 3000, currency: "usd", customer: customer.id, payment_method: set.payment_method as string, confirm: true });
+    expect(onSession.status).toBe("requires_action");
+    const refused = await catchError(
+      stripe.paymentIntents.create({ amount: 3000, currency: "usd", customer: customer.id, payment_method: set.payment_method as string, confirm: true, error_on_requires_action: true }),
+    );
+    expect(refused.code).toBe("authentication_required");
     // 4000002760003184 asks every time, even once set up.
     const si2 = await stripe.setupIntents.create({ customer: customer.id, payment_method: "pm_card_authenticationRequired", confirm: true });
     fake.control.authenticate(si2.id, "complete");
