@@ -444,9 +444,20 @@ export class StripeFake {
 
   updatePaymentIntent(id: string, params: Params, ctx: CallContext): Obj {
     const pi = this.get(id, "payment_intent");
+    // Once the payment is done (or canceled) only descriptive fields change (metadata, description,
+    // receipt_email, shipping); anything about the payment itself is refused.
     if (pi.status === "succeeded" || pi.status === "canceled" || pi.status === "processing") {
-      throw unexpectedState("payment_intent", `You cannot update this PaymentIntent because it has a status of ${pi.status as string}.`, pi);
+      const fixed = Object.keys(params).filter((k) => !["metadata", "description", "receipt_email", "shipping", "expand"].includes(k));
+      if (fixed.length) {
+        throw unexpectedState(
+          "payment_intent",
+          `You cannot update this PaymentIntent's ${fixed[0] as string} because it has a status of ${pi.status as string}. Only metadata, description, receipt_email and shipping can be updated now.`,
+          pi,
+        );
+      }
     }
+    const previous: Record<string, unknown> = {};
+    for (const k of Object.keys(params)) if (k !== "expand") previous[k] = structuredClone(pi[k]);
     const amount = int(params, "amount");
     if (amount !== undefined) pi.amount = amount;
     for (const f of ["description", "receipt_email", "setup_future_usage", "customer", "statement_descriptor"]) if (params[f] !== undefined) pi[f] = str(params, f) ?? null;
@@ -456,7 +467,7 @@ export class StripeFake {
       pi.payment_method = this.resolvePaymentMethod(pmParam).id;
       pi.status = "requires_confirmation";
     }
-    void ctx;
+    this.event("payment_intent.updated", pi, ctx, previous);
     return pi;
   }
 

@@ -114,6 +114,14 @@ describe("payments", () => {
     expect(charge).toMatchObject({ paid: true, amount: 12_345, status: "succeeded", payment_intent: pi.id });
     const found = await stripe.paymentIntents.search({ query: "metadata['gatehouse_key']:'rent-1'" });
     expect(found.data.map((p) => p.id)).toEqual([pi.id]);
+    expect(found.object).toBe("search_result");
+    const quoted = await stripe.paymentIntents.create({ amount: 500, currency: "usd", metadata: { gatehouse_key: "it's AND 1" } });
+    const both = await stripe.paymentIntents.search({ query: "metadata['gatehouse_key']:'it\\'s AND 1' AND status:'requires_payment_method'" });
+    expect(both.data.map((p) => p.id)).toEqual([quoted.id]);
+    const tagged = await stripe.paymentIntents.update(pi.id, { metadata: { lease: "L9" } });
+    expect(tagged.metadata).toEqual({ gatehouse_key: "rent-1", lease: "L9" });
+    const amountChange = await catchError(stripe.paymentIntents.update(pi.id, { amount: 1 }));
+    expect(amountChange).toMatchObject({ statusCode: 400, code: "payment_intent_unexpected_state" });
     const expanded = await stripe.paymentIntents.retrieve(pi.id, { expand: ["latest_charge", "payment_method"] });
     expect((expanded.latest_charge as Stripe.Charge).id).toBe(charge.id);
     expect((expanded.payment_method as Stripe.PaymentMethod).card?.last4).toBe("4242");
