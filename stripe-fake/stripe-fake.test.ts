@@ -380,6 +380,46 @@ describe("checkout", () => {
   });
 });
 
+describe("test controls over HTTP (for a fake in another process)", () => {
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${fake.url}/__fake${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } } : {}) });
+    return { status: res.status, json: (await res.json()) as unknown };
+  };
+
+  it("faults, 3DS answers, objects, webhook pause/resume/redeliver and reset", async () => {
+    const customer = await stripe.customers.create({});
+    const pi = await stripe.paymentIntents.create({ amount: 2000, currency: "usd", customer: customer.id, payment_method: "pm_card_authenticationRequired", confirm: true });
+    expect((await control("POST", `/intents/${pi.id}/authenticate`, { outcome: "complete" })).json).toMatchObject({ id: pi.id, status: "succeeded" });
+    expect((await control("GET", `/objects/${pi.id}`)).json).toMatchObject({ status: "succeeded" });
+    expect(((await control("GET", "/objects?type=charge")).json as unknown[]).length).toBe(1);
+
+    await control("POST", "/faults", { path: "/v1/refunds", mode: "api_error" });
+    expect((await catchError(stripe.refunds.create({ payment_intent: pi.id }))).statusCode).toBe(500);
+
+    await fake.control.webhooksSettled();
+    received = [];
+    await control("POST", "/webhooks/pause");
+    await stripe.refunds.create({ payment_intent: pi.id });
+    await fake.control.webhooksSettled();
+    expect(received).toHaveLength(0);
+    await control("POST", "/webhooks/resume");
+    await fake.control.webhooksSettled();
+    const refunded = received.map((r) => stripe.webhooks.constructEvent(r.body, r.signature, webhookSecret)).find((e) => e.type === "charge.refunded");
+    expect(refunded).toBeDefined();
+    await control("POST", `/events/${refunded!.id}/redeliver`);
+    await fake.control.webhooksSettled();
+    expect(received.filter((r) => (JSON.parse(r.body) as { id: string }).id === refunded!.id)).toHaveLength(2);
+    const deliveries = (await control("GET", "/webhooks/deliveries")).json as Array<{ eventId: string; redelivery: boolean }>;
+    expect(deliveries.filter((d) => d.eventId === refunded!.id).map((d) => d.redelivery)).toEqual([false, true]);
+    const requests = (await control("GET", "/requests")).json as Array<{ path: string; status: number }>;
+    expect(requests.find((r) => r.path === "/v1/refunds")?.status).toBe(500);
+
+    await control("POST", "/reset");
+    expect((await control("GET", "/objects")).json).toEqual([]);
+    expect((await control("GET", "/webhooks")).json).toHaveLength(1);
+  });
+});
+
 describe("the Stripe.js stand-in", () => {
   it("is served at /v3/ and the Element frame only to a publishable key and an origin", async () => {
     const js = await fetch(fake.jsUrl);
