@@ -138,7 +138,8 @@ function stripeJs(): string {
   if (!stripeJsSource) {
     const source = readFileSync(new URL("./stripe-js.ts", import.meta.url), "utf8");
     const out = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, removeComments: false } }).outputText;
-    stripeJsSource = out.replace(/^export \{\};?\s*$/m, "");
+    // In a function of its own, as Stripe.js is: its top-level names never meet the page's.
+    stripeJsSource = `(() => {\n"use strict";\n${out.replace(/^export \{\};?\s*$/m, "")}\n})();\n`;
   }
   return stripeJsSource;
 }

@@ -427,6 +427,7 @@ describe("the Stripe.js stand-in", () => {
     const text = await js.text();
     expect(text).toContain("confirmPayment");
     expect(text).not.toMatch(/^export /m);
+    expect(text.trimStart().startsWith("(() => {")).toBe(true);
     const frame = await fetch(`${fake.url}/elements/frame?key=${fake.publishableKey}&origin=http://shop.test&element=e1&type=payment`);
     expect(frame.status).toBe(200);
     expect(await frame.text()).toContain('autocomplete="cc-number"');
