@@ -324,6 +324,18 @@ describe("webhooks", () => {
     await fake.control.webhooksSettled();
     expect(received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toContain("payment_intent.succeeded");
   });
+
+  it("holds only the event types asked for", async () => {
+    fake.control.pauseWebhooks(["payment_intent.succeeded"]);
+    await stripe.paymentIntents.create({ amount: 1500, currency: "usd", payment_method: "pm_card_visa", confirm: true });
+    await fake.control.webhooksSettled();
+    const types = () => received.map((r) => (JSON.parse(r.body) as { type: string }).type);
+    expect(types()).toContain("charge.succeeded");
+    expect(types()).not.toContain("payment_intent.succeeded");
+    fake.control.resumeWebhooks();
+    await fake.control.webhooksSettled();
+    expect(types()).toContain("payment_intent.succeeded");
+  });
 });
 
 describe("checkout", () => {
