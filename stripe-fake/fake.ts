@@ -345,7 +345,7 @@ export class StripeFake {
       );
     }
     const b = behaviourOf(card.number);
-    if (b.attachDeclines && b.charge) throw cardError(b.charge, { param: "" });
+    if (b.attachDeclines && b.charge) throw cardError(b.charge, { payment_method: structuredClone(pm) });
     pm.customer = customer.id;
     this.event("payment_method.attached", pm, ctx);
     return pm;
@@ -854,7 +854,7 @@ export class StripeFake {
 
   expireCheckoutSession(id: string, ctx: CallContext): Obj {
     const s = this.get(id, "checkout.session");
-    if (s.status !== "open") throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status as string}".`, { code: "checkout_session_unexpected_state" } as never);
+    if (s.status !== "open") throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status as string}".`, { code: "checkout_session_unexpected_state" });
     s.status = "expired";
     s.url = null;
     this.event("checkout.session.expired", s, ctx);
