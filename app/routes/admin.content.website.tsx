@@ -1,41 +1,18 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.content.website";
 import { adminMeta } from "~/components/admin/console";
 import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
-import { now as clockNow } from "~/platform/clock.server";
-import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
-import { saveAnnouncementBar, submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, requireAccountWide, websitePage, websiteTargets } from "~/services/content-pages.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import { websitePage, websiteTargets, saveAnnouncementForm } from "~/services/content-pages.server";
+import { contentRoute } from "~/services/content-route.server";
 import { WEBSITE_GROUPS } from "~/domain/content-form";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /**
  * The website's settings (issue 24, owners): the announcement bar (three props inside navComponent,
  * decision 304), analytics, unit page templates and custom code (never run on pages with card fields).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const page = await websitePage(context.db, staff);
-  const csrf = await getCsrfToken(request);
-  return data({ ...page, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  const now = clockNow();
-  if (form.get("target") === "announcementBar") {
-    const { websiteId } = await websitePage(context.db, staff);
-    return answerContentForm(await saveAnnouncementBar(context.db, staff, websiteId, form, now), request);
-  }
-  return answerContentForm(await submitContentForm(context.db, staff, websiteTargets(), form, now), request);
-}
+const route = contentRoute({ page: websitePage, targets: websiteTargets, save: saveAnnouncementForm });
+export const loader = route.loader;
+export const action = route.action;
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Website");

@@ -22,6 +22,7 @@ import {
   formRecord,
   locationHoursBlocks,
   locationUnitTypes,
+  saveAnnouncementBar,
   unitTypeHeading,
   type ContentDone,
   type ContentFormOutcome,
@@ -212,6 +213,12 @@ export async function websitePage(db: Database, staff: SignedInStaff) {
     },
     logos: { logo: website.values.logo != null, footerLogo: website.values.footerLogo != null },
   };
+}
+
+/** The website page's announcement bar form (three props inside navComponent, decision 304); null for its other forms. */
+export async function saveAnnouncementForm(db: Database, staff: SignedInStaff, form: FormData, now: Date): Promise<ContentFormOutcome | null> {
+  if (form.get("target") !== "announcementBar") return null;
+  return saveAnnouncementBar(db, staff, await websiteIdOf(db, staff), form, now);
 }
 
 export function websiteTargets(): Record<string, EditTarget> {
