@@ -45,7 +45,7 @@ export default function LocationAmenities({ loaderData, actionData }: Route.Comp
           movable
         >
           <p className="console-hint">
-            Image: {a.hasImage ? "set" : "none"}. <a href={`/admin/content/locations/${locationId}/photos`}>Change on the photos page</a>
+            Image: {a.hasImage ? "set" : "none"}. <a href={`/admin/content/locations/${locationId}/photos#amenities-title`}>Change on the photos page</a>
           </p>
         </RecordForm>
       ))}

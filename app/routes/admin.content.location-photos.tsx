@@ -4,7 +4,7 @@ import { DoneMessage, ImageFieldEditor, ImageUploadForm, PhotoList } from "~/com
 import type { ImageFormReply } from "~/domain/media";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { imageEdits, imageRoute } from "~/services/image-route.server";
-import { LOCATION_PHOTOS, locationPhotosPage } from "~/services/media-edits.server";
+import { AMENITY_IMAGES, LOCATION_PHOTOS, locationPhotosPage } from "~/services/media-edits.server";
 
 /**
  * A location's images (issue 24, decision 322): its photos (add with a description, describe,
@@ -18,7 +18,7 @@ export const headers: Route.HeadersFunction = consoleRouteHeaders;
 const route = imageRoute({
   param: "locationId",
   page: locationPhotosPage,
-  edit: imageEdits({ photos: LOCATION_PHOTOS, fields: ["location.mainImage", "location.mainLogo"] }),
+  edit: imageEdits({ photos: LOCATION_PHOTOS, records: AMENITY_IMAGES, fields: ["location.mainImage", "location.mainLogo"] }),
   path: (id) => `/admin/content/locations/${id}/photos`,
 });
 export const loader = route.loader;
@@ -60,6 +60,27 @@ export default function LocationPhotos({ loaderData }: Route.ComponentProps) {
         reply={reply}
         altHint={`The words of the logo, for example “${l.name}”.`}
       />
+
+      {page.amenities.length ? (
+        <section aria-labelledby="amenities-title">
+          <h2 id="amenities-title">Images of the amenities</h2>
+          <p className="console-hint">
+            Shown beside each amenity on the location&apos;s page. <Link to={`/admin/content/locations/${l.id}/amenities`}>Edit the amenities</Link>
+          </p>
+          {page.amenities.map((a) => (
+            <ImageFieldEditor
+              key={a.ref}
+              csrfToken={csrfToken}
+              target={`amenity:${a.ref}`}
+              label={`Image of ${a.label}`}
+              image={a.image}
+              pending={a.pending}
+              reply={reply}
+              altHint="What the picture shows, or tick decorative when the amenity's name beside it says it all."
+            />
+          ))}
+        </section>
+      ) : null}
 
       {page.unitTypes.length ? (
         <section aria-labelledby="unit-types-title">

@@ -24,6 +24,7 @@ import {
   type ImageField,
   type ImageForm,
   type PhotoSet,
+  type RecordImages,
 } from "./media-edits.server";
 import { requirePermission, signedInStaff, type SignedInStaff } from "./staff-context.server";
 
@@ -87,21 +88,29 @@ export function imageRoute<P>(spec: ImageRouteSpec<P>) {
 }
 
 /**
- * The forms of an image page: its photos' (when it has a list) and its single-image fields' (their
+ * The forms of an image page: its photos' (when it has a list), its records' images (an amenity's,
+ * target `amenity:<ref>`) and its single-image fields' (their
  * `target`s, e.g. `location.mainImage`; `recordOf` names the record each belongs to, null when the
  * site has none).
  */
 export function imageEdits(options: {
   photos?: PhotoSet;
+  records?: RecordImages;
   fields?: readonly string[];
   recordOf?: (db: Database, staff: SignedInStaff, field: ImageField, id: number) => Promise<number | null>;
 }): ImageEdit {
-  const { photos, fields = [], recordOf = async (_db, _staff, _field, id) => id } = options;
+  const { photos, records, fields = [], recordOf = async (_db, _staff, _field, id) => id } = options;
   return async (db, staff, id, f, now) => {
     if (photos && f.intent === "add-photo") return photos.add(db, staff, id, f.upload, now);
     if (photos && f.intent === "update-photo") return photos.update(db, staff, id, { ref: f.target, alt: f.upload.alt, decorative: f.upload.decorative, title: f.title, base: f.base });
     if (photos && f.intent === "remove-photo") return photos.remove(db, staff, id, f.target);
     if (photos && f.intent === "move") return photos.move(db, staff, id, f.target, f.direction);
+    if (records && f.target.startsWith(records.prefix)) {
+      const ref = f.target.slice(records.prefix.length);
+      if (f.intent === "upload") return records.upload(db, staff, id, ref, f.upload, now);
+      if (f.intent === "clear") return records.clear(db, staff, id, ref);
+      return imageFormRefusal(400, UNKNOWN_FORM);
+    }
     const field = fields.includes(f.target) ? IMAGE_FIELDS[f.target]! : null;
     if (!field || (f.intent !== "upload" && f.intent !== "clear")) return imageFormRefusal(400, UNKNOWN_FORM);
     const recordId = await recordOf(db, staff, field, id);

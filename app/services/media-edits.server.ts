@@ -175,6 +175,8 @@ export interface LocationPhotosPage {
   location: { id: number; name: string; mainImage: Image | null; mainLogo: Image | null; pending: string[] };
   photos: PhotoView[];
   unitTypes: Array<{ id: number; name: string; photos: number }>;
+  /** The location's amenities and their images (`ref` as a photo's: `id:<id>` or `new:<createKey>`). */
+  amenities: Array<{ ref: string; label: string; image: Image | null; pending: boolean }>;
 }
 
 /** The location's images as they will be after publishing, or null (not found or outside the scope). */
@@ -197,6 +199,12 @@ export async function locationPhotosPage(db: Database, staff: SignedInStaff, loc
     },
     photos: photos.map((p) => ({ ref: refOf(p), image: toImage(p.values), pending: p.pending.length > 0 })),
     unitTypes: types.map((t) => ({ id: t.id, name: `${t.width}×${t.length} ${t.name}`, photos: t.images.length })),
+    amenities: (await listEffectiveRecords(db, staff, "amenity", { column: "locationId", value: locationId })).map((a) => ({
+      ref: refOf(a),
+      label: String(a.values.label ?? ""),
+      image: storedImage(a.values.image),
+      pending: a.pending.includes("image"),
+    })),
   };
 }
 
@@ -364,6 +372,37 @@ async function moveUnitTypePhoto(db: Database, staff: SignedInStaff, unitTypeId:
   [next[at], next[to]] = [next[to]!, next[at]!];
   return saveUnitTypeImages(db, staff, unitTypeId, found.images, next);
 }
+
+// ---- an amenity's image (amenity.image; decision 363) --------------------------------------------
+
+/** Images of records listed on a page, named `<prefix><ref>` in its forms (an amenity's). */
+export interface RecordImages {
+  prefix: string;
+  upload(db: Database, staff: SignedInStaff, id: number, ref: string, upload: UploadInput, now: Date): Promise<ImageEditResult>;
+  clear(db: Database, staff: SignedInStaff, id: number, ref: string): Promise<ImageEditResult>;
+}
+
+async function setAmenityImage(db: Database, staff: SignedInStaff, locationId: number, ref: string, image: () => Promise<{ ok: true; image: Image | null } | ImageEditRefusal>): Promise<ImageEditResult> {
+  const list = await listEffectiveRecords(db, staff, "amenity", { column: "locationId", value: locationId });
+  const found = list.find((a) => refOf(a) === ref);
+  if (!found) return NOT_FOUND;
+  const chosen = await image();
+  if (!chosen.ok) return chosen;
+  const values = { image: chosen.image };
+  const saved = await saveDraftEdit(
+    db,
+    staff,
+    found.id != null ? { op: "update", entity: "amenity", recordId: found.id, values, base: {} } : { op: "updateCreate", entity: "amenity", createKey: found.createKey!, values },
+  );
+  return saved.ok ? { ok: true } : refused(saved, chosen.image);
+}
+
+/** The images of the location's amenities (forms' target `amenity:<ref>`). */
+export const AMENITY_IMAGES: RecordImages = {
+  prefix: "amenity:",
+  upload: (db, staff, locationId, ref, input, now) => setAmenityImage(db, staff, locationId, ref, () => readUpload(db, staff, input, now, locationId)),
+  clear: (db, staff, locationId, ref) => setAmenityImage(db, staff, locationId, ref, async () => ({ ok: true, image: null })),
+};
 
 /** The location's photos (locationImage records). */
 export const LOCATION_PHOTOS: PhotoSet = { add: addLocationPhoto, update: updateLocationPhoto, remove: removeLocationPhoto, move: moveLocationPhoto };

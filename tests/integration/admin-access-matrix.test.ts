@@ -339,7 +339,10 @@ const EXPECTED: Record<string, RouteCase> = {
     path: (f) => `/admin/content/locations/${f.locA}/photos`,
     get: editors(200),
     outOfScope: { path: (f) => `/admin/content/locations/${f.locB}/photos`, get: EDITOR_B_RECORD, secret: (f) => f.locationNameB },
-    actions: [{ name: "add a photo with no file", form: () => ({ intent: "add-photo", target: "new", alt: "Units" }), expect: editors(400) }],
+    actions: [
+      { name: "add a photo with no file", form: () => ({ intent: "add-photo", target: "new", alt: "Units" }), expect: editors(400) },
+      { name: "remove the image of an amenity that is not there", form: () => ({ intent: "clear", target: "amenity:id:999999" }), expect: editors(404) },
+    ],
     outOfScopeActions: [
       {
         name: "add a photo with no file (location B)",
