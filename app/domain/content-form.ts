@@ -97,7 +97,7 @@ export const WEBSITE_JSON_GROUPS = {
       body_font: style("Body font", "body_font"),
       button_background_color: style("Button colour", "button_background_color", COLOUR),
       button_text_color: style("Button text colour", "button_text_color", COLOUR),
-      button_border_radius: style("Button corner radius", "button_border_radius", "For example 6px, 0.5rem or 0px."),
+      button_border_radius: style("Button corner radius", "button_border_radius", "For example 6px, 1rem or 0px."),
       nav_background_color: style("Navigation bar colour", "nav_background_color", COLOUR),
       nav_text_color: style("Navigation bar text colour", "nav_text_color", COLOUR),
       footer_background_color: style("Footer colour", "footer_background_color", COLOUR),

@@ -193,6 +193,7 @@ describe("navigation bar, footer and global styles (decision 362)", () => {
     expect(bad.status).toBe(400);
     const form = formOf(bad.body, "global-styles");
     expect(form).toContain("Use a six-digit hex colour such as #1a4d8f");
+    expect(form).toContain("Use a whole number with px, rem or em, for example 6px.");
     expect(form).toContain('value="gold"');
     expect(/<input[^>]*name="accent_color"[^>]*>/.exec(form)![0]).toContain('aria-invalid="true"');
     expect(/<input[^>]*name="button_border_radius"[^>]*>/.exec(form)![0]).toContain('aria-invalid="true"');
