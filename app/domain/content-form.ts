@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { EDITABLE_ENTITIES, type EditableEntityName, type EditableField, type FieldKind } from "./editable-content";
+import { globalStylesSchema } from "./website-settings";
 
 export const WEEKDAYS = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
 export const WEEKDAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
@@ -27,6 +28,8 @@ export const WEEKDAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
 /** How a field is drawn: its kind, or a control made for one field (the days of an hours line: checkboxes). */
 export type FormControl = FieldKind | "weekdays";
 
+type PropField = EditableField & { prop: string };
+
 /**
  * The announcement bar (decision 304): three props inside the website's navComponent JSON, edited as
  * three fields; saving changes only those props and keeps the rest of navComponent.
@@ -41,13 +44,82 @@ export const ANNOUNCEMENT_BAR_FIELDS = {
     prop: "announcement_bar_phone",
     hint: "Leave empty to show the first location's number.",
   },
-} as const satisfies Record<string, EditableField & { prop: string }>;
+} as const satisfies Record<string, PropField>;
 
-/** A form's subject: a registry entity, or a group of values stored inside one (the announcement bar). */
-export type FormEntity = EditableEntityName | "announcementBar";
+const menuName = (label: string, hint: string): PropField => ({ label, kind: "select", schema: z.string().trim().min(1, "Choose a menu."), prop: "", hint });
+const style = (label: string, key: keyof typeof globalStylesSchema.shape, hint?: string): PropField => ({ label, kind: "text", schema: globalStylesSchema.shape[key], prop: key, ...(hint ? { hint } : {}) });
+const COLOUR = "Six-digit hex, for example #14457a.";
+
+/**
+ * Groups of values stored inside one JSON field of the website (decision 362): the navigation bar's
+ * and the footer's props (nav_component, footer_component: a name and a props list) and the global
+ * styles (global_styles: an object). Each is one form; saving changes only its values and keeps the
+ * rest of the JSON; each value is checked by the schema the registry checks the whole JSON with
+ * (app/domain/website-settings.ts).
+ */
+export const WEBSITE_JSON_GROUPS = {
+  announcementBar: { column: "navComponent", shape: "props", legend: "Announcement bar", fields: ANNOUNCEMENT_BAR_FIELDS },
+  navigationBar: {
+    column: "navComponent",
+    shape: "props",
+    legend: "Navigation bar",
+    fields: {
+      main_menu: { ...menuName("Main menu", "The menu the navigation bar shows."), prop: "main_menu" },
+      rent_button_text: { label: "Button text", kind: "text", schema: z.string().trim().min(1, "Enter the button's text.").max(40, "Use at most 40 characters."), prop: "rent_button_text" },
+      rent_button_url: {
+        label: "Button link",
+        kind: "text",
+        schema: z.string().trim().max(500, "Use at most 500 characters.").regex(/^(\/(?!\/)\S*|https:\/\/\S+)$/, "Use a path on this site such as /view-locations, or an https:// address."),
+        prop: "rent_button_url",
+      },
+    },
+  },
+  footer: {
+    column: "footerComponent",
+    shape: "props",
+    legend: "Footer",
+    fields: {
+      first_menu: { ...menuName("First menu", "The footer's first column."), prop: "first_menu" },
+      second_menu: { ...menuName("Second menu", "The footer's second column."), prop: "second_menu" },
+    },
+  },
+  globalStyles: {
+    column: "globalStyles",
+    shape: "object",
+    legend: "Colours, fonts and buttons",
+    fields: {
+      primary_color: style("Primary colour", "primary_color", COLOUR),
+      secondary_color: style("Secondary colour", "secondary_color", COLOUR),
+      accent_color: style("Accent colour", "accent_color", COLOUR),
+      text_color: style("Text colour", "text_color", COLOUR),
+      background_color: style("Background colour", "background_color", COLOUR),
+      heading_font: style("Heading font", "heading_font", "A font name, for example Source Sans 3."),
+      body_font: style("Body font", "body_font"),
+      button_background_color: style("Button colour", "button_background_color", COLOUR),
+      button_text_color: style("Button text colour", "button_text_color", COLOUR),
+      button_border_radius: style("Button corner radius", "button_border_radius", "For example 6px, 1rem or 0px."),
+      nav_background_color: style("Navigation bar colour", "nav_background_color", COLOUR),
+      nav_text_color: style("Navigation bar text colour", "nav_text_color", COLOUR),
+      footer_background_color: style("Footer colour", "footer_background_color", COLOUR),
+      footer_text_color: style("Footer text colour", "footer_text_color", COLOUR),
+    },
+  },
+} as const satisfies Record<string, { column: "navComponent" | "footerComponent" | "globalStyles"; shape: "props" | "object"; legend: string; fields: Record<string, PropField> }>;
+
+export type WebsiteJsonGroupName = keyof typeof WEBSITE_JSON_GROUPS;
+
+export function isWebsiteJsonGroup(name: string): name is WebsiteJsonGroupName {
+  return Object.hasOwn(WEBSITE_JSON_GROUPS, name);
+}
+
+/** The fields of a group whose value names a menu (their choices are the website's menus). */
+export const MENU_FIELDS: readonly string[] = ["main_menu", "first_menu", "second_menu"];
+
+/** A form's subject: a registry entity, or a group of values stored inside one (decision 362). */
+export type FormEntity = EditableEntityName | WebsiteJsonGroupName;
 
 export function fieldOf(entity: FormEntity, field: string): EditableField {
-  if (entity === "announcementBar") return ANNOUNCEMENT_BAR_FIELDS[field as keyof typeof ANNOUNCEMENT_BAR_FIELDS];
+  if (isWebsiteJsonGroup(entity)) return (WEBSITE_JSON_GROUPS[entity].fields as Record<string, PropField>)[field]!;
   return EDITABLE_ENTITIES[entity].fields[field]!;
 }
 
@@ -61,24 +133,46 @@ export function controlOf(entity: FormEntity, field: string): FormControl {
 
 type Props = Array<{ name: string; value: string | boolean | number }>;
 
+/** A group's values as stored in its JSON (a missing flag is off, a missing text empty). */
+export function jsonGroupValues(group: WebsiteJsonGroupName, json: unknown): Record<string, unknown> {
+  const g = WEBSITE_JSON_GROUPS[group];
+  const obj = (json && typeof json === "object" ? json : {}) as Record<string, unknown> & { props?: Props };
+  const get = (prop: string) => (g.shape === "props" ? (obj.props ?? []).find((p) => p.name === prop)?.value : obj[prop]);
+  return Object.fromEntries(
+    Object.entries(g.fields as Record<string, PropField>).map(([key, f]) => {
+      const v = get(f.prop);
+      return [key, f.kind === "bool" ? v === true : String(v ?? "")];
+    }),
+  );
+}
+
+/** The group's JSON with its values set, every other prop and key kept. */
+export function withJsonGroup(group: WebsiteJsonGroupName, json: unknown, values: Record<string, unknown>): Record<string, unknown> {
+  const g = WEBSITE_JSON_GROUPS[group];
+  const fields = Object.entries(g.fields as Record<string, PropField>);
+  if (g.shape === "object") {
+    const base = (json && typeof json === "object" ? json : {}) as Record<string, unknown>;
+    return { ...base, ...Object.fromEntries(fields.map(([key, f]) => [f.prop, values[key]])) };
+  }
+  const base = (json && typeof json === "object" ? json : { name: "default", props: [] }) as Record<string, unknown> & { props?: Props };
+  const props: Props = [...(base.props ?? [])];
+  for (const [key, f] of fields) {
+    const value = values[key] as Props[number]["value"];
+    const i = props.findIndex((p) => p.name === f.prop);
+    if (i >= 0) props[i] = { ...props[i]!, value };
+    else props.push({ name: f.prop, value });
+  }
+  return { ...base, props };
+}
+
 /** The announcement bar's values in a navComponent (JSON). */
 export function announcementOf(nav: unknown): { enabled: boolean; text: string; phone: string } {
-  const props = ((nav as { props?: Props } | null)?.props ?? []) as Props;
-  const get = (name: string) => props.find((p) => p.name === name)?.value;
-  return { enabled: get("announcement_bar_enabled") === true, text: String(get("announcement_bar_text") ?? ""), phone: String(get("announcement_bar_phone") ?? "") };
+  return jsonGroupValues("announcementBar", nav) as { enabled: boolean; text: string; phone: string };
 }
 
 /** navComponent with the announcement bar's three props set, every other prop and key kept. */
 export function withAnnouncement(nav: unknown, values: { enabled: boolean; text: string; phone: string }): Record<string, unknown> {
-  const base = (nav && typeof nav === "object" ? nav : { name: "default", props: [] }) as Record<string, unknown> & { props?: Props };
-  const props: Props = [...(base.props ?? [])];
-  for (const [key, def] of Object.entries(ANNOUNCEMENT_BAR_FIELDS)) {
-    const value = values[key as keyof typeof values];
-    const i = props.findIndex((p) => p.name === def.prop);
-    if (i >= 0) props[i] = { ...props[i]!, value };
-    else props.push({ name: def.prop, value });
-  }
-  return { ...base, props };
+  return withJsonGroup("announcementBar", nav, values);
 }
 
 /** Kinds a form can edit (images are set by uploads on the photos pages; references by the page). */

@@ -10,6 +10,7 @@
  * rates, slugs, SiteLink ids, timestamps) are never changed through a changeset.
  */
 import { z } from "zod";
+import { componentSettingSchema, globalStylesSchema } from "./website-settings";
 
 export const EDITABLE_ENTITY_NAMES = [
   "website",
@@ -156,9 +157,9 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
       customHeaderCode: { label: "Custom header code", kind: "textarea", schema: trimmed(100_000), hint: "Never runs on pages with card fields." },
       customBodyCode: { label: "Custom body code", kind: "textarea", schema: trimmed(100_000), hint: "Never runs on pages with card fields." },
       /** The announcement bar lives in navComponent's props (announcement_bar_enabled, _text, _phone). */
-      navComponent: { label: "Navigation bar and announcement bar", kind: "json", schema: jsonObject },
-      footerComponent: { label: "Footer", kind: "json", schema: jsonObject },
-      globalStyles: { label: "Colours, fonts and buttons", kind: "json", schema: jsonObject },
+      navComponent: { label: "Navigation bar and announcement bar", kind: "json", schema: componentSettingSchema },
+      footerComponent: { label: "Footer", kind: "json", schema: componentSettingSchema },
+      globalStyles: { label: "Colours, fonts and buttons", kind: "json", schema: globalStylesSchema },
       logo: { label: "Logo", kind: "image", schema: image },
       footerLogo: { label: "Footer logo", kind: "image", schema: image },
     },

@@ -251,7 +251,7 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
                 <td>{v.publishedAt}</td>
                 <td>{v.version === 0 ? "" : v.publishedByName || v.publishedBy || "Scheduled publish"}</td>
                 <td>{v.version === 0 ? "" : counted(v.counts)}</td>
-                <td>{i === 0 ? "Live now" : loaderData.mayRestore ? <a href={`/admin/changes/versions/${v.version}`}>Restore this version<span className="visually-hidden"> ({v.version})</span></a> : ""}</td>
+                <td>{i === 0 ? "Live now" : !v.restorable ? "No longer kept" : loaderData.mayRestore ? <a href={`/admin/changes/versions/${v.version}`}>Restore this version<span className="visually-hidden"> ({v.version})</span></a> : ""}</td>
               </tr>
             ))}
           </tbody>

@@ -1,33 +1,15 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.content.company";
 import { adminMeta } from "~/components/admin/console";
 import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
-import { now as clockNow } from "~/platform/clock.server";
-import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
-import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, COMPANY_TARGETS, companyPage, doneOf, requireAccountWide } from "~/services/content-pages.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import { COMPANY_TARGETS, companyPage } from "~/services/content-pages.server";
+import { contentRoute } from "~/services/content-route.server";
 import { COMPANY_FIELDS } from "~/domain/content-form";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /** The company (issue 24, owners): name, tagline, company information and privacy policy (HTML, sanitised when shown). */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const page = await companyPage(context.db, staff);
-  const csrf = await getCsrfToken(request);
-  return data({ ...page, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  return answerContentForm(await submitContentForm(context.db, staff, COMPANY_TARGETS, form, clockNow()), request);
-}
+const route = contentRoute({ page: companyPage, targets: () => COMPANY_TARGETS });
+export const loader = route.loader;
+export const action = route.action;
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Company");

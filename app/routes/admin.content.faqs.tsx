@@ -1,33 +1,16 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.content.faqs";
 import { adminMeta } from "~/components/admin/console";
 import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
-import { now as clockNow } from "~/platform/clock.server";
-import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
-import { submitContentForm, type FormRecord } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, faqsPage, faqsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import type { FormRecord } from "~/services/content-editor.server";
+import { faqsPage, faqsTargets } from "~/services/content-pages.server";
+import { contentRoute } from "~/services/content-route.server";
 import { CONTENT_ITEM_FIELDS } from "~/domain/content-form";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /** FAQs and storage tips (issue 24, owners): add, change, reorder, remove. */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const page = await faqsPage(context.db, staff);
-  const csrf = await getCsrfToken(request);
-  return data({ ...page, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  return answerContentForm(await submitContentForm(context.db, staff, await faqsTargets(context.db, staff), form, clockNow()), request);
-}
+const route = contentRoute({ page: faqsPage, targets: faqsTargets });
+export const loader = route.loader;
+export const action = route.action;
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("FAQs and storage tips");

@@ -1,13 +1,10 @@
-import { data, Link, redirect, useActionData } from "react-router";
+import { Link, useActionData } from "react-router";
 import type { Route } from "./+types/admin.content.images";
 import { DoneMessage, ImageFieldEditor } from "~/components/console-images";
 import type { ImageFormReply } from "~/domain/media";
 import { consoleRouteHeaders } from "~/services/console.server";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { notFound } from "~/services/http.server";
-import { accountImagesPage, clearImageField, IMAGE_FIELDS, imageFormRefusal, imageFormReply, limitImageEdit, readImageForm, uploadImageField, websiteOf } from "~/services/media-edits.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
-import { now as clockNow } from "~/platform/clock.server";
+import { imageEdits, imageRoute } from "~/services/image-route.server";
+import { accountImagesPage, websiteOf } from "~/services/media-edits.server";
 
 /**
  * The site's images (issue 24, decision 322): the website's logo and footer logo and the company's
@@ -17,42 +14,16 @@ export const meta: Route.MetaFunction = () => [{ title: "Images | Back office" }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 
-const NO_STORE = { "Cache-Control": "no-store" };
-const FIELDS = ["website.logo", "website.footerLogo", "account.mainImage"];
-
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const page = await accountImagesPage(context.db, staff);
-  const csrf = await getCsrfToken(request);
-  const headers = new Headers(NO_STORE);
-  if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
-  return data({ page, csrfToken: csrf.token, done: new URL(request.url).searchParams.get("done") }, { headers });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  const f = readImageForm(form);
-  const now = clockNow();
-  const limited = await limitImageEdit(context.db, staff, now);
-  const field = FIELDS.includes(f.target) ? IMAGE_FIELDS[f.target]! : null;
-  const recordId = field?.entity === "account" ? staff.accountId : await websiteOf(context.db, staff);
-  const result = limited
-    ? imageFormRefusal(429, limited)
-    : !recordId
-      ? imageFormRefusal(400, "The site has no website record yet.")
-      : f.intent === "upload" && field
-      ? await uploadImageField(context.db, staff, { ...field, recordId }, f.upload, now)
-      : f.intent === "clear" && field
-        ? await clearImageField(context.db, staff, { ...field, recordId })
-        : imageFormRefusal(400, "Choose one of the forms on this page.");
-  if (!result.ok && "missing" in result) throw notFound(NO_STORE);
-  if (!result.ok) return data<ImageFormReply>(imageFormReply(f, result), { status: result.status, headers: NO_STORE });
-  throw redirect(`/admin/content/images?done=${f.intent}`, { status: 303, headers: NO_STORE });
-}
+const route = imageRoute({
+  page: accountImagesPage,
+  edit: imageEdits({
+    fields: ["website.logo", "website.footerLogo", "account.mainImage"],
+    recordOf: async (db, staff, field) => (field.entity === "account" ? staff.accountId : websiteOf(db, staff)),
+  }),
+  path: () => "/admin/content/images",
+});
+export const loader = route.loader;
+export const action = route.action;
 
 export default function ContentImages({ loaderData }: Route.ComponentProps) {
   const { page, csrfToken, done } = loaderData;

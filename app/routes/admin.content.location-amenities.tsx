@@ -1,35 +1,14 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.content.location-amenities";
 import { adminMeta } from "~/components/admin/console";
 import { CONTENT_DONE, DraftNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/admin/content-form";
-import { now as clockNow } from "~/platform/clock.server";
-import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
-import { submitContentForm } from "~/services/content-editor.server";
-import { amenitiesPage, amenitiesTargets, answerContentForm, doneOf } from "~/services/content-pages.server";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { notFound } from "~/services/http.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import { amenitiesPage, amenitiesTargets } from "~/services/content-pages.server";
+import { contentRoute } from "~/services/content-route.server";
 
 /** A location's amenities (issue 24): add, change, reorder, remove. Their images are on the photos page. */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const locationId = Number(params.locationId);
-  const page = Number.isInteger(locationId) ? await amenitiesPage(context.db, staff, locationId) : null;
-  if (!page) throw notFound(consoleHeaders());
-  const csrf = await getCsrfToken(request);
-  return data({ ...page, locationId, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
-}
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  const locationId = Number(params.locationId);
-  if (!Number.isInteger(locationId) || !(await amenitiesPage(context.db, staff, locationId))) throw notFound(consoleHeaders());
-  return answerContentForm(await submitContentForm(context.db, staff, await amenitiesTargets(context.db, staff, locationId), form, clockNow()), request);
-}
+const route = contentRoute({ param: "locationId", page: amenitiesPage, targets: amenitiesTargets });
+export const loader = route.loader;
+export const action = route.action;
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = ({ data: d }) => adminMeta(d ? `Amenities: ${d.name}` : "Amenities");
@@ -66,7 +45,7 @@ export default function LocationAmenities({ loaderData, actionData }: Route.Comp
           movable
         >
           <p className="console-hint">
-            Image: {a.hasImage ? "set" : "none"}. <a href={`/admin/content/locations/${locationId}/photos`}>Change on the photos page</a>
+            Image: {a.hasImage ? "set" : "none"}. <a href={`/admin/content/locations/${locationId}/photos#amenities-title`}>Change on the photos page</a>
           </p>
         </RecordForm>
       ))}

@@ -1,27 +1,10 @@
-import { data, Link, redirect, useActionData } from "react-router";
+import { Link, useActionData } from "react-router";
 import type { Route } from "./+types/admin.content.location-photos";
 import { DoneMessage, ImageFieldEditor, ImageUploadForm, PhotoList } from "~/components/console-images";
-import { parseRecordId } from "~/domain/desk-tenants";
 import type { ImageFormReply } from "~/domain/media";
 import { consoleRouteHeaders } from "~/services/console.server";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { notFound } from "~/services/http.server";
-import {
-  addLocationPhoto,
-  clearImageField,
-  IMAGE_FIELDS,
-  imageFormRefusal,
-  imageFormReply,
-  limitImageEdit,
-  locationPhotosPage,
-  moveLocationPhoto,
-  readImageForm,
-  removeLocationPhoto,
-  updateLocationPhoto,
-  uploadImageField,
-} from "~/services/media-edits.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
-import { now as clockNow } from "~/platform/clock.server";
+import { imageEdits, imageRoute } from "~/services/image-route.server";
+import { AMENITY_IMAGES, LOCATION_PHOTOS, locationPhotosPage } from "~/services/media-edits.server";
 
 /**
  * A location's images (issue 24, decision 322): its photos (add with a description, describe,
@@ -32,52 +15,14 @@ export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `Photos of ${
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 
-const NO_STORE = { "Cache-Control": "no-store" };
-const FIELDS = ["location.mainImage", "location.mainLogo"];
-
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const locationId = parseRecordId(params.locationId);
-  const page = locationId ? await locationPhotosPage(context.db, staff, locationId) : null;
-  if (!page) throw notFound(NO_STORE);
-  const csrf = await getCsrfToken(request);
-  const headers = new Headers(NO_STORE);
-  if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
-  return data({ page, csrfToken: csrf.token, done: new URL(request.url).searchParams.get("done") }, { headers });
-}
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const locationId = parseRecordId(params.locationId);
-  if (!locationId) throw notFound(NO_STORE);
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  const f = readImageForm(form);
-  const now = clockNow();
-  const limited = await limitImageEdit(context.db, staff, now);
-  const db = context.db;
-  const field = FIELDS.includes(f.target) ? IMAGE_FIELDS[f.target]! : null;
-  const result = limited
-    ? imageFormRefusal(429, limited)
-    : f.intent === "add-photo"
-      ? await addLocationPhoto(db, staff, locationId, f.upload, now)
-      : f.intent === "update-photo"
-        ? await updateLocationPhoto(db, staff, locationId, { ref: f.target, alt: f.upload.alt, decorative: f.upload.decorative, title: f.title, base: f.base })
-        : f.intent === "remove-photo"
-          ? await removeLocationPhoto(db, staff, locationId, f.target)
-          : f.intent === "move"
-            ? await moveLocationPhoto(db, staff, locationId, f.target, f.direction)
-            : f.intent === "upload" && field
-              ? await uploadImageField(db, staff, { ...field, recordId: locationId }, f.upload, now)
-              : f.intent === "clear" && field
-                ? await clearImageField(db, staff, { ...field, recordId: locationId })
-                : imageFormRefusal(400, "Choose one of the forms on this page.");
-  if (!result.ok && "missing" in result) throw notFound(NO_STORE);
-  if (!result.ok) return data<ImageFormReply>(imageFormReply(f, result), { status: result.status, headers: NO_STORE });
-  throw redirect(`/admin/content/locations/${locationId}/photos?done=${f.intent}`, { status: 303, headers: NO_STORE });
-}
+const route = imageRoute({
+  param: "locationId",
+  page: locationPhotosPage,
+  edit: imageEdits({ photos: LOCATION_PHOTOS, records: AMENITY_IMAGES, fields: ["location.mainImage", "location.mainLogo"] }),
+  path: (id) => `/admin/content/locations/${id}/photos`,
+});
+export const loader = route.loader;
+export const action = route.action;
 
 export default function LocationPhotos({ loaderData }: Route.ComponentProps) {
   const { page, csrfToken, done } = loaderData;
@@ -115,6 +60,27 @@ export default function LocationPhotos({ loaderData }: Route.ComponentProps) {
         reply={reply}
         altHint={`The words of the logo, for example “${l.name}”.`}
       />
+
+      {page.amenities.length ? (
+        <section aria-labelledby="amenities-title">
+          <h2 id="amenities-title">Images of the amenities</h2>
+          <p className="console-hint">
+            Shown beside each amenity on the location&apos;s page. <Link to={`/admin/content/locations/${l.id}/amenities`}>Edit the amenities</Link>
+          </p>
+          {page.amenities.map((a) => (
+            <ImageFieldEditor
+              key={a.ref}
+              csrfToken={csrfToken}
+              target={`amenity:${a.ref}`}
+              label={`Image of ${a.label}`}
+              image={a.image}
+              pending={a.pending}
+              reply={reply}
+              altHint="What the picture shows, or tick decorative when the amenity's name beside it says it all."
+            />
+          ))}
+        </section>
+      ) : null}
 
       {page.unitTypes.length ? (
         <section aria-labelledby="unit-types-title">

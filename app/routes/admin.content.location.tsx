@@ -1,40 +1,19 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.content.location";
 import { adminMeta } from "~/components/admin/console";
 import { CONTENT_DONE, DraftNote, ImageFieldNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/admin/content-form";
-import { now as clockNow } from "~/platform/clock.server";
-import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
-import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, locationDetailsPage, locationDetailsTargets } from "~/services/content-pages.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import { locationDetailsPage, locationDetailsTargets } from "~/services/content-pages.server";
+import { contentRoute } from "~/services/content-route.server";
 import { LOCATION_GROUPS } from "~/domain/content-form";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { notFound } from "~/services/http.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /**
  * A location's details (issue 24): name, status, contact, links, messages, search-engine texts,
  * flags, the unit types to show, its settings (JSON, checked before saving), its address, and the
  * list of its unit types. Edits go into the draft.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const locationId = Number(params.locationId);
-  const page = Number.isInteger(locationId) ? await locationDetailsPage(context.db, staff, locationId) : null;
-  if (!page) throw notFound(consoleHeaders());
-  const csrf = await getCsrfToken(request);
-  return data({ ...page, locationId, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
-}
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  const locationId = Number(params.locationId);
-  if (!Number.isInteger(locationId) || !(await locationDetailsPage(context.db, staff, locationId))) throw notFound(consoleHeaders());
-  return answerContentForm(await submitContentForm(context.db, staff, await locationDetailsTargets(context.db, locationId), form, clockNow()), request);
-}
+const route = contentRoute({ param: "locationId", page: locationDetailsPage, targets: (db, _staff, id) => locationDetailsTargets(db, id) });
+export const loader = route.loader;
+export const action = route.action;
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = ({ data: d }) => adminMeta(d ? `Location: ${d.name}` : "Location");

@@ -1,37 +1,19 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.content.redirects";
 import { adminMeta } from "~/components/admin/console";
 import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
-import { now as clockNow } from "~/platform/clock.server";
-import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
-import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, redirectsPage, redirectsTargets, requireAccountWide } from "~/services/content-pages.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import { redirectsPage, redirectsTargets } from "~/services/content-pages.server";
+import { contentRoute } from "~/services/content-route.server";
 import { OLD_DOMAIN_FIELDS, REDIRECT_FIELDS } from "~/domain/content-form";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /**
  * Redirects and old domains (issue 24, owners): add, change, remove. A redirect that would loop, or
  * lead into a chain that never ends, is refused with the path it follows, judged over the live rules
  * with the draft over them (decisions 009 and 309).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const page = await redirectsPage(context.db, staff);
-  const csrf = await getCsrfToken(request);
-  return data({ ...page, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
-}
-
-export async function action({ request, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  requireAccountWide(staff);
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  return answerContentForm(await submitContentForm(context.db, staff, await redirectsTargets(context.db, staff), form, clockNow()), request);
-}
+const route = contentRoute({ page: redirectsPage, targets: redirectsTargets });
+export const loader = route.loader;
+export const action = route.action;
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Redirects and old domains");

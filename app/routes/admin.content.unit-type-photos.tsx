@@ -1,70 +1,24 @@
-import { data, Link, redirect, useActionData } from "react-router";
+import { Link, useActionData } from "react-router";
 import type { Route } from "./+types/admin.content.unit-type-photos";
 import { DoneMessage, ImageUploadForm, PhotoList } from "~/components/console-images";
-import { parseRecordId } from "~/domain/desk-tenants";
 import type { ImageFormReply } from "~/domain/media";
 import { consoleRouteHeaders } from "~/services/console.server";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { notFound } from "~/services/http.server";
-import {
-  addUnitTypePhoto,
-  imageFormRefusal,
-  imageFormReply,
-  limitImageEdit,
-  moveUnitTypePhoto,
-  readImageForm,
-  removeUnitTypePhoto,
-  unitTypePhotosPage,
-  updateUnitTypePhoto,
-} from "~/services/media-edits.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
-import { now as clockNow } from "~/platform/clock.server";
+import { imageEdits, imageRoute } from "~/services/image-route.server";
+import { UNIT_TYPE_PHOTOS, unitTypePhotosPage } from "~/services/media-edits.server";
 
 /** A unit type's photos (issue 24, decision 322): add, describe, reorder, remove; all in the draft. */
 export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `Photos of ${d?.page.unitType.name ?? "a unit type"} | Back office` }, { name: "robots", content: "noindex" }];
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 
-const NO_STORE = { "Cache-Control": "no-store" };
-
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const unitTypeId = parseRecordId(params.unitTypeId);
-  const page = unitTypeId ? await unitTypePhotosPage(context.db, staff, unitTypeId) : null;
-  if (!page) throw notFound(NO_STORE);
-  const csrf = await getCsrfToken(request);
-  const headers = new Headers(NO_STORE);
-  if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
-  return data({ page, csrfToken: csrf.token, done: new URL(request.url).searchParams.get("done") }, { headers });
-}
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const unitTypeId = parseRecordId(params.unitTypeId);
-  if (!unitTypeId) throw notFound(NO_STORE);
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  const f = readImageForm(form);
-  const now = clockNow();
-  const limited = await limitImageEdit(context.db, staff, now);
-  const db = context.db;
-  const result = limited
-    ? imageFormRefusal(429, limited)
-    : f.intent === "add-photo"
-      ? await addUnitTypePhoto(db, staff, unitTypeId, f.upload, now)
-      : f.intent === "update-photo"
-        ? await updateUnitTypePhoto(db, staff, unitTypeId, { ref: f.target, alt: f.upload.alt, decorative: f.upload.decorative, title: f.title })
-        : f.intent === "remove-photo"
-          ? await removeUnitTypePhoto(db, staff, unitTypeId, f.target)
-          : f.intent === "move"
-            ? await moveUnitTypePhoto(db, staff, unitTypeId, f.target, f.direction)
-            : imageFormRefusal(400, "Choose one of the forms on this page.");
-  if (!result.ok && "missing" in result) throw notFound(NO_STORE);
-  if (!result.ok) return data<ImageFormReply>(imageFormReply(f, result), { status: result.status, headers: NO_STORE });
-  throw redirect(`/admin/content/unit-types/${unitTypeId}/photos?done=${f.intent}`, { status: 303, headers: NO_STORE });
-}
+const route = imageRoute({
+  param: "unitTypeId",
+  page: unitTypePhotosPage,
+  edit: imageEdits({ photos: UNIT_TYPE_PHOTOS }),
+  path: (id) => `/admin/content/unit-types/${id}/photos`,
+});
+export const loader = route.loader;
+export const action = route.action;
 
 export default function UnitTypePhotos({ loaderData }: Route.ComponentProps) {
   const { page, csrfToken, done } = loaderData;

@@ -1,39 +1,18 @@
-import { data } from "react-router";
 import type { Route } from "./+types/admin.content.unit-type";
 import { adminMeta } from "~/components/admin/console";
 import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
-import { now as clockNow } from "~/platform/clock.server";
-import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
-import { submitContentForm } from "~/services/content-editor.server";
-import { answerContentForm, doneOf, UNIT_TYPE_TARGETS, unitTypePage } from "~/services/content-pages.server";
+import { consoleRouteHeaders } from "~/services/console.server";
+import { UNIT_TYPE_TARGETS, unitTypePage } from "~/services/content-pages.server";
+import { contentRoute } from "~/services/content-route.server";
 import { UNIT_TYPE_FIELDS } from "~/domain/content-form";
-import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { notFound } from "~/services/http.server";
-import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /**
  * A unit type as the website shows it (issue 24): hidden online or not, its promotion and its
  * description. Rates, sizes and names come from the management software and are not edited here.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const unitTypeId = Number(params.unitTypeId);
-  const page = Number.isInteger(unitTypeId) ? await unitTypePage(context.db, staff, unitTypeId) : null;
-  if (!page) throw notFound(consoleHeaders());
-  const csrf = await getCsrfToken(request);
-  return data({ ...page, unitTypeId, csrfToken: csrf.token, done: doneOf(request) }, { headers: consoleHeaders(csrf.setCookie) });
-}
-
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const staff = signedInStaff(context);
-  requirePermission(staff, "content.edit");
-  const form = await request.formData();
-  await validateCsrf(request, form);
-  const unitTypeId = Number(params.unitTypeId);
-  if (!Number.isInteger(unitTypeId) || !(await unitTypePage(context.db, staff, unitTypeId))) throw notFound(consoleHeaders());
-  return answerContentForm(await submitContentForm(context.db, staff, UNIT_TYPE_TARGETS, form, clockNow()), request);
-}
+const route = contentRoute({ param: "unitTypeId", page: unitTypePage, targets: () => UNIT_TYPE_TARGETS });
+export const loader = route.loader;
+export const action = route.action;
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = ({ data: d }) => adminMeta(d ? `Unit type: ${d.heading.label}` : "Unit type");

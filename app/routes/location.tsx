@@ -223,7 +223,7 @@ export default function LocationRoute({ loaderData, actionData }: Route.Componen
               <ul className="amenity-list">
                 {l.amenities.map((am) => (
                   <li key={am.id}>
-                    {am.image ? <ResponsiveImage image={am.image} alt="" className="amenity-list__image" /> : null}
+                    {am.image ? <ResponsiveImage image={am.image} className="amenity-list__image" /> : null}
                     {am.label}
                     {am.description ? <span className="amenity-list__description"> {am.description}</span> : null}
                   </li>

@@ -148,7 +148,7 @@ export function describeFailure(error: unknown): string {
 }
 
 /** Key of the transaction-level advisory lock that serialises one account's publishes. */
-const PUBLISH_LOCK = 24_310;
+export const PUBLISH_LOCK = 24_310;
 
 async function setRedeployStarted(db: Database, accountId: number, value: boolean): Promise<void> {
   await db.update(websites).set({ hasRedeployStarted: value }).where(eq(websites.accountId, accountId));
@@ -545,6 +545,8 @@ export async function listVersions(db: Executor, accountId: number) {
       title: changesets.title,
       publishedAt: changesets.publishedAt,
       restoresVersion: changesets.restoresVersion,
+      /** False once housekeeping pruned its snapshot (decision 361). */
+      restorable: sql<boolean>`${changesets.snapshot} is not null`,
       publishedBy: staffMembers.email,
       publishedByName: staffMembers.name,
     })

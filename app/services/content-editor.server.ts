@@ -16,7 +16,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { hoursBlocks, locations, menus, unitTypes, websites } from "~/db/schema";
-import { ANNOUNCEMENT_BAR_FIELDS, announcementOf, conflictMessage, controlOf, formErrorMap, formSchemaFor, toFormValue, withAnnouncement } from "~/domain/content-form";
+import { conflictMessage, controlOf, formErrorMap, formSchemaFor, jsonGroupValues, MENU_FIELDS, toFormValue, WEBSITE_JSON_GROUPS, withJsonGroup, type WebsiteJsonGroupName } from "~/domain/content-form";
 import { EDITABLE_ENTITIES, sameValue, type EditableEntityName, type FieldErrors } from "~/domain/editable-content";
 import { inScope } from "~/domain/staff-roles";
 import { listEffectiveRecords, readEffectiveRecord, saveDraftEdit, type DraftEdit, type EffectiveRecord } from "./changesets.server";
@@ -283,29 +283,43 @@ export async function websiteMenus(db: Database, websiteId: number) {
 }
 
 /**
- * The announcement bar (decision 304): its three props are saved into the draft's navComponent, the
- * rest of navComponent as it is now (someone's other change to it is kept). A prop changed by someone
- * else since the form was loaded is a conflict, with both values, like any field.
+ * A group of values inside one of the website's JSON fields (the announcement bar, decision 304; the
+ * navigation bar, the footer and the global styles, decision 362): the group's values are saved into
+ * the draft's JSON, the rest of it as it is now (someone's other change to it is kept). A value
+ * changed by someone else since the form was loaded is a conflict, with both values, like any field.
+ * `menus`: the website's menu names, the only values a menu field may take.
  */
-export async function saveAnnouncementBar(db: Database, staff: SignedInStaff, websiteId: number, formData: FormData, now: Date): Promise<ContentFormOutcome> {
+export async function saveJsonGroup(
+  db: Database,
+  staff: SignedInStaff,
+  input: { websiteId: number; group: WebsiteJsonGroupName; menus: readonly string[] },
+  formData: FormData,
+  now: Date,
+): Promise<ContentFormOutcome> {
+  const { websiteId, group } = input;
+  const def = WEBSITE_JSON_GROUPS[group];
+  const labels = def.fields as Record<string, { label: string }>;
   const formId = String(formData.get("formId") ?? "").slice(0, 100);
-  const fields = Object.keys(ANNOUNCEMENT_BAR_FIELDS);
-  const submission = parseWithZod(formData, { schema: formSchemaFor("announcementBar", fields), disableAutoCoercion: true, error: formErrorMap });
+  const fields = Object.keys(def.fields);
+  const submission = parseWithZod(formData, { schema: formSchemaFor(group, fields), disableAutoCoercion: true, error: formErrorMap });
   const limit = await hitRateLimit(db, { key: `content-edit:staff:${staff.staffId}`, limit: CONTENT_EDITS_PER_WINDOW, windowMs: CONTENT_EDITS_WINDOW_MS, now });
   if (!limit.allowed) {
     return { ok: false, status: 429, formId, conflict: false, base: null, result: submission.reply({ formErrors: [`Too many changes in a short time. Please wait ${limit.retryAfterMinutes} minutes and try again.`] }) };
   }
   if (submission.status !== "success") return { ok: false, status: 400, formId, conflict: false, base: null, result: submission.reply() };
+  const values = submission.value as Record<string, unknown>;
+  const unknownMenus = Object.fromEntries(fields.filter((f) => MENU_FIELDS.includes(f) && !input.menus.includes(String(values[f]))).map((f) => [f, ["Choose one of the site's menus."]]));
+  if (Object.keys(unknownMenus).length) return { ok: false, status: 400, formId, conflict: false, base: null, result: submission.reply({ fieldErrors: unknownMenus }) };
   const website = await readEffectiveRecord(db, staff, "website", websiteId);
   if (!website) return NOT_FOUND;
-  const values = submission.value as { enabled: boolean; text: string; phone: string };
-  const current = announcementOf(website.values.navComponent);
+  const json = website.values[def.column];
+  const current = jsonGroupValues(group, json);
   const base = parseBase(formData.get("base"), fields);
   const fieldErrors: Record<string, string[]> = {};
   const newBase: Row = { ...base };
-  for (const f of fields as Array<keyof typeof current>) {
+  for (const f of fields) {
     if (f in base && !sameValue(base[f], current[f]) && !sameValue(values[f], current[f])) {
-      fieldErrors[f] = [conflictMessage(ANNOUNCEMENT_BAR_FIELDS[f].label, current[f], values[f])];
+      fieldErrors[f] = [conflictMessage(labels[f]!.label, current[f], values[f])];
       newBase[f] = current[f];
     }
   }
@@ -316,11 +330,11 @@ export async function saveAnnouncementBar(db: Database, staff: SignedInStaff, we
     op: "update",
     entity: "website",
     recordId: websiteId,
-    values: { navComponent: withAnnouncement(website.values.navComponent, values) },
-    base: { navComponent: website.values.navComponent },
+    values: { [def.column]: withJsonGroup(group, json, values) },
+    base: { [def.column]: json },
   });
   if (result.ok) return { ok: true, done: "saved" };
   if (result.reason === "not-found") return NOT_FOUND;
-  const message = result.reason === "conflict" ? "Someone else saved the navigation at the same moment. Reload the page and try again." : Object.values(result.errors).join(" ");
+  const message = result.reason === "conflict" ? `Someone else saved the ${def.legend.toLowerCase()} at the same moment. Reload the page and try again.` : Object.values(result.errors).join(" ");
   return { ok: false, status: result.reason === "conflict" ? 409 : 400, formId, conflict: false, base: null, result: submission.reply({ formErrors: [message] }) };
 }

@@ -9,7 +9,7 @@ import { data, redirect } from "react-router";
 import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { addresses, oldDomains, pages, websites } from "~/db/schema";
-import { announcementOf, isFormEditable, toFormValue } from "~/domain/content-form";
+import { controlOf, isFormEditable, isWebsiteJsonGroup, jsonGroupValues, toFormValue, WEBSITE_JSON_GROUPS, type WebsiteJsonGroupName } from "~/domain/content-form";
 import { EDITABLE_ENTITIES, type EditableEntityName, type FieldErrors } from "~/domain/editable-content";
 import { bareHostname, normalizePath, redirectChainProblem, validateRedirectRule } from "~/domain/redirects";
 import { consoleHeaders } from "./console.server";
@@ -22,6 +22,7 @@ import {
   formRecord,
   locationHoursBlocks,
   locationUnitTypes,
+  saveJsonGroup,
   unitTypeHeading,
   type ContentDone,
   type ContentFormOutcome,
@@ -201,17 +202,41 @@ export async function websitePage(db: Database, staff: SignedInStaff) {
   const websiteId = await websiteIdOf(db, staff);
   const website = await readEffectiveRecord(db, staff, "website", websiteId);
   if (!website) throw notFound(consoleHeaders());
-  const bar = announcementOf(website.values.navComponent);
+  const jsonGroups = Object.fromEntries(
+    (Object.keys(WEBSITE_JSON_GROUPS) as WebsiteJsonGroupName[]).map((g) => {
+      const column = WEBSITE_JSON_GROUPS[g].column;
+      const values = jsonGroupValues(g, website.values[column]);
+      const fields = Object.keys(values);
+      return [
+        g,
+        {
+          values: Object.fromEntries(fields.map((f) => [f, toFormValue(controlOf(g, f), values[f])])),
+          base: JSON.stringify(values),
+          pending: website.pending.includes(column) ? fields : [],
+        },
+      ];
+    }),
+  ) as Record<WebsiteJsonGroupName, { values: Record<string, string | string[]>; base: string; pending: string[] }>;
+  const menuNames = (await websiteMenus(db, websiteId)).map((m) => m.name);
   return {
     websiteId,
     groups: Object.fromEntries(Object.entries(WEBSITE_GROUPS).map(([key, g]) => [key, formRecord("website", website, g.fields)])),
-    announcement: {
-      values: { enabled: toFormValue("bool", bar.enabled), text: bar.text, phone: bar.phone },
-      base: JSON.stringify(bar),
-      pending: website.pending.includes("navComponent") ? (["enabled", "text", "phone"] as string[]) : [],
-    },
+    jsonGroups,
+    menuChoices: menuNames.map((n) => ({ value: n, label: n })),
     logos: { logo: website.values.logo != null, footerLogo: website.values.footerLogo != null },
   };
+}
+
+/**
+ * The website page's forms of values inside its JSON fields (announcement bar, navigation bar,
+ * footer, global styles: decisions 304 and 362); null for its other forms.
+ */
+export async function saveWebsiteJsonForm(db: Database, staff: SignedInStaff, form: FormData, now: Date): Promise<ContentFormOutcome | null> {
+  const group = String(form.get("target") ?? "");
+  if (!isWebsiteJsonGroup(group)) return null;
+  const websiteId = await websiteIdOf(db, staff);
+  const menus = (await websiteMenus(db, websiteId)).map((m) => m.name);
+  return saveJsonGroup(db, staff, { websiteId, group, menus }, form, now);
 }
 
 export function websiteTargets(): Record<string, EditTarget> {

@@ -3,7 +3,8 @@
  * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4), and prune
  * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071) and the
  * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
- * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240). They are
+ * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240), and the
+ * content's history: old versions' snapshots and uploaded images nothing can show again (decision 361). They are
  * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
  * several processes running it at once do no harm.
  */
@@ -15,6 +16,7 @@ import { sweepAbandonedRentals, sweepUnrecordedCharges } from "./rental.server";
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
 import { prunePayLinks } from "./pay-links.server";
+import { pruneContentHistory } from "./content-retention.server";
 import { logger } from "~/logger.server";
 import { pruneSiteLinkJournal, startSiteLinkSync } from "~/storage-software/index.server";
 import { env } from "~/env.server";
@@ -34,6 +36,8 @@ export async function runHousekeeping(
   journalDeleted: number;
   journalScrubbed: number;
   payLinksDeleted: number;
+  snapshotsPruned: number;
+  mediaDeleted: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
   const checkouts = await sweepAbandonedRentals(db, now);
@@ -43,6 +47,7 @@ export async function runHousekeeping(
   const outbox = await pruneOutbox(db, now);
   const journal = await pruneSiteLinkJournal(db, now);
   const payLinksDeleted = await prunePayLinks(db, now);
+  const history = await pruneContentHistory(db, now);
   return {
     reservations,
     checkouts,
@@ -53,6 +58,7 @@ export async function runHousekeeping(
     journalDeleted: journal.deleted,
     journalScrubbed: journal.scrubbed,
     payLinksDeleted,
+    ...history,
   };
 }
 

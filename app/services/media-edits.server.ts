@@ -134,6 +134,14 @@ export async function clearImageField(db: Database, staff: SignedInStaff, target
   return saved.ok ? { ok: true } : refused(saved);
 }
 
+/** A list of photos a page edits (a location's, a unit type's): add, describe, remove, move. */
+export interface PhotoSet {
+  add(db: Database, staff: SignedInStaff, id: number, upload: UploadInput, now: Date): Promise<ImageEditResult>;
+  update(db: Database, staff: SignedInStaff, id: number, input: { ref: string; alt: string; decorative: boolean; title: string; base: { alt: string; title: string } }): Promise<ImageEditResult>;
+  remove(db: Database, staff: SignedInStaff, id: number, ref: string): Promise<ImageEditResult>;
+  move(db: Database, staff: SignedInStaff, id: number, ref: string, direction: "up" | "down"): Promise<ImageEditResult>;
+}
+
 // ---- a location's photos (locationImage records) ------------------------------------------------
 
 export interface PhotoView {
@@ -167,6 +175,8 @@ export interface LocationPhotosPage {
   location: { id: number; name: string; mainImage: Image | null; mainLogo: Image | null; pending: string[] };
   photos: PhotoView[];
   unitTypes: Array<{ id: number; name: string; photos: number }>;
+  /** The location's amenities and their images (`ref` as a photo's: `id:<id>` or `new:<createKey>`). */
+  amenities: Array<{ ref: string; label: string; image: Image | null; pending: boolean }>;
 }
 
 /** The location's images as they will be after publishing, or null (not found or outside the scope). */
@@ -189,6 +199,12 @@ export async function locationPhotosPage(db: Database, staff: SignedInStaff, loc
     },
     photos: photos.map((p) => ({ ref: refOf(p), image: toImage(p.values), pending: p.pending.length > 0 })),
     unitTypes: types.map((t) => ({ id: t.id, name: `${t.width}×${t.length} ${t.name}`, photos: t.images.length })),
+    amenities: (await listEffectiveRecords(db, staff, "amenity", { column: "locationId", value: locationId })).map((a) => ({
+      ref: refOf(a),
+      label: String(a.values.label ?? ""),
+      image: storedImage(a.values.image),
+      pending: a.pending.includes("image"),
+    })),
   };
 }
 
@@ -198,7 +214,7 @@ async function findPhoto(db: Database, staff: SignedInStaff, locationId: number,
 }
 
 /** Adds an uploaded photo to the location's photos (a drafted locationImage), after the others. */
-export async function addLocationPhoto(db: Database, staff: SignedInStaff, locationId: number, input: UploadInput, now: Date): Promise<ImageEditResult> {
+async function addLocationPhoto(db: Database, staff: SignedInStaff, locationId: number, input: UploadInput, now: Date): Promise<ImageEditResult> {
   const location = await readEffectiveRecord(db, staff, "location", locationId);
   if (!location) return NOT_FOUND;
   const upload = await readUpload(db, staff, input, now, locationId);
@@ -216,7 +232,7 @@ export async function addLocationPhoto(db: Database, staff: SignedInStaff, locat
 }
 
 /** Changes a photo's text alternative and caption. `base` is what the form showed (conflicts, decision 300). */
-export async function updateLocationPhoto(
+async function updateLocationPhoto(
   db: Database,
   staff: SignedInStaff,
   locationId: number,
@@ -242,7 +258,7 @@ export async function updateLocationPhoto(
 }
 
 /** Removes a photo (a drafted delete; a photo added in the draft is simply dropped). */
-export async function removeLocationPhoto(db: Database, staff: SignedInStaff, locationId: number, ref: string): Promise<ImageEditResult> {
+async function removeLocationPhoto(db: Database, staff: SignedInStaff, locationId: number, ref: string): Promise<ImageEditResult> {
   const { found } = await findPhoto(db, staff, locationId, ref);
   if (!found) return NOT_FOUND;
   const saved = await saveDraftEdit(
@@ -254,7 +270,7 @@ export async function removeLocationPhoto(db: Database, staff: SignedInStaff, lo
 }
 
 /** Moves a photo one place up or down: the photos are numbered again 0, 1, 2 … in the new order. */
-export async function moveLocationPhoto(db: Database, staff: SignedInStaff, locationId: number, ref: string, direction: "up" | "down"): Promise<ImageEditResult> {
+async function moveLocationPhoto(db: Database, staff: SignedInStaff, locationId: number, ref: string, direction: "up" | "down"): Promise<ImageEditResult> {
   const { list, found } = await findPhoto(db, staff, locationId, ref);
   if (!found) return NOT_FOUND;
   const order = [...list];
@@ -309,7 +325,7 @@ async function saveUnitTypeImages(db: Database, staff: SignedInStaff, unitTypeId
   return saved.ok ? { ok: true } : refused(saved);
 }
 
-export async function addUnitTypePhoto(db: Database, staff: SignedInStaff, unitTypeId: number, input: UploadInput, now: Date): Promise<ImageEditResult> {
+async function addUnitTypePhoto(db: Database, staff: SignedInStaff, unitTypeId: number, input: UploadInput, now: Date): Promise<ImageEditResult> {
   const found = await unitTypeImages(db, staff, unitTypeId);
   if (!found) return NOT_FOUND;
   const upload = await readUpload(db, staff, input, now, found.locationId);
@@ -318,7 +334,7 @@ export async function addUnitTypePhoto(db: Database, staff: SignedInStaff, unitT
   return saveUnitTypeImages(db, staff, unitTypeId, found.images, [...found.images, upload.image]);
 }
 
-export async function updateUnitTypePhoto(
+async function updateUnitTypePhoto(
   db: Database,
   staff: SignedInStaff,
   unitTypeId: number,
@@ -338,14 +354,14 @@ export async function updateUnitTypePhoto(
   return saveUnitTypeImages(db, staff, unitTypeId, found.images, next);
 }
 
-export async function removeUnitTypePhoto(db: Database, staff: SignedInStaff, unitTypeId: number, ref: string): Promise<ImageEditResult> {
+async function removeUnitTypePhoto(db: Database, staff: SignedInStaff, unitTypeId: number, ref: string): Promise<ImageEditResult> {
   const found = await unitTypeImages(db, staff, unitTypeId);
   if (!found) return NOT_FOUND;
   if (!found.images.some((i) => i.src === ref)) return NOT_FOUND;
   return saveUnitTypeImages(db, staff, unitTypeId, found.images, found.images.filter((i) => i.src !== ref));
 }
 
-export async function moveUnitTypePhoto(db: Database, staff: SignedInStaff, unitTypeId: number, ref: string, direction: "up" | "down"): Promise<ImageEditResult> {
+async function moveUnitTypePhoto(db: Database, staff: SignedInStaff, unitTypeId: number, ref: string, direction: "up" | "down"): Promise<ImageEditResult> {
   const found = await unitTypeImages(db, staff, unitTypeId);
   if (!found) return NOT_FOUND;
   const at = found.images.findIndex((i) => i.src === ref);
@@ -356,6 +372,43 @@ export async function moveUnitTypePhoto(db: Database, staff: SignedInStaff, unit
   [next[at], next[to]] = [next[to]!, next[at]!];
   return saveUnitTypeImages(db, staff, unitTypeId, found.images, next);
 }
+
+// ---- an amenity's image (amenity.image; decision 363) --------------------------------------------
+
+/** Images of records listed on a page, named `<prefix><ref>` in its forms (an amenity's). */
+export interface RecordImages {
+  prefix: string;
+  upload(db: Database, staff: SignedInStaff, id: number, ref: string, upload: UploadInput, now: Date): Promise<ImageEditResult>;
+  clear(db: Database, staff: SignedInStaff, id: number, ref: string): Promise<ImageEditResult>;
+}
+
+async function setAmenityImage(db: Database, staff: SignedInStaff, locationId: number, ref: string, image: () => Promise<{ ok: true; image: Image | null } | ImageEditRefusal>): Promise<ImageEditResult> {
+  const list = await listEffectiveRecords(db, staff, "amenity", { column: "locationId", value: locationId });
+  const found = list.find((a) => refOf(a) === ref);
+  if (!found) return NOT_FOUND;
+  const chosen = await image();
+  if (!chosen.ok) return chosen;
+  const values = { image: chosen.image };
+  const saved = await saveDraftEdit(
+    db,
+    staff,
+    found.id != null ? { op: "update", entity: "amenity", recordId: found.id, values, base: {} } : { op: "updateCreate", entity: "amenity", createKey: found.createKey!, values },
+  );
+  return saved.ok ? { ok: true } : refused(saved, chosen.image);
+}
+
+/** The images of the location's amenities (forms' target `amenity:<ref>`). */
+export const AMENITY_IMAGES: RecordImages = {
+  prefix: "amenity:",
+  upload: (db, staff, locationId, ref, input, now) => setAmenityImage(db, staff, locationId, ref, () => readUpload(db, staff, input, now, locationId)),
+  clear: (db, staff, locationId, ref) => setAmenityImage(db, staff, locationId, ref, async () => ({ ok: true, image: null })),
+};
+
+/** The location's photos (locationImage records). */
+export const LOCATION_PHOTOS: PhotoSet = { add: addLocationPhoto, update: updateLocationPhoto, remove: removeLocationPhoto, move: moveLocationPhoto };
+
+/** The unit type's photos (its `images` list). */
+export const UNIT_TYPE_PHOTOS: PhotoSet = { add: addUnitTypePhoto, update: updateUnitTypePhoto, remove: removeUnitTypePhoto, move: moveUnitTypePhoto };
 
 // ---- the account's images (website logos, company main image) -----------------------------------
 

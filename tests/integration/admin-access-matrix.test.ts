@@ -275,6 +275,17 @@ const EXPECTED: Record<string, RouteCase> = {
     actions: [
       { name: "save the analytics id", form: (f) => ({ target: "website-general", intent: "save", recordId: String(f.content.websiteId), websiteName: "Matrix storage", analyticsId: "G-MATRIX1" }), expect: ownerOnly({ redirect: "/admin/content/website?done=saved" }) },
       { name: "save the announcement bar", form: () => ({ target: "announcementBar", intent: "save", enabled: "on", text: "Matrix", phone: "" }), expect: ownerOnly({ redirect: "/admin/content/website?done=saved" }) },
+      { name: "save the navigation bar", form: () => ({ target: "navigationBar", intent: "save", main_menu: "Main Menu", rent_button_text: "Matrix", rent_button_url: "/view-locations" }), expect: ownerOnly({ redirect: "/admin/content/website?done=saved" }) },
+      { name: "save the footer", form: () => ({ target: "footer", intent: "save", first_menu: "Company", second_menu: "Quick Links" }), expect: ownerOnly({ redirect: "/admin/content/website?done=saved" }) },
+      {
+        name: "save the global styles",
+        form: () => ({
+          target: "globalStyles", intent: "save", primary_color: "#14457a", secondary_color: "#0d2e52", accent_color: "#f2b705", text_color: "#1f2933", background_color: "#ffffff",
+          heading_font: "Source Sans 3", body_font: "Source Sans 3", button_background_color: "#14457a", button_text_color: "#ffffff", button_border_radius: "6px",
+          nav_background_color: "#ffffff", nav_text_color: "#1f2933", footer_background_color: "#0d2e52", footer_text_color: "#ffffff",
+        }),
+        expect: ownerOnly({ redirect: "/admin/content/website?done=saved" }),
+      },
     ],
   },
   "routes/admin.content.company": {
@@ -328,7 +339,10 @@ const EXPECTED: Record<string, RouteCase> = {
     path: (f) => `/admin/content/locations/${f.locA}/photos`,
     get: editors(200),
     outOfScope: { path: (f) => `/admin/content/locations/${f.locB}/photos`, get: EDITOR_B_RECORD, secret: (f) => f.locationNameB },
-    actions: [{ name: "add a photo with no file", form: () => ({ intent: "add-photo", target: "new", alt: "Units" }), expect: editors(400) }],
+    actions: [
+      { name: "add a photo with no file", form: () => ({ intent: "add-photo", target: "new", alt: "Units" }), expect: editors(400) },
+      { name: "remove the image of an amenity that is not there", form: () => ({ intent: "clear", target: "amenity:id:999999" }), expect: editors(404) },
+    ],
     outOfScopeActions: [
       {
         name: "add a photo with no file (location B)",

@@ -169,6 +169,63 @@ describe("errors beside the field, typed values kept", () => {
   });
 });
 
+describe("navigation bar, footer and global styles (decision 362)", () => {
+  const path = "/admin/content/website";
+  const styles = (over: Record<string, string> = {}) => ({
+    primary_color: "#14457a", secondary_color: "#0d2e52", accent_color: "#f2b705", text_color: "#1f2933", background_color: "#ffffff",
+    heading_font: "Source Sans 3", body_font: "Source Sans 3", button_background_color: "#14457a", button_text_color: "#ffffff",
+    button_border_radius: "6px", nav_background_color: "#ffffff", nav_text_color: "#1f2933", footer_background_color: "#0d2e52", footer_text_color: "#ffffff",
+    ...over,
+  });
+
+  it("shows each form with the stored values, the menus as choices", async () => {
+    const page = await get(path, who.owner);
+    expect(page.status).toBe(200);
+    expect(formOf(page.body, "navigation-bar")).toContain('value="Rent a unit"');
+    const footer = formOf(page.body, "footer");
+    expect(footer).toMatch(/<option value="Company" selected="">Company<\/option>|<option selected="" value="Company">/);
+    expect(footer).toContain("Quick Links");
+    expect(formOf(page.body, "global-styles")).toContain('value="#14457a"');
+  });
+
+  it("a colour that is not a hex colour, a radius without a unit and an unknown menu: messages beside the fields, typed values kept, nothing saved", async () => {
+    const bad = await post(path, { formId: "global-styles", target: "globalStyles", intent: "save", ...styles({ accent_color: "gold", button_border_radius: "6" }) }, who.owner);
+    expect(bad.status).toBe(400);
+    const form = formOf(bad.body, "global-styles");
+    expect(form).toContain("Use a six-digit hex colour such as #1a4d8f");
+    expect(form).toContain("Use a whole number with px, rem or em, for example 6px.");
+    expect(form).toContain('value="gold"');
+    expect(/<input[^>]*name="accent_color"[^>]*>/.exec(form)![0]).toContain('aria-invalid="true"');
+    expect(/<input[^>]*name="button_border_radius"[^>]*>/.exec(form)![0]).toContain('aria-invalid="true"');
+    const menu = await post(path, { formId: "footer", target: "footer", intent: "save", first_menu: "Nope", second_menu: "Quick Links" }, who.owner);
+    expect(menu.status).toBe(400);
+    expect(formOf(menu.body, "footer")).toContain("Choose one of the site&#x27;s menus.");
+    const link = await post(path, { formId: "navigation-bar", target: "navigationBar", intent: "save", main_menu: "Main Menu", rent_button_text: "Rent", rent_button_url: "javascript:alert(1)" }, who.owner);
+    expect(link.status).toBe(400);
+    expect(formOf(link.body, "navigation-bar")).toContain('value="javascript:alert(1)"');
+    const draft = await readEffectiveRecord(handle.db, who.owner.signedIn, "website", websiteId);
+    expect((draft!.values.globalStyles as Record<string, string>).accent_color).toBe("#f2b705");
+  });
+
+  it("saves each into the draft's JSON, keeping its other props (the announcement bar's); the live row is unchanged", async () => {
+    const page = await get(path, who.owner);
+    const saved = await post(path, { formId: "global-styles", target: "globalStyles", intent: "save", base: baseOf(formOf(page.body, "global-styles")), ...styles({ accent_color: "#aa3300" }) }, who.owner);
+    expect(saved.status).toBe(303);
+    const nav = await post(path, { formId: "navigation-bar", target: "navigationBar", intent: "save", base: baseOf(formOf(page.body, "navigation-bar")), main_menu: "Main Menu", rent_button_text: "Book now", rent_button_url: "/view-locations" }, who.owner);
+    expect(nav.status).toBe(303);
+    const footer = await post(path, { formId: "footer", target: "footer", intent: "save", first_menu: "Quick Links", second_menu: "Company" }, who.owner);
+    expect(footer.status).toBe(303);
+    const draft = await readEffectiveRecord(handle.db, who.owner.signedIn, "website", websiteId);
+    expect((draft!.values.globalStyles as Record<string, string>).accent_color).toBe("#aa3300");
+    const props = (draft!.values.navComponent as { props: Array<{ name: string; value: unknown }> }).props;
+    expect(props.find((p) => p.name === "rent_button_text")!.value).toBe("Book now");
+    expect(props.find((p) => p.name === "announcement_bar_enabled")).toBeDefined();
+    expect((draft!.values.footerComponent as { props: Array<{ name: string; value: unknown }> }).props.map((p) => p.value)).toEqual(["Quick Links", "Company"]);
+    const live = (await getWebsite(handle.db))!;
+    expect(live.globalStyles.accent_color).toBe("#f2b705");
+  });
+});
+
 describe("two staff editing the same field", () => {
   it("refuses the stale second save with both values; saving again keeps yours", async () => {
     const path = `/admin/content/unit-types/${unitTypeId}`;

@@ -6,19 +6,18 @@
  * the audit row in the action's transaction.
  */
 import { count, desc, eq, sql } from "drizzle-orm";
-import type { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { auditEvents, sitelinkWrites, staffLocations, staffMembers } from "~/db/schema";
-import { scopeFor, type StaffRole } from "~/domain/staff-roles";
+import { auditEvents, sitelinkWrites } from "~/db/schema";
+import type { StaffRole } from "~/domain/staff-roles";
 import { getCsrfToken } from "~/services/csrf.server";
 import { placeMoveIn } from "~/services/move-in.server";
 import { getRental } from "~/services/rental.server";
-import { signedInStaffContext, type SignedInStaff } from "~/services/staff-context.server";
+import type { SignedInStaff } from "~/services/staff-context.server";
 import { collectSiteLinkStatus } from "~/storage-software/index.server";
 import AdminSiteLinkJournal, { action as journalAction, loader as journalLoader } from "~/routes/admin.sitelink-journal";
 import { card, ctxFor, NOW, signedRental } from "./rental-fixtures";
+import { answer, deskMember, staffContext } from "./staff-fixtures";
 import { renderPage } from "./render-page";
-import { loadContext } from "./route-helpers";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
 let bed: SiteLinkTestbed;
@@ -28,33 +27,8 @@ let moveInKey: string;
 let rentalId: string;
 const JAX_KEY = "payment:desk-journal-test-jacksonville";
 
-async function member(email: string, role: StaffRole, locationIds: number[]): Promise<SignedInStaff> {
-  const [row] = await bed.handle.db.insert(staffMembers).values({ accountId, email, name: email, role }).returning();
-  if (locationIds.length) await bed.handle.db.insert(staffLocations).values(locationIds.map((locationId) => ({ staffId: row!.id, locationId })));
-  return { staffId: row!.id, accountId, email, name: email, role, scope: scopeFor(role, locationIds), factorAt: new Date(), sessionHash: "x", ip: "198.51.100.8" };
-}
-
-function contextFor(who: SignedInStaff): RouterContextProvider {
-  const context = loadContext(bed.handle.db, "198.51.100.8");
-  context.set(signedInStaffContext, who);
-  return context;
-}
-
-type Answer = { status: number; data: unknown; headers: Headers };
-async function answer(run: () => unknown): Promise<Answer> {
-  const settle = (v: unknown): Answer => {
-    if (v instanceof Response) return { status: v.status, data: null, headers: v.headers };
-    const d = v as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (d && d.type === "DataWithResponseInit") return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
-    return { status: 200, data: v, headers: new Headers() };
-  };
-  try {
-    return settle(await run());
-  } catch (thrown) {
-    if (thrown instanceof Response || (thrown as { type?: string })?.type === "DataWithResponseInit") return settle(thrown);
-    throw thrown;
-  }
-}
+const member = (email: string, role: StaffRole, locationIds: number[]) => deskMember(bed.handle.db, { accountId, email, role, locationIds, ip: "198.51.100.8" });
+const contextFor = (who: SignedInStaff) => staffContext(bed.handle.db, who, "198.51.100.8");
 
 type ListData = { rows: Array<{ key: string; status: string | null; actions: { retry: boolean; resolve: boolean }; resolved: { note: string } | null }>; total: number; errors: Record<string, string>; canAct: boolean };
 const list = (who: SignedInStaff, query = "") =>

@@ -5,11 +5,10 @@
  * request context (what the console's layout middleware sets).
  */
 import { and, desc, eq, sql } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, ledgerEntries, leases, locations, payments, staffLocations, staffMembers } from "~/db/schema";
-import { scopeFor, type StaffRole } from "~/domain/staff-roles";
+import { auditEvents, ledgerEntries, leases, locations, payments } from "~/db/schema";
+import type { StaffRole } from "~/domain/staff-roles";
 import { createTestGateway, setPaymentGatewayForTests, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { deskPaymentTotals, listDeskPayments } from "~/services/desk-payments.server";
@@ -17,12 +16,12 @@ import { readDeskQuery } from "~/services/desk-scope.server";
 import { DESK_PAYMENT_STATUSES } from "~/domain/desk-lists";
 import { placeMoveIn } from "~/services/move-in.server";
 import { getRental } from "~/services/rental.server";
-import { signedInStaffContext, type SignedInStaff } from "~/services/staff-context.server";
+import type { SignedInStaff } from "~/services/staff-context.server";
 import { leaseBalance } from "~/storage-software/shared/ledger";
 import { action as tenantAction, loader as tenantLoader } from "~/routes/admin.tenant";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental, tenantDetails } from "./rental-fixtures";
-import { loadContext } from "./route-helpers";
+import { answer, deskMember, staffContext } from "./staff-fixtures";
 
 let handle: DatabaseHandle;
 let accountId: number;
@@ -44,33 +43,8 @@ function countingGateway(): PaymentGateway {
   };
 }
 
-async function member(email: string, role: StaffRole, locationIds: number[]): Promise<SignedInStaff> {
-  const [row] = await handle.db.insert(staffMembers).values({ accountId, email, name: email, role }).returning();
-  if (locationIds.length) await handle.db.insert(staffLocations).values(locationIds.map((locationId) => ({ staffId: row!.id, locationId })));
-  return { staffId: row!.id, accountId, email, name: email, role, scope: scopeFor(role, locationIds), factorAt: new Date(), sessionHash: "x", ip: "198.51.100.7" };
-}
-
-function contextFor(who: SignedInStaff): RouterContextProvider {
-  const context = loadContext(handle.db, "198.51.100.7");
-  context.set(signedInStaffContext, who);
-  return context;
-}
-
-type Answer = { status: number; data: unknown; headers: Headers };
-async function answer(run: () => unknown): Promise<Answer> {
-  const settle = (v: unknown): Answer => {
-    if (v instanceof Response) return { status: v.status, data: null, headers: v.headers };
-    const d = v as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (d && d.type === "DataWithResponseInit") return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
-    return { status: 200, data: v, headers: new Headers() };
-  };
-  try {
-    return settle(await run());
-  } catch (thrown) {
-    if (thrown instanceof Response || (thrown as { type?: string })?.type === "DataWithResponseInit") return settle(thrown);
-    throw thrown;
-  }
-}
+const member = (email: string, role: StaffRole, locationIds: number[]) => deskMember(handle.db, { accountId, email, role, locationIds, ip: "198.51.100.7" });
+const contextFor = (who: SignedInStaff) => staffContext(handle.db, who, "198.51.100.7");
 
 async function refund(who: SignedInStaff, tenantId: number, paymentId: number, fields: Record<string, string> = { confirm: "yes" }) {
   const { token, setCookie } = await getCsrfToken(new Request("http://localhost/"));

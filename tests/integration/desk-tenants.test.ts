@@ -5,11 +5,10 @@
  * with the signed-in member in the request context (what the console's layout middleware sets).
  */
 import { and, count, desc, eq, sql } from "drizzle-orm";
-import { RouterContextProvider } from "react-router";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, emailOutbox, leases, locations, payLinks, payments, rateLimitHits, staffLocations, staffMembers } from "~/db/schema";
-import { scopeFor, type StaffRole } from "~/domain/staff-roles";
+import { auditEvents, emailOutbox, leases, locations, payLinks, payments, rateLimitHits } from "~/db/schema";
+import type { StaffRole } from "~/domain/staff-roles";
 import { signIn, signInAccountKey } from "~/services/auth.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { DESK_ACTIONS_PER_STAFF } from "~/services/desk-pages.server";
@@ -17,15 +16,15 @@ import { readOutboxMail } from "~/services/email.server";
 import { placeMoveIn } from "~/services/move-in.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { getRental } from "~/services/rental.server";
-import { signedInStaffContext, type SignedInStaff } from "~/services/staff-context.server";
+import type { SignedInStaff } from "~/services/staff-context.server";
 import { storageFor } from "~/storage-software/index.server";
 import AdminTenants, { loader as listLoader } from "~/routes/admin.tenants";
 import { loader as csvLoader } from "~/routes/admin.tenants[.]csv";
 import AdminTenant, { action as tenantAction, loader as tenantLoader } from "~/routes/admin.tenant";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental, tenantDetails } from "./rental-fixtures";
+import { answer, deskMember, staffContext } from "./staff-fixtures";
 import { renderPage } from "./render-page";
-import { loadContext } from "./route-helpers";
 
 let handle: DatabaseHandle;
 let accountId: number;
@@ -35,34 +34,8 @@ const staff: Record<"owner" | "frontDesk" | "readOnly" | "manager" | "jacksonvil
 let tenantA: { id: number; email: string; leaseId: number; paymentId: number; unitName: string };
 let tenantB: { id: number; email: string; leaseId: number };
 
-async function member(email: string, role: StaffRole, locationIds: number[]): Promise<SignedInStaff> {
-  const [row] = await handle.db.insert(staffMembers).values({ accountId, email, name: email, role }).returning();
-  if (locationIds.length) await handle.db.insert(staffLocations).values(locationIds.map((locationId) => ({ staffId: row!.id, locationId })));
-  return { staffId: row!.id, accountId, email, name: email, role, scope: scopeFor(role, locationIds), factorAt: new Date(), sessionHash: "x", ip: "198.51.100.7" };
-}
-
-function contextFor(who: SignedInStaff): RouterContextProvider {
-  const context = loadContext(handle.db, "198.51.100.7");
-  context.set(signedInStaffContext, who);
-  return context;
-}
-
-type Answer = { status: number; data: unknown; headers: Headers };
-/** What a loader or action answered or threw (a Response, or data() with its status). */
-async function answer(run: () => unknown): Promise<Answer> {
-  const settle = (v: unknown): Answer => {
-    if (v instanceof Response) return { status: v.status, data: null, headers: v.headers };
-    const d = v as { type?: string; data?: unknown; init?: ResponseInit | null };
-    if (d && d.type === "DataWithResponseInit") return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
-    return { status: 200, data: v, headers: new Headers() };
-  };
-  try {
-    return settle(await run());
-  } catch (thrown) {
-    if (thrown instanceof Response || (thrown as { type?: string })?.type === "DataWithResponseInit") return settle(thrown);
-    throw thrown;
-  }
-}
+const member = (email: string, role: StaffRole, locationIds: number[]) => deskMember(handle.db, { accountId, email, role, locationIds, ip: "198.51.100.7" });
+const contextFor = (who: SignedInStaff) => staffContext(handle.db, who, "198.51.100.7");
 
 const list = (who: SignedInStaff, query = "") =>
   answer(() => listLoader({ request: new Request(`http://localhost/admin/tenants${query}`), params: {}, context: contextFor(who) } as never));

@@ -7,7 +7,7 @@ import { and, eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, changesetChanges, locations, mediaFiles, mediaVariants, unitTypes } from "~/db/schema";
+import { amenities, auditEvents, changesetChanges, locations, mediaFiles, mediaVariants, unitTypes } from "~/db/schema";
 import { ALT_MESSAGES, MAX_UPLOAD_BYTES, UPLOAD_BODY_LIMIT, UPLOAD_MESSAGES, variantWidths } from "~/domain/media";
 import { bodyLimitFor } from "~/domain/request-rules";
 import { applyChanges, changesOf, currentDraftId } from "~/services/changesets.server";
@@ -227,5 +227,45 @@ describe("other image fields", () => {
     expect(refused.status).toBe(404);
     const elsewhere = await post(`/admin/content/locations/${otherLoc}/photos`, { intent: "add-photo", target: "new", alt: "x" }, manager, { name: "x.png", type: "image/png", bytes: png });
     expect(elsewhere.status).toBe(404);
+  });
+});
+
+describe("an amenity's image (decision 363)", () => {
+  it("is uploaded on the location's photos page into the draft (a description or decorative required, a checked file), and the location page shows it once applied", async () => {
+    const [amenity] = await handle.db.select({ id: amenities.id, label: amenities.label, image: amenities.image }).from(amenities).where(eq(amenities.locationId, loc.id)).orderBy(amenities.id).limit(1);
+    const target = `amenity:id:${amenity!.id}`;
+    const page = text((await get(photosPath(), manager)).bytes);
+    expect(page).toContain(`Image of ${amenity!.label}`);
+    expect(page).toContain(`value="${target}"`);
+    // Not an image (checked by content, not by name), then no description: refused beside the fields.
+    const notImage = await post(photosPath(), { intent: "upload", target, alt: "Gate" }, manager, { name: "gate.png", type: "image/png", bytes: new TextEncoder().encode("not a picture") });
+    expect(notImage.status).toBe(400);
+    const png = await photo(480, 480).png().toBuffer();
+    const noAlt = await post(photosPath(), { intent: "upload", target, alt: "" }, manager, { name: "gate.png", type: "image/png", bytes: png });
+    expect(noAlt.status).toBe(400);
+    expect(errorOf(noAlt.body, ALT_MESSAGES.missing)).toBe(true);
+    const media = /name="media" value="([^"]+)"/.exec(noAlt.body)![1]!;
+    const saved = await post(photosPath(), { intent: "upload", target, alt: "Keypad at the gate", media }, manager);
+    expect(saved.status, saved.body.slice(0, 300)).toBe(303);
+    const [live] = await handle.db.select({ image: amenities.image }).from(amenities).where(eq(amenities.id, amenity!.id));
+    expect(live!.image).toEqual(amenity!.image);
+    const draftId = (await currentDraftId(handle.db, loc.accountId))!;
+    const changes = await changesOf(handle.db, draftId);
+    const change = changes.find((c) => c.entity === "amenity" && c.recordId === amenity!.id)!;
+    expect((change.values.image as { alt: string; src: string }).alt).toBe("Keypad at the gate");
+    const src = (change.values.image as { src: string }).src;
+    expect(text((await get(`/locations/${loc.slug}`)).bytes)).not.toContain(src);
+    await handle.db.transaction(async (tx) => {
+      await applyChanges(tx, [change]);
+    });
+    const after = text((await get(`/locations/${loc.slug}`)).bytes);
+    expect(after).toContain(src);
+    expect(after).toContain('alt="Keypad at the gate"');
+    // Another location's amenity is not found for this manager; an unknown amenity neither.
+    const [elsewhere] = await handle.db.select({ id: amenities.id }).from(amenities).where(eq(amenities.locationId, otherLoc)).limit(1);
+    if (elsewhere) expect((await post(`/admin/content/locations/${otherLoc}/photos`, { intent: "clear", target: `amenity:id:${elsewhere.id}` }, manager)).status).toBe(404);
+    expect((await post(photosPath(), { intent: "clear", target: "amenity:id:999999" }, manager)).status).toBe(404);
+    const cleared = await post(photosPath(), { intent: "clear", target }, manager);
+    expect(cleared.status).toBe(303);
   });
 });

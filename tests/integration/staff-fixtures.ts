@@ -1,9 +1,11 @@
+import type { RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
 import { staffLocations, staffMembers } from "~/db/schema";
 import { FRESH_FACTOR_MS, scopeFor, type StaffRole } from "~/domain/staff-roles";
 import { now as clockNow } from "~/platform/clock.server";
-import type { SignedInStaff } from "~/services/staff-context.server";
+import { signedInStaffContext, type SignedInStaff } from "~/services/staff-context.server";
 import { createStaffSession, getStaffSession } from "~/services/staff-session.server";
+import { loadContext } from "./route-helpers";
 
 let seq = 0;
 
@@ -50,3 +52,39 @@ export async function signedInStaffMember(
 
 /** A factor age past the fresh-factor window (sensitive pages send to /admin/reauth). */
 export const STALE_FACTOR_MS = FRESH_FACTOR_MS + 60_000;
+
+/**
+ * A staff member row (with its locations) and what the console's middleware would put in the request
+ * context for it, without a session: for tests that call route modules directly (the desk's).
+ */
+export async function deskMember(db: Database, input: { accountId: number; email: string; role: StaffRole; locationIds: number[]; ip: string }): Promise<SignedInStaff> {
+  const { accountId, email, role, locationIds, ip } = input;
+  const [row] = await db.insert(staffMembers).values({ accountId, email, name: email, role }).returning();
+  if (locationIds.length) await db.insert(staffLocations).values(locationIds.map((locationId) => ({ staffId: row!.id, locationId })));
+  return { staffId: row!.id, accountId, email, name: email, role, scope: scopeFor(role, locationIds), factorAt: new Date(), sessionHash: "x", ip };
+}
+
+/** The request context of a console request once the layout's middleware has set the member. */
+export function staffContext(db: Database, who: SignedInStaff, ip: string): RouterContextProvider {
+  const context = loadContext(db, ip);
+  context.set(signedInStaffContext, who);
+  return context;
+}
+
+export type Answer = { status: number; data: unknown; headers: Headers };
+
+/** What a loader or action answered or threw (a Response, or data() with its status). */
+export async function answer(run: () => unknown): Promise<Answer> {
+  const settle = (v: unknown): Answer => {
+    if (v instanceof Response) return { status: v.status, data: null, headers: v.headers };
+    const d = v as { type?: string; data?: unknown; init?: ResponseInit | null };
+    if (d && d.type === "DataWithResponseInit") return { status: d.init?.status ?? 200, data: d.data, headers: new Headers(d.init?.headers) };
+    return { status: 200, data: v, headers: new Headers() };
+  };
+  try {
+    return settle(await run());
+  } catch (thrown) {
+    if (thrown instanceof Response || (thrown as { type?: string })?.type === "DataWithResponseInit") return settle(thrown);
+    throw thrown;
+  }
+}
