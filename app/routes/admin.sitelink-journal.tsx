@@ -49,6 +49,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         key: r.key,
         location: r.locationName,
         operation: r.operation,
+        kind: r.kind,
+        noCheck: r.noCheck,
         state: r.state,
         status: r.status,
         startedAt: formatDeskTime(r.startedAt, r.timeZone),
@@ -123,6 +125,7 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
             Resolved {r.resolved.at}: {r.resolved.note}
           </p>
         ) : null}
+        {r.noCheck ? <p className="desk-actions__note">{r.noCheck}</p> : null}
         {mine && !noteError ? (
           <p role={mine.intent === "retry" ? "status" : "alert"} className={mine.intent === "retry" ? undefined : "field__errors"}>
             {mine.message}
@@ -186,7 +189,16 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
         columns={[
           { header: "Started", cell: (r) => r.startedAt },
           { header: "Location", cell: (r) => r.location },
-          { header: "Write", cell: (r) => r.operation },
+          {
+            header: "Write",
+            cell: (r) => (
+              <>
+                {r.kind}
+                <br />
+                <small>{r.operation}</small>
+              </>
+            ),
+          },
           { header: "Status", cell: (r) => (r.status ? JOURNAL_DESK_STATUS_LABELS[r.status] : r.state) },
           { header: "Ids", cell: (r) => r.ids || "—" },
           { header: "Last error", cell: (r) => r.lastError ?? "" },
