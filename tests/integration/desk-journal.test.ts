@@ -292,6 +292,22 @@ describe("'Check SiteLink again' for the other kinds of write (decision 341)", (
     await lostAnswer(notKey, "TenantUpdate_v3", { tenantId: m.siteLinkTenantId, purpose: "contact", fields: JSON.stringify({ sFName: "Zebedee" }) });
     expect((await retry(notKey)).message).toMatch(/does not show the change/);
     expect((await journalRow(notKey)).state).toBe("failed");
+
+    // The online rental's tenant: found by the checkout's e-mail and note.
+    const tenantKey = `tenant:${rentalId}`;
+    expect((await journalRow(tenantKey)).state).toBe("done");
+    await lostAnswer(tenantKey, "TenantNewDetailed_v3", {});
+    expect((await retry(tenantKey)).message).toContain(`SiteLink has the tenant (TenantID ${m.siteLinkTenantId})`);
+    expect((await journalRow(tenantKey)).state).toBe("done");
+
+    // Autopay: the rental did not turn it on, so "off" is shown and "on" is not.
+    const offKey = `autopay:${m.ledgerId}:1700000000000:0:0a0b0c0d`;
+    await lostAnswer(offKey, "TenantBillingInfoUpdate_v2", {});
+    expect((await retry(offKey)).message).toMatch(/shows autopay off/);
+    const onKey = `autopay:${m.ledgerId}:1700000000001:1:0a0b0c0e`;
+    await lostAnswer(onKey, "TenantBillingInfoUpdate_v2", {});
+    expect((await retry(onKey)).message).toMatch(/does not show autopay on/);
+    expect((await journalRow(onKey)).state).toBe("failed");
     expect(writes()).toEqual(calls);
   });
 
