@@ -165,6 +165,8 @@ describe("the SiteLink journal desk", () => {
     const empty = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "  " });
     expect(empty.status).toBe(400);
     expect(empty.data).toMatchObject({ field: "note", message: "Say what was done, so the next person knows.", key: JAX_KEY });
+    // Parsed by Conform with the form's schema: its reply carries the error for the browser's form too.
+    expect(empty.data).toMatchObject({ result: { status: "error", error: { note: ["Say what was done, so the next person knows."] } } });
     const long = await post(staff.jaxManager, { intent: "resolve", key: JAX_KEY, note: "x".repeat(1001) });
     expect(long.status).toBe(400);
     expect((long.data as { note: string }).note).toHaveLength(1001);
