@@ -12,6 +12,7 @@ import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { submitContactMessage } from "~/services/contact.server";
 import { action as signOutAction } from "~/routes/admin.sign-out";
 import { action as leadAction } from "~/routes/admin.lead";
+import { action as signInAction } from "~/routes/admin.sign-in";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
 import { signedInStaffMember, type TestStaffMember } from "./staff-fixtures";
@@ -107,5 +108,26 @@ describe("signing out of the console", () => {
     expect(r.status).toBe(403);
     expect(await handle.db.query.staffSessions.findFirst({ where: eq(staffSessions.id, m.signedIn.sessionHash) })).toBeDefined();
     expect(await signOuts(m.staffId)).toHaveLength(0);
+  });
+});
+
+describe("the console's sign-in form (Conform, decision 342)", () => {
+  it("answers bad input beside each field, keeps the e-mail typed and never sends the password back", async () => {
+    const { token, setCookie } = await tokenFor("/admin/sign-in");
+    const post = (fields: Record<string, string>) =>
+      callRoute<{ email: string; errors: Record<string, string>; result: { status: string; initialValue?: Record<string, unknown>; error?: Record<string, string[]> } }>(signInAction, handle.db, "/admin/sign-in", {
+        init: { method: "POST", body: new URLSearchParams({ [CSRF_FIELD]: token, ...fields }), headers: { Cookie: setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" } },
+      });
+    const bad = await post({ email: "not-an-address", password: "Secret-Pass-77" });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors).toEqual({ email: "Enter an e-mail address like name@example.com." });
+    expect(bad.data.email).toBe("not-an-address");
+    expect(bad.data.result.error).toMatchObject({ email: ["Enter an e-mail address like name@example.com."] });
+    expect(JSON.stringify(bad.data)).not.toContain("Secret-Pass-77");
+    const empty = await post({ email: "", password: "" });
+    expect(empty.data.errors).toEqual({ email: "Enter your e-mail address.", password: "Enter your password." });
+    const wrong = await post({ email: "nobody@example.com", password: "Secret-Pass-77" });
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.data)).not.toContain("Secret-Pass-77");
   });
 });
