@@ -27,13 +27,12 @@ import { okRead } from "./errors";
 import { siteLinkDeps } from "./index";
 import { createJournal } from "./journal";
 import { readLedgers } from "./ledger-reads";
-import { tenantNote } from "./move-in";
 import { dateOf, decimalToCents } from "./quote";
 import { loadSiteLinkSettings, settleAfterMsFor } from "./settings";
 import { showsFields, type OwnedFields } from "./tenant-contact";
-import { findTenantWithNote } from "./tenant-records";
+import { findTenantWithNote, tenantNote } from "./tenant-records";
 
-export type JournalCheckOutcome =
+export type JournalReadBack =
   /** SiteLink shows the write: the row is settled done. */
   | { kind: "applied"; message: string }
   /** SiteLink does not show it after the settle time: the row is settled failed. */
@@ -46,7 +45,7 @@ export type JournalCheckOutcome =
 const NOT_YET = "SiteLink does not show it yet, and it is too early to say it did not happen. Nothing was sent again; check again in a few minutes.";
 
 /** Reads SiteLink back for one open journal row of the location and settles it when the read proves it. */
-export async function checkJournalWrite(db: Database, input: { key: string; now: Date }): Promise<JournalCheckOutcome> {
+export async function checkJournalWrite(db: Database, input: { key: string; now: Date }): Promise<JournalReadBack> {
   const [row] = await db
     .select({ locationId: locations.id, name: locations.name, software: locations.software, status: locations.status })
     .from(locations)
@@ -65,11 +64,11 @@ export async function checkJournalWrite(db: Database, input: { key: string; now:
   const settled = input.now.getTime() - entry.startedAt.getTime() >= settleAfterMsFor(settings);
   const x = entry.externalIds;
 
-  const applied = async (message: string, externalIds?: Record<string, string>): Promise<JournalCheckOutcome> => {
+  const applied = async (message: string, externalIds?: Record<string, string>): Promise<JournalReadBack> => {
     await journal.settle(entry.key, "done", { externalIds, error: "confirmed by reading SiteLink back (back office)", now: input.now });
     return { kind: "applied", message };
   };
-  const missing = async (message: string): Promise<JournalCheckOutcome> => {
+  const missing = async (message: string): Promise<JournalReadBack> => {
     if (!settled) return { kind: "not_yet", message: NOT_YET };
     await journal.settle(entry.key, "failed", { error: "not found in SiteLink after the settle time (back office check)", now: input.now });
     return { kind: "not_applied", message };
