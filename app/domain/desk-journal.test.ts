@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { journalDeskStatus, journalRowActions, moveInRentalOf, resolveJournalSchema } from "./desk-journal";
+import { journalDeskStatus, journalRowActions, journalWriteKind, moveInRentalOf, resolveJournalSchema } from "./desk-journal";
 
 const now = new Date("2026-11-26T12:00:00Z");
 const ago = (ms: number) => new Date(now.getTime() - ms);
@@ -22,13 +22,35 @@ describe("journalDeskStatus", () => {
 });
 
 describe("journalRowActions", () => {
-  it("retries only open rows of a write the desk can read back, and resolves any row needing attention", () => {
-    expect(journalRowActions("unknown", "MoveInWithDiscount_v7")).toEqual({ retry: true, resolve: true });
-    expect(journalRowActions("pending", "MoveInWithDiscount_v7")).toEqual({ retry: true, resolve: true });
-    expect(journalRowActions("unknown", "PaymentSimpleWithSource")).toEqual({ retry: false, resolve: true });
-    expect(journalRowActions("failed", "MoveInWithDiscount_v7")).toEqual({ retry: false, resolve: true });
-    expect(journalRowActions("resolved", "MoveInWithDiscount_v7")).toEqual({ retry: false, resolve: false });
-    expect(journalRowActions(null, "MoveInWithDiscount_v7")).toEqual({ retry: false, resolve: false });
+  it("checks open rows of a kind the desk can read back, and resolves any row needing attention", () => {
+    expect(journalRowActions("unknown", "movein:abcdefgh:k1")).toEqual({ retry: true, resolve: true });
+    expect(journalRowActions("pending", "movein:abcdefgh:k1")).toEqual({ retry: true, resolve: true });
+    expect(journalRowActions("unknown", "payment:key-1")).toEqual({ retry: true, resolve: true });
+    expect(journalRowActions("unknown", "payment:autopay:12:2026-12-01:1")).toEqual({ retry: false, resolve: true });
+    expect(journalRowActions("unknown", "reservation-tenant:k")).toEqual({ retry: false, resolve: true });
+    expect(journalRowActions("unknown", "who-knows:1")).toEqual({ retry: false, resolve: true });
+    expect(journalRowActions("failed", "movein:abcdefgh:k1")).toEqual({ retry: false, resolve: true });
+    expect(journalRowActions("resolved", "movein:abcdefgh:k1")).toEqual({ retry: false, resolve: false });
+    expect(journalRowActions(null, "movein:abcdefgh:k1")).toEqual({ retry: false, resolve: false });
+  });
+});
+
+describe("journalWriteKind", () => {
+  it.each([
+    ["movein:abcdefgh:k1", "move_in"],
+    ["tenant:abcdefgh", "move_in_tenant"],
+    ["tenant:abcdefgh:0a1b2c3d", "move_in_tenant"],
+    ["reservation-tenant:k", "reservation_tenant"],
+    ["reservation-cancel:12", "reservation_cancel"],
+    ["reservation:k", "reservation"],
+    ["contact:991:uuid", "contact"],
+    ["payment:autopay:12:2026-12-01", "autopay_charge"],
+    ["payment:k", "payment"],
+    ["autopay:77:1700000000000:1:ab12cd34", "autopay_billing"],
+    ["moveout:77:2026-12-31", "move_out"],
+    ["discount:x", "other"],
+  ] as const)("%s is %s", (key, kind) => {
+    expect(journalWriteKind(key)).toBe(kind);
   });
 });
 

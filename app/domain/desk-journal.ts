@@ -39,14 +39,68 @@ export function journalDeskStatus(row: JournalRowFacts, now: Date, staleAfterMs:
 }
 
 /**
- * The writes whose outcome the desk can settle by reading SiteLink back ("Retry" runs the same
- * reconciliation the site runs itself; it never sends the write again).
+ * The kinds of write the journal records, told by the key's prefix (the adapter's: movein:, tenant:,
+ * reservation-tenant:, reservation:, reservation-cancel:, contact:, payment:, payment:autopay:,
+ * autopay:, moveout:), and whether the desk can check one against SiteLink ("Check SiteLink again"
+ * reads SiteLink back and settles the row when the read proves it; it never sends the write again).
+ * Decision 341.
  */
-export const RECONCILABLE_OPERATIONS: ReadonlySet<string> = new Set(["MoveInWithDiscount_v7"]);
+export type JournalWriteKind =
+  | "move_in"
+  | "move_in_tenant"
+  | "reservation_tenant"
+  | "reservation"
+  | "reservation_cancel"
+  | "contact"
+  | "payment"
+  | "autopay_charge"
+  | "autopay_billing"
+  | "move_out"
+  | "other";
 
-export function journalRowActions(status: JournalDeskStatus | null, operation: string): { retry: boolean; resolve: boolean } {
+const KIND_PREFIXES: ReadonlyArray<[string, JournalWriteKind]> = [
+  ["movein:", "move_in"],
+  ["tenant:", "move_in_tenant"],
+  ["reservation-tenant:", "reservation_tenant"],
+  ["reservation-cancel:", "reservation_cancel"],
+  ["reservation:", "reservation"],
+  ["contact:", "contact"],
+  ["payment:autopay:", "autopay_charge"],
+  ["payment:", "payment"],
+  ["autopay:", "autopay_billing"],
+  ["moveout:", "move_out"],
+];
+
+export function journalWriteKind(key: string): JournalWriteKind {
+  return KIND_PREFIXES.find(([prefix]) => key.startsWith(prefix))?.[1] ?? "other";
+}
+
+export const JOURNAL_WRITE_KIND_LABELS: Record<JournalWriteKind, string> = {
+  move_in: "Move-in",
+  move_in_tenant: "New tenant (online rental)",
+  reservation_tenant: "New tenant (reservation)",
+  reservation: "Reservation",
+  reservation_cancel: "Reservation cancelled",
+  contact: "Contact details change",
+  payment: "Payment",
+  autopay_charge: "Autopay charge",
+  autopay_billing: "Autopay setting",
+  move_out: "Move-out date",
+  other: "Other write",
+};
+
+/** Why a kind cannot be checked from the desk (shown on its row); absent: it can be. */
+export const JOURNAL_UNCHECKABLE: Partial<Record<JournalWriteKind, string>> = {
+  reservation_tenant:
+    "This cannot be checked against SiteLink from here: the reservation was not kept (the visitor was asked to try again) and the journal keeps no e-mail to look the tenant up by. SiteLink may hold an unused tenant noted \"Gatehouse reservation\". Check SiteLink, then mark this resolved.",
+  autopay_charge:
+    "This cannot be checked from here: the billing run reads SiteLink back for this charge on its next run and records it (or sends it once more only when SiteLink proves it missing). Check SiteLink before marking it resolved.",
+  other: "This kind of write cannot be checked against SiteLink from here. Check SiteLink, then mark this resolved.",
+};
+
+export function journalRowActions(status: JournalDeskStatus | null, key: string): { retry: boolean; resolve: boolean } {
   const open = status === "unknown" || status === "pending";
-  return { retry: open && RECONCILABLE_OPERATIONS.has(operation), resolve: status !== null && status !== "resolved" };
+  return { retry: open && !JOURNAL_UNCHECKABLE[journalWriteKind(key)], resolve: status !== null && status !== "resolved" };
 }
 
 export const RESOLVE_NOTE_MAX = 1000;

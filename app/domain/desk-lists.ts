@@ -1,3 +1,4 @@
+import { z } from "zod";
 /**
  * The rules of four of the desk's lists (issue 23): online rentals, reservations, leads and payments.
  * Pure: the services (app/services/desk-*.server.ts) read the rows and ask these rules what they mean.
@@ -86,6 +87,19 @@ export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
 export const LEAD_KIND_LABELS = { contact: "Contact message", notify: "Notify me", abandoned_rental: "Abandoned rental" } as const;
 export type LeadKind = keyof typeof LEAD_KIND_LABELS;
+
+/** The longest note on a lead's follow-up. */
+export const LEAD_NOTE_MAX = 2000;
+const LEAD_NOTE_MISSING = "Write what was said or agreed (a short note is enough).";
+
+/** The "mark contacted" form (the same schema checks it in the browser and on the server, decision 342). */
+export const leadContactedSchema = z.object({
+  note: z
+    .string({ error: LEAD_NOTE_MISSING })
+    .trim()
+    .min(1, LEAD_NOTE_MISSING)
+    .max(LEAD_NOTE_MAX, `Keep the note under ${LEAD_NOTE_MAX} characters.`),
+});
 
 export const DESK_LEAD_STATUSES = ["new", "contacted"] as const;
 export type DeskLeadStatus = (typeof DESK_LEAD_STATUSES)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { likeAnywhere, lockoutView, outboxState, parseRecordId, tenantDeskActionSchema, tenantSearch } from "./desk-tenants";
+import { likeAnywhere, lockoutView, outboxState, parseRecordId, tenantDeskActionSchema, tenantSearch, tenantStatuses, tenantStatusText } from "./desk-tenants";
 
 describe("tenantSearch", () => {
   it.each([
@@ -49,4 +49,17 @@ it("tenantDeskActionSchema tells the forms apart and checks ids", () => {
   expect(bad.success).toBe(false);
   expect(bad.error!.issues[0]!.path).toEqual(["paymentId"]);
   expect(tenantDeskActionSchema.safeParse({ intent: "delete-everything" }).success).toBe(false);
+});
+
+describe("tenantStatuses", () => {
+  it.each([
+    [{ activeLeases: 1, leases: 1, pastDue: false, lockedOut: false }, ["current"], "Current"],
+    [{ activeLeases: 1, leases: 2, pastDue: true, lockedOut: false }, ["current", "past_due"], "Current, Past due"],
+    [{ activeLeases: 0, leases: 2, pastDue: false, lockedOut: true }, ["moved_out", "locked_out"], "Moved out, Locked out of the portal"],
+    [{ activeLeases: 0, leases: 1, pastDue: true, lockedOut: false }, ["moved_out"], "Moved out"],
+    [{ activeLeases: 0, leases: 0, pastDue: false, lockedOut: false }, [], "No lease"],
+  ] as const)("%o is %o", (facts, statuses, text) => {
+    expect(tenantStatuses(facts)).toEqual(statuses);
+    expect(tenantStatusText(tenantStatuses(facts))).toBe(text);
+  });
 });

@@ -71,3 +71,35 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
     confirm: z.literal("yes", { error: "Tick the box to confirm the refund." }),
   }),
 ]);
+
+// ---------------------------------------------------------------------------------------------------
+// The tenants list's status filter (decision 340)
+
+/**
+ * What an operator filters tenants by: current (an active lease at the member's locations, or the
+ * one chosen), past due (an active lease whose next due date has passed on the location's calendar),
+ * moved out (leases there, none active), locked out (the portal sign-in is refused just now).
+ */
+export const DESK_TENANT_STATUSES = ["current", "past_due", "moved_out", "locked_out"] as const;
+export type DeskTenantStatus = (typeof DESK_TENANT_STATUSES)[number];
+export const DESK_TENANT_STATUS_LABELS: Record<DeskTenantStatus, string> = {
+  current: "Current",
+  past_due: "Past due",
+  moved_out: "Moved out",
+  locked_out: "Locked out of the portal",
+};
+export const DESK_TENANT_STATUS_OPTIONS = DESK_TENANT_STATUSES.map((value) => ({ value, label: DESK_TENANT_STATUS_LABELS[value] }));
+
+/** A tenant's standing as the list shows it: its statuses, in the filter's order. */
+export function tenantStatuses(facts: { activeLeases: number; leases: number; pastDue: boolean; lockedOut: boolean }): DeskTenantStatus[] {
+  const out: DeskTenantStatus[] = [];
+  if (facts.activeLeases > 0) out.push("current");
+  if (facts.activeLeases > 0 && facts.pastDue) out.push("past_due");
+  if (facts.leases > 0 && facts.activeLeases === 0) out.push("moved_out");
+  if (facts.lockedOut) out.push("locked_out");
+  return out;
+}
+
+export function tenantStatusText(statuses: readonly DeskTenantStatus[]): string {
+  return statuses.length ? statuses.map((s) => DESK_TENANT_STATUS_LABELS[s]).join(", ") : "No lease";
+}

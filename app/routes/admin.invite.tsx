@@ -1,3 +1,5 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.invite";
@@ -52,15 +54,21 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   if (invite.state !== "open") return data({ done: null, linkMessage: LINK_MESSAGES[invite.state], errors: {}, values: {}, enrol: null, message: null }, { status: 410, headers: consoleHeaders() });
   const raw = Object.fromEntries(["name", "password", "confirm", "code"].map((k) => [k, typeof form.get(k) === "string" ? String(form.get(k)) : undefined]));
   const sealed = typeof form.get("totp") === "string" ? String(form.get("totp")) : "";
-  const parsed = schema.safeParse(raw);
+  // Conform + the form's schema (the browser checks the same one); passwords and the code are never sent back.
+  const submission = parseWithZod(form, { schema });
   const errors: Record<string, string> = {};
-  if (!parsed.success) for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
+  const issues: Record<string, string[] | null> = submission.status === "success" ? {} : (submission.error ?? {});
+  for (const [field, messages] of Object.entries(issues)) if (messages?.[0]) errors[field] ??= messages[0];
   const common = commonPasswordError(raw.password);
   if (common && !errors.password) errors.password = common;
   const values = { name: (raw.name ?? "").slice(0, 100) };
-  if (!parsed.success || Object.keys(errors).length) {
-    return data({ done: null, linkMessage: null, errors, values, enrol: await enrolmentView(context, invite, sealed), message: null }, { status: 400, headers: consoleHeaders() });
+  const reply = (extra: { formErrors?: string[]; fieldErrors?: Record<string, string[]> } = {}): SubmissionResult<string[]> =>
+    submission.reply({ hideFields: ["password", "confirm", "code"], ...extra });
+  if (submission.status !== "success" || Object.keys(errors).length) {
+    const result = reply({ fieldErrors: Object.fromEntries(Object.entries(errors).map(([k, v]) => [k, [v]])) });
+    return data({ done: null, linkMessage: null, errors, values, enrol: await enrolmentView(context, invite, sealed), message: null, result }, { status: 400, headers: consoleHeaders() });
   }
+  const parsed = { data: submission.value };
   const { account } = await requireSite(context);
   const result = await acceptInvite(context.db, {
     accountId: account.id,
@@ -75,9 +83,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   });
   if (!result.ok && result.reason === "link") return data({ done: null, linkMessage: LINK_MESSAGES[result.state], errors: {}, values: {}, enrol: null, message: null }, { status: 410, headers: consoleHeaders() });
   if (!result.ok) {
-    const codeError = result.limited ? {} : { code: result.message };
+    const codeError: Record<string, string> = result.limited ? {} : { code: result.message };
+    const reply2 = result.limited ? reply({ formErrors: [result.message] }) : reply({ fieldErrors: { code: [result.message] } });
     return data(
-      { done: null, linkMessage: null, errors: codeError, values, enrol: await enrolmentView(context, invite, sealed), message: result.limited ? result.message : null },
+      { done: null, linkMessage: null, errors: codeError, values, enrol: await enrolmentView(context, invite, sealed), message: result.limited ? result.message : null, result: reply2 },
       { status: result.limited ? 429 : 400, headers: consoleHeaders() },
     );
   }
@@ -94,7 +103,17 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
   const done = actionData?.done;
   const linkMessage = actionData?.linkMessage ?? (loaderData.state !== "open" ? loaderData.message : null);
   const enrol = actionData?.enrol ?? loaderData.enrol;
-  const errors: Record<string, string | undefined> = actionData?.errors ?? {};
+  const [form, fields] = useForm({
+    id: "staff-invite",
+    lastResult: actionData && "result" in actionData ? actionData.result : undefined,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const served: Record<string, string | undefined> = actionData?.errors ?? {};
+  const errors: Record<string, string | undefined> = Object.fromEntries(
+    (["name", "password", "confirm", "code"] as const).map((k) => [k, fields[k].errors?.[0] ?? served[k]]).filter(([, v]) => v),
+  );
   return (
     <>
       <ConsoleHeader />
@@ -133,7 +152,7 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
             </p>
             <FormMessage message={actionData?.message} />
             {Object.keys(errors).length ? <FormMessage message="Please correct the fields marked below." /> : null}
-            <Form method="post" noValidate reloadDocument>
+            <Form method="post" {...getFormProps(form)} reloadDocument>
               <CsrfInput token={loaderData.csrfToken} />
               <input type="hidden" name="totp" value={enrol.sealed} />
               <TextField name="name" label="Your name" autoComplete="name" defaultValue={actionData?.values && "name" in actionData.values ? actionData.values.name : undefined} error={errors.name} required />

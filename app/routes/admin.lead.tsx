@@ -1,8 +1,10 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/admin.lead";
 import { CsrfInput, FieldErrors, FormErrors } from "~/components/form";
 import { NO_STORE } from "~/domain/cache";
-import { DESK_LEAD_STATUS_LABELS, LEAD_KIND_LABELS } from "~/domain/desk-lists";
+import { DESK_LEAD_STATUS_LABELS, LEAD_KIND_LABELS, LEAD_NOTE_MAX, leadContactedSchema } from "~/domain/desk-lists";
 import { can } from "~/domain/staff-roles";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
@@ -32,11 +34,16 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   await validateCsrf(request, formData);
   const note = String(formData.get("note") ?? "");
   const now = clockNow();
+  // Conform + the form's schema (as in the browser): the message beside the field, the note kept.
+  const submission = parseWithZod(formData, { schema: leadContactedSchema });
+  const reply = (status: number, formError: string | null, fieldErrors: Record<string, string>, result: SubmissionResult<string[]>) =>
+    data({ formError, fieldErrors, note, result }, { status, headers: { "Cache-Control": NO_STORE } });
+  if (submission.status !== "success") return reply(400, null, { note: submission.error?.note?.[0] ?? "Write what was said or agreed (a short note is enough)." }, submission.reply());
   const limited = await limitDeskAction(context.db, staff, now);
-  if (limited) return data({ formError: limited, fieldErrors: {} as Record<string, string>, note }, { status: 429, headers: { "Cache-Control": NO_STORE } });
-  const result = await markLeadContacted(context.db, deskViewer(staff), auditActor(staff), { key: params.leadKey, note, now });
+  if (limited) return reply(429, limited, {}, submission.reply({ formErrors: [limited] }));
+  const result = await markLeadContacted(context.db, deskViewer(staff), auditActor(staff), { key: params.leadKey, note: submission.value.note, now });
   if (!result.ok && result.notFound) throw notFound();
-  if (!result.ok) return data({ formError: null, fieldErrors: result.fieldErrors, note }, { status: 400, headers: { "Cache-Control": NO_STORE } });
+  if (!result.ok) return reply(400, null, result.fieldErrors, submission.reply({ fieldErrors: Object.fromEntries(Object.entries(result.fieldErrors).map(([k, v]) => [k, [v]])) }));
   throw redirect(`/admin/leads/${params.leadKey}?saved=1`, { status: 303 });
 }
 
@@ -44,7 +51,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Lead · Console" }, { n
 
 export default function AdminLead({ loaderData, actionData }: Route.ComponentProps) {
   const { lead } = loaderData;
-  const noteError = actionData?.fieldErrors?.note;
+  const [form, fields] = useForm({
+    id: "lead-contacted",
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: leadContactedSchema }),
+  });
+  const noteError = fields.note.errors?.[0] ?? actionData?.fieldErrors?.note;
+  const formError = form.errors?.[0] ?? actionData?.formError;
   return (
     <section aria-labelledby="lead-title">
       <p>
@@ -90,17 +105,17 @@ export default function AdminLead({ loaderData, actionData }: Route.ComponentPro
         ) : null}
       </dl>
       {loaderData.canAct ? (
-        <form method="post" noValidate aria-labelledby="contacted-title">
+        <form method="post" {...getFormProps(form)} aria-labelledby="contacted-title">
           <h2 id="contacted-title">{lead.status === "contacted" ? "Update the follow-up" : "Mark contacted"}</h2>
           <CsrfInput token={loaderData.csrfToken} />
-          <FormErrors id="contacted-form-errors" errors={actionData?.formError ? [actionData.formError] : undefined} />
+          <FormErrors id="contacted-form-errors" errors={formError ? [formError] : undefined} />
           <div className="field">
             <label htmlFor="lead-note">Note</label>
             <textarea
               id="lead-note"
               name="note"
               rows={4}
-              maxLength={2000}
+              maxLength={LEAD_NOTE_MAX}
               required
               defaultValue={actionData?.note ?? lead.note}
               aria-invalid={noteError ? true : undefined}

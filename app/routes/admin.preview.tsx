@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.preview";
@@ -35,8 +36,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
   const form = await request.formData();
   await validateCsrf(request, form);
-  const parsed = PreviewForm.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return data({ formError: "Choose to turn preview on or off." }, { status: 400, headers: { "Cache-Control": NO_STORE } });
+  // Conform + the form's schema, like the console's other forms (two buttons: no field to point at).
+  const submission = parseWithZod(form, { schema: PreviewForm });
+  if (submission.status !== "success") return data({ formError: "Choose to turn preview on or off." }, { status: 400, headers: { "Cache-Control": NO_STORE } });
+  const parsed = { data: submission.value };
   const on = parsed.data.intent === "on";
   if (on) requirePermission(staff, "content.edit");
   const result = await setPreviewMode(context.db, staff, on, clockNow());

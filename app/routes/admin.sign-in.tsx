@@ -1,3 +1,5 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.sign-in";
@@ -30,14 +32,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(request, form);
   const next = safeAdminPath(form.get("next"));
   const email = typeof form.get("email") === "string" ? String(form.get("email")).slice(0, 254) : "";
-  const parsed = schema.safeParse({ email: form.get("email") ?? undefined, password: form.get("password") ?? undefined });
-  if (!parsed.success) {
+  // Conform + the form's schema (the browser checks the same one); the password is never sent back.
+  const submission = parseWithZod(form, { schema });
+  const result = (): SubmissionResult<string[]> => submission.reply({ hideFields: ["password"] });
+  if (submission.status !== "success") {
     const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues) errors[String(issue.path[0])] ??= issue.message;
-    return data({ email, errors, message: null as string | null }, { status: 400, headers: consoleHeaders() });
+    for (const [field, messages] of Object.entries(submission.error ?? {})) if (messages?.[0]) errors[field] ??= messages[0];
+    return data({ email, errors, message: null as string | null, result: result() }, { status: 400, headers: consoleHeaders() });
   }
+  const parsed = { data: submission.value };
   const { account } = await requireSite(context);
-  const result = await staffPasswordStep(context.db, {
+  const step = await staffPasswordStep(context.db, {
     accountId: account.id,
     email: parsed.data.email,
     password: parsed.data.password,
@@ -45,16 +50,23 @@ export async function action({ request, context }: Route.ActionArgs) {
     now: clockNow(),
     userAgent: request.headers.get("User-Agent"),
   });
-  if (!result.ok) return data({ email, errors: {} as Record<string, string>, message: result.message }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+  if (!step.ok) return data({ email, errors: {} as Record<string, string>, message: step.message, result: result() }, { status: step.limited ? 429 : 400, headers: consoleHeaders() });
   const to = next === "/admin" ? "/admin/sign-in/code" : `/admin/sign-in/code?next=${encodeURIComponent(next)}`;
-  throw redirect(to, { status: 303, headers: consoleHeaders(result.cookie) });
+  throw redirect(to, { status: 303, headers: consoleHeaders(step.cookie) });
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Sign in");
 
 export default function StaffSignIn({ loaderData, actionData }: Route.ComponentProps) {
-  const errors = actionData?.errors ?? {};
+  const [form, fields] = useForm({
+    id: "staff-sign-in",
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema }),
+  });
+  const errors = { email: fields.email.errors?.[0] ?? actionData?.errors?.email, password: fields.password.errors?.[0] ?? actionData?.errors?.password };
   return (
     <>
       <ConsoleHeader />
@@ -62,7 +74,7 @@ export default function StaffSignIn({ loaderData, actionData }: Route.ComponentP
         <h1>Sign in to the back office</h1>
         <FormMessage message={loaderData.notice} tone="success" />
         <FormMessage message={actionData?.message} />
-        <Form method="post" noValidate reloadDocument>
+        <Form method="post" {...getFormProps(form)} reloadDocument>
           <CsrfInput token={loaderData.csrfToken} />
           <input type="hidden" name="next" value={loaderData.next} />
           <TextField name="email" label="E-mail address" type="email" autoComplete="username" defaultValue={actionData?.email} error={errors.email} required />

@@ -1,3 +1,5 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/admin.sitelink-journal";
 import { DeskList } from "~/components/admin/desk-list";
@@ -49,6 +51,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         key: r.key,
         location: r.locationName,
         operation: r.operation,
+        kind: r.kind,
+        noCheck: r.noCheck,
         state: r.state,
         status: r.status,
         startedAt: formatDeskTime(r.startedAt, r.timeZone),
@@ -75,7 +79,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-type ActionReply = { intent: string; key: string; note?: string; message: string; field?: "note" };
+type ActionReply = { intent: string; key: string; note?: string; message: string; field?: "note"; result?: SubmissionResult<string[]> };
 
 export async function action({ request, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
@@ -88,19 +92,23 @@ export async function action({ request, context }: Route.ActionArgs) {
   const reply = (r: Omit<ActionReply, "intent" | "key">, status: number) => data<ActionReply>({ intent, key, ...r }, { status, headers: NO_STORE });
   const now = clockNow();
   if (intent !== "resolve" && intent !== "retry") return reply({ message: "Choose one of the actions on this page." }, 400);
-  const parsed = intent === "resolve" ? resolveJournalSchema.safeParse({ key, note }) : retryJournalSchema.safeParse({ key });
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return reply({ note, message: issue.message, field: issue.path[0] === "note" ? "note" : undefined }, 400);
+  // Conform + the forms' schemas (the resolve form checks the same schema in the browser).
+  const submission = parseWithZod(form, { schema: intent === "resolve" ? resolveJournalSchema : retryJournalSchema });
+  if (submission.status !== "success") {
+    const errors = submission.error ?? {};
+    const noteError = intent === "resolve" ? errors.note?.[0] : undefined;
+    const message = noteError ?? errors.key?.[0] ?? Object.values(errors).flat()[0] ?? "This row is missing. Reload the page.";
+    return reply({ note, message, field: noteError ? "note" : undefined, result: submission.reply() }, 400);
   }
   const limited = await limitDeskAction(context.db, staff, now);
-  if (limited) return reply({ note, message: limited }, 429);
+  if (limited) return reply({ note, message: limited, result: submission.reply({ formErrors: [limited] }) }, 429);
+  const parsed = submission.value;
   const outcome =
-    intent === "resolve"
-      ? await resolveJournalRow(context.db, staff, { key: parsed.data.key, note: "note" in parsed.data ? String(parsed.data.note) : "", now })
-      : await retryJournalRow(context.db, staff, { key: parsed.data.key, now });
+    intent === "resolve" && "note" in parsed
+      ? await resolveJournalRow(context.db, staff, { key: String(parsed.key), note: String(parsed.note), now })
+      : await retryJournalRow(context.db, staff, { key: String(parsed.key), now });
   if (!outcome) throw notFound(NO_STORE);
-  if (!outcome.ok) return reply({ note, message: outcome.message }, intent === "retry" ? 200 : 400);
+  if (!outcome.ok) return reply({ note, message: outcome.message, result: submission.reply({ formErrors: [outcome.message] }) }, intent === "retry" ? 200 : 400);
   if (intent === "retry") return reply({ message: outcome.message }, 200);
   const back = new URL(request.url).searchParams;
   back.set("done", "resolved");
@@ -114,7 +122,6 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
   type Row = (typeof d.rows)[number];
   const actions = (r: Row) => {
     const mine = reply?.key === r.key ? reply : undefined;
-    const noteId = `note-${r.key}`;
     const noteError = mine?.intent === "resolve" && mine.field === "note";
     return (
       <div className="desk-actions">
@@ -123,6 +130,7 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
             Resolved {r.resolved.at}: {r.resolved.note}
           </p>
         ) : null}
+        {r.noCheck ? <p className="desk-actions__note">{r.noCheck}</p> : null}
         {mine && !noteError ? (
           <p role={mine.intent === "retry" ? "status" : "alert"} className={mine.intent === "retry" ? undefined : "field__errors"}>
             {mine.message}
@@ -138,33 +146,7 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
             </button>
           </Form>
         ) : null}
-        {d.canAct && r.actions.resolve ? (
-          <Form method="post" action={here}>
-            <CsrfInput token={d.csrfToken} />
-            <input type="hidden" name="intent" value="resolve" />
-            <input type="hidden" name="key" value={r.key} />
-            <div className={noteError ? "field field--invalid" : "field"}>
-              <label htmlFor={noteId}>What was done</label>
-              <textarea
-                id={noteId}
-                name="note"
-                rows={2}
-                maxLength={RESOLVE_NOTE_MAX}
-                defaultValue={mine?.intent === "resolve" ? (mine.note ?? "") : ""}
-                aria-invalid={noteError || undefined}
-                aria-describedby={noteError ? `${noteId}-error` : undefined}
-              />
-              {noteError ? (
-                <p id={`${noteId}-error`} className="field__errors">
-                  {mine!.message}
-                </p>
-              ) : null}
-            </div>
-            <button type="submit" className="button">
-              Mark resolved
-            </button>
-          </Form>
-        ) : null}
+        {d.canAct && r.actions.resolve ? <ResolveForm rowKey={r.key} here={here} csrfToken={d.csrfToken} reply={mine?.intent === "resolve" ? mine : undefined} /> : null}
       </div>
     );
   };
@@ -186,7 +168,16 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
         columns={[
           { header: "Started", cell: (r) => r.startedAt },
           { header: "Location", cell: (r) => r.location },
-          { header: "Write", cell: (r) => r.operation },
+          {
+            header: "Write",
+            cell: (r) => (
+              <>
+                {r.kind}
+                <br />
+                <small>{r.operation}</small>
+              </>
+            ),
+          },
           { header: "Status", cell: (r) => (r.status ? JOURNAL_DESK_STATUS_LABELS[r.status] : r.state) },
           { header: "Ids", cell: (r) => r.ids || "—" },
           { header: "Last error", cell: (r) => r.lastError ?? "" },
@@ -198,5 +189,48 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
         empty="No SiteLink write needs attention."
       />
     </>
+  );
+}
+
+/**
+ * "Mark resolved" for one row: Conform with the server's schema (checked in the browser with
+ * JavaScript, on the server always), the message beside the note, the note kept. Works without JavaScript.
+ */
+function ResolveForm({ rowKey, here, csrfToken, reply }: { rowKey: string; here: string; csrfToken: string; reply?: ActionReply }) {
+  const [form, fields] = useForm({
+    id: `resolve-${rowKey}`,
+    lastResult: reply?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resolveJournalSchema }),
+  });
+  const noteId = `note-${rowKey}`;
+  const noteError = fields.note.errors?.[0] ?? (reply?.field === "note" ? reply.message : undefined);
+  return (
+    <Form method="post" action={here} {...getFormProps(form)}>
+      <CsrfInput token={csrfToken} />
+      <input type="hidden" name="intent" value="resolve" />
+      <input type="hidden" name="key" value={rowKey} />
+      <div className={noteError ? "field field--invalid" : "field"}>
+        <label htmlFor={noteId}>What was done</label>
+        <textarea
+          id={noteId}
+          name="note"
+          rows={2}
+          maxLength={RESOLVE_NOTE_MAX}
+          defaultValue={reply?.note ?? ""}
+          aria-invalid={noteError ? true : undefined}
+          aria-describedby={noteError ? `${noteId}-error` : undefined}
+        />
+        {noteError ? (
+          <p id={`${noteId}-error`} className="field__errors">
+            {noteError}
+          </p>
+        ) : null}
+      </div>
+      <button type="submit" className="button">
+        Mark resolved
+      </button>
+    </Form>
   );
 }

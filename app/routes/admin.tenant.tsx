@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/admin.tenant";
 import { CsrfInput } from "~/components/form";
@@ -72,8 +73,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const rawId = Number(raw.leaseId ?? raw.paymentId);
   const id = Number.isInteger(rawId) ? rawId : null;
   const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message }, { status, headers: NO_STORE });
-  const parsed = tenantDeskActionSchema.safeParse(raw);
-  if (!parsed.success) return reply(parsed.error.issues[0]?.message ?? "Choose one of the actions on this page.", 400);
+  // Conform + the actions' schema (told apart by intent), like the console's other forms.
+  const submission = parseWithZod(form, { schema: tenantDeskActionSchema });
+  if (submission.status !== "success") return reply(Object.values(submission.error ?? {}).flat().find((m): m is string => typeof m === "string") ?? "Choose one of the actions on this page.", 400);
+  const parsed = { data: submission.value };
   const now = clockNow();
   const limited = await limitDeskAction(context.db, staff, now);
   if (limited) return reply(limited, 429);

@@ -1,6 +1,7 @@
 import { data } from "react-router";
 import type { Route } from "./+types/admin.tenants[.]csv";
 import { parseDeskFilter } from "~/domain/desk-filters";
+import { DESK_TENANT_STATUSES } from "~/domain/desk-tenants";
 import { localDate } from "~/domain/calendar";
 import { csvResponse, toCsv } from "~/services/csv.server";
 import { deskLocations, listDeskTenants, TENANT_CSV_COLUMNS } from "~/services/desk-tenants.server";
@@ -20,8 +21,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = clockNow();
   // Exports of personal data need a second factor given in the last few minutes (decision 250).
   requireFreshFactor(staff, request, now);
-  const parsed = parseDeskFilter(new URL(request.url).searchParams);
-  if (!parsed.ok) throw data({ message: "Fix the filter on the list first, then export." }, { status: 400 });
+  const parsed = parseDeskFilter(new URL(request.url).searchParams, DESK_TENANT_STATUSES);
+  if (!parsed.ok) throw data({ message: `Fix the filter on the list first, then export. ${Object.values(parsed.errors).join(" ")}`.trim() }, { status: 400 });
   const result = await listDeskTenants(context.db, staff, parsed.filter, { all: true, now });
   if (!result.ok) throw data({ message: result.message }, { status: 400 });
   await recordAudit(context.db, {
@@ -29,7 +30,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     action: "tenants.exported",
     entity: "tenant",
     locationId: parsed.filter.location ?? null,
-    detail: { filter: { location: parsed.filter.location ?? null, q: parsed.filter.q ?? null }, rows: result.rows.length },
+    detail: {
+      filter: { location: parsed.filter.location ?? null, from: parsed.filter.from ?? null, to: parsed.filter.to ?? null, status: parsed.filter.status ?? null, q: parsed.filter.q ?? null },
+      rows: result.rows.length,
+    },
     at: now,
   });
   const zone = (await deskLocations(context.db, staff))[0]?.timeZone ?? "America/New_York";

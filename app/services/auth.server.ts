@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { and, eq, gt, isNull, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, sql, type AnyColumn, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { passwordResetTokens } from "~/db/schema";
 import type { StorageSoftware } from "~/storage-software/port";
@@ -23,6 +23,9 @@ export const signInLimitedMessage = (minutes: number) =>
 
 /** The rate-limit key of an account's sign-in attempts. */
 export const signInAccountKey = (accountId: number, email: string) => `signin:account:${accountId}:${email.trim().toLowerCase()}`;
+
+/** The same key written in SQL over a tenant row's columns (the desk's "locked out" filter). */
+export const signInAccountKeySql = (accountId: SQL | AnyColumn, email: SQL | AnyColumn): SQL<string> => sql<string>`('signin:account:' || ${accountId} || ':' || lower(trim(${email})))`;
 
 export type SignInResult = { ok: true; tenantId: string } | { ok: false; message: string; limited: boolean };
 

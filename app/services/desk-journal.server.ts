@@ -2,24 +2,33 @@
  * The back office's SiteLink write-journal rows that need attention (issue 23, decision 261): the
  * list (location, start dates, status), "retry" and "mark resolved" with a note.
  *
- * "Retry" never sends a write again: it runs the reconciliation the site runs itself (a move-in is
- * read back from SiteLink: `confirmRentalMoveIn`, the housekeeping sweep's path, which also sends
- * the welcome e-mail when it went through). Other writes are settled by the site when the tenant or
- * the billing run comes back to them; the desk can only mark them resolved once the office has
- * checked SiteLink. A row outside the member's locations does not exist for them (null: 404).
+ * "Retry" ("Check SiteLink again") never sends a write again: a move-in runs the reconciliation the
+ * site runs itself (`confirmRentalMoveIn`, the housekeeping sweep's path, which also sends the
+ * welcome e-mail when it went through); the other kinds the desk can check are read back by the
+ * adapter (`checkJournalWrite`, decision 341) and settled only when the read proves the outcome. A
+ * kind that cannot be checked says why on its row and offers "mark resolved" only. A row outside the
+ * member's locations does not exist for them (null: 404).
  */
 import type { Database } from "~/db/client.server";
 import type { DeskFilter } from "~/domain/desk-filters";
 import { DESK_PAGE_SIZE } from "~/domain/desk-filters";
-import { journalRowActions, moveInRentalOf, type JournalDeskStatus } from "~/domain/desk-journal";
-import { getJournalDeskRow, listJournalAttention, markJournalRowResolved, type JournalDeskRow } from "~/storage-software/index.server";
+import { JOURNAL_UNCHECKABLE, JOURNAL_WRITE_KIND_LABELS, journalRowActions, journalWriteKind, moveInRentalOf, type JournalDeskStatus } from "~/domain/desk-journal";
+import { checkJournalWrite, getJournalDeskRow, listJournalAttention, markJournalRowResolved, type JournalDeskRow } from "~/storage-software/index.server";
 import { inScope } from "~/domain/staff-roles";
 import { recordAudit } from "./audit.server";
 import { deskLocations, type DeskActionOutcome } from "./desk-tenants.server";
 import { confirmRentalMoveIn } from "./move-in.server";
 import { auditActor, type SignedInStaff } from "./staff-context.server";
 
-export type JournalListResult = { ok: true; rows: Array<JournalDeskRow & { actions: { retry: boolean; resolve: boolean } }>; total: number } | { ok: false; field: "location"; message: string };
+export type JournalListRow = JournalDeskRow & {
+  actions: { retry: boolean; resolve: boolean };
+  /** What was written, in the desk's words (the key's kind). */
+  kind: string;
+  /** Why "Check SiteLink again" is not offered for this open row (a kind the desk cannot check), else null. */
+  noCheck: string | null;
+};
+
+export type JournalListResult = { ok: true; rows: JournalListRow[]; total: number } | { ok: false; field: "location"; message: string };
 
 /** The rows needing attention at the member's locations matching the filter, newest first, one page. */
 export async function listDeskJournal(db: Database, staff: SignedInStaff, filter: DeskFilter, now: Date): Promise<JournalListResult> {
@@ -36,7 +45,15 @@ export async function listDeskJournal(db: Database, staff: SignedInStaff, filter
     limit: DESK_PAGE_SIZE,
     offset: (filter.page - 1) * DESK_PAGE_SIZE,
   });
-  return { ok: true, total, rows: rows.map((r) => ({ ...r, actions: journalRowActions(r.status, r.operation) })) };
+  return {
+    ok: true,
+    total,
+    rows: rows.map((r) => {
+      const kind = journalWriteKind(r.key);
+      const open = r.status === "unknown" || r.status === "pending";
+      return { ...r, actions: journalRowActions(r.status, r.key), kind: JOURNAL_WRITE_KIND_LABELS[kind], noCheck: open ? (JOURNAL_UNCHECKABLE[kind] ?? null) : null };
+    }),
+  };
 }
 
 async function rowInScope(db: Database, staff: SignedInStaff, key: string, now: Date) {
@@ -53,7 +70,7 @@ export async function resolveJournalRow(db: Database, staff: SignedInStaff, inpu
   return db.transaction(async (tx) => {
     const row = await getJournalDeskRow(tx, { accountId: staff.accountId, key: input.key, now: input.now, forUpdate: true });
     if (!row) return { ok: false as const, message: "This row is no longer in the journal." };
-    if (!journalRowActions(row.status, row.operation).resolve) {
+    if (!journalRowActions(row.status, row.key).resolve) {
       return { ok: false as const, message: row.resolvedAt ? "This row was already marked resolved." : "This row no longer needs attention: the site settled it." };
     }
     await markJournalRowResolved(tx, { key: row.key, staffId: staff.staffId, note: input.note, now: input.now });
@@ -82,23 +99,30 @@ export async function resolveJournalRow(db: Database, staff: SignedInStaff, inpu
 export async function retryJournalRow(db: Database, staff: SignedInStaff, input: { key: string; now: Date }): Promise<DeskActionOutcome | null> {
   const row = await rowInScope(db, staff, input.key, input.now);
   if (!row) return null;
-  if (!journalRowActions(row.status, row.operation).retry) {
-    return { ok: false, message: "This row cannot be checked again from here. Check it in SiteLink and mark it resolved with a note." };
+  const kind = journalWriteKind(row.key);
+  if (!journalRowActions(row.status, row.key).retry) {
+    return { ok: false, message: JOURNAL_UNCHECKABLE[kind] ?? "This row is not waiting for an answer from SiteLink, so there is nothing to check again. Mark it resolved with a note once it is dealt with." };
   }
-  const rentalId = moveInRentalOf(row.key);
-  if (!rentalId) return { ok: false, message: "This row cannot be checked again from here. Check it in SiteLink and mark it resolved with a note." };
+  const rentalId = kind === "move_in" ? moveInRentalOf(row.key) : null;
+  if (kind === "move_in" && !rentalId) return { ok: false, message: JOURNAL_UNCHECKABLE.other! };
   const audit = { ...auditActor(staff), entity: "sitelink_write", entityId: row.key, locationId: row.locationId } as const;
   await db.transaction((tx) => recordAudit(tx, { ...audit, action: "sitelink_write.retry_started", detail: { operation: row.operation, state: row.state }, at: input.now }));
   let message: string;
   let ok = true;
   try {
-    const outcome = await confirmRentalMoveIn(db, rentalId, input.now);
-    message =
-      outcome?.status === "completed"
-        ? "SiteLink has the move-in: the rental is complete and the welcome e-mail has been sent."
-        : outcome?.status === "not_completed"
-          ? "SiteLink has no such move-in: nothing was charged, and the renter may pay again."
-          : "SiteLink does not show the outcome yet. Try again in a few minutes.";
+    if (rentalId) {
+      const outcome = await confirmRentalMoveIn(db, rentalId, input.now);
+      message =
+        outcome?.status === "completed"
+          ? "SiteLink has the move-in: the rental is complete and the welcome e-mail has been sent."
+          : outcome?.status === "not_completed"
+            ? "SiteLink has no such move-in: nothing was charged, and the renter may pay again."
+            : "SiteLink does not show the outcome yet. Try again in a few minutes.";
+    } else {
+      const outcome = await checkJournalWrite(db, { key: row.key, now: input.now });
+      message = outcome.message;
+      ok = outcome.kind !== "not_checkable";
+    }
   } catch {
     ok = false;
     message = "SiteLink could not be reached. Nothing was sent again; try again in a few minutes.";

@@ -6,6 +6,7 @@ import {
   DESK_LEAD_STATUS_LABELS,
   isAbandonedRental,
   LEAD_KIND_LABELS,
+  LEAD_NOTE_MAX,
   stepReached,
   type DeskLeadStatus,
   type LeadKind,
@@ -49,7 +50,6 @@ export interface DeskLeadRow {
 
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
-const NOTE_MAX = 2000;
 
 interface LeadQuery {
   filter: DeskFilter;
@@ -229,7 +229,7 @@ export async function markLeadContacted(
 ): Promise<MarkContactedResult> {
   const note = input.note.trim();
   if (!note) return { ok: false, fieldErrors: { note: "Write what was said or agreed (a short note is enough)." } };
-  if (note.length > NOTE_MAX) return { ok: false, fieldErrors: { note: `Keep the note under ${NOTE_MAX} characters.` } };
+  if (note.length > LEAD_NOTE_MAX) return { ok: false, fieldErrors: { note: `Keep the note under ${LEAD_NOTE_MAX} characters.` } };
   const lead = await getDeskLead(db, viewer, input.key, input.now);
   if (!lead) return { ok: false, notFound: true };
   await db.transaction(async (tx) => {

@@ -17,7 +17,7 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { emailOutbox, leases, locations, payments, rateLimitHits, reservations, savedCards, tenants, units, websites } from "~/db/schema";
 import { DESK_PAGE_SIZE, type DeskFilter } from "~/domain/desk-filters";
-import { likeAnywhere, lockoutView, outboxState, tenantSearch, type LockoutView, type OutboxState } from "~/domain/desk-tenants";
+import { likeAnywhere, lockoutView, outboxState, tenantSearch, tenantStatuses, tenantStatusText, type DeskTenantStatus, type LockoutView, type OutboxState } from "~/domain/desk-tenants";
 import { formatDeskTime } from "~/domain/desk-time";
 import { formatCents } from "~/domain/money";
 import { formatPhone } from "~/domain/phone";
@@ -25,7 +25,7 @@ import type { LedgerEntry } from "~/storage-software/port";
 import { storageFor } from "~/storage-software/index.server";
 import { auditActor, type SignedInStaff } from "./staff-context.server";
 import { recordAudit } from "./audit.server";
-import { SIGNIN_LIMIT_PER_ACCOUNT, signInAccountKey } from "./auth.server";
+import { SIGNIN_LIMIT_PER_ACCOUNT, signInAccountKey, signInAccountKeySql } from "./auth.server";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { leaseLinkLine, leaseLinkSecrets, LEASE_LINK_DAYS } from "./lease-links.server";
 import { sendPayLink } from "./pay-links.server";
@@ -62,17 +62,59 @@ export interface TenantListRow {
   /** The tenant's units at the member's locations, e.g. "A12 (Lumberton)". */
   units: string;
   since: string;
+  /** The latest move-in date of their leases at the member's locations (or the one chosen), YYYY-MM-DD. */
+  movedIn: string | null;
+  statuses: DeskTenantStatus[];
 }
 
 export type TenantListResult = { ok: true; rows: TenantListRow[]; total: number } | { ok: false; field: "location"; message: string };
 
-function tenantListWhere(staff: SignedInStaff, locationIds: readonly number[], filter: DeskFilter): SQL {
-  const search = tenantSearch(filter.q);
-  const pattern = search ? likeAnywhere(search.text) : null;
-  const unitIds = sql.join(
-    locationIds.map((id) => sql`${id}`),
+const idList = (ids: readonly number[]) =>
+  sql.join(
+    (ids.length ? ids : [0]).map((id) => sql`${id}`),
     sql`, `,
   );
+
+/**
+ * The facts the status filter and column read, as SQL over the tenant row (decision 340). `ids`: the
+ * locations looked at (the one chosen, else the member's). Aliased by hand: inside a selected
+ * expression Drizzle writes columns without their table.
+ */
+function tenantFacts(ids: readonly number[], now: Date) {
+  const at = idList(ids);
+  const today = sql`(timezone(lo.time_zone->>'timeZoneId', ${now.toISOString()}::timestamptz))::date`;
+  return {
+    leases: sql`(select count(*) from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}))`,
+    activeLeases: sql`(select count(*) from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and l.status = 'active')`,
+    pastDue: sql`exists (select 1 from leases l join locations lo on lo.id = l.location_id
+      where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and l.status = 'active' and l.next_due_date < ${today})`,
+    lockedOut: sql`exists (select 1 from rate_limit_hits h where h.key = ${signInAccountKeySql(sql`"tenants"."account_id"`, sql`"tenants"."email"`)}
+      and h.count >= ${SIGNIN_LIMIT_PER_ACCOUNT} and h.reset_at > ${now.toISOString()}::timestamptz)`,
+    movedIn: sql<string | null>`(select max(l.move_in_date)::text from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}))`,
+    movedInBetween: (from?: string, to?: string) =>
+      sql`exists (select 1 from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at})
+        ${from ? sql`and l.move_in_date >= ${from}::date` : sql``} ${to ? sql`and l.move_in_date <= ${to}::date` : sql``})`,
+  };
+}
+
+function statusCondition(status: DeskTenantStatus, facts: ReturnType<typeof tenantFacts>): SQL {
+  switch (status) {
+    case "current":
+      return sql`${facts.activeLeases} > 0`;
+    case "past_due":
+      return facts.pastDue;
+    case "moved_out":
+      return sql`(${facts.leases} > 0 and ${facts.activeLeases} = 0)`;
+    case "locked_out":
+      return facts.lockedOut;
+  }
+}
+
+function tenantListWhere(staff: SignedInStaff, locationIds: readonly number[], filter: DeskFilter, now: Date): SQL {
+  const search = tenantSearch(filter.q);
+  const pattern = search ? likeAnywhere(search.text) : null;
+  const unitIds = idList(locationIds);
+  const facts = tenantFacts(filter.location ? [filter.location] : locationIds, now);
   return and(
     eq(tenants.accountId, staff.accountId),
     filter.location ? tenantAt([filter.location]) : staff.scope.all ? undefined : tenantAt(locationIds),
@@ -82,23 +124,24 @@ function tenantListWhere(staff: SignedInStaff, locationIds: readonly number[], f
           ${search.digits ? sql`or regexp_replace(${tenants.cellPhone}, '[^0-9]', '', 'g') like ${likeAnywhere(search.digits)}` : sql``}
           ${locationIds.length ? sql`or exists (select 1 from ${leases} join ${units} on ${units.id} = ${leases.unitId} where ${leases.tenantId} = ${tenants.id} and ${leases.locationId} in (${unitIds}) and lower(${units.name}) like ${pattern})` : sql``})`
       : undefined,
+    filter.from || filter.to ? facts.movedInBetween(filter.from, filter.to) : undefined,
+    filter.status ? statusCondition(filter.status as DeskTenantStatus, facts) : undefined,
   )!;
 }
 
 /**
- * The member's tenants matching the filter (location, search), by name, one page (or every row
- * matching, for the CSV: `all`). A location outside the member's is refused beside the field.
+ * The member's tenants matching the filter (location, moved-in dates, status, search), by name, one
+ * page (or every row matching, for the CSV: `all`). A location outside the member's is refused
+ * beside the field; the route checks the status against DESK_TENANT_STATUSES (parseDeskFilter).
  */
 export async function listDeskTenants(db: Database, staff: SignedInStaff, filter: DeskFilter, options: { all?: boolean; now: Date }): Promise<TenantListResult> {
   const mine = await deskLocations(db, staff);
   if (filter.location && !mine.some((l) => l.id === filter.location)) return { ok: false, field: "location", message: "Choose a location from the list." };
   const locationIds = mine.map((l) => l.id);
-  const where = tenantListWhere(staff, locationIds, filter);
+  const where = tenantListWhere(staff, locationIds, filter, options.now);
   const [total] = await db.select({ n: count() }).from(tenants).where(where);
-  const ids = sql.join(
-    (locationIds.length ? locationIds : [0]).map((id) => sql`${id}`),
-    sql`, `,
-  );
+  const ids = idList(locationIds);
+  const facts = tenantFacts(filter.location ? [filter.location] : locationIds, options.now);
   const rows = await db
     .select({
       id: tenants.id,
@@ -111,6 +154,11 @@ export async function listDeskTenants(db: Database, staff: SignedInStaff, filter
       units: sql<string | null>`(select string_agg(u.name || ' (' || lo.name || ')', ', ' order by u.name)
         from leases l join units u on u.id = l.unit_id join locations lo on lo.id = l.location_id
         where l.tenant_id = "tenants"."id" and l.status = 'active' and l.location_id in (${ids}))`,
+      leases: sql<number>`${facts.leases}`.mapWith(Number),
+      activeLeases: sql<number>`${facts.activeLeases}`.mapWith(Number),
+      pastDue: sql<boolean>`${facts.pastDue}`,
+      lockedOut: sql<boolean>`${facts.lockedOut}`,
+      movedIn: facts.movedIn,
     })
     .from(tenants)
     .where(where)
@@ -128,6 +176,8 @@ export async function listDeskTenants(db: Database, staff: SignedInStaff, filter
       phone: formatPhone(r.cellPhone),
       units: r.units ?? "",
       since: formatDeskTime(r.createdAt, zone),
+      movedIn: r.movedIn ?? null,
+      statuses: tenantStatuses({ leases: r.leases, activeLeases: r.activeLeases, pastDue: Boolean(r.pastDue), lockedOut: Boolean(r.lockedOut) }),
     })),
   };
 }
@@ -552,4 +602,6 @@ export const TENANT_CSV_COLUMNS = [
   { header: "Phone", value: (r: TenantListRow) => r.phone },
   { header: "Units", value: (r: TenantListRow) => r.units },
   { header: "Since", value: (r: TenantListRow) => r.since },
+  { header: "Moved in", value: (r: TenantListRow) => r.movedIn ?? "" },
+  { header: "Status", value: (r: TenantListRow) => tenantStatusText(r.statuses) },
 ];

@@ -16,6 +16,8 @@ export { verifySiteLinkLocation, formatGoLiveReport, type GoLiveReport } from ".
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
 // The back office's journal desk (issue 23, decision 261): rows needing attention, marking one resolved.
 export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type JournalDeskRow } from "./sitelink/journal-desk";
+// "Check SiteLink again" for a row that is not a move-in (decision 341): read back, never resent.
+export { checkJournalWrite } from "./sitelink/journal-check";
 
 export type { LocationRef };
 

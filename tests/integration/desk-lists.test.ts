@@ -266,9 +266,15 @@ describe("leads", () => {
       });
     expect(statusOf(await post(staff.deskA!, { csrf: token, note: "x" }, false))).toBe(403);
     expect(statusOf(await post(staff.readOnlyA!, { csrf: token, note: "x" }))).toBe(403);
-    const empty = (await post(staff.deskA!, { csrf: token, note: "   " })) as { data: { fieldErrors: Record<string, string> }; init: { status: number } };
+    const empty = (await post(staff.deskA!, { csrf: token, note: "   " })) as { data: { fieldErrors: Record<string, string>; note: string; result: unknown }; init: { status: number } };
     expect(empty.init.status).toBe(400);
-    expect(empty.data.fieldErrors.note).toBeTruthy();
+    expect(empty.data.fieldErrors.note).toBe("Write what was said or agreed (a short note is enough).");
+    // Conform's reply (the same schema checks the form in the browser), and the typed note kept.
+    expect(empty.data.result).toMatchObject({ status: "error", error: { note: ["Write what was said or agreed (a short note is enough)."] } });
+    expect(empty.data.note).toBe("   ");
+    const long = (await post(staff.deskA!, { csrf: token, note: "y".repeat(2001) })) as { data: { fieldErrors: Record<string, string> }; init: { status: number } };
+    expect(long.init.status).toBe(400);
+    expect(long.data.fieldErrors.note).toBe("Keep the note under 2000 characters.");
     expect(await handle.db.select().from(leadFollowUps).where(and(eq(leadFollowUps.kind, "contact"), eq(leadFollowUps.leadId, carl.leadId)))).toHaveLength(0);
     const saved = (await post(staff.deskA!, { csrf: token, note: "Sent prices" })) as Response;
     expect(saved.status).toBe(303);

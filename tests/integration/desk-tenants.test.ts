@@ -23,7 +23,7 @@ import { loader as csvLoader } from "~/routes/admin.tenants[.]csv";
 import AdminTenant, { action as tenantAction, loader as tenantLoader } from "~/routes/admin.tenant";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental, tenantDetails } from "./rental-fixtures";
-import { answer, deskMember, staffContext } from "./staff-fixtures";
+import { answer, deskMember, staffContext, type Answer } from "./staff-fixtures";
 import { renderPage } from "./render-page";
 
 let handle: DatabaseHandle;
@@ -33,6 +33,10 @@ let jacksonville: number;
 const staff: Record<"owner" | "frontDesk" | "readOnly" | "manager" | "jacksonvilleDesk", SignedInStaff> = {} as never;
 let tenantA: { id: number; email: string; leaseId: number; paymentId: number; unitName: string };
 let tenantB: { id: number; email: string; leaseId: number };
+/** Moved out of Lumberton (moved in January 2025), and locked out of the portal. */
+let tenantC: { id: number; email: string; leaseId: number };
+/** At Lumberton, rent past due. */
+let tenantD: { id: number; email: string; leaseId: number };
 
 const member = (email: string, role: StaffRole, locationIds: number[]) => deskMember(handle.db, { accountId, email, role, locationIds, ip: "198.51.100.7" });
 const contextFor = (who: SignedInStaff) => staffContext(handle.db, who, "198.51.100.7");
@@ -83,6 +87,14 @@ beforeAll(async () => {
   const emailB = `brian.${Date.now()}@example.com`;
   const b = await createTenantWithLease(db, { email: emailB, password: "right-pass-9", firstName: "Brian", lastName: "Kernighan", now: NOW, locationId: jacksonville, withInsurance: false });
   tenantB = { id: b.tenantId, email: emailB, leaseId: b.leaseId };
+  const emailC = `ada.${Date.now()}@example.com`;
+  const c = await createTenantWithLease(db, { email: emailC, password: "right-pass-9", firstName: "Ada", lastName: "Lovelace", now: NOW, locationId: lumberton, withInsurance: false, moveInDate: "2025-01-15" });
+  await db.update(leases).set({ status: "moved_out", moveOutDate: "2025-06-30" }).where(eq(leases.id, c.leaseId));
+  tenantC = { id: c.tenantId, email: emailC, leaseId: c.leaseId };
+  const emailD = `dennis.${Date.now()}@example.com`;
+  const d = await createTenantWithLease(db, { email: emailD, password: "right-pass-9", firstName: "Dennis", lastName: "Ritchie", now: NOW, locationId: lumberton, withInsurance: false, moveInDate: "2024-03-02" });
+  await db.update(leases).set({ paidThroughDate: "2024-04-01", nextDueDate: "2024-04-02" }).where(eq(leases.id, d.leaseId));
+  tenantD = { id: d.tenantId, email: emailD, leaseId: d.leaseId };
   staff.owner = await member("owner@example.com", "owner", []);
   staff.frontDesk = await member("desk@example.com", "front_desk", [lumberton]);
   staff.readOnly = await member("reader@example.com", "read_only", [lumberton]);
@@ -130,7 +142,7 @@ describe("the tenants list", () => {
     const ok = await csv(staff.manager, "?q=hopper");
     expect(ok.status).toBe(200);
     const text = await ((await csvLoader({ request: new Request("http://localhost/admin/tenants.csv?q=hopper"), params: {}, context: contextFor(staff.manager) } as never)) as Response).text();
-    expect(text.split("\r\n")[0]).toBe("Tenant id,Name,E-mail,Phone,Units,Since");
+    expect(text.split("\r\n")[0]).toBe("Tenant id,Name,E-mail,Phone,Units,Since,Moved in,Status");
     expect(text).toContain(tenantA.email);
     expect(text).not.toContain(tenantB.email);
     expect(ok.headers.get("Content-Type")).toContain("text/csv");
@@ -140,6 +152,82 @@ describe("the tenants list", () => {
     expect(stale.status).toBe(303);
     expect(stale.headers.get("Location")).toBe(`/admin/reauth?next=${encodeURIComponent("/admin/tenants.csv?q=hopper")}`);
     expect((await auditRows("tenants.exported")).length).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("the tenants list's dates and statuses (decision 340)", () => {
+  const ids = (r: Answer) => (r.data as ListData).rows.map((x) => x.id);
+
+  it("filters by move-in dates, on the location's calendar", async () => {
+    const jan = await list(staff.frontDesk, "?from=2025-01-01&to=2025-01-31");
+    expect(jan.status).toBe(200);
+    expect(ids(jan)).toEqual([tenantC.id]);
+    expect(ids(await list(staff.frontDesk, "?from=2025-01-15&to=2025-01-15"))).toEqual([tenantC.id]);
+    expect(ids(await list(staff.frontDesk, "?from=2025-01-16&to=2025-12-31"))).not.toContain(tenantC.id);
+    expect(ids(await list(staff.frontDesk, "?to=2024-12-31"))).toEqual([tenantD.id]);
+    // Jacksonville's desk does not see Lumberton's tenants, whatever the dates.
+    expect(ids(await list(staff.jacksonvilleDesk, "?from=2024-01-01"))).not.toContain(tenantC.id);
+    const row = (jan.data as { rows: Array<{ movedIn: string | null; statuses: string[] }> }).rows[0]!;
+    expect(row.movedIn).toBe("2025-01-15");
+  });
+
+  it("filters by status: current, past due, moved out, locked out", async () => {
+    const current = ids(await list(staff.frontDesk, "?status=current"));
+    expect(current).toContain(tenantA.id);
+    expect(current).toContain(tenantD.id);
+    expect(current).not.toContain(tenantC.id);
+    expect(ids(await list(staff.frontDesk, "?status=moved_out"))).toEqual([tenantC.id]);
+    const pastDue = ids(await list(staff.owner, "?status=past_due"));
+    expect(pastDue).toContain(tenantD.id);
+    expect(pastDue).not.toContain(tenantC.id);
+    expect(ids(await list(staff.frontDesk, "?status=locked_out"))).not.toContain(tenantC.id);
+    await failSignIns(tenantC.email, 5);
+    expect(ids(await list(staff.frontDesk, "?status=locked_out"))).toEqual([tenantC.id]);
+    expect(ids(await list(staff.jacksonvilleDesk, "?status=locked_out"))).toEqual([]);
+    // Status and dates together, and the location chosen.
+    expect(ids(await list(staff.owner, `?status=moved_out&from=2025-01-01&location=${lumberton}`))).toEqual([tenantC.id]);
+    expect(ids(await list(staff.owner, `?status=moved_out&location=${jacksonville}`))).toEqual([]);
+    const html = await renderPage(AdminTenants as never, { pattern: "/admin/tenants", url: "/admin/tenants?status=moved_out", loaderData: (await list(staff.manager, "?status=moved_out")).data });
+    expect(html).toContain("Moved out, Locked out of the portal");
+    expect(html).toContain('href="/admin/tenants.csv?status=moved_out"');
+  });
+
+  it("answers bad filter input beside the field (400), never a 500, and keeps the rest of the filter", async () => {
+    const bad = await list(staff.frontDesk, "?from=2025-13-45&status=moved_out");
+    expect(bad.status).toBe(400);
+    expect((bad.data as ListData).errors.from).toBe("Enter a real date.");
+    expect(ids(bad)).toEqual([tenantC.id]);
+    const backwards = await list(staff.frontDesk, "?from=2025-02-01&to=2025-01-01");
+    expect(backwards.status).toBe(400);
+    expect((backwards.data as ListData).errors.to).toBe("The end date must not be before the start date.");
+    const status = await list(staff.frontDesk, "?status=everyone");
+    expect(status.status).toBe(400);
+    expect((status.data as ListData).errors.status).toBe("Choose a status from the list.");
+    const html = await renderPage(AdminTenants as never, { pattern: "/admin/tenants", url: "/admin/tenants?status=everyone", loaderData: status.data });
+    expect(html).toContain('id="filter-status-error"');
+    expect(html).toContain("Choose a status from the list.");
+    expect((await list(staff.frontDesk, "?page=2&status=moved_out")).data).toMatchObject({ total: 1, rows: [] });
+  });
+
+  it("exports exactly what the status and dates show, with a fresh second factor; a bad filter is refused", async () => {
+    const csv = async (who: SignedInStaff, query: string) =>
+      (await csvLoader({ request: new Request(`http://localhost/admin/tenants.csv${query}`), params: {}, context: contextFor(who) } as never)) as Response;
+    const text = await (await csv(staff.manager, "?status=moved_out&from=2025-01-01&to=2025-01-31")).text();
+    const lines = text.trim().split("\r\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(tenantC.email);
+    expect(lines[1]).toContain("2025-01-15");
+    expect(lines[1]).toContain("Moved out");
+    const pastDue = await (await csv(staff.owner, "?status=past_due")).text();
+    expect(pastDue).toContain(tenantD.email);
+    expect(pastDue).not.toContain(tenantC.email);
+    const refused = await answer(() => csv(staff.manager, "?status=everyone"));
+    expect(refused.status).toBe(400);
+    expect((refused.data as { message: string }).message).toContain("Choose a status from the list.");
+    const stale = await answer(() => csv({ ...staff.manager, factorAt: new Date(Date.now() - 60 * 60_000) }, "?status=moved_out"));
+    expect(stale.status).toBe(303);
+    const [audit] = await auditRows("tenants.exported");
+    expect(audit!.detail).toMatchObject({ filter: { status: "past_due" } });
   });
 });
 

@@ -12,6 +12,9 @@ import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { submitContactMessage } from "~/services/contact.server";
 import { action as signOutAction } from "~/routes/admin.sign-out";
 import { action as leadAction } from "~/routes/admin.lead";
+import { action as signInAction } from "~/routes/admin.sign-in";
+import { action as inviteAction } from "~/routes/admin.invite";
+import { inviteByCommand } from "~/services/staff-command.server";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
 import { signedInStaffMember, type TestStaffMember } from "./staff-fixtures";
@@ -107,5 +110,52 @@ describe("signing out of the console", () => {
     expect(r.status).toBe(403);
     expect(await handle.db.query.staffSessions.findFirst({ where: eq(staffSessions.id, m.signedIn.sessionHash) })).toBeDefined();
     expect(await signOuts(m.staffId)).toHaveLength(0);
+  });
+});
+
+describe("the console's sign-in form (Conform, decision 342)", () => {
+  it("answers bad input beside each field, keeps the e-mail typed and never sends the password back", async () => {
+    const { token, setCookie } = await tokenFor("/admin/sign-in");
+    const post = (fields: Record<string, string>) =>
+      callRoute<{ email: string; errors: Record<string, string>; result: { status: string; initialValue?: Record<string, unknown>; error?: Record<string, string[]> } }>(signInAction, handle.db, "/admin/sign-in", {
+        init: { method: "POST", body: new URLSearchParams({ [CSRF_FIELD]: token, ...fields }), headers: { Cookie: setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" } },
+      });
+    const bad = await post({ email: "not-an-address", password: "Secret-Pass-77" });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors).toEqual({ email: "Enter an e-mail address like name@example.com." });
+    expect(bad.data.email).toBe("not-an-address");
+    expect(bad.data.result.error).toMatchObject({ email: ["Enter an e-mail address like name@example.com."] });
+    expect(JSON.stringify(bad.data)).not.toContain("Secret-Pass-77");
+    const empty = await post({ email: "", password: "" });
+    expect(empty.data.errors).toEqual({ email: "Enter your e-mail address.", password: "Enter your password." });
+    const wrong = await post({ email: "nobody@example.com", password: "Secret-Pass-77" });
+    expect(wrong.status).toBe(400);
+    expect(JSON.stringify(wrong.data)).not.toContain("Secret-Pass-77");
+  });
+});
+
+describe("the invitation form (Conform, decision 342)", () => {
+  it("answers bad input beside each field, keeps the name and never sends a password or the code back", async () => {
+    const invited = await inviteByCommand(handle.db, { email: `invitee-${Date.now()}@example.com`, role: "owner", locationIds: [] }, new Date());
+    if (!invited.ok || !("link" in invited)) throw new Error("invite failed");
+    const token = invited.link.split("/admin/invite/")[1]!;
+    const csrf = await tokenFor(`/admin/invite/${token}`);
+    const post = (fields: Record<string, string>) =>
+      callRoute<{ errors: Record<string, string>; values: { name: string }; result: { error?: Record<string, string[]> } }>(inviteAction, handle.db, `/admin/invite/${token}`, {
+        params: { token },
+        init: { method: "POST", body: new URLSearchParams({ [CSRF_FIELD]: csrf.token, ...fields }), headers: { Cookie: csrf.setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" } },
+      });
+    const bad = await post({ name: "Nadia Newhire", password: "Harbour-Lights-9", confirm: "Harbour-Lights-8", code: "12ab" });
+    expect(bad.status).toBe(400);
+    expect(bad.data.errors).toEqual({ confirm: "The two passwords are not the same.", code: "Enter the 6-digit code your app shows for this account." });
+    expect(bad.data.values.name).toBe("Nadia Newhire");
+    expect(bad.data.result.error).toMatchObject({ confirm: ["The two passwords are not the same."] });
+    expect(JSON.stringify(bad.data)).not.toMatch(/Harbour-Lights|12ab/);
+    const common = await post({ name: "Nadia", password: "password1", confirm: "password1", code: "123456" });
+    expect(common.status).toBe(400);
+    expect(common.data.errors.password).toBeTruthy();
+    expect(common.data.result.error?.password).toEqual([common.data.errors.password]);
+    const empty = await post({});
+    expect(empty.data.errors).toMatchObject({ name: "Enter your name.", password: "Choose a password.", code: "Enter the 6-digit code from your app." });
   });
 });

@@ -47,7 +47,7 @@ import { rows, siteLinkDate } from "./calls";
 import { type Row } from "./dataset";
 import { type SiteLinkCall } from "./client";
 import { mayHaveBeenApplied, readFailed } from "./errors";
-import { findTenantWithNote, searchTenantsByEmail, tenantParams } from "./tenant-records";
+import { findTenantWithNote, searchTenantsByEmail, tenantNote, tenantParams } from "./tenant-records";
 import { readAnswer, type AnswerOutcome } from "./answers";
 import { billingInfoParams, expiryParam } from "./billing-params";
 import { readLedgers } from "./ledger-reads";
@@ -118,7 +118,6 @@ const TENANT_NEW = "TenantNewDetailed_v3";
 const NONE = -999;
 
 const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
-export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
 
 const DECLINED = "Your card was declined.";
 /** The journal's mark on a move-in refused with -2 while the unit was free (status: needs attention). */

@@ -15,6 +15,9 @@ export async function searchTenantsByEmail(call: SiteLinkCall, email: string): P
   return rows(a, "Table").filter((r) => (r.sEmail ?? "").trim().toLowerCase() === wanted);
 }
 
+/** The note an online rental's tenant is created with in SiteLink (how a lost answer finds it again). */
+export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
+
 /**
  * The tenant record this email's search finds with `note` in its sTenNote (TenantSearchDetailed, or
  * TenantInfoByTenantID when the search row has no note): how a creation without a clear answer is
