@@ -268,7 +268,7 @@ export interface LocationGateway {
 export function paymentGatewayFor(location: { id: number }): LocationGateway | null {
   const name = configuredPaymentGateway(location);
   if (name === "none") return null;
-  return { gateway: getPaymentGateway(location), demonstration: !testOverride && name === "test" ? true : testOverride ? testOverride.fields !== "hosted" : false };
+  return { gateway: getPaymentGateway(location), demonstration: testOverride ? testOverride.fields !== "hosted" : name === "test" };
 }
 
 /**
