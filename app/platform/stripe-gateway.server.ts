@@ -277,3 +277,8 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
     return { status: "ok", brand: card.brand, last4: card.last4, cardToken: `${customer}:${pm.id}`, expMonth: card.expMonth, expYear: card.expYear };
   }
 }
+
+/** A webhook event Stripe signed with this endpoint's secret (throws when the signature, or its age, does not hold). */
+export function verifyStripeEvent(body: string, signature: string, secret: string): Stripe.Event {
+  return Stripe.webhooks.constructEvent(body, signature, secret);
+}
