@@ -72,6 +72,26 @@ export interface PaymentGateway {
   lookup(idempotencyKey: string): Promise<ChargeResult | null>;
   /** Voids (refunds in full) the approved charge made with this key; a second call does nothing. */
   refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
+  /**
+   * Hosted gateways: the processor's own payment page (Stripe Checkout), for a card form with
+   * JavaScript off. The visitor returns to `returnUrl` with `{SESSION}` replaced by the session's id.
+   */
+  startHostedPayment?(input: HostedPaymentInput): Promise<{ url: string }>;
+  /**
+   * The token to charge (`pi_…`) of a hosted payment page that was paid for this key, or null (not
+   * paid, another key's, unknown). Nothing is rented on the return until this and `charge` agree.
+   */
+  hostedPaymentToken?(sessionId: string, idempotencyKey: string): Promise<string | null>;
+}
+
+export interface HostedPaymentInput {
+  amount: number;
+  idempotencyKey: string;
+  description: string;
+  email?: string;
+  saveCard: boolean;
+  returnUrl: string;
+  cancelUrl: string;
 }
 
 /**

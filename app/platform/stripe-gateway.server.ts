@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import type { CardBrand } from "~/domain/cards";
-import type { ChargeResult, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
+import type { ChargeResult, HostedPaymentInput, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
 
 /**
  * The Stripe gateway (issue 25, docs/decisions/380-stripe-gateway.md): the `PaymentGateway` on the
@@ -228,6 +228,37 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
         if (isStripeError(e) && e.code === "charge_already_refunded") return { refunded: false };
         throw e;
       }
+    },
+
+    async startHostedPayment(input: HostedPaymentInput) {
+      const metadata = { gatehouse_key: input.idempotencyKey };
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [{ quantity: 1, price_data: { currency, unit_amount: input.amount, product_data: { name: input.description } } }],
+          metadata,
+          payment_intent_data: { metadata, ...(input.saveCard ? { setup_future_usage: "off_session" as const } : {}) },
+          ...(input.saveCard ? { customer_creation: "always" as const } : {}),
+          ...(input.email ? { customer_email: input.email } : {}),
+          success_url: input.returnUrl.replace("{SESSION}", "{CHECKOUT_SESSION_ID}"),
+          cancel_url: input.cancelUrl,
+        },
+        // One session per key and amount: a double click opens the same page.
+        { idempotencyKey: `gatehouse-checkout-${input.idempotencyKey}-${input.amount}-${input.saveCard ? "save" : "once"}` },
+      );
+      if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
+      return { url: session.url };
+    },
+
+    async hostedPaymentToken(sessionId: string, idempotencyKey: string) {
+      if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return null;
+      const session = await stripe.checkout.sessions.retrieve(sessionId).catch((e: unknown) => {
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return null;
+        throw e;
+      });
+      if (!session || session.metadata?.gatehouse_key !== idempotencyKey || session.payment_status !== "paid") return null;
+      const pi = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+      return pi;
     },
 
     async tokenize(input): Promise<TokenizeResult> {

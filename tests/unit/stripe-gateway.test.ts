@@ -113,3 +113,46 @@ async function checkOffSession(g: StripeGateway, cardToken: string) {
   fake.control.authenticate(r.authentication.intentId, "complete");
   expect(await g.lookup(key)).toMatchObject({ status: "approved", authReference: r.authentication.intentId });
 }
+
+describe("Stripe Checkout (the card form with JavaScript off)", () => {
+  it("the visitor pays on Stripe's page; on return the session's PaymentIntent is charged under our key (once), and a saved card charges again", async () => {
+    const g = gateway();
+    const key = `checkout-${Date.now()}`;
+    const { url } = await g.startHostedPayment!({
+      amount: 6400,
+      idempotencyKey: key,
+      description: "Unit 101, first month",
+      saveCard: true,
+      returnUrl: "http://localhost:4600/rent/1?step=pay&checkout_session={SESSION}",
+      cancelUrl: "http://localhost:4600/rent/1?step=pay",
+    });
+    const sessionId = new URL(url).pathname.split("/").pop()!;
+    expect(sessionId).toMatch(/^cs_/);
+    // Not paid yet: nothing to charge.
+    expect(await g.hostedPaymentToken!(sessionId, key)).toBeNull();
+    const done = fake.control.submitCheckout(sessionId, { number: "4242424242424242", exp_month: "12", exp_year: "2030", cvc: "123", name: "Pat Doe" });
+    if (!("redirect" in done)) throw new Error(done.error);
+    const back = new URL(done.redirect);
+    expect(back.searchParams.get("checkout_session")).toBe(sessionId);
+    // Another form's key: refused.
+    expect(await g.hostedPaymentToken!(sessionId, "someone-else")).toBeNull();
+    const token = await g.hostedPaymentToken!(sessionId, key);
+    expect(token).toMatch(/^pi_/);
+    const charged = await g.charge({ amount: 6400, idempotencyKey: key, method: { kind: "token", token: token! } });
+    if (charged.status !== "approved") throw new Error(JSON.stringify(charged));
+    expect(charged).toMatchObject({ authReference: token, last4: "4242" });
+    // The wrong amount for that PaymentIntent is never accepted.
+    expect(await g.charge({ amount: 100, idempotencyKey: `${key}-x`, method: { kind: "token", token: token! } })).toMatchObject({ status: "declined" });
+    expect(await g.charge({ amount: 3300, idempotencyKey: `${key}-later`, cardToken: charged.cardToken })).toMatchObject({ status: "approved", last4: "4242" });
+  });
+
+  it("a declined card on Stripe's page leaves nothing to charge", async () => {
+    const g = gateway();
+    const key = `checkout-decl-${Date.now()}`;
+    const { url } = await g.startHostedPayment!({ amount: 6400, idempotencyKey: key, description: "x", saveCard: false, returnUrl: "http://localhost/r?s={SESSION}", cancelUrl: "http://localhost/c" });
+    const sessionId = new URL(url).pathname.split("/").pop()!;
+    const r = fake.control.submitCheckout(sessionId, { number: "4000000000000002", exp_month: "12", exp_year: "2030", cvc: "123" });
+    expect("error" in r).toBe(true);
+    expect(await g.hostedPaymentToken!(sessionId, key)).toBeNull();
+  });
+});
