@@ -86,19 +86,20 @@ export default tseslint.config(
   },
   // Nothing outside app/storage-software/ reaches into an adapter (issue 11): not the app, the server,
   // the seeds or the scripts. Adapter tests under tests/integration may (they test the adapter itself).
-  // The SiteLink simulator (sitelink-simulator/) is a dev and test tool: the app never imports it
-  // (scripts such as start:sitelink and the tests may).
+  // The SiteLink simulator (sitelink-simulator/) and the Stripe fake (stripe-fake/) are dev and test
+  // tools: the app never imports them (scripts such as start:sitelink and the tests may).
   ...(() => {
     const adapter = {
       regex: "(^~/storage-software/|/storage-software/)(local|sitelink|shared)(/|$)",
       message: "Use the storage-software port (storageFor in ~/storage-software/index.server and the types of ~/storage-software/port), never an adapter or the adapters' shared module.",
     };
     const simulator = { group: ["**/sitelink-simulator", "**/sitelink-simulator/**"], message: "The app never imports the SiteLink simulator (a test and dev tool)." };
+    const stripeFake = { group: ["**/stripe-fake", "**/stripe-fake/**"], message: "The app never imports the Stripe fake (a test and dev tool); point the stripe package at it by configuration." };
     return [
       {
         files: ["app/**/*.{ts,tsx}"],
         ignores: ["app/storage-software/**"],
-        rules: { "no-restricted-imports": ["error", { patterns: [adapter, simulator] }] },
+        rules: { "no-restricted-imports": ["error", { patterns: [adapter, simulator, stripeFake] }] },
       },
       {
         files: ["app/storage-software/**/*.{ts,tsx}"],
@@ -143,6 +144,7 @@ export default tseslint.config(
   // - scripts/e2e-*.{ts,mjs}: the browser tests' server launchers (test harness);
   // - scripts/test-all.mjs: `npm test`'s stages (test harness; passes the environment on to the tools);
   // - sitelink-simulator/: a separate program (the SiteLink stand-in), never imported by the app;
+  // - stripe-fake/: a separate program (the Stripe stand-in, decision 370), never imported by the app;
   // - vitest.config.ts, playwright.config.ts, react-router.config.ts: tool configuration (test ports,
   //   the build's output folder), read by the tools, not by the app.
   // server.js's bootstrap reads NODE_ENV and BUILD_DIR to find the app, with a disable comment there.
@@ -156,6 +158,7 @@ export default tseslint.config(
       "scripts/e2e-*.{ts,mjs}",
       "scripts/test-all.mjs",
       "sitelink-simulator/**",
+      "stripe-fake/**",
       "vitest.config.ts",
       "playwright.config.ts",
       "react-router.config.ts",
