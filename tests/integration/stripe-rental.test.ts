@@ -7,15 +7,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { leases, payments, rentals } from "~/db/schema";
+import { leases, payments, rentals, savedCards, units } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { rentalCookieHeader } from "~/services/rental.server";
 import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
 import { createStripeGateway } from "~/platform/stripe-gateway.server";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
+import { runBilling } from "~/services/billing-run.server";
 import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
 import { createTestDatabase } from "./db";
-import { leaveAvailable, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
+import { lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 import { callRoute } from "./route-helpers";
 
 let handle: DatabaseHandle;
@@ -30,7 +31,8 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
-  await leaveAvailable(handle.db, unitTypeId, 5);
+  // Earlier tests' checkouts hold units; let them go so each test finds one free.
+  await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
 });
 afterAll(async () => {
   delete process.env.FAKE_NOW;
@@ -135,5 +137,50 @@ describe("a rental through Stripe", () => {
     expect(r.status).toBe(303);
     expect(fake.control.requests().some((q) => JSON.stringify(q.params).includes("4242424242424242"))).toBe(false);
     expect(await leaseOf(id)).toBeNull();
+  });
+});
+
+describe("autopay and the billing run through Stripe", () => {
+  async function rentWithAutopay(number: string) {
+    const { id } = await signedRental(handle.db, unitTypeId);
+    const go = await payPost(id, { autopay: "on" });
+    const sessionId = new URL(go.headers.get("Location")!).pathname.split("/").pop()!;
+    const paid = fake.control.submitCheckout(sessionId, { ...CARD, number });
+    if (!("redirect" in paid)) throw new Error(paid.error);
+    let back = new URL(paid.redirect);
+    if (back.pathname.startsWith("/3ds/")) {
+      // Stripe's page asks the bank: the cardholder completes the challenge, Stripe returns to us.
+      fake.control.authenticate(back.pathname.split("/").pop()!, "complete");
+      const done = await fetch(back.searchParams.get("return_url")!, { redirect: "manual" });
+      back = new URL(done.headers.get("Location")!);
+    }
+    await get(id, `${back.pathname}${back.search}`);
+    const leaseId = (await leaseOf(id))!;
+    return (await handle.db.query.leases.findFirst({ where: eq(leases.id, leaseId) }))!;
+  }
+
+  it("the card saved at the rental (a Stripe customer's payment method) is charged off-session by the billing run", async () => {
+    const lease = await rentWithAutopay("4242424242424242");
+    expect(lease.autopayEnabled).toBe(true);
+    const card = await handle.db.query.savedCards.findFirst({ where: eq(savedCards.id, lease.autopayCardId!) });
+    expect(card?.gatewayToken).toMatch(/^cus_[A-Za-z0-9]+:pm_[A-Za-z0-9]+$/);
+    const run = await runBilling(handle.db, { runDate: "2026-12-22", now: NOW, force: true, tenantId: lease.tenantId });
+    expect(run.autopayCharged).toBe(1);
+    const charged = (await handle.db.select().from(payments).where(eq(payments.leaseId, lease.id))).filter((p) => p.idempotencyKey.startsWith("autopay:"));
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toMatchObject({ status: "approved" });
+    const pi = fake.control.get(charged[0]!.authReference!) as { amount: number; off_session?: boolean; customer: string; status: string };
+    expect(pi).toMatchObject({ amount: charged[0]!.amount, status: "succeeded", customer: card!.gatewayToken.split(":")[0] });
+  });
+
+  it("a saved card whose bank asks for authentication declines in the billing run with that reason; the ledger keeps the balance", async () => {
+    // 4000 0027 6000 3184: authentication on every payment, off-session too.
+    const lease = await rentWithAutopay("4000002760003184");
+    expect(lease.autopayEnabled).toBe(true);
+    const run = await runBilling(handle.db, { runDate: "2026-12-22", now: NOW, force: true, tenantId: lease.tenantId });
+    expect(run.autopayDeclined).toBe(1);
+    const declined = (await handle.db.select().from(payments).where(eq(payments.leaseId, lease.id))).filter((p) => p.idempotencyKey.startsWith("autopay:"));
+    expect(declined[0]).toMatchObject({ status: "declined" });
+    expect(declined[0]!.declineReason ?? "").toContain("confirm this payment");
   });
 });
