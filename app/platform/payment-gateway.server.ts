@@ -311,3 +311,25 @@ export function getPaymentGateway(location?: { id: number }): PaymentGateway {
   builtIn ??= createTestGateway();
   return builtIn;
 }
+
+/**
+ * The hosts the payment pages' Content-Security-Policy adds when Stripe takes some location's cards
+ * (decision 383): Stripe.js and its frames, its API, and Checkout as a form's destination (the pay
+ * button's POST is answered with a redirect to Checkout, which `form-action` governs). With
+ * STRIPE_API_BASE (tests) that one origin serves all of them (the Stripe fake). Empty without Stripe.
+ */
+export function hostedFieldsCspSources(): { scriptSrc: string[]; connectSrc: string[]; frameSrc: string[]; formAction: string[] } {
+  const e = env();
+  const stripe = e.PAYMENT_GATEWAY === "stripe" || Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {}).includes("stripe");
+  if (!stripe) return { scriptSrc: [], connectSrc: [], frameSrc: [], formAction: [] };
+  if (e.STRIPE_API_BASE) {
+    const origin = new URL(e.STRIPE_API_BASE).origin;
+    return { scriptSrc: [origin], connectSrc: [origin], frameSrc: [origin], formAction: [origin] };
+  }
+  return {
+    scriptSrc: ["https://js.stripe.com"],
+    connectSrc: ["https://api.stripe.com"],
+    frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+    formAction: ["https://checkout.stripe.com"],
+  };
+}

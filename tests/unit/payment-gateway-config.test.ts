@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawnSync } from "node:child_process";
 import { paymentGatewayProblem } from "~/env.server";
-import { configuredPaymentGateway, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payment-gateway.server";
+import { configuredPaymentGateway, hostedFieldsCspSources, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payment-gateway.server";
 
 // Issue 19 item 1 (decision 200): production never charges through the test gateway by default.
 afterEach(() => setPaymentGatewayNameForTests(null));
@@ -109,5 +109,25 @@ describe("PAYMENT_GATEWAY=stripe and PAYMENT_GATEWAY_LOCATIONS", () => {
     expect(stripe?.gateway.fields).toBe("hosted");
     expect(paymentGatewayFor({ id: 7 })).toBeNull();
     expect(paymentGatewayFor({ id: 1 })).toMatchObject({ demonstration: true, gateway: { fields: "own-inputs" } });
+  });
+});
+
+describe("the payment pages' CSP with Stripe (decision 383)", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("adds nothing without Stripe; exactly Stripe's hosts with it; the fake's one origin in tests", () => {
+    vi.stubEnv("PAYMENT_GATEWAY", "test");
+    expect(hostedFieldsCspSources()).toEqual({ scriptSrc: [], connectSrc: [], frameSrc: [], formAction: [] });
+    vi.stubEnv("PAYMENT_GATEWAY_LOCATIONS", "3=stripe");
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_live_x");
+    expect(hostedFieldsCspSources()).toEqual({
+      scriptSrc: ["https://js.stripe.com"],
+      connectSrc: ["https://api.stripe.com"],
+      frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+      formAction: ["https://checkout.stripe.com"],
+    });
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_test_x");
+    vi.stubEnv("STRIPE_API_BASE", "http://127.0.0.1:4610/");
+    expect(hostedFieldsCspSources().formAction).toEqual(["http://127.0.0.1:4610"]);
   });
 });
