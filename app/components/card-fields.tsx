@@ -130,15 +130,20 @@ export function DemonstrationNotice() {
  * number never reaches our server either way. `payment_token` is where the processor's fields, when
  * mounted, put what they post back (a PaymentMethod id).
  */
-export function HostedCardFields({ legend = "Card details" }: { legend?: string }) {
+export function HostedCardFields({
+  legend = "Card details",
+  note = "You will enter your card on our payment processor\u2019s secure page (Stripe). We never see or keep your card number.",
+}: {
+  legend?: string;
+  note?: string;
+}) {
   return (
     <fieldset className="card-fields card-fields--hosted">
       <legend>{legend}</legend>
-      <p className="card-fields__hosted-note">
-        You will enter your card on our payment processor&rsquo;s secure page (Stripe). We never see or keep your card number.
-      </p>
+      <p className="card-fields__hosted-note">{note}</p>
       <div className="card-fields__element" data-payment-element="" />
       <input type="hidden" name="payment_token" defaultValue="" />
+      <input type="hidden" name="hosted_fields" value="1" />
     </fieldset>
   );
 }
