@@ -41,16 +41,25 @@ function all(fake: StripeFake, object: string, filter: (o: Obj) => boolean = () 
  * Unlike Stripe, whose index lags writes by up to a minute, the fake's search sees every write at once.
  */
 function searchFilter(query: string): (o: Obj) => boolean {
-  const clauses = query.split(/\s+AND\s+/i).map((c) => c.trim()).filter(Boolean);
-  if (!clauses.length) throw invalid("Missing required param: query.", { code: "parameter_missing", param: "query" }, false);
-  const tests = clauses.map((clause) => {
-    const m = /^(metadata\[['"]([^'"]+)['"]\]|[a-z_]+)\s*:\s*['"]([^'"]*)['"]$/.exec(clause);
-    if (!m) throw invalid(`The fake cannot parse the search clause: ${clause}`, { param: "query" }, false);
-    const metaKey = m[2];
-    const field = m[1] as string;
-    const value = m[3] as string;
-    return (o: Obj) => (metaKey ? (o.metadata as Record<string, string>)[metaKey] === value : String(o[field]) === value);
-  });
+  const clause = /^\s*(?:metadata\[(['"])((?:\\.|(?!\1).)*)\1\]|([a-z_]+))\s*:\s*(['"])((?:\\.|(?!\4).)*)\4\s*/;
+  const unescape = (v: string) => v.replace(/\\(.)/g, "$1");
+  const tests: Array<(o: Obj) => boolean> = [];
+  let rest = query.trim();
+  if (!rest) throw invalid("Missing required param: query.", { code: "parameter_missing", param: "query" }, false);
+  while (rest) {
+    const m = clause.exec(rest);
+    if (!m) throw invalid(`The fake cannot parse the search query at: ${rest}`, { param: "query" }, false);
+    const metaKey = m[2] === undefined ? undefined : unescape(m[2]);
+    const field = m[3];
+    const value = unescape(m[5] ?? "");
+    tests.push((o) => (metaKey !== undefined ? (o.metadata as Record<string, string>)[metaKey] === value : String(o[field as string]) === value));
+    rest = rest.slice(m[0].length);
+    if (rest) {
+      const and = /^AND\s+/i.exec(rest);
+      if (!and) throw invalid(`The fake supports clauses joined by AND only: ${rest}`, { param: "query" }, false);
+      rest = rest.slice(and[0].length);
+    }
+  }
   return (o) => tests.every((t) => t(o));
 }
 

@@ -10,7 +10,8 @@ export type Brand = "visa" | "mastercard" | "amex" | "discover" | "unknown";
  * - `charge`: what a charge does (on session or off);
  * - `attach`: whether attaching to a Customer (or a SetupIntent) declines first;
  * - `auth`: "always" — 3DS on every payment and setup (4000002760003184); "setup" — 3DS on setup and
- *   on-session payments, none off-session once set up (4000002500003155).
+ *   every on-session payment, none off-session once set up (4000002500003155: "on-session payments
+ *   with this card always require authentication").
  */
 export interface CardBehaviour {
   charge?: Decline;

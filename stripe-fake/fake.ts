@@ -345,7 +345,7 @@ export class StripeFake {
       );
     }
     const b = behaviourOf(card.number);
-    if (b.attachDeclines && b.charge) throw cardError(b.charge, { param: "" });
+    if (b.attachDeclines && b.charge) throw cardError(b.charge, { payment_method: structuredClone(pm) });
     pm.customer = customer.id;
     this.event("payment_method.attached", pm, ctx);
     return pm;
@@ -436,6 +436,7 @@ export class StripeFake {
       pi.payment_method = this.resolvePaymentMethod(pmParam).id;
       pi.status = "requires_confirmation";
     }
+    if (bool(params, "error_on_requires_action")) pi._error_on_requires_action = true;
     this.event("payment_intent.created", pi, ctx);
     if (confirm) return this.confirmPaymentIntent(pi.id, { ...(offSession !== undefined ? { off_session: String(offSession) } : {}), ...pick(params, ["return_url", "mandate_data", "use_stripe_sdk"]) }, ctx);
     return pi;
@@ -443,9 +444,20 @@ export class StripeFake {
 
   updatePaymentIntent(id: string, params: Params, ctx: CallContext): Obj {
     const pi = this.get(id, "payment_intent");
+    // Once the payment is done (or canceled) only descriptive fields change (metadata, description,
+    // receipt_email, shipping); anything about the payment itself is refused.
     if (pi.status === "succeeded" || pi.status === "canceled" || pi.status === "processing") {
-      throw unexpectedState("payment_intent", `You cannot update this PaymentIntent because it has a status of ${pi.status as string}.`, pi);
+      const fixed = Object.keys(params).filter((k) => !["metadata", "description", "receipt_email", "shipping", "expand"].includes(k));
+      if (fixed.length) {
+        throw unexpectedState(
+          "payment_intent",
+          `You cannot update this PaymentIntent's ${fixed[0] as string} because it has a status of ${pi.status as string}. Only metadata, description, receipt_email and shipping can be updated now.`,
+          pi,
+        );
+      }
     }
+    const previous: Record<string, unknown> = {};
+    for (const k of Object.keys(params)) if (k !== "expand") previous[k] = structuredClone(pi[k]);
     const amount = int(params, "amount");
     if (amount !== undefined) pi.amount = amount;
     for (const f of ["description", "receipt_email", "setup_future_usage", "customer", "statement_descriptor"]) if (params[f] !== undefined) pi[f] = str(params, f) ?? null;
@@ -455,7 +467,7 @@ export class StripeFake {
       pi.payment_method = this.resolvePaymentMethod(pmParam).id;
       pi.status = "requires_confirmation";
     }
-    void ctx;
+    this.event("payment_intent.updated", pi, ctx, previous);
     return pi;
   }
 
@@ -505,9 +517,11 @@ export class StripeFake {
     pi.last_payment_error = null;
     pi.next_action = null;
     const behaviour = behaviourOf(card.number);
-    const needsAuth = behaviour.auth === "always" || (behaviour.auth === "setup" && !(card.setUp && pm.customer));
+    // 4000002500003155: on-session payments always authenticate; off-session ones only until the card is set up.
+    const errorOnAction = bool(params, "error_on_requires_action") ?? pi._error_on_requires_action === true;
+    const needsAuth = behaviour.auth === "always" || (behaviour.auth === "setup" && (!offSession || !(card.setUp && pm.customer)));
     if (needsAuth) {
-      if (offSession) return this.failPayment(pi, pm, AUTHENTICATION_REQUIRED, ctx, true);
+      if (offSession || errorOnAction) return this.failPayment(pi, pm, AUTHENTICATION_REQUIRED, ctx, true);
       pi.status = "requires_action";
       pi.next_action = this.nextAction(pi, returnUrl, bool(params, "use_stripe_sdk") ?? false);
       this.event("payment_intent.requires_action", pi, ctx);
@@ -840,7 +854,7 @@ export class StripeFake {
 
   expireCheckoutSession(id: string, ctx: CallContext): Obj {
     const s = this.get(id, "checkout.session");
-    if (s.status !== "open") throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status as string}".`, { code: "checkout_session_unexpected_state" } as never);
+    if (s.status !== "open") throw invalid(`Only Checkout Sessions with a status in ["open"] can be expired. This Checkout Session has a status of "${s.status as string}".`, { code: "checkout_session_unexpected_state" });
     s.status = "expired";
     s.url = null;
     this.event("checkout.session.expired", s, ctx);

@@ -102,8 +102,8 @@ export interface StripeFakeControl {
   authenticate(intentId: string, outcome: "complete" | "fail"): Record<string, unknown>;
   addWebhookEndpoint(url: string, options?: { secret?: string; enabled_events?: string[] }): WebhookEndpoint;
   webhookEndpoints(): WebhookEndpoint[];
-  /** Hold webhook deliveries (a webhook that arrives late) until resumeWebhooks(). */
-  pauseWebhooks(): void;
+  /** Hold webhook deliveries (a webhook that arrives late), all or of these event types, until resumeWebhooks(). */
+  pauseWebhooks(types?: string[]): void;
   resumeWebhooks(): void;
   heldEvents(): StripeEvent[];
   /** Send an event again, same id and body, freshly signed (a duplicate delivery). */
@@ -138,7 +138,8 @@ function stripeJs(): string {
   if (!stripeJsSource) {
     const source = readFileSync(new URL("./stripe-js.ts", import.meta.url), "utf8");
     const out = ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2020, module: ts.ModuleKind.ESNext, removeComments: false } }).outputText;
-    stripeJsSource = out.replace(/^export \{\};?\s*$/m, "");
+    // In a function of its own, as Stripe.js is: its top-level names never meet the page's.
+    stripeJsSource = `(() => {\n"use strict";\n${out.replace(/^export \{\};?\s*$/m, "")}\n})();\n`;
   }
   return stripeJsSource;
 }
@@ -321,6 +322,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     log?.(`${method} ${path} ${status}${idemKey ? ` [${idemKey}]` : ""}`);
     if (fault?.mode === "timeout") {
       hung.add(res);
+      res.on("close", () => hung.delete(res));
       emitAll(events);
       return;
     }
@@ -353,7 +355,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
       if (method === "POST" && (m = /^\/intents\/([\w]+)\/authenticate$/.exec(path))) return ok(control.authenticate(m[1] as string, json.outcome === "fail" ? "fail" : "complete"));
       if (method === "POST" && path === "/webhooks") return ok(control.addWebhookEndpoint(String(json.url), json as { secret?: string; enabled_events?: string[] }));
       if (method === "GET" && path === "/webhooks") return ok(control.webhookEndpoints());
-      if (method === "POST" && path === "/webhooks/pause") return ok(control.pauseWebhooks());
+      if (method === "POST" && path === "/webhooks/pause") return ok(control.pauseWebhooks(Array.isArray(json.types) ? json.types.map(String) : undefined));
       if (method === "POST" && path === "/webhooks/resume") return ok(control.resumeWebhooks());
       if (method === "GET" && path === "/webhooks/deliveries") return ok(control.deliveries());
       if (method === "POST" && (m = /^\/events\/([\w]+)\/redeliver$/.exec(path))) return ok(control.redeliver(m[1] as string));
@@ -480,7 +482,7 @@ export async function startStripeFake(options: StripeFakeOptions = {}): Promise<
     },
     addWebhookEndpoint,
     webhookEndpoints: () => [...webhooks.endpoints],
-    pauseWebhooks: () => webhooks.pause(),
+    pauseWebhooks: (types) => webhooks.pause(types),
     resumeWebhooks: () => webhooks.resume(),
     heldEvents: () => webhooks.heldEvents(),
     redeliver(eventId) {

@@ -114,6 +114,14 @@ describe("payments", () => {
     expect(charge).toMatchObject({ paid: true, amount: 12_345, status: "succeeded", payment_intent: pi.id });
     const found = await stripe.paymentIntents.search({ query: "metadata['gatehouse_key']:'rent-1'" });
     expect(found.data.map((p) => p.id)).toEqual([pi.id]);
+    expect(found.object).toBe("search_result");
+    const quoted = await stripe.paymentIntents.create({ amount: 500, currency: "usd", metadata: { gatehouse_key: "it's AND 1" } });
+    const both = await stripe.paymentIntents.search({ query: "metadata['gatehouse_key']:'it\\'s AND 1' AND status:'requires_payment_method'" });
+    expect(both.data.map((p) => p.id)).toEqual([quoted.id]);
+    const tagged = await stripe.paymentIntents.update(pi.id, { metadata: { lease: "L9" } });
+    expect(tagged.metadata).toEqual({ gatehouse_key: "rent-1", lease: "L9" });
+    const amountChange = await catchError(stripe.paymentIntents.update(pi.id, { amount: 1 }));
+    expect(amountChange).toMatchObject({ statusCode: 400, code: "payment_intent_unexpected_state" });
     const expanded = await stripe.paymentIntents.retrieve(pi.id, { expand: ["latest_charge", "payment_method"] });
     expect((expanded.latest_charge as Stripe.Charge).id).toBe(charge.id);
     expect((expanded.payment_method as Stripe.PaymentMethod).card?.last4).toBe("4242");
@@ -196,6 +204,12 @@ describe("payments", () => {
     expect(methods.data.map((m) => m.id)).toEqual([set.payment_method]);
     const pi = await stripe.paymentIntents.create({ amount: 3000, currency: "usd", customer: customer.id, payment_method: set.payment_method as string, confirm: true, off_session: true });
     expect(pi.status).toBe("succeeded");
+    const onSession = await stripe.paymentIntents.create({ amount: 3000, currency: "usd", customer: customer.id, payment_method: set.payment_method as string, confirm: true });
+    expect(onSession.status).toBe("requires_action");
+    const refused = await catchError(
+      stripe.paymentIntents.create({ amount: 3000, currency: "usd", customer: customer.id, payment_method: set.payment_method as string, confirm: true, error_on_requires_action: true }),
+    );
+    expect(refused.code).toBe("authentication_required");
     // 4000002760003184 asks every time, even once set up.
     const si2 = await stripe.setupIntents.create({ customer: customer.id, payment_method: "pm_card_authenticationRequired", confirm: true });
     fake.control.authenticate(si2.id, "complete");
@@ -310,6 +324,18 @@ describe("webhooks", () => {
     await fake.control.webhooksSettled();
     expect(received.map((r) => (JSON.parse(r.body) as { type: string }).type)).toContain("payment_intent.succeeded");
   });
+
+  it("holds only the event types asked for", async () => {
+    fake.control.pauseWebhooks(["payment_intent.succeeded"]);
+    await stripe.paymentIntents.create({ amount: 1500, currency: "usd", payment_method: "pm_card_visa", confirm: true });
+    await fake.control.webhooksSettled();
+    const types = () => received.map((r) => (JSON.parse(r.body) as { type: string }).type);
+    expect(types()).toContain("charge.succeeded");
+    expect(types()).not.toContain("payment_intent.succeeded");
+    fake.control.resumeWebhooks();
+    await fake.control.webhooksSettled();
+    expect(types()).toContain("payment_intent.succeeded");
+  });
 });
 
 describe("checkout", () => {
@@ -366,6 +392,46 @@ describe("checkout", () => {
   });
 });
 
+describe("test controls over HTTP (for a fake in another process)", () => {
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${fake.url}/__fake${path}`, { method, ...(body ? { body: JSON.stringify(body), headers: { "Content-Type": "application/json" } } : {}) });
+    return { status: res.status, json: (await res.json()) as unknown };
+  };
+
+  it("faults, 3DS answers, objects, webhook pause/resume/redeliver and reset", async () => {
+    const customer = await stripe.customers.create({});
+    const pi = await stripe.paymentIntents.create({ amount: 2000, currency: "usd", customer: customer.id, payment_method: "pm_card_authenticationRequired", confirm: true });
+    expect((await control("POST", `/intents/${pi.id}/authenticate`, { outcome: "complete" })).json).toMatchObject({ id: pi.id, status: "succeeded" });
+    expect((await control("GET", `/objects/${pi.id}`)).json).toMatchObject({ status: "succeeded" });
+    expect(((await control("GET", "/objects?type=charge")).json as unknown[]).length).toBe(1);
+
+    await control("POST", "/faults", { path: "/v1/refunds", mode: "api_error" });
+    expect((await catchError(stripe.refunds.create({ payment_intent: pi.id }))).statusCode).toBe(500);
+
+    await fake.control.webhooksSettled();
+    received = [];
+    await control("POST", "/webhooks/pause");
+    await stripe.refunds.create({ payment_intent: pi.id });
+    await fake.control.webhooksSettled();
+    expect(received).toHaveLength(0);
+    await control("POST", "/webhooks/resume");
+    await fake.control.webhooksSettled();
+    const refunded = received.map((r) => stripe.webhooks.constructEvent(r.body, r.signature, webhookSecret)).find((e) => e.type === "charge.refunded");
+    expect(refunded).toBeDefined();
+    await control("POST", `/events/${refunded!.id}/redeliver`);
+    await fake.control.webhooksSettled();
+    expect(received.filter((r) => (JSON.parse(r.body) as { id: string }).id === refunded!.id)).toHaveLength(2);
+    const deliveries = (await control("GET", "/webhooks/deliveries")).json as Array<{ eventId: string; redelivery: boolean }>;
+    expect(deliveries.filter((d) => d.eventId === refunded!.id).map((d) => d.redelivery)).toEqual([false, true]);
+    const requests = (await control("GET", "/requests")).json as Array<{ path: string; status: number }>;
+    expect(requests.find((r) => r.path === "/v1/refunds")?.status).toBe(500);
+
+    await control("POST", "/reset");
+    expect((await control("GET", "/objects")).json).toEqual([]);
+    expect((await control("GET", "/webhooks")).json).toHaveLength(1);
+  });
+});
+
 describe("the Stripe.js stand-in", () => {
   it("is served at /v3/ and the Element frame only to a publishable key and an origin", async () => {
     const js = await fetch(fake.jsUrl);
@@ -373,6 +439,7 @@ describe("the Stripe.js stand-in", () => {
     const text = await js.text();
     expect(text).toContain("confirmPayment");
     expect(text).not.toMatch(/^export /m);
+    expect(text.trimStart().startsWith("(() => {")).toBe(true);
     const frame = await fetch(`${fake.url}/elements/frame?key=${fake.publishableKey}&origin=http://shop.test&element=e1&type=payment`);
     expect(frame.status).toBe(200);
     expect(await frame.text()).toContain('autocomplete="cc-number"');

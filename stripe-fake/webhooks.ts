@@ -6,7 +6,8 @@
  *   endpoint's `whsec_…` secret (https://docs.stripe.com/webhooks#verify-manually), which
  *   `stripe.webhooks.constructEvent` verifies;
  * - every attempt is signed afresh (new `t`), so a redelivered event has the same id and body but a new signature.
- * Test controls: `pause()` holds deliveries until `resume()` (a webhook that arrives late);
+ * Test controls: `pause(types?)` holds deliveries (all, or of those event types) until `resume()`
+ * (a webhook that arrives late);
  * `redeliver(eventId)` sends an event again (a duplicate); `settled()` waits for deliveries in flight.
  */
 import { createHmac, randomBytes } from "node:crypto";
@@ -49,7 +50,8 @@ export function newWebhookSecret(): string {
 export class WebhookDispatcher {
   endpoints: WebhookEndpoint[] = [];
   deliveries: Delivery[] = [];
-  private paused = false;
+  /** false, true (every event) or the event types held. */
+  private paused: boolean | ReadonlySet<string> = false;
   private held: Array<{ event: StripeEvent; redelivery: boolean }> = [];
   private inFlight = new Set<Promise<void>>();
 
@@ -69,7 +71,7 @@ export class WebhookDispatcher {
 
   /** Queue an event for every endpoint that listens to it (after the API response, as Stripe does). */
   emit(event: StripeEvent, redelivery = false): void {
-    if (this.paused) {
+    if (this.paused === true || (this.paused && this.paused.has(event.type))) {
       this.held.push({ event, redelivery });
       return;
     }
@@ -81,8 +83,9 @@ export class WebhookDispatcher {
     }
   }
 
-  pause(): void {
-    this.paused = true;
+  /** Hold every event, or only events of these types (the others are delivered). */
+  pause(types?: string[]): void {
+    this.paused = types?.length ? new Set(types) : true;
   }
 
   /** Deliver what was held, in order. */
