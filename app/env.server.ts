@@ -69,8 +69,31 @@ export const envSchema = z.object({
    * in production the server refuses to start (`paymentGatewayProblem`).
    */
   PAYMENT_GATEWAY: optional(
-    z.enum(["test", "none"], { error: "PAYMENT_GATEWAY must be test (a demonstration, no real card is charged) or none (no card payments through our gateway)" }),
+    z.enum(["test", "stripe", "none"], {
+      error: "PAYMENT_GATEWAY must be stripe (Stripe, with STRIPE_SECRET_KEY), test (a demonstration, no real card is charged) or none (no card payments through our gateway)",
+    }),
   ),
+  /**
+   * Per location (docs/decisions/381): `LOCATION_ID=GATEWAY` pairs, comma-separated (e.g. `3=stripe,7=none`),
+   * overriding PAYMENT_GATEWAY for those locations.
+   */
+  PAYMENT_GATEWAY_LOCATIONS: optional(
+    z
+      .string()
+      .transform((v) => v.split(/[,\s]+/).filter(Boolean))
+      .refine((pairs) => pairs.every((p) => /^\d+=(test|stripe|none)$/.test(p)), {
+        error: "PAYMENT_GATEWAY_LOCATIONS must be LOCATION_ID=GATEWAY pairs separated by commas, with GATEWAY stripe, test or none (e.g. 3=stripe,7=none)",
+      })
+      .transform((pairs) => Object.fromEntries(pairs.map((p) => p.split("=") as [string, "test" | "stripe" | "none"]))),
+  ),
+  /** Stripe (decision 380): the secret API key (sk_live_… or sk_test_…), from the Stripe dashboard. */
+  STRIPE_SECRET_KEY: optional(z.string().regex(/^(sk|rk)_(live|test)_\S+$/, { error: "STRIPE_SECRET_KEY must be a Stripe secret key (sk_live_… or sk_test_…)" })),
+  /** Stripe: the publishable key (pk_live_… or pk_test_…) the card pages give Stripe.js. */
+  STRIPE_PUBLISHABLE_KEY: optional(z.string().regex(/^pk_(live|test)_\S+$/, { error: "STRIPE_PUBLISHABLE_KEY must be a Stripe publishable key (pk_live_… or pk_test_…)" })),
+  /** Stripe: the signing secret (whsec_…) of the webhook endpoint /webhooks/stripe. */
+  STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_\S+$/, { error: "STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)" })),
+  /** Tests: the Stripe API's address (the fake, http://127.0.0.1:PORT). Unset: https://api.stripe.com. Only with a test key. */
+  STRIPE_API_BASE: optional(z.url({ protocol: /^https?$/, error: "STRIPE_API_BASE must be an http(s) URL, like http://127.0.0.1:12111" })),
   /** Fault tests: every new charge of the test gateway is appended to this file as a JSON line. */
   PAYMENT_GATEWAY_LOG: optional(z.string()),
   PASSWORD_HASH_THREADS: whole("PASSWORD_HASH_THREADS", 1, 16, "a whole number of threads"),
@@ -261,13 +284,24 @@ export function env(): Env {
  * production PAYMENT_GATEWAY must be chosen, because the only gateway built in is the test gateway,
  * which approves the public test card 4242 4242 4242 4242 and takes no money.
  */
-export function paymentGatewayProblem(e: Pick<Env, "NODE_ENV" | "PAYMENT_GATEWAY">): string | null {
+export function paymentGatewayProblem(
+  e: Pick<Env, "NODE_ENV" | "PAYMENT_GATEWAY"> & Partial<Pick<Env, "PAYMENT_GATEWAY_LOCATIONS" | "STRIPE_SECRET_KEY" | "STRIPE_PUBLISHABLE_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_BASE">>,
+): string | null {
+  const perLocation = Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {});
+  if (e.PAYMENT_GATEWAY === "stripe" || perLocation.includes("stripe")) {
+    const missing = (["STRIPE_SECRET_KEY", ...(e.NODE_ENV === "production" ? (["STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const) : [])] as const).filter((k) => !e[k]);
+    if (missing.length) return `Stripe is chosen as a payment gateway but ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not set (see docs/payments.md).`;
+    if (e.STRIPE_API_BASE && !/^(sk|rk)_test_/.test(e.STRIPE_SECRET_KEY ?? "")) return "STRIPE_API_BASE (a stand-in for Stripe's API) is only accepted with a test key (sk_test_…): a live key goes to api.stripe.com only.";
+  }
+  if (e.NODE_ENV === "production" && perLocation.includes("test") && e.PAYMENT_GATEWAY !== "test") {
+    return "PAYMENT_GATEWAY_LOCATIONS gives a location the test gateway, which charges nothing: production uses it only on a demonstration site (PAYMENT_GATEWAY=test).";
+  }
   if (e.NODE_ENV !== "production" || e.PAYMENT_GATEWAY) return null;
   return (
     "PAYMENT_GATEWAY is not set. The only payment gateway built in is the test gateway, which approves public test card numbers " +
     "(4242 4242 4242 4242) and charges nothing, so production does not use it unless told to. Set PAYMENT_GATEWAY=none to take no " +
     "card payments through our gateway (those locations ask renters and tenants to call the office; SiteLink locations that charge " +
-    "cards themselves are not affected), or PAYMENT_GATEWAY=test for a demonstration site (every card form then says that no real card is charged)."
+    "cards themselves are not affected), PAYMENT_GATEWAY=stripe to take real payments through Stripe (docs/payments.md), or PAYMENT_GATEWAY=test for a demonstration site (every card form then says that no real card is charged)."
   );
 }
 

@@ -11,6 +11,8 @@ export default [
   route("storage-tips", "routes/storage-tips.tsx"),
   route("size-guide", "routes/size-guide.tsx"),
   route("privacy-policy", "routes/privacy-policy.tsx"),
+  // Stripe's signed webhooks (issue 25, decision 382).
+  route("webhooks/stripe", "routes/webhooks.stripe.ts"),
   route("customer-portal/logout", "routes/customer-portal.logout.tsx"),
   // The portal's pages with a UI share one layout: the portal's stylesheet and the page's container
   // (decision 225).

@@ -27,6 +27,7 @@ import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
 import { documentHtml } from "~/document-html.server";
 import { envOrExit } from "~/env.server";
+import { hostedFieldsCspSources } from "~/platform/payment-gateway.server";
 import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
 import { CONSOLE_ROBOTS } from "~/domain/console-pages";
 import { testHooksEnabled } from "~/services/test-hooks.server";
@@ -113,7 +114,7 @@ const isHttpsProduction = serverEnv.secureCookies;
  * operator's CSP_EXTRA_SCRIPT_SRC. Payment pages (`"payment"`) get neither: only our own scripts
  * ('self' and the nonce) — docs/decisions/075. Static files get no nonce.
  */
-function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; permissions?: string } = { nonce: true }) {
+function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; permissions?: string; hostedFields?: boolean } = { nonce: true }) {
   const headers = helmetHeaders(provider, options);
   const permissions = options.permissions ?? PERMISSIONS_POLICY;
   return (req: Request, res: Response, next: NextFunction) => {
@@ -157,9 +158,13 @@ export const PERMISSIONS_POLICY = [
  */
 export const CONSOLE_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace("publickey-credentials-get=()", "publickey-credentials-get=(self)");
 
-function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean }) {
+function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; hostedFields?: boolean }) {
   const payment = provider === "payment";
-  const extra = provider && !payment ? ANALYTICS_CSP_SOURCES[provider] : { scriptSrc: [], connectSrc: [], imgSrc: [], frameSrc: [] };
+  const hosted = { scriptSrc: [] as string[], connectSrc: [] as string[], frameSrc: [] as string[], formAction: [] as string[], ...(payment && options.hostedFields ? hostedFieldsCspSources() : {}) };
+  const extra =
+    provider && !payment
+      ? ANALYTICS_CSP_SOURCES[provider]
+      : { scriptSrc: hosted.scriptSrc, connectSrc: hosted.connectSrc, imgSrc: [] as string[], frameSrc: hosted.frameSrc };
   const extraScriptSources = payment ? [] : operatorScriptSources;
   return helmet({
     contentSecurityPolicy: {
@@ -172,8 +177,8 @@ function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: 
         imgSrc: ["'self'", "data:", ...extra.imgSrc],
         fontSrc: ["'self'"],
         connectSrc: isDev ? ["'self'", "ws:"] : ["'self'", ...extra.connectSrc, ...extraScriptSources],
-        frameSrc: extra.frameSrc.length ? extra.frameSrc : ["'self'"],
-        formAction: ["'self'"],
+        frameSrc: extra.frameSrc.length ? (payment ? ["'self'", ...extra.frameSrc] : extra.frameSrc) : ["'self'"],
+        formAction: ["'self'", ...hosted.formAction],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         upgradeInsecureRequests: isHttpsProduction ? [] : null,
@@ -194,7 +199,8 @@ const securityHeadersFor = {
   none: securityHeaders(null),
   gtag: securityHeaders("gtag"),
   gtm: securityHeaders("gtm"),
-  payment: securityHeaders("payment"),
+  // The payment pages, with Stripe's hosts when Stripe takes some location's cards (decision 383).
+  payment: securityHeaders("payment", { nonce: true, hostedFields: true }),
   console: securityHeaders("payment", { nonce: true, permissions: CONSOLE_PERMISSIONS_POLICY }),
 };
 

@@ -123,3 +123,27 @@ export function DemonstrationNotice() {
     </div>
   );
 }
+
+/**
+ * The card fields of a location whose processor hosts them (Stripe, decision 383). Without
+ * JavaScript the form's button goes to the processor's own payment page and comes back; the card
+ * number never reaches our server either way. `payment_token` is where the processor's fields, when
+ * mounted, put what they post back (a PaymentMethod id).
+ */
+export function HostedCardFields({
+  legend = "Card details",
+  note = "You will enter your card on our payment processor\u2019s secure page (Stripe). We never see or keep your card number.",
+}: {
+  legend?: string;
+  note?: string;
+}) {
+  return (
+    <fieldset className="card-fields card-fields--hosted">
+      <legend>{legend}</legend>
+      <p className="card-fields__hosted-note">{note}</p>
+      <div className="card-fields__element" data-payment-element="" />
+      <input type="hidden" name="payment_token" defaultValue="" />
+      <input type="hidden" name="hosted_fields" value="1" />
+    </fieldset>
+  );
+}

@@ -1,7 +1,7 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useMatches } from "react-router";
 import { Link } from "~/components/link";
-import { CardFields, type CardFieldsMeta } from "./card-fields";
+import { CardFields, HostedCardFields, type CardFieldsMeta } from "./card-fields";
 import { CsrfInput, FieldErrors } from "./form";
 import { phoneHref } from "~/domain/phone";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
@@ -114,6 +114,7 @@ export function PaymentMethodFields({
   newCardLegend = "Pay with a new card",
   accepted,
   demonstration = false,
+  hosted = false,
 }: {
   fields: CardFieldsMeta & { payment_method: F; save_card: F };
   savedCards: SavedCardView[];
@@ -124,6 +125,8 @@ export function PaymentMethodFields({
   accepted?: readonly CardBrand[];
   /** The built-in test gateway takes the card: the form says it is a demonstration (decision 200). */
   demonstration?: boolean;
+  /** The processor's hosted fields take a new card (decision 383): no card inputs of ours. */
+  hosted?: boolean;
 }) {
   const chosen = typeof fields.payment_method.initialValue === "string" ? fields.payment_method.initialValue : savedCards.length ? `saved:${savedCards[0]!.id}` : "new";
   return (
@@ -148,7 +151,14 @@ export function PaymentMethodFields({
       ) : (
         <input type="hidden" name={fields.payment_method.name} value="new" />
       )}
-      <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} demonstration={demonstration} />
+      {hosted ? (
+        <HostedCardFields
+          legend={savedCards.length ? "New card" : newCardLegend}
+          note="Your card is entered in our payment processor’s secure form (Stripe), which needs JavaScript; we never see or keep your card number."
+        />
+      ) : (
+        <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} demonstration={demonstration} />
+      )}
       {allowSave ? (
         <div className="checkbox-field">
           <input {...getInputProps(fields.save_card, { type: "checkbox" })} id="save_card" />

@@ -92,11 +92,20 @@ const cardFieldsOptional = {
   name_on_card: optionalText,
   billing_postal_code: optionalText,
   save_card: z.string().optional(),
+  /** A processor's hosted fields (decision 383): what Stripe's Payment Element posts back instead of a card. */
+  payment_token: optionalText,
+  /** "1" on a hosted form (HostedCardFields), whose empty token the form parser drops. */
+  hosted_fields: optionalText,
 };
 
 export type ParsedMethod =
   | { kind: "card"; card: { number: string; expMonth: number; expYear: number; cvv: string; nameOnCard: string; postalCode: string }; saveCard: boolean }
+  | { kind: "token"; token: string; saveCard: boolean }
   | { kind: "saved"; savedCardId: string };
+
+const PAYMENT_TOKEN = /^(pm|pi|seti)_[A-Za-z0-9_]{1,200}$/;
+/** A hosted form (it has the `payment_token` field) posted without a token: the processor's fields did not run. */
+export const HOSTED_CARD_MISSING = "Enter your card in the secure card form (it needs JavaScript turned on), or choose a saved card.";
 
 const methodShape = { payment_method: methodField, ...cardFieldsOptional };
 interface MethodFields {
@@ -108,6 +117,8 @@ interface MethodFields {
   name_on_card?: string;
   billing_postal_code?: string;
   save_card?: string;
+  payment_token?: string;
+  hosted_fields?: string;
 }
 
 /**
@@ -119,6 +130,11 @@ function checkMethod(today: YearMonth, accepted: readonly CardBrand[]) {
   const card = cardSchema(today, accepted);
   return (v: MethodFields, ctx: z.RefinementCtx) => {
     if (v.payment_method !== "new") return;
+    if (v.hosted_fields === "1" || v.payment_token !== undefined) {
+      // A hosted form: no card fields of ours, only the processor's token.
+      if (!PAYMENT_TOKEN.test(v.payment_token ?? "")) ctx.addIssue({ code: "custom", path: ["payment_method"], message: HOSTED_CARD_MISSING });
+      return;
+    }
     const parsed = card.safeParse(v);
     if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ code: "custom", path: issue.path as string[], message: issue.message });
   };
@@ -127,6 +143,7 @@ function checkMethod(today: YearMonth, accepted: readonly CardBrand[]) {
 /** The payment method of a valid submission (the card exists only in memory). */
 function methodOf(today: YearMonth, v: MethodFields): ParsedMethod {
   if (v.payment_method !== "new") return { kind: "saved", savedCardId: v.payment_method.replace(/^saved:/, "") };
+  if (v.hosted_fields === "1" || v.payment_token !== undefined) return { kind: "token", token: v.payment_token ?? "", saveCard: v.save_card === "on" };
   const c = cardSchema(today).parse(v);
   return {
     kind: "card",

@@ -123,6 +123,18 @@ export function signSchema(fullName: string) {
 }
 
 /** The payment step: the card and the autopay choice (forced on when the account forces autopay). */
+/**
+ * The pay step with a processor's hosted fields (decision 383): no card fields at all. `payment_token`
+ * is what Stripe.js posts back (a PaymentMethod or a confirmed PaymentIntent); without it (JavaScript
+ * off) the visitor goes to the processor's own payment page.
+ */
+export function hostedPaySchema(options: { forceAutopay: boolean }) {
+  return z.object({
+    payment_token: z.preprocess((v) => (v === "" ? undefined : v), z.string().regex(/^(pm|pi)_[A-Za-z0-9_]{1,200}$/, { error: "Enter your card again." }).optional()),
+    autopay: optionalCheckbox.transform((v) => options.forceAutopay || v),
+  });
+}
+
 export function paySchema(today: YearMonth, options: { forceAutopay: boolean; acceptedCards?: readonly CardBrand[] }) {
   return z
     .object({

@@ -5,6 +5,7 @@ import { cardBrand, luhnValid } from "~/domain/cards";
 
 import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
 import { env } from "~/env.server";
+import { createStripeGateway, type AuthenticationNeeded } from "./stripe-gateway.server";
 
 /**
  * What a payment flow passes on (docs/decisions/079-payment-method-input.md): `CardDetails` (our own
@@ -25,11 +26,18 @@ export type ChargeResult =
       expMonth?: number;
       expYear?: number;
     }
-  | { status: "declined"; reason: string; brand: CardBrand | null; last4: string };
+  | {
+      status: "declined";
+      reason: string;
+      brand: CardBrand | null;
+      last4: string;
+      /** The processor holds the payment for the cardholder's authentication (3-D Secure): the intent to complete. */
+      authentication?: AuthenticationNeeded;
+    };
 
 export type TokenizeResult =
   | { status: "ok"; brand: CardBrand; last4: string; cardToken: string; expMonth?: number; expYear?: number }
-  | { status: "declined"; reason: string };
+  | { status: "declined"; reason: string; authentication?: AuthenticationNeeded };
 
 /** A payment gateway. Services use only this interface; the card number goes no further. */
 export interface PaymentGateway {
@@ -42,7 +50,13 @@ export interface PaymentGateway {
   charge(
     input:
       | { amount: number; idempotencyKey: string; card: CardDetails }
-      | { amount: number; idempotencyKey: string; method: PaymentMethodInput }
+      | {
+          amount: number;
+          idempotencyKey: string;
+          method: PaymentMethodInput;
+          /** The card will be saved from this charge (its `cardToken` must then charge again, off-session). */
+          saveCard?: boolean;
+        }
       | { amount: number; idempotencyKey: string; cardToken: string },
   ): Promise<ChargeResult>;
   /**
@@ -58,6 +72,26 @@ export interface PaymentGateway {
   lookup(idempotencyKey: string): Promise<ChargeResult | null>;
   /** Voids (refunds in full) the approved charge made with this key; a second call does nothing. */
   refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
+  /**
+   * Hosted gateways: the processor's own payment page (Stripe Checkout), for a card form with
+   * JavaScript off. The visitor returns to `returnUrl` with `{SESSION}` replaced by the session's id.
+   */
+  startHostedPayment?(input: HostedPaymentInput): Promise<{ url: string }>;
+  /**
+   * The token to charge (`pi_…`) of a hosted payment page that was paid for this key, or null (not
+   * paid, another key's, unknown). Nothing is rented on the return until this and `charge` agree.
+   */
+  hostedPaymentToken?(sessionId: string, idempotencyKey: string): Promise<string | null>;
+}
+
+export interface HostedPaymentInput {
+  amount: number;
+  idempotencyKey: string;
+  description: string;
+  email?: string;
+  saveCard: boolean;
+  returnUrl: string;
+  cancelUrl: string;
 }
 
 /**
@@ -184,8 +218,8 @@ function approve(brand: CardBrand, last4: string, cardToken: string, expiry: { e
   return { status: "approved", authReference: `AUTH-${crypto.randomBytes(5).toString("hex").toUpperCase()}`, brand, last4, cardToken, ...expiry };
 }
 
-/** The gateway names PAYMENT_GATEWAY may hold (app/env.server.ts; a real processor is added later). */
-export type PaymentGatewayName = "test" | "none";
+/** The gateway names PAYMENT_GATEWAY (and PAYMENT_GATEWAY_LOCATIONS) may hold (app/env.server.ts). */
+export type PaymentGatewayName = "test" | "stripe" | "none";
 
 /** What a card payment whose gateway is missing is told (never reached through the pages, which offer "call the office" first). */
 export const NO_GATEWAY_REASON = "Card payments are not taken online at this location. Please call the office.";
@@ -214,6 +248,7 @@ export const NO_GATEWAY: PaymentGateway = {
 let nameForTests: PaymentGatewayName | undefined;
 let testOverride: PaymentGateway | undefined;
 let builtIn: PaymentGateway | undefined;
+let stripeGateway: { key: string; gateway: PaymentGateway } | undefined;
 
 /** Tests: replace the process's gateway (null: back to a fresh test gateway). */
 export function setPaymentGatewayForTests(g: PaymentGateway | null): void {
@@ -227,13 +262,15 @@ export function setPaymentGatewayNameForTests(name: PaymentGatewayName | null): 
 }
 
 /**
- * The configured gateway (docs/decisions/200): PAYMENT_GATEWAY, else the test gateway outside
- * production and none in production (where the server does not even start without the setting).
+ * The configured gateway (docs/decisions/200, 381): for a location, its PAYMENT_GATEWAY_LOCATIONS
+ * entry; else PAYMENT_GATEWAY; else the test gateway outside production and none in production
+ * (where the server does not even start without the setting).
  */
-export function configuredPaymentGateway(): PaymentGatewayName {
+export function configuredPaymentGateway(location?: { id: number }): PaymentGatewayName {
   if (nameForTests) return nameForTests;
   const e = env();
-  return e.PAYMENT_GATEWAY ?? (e.NODE_ENV === "production" ? "none" : "test");
+  const own = location ? e.PAYMENT_GATEWAY_LOCATIONS?.[String(location.id)] : undefined;
+  return own ?? e.PAYMENT_GATEWAY ?? (e.NODE_ENV === "production" ? "none" : "test");
 }
 
 /** The gateway a location's card payments go through, when one is configured. */
@@ -244,21 +281,55 @@ export interface LocationGateway {
 }
 
 /**
- * The seam for a real gateway (docs/decisions/200): the gateway that charges this location's cards
- * where our gateway charges them (local-adapter locations, SiteLink option B), or null when none is
- * configured. Today one gateway serves every location and the only one built in is the test gateway;
- * a real processor (a later issue) is chosen here, per location if need be, and answers
- * `demonstration: false`.
+ * The gateway that charges this location's cards where our gateway charges them (local-adapter
+ * locations, SiteLink option B), or null when none is configured (docs/decisions/200, 381): the
+ * location's PAYMENT_GATEWAY_LOCATIONS entry or PAYMENT_GATEWAY. Stripe answers `demonstration: false`.
  */
-export function paymentGatewayFor(_location: { id: number }): LocationGateway | null {
-  if (configuredPaymentGateway() === "none") return null;
-  return { gateway: getPaymentGateway(), demonstration: true };
+export function paymentGatewayFor(location: { id: number }): LocationGateway | null {
+  const name = configuredPaymentGateway(location);
+  if (name === "none") return null;
+  return { gateway: getPaymentGateway(location), demonstration: testOverride ? testOverride.fields !== "hosted" : name === "test" };
 }
 
-/** The process's gateway: the configured one (NO_GATEWAY when none), or a test's replacement. */
-export function getPaymentGateway(): PaymentGateway {
+/**
+ * The gateway of a location (or, without one, of the process): the configured one (NO_GATEWAY when
+ * none), or a test's replacement. Stripe's client is made once per secret key.
+ */
+export function getPaymentGateway(location?: { id: number }): PaymentGateway {
   if (testOverride) return testOverride;
-  if (configuredPaymentGateway() === "none") return NO_GATEWAY;
+  const name = configuredPaymentGateway(location);
+  if (name === "none") return NO_GATEWAY;
+  if (name === "stripe") {
+    const e = env();
+    const key = e.STRIPE_SECRET_KEY;
+    if (!key) return NO_GATEWAY;
+    if (stripeGateway?.key !== `${key} ${e.STRIPE_API_BASE ?? ""}`) {
+      stripeGateway = { key: `${key} ${e.STRIPE_API_BASE ?? ""}`, gateway: createStripeGateway({ secretKey: key, apiBase: e.STRIPE_API_BASE }) };
+    }
+    return stripeGateway.gateway;
+  }
   builtIn ??= createTestGateway();
   return builtIn;
+}
+
+/**
+ * The hosts the payment pages' Content-Security-Policy adds when Stripe takes some location's cards
+ * (decision 383): Stripe.js and its frames, its API, and Checkout as a form's destination (the pay
+ * button's POST is answered with a redirect to Checkout, which `form-action` governs). With
+ * STRIPE_API_BASE (tests) that one origin serves all of them (the Stripe fake). Empty without Stripe.
+ */
+export function hostedFieldsCspSources(): { scriptSrc: string[]; connectSrc: string[]; frameSrc: string[]; formAction: string[] } {
+  const e = env();
+  const stripe = e.PAYMENT_GATEWAY === "stripe" || Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {}).includes("stripe");
+  if (!stripe) return { scriptSrc: [], connectSrc: [], frameSrc: [], formAction: [] };
+  if (e.STRIPE_API_BASE) {
+    const origin = new URL(e.STRIPE_API_BASE).origin;
+    return { scriptSrc: [origin], connectSrc: [origin], frameSrc: [origin], formAction: [origin] };
+  }
+  return {
+    scriptSrc: ["https://js.stripe.com"],
+    connectSrc: ["https://api.stripe.com"],
+    frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+    formAction: ["https://checkout.stripe.com"],
+  };
 }

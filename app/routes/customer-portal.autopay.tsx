@@ -119,7 +119,7 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
             <input type="hidden" name="intent" value="enrol" />
             {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["payment_method", "card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code", "agree_terms"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
-            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} allowSave={false} newCardLegend="Card for autopay" />
+            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} allowSave={false} newCardLegend="Card for autopay" />
             <section className="portal-terms" aria-labelledby="autopay-terms">
               <h3 id="autopay-terms">Autopay terms</h3>
               <p>{loaderData.terms}</p>

@@ -143,7 +143,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
             ))}
             <FieldErrors id={fields.months.errorId} errors={fields.months.errors} />
           </fieldset>
-          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} />
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} />
           <SubmitButton pendingText="Paying…">Pay ahead now</SubmitButton>
         </Form>
       )}

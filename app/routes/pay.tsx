@@ -192,7 +192,7 @@ function PayForm({ page, result }: { page: ValidPage; result: Route.ComponentPro
           <input type="hidden" name="expected_amount" value={page.due} />
           {result ? <ErrorSummary errors={summaryErrors(form.allErrors, (["card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
-          <PaymentMethodFields fields={fields} savedCards={[]} today={page.today} allowSave={false} newCardLegend="Card" accepted={accepted} demonstration={page.payment.kind === "cards" && page.payment.demonstration} />
+          <PaymentMethodFields fields={fields} savedCards={[]} today={page.today} allowSave={false} newCardLegend="Card" accepted={accepted} demonstration={page.payment.kind === "cards" && page.payment.demonstration} hosted={page.payment.kind === "cards" && page.payment.hosted} />
           <SubmitButton pendingText="Paying…">Pay {formatCents(page.due)}</SubmitButton>
         </Form>
       )}

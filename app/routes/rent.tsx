@@ -6,7 +6,7 @@ import { Link } from "~/components/link";
 import type { Route } from "./+types/rent";
 import { paymentPageClientLoader } from "~/components/payment-page-guard";
 import type { PaymentPageHandle } from "~/domain/payment-pages";
-import { CardFields, type CardFieldsMeta } from "~/components/card-fields";
+import { CardFields, HostedCardFields, type CardFieldsMeta } from "~/components/card-fields";
 import { RentalStepsNav } from "~/components/rental-steps-nav";
 import { ChargesDueToday, RentalUnitSummary } from "~/components/rental-summary";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
@@ -15,7 +15,7 @@ import { TenantContactFields, TenantPasswordFields, type TenantContactFieldsMeta
 import { routeMeta } from "~/components/route-meta";
 import { NO_STORE } from "~/domain/cache";
 import { formatCents } from "~/domain/money";
-import { detailsSchema, paySchema, previousStep, signSchema, STEP_LABELS, type RentalStep } from "~/domain/rental-steps";
+import { detailsSchema, hostedPaySchema, paySchema, previousStep, signSchema, STEP_LABELS, type RentalStep } from "~/domain/rental-steps";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { rentalCookieHeader, clearRentalCookieHeader, readRentalId } from "~/services/rental.server";
@@ -26,7 +26,7 @@ import rentalCss from "~/styles/rental.css?url";
 import { RentalBlocked } from "~/components/rental-blocked";
 import { AutopayField } from "~/components/autopay-field";
 import { rentPage } from "~/services/rental-steps.server";
-import { submitRentalStep } from "~/services/rental-submit.server";
+import { returnFromHostedPayment, submitRentalStep } from "~/services/rental-submit.server";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
 
@@ -39,6 +39,21 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
   const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
+  const url = new URL(request.url);
+  const sessionId = url.searchParams.get("checkout_session");
+  if (sessionId) {
+    // The return from the processor's payment page (JavaScript off, decision 383): confirmed server-side, then the confirmation.
+    const back = await returnFromHostedPayment(context.db, ctx, {
+      unitTypeId: params.unitTypeId,
+      checkoutId,
+      sessionId,
+      autopay: url.searchParams.get("autopay") === "1",
+      clientIp: clientIp(context),
+      now,
+      origin: () => siteOriginFor(context),
+    });
+    throw redirect("redirect" in back ? back.redirect : `/rent/${params.unitTypeId}?step=pay&retry=1`, { headers: { "Cache-Control": NO_STORE } });
+  }
   const page = await rentPage(context.db, ctx, { unitTypeId: params.unitTypeId, searchParams: new URL(request.url).searchParams, checkoutId, csrfToken: csrf.token, now });
   if ("redirect" in page) throw redirect(page.redirect);
   return data(page.page, { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } });
@@ -375,7 +390,7 @@ function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderDa
 }
 
 function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData; actionData: ActionData }) {
-  const schema = paySchema(view.today, { forceAutopay: view.autopay.required, acceptedCards: view.acceptedCards });
+  const schema = view.hosted ? hostedPaySchema({ forceAutopay: view.autopay.required }) : paySchema(view.today, { forceAutopay: view.autopay.required, acceptedCards: view.acceptedCards });
   const [form, fields] = useForm({
     id: "rent-pay",
     lastResult: actionData?.result,
@@ -409,11 +424,15 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       <p className="checkout__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
-      <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} demonstration={view.demonstration} />
+      {view.hosted ? (
+        <HostedCardFields />
+      ) : (
+        <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} demonstration={view.demonstration} />
+      )}
       <AutopayField choice={view.autopay} field={fields.autopay} terms={view.autopayTerms} />
       <div className="button-row">
         <BackLink basePath={d.basePath} step="pay" eSign={d.eSign} />
-        <SubmitButton pendingText="Processing payment…">Pay {formatCents(view.total)} and rent</SubmitButton>
+        <SubmitButton pendingText="Processing payment…">{view.hosted ? `Continue to pay ${formatCents(view.total)}` : `Pay ${formatCents(view.total)} and rent`}</SubmitButton>
       </div>
     </Form>
   );

@@ -78,7 +78,7 @@ export function usableSavedCards<T extends { brand: CardBrand }>(cards: T[], pay
 export type PortalCardPayment =
   | { kind: "external"; href: string }
   | { kind: "no_cards" }
-  | { kind: "cards"; accepted: CardBrand[]; demonstration: boolean };
+  | { kind: "cards"; accepted: CardBrand[]; demonstration: boolean; hosted: boolean };
 
 /**
  * `cards` says whether the location takes cards online at all (decision 200): where they need our
@@ -88,7 +88,7 @@ export function portalCardPayment(location: Pick<PortalLocation, "externalPaymen
   const href = externalPaymentLink(location.externalPaymentLink);
   if (href) return { kind: "external", href };
   if (location.acceptedCards.length === 0 || !cards.online) return { kind: "no_cards" };
-  return { kind: "cards", accepted: location.acceptedCards, demonstration: cards.demonstration };
+  return { kind: "cards", accepted: location.acceptedCards, demonstration: cards.demonstration, hosted: cards.hosted };
 }
 
 /**

@@ -155,6 +155,7 @@ async function stepView(ctx: RentalContext, step: RentalStep, checkout: Rental |
         today: yearMonth(ctx.today),
         acceptedCards: ctx.acceptedCards,
         demonstration: ctx.cardPayments.demonstration,
+        hosted: ctx.cardPayments.hosted,
         autopay: autopayChoice(ctx.settings),
         autopayTerms: ctx.location.autopayTerms,
         nameOnCard: `${details!.first_name} ${details!.last_name}`,

@@ -14,7 +14,7 @@ import { autopayChoice } from "~/domain/autopay-choice";
 import { toCardDetails } from "~/domain/card-schema";
 import { commonPasswordError } from "~/domain/common-passwords";
 import { isHoneypotFilled } from "~/domain/form-fields";
-import { detailsSchema, paySchema, protectionSchema, signSchema } from "~/domain/rental-steps";
+import { detailsSchema, hostedPaySchema, paySchema, protectionSchema, signSchema } from "~/domain/rental-steps";
 import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlock, rentalBlockMessage } from "~/domain/rental-rules";
@@ -36,6 +36,8 @@ import {
   type DetailsHold,
 } from "./rental.server";
 import { rentalLeaseText, placeMoveIn, quoteRental } from "./move-in.server";
+import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { yearMonth } from "./rental-steps.server";
 import type { RentalContext } from "./rental-context.server";
 
@@ -155,6 +157,31 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
       return { redirect: `${basePath}?step=pay` };
     }
 
+    if (intent === "pay" && ctx.cardPayments.hosted) {
+      // The processor's hosted fields (decision 383): a token from Stripe.js, or (JavaScript off) its own payment page.
+      const submission = parseWithZod(formData, { schema: hostedPaySchema({ forceAutopay: autopayChoice(ctx.settings).required }) });
+      if (submission.status !== "success") return fail(submission.reply());
+      const autopay = autopayChoice(ctx.settings).offered && submission.value.autopay;
+      const token = submission.value.payment_token;
+      if (!token) {
+        const gateway = getPaymentGateway(ctx.location);
+        if (!gateway.startHostedPayment) return fail(null, 409, { formError: PAYMENT_UNAVAILABLE_MESSAGE });
+        const origin = await sub.origin();
+        const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+        const { url } = await gateway.startHostedPayment({
+          amount: q.quote.total,
+          idempotencyKey: checkout.idempotencyKey,
+          description: `Storage unit rental at ${ctx.location.name}`,
+          email: rentalDetails(checkout)?.email,
+          saveCard: autopay,
+          returnUrl: `${origin}${basePath}?step=pay&checkout_session={SESSION}${autopay ? "&autopay=1" : ""}`,
+          cancelUrl: `${origin}${basePath}?step=pay`,
+        });
+        return { redirect: url };
+      }
+      return payWithToken(db, ctx, checkout, { token, autopay, clientIp: sub.clientIp, now, origin: sub.origin, basePath });
+    }
+
     if (intent === "pay") {
       const submission = parseWithZod(formData, { schema: paySchema(yearMonth(ctx.today), { forceAutopay: autopayChoice(ctx.settings).required, acceptedCards: ctx.acceptedCards }) });
       if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
@@ -213,4 +240,69 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
 
 function fail(result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean } = {}): RentalSubmitResult {
   return { status, answer: { result: result as SubmissionResult<string[]> | null, formError: extra.formError ?? null, emailTaken: extra.emailTaken ?? false } };
+}
+
+/**
+ * The pay step with a processor's token (decision 383): a PaymentMethod or PaymentIntent id from
+ * Stripe.js, or the PaymentIntent of a Checkout page paid for this checkout (the return, below). The
+ * move-in charges it through the gateway, which checks the amount server-side: nothing is rented
+ * until the payment is confirmed there.
+ */
+async function payWithToken(
+  db: Database,
+  ctx: RentalContext,
+  checkout: NonNullable<Awaited<ReturnType<typeof getRental>>>,
+  input: { token: string; autopay: boolean; clientIp: string; now: Date; origin: () => Promise<string>; basePath: string },
+): Promise<RentalSubmitResult> {
+  const phone = ctx.location.phoneNumber;
+  const attempt = await beginCardAttempt(db, { scope: { kind: "rental", checkoutId: checkout.id }, email: rentalDetails(checkout)!.email, ip: input.clientIp, now: input.now });
+  if (!attempt.allowed) return fail(null, 429, { formError: cardLockedMessage(phone) });
+  const payment: PaymentMethodInput = { kind: "token", token: input.token };
+  const outcome = await placeMoveIn(db, ctx, checkout, { payment, autopay: input.autopay, now: input.now, origin: await input.origin() }).catch(async (error: unknown) => {
+    await cardNotTried(db, attempt.ticket);
+    if (error instanceof CardNotTakenOnlineError) return { status: "not_taken" as const, message: storageErrorMessage(error, formatPhone(phone)) };
+    throw error;
+  });
+  if (outcome.status === "not_taken") return fail(null, 409, { formError: outcome.message });
+  if (outcome.status === "changed") {
+    await cardNotTried(db, attempt.ticket);
+    return { redirect: `${input.basePath}?step=review&changed=1` };
+  }
+  if (outcome.status === "confirming") {
+    await cardNotTried(db, attempt.ticket);
+    return { redirect: `${input.basePath}/confirmation` };
+  }
+  if (outcome.status === "declined") {
+    const { message } = cardDeclined(attempt.ticket, { where: `rental ${checkout.unitTypeId}`, reason: outcome.reason, last4: "", phone });
+    return fail(null, 402, { formError: message });
+  }
+  await cardApproved(db, attempt.ticket);
+  return { redirect: `${input.basePath}/confirmation` };
+}
+
+/**
+ * The return from the processor's payment page (Stripe Checkout, JavaScript off): the session must be
+ * paid, for this checkout's key; its PaymentIntent is then charged like a token (the gateway checks
+ * the amount). A session not paid (or not this checkout's) goes back to the pay step, nothing rented.
+ */
+export async function returnFromHostedPayment(
+  db: Database,
+  ctx: RentalContext,
+  input: { unitTypeId: string; checkoutId: string | null; sessionId: string; autopay: boolean; clientIp: string; now: Date; origin: () => Promise<string> },
+): Promise<RentalSubmitResult> {
+  const basePath = `/rent/${input.unitTypeId}`;
+  const checkout = await getRental(db, input.checkoutId, input.unitTypeId);
+  if (!checkout) return { redirect: basePath };
+  if (checkout.status === "completed" || checkout.status === "confirming") return { redirect: `${basePath}/confirmation` };
+  const gateway = getPaymentGateway(ctx.location);
+  const token = await gateway.hostedPaymentToken?.(input.sessionId, checkout.idempotencyKey);
+  if (!token) return { redirect: `${basePath}?step=pay` };
+  const autopay = autopayChoice(ctx.settings).offered && (input.autopay || autopayChoice(ctx.settings).required);
+  const key = checkout.idempotencyKey;
+  const result = await payWithToken(db, ctx, checkout, { token, autopay, clientIp: input.clientIp, now: input.now, origin: input.origin, basePath });
+  if ("redirect" in result && result.redirect === `${basePath}/confirmation`) return result;
+  // Not rented (the charges changed, the unit went, a refusal): the money taken on the payment page
+  // goes back at once, so the money and the lease agree.
+  if ((await gateway.lookup(key))?.status === "approved") await gateway.refund(key);
+  return "redirect" in result ? result : { redirect: `${basePath}?step=pay&retry=1` };
 }

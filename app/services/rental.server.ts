@@ -61,7 +61,7 @@ export function isActiveRental(c: Pick<Rental, "status">): boolean {
  */
 async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
   if (checkout.status !== "charging") return;
-  const gateway = getPaymentGateway();
+  const gateway = getPaymentGateway({ id: checkout.locationId });
   if ((await gateway.lookup(checkout.idempotencyKey))?.status === "approved") await gateway.refund(checkout.idempotencyKey);
   const idempotencyKey = randomId();
   await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging")));
@@ -79,9 +79,9 @@ export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<n
     .select()
     .from(rentals)
     .where(and(eq(rentals.status, "charging"), lt(rentals.expiresAt, new Date(now.getTime() - 5 * 60_000))));
-  const gateway = getPaymentGateway();
   let count = 0;
   for (const c of stale) {
+    const gateway = getPaymentGateway({ id: c.locationId });
     const charge = await gateway.lookup(c.idempotencyKey);
     if (charge?.status === "approved") await gateway.refund(c.idempotencyKey);
     const closed = await db

@@ -27,6 +27,8 @@ export interface CardPayments {
   online: boolean;
   /** True: the built-in test gateway takes the cards; the card forms say that no real card is charged. */
   demonstration: boolean;
+  /** True: the processor's hosted fields (Stripe): the card forms post back a token, never a card number (decision 383). */
+  hosted: boolean;
 }
 
 /**
@@ -36,9 +38,11 @@ export interface CardPayments {
  * office instead of offering a card form. SiteLink's own processor (option A) needs none.
  */
 export async function cardPaymentsAt(storage: Pick<StorageSoftware, "cardsChargedBy">, location: { id: number }): Promise<CardPayments> {
-  if ((await storage.cardsChargedBy()) === "software") return { online: true, demonstration: false };
+  if ((await storage.cardsChargedBy()) === "software") return { online: true, demonstration: false, hosted: false };
   const gateway = paymentGatewayFor(location);
-  return gateway ? { online: true, demonstration: gateway.demonstration } : { online: false, demonstration: false };
+  return gateway
+    ? { online: true, demonstration: gateway.demonstration, hosted: gateway.gateway.fields === "hosted" }
+    : { online: false, demonstration: false, hosted: false };
 }
 
 /**

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawnSync } from "node:child_process";
 import { paymentGatewayProblem } from "~/env.server";
-import { configuredPaymentGateway, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payment-gateway.server";
+import { configuredPaymentGateway, hostedFieldsCspSources, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payment-gateway.server";
 
 // Issue 19 item 1 (decision 200): production never charges through the test gateway by default.
 afterEach(() => setPaymentGatewayNameForTests(null));
@@ -39,9 +39,9 @@ describe("PAYMENT_GATEWAY at start-up", () => {
   }, 60_000);
 
   it("production with a value it does not know: refused with the allowed values, not a stack trace", () => {
-    const r = start({ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe" });
+    const r = start({ NODE_ENV: "production", PAYMENT_GATEWAY: "paypal" });
     expect(r.status).toBe(1);
-    expect(r.stderr).toContain("Gatehouse cannot start: PAYMENT_GATEWAY must be test");
+    expect(r.stderr).toContain("Gatehouse cannot start: PAYMENT_GATEWAY must be stripe");
     expect(r.stderr).not.toMatch(/\n\s+at /);
   }, 60_000);
 
@@ -64,5 +64,70 @@ describe("paymentGatewayFor (the seam a real gateway fills)", () => {
 
   it("unset outside production (tests, npm start, npm run dev): the test gateway", () => {
     expect(configuredPaymentGateway()).toBe("test");
+  });
+});
+
+// Issue 25 (decisions 380, 381): Stripe, and the gateway per location.
+describe("PAYMENT_GATEWAY=stripe and PAYMENT_GATEWAY_LOCATIONS", () => {
+  afterEach(() => vi.unstubAllEnvs());
+  const keys = { STRIPE_SECRET_KEY: "sk_live_abc", STRIPE_PUBLISHABLE_KEY: "pk_live_abc", STRIPE_WEBHOOK_SECRET: "whsec_abc" };
+
+  it.each([
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe" }, "STRIPE_SECRET_KEY and STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are not set"],
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe", STRIPE_SECRET_KEY: "sk_live_abc" }, "STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET are not set"],
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe", ...keys, STRIPE_API_BASE: "http://127.0.0.1:9" }, "only accepted with a test key"],
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "none", PAYMENT_GATEWAY_LOCATIONS: "3=test" }, "test gateway, which charges nothing"],
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "none", PAYMENT_GATEWAY_LOCATIONS: "3=stripe" }, "STRIPE_SECRET_KEY"],
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe", ...keys }, null],
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "none", PAYMENT_GATEWAY_LOCATIONS: "3=stripe,7=none", ...keys }, null],
+    [{ NODE_ENV: "test", PAYMENT_GATEWAY: "stripe", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_API_BASE: "http://127.0.0.1:9" }, null],
+  ] as const)("%j", (e, problem) => {
+    const r = start(e);
+    if (problem === null) {
+      expect(r.stderr).toBe("");
+      expect(r.status).toBe(0);
+    } else {
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain(problem);
+    }
+  }, 60_000);
+
+  it("a malformed PAYMENT_GATEWAY_LOCATIONS or key is refused at start-up, naming it", () => {
+    expect(start({ NODE_ENV: "production", PAYMENT_GATEWAY: "none", PAYMENT_GATEWAY_LOCATIONS: "downtown=stripe" }).stderr).toContain("PAYMENT_GATEWAY_LOCATIONS must be");
+    expect(start({ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe", ...keys, STRIPE_SECRET_KEY: "pk_live_x" }).stderr).toContain("STRIPE_SECRET_KEY must be");
+  }, 60_000);
+
+  it("each location gets its own gateway: Stripe is hosted and no demonstration; none offers no card form", () => {
+    vi.stubEnv("PAYMENT_GATEWAY", "test");
+    vi.stubEnv("PAYMENT_GATEWAY_LOCATIONS", "3=stripe,7=none");
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_test_contract");
+    expect(configuredPaymentGateway({ id: 3 })).toBe("stripe");
+    expect(configuredPaymentGateway({ id: 7 })).toBe("none");
+    expect(configuredPaymentGateway({ id: 1 })).toBe("test");
+    const stripe = paymentGatewayFor({ id: 3 });
+    expect(stripe?.demonstration).toBe(false);
+    expect(stripe?.gateway.fields).toBe("hosted");
+    expect(paymentGatewayFor({ id: 7 })).toBeNull();
+    expect(paymentGatewayFor({ id: 1 })).toMatchObject({ demonstration: true, gateway: { fields: "own-inputs" } });
+  });
+});
+
+describe("the payment pages' CSP with Stripe (decision 383)", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  it("adds nothing without Stripe; exactly Stripe's hosts with it; the fake's one origin in tests", () => {
+    vi.stubEnv("PAYMENT_GATEWAY", "test");
+    expect(hostedFieldsCspSources()).toEqual({ scriptSrc: [], connectSrc: [], frameSrc: [], formAction: [] });
+    vi.stubEnv("PAYMENT_GATEWAY_LOCATIONS", "3=stripe");
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_live_x");
+    expect(hostedFieldsCspSources()).toEqual({
+      scriptSrc: ["https://js.stripe.com"],
+      connectSrc: ["https://api.stripe.com"],
+      frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+      formAction: ["https://checkout.stripe.com"],
+    });
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_test_x");
+    vi.stubEnv("STRIPE_API_BASE", "http://127.0.0.1:4610/");
+    expect(hostedFieldsCspSources().formAction).toEqual(["http://127.0.0.1:4610"]);
   });
 });

@@ -90,3 +90,18 @@ export const ledgerEntries = pgTable(
     uniqueIndex("ledger_entries_posting_key_idx").on(t.leaseId, t.postingKey),
   ],
 );
+
+/**
+ * Every processor webhook event taken (issue 25, decision 382): the event's id is the key, so a
+ * duplicate or replayed delivery is answered without being acted on twice. `outcome` says what it
+ * did ("recorded", "already recorded", "ignored", "needs attention: …") for the office.
+ */
+export const gatewayEvents = pgTable("gateway_events", {
+  id: text().primaryKey(),
+  processor: text({ enum: ["stripe"] }).notNull(),
+  type: text().notNull(),
+  /** Our idempotency key (the PaymentIntent's `gatehouse_key`), when the event has one. */
+  idempotencyKey: text(),
+  outcome: text().notNull(),
+  receivedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+});

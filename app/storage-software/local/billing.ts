@@ -32,7 +32,7 @@ export function localBilling(db: Database, location: LocationRef): Billing {
       const failed: Array<{ leaseId: string; error: unknown }> = [];
       for (const row of rows) {
         try {
-          const r = await billLease(db, row.id, input);
+          const r = await billLease(db, row.id, input, location);
           billed.push({ leaseId: String(row.id), tenantId: String(row.tenantId), ...r });
         } catch (error) {
           // One lease's problem must not stop the others; the next run retries it (postings are idempotent).
@@ -52,7 +52,7 @@ type LeaseResult = Omit<LeaseBilling, "leaseId" | "tenantId">;
  * the autopay card once per due date (payment idempotency key "autopay:<lease>:<due date>"). A decline
  * is recorded as a declined payment, which the portal shows until the balance is paid.
  */
-async function billLease(db: Database, leaseId: number, input: { runDate: string; now: Date }): Promise<LeaseResult> {
+async function billLease(db: Database, leaseId: number, input: { runDate: string; now: Date }, location: { id: number }): Promise<LeaseResult> {
   const posted = await db.transaction(async (tx) => {
     const [lease] = await tx.select().from(leases).where(eq(leases.id, leaseId)).for("update");
     if (!lease || lease.status !== "active") return 0;
@@ -78,7 +78,7 @@ async function billLease(db: Database, leaseId: number, input: { runDate: string
   if (await db.query.payments.findFirst({ columns: { id: true }, where: eq(payments.idempotencyKey, idempotencyKey) })) return none;
   const card = await db.query.savedCards.findFirst({ where: and(eq(savedCards.id, lease.autopayCardId), eq(savedCards.tenantId, lease.tenantId)) });
   if (!card) return none;
-  const result = await chargeAutopayCard(db, getPaymentGateway(), { tenantId: lease.tenantId, leaseId: lease.id, amount: balance, idempotencyKey, card });
+  const result = await chargeAutopayCard(db, getPaymentGateway(location), { tenantId: lease.tenantId, leaseId: lease.id, amount: balance, idempotencyKey, card });
   if (result.status === "declined") {
     return { chargesPosted: posted, autopay: "declined", autopayAmount: balance, declineReason: result.reason };
   }

@@ -223,7 +223,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
 
     async moveIn(input: MoveInInput): Promise<MoveInResult> {
       const typeId = unitTypeNumber(input.unitTypeId);
-      const gateway = getPaymentGateway();
+      const gateway = getPaymentGateway(location);
       const expected = input.lines.reduce((s, l) => s + l.amount + l.tax, 0);
       if (expected !== input.total) throw new StorageSoftwareError(`Move-in total ${input.total} does not match its lines (${expected})`);
       const email = input.tenant.email.trim().toLowerCase();
@@ -246,7 +246,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
 
       // 2. The charge, outside any transaction. The idempotency key is the checkout's: a retry after
       //    an error (the visitor clicks Pay again) gets the first charge's result, never a second charge.
-      const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, method: input.payment });
+      const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, method: input.payment, saveCard: input.autopay });
       if (charge.status === "declined") {
         await db.update(rentals).set({ status: "open" }).where(and(eq(rentals.id, input.checkoutId), eq(rentals.status, "charging")));
         // The office sees the declined attempt (no tenant or lease yet); nothing of the card but brand and last 4.

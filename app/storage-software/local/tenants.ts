@@ -105,10 +105,10 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
     if (!Number.isInteger(input.amount) || input.amount <= 0) throw new StorageValidationError("Enter an amount to pay.", { amount: ["Enter an amount of at least $0.01."] });
     await input.checkAmount?.(lease);
     const resolved = await resolveMethod(lease.tenantId, input.method);
-    const gateway = getPaymentGateway();
+    const gateway = getPaymentGateway(location);
     const result: ChargeResult =
       "given" in resolved
-        ? await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: givenInput(resolved.given) })
+        ? await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: givenInput(resolved.given), saveCard: resolved.given.saveCard })
         : await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, cardToken: resolved.saved.gatewayToken });
     if (result.status === "declined") {
       await recordDeclinedPayment(db, {
@@ -184,7 +184,7 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
       if (!row || !lease) return { kind: "refused", message: "No such payment at this location." };
       if (row.status === "refunded") return { kind: "already_refunded" };
       if (row.status !== "approved") return { kind: "refused", message: "A declined payment took no money: there is nothing to refund." };
-      const gateway = getPaymentGateway();
+      const gateway = getPaymentGateway(location);
       const done = await gateway.refund(row.idempotencyKey);
       if (!done.refunded) {
         // The gateway refunds a charge once: "not refunded" for a charge it approved means it was

@@ -348,7 +348,7 @@ export function sharedTenants(db: Database, location: LocationRef, rows = tenant
       let cardId: number;
       let card: typeof savedCards.$inferSelect;
       if ("given" in resolved) {
-        const token = await getPaymentGateway().tokenize(givenInput(resolved.given));
+        const token = await getPaymentGateway(location).tokenize(givenInput(resolved.given));
         if (token.status === "declined") throw new PaymentDeclinedError(token.reason);
         card = await db.transaction((tx) =>
           saveCard(tx, lease.tenantId, { brand: token.brand, last4: token.last4, ...cardHolder(resolved.given, token), token: token.cardToken }),

@@ -61,7 +61,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
       call,
       journal: createJournal(db, location.id),
       settings: await rentalSettings(),
-      gateway: deps.gateway ?? getPaymentGateway(),
+      gateway: deps.gateway ?? getPaymentGateway(location),
     });
 
   return {

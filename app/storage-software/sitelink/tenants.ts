@@ -306,7 +306,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     let params: Record<string, string | number | boolean>;
     let operation: string;
     if (settings.cardChargedBy === "gateway") {
-      const gateway = getPaymentGateway();
+      const gateway = getPaymentGateway(location);
       let charge;
       if (input.method.kind === "saved") {
         // A saved card is ours: its gateway token, only when it is this tenant's card.
@@ -414,7 +414,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
           error: `${code} ${a.retMsg}`,
           now: input.now,
         });
-        if (gatewayAuth) await getPaymentGateway().refund(input.idempotencyKey);
+        if (gatewayAuth) await getPaymentGateway(location).refund(input.idempotencyKey);
         throw new StorageSoftwareError(`SiteLink refused the payment: ${code} ${a.retMsg}`);
       }
     } catch (error) {
@@ -715,6 +715,6 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       await local.giveMoveOutNotice(input);
     },
     // SiteLink posts its charges; autopay is SiteLink's own (A) or charged by our gateway (B).
-    billLeases: siteLinkBilling({ db, location, call, settings, gateway: getPaymentGateway }).billLeases,
+    billLeases: siteLinkBilling({ db, location, call, settings, gateway: () => getPaymentGateway(location) }).billLeases,
   };
 }

@@ -1,0 +1,315 @@
+import Stripe from "stripe";
+import type { CardBrand } from "~/domain/cards";
+import type { ChargeResult, HostedPaymentInput, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
+
+/**
+ * The Stripe gateway (issue 25, docs/decisions/380-stripe-gateway.md): the `PaymentGateway` on the
+ * official `stripe` package. The card never reaches our server: the card pages post back a Stripe id
+ * (`payment_token`): a PaymentMethod (`pm_…`), a PaymentIntent the browser confirmed (`pi_…`) or a
+ * SetupIntent (`seti_…`). A saved card is the processor's PaymentMethod on a Customer, kept by id as
+ * `cus_…:pm_…` (portable: a processor's card-data migration maps both ids, docs/payments.md).
+ *
+ * - charge: one PaymentIntent per our idempotency key, created with that key as Stripe's
+ *   `Idempotency-Key` (a repeat answers the first result; a key reused with other parameters, which
+ *   Stripe refuses with an `idempotency_error`, answers the first charge's result from `lookup`) and
+ *   kept in the PaymentIntent's metadata (`gatehouse_key`) for `lookup`.
+ * - lookup: this process's map of key → PaymentIntent, else Stripe's search on the metadata (what the
+ *   sweep uses after a restart; Stripe's search may lag a minute, the sweep waits five).
+ * - refund: a full refund of the key's PaymentIntent, once.
+ * - tokenize: a SetupIntent on a new Customer (off-session use: autopay and the billing run).
+ *   A card that needs authentication answers `declined` with `authentication` set: the caller
+ *   e-mails the tenant a link to complete it.
+ */
+export interface StripeGatewayConfig {
+  secretKey: string;
+  /** The API's address (the fake in tests: http://127.0.0.1:PORT); unset: api.stripe.com. */
+  apiBase?: string;
+  currency?: string;
+  /** Per request, ms (default 20 s). */
+  timeoutMs?: number;
+  /** The stripe package's own retries; they resend the same Idempotency-Key. */
+  maxNetworkRetries?: number;
+}
+
+/** What to do with a payment Stripe holds for the cardholder's authentication (3-D Secure). */
+export interface AuthenticationNeeded {
+  /** The PaymentIntent (`pi_…`) or SetupIntent (`seti_…`) that awaits it. */
+  intentId: string;
+  clientSecret: string | null;
+}
+
+export const AUTHENTICATION_REASON = "Your bank asks you to confirm this payment. We have e-mailed you a link to confirm it.";
+const HOSTED_ONLY_REASON = "Enter your card in the secure card form: card numbers are not taken here.";
+const UNKNOWN_TOKEN_REASON = "This card could not be used. Please enter it again.";
+
+/** Options for `new Stripe(...)` from our configuration: the API base by `host`/`port`/`protocol`, never by patching. */
+export function stripeClientOptions(config: Pick<StripeGatewayConfig, "apiBase" | "timeoutMs" | "maxNetworkRetries">): ConstructorParameters<typeof Stripe>[1] {
+  const options: NonNullable<ConstructorParameters<typeof Stripe>[1]> = {
+    maxNetworkRetries: config.maxNetworkRetries ?? 2,
+    timeout: config.timeoutMs ?? 20_000,
+    appInfo: { name: "Gatehouse" },
+    telemetry: false,
+  };
+  if (config.apiBase) {
+    const url = new URL(config.apiBase);
+    options.host = url.hostname;
+    options.protocol = url.protocol === "http:" ? "http" : "https";
+    options.port = url.port || (url.protocol === "http:" ? 80 : 443);
+  }
+  return options;
+}
+
+export function createStripeClient(config: StripeGatewayConfig): Stripe {
+  return new Stripe(config.secretKey, stripeClientOptions(config));
+}
+
+export interface StripeGateway extends PaymentGateway {
+  readonly fields: "hosted";
+  readonly stripe: Stripe;
+}
+
+const BRANDS: Record<string, CardBrand> = { visa: "visa", mastercard: "mastercard", discover: "discover" };
+
+function cardOf(pm: Stripe.PaymentMethod | string | null | undefined) {
+  const card = pm && typeof pm !== "string" ? pm.card : null;
+  return {
+    brand: card ? (BRANDS[card.brand] ?? null) : null,
+    last4: card?.last4 ?? "",
+    expMonth: card?.exp_month,
+    expYear: card?.exp_year,
+  };
+}
+
+/** `cus_…:pm_…` (a saved card) or a bare id. */
+function splitToken(token: string): { customer?: string; id: string } {
+  const i = token.indexOf(":");
+  return i > 0 ? { customer: token.slice(0, i), id: token.slice(i + 1) } : { id: token };
+}
+
+function declineReason(err: Stripe.errors.StripeError | { message?: string } | null | undefined): string {
+  const message = err?.message?.trim();
+  return message || "Your card was declined.";
+}
+
+function isStripeError(e: unknown): e is Stripe.errors.StripeError {
+  return e instanceof Stripe.errors.StripeError;
+}
+
+export function createStripeGateway(config: StripeGatewayConfig, client: Stripe = createStripeClient(config)): StripeGateway {
+  const stripe = client;
+  const currency = config.currency ?? "usd";
+  /** key → PaymentIntent id, for this process (lookup's fast path). */
+  const intents = new Map<string, string>();
+
+  async function paymentMethodOf(pi: Stripe.PaymentIntent): Promise<Stripe.PaymentMethod | null> {
+    if (!pi.payment_method) return null;
+    if (typeof pi.payment_method !== "string") return pi.payment_method;
+    return stripe.paymentMethods.retrieve(pi.payment_method).catch(() => null);
+  }
+
+  async function resultOf(pi: Stripe.PaymentIntent, saved?: string): Promise<ChargeResult> {
+    const pm = await paymentMethodOf(pi);
+    const card = cardOf(pm);
+    if (pi.status === "succeeded") {
+      const customer = typeof pi.customer === "string" ? pi.customer : (pi.customer?.id ?? null);
+      const cardToken = saved ?? (customer && pm ? `${customer}:${pm.id}` : (pm?.id ?? pi.id));
+      return { status: "approved", authReference: pi.id, brand: card.brand ?? "visa", last4: card.last4, cardToken, expMonth: card.expMonth, expYear: card.expYear };
+    }
+    if (pi.status === "requires_action") {
+      return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
+    }
+    if (pi.status === "processing" || pi.status === "requires_capture") {
+      return { status: "declined", reason: "This payment is still being processed. Please check again shortly.", brand: card.brand, last4: card.last4 };
+    }
+    return { status: "declined", reason: declineReason(pi.last_payment_error), brand: card.brand, last4: card.last4 };
+  }
+
+  async function findIntent(idempotencyKey: string): Promise<Stripe.PaymentIntent | null> {
+    const known = intents.get(idempotencyKey);
+    if (known) return stripe.paymentIntents.retrieve(known);
+    const quoted = idempotencyKey.replace(/\\/g, "\\\\").replace(/'/g, "\\'");
+    const found = await stripe.paymentIntents.search({ query: `metadata['gatehouse_key']:'${quoted}'`, limit: 10 });
+    // The first (oldest) PaymentIntent made with this key is the charge; there is only ever one.
+    const pi = [...found.data].sort((a, b) => a.created - b.created)[0] ?? null;
+    if (pi) intents.set(idempotencyKey, pi.id);
+    return pi;
+  }
+
+  async function chargeWith(input: { amount: number; idempotencyKey: string; token: string; saveCard?: boolean }): Promise<ChargeResult> {
+    const { customer, id } = splitToken(input.token);
+    const metadata = { gatehouse_key: input.idempotencyKey };
+    if (id.startsWith("pi_")) {
+      // A PaymentIntent the card page confirmed in the browser (Payment Element): ours only if it is
+      // for this amount; it is tagged with the key so lookup and refund find it.
+      const pi = await stripe.paymentIntents.retrieve(id, { expand: ["payment_method"] });
+      if (pi.amount !== input.amount || pi.currency !== currency) {
+        return { status: "declined", reason: "This payment was for a different amount. Nothing more was charged; please try again.", brand: null, last4: "" };
+      }
+      const tagged = pi.metadata?.gatehouse_key;
+      if (tagged && tagged !== input.idempotencyKey) {
+        return { status: "declined", reason: "This payment belongs to another form. Please reload the page.", brand: null, last4: "" };
+      }
+      if (!tagged) await stripe.paymentIntents.update(pi.id, { metadata }, { idempotencyKey: `gatehouse-tag-${input.idempotencyKey}` });
+      intents.set(input.idempotencyKey, pi.id);
+      return resultOf(pi);
+    }
+    if (!id.startsWith("pm_")) return { status: "declined", reason: UNKNOWN_TOKEN_REASON, brand: null, last4: "" };
+    const saving = !customer && input.saveCard === true;
+    const onCustomer =
+      customer ??
+      (saving
+        ? (await stripe.customers.create({ metadata }, { idempotencyKey: `gatehouse-customer-${input.idempotencyKey}` })).id
+        : undefined);
+    const params: Stripe.PaymentIntentCreateParams = {
+      amount: input.amount,
+      currency,
+      payment_method: id,
+      automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+      confirm: true,
+      metadata,
+      expand: ["payment_method"],
+      ...(onCustomer ? { customer: onCustomer } : {}),
+      // A saved card is charged with the tenant away (autopay, the billing run); a new card saved now may be.
+      ...(customer ? { off_session: true } : saving ? { setup_future_usage: "off_session" as const } : {}),
+    };
+    try {
+      const pi = await stripe.paymentIntents.create(params, { idempotencyKey: `gatehouse-${input.idempotencyKey}` });
+      intents.set(input.idempotencyKey, pi.id);
+      return await resultOf(pi, customer ? input.token : undefined);
+    } catch (e) {
+      if (!isStripeError(e)) throw e;
+      if (e.type === "StripeIdempotencyError") {
+        // The key was used before with other parameters: the first charge stands, never a second.
+        const first = await findIntent(input.idempotencyKey);
+        if (first) return resultOf(first);
+        return { status: "declined", reason: "This form was already used. Please reload the page.", brand: null, last4: "" };
+      }
+      if (e.type === "StripeCardError") {
+        const pi = e.payment_intent;
+        if (pi) intents.set(input.idempotencyKey, pi.id);
+        if (e.code === "authentication_required" && pi) {
+          const card = cardOf(await paymentMethodOf(pi));
+          return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
+        }
+        const card = pi ? cardOf(await paymentMethodOf(pi)) : { brand: null, last4: "" };
+        return { status: "declined", reason: declineReason(e), brand: card.brand, last4: card.last4 };
+      }
+      if (e.type === "StripeInvalidRequestError" && (e.code === "resource_missing" || e.param === "payment_method")) {
+        return { status: "declined", reason: UNKNOWN_TOKEN_REASON, brand: null, last4: "" };
+      }
+      throw e;
+    }
+  }
+
+  return {
+    fields: "hosted",
+    stripe,
+    async charge(request) {
+      if ("card" in request) return { status: "declined", reason: HOSTED_ONLY_REASON, brand: null, last4: "" };
+      if ("cardToken" in request) return chargeWith({ amount: request.amount, idempotencyKey: request.idempotencyKey, token: request.cardToken });
+      if (request.method.kind === "card") return { status: "declined", reason: HOSTED_ONLY_REASON, brand: null, last4: "" };
+      return chargeWith({ amount: request.amount, idempotencyKey: request.idempotencyKey, token: request.method.token, saveCard: request.saveCard });
+    },
+
+    async lookup(idempotencyKey) {
+      const pi = await findIntent(idempotencyKey);
+      return pi ? resultOf(pi) : null;
+    },
+
+    async refund(idempotencyKey) {
+      const pi = await findIntent(idempotencyKey);
+      if (!pi || pi.status !== "succeeded") return { refunded: false };
+      const charge = typeof pi.latest_charge === "string" ? await stripe.charges.retrieve(pi.latest_charge) : pi.latest_charge;
+      if (charge?.refunded) return { refunded: false };
+      try {
+        await stripe.refunds.create({ payment_intent: pi.id, metadata: { gatehouse_key: idempotencyKey } }, { idempotencyKey: `gatehouse-refund-${idempotencyKey}` });
+        return { refunded: true };
+      } catch (e) {
+        if (isStripeError(e) && e.code === "charge_already_refunded") return { refunded: false };
+        throw e;
+      }
+    },
+
+    async startHostedPayment(input: HostedPaymentInput) {
+      const metadata = { gatehouse_key: input.idempotencyKey };
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: "payment",
+          line_items: [{ quantity: 1, price_data: { currency, unit_amount: input.amount, product_data: { name: input.description } } }],
+          metadata,
+          payment_intent_data: { metadata, ...(input.saveCard ? { setup_future_usage: "off_session" as const } : {}) },
+          ...(input.saveCard ? { customer_creation: "always" as const } : {}),
+          ...(input.email ? { customer_email: input.email } : {}),
+          success_url: input.returnUrl.replace("{SESSION}", "{CHECKOUT_SESSION_ID}"),
+          cancel_url: input.cancelUrl,
+        },
+        // One session per key and amount: a double click opens the same page.
+        { idempotencyKey: `gatehouse-checkout-${input.idempotencyKey}-${input.amount}-${input.saveCard ? "save" : "once"}` },
+      );
+      if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
+      return { url: session.url };
+    },
+
+    async hostedPaymentToken(sessionId: string, idempotencyKey: string) {
+      if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return null;
+      const session = await stripe.checkout.sessions.retrieve(sessionId).catch((e: unknown) => {
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return null;
+        throw e;
+      });
+      if (!session || session.metadata?.gatehouse_key !== idempotencyKey || session.payment_status !== "paid") return null;
+      const pi = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+      return pi;
+    },
+
+    async tokenize(input): Promise<TokenizeResult> {
+      if (!("kind" in input) || input.kind !== "token") return { status: "declined", reason: HOSTED_ONLY_REASON };
+      const { customer, id } = splitToken(input.token);
+      try {
+        if (id.startsWith("seti_")) {
+          // A SetupIntent the card page confirmed in the browser (autopay enrolment, Payment Element).
+          const si = await stripe.setupIntents.retrieve(id, { expand: ["payment_method"] });
+          return setupResult(si);
+        }
+        if (!id.startsWith("pm_")) return { status: "declined", reason: UNKNOWN_TOKEN_REASON };
+        if (customer) {
+          const pm = await stripe.paymentMethods.retrieve(id);
+          const card = cardOf(pm);
+          if (!card.brand) return { status: "declined", reason: "This card could not be saved." };
+          return { status: "ok", brand: card.brand, last4: card.last4, cardToken: input.token, expMonth: card.expMonth, expYear: card.expYear };
+        }
+        const made = await stripe.customers.create({});
+        const si = await stripe.setupIntents.create({
+          customer: made.id,
+          payment_method: id,
+          automatic_payment_methods: { enabled: true, allow_redirects: "never" },
+          confirm: true,
+          usage: "off_session",
+          expand: ["payment_method"],
+        });
+        return setupResult(si);
+      } catch (e) {
+        if (isStripeError(e) && (e.type === "StripeCardError" || e.type === "StripeInvalidRequestError")) {
+          const si = e.setup_intent;
+          if (e.code === "authentication_required" && si) return { status: "declined", reason: AUTHENTICATION_REASON, authentication: { intentId: si.id, clientSecret: si.client_secret } };
+          return { status: "declined", reason: e.type === "StripeCardError" ? declineReason(e) : UNKNOWN_TOKEN_REASON };
+        }
+        throw e;
+      }
+    },
+  };
+
+  async function setupResult(si: Stripe.SetupIntent): Promise<TokenizeResult> {
+    if (si.status === "requires_action") return { status: "declined", reason: AUTHENTICATION_REASON, authentication: { intentId: si.id, clientSecret: si.client_secret } };
+    if (si.status !== "succeeded") return { status: "declined", reason: declineReason(si.last_setup_error) };
+    const pm = typeof si.payment_method === "string" ? await stripe.paymentMethods.retrieve(si.payment_method) : si.payment_method;
+    const card = cardOf(pm);
+    const customer = typeof si.customer === "string" ? si.customer : (si.customer?.id ?? null);
+    if (!pm || !card.brand || !customer) return { status: "declined", reason: "This card could not be saved." };
+    return { status: "ok", brand: card.brand, last4: card.last4, cardToken: `${customer}:${pm.id}`, expMonth: card.expMonth, expYear: card.expYear };
+  }
+}
+
+/** A webhook event Stripe signed with this endpoint's secret (throws when the signature, or its age, does not hold). */
+export function verifyStripeEvent(body: string, signature: string, secret: string): Stripe.Event {
+  return Stripe.webhooks.constructEvent(body, signature, secret);
+}

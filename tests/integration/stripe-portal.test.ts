@@ -1,0 +1,107 @@
+/**
+ * Issue 25 (decision 383): the portal's card pages on the Stripe gateway (the Stripe fake). A new card
+ * comes as the token Stripe's fields post back (`payment_token`), never a card number; a hosted form
+ * posted without one is refused beside the card choice, nothing charged. Pay (saving the card) and
+ * autopay enrolment go through Stripe; the saved card is a Stripe customer's payment method.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import type { DatabaseHandle } from "~/db/client.server";
+import { leases, payments, savedCards } from "~/db/schema";
+import { getCsrfToken } from "~/services/csrf.server";
+import { createTenantWithLease } from "~/services/portal-demo.server";
+import { createTenantSession } from "~/services/session.server";
+import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
+import { createStripeGateway } from "~/platform/stripe-gateway.server";
+import { action as payAction, loader as payLoader } from "~/routes/customer-portal.pay";
+import { action as autopayAction, loader as autopayLoader } from "~/routes/customer-portal.autopay";
+import { loader as prepayLoader } from "~/routes/customer-portal.prepay";
+import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
+import { createTestDatabase } from "./db";
+import { callRoute } from "./route-helpers";
+
+let handle: DatabaseHandle;
+let fake: RunningStripeFake;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  fake = await startStripeFake({ port: 0 });
+});
+afterAll(async () => {
+  setPaymentGatewayForTests(null);
+  await fake?.close();
+  await handle?.close();
+});
+
+async function tenant() {
+  const now = new Date();
+  // The tenant moved in earlier (through the test gateway); from now on the location's gateway is Stripe.
+  setPaymentGatewayForTests(null);
+  const t = await createTenantWithLease(handle.db, { email: `stripe-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
+  const session = (await createTenantSession(handle.db, { tenantId: String(t.tenantId), now })).split(";")[0]!;
+  setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
+  const csrf = (await getCsrfToken(new Request("http://localhost/", { headers: { Cookie: session } }))).token;
+  const form = (body: Record<string, string>): RequestInit => ({
+    method: "POST",
+    body: new URLSearchParams({ csrf, ...body }),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: session },
+  });
+  return { tenantId: t.tenantId, leaseId: String(t.leaseId), session, form };
+}
+
+describe("the portal on Stripe", () => {
+  it("pay, prepay and autopay offer Stripe's hosted fields, not a demonstration", async () => {
+    const t = await tenant();
+    for (const [name, loader] of [["pay", payLoader], ["prepay", prepayLoader], ["autopay", autopayLoader]] as const) {
+      const r = await callRoute<{ payment: { kind: string; demonstration?: boolean; hosted?: boolean } }>(loader, handle.db, `/customer-portal/units/${t.leaseId}/${name}`, {
+        init: { headers: { Cookie: t.session } },
+      });
+      expect(r.data.payment, name).toMatchObject({ kind: "cards", demonstration: false, hosted: true });
+    }
+  });
+
+  it("a hosted form posted without a token is refused beside the card choice; nothing is charged", async () => {
+    const t = await tenant();
+    const before = fake.control.objects("payment_intent").length;
+    const r = await callRoute<{ result: { error: Record<string, string[]> } }>(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, {
+      init: t.form({ idempotency_key: `stripe-portal-none-${Date.now()}`, amount_choice: "other", other_amount: "10.00", payment_method: "new", hosted_fields: "1", payment_token: "", card_number: "4242424242424242" }),
+    });
+    expect(r.status).toBe(400);
+    expect(r.data.result.error.payment_method?.[0]).toContain("secure card form");
+    expect(fake.control.objects("payment_intent").length).toBe(before);
+    expect(fake.control.requests().some((q) => JSON.stringify(q.params).includes("4242424242424242"))).toBe(false);
+  });
+
+  it("pays with a token, saving the card as a Stripe customer's payment method; a declined token records nothing paid", async () => {
+    const t = await tenant();
+    const declined = await callRoute(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, {
+      init: t.form({ idempotency_key: `stripe-portal-decl-${Date.now()}`, amount_choice: "other", other_amount: "10.00", payment_method: "new", hosted_fields: "1", payment_token: "pm_card_chargeDeclined" }),
+    });
+    expect(declined.status).toBe(400);
+    const key = `stripe-portal-pay-${Date.now()}`;
+    const ok = await callRoute(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, {
+      init: t.form({ idempotency_key: key, amount_choice: "other", other_amount: "12.34", payment_method: "new", hosted_fields: "1", payment_token: "pm_card_visa", save_card: "on" }),
+    });
+    expect(ok.status).toBe(303);
+    expect(ok.headers.get("Location")).toMatch(/^\/customer-portal\/receipts\/\d+\?new=1$/);
+    const payment = await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, key) });
+    expect(payment).toMatchObject({ status: "approved", amount: 1234, cardLast4: "4242" });
+    expect(fake.control.get(payment!.authReference!)).toMatchObject({ amount: 1234, status: "succeeded" });
+    const cards = await handle.db.select().from(savedCards).where(eq(savedCards.tenantId, Number(t.tenantId)));
+    expect(cards.filter((c) => c.gatewayToken.startsWith("cus_")).map((c) => c.gatewayToken)).toEqual([expect.stringMatching(/^cus_\w+:pm_\w+$/)]);
+  });
+
+  it("enrols autopay with a token: the card is set up with Stripe (SetupIntent) and saved by id", async () => {
+    const t = await tenant();
+    const r = await callRoute(autopayAction, handle.db, `/customer-portal/units/${t.leaseId}/autopay`, {
+      init: t.form({ intent: "enrol", agree_terms: "on", payment_method: "new", hosted_fields: "1", payment_token: "pm_card_mastercard" }),
+    });
+    expect(r.status).toBe(303);
+    const lease = await handle.db.query.leases.findFirst({ where: eq(leases.id, Number(t.leaseId)) });
+    expect(lease?.autopayEnabled).toBe(true);
+    const card = await handle.db.query.savedCards.findFirst({ where: eq(savedCards.id, lease!.autopayCardId!) });
+    expect(card).toMatchObject({ brand: "mastercard", last4: "4444" });
+    expect(card!.gatewayToken).toMatch(/^cus_\w+:pm_\w+$/);
+    expect(fake.control.objects("setup_intent").some((s) => s.status === "succeeded" && s.customer === card!.gatewayToken.split(":")[0])).toBe(true);
+  });
+});
