@@ -61,6 +61,7 @@ const statsDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-rush-"));
 const baseEnv = {
   ...process.env,
   NODE_ENV: "production",
+  PAYMENT_GATEWAY: "test",
   HTTPS: "false",
   BUILD_DIR,
   DATABASE_URL: database.url,
