@@ -103,7 +103,7 @@ describe("the rental form rendered once for visitors without cookies (decision 3
     expect(crossed.status).toBe(403);
 
     // The last unit: the first visitor holds it, the others hear "sold out" — the same answer, rendered once.
-    const answers = [];
+    const answers: Array<Awaited<ReturnType<typeof submitDetails>>> = [];
     for (const [i, v] of visitors.entries()) answers.push(await submitDetails(v, i));
     expect(answers.map((a) => a.status)).toEqual([303, 409, 409]);
     expect(answers[1]!.body).toMatch(SOLD_OUT);
