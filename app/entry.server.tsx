@@ -10,6 +10,7 @@ import { logger, logRequestError } from "~/logger.server";
 import { isPaymentRoute } from "~/domain/payment-pages";
 import { isConsoleRoute } from "~/domain/console-pages";
 import { documentHtml } from "~/document-html.server";
+import { rememberedRender, rememberRender, renderMemoKey } from "~/render-memo.server";
 
 export const streamTimeout = 5_000;
 
@@ -32,13 +33,22 @@ export default function handleRequest(
     // No page-level Suspense and no client bundle to hand data to: React renders the document to one
     // string at once (decision 164: no byte encoding, chunk bookkeeping or stream in between). A render
     // error throws here, as the streaming renderer's onShellError would reject.
+    // The same data rendered a moment ago (a rush): that page, with this answer's token and nonce (decision 330).
+    const memoKey = renderMemoKey(request, responseStatusCode, routerContext, nonce);
+    const remembered = memoKey ? rememberedRender(memoKey, nonce) : undefined;
+    if (remembered !== undefined) {
+      responseHeaders.set("X-Render-Memo", "hit");
+      return documentResponse(page, responseStatusCode, remembered);
+    }
     const rendered = renderToString(
       <NonceProvider value={nonce}>
         <ServerRouter context={withoutHydrationData(routerContext)} url={request.url} nonce={nonce} />
       </NonceProvider>,
     );
     // renderToString leaves out the doctype that the streaming renderer writes before <html>.
-    return documentResponse(page, responseStatusCode, rendered.startsWith("<html") ? `<!DOCTYPE html>${rendered}` : rendered);
+    const html = rendered.startsWith("<html") ? `<!DOCTYPE html>${rendered}` : rendered;
+    if (memoKey) rememberRender(memoKey, html, nonce);
+    return documentResponse(page, responseStatusCode, html);
   }
   return new Promise<Response>((resolve, reject) => {
     let status = responseStatusCode;

@@ -20,7 +20,8 @@
 //
 // Settings: BUILD_DIR, BENCH_PORT (3400; more processes the next ports), BENCH_NGINX_PORT (3480),
 // BENCH_RUSH_VISITORS, BENCH_RUSH_SIGNINS (0 skips), BENCH_RUSH_RENTAL=0 (skips 1), BENCH_DATABASE_URL /
-// BENCH_PG_ADMIN_URL (as bench/http.mjs), DB_POOL_SIZE etc. are passed on to the app. Prints markdown
+// BENCH_PG_ADMIN_URL (as bench/http.mjs), DB_POOL_SIZE etc. are passed on to the app; BENCH_APP_NODE_ARGS
+// gives the app node options (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" for a profile). Prints markdown
 // lines and, last, one line of JSON. Not part of `npm test`.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -61,6 +62,7 @@ const statsDir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-rush-"));
 const baseEnv = {
   ...process.env,
   NODE_ENV: "production",
+  PAYMENT_GATEWAY: "test",
   HTTPS: "false",
   BUILD_DIR,
   DATABASE_URL: database.url,

@@ -23,6 +23,7 @@ import { startPublishScheduler } from "~/services/changeset-publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
+import { csrfFieldValue, fillFormPage, FormPageCache, formPageKey } from "./form-page-cache";
 import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
 import { documentHtml } from "~/document-html.server";
@@ -34,7 +35,7 @@ import { testHooksEnabled } from "~/services/test-hooks.server";
 import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
 import { clearPreviewCookieHeader, hasPreviewCookie, PreviewApplyError, PreviewTimeoutError, readPreview, withDraftApplied } from "~/services/preview.server";
 import type { RenderPublicPage } from "~/services/page-diff.server";
-import { getCsrfToken } from "~/services/csrf.server";
+import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { isPreviewablePath, PREVIEW_CACHE_CONTROL, PREVIEW_FORM_REFUSED, PREVIEW_ROBOTS } from "~/domain/preview";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -262,10 +263,13 @@ app.get("/readyz", async (req, res) => {
 // seed), and when the listening connection is made (again): a change may have been missed meanwhile.
 export const pageCache = new PageCache();
 export const siteCache = new SiteCache();
+// The rental form as a visitor without cookies first sees it, rendered once for many (decision 330).
+const formPages = new FormPageCache();
 const pageCacheOn = serverEnv.PAGE_CACHE !== "off";
 const invalidateCaches = () => {
   pageCache.invalidate();
   siteCache.invalidate();
+  formPages.invalidate();
 };
 const stopListening = database.listen("gatehouse_changed", invalidateCaches, invalidateCaches);
 // This process's own writes, seen by its next request: a form request that sent a statement changing
@@ -642,6 +646,22 @@ app.use(async (req, res, next) => {
   try {
     const preview = res.locals.preview as PreviewLocals | undefined;
     if (preview) return await sendPreview(req, res, preview.draftId);
+    const nonce = res.locals.cspNonce as string;
+    // A visitor without cookies opening a rental form: the form rendered once, with this answer's own
+    // CSRF token, cookie and nonce (decision 330).
+    const formKey = pageCacheOn && res.locals.staleData !== true && nonce?.length >= 16 ? formPageKey(req) : null;
+    const kept = formKey ? formPages.get(formKey) : undefined;
+    if (kept) {
+      const csrf = await getCsrfToken(fetchRequest(req, res));
+      if (csrf.setCookie) {
+        formPages.hits++;
+        res.status(kept.status);
+        for (const [key, value] of kept.headers) res.append(key, value);
+        res.append("Set-Cookie", csrf.setCookie).set("X-Form-Page", "kept");
+        return void res.end(fillFormPage(kept, csrf.token, nonce));
+      }
+    }
+    const formGeneration = formPages.generation;
     const consolePage = (res.locals.page as MatchedPage | undefined)?.consolePage === true;
     const context = Object.assign(new RouterContextProvider(), {
       db,
@@ -668,6 +688,7 @@ app.use(async (req, res, next) => {
     if (response.status === 405 && !response.headers.has("Allow")) res.set("Allow", "GET, HEAD");
     // A document entry.server.tsx rendered: its HTML string, without reading the web stream back.
     const html = documentHtml.get(response);
+    if (formKey && html !== undefined && response.status === 200 && !context.staleData) keepFormPage(formKey, formGeneration, response, html, nonce);
     if (html !== undefined) res.end(html);
     else if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
@@ -675,6 +696,17 @@ app.use(async (req, res, next) => {
     next(error);
   }
 });
+
+/** Keeps a rendered rental form (decision 330) when it is one: a CSRF field and its cookie, the nonce in it. */
+function keepFormPage(key: string, generation: number, response: globalThis.Response, html: string, nonce: string) {
+  const token = csrfFieldValue(html, CSRF_FIELD);
+  if (!token || !response.headers.has("Set-Cookie") || !html.includes(nonce)) return;
+  const headers = [...response.headers.entries()].filter(([name]) => name.toLowerCase() !== "set-cookie");
+  void readNextAvailabilityChange({ db, siteCache }).then(
+    (nextChange) => formPages.set(key, generation, { status: response.status, headers, html, token, nonce }, nextChange),
+    () => undefined,
+  );
+}
 
 // Last resort: never show a stack trace.
 app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -64,6 +64,25 @@ function sentPath(target: string): string {
  * the WHATWG-parsed URL (server/app.ts `fetchRequest`), so the same parse is matched here.
  */
 export function matchPage(tree: RouteObject[], target: string): MatchedPage {
+  // The answer depends only on the path as sent (issue 22: React Router's matchRoutes flattens and
+  // ranks the whole route table on every call, ~1 ms of CPU per request in a rush), so it is kept per
+  // path, a bounded number of paths per tree.
+  const key = sentPath(target);
+  let memo = matched.get(tree);
+  if (!memo) matched.set(tree, (memo = new Map()));
+  const known = memo.get(key);
+  if (known) return known;
+  const page = Object.freeze(matchPageUncached(tree, target));
+  if (memo.size >= MATCHED_PATHS) memo.clear();
+  memo.set(key, page);
+  return page;
+}
+
+/** How many paths' matches are kept per route tree (past it, the memo starts again). */
+const MATCHED_PATHS = 5_000;
+const matched = new WeakMap<RouteObject[], Map<string, MatchedPage>>();
+
+function matchPageUncached(tree: RouteObject[], target: string): MatchedPage {
   let pathname: string;
   try {
     pathname = new URL(target, "http://target.invalid").pathname;

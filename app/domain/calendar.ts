@@ -24,9 +24,20 @@ function toIso(d: Date): IsoDate {
   return format(d, "yyyy-MM-dd");
 }
 
+/** One formatter per time zone: making an Intl.DateTimeFormat costs far more than using one (issue 22). */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+function dayFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = dayFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" });
+    if (dayFormats.size < 1_000) dayFormats.set(timeZone, f);
+  }
+  return f;
+}
+
 /** The calendar date of `now` in `timeZone`, e.g. "2026-11-22". */
 export function localDate(now: Date, timeZone: string): IsoDate {
-  const parts = new Intl.DateTimeFormat("en-CA", { timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).formatToParts(now);
+  const parts = dayFormat(timeZone).formatToParts(now);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")}`;
 }

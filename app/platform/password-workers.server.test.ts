@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import bcrypt from "bcryptjs";
 import { performance } from "node:perf_hooks";
-import { defaultPasswordThreads, PasswordWorkers } from "./password-workers.server";
+import { defaultPasswordThreads, PasswordBusyError, PasswordWorkers } from "./password-workers.server";
 import { loadEnv } from "~/env.server";
 import { hashPassword, passwordThreads, verifyPassword } from "./password.server";
 
@@ -22,6 +22,24 @@ describe("password hashing in worker threads (decision 207)", () => {
     const checks = await Promise.all(hashes.map((h, i) => pool.compare(`pw-${i}`, h)));
     expect(checks).toEqual([true, true, true, true, true, true]);
     expect(pool.queued).toBe(0);
+  });
+
+  it("a comparison with a wait bound is refused at once when the queue ahead would keep it waiting longer (decision 331)", async () => {
+    const one = new PasswordWorkers(1);
+    try {
+      const hash = await one.hash("pw", 4);
+      // Say a comparison takes 1 s here: one running and one queued fit a 1.5 s bound, a third does not.
+      one.averageMs = 1_000;
+      const first = one.compare("pw", hash, { maxWaitMs: 1_500 });
+      const second = one.compare("pw", hash, { maxWaitMs: 1_500 });
+      const third = one.compare("pw", hash, { maxWaitMs: 1_500 });
+      // Without a bound it waits its turn, however long the queue.
+      const unbounded = one.compare("pw", hash);
+      await expect(third).rejects.toBeInstanceOf(PasswordBusyError);
+      expect(await Promise.all([first, second, unbounded])).toEqual([true, true, true]);
+    } finally {
+      await one.close();
+    }
   });
 
   it("a bad hash is an error of that call only", async () => {

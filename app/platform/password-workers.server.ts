@@ -33,6 +33,9 @@ type Task =
 
 interface Pending {
   task: Task;
+  /** performance.now() when queued, and the longest it may wait for a thread (Infinity: no bound). */
+  queuedAt: number;
+  maxWaitMs: number;
   resolve: (value: string | boolean) => void;
   reject: (error: Error) => void;
 }
@@ -40,6 +43,19 @@ interface Pending {
 interface Thread {
   worker: Worker;
   current: Pending | null;
+  startedAt: number;
+}
+
+/**
+ * A comparison that would wait longer for a thread than its bound (issue 22, decision 331): refused
+ * at once, before it is computed, so the visitor hears "busy, try again in a moment" in seconds
+ * instead of waiting past a proxy's timeout.
+ */
+export class PasswordBusyError extends Error {
+  constructor() {
+    super("Password checks are busy: every thread has a queue longer than the wait allowed");
+    this.name = "PasswordBusyError";
+  }
 }
 
 /** Threads by default: one fewer than the cores (the event loop keeps one), at least 1, at most 4 (decision 207). */
@@ -52,6 +68,8 @@ export class PasswordWorkers {
   private readonly queue: Pending[] = [];
   private nextId = 1;
   private bcryptjsPath: string | null = null;
+  /** How long one hash or comparison takes here (moving average, ms); a first guess until measured. */
+  averageMs = 100;
 
   constructor(readonly size: number) {
     if (!(size >= 1)) throw new Error("Password hashing needs at least one thread");
@@ -66,8 +84,22 @@ export class PasswordWorkers {
     return this.run({ id: this.nextId++, op: "hash", password, rounds }) as Promise<string>;
   }
 
-  compare(password: string, hash: string): Promise<boolean> {
-    return this.run({ id: this.nextId++, op: "compare", password, hash }) as Promise<boolean>;
+  /**
+   * Whether `password` matches `hash`. With `maxWaitMs`, a comparison that would wait longer than
+   * that for a thread (by the queue ahead of it and the measured time per hash) is refused at once
+   * with PasswordBusyError, and one that has waited longer when its turn comes is refused then.
+   */
+  compare(password: string, hash: string, options: { maxWaitMs?: number } = {}): Promise<boolean> {
+    const maxWaitMs = options.maxWaitMs ?? Number.POSITIVE_INFINITY;
+    if (this.expectedWaitMs() > maxWaitMs) return Promise.reject(new PasswordBusyError());
+    return this.run({ id: this.nextId++, op: "compare", password, hash }, maxWaitMs) as Promise<boolean>;
+  }
+
+  /** How long a task queued now would wait for a thread: the queue ahead shared by the threads. */
+  expectedWaitMs(): number {
+    const busy = this.threads.filter((t) => t.current).length;
+    if (busy < this.size && this.queue.length === 0) return 0;
+    return Math.ceil((this.queue.length + 1) / this.size) * this.averageMs;
   }
 
   /** Stops every thread; work still queued is refused. */
@@ -76,9 +108,9 @@ export class PasswordWorkers {
     await Promise.all(this.threads.splice(0).map((t) => t.worker.terminate()));
   }
 
-  private run(task: Task): Promise<string | boolean> {
+  private run(task: Task, maxWaitMs = Number.POSITIVE_INFINITY): Promise<string | boolean> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ task, resolve, reject });
+      this.queue.push({ task, resolve, reject, queuedAt: performance.now(), maxWaitMs });
       this.pump();
     });
   }
@@ -88,7 +120,12 @@ export class PasswordWorkers {
       const thread = this.threads.find((t) => !t.current) ?? (this.threads.length < this.size ? this.start() : null);
       if (!thread) return;
       const pending = this.queue.shift()!;
+      if (performance.now() - pending.queuedAt > pending.maxWaitMs) {
+        pending.reject(new PasswordBusyError());
+        continue;
+      }
       thread.current = pending;
+      thread.startedAt = performance.now();
       // Holds the process open only while there is work (a script's last hash still finishes).
       thread.worker.ref();
       thread.worker.postMessage(pending.task);
@@ -98,13 +135,14 @@ export class PasswordWorkers {
   private start(): Thread {
     this.bcryptjsPath ??= createRequire(import.meta.url).resolve("bcryptjs");
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptjs: this.bcryptjsPath }, name: "bcrypt" });
-    const thread: Thread = { worker, current: null };
+    const thread: Thread = { worker, current: null, startedAt: 0 };
     worker.unref();
     worker.on("message", (m: { id: number; result?: string | boolean; error?: string }) => {
       const pending = thread.current;
       if (!pending || pending.task.id !== m.id) return;
       thread.current = null;
       worker.unref();
+      this.averageMs = this.averageMs * 0.9 + (performance.now() - thread.startedAt) * 0.1;
       if (m.error !== undefined) pending.reject(new Error(m.error));
       else pending.resolve(m.result!);
       this.pump();

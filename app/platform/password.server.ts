@@ -52,10 +52,23 @@ export function hashPassword(password: string): Promise<string> {
   return offTheLoop(() => workers().hash(password, bcryptRounds()));
 }
 
-/** Whether `password` matches the bcrypt `hash`, computed off the event loop (issue 22). */
-export function verifyPassword(password: string, hash: string): Promise<boolean> {
-  return offTheLoop(() => workers().compare(password, hash));
+/**
+ * The longest a password check (a sign-in) waits for a hashing thread (decision 331): past it the
+ * visitor is told at once to try again in a moment (PasswordBusyError), well before a proxy in front
+ * gives up (nginx's proxy_read_timeout is 60 s).
+ */
+export const PASSWORD_CHECK_MAX_WAIT_MS = 20_000;
+
+/**
+ * Whether `password` matches the bcrypt `hash`, computed off the event loop (issue 22). With
+ * `maxWaitMs` (the sign-ins: PASSWORD_CHECK_MAX_WAIT_MS), throws PasswordBusyError when the threads'
+ * queue would keep it waiting longer.
+ */
+export function verifyPassword(password: string, hash: string, options: { maxWaitMs?: number } = {}): Promise<boolean> {
+  return offTheLoop(() => workers().compare(password, hash, options));
 }
+
+export { PasswordBusyError } from "./password-workers.server";
 
 // A bcrypt hash of a random string at the production cost.
 const PRODUCTION_DUMMY_HASH = "$2b$10$6RlA9QtiOg4O3XAkSVzT/uNiPr3vCrRUzTZK6TML/BjlHS1afBEEi";

@@ -26,7 +26,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data({ csrfToken: csrf.token, phone: ctx.phone, redirectTo, notice }, { headers: portalHeaders(csrf.setCookie) });
 }
 
-export const action = keepFormThroughOutage(loginAction, (form) => ({ result: outageResult(form) }));
+export const action = keepFormThroughOutage(loginAction, (form, message) => ({ result: outageResult(form, message) }));
 
 async function loginAction({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();

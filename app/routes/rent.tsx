@@ -37,7 +37,7 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rent
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
-  const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, now, context);
   const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("checkout_session");
@@ -73,7 +73,7 @@ export const action = keepFormThroughOutage(rentAction, (form) => ({
 
 async function rentAction({ params, request, context }: Route.ActionArgs) {
   const now = clockNow();
-  const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, now, context);
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const result = await submitRentalStep(context.db, ctx, {

@@ -25,7 +25,7 @@ export const handle = { enhanceForms: true };
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rentalCss }];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const ctx = await requireRentalContext(context.db, params.unitTypeId, clockNow());
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, clockNow(), context);
   const csrf = await getCsrfToken(request);
   return data(reservePage(ctx, { csrfToken: csrf.token }), {
     headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) },
@@ -36,7 +36,7 @@ export const action = keepFormThroughOutage(reserveAction, (form) => ({ result: 
 
 async function reserveAction({ params, request, context }: Route.ActionArgs) {
   const now = clockNow();
-  const ctx = await requireRentalContext(context.db, params.unitTypeId, now);
+  const ctx = await requireRentalContext(context.db, params.unitTypeId, now, context);
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const result = await submitReservation(context.db, ctx, { formData, clientIp: context.clientIp, now, origin: () => siteOriginFor(context) });

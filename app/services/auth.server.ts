@@ -4,6 +4,7 @@ import type { Database } from "~/db/client.server";
 import { passwordResetTokens } from "~/db/schema";
 import type { StorageSoftware } from "~/storage-software/port";
 import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
+import { PasswordBusyError } from "~/platform/password.server";
 import { destroyTenantSessions } from "./session.server";
 import { sendEmail } from "./email.server";
 
@@ -51,7 +52,18 @@ export async function signIn(
   if (blocked.length) {
     return { ok: false, limited: true, message: signInLimitedMessage(Math.max(...blocked.map((b) => b.retryAfterMinutes))) };
   }
-  const found = await storage.authenticateTenant({ email, password: input.password });
+  let found: Awaited<ReturnType<StorageSoftware["authenticateTenant"]>>;
+  try {
+    found = await storage.authenticateTenant({ email, password: input.password });
+  } catch (error) {
+    // Too busy to check the password (decision 331): not a guess, so neither limit counts it; the
+    // form answers "try again in a moment" (keepFormThroughOutage).
+    if (error instanceof PasswordBusyError) {
+      await refundRateLimit(db, accountKey);
+      await refundRateLimit(db, ipKey);
+    }
+    throw error;
+  }
   if (!found) return { ok: false, limited: false, message: SIGNIN_FAILED_MESSAGE };
   // Right: the account starts afresh, and the IP gets its hit back (tenants behind one office or
   // home network do not use up each other's sign-ins; the IP limit counts failures).

@@ -12,13 +12,21 @@ import { FORM_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable"
 import { NO_STORE } from "~/domain/cache";
 import { logger } from "~/logger.server";
 import { outageLogFields, outageOf } from "./unavailable-page.server";
+import { PasswordBusyError } from "~/platform/password.server";
+
+/**
+ * A sign-in (or any password check) while the hashing threads have more queued than they can check
+ * within the allowed wait (decision 331): 429 with Retry-After, what was typed kept (not the password).
+ */
+export const PASSWORD_BUSY_MESSAGE = "Many people are signing in right now. Please try again in a moment.";
+export const PASSWORD_BUSY_RETRY_AFTER_SECONDS = 5;
 
 /** Never echoed back: passwords, card data, tokens. */
 const SECRET_FIELD = /pw|password|card_number|cvv|csrf|token/i;
 
 export function keepFormThroughOutage<Args extends { request: Request }, Result, Reply>(
   action: (args: Args) => Promise<Result>,
-  reply: (form: FormData | null) => Reply,
+  reply: (form: FormData | null, message?: string) => Reply,
 ): (args: Args) => Promise<Result | ReturnType<typeof data<Reply>>> {
   return async (args) => {
     // A copy of the body, read only if the database turns out to be unreachable.
@@ -26,6 +34,14 @@ export function keepFormThroughOutage<Args extends { request: Request }, Result,
     try {
       return await action(args);
     } catch (error) {
+      if (error instanceof PasswordBusyError) {
+        logger.warn("[passwords] busy: a form answered 429");
+        const form = await copy.formData().catch(() => null);
+        return data(reply(form, PASSWORD_BUSY_MESSAGE), {
+          status: 429,
+          headers: { "Retry-After": String(PASSWORD_BUSY_RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE },
+        });
+      }
       if (!outageOf(error)) throw error;
       const { what, reason } = outageLogFields(error);
       logger.warn({ reason }, `[${what}] unavailable: a form answered 503`);

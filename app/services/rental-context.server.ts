@@ -4,6 +4,7 @@
  */
 import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { cachedRead, type CacheContext } from "~/db/site-cache.server";
 import { unitTypes } from "~/db/schema";
 import type { CardBrand } from "~/db/schema/billing";
 import { parseAccountGlobalSettings, settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
@@ -56,15 +57,9 @@ export interface RentalContext {
  * The unit type with its location, account flags and storage software; null when there is no such
  * unit type. Reads availability once.
  */
-export async function loadRentalContext(db: Database, unitTypeId: string, now: Date): Promise<RentalContext | null> {
+export async function loadRentalContext(db: Database, unitTypeId: string, now: Date, cache: CacheContext = {}): Promise<RentalContext | null> {
   if (!/^\d{1,9}$/.test(unitTypeId)) return null;
-  // One statement for the type, its location, the account and the website's name (each rental page and
-  // action reads them; issue 22: fewer round trips in a rush).
-  const row = await db.query.unitTypes.findFirst({
-    columns: { id: true },
-    where: eq(unitTypes.id, Number(unitTypeId)),
-    with: { location: { with: { address: true, paymentTypes: true, account: { with: { websites: { columns: { websiteName: true }, limit: 1 } } } } } },
-  });
+  const row = await readRentalType(db, Number(unitTypeId), cache);
   if (!row) return null;
   const loc = row.location;
   const account = loc.account;
@@ -110,12 +105,36 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   };
 }
 
+/** The type with its location, the location's address and payment types, the account and the website's name. */
+function rentalTypeRow(db: Database, id: number) {
+  return db.query.unitTypes.findFirst({
+    columns: { id: true },
+    where: eq(unitTypes.id, id),
+    with: { location: { with: { address: true, paymentTypes: true, account: { with: { websites: { columns: { websiteName: true }, limit: 1 } } } } } },
+  });
+}
+
+/**
+ * The rows behind a rental context that only the operator changes (issue 22): one statement without
+ * the server's site cache (tests, scripts); with it, none in a rush — the rows are kept until a change
+ * drops the cache (every table read here has the `gatehouse_changed` trigger: unit_types, locations,
+ * addresses, payment_types, accounts, websites). A key per unit type that exists (the set of ids is
+ * cached too), so a visitor's made-up id adds no entry. The rows are shared: never change them.
+ * Availability is not cached here: it is read afresh on every request.
+ */
+async function readRentalType(db: Database, id: number, cache: CacheContext) {
+  if (!cache.siteCache) return rentalTypeRow(db, id);
+  const ids = await cachedRead(cache, "unitTypeIds", async () => new Set((await db.select({ id: unitTypes.id }).from(unitTypes)).map((r) => r.id)));
+  if (!ids.has(id)) return undefined;
+  return cachedRead(cache, `rentalType:${id}`, () => rentalTypeRow(db, id));
+}
+
 /**
  * The rental context of a rental or reservation page: not found when there is no such unit type, or
  * when the location hides it (is_show_only_specific_unit_types: not offered online, even by URL).
  */
-export async function requireRentalContext(db: Database, unitTypeId: string, now: Date): Promise<RentalContext> {
-  const ctx = await loadRentalContext(db, unitTypeId, now);
+export async function requireRentalContext(db: Database, unitTypeId: string, now: Date, cache: CacheContext = {}): Promise<RentalContext> {
+  const ctx = await loadRentalContext(db, unitTypeId, now, cache);
   if (!ctx) throw notFound();
   if (!ctx.offered) throw notFound(undefined, "This unit is not offered online");
   return ctx;

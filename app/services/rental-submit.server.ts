@@ -105,7 +105,11 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
     try {
       hold = await holdForDetails(db, ctx, { existing: checkout, now });
     } catch (error) {
-      if (error instanceof UnitUnavailableError) return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", phone) });
+      // A new visitor's page shows "sold out" without the form (no field to refill), so the answer is
+      // the one a visitor gets whose page already knew: the same for every loser of a rush, whose
+      // page is then rendered once (decision 330). A visitor with a checkout keeps the form, and
+      // what was typed.
+      if (error instanceof UnitUnavailableError) return fail(checkout ? submission.reply({ hideFields: HIDDEN_FIELDS }) : null, 409, { formError: rentalBlockMessage("sold_out", phone) });
       throw error;
     }
     let id: string;

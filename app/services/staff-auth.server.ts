@@ -18,7 +18,8 @@ import type { Database } from "~/db/client.server";
 import { staffInvites, staffMembers, staffRecoveryCodes, staffSessions } from "~/db/schema";
 import { RECOVERY_CODE_COUNT } from "~/domain/staff-roles";
 import { env } from "~/env.server";
-import { dummyPasswordHash, hashPassword, verifyPassword } from "~/platform/password.server";
+import { dummyPasswordHash, hashPassword, PASSWORD_CHECK_MAX_WAIT_MS, PasswordBusyError, verifyPassword } from "~/platform/password.server";
+import { PASSWORD_BUSY_MESSAGE } from "./form-outage.server";
 import { openSealed, seal, SealedBoxError } from "~/platform/sealed-box.server";
 import { recordAudit } from "./audit.server";
 import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
@@ -88,7 +89,16 @@ export async function staffPasswordStep(
   const member = await db.query.staffMembers.findFirst({
     where: and(eq(staffMembers.accountId, input.accountId), sql`lower(${staffMembers.email}) = ${email}`),
   });
-  const right = await verifyPassword(input.password, member?.passwordHash ?? dummyPasswordHash());
+  let right: boolean;
+  try {
+    right = await verifyPassword(input.password, member?.passwordHash ?? dummyPasswordHash(), { maxWaitMs: PASSWORD_CHECK_MAX_WAIT_MS });
+  } catch (error) {
+    if (!(error instanceof PasswordBusyError)) throw error;
+    // Too busy to check the password (decision 331): not a guess, so neither limit counts it.
+    await refundRateLimit(db, accountKey);
+    await refundRateLimit(db, ipKey);
+    return { ok: false, limited: true, message: PASSWORD_BUSY_MESSAGE };
+  }
   if (!member || !member.passwordHash || !member.totpSecretSealed || !right) {
     await audit(!member ? "unknown e-mail" : !member.passwordHash ? "invitation not accepted" : "wrong password", member?.id ?? null);
     return { ok: false, limited: false, message: STAFF_SIGNIN_FAILED };

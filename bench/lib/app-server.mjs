@@ -5,7 +5,9 @@ import fs from "node:fs";
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
 export async function startApp({ env, port, label = "app" }) {
-  const child = spawn("node", ["server.js"], { stdio: ["ignore", "ignore", "inherit"], env: { ...env, PORT: String(port) } });
+  // BENCH_APP_NODE_ARGS: extra node options for the app, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const nodeArgs = (env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child = spawn("node", [...nodeArgs, "server.js"], { stdio: ["ignore", "ignore", "inherit"], env: { ...env, PORT: String(port) } });
   let exited = false;
   child.on("exit", () => (exited = true));
   const kill = () => {

@@ -9,7 +9,7 @@ import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { insurancePlans, leases, locations, moveOutNotices, payments, savedCards, tenants, unitTypes, units } from "~/db/schema";
 import { ledgerEntries, type CardBrand } from "~/db/schema/billing";
-import { dummyPasswordHash, hashPassword, verifyPassword } from "~/platform/password.server";
+import { dummyPasswordHash, hashPassword, PASSWORD_CHECK_MAX_WAIT_MS, verifyPassword } from "~/platform/password.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { pickTenantContact } from "~/domain/tenant-form";
 import type { MoveInTenant, Payment, PaymentMethod, PaymentMethodInput, SavedCard, Tenant, TenantLease, Tenants } from "../port";
@@ -208,7 +208,8 @@ export function sharedTenants(db: Database, location: LocationRef, rows = tenant
         columns: { id: true, webPwHash: true },
         where: and(eq(tenants.accountId, await accountId()), sql`lower(${tenants.email}) = ${email.trim().toLowerCase()}`),
       });
-      const ok = await verifyPassword(password, row?.webPwHash ?? dummyPasswordHash());
+      // A sign-in: told "busy" (PasswordBusyError) rather than kept waiting past a proxy's timeout (decision 331).
+      const ok = await verifyPassword(password, row?.webPwHash ?? dummyPasswordHash(), { maxWaitMs: PASSWORD_CHECK_MAX_WAIT_MS });
       return row && ok ? { tenantId: String(row.id) } : null;
     },
 

@@ -1,0 +1,64 @@
+/**
+ * Pages rendered once for many answers (issue 22, docs/decisions/330-rental-form-rendered-once.md):
+ * in a rush, 999 visitors who lose the last unit get the same "sold out" page, and visitors opening
+ * the same rental form the same form; rendering each took ~2–10 ms of CPU. A render is a function of
+ * what React Router hands entry.server.tsx (the URL, the status, every route's loader and action
+ * data, the errors) and the CSP nonce, so a page whose whole data is the same as a page rendered a
+ * moment ago is that page, with this answer's own per-response pieces: the CSRF token (masked afresh
+ * for each answer) and the nonce, which are taken out of the key and put back into the HTML.
+ *
+ * Only the routes listed (the rental form: its data has the token), only what rendered without an
+ * error; an entry lives `RENDER_MEMO_TTL_MS` at most (nothing the page shows is missing from its
+ * key, the limit only bounds a clock-dependent detail and the memory), at most `MAX_ENTRIES`.
+ * Visitor-specific data (a checkout, typed values, a signed-in tenant) is part of the key, so it is
+ * never shown to anyone else: a visitor with different data is rendered.
+ */
+import type { EntryContext } from "react-router";
+
+const MEMO_ROUTES = new Set(["routes/rent"]);
+const RENDER_MEMO_TTL_MS = 5_000;
+const MAX_ENTRIES = 200;
+
+interface Rendered {
+  html: string;
+  token: string;
+  nonce: string;
+  until: number;
+}
+
+const memo = new Map<string, Rendered>();
+
+export interface MemoKey {
+  key: string;
+  token: string;
+}
+
+/** The key of a render that may be reused, or null (another route, an error, no CSRF token in the data). */
+export function renderMemoKey(request: Request, status: number, routerContext: EntryContext, nonce: string): MemoKey | null {
+  const ctx = routerContext.staticHandlerContext;
+  const leaf = ctx.matches.at(-1)?.route.id;
+  if (!leaf || !MEMO_ROUTES.has(leaf) || ctx.errors || nonce.length < 16) return null;
+  const token = (ctx.loaderData[leaf] as { csrfToken?: unknown } | undefined)?.csrfToken;
+  if (typeof token !== "string" || token.length < 22) return null;
+  const json = JSON.stringify([request.method, request.url, status, ctx.loaderData, ctx.actionData ?? null]);
+  return { key: json.split(token).join("\u0000csrf\u0000").split(nonce).join("\u0000nonce\u0000"), token };
+}
+
+/** A page rendered for the same data a moment ago, with this answer's token and nonce; or undefined. */
+export function rememberedRender(k: MemoKey, nonce: string, now = Date.now()): string | undefined {
+  const hit = memo.get(k.key);
+  if (!hit) return undefined;
+  if (hit.until <= now) {
+    memo.delete(k.key);
+    return undefined;
+  }
+  return hit.html.split(hit.token).join(k.token).split(hit.nonce).join(nonce);
+}
+
+export function rememberRender(k: MemoKey, html: string, nonce: string, now = Date.now()): void {
+  if (memo.size >= MAX_ENTRIES) {
+    for (const [key, entry] of memo) if (entry.until <= now) memo.delete(key);
+    if (memo.size >= MAX_ENTRIES) memo.delete(memo.keys().next().value!);
+  }
+  memo.set(k.key, { html, token: k.token, nonce, until: now + RENDER_MEMO_TTL_MS });
+}

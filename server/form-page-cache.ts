@@ -1,0 +1,93 @@
+/**
+ * The rental form as a new visitor first sees it, rendered once and sent to many (issue 22,
+ * docs/decisions/330-rental-form-rendered-once.md). In a rush, 1,000 visitors open the same rental
+ * form within seconds; each render cost ~10 ms of CPU, so the last one waited for 10 s of renders.
+ *
+ * What is kept, and for whom:
+ * - Only the answer to a GET of `/rent/{id}` exactly (no query string: the first step) from a
+ *   visitor who sends NO cookie at all (no session, no checkout, no CSRF cookie, no preview): the page
+ *   is then the same for every such visitor except its per-response pieces — the CSRF token (a fresh
+ *   one per visitor, with its cookie) and the CSP nonce. Those are filled in afresh for each answer
+ *   (the kept copy's token and nonce are random 22+ character strings, replaced wherever they occur).
+ * - Only a 200 with a CSRF field and its Set-Cookie (a page that sets no token is not this page).
+ * - This is not the public page cache: the answer stays `no-store`, each answer has its own token
+ *   and cookie, and nothing per visitor is kept (a visitor with any cookie is always rendered).
+ *
+ * How long: dropped whole with the page and site caches (a write of this process, the database's
+ * change notification: a hold or a sale changes availability), and each copy ends after
+ * `FORM_PAGE_TTL_MS`, at the next whole minute, and when the next hold or reservation runs out, like
+ * a public page — so "sold out" shows as soon as the other pages show it.
+ */
+
+export interface KeptFormPage {
+  status: number;
+  /** The answer's headers except Set-Cookie (the CSRF cookie is each visitor's own). */
+  headers: Array<[string, string]>;
+  html: string;
+  /** The CSRF field value and the CSP nonce this copy was rendered with. */
+  token: string;
+  nonce: string;
+  validUntil: number;
+}
+
+/** How long a kept form lives at most (it is also dropped by every change). */
+export const FORM_PAGE_TTL_MS = 5_000;
+/** At most this many forms (one per unit type asked for). */
+const MAX_FORM_PAGES = 500;
+const FORM_PATH = /^\/rent\/\d{1,9}$/;
+
+export class FormPageCache {
+  generation = 0;
+  hits = 0;
+  private entries = new Map<string, KeptFormPage>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get(key: string): KeptFormPage | undefined {
+    const page = this.entries.get(key);
+    if (!page) return undefined;
+    if (page.validUntil <= this.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return page;
+  }
+
+  /** Keeps a page rendered while `generation` was current (a render that overlapped a change is not kept). */
+  set(key: string, generation: number, page: Omit<KeptFormPage, "validUntil">, nextChange: number | null): void {
+    if (generation !== this.generation) return;
+    if (this.entries.size >= MAX_FORM_PAGES && !this.entries.has(key)) return;
+    const now = this.now();
+    const nextMinute = Math.floor(now / 60_000 + 1) * 60_000;
+    this.entries.set(key, { ...page, validUntil: Math.min(now + FORM_PAGE_TTL_MS, nextMinute, nextChange ?? Number.POSITIVE_INFINITY) });
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
+
+/** The key of a request whose answer may be a kept form (see above), or null. */
+export function formPageKey(req: { method: string; originalUrl: string; headers: { cookie?: string; host?: string } }): string | null {
+  if (req.method !== "GET") return null;
+  if (req.headers.cookie !== undefined) return null;
+  if (!FORM_PATH.test(req.originalUrl)) return null;
+  return `${req.headers.host ?? ""} ${req.originalUrl}`;
+}
+
+/** The CSRF field's value in a rendered form, or null. */
+export function csrfFieldValue(html: string, field: string): string | null {
+  const input = new RegExp(`<input[^>]*name="${field}"[^>]*>`).exec(html)?.[0];
+  const value = input ? /value="([A-Za-z0-9_-]{22,})"/.exec(input)?.[1] : undefined;
+  return value ?? null;
+}
+
+/** A kept page with this answer's own token and nonce. */
+export function fillFormPage(page: KeptFormPage, token: string, nonce: string): string {
+  return page.html.split(page.token).join(token).split(page.nonce).join(nonce);
+}

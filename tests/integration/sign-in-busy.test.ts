@@ -1,0 +1,71 @@
+/**
+ * Sign-ins in a rush (issue 22, decision 331): a sign-in whose password check would wait longer than
+ * PASSWORD_CHECK_MAX_WAIT_MS for a hashing thread is answered at once with the form, the e-mail kept
+ * (not the password), "try again in a moment", 429 with Retry-After — never a 5xx — and the rate
+ * limits do not count it. Once the threads are free, the same sign-in works.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { like } from "drizzle-orm";
+import type { DatabaseHandle } from "~/db/client.server";
+import { rateLimitHits } from "~/db/schema";
+import { PasswordWorkers } from "~/platform/password-workers.server";
+import { CSRF_FIELD } from "~/services/csrf.server";
+import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
+import { createTenantWithLease } from "~/services/portal-demo.server";
+import { action as loginAction, loader as loginLoader } from "~/routes/customer-portal.login";
+import { createTestDatabase } from "./db";
+import { callRoute } from "./route-helpers";
+
+let handle: DatabaseHandle;
+let workers: PasswordWorkers;
+const slot = globalThis as unknown as { __gatehousePasswordWorkers?: PasswordWorkers };
+let before: PasswordWorkers | undefined;
+
+beforeAll(async () => {
+  handle = await createTestDatabase();
+  // The process's password threads, replaced by one thread of this test's own.
+  before = slot.__gatehousePasswordWorkers;
+  workers = new PasswordWorkers(1);
+  slot.__gatehousePasswordWorkers = workers;
+});
+afterAll(async () => {
+  await workers?.close();
+  slot.__gatehousePasswordWorkers = before;
+  await handle?.close();
+});
+
+async function submit(email: string, password: string, ip: string) {
+  const page = await callRoute<{ csrfToken: string }>(loginLoader, handle.db, "/customer-portal/login");
+  const cookie = page.headers.get("Set-Cookie")!.split(";")[0]!;
+  const body = new URLSearchParams({ email, password, redirectTo: "/customer-portal", [CSRF_FIELD]: page.data.csrfToken });
+  return callRoute<{ result: { initialValue?: Record<string, unknown>; error?: Record<string, string[]> } }>(loginAction, handle.db, "/customer-portal/login", {
+    init: { method: "POST", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
+    clientIp: ip,
+  });
+}
+
+describe("a sign-in while the hashing threads are busy (decision 331)", () => {
+  it("is told to try again in a moment (429, e-mail kept, no limit counted); when the threads are free it signs in", async () => {
+    const email = `busy-${Date.now()}@example.com`;
+    await createTenantWithLease(handle.db, { email, password: "secret1", now: new Date(), withInsurance: false });
+    // The one thread busy with a long queue of checks that have no bound, each said to take a minute.
+    const hash = await workers.hash("x", 12);
+    workers.averageMs = 60_000;
+    const queued = Array.from({ length: 5 }, () => workers.compare("x", hash).catch(() => false));
+
+    const busy = await submit(email, "secret1", "198.18.20.1");
+    expect(busy.status).toBe(429);
+    expect(busy.headers.get("Retry-After")).toBe("5");
+    expect(busy.data.result.error?.[""]).toEqual([PASSWORD_BUSY_MESSAGE]);
+    expect(busy.data.result.initialValue?.email).toBe(email);
+    expect(busy.data.result.initialValue?.password).toBeUndefined();
+    // Not a guess: neither the account's nor the address's limit counts it.
+    const hits = await handle.db.select().from(rateLimitHits).where(like(rateLimitHits.key, "signin:%"));
+    expect(hits.filter((h) => h.count > 0)).toEqual([]);
+
+    await Promise.all(queued);
+    workers.averageMs = 100;
+    const ok = await submit(email, "secret1", "198.18.20.1");
+    expect(ok.status).toBe(303);
+  });
+});
