@@ -10,7 +10,7 @@ import { ConfigError, env, loadEnv } from "~/env.server";
 describe("a bad value", () => {
   it.each([
     ["DB_POOL_SIZE", "abc", "DB_POOL_SIZE must be a whole number of connections (0 or more)"],
-    ["PAYMENT_GATEWAY", "foo", "PAYMENT_GATEWAY must be test (a demonstration, no real card is charged) or none"],
+    ["PAYMENT_GATEWAY", "foo", "PAYMENT_GATEWAY must be stripe (Stripe, with STRIPE_SECRET_KEY), test (a demonstration, no real card is charged) or none"],
     ["PASSWORD_HASH_THREADS", "32", "PASSWORD_HASH_THREADS must be a whole number of threads (1–16)"],
     ["PORT", "80a", "PORT must be a port number (0–65535)"],
     ["HTTPS", "no", "HTTPS must be true or false"],
@@ -89,7 +89,7 @@ describe("at start-up", () => {
 
   it("a command (npm run db:migrate): message, exit 1, nothing done", () => {
     const r = run(["scripts/db-migrate.ts"], { PAYMENT_GATEWAY: "foo" });
-    expect(r.stderr).toContain("Gatehouse cannot start: PAYMENT_GATEWAY must be test");
+    expect(r.stderr).toContain("Gatehouse cannot start: PAYMENT_GATEWAY must be stripe");
     expect(r.status).toBe(1);
     expect(r.stdout).not.toContain("Migrations applied");
   }, 60_000);
