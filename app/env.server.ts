@@ -281,7 +281,7 @@ export function env(): Env {
 
 /**
  * Why the server must not start with this payment gateway setting, or null (docs/decisions/200): in
- * production PAYMENT_GATEWAY must be chosen (stripe, or none), because the test gateway
+ * production PAYMENT_GATEWAY must be chosen (stripe, or none), never the test gateway,
  * which approves the public test card 4242 4242 4242 4242 and takes no money.
  */
 export function paymentGatewayProblem(
