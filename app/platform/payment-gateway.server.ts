@@ -338,7 +338,7 @@ export function hostedFieldsCspSources(): { scriptSrc: string[]; connectSrc: str
 }
 
 /** Where the card pages load Stripe.js from: Stripe's own address, exactly (or a test's stand-in, STRIPE_JS_URL). */
-export const STRIPE_JS_URL = "https://js.stripe.com/v3/";
+const STRIPE_JS_URL = "https://js.stripe.com/v3/";
 
 /**
  * What a card page with Stripe's hosted fields gives the browser (decision 390): the publishable key
