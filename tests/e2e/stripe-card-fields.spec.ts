@@ -127,6 +127,15 @@ const succeeded = () => fake.control.objects("payment_intent").filter((pi) => pi
 
 test("a rental through Stripe's card fields: a declined card is told beside the field and rents nothing; a good card rents", async ({ page }, testInfo) => {
   const ours = recordOurRequests(page);
+  // The page's CSP lets Stripe.js (the stand-in), its frame and its API in: no violation, no console error.
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error" && !/status of 402/.test(message.text())) problems.push(`console error: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
+  await page.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (e) => console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`));
+  });
   const email = `stripe-js.${testInfo.project.name}.${Date.now()}@example.com`;
   await rentUpToCard(page, await rentalPath(page), { email, password: "Tidy-Unit-42" });
   await expect(page).toHaveURL(/step=pay/);
@@ -171,6 +180,7 @@ test("a rental through Stripe's card fields: a declined card is told beside the 
   expect(payPosts.length).toBe(2);
   for (const post of payPosts) expect(new URLSearchParams(post.postData() ?? "").get("payment_token")).toMatch(/^pm_/);
   expectNoCardData(ours);
+  expect(problems).toEqual([]);
 });
 
 test("portal pay with a new card through Stripe's card fields", async ({ page }, testInfo) => {
