@@ -23,7 +23,7 @@ const PORT = SERVERS.port + 50;
 const BASE = `http://localhost:${PORT}`;
 const WEBHOOK_SECRET = "whsec_e2e_stripe_card_fields";
 const CVC = "739";
-const CARDS = { visa: "4242424242424242", declined: "4000000000000002" };
+const CARDS = { visa: "4242424242424242", declined: "4000000000000002", mastercard: "5555555555554444" };
 
 let fake: RunningStripeFake;
 let server: ChildProcess | undefined;
@@ -199,11 +199,21 @@ test("portal pay with a new card through Stripe's card fields", async ({ page },
   await expectOnlyStripeJs(page);
   await page.getByLabel("Another amount").check();
   await page.getByLabel("Other amount in dollars").fill("10.00");
-  await fillStripeCard(page, "4242 4242 4242 4242");
+  // The rental's autopay (pre-checked) saved its card at Stripe; this payment uses a new one.
+  await expect(page.getByRole("radio", { name: /^Saved card: Visa ending 4242/ })).toBeChecked();
+  await page.getByRole("radio", { name: "A new card (enter it below)" }).check();
+  await fillStripeCard(page, "5555 5555 5555 4444");
   await page.getByRole("button", { name: "Pay now" }).click();
   await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
   await expect(page.getByTestId("receipt-amount")).toHaveText("$10.00");
+  await expect(page.getByText(/^Master ?Card ending 4444$/i)).toBeVisible();
   const paid = succeeded().filter((pi) => pi.amount === 1000);
   expect(paid.length).toBeGreaterThanOrEqual(1);
+  // What our server received: the new card's PaymentMethod id, no card.
+  const payPost = ours.filter((r) => r.method() === "POST" && /\/customer-portal\/units\/\d+\/pay$/.test(r.url()));
+  expect(payPost.length).toBe(1);
+  const sent = new URLSearchParams(payPost[0]!.postData() ?? "");
+  expect(sent.get("payment_method")).toBe("new");
+  expect(sent.get("payment_token")).toMatch(/^pm_/);
   expectNoCardData(ours);
 });
