@@ -23,7 +23,7 @@ const PORT = SERVERS.port + 50;
 const BASE = `http://localhost:${PORT}`;
 const WEBHOOK_SECRET = "whsec_e2e_stripe_card_fields";
 const CVC = "739";
-const CARDS = { visa: "4242424242424242", declined: "4000000000000002", mastercard: "5555555555554444" };
+const CARDS = { visa: "4242424242424242", declined: "4000000000000002", mastercard: "5555555555554444", visaDebit: "4000056655665556" };
 
 let fake: RunningStripeFake;
 let server: ChildProcess | undefined;
@@ -183,7 +183,7 @@ test("a rental through Stripe's card fields: a declined card is told beside the 
   expect(problems).toEqual([]);
 });
 
-test("portal pay with a new card through Stripe's card fields", async ({ page }, testInfo) => {
+test("portal pay and autopay with a new card through Stripe's card fields", async ({ page }, testInfo) => {
   const ours = recordOurRequests(page);
   const email = `stripe-js-portal.${testInfo.project.name}.${Date.now()}@example.com`;
   // The tenant rents through Stripe's fields (the demo tenant hook pays with a card number, which a Stripe location refuses).
@@ -215,5 +215,17 @@ test("portal pay with a new card through Stripe's card fields", async ({ page },
   const sent = new URLSearchParams(payPost[0]!.postData() ?? "");
   expect(sent.get("payment_method")).toBe("new");
   expect(sent.get("payment_token")).toMatch(/^pm_/);
+
+  // Autopay: a new card through Stripe's fields, set up at Stripe (a SetupIntent) for the billing run.
+  const leasePath = /\/customer-portal\/units\/\d+/.exec(payPost[0]!.url())![0];
+  await page.goto(`${leasePath}/autopay`);
+  await expect(page.getByRole("heading", { name: "Change the autopay card" })).toBeVisible();
+  await expectOnlyStripeJs(page);
+  await page.getByRole("radio", { name: "A new card (enter it below)" }).check();
+  await fillStripeCard(page, "4000 0566 5566 5556");
+  await page.getByLabel("I have read and agree to the autopay terms").check();
+  await page.getByRole("button", { name: "Use this card for autopay" }).click();
+  await expect(page.getByTestId("autopay")).toHaveText("On — Visa ending 5556");
+  expect(fake.control.objects("setup_intent").filter((si) => si.status === "succeeded").length).toBeGreaterThanOrEqual(1);
   expectNoCardData(ours);
 });
