@@ -94,6 +94,8 @@ export const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optional(z.string().regex(/^whsec_\S+$/, { error: "STRIPE_WEBHOOK_SECRET must be a webhook signing secret (whsec_…)" })),
   /** Tests: the Stripe API's address (the fake, http://127.0.0.1:PORT). Unset: https://api.stripe.com. Only with a test key. */
   STRIPE_API_BASE: optional(z.url({ protocol: /^https?$/, error: "STRIPE_API_BASE must be an http(s) URL, like http://127.0.0.1:12111" })),
+  /** Tests: where the card pages load Stripe.js from (the fake's stand-in, http://127.0.0.1:PORT/v3/). Unset: https://js.stripe.com/v3/. Only with a test key. */
+  STRIPE_JS_URL: optional(z.url({ protocol: /^https?$/, error: "STRIPE_JS_URL must be an http(s) URL, like http://127.0.0.1:12111/v3/" })),
   /** Fault tests: every new charge of the test gateway is appended to this file as a JSON line. */
   PAYMENT_GATEWAY_LOG: optional(z.string()),
   PASSWORD_HASH_THREADS: whole("PASSWORD_HASH_THREADS", 1, 16, "a whole number of threads"),
@@ -285,13 +287,14 @@ export function env(): Env {
  * which approves the public test card 4242 4242 4242 4242 and takes no money.
  */
 export function paymentGatewayProblem(
-  e: Pick<Env, "NODE_ENV" | "PAYMENT_GATEWAY"> & Partial<Pick<Env, "PAYMENT_GATEWAY_LOCATIONS" | "STRIPE_SECRET_KEY" | "STRIPE_PUBLISHABLE_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_BASE">>,
+  e: Pick<Env, "NODE_ENV" | "PAYMENT_GATEWAY"> & Partial<Pick<Env, "PAYMENT_GATEWAY_LOCATIONS" | "STRIPE_SECRET_KEY" | "STRIPE_PUBLISHABLE_KEY" | "STRIPE_WEBHOOK_SECRET" | "STRIPE_API_BASE" | "STRIPE_JS_URL">>,
 ): string | null {
   const perLocation = Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {});
   if (e.PAYMENT_GATEWAY === "stripe" || perLocation.includes("stripe")) {
     const missing = (["STRIPE_SECRET_KEY", ...(e.NODE_ENV === "production" ? (["STRIPE_PUBLISHABLE_KEY", "STRIPE_WEBHOOK_SECRET"] as const) : [])] as const).filter((k) => !e[k]);
     if (missing.length) return `Stripe is chosen as a payment gateway but ${missing.join(" and ")} ${missing.length > 1 ? "are" : "is"} not set (see docs/payments.md).`;
     if (e.STRIPE_API_BASE && !/^(sk|rk)_test_/.test(e.STRIPE_SECRET_KEY ?? "")) return "STRIPE_API_BASE (a stand-in for Stripe's API) is only accepted with a test key (sk_test_…): a live key goes to api.stripe.com only.";
+    if (e.STRIPE_JS_URL && (!/^(sk|rk)_test_/.test(e.STRIPE_SECRET_KEY ?? "") || /^pk_live_/.test(e.STRIPE_PUBLISHABLE_KEY ?? ""))) return "STRIPE_JS_URL (a stand-in for Stripe.js) is only accepted with test keys (sk_test_…, pk_test_…): live card pages load https://js.stripe.com/v3/ only.";
   }
   if (e.NODE_ENV === "production" && perLocation.includes("test") && e.PAYMENT_GATEWAY !== "test") {
     return "PAYMENT_GATEWAY_LOCATIONS gives a location the test gateway, which charges nothing: production uses it only on a demonstration site (PAYMENT_GATEWAY=test).";

@@ -17,6 +17,7 @@ import appCss from "~/styles/app.css?url";
 import { readSiteLayout } from "~/db/queries/cached-reads.server";
 import { getSite } from "~/services/site-context.server";
 import { publicOrigin } from "~/services/site-origin.server";
+import { hostedFieldsClientConfig } from "~/platform/payment-gateway.server";
 import { globalStylesToCss } from "~/domain/website-settings";
 import { SiteHeader, SiteFooter } from "~/components/site-chrome";
 import { ErrorPage } from "~/components/error-page";
@@ -37,7 +38,7 @@ export const links: LinksFunction = () => [
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   // The back office (issue 23) draws its own layout: none of the site's header, footer or operator code.
-  if (context.consolePage === true) return data({ site: null, isStaging: false, globalCss: "", preview: null });
+  if (context.consolePage === true) return data({ site: null, isStaging: false, globalCss: "", preview: null, hostedFields: null });
   const known = await getSite(context);
   const layout = await readSiteLayout(context, known);
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
@@ -59,7 +60,9 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const isStaging = isStagingHost(new URL(request.url).host, known?.website.stagingDomain);
   // Preview mode (decision 315): the server renders this page with the draft applied; the banner says so.
   const preview = context.preview ?? null;
-  return data({ site, isStaging, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "", preview });
+  // Payment pages: Stripe.js's address and the publishable key, for a form with Stripe's fields (decision 390).
+  const hostedFields = context.paymentPage === true ? hostedFieldsClientConfig() : null;
+  return data({ site, isStaging, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "", preview, hostedFields });
 }
 
 /**

@@ -1,9 +1,13 @@
+import { useId } from "react";
+import { useRouteLoaderData } from "react-router";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
 import type { CardBrand } from "~/db/schema/billing";
 import { acceptedCardsText } from "~/domain/accepted-cards";
 import { ALL_CARD_BRANDS, expiryYears, type YearMonth } from "~/domain/card-schema";
 import { CardBrandBadges } from "./card-brands";
 import { Field } from "./form";
+import { useNonce } from "./nonce";
+import stripeCardFieldsScript from "./stripe-card-fields.js?raw";
 
 type F = FieldMetadata<string | undefined>;
 
@@ -127,23 +131,58 @@ export function DemonstrationNotice() {
 /**
  * The card fields of a location whose processor hosts them (Stripe, decision 383). Without
  * JavaScript the form's button goes to the processor's own payment page and comes back; the card
- * number never reaches our server either way. `payment_token` is where the processor's fields, when
- * mounted, put what they post back (a PaymentMethod id).
+ * number never reaches our server either way. With it (decision 390), Stripe.js (its address and the
+ * publishable key from the root loader, payment pages only) and our small script mount Stripe's card
+ * Element in the labelled group and put the PaymentMethod id in `payment_token` before the form is
+ * sent. Stripe's messages, and `error` (the server's answer, e.g. a decline), are announced beside it.
  */
 export function HostedCardFields({
   legend = "Card details",
   note = "You will enter your card on our payment processor\u2019s secure page (Stripe). We never see or keep your card number.",
+  error,
 }: {
   legend?: string;
   note?: string;
+  error?: string | null;
 }) {
+  const config = useRouteLoaderData<{ hostedFields?: { publishableKey: string; jsUrl: string } | null }>("root")?.hostedFields ?? null;
+  const nonce = useNonce();
+  const id = useId().replace(/[^\w-]/g, "");
   return (
     <fieldset className="card-fields card-fields--hosted">
       <legend>{legend}</legend>
-      <p className="card-fields__hosted-note">{note}</p>
-      <div className="card-fields__element" data-payment-element="" />
+      <p className="card-fields__hosted-note" data-js-note={JS_NOTE}>
+        {note}
+      </p>
+      <div className="field" data-hosted-fields="" hidden>
+        <span id={`card-${id}-label`} className="field__label">
+          Card number, expiry date and security code
+        </span>
+        <div
+          id={`card-${id}`}
+          className="card-fields__element"
+          role="group"
+          aria-labelledby={`card-${id}-label`}
+          aria-describedby={`card-${id}-error`}
+          data-payment-element=""
+          data-error-id={`card-${id}-error`}
+          {...(config ? { "data-stripe-key": config.publishableKey } : {})}
+        />
+      </div>
+      <p id={`card-${id}-error`} className="field__errors card-fields__error" role="alert">
+        {error ?? ""}
+      </p>
       <input type="hidden" name="payment_token" defaultValue="" />
       <input type="hidden" name="hosted_fields" value="1" />
+      {config ? (
+        <>
+          <script src={config.jsUrl} nonce={nonce} />
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: stripeCardFieldsScript }} />
+        </>
+      ) : null}
     </fieldset>
   );
 }
+
+/** The note once Stripe's fields are on the page (the script swaps it in). */
+const JS_NOTE = "Enter your card in our payment processor\u2019s secure form (Stripe) below. We never see or keep your card number.";

@@ -322,14 +322,32 @@ export function hostedFieldsCspSources(): { scriptSrc: string[]; connectSrc: str
   const e = env();
   const stripe = e.PAYMENT_GATEWAY === "stripe" || Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {}).includes("stripe");
   if (!stripe) return { scriptSrc: [], connectSrc: [], frameSrc: [], formAction: [] };
+  // A stand-in for Stripe.js (STRIPE_JS_URL, tests) draws its frames and calls its API on its own origin.
+  const js = e.STRIPE_JS_URL ? [new URL(e.STRIPE_JS_URL).origin] : [];
+  const merge = (...lists: string[][]) => [...new Set(lists.flat())];
   if (e.STRIPE_API_BASE) {
     const origin = new URL(e.STRIPE_API_BASE).origin;
-    return { scriptSrc: [origin], connectSrc: [origin], frameSrc: [origin], formAction: [origin] };
+    return { scriptSrc: merge([origin], js), connectSrc: merge([origin], js), frameSrc: merge([origin], js), formAction: [origin] };
   }
   return {
-    scriptSrc: ["https://js.stripe.com"],
-    connectSrc: ["https://api.stripe.com"],
-    frameSrc: ["https://js.stripe.com", "https://hooks.stripe.com"],
+    scriptSrc: js.length ? js : ["https://js.stripe.com"],
+    connectSrc: merge(["https://api.stripe.com"], js),
+    frameSrc: js.length ? merge(js, ["https://hooks.stripe.com"]) : ["https://js.stripe.com", "https://hooks.stripe.com"],
     formAction: ["https://checkout.stripe.com"],
   };
+}
+
+/** Where the card pages load Stripe.js from: Stripe's own address, exactly (or a test's stand-in, STRIPE_JS_URL). */
+const STRIPE_JS_URL = "https://js.stripe.com/v3/";
+
+/**
+ * What a card page with Stripe's hosted fields gives the browser (decision 390): the publishable key
+ * and the Stripe.js address. Null where no location uses Stripe or no publishable key is set (the
+ * forms then work as without JavaScript: Checkout on the rental, a message on the portal's pages).
+ */
+export function hostedFieldsClientConfig(): { publishableKey: string; jsUrl: string } | null {
+  const e = env();
+  const stripe = e.PAYMENT_GATEWAY === "stripe" || Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {}).includes("stripe");
+  if (!stripe || !e.STRIPE_PUBLISHABLE_KEY) return null;
+  return { publishableKey: e.STRIPE_PUBLISHABLE_KEY, jsUrl: e.STRIPE_JS_URL ?? STRIPE_JS_URL };
 }

@@ -133,7 +133,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
           <div className="checkout__layout">
             <div className="checkout__main">
               <h2 className="checkout__step-title">{STEP_LABELS[d.view.step]}</h2>
-              {actionData?.formError && !actionData.result ? (
+              {actionData?.formError && !actionData.result && !(d.view.step === "pay" && d.view.hosted) ? (
                 <div className="alert alert--error" role="alert">
                   <p>{actionData.formError}</p>
                 </div>
@@ -425,7 +425,8 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
       {view.hosted ? (
-        <HostedCardFields />
+        // The server's answer (a decline, a busy card) beside Stripe's card field (decision 390).
+        <HostedCardFields error={actionData?.result ? null : actionData?.formError} />
       ) : (
         <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} demonstration={view.demonstration} />
       )}

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawnSync } from "node:child_process";
 import { paymentGatewayProblem } from "~/env.server";
-import { configuredPaymentGateway, hostedFieldsCspSources, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payment-gateway.server";
+import { configuredPaymentGateway, hostedFieldsClientConfig, hostedFieldsCspSources, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payment-gateway.server";
 
 // Issue 19 item 1 (decision 200): production never charges through the test gateway by default.
 afterEach(() => setPaymentGatewayNameForTests(null));
@@ -81,6 +81,10 @@ describe("PAYMENT_GATEWAY=stripe and PAYMENT_GATEWAY_LOCATIONS", () => {
     [{ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe", ...keys }, null],
     [{ NODE_ENV: "production", PAYMENT_GATEWAY: "none", PAYMENT_GATEWAY_LOCATIONS: "3=stripe,7=none", ...keys }, null],
     [{ NODE_ENV: "test", PAYMENT_GATEWAY: "stripe", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_API_BASE: "http://127.0.0.1:9" }, null],
+    // Decision 390: a stand-in for Stripe.js only with test keys; live card pages load js.stripe.com only.
+    [{ NODE_ENV: "production", PAYMENT_GATEWAY: "stripe", ...keys, STRIPE_JS_URL: "http://127.0.0.1:9/v3/" }, "STRIPE_JS_URL (a stand-in for Stripe.js) is only accepted with test keys"],
+    [{ NODE_ENV: "test", PAYMENT_GATEWAY: "stripe", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_live_abc", STRIPE_JS_URL: "http://127.0.0.1:9/v3/" }, "only accepted with test keys"],
+    [{ NODE_ENV: "test", PAYMENT_GATEWAY: "stripe", STRIPE_SECRET_KEY: "sk_test_abc", STRIPE_PUBLISHABLE_KEY: "pk_test_abc", STRIPE_JS_URL: "http://127.0.0.1:9/v3/" }, null],
   ] as const)("%j", (e, problem) => {
     const r = start(e);
     if (problem === null) {
@@ -129,5 +133,25 @@ describe("the payment pages' CSP with Stripe (decision 383)", () => {
     vi.stubEnv("STRIPE_SECRET_KEY", "sk_test_x");
     vi.stubEnv("STRIPE_API_BASE", "http://127.0.0.1:4610/");
     expect(hostedFieldsCspSources().formAction).toEqual(["http://127.0.0.1:4610"]);
+  });
+
+  it("Stripe.js's address and the publishable key for the card pages (decision 390): js.stripe.com/v3/ exactly, or the test's stand-in", () => {
+    vi.stubEnv("PAYMENT_GATEWAY", "test");
+    vi.stubEnv("STRIPE_PUBLISHABLE_KEY", "pk_live_x");
+    expect(hostedFieldsClientConfig()).toBeNull();
+    vi.stubEnv("PAYMENT_GATEWAY_LOCATIONS", "3=stripe");
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_live_x");
+    expect(hostedFieldsClientConfig()).toEqual({ publishableKey: "pk_live_x", jsUrl: "https://js.stripe.com/v3/" });
+    vi.stubEnv("STRIPE_SECRET_KEY", "sk_test_x");
+    vi.stubEnv("STRIPE_PUBLISHABLE_KEY", "pk_test_x");
+    vi.stubEnv("STRIPE_JS_URL", "http://127.0.0.1:4611/v3/");
+    expect(hostedFieldsClientConfig()).toEqual({ publishableKey: "pk_test_x", jsUrl: "http://127.0.0.1:4611/v3/" });
+    // The stand-in's origin serves its frames and its API calls: the CSP lets exactly that origin in.
+    expect(hostedFieldsCspSources()).toEqual({
+      scriptSrc: ["http://127.0.0.1:4611"],
+      connectSrc: ["https://api.stripe.com", "http://127.0.0.1:4611"],
+      frameSrc: ["http://127.0.0.1:4611", "https://hooks.stripe.com"],
+      formAction: ["https://checkout.stripe.com"],
+    });
   });
 });
