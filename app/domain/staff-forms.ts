@@ -45,3 +45,11 @@ export const staffAccessSchema = z.object({ staffId: memberId, ...accessFields }
 /** End a member's sessions, disable or re-enable them (hidden fields and the button). */
 export const staffMemberActionSchema = z.object({ staffId: memberId, intent: z.enum(["sessions", "disable", "enable"], { error: "Choose an action." }) });
 
+/**
+ * The security page's forms: remove a passkey (hidden fields) or add one (its name, and the
+ * authenticator's answer the page's script fills in; the service checks that answer).
+ */
+export const passkeyFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("remove"), passkeyId: z.number().int().positive() }),
+  z.object({ intent: z.literal("add"), name: z.string().trim().max(60, "The name can be at most 60 characters.").default(""), response: z.string().optional() }),
+]);
