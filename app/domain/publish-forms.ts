@@ -31,3 +31,11 @@ export const changesetActionSchema = z.object({
   changesetId,
 });
 
+/** "Revert" beside a field of an audited change (hidden fields: the event and the field's name). */
+export const revertFieldSchema = z.object({
+  eventId: z.number().int().positive(),
+  field: z
+    .string()
+    .trim()
+    .transform((f) => f.slice(0, 100)),
+});
