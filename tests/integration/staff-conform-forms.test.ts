@@ -13,6 +13,7 @@ import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { action as staffAction } from "~/routes/admin.staff";
 import { action as reauthAction } from "~/routes/admin.reauth";
 import { action as securityAction } from "~/routes/admin.security";
+import { action as changesAction } from "~/routes/admin.changes";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
 import { signedInStaffMember } from "./staff-fixtures";
@@ -125,5 +126,24 @@ describe("re-authentication and passkey name", () => {
     const missing = await post<{ message?: string }>(securityAction, "/admin/security", member.cookie, [["intent", "other"]]);
     expect(missing.status).toBe(400);
     expect(missing.data.message).toBe("Something was missing from the form. Please try again.");
+  });
+});
+
+describe("scheduling a publish", () => {
+  it("a malformed date and time are answered beside each field by the form's schema, kept as typed", async () => {
+    const owner = await signedInStaffMember(handle.db, { accountId, role: "owner" });
+    const res = await post<{ form: string; errors: Record<string, string>; values: Record<string, string>; result: Reply }>(changesAction, "/admin/changes", owner.cookie, [
+      ["intent", "schedule"],
+      ["changesetId", "1"],
+      ["date", "2030-02-30"],
+      ["time", "25:00"],
+      ["timeZone", "America/New_York"],
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.data.form).toBe("schedule");
+    expect(res.data.errors.date).toBe("Enter a date as YYYY-MM-DD, for example 2025-12-01.");
+    expect(res.data.errors.time).toBe("Enter a time as HH:MM, for example 00:00.");
+    expect(res.data.values.date).toBe("2030-02-30");
+    expect(res.data.result.error?.time?.[0]).toBe("Enter a time as HH:MM, for example 00:00.");
   });
 });
