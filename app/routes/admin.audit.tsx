@@ -1,3 +1,4 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { GONE_OR_OUT_OF_SCOPE } from "~/services/http.server";
 import type { Route } from "./+types/admin.audit";
@@ -5,6 +6,7 @@ import { adminMeta, CsrfInput, FormMessage } from "~/components/admin/console";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { countPublishAction } from "~/services/changeset-publish.server";
+import { revertFieldSchema } from "~/domain/publish-forms";
 import { revertableFields, revertAuditedField } from "~/services/changes-page.server";
 import { AUDIT_PAGE_SIZE, auditFilterQuery, parseAuditFilter, type AuditFilterErrors } from "~/domain/audit-filter";
 import { auditFilterChoices, auditTimeZone, listAuditEvents } from "~/services/audit-trail.server";
@@ -57,11 +59,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const now = clockNow();
   requireFreshFactor(staff, request, now);
   const eventId = Number(form.get("eventId"));
-  const field = String(form.get("field") ?? "").slice(0, 100);
-  const key = `${eventId}:${field}`;
+  const key = `${eventId}:${String(form.get("field") ?? "").slice(0, 100)}`;
   const limit = await countPublishAction(context.db, staff, now);
   if (!limit.allowed) return data({ key, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.` }, { status: 429, headers: consoleHeaders() });
-  if (!Number.isSafeInteger(eventId) || eventId <= 0) return data({ key, message: "That change cannot be reverted from here." }, { status: GONE_OR_OUT_OF_SCOPE, headers: consoleHeaders() });
+  // Conform + the form's schema on the server (hidden fields only: nothing for the browser to check).
+  const submission = parseWithZod(form, { schema: revertFieldSchema });
+  if (submission.status !== "success") return data({ key, message: "That change cannot be reverted from here." }, { status: GONE_OR_OUT_OF_SCOPE, headers: consoleHeaders() });
+  const { field } = submission.value;
   const result = await revertAuditedField(context.db, staff, { eventId, field });
   if (result.ok) {
     const back = new URL(request.url);

@@ -1,6 +1,9 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.changes";
 import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
+import { changesetActionSchema, NO_DRAFT_MESSAGE, scheduleSchema } from "~/domain/publish-forms";
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
@@ -37,7 +40,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type Errors = Partial<Record<"date" | "time" | "timeZone" | "form", string>>;
-const answer = (form: string, errors: Errors, values: Record<string, string>, status: number) => data({ form, errors, values }, { status, headers: consoleHeaders() });
+const answer = (form: string, errors: Errors, values: Record<string, string>, status: number, result: SubmissionResult<string[]> | null = null) => data({ form, errors, values, result }, { status, headers: consoleHeaders() });
+const firstErrors = (error: Record<string, string[] | null> | null | undefined): Errors => {
+  const errors: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(error ?? {})) if (messages?.[0]) errors[field] ??= messages[0];
+  return errors;
+};
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -50,33 +58,35 @@ export async function action({ request, context }: Route.ActionArgs) {
   const values = { date: String(form.get("date") ?? "").slice(0, 20), time: String(form.get("time") ?? "").slice(0, 10), timeZone: String(form.get("timeZone") ?? "").slice(0, 80) };
   const limit = await countPublishAction(context.db, staff, now);
   if (!limit.allowed) return answer(intent, { form: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.` }, values, 429);
-  if (!Number.isInteger(changesetId) || changesetId <= 0) return answer(intent, { form: "There is no draft: it was published or discarded meanwhile." }, values, 400);
+  if (!Number.isInteger(changesetId) || changesetId <= 0) return answer(intent, { form: NO_DRAFT_MESSAGE }, values, 400);
   const forbidden = () => {
     throw data({ message: FORBIDDEN_MESSAGE }, { status: 403, headers: consoleHeaders() });
   };
-  switch (intent) {
-    case "publish": {
-      const r = await publishDraft(context.db, staff, { changesetId, now });
-      if (r.ok) throw redirect(`/admin/changes?done=published&version=${r.version}`, { status: 303, headers: consoleHeaders() });
-      if (r.reason === "forbidden") return forbidden();
-      return answer(intent, { form: r.message }, values, 400);
-    }
-    case "schedule": {
-      const r = await scheduleChangeset(context.db, staff, { changesetId, ...values, now });
-      if (r.ok) throw redirect("/admin/changes?done=scheduled", { status: 303, headers: consoleHeaders() });
-      if (r.status === 403) return forbidden();
-      return answer(intent, r.errors, values, 400);
-    }
-    case "unschedule":
-    case "discard": {
-      const r = intent === "discard" ? await discardChangeset(context.db, staff, { changesetId }) : await unscheduleChangeset(context.db, staff, { changesetId });
-      if (r.ok) throw redirect(`/admin/changes?done=${intent === "discard" ? "discarded" : "unscheduled"}`, { status: 303, headers: consoleHeaders() });
-      if (r.status === 403) return forbidden();
-      return answer(`${intent}-${changesetId}`, { form: r.message }, values, 400);
-    }
-    default:
-      return answer(intent, { form: "Choose an action." }, values, 400);
+  if (intent === "schedule") {
+    // Conform + the same schema as the browser; the account's time zones and "in the future" are the service's.
+    const submission = parseWithZod(form, { schema: scheduleSchema });
+    if (submission.status !== "success") return answer(intent, firstErrors(submission.error), values, 400, submission.reply());
+    const r = await scheduleChangeset(context.db, staff, { changesetId, date: submission.value.date, time: submission.value.time, timeZone: submission.value.timeZone, now });
+    if (r.ok) throw redirect("/admin/changes?done=scheduled", { status: 303, headers: consoleHeaders() });
+    if (r.status === 403) return forbidden();
+    const { form: formError, ...fieldErrors } = r.errors;
+    const reply = submission.reply({ formErrors: formError ? [formError] : undefined, fieldErrors: Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, [v]])) });
+    return answer(intent, r.errors, values, 400, reply);
   }
+  // Publish now, discard, unschedule: hidden fields and the button, parsed on the server only.
+  const submission = parseWithZod(form, { schema: changesetActionSchema });
+  if (submission.status !== "success") return answer(intent, { form: submission.error?.intent?.[0] ?? NO_DRAFT_MESSAGE }, values, 400);
+  const action = submission.value.intent;
+  if (action === "publish") {
+    const r = await publishDraft(context.db, staff, { changesetId, now });
+    if (r.ok) throw redirect(`/admin/changes?done=published&version=${r.version}`, { status: 303, headers: consoleHeaders() });
+    if (r.reason === "forbidden") return forbidden();
+    return answer(action, { form: r.message }, values, 400);
+  }
+  const r = action === "discard" ? await discardChangeset(context.db, staff, { changesetId }) : await unscheduleChangeset(context.db, staff, { changesetId });
+  if (r.ok) throw redirect(`/admin/changes?done=${action === "discard" ? "discarded" : "unscheduled"}`, { status: 303, headers: consoleHeaders() });
+  if (r.status === 403) return forbidden();
+  return answer(`${action}-${changesetId}`, { form: r.message }, values, 400);
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
@@ -87,7 +97,20 @@ const counted = (c: { updates: number; creates: number; deletes: number }) => `$
 export default function ChangesPage({ loaderData, actionData }: Route.ComponentProps) {
   const { draft, pending, versions, timeZones, csrfToken } = loaderData;
   const errorsFor = (form: string): Errors => (actionData?.form === form ? actionData.errors : {});
-  const scheduleErrors = errorsFor("schedule");
+  const [scheduleForm, scheduleFields] = useForm({
+    id: "schedule-form",
+    lastResult: actionData?.form === "schedule" ? actionData.result : null,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: scheduleSchema }),
+  });
+  const serverSchedule = errorsFor("schedule");
+  const scheduleErrors: Errors = {
+    form: serverSchedule.form,
+    date: scheduleFields.date.errors?.[0] ?? serverSchedule.date,
+    time: scheduleFields.time.errors?.[0] ?? serverSchedule.time,
+    timeZone: scheduleFields.timeZone.errors?.[0] ?? serverSchedule.timeZone,
+  };
   const typed = actionData?.form === "schedule" ? actionData.values : { date: "", time: "", timeZone: "" };
   const zoneError = scheduleErrors.timeZone;
   return (
@@ -160,7 +183,7 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
               </div>
               <h3 id="schedule">Schedule the publish</h3>
               {scheduleErrors.form ? <FormMessage message={scheduleErrors.form} /> : null}
-              <Form method="post" reloadDocument noValidate aria-labelledby="schedule">
+              <Form method="post" reloadDocument {...getFormProps(scheduleForm)} aria-labelledby="schedule">
                 <CsrfInput token={csrfToken} />
                 <input type="hidden" name="changesetId" value={draft.id} />
                 <TextField name="date" label="Date" type="date" hint="YYYY-MM-DD" defaultValue={typed.date} error={scheduleErrors.date} required />

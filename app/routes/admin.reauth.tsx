@@ -1,3 +1,5 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.reauth";
 import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
@@ -10,6 +12,7 @@ import { safeAdminPath } from "~/services/staff-session.server";
 import { requireSite } from "~/services/site-context.server";
 import { passkeyAuthenticationOptions, relyingParty, verifyPasskey } from "~/services/staff-passkeys.server";
 import { now as clockNow } from "~/platform/clock.server";
+import { staffCodeSchema } from "~/domain/staff-forms";
 
 /**
  * "Confirm it's you" (decision 250): before a sensitive page or action (staff changes, exports of
@@ -33,13 +36,20 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (form.get("intent") === "passkey") {
     const { website } = await requireSite(context);
     const result = await verifyPasskey(context.db, { accountId: staff.accountId, staffId: staff.staffId, sessionHash: staff.sessionHash, purpose: "reauth", response: form.get("response"), rp: relyingParty(website), ip: context.clientIp, now: clockNow() });
-    if (!result.ok) return data({ error: undefined, message: result.message }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+    if (!result.ok) return data({ error: undefined, message: result.message, result: undefined as SubmissionResult<string[]> | undefined }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
     throw redirect(next, { status: 303, headers: consoleHeaders() });
   }
-  const code = typeof form.get("code") === "string" ? String(form.get("code")).trim().slice(0, 40) : "";
-  if (!code) return data({ error: "Enter the 6-digit code from your app, or a recovery code.", message: null as string | null }, { status: 400, headers: consoleHeaders() });
+  // Conform + the same schema as the browser; the code is never sent back (hideFields).
+  const submission = parseWithZod(form, { schema: staffCodeSchema });
+  if (submission.status !== "success") {
+    return data({ error: submission.error?.code?.[0], message: null as string | null, result: submission.reply({ hideFields: ["code"] }) }, { status: 400, headers: consoleHeaders() });
+  }
+  const code = submission.value.code;
   const result = await confirmFreshFactor(context.db, { accountId: staff.accountId, staffId: staff.staffId, sessionHash: staff.sessionHash, code, ip: context.clientIp, now: clockNow() });
-  if (!result.ok) return data({ error: result.limited ? undefined : result.message, message: result.limited ? result.message : null }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+  if (!result.ok) {
+    const reply = result.limited ? submission.reply({ formErrors: [result.message], hideFields: ["code"] }) : submission.reply({ fieldErrors: { code: [result.message] }, hideFields: ["code"] });
+    return data({ error: result.limited ? undefined : result.message, message: result.limited ? result.message : null, result: reply }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+  }
   throw redirect(next, { status: 303, headers: consoleHeaders() });
 }
 
@@ -47,15 +57,23 @@ export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Confirm it's you");
 
 export default function Reauthenticate({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm({
+    id: "staff-reauth",
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: staffCodeSchema }),
+  });
+  const codeError = fields.code.errors?.[0] ?? actionData?.error;
   return (
     <>
       <h1>Confirm it&apos;s you</h1>
       <p>This page changes or exports sensitive information. Enter a code to continue.</p>
       <FormMessage message={actionData?.message} />
-      <Form method="post" noValidate reloadDocument>
+      <Form method="post" {...getFormProps(form)} reloadDocument>
         <CsrfInput token={loaderData.csrfToken} />
         <input type="hidden" name="next" value={loaderData.next} />
-        <TextField name="code" label="Code" hint="The 6-digit code your authenticator app shows now, or one of your recovery codes." autoComplete="one-time-code" error={actionData?.error} required />
+        <TextField name="code" label="Code" hint="The 6-digit code your authenticator app shows now, or one of your recovery codes." autoComplete="one-time-code" error={codeError} required />
         <button type="submit" className="console-button">
           Continue
         </button>

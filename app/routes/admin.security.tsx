@@ -1,7 +1,9 @@
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.security";
 import { adminMeta, CsrfInput, FormMessage } from "~/components/admin/console";
 import { AddPasskey } from "~/components/admin/passkeys";
+import { passkeyFormSchema } from "~/domain/staff-forms";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { notFound } from "~/services/http.server";
@@ -50,18 +52,26 @@ export async function action({ request, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
   const now = clockNow();
   requireFreshFactor(staff, request, now);
-  const intent = form.get("intent");
-  if (intent === "remove") {
+  // Conform + the form's schema on the server (the name is also held to 60 characters by the field;
+  // the add form is sent by the page's script once the authenticator has answered).
+  if (form.get("intent") === "remove") {
     const limited = await countPasskeyRemoval(context.db, staff.staffId, now);
     if (limited) return data({ message: limited.message, nameError: undefined, name: "" }, { status: 429, headers: consoleHeaders() });
-    const id = Number(form.get("passkeyId"));
-    const removed = Number.isSafeInteger(id) && id > 0 && (await removePasskey(context.db, { accountId: staff.accountId, staffId: staff.staffId, passkeyId: id, ip: context.clientIp || null, now }));
+  }
+  const submission = parseWithZod(form, { schema: passkeyFormSchema });
+  if (submission.status !== "success") {
+    if (form.get("intent") === "remove") throw notFound();
+    const nameError = form.get("intent") === "add" ? submission.error?.name?.[0] : undefined;
+    const name = typeof form.get("name") === "string" ? String(form.get("name")).slice(0, 100) : "";
+    if (nameError) return data({ message: null, nameError, name }, { status: 400, headers: consoleHeaders() });
+    return data({ message: "Something was missing from the form. Please try again.", nameError: undefined, name: "" }, { status: 400, headers: consoleHeaders() });
+  }
+  if (submission.value.intent === "remove") {
+    const removed = await removePasskey(context.db, { accountId: staff.accountId, staffId: staff.staffId, passkeyId: submission.value.passkeyId, ip: context.clientIp || null, now });
     if (!removed) throw notFound();
     throw redirect("/admin/security?done=removed", { status: 303, headers: consoleHeaders() });
   }
-  if (intent !== "add") return data({ message: "Something was missing from the form. Please try again.", nameError: undefined, name: "" }, { status: 400, headers: consoleHeaders() });
-  const name = typeof form.get("name") === "string" ? String(form.get("name")) : "";
-  if (name.trim().length > 60) return data({ message: null, nameError: "The name can be at most 60 characters.", name: name.slice(0, 100) }, { status: 400, headers: consoleHeaders() });
+  const name = submission.value.name;
   const { website } = await requireSite(context);
   const result = await registerPasskey(context.db, {
     accountId: staff.accountId,

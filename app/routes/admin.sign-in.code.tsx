@@ -1,3 +1,5 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.sign-in.code";
 import { adminMeta, ConsoleHeader, ConsoleMain, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
@@ -9,6 +11,7 @@ import { staffCodeStep } from "~/services/staff-auth.server";
 import { passkeyAuthenticationOptions, passkeySignIn, relyingParty } from "~/services/staff-passkeys.server";
 import { getStaffSession, safeAdminPath } from "~/services/staff-session.server";
 import { now as clockNow } from "~/platform/clock.server";
+import { staffCodeSchema } from "~/domain/staff-forms";
 
 /**
  * Back office sign-in, step 2: the code from the authenticator app, or a recovery code. Only a
@@ -52,11 +55,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       now: clockNow(),
       userAgent: request.headers.get("User-Agent"),
     });
-    if (!result.ok) return data({ error: undefined, message: result.message }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+    if (!result.ok) return data({ error: undefined, message: result.message, result: undefined as SubmissionResult<string[]> | undefined }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
     throw redirect(next, { status: 303, headers: consoleHeaders(result.value, await clearCsrfCookieHeader()) });
   }
-  const code = typeof form.get("code") === "string" ? String(form.get("code")).trim().slice(0, 40) : "";
-  if (!code) return data({ error: "Enter the 6-digit code from your app, or a recovery code.", message: null as string | null }, { status: 400, headers: consoleHeaders() });
+  // Conform + the same schema as the browser; the code is never sent back (hideFields).
+  const submission = parseWithZod(form, { schema: staffCodeSchema });
+  if (submission.status !== "success") {
+    return data({ error: submission.error?.code?.[0], message: null as string | null, result: submission.reply({ hideFields: ["code"] }) }, { status: 400, headers: consoleHeaders() });
+  }
+  const code = submission.value.code;
   const { account } = await requireSite(context);
   const result = await staffCodeStep(context.db, {
     accountId: account.id,
@@ -67,7 +74,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     now: clockNow(),
     userAgent: request.headers.get("User-Agent"),
   });
-  if (!result.ok) return data({ error: result.limited ? undefined : result.message, message: result.limited ? result.message : null }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+  if (!result.ok) {
+    const reply = result.limited ? submission.reply({ formErrors: [result.message], hideFields: ["code"] }) : submission.reply({ fieldErrors: { code: [result.message] }, hideFields: ["code"] });
+    return data({ error: result.limited ? undefined : result.message, message: result.limited ? result.message : null, result: reply }, { status: result.limited ? 429 : 400, headers: consoleHeaders() });
+  }
   const notice = result.method === "recovery_code" ? `?recovery=${result.remainingRecoveryCodes ?? 0}` : "";
   const to = notice && next === "/admin" ? `/admin${notice}` : next;
   throw redirect(to, { status: 303, headers: consoleHeaders(result.cookie, await clearCsrfCookieHeader()) });
@@ -77,13 +87,21 @@ export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Enter your code");
 
 export default function StaffSignInCode({ loaderData, actionData }: Route.ComponentProps) {
+  const [form, fields] = useForm({
+    id: "staff-sign-in-code",
+    lastResult: actionData?.result,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: staffCodeSchema }),
+  });
+  const codeError = fields.code.errors?.[0] ?? actionData?.error;
   return (
     <>
       <ConsoleHeader />
       <ConsoleMain narrow>
         <h1>Enter your code</h1>
         <FormMessage message={actionData?.message} />
-        <Form method="post" noValidate reloadDocument>
+        <Form method="post" {...getFormProps(form)} reloadDocument>
           <CsrfInput token={loaderData.csrfToken} />
           <input type="hidden" name="next" value={loaderData.next} />
           <TextField
@@ -91,7 +109,7 @@ export default function StaffSignInCode({ loaderData, actionData }: Route.Compon
             label="Code"
             hint="The 6-digit code your authenticator app shows now, or one of your recovery codes (like abcde-12345). Each code works once."
             autoComplete="one-time-code"
-            error={actionData?.error}
+            error={codeError}
             required
           />
           <button type="submit" className="console-button">

@@ -1,6 +1,9 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/admin.staff";
 import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
+import { staffAccessSchema, staffInviteSchema, staffMemberActionSchema } from "~/domain/staff-forms";
 import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff-roles";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
@@ -42,7 +45,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   );
 }
 
-const ids = (form: FormData) => form.getAll("locations").map((v) => Number(v)).filter((n) => Number.isInteger(n) && n > 0);
+type Reply = SubmissionResult<string[]> | null;
+const firstErrors = (error: Record<string, string[] | null> | null | undefined) => {
+  const errors: Record<string, string> = {};
+  for (const [field, messages] of Object.entries(error ?? {})) if (messages?.[0]) errors[field] ??= messages[0];
+  return errors;
+};
+const toFieldErrors = (errors: Record<string, string | undefined>) => Object.fromEntries(Object.entries(errors).filter(([, v]) => v).map(([k, v]) => [k, [v!]]));
 
 export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
@@ -52,30 +61,50 @@ export async function action({ request, context }: Route.ActionArgs) {
   const now = clockNow();
   requireFreshFactor(staff, request, now);
   const limit = await countStaffChange(context.db, staff, now);
-  if (!limit.allowed) return data({ form: "all", errors: {} as Record<string, string>, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.`, link: null, values: {} }, { status: 429, headers: consoleHeaders() });
+  if (!limit.allowed) return data({ form: "all", errors: {} as Record<string, string>, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.`, link: null, values: {}, result: null as Reply }, { status: 429, headers: consoleHeaders() });
   const intent = String(form.get("intent") ?? "");
-  const staffId = Number(form.get("staffId"));
   if (intent === "invite") {
+    // Conform + the same schema as the browser; the account's own locations are checked by the service.
+    const submission = parseWithZod(form, { schema: staffInviteSchema });
     const email = String(form.get("email") ?? "").slice(0, 254);
     const role = String(form.get("role") ?? "");
-    const result = await inviteStaff(context.db, { accountId: staff.accountId, email, role, locationIds: ids(form), origin: await siteOriginFor(context), now, by: staff });
-    if (!result.ok) return data({ form: "invite", errors: result.errors as Record<string, string>, message: null, link: null, values: { email, role, locations: ids(form) } }, { status: 400, headers: consoleHeaders() });
-    return data({ form: "invite", errors: {}, message: null, link: { url: result.link, email: email.trim().toLowerCase() }, values: {} }, { headers: consoleHeaders() });
+    const locations = form.getAll("locations").map(Number).filter((n) => Number.isInteger(n) && n > 0);
+    const values = { email, role, locations };
+    if (submission.status !== "success") return data({ form: "invite", errors: firstErrors(submission.error), message: null, link: null, values, result: submission.reply() as Reply }, { status: 400, headers: consoleHeaders() });
+    const { value } = submission;
+    const result = await inviteStaff(context.db, { accountId: staff.accountId, email: value.email, role: value.role, locationIds: value.locations, origin: await siteOriginFor(context), now, by: staff });
+    if (!result.ok) {
+      const errors = result.errors as Record<string, string>;
+      return data({ form: "invite", errors, message: null, link: null, values, result: submission.reply({ fieldErrors: toFieldErrors(errors) }) as Reply }, { status: 400, headers: consoleHeaders() });
+    }
+    return data({ form: "invite", errors: {}, message: null, link: { url: result.link, email: value.email.toLowerCase() }, values: {}, result: submission.reply({ resetForm: true }) as Reply }, { headers: consoleHeaders() });
   }
+  const staffId = Number(form.get("staffId"));
   if (!Number.isInteger(staffId) || staffId <= 0) throw notFound();
-  const result =
-    intent === "access"
-      ? await changeStaffAccess(context.db, staff, { staffId, role: String(form.get("role") ?? ""), locationIds: ids(form), now })
-      : intent === "sessions"
-        ? await endMemberSessions(context.db, staff, { staffId, now })
-        : intent === "disable" || intent === "enable"
-          ? await setStaffDisabled(context.db, staff, { staffId, disabled: intent === "disable", now })
-          : { ok: false as const, message: "Choose an action." };
+  if (intent === "access") {
+    const submission = parseWithZod(form, { schema: staffAccessSchema });
+    if (submission.status !== "success") {
+      const errors = firstErrors(submission.error);
+      return data({ form: `member-${staffId}`, errors, message: null, link: null, values: {}, result: submission.reply() as Reply }, { status: 400, headers: consoleHeaders() });
+    }
+    const result = await changeStaffAccess(context.db, staff, { staffId, role: submission.value.role, locationIds: submission.value.locations, now });
+    if (!result.ok) {
+      const field = "field" in result && result.field ? result.field : null;
+      const reply = field ? submission.reply({ fieldErrors: { [field]: [result.message] } }) : submission.reply({ formErrors: [result.message] });
+      return data({ form: `member-${staffId}`, errors: field ? { [field]: result.message } : {}, message: field ? null : result.message, link: null, values: {}, result: reply as Reply }, { status: 400, headers: consoleHeaders() });
+    }
+    throw redirect("/admin/staff?done=access", { status: 303, headers: consoleHeaders() });
+  }
+  // End sessions, disable, re-enable: hidden fields and the button, parsed on the server only.
+  const submission = parseWithZod(form, { schema: staffMemberActionSchema });
+  if (submission.status !== "success") return data({ form: `member-${staffId}`, errors: {}, message: submission.error?.intent?.[0] ?? "Choose an action.", link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
+  const action = submission.value.intent;
+  const result = action === "sessions" ? await endMemberSessions(context.db, staff, { staffId, now }) : await setStaffDisabled(context.db, staff, { staffId, disabled: action === "disable", now });
   if (!result.ok) {
     const field = "field" in result && result.field ? result.field : null;
-    return data({ form: `member-${staffId}`, errors: field ? { [field]: result.message } : {}, message: field ? null : result.message, link: null, values: {} }, { status: 400, headers: consoleHeaders() });
+    return data({ form: `member-${staffId}`, errors: field ? { [field]: result.message } : {}, message: field ? null : result.message, link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
   }
-  throw redirect(`/admin/staff?done=${intent === "disable" ? "disabled" : intent === "enable" ? "enabled" : intent}`, { status: 303, headers: consoleHeaders() });
+  throw redirect(`/admin/staff?done=${action === "disable" ? "disabled" : action === "enable" ? "enabled" : action}`, { status: 303, headers: consoleHeaders() });
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
@@ -118,11 +147,49 @@ function AccessFields({ prefix, role, locationIds, locations, errors }: { prefix
   );
 }
 
+/** A member's role and locations: Conform with the same schema as the action (the message beside the field). */
+function MemberAccessForm({ member, csrfToken, locations, errors, lastResult }: { member: { id: number; email: string; role: string; locationIds: number[] }; csrfToken: string; locations: Array<{ id: number; name: string }>; errors: Record<string, string | undefined>; lastResult: SubmissionResult<string[]> | null | undefined }) {
+  const [form, fields] = useForm({
+    id: `member-${member.id}-access`,
+    lastResult,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: staffAccessSchema }),
+  });
+  const shown = { role: fields.role.errors?.[0] ?? errors.role, locations: fields.locations.errors?.[0] ?? errors.locations };
+  return (
+    <details open={Boolean(shown.role || shown.locations || Object.keys(errors).length > 0)}>
+      <summary>Change role or locations</summary>
+      <Form method="post" reloadDocument {...getFormProps(form)}>
+        <CsrfInput token={csrfToken} />
+        <input type="hidden" name="staffId" value={member.id} />
+        <AccessFields prefix={`m${member.id}`} role={member.role} locationIds={member.locationIds} locations={locations} errors={shown} />
+        <button type="submit" name="intent" value="access" className="console-button">
+          Save role and locations for {member.email}
+        </button>
+      </Form>
+    </details>
+  );
+}
+
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {
   const { csrfToken, members, locations } = loaderData;
   const errorsFor = (form: string): Record<string, string | undefined> => (actionData?.form === form ? actionData.errors : {});
   const locationName = (id: number) => locations.find((l) => l.id === id)?.name ?? `#${id}`;
   const inviteValues = actionData?.form === "invite" ? (actionData.values as { email?: string; role?: string; locations?: number[] }) : {};
+  const [inviteForm, inviteFields] = useForm({
+    id: "staff-invite",
+    lastResult: actionData?.form === "invite" ? actionData.result : null,
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: staffInviteSchema }),
+  });
+  const serverInvite = errorsFor("invite");
+  const inviteErrors = {
+    email: inviteFields.email.errors?.[0] ?? serverInvite.email,
+    role: inviteFields.role.errors?.[0] ?? serverInvite.role,
+    locations: inviteFields.locations.errors?.[0] ?? serverInvite.locations,
+  };
   return (
     <>
       <h1>Staff</h1>
@@ -164,17 +231,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                     "This is you"
                   ) : (
                     <>
-                      <details open={Object.keys(errs).length > 0}>
-                        <summary>Change role or locations</summary>
-                        <Form method="post" reloadDocument>
-                          <CsrfInput token={csrfToken} />
-                          <input type="hidden" name="staffId" value={m.id} />
-                          <AccessFields prefix={`m${m.id}`} role={m.role} locationIds={m.locationIds} locations={locations} errors={errs} />
-                          <button type="submit" name="intent" value="access" className="console-button">
-                            Save role and locations for {m.email}
-                          </button>
-                        </Form>
-                      </details>
+                      <MemberAccessForm member={m} csrfToken={csrfToken} locations={locations} errors={errs} lastResult={actionData?.form === `member-${m.id}` ? actionData.result : null} />
                       <div className="console-actions">
                         <Form method="post" reloadDocument>
                           <CsrfInput token={csrfToken} />
@@ -217,10 +274,10 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
           </p>
         </div>
       ) : null}
-      <Form method="post" reloadDocument noValidate aria-labelledby="invite">
+      <Form method="post" reloadDocument {...getFormProps(inviteForm)} aria-labelledby="invite">
         <CsrfInput token={csrfToken} />
-        <TextField name="email" label="E-mail address" type="email" autoComplete="off" defaultValue={inviteValues.email} error={errorsFor("invite").email} required />
-        <AccessFields prefix="invite" role={inviteValues.role} locationIds={inviteValues.locations ?? []} locations={locations} errors={errorsFor("invite")} />
+        <TextField name="email" label="E-mail address" type="email" autoComplete="off" defaultValue={inviteValues.email} error={inviteErrors.email} required />
+        <AccessFields prefix="invite" role={inviteValues.role} locationIds={inviteValues.locations ?? []} locations={locations} errors={inviteErrors} />
         <button type="submit" name="intent" value="invite" className="console-button">
           Make an invitation link
         </button>

@@ -18,6 +18,7 @@
  * Who may: owners everything; a manager a changeset whose every change is at one of their locations
  * (decision 310). Anyone else, or a changeset touching anything else: refused, naming no record.
  */
+import { DATE_MESSAGE, isCalendarDate, TIME_MESSAGE } from "~/domain/publish-forms";
 import { GONE_OR_OUT_OF_SCOPE } from "./http.server";
 import { and, asc, desc, eq, getTableColumns, getTableName, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
@@ -321,9 +322,8 @@ export function instantIn(date: string, time: string, timeZone: string): Date {
 export async function scheduleChangeset(db: Database, staff: SignedInStaff, input: ScheduleInput & { now?: Date }): Promise<ScheduleResult> {
   const now = input.now ?? clockNow();
   const errors: Partial<Record<"date" | "time" | "timeZone" | "form", string>> = {};
-  const dateOk = /^\d{4}-\d{2}-\d{2}$/.test(input.date) && !Number.isNaN(Date.parse(`${input.date}T00:00:00Z`)) && new Date(`${input.date}T00:00:00Z`).toISOString().startsWith(input.date);
-  if (!dateOk) errors.date = "Enter a date as YYYY-MM-DD, for example 2025-12-01.";
-  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.time)) errors.time = "Enter a time as HH:MM, for example 00:00.";
+  if (!isCalendarDate(input.date)) errors.date = DATE_MESSAGE;
+  if (!/^([01]\d|2[0-3]):[0-5]\d$/.test(input.time)) errors.time = TIME_MESSAGE;
   const zones = await scheduleTimeZones(db, staff.accountId);
   if (!zones.some((z) => z.timeZone === input.timeZone)) errors.timeZone = "Choose the time zone of one of your locations.";
   if (Object.keys(errors).length) return { ok: false, errors };

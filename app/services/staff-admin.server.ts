@@ -16,6 +16,7 @@ import { hitRateLimit } from "./rate-limit.server";
 import { inviteTokenHash, STAFF_SIGNIN_WINDOW_MS } from "./staff-auth.server";
 import { auditActor, type SignedInStaff } from "./staff-context.server";
 import { endStaffSessions } from "./staff-session.server";
+import { STAFF_EMAIL } from "~/domain/staff-forms";
 
 /** Who invites: a signed-in owner, or the command line (the first owner on a fresh install). */
 export type Inviter = SignedInStaff | { commandLine: true; ip?: string | null };
@@ -25,7 +26,6 @@ export type InviteResult =
   | { ok: true; link: string; staffId: number; expiresAt: Date; outboxId: number | null }
   | { ok: false; errors: Partial<Record<"email" | "role" | "locations", string>> };
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** The account's locations (for the role's location choices), by name. */
 export async function accountLocations(db: Database, accountId: number): Promise<Array<{ id: number; name: string }>> {
@@ -54,7 +54,7 @@ export async function inviteStaff(
   input: { accountId: number; email: string; role: string; locationIds: readonly number[]; origin: string; now: Date; by: Inviter },
 ): Promise<InviteResult> {
   const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email) || email.length > 254) return { ok: false, errors: { email: "Enter an e-mail address like name@example.com." } };
+  if (!STAFF_EMAIL.test(email) || email.length > 254) return { ok: false, errors: { email: "Enter an e-mail address like name@example.com." } };
   const known = await accountLocationIds(db, input.accountId);
   const role = input.role as StaffRole;
   const locationIds = role === "owner" ? [] : [...new Set(input.locationIds)].sort((a, b) => a - b);
