@@ -323,7 +323,7 @@ describe("the portal's card forms follow the location (payment_types, external_p
       await db().update(paymentTypes).set({ deletedAt: new Date() }).where(and(eq(paymentTypes.locationId, loc.id), eq(paymentTypes.category, "mastercard")));
       for (const form of forms) {
         const page = await load(form, t);
-        expect(page.data.payment).toEqual({ kind: "cards", accepted: ["visa", "discover"], demonstration: true });
+        expect(page.data.payment).toEqual({ kind: "cards", accepted: ["visa", "discover"], demonstration: true, hosted: false });
         expect(page.data.savedCards).toEqual([]);
         const before = await paymentCount();
         const r = await submit(form, t, cardFields(MASTERCARD));
