@@ -8,7 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { gatewayEvents, ledgerEntries, payments } from "~/db/schema";
+import { emailOutbox, gatewayEvents, ledgerEntries, payments } from "~/db/schema";
+import { accountStorage, portalLocations } from "~/services/portal.server";
+import { runBilling } from "~/services/billing-run.server";
+import { readOutboxMail } from "~/services/email.server";
+import { now as clockNow } from "~/platform/clock.server";
+import { addMonthsIso, localDate } from "~/domain/calendar";
+import { createStripeClient } from "~/platform/stripe-gateway.server";
+import { action as authenticateAction, loader as authenticateLoader } from "~/routes/pay.authenticate";
 import { getCsrfToken } from "~/services/csrf.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
@@ -97,5 +104,93 @@ describe("a card that needs authentication (Stripe)", () => {
     const row = await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, key) });
     expect(row?.status).toBe("declined");
     expect(await paymentLines(row!.id)).toEqual([]);
+  });
+});
+
+describe("the billing run's autopay charge that needs authentication", () => {
+  const TZ = "America/New_York";
+
+  async function autopayTenant() {
+    const now = clockNow();
+    const email = `auth-autopay-${Date.now()}-${Math.random()}@example.com`;
+    setPaymentGatewayForTests(null);
+    const t = await createTenantWithLease(handle.db, { email, password: "secret1", now, moveInDate: addMonthsIso(localDate(now, TZ), -1), withInsurance: false });
+    setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
+    // A card saved earlier (a Stripe customer's payment method) that needs authentication off session.
+    const stripe = createStripeClient({ secretKey: fake.secretKey, apiBase: fake.url });
+    const customer = await stripe.customers.create({});
+    const pm = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer: customer.id });
+    const [account] = await handle.db.query.accounts.findMany({ limit: 1 });
+    const storage = accountStorage(handle.db, await portalLocations(handle.db, account!.id)).storage;
+    await storage.enrolAutopay({ tenantId: String(t.tenantId), leaseId: String(t.leaseId), method: { kind: "token", token: `${customer.id}:${pm.id}`, saveCard: true }, now });
+    await runBilling(handle.db, { runDate: localDate(now, TZ), now, force: true, tenantId: t.tenantId });
+    const balance = async () => (await storage.getTenantLease(String(t.tenantId), String(t.leaseId)))!.balance;
+    return { ...t, email, balance };
+  }
+
+  async function linkMailedTo(email: string) {
+    const [mail] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.to, email));
+    expect(mail?.subject).toBe("Please confirm your storage payment with your bank");
+    const text = readOutboxMail(mail!).text;
+    const url = /https?:\/\/\S+\/pay\/authenticate\/(\S+)/.exec(text);
+    expect(url, text).not.toBeNull();
+    return { text, path: `/pay/authenticate/${url![1]}` };
+  }
+
+  it("e-mails a link; the page shows location, unit and amount, sends the tenant to the bank's page without JavaScript, and records the payment once on return", async () => {
+    const t = await autopayTenant();
+    const held = await handle.db.query.payments.findFirst({ where: and(eq(payments.leaseId, t.leaseId), eq(payments.source, "autopay")) });
+    expect(held).toMatchObject({ status: "declined" });
+    const owed = await t.balance();
+    expect(owed).toBe(held!.amount);
+    const { text, path } = await linkMailedTo(t.email);
+    expect(text).toContain("Nothing has been charged yet");
+
+    const page = await callRoute<{ page: { state: string; amount: number; unitName: string; locationName: string }; csrfToken: string }>(authenticateLoader, handle.db, path);
+    expect(page.status).toBe(200);
+    expect(page.data.page).toMatchObject({ state: "open", amount: held!.amount });
+    expect(page.data.page.unitName).toBeTruthy();
+    expect(page.data.page.locationName).toBeTruthy();
+
+    const cookie = page.headers.get("Set-Cookie")?.split(";")[0] ?? "";
+    const post = await callRoute(authenticateAction, handle.db, path, {
+      init: { method: "POST", body: new URLSearchParams({ csrf: page.data.csrfToken }), headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie } },
+    });
+    expect(post.status).toBe(303);
+    const bank = new URL(post.headers.get("Location")!);
+    expect(bank.origin).toBe(new URL(fake.url).origin);
+    const pi = intentOf(held!.idempotencyKey)!;
+    expect(pi.status).toBe("requires_action");
+
+    // The tenant completes it on the bank's page, which sends them back to our page.
+    fake.control.pauseWebhooks();
+    fake.control.authenticate(pi.id, "complete");
+    const back = await callRoute<{ page: { state: string } }>(authenticateLoader, handle.db, `${path}?payment_intent=${pi.id}&redirect_status=succeeded`);
+    expect(back.data.page.state).toBe("paid");
+    const paid = await handle.db.query.payments.findFirst({ where: eq(payments.id, held!.id) });
+    expect(paid).toMatchObject({ status: "approved", authReference: pi.id });
+    expect((await paymentLines(held!.id)).map((l) => l.amount)).toEqual([held!.amount]);
+    expect(await t.balance()).toBe(0);
+
+    // Stripe's webhook comes after, twice: nothing is recorded again.
+    fake.control.resumeWebhooks();
+    await fake.control.webhooksSettled();
+    const [event] = await handle.db.select().from(gatewayEvents).where(and(eq(gatewayEvents.idempotencyKey, held!.idempotencyKey), eq(gatewayEvents.type, "payment_intent.succeeded")));
+    expect(event?.outcome).toBe("already recorded");
+    fake.control.redeliver(event!.id);
+    await fake.control.webhooksSettled();
+    expect((await paymentLines(held!.id)).map((l) => l.amount)).toEqual([held!.amount]);
+    expect(await t.balance()).toBe(0);
+
+    // The link is spent: it says the payment was received, and its button does nothing more.
+    const again = await callRoute<{ page: { state: string } }>(authenticateLoader, handle.db, path);
+    expect(again.data.page.state).toBe("paid");
+  });
+
+  it("a tampered link is not found", async () => {
+    const t = await autopayTenant();
+    const { path } = await linkMailedTo(t.email);
+    const tampered = path.replace(/.$/, (c) => (c === "A" ? "B" : "A"));
+    expect((await callRoute(authenticateLoader, handle.db, tampered)).status).toBe(404);
   });
 });
