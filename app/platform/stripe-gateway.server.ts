@@ -197,6 +197,13 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
       if (e.type === "StripeInvalidRequestError" && (e.code === "resource_missing" || e.param === "payment_method")) {
         return { status: "declined", reason: UNKNOWN_TOKEN_REASON, brand: null, last4: "" };
       }
+      if (e.type === "StripeConnectionError" || e.type === "StripeAPIError") {
+        // No answer (a timeout after the charge, a dropped connection, retries spent): the charge may
+        // exist. It is looked up by our key once; found, it is the answer; else the caller does not
+        // know (never "declined"), and the sweep or the webhook settles it (decision 395).
+        const made = await findIntent(input.idempotencyKey).catch(() => null);
+        if (made) return resultOf(made, customer ? input.token : undefined);
+      }
       throw e;
     }
   }

@@ -194,3 +194,26 @@ describe("the billing run's autopay charge that needs authentication", () => {
     expect((await callRoute(authenticateLoader, handle.db, tampered)).status).toBe(404);
   });
 });
+
+describe("a timeout after the charge (Stripe)", () => {
+  it("the portal payment is found by its key and recorded once; the same form again charges nothing more", async () => {
+    const t = await tenant();
+    // A client that gives up quickly and does not retry by itself; the fake makes the charge, then does not answer.
+    setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url, timeoutMs: 1500, maxNetworkRetries: 0 }));
+    fake.control.addFault({ method: "POST", path: "/v1/payment_intents", mode: "timeout", times: 1 });
+    const key = `auth-timeout-${Date.now()}`;
+    const body = { idempotency_key: key, amount_choice: "other", other_amount: "17.00", payment_method: "new", hosted_fields: "1", payment_token: "pm_card_visa" };
+    const r = await callRoute(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, { init: t.form(body) });
+    fake.control.clearFaults();
+    expect(r.status).toBe(303);
+    const paid = await handle.db.select().from(payments).where(eq(payments.idempotencyKey, key));
+    expect(paid).toHaveLength(1);
+    expect(paid[0]).toMatchObject({ status: "approved", amount: 1700 });
+    expect((await paymentLines(paid[0]!.id)).map((l) => l.amount)).toEqual([1700]);
+    const again = await callRoute(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, { init: t.form(body) });
+    expect(again.status).toBe(303);
+    const intents = fake.control.objects("payment_intent").filter((pi) => (pi.metadata as Record<string, string> | undefined)?.gatehouse_key === key);
+    expect(intents).toHaveLength(1);
+    expect(await handle.db.select().from(payments).where(eq(payments.idempotencyKey, key))).toHaveLength(1);
+  });
+});
