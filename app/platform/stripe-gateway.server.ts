@@ -118,6 +118,10 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
     if (pi.status === "requires_action") {
       return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
     }
+    if (pi.status === "requires_payment_method" && pi.last_payment_error?.code === "authentication_required") {
+      // Charged off session and held for the cardholder (a saved card): completed from the e-mailed link.
+      return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
+    }
     if (pi.status === "processing" || pi.status === "requires_capture") {
       return { status: "declined", reason: "This payment is still being processed. Please check again shortly.", brand: card.brand, last4: card.last4 };
     }

@@ -87,12 +87,16 @@ async function paymentOfLink(db: Database, paymentId: number) {
  * autopay charge). `paymentKey` is the declined payment's idempotency key; nothing is sent when it
  * is not recorded or is already paid.
  */
-export async function emailAuthenticationLink(db: Database, input: { paymentKey: string; intentId: string; to: string; firstName: string; now: Date }): Promise<boolean> {
+export async function emailAuthenticationLink(db: Database, input: { paymentKey: string; intentId?: string; to: string; firstName: string; now: Date }): Promise<boolean> {
   const row = await db.query.payments.findFirst({ columns: { id: true, status: true }, where: eq(payments.idempotencyKey, input.paymentKey) });
   if (!row || row.status !== "declined") return false;
   const found = await paymentOfLink(db, row.id);
   if (!found) return false;
-  const signed = signLink({ paymentId: row.id, intentId: input.intentId, expiresAt: new Date(input.now.getTime() + AUTHENTICATION_LINK_TTL_MS) });
+  // A portal payment held this way: the processor's intent is found by the payment's key.
+  const held = input.intentId ? null : await getPaymentGateway(found.location).lookup(input.paymentKey);
+  const intentId = input.intentId ?? (held?.status === "declined" ? held.authentication?.intentId : undefined);
+  if (!intentId || !intentId.startsWith("pi_")) return false;
+  const signed = signLink({ paymentId: row.id, intentId, expiresAt: new Date(input.now.getTime() + AUTHENTICATION_LINK_TTL_MS) });
   const url = `${publicOrigin({ domain: found.domain })}${authenticationPath(signed)}`;
   const queued = await queueEmail(db, {
     to: input.to,

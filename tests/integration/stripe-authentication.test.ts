@@ -50,7 +50,8 @@ afterAll(async () => {
 async function tenant() {
   const now = new Date();
   setPaymentGatewayForTests(null);
-  const t = await createTenantWithLease(handle.db, { email: `auth-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
+  const email = `auth-${Date.now()}-${Math.random()}@example.com`;
+  const t = await createTenantWithLease(handle.db, { email, password: "secret1", now, withInsurance: false });
   const session = (await createTenantSession(handle.db, { tenantId: String(t.tenantId), now })).split(";")[0]!;
   setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
   const csrf = (await getCsrfToken(new Request("http://localhost/", { headers: { Cookie: session } }))).token;
@@ -59,7 +60,7 @@ async function tenant() {
     body: new URLSearchParams({ csrf, ...body }),
     headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: session },
   });
-  return { tenantId: t.tenantId, leaseId: String(t.leaseId), session, form };
+  return { tenantId: t.tenantId, leaseId: String(t.leaseId), email, session, form };
 }
 
 const intentOf = (key: string) => fake.control.objects("payment_intent").find((pi) => (pi.metadata as Record<string, string> | undefined)?.gatehouse_key === key) as { id: string; status: string } | undefined;
@@ -73,6 +74,10 @@ describe("a card that needs authentication (Stripe)", () => {
       init: t.form({ idempotency_key: key, amount_choice: "other", other_amount: "25.00", payment_method: "new", hosted_fields: "1", payment_token: "pm_card_authenticationRequired" }),
     });
     expect(r.status).toBe(400);
+    expect(JSON.stringify(r.data)).toContain("We have e-mailed you a link to confirm it.");
+    const [mail] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.to, t.email));
+    expect(mail?.subject).toBe("Please confirm your storage payment with your bank");
+    expect(readOutboxMail(mail!).text).toContain("$25.00");
     const held = await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, key) });
     expect(held).toMatchObject({ status: "declined", amount: 2500 });
     expect(await paymentLines(held!.id)).toEqual([]);
