@@ -23,6 +23,8 @@ export default [
     route("customer-portal/reset-password", "routes/customer-portal.reset-password.tsx"),
     // "Pay without a password" (decision 240): a signed, single-use link, no session.
     route("pay/:token", "routes/pay.tsx"),
+    // A payment the bank wants confirmed (3-D Secure), from the e-mailed link (decision 395).
+    route("pay/authenticate/:token", "routes/pay.authenticate.tsx"),
     // Pathless layouts (decision 160): their middleware checks the session, then the unit, once, before
     // any loader or action of the pages under them; the URLs are the pages' own. The signed-in one
     // also draws the portal's navigation (decision 225).

@@ -82,7 +82,22 @@ export interface PaymentGateway {
    * paid, another key's, unknown). Nothing is rented on the return until this and `charge` agree.
    */
   hostedPaymentToken?(sessionId: string, idempotencyKey: string): Promise<string | null>;
+  /**
+   * A payment held for the cardholder's authentication (3-D Secure), taken up again on the page the
+   * tenant was e-mailed (decision 395): confirmed again with `returnUrl` so the processor's
+   * authentication page can be reached without JavaScript. Answers where to send the browser, or how
+   * the payment stands when there is nothing left to authenticate.
+   */
+  continueAuthentication?(intentId: string, returnUrl: string): Promise<AuthenticationStep>;
+  /** How a payment held for authentication stands now (after the processor's page sent the tenant back). */
+  authenticationOutcome?(intentId: string): Promise<AuthenticationStep>;
 }
+
+export type AuthenticationStep =
+  | { kind: "redirect"; url: string }
+  | { kind: "succeeded"; intentId: string; amount: number; key: string | null }
+  | { kind: "pending" }
+  | { kind: "failed"; reason: string };
 
 export interface HostedPaymentInput {
   amount: number;

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import type { CardBrand } from "~/domain/cards";
-import type { ChargeResult, HostedPaymentInput, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
+import type { AuthenticationStep, ChargeResult, HostedPaymentInput, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
 
 /**
  * The Stripe gateway (issue 25, docs/decisions/380-stripe-gateway.md): the `PaymentGateway` on the
@@ -118,6 +118,10 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
     if (pi.status === "requires_action") {
       return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
     }
+    if (pi.status === "requires_payment_method" && pi.last_payment_error?.code === "authentication_required") {
+      // Charged off session and held for the cardholder (a saved card): completed from the e-mailed link.
+      return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
+    }
     if (pi.status === "processing" || pi.status === "requires_capture") {
       return { status: "declined", reason: "This payment is still being processed. Please check again shortly.", brand: card.brand, last4: card.last4 };
     }
@@ -197,6 +201,13 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
       if (e.type === "StripeInvalidRequestError" && (e.code === "resource_missing" || e.param === "payment_method")) {
         return { status: "declined", reason: UNKNOWN_TOKEN_REASON, brand: null, last4: "" };
       }
+      if (e.type === "StripeConnectionError" || e.type === "StripeAPIError") {
+        // No answer (a timeout after the charge, a dropped connection, retries spent): the charge may
+        // exist. It is looked up by our key once; found, it is the answer; else the caller does not
+        // know (never "declined"), and the sweep or the webhook settles it (decision 395).
+        const made = await findIntent(input.idempotencyKey).catch(() => null);
+        if (made) return resultOf(made, customer ? input.token : undefined);
+      }
       throw e;
     }
   }
@@ -261,6 +272,35 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
       return pi;
     },
 
+    async continueAuthentication(intentId: string, returnUrl: string): Promise<AuthenticationStep> {
+      if (!/^pi_[A-Za-z0-9_]+$/.test(intentId)) return { kind: "failed", reason: UNKNOWN_TOKEN_REASON };
+      let pi = await stripe.paymentIntents.retrieve(intentId);
+      const now = stepOf(pi);
+      if (now.kind === "succeeded" || now.kind === "pending") return now;
+      const redirect = pi.next_action?.redirect_to_url?.url;
+      if (pi.status === "requires_action" && redirect) return { kind: "redirect", url: redirect };
+      if (pi.status === "canceled") return now;
+      // Held off session (requires_payment_method, authentication_required) or waiting for Stripe.js
+      // (use_stripe_sdk): confirmed again on session, with a page to come back to.
+      const pm = pi.payment_method ?? pi.last_payment_error?.payment_method ?? null;
+      const pmId = typeof pm === "string" ? pm : (pm?.id ?? null);
+      if (!pmId) return { kind: "failed", reason: "This payment can no longer be completed. Please pay again from the customer portal." };
+      try {
+        pi = await stripe.paymentIntents.confirm(pi.id, { payment_method: pmId, return_url: returnUrl });
+      } catch (e) {
+        if (isStripeError(e) && (e.type === "StripeCardError" || e.type === "StripeInvalidRequestError")) return { kind: "failed", reason: declineReason(e) };
+        throw e;
+      }
+      const url = pi.next_action?.redirect_to_url?.url;
+      if (pi.status === "requires_action" && url) return { kind: "redirect", url };
+      return stepOf(pi);
+    },
+
+    async authenticationOutcome(intentId: string): Promise<AuthenticationStep> {
+      if (!/^pi_[A-Za-z0-9_]+$/.test(intentId)) return { kind: "failed", reason: UNKNOWN_TOKEN_REASON };
+      return stepOf(await stripe.paymentIntents.retrieve(intentId));
+    },
+
     async tokenize(input): Promise<TokenizeResult> {
       if (!("kind" in input) || input.kind !== "token") return { status: "declined", reason: HOSTED_ONLY_REASON };
       const { customer, id } = splitToken(input.token);
@@ -307,6 +347,14 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
     if (!pm || !card.brand || !customer) return { status: "declined", reason: "This card could not be saved." };
     return { status: "ok", brand: card.brand, last4: card.last4, cardToken: `${customer}:${pm.id}`, expMonth: card.expMonth, expYear: card.expYear };
   }
+}
+
+function stepOf(pi: Stripe.PaymentIntent): AuthenticationStep {
+  if (pi.status === "succeeded") return { kind: "succeeded", intentId: pi.id, amount: pi.amount_received || pi.amount, key: pi.metadata?.gatehouse_key ?? null };
+  if (pi.status === "processing") return { kind: "pending" };
+  if (pi.status === "canceled") return { kind: "failed", reason: "This payment was cancelled. Nothing was charged." };
+  if (pi.status === "requires_action") return { kind: "failed", reason: "Your bank has not confirmed this payment yet. Nothing was charged." };
+  return { kind: "failed", reason: pi.last_payment_error ? `${declineReason(pi.last_payment_error)} Nothing was charged.` : "Your bank did not confirm this payment. Nothing was charged." };
 }
 
 /** A webhook event Stripe signed with this endpoint's secret (throws when the signature, or its age, does not hold). */

@@ -8,6 +8,7 @@ import { storageFor } from "~/storage-software/index.server";
 import type { LeaseBilling, StorageSoftware } from "~/storage-software/port";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { withReminderPayLink } from "./pay-links.server";
+import { emailAuthenticationLink } from "./payment-authentication.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { pruneTenantSessions } from "./session.server";
 import { pruneStaffSessions } from "./staff-session.server";
@@ -122,6 +123,11 @@ async function notifyDecline(db: Database, storage: StorageSoftware, billed: Lea
   const tenant = await storage.getTenant(billed.tenantId);
   const lease = await storage.getTenantLease(billed.tenantId, billed.leaseId);
   if (!tenant || !lease) return;
+  // The bank wants the tenant to confirm the charge: a link to do that, not "declined" (decision 395).
+  if (billed.authentication && tenant.email) {
+    const sent = await emailAuthenticationLink(db, { ...billed.authentication, to: tenant.email, firstName: tenant.firstName, now });
+    if (sent) return;
+  }
   const reason = billed.declineReason ?? "Your card was declined.";
   const queued = await withReminderPayLink(db, { tenantId: Number(billed.tenantId), leaseId: Number(billed.leaseId), now }, async (tx, link) => {
     const pay = link

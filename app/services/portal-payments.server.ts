@@ -7,6 +7,8 @@ import type { Payment, Receipt, StorageSoftware } from "~/storage-software/port"
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
 import { sendEmail, type OutgoingEmail } from "./email.server";
+import { emailAuthenticationLink } from "./payment-authentication.server";
+import { AUTHENTICATION_REASON } from "~/platform/stripe-gateway.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, CARD_DECLINED_MESSAGE, type CardAttemptTicket } from "./card-attempts.server";
 import { lineTotal } from "~/domain/billing";
@@ -133,7 +135,21 @@ export async function payLease(
     { where: `portal pay lease ${input.leaseId}`, method: input.method, phone: input.phone },
   );
   if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
-  return outcome;
+  return repeat ? outcome : heldForAuthentication(ctx, storage, input.tenantId, input.idempotencyKey, outcome);
+}
+
+/**
+ * A payment the bank wants the tenant to confirm (3-D Secure; a saved card charged off session): the
+ * tenant is e-mailed a link that completes it (decision 395) and told so, not "declined".
+ */
+async function heldForAuthentication(ctx: PortalContext, storage: StorageSoftware, tenantId: string, key: string, outcome: PaymentOutcome): Promise<PaymentOutcome> {
+  if (outcome.ok) return outcome;
+  const row = await ctx.db.query.payments.findFirst({ columns: { status: true, declineReason: true }, where: eq(payments.idempotencyKey, key) });
+  if (row?.status !== "declined" || row.declineReason !== AUTHENTICATION_REASON) return outcome;
+  const tenant = await storage.getTenant(tenantId);
+  if (!tenant?.email) return outcome;
+  const sent = await emailAuthenticationLink(ctx.db, { paymentKey: key, to: tenant.email, firstName: tenant.firstName, now: ctx.now });
+  return sent ? { ok: false, message: AUTHENTICATION_REASON } : outcome;
 }
 
 /** The amount over the cap (balance plus the allowed prepayment), as the field's message; else null. */
@@ -163,7 +179,7 @@ export async function prepayLease(
     phone: input.phone,
   });
   if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
-  return outcome;
+  return repeat ? outcome : heldForAuthentication(ctx, storage, input.tenantId, input.idempotencyKey, outcome);
 }
 
 /**

@@ -7,6 +7,7 @@ import { env } from "~/env.server";
 import { logger } from "~/logger.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { verifyStripeEvent } from "~/platform/stripe-gateway.server";
+import { recordLateCardPayment } from "~/storage-software/index.server";
 
 /**
  * Stripe's webhooks (issue 25, docs/decisions/382-stripe-webhooks.md): verified with the endpoint's
@@ -18,8 +19,11 @@ import { verifyStripeEvent } from "~/platform/stripe-gateway.server";
  * - a rental checkout still being paid (`charging`): the visitor's return or the sweep finishes it;
  * - a rental checkout closed without a lease (abandoned or cancelled) whose payment succeeded after
  *   it was left: the money is refunded in full at once (no lease, no money);
- * - a payment we know nothing of, or one we recorded as declined that succeeded later (a tenant
- *   who completed authentication from the e-mailed link): kept with `needs attention` for the office.
+ * - a payment we recorded as declined because it awaited the cardholder's authentication, which
+ *   succeeded later (the tenant completed it from the e-mailed link or the page): recorded as the
+ *   payment once, with its ledger line, at a location on our own units (decision 395);
+ * - a payment we know nothing of, or a late success we cannot record (a SiteLink location, another
+ *   amount): kept with `needs attention` for the office.
  */
 export type WebhookAnswer = { status: 200 | 400; message: string };
 
@@ -42,7 +46,7 @@ export async function takeStripeWebhook(db: Database, input: { body: string; sig
   if (taken.length === 0) return { status: 200, message: "Already taken." };
   let outcome: string;
   try {
-    outcome = await act(db, event, key);
+    outcome = await act(db, event, key, input.now);
   } catch (error) {
     // Not taken after all: Stripe delivers it again later.
     await db.delete(gatewayEvents).where(eq(gatewayEvents.id, event.id));
@@ -58,7 +62,21 @@ function keyOf(event: Stripe.Event): string | null {
   return o.metadata?.gatehouse_key ?? null;
 }
 
-async function act(db: Database, event: Stripe.Event, key: string | null): Promise<string> {
+/** The amount and PaymentIntent of a payment the event says succeeded. */
+function paidOf(event: Stripe.Event): { amount: number; intentId: string } | null {
+  if (event.type === "payment_intent.succeeded") {
+    const pi = event.data.object;
+    return { amount: pi.amount_received || pi.amount, intentId: pi.id };
+  }
+  if (event.type === "checkout.session.completed") {
+    const session = event.data.object;
+    const pi = typeof session.payment_intent === "string" ? session.payment_intent : (session.payment_intent?.id ?? null);
+    return pi && session.amount_total !== null ? { amount: session.amount_total, intentId: pi } : null;
+  }
+  return null;
+}
+
+async function act(db: Database, event: Stripe.Event, key: string | null, now: Date): Promise<string> {
   const succeeded =
     event.type === "payment_intent.succeeded" || (event.type === "checkout.session.completed" && (event.data.object as Stripe.Checkout.Session).payment_status === "paid");
   const failed = event.type === "payment_intent.payment_failed";
@@ -76,6 +94,17 @@ async function act(db: Database, event: Stripe.Event, key: string | null): Promi
     const refunded = await getPaymentGateway({ id: checkout.locationId }).refund(key);
     return refunded.refunded ? "refunded: paid after the rental was closed" : "already refunded";
   }
-  if (payment?.status === "declined") return "needs attention: recorded as declined, but the processor says it was paid later";
+  if (payment?.status === "declined") {
+    // Held for authentication and completed later (the e-mailed link, the page's own script, the
+    // processor's hosted page): recorded as the payment, once (decision 395).
+    const paid = paidOf(event);
+    if (!paid) return "needs attention: recorded as declined, but the processor says it was paid later";
+    const recorded = await recordLateCardPayment(db, { idempotencyKey: key, amount: paid.amount, authReference: paid.intentId, now });
+    if (recorded === "recorded") return "recorded: paid after authentication";
+    if (recorded === "already recorded") return "already recorded";
+    return recorded === "amount differs"
+      ? "needs attention: recorded as declined, and the processor says another amount was paid later"
+      : "needs attention: recorded as declined, but the processor says it was paid later";
+  }
   return "needs attention: a payment we have no record of";
 }

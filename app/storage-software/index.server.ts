@@ -3,6 +3,7 @@ import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema/location";
 import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
+import { recordLateCardPayment as recordLocalLatePayment, type LatePaymentOutcome } from "./local/late-payments";
 import { createSiteLinkAdapter } from "./sitelink";
 import { chooseAdapter, loadSiteLinkSettings } from "./sitelink/settings";
 import { logger } from "~/logger.server";
@@ -20,6 +21,15 @@ export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type J
 export { checkJournalWrite } from "./sitelink/journal-check";
 
 export type { LocationRef };
+
+/**
+ * A card payment recorded as declined (awaiting authentication) that the processor confirms as paid
+ * later (the Stripe webhook, the authentication page's return): recorded once where the location's
+ * storage software is ours (decision 395); "not ours" at a SiteLink location (the office sees it).
+ */
+export function recordLateCardPayment(db: Database, input: { idempotencyKey: string; amount: number; authReference: string; now: Date }): Promise<LatePaymentOutcome> {
+  return recordLocalLatePayment(db, input, async (locationId) => (await chooseAdapter(db, locationId)).choice === "local");
+}
 
 /** Whether a location takes cards online and whether its card forms are a demonstration (decision 200). */
 export interface CardPayments {

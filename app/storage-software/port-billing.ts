@@ -20,6 +20,11 @@ export interface LeaseBilling {
   /** Cents charged or tried by autopay (0 when none). */
   autopayAmount: number;
   declineReason: string | null;
+  /**
+   * The autopay charge waits for the cardholder's authentication (3-D Secure): the processor's intent
+   * and the declined payment's key, for the e-mailed link that completes it (decision 395).
+   */
+  authentication?: { intentId: string; paymentKey: string };
 }
 
 export interface LocationBilling {

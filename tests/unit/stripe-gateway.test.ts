@@ -69,10 +69,19 @@ describe("the Stripe gateway, beyond the contract", () => {
     expect(made).toHaveLength(1);
   });
 
-  it("a timeout with no retry left throws (the caller's sweep finds it later by lookup): one charge, found", async () => {
+  it("a timeout with no retry left: the charge is looked up by our key and answered (decision 395): one charge", async () => {
     const key = `timeout-noretry-${Date.now()}`;
     fake.control.addFault({ method: "POST", path: "/v1/payment_intents", mode: "timeout" });
-    await expect(gateway({ maxNetworkRetries: 0, timeoutMs: 1000 }).charge({ amount: 3200, idempotencyKey: key, method: pm("pm_card_visa") })).rejects.toThrow();
+    expect(await gateway({ maxNetworkRetries: 0, timeoutMs: 1000 }).charge({ amount: 3200, idempotencyKey: key, method: pm("pm_card_visa") })).toMatchObject({ status: "approved" });
+    expect(fake.control.objects("payment_intent").filter((pi) => (pi.metadata as Record<string, string> | undefined)?.gatehouse_key === key)).toHaveLength(1);
+  });
+
+  it("a timeout when the lookup fails too throws (the caller says it is being confirmed; the sweep finds it later): one charge, found", async () => {
+    const key = `timeout-nolookup-${Date.now()}`;
+    fake.control.addFault({ method: "POST", path: "/v1/payment_intents", mode: "timeout" });
+    fake.control.addFault({ method: "GET", path: "/v1/payment_intents/search", mode: "api_error" });
+    await expect(gateway({ maxNetworkRetries: 0, timeoutMs: 1000 }).charge({ amount: 3300, idempotencyKey: key, method: pm("pm_card_visa") })).rejects.toThrow();
+    fake.control.clearFaults();
     expect(await gateway().lookup(key)).toMatchObject({ status: "approved" });
   });
 

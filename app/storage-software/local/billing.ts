@@ -80,7 +80,13 @@ async function billLease(db: Database, leaseId: number, input: { runDate: string
   if (!card) return none;
   const result = await chargeAutopayCard(db, getPaymentGateway(location), { tenantId: lease.tenantId, leaseId: lease.id, amount: balance, idempotencyKey, card });
   if (result.status === "declined") {
-    return { chargesPosted: posted, autopay: "declined", autopayAmount: balance, declineReason: result.reason };
+    return {
+      chargesPosted: posted,
+      autopay: "declined",
+      autopayAmount: balance,
+      declineReason: result.reason,
+      ...(result.authentication ? { authentication: { intentId: result.authentication.intentId, paymentKey: idempotencyKey } } : {}),
+    };
   }
   await db.transaction(async (tx) => {
     const [locked] = await tx.select().from(leases).where(eq(leases.id, lease.id)).for("update");

@@ -19,7 +19,7 @@ import {
 import { localDate } from "~/domain/calendar";
 import type { Payment, PaymentMethod, PrepayOffer, Tenants } from "../port";
 import type { LocationRef } from "../port";
-import { PaymentDeclinedError, StorageValidationError } from "../errors";
+import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "../errors";
 import { listLedger, postCharges, postRefundLine, recordApprovedPayment, recordDeclinedPayment, type Executor } from "../shared/ledger";
 import { cardHolder, givenInput, idOf, sharedTenants, tenantRows, toPayment, type LeaseRow } from "../shared/tenants";
 
@@ -106,10 +106,17 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
     await input.checkAmount?.(lease);
     const resolved = await resolveMethod(lease.tenantId, input.method);
     const gateway = getPaymentGateway(location);
-    const result: ChargeResult =
-      "given" in resolved
-        ? await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: givenInput(resolved.given), saveCard: resolved.given.saveCard })
-        : await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, cardToken: resolved.saved.gatewayToken });
+    let result: ChargeResult;
+    try {
+      result =
+        "given" in resolved
+          ? await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, method: givenInput(resolved.given), saveCard: resolved.given.saveCard })
+          : await gateway.charge({ amount: input.amount, idempotencyKey: input.idempotencyKey, cardToken: resolved.saved.gatewayToken });
+    } catch (error) {
+      // The processor did not answer (a timeout after the charge): never "declined", never a 500; the
+      // same form sent again replays the charge under its key (decision 395).
+      throw new OutcomeUnknownError(`The card processor did not answer: ${error instanceof Error ? error.message : String(error)}`);
+    }
     if (result.status === "declined") {
       await recordDeclinedPayment(db, {
         tenantId: lease.tenantId,

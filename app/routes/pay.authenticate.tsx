@@ -1,0 +1,110 @@
+import { data, Form, redirect } from "react-router";
+import type { Route } from "./+types/pay.authenticate";
+import { Link } from "~/components/link";
+import { routeMeta } from "~/components/route-meta";
+import { CsrfInput, SubmitButton } from "~/components/form";
+import { formatCents } from "~/domain/money";
+import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
+import { notFound } from "~/services/http.server";
+import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
+import { authenticationPage, startAuthentication } from "~/services/payment-authentication.server";
+import { siteOriginFor } from "~/services/site-origin.server";
+import { now } from "~/platform/clock.server";
+
+/**
+ * A payment the tenant's bank wants confirmed (3-D Secure), from the e-mailed link (decision 395):
+ * the location, the unit and the amount, and a button on to the bank's page (the processor's
+ * authentication page, JavaScript or not), which sends the tenant back here; the payment is then
+ * checked with the processor and recorded once.
+ */
+const SIGN_IN = "/customer-portal/login";
+
+export async function loader({ request, context, params }: Route.LoaderArgs) {
+  const returned = new URL(request.url).searchParams.has("payment_intent");
+  const page = await authenticationPage(context.db, { signed: params.token, returned, now: now() });
+  if (page.state === "unknown") throw notFound(portalHeaders());
+  const csrf = await getCsrfToken(request);
+  return data({ page, csrfToken: csrf.token }, { status: page.state === "expired" ? 410 : 200, headers: portalHeaders(csrf.setCookie) });
+}
+
+export async function action({ request, context, params }: Route.ActionArgs) {
+  const formData = await request.formData();
+  await validateCsrf(request, formData);
+  const started = await startAuthentication(context.db, { signed: params.token, origin: await siteOriginFor(context), ip: context.clientIp, now: now() });
+  if (started.kind === "unknown") throw notFound(portalHeaders());
+  if (started.kind === "redirect") throw redirect(started.url, { status: 303, headers: portalHeaders() });
+  return data({ message: started.message }, { headers: portalHeaders() });
+}
+
+export const headers: Route.HeadersFunction = (args) => {
+  const h = portalRouteHeaders(args);
+  h.set("X-Robots-Tag", "noindex");
+  return h;
+};
+
+export const meta: Route.MetaFunction = ({ matches }) =>
+  routeMeta(matches, { title: "Confirm your payment", description: "Confirm your storage payment with your bank.", path: "/customer-portal/login", noindex: true });
+
+export default function ConfirmPayment({ loaderData, actionData }: Route.ComponentProps) {
+  const { page } = loaderData;
+  if (page.state === "expired") {
+    return (
+      <>
+        <h1>This link has expired</h1>
+        <p>Nothing was charged. Please sign in to the customer portal to pay, or call the office.</p>
+        <p>
+          <Link to={SIGN_IN}>Sign in to the customer portal</Link>
+        </p>
+      </>
+    );
+  }
+  const facts = (
+    <dl className="portal-facts">
+      <div>
+        <dt>Location</dt>
+        <dd data-testid="authenticate-location">{page.locationName}</dd>
+      </div>
+      <div>
+        <dt>Unit</dt>
+        <dd data-testid="authenticate-unit">{page.unitName}</dd>
+      </div>
+      <div>
+        <dt>Amount</dt>
+        <dd data-testid="authenticate-amount">{formatCents(page.amount)}</dd>
+      </div>
+    </dl>
+  );
+  if (page.state === "paid") {
+    return (
+      <>
+        <div className="alert alert--success" role="status">
+          <h1>Thank you, your payment was received.</h1>
+        </div>
+        {facts}
+        <p>
+          <Link to={SIGN_IN}>Sign in to the customer portal</Link> to see your account.
+        </p>
+      </>
+    );
+  }
+  const message = actionData?.message ?? page.message;
+  return (
+    <>
+      <h1>Confirm your payment</h1>
+      <p className="lead">Your bank asks you to confirm this payment. Nothing has been charged yet.</p>
+      {facts}
+      {message ? (
+        <p className="alert alert--error" role="alert">
+          {message}
+        </p>
+      ) : null}
+      <Form method="post" reloadDocument className="stack-form">
+        <CsrfInput token={loaderData.csrfToken} />
+        <SubmitButton pendingText="Opening your bank's page…">Confirm with your bank</SubmitButton>
+      </Form>
+      <p>
+        Or <Link to={SIGN_IN}>sign in to the customer portal</Link> to pay with another card.
+      </p>
+    </>
+  );
+}

@@ -1,0 +1,172 @@
+/**
+ * A card payment held for the cardholder's authentication (3-D Secure), completed from a link we
+ * e-mail (issue 25, docs/decisions/395-authentication-links.md). The billing run's autopay charge
+ * (off session) that the bank wants confirmed is recorded as declined; the tenant gets a link to
+ * `/pay/authenticate/{signed}`, which shows the location, the unit and the amount and completes the
+ * authentication through the processor: with JavaScript off, the processor's authentication page
+ * (the PaymentIntent's `next_action` redirect), which returns to the same page, where the payment is
+ * checked with the processor server-side and recorded once (recordLateCardPayment; Stripe's webhook
+ * records it the same way when it comes first).
+ *
+ * - The link is `{payload}.{mac}`: the payload names the payment, the processor's intent and when the
+ *   link stops working (AUTHENTICATION_LINK_TTL_MS); the mac is HMAC-SHA256 under the session secrets
+ *   (the first signs, all verify), so a tampered or made-up link is refused before any lookup.
+ * - Single use by the payment itself: once it is recorded as paid, the link only says so; the
+ *   processor's intent can be paid only once.
+ */
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { accounts, leases, locations, payments, units, websites } from "~/db/schema";
+import { formatCents } from "~/domain/money";
+import { env } from "~/env.server";
+import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { recordLateCardPayment } from "~/storage-software/index.server";
+import { queueEmail, sendQueuedEmail } from "./email.server";
+import { addressKey, hitRateLimit } from "./rate-limit.server";
+import { publicOrigin } from "./site-origin.server";
+
+/** How long an authentication link works (Stripe keeps an intent confirmable for days; we ask within three). */
+export const AUTHENTICATION_LINK_TTL_MS = 72 * 60 * 60 * 1000;
+const POSTS_PER_IP = 20;
+const POSTS_WINDOW_MS = 15 * 60 * 1000;
+
+const macOf = (payload: string, secret: string) => crypto.createHmac("sha256", secret).update(`authenticate:${payload}`).digest("base64url");
+
+function sameText(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && crypto.timingSafeEqual(x, y);
+}
+
+interface LinkClaims {
+  paymentId: number;
+  intentId: string;
+  expiresAt: Date;
+}
+
+function signLink(claims: LinkClaims): string {
+  const payload = Buffer.from(`${claims.paymentId}.${claims.intentId}.${Math.floor(claims.expiresAt.getTime() / 1000)}`).toString("base64url");
+  return `${payload}.${macOf(payload, env().sessionSecrets[0]!)}`;
+}
+
+function verifyLink(signed: string): LinkClaims | null {
+  const m = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{43})$/.exec(signed);
+  if (!m) return null;
+  if (!env().sessionSecrets.some((s) => sameText(macOf(m[1]!, s), m[2]!))) return null;
+  const parts = /^(\d+)\.(pi_[A-Za-z0-9_]+)\.(\d+)$/.exec(Buffer.from(m[1]!, "base64url").toString());
+  if (!parts) return null;
+  return { paymentId: Number(parts[1]), intentId: parts[2]!, expiresAt: new Date(Number(parts[3]) * 1000) };
+}
+
+export const authenticationPath = (signed: string) => `/pay/authenticate/${signed}`;
+
+/** The payment of a link with its lease, unit, location and site (what the page and the e-mail show). */
+async function paymentOfLink(db: Database, paymentId: number) {
+  const [row] = await db
+    .select({
+      payment: { id: payments.id, status: payments.status, amount: payments.amount, idempotencyKey: payments.idempotencyKey },
+      leaseId: leases.id,
+      unitName: units.name,
+      location: { id: locations.id, name: locations.name },
+      domain: websites.domain,
+    })
+    .from(payments)
+    .innerJoin(leases, eq(leases.id, payments.leaseId))
+    .innerJoin(units, eq(units.id, leases.unitId))
+    .innerJoin(locations, eq(locations.id, leases.locationId))
+    .innerJoin(accounts, eq(accounts.id, locations.accountId))
+    .innerJoin(websites, eq(websites.accountId, accounts.id))
+    .where(eq(payments.id, paymentId))
+    .limit(1);
+  return row ?? null;
+}
+
+/**
+ * E-mails the tenant a link to complete a payment their bank wants confirmed (the billing run's
+ * autopay charge). `paymentKey` is the declined payment's idempotency key; nothing is sent when it
+ * is not recorded or is already paid.
+ */
+export async function emailAuthenticationLink(db: Database, input: { paymentKey: string; intentId?: string; to: string; firstName: string; now: Date }): Promise<boolean> {
+  const row = await db.query.payments.findFirst({ columns: { id: true, status: true }, where: eq(payments.idempotencyKey, input.paymentKey) });
+  if (!row || row.status !== "declined") return false;
+  const found = await paymentOfLink(db, row.id);
+  if (!found) return false;
+  // A portal payment held this way: the processor's intent is found by the payment's key.
+  const held = input.intentId ? null : await getPaymentGateway(found.location).lookup(input.paymentKey);
+  const intentId = input.intentId ?? (held?.status === "declined" ? held.authentication?.intentId : undefined);
+  if (!intentId || !intentId.startsWith("pi_")) return false;
+  const signed = signLink({ paymentId: row.id, intentId, expiresAt: new Date(input.now.getTime() + AUTHENTICATION_LINK_TTL_MS) });
+  const url = `${publicOrigin({ domain: found.domain })}${authenticationPath(signed)}`;
+  const queued = await queueEmail(db, {
+    to: input.to,
+    subject: "Please confirm your storage payment with your bank",
+    secrets: [url, signed],
+    text: [
+      `Hello ${input.firstName},`,
+      "",
+      `Your bank asks you to confirm the payment of ${formatCents(found.payment.amount)} for unit ${found.unitName} at ${found.location.name}. Nothing has been charged yet.`,
+      "",
+      "To confirm it, open this link (it works for 72 hours):",
+      "",
+      url,
+      "",
+      "Or sign in to the customer portal to pay with another card, or call the office.",
+    ].join("\n"),
+  });
+  await sendQueuedEmail(db, queued.id);
+  return true;
+}
+
+export type AuthenticationPage =
+  | { state: "unknown" }
+  | { state: "expired" }
+  | { state: "paid"; locationName: string; unitName: string; amount: number }
+  | { state: "open"; locationName: string; unitName: string; amount: number; message: string | null };
+
+async function pageOf(db: Database, claims: LinkClaims, now: Date, message: string | null): Promise<AuthenticationPage> {
+  const found = await paymentOfLink(db, claims.paymentId);
+  if (!found) return { state: "unknown" };
+  const shown = { locationName: found.location.name, unitName: found.unitName, amount: found.payment.amount };
+  if (found.payment.status === "approved" || found.payment.status === "refunded") return { state: "paid", ...shown };
+  if (claims.expiresAt.getTime() <= now.getTime()) return { state: "expired" };
+  return { state: "open", ...shown, message };
+}
+
+/**
+ * The page of a link. On the processor's return (`payment_intent` in the query), the payment is
+ * checked with the processor and recorded once when it succeeded.
+ */
+export async function authenticationPage(db: Database, input: { signed: string; returned: boolean; now: Date }): Promise<AuthenticationPage> {
+  const claims = verifyLink(input.signed);
+  if (!claims) return { state: "unknown" };
+  if (!input.returned) return pageOf(db, claims, input.now, null);
+  const found = await paymentOfLink(db, claims.paymentId);
+  if (!found) return { state: "unknown" };
+  const outcome = await getPaymentGateway(found.location).authenticationOutcome?.(claims.intentId);
+  if (outcome?.kind === "succeeded" && outcome.key === found.payment.idempotencyKey) {
+    await recordLateCardPayment(db, { idempotencyKey: found.payment.idempotencyKey, amount: outcome.amount, authReference: outcome.intentId, now: input.now });
+  }
+  return pageOf(db, claims, input.now, outcome?.kind === "failed" ? outcome.reason : null);
+}
+
+export type AuthenticationStart = { kind: "unknown" } | { kind: "redirect"; url: string } | { kind: "page"; message: string | null };
+
+/** The page's button: on to the processor's authentication page (or back to the page, with what happened). */
+export async function startAuthentication(db: Database, input: { signed: string; origin: string; ip: string; now: Date }): Promise<AuthenticationStart> {
+  const claims = verifyLink(input.signed);
+  if (!claims) return { kind: "unknown" };
+  const limited = await hitRateLimit(db, { key: addressKey("authenticate", input.ip), limit: POSTS_PER_IP, windowMs: POSTS_WINDOW_MS, now: input.now });
+  if (!limited.allowed) return { kind: "page", message: `Too many attempts. Please wait ${limited.retryAfterMinutes} minutes and try again, or call the office.` };
+  const page = await pageOf(db, claims, input.now, null);
+  if (page.state !== "open") return page.state === "unknown" ? { kind: "unknown" } : { kind: "page", message: null };
+  const found = (await paymentOfLink(db, claims.paymentId))!;
+  const gateway = getPaymentGateway(found.location);
+  if (!gateway.continueAuthentication) return { kind: "page", message: "This payment cannot be confirmed online. Please call the office." };
+  const step = await gateway.continueAuthentication(claims.intentId, `${input.origin}${authenticationPath(input.signed)}`);
+  if (step.kind === "redirect") return { kind: "redirect", url: step.url };
+  if (step.kind === "succeeded" && step.key === found.payment.idempotencyKey) {
+    await recordLateCardPayment(db, { idempotencyKey: found.payment.idempotencyKey, amount: step.amount, authReference: step.intentId, now: input.now });
+  }
+  return { kind: "page", message: step.kind === "failed" ? step.reason : null };
+}

@@ -1,0 +1,60 @@
+import { and, eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { leases, locations, payments } from "~/db/schema";
+import { ledgerEntries } from "~/db/schema/billing";
+import { localDate } from "~/domain/calendar";
+import { refreshPaidThrough } from "./tenants";
+
+export type LatePaymentOutcome = "recorded" | "already recorded" | "not ours" | "amount differs";
+
+/**
+ * A card payment we recorded as declined (it waited for the cardholder's authentication, 3-D Secure)
+ * that the processor confirms as paid later: the tenant completed it from the e-mailed link, in the
+ * browser after the page answered, or by the processor's hosted page (issue 25, decision 395). At a
+ * location on our own units the declined row becomes the approved payment, with its ledger line and
+ * the new paid-through date, in one transaction under a lock on the lease. Once: the row is switched
+ * from `declined` to `approved` by a conditional UPDATE, so a duplicate webhook, the tenant's return
+ * and the webhook racing each other record it once. Payments at SiteLink locations are not ours to
+ * record here ("not ours": the office sees them).
+ */
+export async function recordLateCardPayment(
+  db: Database,
+  input: { idempotencyKey: string; amount: number; authReference: string; now: Date },
+  isOurs: (locationId: number) => Promise<boolean>,
+): Promise<LatePaymentOutcome> {
+  const row = await db.query.payments.findFirst({ where: eq(payments.idempotencyKey, input.idempotencyKey) });
+  if (!row) return "not ours";
+  if (row.status === "approved" || row.status === "refunded") return "already recorded";
+  if (row.leaseId === null || row.tenantId === null) return "not ours";
+  if (row.amount !== input.amount) return "amount differs";
+  const [lease] = await db.select().from(leases).where(eq(leases.id, row.leaseId));
+  if (!lease) return "not ours";
+  // Only where the location's storage software is this adapter (the port's choice, index.server.ts).
+  if (!(await isOurs(lease.locationId))) return "not ours";
+  const [location] = await db.select({ timeZone: locations.timeZone }).from(locations).where(eq(locations.id, lease.locationId));
+  const entryDate = localDate(input.now, location?.timeZone.timeZoneId ?? "America/New_York");
+  return db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(leases).where(eq(leases.id, lease.id)).for("update");
+    const [switched] = await tx
+      .update(payments)
+      .set({ status: "approved", authReference: input.authReference, declineReason: null, updatedAt: input.now })
+      .where(and(eq(payments.id, row.id), eq(payments.status, "declined")))
+      .returning({ id: payments.id });
+    if (!switched) return "already recorded";
+    await tx.insert(ledgerEntries).values({
+      leaseId: lease.id,
+      tenantId: row.tenantId!,
+      kind: "payment",
+      description: row.source === "autopay" ? `Autopay (${brandName(row.cardBrand)} ending ${row.cardLast4})` : `Card payment (${row.cardBrand} ending ${row.cardLast4})`,
+      amount: row.amount,
+      tax: 0,
+      entryDate,
+      paymentId: row.id,
+      postedAt: input.now,
+    });
+    if (locked) await refreshPaidThrough(tx, locked);
+    return "recorded";
+  });
+}
+
+const brandName = (brand: string) => (brand === "mastercard" ? "Master Card" : brand === "visa" ? "Visa" : "Discover");
