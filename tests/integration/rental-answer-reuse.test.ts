@@ -18,7 +18,7 @@ import { takeRentalContextOfAction } from "~/services/rental-context.server";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
-import { ctxFor, detailsFormFields, leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
+import { ctxFor, detailsFormFields, leaveAvailable, lumbertonUnitType, NOW, racingBodies } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let unitTypeId: string;
@@ -51,11 +51,12 @@ async function settle<T>(run: () => Promise<unknown>): Promise<{ status: number;
 }
 
 /** One request of a form posted without JavaScript: the action, then (unless it redirected) the page's loader, one context. */
-async function postDocument(fields: Record<string, string>, ip: string) {
+async function postDocument(fields: Record<string, string>, ip: string, racing?: (body: string) => ReadableStream<Uint8Array>) {
   const url = `http://localhost/rent/${unitTypeId}?step=details`;
   const { token, setCookie } = await getCsrfToken(new Request(url));
   const headers = { Cookie: setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" };
-  const request = new Request(url, { method: "POST", body: new URLSearchParams({ csrf: token, ...fields }), headers });
+  const body = new URLSearchParams({ csrf: token, ...fields }).toString();
+  const request = new Request(url, { method: "POST", body: racing ? racing(body) : body, headers, ...(racing ? { duplex: "half" } : {}) } as RequestInit);
   const context = loadContext(handle.db, ip);
   const action = await settle<Answer>(() => rentAction({ request, params: { unitTypeId }, context } as never));
   if (action.status === 303) return { action, context, page: null, loaderStatements: [] as string[] };
@@ -78,7 +79,9 @@ describe("the page after an action that wrote nothing (decision 332)", () => {
   it("the losers of a rush see sold out, and their pages read no availability; the winner's page is read afresh and shows the next step", async () => {
     await leaveAvailable(handle.db, unitTypeId, 1);
     const round = ++n;
-    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => postDocument(detailsFormFields(`reuse-${round}-${i}@example.com`), `198.18.${60 + round}.${i + 1}`)));
+    // Every one read one unit free before any tried to hold it (racingBodies): the losers lose at the hold.
+    const race = racingBodies(6);
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => postDocument(detailsFormFields(`reuse-${round}-${i}@example.com`), `198.18.${60 + round}.${i + 1}`, race)));
     const winners = replies.filter((r) => r.action.status === 303);
     expect(winners).toHaveLength(1);
     const losers = replies.filter((r) => r.action.status !== 303);

@@ -116,3 +116,27 @@ export function detailsFormFields(email: string): Record<string, string> {
     confirm_web_pw: "Tidy-Unit-42",
   };
 }
+
+/**
+ * Request bodies for a race that is really run: `racingBodies(n)` gives a maker of bodies none of
+ * which is handed out until n of them have been asked for. A rental action reads its context
+ * (availability) before it reads the form, so every visitor has read one unit free before any of
+ * them tries to hold it, however the statements interleave. Use with `duplex: "half"`.
+ */
+export function racingBodies(n: number): (body: string) => ReadableStream<Uint8Array> {
+  let asked = 0;
+  let release!: () => void;
+  const allAsked = new Promise<void>((resolve) => (release = resolve));
+  return (body) => {
+    let sent = false;
+    return new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent) return controller.close();
+        sent = true;
+        if (++asked === n) release();
+        await allAsked;
+        controller.enqueue(new TextEncoder().encode(body));
+      },
+    });
+  };
+}
