@@ -58,11 +58,13 @@ async function postDocument(fields: Record<string, string>, ip: string, racing?:
   const body = new URLSearchParams({ csrf: token, ...fields }).toString();
   const request = new Request(url, { method: "POST", body: racing ? racing(body) : body, headers, ...(racing ? { duplex: "half" } : {}) } as RequestInit);
   const context = loadContext(handle.db, ip);
-  const action = await settle<Answer>(() => rentAction({ request, params: { unitTypeId }, context } as never));
-  if (action.status === 303) return { action, context, page: null, loaderStatements: [] as string[] };
+  const acted = { count: 0, statements: [] as string[] };
+  const action = await countQueries.run(acted, () => settle<Answer>(() => rentAction({ request, params: { unitTypeId }, context } as never)));
+  const triedToHold = acted.statements.some((q) => /^update "?units"? set held_until/i.test(q.trim()) || /update units set held_until/i.test(q));
+  if (action.status === 303) return { action, context, page: null, loaderStatements: [] as string[], triedToHold };
   const counter = { count: 0, statements: [] as string[] };
   const page = await countQueries.run(counter, () => settle<Page>(() => rentLoader({ request: new Request(url, { headers }), params: { unitTypeId }, context } as never)));
-  return { action, context, page, loaderStatements: counter.statements };
+  return { action, context, page, loaderStatements: counter.statements, triedToHold };
 }
 
 /** What the loader reads when it has no kept context: the sweep of expired holds and the availability. */
@@ -87,6 +89,8 @@ describe("the page after an action that wrote nothing (decision 332)", () => {
     const losers = replies.filter((r) => r.action.status !== 303);
     expect(losers).toHaveLength(5);
     for (const loser of losers) {
+      // Each lost at the hold (its page had shown one unit free), the case where the kept context says "sold out".
+      expect(loser.triedToHold).toBe(true);
       expect(loser.action.status).toBe(409);
       expect(loser.action.data?.formError).toMatch(SOLD_OUT);
       expect(loser.page?.status).toBe(200);
