@@ -19,7 +19,7 @@ import { detailsSchema, hostedPaySchema, paySchema, previousStep, signSchema, ST
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { rentalCookieHeader, clearRentalCookieHeader, readRentalId } from "~/services/rental.server";
-import { requireRentalContext } from "~/services/rental-context.server";
+import { keepRentalContextForPage, requireRentalContext, takeRentalContextOfAction } from "~/services/rental-context.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from "~/db/unavailable";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import rentalCss from "~/styles/rental.css?url";
@@ -37,7 +37,8 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: rent
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
-  const ctx = await requireRentalContext(context.db, params.unitTypeId, now, context);
+  // After an action that wrote nothing (a form without JavaScript: the action, then this loader), its context (decision 332).
+  const ctx = takeRentalContextOfAction(context, params.unitTypeId) ?? (await requireRentalContext(context.db, params.unitTypeId, now, context));
   const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("checkout_session");
@@ -90,6 +91,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
     throw redirect(result.redirect, { status: 303, headers: cookie ? { "Set-Cookie": cookie } : undefined });
   }
   // An outage (503) says when to try again, like every other outage answer.
+  if (result.contextAfter) keepRentalContextForPage(context, params.unitTypeId, result.contextAfter);
   const headers = result.status === 503 ? { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } : undefined;
   return data(result.answer, { status: result.status, headers });
 }

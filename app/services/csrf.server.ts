@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
-import { createCookie, data } from "react-router";
+import { data } from "react-router";
+import { signedCookie } from "~/platform/signed-cookie.server";
 import { env } from "~/env.server";
 import { CSRF_FIELD_NAME } from "~/domain/form-fields";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
@@ -26,7 +27,7 @@ export const CSRF_FIELD = CSRF_FIELD_NAME;
 const TOKEN_BYTES = 32;
 
 export function csrfCookie(secure = env().secureCookies) {
-  return createCookie(cookieName("csrf", secure), { ...hostCookieOptions(secure), secrets: env().sessionSecrets });
+  return signedCookie(cookieName("csrf", secure), { ...hostCookieOptions(secure), secrets: env().sessionSecrets });
 }
 
 function sessionToken(sessionId: string, secret: string, label = "csrf"): Buffer {

@@ -29,8 +29,9 @@ export function keepFormThroughOutage<Args extends { request: Request }, Result,
   reply: (form: FormData | null, message?: string) => Reply,
 ): (args: Args) => Promise<Result | ReturnType<typeof data<Reply>>> {
   return async (args) => {
-    // A copy of the body, read only if the database turns out to be unreachable.
-    const copy = args.request.clone();
+    // The form is parsed once (issue 22): the action's request.formData() and the answer below share
+    // one parse, so the body needs no copy (a clone tees the stream for every post).
+    const copy = { formData: parseOnce(args.request) };
     try {
       return await action(args);
     } catch (error) {
@@ -49,6 +50,15 @@ export function keepFormThroughOutage<Args extends { request: Request }, Result,
       return data(reply(form), { status: 503, headers: { "Retry-After": String(RETRY_AFTER_SECONDS), "Cache-Control": NO_STORE } });
     }
   };
+}
+
+/** Makes request.formData() parse once and answer the same form to every caller; returns it. */
+function parseOnce(request: Request): () => Promise<FormData> {
+  const read = request.formData.bind(request);
+  let form: Promise<FormData> | undefined;
+  const formData = () => (form ??= read());
+  Object.defineProperty(request, "formData", { value: formData, configurable: true });
+  return formData;
 }
 
 /** A Conform result with the form-level message and the typed values (secrets left out). */

@@ -20,7 +20,7 @@ import { formatDate, localDate } from "~/domain/calendar";
 import type { ParsedMethod } from "~/domain/portal-forms";
 import { env } from "~/env.server";
 import { cardPaymentsAt } from "~/storage-software/index.server";
-import { createCookie } from "react-router";
+import { signedCookie } from "~/platform/signed-cookie.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { addressKey, hitRateLimit } from "./rate-limit.server";
@@ -320,7 +320,7 @@ export async function payLinkReceipt(ctx: PortalContext, link: PayLinkRow) {
  */
 function paidCookie() {
   const e = env();
-  return createCookie(cookieName("gh_paylink_paid", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets, maxAge: 60 * 60 });
+  return signedCookie(cookieName("gh_paylink_paid", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets, maxAge: 60 * 60 });
 }
 
 export const paidCookieHeader = (linkId: number): Promise<string> => paidCookie().serialize(String(linkId));

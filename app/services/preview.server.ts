@@ -12,7 +12,7 @@
  * - `setPreviewMode` turns it on or off: rate limited, written to the audit trail.
  */
 import crypto from "node:crypto";
-import { createCookie } from "react-router";
+import { signedCookie } from "~/platform/signed-cookie.server";
 import type { Database } from "~/db/client.server";
 import { can } from "~/domain/staff-roles";
 import { PREVIEW_RENDER_TIMEOUT_MS } from "~/domain/preview";
@@ -26,7 +26,7 @@ import { loadSignedInStaff } from "./staff-session.server";
 
 function previewCookie() {
   const e = env();
-  return createCookie(cookieName("gh_preview", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets });
+  return signedCookie(cookieName("gh_preview", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets });
 }
 
 /** Whether a Cookie header carries a preview cookie at all (a cheap test before any database read). */

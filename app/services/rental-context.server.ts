@@ -130,6 +130,31 @@ async function readRentalType(db: Database, id: number, cache: CacheContext) {
 }
 
 /**
+ * The rental context as an action left it when it wrote nothing (issue 22, decision 332): kept for the
+ * page's loader of the same request (a form posted without JavaScript runs the action, then the loader),
+ * so the loser of a rush is not swept and read again. Keyed by the request's router context, so it
+ * lives exactly as long as the request; a request whose action wrote anything, or redirected, keeps
+ * nothing, and its loader reads afresh.
+ */
+const keptForPage = new WeakMap<object, { unitTypeId: string; ctx: RentalContext }>();
+
+export function keepRentalContextForPage(requestContext: object, unitTypeId: string, ctx: RentalContext): void {
+  keptForPage.set(requestContext, { unitTypeId, ctx });
+}
+
+/** The context kept by this request's action for the same unit type, once; undefined: read it. */
+export function takeRentalContextOfAction(requestContext: object, unitTypeId: string): RentalContext | undefined {
+  const kept = keptForPage.get(requestContext);
+  keptForPage.delete(requestContext);
+  return kept && kept.unitTypeId === unitTypeId ? kept.ctx : undefined;
+}
+
+/** The context after a hold found no unit free: the page then says "sold out", as a fresh read would. */
+export function soldOutContext(ctx: RentalContext): RentalContext {
+  return { ...ctx, unitType: { ...ctx.unitType, availableCount: 0 } };
+}
+
+/**
  * The rental context of a rental or reservation page: not found when there is no such unit type, or
  * when the location hides it (is_show_only_specific_unit_types: not offered online, even by URL).
  */

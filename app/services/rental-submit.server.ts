@@ -39,7 +39,7 @@ import { rentalLeaseText, placeMoveIn, quoteRental } from "./move-in.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { yearMonth } from "./rental-steps.server";
-import type { RentalContext } from "./rental-context.server";
+import { soldOutContext, type RentalContext } from "./rental-context.server";
 
 /** Fields whose values are never sent back to the browser with the errors. */
 export const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
@@ -64,7 +64,15 @@ export interface RentalFormAnswer {
 
 export type RentalSubmitResult =
   | { redirect: string; cookie?: { set: string } | "clear" }
-  | { status: number; answer: RentalFormAnswer }
+  | {
+      status: number;
+      answer: RentalFormAnswer;
+      /**
+       * Set only when the step wrote nothing: the rental context as the answer leaves it, which the
+       * page's loader of the same request may use instead of reading it again (decision 332).
+       */
+      contextAfter?: RentalContext;
+    }
   /** Not a step of the form (a hand-made request): the page's error answer, as for any bad request. */
   | { unknownStep: true };
 
@@ -87,16 +95,16 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
   }
 
   const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
-  if (block) return fail(null, 409, { formError: rentalBlockMessage(block, formatPhone(ctx.location.phoneNumber)) });
+  if (block) return unchanged(ctx, fail(null, 409, { formError: rentalBlockMessage(block, formatPhone(ctx.location.phoneNumber)) }));
 
   if (intent === "details") {
     if (isHoneypotFilled(formData)) return { redirect: basePath };
     const schema = detailsSchema({ passwordOptional: Boolean(checkout?.webPwHash) });
     const submission = parseWithZod(formData, { schema });
-    if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
+    if (submission.status !== "success") return unchanged(ctx, fail(submission.reply({ hideFields: HIDDEN_FIELDS })));
     const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
     const commonPassword = commonPasswordError(web_pw);
-    if (commonPassword) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } }));
+    if (commonPassword) return unchanged(ctx, fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { web_pw: [commonPassword] } })));
     const phone = formatPhone(ctx.location.phoneNumber);
     // The unit first (issue 22, decision 206): in a rush for the last unit, the visitors who lose learn
     // "sold out" from this one write, before any other check or write is made for them. A check below
@@ -109,7 +117,10 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
       // the one a visitor gets whose page already knew: the same for every loser of a rush, whose
       // page is then rendered once (decision 330). A visitor with a checkout keeps the form, and
       // what was typed.
-      if (error instanceof UnitUnavailableError) return fail(checkout ? submission.reply({ hideFields: HIDDEN_FIELDS }) : null, 409, { formError: rentalBlockMessage("sold_out", phone) });
+      // A new visitor's failed hold wrote nothing and proved that no unit is free: the page of the
+      // same request says "sold out" without sweeping and reading availability again (decision 332).
+      if (error instanceof UnitUnavailableError && !checkout) return unchanged(soldOutContext(ctx), fail(null, 409, { formError: rentalBlockMessage("sold_out", phone) }));
+      if (error instanceof UnitUnavailableError) return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", phone) });
       throw error;
     }
     let id: string;
@@ -240,6 +251,11 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
     throw error;
   }
   return { unknownStep: true };
+}
+
+/** An answer of a step that wrote nothing, with the context the page may reuse. */
+function unchanged(ctx: RentalContext, result: RentalSubmitResult): RentalSubmitResult {
+  return "status" in result ? { ...result, contextAfter: ctx } : result;
 }
 
 function fail(result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean } = {}): RentalSubmitResult {

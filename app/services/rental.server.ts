@@ -5,7 +5,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, lt } from "drizzle-orm";
-import { createCookie } from "react-router";
+import { signedCookie } from "~/platform/signed-cookie.server";
 import type { Database } from "~/db/client.server";
 import { rentals, locations } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
@@ -24,7 +24,7 @@ export const RENTAL_KEPT_MS = 24 * 60 * 60_000;
 
 export function rentalCookie() {
   const e = env();
-  return createCookie(cookieName("checkout", e.secureCookies), {
+  return signedCookie(cookieName("checkout", e.secureCookies), {
     ...hostCookieOptions(e.secureCookies),
     secrets: e.sessionSecrets,
     maxAge: RENTAL_KEPT_MS / 1000,

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, lt, ne } from "drizzle-orm";
-import { createCookie, redirect } from "react-router";
+import { redirect } from "react-router";
+import { signedCookie } from "~/platform/signed-cookie.server";
 import type { Database } from "~/db/client.server";
 import { tenantSessions } from "~/db/schema";
 import { env } from "~/env.server";
@@ -18,7 +19,7 @@ export const SESSION_MAX_MS = 12 * 60 * 60 * 1000; // and twelve hours after sig
 
 export function sessionCookie() {
   const e = env();
-  return createCookie(cookieName("gh_portal", e.secureCookies), {
+  return signedCookie(cookieName("gh_portal", e.secureCookies), {
     ...hostCookieOptions(e.secureCookies),
     secrets: e.sessionSecrets,
   });

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { and, eq, lt, or } from "drizzle-orm";
-import { createCookie, redirect, type RouterContextProvider } from "react-router";
+import { redirect, type RouterContextProvider } from "react-router";
+import { signedCookie } from "~/platform/signed-cookie.server";
 import type { Database, Transaction } from "~/db/client.server";
 import { staffLocations, staffMembers, staffSessions } from "~/db/schema";
 import { scopeFor, STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from "~/domain/staff-roles";
@@ -24,7 +25,7 @@ import { signedInStaffContext, type SignedInStaff } from "./staff-context.server
  */
 export function staffSessionCookie() {
   const e = env();
-  return createCookie(cookieName("gh_staff", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets });
+  return signedCookie(cookieName("gh_staff", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets });
 }
 
 export const staffSessionHash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");

@@ -14,7 +14,7 @@ import { action as rentAction } from "~/routes/rent";
 import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { detailsFormFields, leaveAvailable, lumbertonUnitType, NOW } from "./rental-fixtures";
+import { detailsFormFields, leaveAvailable, lumbertonUnitType, NOW, racingBodies } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let unitTypeId: string;
@@ -37,14 +37,16 @@ beforeEach(async () => {
 type Reply = { formError?: string | null; emailTaken?: boolean };
 
 /** Posts the details step from `ip`; the statements the action sent are counted. */
-async function submitDetails(email: string, ip: string) {
+async function submitDetails(email: string, ip: string, racing?: (body: string) => ReadableStream<Uint8Array>) {
   const url = `http://localhost/rent/${unitTypeId}?step=details`;
   const { token, setCookie } = await getCsrfToken(new Request(url));
+  const body = new URLSearchParams({ csrf: token, ...detailsFormFields(email) }).toString();
   const request = new Request(url, {
     method: "POST",
-    body: new URLSearchParams({ csrf: token, ...detailsFormFields(email) }),
+    body: racing ? racing(body) : body,
     headers: { Cookie: setCookie!.split(";")[0]!, "Content-Type": "application/x-www-form-urlencoded" },
-  });
+    ...(racing ? { duplex: "half" } : {}),
+  } as RequestInit);
   const counter = { count: 0, statements: [] as string[] };
   const run = async () => {
     try {
@@ -74,7 +76,9 @@ describe("a rush for the last unit (decision 206)", () => {
     await leaveAvailable(handle.db, unitTypeId, 1);
     const round = ++n;
     // Eight visitors at once, each from its own address: their pages all showed one unit free.
-    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => submitDetails(`rush-${round}-${i}@example.com`, `198.18.${round}.${i + 1}`)));
+    // Their pages all showed one unit free: every one reads it before any tries to hold it (racingBodies).
+    const race = racingBodies(8);
+    const replies = await Promise.all(Array.from({ length: 8 }, (_, i) => submitDetails(`rush-${round}-${i}@example.com`, `198.18.${round}.${i + 1}`, race)));
     expect(replies.filter((r) => r.status === 303)).toHaveLength(1);
     const losers = replies.map((r, i) => ({ ...r, ip: `198.18.${round}.${i + 1}` })).filter((r) => r.status !== 303);
     expect(losers.map((l) => l.status)).toEqual(Array(7).fill(409));
