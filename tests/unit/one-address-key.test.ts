@@ -24,6 +24,7 @@ describe("per-address limit keys are built in one place", () => {
         "services/card-attempts.server.ts",
         "services/office-sign-in.server.ts",
         "services/pay-links.server.ts",
+        "services/payment-authentication.server.ts",
         "services/staff-auth.server.ts",
         "services/staff-passkeys.server.ts",
       ].sort(),
