@@ -223,6 +223,48 @@ describe("serveHit (server.js answers stored pages before Express)", () => {
   });
 });
 
+describe("serveHit: a hit's headers, made once per encoding", () => {
+  it("follow the best compression when it replaces the bytes (Content-Length of the new body)", async () => {
+    const cache = new PageCache();
+    const words = Array.from({ length: 400 }, (_, i) => `unit${(i * 7919) % 1000} ${["small", "medium", "large", "climate"][i % 4]}`);
+    const page = buildEntry({
+      body: Buffer.from(`<html><body>Stored ${words.join(" ")}</body></html>`),
+      headers: { "content-type": "text/html; charset=utf-8" },
+      expiresAt: Date.now() + 60_000,
+      generation: cache.generation,
+    });
+    const server = http.createServer((req, res) => {
+      if (!serveHit(cache, req, res)) res.writeHead(299).end("passed on");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const { port } = server.address() as AddressInfo;
+    cache.set(cacheKey(`127.0.0.1:${port}`, "/units"), page);
+    const brHit = () =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get({ host: "127.0.0.1", port, path: "/units", headers: { "Accept-Encoding": "br" } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (c: Buffer) => chunks.push(c));
+            res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+    try {
+      const quick = page.br.length;
+      expect((await brHit()).headers["content-length"]).toBe(String(quick));
+      await brHit(); // the second hit starts the best compression
+      await cache.settled();
+      expect(page.bestCompression).toBe(true);
+      expect(page.br.length).not.toBe(quick);
+      const upgraded = await brHit();
+      expect(upgraded.headers["content-length"]).toBe(String(page.br.length));
+      expect(zlib.brotliDecompressSync(upgraded.body).toString()).toContain("Stored unit0");
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
+  });
+});
+
 describe("pageCacheMiddleware: concurrent misses of one page", () => {
   it("renders a page once for visitors who ask for it at the same moment; a page that cannot be stored is rendered for each", async () => {
     const cache = new PageCache();

@@ -41,6 +41,12 @@ export interface CachedPage {
   /** The best compression has been started for it (on the thread pool). */
   upgrading?: boolean;
   headers: Record<string, string>;
+  /**
+   * The response headers of a hit, per encoding, made on the first hit with that encoding (the
+   * stored headers, its ETag, X-Page-Cache, Content-Length and Content-Encoding): a hit then writes
+   * them as they are. Dropped when the compressed forms are replaced.
+   */
+  prepared?: Map<Encoding, Record<string, string>>;
   /** Epoch ms after which the entry is not served. */
   expiresAt: number;
   generation: number;
@@ -112,12 +118,22 @@ export function withoutNonce(html: string, csp: string): { html: string; csp: st
   return { html: out.replace(/(<[a-z][^>]*?)\snonce="[^"]*"/gi, "$1"), csp: policy };
 }
 
+/** A coding named in Accept-Encoding with a q-value above 0 (compiled once, not per request). */
+const acceptsCoding = (name: string) => new RegExp(`(?:^|,)\\s*${name}\\s*(?:;\\s*q=(?!0(?:\\.0*)?\\s*(?:,|$))[0-9.]+)?\\s*(?:,|$)`);
+const ACCEPTS_BR = acceptsCoding("br");
+const ACCEPTS_GZIP = acceptsCoding("gzip");
+/** The answers for the Accept-Encoding values seen (browsers send a handful of spellings), bounded. */
+const encodingByHeader = new Map<string, "br" | "gzip" | null>();
+
 export function preferredEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
-  const a = (acceptEncoding ?? "").toLowerCase();
-  const accepts = (name: string) => new RegExp(`(?:^|,)\\s*${name}\\s*(?:;\\s*q=(?!0(?:\\.0*)?\\s*(?:,|$))[0-9.]+)?\\s*(?:,|$)`).test(a);
-  if (accepts("br")) return "br";
-  if (accepts("gzip")) return "gzip";
-  return null;
+  const header = acceptEncoding ?? "";
+  const known = encodingByHeader.get(header);
+  if (known !== undefined) return known;
+  const a = header.toLowerCase();
+  const encoding = ACCEPTS_BR.test(a) ? "br" : ACCEPTS_GZIP.test(a) ? "gzip" : null;
+  if (encodingByHeader.size >= 64) encodingByHeader.clear();
+  if (header.length <= 200) encodingByHeader.set(header, encoding);
+  return encoding;
 }
 
 /** How long a request waits for the same page's render in progress before rendering it itself. */
@@ -256,7 +272,7 @@ export class PageCache {
         this.remember(page.etag, { gzip, br });
         if (this.entries.get(key) !== page) return;
         this.bytes += gzip.length + br.length - page.gzip.length - page.br.length;
-        Object.assign(page, { gzip, br, bestCompression: true });
+        Object.assign(page, { gzip, br, bestCompression: true, prepared: undefined });
       })
       .catch((error: unknown) => logger.warn({ err: error }, "[page-cache] compression failed"))
       .finally(() => this.upgrading--);
@@ -382,33 +398,46 @@ export function notModified(ifNoneMatch: string | string[] | undefined, etag: st
  * Writes a stored page (both paths: server.js's `serveHit` and the Express middleware). `Range` is
  * ignored (the whole page, 200, `Accept-Ranges: none`): pages are small and change each minute.
  */
-function writeStored(req: IncomingMessage, res: ServerResponse, page: CachedPage, extra: Record<string, string>): void {
+function writeStored(req: IncomingMessage, res: ServerResponse, page: CachedPage, extra: Record<string, string> | null): void {
   const encoding = preferredEncoding(req.headers["accept-encoding"]);
   const etag = etagFor(page, encoding);
-  // Header names are case-insensitive: an extra one replaces the stored one, never doubles it.
-  const headers: Record<string, string> = { ...page.headers };
-  for (const [name, value] of Object.entries({ ETag: etag, ...extra })) {
-    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
-    headers[name] = value;
-  }
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
   if (notModified(req.headers["if-none-match"], etag)) {
+    const headers = storedHeaders(page, etag, extra);
     for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-type") delete headers[name];
     res.removeHeader("Content-Type");
     res.writeHead(304, headers);
     res.end();
     return;
   }
-  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.body;
-  headers["Content-Length"] = String(body.length);
-  if (encoding) headers["Content-Encoding"] = encoding;
+  // A hit (no extra headers): the same headers object every time, made once per encoding.
+  let headers = extra === null ? page.prepared?.get(encoding) : undefined;
+  if (!headers) {
+    headers = storedHeaders(page, etag, extra ?? HIT);
+    headers["Content-Length"] = String(body.length);
+    if (encoding) headers["Content-Encoding"] = encoding;
+    if (extra === null) (page.prepared ??= new Map()).set(encoding, headers);
+  }
   res.writeHead(200, headers);
   if (req.method === "HEAD") res.end();
   else res.end(body);
 }
 
+const HIT = { "X-Page-Cache": "hit" };
+
+/** The stored headers with the ETag and `extra` (header names are case-insensitive: an extra one replaces the stored one, never doubles it). */
+function storedHeaders(page: CachedPage, etag: string, extra: Record<string, string> | null): Record<string, string> {
+  const headers: Record<string, string> = { ...page.headers };
+  for (const [name, value] of Object.entries({ ETag: etag, ...(extra ?? HIT) })) {
+    for (const existing of Object.keys(headers)) if (existing.toLowerCase() === name.toLowerCase()) delete headers[existing];
+    headers[name] = value;
+  }
+  return headers;
+}
+
 export function sendCached(req: Request, res: Response, page: CachedPage, options: { stale?: boolean } = {}): void {
   // A copy served during an outage is never stored downstream.
-  writeStored(req, res, page, { "X-Page-Cache": options.stale ? "stale" : "hit", ...(options.stale ? { "Cache-Control": "no-store" } : {}) });
+  writeStored(req, res, page, options.stale ? { "X-Page-Cache": "stale", "Cache-Control": "no-store" } : null);
 }
 
 /**
@@ -425,7 +454,7 @@ export function serveHit(cache: PageCache, req: IncomingMessage, res: ServerResp
   if (!page) return false;
   cache.hits++;
   cache.noteHit(key, page);
-  writeStored(req, res, page, { "X-Page-Cache": "hit" });
+  writeStored(req, res, page, null);
   return true;
 }
 
