@@ -6,7 +6,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
 import { countQueries, getDatabase, trackWrites, type Database } from "~/db/client.server";
-import { resolveOldDomain, resolveRedirect } from "~/services/site-redirects.server";
+import { resolveOldDomain, resolveRedirect, type RedirectDecision } from "~/services/site-redirects.server";
 import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, refuseBadRequestTarget, requestTargetGuard, sendPlainPage } from "./guards";
 import { matchPage, routeTree, type MatchedPage } from "./route-match";
@@ -476,6 +476,11 @@ app.use(async (req, res, next) => {
       { siteCache },
     );
     if (!found) return next();
+    // Not forced: the page at this path wins; only a 404 is redirected (after rendering, below).
+    if (!found.forced) {
+      res.locals.unforcedRedirect = found;
+      return next();
+    }
     res.set("Cache-Control", "public, max-age=3600");
     return res.redirect(found.status, found.location);
   } catch (error) {
@@ -596,8 +601,8 @@ async function sendPreview(req: Request, res: Response, draftId: number | null) 
   const request = fetchRequest(req, res);
   const url = new URL(req.originalUrl, "http://placeholder");
   const answer = async (renderDb: Database, website: Website | null) => {
-    const moved =
-      (await resolveRedirect(renderDb, { host: req.headers.host, pathname: url.pathname, search: url.search }, website)) ?? canonicalRedirect(req, res);
+    const rule = await resolveRedirect(renderDb, { host: req.headers.host, pathname: url.pathname, search: url.search }, website);
+    const moved = (rule?.forced ? rule : null) ?? canonicalRedirect(req, res);
     if (moved) return { website, moved } as const;
     const csrf = await getCsrfToken(request);
     const context = Object.assign(new RouterContextProvider(), {
@@ -612,6 +617,11 @@ async function sendPreview(req: Request, res: Response, draftId: number | null) 
       preview: { csrfToken: csrf.token, returnTo: req.originalUrl },
     });
     const response = await handleRequest(request, context);
+    // A rule that is not forced moves only a path where no page answers.
+    if (rule && response.status === 404) {
+      await response.body?.cancel();
+      return { website, moved: rule } as const;
+    }
     const html = documentHtml.get(response);
     const body = html !== undefined ? Buffer.from(html, "utf8") : Buffer.from(await response.arrayBuffer());
     return { website, rendered: { response, body, setCookie: csrf.setCookie } } as const;
@@ -678,6 +688,13 @@ app.use(async (req, res, next) => {
     if (res.destroyed || res.writableEnded) {
       await response.body?.cancel();
       return;
+    }
+    // A redirect rule that is not forced: no page answered here, so the old path moves on.
+    const unforced = res.locals.unforcedRedirect as RedirectDecision | undefined;
+    if (unforced && response.status === 404) {
+      await response.body?.cancel();
+      res.set("Cache-Control", "public, max-age=3600");
+      return res.redirect(unforced.status, unforced.location);
     }
     res.statusMessage = response.statusText;
     res.status(response.status);

@@ -3,6 +3,11 @@ export interface RedirectRule {
   fromPath: string;
   toPath: string;
   statusCode: number;
+  /**
+   * Forced: redirects even when the old path still has a page. Not forced: only where no page answers
+   * (the path would be a 404); a page at that path wins. Absent: forced (the spec's rules are all forced).
+   */
+  isForced?: boolean;
 }
 
 /**

@@ -164,15 +164,18 @@ function textOf(page: { status: number; body: string }): string {
 }
 
 /**
- * What a visitor gets at `path` on this database: the redirect when a rule sends it elsewhere (the
- * server decides redirects before the page is rendered, so a page the draft redirects reads as the
- * redirect), else the page's text.
+ * What a visitor gets at `path` on this database: the redirect when a forced rule sends it elsewhere
+ * (the server decides those before the page is rendered, so a page the draft redirects reads as the
+ * redirect) or when a rule that is not forced names a path with no page (a 404), else the page's text.
  */
 async function answerText(db: Database, path: string, render: RenderPublicPage): Promise<string> {
   const url = new URL(path, "http://localhost");
   const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search });
-  if (redirect) return `(redirects with ${redirect.status} to ${redirect.location})`;
-  return textOf(await render(path, db));
+  if (redirect?.forced) return `(redirects with ${redirect.status} to ${redirect.location})`;
+  const page = await render(path, db);
+  // A rule that is not forced moves the path only where no page answers.
+  if (redirect && page.status === 404) return `(redirects with ${redirect.status} to ${redirect.location})`;
+  return textOf(page);
 }
 
 /** The paths a draft's redirect rules name (before and after), so a changed rule lists its URL. */

@@ -10,6 +10,8 @@ import { publicOrigin } from "./site-origin.server";
 export interface RedirectDecision {
   status: number;
   location: string;
+  /** False for a rule that applies only where no page answers (redirects.is_forced false): the caller renders first, and redirects a 404. */
+  forced: boolean;
 }
 
 /**
@@ -35,13 +37,14 @@ export async function resolveOldDomain(
   );
   const old = all.find((o) => o.hostname === host);
   if (!old) return null;
-  return { status: 301, location: redirectTarget(`${publicOrigin(website)}/locations/${old.slug}`, request.search) };
+  return { status: 301, location: redirectTarget(`${publicOrigin(website)}/locations/${old.slug}`, request.search), forced: true };
 }
 
 /**
  * Decides whether a request is redirected: an old domain (with or without www, either protocol)
  * goes to its location page on the primary domain; a redirected path goes to its target with the
- * query string kept.
+ * query string kept. A rule that is not forced (`forced: false`) applies only where no page answers:
+ * the caller renders the page and redirects only a 404.
  */
 export async function resolveRedirect(
   db: Database,
@@ -60,14 +63,14 @@ export async function resolveRedirect(
   if (!site) return null;
   const rules = await cachedRead(cache, `redirects:${site.id}`, () =>
     db
-      .select({ fromPath: redirects.fromPath, toPath: redirects.toPath, statusCode: redirects.statusCode })
+      .select({ fromPath: redirects.fromPath, toPath: redirects.toPath, statusCode: redirects.statusCode, isForced: redirects.isForced })
       .from(redirects)
       .where(eq(redirects.websiteId, site.id))
       .orderBy(asc(redirects.id)),
   );
   const rule = matchRedirect(rules, request.pathname);
   if (!rule) return null;
-  return { status: rule.statusCode, location: redirectTarget(rule.toPath, request.search) };
+  return { status: rule.statusCode, location: redirectTarget(rule.toPath, request.search), forced: rule.isForced !== false };
 }
 
 /**

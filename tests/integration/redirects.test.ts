@@ -30,7 +30,7 @@ describe("resolveRedirect: the permanent redirects of spec §2", () => {
     ["/self-storage", "?utm_source=ad", "/view-locations?utm_source=ad"],
     ["/4350-Fayetteville-Rd/", "", "/view-locations"],
   ])("%s%s → 301 %s", async (pathname, search, location) => {
-    expect(await resolveRedirect(handle.db, { host: "localhost:3000", pathname, search })).toEqual({ status: 301, location });
+    expect(await resolveRedirect(handle.db, { host: "localhost:3000", pathname, search })).toEqual({ status: 301, location, forced: true });
   });
 
   it.each(["/", "/contact", "/faqs", "/locations/lumberton-nc-28358", "/contact-us/x"])("leaves %s alone", async (pathname) => {
@@ -50,6 +50,7 @@ describe("resolveRedirect: old domains go to their location page on the primary 
     expect(await resolveRedirect(handle.db, { host, pathname, search })).toEqual({
       status: 301,
       location: `https://${primary}/locations/${slug}${search}`,
+      forced: true,
     });
   });
 
@@ -64,7 +65,7 @@ describe("saveRedirect", () => {
   it("saves a new rule, normalised, and it takes effect", async () => {
     const row = await saveRedirect(handle.db, { websiteId: await websiteId(), fromPath: "/Old-About/", toPath: "/about" });
     expect(row).toMatchObject({ fromPath: "/old-about", toPath: "/about", statusCode: 301 });
-    expect(await resolveRedirect(handle.db, { host: "localhost", pathname: "/OLD-ABOUT", search: "" })).toEqual({ status: 301, location: "/about" });
+    expect(await resolveRedirect(handle.db, { host: "localhost", pathname: "/OLD-ABOUT", search: "" })).toEqual({ status: 301, location: "/about", forced: true });
   });
 
   it.each([
@@ -120,6 +121,7 @@ describe("saveOldDomain", () => {
       expect(await resolveRedirect(handle.db, { host, pathname: "/", search: "" })).toEqual({
         status: 301,
         location: `https://${primary}/locations/kinston-nc-28501`,
+        forced: true,
       });
     }
   });

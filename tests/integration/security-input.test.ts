@@ -56,7 +56,7 @@ describe("absolute links come from the configured origin, never the request (pas
   it("old domains still answer 301 to their location page on the website's origin", async () => {
     const website = await getWebsite(handle.db);
     const found = await resolveOldDomain(handle.db, { host: "www.lumbertonselfstorage.example", search: "?a=1" }, website);
-    expect(found).toEqual({ status: 301, location: `${ORIGIN}/locations/lumberton-nc-28358?a=1` });
+    expect(found).toEqual({ status: 301, location: `${ORIGIN}/locations/lumberton-nc-28358?a=1`, forced: true });
     expect(await resolveOldDomain(handle.db, { host: "evil.example", search: "" }, website)).toBeNull();
   });
 });
