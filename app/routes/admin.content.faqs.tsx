@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin.content.faqs";
 import { adminMeta } from "~/components/admin/console";
-import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { CONTENT_DONE, DraftNote, newSuffix, RecordForm, RecordForms, type ContentActionData } from "~/components/admin/content-form";
 import { consoleRouteHeaders } from "~/services/console.server";
 import type { FormRecord } from "~/services/content-editor.server";
 import { faqsPage, faqsTargets } from "~/services/content-pages.server";
@@ -17,28 +17,21 @@ export const meta: Route.MetaFunction = () => adminMeta("FAQs and storage tips")
 
 export default function FaqsContent({ loaderData, actionData }: Route.ComponentProps) {
   const act = (actionData ?? null) as ContentActionData | null;
-  const list = (items: FormRecord[]) =>
-    items.map((i) => (
-      <RecordForm
-        key={i.key}
-        formId={`item-${i.key}`}
-        target="contentItem"
-        entity="contentItem"
-        fields={CONTENT_ITEM_FIELDS}
-        intent="save"
-        values={i.values}
-        base={i.base}
-        pending={i.pending}
-        recordId={i.id}
-        createKey={i.createKey}
-        csrfToken={loaderData.csrfToken}
-        actionData={act}
-        legend={`${String(i.raw.title)}${i.id === null ? " (new)" : ""}`}
-        submitLabel="Save"
-        removable
-        movable
-      />
-    ));
+  const list = (items: FormRecord[]) => (
+    <RecordForms
+      records={items}
+      idPrefix="item"
+      target="contentItem"
+      entity="contentItem"
+      fields={CONTENT_ITEM_FIELDS}
+      csrfToken={loaderData.csrfToken}
+      actionData={act}
+      legend={(i) => `${String(i.raw.title)}${newSuffix(i)}`}
+      submitLabel="Save"
+      removable
+      movable
+    />
+  );
   return (
     <>
       <p>

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin.content.location-amenities";
 import { adminMeta } from "~/components/admin/console";
-import { CONTENT_DONE, DraftNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { CONTENT_DONE, DraftNote, LocationContentNav, newSuffix, RecordForm, RecordForms, type ContentActionData } from "~/components/admin/content-form";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { amenitiesPage, amenitiesTargets } from "~/services/content-pages.server";
 import { contentRoute } from "~/services/content-route.server";
@@ -24,31 +24,24 @@ export default function LocationAmenities({ loaderData, actionData }: Route.Comp
       <h1>Amenities: {loaderData.name}</h1>
       <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
       {amenities.length === 0 ? <p>No amenities yet.</p> : null}
-      {amenities.map((a) => (
-        <RecordForm
-          key={a.key}
-          formId={`amenity-${a.key}`}
-          target="amenity"
-          entity="amenity"
-          fields={FIELDS}
-          intent="save"
-          values={a.values}
-          base={a.base}
-          pending={a.pending}
-          recordId={a.id}
-          createKey={a.createKey}
-          csrfToken={csrfToken}
-          actionData={act}
-          legend={`${String(a.raw.label)}${a.id === null ? " (new)" : ""}`}
-          submitLabel="Save this amenity"
-          removable
-          movable
-        >
+      <RecordForms
+        records={amenities}
+        idPrefix="amenity"
+        target="amenity"
+        entity="amenity"
+        fields={FIELDS}
+        csrfToken={csrfToken}
+        actionData={act}
+        legend={(a) => `${String(a.raw.label)}${newSuffix(a)}`}
+        submitLabel="Save this amenity"
+        removable
+        movable
+        extra={(a) => (
           <p className="console-hint">
             Image: {a.hasImage ? "set" : "none"}. <a href={`/admin/content/locations/${locationId}/photos#amenities-title`}>Change on the photos page</a>
           </p>
-        </RecordForm>
-      ))}
+        )}
+      />
       <h2 id="add">Add an amenity</h2>
       <RecordForm formId="new-amenity" target="amenity" entity="amenity" fields={FIELDS} intent="create" values={loaderData.blank} csrfToken={csrfToken} actionData={act} legend="New amenity" submitLabel="Add this amenity" />
     </>

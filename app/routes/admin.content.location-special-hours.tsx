@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin.content.location-special-hours";
 import { adminMeta } from "~/components/admin/console";
-import { CONTENT_DONE, DraftNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { CONTENT_DONE, DraftNote, LocationContentNav, newSuffix, RecordForm, RecordForms, type ContentActionData } from "~/components/admin/content-form";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { specialHoursPage, specialHoursTargets } from "~/services/content-pages.server";
 import { contentRoute } from "~/services/content-route.server";
@@ -25,26 +25,18 @@ export default function LocationSpecialHours({ loaderData, actionData }: Route.C
       <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
       <p>Dates whose opening differs from the usual week: a holiday closing, a late opening. Times are the location&apos;s local time.</p>
       {dates.length === 0 ? <p>No special dates yet.</p> : null}
-      {dates.map((d) => (
-        <RecordForm
-          key={d.key}
-          formId={`date-${d.key}`}
-          target="specialHours"
-          entity="specialHours"
-          fields={FIELDS}
-          intent="save"
-          values={d.values}
-          base={d.base}
-          pending={d.pending}
-          recordId={d.id}
-          createKey={d.createKey}
-          csrfToken={csrfToken}
-          actionData={act}
-          legend={`${String(d.raw.date)}${d.raw.label ? ` (${String(d.raw.label)})` : ""}${d.id === null ? " (new)" : ""}`}
-          submitLabel="Save this date"
-          removable
-        />
-      ))}
+      <RecordForms
+        records={dates}
+        idPrefix="date"
+        target="specialHours"
+        entity="specialHours"
+        fields={FIELDS}
+        csrfToken={csrfToken}
+        actionData={act}
+        legend={(d) => `${String(d.raw.date)}${d.raw.label ? ` (${String(d.raw.label)})` : ""}${newSuffix(d)}`}
+        submitLabel="Save this date"
+        removable
+      />
       <h2 id="add">Add a date</h2>
       <RecordForm
         formId="new-date"

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin.content.location";
 import { adminMeta } from "~/components/admin/console";
-import { CONTENT_DONE, DraftNote, ImageFieldNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { CONTENT_DONE, DraftNote, GroupForms, ImageFieldNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/admin/content-form";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { locationDetailsPage, locationDetailsTargets } from "~/services/content-pages.server";
 import { contentRoute } from "~/services/content-route.server";
@@ -26,28 +26,15 @@ export default function LocationContent({ loaderData, actionData }: Route.Compon
       <LocationContentNav locationId={locationId} current="details" />
       <h1>Location: {loaderData.name}</h1>
       <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
-      {Object.entries(LOCATION_GROUPS).map(([key, g]) => {
-        const record = groups[key]!;
-        return (
-          <RecordForm
-            key={key}
-            formId={key}
-            target={key}
-            entity="location"
-            fields={g.fields}
-            intent="save"
-            values={record.values}
-            base={record.base}
-            pending={record.pending}
-            recordId={locationId}
-            csrfToken={csrfToken}
-            actionData={act}
-            legend={g.legend}
-            submitLabel={`Save ${g.legend.toLowerCase()}`}
-            hints={key === "location-settings" ? { globalSettings: "A JSON object. It is checked before it is saved; invalid JSON is refused and kept here to correct." } : undefined}
-          />
-        );
-      })}
+      <GroupForms
+        groups={LOCATION_GROUPS}
+        records={groups}
+        entity="location"
+        recordId={locationId}
+        csrfToken={csrfToken}
+        actionData={act}
+        hints={(key) => (key === "location-settings" ? { globalSettings: "A JSON object. It is checked before it is saved; invalid JSON is refused and kept here to correct." } : undefined)}
+      />
       <ImageFieldNote label="Main image and logo" photosHref={`/admin/content/locations/${locationId}/photos`} count={null} />
       {address ? (
         <RecordForm

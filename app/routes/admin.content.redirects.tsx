@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin.content.redirects";
 import { adminMeta } from "~/components/admin/console";
-import { CONTENT_DONE, DraftNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { CONTENT_DONE, DraftNote, newSuffix, RecordForm, RecordForms, type ContentActionData } from "~/components/admin/content-form";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { redirectsPage, redirectsTargets } from "~/services/content-pages.server";
 import { contentRoute } from "~/services/content-route.server";
@@ -30,50 +30,34 @@ export default function RedirectsContent({ loaderData, actionData }: Route.Compo
       <h1>Redirects and old domains</h1>
       <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
       <h2 id="redirects">Redirects</h2>
-      {loaderData.redirects.map((r) => (
-        <RecordForm
-          key={r.key}
-          formId={`redirect-${r.key}`}
-          target="redirect"
-          entity="redirect"
-          fields={REDIRECT_FIELDS}
-          intent="save"
-          values={r.values}
-          base={r.base}
-          pending={r.pending}
-          recordId={r.id}
-          createKey={r.createKey}
-          csrfToken={csrfToken}
-          actionData={act}
-          legend={`${String(r.raw.fromPath)} → ${String(r.raw.toPath)}${r.id === null ? " (new)" : ""}`}
-          submitLabel="Save this redirect"
-          removable
-        />
-      ))}
+      <RecordForms
+        records={loaderData.redirects}
+        idPrefix="redirect"
+        target="redirect"
+        entity="redirect"
+        fields={REDIRECT_FIELDS}
+        csrfToken={csrfToken}
+        actionData={act}
+        legend={(r) => `${String(r.raw.fromPath)} → ${String(r.raw.toPath)}${newSuffix(r)}`}
+        submitLabel="Save this redirect"
+        removable
+      />
       <RecordForm formId="new-redirect" target="redirect" entity="redirect" fields={REDIRECT_FIELDS} intent="create" values={loaderData.blankRedirect} csrfToken={csrfToken} actionData={act} legend="Add a redirect" submitLabel="Add this redirect" />
       <h2 id="old-domains">Old domains</h2>
       <p className="console-hint">A visit to an old domain goes to the location&apos;s page.</p>
-      {loaderData.domains.map((d) => (
-        <RecordForm
-          key={d.key}
-          formId={`domain-${d.key}`}
-          target="oldDomain"
-          entity="oldDomain"
-          fields={OLD_DOMAIN_FIELDS}
-          intent="save"
-          values={d.values}
-          base={d.base}
-          pending={d.pending}
-          recordId={d.id}
-          createKey={d.createKey}
-          choices={choices}
-          csrfToken={csrfToken}
-          actionData={act}
-          legend={`${String(d.raw.hostname)}${d.id === null ? " (new)" : ""}`}
-          submitLabel="Save this domain"
-          removable
-        />
-      ))}
+      <RecordForms
+        records={loaderData.domains}
+        idPrefix="domain"
+        target="oldDomain"
+        entity="oldDomain"
+        fields={OLD_DOMAIN_FIELDS}
+        choices={choices}
+        csrfToken={csrfToken}
+        actionData={act}
+        legend={(d) => `${String(d.raw.hostname)}${newSuffix(d)}`}
+        submitLabel="Save this domain"
+        removable
+      />
       <RecordForm formId="new-domain" target="oldDomain" entity="oldDomain" fields={OLD_DOMAIN_FIELDS} intent="create" values={loaderData.blankDomain} choices={choices} csrfToken={csrfToken} actionData={act} legend="Add an old domain" submitLabel="Add this domain" />
     </>
   );

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/admin.content.website";
 import { adminMeta } from "~/components/admin/console";
-import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
+import { CONTENT_DONE, DraftNote, GroupForms, ImageFieldNote, RecordForm, type ContentActionData } from "~/components/admin/content-form";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { websitePage, websiteTargets, saveWebsiteJsonForm } from "~/services/content-pages.server";
 import { contentRoute } from "~/services/content-route.server";
@@ -55,30 +55,22 @@ export default function WebsiteContent({ loaderData, actionData }: Route.Compone
           />
         );
       })}
-      {Object.entries(WEBSITE_GROUPS).map(([key, g]) => {
-        const record = groups[key]!;
-        return (
-          <RecordForm
-            key={key}
-            formId={key}
-            target={key}
-            entity="website"
-            fields={g.fields}
-            intent="save"
-            values={record.values}
-            base={record.base}
-            pending={record.pending}
-            recordId={websiteId}
-            csrfToken={csrfToken}
-            actionData={act}
-            legend={g.legend}
-            submitLabel={`Save ${g.legend.toLowerCase()}`}
-            hints={key === "website-code" ? { customCss: "Added to every page of the public site.", customJs: CODE_NOTE, customHeaderCode: CODE_NOTE, customBodyCode: CODE_NOTE } : key === "website-templates" ? { unitPageTitle: "Placeholders: {width}, {length}, {unit_type}, {location_name}, {location_address}. Empty: the default title." } : undefined}
-          >
-            {key === "website-code" ? <p className="console-hint">{CODE_NOTE}</p> : null}
-          </RecordForm>
-        );
-      })}
+      <GroupForms
+        groups={WEBSITE_GROUPS}
+        records={groups}
+        entity="website"
+        recordId={websiteId}
+        csrfToken={csrfToken}
+        actionData={act}
+        hints={(key): Record<string, string> | undefined =>
+          key === "website-code"
+            ? { customCss: "Added to every page of the public site.", customJs: CODE_NOTE, customHeaderCode: CODE_NOTE, customBodyCode: CODE_NOTE }
+            : key === "website-templates"
+              ? { unitPageTitle: "Placeholders: {width}, {length}, {unit_type}, {location_name}, {location_address}. Empty: the default title." }
+              : undefined
+        }
+        extra={(key) => (key === "website-code" ? <p className="console-hint">{CODE_NOTE}</p> : null)}
+      />
       <ImageFieldNote label="Logo and footer logo" count={null} />
     </>
   );

@@ -155,6 +155,91 @@ export function RecordForm(props: RecordFormProps) {
   );
 }
 
+/** A saved (or drafted) record of a list as the loader gives it (`FormRecord` of content-editor.server). */
+export interface ListedRecord {
+  key: string;
+  id: number | null;
+  createKey: string | null;
+  values: Record<string, string | string[]>;
+  base: string;
+  pending: string[];
+  raw: Record<string, unknown>;
+}
+
+/** ` (new)` after the name of a record the draft adds. */
+export const newSuffix = (record: { id: number | null }) => (record.id === null ? " (new)" : "");
+
+/**
+ * The form of each record of a list, saved or removed one at a time (`formId` = prefix + key). The
+ * list's "add" form stays the caller's; `extra` adds content under a record's fields.
+ */
+export function RecordForms<R extends ListedRecord>(
+  props: Omit<RecordFormProps, "formId" | "intent" | "values" | "base" | "pending" | "recordId" | "createKey" | "legend" | "children"> & {
+    records: readonly R[];
+    idPrefix: string;
+    legend: (record: R) => string;
+    extra?: (record: R) => ReactNode;
+  },
+) {
+  const { records, idPrefix, legend, extra, ...shared } = props;
+  return records.map((r) => (
+    <RecordForm
+      key={r.key}
+      {...shared}
+      formId={`${idPrefix}-${r.key}`}
+      intent="save"
+      values={r.values}
+      base={r.base}
+      pending={r.pending}
+      recordId={r.id}
+      createKey={r.createKey}
+      legend={legend(r)}
+    >
+      {extra?.(r)}
+    </RecordForm>
+  ));
+}
+
+/**
+ * One form per group of a single record's fields (a location's details, the website's settings): the
+ * form's id and target are the group's key, its button "Save <legend>".
+ */
+export function GroupForms(props: {
+  groups: Record<string, { fields: readonly string[]; legend: string }>;
+  records: Record<string, { values: Record<string, string | string[]>; base: string; pending: string[] }>;
+  entity: FormEntity;
+  recordId: number;
+  csrfToken: string;
+  actionData: ContentActionData | null;
+  hints?: (key: string) => Record<string, string> | undefined;
+  extra?: (key: string) => ReactNode;
+}) {
+  return Object.entries(props.groups).map(([key, g]) => {
+    const record = props.records[key]!;
+    return (
+      <RecordForm
+        key={key}
+        formId={key}
+        target={key}
+        entity={props.entity}
+        fields={g.fields}
+        intent="save"
+        values={record.values}
+        base={record.base}
+        pending={record.pending}
+        recordId={props.recordId}
+        csrfToken={props.csrfToken}
+        actionData={props.actionData}
+        legend={g.legend}
+        submitLabel={`Save ${g.legend.toLowerCase()}`}
+        hints={props.hints?.(key)}
+      >
+        {props.extra?.(key)}
+      </RecordForm>
+    );
+  });
+}
+
 function asText(v: unknown): string {
   return typeof v === "string" ? v : Array.isArray(v) ? String(v[0] ?? "") : "";
 }
