@@ -15,7 +15,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "@playwright/test";
-import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { LOCATION, UNIT_TYPE_PAGE, prepareDatabase } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
@@ -40,15 +39,7 @@ let owner: TestStaffMember;
 let locationId = 0;
 let unitTypeId = 0;
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: cluster!.url });
-  await c.connect();
-  try {
-    return await c.query(text, params);
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => cluster!.query(text, params);
 
 /** A visitor's page (no cookie) with what differs on every response (the CSP nonce) blanked. */
 async function visitorPage(server: ServerHandle, path: string): Promise<string> {

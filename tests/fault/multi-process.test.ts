@@ -9,7 +9,6 @@
  *  - a session created on A works on B, and signing out on B ends it on A.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
 import { openDatabase } from "~/db/client.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { addDaysIso, localDate } from "~/domain/calendar";
@@ -31,15 +30,7 @@ let unitTypeId = 0;
 const TENANT = { email: "multi.process@example.com", password: "Shared-Desk-2048" };
 const BILLED_TENANTS = 3;
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: cluster!.url });
-  await c.connect();
-  try {
-    return await c.query(text, params);
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => cluster!.query(text, params);
 
 const get = (server: ServerHandle, path: string) =>
   fetch(`${server.baseUrl}${path}`, { headers: { "Accept-Encoding": "gzip" }, signal: AbortSignal.timeout(10_000) });

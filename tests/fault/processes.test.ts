@@ -21,15 +21,7 @@ let cluster: PgCluster | undefined;
 let a: ServerHandle | undefined;
 let b: ServerHandle | undefined;
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: cluster!.url });
-  await c.connect();
-  try {
-    return await c.query(text, params);
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => cluster!.query(text, params);
 
 const get = (server: ServerHandle, path: string, headers: Record<string, string> = {}) =>
   fetch(`${server.baseUrl}${path}`, { headers: { "Accept-Encoding": "gzip", ...headers }, signal: AbortSignal.timeout(10_000) });

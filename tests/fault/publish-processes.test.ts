@@ -6,7 +6,6 @@
  *    schedulers once: one version, one audit entry, whichever process got there first.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { CSRF_FIELD } from "~/services/csrf.server";
 import { readEffectiveRecord, saveDraftEdit } from "~/services/changesets.server";
@@ -31,15 +30,7 @@ let owner: TestStaffMember;
 let locationId = 0;
 let scheduledId = 0;
 
-async function sql(text: string, params: unknown[] = []) {
-  const c = new pg.Client({ connectionString: cluster!.url });
-  await c.connect();
-  try {
-    return await c.query(text, params);
-  } finally {
-    await c.end();
-  }
-}
+const sql = (text: string, params: unknown[] = []) => cluster!.query(text, params);
 
 const get = (server: ServerHandle, path: string, cookie?: string) =>
   fetch(`${server.baseUrl}${path}`, { headers: { "Accept-Encoding": "gzip", ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual", signal: AbortSignal.timeout(10_000) });

@@ -48,6 +48,8 @@ export interface PgCluster {
   /** `pg_ctl start -w`: accepting connections when this returns. */
   start(): Promise<void>;
   isRunning(): boolean;
+  /** One statement on a connection of its own (opened and closed around it). */
+  query(text: string, params?: unknown[]): Promise<pg.QueryResult>;
   /** The server log (for a failing test's report). */
   log(): string;
   /** Stops the server (immediate) and removes the directory. Safe to call twice. */
@@ -120,6 +122,15 @@ export async function createCluster(): Promise<PgCluster> {
       running = false;
     },
     isRunning: () => running,
+    async query(text, params = []) {
+      const c = new pg.Client({ connectionString: cluster.url });
+      await c.connect();
+      try {
+        return await c.query(text, params);
+      } finally {
+        await c.end();
+      }
+    },
     log: () => {
       try {
         return fs.readFileSync(logFile, "utf8");
