@@ -8,46 +8,26 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { leases, payments, savedCards } from "~/db/schema";
-import { getCsrfToken } from "~/services/csrf.server";
-import { createTenantWithLease } from "~/services/portal-demo.server";
-import { createTenantSession } from "~/services/session.server";
-import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
-import { createStripeGateway } from "~/platform/stripe-gateway.server";
 import { action as payAction, loader as payLoader } from "~/routes/customer-portal.pay";
 import { action as autopayAction, loader as autopayLoader } from "~/routes/customer-portal.autopay";
 import { loader as prepayLoader } from "~/routes/customer-portal.prepay";
-import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
-import { createTestDatabase } from "./db";
+import type { RunningStripeFake } from "../../stripe-fake";
+import { portalTenant, startStripeTestbed, type StripeTestbed } from "./stripe-fixtures";
 import { callRoute } from "./route-helpers";
 
+let bed: StripeTestbed;
 let handle: DatabaseHandle;
 let fake: RunningStripeFake;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  fake = await startStripeFake({ port: 0 });
+  bed = await startStripeTestbed();
+  ({ handle, fake } = bed);
 });
 afterAll(async () => {
-  setPaymentGatewayForTests(null);
-  await fake?.close();
-  await handle?.close();
+  await bed?.close();
 });
 
-async function tenant() {
-  const now = new Date();
-  // The tenant moved in earlier (through the test gateway); from now on the location's gateway is Stripe.
-  setPaymentGatewayForTests(null);
-  const t = await createTenantWithLease(handle.db, { email: `stripe-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
-  const session = (await createTenantSession(handle.db, { tenantId: String(t.tenantId), now })).split(";")[0]!;
-  setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
-  const csrf = (await getCsrfToken(new Request("http://localhost/", { headers: { Cookie: session } }))).token;
-  const form = (body: Record<string, string>): RequestInit => ({
-    method: "POST",
-    body: new URLSearchParams({ csrf, ...body }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: session },
-  });
-  return { tenantId: t.tenantId, leaseId: String(t.leaseId), session, form };
-}
+const tenant = () => portalTenant(bed);
 
 describe("the portal on Stripe", () => {
   it("pay, prepay and autopay offer Stripe's hosted fields, not a demonstration", async () => {
