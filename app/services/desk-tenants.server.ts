@@ -29,7 +29,7 @@ import { SIGNIN_LIMIT_PER_ACCOUNT, signInAccountKey, signInAccountKeySql } from 
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { leaseLinkLine, leaseLinkSecrets, LEASE_LINK_DAYS } from "./lease-links.server";
 import { sendPayLink } from "./pay-links.server";
-import { receiptEmail } from "./portal-payments.server";
+import { receiptEmail } from "./receipt-email.server";
 import { publicOrigin } from "./site-origin.server";
 
 /** The locations a member sees (the list's location filter offers only these), by name. */

@@ -15,6 +15,7 @@ import { sweepConfirmingRentals } from "./move-in.server";
 import { sweepAbandonedRentals, sweepUnrecordedCharges } from "./rental.server";
 import { sweepExpiredReservations } from "./reservation.server";
 import { pruneOutbox } from "./email.server";
+import { recheckWaitingWebhooks } from "./stripe-webhooks.server";
 import { prunePayLinks } from "./pay-links.server";
 import { pruneContentHistory } from "./content-retention.server";
 import { logger } from "~/logger.server";
@@ -31,6 +32,7 @@ export async function runHousekeeping(
   checkouts: number;
   unrecordedCharges: number;
   confirmedMoveIns: number;
+  webhooksRechecked: number;
   emailsGivenUp: number;
   emailsDeleted: number;
   journalDeleted: number;
@@ -44,6 +46,8 @@ export async function runHousekeeping(
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
   // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
   const confirmedMoveIns = await sweepConfirmingRentals(db, now);
+  // Stripe webhooks that came before the page's request recorded anything (decision 411).
+  const webhooksRechecked = await recheckWaitingWebhooks(db, now);
   const outbox = await pruneOutbox(db, now);
   const journal = await pruneSiteLinkJournal(db, now);
   const payLinksDeleted = await prunePayLinks(db, now);
@@ -53,6 +57,7 @@ export async function runHousekeeping(
     checkouts,
     unrecordedCharges,
     confirmedMoveIns,
+    webhooksRechecked,
     emailsGivenUp: outbox.gaveUp,
     emailsDeleted: outbox.deleted,
     journalDeleted: journal.deleted,

@@ -5,7 +5,7 @@
  * `/pay/authenticate/{signed}`, which shows the location, the unit and the amount and completes the
  * authentication through the processor: with JavaScript off, the processor's authentication page
  * (the PaymentIntent's `next_action` redirect), which returns to the same page, where the payment is
- * checked with the processor server-side and recorded once (recordLateCardPayment; Stripe's webhook
+ * checked with the processor server-side and recorded once (recordLatePayment, with its receipt; Stripe's webhook
  * records it the same way when it comes first).
  *
  * - The link is `{payload}.{mac}`: the payload names the payment, the processor's intent and when the
@@ -21,7 +21,7 @@ import { accounts, leases, locations, payments, units, websites } from "~/db/sch
 import { formatCents } from "~/domain/money";
 import { env } from "~/env.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
-import { recordLateCardPayment } from "~/storage-software/index.server";
+import { recordLatePayment } from "./late-payments.server";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { addressKey, hitRateLimit } from "./rate-limit.server";
 import { publicOrigin } from "./site-origin.server";
@@ -145,7 +145,7 @@ export async function authenticationPage(db: Database, input: { signed: string; 
   if (!found) return { state: "unknown" };
   const outcome = await getPaymentGateway(found.location).authenticationOutcome?.(claims.intentId);
   if (outcome?.kind === "succeeded" && outcome.key === found.payment.idempotencyKey) {
-    await recordLateCardPayment(db, { idempotencyKey: found.payment.idempotencyKey, amount: outcome.amount, authReference: outcome.intentId, now: input.now });
+    await recordLatePayment(db, { idempotencyKey: found.payment.idempotencyKey, amount: outcome.amount, authReference: outcome.intentId, now: input.now });
   }
   return pageOf(db, claims, input.now, outcome?.kind === "failed" ? outcome.reason : null);
 }
@@ -166,7 +166,7 @@ export async function startAuthentication(db: Database, input: { signed: string;
   const step = await gateway.continueAuthentication(claims.intentId, `${input.origin}${authenticationPath(input.signed)}`);
   if (step.kind === "redirect") return { kind: "redirect", url: step.url };
   if (step.kind === "succeeded" && step.key === found.payment.idempotencyKey) {
-    await recordLateCardPayment(db, { idempotencyKey: found.payment.idempotencyKey, amount: step.amount, authReference: step.intentId, now: input.now });
+    await recordLatePayment(db, { idempotencyKey: found.payment.idempotencyKey, amount: step.amount, authReference: step.intentId, now: input.now });
   }
   return { kind: "page", message: step.kind === "failed" ? step.reason : null };
 }

@@ -1,12 +1,13 @@
 import { eq } from "drizzle-orm";
 import { payments } from "~/db/schema";
-import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/calendar";
 import type { ParsedMethod } from "~/domain/portal-forms";
-import type { Payment, Receipt, StorageSoftware } from "~/storage-software/port";
+import type { Payment, StorageSoftware } from "~/storage-software/port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
-import { sendEmail, type OutgoingEmail } from "./email.server";
+import { sendEmail } from "./email.server";
+import { receiptEmail } from "./receipt-email.server";
+import { recheckWaitingWebhooks } from "./stripe-webhooks.server";
+import { logger } from "~/logger.server";
 import { emailAuthenticationLink } from "./payment-authentication.server";
 import { AUTHENTICATION_REASON } from "~/platform/stripe-gateway.server";
 import { hitRateLimit } from "./rate-limit.server";
@@ -37,33 +38,6 @@ async function emailReceipt(ctx: PortalContext, storage: StorageSoftware, tenant
   const [tenant, receipt] = await Promise.all([storage.getTenant(tenantId), storage.getReceipt(tenantId, payment.id)]);
   if (!tenant || !receipt) return;
   await sendEmail(ctx.db, receiptEmail({ tenant, receipt, payment, origin, siteName: ctx.siteName }));
-}
-
-/** The receipt e-mail of a payment: sent once after the payment, and again from the back office (issue 23). */
-export function receiptEmail(input: {
-  tenant: { email: string; firstName: string };
-  receipt: Pick<Receipt, "unitName" | "description" | "balance" | "paidThroughDate">;
-  payment: Pick<Payment, "id" | "amount" | "cardBrand" | "cardLast4" | "authReference">;
-  origin: string;
-  siteName: string;
-}): OutgoingEmail {
-  const { tenant, receipt, payment } = input;
-  return {
-    to: tenant.email,
-    subject: `Payment receipt: ${formatCents(payment.amount)}`,
-    text: [
-      `Hello ${tenant.firstName},`,
-      "",
-      `Thank you for your payment of ${formatCents(payment.amount)} for unit ${receipt.unitName}.`,
-      `${receipt.description}`,
-      `Card: ${payment.cardBrand} ending ${payment.cardLast4}. Authorisation: ${payment.authReference ?? ""}.`,
-      `Balance now: ${formatCents(Math.max(0, receipt.balance))}. Paid through: ${formatDate(receipt.paidThroughDate)}.`,
-      "",
-      `Receipt: ${input.origin}/customer-portal/receipts/${payment.id}`,
-      "",
-      input.siteName,
-    ].join("\n"),
-  };
 }
 
 const last4Of = (method: ParsedMethod) => (method.kind === "card" ? method.card.number.slice(-4) : null);
@@ -102,6 +76,20 @@ async function settle(ctx: PortalContext, ticket: CardAttemptTicket | null, run:
   }
 }
 
+/**
+ * Stripe's webhook for this payment may have come while the request still waited for Stripe's answer
+ * (a timeout after the charge): it was kept as waiting, and now that the payment is recorded it is
+ * judged again at once, so the office is not told of "a payment we have no record of" (decision 411).
+ */
+async function settleWaitingWebhooks(ctx: PortalContext, key: string): Promise<void> {
+  try {
+    await recheckWaitingWebhooks(ctx.db, ctx.now, { key });
+  } catch (error) {
+    // The payment is recorded; housekeeping judges the webhook later.
+    logger.warn({ err: error }, "[payments] a waiting webhook could not be judged now; housekeeping will");
+  }
+}
+
 /** Pays the balance or another amount; emails the receipt the first time only. */
 export async function payLease(
   ctx: PortalContext,
@@ -135,6 +123,7 @@ export async function payLease(
     { where: `portal pay lease ${input.leaseId}`, method: input.method, phone: input.phone },
   );
   if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
+  if (payment) await settleWaitingWebhooks(ctx, input.idempotencyKey);
   return repeat ? outcome : heldForAuthentication(ctx, storage, input.tenantId, input.idempotencyKey, outcome);
 }
 
@@ -179,8 +168,12 @@ export async function prepayLease(
     phone: input.phone,
   });
   if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
+  if (payment) await settleWaitingWebhooks(ctx, input.idempotencyKey);
   return repeat ? outcome : heldForAuthentication(ctx, storage, input.tenantId, input.idempotencyKey, outcome);
 }
+
+/** The card processor did not answer an autopay enrolment (a timeout): nothing was charged or saved. */
+export const AUTOPAY_NOT_ANSWERED = "The card processor did not answer just now. Autopay is not on yet and nothing was charged; please try again.";
 
 /**
  * Autopay enrolment checks the card with the gateway (a tokenisation), so it counts against the
@@ -204,6 +197,7 @@ export async function enrolAutopay(
     }
     await cardNotTried(ctx.db, ticket);
     if (error instanceof StorageValidationError) return { ok: false, message: error.message, fieldErrors: error.fieldErrors };
+    if (error instanceof OutcomeUnknownError) return { ok: false, message: AUTOPAY_NOT_ANSWERED };
     throw error;
   }
   await cardApproved(ctx.db, ticket);

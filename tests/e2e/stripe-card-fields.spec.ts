@@ -1,11 +1,22 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import type { Page, Request } from "@playwright/test";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
 import { ownServers } from "./support/servers";
 import { rentUpToCard, signIn } from "./support/portal";
-import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
+import type { RunningStripeFake } from "../../stripe-fake";
+import {
+  cardFrame,
+  cardGroup,
+  expectNoCardData,
+  expectOnlyStripeJs as expectOnlyStripeJsOf,
+  fillStripeCard,
+  recordOurRequests as recordRequestsTo,
+  rentalPath,
+  startStripeServer,
+  succeededIntents,
+  type StripeServer,
+} from "./support/stripe";
 
 /**
  * Issue 25, decision 390: Stripe's card fields on the card pages, with JavaScript on. The spec starts
@@ -21,55 +32,21 @@ const SERVERS = ownServers();
 /** This worker's own server: its set's port + 50 (clear of every worker's set, decision 285's stride 3). */
 const PORT = SERVERS.port + 50;
 const BASE = `http://localhost:${PORT}`;
-const WEBHOOK_SECRET = "whsec_e2e_stripe_card_fields";
-const CVC = "739";
-const CARDS = { visa: "4242424242424242", declined: "4000000000000002", mastercard: "5555555555554444", visaDebit: "4000056655665556" };
 
+let stripe: StripeServer;
 let fake: RunningStripeFake;
-let server: ChildProcess | undefined;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  fake = await startStripeFake({ port: 0, webhooks: [{ url: `${BASE}/webhooks/stripe`, secret: WEBHOOK_SECRET }] });
-  server = spawn("node", ["scripts/e2e-server.mjs"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      PASSKEY_ORIGIN: BASE,
-      PGLITE_DIR: `${SERVERS.pgliteDir}-stripe`,
-      BUILD_DIR: process.env.BUILD_DIR ?? "build",
-      NODE_ENV: "test",
-      E2E_HOOKS: "1",
-      PAYMENT_GATEWAY: "stripe",
-      STRIPE_SECRET_KEY: fake.secretKey,
-      STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-      STRIPE_JS_URL: fake.jsUrl,
-    },
-  });
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the Stripe-configured server stopped (exit ${server.exitCode})`);
-    const up = await fetch(`${BASE}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  stripe = await startStripeServer({ port: PORT, pgliteDir: `${SERVERS.pgliteDir}-stripe`, webhookSecret: "whsec_e2e_stripe_card_fields" });
+  fake = stripe.fake;
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
-  }
-  await fake?.close();
+  await stripe?.stop();
 });
 
 test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "Stripe's card fields need JavaScript; the JavaScript-off paths are tested in stripe-rental.test.ts");
@@ -78,52 +55,9 @@ test.beforeEach(async ({ request }) => {
   await testHook(request, "clearRateLimits", {});
 });
 
-/** Every request the browser sends to our server, with its body: none may carry card data. */
-function recordOurRequests(page: Page): Request[] {
-  const seen: Request[] = [];
-  page.on("request", (request) => {
-    if (new URL(request.url()).origin === BASE) seen.push(request);
-  });
-  return seen;
-}
-
-function expectNoCardData(requests: Request[]) {
-  expect(requests.length).toBeGreaterThan(0);
-  for (const request of requests) {
-    const body = request.postData() ?? "";
-    const values = [...new URLSearchParams(body).values(), ...new URL(request.url()).searchParams.values()];
-    const text = decodeURIComponent(`${request.url()} ${body}`).replace(/[\s-]/g, "");
-    for (const number of Object.values(CARDS)) expect(text, `${request.method()} ${request.url()}`).not.toContain(number);
-    expect(values, `${request.method()} ${request.url()}: the security code`).not.toContain(CVC);
-    for (const name of ["card_number", "cvv", "cvc", "card[number]", "card[cvc]"]) expect(new URLSearchParams(body).has(name), `${request.url()} sends ${name}`).toBe(false);
-  }
-}
-
-const cardFrame = (page: Page) => page.frameLocator('iframe[title="Secure card payment input frame"]');
-const cardGroup = (page: Page) => page.getByRole("group", { name: "Card number, expiry date and security code" });
-
-async function fillStripeCard(page: Page, number: string) {
-  const frame = cardFrame(page);
-  await frame.getByLabel("Card number").fill(number);
-  await frame.getByLabel("Expiry date (MM / YY)").fill("12 / 34");
-  await frame.getByLabel("Security code").fill(CVC);
-}
-
-/** The page loads Stripe.js (here the fake's stand-in) and no other script file. */
-async function expectOnlyStripeJs(page: Page) {
-  const sources = await page.evaluate(() => [...document.querySelectorAll("script[src]")].map((s) => (s as HTMLScriptElement).src));
-  expect(sources).toEqual([fake.jsUrl]);
-}
-
-async function rentalPath(page: Page): Promise<string> {
-  await testHook(page.request, "addUnits", { locationSlug: "lumberton-nc-28358", width: 10, length: 10, name: "Drive-Up", count: 3 });
-  const html = await (await page.request.get("/locations/lumberton-nc-28358/units/10x10-drive-up")).text();
-  const id = /href="\/rent\/(\d+)"/.exec(html)?.[1];
-  expect(id, "a Rent link on the 10' x 10' Drive-Up page").toBeTruthy();
-  return `/rent/${id}`;
-}
-
-const succeeded = () => fake.control.objects("payment_intent").filter((pi) => pi.status === "succeeded");
+const recordOurRequests = (page: Page) => recordRequestsTo(page, BASE);
+const expectOnlyStripeJs = (page: Page) => expectOnlyStripeJsOf(page, fake);
+const succeeded = () => succeededIntents(fake);
 
 test("a rental through Stripe's card fields: a declined card is told beside the field and rents nothing; a good card rents", async ({ page }, testInfo) => {
   const ours = recordOurRequests(page);

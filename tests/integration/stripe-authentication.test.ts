@@ -8,63 +8,33 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { emailOutbox, gatewayEvents, ledgerEntries, payments } from "~/db/schema";
-import { accountStorage, portalLocations } from "~/services/portal.server";
+import { emailOutbox, gatewayEvents, payments } from "~/db/schema";
 import { runBilling } from "~/services/billing-run.server";
 import { readOutboxMail } from "~/services/email.server";
 import { now as clockNow } from "~/platform/clock.server";
-import { addMonthsIso, localDate } from "~/domain/calendar";
-import { createStripeClient } from "~/platform/stripe-gateway.server";
+import { localDate } from "~/domain/calendar";
 import { action as authenticateAction, loader as authenticateLoader } from "~/routes/pay.authenticate";
-import { getCsrfToken } from "~/services/csrf.server";
-import { createTenantWithLease } from "~/services/portal-demo.server";
-import { createTenantSession } from "~/services/session.server";
 import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
-import { createStripeGateway } from "~/platform/stripe-gateway.server";
 import { action as payAction } from "~/routes/customer-portal.pay";
-import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
-import { startAppServer, type AppServer } from "./app-server";
-import { createTestDatabase } from "./db";
+import type { RunningStripeFake } from "../../stripe-fake";
+import { autopayTenant as autopayTenantOf, intentOf as intentOfKey, paymentLines as linesOf, portalTenant, startStripeTestbed, type StripeTestbed } from "./stripe-fixtures";
 import { callRoute } from "./route-helpers";
 
+let bed: StripeTestbed;
 let handle: DatabaseHandle;
-let app: AppServer;
 let fake: RunningStripeFake;
-const SECRET = "whsec_gatehouse_authentication_test";
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  app = await startAppServer(handle.db);
-  fake = await startStripeFake({ port: 0 });
-  fake.control.addWebhookEndpoint(`${app.origin}/webhooks/stripe`, { secret: SECRET });
-  process.env.STRIPE_WEBHOOK_SECRET = SECRET;
+  bed = await startStripeTestbed({ webhooks: true, secret: "whsec_gatehouse_authentication_test" });
+  ({ handle, fake } = bed);
 });
 afterAll(async () => {
-  delete process.env.STRIPE_WEBHOOK_SECRET;
-  setPaymentGatewayForTests(null);
-  await fake?.close();
-  await app?.close();
-  await handle?.close();
+  await bed?.close();
 });
 
-async function tenant() {
-  const now = new Date();
-  setPaymentGatewayForTests(null);
-  const email = `auth-${Date.now()}-${Math.random()}@example.com`;
-  const t = await createTenantWithLease(handle.db, { email, password: "secret1", now, withInsurance: false });
-  const session = (await createTenantSession(handle.db, { tenantId: String(t.tenantId), now })).split(";")[0]!;
-  setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
-  const csrf = (await getCsrfToken(new Request("http://localhost/", { headers: { Cookie: session } }))).token;
-  const form = (body: Record<string, string>): RequestInit => ({
-    method: "POST",
-    body: new URLSearchParams({ csrf, ...body }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: session },
-  });
-  return { tenantId: t.tenantId, leaseId: String(t.leaseId), email, session, form };
-}
-
-const intentOf = (key: string) => fake.control.objects("payment_intent").find((pi) => (pi.metadata as Record<string, string> | undefined)?.gatehouse_key === key) as { id: string; status: string } | undefined;
-const paymentLines = (paymentId: number) => handle.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.paymentId, paymentId), eq(ledgerEntries.kind, "payment")));
+const tenant = () => portalTenant(bed, { prefix: "auth" });
+const intentOf = (key: string) => intentOfKey(fake, key);
+const paymentLines = (paymentId: number) => linesOf(bed, paymentId);
 
 describe("a card that needs authentication (Stripe)", () => {
   it("held for authentication: recorded as declined; completed later, the webhook records it as the payment once, a duplicate delivery changes nothing", async () => {
@@ -116,21 +86,11 @@ describe("the billing run's autopay charge that needs authentication", () => {
   const TZ = "America/New_York";
 
   async function autopayTenant() {
-    const now = clockNow();
-    const email = `auth-autopay-${Date.now()}-${Math.random()}@example.com`;
-    setPaymentGatewayForTests(null);
-    const t = await createTenantWithLease(handle.db, { email, password: "secret1", now, moveInDate: addMonthsIso(localDate(now, TZ), -1), withInsurance: false });
-    setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
     // A card saved earlier (a Stripe customer's payment method) that needs authentication off session.
-    const stripe = createStripeClient({ secretKey: fake.secretKey, apiBase: fake.url });
-    const customer = await stripe.customers.create({});
-    const pm = await stripe.paymentMethods.attach("pm_card_authenticationRequired", { customer: customer.id });
-    const [account] = await handle.db.query.accounts.findMany({ limit: 1 });
-    const storage = accountStorage(handle.db, await portalLocations(handle.db, account!.id)).storage;
-    await storage.enrolAutopay({ tenantId: String(t.tenantId), leaseId: String(t.leaseId), method: { kind: "token", token: `${customer.id}:${pm.id}`, saveCard: true }, now });
+    const t = await autopayTenantOf(bed, "pm_card_authenticationRequired", { prefix: "auth-autopay", timeZone: TZ });
+    const now = clockNow();
     await runBilling(handle.db, { runDate: localDate(now, TZ), now, force: true, tenantId: t.tenantId });
-    const balance = async () => (await storage.getTenantLease(String(t.tenantId), String(t.leaseId)))!.balance;
-    return { ...t, email, balance };
+    return t;
   }
 
   async function linkMailedTo(email: string) {
@@ -144,7 +104,7 @@ describe("the billing run's autopay charge that needs authentication", () => {
 
   it("e-mails a link; the page shows location, unit and amount, sends the tenant to the bank's page without JavaScript, and records the payment once on return", async () => {
     const t = await autopayTenant();
-    const held = await handle.db.query.payments.findFirst({ where: and(eq(payments.leaseId, t.leaseId), eq(payments.source, "autopay")) });
+    const held = await handle.db.query.payments.findFirst({ where: and(eq(payments.leaseId, Number(t.leaseId)), eq(payments.source, "autopay")) });
     expect(held).toMatchObject({ status: "declined" });
     const owed = await t.balance();
     expect(owed).toBe(held!.amount);
@@ -204,7 +164,7 @@ describe("a timeout after the charge (Stripe)", () => {
   it("the portal payment is found by its key and recorded once; the same form again charges nothing more", async () => {
     const t = await tenant();
     // A client that gives up quickly and does not retry by itself; the fake makes the charge, then does not answer.
-    setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url, timeoutMs: 1500, maxNetworkRetries: 0 }));
+    setPaymentGatewayForTests(bed.gateway({ timeoutMs: 1500, maxNetworkRetries: 0 }));
     fake.control.addFault({ method: "POST", path: "/v1/payment_intents", mode: "timeout", times: 1 });
     const key = `auth-timeout-${Date.now()}`;
     const body = { idempotency_key: key, amount_choice: "other", other_amount: "17.00", payment_method: "new", hosted_fields: "1", payment_token: "pm_card_visa" };

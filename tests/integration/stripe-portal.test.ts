@@ -5,49 +5,36 @@
  * autopay enrolment go through Stripe; the saved card is a Stripe customer's payment method.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { leases, payments, savedCards } from "~/db/schema";
+import { emailOutbox, leases, payments, savedCards } from "~/db/schema";
+import { addMonthsIso, localDate } from "~/domain/calendar";
+import { now as clockNow } from "~/platform/clock.server";
+import { runBilling } from "~/services/billing-run.server";
+import { readOutboxMail } from "~/services/email.server";
 import { getCsrfToken } from "~/services/csrf.server";
-import { createTenantWithLease } from "~/services/portal-demo.server";
-import { createTenantSession } from "~/services/session.server";
-import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
-import { createStripeGateway } from "~/platform/stripe-gateway.server";
+import { sendPayLink } from "~/services/pay-links.server";
+import { action as payLinkAction, loader as payLinkLoader } from "~/routes/pay";
 import { action as payAction, loader as payLoader } from "~/routes/customer-portal.pay";
 import { action as autopayAction, loader as autopayLoader } from "~/routes/customer-portal.autopay";
 import { loader as prepayLoader } from "~/routes/customer-portal.prepay";
-import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
-import { createTestDatabase } from "./db";
+import type { RunningStripeFake } from "../../stripe-fake";
+import { portalTenant, startStripeTestbed, type StripeTestbed } from "./stripe-fixtures";
 import { callRoute } from "./route-helpers";
 
+let bed: StripeTestbed;
 let handle: DatabaseHandle;
 let fake: RunningStripeFake;
 
 beforeAll(async () => {
-  handle = await createTestDatabase();
-  fake = await startStripeFake({ port: 0 });
+  bed = await startStripeTestbed();
+  ({ handle, fake } = bed);
 });
 afterAll(async () => {
-  setPaymentGatewayForTests(null);
-  await fake?.close();
-  await handle?.close();
+  await bed?.close();
 });
 
-async function tenant() {
-  const now = new Date();
-  // The tenant moved in earlier (through the test gateway); from now on the location's gateway is Stripe.
-  setPaymentGatewayForTests(null);
-  const t = await createTenantWithLease(handle.db, { email: `stripe-${Date.now()}-${Math.random()}@example.com`, password: "secret1", now, withInsurance: false });
-  const session = (await createTenantSession(handle.db, { tenantId: String(t.tenantId), now })).split(";")[0]!;
-  setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
-  const csrf = (await getCsrfToken(new Request("http://localhost/", { headers: { Cookie: session } }))).token;
-  const form = (body: Record<string, string>): RequestInit => ({
-    method: "POST",
-    body: new URLSearchParams({ csrf, ...body }),
-    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: session },
-  });
-  return { tenantId: t.tenantId, leaseId: String(t.leaseId), session, form };
-}
+const tenant = () => portalTenant(bed);
 
 describe("the portal on Stripe", () => {
   it("pay, prepay and autopay offer Stripe's hosted fields, not a demonstration", async () => {
@@ -105,3 +92,38 @@ describe("the portal on Stripe", () => {
     expect(fake.control.objects("setup_intent").some((s) => s.status === "succeeded" && s.customer === card!.gatewayToken.split(":")[0])).toBe(true);
   });
 });
+
+describe("the pay link on Stripe", () => {
+  it("pays the balance due with a token from Stripe's fields (a pay link takes a new card only)", async () => {
+    const t = await autopayLessTenantOwing();
+    const sent = await sendPayLink(handle.db, { tenantId: t.tenantId, leaseId: Number(t.leaseId), staffId: null, now: clockNow() });
+    expect(sent.ok).toBe(true);
+    const [mail] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.to, t.email)).orderBy(desc(emailOutbox.id)).limit(1);
+    const token = /\/pay\/([A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43})/.exec(readOutboxMail(mail!).text)![1]!;
+    const { setCookie } = await getCsrfToken(new Request("http://localhost/pay"));
+    const cookie = setCookie!.split(";")[0]!;
+    const page = await callRoute<{ state: string; due: number; csrfToken: string; idempotencyKey: string }>(payLinkLoader, handle.db, `/pay/${token}`, { init: { headers: { Cookie: cookie } } });
+    expect(page.data).toMatchObject({ state: "valid" });
+    const body = new URLSearchParams({
+      csrf: page.data.csrfToken,
+      idempotency_key: page.data.idempotencyKey,
+      expected_amount: String(page.data.due),
+      payment_method: "new",
+      hosted_fields: "1",
+      payment_token: "pm_card_visa",
+    });
+    const r = await callRoute(payLinkAction, handle.db, `/pay/${token}`, { init: { method: "POST", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } } });
+    expect(r.status).toBe(303);
+    const payment = await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, page.data.idempotencyKey) });
+    expect(payment).toMatchObject({ status: "approved", amount: page.data.due });
+    expect(fake.control.get(payment!.authReference!)).toMatchObject({ amount: page.data.due, status: "succeeded" });
+  });
+});
+
+/** A tenant who moved in a month ago and owes this month's rent (the billing run posted it; no autopay). */
+async function autopayLessTenantOwing() {
+  const now = clockNow();
+  const t = await portalTenant(bed, { prefix: "stripe-paylink", moveInDate: addMonthsIso(localDate(now, "America/New_York"), -1) });
+  await runBilling(handle.db, { runDate: localDate(now, "America/New_York"), now, force: true, tenantId: t.tenantId });
+  return t;
+}

@@ -7,59 +7,36 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { leases, payments, rentals, savedCards, units } from "~/db/schema";
-import { getCsrfToken } from "~/services/csrf.server";
-import { rentalCookieHeader } from "~/services/rental.server";
+import { leases, payments, savedCards, units } from "~/db/schema";
 import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
-import { createStripeGateway } from "~/platform/stripe-gateway.server";
-import { action as rentAction, loader as rentLoader } from "~/routes/rent";
 import { runBilling } from "~/services/billing-run.server";
-import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
-import { createTestDatabase } from "./db";
+import type { RunningStripeFake } from "../../stripe-fake";
 import { lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
-import { callRoute } from "./route-helpers";
+import { rentalPayStep, startStripeTestbed, type StripeTestbed } from "./stripe-fixtures";
 
+let bed: StripeTestbed;
 let handle: DatabaseHandle;
 let unitTypeId: string;
 let fake: RunningStripeFake;
 
 beforeAll(async () => {
-  process.env.FAKE_NOW = NOW.toISOString();
-  handle = await createTestDatabase();
+  bed = await startStripeTestbed({ now: NOW });
+  ({ handle, fake } = bed);
   unitTypeId = (await lumbertonUnitType(handle.db)).unitTypeId;
-  fake = await startStripeFake({ port: 0 });
 });
 beforeEach(async () => {
-  setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
+  setPaymentGatewayForTests(bed.gateway());
   // Earlier tests' checkouts hold units; let them go so each test finds one free.
   await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
 });
 afterAll(async () => {
-  delete process.env.FAKE_NOW;
-  setPaymentGatewayForTests(null);
-  await fake?.close();
-  await handle?.close();
+  await bed?.close();
 });
 
-async function rentalCookie(checkoutId: string) {
-  const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-  return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(checkoutId)).split(";")[0]!}` };
-}
-
-async function payPost(checkoutId: string, fields: Record<string, string>) {
-  const { csrf, cookie } = await rentalCookie(checkoutId);
-  return callRoute<{ formError: string | null }>(rentAction, handle.db, `/rent/${unitTypeId}?step=pay`, {
-    params: { unitTypeId },
-    init: { method: "POST", body: new URLSearchParams({ csrf, intent: "pay", ...fields }), headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
-  });
-}
-
-async function get(checkoutId: string, url: string) {
-  const { cookie } = await rentalCookie(checkoutId);
-  return callRoute<{ view: { step: string; hosted?: boolean; demonstration?: boolean } | null }>(rentLoader, handle.db, url, { params: { unitTypeId }, init: { headers: { Cookie: cookie } } });
-}
-
-const leaseOf = async (checkoutId: string) => (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, checkoutId) }))!.completedLeaseId;
+const steps = () => rentalPayStep(handle.db, unitTypeId);
+const payPost = (checkoutId: string, fields: Record<string, string>) => steps().pay(checkoutId, fields);
+const get = (checkoutId: string, url: string) => steps().get(checkoutId, url);
+const leaseOf = (checkoutId: string) => steps().leaseOf(checkoutId);
 const leaseCount = async () => (await handle.db.select({ n: count() }).from(leases))[0]!.n;
 const CARD = { number: "4242424242424242", exp_month: "12", exp_year: "2030", cvc: "123", name: "Ada Lovelace" };
 

@@ -8,36 +8,28 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { gatewayEvents, rentals } from "~/db/schema";
-import { createStripeGateway } from "~/platform/stripe-gateway.server";
 import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
-import { startStripeFake, signPayload, type RunningStripeFake } from "../../stripe-fake";
-import { startAppServer, type AppServer } from "./app-server";
-import { createTestDatabase } from "./db";
+import { recheckWaitingWebhooks, WAITING_MS, WAITING_OUTCOME } from "~/services/stripe-webhooks.server";
+import { signPayload, type RunningStripeFake } from "../../stripe-fake";
+import type { AppServer } from "./app-server";
+import { startStripeTestbed, type StripeTestbed } from "./stripe-fixtures";
 import { lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
 
+let bed: StripeTestbed;
 let handle: DatabaseHandle;
 let app: AppServer;
 let fake: RunningStripeFake;
-const SECRET = "whsec_gatehouse_webhook_test_secret";
 
 beforeAll(async () => {
-  process.env.FAKE_NOW = NOW.toISOString();
-  handle = await createTestDatabase();
-  app = await startAppServer(handle.db);
-  fake = await startStripeFake({ port: 0 });
-  fake.control.addWebhookEndpoint(`${app.origin}/webhooks/stripe`, { secret: SECRET });
-  process.env.STRIPE_WEBHOOK_SECRET = SECRET;
+  bed = await startStripeTestbed({ webhooks: true, secret: "whsec_gatehouse_webhook_test_secret", now: NOW });
+  ({ handle, fake } = bed);
+  app = bed.app!;
 });
 afterAll(async () => {
-  delete process.env.FAKE_NOW;
-  delete process.env.STRIPE_WEBHOOK_SECRET;
-  setPaymentGatewayForTests(null);
-  await fake?.close();
-  await app?.close();
-  await handle?.close();
+  await bed?.close();
 });
 
-const gateway = () => createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url });
+const gateway = () => bed.gateway();
 const eventsFor = (key: string) => handle.db.select().from(gatewayEvents).where(eq(gatewayEvents.idempotencyKey, key));
 
 describe("POST /webhooks/stripe", () => {
@@ -62,10 +54,16 @@ describe("POST /webhooks/stripe", () => {
     const first = await eventsFor(key);
     const succeeded = first.filter((e) => e.type === "payment_intent.succeeded");
     expect(succeeded).toHaveLength(1);
-    expect(succeeded[0]!.outcome).toBe("needs attention: a payment we have no record of");
+    // No record yet: waiting (the page's request may still be recording it), not flagged (decision 411).
+    expect(succeeded[0]!.outcome).toBe(WAITING_OUTCOME);
     fake.control.redeliver(succeeded[0]!.id);
     await fake.control.webhooksSettled();
     expect((await eventsFor(key)).filter((e) => e.type === "payment_intent.succeeded")).toHaveLength(1);
+    // Still nothing recorded once any request has settled: a real problem for the office.
+    expect(await recheckWaitingWebhooks(handle.db, new Date(NOW.getTime() + WAITING_MS - 1000))).toBe(0);
+    expect(await recheckWaitingWebhooks(handle.db, new Date(NOW.getTime() + WAITING_MS + 1000))).toBeGreaterThanOrEqual(1);
+    const [flagged] = (await eventsFor(key)).filter((e) => e.type === "payment_intent.succeeded");
+    expect(flagged!.outcome).toBe("needs attention: a payment we have no record of");
     const deliveries = fake.control.deliveries().filter((d) => d.eventId === succeeded[0]!.id);
     expect(deliveries.length).toBe(2);
     expect(deliveries.every((d) => d.status === 200)).toBe(true);

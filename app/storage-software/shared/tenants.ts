@@ -10,11 +10,11 @@ import type { Database } from "~/db/client.server";
 import { insurancePlans, leases, locations, moveOutNotices, payments, savedCards, tenants, unitTypes, units } from "~/db/schema";
 import { ledgerEntries, type CardBrand } from "~/db/schema/billing";
 import { dummyPasswordHash, hashPassword, PASSWORD_CHECK_MAX_WAIT_MS, verifyPassword } from "~/platform/password.server";
-import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { getPaymentGateway, type TokenizeResult } from "~/platform/payment-gateway.server";
 import { pickTenantContact } from "~/domain/tenant-form";
 import type { MoveInTenant, Payment, PaymentMethod, PaymentMethodInput, SavedCard, Tenant, TenantLease, Tenants } from "../port";
 import type { LocationRef } from "../port";
-import { PaymentDeclinedError, StorageValidationError } from "../errors";
+import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "../errors";
 import { leaseBalance, listLedger, type Executor } from "./ledger";
 
 export type TenantRow = typeof tenants.$inferSelect;
@@ -349,7 +349,14 @@ export function sharedTenants(db: Database, location: LocationRef, rows = tenant
       let cardId: number;
       let card: typeof savedCards.$inferSelect;
       if ("given" in resolved) {
-        const token = await getPaymentGateway(location).tokenize(givenInput(resolved.given));
+        let token: TokenizeResult;
+        try {
+          token = await getPaymentGateway(location).tokenize(givenInput(resolved.given));
+        } catch (error) {
+          // The processor did not answer (a timeout): nothing is saved and no money was taken; the
+          // tenant is asked to try again, never a 500 (decision 412).
+          throw new OutcomeUnknownError(`The card processor did not answer: ${error instanceof Error ? error.message : String(error)}`);
+        }
         if (token.status === "declined") throw new PaymentDeclinedError(token.reason);
         card = await db.transaction((tx) =>
           saveCard(tx, lease.tenantId, { brand: token.brand, last4: token.last4, ...cardHolder(resolved.given, token), token: token.cardToken }),
