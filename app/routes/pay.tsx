@@ -85,7 +85,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       today: ctx.today,
       csrfToken: csrf.token,
       idempotencyKey: newIdempotencyKey(),
-      checkoutResult: notice ? formMessage(notice) : null,
+      // Only with a message (the page shows nothing else of the account).
+      ...(notice ? { checkoutResult: formMessage(notice) } : {}),
     },
     { headers: portalHeaders(csrf.setCookie) },
   );
