@@ -35,9 +35,14 @@
     if (wrapper) wrapper.hidden = false;
     var note = form.querySelector("[data-js-note]");
     if (note) note.textContent = note.getAttribute("data-js-note");
-    // The button said "Continue to secure payment" (Stripe Checkout, decision 400): the card is entered here now.
-    var button = form.querySelector("button[data-js-label]");
-    if (button) button.textContent = button.getAttribute("data-js-label");
+    // The button said "Continue to secure payment" (Stripe Checkout, decision 400): the card is entered
+    // here now. The button comes after this script in the page, so once the page is parsed.
+    function ownWords() {
+      var button = form.querySelector("button[data-js-label]");
+      if (button) button.textContent = button.getAttribute("data-js-label");
+    }
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ownWords);
+    else ownWords();
     form.setAttribute("data-card-fields", "ready");
 
     function show(text) {

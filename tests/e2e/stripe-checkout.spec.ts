@@ -153,6 +153,14 @@ test("JavaScript off: rent, pay on the portal and turn autopay on, each through 
   await expect(page.getByText("You go on to our payment processor’s secure page (Stripe) to enter your card.")).toBeVisible();
   await expect(page.getByText(/needs JavaScript/)).toHaveCount(0);
   await scanWithoutScripts(browser, page, payPath, "portal pay with Stripe Checkout, JavaScript off");
+  // The same page with JavaScript: Stripe's fields mount and the button's own words come back.
+  const withJs = await browser.newContext({ baseURL: BASE, javaScriptEnabled: true, storageState: await page.context().storageState() });
+  const jsPage = await withJs.newPage();
+  await jsPage.goto(payPath);
+  await expect(jsPage.getByRole("group", { name: "Card number, expiry date and security code" })).toBeVisible();
+  await expect(jsPage.getByRole("button", { name: "Pay now" })).toBeVisible();
+  await expect(jsPage.getByRole("button", { name: "Continue to secure payment" })).toHaveCount(0);
+  await withJs.close();
 
   // Out, and back without paying ("Cancel and go back"): the form with what was chosen, nothing charged.
   const before = succeeded().length;
