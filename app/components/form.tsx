@@ -88,11 +88,22 @@ export function Honeypot() {
  * A submit button that shows progress while its form is being sent (when JavaScript is on: the form
  * script, app/components/form-enhance.js, reads `data-pending-text`; a hydrated page uses the navigation state).
  */
-export function SubmitButton({ children, pendingText, className }: { children: React.ReactNode; pendingText: string; className?: string }) {
+export function SubmitButton({
+  children,
+  pendingText,
+  className,
+  jsLabel,
+}: {
+  children: React.ReactNode;
+  pendingText: string;
+  className?: string;
+  /** The words once a page script has changed what the button does (Stripe's fields on the page, decision 400). */
+  jsLabel?: string;
+}) {
   const navigation = useNavigation();
   const pending = navigation.state === "submitting";
   return (
-    <button type="submit" className={className ?? "button button--primary"} aria-disabled={pending || undefined} data-pending-text={pendingText}>
+    <button type="submit" className={className ?? "button button--primary"} aria-disabled={pending || undefined} data-pending-text={pendingText} data-js-label={jsLabel}>
       {pending ? pendingText : children}
     </button>
   );

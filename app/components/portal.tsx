@@ -102,6 +102,19 @@ export interface SavedCardView {
 
 type F = FieldMetadata<string | undefined>;
 
+/** The button of a card form that, without JavaScript, sends a new card on to Stripe Checkout (decision 400). */
+export const CHECKOUT_BUTTON = "Continue to secure payment";
+
+/**
+ * A card form's submit button words: where Stripe takes the cards and there is no saved card to
+ * choose, the button goes on to Stripe's secure page and says so (`label` comes back when Stripe's
+ * fields are on the page: `jsLabel`, set by the card script). With saved cards it keeps `label` (the
+ * note beside the new card says where a new card is entered).
+ */
+export function payButton(payment: { kind: string; hosted?: boolean }, savedCards: number, label: string, checkoutLabel = CHECKOUT_BUTTON): { children: string; jsLabel?: string } {
+  return payment.kind === "cards" && payment.hosted && savedCards === 0 ? { children: checkoutLabel, jsLabel: label } : { children: label };
+}
+
 /**
  * How to pay: one of the saved cards or a new card (with "save this card"). Without JavaScript both
  * parts show; the radio decides which is used.
@@ -154,7 +167,11 @@ export function PaymentMethodFields({
       {hosted ? (
         <HostedCardFields
           legend={savedCards.length ? "New card" : newCardLegend}
-          note="Your card is entered in our payment processor’s secure form (Stripe), which needs JavaScript; we never see or keep your card number."
+          note={
+            savedCards.length
+              ? "With a new card, you go on to our payment processor’s secure page (Stripe) to enter it. We never see or keep your card number."
+              : "You go on to our payment processor’s secure page (Stripe) to enter your card. We never see or keep your card number."
+          }
         />
       ) : (
         <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} demonstration={demonstration} />

@@ -1,7 +1,7 @@
 // Stripe's card fields on the card pages (docs/decisions/390, 383). Rendered inline with the request's
 // CSP nonce right after Stripe.js's own script tag, only where the location's processor hosts the
 // card fields. Without JavaScript (or if Stripe.js did not load) nothing here runs and the forms work
-// as before: the rental's button goes to Stripe Checkout, the portal's pages say a card needs it.
+// as before: the card pages' buttons go on to Stripe Checkout (decisions 383, 400).
 // With it:
 // - Stripe's card Element is mounted in each [data-payment-element] (a labelled group);
 // - on submit (a new card, not a saved one) the card becomes a PaymentMethod through Stripe.js, its
@@ -35,6 +35,14 @@
     if (wrapper) wrapper.hidden = false;
     var note = form.querySelector("[data-js-note]");
     if (note) note.textContent = note.getAttribute("data-js-note");
+    // The button said "Continue to secure payment" (Stripe Checkout, decision 400): the card is entered
+    // here now. The button comes after this script in the page, so once the page is parsed.
+    function ownWords() {
+      var button = form.querySelector("button[data-js-label]");
+      if (button) button.textContent = button.getAttribute("data-js-label");
+    }
+    if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ownWords);
+    else ownWords();
     form.setAttribute("data-card-fields", "ready");
 
     function show(text) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AMOUNT_FORMAT_MESSAGE, changePasswordSchema, dollarsField, maxPortalPayment, portalAmountError, moveOutSchema, paySchema, prepaySchema, profileContactSchema, profilePhoneSchema, resetPasswordSchema } from "./portal-forms";
+import { AMOUNT_FORMAT_MESSAGE, changePasswordSchema, HOSTED_CARD_MISSING, dollarsField, maxPortalPayment, portalAmountError, moveOutSchema, paySchema, prepaySchema, profileContactSchema, profilePhoneSchema, resetPasswordSchema } from "./portal-forms";
 
 const today = { year: 2026, month: 11 };
 const card = { card_number: "4242 4242 4242 4242", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Pat", billing_postal_code: "28358" };
@@ -57,6 +57,23 @@ describe("pay form", () => {
   });
   it("parses dollars exactly", () => {
     expect(dollarsField.parse("58.42")).toBe(5842);
+  });
+});
+
+describe("a hosted card form (Stripe, decisions 383 and 400)", () => {
+  const hosted = { idempotency_key: key, amount_choice: "balance", payment_method: "new", hosted_fields: "1" };
+  it("a processor's token is the new card", () => {
+    expect(paySchema(today).safeParse({ ...hosted, payment_token: "pm_card_visa", save_card: "on" }).data).toMatchObject({ method: { kind: "token", token: "pm_card_visa", saveCard: true } });
+  });
+  it("no token (JavaScript off, or Stripe.js did not load): on to the processor's page, with 'save this card' as chosen", () => {
+    expect(paySchema(today).safeParse({ ...hosted, save_card: "on" }).data).toMatchObject({ method: { kind: "checkout", saveCard: true } });
+    expect(paySchema(today).safeParse({ ...hosted, payment_token: "" }).data).toMatchObject({ method: { kind: "checkout", saveCard: false } });
+  });
+  it("something else in the token is refused beside the card choice", () => {
+    expect(issues(paySchema(today).safeParse({ ...hosted, payment_token: "4242424242424242" }))).toEqual({ payment_method: HOSTED_CARD_MISSING });
+  });
+  it("a saved card stays a saved card", () => {
+    expect(paySchema(today).safeParse({ ...hosted, payment_method: "saved:3" }).data).toMatchObject({ method: { kind: "saved", savedCardId: "3" } });
   });
 });
 

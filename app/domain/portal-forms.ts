@@ -103,9 +103,16 @@ export type ParsedMethod =
   | { kind: "token"; token: string; saveCard: boolean }
   | { kind: "saved"; savedCardId: string };
 
+/**
+ * What a card form asks for: a method to charge now (`ParsedMethod`), or, on a hosted form sent
+ * without the processor's token (JavaScript off, or Stripe.js did not load), the processor's own
+ * page (Stripe Checkout, decision 400), with "save this card" as chosen.
+ */
+export type FormMethod = ParsedMethod | { kind: "checkout"; saveCard: boolean };
+
 const PAYMENT_TOKEN = /^(pm|pi|seti)_[A-Za-z0-9_]{1,200}$/;
-/** A hosted form (it has the `payment_token` field) posted without a token: the processor's fields did not run. */
-export const HOSTED_CARD_MISSING = "Enter your card in the secure card form (it needs JavaScript turned on), or choose a saved card.";
+/** A hosted form posted with something in `payment_token` that is not a processor's id. */
+export const HOSTED_CARD_MISSING = "This card could not be used. Please enter it again, or choose a saved card.";
 
 const methodShape = { payment_method: methodField, ...cardFieldsOptional };
 interface MethodFields {
@@ -131,8 +138,10 @@ function checkMethod(today: YearMonth, accepted: readonly CardBrand[]) {
   return (v: MethodFields, ctx: z.RefinementCtx) => {
     if (v.payment_method !== "new") return;
     if (v.hosted_fields === "1" || v.payment_token !== undefined) {
-      // A hosted form: no card fields of ours, only the processor's token.
-      if (!PAYMENT_TOKEN.test(v.payment_token ?? "")) ctx.addIssue({ code: "custom", path: ["payment_method"], message: HOSTED_CARD_MISSING });
+      // A hosted form: no card fields of ours, only the processor's token; none at all goes to the
+      // processor's own page (Checkout, decision 400).
+      const token = v.payment_token ?? "";
+      if (token !== "" && !PAYMENT_TOKEN.test(token)) ctx.addIssue({ code: "custom", path: ["payment_method"], message: HOSTED_CARD_MISSING });
       return;
     }
     const parsed = card.safeParse(v);
@@ -141,9 +150,11 @@ function checkMethod(today: YearMonth, accepted: readonly CardBrand[]) {
 }
 
 /** The payment method of a valid submission (the card exists only in memory). */
-function methodOf(today: YearMonth, v: MethodFields): ParsedMethod {
+function methodOf(today: YearMonth, v: MethodFields): FormMethod {
   if (v.payment_method !== "new") return { kind: "saved", savedCardId: v.payment_method.replace(/^saved:/, "") };
-  if (v.hosted_fields === "1" || v.payment_token !== undefined) return { kind: "token", token: v.payment_token ?? "", saveCard: v.save_card === "on" };
+  if (v.hosted_fields === "1" || v.payment_token !== undefined) {
+    return v.payment_token ? { kind: "token", token: v.payment_token, saveCard: v.save_card === "on" } : { kind: "checkout", saveCard: v.save_card === "on" };
+  }
   const c = cardSchema(today).parse(v);
   return {
     kind: "card",
@@ -158,7 +169,7 @@ const idempotencyKey = z.string({ error: "This form has expired. Please reload t
  * The message for a saved card the location does not take, or null when it may be used (an unknown
  * id is left to the storage software, which refuses a card that is not the tenant's).
  */
-export function savedCardProblem(method: ParsedMethod, savedCards: ReadonlyArray<{ id: string; brand: CardBrand }>, accepted: readonly CardBrand[]): string | null {
+export function savedCardProblem(method: FormMethod, savedCards: ReadonlyArray<{ id: string; brand: CardBrand }>, accepted: readonly CardBrand[]): string | null {
   if (method.kind !== "saved") return null;
   const card = savedCards.find((c) => c.id === method.savedCardId);
   return card && !accepted.includes(card.brand) ? cardNotAcceptedMessage(accepted) : null;

@@ -83,6 +83,17 @@ export interface PaymentGateway {
    */
   hostedPaymentToken?(sessionId: string, idempotencyKey: string): Promise<string | null>;
   /**
+   * Hosted gateways: the processor's own page to save a card without a payment (Stripe Checkout in
+   * setup mode, decision 400), on the customer of `customer` (a saved card's `cus_…:pm_…`, or a new one).
+   */
+  startHostedSetup?(input: HostedSetupInput): Promise<{ url: string }>;
+  /**
+   * A hosted page's session as the processor has it now (read server-side, never from the browser's
+   * word), or null for an id it does not know. Reading a paid session remembers its payment under
+   * its key, so `lookup` and `refund` find it at once.
+   */
+  hostedSession?(sessionId: string): Promise<HostedSession | null>;
+  /**
    * A payment held for the cardholder's authentication (3-D Secure), taken up again on the page the
    * tenant was e-mailed (decision 395): confirmed again with `returnUrl` so the processor's
    * authentication page can be reached without JavaScript. Answers where to send the browser, or how
@@ -107,6 +118,34 @@ export interface HostedPaymentInput {
   saveCard: boolean;
   returnUrl: string;
   cancelUrl: string;
+  /** More tags for the session and its payment (what the return and the webhook need to record it); `gatehouse_key` is always the key. */
+  metadata?: Record<string, string>;
+}
+
+export interface HostedSetupInput {
+  idempotencyKey: string;
+  /** The tenant's processor customer, as a saved card's token (`cus_…:pm_…`) or `cus_…`; without one a customer is made. */
+  customer?: string;
+  email?: string;
+  returnUrl: string;
+  cancelUrl: string;
+  metadata?: Record<string, string>;
+}
+
+/** A hosted page's session (Stripe Checkout), as read from the processor. */
+export interface HostedSession {
+  id: string;
+  mode: "payment" | "setup";
+  /** `open` (not finished), `complete` or `expired`. */
+  status: "open" | "complete" | "expired";
+  /** Payment mode: paid; setup mode: the card was saved (the session is complete). */
+  done: boolean;
+  /** Payment mode: the amount (cents). */
+  amount: number | null;
+  /** The session's tags (`gatehouse_key` and the others given when it was made). */
+  metadata: Record<string, string>;
+  /** Payment mode: the PaymentIntent (`pi_…`); setup mode: the SetupIntent (`seti_…`). */
+  intentId: string | null;
 }
 
 /**

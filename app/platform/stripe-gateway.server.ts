@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import type { CardBrand } from "~/domain/cards";
-import type { AuthenticationStep, ChargeResult, HostedPaymentInput, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
+import type { AuthenticationStep, ChargeResult, HostedPaymentInput, HostedSession, HostedSetupInput, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
 
 /**
  * The Stripe gateway (issue 25, docs/decisions/380-stripe-gateway.md): the `PaymentGateway` on the
@@ -242,7 +242,7 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
     },
 
     async startHostedPayment(input: HostedPaymentInput) {
-      const metadata = { gatehouse_key: input.idempotencyKey };
+      const metadata = { ...input.metadata, gatehouse_key: input.idempotencyKey };
       const session = await stripe.checkout.sessions.create(
         {
           mode: "payment",
@@ -259,6 +259,49 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
       );
       if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
       return { url: session.url };
+    },
+
+    async startHostedSetup(input: HostedSetupInput) {
+      const metadata = { ...input.metadata, gatehouse_key: input.idempotencyKey };
+      const known = input.customer ? splitToken(input.customer) : null;
+      const customer = known?.customer ?? (known?.id.startsWith("cus_") ? known.id : null);
+      const onCustomer =
+        customer ??
+        (await stripe.customers.create({ metadata, ...(input.email ? { email: input.email } : {}) }, { idempotencyKey: `gatehouse-customer-${input.idempotencyKey}` })).id;
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: "setup",
+          currency,
+          // Cards only: what the ledger and the billing run know.
+          allowed_payment_method_types: ["card"],
+          customer: onCustomer,
+          metadata,
+          setup_intent_data: { metadata },
+          success_url: input.returnUrl.replace("{SESSION}", "{CHECKOUT_SESSION_ID}"),
+          cancel_url: input.cancelUrl,
+        },
+        { idempotencyKey: `gatehouse-setup-${input.idempotencyKey}` },
+      );
+      if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
+      return { url: session.url };
+    },
+
+    async hostedSession(sessionId: string): Promise<HostedSession | null> {
+      if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return null;
+      const session = await stripe.checkout.sessions.retrieve(sessionId).catch((e: unknown) => {
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return null;
+        throw e;
+      });
+      if (!session) return null;
+      if (session.mode !== "payment" && session.mode !== "setup") return null;
+      const mode: "payment" | "setup" = session.mode === "payment" ? "payment" : "setup";
+      const idOf = (v: string | { id: string } | null) => (typeof v === "string" ? v : (v?.id ?? null));
+      const intentId = mode === "payment" ? idOf(session.payment_intent) : idOf(session.setup_intent);
+      const metadata = { ...(session.metadata ?? {}) };
+      const status: HostedSession["status"] = session.status === "complete" ? "complete" : session.status === "expired" ? "expired" : "open";
+      const done = mode === "payment" ? session.payment_status === "paid" : status === "complete";
+      if (done && mode === "payment" && intentId && metadata.gatehouse_key) intents.set(metadata.gatehouse_key, intentId);
+      return { id: session.id, mode, status, done, amount: session.amount_total, metadata, intentId };
     },
 
     async hostedPaymentToken(sessionId: string, idempotencyKey: string) {

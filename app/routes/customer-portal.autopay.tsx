@@ -8,7 +8,7 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
+import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { autopaySchema } from "~/domain/portal-forms";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
@@ -16,6 +16,7 @@ import { enrolAutopay } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { checkoutOnPortalPage, startAutopayCheckout } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
@@ -26,12 +27,15 @@ export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
+  // Back from Stripe Checkout's card page (JavaScript off, decision 400): the card saved and autopay on; or the form's message.
+  const checkoutResult = await checkoutOnPortalPage(request, ctx, unit, "portal_autopay");
   const { page, headers } = await cardPageData(request, ctx, unit);
   return data(
     {
       ...page,
       enabled: unit.settings.is_autopay_enabled && unit.lease.status === "active",
       terms: unit.location.autopayTerms,
+      checkoutResult,
     },
     { headers },
   );
@@ -53,10 +57,17 @@ async function autopayAction({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") return cardFormErrors(submission);
   const refused = await savedCardRefusal(submission, submission.value.method, ctx, unit, accepted);
   if (refused) return refused;
+  const method = submission.value.method;
+  if (method.kind === "checkout") {
+    // A new card without Stripe's fields (JavaScript off): saved on Stripe Checkout's card page (setup mode, decision 400).
+    const started = await startAutopayCheckout(ctx, unit, { tenantId: ctx.session.tenantId, path: self });
+    if ("redirect" in started) throw redirect(started.redirect, { status: 303, headers: portalHeaders() });
+    return cardFormErrors(submission, { formErrors: [started.message], fieldErrors: started.fieldErrors });
+  }
   const outcome = await enrolAutopay(ctx, unit.storage, {
     tenantId: ctx.session.tenantId,
     leaseId: unit.lease.leaseId,
-    method: submission.value.method,
+    method,
     phone: unit.location.phoneNumber,
     ip: context.clientIp,
   });
@@ -76,7 +87,7 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
   const schema = autopaySchema(loaderData.today, accepted);
   const [form, fields] = useForm({
     id: "autopay",
-    lastResult: actionData?.result,
+    lastResult: actionData?.result ?? loaderData.checkoutResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -134,7 +145,10 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
               <label htmlFor="agree_terms">I have read and agree to the autopay terms</label>
             </div>
             <FieldErrors id={fields.agree_terms.errorId} errors={fields.agree_terms.errors} />
-            <SubmitButton pendingText="Saving…">{lease.autopay.enabled ? "Use this card for autopay" : "Turn on autopay"}</SubmitButton>
+            <SubmitButton
+              pendingText="Saving…"
+              {...payButton(loaderData.payment, loaderData.savedCards.length, lease.autopay.enabled ? "Use this card for autopay" : "Turn on autopay", "Continue to secure card page")}
+            />
           </Form>
         </>
       )}

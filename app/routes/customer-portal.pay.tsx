@@ -8,7 +8,7 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
+import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { paySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/calendar";
@@ -17,6 +17,7 @@ import { payLease } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { checkoutOnPortalPage, keptValues, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
@@ -27,12 +28,15 @@ export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
+  // Back from Stripe Checkout (JavaScript off, decision 400): recorded, then the receipt; or the form's message.
+  const checkoutResult = await checkoutOnPortalPage(request, ctx, unit, "portal_pay");
   const { page, headers } = await cardPageData(request, ctx, unit);
   return data(
     {
       ...page,
       enabled: unit.settings.is_payments_enabled && unit.lease.status === "active",
       idempotencyKey: newIdempotencyKey(),
+      checkoutResult,
     },
     { headers },
   );
@@ -53,11 +57,27 @@ async function payAction({ request, context }: Route.ActionArgs) {
   if (amount <= 0) {
     return cardFormErrors(submission, { formErrors: ["There is no balance due. To pay ahead, choose another amount or pay months ahead."] });
   }
+  const method = submission.value.method;
+  if (method.kind === "checkout") {
+    // A new card without Stripe's fields (JavaScript off): on to Stripe Checkout for this amount (decision 400).
+    const started = await startPaymentCheckout(ctx, unit, {
+      flow: "portal_pay",
+      tenantId: ctx.session.tenantId,
+      amount,
+      idempotencyKey: submission.value.idempotencyKey,
+      saveCard: method.saveCard,
+      path: `/customer-portal/units/${unit.lease.leaseId}/pay`,
+      kept: keptValues(formData, ["amount_choice", "other_amount", "save_card"]),
+      tags: { gatehouse_choice: submission.value.otherAmount === null ? "balance" : "other" },
+    });
+    if ("redirect" in started) throw redirect(started.redirect, { status: 303, headers: portalHeaders() });
+    return cardFormErrors(submission, { formErrors: [started.message], fieldErrors: started.fieldErrors });
+  }
   const outcome = await payLease(ctx, unit.storage, {
     tenantId: ctx.session.tenantId,
     leaseId: unit.lease.leaseId,
     amount,
-    method: submission.value.method,
+    method,
     idempotencyKey: submission.value.idempotencyKey,
     origin: ctx.origin,
     phone: unit.location.phoneNumber,
@@ -80,7 +100,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
   const schema = paySchema(loaderData.today, accepted);
   const [form, fields] = useForm({
     id: "pay",
-    lastResult: actionData?.result,
+    lastResult: actionData?.result ?? loaderData.checkoutResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -123,7 +143,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
             </Field>
           </fieldset>
           <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} />
-          <SubmitButton pendingText="Paying…">Pay now</SubmitButton>
+          <SubmitButton pendingText="Paying…" {...payButton(loaderData.payment, loaderData.savedCards.length, "Pay now")} />
         </Form>
       )}
     </>

@@ -8,7 +8,7 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
+import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { prepaySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/calendar";
@@ -18,6 +18,7 @@ import type { PrepayOffer } from "~/storage-software/port";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { checkoutOnPortalPage, keptValues, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
@@ -30,6 +31,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const unit = tenantUnit(context);
   const max = unit.settings.portal_prepay_months;
   const enabled = unit.settings.is_prepayments_enabled && unit.settings.is_payments_enabled && max > 0 && unit.lease.status === "active";
+  // Back from Stripe Checkout (JavaScript off, decision 400): recorded, then the receipt; or the form's message.
+  const checkoutResult = await checkoutOnPortalPage(request, ctx, unit, "portal_prepay");
   const offers: PrepayOffer[] = [];
   if (enabled) for (let m = 1; m <= max; m++) offers.push((await unit.storage.quotePrepay(ctx.session.tenantId, unit.lease.leaseId, m))!);
   const { page, headers } = await cardPageData(request, ctx, unit);
@@ -40,6 +43,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       maxMonths: max,
       offers: offers.filter((o) => o.total > 0),
       idempotencyKey: newIdempotencyKey(),
+      checkoutResult,
     },
     { headers },
   );
@@ -57,12 +61,31 @@ async function prepayAction({ request, context }: Route.ActionArgs) {
   const refused = await savedCardRefusal(submission, submission.value.method, ctx, unit, accepted);
   if (refused) return refused;
   const expected = Number(formData.get(`expected_total_${submission.value.months}`));
+  const method = submission.value.method;
+  if (method.kind === "checkout") {
+    // A new card without Stripe's fields (JavaScript off): on to Stripe Checkout for the months' total (decision 400).
+    const offer = await unit.storage.quotePrepay(ctx.session.tenantId, unit.lease.leaseId, submission.value.months);
+    if (!offer || offer.total !== expected) return cardFormErrors(submission, { formErrors: ["The amount changed since you opened this page. Please check the new amount and try again."] });
+    if (offer.total <= 0) return cardFormErrors(submission, { formErrors: ["Your credit already covers these months: there is nothing to pay."] });
+    const started = await startPaymentCheckout(ctx, unit, {
+      flow: "portal_prepay",
+      tenantId: ctx.session.tenantId,
+      amount: offer.total,
+      idempotencyKey: submission.value.idempotencyKey,
+      saveCard: method.saveCard,
+      path: `/customer-portal/units/${unit.lease.leaseId}/prepay`,
+      kept: keptValues(formData, ["months", "save_card"]),
+      tags: { gatehouse_months: String(submission.value.months) },
+    });
+    if ("redirect" in started) throw redirect(started.redirect, { status: 303, headers: portalHeaders() });
+    return cardFormErrors(submission, { formErrors: [started.message], fieldErrors: started.fieldErrors });
+  }
   const outcome = await prepayLease(ctx, unit.storage, {
     tenantId: ctx.session.tenantId,
     leaseId: unit.lease.leaseId,
     months: submission.value.months,
     expectedTotal: Number.isInteger(expected) ? expected : -1,
-    method: submission.value.method,
+    method,
     idempotencyKey: submission.value.idempotencyKey,
     origin: ctx.origin,
     phone: unit.location.phoneNumber,
@@ -84,7 +107,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
   const schema = prepaySchema(loaderData.today, loaderData.maxMonths || 1, accepted);
   const [form, fields] = useForm({
     id: "prepay",
-    lastResult: actionData?.result,
+    lastResult: actionData?.result ?? loaderData.checkoutResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
@@ -144,7 +167,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
             <FieldErrors id={fields.months.errorId} errors={fields.months.errors} />
           </fieldset>
           <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} />
-          <SubmitButton pendingText="Paying…">Pay ahead now</SubmitButton>
+          <SubmitButton pendingText="Paying…" {...payButton(loaderData.payment, loaderData.savedCards.length, "Pay ahead now")} />
         </Form>
       )}
     </>

@@ -8,7 +8,7 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, PaymentMethodFields } from "~/components/portal";
+import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { payLinkSchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/calendar";
@@ -21,6 +21,7 @@ import {
   lookUpPayLink,
   paidCookieHeader,
   paidHere,
+  PAY_LINK_AMOUNT_CHANGED,
   PAY_LINK_EXPIRED_MESSAGE,
   PAY_LINK_USED_MESSAGE,
   payLinkCardPayment,
@@ -31,6 +32,7 @@ import {
   payThroughLink,
 } from "~/services/pay-links.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
+import { CHECKOUT_CANCELLED, formMessage, returnFromCheckout, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
 
 /**
  * "Pay without a password" (decision 240): `/pay/{signed token}` shows only the location, the unit and
@@ -46,14 +48,28 @@ const SIGN_IN = "/customer-portal/login";
 
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const ctx = await portalContext(context);
-  const found = await lookUpPayLink(ctx.db, params.token, ctx.now);
+  let found = await lookUpPayLink(ctx.db, params.token, ctx.now);
   if (found.status === "unknown") throw notFound(portalHeaders());
+  // Back from Stripe Checkout (JavaScript off, decision 400): recorded, then the confirmation; or the form's message.
+  const url = new URL(request.url);
+  const sessionId = url.searchParams.get("checkout_session");
+  let notice: string | null = url.searchParams.get("checkout") === "cancelled" && found.status === "valid" ? CHECKOUT_CANCELLED : null;
+  if (sessionId) {
+    const returned = await payLinkUnit(ctx, found.link);
+    if (returned) {
+      const back = await returnFromCheckout(ctx, returned, { flow: "pay_link", sessionId, key: url.searchParams.get("payment"), tenantId: String(found.link.tenantId), linkId: found.link.id });
+      if (back.kind === "receipt") throw redirect(payLinkPath(params.token), { headers: portalHeaders(await paidCookieHeader(found.link.id)) });
+      notice = back.kind === "message" ? back.message : null;
+      found = await lookUpPayLink(ctx.db, params.token, ctx.now);
+      if (found.status === "unknown") throw notFound(portalHeaders());
+    }
+  }
   if (found.status === "used") {
     const receipt = (await paidHere(request, found.link.id)) ? await payLinkReceipt(ctx, found.link) : null;
     if (receipt) return data({ state: "paid" as const, receipt }, { headers: portalHeaders() });
-    return data({ state: "used" as const, message: PAY_LINK_USED_MESSAGE }, { status: 410, headers: portalHeaders() });
+    return data({ state: "used" as const, message: notice ?? PAY_LINK_USED_MESSAGE }, { status: 410, headers: portalHeaders() });
   }
-  if (found.status === "expired") return data({ state: "expired" as const, message: PAY_LINK_EXPIRED_MESSAGE }, { status: 410, headers: portalHeaders() });
+  if (found.status === "expired") return data({ state: "expired" as const, message: notice ?? PAY_LINK_EXPIRED_MESSAGE }, { status: 410, headers: portalHeaders() });
   const unit = await payLinkUnit(ctx, found.link);
   if (!unit) throw notFound(portalHeaders());
   const [payment, csrf] = await Promise.all([payLinkCardPayment(unit), getCsrfToken(request)]);
@@ -69,6 +85,8 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
       today: ctx.today,
       csrfToken: csrf.token,
       idempotencyKey: newIdempotencyKey(),
+      // Only with a message (the page shows nothing else of the account).
+      ...(notice ? { checkoutResult: formMessage(notice) } : {}),
     },
     { headers: portalHeaders(csrf.setCookie) },
   );
@@ -94,7 +112,26 @@ async function payAction({ request, context, params }: Route.ActionArgs) {
   const limited = await payLinkPostLimited(ctx.db, context.clientIp, ctx.now);
   if (limited) return cardFormErrors(submission, { formErrors: [limited] });
   if (submission.status !== "success") return cardFormErrors(submission);
-  const outcome = await payThroughLink(ctx, { signed: params.token, ...submission.value, ip: context.clientIp });
+  const method = submission.value.method;
+  if (method.kind === "checkout") {
+    // A new card without Stripe's fields (JavaScript off): on to Stripe Checkout for the balance due (decision 400).
+    const due = Math.max(0, unit.lease.balance);
+    if (due <= 0) return cardFormErrors(submission, { formErrors: ["There is nothing to pay: the balance due is $0.00."] });
+    if (due !== submission.value.expectedAmount) return cardFormErrors(submission, { formErrors: [PAY_LINK_AMOUNT_CHANGED] });
+    const started = await startPaymentCheckout(ctx, unit, {
+      flow: "pay_link",
+      tenantId: String(found.link.tenantId),
+      amount: due,
+      idempotencyKey: submission.value.idempotencyKey,
+      saveCard: false,
+      path: self,
+      kept: {},
+      tags: { gatehouse_link: String(found.link.id) },
+    });
+    if ("redirect" in started) throw redirect(started.redirect, { status: 303, headers: portalHeaders() });
+    return cardFormErrors(submission, { formErrors: [started.message] });
+  }
+  const outcome = await payThroughLink(ctx, { signed: params.token, ...submission.value, method, ip: context.clientIp });
   if (outcome.ok) throw redirect(self, { status: 303, headers: portalHeaders(await paidCookieHeader(outcome.linkId)) });
   if (outcome.status !== "refused") throw redirect(self, { status: 303, headers: portalHeaders() });
   return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
@@ -157,7 +194,7 @@ export default function PayLink({ loaderData, actionData }: Route.ComponentProps
       </>
     );
   }
-  return <PayForm page={loaderData} result={actionData?.result} />;
+  return <PayForm page={loaderData} result={actionData?.result ?? loaderData.checkoutResult ?? undefined} />;
 }
 
 type ValidPage = Extract<Route.ComponentProps["loaderData"], { state: "valid" }>;
@@ -193,7 +230,7 @@ function PayForm({ page, result }: { page: ValidPage; result: Route.ComponentPro
           {result ? <ErrorSummary errors={summaryErrors(form.allErrors, (["card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
           <PaymentMethodFields fields={fields} savedCards={[]} today={page.today} allowSave={false} newCardLegend="Card" accepted={accepted} demonstration={page.payment.kind === "cards" && page.payment.demonstration} hosted={page.payment.kind === "cards" && page.payment.hosted} />
-          <SubmitButton pendingText="Paying…">Pay {formatCents(page.due)}</SubmitButton>
+          <SubmitButton pendingText="Paying…" {...payButton(page.payment, 0, `Pay ${formatCents(page.due)}`)} />
         </Form>
       )}
       <p>

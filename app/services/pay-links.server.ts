@@ -92,8 +92,17 @@ export async function lookUpPayLink(db: Database, signed: string, now: Date): Pr
   return { status: "valid", link };
 }
 
-/** The account (and website) a lease belongs to, for the portal context of a link without a request. */
-async function siteOfLease(db: Database | Transaction, leaseId: number) {
+/** What a link is now, by its row id (the Stripe Checkout return and webhook, which carry no signed token, decision 400). */
+export async function payLinkById(db: Database, id: number, now: Date): Promise<PayLinkLookup> {
+  const link = await db.query.payLinks.findFirst({ where: eq(payLinks.id, id) });
+  if (!link) return { status: "unknown" };
+  if (link.usedAt) return { status: "used", link };
+  if (link.expiresAt.getTime() <= now.getTime()) return { status: "expired", link };
+  return { status: "valid", link };
+}
+
+/** The account (and website) a lease belongs to, for the portal context of a link (or a webhook) without a request. */
+export async function siteOfLease(db: Database | Transaction, leaseId: number) {
   const [row] = await db
     .select({ account: { id: accounts.id, globalSettings: accounts.globalSettings }, website: { websiteName: websites.websiteName, domain: websites.domain } })
     .from(leases)
@@ -250,9 +259,38 @@ export async function payThroughLink(
   const link = found.link;
   const unit = await payLinkUnit(ctx, link);
   if (!unit) return { ok: false, status: "unknown" };
-  // A new card only (a pay link shows no saved cards): typed, or the processor's token from its hosted
-  // fields (decision 383); a saved card named in a forged form is refused.
-  if (input.method.kind === "saved") return { ok: false, status: "refused", message: "Enter the card below.", fieldErrors: { card_number: ["Enter the card number."] } };
+  // A new card only (typed, or the processor's token): a pay link shows no saved card.
+  const method = input.method;
+  if (method.kind === "saved") return { ok: false, status: "refused", message: "Enter the card below.", fieldErrors: { card_number: ["Enter the card number."] } };
+  return payThroughHeldLink(ctx, link, unit, {
+    idempotencyKey: input.idempotencyKey,
+    expectedAmount: input.expectedAmount,
+    pay: (amount) =>
+      payLease(ctx, unit.storage, {
+        tenantId: String(link.tenantId),
+        leaseId: String(link.leaseId),
+        amount,
+        method,
+        idempotencyKey: input.idempotencyKey,
+        origin: ctx.origin,
+        phone: unit.location.phoneNumber,
+        ip: input.ip,
+        prepayMonths: 0,
+      }),
+  });
+}
+
+/**
+ * Pays a valid link's balance due with `pay` (the portal's payLease, or the record of a payment the
+ * tenant made on Stripe Checkout, decision 400) while the link is held for this form's key; an
+ * approved payment marks the link used.
+ */
+export async function payThroughHeldLink(
+  ctx: PortalContext,
+  link: PayLinkRow,
+  unit: PayLinkUnit,
+  input: { idempotencyKey: string; expectedAmount: number; pay: (amount: number) => Promise<PaymentOutcome> },
+): Promise<PayThroughLinkOutcome> {
   const amount = Math.max(0, unit.lease.balance);
   if (amount <= 0) return { ok: false, status: "refused", message: "There is nothing to pay: the balance due is $0.00." };
   if (amount !== input.expectedAmount) return { ok: false, status: "refused", message: PAY_LINK_AMOUNT_CHANGED };
@@ -272,22 +310,12 @@ export async function payThroughLink(
     )
     .returning({ id: payLinks.id });
   if (!held.length) {
-    const again = await lookUpPayLink(ctx.db, input.signed, ctx.now);
+    const again = await payLinkById(ctx.db, link.id, ctx.now);
     if (again.status !== "valid") return { ok: false, status: again.status };
     return { ok: false, status: "refused", message: PAY_LINK_BUSY_MESSAGE };
   }
 
-  const outcome = await payLease(ctx, unit.storage, {
-    tenantId: String(link.tenantId),
-    leaseId: String(link.leaseId),
-    amount,
-    method: input.method,
-    idempotencyKey: input.idempotencyKey,
-    origin: ctx.origin,
-    phone: unit.location.phoneNumber,
-    ip: input.ip,
-    prepayMonths: 0,
-  });
+  const outcome = await input.pay(amount);
   if (outcome.ok) {
     await ctx.db
       .update(payLinks)

@@ -1,7 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "react-router";
 import type { CardBrand } from "~/db/schema/billing";
-import { savedCardProblem, type ParsedMethod } from "~/domain/portal-forms";
+import { savedCardProblem, type FormMethod } from "~/domain/portal-forms";
 import { getCsrfToken, validateCsrf } from "./csrf.server";
 import { portalCardPayment, portalHeaders, usableSavedCards } from "./portal.server";
 import type { SignedInTenant, TenantUnit } from "./portal-access.server";
@@ -56,7 +56,7 @@ export function cardFormErrors(submission: Replying, errors: { formErrors?: stri
 }
 
 /** The 400 answer when the chosen saved card can't be used here (gone, expired, a brand this location refuses); null when it can. */
-export async function savedCardRefusal(submission: Replying, method: ParsedMethod, ctx: SignedInTenant, unit: TenantUnit, accepted: CardBrand[]) {
+export async function savedCardRefusal(submission: Replying, method: FormMethod, ctx: SignedInTenant, unit: TenantUnit, accepted: CardBrand[]) {
   const problem = savedCardProblem(method, await unit.storage.listSavedCards(ctx.session.tenantId), accepted);
   return problem ? cardFormErrors(submission, { fieldErrors: { payment_method: [problem] } }) : null;
 }

@@ -19,7 +19,7 @@ import { maxPortalPayment, portalAmountError } from "~/domain/portal-forms";
 export const PAYMENT_ATTEMPTS_PER_TENANT = 10;
 export const PAYMENT_ATTEMPTS_WINDOW_MS = 15 * 60 * 1000;
 
-async function paymentLimited(ctx: PortalContext, tenantId: string): Promise<PaymentOutcome | null> {
+export async function paymentLimited(ctx: PortalContext, tenantId: string): Promise<PaymentOutcome | null> {
   const r = await hitRateLimit(ctx.db, { key: `pay:tenant:${tenantId}`, limit: PAYMENT_ATTEMPTS_PER_TENANT, windowMs: PAYMENT_ATTEMPTS_WINDOW_MS, now: ctx.now });
   return r.allowed ? null : { ok: false, message: `Too many payment attempts. Please wait ${r.retryAfterMinutes} minutes and try again, or call the office.` };
 }
@@ -34,7 +34,7 @@ async function alreadyUsed(ctx: PortalContext, idempotencyKey: string): Promise<
   return Boolean(row);
 }
 
-async function emailReceipt(ctx: PortalContext, storage: StorageSoftware, tenantId: string, payment: Payment, origin: string) {
+export async function emailReceipt(ctx: PortalContext, storage: StorageSoftware, tenantId: string, payment: Payment, origin: string) {
   const [tenant, receipt] = await Promise.all([storage.getTenant(tenantId), storage.getReceipt(tenantId, payment.id)]);
   if (!tenant || !receipt) return;
   await sendEmail(ctx.db, receiptEmail({ tenant, receipt, payment, origin, siteName: ctx.siteName }));
@@ -142,7 +142,7 @@ async function heldForAuthentication(ctx: PortalContext, storage: StorageSoftwar
 }
 
 /** The amount over the cap (balance plus the allowed prepayment), as the field's message; else null. */
-async function amountCapError(storage: StorageSoftware, input: { tenantId: string; leaseId: string; amount: number; prepayMonths: number }): Promise<string | null> {
+export async function amountCapError(storage: StorageSoftware, input: { tenantId: string; leaseId: string; amount: number; prepayMonths: number }): Promise<string | null> {
   const lease = await storage.getTenantLease(input.tenantId, input.leaseId);
   if (!lease) return null;
   const offer = input.prepayMonths > 0 ? await storage.quotePrepay(input.tenantId, input.leaseId, 1) : null;

@@ -1,7 +1,7 @@
 /**
  * Issue 25 (decision 383): the portal's card pages on the Stripe gateway (the Stripe fake). A new card
  * comes as the token Stripe's fields post back (`payment_token`), never a card number; a hosted form
- * posted without one is refused beside the card choice, nothing charged. Pay (saving the card) and
+ * posted without one goes on to Stripe Checkout (stripe-portal-checkout.test.ts), nothing charged here. Pay (saving the card) and
  * autopay enrolment go through Stripe; the saved card is a Stripe customer's payment method.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -47,14 +47,14 @@ describe("the portal on Stripe", () => {
     }
   });
 
-  it("a hosted form posted without a token is refused beside the card choice; nothing is charged", async () => {
+  it("a hosted form posted without a token goes on to Stripe Checkout (decision 400); nothing is charged, no card number is sent on", async () => {
     const t = await tenant();
     const before = fake.control.objects("payment_intent").length;
-    const r = await callRoute<{ result: { error: Record<string, string[]> } }>(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, {
+    const r = await callRoute(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, {
       init: t.form({ idempotency_key: `stripe-portal-none-${Date.now()}`, amount_choice: "other", other_amount: "10.00", payment_method: "new", hosted_fields: "1", payment_token: "", card_number: "4242424242424242" }),
     });
-    expect(r.status).toBe(400);
-    expect(r.data.result.error.payment_method?.[0]).toContain("secure card form");
+    expect(r.status).toBe(303);
+    expect(new URL(r.headers.get("Location")!).origin).toBe(fake.origin);
     expect(fake.control.objects("payment_intent").length).toBe(before);
     expect(fake.control.requests().some((q) => JSON.stringify(q.params).includes("4242424242424242"))).toBe(false);
   });

@@ -1,0 +1,207 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import type { Browser, Page, Request } from "@playwright/test";
+import { expect, test } from "./support/test";
+import { testHook } from "./support/hooks";
+import { expectNoAxeViolations } from "./support/a11y";
+import { ownServers } from "./support/servers";
+import { rentUpToCard, signIn } from "./support/portal";
+import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
+
+/**
+ * Issue 25, decision 400: the card pages with JavaScript off at a Stripe location go on to Stripe
+ * Checkout (here the Stripe fake's hosted page, a plain form) and come back to the confirmation. The
+ * spec starts the fake and a built server of its own (PAYMENT_GATEWAY=stripe pointed at the fake,
+ * PUBLIC_URL so the return addresses are this server's) on a fresh seeded database, rents a unit
+ * through Checkout, pays on the portal with a new card through Checkout, and turns autopay on with a
+ * card saved on Checkout's card page. The browser never sends our server a card number.
+ */
+
+const SERVERS = ownServers();
+/** This worker's own server: its set's port + 53 (clear of every worker's set and of stripe-card-fields' + 50). */
+const PORT = SERVERS.port + 53;
+const BASE = `http://localhost:${PORT}`;
+const WEBHOOK_SECRET = "whsec_e2e_stripe_checkout";
+const VISA = "4242424242424242";
+const MASTERCARD = "5555555555554444";
+const CVC = "739";
+
+let fake: RunningStripeFake;
+let server: ChildProcess | undefined;
+
+test.use({ baseURL: BASE });
+test.describe.configure({ mode: "serial" });
+test.skip(({ javaScriptEnabled }) => javaScriptEnabled !== false, "the JavaScript-off path; with JavaScript, stripe-card-fields.spec.ts");
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  fake = await startStripeFake({ port: 0, webhooks: [{ url: `${BASE}/webhooks/stripe`, secret: WEBHOOK_SECRET }] });
+  server = spawn("node", ["scripts/e2e-server.mjs"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      PASSKEY_ORIGIN: BASE,
+      PUBLIC_URL: BASE,
+      PGLITE_DIR: `${SERVERS.pgliteDir}-checkout`,
+      BUILD_DIR: process.env.BUILD_DIR ?? "build",
+      NODE_ENV: "test",
+      E2E_HOOKS: "1",
+      PAYMENT_GATEWAY: "stripe",
+      STRIPE_SECRET_KEY: fake.secretKey,
+      STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
+      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+      STRIPE_API_BASE: fake.url,
+      STRIPE_JS_URL: fake.jsUrl,
+    },
+  });
+  for (;;) {
+    if (server.exitCode !== null) throw new Error(`the Stripe-configured server stopped (exit ${server.exitCode})`);
+    const up = await fetch(`${BASE}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+});
+
+test.afterAll(async () => {
+  if (server && server.exitCode === null) {
+    const exited = new Promise((resolve) => server!.once("exit", resolve));
+    server.kill("SIGTERM");
+    await exited;
+  }
+  await fake?.close();
+});
+
+test.beforeEach(async ({ request }) => {
+  await testHook(request, "clearRateLimits", {});
+});
+
+/** Every request the browser sends to our server, with its body: none may carry card data. */
+function recordOurRequests(page: Page): Request[] {
+  const seen: Request[] = [];
+  page.on("request", (request) => {
+    if (new URL(request.url()).origin === BASE) seen.push(request);
+  });
+  return seen;
+}
+
+function expectNoCardData(requests: Request[]) {
+  expect(requests.length).toBeGreaterThan(0);
+  for (const request of requests) {
+    const text = decodeURIComponent(`${request.url()} ${request.postData() ?? ""}`).replace(/[\s-]/g, "");
+    for (const number of [VISA, MASTERCARD]) expect(text, `${request.method()} ${request.url()}`).not.toContain(number);
+    expect([...new URLSearchParams(request.postData() ?? "").values()], `${request.url()}: the security code`).not.toContain(CVC);
+  }
+}
+
+/** Stripe's hosted page (the fake's): the card typed there, then its button. */
+async function payOnStripe(page: Page, number: string, button: "Pay" | "Save card") {
+  await expect(page).toHaveURL(new RegExp(`^${fake.origin}/c/pay/cs_`));
+  await page.getByLabel("Card number").fill(number);
+  await page.getByLabel("Expiry date (MM / YY)").fill("12 / 34");
+  await page.getByLabel("Security code").fill(CVC);
+  await page.getByLabel("Name on card").fill("Grace Hopper");
+  await page.getByRole("button", { name: button, exact: true }).click();
+}
+
+/**
+ * axe on the page as a visitor without JavaScript gets it: axe needs JavaScript, so it runs in a
+ * context of the same tenant where the app's modules and Stripe.js are blocked (nothing changes the
+ * server's HTML).
+ */
+async function scanWithoutScripts(browser: Browser, page: Page, path: string, label: string) {
+  const context = await browser.newContext({ baseURL: BASE, javaScriptEnabled: true, storageState: await page.context().storageState() });
+  await context.route(/\/assets\/.+\.js(\?.*)?$/, (route) => route.abort());
+  await context.route(`${fake.origin}/v3/**`, (route) => route.abort());
+  const scan = await context.newPage();
+  await scan.goto(path);
+  await expectNoAxeViolations(scan, { include: "main", label });
+  await context.close();
+}
+
+async function rentalPath(page: Page): Promise<string> {
+  await testHook(page.request, "addUnits", { locationSlug: "lumberton-nc-28358", width: 10, length: 10, name: "Drive-Up", count: 3 });
+  const html = await (await page.request.get("/locations/lumberton-nc-28358/units/10x10-drive-up")).text();
+  const id = /href="\/rent\/(\d+)"/.exec(html)?.[1];
+  expect(id, "a Rent link on the 10' x 10' Drive-Up page").toBeTruthy();
+  return `/rent/${id}`;
+}
+
+const succeeded = () => fake.control.objects("payment_intent").filter((pi) => pi.status === "succeeded");
+
+test("JavaScript off: rent, pay on the portal and turn autopay on, each through Stripe Checkout", async ({ page, browser }, testInfo) => {
+  const ours = recordOurRequests(page);
+  const email = `stripe-checkout.${testInfo.project.name}.${Date.now()}@example.com`;
+
+  // The rental's pay step goes to Stripe's page and back to the confirmation (decision 383); no autopay, so no card is saved.
+  await rentUpToCard(page, await rentalPath(page), { email, password: "Tidy-Unit-42" });
+  await expect(page).toHaveURL(/step=pay/);
+  const autopay = page.getByLabel("Pay my rent automatically each month with this card (autopay)");
+  if (await autopay.isEnabled()) await autopay.uncheck();
+  await page.getByRole("button", { name: /^Continue to pay \$[\d,.]+$/ }).click();
+  await payOnStripe(page, VISA, "Pay");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+
+  // Portal pay with a new card: the page says where the card is entered; the button goes to Stripe's page.
+  await signIn(page, email, "Tidy-Unit-42");
+  await expect(page.getByRole("heading", { level: 1, name: "My units" })).toBeVisible();
+  await page.getByRole("link", { name: "Pay my bill" }).first().click();
+  await expect(page).toHaveURL(/\/customer-portal\/units\/\d+\/pay$/);
+  const payPath = new URL(page.url()).pathname;
+  await expect(page.getByText("You go on to our payment processor’s secure page (Stripe) to enter your card.")).toBeVisible();
+  await expect(page.getByText(/needs JavaScript/)).toHaveCount(0);
+  await scanWithoutScripts(browser, page, payPath, "portal pay with Stripe Checkout, JavaScript off");
+  // The same page with JavaScript: Stripe's fields mount and the button's own words come back.
+  const withJs = await browser.newContext({ baseURL: BASE, javaScriptEnabled: true, storageState: await page.context().storageState() });
+  const jsPage = await withJs.newPage();
+  await jsPage.goto(payPath);
+  await expect(jsPage.getByRole("group", { name: "Card number, expiry date and security code" })).toBeVisible();
+  await expect(jsPage.getByRole("button", { name: "Pay now" })).toBeVisible();
+  await expect(jsPage.getByRole("button", { name: "Continue to secure payment" })).toHaveCount(0);
+  await withJs.close();
+
+  // Out, and back without paying ("Cancel and go back"): the form with what was chosen, nothing charged.
+  const before = succeeded().length;
+  await page.getByLabel("Another amount").check();
+  await page.getByLabel("Other amount in dollars").fill("10.00");
+  await page.getByRole("button", { name: "Continue to secure payment" }).click();
+  await expect(page).toHaveURL(new RegExp(`^${fake.origin}/c/pay/cs_`));
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay $10.00");
+  await page.getByRole("link", { name: "Cancel and go back" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "You left the secure payment page without paying. Nothing was charged." })).toBeVisible();
+  await expect(page.getByLabel("Other amount in dollars")).toHaveValue("10.00");
+  await expect(page.getByLabel("Another amount")).toBeChecked();
+  expect(succeeded().length).toBe(before);
+
+  // Out again and paid: the receipt, one payment at Stripe.
+  await page.getByRole("button", { name: "Continue to secure payment" }).click();
+  await payOnStripe(page, MASTERCARD, "Pay");
+  await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
+  await expect(page.getByTestId("receipt-amount")).toHaveText("$10.00");
+  await expect(page.getByText(/^Master ?Card ending 4444$/i)).toBeVisible();
+  expect(succeeded().length).toBe(before + 1);
+  // The return address again (a refresh, a bookmark): the receipt again, nothing charged or recorded twice.
+  const returnUrl = ours.map((r) => r.url()).find((u) => u.includes("/pay?checkout_session="));
+  expect(returnUrl, "the return from Stripe's page came to the pay page").toBeTruthy();
+  await page.goto(returnUrl!);
+  await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
+  expect(succeeded().length).toBe(before + 1);
+
+  // Autopay with a new card: Stripe's card page (setup mode), back to the portal with autopay on.
+  const leasePath = payPath.replace(/\/pay$/, "");
+  await page.goto(`${leasePath}/autopay`);
+  await expect(page.getByRole("heading", { name: "Set up autopay" })).toBeVisible();
+  await scanWithoutScripts(browser, page, `${leasePath}/autopay`, "autopay with Stripe Checkout, JavaScript off");
+  await page.getByLabel("I have read and agree to the autopay terms").check();
+  await page.getByRole("button", { name: "Continue to secure card page" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Save your card");
+  await payOnStripe(page, VISA, "Save card");
+  await expect(page).toHaveURL(/\/customer-portal\?done=autopay-on$/);
+  await expect(page.getByText("Autopay is on. Your card will be charged on each due date.")).toBeVisible();
+  await expect(page.getByTestId("autopay")).toHaveText("On — Visa ending 4242");
+  expect(fake.control.objects("setup_intent").filter((si) => si.status === "succeeded").length).toBeGreaterThanOrEqual(1);
+
+  expectNoCardData(ours);
+});
