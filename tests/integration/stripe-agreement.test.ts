@@ -15,6 +15,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { gatewayEvents, leases, payments, rentals, savedCards, units } from "~/db/schema";
+import { ledgerEntries } from "~/db/schema/billing";
 import { now as clockNow } from "~/platform/clock.server";
 import { localDate } from "~/domain/calendar";
 import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
@@ -22,6 +23,7 @@ import { runBilling } from "~/services/billing-run.server";
 import { recheckWaitingWebhooks, WAITING_MS, WAITING_OUTCOME } from "~/services/stripe-webhooks.server";
 import { AUTOPAY_NOT_ANSWERED } from "~/services/portal-payments.server";
 import { action as payAction } from "~/routes/customer-portal.pay";
+import { action as prepayAction, loader as prepayLoader } from "~/routes/customer-portal.prepay";
 import { action as autopayAction } from "~/routes/customer-portal.autopay";
 import { action as authenticateAction, loader as authenticateLoader } from "~/routes/pay.authenticate";
 import type { RunningStripeFake } from "../../stripe-fake";
@@ -253,6 +255,35 @@ describe("a portal payment through Stripe", () => {
     fake.control.redeliver(successEventOf(key)!.id);
     expect(await agreed(mark)).toBe(3100);
     expect(receiptsTo(t.email)).toHaveLength(1);
+  });
+
+  it("a prepayment that needs authentication: completed from the e-mailed link, it posts the months it paid for (paid-through moves as quoted), once", async () => {
+    const t = await portalTenant(bed, { prefix: "agree-prepay-auth" });
+    const path = `/customer-portal/units/${t.leaseId}/prepay`;
+    const page = await callRoute<{ offers: Array<{ months: number; total: number; newPaidThroughDate: string }> }>(prepayLoader, handle.db, path, { init: { headers: { Cookie: t.session } } });
+    const offer = page.data.offers.find((o) => o.months === 2) ?? page.data.offers[0]!;
+    const mark = await markMoney(bed);
+    const key = `agree-prepay-auth-${Date.now()}`;
+    const r = await callRoute(prepayAction, handle.db, path, {
+      init: t.form({ idempotency_key: key, months: String(offer.months), [`expected_total_${offer.months}`]: String(offer.total), payment_method: "new", hosted_fields: "1", payment_token: "pm_card_authenticationRequired" }),
+    });
+    expect(r.status).toBe(400);
+    expect(await agreed(mark)).toBe(0);
+    const chargesBefore = await handle.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.leaseId, Number(t.leaseId)), eq(ledgerEntries.kind, "charge")));
+
+    await completeFromEmailedLink(t.email, { raceWebhook: true });
+    expect(await agreed(mark)).toBe(offer.total);
+    const lease = await leaseRow(t.leaseId);
+    expect(lease.paidThroughDate).toBe(offer.newPaidThroughDate);
+    const lines = await handle.db.select().from(ledgerEntries).where(eq(ledgerEntries.leaseId, Number(t.leaseId)));
+    const charges = lines.filter((l) => l.kind === "charge");
+    expect(charges.length).toBeGreaterThan(chargesBefore.length);
+    const payment = lines.find((l) => l.kind === "payment" && l.amount === offer.total);
+    expect(payment?.description).toMatch(new RegExp(`^Prepayment, ${offer.months} months? \\(paid through `));
+    // A duplicate delivery afterwards posts nothing more.
+    fake.control.redeliver(successEventOf(key)!.id);
+    expect(await agreed(mark)).toBe(offer.total);
+    expect(await handle.db.select().from(ledgerEntries).where(eq(ledgerEntries.leaseId, Number(t.leaseId)))).toHaveLength(lines.length);
   });
 
   it("a timeout after the charge: recorded once; Stripe's webhook, come while the request waited, is not flagged", async () => {

@@ -3,7 +3,33 @@ import type { Database } from "~/db/client.server";
 import { leases, locations, payments } from "~/db/schema";
 import { ledgerEntries } from "~/db/schema/billing";
 import { localDate } from "~/domain/calendar";
-import { refreshPaidThrough } from "./tenants";
+import { balanceOf, lastPostedPeriod, prepayQuote } from "~/domain/billing";
+import { postCharges, type Executor } from "../shared/ledger";
+import type { LeaseRow } from "../shared/tenants";
+import { domainLedger, refreshPaidThrough, termsOf } from "./tenants";
+
+/** The most months a tenant can prepay (the portal's prepay form offers fewer). */
+const MAX_PREPAY_MONTHS = 24;
+
+/**
+ * A prepayment recorded late (decision 414): the months it paid for are the ones whose charges, posted
+ * now, come to exactly its amount (the tenant's quote, made from the same ledger unless a charge was
+ * posted since); their charges are posted before the payment, as `prepay` does. No match (the ledger
+ * changed meanwhile): the payment stands as a credit, which the next billing runs use up.
+ */
+async function postPrepaidMonths(tx: Executor, lease: LeaseRow, amount: number, now: Date): Promise<string | null> {
+  const lines = await domainLedger(tx, lease.id);
+  const terms = await termsOf(tx, lease);
+  const from = { lastPostedPeriod: lastPostedPeriod(lease.moveInDate, lines), balance: balanceOf(lines) };
+  for (let months = 1; months <= MAX_PREPAY_MONTHS; months++) {
+    const q = prepayQuote(terms, { ...from, months });
+    if (q.total > amount) return null;
+    if (q.total !== amount) continue;
+    await postCharges(tx, { leaseId: lease.id, tenantId: lease.tenantId, lines: q.lines, now });
+    return `Prepayment, ${months} month${months === 1 ? "" : "s"} (paid through ${q.newPaidThroughDate})`;
+  }
+  return null;
+}
 
 export type LatePaymentOutcome = "recorded" | "already recorded" | "not ours" | "amount differs";
 
@@ -41,11 +67,13 @@ export async function recordLateCardPayment(
       .where(and(eq(payments.id, row.id), eq(payments.status, "declined")))
       .returning({ id: payments.id });
     if (!switched) return "already recorded";
+    const prepaid = row.source === "prepay" && locked ? await postPrepaidMonths(tx, locked, row.amount, input.now) : null;
     await tx.insert(ledgerEntries).values({
       leaseId: lease.id,
       tenantId: row.tenantId!,
       kind: "payment",
-      description: row.source === "autopay" ? `Autopay (${brandName(row.cardBrand)} ending ${row.cardLast4})` : `Card payment (${row.cardBrand} ending ${row.cardLast4})`,
+      description:
+        prepaid ?? (row.source === "autopay" ? `Autopay (${brandName(row.cardBrand)} ending ${row.cardLast4})` : `Card payment (${row.cardBrand} ending ${row.cardLast4})`),
       amount: row.amount,
       tax: 0,
       entryDate,
