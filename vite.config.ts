@@ -52,6 +52,44 @@ function lazyHandoffStream(): Plugin {
   };
 }
 
+/** The call `keepRequestWithoutRouterParams` rewrites: React Router's copy of the request for every loader and action. */
+const STRIPPED_REQUEST_SITE = "stripRoutesParam(stripIndexParam(args.request))";
+
+/** Whether a module of React Router's production build is the one `keepRequestWithoutRouterParams` rewrites. */
+export function definesStrippedRequest(code: string): boolean {
+  return code.includes("function stripIndexParam(request)") && code.includes(STRIPPED_REQUEST_SITE);
+}
+
+/**
+ * The rewrite (a framework edge, docs/decisions/230 and 422): the request a loader or action gets is
+ * copied twice by React Router (`stripIndexParam`, then `stripRoutesParam`: a URL parse and a new
+ * Request each, for every loader and action of every request) to take out the `index` and `_routes`
+ * query parameters. A URL with neither is copied into an equal request; then the request itself is
+ * handed on (a URL with a `%` anywhere, where a parameter's name could be encoded, is copied as before).
+ * Returns the code and how many sites it found (the build expects 1).
+ */
+export function keepRequestWithoutRouterParamsPatch(code: string): { code: string; sites: number } {
+  const sites = code.split(STRIPPED_REQUEST_SITE).length - 1;
+  const patched = code
+    .split(STRIPPED_REQUEST_SITE)
+    .join(`(/[?&](?:index|_routes)(?:[=&]|$)|%/.test(args.request.url) ? ${STRIPPED_REQUEST_SITE} : args.request)`);
+  return { code: patched, sites };
+}
+
+/** React Router copies each loader's and action's request only when its URL has a parameter to take out (decision 422). */
+function keepRequestWithoutRouterParams(): Plugin {
+  return {
+    name: "gatehouse:keep-request-without-router-params",
+    apply: "build",
+    transform(code, id) {
+      if (!id.startsWith(reactRouterProduction) || !definesStrippedRequest(code)) return null;
+      const patched = keepRequestWithoutRouterParamsPatch(code);
+      if (patched.sites !== 1) this.error(`keep-request-without-router-params: expected 1 site in ${id}, found ${patched.sites}`);
+      return { code: patched.code, map: null };
+    },
+  };
+}
+
 export default defineConfig(({ command, isSsrBuild }) => ({
   resolve: {
     alias: [
@@ -73,5 +111,5 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     // Bundled so that the alias above applies to them (one copy of React Router in the server).
     noExternal: command === "build" ? ["react-router", "@react-router/node"] : undefined,
   },
-  plugins: [reactRouter(), lazyHandoffStream()],
+  plugins: [reactRouter(), lazyHandoffStream(), keepRequestWithoutRouterParams()],
 }));

@@ -40,8 +40,23 @@ export function renderMemoKey(request: Request, status: number, routerContext: E
   if (!leaf || !MEMO_ROUTES.has(leaf) || ctx.errors || nonce.length < 16) return null;
   const token = (ctx.loaderData[leaf] as { csrfToken?: unknown } | undefined)?.csrfToken;
   if (typeof token !== "string" || token.length < 22) return null;
-  const json = JSON.stringify([request.method, request.url, status, ctx.loaderData, ctx.actionData ?? null]);
-  return { key: json.split(token).join("\u0000csrf\u0000").split(nonce).join("\u0000nonce\u0000"), token };
+  // The root's `site` (the layout: menus, locations, footer; most of the data) is one shared object per
+  // layout, never changed (root.tsx, decision 421): it stands in the key by its identity, not its JSON.
+  // The rest is this request's own.
+  const { root, ...routes } = ctx.loaderData as Record<string, unknown>;
+  const { site, ...rootRest } = (root ?? {}) as { site?: unknown };
+  const own = JSON.stringify([request.method, request.url, status, rootRest, routes, ctx.actionData ?? null]);
+  return { key: `${siteId(site)}\u0000${own.split(token).join("\u0000csrf\u0000").split(nonce).join("\u0000nonce\u0000")}`, token };
+}
+
+/** A number per site object (never reused while the object lives), or its JSON when it is not an object. */
+const siteIds = new WeakMap<object, number>();
+let lastSiteId = 0;
+function siteId(site: unknown): string {
+  if (typeof site !== "object" || site === null) return JSON.stringify(site ?? null);
+  let id = siteIds.get(site);
+  if (id === undefined) siteIds.set(site, (id = ++lastSiteId));
+  return `#${id}`;
 }
 
 /** A page rendered for the same data a moment ago, with this answer's token and nonce; or undefined. */

@@ -44,25 +44,44 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
   // Payment pages are not even sent the operator's code (it would sit in the page's data): decision 075.
   // The server decided from the matched route (decision 190).
-  const site = layout
-    ? {
-        ...layout,
-        website: {
-          ...layout.website,
-          origin: publicOrigin(layout.website),
-          ...(context.paymentPage === true
-            ? { analyticsId: null, customCss: "", customJs: "", customHeaderCode: "", customBodyCode: "" }
-            : {}),
-        },
-      }
-    : null;
+  const { site, globalCss } = layout ? siteData(layout, context.paymentPage === true) : { site: null, globalCss: "" };
   // The staging copy of the site is never indexed (decision 093; the server also sends X-Robots-Tag).
   const isStaging = isStagingHost(new URL(request.url).host, known?.website.stagingDomain);
   // Preview mode (decision 315): the server renders this page with the draft applied; the banner says so.
   const preview = context.preview ?? null;
   // Payment pages: Stripe.js's address and the publishable key, for a form with Stripe's fields (decision 390).
   const hostedFields = context.paymentPage === true ? hostedFieldsClientConfig() : null;
-  return data({ site, isStaging, globalCss: site ? globalStylesToCss(site.website.globalStyles) : "", preview, hostedFields });
+  return data({ site, isStaging, globalCss, preview, hostedFields });
+}
+
+type SiteLayout = NonNullable<Awaited<ReturnType<typeof readSiteLayout>>>;
+
+function buildSiteData(layout: SiteLayout, paymentPage: boolean) {
+  const site = {
+    ...layout,
+    website: {
+      ...layout.website,
+      origin: publicOrigin(layout.website),
+      ...(paymentPage ? { analyticsId: null, customCss: "", customJs: "", customHeaderCode: "", customBodyCode: "" } : {}),
+    },
+  };
+  return { site, globalCss: globalStylesToCss(site.website.globalStyles) };
+}
+
+/**
+ * The site part of the root's data, built once per layout (the site cache's shared rows, kept until a
+ * change drops them) and kind of page (issue 22, decision 421): the same object for every request
+ * meanwhile, so the render memo's key keeps its JSON (app/render-memo.server.ts) and the global CSS is
+ * written once. Without the site cache every request has its own layout, and so its own copy. Never
+ * change the objects: they are shared.
+ */
+const builtSiteData = new WeakMap<SiteLayout, Map<boolean, ReturnType<typeof buildSiteData>>>();
+function siteData(layout: SiteLayout, paymentPage: boolean) {
+  let byKind = builtSiteData.get(layout);
+  if (!byKind) builtSiteData.set(layout, (byKind = new Map()));
+  let built = byKind.get(paymentPage);
+  if (!built) byKind.set(paymentPage, (built = buildSiteData(layout, paymentPage)));
+  return built;
 }
 
 /**

@@ -42,6 +42,8 @@ const PROCESSES = argProcesses > 0 ? Number(process.argv[argProcesses + 1]) : Nu
 const VISITORS = Number(env("BENCH_RUSH_VISITORS", "1000"));
 const SIGNINS = Number(env("BENCH_RUSH_SIGNINS", "1000"));
 const RENTAL = env("BENCH_RUSH_RENTAL", "1") !== "0";
+/** Statements per form and per answer, from PostgreSQL's own count of transactions (waits ~11 s after each phase). */
+const COUNT_STATEMENTS = env("BENCH_RUSH_COUNT_STATEMENTS", "0") === "1";
 const TARGET_MS = 5_000;
 const note = (m) => console.error(`rush: ${m}`);
 
@@ -189,15 +191,25 @@ async function rentalRush() {
   // The app may have cached the type's availability (pages are invalidated by NOTIFY; give it a moment).
   await new Promise((r) => setTimeout(r, 500));
 
+  // Each statement of the app is one transaction (autocommit) in pg_stat_database. A backend reports its
+  // counts at most once a second, and an idle one within 10 s: the count is read after 11 s of quiet.
+  const transactions = async () => {
+    if (!COUNT_STATEMENTS) return Number.NaN;
+    await new Promise((r) => setTimeout(r, 11_000));
+    const { rows: [t] } = await c.query(`select (xact_commit + xact_rollback)::bigint as n from pg_stat_database where datname = current_database()`);
+    return Number(t.n);
+  };
   const formPath = `/rent/${typeId}`;
   const visitors = Array.from({ length: VISITORS }, (_, i) => ({ i, ip: ipOf(i) }));
   const cpu = () => apps.reduce((sum, a) => sum + a.cpuMs(), 0);
+  const tx0 = await transactions();
   const cpu0 = cpu();
   const t0 = performance.now();
   const forms = await Promise.all(visitors.map((v) => request(base, "GET", formPath, { ip: v.ip })));
   const formsSeconds = (performance.now() - t0) / 1000;
   const formsCpuMs = (cpu() - cpu0) / forms.length;
   const loopForms = await loopStats();
+  const tx1 = await transactions();
   forms.forEach((f, i) => {
     visitors[i].cookie = cookiesOf(f);
     visitors[i].csrf = csrfOf(f.text);
@@ -222,6 +234,7 @@ async function rentalRush() {
   const answersSeconds = (performance.now() - t1) / 1000;
   const answersCpuMs = (cpu() - cpu1) / Math.max(1, answers.length);
   const loopAnswers = await loopStats();
+  const tx2 = await transactions();
   const held = (await c.query(`select count(*)::int as n from units where unit_type_id = $1 and hold_token is not null and held_until > now()`, [typeId])).rows[0].n;
   await c.end();
 
@@ -233,8 +246,8 @@ async function rentalRush() {
   const slowest = maxOf([...formMs, ...answerMs]);
   const r = {
     visitors: VISITORS,
-    forms: { cpuMsEach: formsCpuMs, statuses: count(forms), p50: pct(formMs, 50), p99: pct(formMs, 99), max: maxOf(formMs), seconds: formsSeconds, eventLoop: loopForms },
-    answers: { cpuMsEach: answersCpuMs, statuses: count(answers), p50: pct(answerMs, 50), p99: pct(answerMs, 99), max: maxOf(answerMs), seconds: answersSeconds, eventLoop: loopAnswers },
+    forms: { statementsEach: (tx1 - tx0 - 1) / forms.length, cpuMsEach: formsCpuMs, statuses: count(forms), p50: pct(formMs, 50), p99: pct(formMs, 99), max: maxOf(formMs), seconds: formsSeconds, eventLoop: loopForms },
+    answers: { statementsEach: (tx2 - tx1 - 1) / Math.max(1, answers.length), cpuMsEach: answersCpuMs, statuses: count(answers), p50: pct(answerMs, 50), p99: pct(answerMs, 99), max: maxOf(answerMs), seconds: answersSeconds, eventLoop: loopAnswers },
     held,
     won,
     soldOut,
@@ -242,8 +255,8 @@ async function rentalRush() {
   };
   result.rental = r;
   lines.push(
-    `- Rental rush, ${VISITORS} visitors (own addresses), one unit free: forms ${JSON.stringify(r.forms.statuses)} in ${formsSeconds.toFixed(1)} s (app CPU ${r.forms.cpuMsEach.toFixed(1)} ms each; p50 ${fmt(r.forms.p50)}, p99 ${fmt(r.forms.p99)}, max ${fmt(r.forms.max)}); ` +
-      `details submitted at once: ${JSON.stringify(r.answers.statuses)} in ${answersSeconds.toFixed(1)} s (app CPU ${r.answers.cpuMsEach.toFixed(1)} ms each; p50 ${fmt(r.answers.p50)}, p99 ${fmt(r.answers.p99)}, max ${fmt(r.answers.max)}); ` +
+    `- Rental rush, ${VISITORS} visitors (own addresses), one unit free: forms ${JSON.stringify(r.forms.statuses)} in ${formsSeconds.toFixed(1)} s (app CPU ${r.forms.cpuMsEach.toFixed(1)} ms each${COUNT_STATEMENTS ? `, ${r.forms.statementsEach.toFixed(2)} statements each` : ""}; p50 ${fmt(r.forms.p50)}, p99 ${fmt(r.forms.p99)}, max ${fmt(r.forms.max)}); ` +
+      `details submitted at once: ${JSON.stringify(r.answers.statuses)} in ${answersSeconds.toFixed(1)} s (app CPU ${r.answers.cpuMsEach.toFixed(1)} ms each${COUNT_STATEMENTS ? `, ${r.answers.statementsEach.toFixed(2)} statements each` : ""}; p50 ${fmt(r.answers.p50)}, p99 ${fmt(r.answers.p99)}, max ${fmt(r.answers.max)}); ` +
       `${won} went on with the unit, ${soldOut} told "sold out", units held afterwards: ${held}; event loop p99 ${loopForms.map((l) => l?.p99 ?? "?").join("/")} ms (forms), ${loopAnswers.map((l) => l?.p99 ?? "?").join("/")} ms (answers).`,
   );
   const ok = won === 1 && held === 1 && soldOut === ready.length - 1 && ready.length === VISITORS && fiveXX === 0 && slowest < TARGET_MS;

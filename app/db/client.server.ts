@@ -99,6 +99,23 @@ export function writesPublicTable(statement: string): boolean {
  */
 export const trackWrites = new AsyncLocalStorage<{ wrote: boolean }>();
 
+/**
+ * A conditional write that mostly changes nothing (the sweep of expired reservations, a hold that
+ * finds no free unit): it counts as this request's write only when `changed(result)` says it changed
+ * a row (issue 22). Without this, every rental POST of a rush dropped the page, site and form caches
+ * on its way out, for a sweep or a failed hold that changed nothing, and the next requests read
+ * everything again. (The database's change notification comes for real changes only, as before.)
+ */
+export async function writeIfChanged<T>(run: () => Promise<T>, changed: (result: T) => boolean): Promise<T> {
+  const outer = trackWrites.getStore();
+  if (!outer) return run();
+  const inner = { wrote: false };
+  // Awaited inside: a Drizzle query is a lazy thenable that runs when awaited, which must be in here.
+  const result = await trackWrites.run(inner, async () => await run());
+  if (inner.wrote && changed(result)) outer.wrote = true;
+  return result;
+}
+
 const queryLogger = {
   logQuery(query: string) {
     const tracker = trackWrites.getStore();

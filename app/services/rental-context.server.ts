@@ -6,6 +6,7 @@ import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { cachedRead, type CacheContext } from "~/db/site-cache.server";
 import { unitTypes } from "~/db/schema";
+import { earliestReservationExpiries } from "~/db/queries/availability-changes.server";
 import type { CardBrand } from "~/db/schema/billing";
 import { parseAccountGlobalSettings, settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
@@ -51,6 +52,12 @@ export interface RentalContext {
   moveInDates: string[];
   /** Whether cards are taken online here and whether the card form is a demonstration (decision 200). */
   cardPayments: CardPayments;
+  /**
+   * The moment through which expired reservations are known to be swept (the `now` this context was
+   * read at: swept then, or none was due): a hold of the same request at that moment need not sweep
+   * again (decision 420).
+   */
+  sweptAt?: Date;
 }
 
 /**
@@ -66,8 +73,10 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   if (!account) return null;
   const website = account.websites[0];
   const storage = storageFor(db, { id: loc.id, name: loc.name, software: loc.software, status: loc.status });
-  // Expired reservations give their units back before availability is read (expired on read).
-  await storage.expireReservations(now);
+  // Expired reservations give their units back before availability is read (expired on read), when
+  // one may be due: a sweep that would change nothing is not sent (issue 22, decision 420).
+  const sweep = await reservationMayHaveExpired(db, cache, loc.id, now);
+  if (sweep) await storage.expireReservations(now);
   const unitType = await storage.getUnitType(String(row.id), { now });
   if (!unitType) return null;
   const timeZone = loc.timeZone.timeZoneId;
@@ -102,7 +111,25 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
     }),
     acceptedCards: acceptedCardBrands(loc.paymentTypes),
     cardPayments,
+    sweptAt: now,
   };
+}
+
+/**
+ * Whether a reservation of the location may have run out by `now`, so that the sweep of expired
+ * reservations has something to do (issue 22, decision 420). Without the server's site cache (tests,
+ * scripts): always (the sweep runs, as before). With it: each location's earliest active-reservation
+ * expiry is kept until a change drops the cache (reservations has the `gatehouse_changed` trigger, and
+ * this process's own writes drop it too); the sweep runs only when that moment has come. A new
+ * reservation always ends in the future, so one not yet seen through the notification cannot be due.
+ */
+async function reservationMayHaveExpired(db: Database, cache: CacheContext, locationId: number, now: Date): Promise<boolean> {
+  if (!cache.siteCache) return true;
+  const expiries = await cachedRead(cache, "reservationExpiries", () => earliestReservationExpiries(db), {
+    validUntil: (byLocation) => Math.min(Number.POSITIVE_INFINITY, ...byLocation.values()),
+  });
+  const earliest = expiries.get(locationId);
+  return earliest !== undefined && earliest <= now.getTime();
 }
 
 /** The type with its location, the location's address and payment types, the account and the website's name. */

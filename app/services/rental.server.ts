@@ -145,7 +145,10 @@ export async function holdForDetails(db: Database, ctx: RentalContext, input: { 
   const until = isNew ? holdEndsAt(input.now) : holdUntil(input.existing!.createdAt, input.now);
   // Past the hold cap the checkout keeps going without a hold, on its unit and expiry (decision 197).
   if (!until) return { id, unitId: input.existing!.unitId === null ? "" : String(input.existing!.unitId), until: input.existing!.expiresAt, isNew: false, at: input.now };
-  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now });
+  // The context of this request has just swept expired reservations at this moment (or knew none was
+  // due): the hold need not sweep again (decision 420).
+  const swept = ctx.sweptAt !== undefined && ctx.sweptAt.getTime() === input.now.getTime();
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: id, until, now: input.now, ...(swept ? { swept } : {}) });
   return { id, unitId: hold.unitId, until, isNew, at: input.now };
 }
 

@@ -195,7 +195,17 @@ export interface Rentals {
    * Holds one available unit of the type until `until` for this hold token (a checkout). Renews the
    * token's own hold when it still has one. Throws UnitUnavailableError when none is free.
    */
-  holdUnit(input: { unitTypeId: string; holdToken: string; until: Date; now: Date }): Promise<UnitHold>;
+  holdUnit(input: {
+    unitTypeId: string;
+    holdToken: string;
+    until: Date;
+    now: Date;
+    /**
+     * The caller has swept expired reservations at `now` in this request (or knew none was due): an
+     * adapter that sweeps before it holds need not (decision 420). Absent: the adapter decides.
+     */
+    swept?: boolean;
+  }): Promise<UnitHold>;
   releaseHold(holdToken: string): Promise<void>;
   /**
    * The move-in figures the visitor is shown, signs and is charged: the local adapter computes them

@@ -12,9 +12,10 @@ import { PasswordWorkers } from "~/platform/password-workers.server";
 import { CSRF_FIELD } from "~/services/csrf.server";
 import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { action as loginAction, loader as loginLoader } from "~/routes/customer-portal.login";
+import LoginPage, { action as loginAction, loader as loginLoader } from "~/routes/customer-portal.login";
 import { createTestDatabase } from "./db";
 import { callRoute } from "./route-helpers";
+import { renderPage } from "./render-page";
 
 let handle: DatabaseHandle;
 let workers: PasswordWorkers;
@@ -38,10 +39,11 @@ async function submit(email: string, password: string, ip: string) {
   const page = await callRoute<{ csrfToken: string }>(loginLoader, handle.db, "/customer-portal/login");
   const cookie = page.headers.get("Set-Cookie")!.split(";")[0]!;
   const body = new URLSearchParams({ email, password, redirectTo: "/customer-portal", [CSRF_FIELD]: page.data.csrfToken });
-  return callRoute<{ result: { initialValue?: Record<string, unknown>; error?: Record<string, string[]> } }>(loginAction, handle.db, "/customer-portal/login", {
+  const answer = await callRoute<{ result: { initialValue?: Record<string, unknown>; error?: Record<string, string[]> } }>(loginAction, handle.db, "/customer-portal/login", {
     init: { method: "POST", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
     clientIp: ip,
   });
+  return Object.assign(answer, { page: page.data });
 }
 
 describe("a sign-in while the hashing threads are busy (decision 331)", () => {
@@ -59,6 +61,11 @@ describe("a sign-in while the hashing threads are busy (decision 331)", () => {
     expect(busy.data.result.error?.[""]).toEqual([PASSWORD_BUSY_MESSAGE]);
     expect(busy.data.result.initialValue?.email).toBe(email);
     expect(busy.data.result.initialValue?.password).toBeUndefined();
+    // The page the visitor sees (issue 22): the message beside the form, the e-mail typed, no password.
+    const html = await renderPage(LoginPage as never, { pattern: "/customer-portal/login", url: "/customer-portal/login", loaderData: busy.page, actionData: busy.data });
+    expect(html).toContain(PASSWORD_BUSY_MESSAGE);
+    expect(html).toMatch(new RegExp(`<input[^>]*name="email"[^>]*value="${email.replace(/[.]/g, "\\.")}"|<input[^>]*value="${email.replace(/[.]/g, "\\.")}"[^>]*name="email"`));
+    expect(html).not.toContain("secret1");
     // Not a guess: neither the account's nor the address's limit counts it.
     const hits = await handle.db.select().from(rateLimitHits).where(like(rateLimitHits.key, "signin:%"));
     expect(hits.filter((h) => h.count > 0)).toEqual([]);

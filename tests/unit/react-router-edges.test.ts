@@ -25,7 +25,7 @@ import { Link, NavLink } from "~/components/link";
 import { matchPage, routeTree } from "../../server/route-match";
 import * as entryServer from "~/entry.server";
 import { documentHtml } from "~/document-html.server";
-import { definesHandoffStream, lazyHandoffStreamPatch, reactRouterProduction } from "../../vite.config";
+import { definesHandoffStream, definesStrippedRequest, keepRequestWithoutRouterParamsPatch, lazyHandoffStreamPatch, reactRouterProduction } from "../../vite.config";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const packageJson = (file: string) => JSON.parse(readFileSync(file, "utf8")) as { version: string; dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
@@ -192,5 +192,36 @@ describe("edges 4–7: what entry.server.tsx and server/app.ts take from React R
       expect(response.headers.get("Content-Type"), target).toMatch(/^text\/x-script/);
     }
     expect(matchPage(tree, "/pay.data").paymentPage).toBe(true);
+  });
+});
+
+describe("edge 2b: the build-time rewrite of the loaders' and actions' request copies (vite.config.ts, decision 422)", () => {
+  const modules = readdirSync(reactRouterProduction)
+    .filter((f) => f.endsWith(".mjs"))
+    .map((f) => ({ file: f, code: readFileSync(path.join(reactRouterProduction, f), "utf8") }));
+
+  it("exactly one production module copies the request for every loader and action, at exactly one site", () => {
+    const targets = modules.filter((m) => definesStrippedRequest(m.code));
+    expect(targets.map((m) => m.file)).toHaveLength(1);
+    const patched = keepRequestWithoutRouterParamsPatch(targets[0]!.code);
+    expect(patched.sites).toBe(1);
+    expect(() => parseAst(patched.code)).not.toThrow();
+  });
+
+  it("hands on the request itself only when its URL has no index or _routes parameter (and no % where one could hide)", () => {
+    const { code } = keepRequestWithoutRouterParamsPatch("f = (args) => stripRoutesParam(stripIndexParam(args.request))");
+    const copy = { copied: true };
+    const f = new Function("stripRoutesParam", "stripIndexParam", `let f; ${code}; return f;`)(() => copy, (r: unknown) => r) as (args: { request: { url: string } }) => unknown;
+    const kept = (url: string) => {
+      const request = { url };
+      return f({ request }) === request;
+    };
+    expect(kept("http://localhost/rent/12?step=details")).toBe(true);
+    expect(kept("http://localhost/rent/12")).toBe(true);
+    expect(kept("http://localhost/units?indexes=1&routes=2")).toBe(true);
+    expect(kept("http://localhost/?index")).toBe(false);
+    expect(kept("http://localhost/?a=1&index=&b=2")).toBe(false);
+    expect(kept("http://localhost/rent/12.data?_routes=routes%2Frent")).toBe(false);
+    expect(kept("http://localhost/x?%69ndex")).toBe(false);
   });
 });

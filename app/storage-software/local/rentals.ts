@@ -182,9 +182,10 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     async cardsChargedBy() {
       return "gateway" as const;
     },
-    async holdUnit({ unitTypeId, holdToken, until, now }): Promise<UnitHold> {
+    async holdUnit({ unitTypeId, holdToken, until, now, swept }): Promise<UnitHold> {
       const typeId = unitTypeNumber(unitTypeId);
-      await expireReservations(now);
+      // Units of expired reservations become free first, unless the caller has just swept (decision 420).
+      if (!swept) await expireReservations(now);
       // One statement: lets go of a unit of another type this checkout may hold, and holds one of this type.
       const unit = await claimUnit(db, { locationId: location.id, unitTypeId: typeId, holdToken, now, set: "hold", until });
       if (!unit) throw new UnitUnavailableError("No unit of this type is available");

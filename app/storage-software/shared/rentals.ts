@@ -8,7 +8,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, sql } from "drizzle-orm";
-import type { Database, Transaction } from "~/db/client.server";
+import { writeIfChanged, type Database, type Transaction } from "~/db/client.server";
 import { leases, locations, payments, reservations, tenants, units } from "~/db/schema";
 import type { MoveInRecord, MoveInTenant, ReservationRecord, Rentals } from "../port";
 import type { LocationRef } from "../port";
@@ -34,23 +34,37 @@ export async function claimUnit(
   // checkout holds at most one unit): one round trip instead of a transaction of four (issue 22).
   const releaseOtherTypes =
     opts.set === "hold" && opts.holdToken
-      ? sql`with released as (update units set held_until = null, hold_token = null where hold_token = ${token} and unit_type_id <> ${opts.unitTypeId} returning id) `
+      ? sql`released as (update units set held_until = null, hold_token = null where hold_token = ${token} and unit_type_id <> ${opts.unitTypeId} returning id), `
       : sql``;
-  const result = await tx.execute(sql`
-    ${releaseOtherTypes}update units set ${setClause}, updated_at = now()
-    where id = (
-      select id from units
-      where location_id = ${opts.locationId} and unit_type_id = ${opts.unitTypeId} and status = 'available'
-        and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
-      order by (hold_token is not distinct from ${token}) desc, name
-      limit 1
-      for update skip locked
+  const releasedCount = opts.set === "hold" && opts.holdToken ? sql`(select count(*) from released)::int` : sql`0`;
+  // Always one row: the unit claimed (or nulls) and how many units of other types were let go, so a
+  // claim that found no unit and let nothing go is known to have changed nothing (writeIfChanged: the
+  // losers of a rush drop no cache, issue 22).
+  const result = await writeIfChanged(
+    () =>
+      tx.execute(sql`
+    with ${releaseOtherTypes}claimed as (
+      update units set ${setClause}, updated_at = now()
+      where id = (
+        select id from units
+        where location_id = ${opts.locationId} and unit_type_id = ${opts.unitTypeId} and status = 'available'
+          and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
+        order by (hold_token is not distinct from ${token}) desc, name
+        limit 1
+        for update skip locked
+      )
+      and status = 'available'
+      and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
+      returning id, name
     )
-    and status = 'available'
-    and (hold_token = ${token} or held_until is null or held_until <= ${nowIso}::timestamptz)
-    returning id, name`);
+    select claimed.id, claimed.name, ${releasedCount} as released from (select 1) as one left join claimed on true`),
+    (r) => {
+      const row = rowsOf(r)[0];
+      return row?.id != null || Number(row?.released ?? 1) > 0;
+    },
+  );
   const row = rowsOf(result)[0];
-  return row ? { id: Number(row.id), name: String(row.name) } : null;
+  return row?.id != null ? { id: Number(row.id), name: String(row.name) } : null;
 }
 
 function toReservation(r: typeof reservations.$inferSelect, unitName: string): ReservationRecord {
@@ -95,7 +109,10 @@ export function rentalRows(db: Database, location: LocationRef) {
    * rental page and hold, so it costs one round trip rather than a transaction of three; issue 22).
    */
   async function expireReservations(now: Date): Promise<number> {
-    const result = await db.execute(sql`
+    // Counted as a write only when it expired one (writeIfChanged): mostly it changes nothing.
+    const result = await writeIfChanged(
+      () =>
+        db.execute(sql`
       with expired as (
         update reservations set status = 'expired'
         where location_id = ${location.id} and status = 'active' and expires_at <= ${now.toISOString()}::timestamptz
@@ -105,7 +122,9 @@ export function rentalRows(db: Database, location: LocationRef) {
         where id in (select unit_id from expired) and status = 'reserved'
         returning id
       )
-      select count(*)::int as n from expired`);
+      select count(*)::int as n from expired`),
+      (r) => Number(rowsOf(r)[0]?.n ?? 1) > 0,
+    );
     return Number(rowsOf(result)[0]?.n ?? 0);
   }
 
