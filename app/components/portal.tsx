@@ -2,6 +2,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useMatches } from "react-router";
 import { Link } from "~/components/link";
 import { CardFields, HostedCardFields, type CardFieldsMeta } from "./card-fields";
+import { CONFIRM_IN_PAGE_MESSAGE, type InPageAuthentication } from "~/domain/card-authentication";
 import { CsrfInput, FieldErrors } from "./form";
 import { phoneHref } from "~/domain/phone";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
@@ -102,6 +103,12 @@ export interface SavedCardView {
 
 type F = FieldMetadata<string | undefined>;
 
+/** The in-page authentication of a card form's answer (decision 405), when the answer carries one. */
+export function authenticationOf(actionData: unknown): InPageAuthentication | null {
+  if (!actionData || typeof actionData !== "object" || !("authenticate" in actionData)) return null;
+  return (actionData as { authenticate?: InPageAuthentication | null }).authenticate ?? null;
+}
+
 /**
  * How to pay: one of the saved cards or a new card (with "save this card"). Without JavaScript both
  * parts show; the radio decides which is used.
@@ -115,6 +122,7 @@ export function PaymentMethodFields({
   accepted,
   demonstration = false,
   hosted = false,
+  authenticate = null,
 }: {
   fields: CardFieldsMeta & { payment_method: F; save_card: F };
   savedCards: SavedCardView[];
@@ -127,6 +135,8 @@ export function PaymentMethodFields({
   demonstration?: boolean;
   /** The processor's hosted fields take a new card (decision 383): no card inputs of ours. */
   hosted?: boolean;
+  /** The server's answer: the bank wants the tenant to confirm this payment on the page (decision 405). */
+  authenticate?: InPageAuthentication | null;
 }) {
   const chosen = typeof fields.payment_method.initialValue === "string" ? fields.payment_method.initialValue : savedCards.length ? `saved:${savedCards[0]!.id}` : "new";
   return (
@@ -155,6 +165,8 @@ export function PaymentMethodFields({
         <HostedCardFields
           legend={savedCards.length ? "New card" : newCardLegend}
           note="Your card is entered in our payment processor’s secure form (Stripe), which needs JavaScript; we never see or keep your card number."
+          error={authenticate ? CONFIRM_IN_PAGE_MESSAGE : null}
+          authenticate={authenticate}
         />
       ) : (
         <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} demonstration={demonstration} />

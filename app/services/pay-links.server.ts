@@ -250,7 +250,8 @@ export async function payThroughLink(
   const link = found.link;
   const unit = await payLinkUnit(ctx, link);
   if (!unit) return { ok: false, status: "unknown" };
-  if (input.method.kind !== "card") return { ok: false, status: "refused", message: "Enter the card below.", fieldErrors: { card_number: ["Enter the card number."] } };
+  // A new card only (typed, or the processor's token from its hosted fields): never a saved card.
+  if (input.method.kind === "saved") return { ok: false, status: "refused", message: "Enter the card below.", fieldErrors: { card_number: ["Enter the card number."] } };
   const amount = Math.max(0, unit.lease.balance);
   if (amount <= 0) return { ok: false, status: "refused", message: "There is nothing to pay: the balance due is $0.00." };
   if (amount !== input.expectedAmount) return { ok: false, status: "refused", message: PAY_LINK_AMOUNT_CHANGED };

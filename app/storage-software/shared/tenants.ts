@@ -349,8 +349,10 @@ export function sharedTenants(db: Database, location: LocationRef, rows = tenant
       let cardId: number;
       let card: typeof savedCards.$inferSelect;
       if ("given" in resolved) {
-        const token = await getPaymentGateway(location).tokenize(givenInput(resolved.given));
-        if (token.status === "declined") throw new PaymentDeclinedError(token.reason);
+        // Bound to this tenant's autopay: a card set up after the bank's check on the page comes back
+        // as its SetupIntent, taken only with the same owner (decision 405).
+        const token = await getPaymentGateway(location).tokenize(givenInput(resolved.given), { owner: `autopay:tenant:${lease.tenantId}` });
+        if (token.status === "declined") throw new PaymentDeclinedError(token.reason, token.authentication ?? null);
         card = await db.transaction((tx) =>
           saveCard(tx, lease.tenantId, { brand: token.brand, last4: token.last4, ...cardHolder(resolved.given, token), token: token.cardToken }),
         );
