@@ -46,7 +46,8 @@
         if (!result || result.error || !intent || (intent.status !== "succeeded" && intent.status !== "processing")) {
           busy = false;
           secret = null;
-          show((result && result.error && result.error.message) || FAILED);
+          var error = result && result.error;
+          show(error && error.message && !/authentication_failure$/.test(error.code || "") ? error.message : FAILED);
           if (button) button.focus();
           return;
         }

@@ -21,6 +21,12 @@
   if (!mounts.length || typeof window.Stripe !== "function") return;
   var UNREACHABLE = "We could not reach our payment processor. Nothing was charged. Please try again.";
   var NOT_CONFIRMED = "Your bank did not confirm this payment. Nothing was charged. Please try again or use another card.";
+  // The bank's check failed or was closed: said plainly (Stripe's own text for it is meant for developers);
+  // any other error of Stripe's (a network failure, an expired intent) is shown as Stripe words it.
+  function checkFailure(error) {
+    if (!error || /authentication_failure$/.test(error.code || "")) return NOT_CONFIRMED;
+    return error.message || NOT_CONFIRMED;
+  }
 
   Array.prototype.forEach.call(mounts, function (mount) {
     var form = mount.closest("form");
@@ -75,7 +81,7 @@
           busy = false;
           var intent = result && (result.paymentIntent || result.setupIntent);
           if (!result || result.error || !intent || intent.status !== "succeeded") {
-            show((result && result.error && result.error.message) || NOT_CONFIRMED);
+            show(checkFailure(result && result.error));
             card.focus();
             return;
           }
