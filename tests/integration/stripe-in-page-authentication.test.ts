@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, count, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { emailOutbox, gatewayEvents, leases, ledgerEntries, payments, rentals, savedCards, units } from "~/db/schema";
+import { emailOutbox, gatewayEvents, leases, ledgerEntries, payLinks, payments, rentals, savedCards, units } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { rentalCookieHeader, sweepUnrecordedCharges } from "~/services/rental.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
@@ -20,6 +20,12 @@ import { createStripeClient, createStripeGateway } from "~/platform/stripe-gatew
 import { action as rentAction } from "~/routes/rent";
 import { action as payAction } from "~/routes/customer-portal.pay";
 import { action as autopayAction } from "~/routes/customer-portal.autopay";
+import { action as payLinkAction, loader as payLinkLoader } from "~/routes/pay";
+import { sendPayLink } from "~/services/pay-links.server";
+import { readOutboxMail } from "~/services/email.server";
+import { runBilling } from "~/services/billing-run.server";
+import { now as clockNow } from "~/platform/clock.server";
+import { addMonthsIso, localDate } from "~/domain/calendar";
 import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
 import { startAppServer, type AppServer } from "./app-server";
 import { createTestDatabase } from "./db";
@@ -289,5 +295,43 @@ describe("the portal: the bank's check on the pay page", () => {
     expect(lease?.autopayEnabled).toBe(true);
     const card = await handle.db.query.savedCards.findFirst({ where: eq(savedCards.id, lease!.autopayCardId!) });
     expect(card?.gatewayToken).toMatch(/^cus_\w+:pm_\w+$/);
+  });
+});
+
+describe("the pay link: the bank's check on the page", () => {
+  it("a new card the bank checks: answered with the secret and the form's key; the PaymentIntent sent back pays once and uses the link", async () => {
+    const now = clockNow();
+    setPaymentGatewayForTests(null);
+    const email = `in-page-link-${Date.now()}@example.com`;
+    const t = await createTenantWithLease(handle.db, { email, password: "secret1", now, moveInDate: addMonthsIso(localDate(now, "America/New_York"), -1), withInsurance: false });
+    await runBilling(handle.db, { runDate: localDate(now, "America/New_York"), now, force: true, tenantId: t.tenantId });
+    setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
+    expect(await sendPayLink(handle.db, { tenantId: t.tenantId, leaseId: t.leaseId, now })).toMatchObject({ ok: true });
+    const [mail] = await handle.db.select().from(emailOutbox).where(eq(emailOutbox.to, email));
+    const token = /\/pay\/([A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43})/.exec(readOutboxMail(mail!).text)![1]!;
+    const { setCookie } = await getCsrfToken(new Request("http://localhost/pay"));
+    const cookie = setCookie!.split(";")[0]!;
+    const page = await callRoute<{ state: string; csrfToken: string; idempotencyKey: string; due: number }>(payLinkLoader, handle.db, `/pay/${token}`, { init: { headers: { Cookie: cookie } } });
+    const send = (paymentToken: string) =>
+      callRoute<PortalAnswer>(payLinkAction, handle.db, `/pay/${token}`, {
+        init: {
+          method: "POST",
+          headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ csrf: page.data.csrfToken, idempotency_key: page.data.idempotencyKey, expected_amount: String(page.data.due), payment_method: "new", hosted_fields: "1", payment_token: paymentToken }),
+        },
+      });
+    const first = await send("pm_card_authenticationRequired");
+    expect(first.status).toBe(200);
+    expect(first.data.authenticate?.idempotencyKey).toBe(page.data.idempotencyKey);
+    const [pi] = intentsOf(page.data.idempotencyKey);
+    expect(first.data.authenticate?.clientSecret).toBe(pi!.client_secret);
+    fake.control.authenticate(pi!.id, "complete");
+    const done = await send(pi!.id);
+    expect(done.status).toBe(303);
+    const row = (await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, page.data.idempotencyKey) }))!;
+    expect(row).toMatchObject({ status: "approved", amount: page.data.due, authReference: pi!.id });
+    expect((await paymentLines(row.id)).map((l) => l.amount)).toEqual([page.data.due]);
+    const link = await handle.db.query.payLinks.findFirst({ where: eq(payLinks.leaseId, t.leaseId) });
+    expect(link?.usedAt).not.toBeNull();
   });
 });
