@@ -34,6 +34,8 @@ export class PaymentDeclinedError extends StorageSoftwareError {
     public readonly authentication: { intentId: string; clientSecret: string | null; inPage: boolean } | null = null,
   ) {
     super(reason);
+    // The client secret is for the page only: never in a log line that serialises the error's fields.
+    Object.defineProperty(this, "authentication", { enumerable: false });
   }
 }
 
