@@ -4,6 +4,7 @@ import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/r
 import type { CardBrand } from "~/db/schema/billing";
 import { acceptedCardsText } from "~/domain/accepted-cards";
 import { ALL_CARD_BRANDS, expiryYears, type YearMonth } from "~/domain/card-schema";
+import type { InPageAuthentication } from "~/domain/card-authentication";
 import { CardBrandBadges } from "./card-brands";
 import { Field } from "./form";
 import { useNonce } from "./nonce";
@@ -140,10 +141,17 @@ export function HostedCardFields({
   legend = "Card details",
   note = "You will enter your card on our payment processor\u2019s secure page (Stripe). We never see or keep your card number.",
   error,
+  authenticate,
 }: {
   legend?: string;
   note?: string;
   error?: string | null;
+  /**
+   * The server's answer: the bank wants the cardholder to confirm this payment (3-D Secure, decision
+   * 405). The script runs the bank's check on the page with the client secret and sends the form again
+   * with the completed intent (and the form's idempotency key, when given).
+   */
+  authenticate?: InPageAuthentication | null;
 }) {
   const config = useRouteLoaderData<{ hostedFields?: { publishableKey: string; jsUrl: string } | null }>("root")?.hostedFields ?? null;
   const nonce = useNonce();
@@ -167,6 +175,8 @@ export function HostedCardFields({
           data-payment-element=""
           data-error-id={`card-${id}-error`}
           {...(config ? { "data-stripe-key": config.publishableKey } : {})}
+          {...(config && authenticate ? { "data-client-secret": authenticate.clientSecret } : {})}
+          {...(config && authenticate?.idempotencyKey ? { "data-idempotency-key": authenticate.idempotencyKey } : {})}
         />
       </div>
       <p id={`card-${id}-error`} className="field__errors card-fields__error" role="alert">

@@ -2,6 +2,7 @@ import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import { Form, useMatches } from "react-router";
 import { Link } from "~/components/link";
 import { CardFields, HostedCardFields, type CardFieldsMeta } from "./card-fields";
+import { CONFIRM_IN_PAGE_MESSAGE, type InPageAuthentication } from "~/domain/card-authentication";
 import { CsrfInput, FieldErrors } from "./form";
 import { phoneHref } from "~/domain/phone";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
@@ -115,6 +116,12 @@ export function payButton(payment: { kind: string; hosted?: boolean }, savedCard
   return payment.kind === "cards" && payment.hosted && savedCards === 0 ? { children: checkoutLabel, jsLabel: label } : { children: label };
 }
 
+/** The in-page authentication of a card form's answer (decision 405), when the answer carries one. */
+export function authenticationOf(actionData: unknown): InPageAuthentication | null {
+  if (!actionData || typeof actionData !== "object" || !("authenticate" in actionData)) return null;
+  return (actionData as { authenticate?: InPageAuthentication | null }).authenticate ?? null;
+}
+
 /**
  * How to pay: one of the saved cards or a new card (with "save this card"). Without JavaScript both
  * parts show; the radio decides which is used.
@@ -128,6 +135,7 @@ export function PaymentMethodFields({
   accepted,
   demonstration = false,
   hosted = false,
+  authenticate = null,
 }: {
   fields: CardFieldsMeta & { payment_method: F; save_card: F };
   savedCards: SavedCardView[];
@@ -140,6 +148,8 @@ export function PaymentMethodFields({
   demonstration?: boolean;
   /** The processor's hosted fields take a new card (decision 383): no card inputs of ours. */
   hosted?: boolean;
+  /** The server's answer: the bank wants the tenant to confirm this payment on the page (decision 405). */
+  authenticate?: InPageAuthentication | null;
 }) {
   const chosen = typeof fields.payment_method.initialValue === "string" ? fields.payment_method.initialValue : savedCards.length ? `saved:${savedCards[0]!.id}` : "new";
   return (
@@ -172,6 +182,8 @@ export function PaymentMethodFields({
               ? "With a new card, you go on to our payment processor’s secure page (Stripe) to enter it. We never see or keep your card number."
               : "You go on to our payment processor’s secure page (Stripe) to enter your card. We never see or keep your card number."
           }
+          error={authenticate ? CONFIRM_IN_PAGE_MESSAGE : null}
+          authenticate={authenticate}
         />
       ) : (
         <CardFields fields={fields} today={today} legend={savedCards.length ? "New card" : newCardLegend} accepted={accepted} demonstration={demonstration} />

@@ -8,13 +8,25 @@
 //   id goes into the form's hidden payment_token, and the form is sent: the card number and CVC stay
 //   in Stripe's frame and never reach our server;
 // - Stripe's messages (an incomplete or invalid card, a network failure) are shown in the announced
-//   message beside the card field (role=alert), and focus goes back to the card.
+//   message beside the card field (role=alert), and focus goes back to the card;
+// - when the server answers that the bank wants the cardholder to confirm the payment (3-D Secure,
+//   decision 405), the answer's page carries the intent's client secret (data-client-secret): the
+//   bank's check runs on the page (stripe.handleNextAction); once it succeeds the intent's id (pi_… or
+//   seti_…) goes into payment_token (with the form's idempotency key, data-idempotency-key) and the
+//   form is sent again; if it fails, Stripe's message is shown beside the card, which gets the focus.
 (function () {
   "use strict";
   if (typeof window === "undefined" || typeof document === "undefined") return;
   var mounts = document.querySelectorAll("[data-payment-element][data-stripe-key]");
   if (!mounts.length || typeof window.Stripe !== "function") return;
   var UNREACHABLE = "We could not reach our payment processor. Nothing was charged. Please try again.";
+  var NOT_CONFIRMED = "Your bank did not confirm this payment. Nothing was charged. Please try again or use another card.";
+  // The bank's check failed or was closed: said plainly (Stripe's own text for it is meant for developers);
+  // any other error of Stripe's (a network failure, an expired intent) is shown as Stripe words it.
+  function checkFailure(error) {
+    if (!error || /authentication_failure$/.test(error.code || "")) return NOT_CONFIRMED;
+    return error.message || NOT_CONFIRMED;
+  }
 
   Array.prototype.forEach.call(mounts, function (mount) {
     var form = mount.closest("form");
@@ -58,7 +70,43 @@
       return !chosen || chosen.value === "new";
     }
 
+    function send(submitter) {
+      if (typeof form.requestSubmit === "function") form.requestSubmit(submitter || undefined);
+      else form.submit();
+    }
+
     var busy = false;
+
+    // The bank's check on the page (decision 405): the server held the payment for it and gave us its
+    // client secret. Read once, then taken off the page.
+    var clientSecret = mount.getAttribute("data-client-secret");
+    var formKey = mount.getAttribute("data-idempotency-key");
+    mount.removeAttribute("data-client-secret");
+    if (clientSecret && token) {
+      busy = true;
+      stripe.handleNextAction({ clientSecret: clientSecret }).then(
+        function (result) {
+          busy = false;
+          var intent = result && (result.paymentIntent || result.setupIntent);
+          if (!result || result.error || !intent || intent.status !== "succeeded") {
+            show(checkFailure(result && result.error));
+            card.focus();
+            return;
+          }
+          show("");
+          token.value = intent.id;
+          var keyInput = form.querySelector("input[name='idempotency_key']");
+          if (formKey && keyInput) keyInput.value = formKey;
+          send(null);
+        },
+        function () {
+          busy = false;
+          show(UNREACHABLE);
+          card.focus();
+        },
+      );
+    }
+
     form.addEventListener("submit", function (event) {
       if (!token || token.value || !newCardChosen()) return;
       event.preventDefault();
@@ -75,8 +123,7 @@
           }
           show("");
           token.value = result.paymentMethod.id;
-          if (typeof form.requestSubmit === "function") form.requestSubmit(submitter);
-          else form.submit();
+          send(submitter);
         },
         function () {
           busy = false;

@@ -15,6 +15,8 @@
  *   with no card fields.
  * - `routes/customer-portal.pay.tsx`, `.prepay.tsx`, `.autopay.tsx`: the portal's card forms.
  * - `routes/pay.tsx` (`/pay/{token}`): the card form of a pay link (decision 240).
+ * - `routes/pay.authenticate.tsx` (`/pay/authenticate/{token}`): a payment the bank wants confirmed,
+ *   completed on the page with Stripe.js when JavaScript is on (decisions 395, 405).
  *
  * The inventory of the scripts these pages load is docs/payment-page-scripts.md.
  */

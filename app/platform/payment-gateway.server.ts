@@ -61,9 +61,11 @@ export interface PaymentGateway {
   ): Promise<ChargeResult>;
   /**
    * Checks a card (typed, or a processor's one-time token) and returns a token to charge it later
-   * (autopay, saved cards) without charging now.
+   * (autopay, saved cards) without charging now. `owner` (e.g. `autopay:tenant:12`) binds what the
+   * processor sets up to whom it is for: a set-up completed in the browser (a SetupIntent after 3-D
+   * Secure, decision 405) is taken back only with the same owner.
    */
-  tokenize(input: CardDetails | PaymentMethodInput): Promise<TokenizeResult>;
+  tokenize(input: CardDetails | PaymentMethodInput, options?: { owner?: string }): Promise<TokenizeResult>;
   /**
    * The result of an earlier charge with this key, or null when none was made: how an approved
    * charge that was never recorded (the database went away between charge and record) is found
@@ -102,6 +104,25 @@ export interface PaymentGateway {
   continueAuthentication?(intentId: string, returnUrl: string): Promise<AuthenticationStep>;
   /** How a payment held for authentication stands now (after the processor's page sent the tenant back). */
   authenticationOutcome?(intentId: string): Promise<AuthenticationStep>;
+  /**
+   * What a page with the processor's script needs to complete a held payment in place (decision 405):
+   * the intent's client secret, and the card to confirm it with again when it was held off session.
+   * Null when there is nothing to complete in the page. Reads only; changes nothing.
+   */
+  inPageAuthentication?(intentId: string): Promise<InPageAuthentication | null>;
+  /**
+   * Cancels the payment made with this key while it still awaits the cardholder (3-D Secure), so it
+   * can no longer be completed: a checkout given up, or paid again with another card (decision 405).
+   * `canceled: false` when there was nothing to cancel, or it was completed a moment ago (look it up).
+   */
+  cancelPending?(idempotencyKey: string): Promise<{ canceled: boolean }>;
+}
+
+export interface InPageAuthentication {
+  /** The intent's client secret: given to the page only, never logged. */
+  clientSecret: string;
+  /** The card to confirm the intent with again (it was held off session), or null when it awaits only the authentication. */
+  paymentMethod: string | null;
 }
 
 export type AuthenticationStep =

@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import type { CardBrand } from "~/domain/cards";
-import type { AuthenticationStep, ChargeResult, HostedPaymentInput, HostedSession, HostedSetupInput, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
+import type { AuthenticationStep, ChargeResult, HostedPaymentInput, HostedSession, HostedSetupInput, InPageAuthentication, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
 
 /**
  * The Stripe gateway (issue 25, docs/decisions/380-stripe-gateway.md): the `PaymentGateway` on the
@@ -36,11 +36,22 @@ export interface AuthenticationNeeded {
   /** The PaymentIntent (`pi_…`) or SetupIntent (`seti_…`) that awaits it. */
   intentId: string;
   clientSecret: string | null;
+  /**
+   * The intent waits for Stripe.js (`requires_action`, confirmed on session): the page that sent the
+   * card can complete it in place with `stripe.handleNextAction({ clientSecret })` (decision 405).
+   * False for a charge held off session (a saved card), which only the e-mailed link completes.
+   */
+  inPage: boolean;
 }
 
 export const AUTHENTICATION_REASON = "Your bank asks you to confirm this payment. We have e-mailed you a link to confirm it.";
 const HOSTED_ONLY_REASON = "Enter your card in the secure card form: card numbers are not taken here.";
 const UNKNOWN_TOKEN_REASON = "This card could not be used. Please enter it again.";
+const PI_OF_ANOTHER_FORM = "This payment belongs to another form. Nothing more was charged; please reload the page.";
+const PI_OTHER_AMOUNT = "This payment was for a different amount. Nothing more was charged; please try again.";
+/** PaymentIntent states in which nothing was charged and the intent can still be completed: cancelled when the payment is given up. */
+const CANCELABLE = new Set<Stripe.PaymentIntent.Status>(["requires_action", "requires_payment_method", "requires_confirmation"]);
+const PI_NOT_CONFIRMED = "Your bank has not confirmed this payment. Nothing was charged; please try again.";
 
 /** Options for `new Stripe(...)` from our configuration: the API base by `host`/`port`/`protocol`, never by patching. */
 export function stripeClientOptions(config: Pick<StripeGatewayConfig, "apiBase" | "timeoutMs" | "maxNetworkRetries">): ConstructorParameters<typeof Stripe>[1] {
@@ -116,11 +127,11 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
       return { status: "approved", authReference: pi.id, brand: card.brand ?? "visa", last4: card.last4, cardToken, expMonth: card.expMonth, expYear: card.expYear };
     }
     if (pi.status === "requires_action") {
-      return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
+      return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret, inPage: true } };
     }
     if (pi.status === "requires_payment_method" && pi.last_payment_error?.code === "authentication_required") {
       // Charged off session and held for the cardholder (a saved card): completed from the e-mailed link.
-      return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
+      return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret, inPage: false } };
     }
     if (pi.status === "processing" || pi.status === "requires_capture") {
       return { status: "declined", reason: "This payment is still being processed. Please check again shortly.", brand: card.brand, last4: card.last4 };
@@ -139,21 +150,29 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
     return pi;
   }
 
+  /** Why a PaymentIntent posted back by the browser is not this payment (null: it is, and it succeeded). */
+  function intentRefusal(pi: Stripe.PaymentIntent, input: { amount: number; idempotencyKey: string }): string | null {
+    if (pi.metadata?.gatehouse_key !== input.idempotencyKey) return PI_OF_ANOTHER_FORM;
+    if (pi.amount !== input.amount || pi.currency !== currency) return PI_OTHER_AMOUNT;
+    if (pi.status !== "succeeded") return PI_NOT_CONFIRMED;
+    return null;
+  }
+
   async function chargeWith(input: { amount: number; idempotencyKey: string; token: string; saveCard?: boolean }): Promise<ChargeResult> {
     const { customer, id } = splitToken(input.token);
     const metadata = { gatehouse_key: input.idempotencyKey };
     if (id.startsWith("pi_")) {
-      // A PaymentIntent the card page confirmed in the browser (Payment Element): ours only if it is
-      // for this amount; it is tagged with the key so lookup and refund find it.
-      const pi = await stripe.paymentIntents.retrieve(id, { expand: ["payment_method"] });
-      if (pi.amount !== input.amount || pi.currency !== currency) {
-        return { status: "declined", reason: "This payment was for a different amount. Nothing more was charged; please try again.", brand: null, last4: "" };
-      }
-      const tagged = pi.metadata?.gatehouse_key;
-      if (tagged && tagged !== input.idempotencyKey) {
-        return { status: "declined", reason: "This payment belongs to another form. Please reload the page.", brand: null, last4: "" };
-      }
-      if (!tagged) await stripe.paymentIntents.update(pi.id, { metadata }, { idempotencyKey: `gatehouse-tag-${input.idempotencyKey}` });
+      // A PaymentIntent made under this key and completed in the browser (the card page's 3-D Secure,
+      // decision 405), or paid on Stripe's Checkout page (decision 383): retrieved here, it is ours
+      // only if it carries this payment's key, for this amount and currency, and has succeeded.
+      // Anything else is refused and nothing is recorded (never a PaymentIntent of another form).
+      const pi = await stripe.paymentIntents.retrieve(id, { expand: ["payment_method"] }).catch((e: unknown) => {
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return null;
+        throw e;
+      });
+      if (!pi) return { status: "declined", reason: UNKNOWN_TOKEN_REASON, brand: null, last4: "" };
+      const refusal = intentRefusal(pi, input);
+      if (refusal) return { status: "declined", reason: refusal, brand: null, last4: "" };
       intents.set(input.idempotencyKey, pi.id);
       return resultOf(pi);
     }
@@ -193,7 +212,7 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
         if (pi) intents.set(input.idempotencyKey, pi.id);
         if (e.code === "authentication_required" && pi) {
           const card = cardOf(await paymentMethodOf(pi));
-          return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret } };
+          return { status: "declined", reason: AUTHENTICATION_REASON, brand: card.brand, last4: card.last4, authentication: { intentId: pi.id, clientSecret: pi.client_secret, inPage: false } };
         }
         const card = pi ? cardOf(await paymentMethodOf(pi)) : { brand: null, last4: "" };
         return { status: "declined", reason: declineReason(e), brand: card.brand, last4: card.last4 };
@@ -341,16 +360,54 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
 
     async authenticationOutcome(intentId: string): Promise<AuthenticationStep> {
       if (!/^pi_[A-Za-z0-9_]+$/.test(intentId)) return { kind: "failed", reason: UNKNOWN_TOKEN_REASON };
-      return stepOf(await stripe.paymentIntents.retrieve(intentId));
+      const pi = await stripe.paymentIntents.retrieve(intentId).catch((e: unknown) => {
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return null;
+        throw e;
+      });
+      if (!pi) return { kind: "failed", reason: UNKNOWN_TOKEN_REASON };
+      if (pi.currency !== currency) return { kind: "failed", reason: PI_OTHER_AMOUNT };
+      return stepOf(pi);
     },
 
-    async tokenize(input): Promise<TokenizeResult> {
+    async inPageAuthentication(intentId: string): Promise<InPageAuthentication | null> {
+      if (!/^pi_[A-Za-z0-9_]+$/.test(intentId)) return null;
+      const pi = await stripe.paymentIntents.retrieve(intentId).catch((e: unknown) => {
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return null;
+        throw e;
+      });
+      if (!pi?.client_secret) return null;
+      if (pi.status === "requires_action") return { clientSecret: pi.client_secret, paymentMethod: null };
+      if (pi.status !== "requires_payment_method" && pi.status !== "requires_confirmation") return null;
+      // Held off session (a saved card): Stripe.js confirms it again on session with its card, then authenticates.
+      const pm = pi.payment_method ?? pi.last_payment_error?.payment_method ?? null;
+      const pmId = typeof pm === "string" ? pm : (pm?.id ?? null);
+      return pmId ? { clientSecret: pi.client_secret, paymentMethod: pmId } : null;
+    },
+
+    async cancelPending(idempotencyKey: string): Promise<{ canceled: boolean }> {
+      const pi = await findIntent(idempotencyKey);
+      if (!pi || !CANCELABLE.has(pi.status)) return { canceled: false };
+      try {
+        await stripe.paymentIntents.cancel(pi.id, {}, { idempotencyKey: `gatehouse-cancel-${idempotencyKey}` });
+        return { canceled: true };
+      } catch (e) {
+        // Completed (or cancelled) a moment ago: the caller looks it up again.
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return { canceled: false };
+        throw e;
+      }
+    },
+
+    async tokenize(input, options): Promise<TokenizeResult> {
       if (!("kind" in input) || input.kind !== "token") return { status: "declined", reason: HOSTED_ONLY_REASON };
       const { customer, id } = splitToken(input.token);
+      const owner = options?.owner;
       try {
         if (id.startsWith("seti_")) {
-          // A SetupIntent the card page confirmed in the browser (autopay enrolment, Payment Element).
+          // A SetupIntent completed in the browser (the card page's 3-D Secure, decision 405): only one
+          // made for this owner (its metadata), succeeded, is saved; never another tenant's.
           const si = await stripe.setupIntents.retrieve(id, { expand: ["payment_method"] });
+          if (owner !== undefined && si.metadata?.gatehouse_key !== owner) return { status: "declined", reason: PI_OF_ANOTHER_FORM };
+          if (owner !== undefined && si.status !== "succeeded") return { status: "declined", reason: si.status === "requires_action" ? PI_NOT_CONFIRMED : declineReason(si.last_setup_error) };
           return setupResult(si);
         }
         if (!id.startsWith("pm_")) return { status: "declined", reason: UNKNOWN_TOKEN_REASON };
@@ -360,7 +417,8 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
           if (!card.brand) return { status: "declined", reason: "This card could not be saved." };
           return { status: "ok", brand: card.brand, last4: card.last4, cardToken: input.token, expMonth: card.expMonth, expYear: card.expYear };
         }
-        const made = await stripe.customers.create({});
+        const metadata = owner !== undefined ? { gatehouse_key: owner } : undefined;
+        const made = await stripe.customers.create(metadata ? { metadata } : {});
         const si = await stripe.setupIntents.create({
           customer: made.id,
           payment_method: id,
@@ -368,12 +426,13 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
           confirm: true,
           usage: "off_session",
           expand: ["payment_method"],
+          ...(metadata ? { metadata } : {}),
         });
         return setupResult(si);
       } catch (e) {
         if (isStripeError(e) && (e.type === "StripeCardError" || e.type === "StripeInvalidRequestError")) {
           const si = e.setup_intent;
-          if (e.code === "authentication_required" && si) return { status: "declined", reason: AUTHENTICATION_REASON, authentication: { intentId: si.id, clientSecret: si.client_secret } };
+          if (e.code === "authentication_required" && si) return { status: "declined", reason: AUTHENTICATION_REASON, authentication: { intentId: si.id, clientSecret: si.client_secret, inPage: false } };
           return { status: "declined", reason: e.type === "StripeCardError" ? declineReason(e) : UNKNOWN_TOKEN_REASON };
         }
         throw e;
@@ -382,7 +441,7 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
   };
 
   async function setupResult(si: Stripe.SetupIntent): Promise<TokenizeResult> {
-    if (si.status === "requires_action") return { status: "declined", reason: AUTHENTICATION_REASON, authentication: { intentId: si.id, clientSecret: si.client_secret } };
+    if (si.status === "requires_action") return { status: "declined", reason: AUTHENTICATION_REASON, authentication: { intentId: si.id, clientSecret: si.client_secret, inPage: true } };
     if (si.status !== "succeeded") return { status: "declined", reason: declineReason(si.last_setup_error) };
     const pm = typeof si.payment_method === "string" ? await stripe.paymentMethods.retrieve(si.payment_method) : si.payment_method;
     const card = cardOf(pm);

@@ -8,13 +8,13 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
+import { authenticationOf, CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { autopaySchema } from "~/domain/portal-forms";
 import { CARD_BRAND_LABELS } from "~/domain/cards";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { enrolAutopay } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
-import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
+import { cardFormAuthentication, cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { checkoutOnPortalPage, startAutopayCheckout } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
@@ -72,6 +72,8 @@ async function autopayAction({ request, context }: Route.ActionArgs) {
     ip: context.clientIp,
   });
   if (!outcome.ok) {
+    // The bank's check on the page (decision 405): the form comes back with what the script needs.
+    if (outcome.authenticate) return cardFormAuthentication(submission, outcome.authenticate);
     return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
   }
   throw redirect("/customer-portal?done=autopay-on", { status: 303, headers: portalHeaders() });
@@ -130,7 +132,7 @@ export default function Autopay({ loaderData, actionData }: Route.ComponentProps
             <input type="hidden" name="intent" value="enrol" />
             {actionData ? <ErrorSummary errors={summaryErrors(form.allErrors, (["payment_method", "card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code", "agree_terms"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
-            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} allowSave={false} newCardLegend="Card for autopay" />
+            <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} authenticate={authenticationOf(actionData)} allowSave={false} newCardLegend="Card for autopay" />
             <section className="portal-terms" aria-labelledby="autopay-terms">
               <h3 id="autopay-terms">Autopay terms</h3>
               <p>{loaderData.terms}</p>

@@ -8,14 +8,14 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
+import { authenticationOf, CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { paySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/calendar";
 import { newIdempotencyKey, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { payLease } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
-import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
+import { cardFormAuthentication, cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { checkoutOnPortalPage, keptValues, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
@@ -85,6 +85,8 @@ async function payAction({ request, context }: Route.ActionArgs) {
     prepayMonths: unit.settings.is_prepayments_enabled ? unit.settings.portal_prepay_months : 0,
   });
   if (!outcome.ok) {
+    // The bank's check on the page (decision 405): the form comes back with what the script needs.
+    if (outcome.authenticate) return cardFormAuthentication(submission, outcome.authenticate);
     return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
   }
   throw redirect(`/customer-portal/receipts/${outcome.paymentId}?new=1`, { status: 303, headers: portalHeaders() });
@@ -142,7 +144,7 @@ export default function Pay({ loaderData, actionData }: Route.ComponentProps) {
               {(p) => <input {...getInputProps(fields.other_amount, { type: "text" })} {...p} inputMode="decimal" className="input--short" />}
             </Field>
           </fieldset>
-          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} />
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} authenticate={authenticationOf(actionData)} />
           <SubmitButton pendingText="Paying…" {...payButton(loaderData.payment, loaderData.savedCards.length, "Pay now")} />
         </Form>
       )}

@@ -8,7 +8,7 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FieldErrors, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
+import { authenticationOf, CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { prepaySchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/calendar";
@@ -16,7 +16,7 @@ import { newIdempotencyKey, portalHeaders, portalRouteHeaders } from "~/services
 import { prepayLease } from "~/services/portal-payments.server";
 import type { PrepayOffer } from "~/storage-software/port";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
-import { cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
+import { cardFormAuthentication, cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { checkoutOnPortalPage, keptValues, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
@@ -92,6 +92,8 @@ async function prepayAction({ request, context }: Route.ActionArgs) {
     ip: context.clientIp,
   });
   if (!outcome.ok) {
+    // The bank's check on the page (decision 405): the form comes back with what the script needs.
+    if (outcome.authenticate) return cardFormAuthentication(submission, outcome.authenticate);
     return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
   }
   throw redirect(`/customer-portal/receipts/${outcome.paymentId}?new=1`, { status: 303, headers: portalHeaders() });
@@ -166,7 +168,7 @@ export default function Prepay({ loaderData, actionData }: Route.ComponentProps)
             ))}
             <FieldErrors id={fields.months.errorId} errors={fields.months.errors} />
           </fieldset>
-          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} />
+          <PaymentMethodFields fields={fields} savedCards={loaderData.savedCards} today={loaderData.today} accepted={accepted} demonstration={loaderData.payment.kind === "cards" && loaderData.payment.demonstration} hosted={loaderData.payment.kind === "cards" && loaderData.payment.hosted} authenticate={authenticationOf(actionData)} />
           <SubmitButton pendingText="Paying…" {...payButton(loaderData.payment, loaderData.savedCards.length, "Pay ahead now")} />
         </Form>
       )}

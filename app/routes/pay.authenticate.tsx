@@ -1,5 +1,9 @@
-import { data, Form, redirect } from "react-router";
+import { data, Form, redirect, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/pay.authenticate";
+import { useNonce } from "~/components/nonce";
+import { paymentPageClientLoader } from "~/components/payment-page-guard";
+import type { PaymentPageHandle } from "~/domain/payment-pages";
+import stripeBankCheckScript from "~/components/stripe-bank-check.js?raw";
 import { Link } from "~/components/link";
 import { routeMeta } from "~/components/route-meta";
 import { CsrfInput, SubmitButton } from "~/components/form";
@@ -7,7 +11,7 @@ import { formatCents } from "~/domain/money";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { notFound } from "~/services/http.server";
 import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
-import { authenticationPage, startAuthentication } from "~/services/payment-authentication.server";
+import { authenticationInPage, authenticationPage, startAuthentication } from "~/services/payment-authentication.server";
 import { siteOriginFor } from "~/services/site-origin.server";
 import { now } from "~/platform/clock.server";
 
@@ -19,12 +23,24 @@ import { now } from "~/platform/clock.server";
  */
 const SIGN_IN = "/customer-portal/login";
 
+/**
+ * With JavaScript on (decision 405) the check runs on this page: Stripe.js with the PaymentIntent's
+ * client secret (in the form's data, read by the page's script; the page is no-store). That makes it a
+ * payment page (decision 190): no operator code, the strict CSP with Stripe's hosts.
+ */
+export const handle = { paymentPage: true } satisfies PaymentPageHandle;
+
+/** A payment page: reached from a page that ran operator code, it loads as a new document (decision 075). */
+export const clientLoader = ({ request, serverLoader }: Route.ClientLoaderArgs) => paymentPageClientLoader({ request, serverLoader });
+
 export async function loader({ request, context, params }: Route.LoaderArgs) {
   const returned = new URL(request.url).searchParams.has("payment_intent");
-  const page = await authenticationPage(context.db, { signed: params.token, returned, now: now() });
+  const at = now();
+  const page = await authenticationPage(context.db, { signed: params.token, returned, now: at });
   if (page.state === "unknown") throw notFound(portalHeaders());
   const csrf = await getCsrfToken(request);
-  return data({ page, csrfToken: csrf.token }, { status: page.state === "expired" ? 410 : 200, headers: portalHeaders(csrf.setCookie) });
+  const inPage = page.state === "open" ? await authenticationInPage(context.db, { signed: params.token, now: at }) : null;
+  return data({ page, csrfToken: csrf.token, inPage }, { status: page.state === "expired" ? 410 : 200, headers: portalHeaders(csrf.setCookie) });
 }
 
 export async function action({ request, context, params }: Route.ActionArgs) {
@@ -93,18 +109,46 @@ export default function ConfirmPayment({ loaderData, actionData }: Route.Compone
       <h1>Confirm your payment</h1>
       <p className="lead">Your bank asks you to confirm this payment. Nothing has been charged yet.</p>
       {facts}
-      {message ? (
-        <p className="alert alert--error" role="alert">
-          {message}
-        </p>
-      ) : null}
-      <Form method="post" reloadDocument className="stack-form">
-        <CsrfInput token={loaderData.csrfToken} />
-        <SubmitButton pendingText="Opening your bank's page…">Confirm with your bank</SubmitButton>
-      </Form>
+      <p id="authenticate-message" className={message ? "alert alert--error" : undefined} role="alert">
+        {message ?? ""}
+      </p>
+      <BankCheckForm csrfToken={loaderData.csrfToken} inPage={actionData ? null : loaderData.inPage} />
       <p>
         Or <Link to={SIGN_IN}>sign in to the customer portal</Link> to pay with another card.
       </p>
+    </>
+  );
+}
+
+/**
+ * The button: to the bank's page (the action), or with JavaScript on and Stripe.js on the page, the
+ * bank's check right here (stripe-bank-check.js, decision 405).
+ */
+function BankCheckForm({ csrfToken, inPage }: { csrfToken: string; inPage: { clientSecret: string; paymentMethod: string | null } | null }) {
+  const config = useRouteLoaderData<{ hostedFields?: { publishableKey: string; jsUrl: string } | null }>("root")?.hostedFields ?? null;
+  const nonce = useNonce();
+  const check =
+    config && inPage
+      ? {
+          "data-bank-check": "",
+          "data-stripe-key": config.publishableKey,
+          "data-client-secret": inPage.clientSecret,
+          "data-error-id": "authenticate-message",
+          ...(inPage.paymentMethod ? { "data-payment-method": inPage.paymentMethod } : {}),
+        }
+      : {};
+  return (
+    <>
+      <Form method="post" reloadDocument className="stack-form" {...check}>
+        <CsrfInput token={csrfToken} />
+        <SubmitButton pendingText="Opening your bank's page…">Confirm with your bank</SubmitButton>
+      </Form>
+      {config && inPage ? (
+        <>
+          <script src={config.jsUrl} nonce={nonce} />
+          <script nonce={nonce} dangerouslySetInnerHTML={{ __html: stripeBankCheckScript }} />
+        </>
+      ) : null}
     </>
   );
 }

@@ -8,13 +8,13 @@ import type { PaymentPageHandle } from "~/domain/payment-pages";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
 import { CsrfInput, FormErrors, SubmitButton } from "~/components/form";
-import { CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
+import { authenticationOf, CallOffice, PayElsewhere, payButton, PaymentMethodFields } from "~/components/portal";
 import { payLinkSchema } from "~/domain/portal-forms";
 import { formatCents } from "~/domain/money";
 import { formatDate } from "~/domain/calendar";
 import { newIdempotencyKey, portalContext, portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { cardFormErrors } from "~/services/portal-card-forms.server";
+import { cardFormAuthentication, cardFormErrors } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { notFound } from "~/services/http.server";
 import {
@@ -134,6 +134,8 @@ async function payAction({ request, context, params }: Route.ActionArgs) {
   const outcome = await payThroughLink(ctx, { signed: params.token, ...submission.value, method, ip: context.clientIp });
   if (outcome.ok) throw redirect(self, { status: 303, headers: portalHeaders(await paidCookieHeader(outcome.linkId)) });
   if (outcome.status !== "refused") throw redirect(self, { status: 303, headers: portalHeaders() });
+  // The bank's check on the page (decision 405): the form comes back with what the script needs.
+  if (outcome.authenticate) return cardFormAuthentication(submission, outcome.authenticate);
   return cardFormErrors(submission, { formErrors: [outcome.message], fieldErrors: outcome.fieldErrors });
 }
 
@@ -194,12 +196,20 @@ export default function PayLink({ loaderData, actionData }: Route.ComponentProps
       </>
     );
   }
-  return <PayForm page={loaderData} result={actionData?.result ?? loaderData.checkoutResult ?? undefined} />;
+  return <PayForm page={loaderData} result={actionData?.result ?? loaderData.checkoutResult ?? undefined} authenticate={authenticationOf(actionData)} />;
 }
 
 type ValidPage = Extract<Route.ComponentProps["loaderData"], { state: "valid" }>;
 
-function PayForm({ page, result }: { page: ValidPage; result: Route.ComponentProps["actionData"] extends infer A ? (A extends { result: infer R } ? R : undefined) : undefined }) {
+function PayForm({
+  page,
+  result,
+  authenticate,
+}: {
+  page: ValidPage;
+  result: Route.ComponentProps["actionData"] extends infer A ? (A extends { result: infer R } ? R : undefined) : undefined;
+  authenticate: ReturnType<typeof authenticationOf>;
+}) {
   const accepted = page.payment.kind === "cards" ? page.payment.accepted : [];
   const schema = payLinkSchema(page.today, accepted);
   const [form, fields] = useForm({
@@ -229,7 +239,7 @@ function PayForm({ page, result }: { page: ValidPage; result: Route.ComponentPro
           <input type="hidden" name="expected_amount" value={page.due} />
           {result ? <ErrorSummary errors={summaryErrors(form.allErrors, (["card_number", "exp_month", "exp_year", "cvv", "name_on_card", "billing_postal_code"] as const).map((n) => fields[n]))} /> : null}
           <FormErrors id={form.errorId} errors={form.errors} />
-          <PaymentMethodFields fields={fields} savedCards={[]} today={page.today} allowSave={false} newCardLegend="Card" accepted={accepted} demonstration={page.payment.kind === "cards" && page.payment.demonstration} hosted={page.payment.kind === "cards" && page.payment.hosted} />
+          <PaymentMethodFields fields={fields} savedCards={[]} today={page.today} allowSave={false} newCardLegend="Card" accepted={accepted} demonstration={page.payment.kind === "cards" && page.payment.demonstration} hosted={page.payment.kind === "cards" && page.payment.hosted} authenticate={authenticate} />
           <SubmitButton pendingText="Paying…" {...payButton(page.payment, 0, `Pay ${formatCents(page.due)}`)} />
         </Form>
       )}

@@ -392,6 +392,8 @@ function SignStep({ view, d, actionData }: { view: StepView<"sign">; d: LoaderDa
 }
 
 function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData; actionData: ActionData }) {
+  // The bank wants the visitor to confirm the payment on the page (decision 405).
+  const authenticate = actionData && "authenticate" in actionData ? (actionData.authenticate ?? null) : null;
   const schema = view.hosted ? hostedPaySchema({ forceAutopay: view.autopay.required }) : paySchema(view.today, { forceAutopay: view.autopay.required, acceptedCards: view.acceptedCards });
   const [form, fields] = useForm({
     id: "rent-pay",
@@ -428,7 +430,7 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
       </p>
       {view.hosted ? (
         // The server's answer (a decline, a busy card) beside Stripe's card field (decision 390).
-        <HostedCardFields error={actionData?.result ? null : actionData?.formError} />
+        <HostedCardFields error={actionData?.result && !authenticate ? null : actionData?.formError} authenticate={authenticate} />
       ) : (
         <CardFields fields={fields as unknown as CardFieldsMeta} today={view.today} accepted={view.acceptedCards} demonstration={view.demonstration} />
       )}

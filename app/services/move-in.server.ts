@@ -68,6 +68,8 @@ export function rentalLeaseText(ctx: RentalContext, details: TenantDetails, q: R
 export type PlaceMoveInResult =
   | { status: "completed"; leaseId: string; created: boolean }
   | { status: "declined"; message: string; reason: string }
+  /** The bank wants the visitor to confirm the payment on the page (3-D Secure, decision 405): nothing rented yet, the checkout keeps its key. */
+  | { status: "authenticate"; clientSecret: string }
   | { status: "changed" }
   /** The software did not say whether the move-in went through: the checkout is `confirming`. */
   | { status: "confirming" };
@@ -125,6 +127,10 @@ export async function placeMoveIn(
       now: input.now,
     });
   } catch (error) {
+    if (error instanceof PaymentDeclinedError && error.authentication?.inPage && error.authentication.clientSecret) {
+      // Held for the visitor's authentication: the same key stays, so the intent completed on the page is this payment.
+      return { status: "authenticate", clientSecret: error.authentication.clientSecret };
+    }
     if (error instanceof PaymentDeclinedError) {
       // The adapter recorded the declined attempt for the office. A new key for the next attempt, so the next card is really tried.
       await renewRentalKey(db, checkout.id);

@@ -20,7 +20,9 @@ import type { Database } from "~/db/client.server";
 import { accounts, leases, locations, payments, units, websites } from "~/db/schema";
 import { formatCents } from "~/domain/money";
 import { env } from "~/env.server";
-import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { getPaymentGateway, hostedFieldsClientConfig } from "~/platform/payment-gateway.server";
+import { AUTHENTICATION_REASON } from "~/platform/stripe-gateway.server";
+import { logger } from "~/logger.server";
 import { recordLatePayment } from "./late-payments.server";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { addressKey, hitRateLimit } from "./rate-limit.server";
@@ -169,4 +171,56 @@ export async function startAuthentication(db: Database, input: { signed: string;
     await recordLatePayment(db, { idempotencyKey: found.payment.idempotencyKey, amount: step.amount, authReference: step.intentId, now: input.now });
   }
   return { kind: "page", message: step.kind === "failed" ? step.reason : null };
+}
+
+export type InPageCompletion = { kind: "not held" } | { kind: "paid"; paymentId: string } | { kind: "refused"; message: string };
+
+const NOT_THIS_PAYMENT = "This payment could not be completed. Nothing more was charged; please reload the page and try again.";
+
+/**
+ * A portal or pay-link form sent again by the page's script after the tenant confirmed the payment
+ * with the bank on the page (decision 405): `intentId` is the PaymentIntent the script completed,
+ * `idempotencyKey` the form's key, under which the payment was recorded as held for authentication.
+ * The PaymentIntent is retrieved from the processor: it must have succeeded, carry this payment's key
+ * and its amount (and currency, checked by the gateway); then the held payment is recorded as paid,
+ * once (recordLatePayment: recordLateCardPayment's conditional update, and the receipt e-mail once; the form sent twice, or Stripe's webhook racing
+ * it, record it once). "not held": the key is not a payment of this tenant's lease held this way.
+ */
+export async function completeHeldPaymentInPage(
+  db: Database,
+  input: { tenantId: string; leaseId: string; idempotencyKey: string; intentId: string; now: Date },
+): Promise<InPageCompletion> {
+  const row = await db.query.payments.findFirst({ where: eq(payments.idempotencyKey, input.idempotencyKey) });
+  if (!row || row.leaseId === null || String(row.tenantId) !== input.tenantId || String(row.leaseId) !== input.leaseId) return { kind: "not held" };
+  if (row.status === "approved") return { kind: "paid", paymentId: String(row.id) };
+  if (row.status !== "declined" || row.declineReason !== AUTHENTICATION_REASON) return { kind: "not held" };
+  const [lease] = await db.select({ locationId: leases.locationId }).from(leases).where(eq(leases.id, row.leaseId));
+  if (!lease) return { kind: "not held" };
+  const gateway = getPaymentGateway({ id: lease.locationId });
+  const step = await gateway.authenticationOutcome?.(input.intentId);
+  if (!step) return { kind: "refused", message: NOT_THIS_PAYMENT };
+  if (step.kind === "failed") return { kind: "refused", message: step.reason };
+  if (step.kind === "pending" || step.kind === "redirect") return { kind: "refused", message: "Your bank has not confirmed this payment yet. Nothing was charged; please try again." };
+  if (step.key !== row.idempotencyKey || step.amount !== row.amount) return { kind: "refused", message: NOT_THIS_PAYMENT };
+  const recorded = await recordLatePayment(db, { idempotencyKey: row.idempotencyKey, amount: step.amount, authReference: step.intentId, now: input.now });
+  if (recorded === "recorded" || recorded === "already recorded") return { kind: "paid", paymentId: String(row.id) };
+  logger.warn({ payment: row.id, outcome: recorded }, "a payment confirmed on the page could not be recorded here");
+  return { kind: "refused", message: "Your bank confirmed this payment, but we could not record it here. Please do not pay again; the office will contact you." };
+}
+
+/**
+ * What the link's page needs to complete the payment in place with JavaScript on (decision 405): the
+ * PaymentIntent's client secret, and the card to confirm it with again when it was held off session
+ * (the billing run's autopay). Null when the page has nothing to complete in place (no Stripe.js on
+ * the payment pages, not open, paid, expired) — the button then goes to the bank's page as without
+ * JavaScript. Reads only.
+ */
+export async function authenticationInPage(db: Database, input: { signed: string; now: Date }): Promise<{ clientSecret: string; paymentMethod: string | null } | null> {
+  if (!hostedFieldsClientConfig()) return null;
+  const claims = verifyLink(input.signed);
+  if (!claims || claims.expiresAt.getTime() <= input.now.getTime()) return null;
+  const found = await paymentOfLink(db, claims.paymentId);
+  if (!found || found.payment.status !== "declined") return null;
+  const gateway = getPaymentGateway(found.location);
+  return (await gateway.inPageAuthentication?.(claims.intentId)) ?? null;
 }

@@ -1,6 +1,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "react-router";
 import type { CardBrand } from "~/db/schema/billing";
+import type { InPageAuthentication } from "~/domain/card-authentication";
 import { savedCardProblem, type FormMethod } from "~/domain/portal-forms";
 import { getCsrfToken, validateCsrf } from "./csrf.server";
 import { portalCardPayment, portalHeaders, usableSavedCards } from "./portal.server";
@@ -53,6 +54,15 @@ interface Replying {
 /** A card form answered with its errors (400): what was typed is kept, except the card number and CVV. */
 export function cardFormErrors(submission: Replying, errors: { formErrors?: string[]; fieldErrors?: Record<string, string[]> } = {}) {
   return data({ result: submission.reply({ ...errors, hideFields: NOT_ECHOED }) }, { status: 400, headers: portalHeaders() });
+}
+
+/**
+ * The form sent back for the bank's check on the page (3-D Secure, decision 405): what was sent is kept
+ * (no errors; never the card number or CVV), and `authenticate` gives the page's script the intent's
+ * client secret and the form's key (the page is not stored: portal pages are no-store).
+ */
+export function cardFormAuthentication(submission: Replying, authenticate: InPageAuthentication) {
+  return data({ result: submission.reply({ hideFields: NOT_ECHOED }), authenticate }, { headers: portalHeaders() });
 }
 
 /** The 400 answer when the chosen saved card can't be used here (gone, expired, a brand this location refuses); null when it can. */

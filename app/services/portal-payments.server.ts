@@ -4,11 +4,12 @@ import type { ParsedMethod } from "~/domain/portal-forms";
 import type { Payment, StorageSoftware } from "~/storage-software/port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
-import { sendEmail } from "./email.server";
+import { sendEmail, type OutgoingEmail } from "./email.server";
 import { receiptEmail } from "./receipt-email.server";
 import { recheckWaitingWebhooks } from "./stripe-webhooks.server";
 import { logger } from "~/logger.server";
-import { emailAuthenticationLink } from "./payment-authentication.server";
+import { completeHeldPaymentInPage, emailAuthenticationLink } from "./payment-authentication.server";
+import { CONFIRM_IN_PAGE_MESSAGE, inPageAuthentication, type InPageAuthentication } from "~/domain/card-authentication";
 import { AUTHENTICATION_REASON } from "~/platform/stripe-gateway.server";
 import { hitRateLimit } from "./rate-limit.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried, CARD_DECLINED_MESSAGE, type CardAttemptTicket } from "./card-attempts.server";
@@ -27,7 +28,15 @@ export async function paymentLimited(ctx: PortalContext, tenantId: string): Prom
 export const PAYMENT_BEING_CONFIRMED =
   "We are confirming this payment with the facility's system. Please do not pay again: your balance will show it within a few minutes. If it does not, please call the office.";
 
-export type PaymentOutcome = { ok: true; paymentId: string } | { ok: false; message: string; fieldErrors?: Record<string, string[]> };
+export type PaymentOutcome =
+  | { ok: true; paymentId: string }
+  | {
+      ok: false;
+      message: string;
+      fieldErrors?: Record<string, string[]>;
+      /** Not refused: the bank wants the tenant to confirm the payment on the page (3-D Secure, decision 405). */
+      authenticate?: InPageAuthentication;
+    };
 
 async function alreadyUsed(ctx: PortalContext, idempotencyKey: string): Promise<boolean> {
   const row = await ctx.db.query.payments.findFirst({ columns: { id: true }, where: eq(payments.idempotencyKey, idempotencyKey) });
@@ -53,7 +62,12 @@ async function startCardAttempt(ctx: PortalContext, storage: StorageSoftware, te
 }
 
 /** Settles the attempt's count and turns the payment (or the error) into what the tenant is told. */
-async function settle(ctx: PortalContext, ticket: CardAttemptTicket | null, run: () => Promise<Payment>, info: { where: string; method: ParsedMethod; phone: string }): Promise<{ outcome: PaymentOutcome; payment: Payment | null }> {
+async function settle(
+  ctx: PortalContext,
+  ticket: CardAttemptTicket | null,
+  run: () => Promise<Payment>,
+  info: { where: string; method: ParsedMethod; phone: string; idempotencyKey: string },
+): Promise<{ outcome: PaymentOutcome; payment: Payment | null }> {
   try {
     const payment = await run();
     if (payment.status === "declined") {
@@ -63,6 +77,13 @@ async function settle(ctx: PortalContext, ticket: CardAttemptTicket | null, run:
     if (ticket) await cardApproved(ctx.db, ticket);
     return { outcome: { ok: true, paymentId: payment.id }, payment };
   } catch (error) {
+    const held = error instanceof PaymentDeclinedError ? inPageAuthentication(error.authentication, info.idempotencyKey) : null;
+    if (held) {
+      // Not declined: a new card sent from the page's script, which runs the bank's check in place and
+      // sends the form again with the completed PaymentIntent under the same key (decision 405). The
+      // attempt stays counted until a card is approved.
+      return { outcome: { ok: false, message: CONFIRM_IN_PAGE_MESSAGE, authenticate: held }, payment: null };
+    }
     if (error instanceof PaymentDeclinedError) {
       const message = ticket ? cardDeclined(ticket, { where: info.where, reason: error.reason, last4: last4Of(info.method), phone: info.phone }).message : CARD_DECLINED_MESSAGE;
       return { outcome: { ok: false, message }, payment: null };
@@ -90,6 +111,19 @@ async function settleWaitingWebhooks(ctx: PortalContext, key: string): Promise<v
   }
 }
 
+/**
+ * The form sent again by the page's script with the PaymentIntent the tenant confirmed with the bank
+ * on the page (decision 405), under the key of the payment recorded as held for it: checked with the
+ * processor and recorded once (completeHeldPaymentInPage). Null when this is not such a form (the
+ * usual repeat of a used form follows).
+ */
+async function completedInPage(ctx: PortalContext, input: { tenantId: string; leaseId: string; method: ParsedMethod; idempotencyKey: string }): Promise<PaymentOutcome | null> {
+  if (input.method.kind !== "token" || !input.method.token.startsWith("pi_")) return null;
+  const done = await completeHeldPaymentInPage(ctx.db, { tenantId: input.tenantId, leaseId: input.leaseId, idempotencyKey: input.idempotencyKey, intentId: input.method.token, now: ctx.now });
+  if (done.kind === "not held") return null;
+  return done.kind === "paid" ? { ok: true, paymentId: done.paymentId } : { ok: false, message: done.message };
+}
+
 /** Pays the balance or another amount; emails the receipt the first time only. */
 export async function payLease(
   ctx: PortalContext,
@@ -108,6 +142,8 @@ export async function payLease(
   },
 ): Promise<PaymentOutcome> {
   const repeat = await alreadyUsed(ctx, input.idempotencyKey);
+  const completed = repeat ? await completedInPage(ctx, input) : null;
+  if (completed) return completed;
   if (!repeat) {
     const capError = await amountCapError(storage, input);
     if (capError) return { ok: false, message: capError, fieldErrors: { other_amount: [capError] } };
@@ -120,7 +156,7 @@ export async function payLease(
     ctx,
     started?.ticket ?? null,
     () => storage.makePayment({ tenantId: input.tenantId, leaseId: input.leaseId, amount: input.amount, method: input.method, idempotencyKey: input.idempotencyKey, now: ctx.now }),
-    { where: `portal pay lease ${input.leaseId}`, method: input.method, phone: input.phone },
+    { where: `portal pay lease ${input.leaseId}`, method: input.method, phone: input.phone, idempotencyKey: input.idempotencyKey },
   );
   if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
   if (payment) await settleWaitingWebhooks(ctx, input.idempotencyKey);
@@ -132,7 +168,8 @@ export async function payLease(
  * tenant is e-mailed a link that completes it (decision 395) and told so, not "declined".
  */
 async function heldForAuthentication(ctx: PortalContext, storage: StorageSoftware, tenantId: string, key: string, outcome: PaymentOutcome): Promise<PaymentOutcome> {
-  if (outcome.ok) return outcome;
+  // The page completes it in place (JavaScript on, decision 405): no e-mail.
+  if (outcome.ok || outcome.authenticate) return outcome;
   const row = await ctx.db.query.payments.findFirst({ columns: { status: true, declineReason: true }, where: eq(payments.idempotencyKey, key) });
   if (row?.status !== "declined" || row.declineReason !== AUTHENTICATION_REASON) return outcome;
   const tenant = await storage.getTenant(tenantId);
@@ -157,6 +194,8 @@ export async function prepayLease(
   input: { tenantId: string; leaseId: string; months: number; expectedTotal: number; method: ParsedMethod; idempotencyKey: string; origin: string; phone: string; ip: string },
 ): Promise<PaymentOutcome> {
   const repeat = await alreadyUsed(ctx, input.idempotencyKey);
+  const completed = repeat ? await completedInPage(ctx, input) : null;
+  if (completed) return completed;
   const limited = repeat ? null : await paymentLimited(ctx, input.tenantId);
   if (limited) return limited;
   const started = repeat ? null : await startCardAttempt(ctx, storage, input.tenantId, input.ip, input.phone);
@@ -166,6 +205,7 @@ export async function prepayLease(
     where: `portal prepay lease ${input.leaseId}`,
     method: input.method,
     phone: input.phone,
+    idempotencyKey: input.idempotencyKey,
   });
   if (!repeat && payment) await emailReceipt(ctx, storage, input.tenantId, payment, input.origin);
   if (payment) await settleWaitingWebhooks(ctx, input.idempotencyKey);
@@ -183,7 +223,7 @@ export async function enrolAutopay(
   ctx: PortalContext,
   storage: StorageSoftware,
   input: { tenantId: string; leaseId: string; method: ParsedMethod; phone: string; ip: string },
-): Promise<{ ok: true } | { ok: false; message: string; fieldErrors?: Record<string, string[]> }> {
+): Promise<{ ok: true } | { ok: false; message: string; fieldErrors?: Record<string, string[]>; authenticate?: InPageAuthentication }> {
   const limited = await paymentLimited(ctx, input.tenantId);
   if (limited && !limited.ok) return limited;
   const started = await startCardAttempt(ctx, storage, input.tenantId, input.ip, input.phone);
@@ -192,6 +232,9 @@ export async function enrolAutopay(
   try {
     await storage.enrolAutopay({ tenantId: input.tenantId, leaseId: input.leaseId, method: input.method, now: ctx.now });
   } catch (error) {
+    const held = error instanceof PaymentDeclinedError ? inPageAuthentication(error.authentication) : null;
+    // The card's set-up awaits the bank's check, run on the page; the form comes back with the SetupIntent (decision 405).
+    if (held) return { ok: false, message: CONFIRM_IN_PAGE_MESSAGE, authenticate: held };
     if (error instanceof PaymentDeclinedError) {
       return { ok: false, message: cardDeclined(ticket, { where: `portal autopay lease ${input.leaseId}`, reason: error.reason, last4: last4Of(input.method), phone: input.phone }).message };
     }

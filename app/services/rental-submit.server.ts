@@ -16,6 +16,7 @@ import { commonPasswordError } from "~/domain/common-passwords";
 import { isHoneypotFilled } from "~/domain/form-fields";
 import { detailsSchema, hostedPaySchema, paySchema, protectionSchema, signSchema } from "~/domain/rental-steps";
 import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
+import { CONFIRM_IN_PAGE_MESSAGE, type InPageAuthentication } from "~/domain/card-authentication";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlock, rentalBlockMessage } from "~/domain/rental-rules";
 import { CardNotTakenOnlineError, EMAIL_TAKEN_MESSAGE, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
@@ -23,6 +24,8 @@ import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried } from "./card-attempts.server";
 import {
   abandonRental,
+  giveUpUnrentedPayment,
+  retryChargingWithNewCard,
   rentalDetails,
   rentalProgress,
   getRental,
@@ -60,6 +63,8 @@ export interface RentalFormAnswer {
   result: SubmissionResult<string[]> | null;
   formError: string | null;
   emailTaken: boolean;
+  /** The pay step: the bank wants the visitor to confirm the payment on the page (3-D Secure, decision 405). */
+  authenticate?: InPageAuthentication | null;
 }
 
 export type RentalSubmitResult =
@@ -194,7 +199,9 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
         });
         return { redirect: url };
       }
-      return payWithToken(db, ctx, checkout, { token, autopay, clientIp: sub.clientIp, now, origin: sub.origin, basePath });
+      // A new card while the last one awaits the bank's check on the page: that payment is given up first (decision 405).
+      if (token.startsWith("pm_")) await retryChargingWithNewCard(db, checkout);
+      return payWithToken(db, ctx, checkout, { token, autopay, clientIp: sub.clientIp, now, origin: sub.origin, basePath, reply: () => submission.reply() });
     }
 
     if (intent === "pay") {
@@ -223,8 +230,10 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
         await cardNotTried(db, attempt.ticket);
         return { redirect: `${basePath}/confirmation` };
       }
-      if (outcome.status === "declined") {
-        const { message } = cardDeclined(attempt.ticket, { where: `rental ${unitTypeId}`, reason: outcome.reason, last4: methodLast4(payment), phone });
+      if (outcome.status === "declined" || outcome.status === "authenticate") {
+        // (A card typed in our own fields is never held for authentication: only a processor's token is.)
+        const reason = outcome.status === "declined" ? outcome.reason : "authentication required";
+        const { message } = cardDeclined(attempt.ticket, { where: `rental ${unitTypeId}`, reason, last4: methodLast4(payment), phone });
         return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [message] }), 402, { formError: message });
       }
       await cardApproved(db, attempt.ticket);
@@ -258,8 +267,16 @@ function unchanged(ctx: RentalContext, result: RentalSubmitResult): RentalSubmit
   return "status" in result ? { ...result, contextAfter: ctx } : result;
 }
 
-function fail(result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean } = {}): RentalSubmitResult {
-  return { status, answer: { result: result as SubmissionResult<string[]> | null, formError: extra.formError ?? null, emailTaken: extra.emailTaken ?? false } };
+function fail(result: unknown, status = 400, extra: { formError?: string; emailTaken?: boolean; authenticate?: InPageAuthentication } = {}): RentalSubmitResult {
+  return {
+    status,
+    answer: {
+      result: result as SubmissionResult<string[]> | null,
+      formError: extra.formError ?? null,
+      emailTaken: extra.emailTaken ?? false,
+      ...(extra.authenticate ? { authenticate: extra.authenticate } : {}),
+    },
+  };
 }
 
 /**
@@ -272,7 +289,41 @@ async function payWithToken(
   db: Database,
   ctx: RentalContext,
   checkout: NonNullable<Awaited<ReturnType<typeof getRental>>>,
-  input: { token: string; autopay: boolean; clientIp: string; now: Date; origin: () => Promise<string>; basePath: string },
+  input: TokenPayment,
+): Promise<RentalSubmitResult> {
+  const key = checkout.idempotencyKey;
+  // A PaymentIntent completed in the browser (the bank's check on the page) that does not end in the
+  // lease (the charges changed, the unit went, a refusal that will not change on retry): the money
+  // goes back at once and the checkout gets a new key, so the money and the lease agree (decision 405).
+  // An outage leaves it "charging": the same form sent again records it, or the sweep refunds it.
+  const paidInBrowser = input.token.startsWith("pi_");
+  let result: RentalSubmitResult;
+  try {
+    result = await chargeToken(db, ctx, checkout, input);
+  } catch (error) {
+    if (paidInBrowser && (error instanceof UnitUnavailableError || error instanceof StorageValidationError)) await giveUpUnrentedPayment(db, checkout, key);
+    throw error;
+  }
+  if (paidInBrowser && !("redirect" in result && result.redirect === `${input.basePath}/confirmation`)) await giveUpUnrentedPayment(db, checkout, key);
+  return result;
+}
+
+interface TokenPayment {
+  token: string;
+  autopay: boolean;
+  clientIp: string;
+  now: Date;
+  origin: () => Promise<string>;
+  basePath: string;
+  /** The form's values as sent (no errors): kept on the page that runs the bank's check, so the form is sent again as it was. */
+  reply?: () => unknown;
+}
+
+async function chargeToken(
+  db: Database,
+  ctx: RentalContext,
+  checkout: NonNullable<Awaited<ReturnType<typeof getRental>>>,
+  input: TokenPayment,
 ): Promise<RentalSubmitResult> {
   const phone = ctx.location.phoneNumber;
   const attempt = await beginCardAttempt(db, { scope: { kind: "rental", checkoutId: checkout.id }, email: rentalDetails(checkout)!.email, ip: input.clientIp, now: input.now });
@@ -291,6 +342,11 @@ async function payWithToken(
   if (outcome.status === "confirming") {
     await cardNotTried(db, attempt.ticket);
     return { redirect: `${input.basePath}/confirmation` };
+  }
+  if (outcome.status === "authenticate") {
+    // Nothing rented or charged yet: the page runs the bank's check and sends the completed PaymentIntent
+    // back (the attempt stays counted until a card is approved).
+    return fail(input.reply?.() ?? null, 200, { formError: CONFIRM_IN_PAGE_MESSAGE, authenticate: { clientSecret: outcome.clientSecret } });
   }
   if (outcome.status === "declined") {
     const { message } = cardDeclined(attempt.ticket, { where: `rental ${checkout.unitTypeId}`, reason: outcome.reason, last4: "", phone });

@@ -4,7 +4,7 @@
  * checkouts left behind. The move-in itself is app/services/move-in.server.ts.
  */
 import crypto from "node:crypto";
-import { and, eq, lt } from "drizzle-orm";
+import { and, eq, inArray, lt } from "drizzle-orm";
 import { signedCookie } from "~/platform/signed-cookie.server";
 import type { Database } from "~/db/client.server";
 import { rentals, locations } from "~/db/schema";
@@ -15,7 +15,7 @@ import type { RentalProgress } from "~/domain/rental-steps";
 import type { AccountCreationInput } from "~/domain/tenant-form";
 import { env } from "~/env.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
-import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { getPaymentGateway, type PaymentGateway } from "~/platform/payment-gateway.server";
 import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./rental-context.server";
 
@@ -61,12 +61,72 @@ export function isActiveRental(c: Pick<Rental, "status">): boolean {
  */
 async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
   if (checkout.status !== "charging") return;
-  const gateway = getPaymentGateway({ id: checkout.locationId });
-  if ((await gateway.lookup(checkout.idempotencyKey))?.status === "approved") await gateway.refund(checkout.idempotencyKey);
+  await voidCheckoutPayment(getPaymentGateway({ id: checkout.locationId }), checkout.idempotencyKey);
   const idempotencyKey = randomId();
   await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging")));
   checkout.status = "open";
   checkout.idempotencyKey = idempotencyKey;
+}
+
+/**
+ * Gives up the payment made under a checkout's key when no lease is recorded with it, so that the
+ * money and the lease agree (decisions 382, 405): an approved charge is refunded; one still awaiting
+ * the visitor's authentication (3-D Secure on the pay step) is cancelled, so it can no longer be
+ * completed; one completed a moment before the cancel is refunded. The processor's refund and cancel
+ * are idempotent, so a webhook refunding the same payment at the same time refunds it once.
+ */
+export async function voidCheckoutPayment(gateway: PaymentGateway, idempotencyKey: string): Promise<"refunded" | "canceled" | "none"> {
+  const charge = await gateway.lookup(idempotencyKey);
+  if (!charge) return "none";
+  if (charge.status !== "approved") {
+    if (!gateway.cancelPending) return "none";
+    if ((await gateway.cancelPending(idempotencyKey)).canceled) return "canceled";
+    if ((await gateway.lookup(idempotencyKey))?.status !== "approved") return "none";
+  }
+  return (await gateway.refund(idempotencyKey)).refunded ? "refunded" : "none";
+}
+
+/**
+ * A new card for a checkout still `charging` (decision 405): the bank asked the visitor to confirm
+ * the last card on the page and it was not done (the check failed, was closed, or the visitor came
+ * back later). The payment awaiting it is cancelled and the checkout gets a new key, so that the new
+ * card is really charged (under the old key the processor would answer the first payment again).
+ * A payment already approved under the key (or none found: an unknown outcome) keeps the key: this
+ * attempt then records that one payment.
+ */
+export async function retryChargingWithNewCard(db: Database, checkout: Rental): Promise<void> {
+  if (checkout.status !== "charging") return;
+  const gateway = getPaymentGateway({ id: checkout.locationId });
+  const key = checkout.idempotencyKey;
+  const charge = await gateway.lookup(key);
+  if (!charge || charge.status === "approved") return;
+  if (gateway.cancelPending && !(await gateway.cancelPending(key)).canceled && (await gateway.lookup(key))?.status === "approved") return;
+  const idempotencyKey = randomId();
+  const reopened = await db
+    .update(rentals)
+    .set({ status: "open", idempotencyKey })
+    .where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging"), eq(rentals.idempotencyKey, key)))
+    .returning({ id: rentals.id });
+  if (reopened.length) {
+    checkout.status = "open";
+    checkout.idempotencyKey = idempotencyKey;
+  }
+}
+
+/**
+ * A payment completed in the browser (the bank's check on the pay step, decision 405) that did not end
+ * in the lease (the charges changed, the unit went, it was refused): what was paid under `key` goes
+ * back at once (refunded, or cancelled while still pending) and the checkout gets a new key for the
+ * next attempt. A checkout rented or being confirmed meanwhile is left alone.
+ */
+export async function giveUpUnrentedPayment(db: Database, checkout: Pick<Rental, "id" | "locationId">, key: string): Promise<void> {
+  const current = await db.query.rentals.findFirst({ columns: { status: true, completedLeaseId: true }, where: eq(rentals.id, checkout.id) });
+  if (!current || current.completedLeaseId != null || !isActiveRental(current)) return;
+  await voidCheckoutPayment(getPaymentGateway({ id: checkout.locationId }), key);
+  await db
+    .update(rentals)
+    .set({ status: "open", idempotencyKey: randomId() })
+    .where(and(eq(rentals.id, checkout.id), inArray(rentals.status, ["open", "charging"])));
 }
 
 /**
@@ -81,9 +141,8 @@ export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<n
     .where(and(eq(rentals.status, "charging"), lt(rentals.expiresAt, new Date(now.getTime() - 5 * 60_000))));
   let count = 0;
   for (const c of stale) {
-    const gateway = getPaymentGateway({ id: c.locationId });
-    const charge = await gateway.lookup(c.idempotencyKey);
-    if (charge?.status === "approved") await gateway.refund(c.idempotencyKey);
+    // An approved charge is refunded; one still awaiting the visitor's authentication is cancelled (decision 405).
+    await voidCheckoutPayment(getPaymentGateway({ id: c.locationId }), c.idempotencyKey);
     const closed = await db
       .update(rentals)
       .set({ status: "abandoned", webPwHash: null, unitId: null })

@@ -24,8 +24,18 @@ export class UnitUnavailableError extends StorageSoftwareError {
 /** The card was declined; nothing was charged. */
 export class PaymentDeclinedError extends StorageSoftwareError {
   override name = "PaymentDeclinedError";
-  constructor(public readonly reason: string) {
+  constructor(
+    public readonly reason: string,
+    /**
+     * Not declined yet: the processor holds the payment (or the card's set-up) for the cardholder's
+     * authentication (3-D Secure). `inPage`: the page that sent the card can complete it with the
+     * processor's script and the client secret (decision 405); else only the e-mailed link can.
+     */
+    public readonly authentication: { intentId: string; clientSecret: string | null; inPage: boolean } | null = null,
+  ) {
     super(reason);
+    // The client secret is for the page only: never in a log line that serialises the error's fields.
+    Object.defineProperty(this, "authentication", { enumerable: false });
   }
 }
 

@@ -123,6 +123,34 @@ async function checkOffSession(g: StripeGateway, cardToken: string) {
   expect(await g.lookup(key)).toMatchObject({ status: "approved", authReference: r.authentication.intentId });
 }
 
+describe("a PaymentIntent sent back by the page (decision 405)", () => {
+  it("is taken only when it succeeded under this key, for this amount and currency: untagged, another key, another amount or not confirmed are refused", async () => {
+    const g = gateway();
+    const key = `pi-back-${Date.now()}`;
+    const made = (metadata: Record<string, string>, amount = 2100, pm = "pm_card_visa") =>
+      g.stripe.paymentIntents.create({ amount, currency: "usd", payment_method: pm, confirm: true, automatic_payment_methods: { enabled: true, allow_redirects: "never" }, metadata });
+    const back = (id: string) => g.charge({ amount: 2100, idempotencyKey: key, method: pm(id) });
+    expect(await back((await made({})).id)).toMatchObject({ status: "declined", reason: expect.stringContaining("another form") });
+    expect(await back((await made({ gatehouse_key: "other" })).id)).toMatchObject({ status: "declined", reason: expect.stringContaining("another form") });
+    expect(await back((await made({ gatehouse_key: key }, 2200)).id)).toMatchObject({ status: "declined", reason: expect.stringContaining("different amount") });
+    expect(await back((await made({ gatehouse_key: key }, 2100, "pm_card_authenticationRequired")).id)).toMatchObject({ status: "declined", reason: expect.stringContaining("not confirmed") });
+    expect(await back("pi_doesnotexist")).toMatchObject({ status: "declined" });
+  });
+
+  it("a charge held for the check on the page says so (inPage, with the client secret); cancelPending then ends it, once", async () => {
+    const g = gateway();
+    const key = `held-${Date.now()}`;
+    const r = await g.charge({ amount: 2300, idempotencyKey: key, method: pm("pm_card_authenticationRequired") });
+    if (r.status !== "declined" || !r.authentication) throw new Error(JSON.stringify(r));
+    expect(r.authentication).toMatchObject({ inPage: true, clientSecret: expect.stringMatching(/^pi_\w+_secret_/) });
+    expect(await g.inPageAuthentication!(r.authentication.intentId)).toEqual({ clientSecret: r.authentication.clientSecret, paymentMethod: null });
+    expect(await g.cancelPending!(key)).toEqual({ canceled: true });
+    expect((fake.control.get(r.authentication.intentId) as { status: string }).status).toBe("canceled");
+    expect(await g.cancelPending!(key)).toEqual({ canceled: false });
+    expect(await g.inPageAuthentication!(r.authentication.intentId)).toBeNull();
+  });
+});
+
 describe("Stripe Checkout (the card form with JavaScript off)", () => {
   it("the visitor pays on Stripe's page; on return the session's PaymentIntent is charged under our key (once), and a saved card charges again", async () => {
     const g = gateway();

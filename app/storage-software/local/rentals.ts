@@ -248,6 +248,12 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       // 2. The charge, outside any transaction. The idempotency key is the checkout's: a retry after
       //    an error (the visitor clicks Pay again) gets the first charge's result, never a second charge.
       const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, method: input.payment, saveCard: input.autopay });
+      if (charge.status === "declined" && charge.authentication?.inPage && charge.authentication.clientSecret) {
+        // Not declined: the bank wants the visitor to confirm it on the page (3-D Secure, decision 405).
+        // The checkout stays "charging" under its key with its unit held, so the intent completed in the
+        // browser is recorded with this key; if the visitor leaves, the sweep cancels or refunds it.
+        throw new PaymentDeclinedError(charge.reason, charge.authentication);
+      }
       if (charge.status === "declined") {
         await db.update(rentals).set({ status: "open" }).where(and(eq(rentals.id, input.checkoutId), eq(rentals.status, "charging")));
         // The office sees the declined attempt (no tenant or lease yet); nothing of the card but brand and last 4.

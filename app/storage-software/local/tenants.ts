@@ -128,7 +128,8 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
         idempotencyKey: input.idempotencyKey,
         reason: result.reason,
       });
-      throw new PaymentDeclinedError(result.reason);
+      // Held for the cardholder's authentication: the page may complete it (decision 405); the declined row is what is then recorded as paid.
+      throw new PaymentDeclinedError(result.reason, result.authentication ?? null);
     }
     const entryDate = localDate(input.now, await timeZone());
     const paymentId = await db.transaction(async (tx) => {

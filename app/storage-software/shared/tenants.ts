@@ -351,13 +351,15 @@ export function sharedTenants(db: Database, location: LocationRef, rows = tenant
       if ("given" in resolved) {
         let token: TokenizeResult;
         try {
-          token = await getPaymentGateway(location).tokenize(givenInput(resolved.given));
+          // Bound to this tenant's autopay: a card set up after the bank's check on the page comes back
+          // as its SetupIntent, taken only with the same owner (decision 405).
+          token = await getPaymentGateway(location).tokenize(givenInput(resolved.given), { owner: `autopay:tenant:${lease.tenantId}` });
         } catch (error) {
           // The processor did not answer (a timeout): nothing is saved and no money was taken; the
           // tenant is asked to try again, never a 500 (decision 412).
           throw new OutcomeUnknownError(`The card processor did not answer: ${error instanceof Error ? error.message : String(error)}`);
         }
-        if (token.status === "declined") throw new PaymentDeclinedError(token.reason);
+        if (token.status === "declined") throw new PaymentDeclinedError(token.reason, token.authentication ?? null);
         card = await db.transaction((tx) =>
           saveCard(tx, lease.tenantId, { brand: token.brand, last4: token.last4, ...cardHolder(resolved.given, token), token: token.cardToken }),
         );
