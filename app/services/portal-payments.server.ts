@@ -4,7 +4,7 @@ import type { ParsedMethod } from "~/domain/portal-forms";
 import type { Payment, StorageSoftware } from "~/storage-software/port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
 import type { PortalContext } from "./portal.server";
-import { sendEmail, type OutgoingEmail } from "./email.server";
+import { sendEmail } from "./email.server";
 import { receiptEmail } from "./receipt-email.server";
 import { recheckWaitingWebhooks } from "./stripe-webhooks.server";
 import { logger } from "~/logger.server";
