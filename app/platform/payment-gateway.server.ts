@@ -145,6 +145,11 @@ export interface HostedPaymentInput {
 
 export interface HostedSetupInput {
   idempotencyKey: string;
+  /**
+   * Whom the card is set up for (`autopay:tenant:{id}`), written on the SetupIntent as its key: the
+   * enrolment takes a `seti_…` only with the same owner (decision 407).
+   */
+  owner?: string;
   /** The tenant's processor customer, as a saved card's token (`cus_…:pm_…`) or `cus_…`; without one a customer is made. */
   customer?: string;
   email?: string;

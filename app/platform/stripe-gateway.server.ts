@@ -295,7 +295,7 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
           allowed_payment_method_types: ["card"],
           customer: onCustomer,
           metadata,
-          setup_intent_data: { metadata },
+          setup_intent_data: { metadata: input.owner ? { ...metadata, gatehouse_key: input.owner } : metadata },
           success_url: input.returnUrl.replace("{SESSION}", "{CHECKOUT_SESSION_ID}"),
           cancel_url: input.cancelUrl,
         },

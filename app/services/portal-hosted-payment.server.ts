@@ -144,6 +144,8 @@ export async function startAutopayCheckout(ctx: PortalContext, unit: PortalUnit,
   try {
     const { url } = await gateway.startHostedSetup({
       idempotencyKey: key,
+      // The same owner the enrolment checks on a SetupIntent (shared/tenants.ts, decision 407).
+      owner: `autopay:tenant:${input.tenantId}`,
       ...(known ? { customer: known.gatewayToken } : {}),
       ...(tenant?.email ? { email: tenant.email } : {}),
       ...returnUrls(ctx, input.path, key, {}),
