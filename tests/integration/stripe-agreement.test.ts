@@ -20,7 +20,8 @@ import { now as clockNow } from "~/platform/clock.server";
 import { localDate } from "~/domain/calendar";
 import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
 import { runBilling } from "~/services/billing-run.server";
-import { recheckWaitingWebhooks, WAITING_MS, WAITING_OUTCOME } from "~/services/stripe-webhooks.server";
+import { sweepUnrecordedCharges } from "~/services/rental.server";
+import { recheckWaitingWebhooks, WAITING_MS } from "~/services/stripe-webhooks.server";
 import { AUTOPAY_NOT_ANSWERED } from "~/services/portal-payments.server";
 import { action as payAction } from "~/routes/customer-portal.pay";
 import { action as prepayAction, loader as prepayLoader } from "~/routes/customer-portal.prepay";
@@ -139,6 +140,17 @@ async function completeFromEmailedLink(email: string, options: { raceWebhook: bo
   return intentId;
 }
 
+/**
+ * The bank's check run on the page (JavaScript on, decision 405): the cardholder completes it and the
+ * page sends the form again with the PaymentIntent, while Stripe's webhook races that form.
+ */
+async function completeInPage(intentId: string, sendAgain: () => Promise<unknown>) {
+  fake.control.pauseWebhooks();
+  fake.control.authenticate(intentId, "complete");
+  await Promise.all([sendAgain(), Promise.resolve(fake.control.resumeWebhooks()).then(() => fake.control.webhooksSettled())]);
+  await fake.control.webhooksSettled();
+}
+
 describe("a rental (move-in) through Stripe", () => {
   it("a declined card: nothing rented, nothing charged", async () => {
     const mark = await markMoney(bed);
@@ -173,20 +185,22 @@ describe("a rental (move-in) through Stripe", () => {
     await rentedIffPaid(id, quote.total);
   });
 
-  it("a card that needs authentication through Stripe's fields, confirmed by the cardholder after the page gave up on it: refunded once the page has had its time (no lease, no money)", async () => {
+  it("a card that needs authentication through Stripe's fields, confirmed by the cardholder after the page gave up on it: refunded by the sweep once the hold has run out (no lease, no money)", async () => {
     const mark = await markMoney(bed);
     const { id, quote } = await signedRental(handle.db, unitTypeId);
     const key = await checkoutKey(id);
     const r = await rental().pay(id, { payment_token: "pm_card_authenticationRequired" });
-    expect(r.status).toBe(402);
+    // The page runs the bank's check (decision 405): nothing rented or charged meanwhile.
+    expect(r.status).toBe(200);
     expect(await agreed(mark)).toBe(0);
     await rentedIffPaid(id, 0);
     // The cardholder completes the bank's check anyway (a page that never sent the PaymentIntent back).
     fake.control.authenticate(intentOf(key)!.id, "complete");
     await fake.control.webhooksSettled();
-    expect(await outcomesOf(key)).toEqual([WAITING_OUTCOME]);
-    await recheckWaitingWebhooks(handle.db, later());
-    expect(await outcomesOf(key)).toEqual(["refunded: paid after the rental's card was declined"]);
+    expect(await outcomesOf(key)).toEqual(["pending: the rental is finished on return or by the sweep"]);
+    const row = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!;
+    expect(await sweepUnrecordedCharges(handle.db, new Date(row.expiresAt!.getTime() + 6 * 60_000))).toBeGreaterThanOrEqual(1);
+    expect(fake.control.objects("refund").filter((f) => f.payment_intent === intentOf(key)!.id)).toHaveLength(1);
     expect(await agreed(mark)).toBe(0);
     await rentedIffPaid(id, 0);
     expect(quote.total).toBeGreaterThan(0);
@@ -231,17 +245,19 @@ describe("a portal payment through Stripe", () => {
     expect(await agreed(mark)).toBe(0);
   });
 
-  it("a card that needs authentication: nothing paid while it waits; completed from the e-mailed link while the webhook races the return, recorded once with one receipt e-mail", async () => {
+  it("a card that needs authentication: nothing paid while it waits; completed on the page while the webhook races the form sent back, recorded once with one receipt e-mail", async () => {
     const t = await portalTenant(bed, { prefix: "agree-pay-auth" });
     const mark = await markMoney(bed);
     const key = `agree-pay-auth-${Date.now()}`;
     const r = await portalPay(t, key, "pm_card_authenticationRequired", "31.00");
-    expect(r.status).toBe(400);
+    // The page runs the bank's check (decision 405): answered with the intent's client secret.
+    expect(r.status).toBe(200);
     expect(await agreed(mark)).toBe(0);
     expect(receiptsTo(t.email)).toHaveLength(0);
     const before = (await leaseRow(t.leaseId)).paidThroughDate;
 
-    await completeFromEmailedLink(t.email, { raceWebhook: true });
+    const pi = intentOf(key)!.id;
+    await completeInPage(pi, () => portalPay(t, key, pi, "31.00"));
     expect(await agreed(mark)).toBe(3100);
     const paid = await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, key) });
     expect(paid).toMatchObject({ status: "approved", amount: 3100 });
@@ -257,21 +273,24 @@ describe("a portal payment through Stripe", () => {
     expect(receiptsTo(t.email)).toHaveLength(1);
   });
 
-  it("a prepayment that needs authentication: completed from the e-mailed link, it posts the months it paid for (paid-through moves as quoted), once", async () => {
+  it("a prepayment that needs authentication: completed on the page, it posts the months it paid for (paid-through moves as quoted), once", async () => {
     const t = await portalTenant(bed, { prefix: "agree-prepay-auth" });
     const path = `/customer-portal/units/${t.leaseId}/prepay`;
     const page = await callRoute<{ offers: Array<{ months: number; total: number; newPaidThroughDate: string }> }>(prepayLoader, handle.db, path, { init: { headers: { Cookie: t.session } } });
     const offer = page.data.offers.find((o) => o.months === 2) ?? page.data.offers[0]!;
     const mark = await markMoney(bed);
     const key = `agree-prepay-auth-${Date.now()}`;
-    const r = await callRoute(prepayAction, handle.db, path, {
-      init: t.form({ idempotency_key: key, months: String(offer.months), [`expected_total_${offer.months}`]: String(offer.total), payment_method: "new", hosted_fields: "1", payment_token: "pm_card_authenticationRequired" }),
-    });
-    expect(r.status).toBe(400);
+    const prepay = (token: string) =>
+      callRoute(prepayAction, handle.db, path, {
+        init: t.form({ idempotency_key: key, months: String(offer.months), [`expected_total_${offer.months}`]: String(offer.total), payment_method: "new", hosted_fields: "1", payment_token: token }),
+      });
+    const r = await prepay("pm_card_authenticationRequired");
+    expect(r.status).toBe(200);
     expect(await agreed(mark)).toBe(0);
     const chargesBefore = await handle.db.select().from(ledgerEntries).where(and(eq(ledgerEntries.leaseId, Number(t.leaseId)), eq(ledgerEntries.kind, "charge")));
 
-    await completeFromEmailedLink(t.email, { raceWebhook: true });
+    const pi = intentOf(key)!.id;
+    await completeInPage(pi, () => prepay(pi));
     expect(await agreed(mark)).toBe(offer.total);
     const lease = await leaseRow(t.leaseId);
     expect(lease.paidThroughDate).toBe(offer.newPaidThroughDate);
@@ -331,7 +350,8 @@ describe("autopay enrolment through Stripe", () => {
     const mark = await markMoney(bed);
     const setups = fake.control.objects("setup_intent").length;
     const r = await enrol(t, "pm_card_authenticationRequired");
-    expect(r.status).toBe(400);
+    // The page runs the bank's check (decision 405); the tenant here never sends the SetupIntent back.
+    expect(r.status).toBe(200);
     expect((await leaseRow(t.leaseId)).autopayEnabled).toBe(false);
     const held = fake.control.objects("setup_intent").slice(setups).find((s) => s.status === "requires_action");
     expect(held).toBeDefined();
