@@ -3,7 +3,7 @@ import type { Page, Request } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
-import { ownServers } from "./support/servers";
+import { ownServers, specServerPort } from "./support/servers";
 import { rentUpToCard, signIn } from "./support/portal";
 import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
 
@@ -15,12 +15,12 @@ import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
  * is told beside the card field and nothing is rented or charged. Also the e-mailed link's page
  * (/pay/authenticate/…) completing a held autopay-card payment in place. Like stripe-card-fields.spec.ts
  * the spec starts the Stripe fake and a built server of its own (PAYMENT_GATEWAY=stripe), on its set's
- * port + 54, and checks that no request our server receives carries the card number or security code.
+ * a spec-server port of its own, and checks that no request our server receives carries the card number or security code.
  */
 
 const SERVERS = ownServers();
-/** This worker's own server: its set's port + 54 (no other spec uses that offset). */
-const PORT = SERVERS.port + 54;
+/** This worker's own server: a spec-server port of its own (support/servers.ts, specServerPort). */
+const PORT = specServerPort(2);
 const BASE = `http://localhost:${PORT}`;
 const WEBHOOK_SECRET = "whsec_e2e_stripe_authentication";
 const CVC = "739";

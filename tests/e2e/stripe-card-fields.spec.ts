@@ -2,7 +2,7 @@ import type { Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
-import { ownServers } from "./support/servers";
+import { ownServers, specServerPort } from "./support/servers";
 import { rentUpToCard, signIn } from "./support/portal";
 import type { RunningStripeFake } from "../../stripe-fake";
 import {
@@ -29,8 +29,8 @@ import {
  */
 
 const SERVERS = ownServers();
-/** This worker's own server: its set's port + 50 (clear of every worker's set, decision 285's stride 3). */
-const PORT = SERVERS.port + 50;
+/** This worker's own server: a spec-server port of its own (support/servers.ts, specServerPort). */
+const PORT = specServerPort(0);
 const BASE = `http://localhost:${PORT}`;
 
 let stripe: StripeServer;

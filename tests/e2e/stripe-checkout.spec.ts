@@ -3,7 +3,7 @@ import type { Browser, Page, Request } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
-import { ownServers } from "./support/servers";
+import { ownServers, specServerPort } from "./support/servers";
 import { rentUpToCard, signIn } from "./support/portal";
 import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
 
@@ -17,8 +17,8 @@ import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
  */
 
 const SERVERS = ownServers();
-/** This worker's own server: its set's port + 53 (clear of every worker's set and of stripe-card-fields' + 50). */
-const PORT = SERVERS.port + 53;
+/** This worker's own server: a spec-server port of its own (support/servers.ts, specServerPort). */
+const PORT = specServerPort(1);
 const BASE = `http://localhost:${PORT}`;
 const WEBHOOK_SECRET = "whsec_e2e_stripe_checkout";
 const VISA = "4242424242424242";

@@ -3,7 +3,7 @@ import { addMonths, format, parseISO } from "date-fns";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
-import { ownServers } from "./support/servers";
+import { ownServers, specServerPort } from "./support/servers";
 import { rentUpToCard, signIn } from "./support/portal";
 import {
   cardGroup,
@@ -27,8 +27,8 @@ import {
  */
 
 const SERVERS = ownServers();
-/** This worker's own server: its set's port + 55 (stripe-card-fields uses + 50). */
-const PORT = SERVERS.port + 55;
+/** This worker's own server: a spec-server port of its own (support/servers.ts, specServerPort). */
+const PORT = specServerPort(3);
 const BASE = `http://localhost:${PORT}`;
 const PASSWORD = "Tidy-Unit-42";
 

@@ -48,3 +48,14 @@ export function serverSet(index: number): ServerSet {
 export function ownServers(): ServerSet {
   return serverSet(Number(env.TEST_PARALLEL_INDEX ?? 0));
 }
+
+/**
+ * A port for a server a spec starts itself (the Stripe specs: their own server on the Stripe fake),
+ * clear of every worker's set and of every other worker's spec servers: E2E_PORT + 100 + 20 × the
+ * worker's index + `slot` (0–19, one per spec file). Offsets from the set's own port would collide
+ * across workers, whose sets are only E2E_PORT_STRIDE (3) apart.
+ */
+export function specServerPort(slot: number): number {
+  if (!Number.isInteger(slot) || slot < 0 || slot > 19) throw new Error(`spec server slot ${slot}: 0 to 19`);
+  return Number(env.E2E_PORT ?? 3210) + 100 + 20 * Number(env.TEST_PARALLEL_INDEX ?? 0) + slot;
+}
