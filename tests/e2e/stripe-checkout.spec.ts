@@ -1,11 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import type { Browser, Page, Request } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
 import { ownServers, specServerPort } from "./support/servers";
 import { rentUpToCard, signIn } from "./support/portal";
-import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
+import type { RunningStripeFake } from "../../stripe-fake";
+import { startStripeServer, type StripeServer } from "./support/stripe";
 
 /**
  * Issue 25, decision 400: the card pages with JavaScript off at a Stripe location go on to Stripe
@@ -26,7 +26,7 @@ const MASTERCARD = "5555555555554444";
 const CVC = "739";
 
 let fake: RunningStripeFake;
-let server: ChildProcess | undefined;
+let stripe: StripeServer | undefined;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: "serial" });
@@ -34,44 +34,12 @@ test.skip(({ javaScriptEnabled }) => javaScriptEnabled !== false, "the JavaScrip
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  fake = await startStripeFake({ port: 0, webhooks: [{ url: `${BASE}/webhooks/stripe`, secret: WEBHOOK_SECRET }] });
-  server = spawn("node", ["scripts/e2e-server.mjs"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      PASSKEY_ORIGIN: BASE,
-      PUBLIC_URL: BASE,
-      PGLITE_DIR: `${SERVERS.pgliteDir}-checkout`,
-      BUILD_DIR: process.env.BUILD_DIR ?? "build",
-      NODE_ENV: "test",
-      E2E_HOOKS: "1",
-      PAYMENT_GATEWAY: "stripe",
-      STRIPE_SECRET_KEY: fake.secretKey,
-      STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
-      STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      STRIPE_API_BASE: fake.url,
-      STRIPE_JS_URL: fake.jsUrl,
-    },
-  });
-  for (;;) {
-    if (server.exitCode !== null) throw new Error(`the Stripe-configured server stopped (exit ${server.exitCode})`);
-    const up = await fetch(`${BASE}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  stripe = await startStripeServer({ port: PORT, pgliteDir: `${SERVERS.pgliteDir}-checkout`, webhookSecret: WEBHOOK_SECRET, env: { PUBLIC_URL: BASE } });
+  fake = stripe.fake;
 });
 
 test.afterAll(async () => {
-  if (server && server.exitCode === null) {
-    const exited = new Promise((resolve) => server!.once("exit", resolve));
-    server.kill("SIGTERM");
-    await exited;
-  }
-  await fake?.close();
+  await stripe?.stop();
 });
 
 test.beforeEach(async ({ request }) => {

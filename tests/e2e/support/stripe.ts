@@ -16,7 +16,7 @@ export interface StripeServer {
   stop(): Promise<void>;
 }
 
-export async function startStripeServer(options: { port: number; pgliteDir: string; webhookSecret: string }): Promise<StripeServer> {
+export async function startStripeServer(options: { port: number; pgliteDir: string; webhookSecret: string; env?: Record<string, string> }): Promise<StripeServer> {
   const base = `http://localhost:${options.port}`;
   const fake = await startStripeFake({ port: 0, webhooks: [{ url: `${base}/webhooks/stripe`, secret: options.webhookSecret }] });
   const server: ChildProcess = spawn("node", ["scripts/e2e-server.mjs"], {
@@ -35,6 +35,7 @@ export async function startStripeServer(options: { port: number; pgliteDir: stri
       STRIPE_WEBHOOK_SECRET: options.webhookSecret,
       STRIPE_API_BASE: fake.url,
       STRIPE_JS_URL: fake.jsUrl,
+      ...options.env,
     },
   });
   for (;;) {
