@@ -104,7 +104,7 @@ export interface SavedCardView {
 type F = FieldMetadata<string | undefined>;
 
 /** The button of a card form that, without JavaScript, sends a new card on to Stripe Checkout (decision 400). */
-export const CHECKOUT_BUTTON = "Continue to secure payment";
+export const SECURE_PAGE_BUTTON = "Continue to secure payment";
 
 /**
  * A card form's submit button words: where Stripe takes the cards and there is no saved card to
@@ -112,7 +112,7 @@ export const CHECKOUT_BUTTON = "Continue to secure payment";
  * fields are on the page: `jsLabel`, set by the card script). With saved cards it keeps `label` (the
  * note beside the new card says where a new card is entered).
  */
-export function payButton(payment: { kind: string; hosted?: boolean }, savedCards: number, label: string, checkoutLabel = CHECKOUT_BUTTON): { children: string; jsLabel?: string } {
+export function payButton(payment: { kind: string; hosted?: boolean }, savedCards: number, label: string, checkoutLabel = SECURE_PAGE_BUTTON): { children: string; jsLabel?: string } {
   return payment.kind === "cards" && payment.hosted && savedCards === 0 ? { children: checkoutLabel, jsLabel: label } : { children: label };
 }
 

@@ -16,7 +16,7 @@ import { enrolAutopay } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormAuthentication, cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
-import { checkoutOnPortalPage, startAutopayCheckout } from "~/services/portal-hosted-payment.server";
+import { hostedPageOnPortalPage, startHostedPageAutopay } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
@@ -28,7 +28,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
   // Back from Stripe Checkout's card page (JavaScript off, decision 400): the card saved and autopay on; or the form's message.
-  const checkoutResult = await checkoutOnPortalPage(request, ctx, unit, "portal_autopay");
+  const checkoutResult = await hostedPageOnPortalPage(request, ctx, unit, "portal_autopay");
   const { page, headers } = await cardPageData(request, ctx, unit);
   return data(
     {
@@ -60,7 +60,7 @@ async function autopayAction({ request, context }: Route.ActionArgs) {
   const method = submission.value.method;
   if (method.kind === "checkout") {
     // A new card without Stripe's fields (JavaScript off): saved on Stripe Checkout's card page (setup mode, decision 400).
-    const started = await startAutopayCheckout(ctx, unit, { tenantId: ctx.session.tenantId, path: self });
+    const started = await startHostedPageAutopay(ctx, unit, { tenantId: ctx.session.tenantId, path: self });
     if ("redirect" in started) throw redirect(started.redirect, { status: 303, headers: portalHeaders() });
     return cardFormErrors(submission, { formErrors: [started.message], fieldErrors: started.fieldErrors });
   }

@@ -17,7 +17,7 @@ import { payLease } from "~/services/portal-payments.server";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormAuthentication, cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
-import { checkoutOnPortalPage, keptValues, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
+import { hostedPageOnPortalPage, keptValues, startHostedPagePayment } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
@@ -29,7 +29,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = signedInTenant(context);
   const unit = tenantUnit(context);
   // Back from Stripe Checkout (JavaScript off, decision 400): recorded, then the receipt; or the form's message.
-  const checkoutResult = await checkoutOnPortalPage(request, ctx, unit, "portal_pay");
+  const checkoutResult = await hostedPageOnPortalPage(request, ctx, unit, "portal_pay");
   const { page, headers } = await cardPageData(request, ctx, unit);
   return data(
     {
@@ -60,7 +60,7 @@ async function payAction({ request, context }: Route.ActionArgs) {
   const method = submission.value.method;
   if (method.kind === "checkout") {
     // A new card without Stripe's fields (JavaScript off): on to Stripe Checkout for this amount (decision 400).
-    const started = await startPaymentCheckout(ctx, unit, {
+    const started = await startHostedPagePayment(ctx, unit, {
       flow: "portal_pay",
       tenantId: ctx.session.tenantId,
       amount,

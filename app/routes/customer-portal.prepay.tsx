@@ -18,7 +18,7 @@ import type { PrepayOffer } from "~/storage-software/port";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { cardFormAuthentication, cardFormErrors, cardPageData, readCardForm, savedCardRefusal } from "~/services/portal-card-forms.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
-import { checkoutOnPortalPage, keptValues, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
+import { hostedPageOnPortalPage, keptValues, startHostedPagePayment } from "~/services/portal-hosted-payment.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 
 export const handle = { enhanceForms: true, paymentPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
@@ -32,7 +32,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const max = unit.settings.portal_prepay_months;
   const enabled = unit.settings.is_prepayments_enabled && unit.settings.is_payments_enabled && max > 0 && unit.lease.status === "active";
   // Back from Stripe Checkout (JavaScript off, decision 400): recorded, then the receipt; or the form's message.
-  const checkoutResult = await checkoutOnPortalPage(request, ctx, unit, "portal_prepay");
+  const checkoutResult = await hostedPageOnPortalPage(request, ctx, unit, "portal_prepay");
   const offers: PrepayOffer[] = [];
   if (enabled) for (let m = 1; m <= max; m++) offers.push((await unit.storage.quotePrepay(ctx.session.tenantId, unit.lease.leaseId, m))!);
   const { page, headers } = await cardPageData(request, ctx, unit);
@@ -67,7 +67,7 @@ async function prepayAction({ request, context }: Route.ActionArgs) {
     const offer = await unit.storage.quotePrepay(ctx.session.tenantId, unit.lease.leaseId, submission.value.months);
     if (!offer || offer.total !== expected) return cardFormErrors(submission, { formErrors: ["The amount changed since you opened this page. Please check the new amount and try again."] });
     if (offer.total <= 0) return cardFormErrors(submission, { formErrors: ["Your credit already covers these months: there is nothing to pay."] });
-    const started = await startPaymentCheckout(ctx, unit, {
+    const started = await startHostedPagePayment(ctx, unit, {
       flow: "portal_prepay",
       tenantId: ctx.session.tenantId,
       amount: offer.total,

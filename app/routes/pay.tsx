@@ -32,7 +32,7 @@ import {
   payThroughLink,
 } from "~/services/pay-links.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
-import { CHECKOUT_CANCELLED, formMessage, returnFromCheckout, startPaymentCheckout } from "~/services/portal-hosted-payment.server";
+import { HOSTED_PAGE_CANCELLED, formMessage, returnFromHostedPage, startHostedPagePayment } from "~/services/portal-hosted-payment.server";
 
 /**
  * "Pay without a password" (decision 240): `/pay/{signed token}` shows only the location, the unit and
@@ -53,11 +53,11 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   // Back from Stripe Checkout (JavaScript off, decision 400): recorded, then the confirmation; or the form's message.
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("checkout_session");
-  let notice: string | null = url.searchParams.get("checkout") === "cancelled" && found.status === "valid" ? CHECKOUT_CANCELLED : null;
+  let notice: string | null = url.searchParams.get("checkout") === "cancelled" && found.status === "valid" ? HOSTED_PAGE_CANCELLED : null;
   if (sessionId) {
     const returned = await payLinkUnit(ctx, found.link);
     if (returned) {
-      const back = await returnFromCheckout(ctx, returned, { flow: "pay_link", sessionId, key: url.searchParams.get("payment"), tenantId: String(found.link.tenantId), linkId: found.link.id });
+      const back = await returnFromHostedPage(ctx, returned, { flow: "pay_link", sessionId, key: url.searchParams.get("payment"), tenantId: String(found.link.tenantId), linkId: found.link.id });
       if (back.kind === "receipt") throw redirect(payLinkPath(params.token), { headers: portalHeaders(await paidCookieHeader(found.link.id)) });
       notice = back.kind === "message" ? back.message : null;
       found = await lookUpPayLink(ctx.db, params.token, ctx.now);
@@ -118,7 +118,7 @@ async function payAction({ request, context, params }: Route.ActionArgs) {
     const due = Math.max(0, unit.lease.balance);
     if (due <= 0) return cardFormErrors(submission, { formErrors: ["There is nothing to pay: the balance due is $0.00."] });
     if (due !== submission.value.expectedAmount) return cardFormErrors(submission, { formErrors: [PAY_LINK_AMOUNT_CHANGED] });
-    const started = await startPaymentCheckout(ctx, unit, {
+    const started = await startHostedPagePayment(ctx, unit, {
       flow: "pay_link",
       tenantId: String(found.link.tenantId),
       amount: due,

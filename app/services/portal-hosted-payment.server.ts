@@ -36,18 +36,18 @@ import { findPortalUnit, newIdempotencyKey, portalContextOf, portalHeaders, type
 import { amountCapError, emailReceipt, paymentLimited, PAYMENT_BEING_CONFIRMED, type PaymentOutcome } from "./portal-payments.server";
 import { PAY_LINK_BUSY_MESSAGE, PAY_LINK_EXPIRED_MESSAGE, payLinkById, payLinkUnit, payThroughHeldLink, siteOfLease } from "./pay-links.server";
 
-export type CheckoutFlow = "portal_pay" | "portal_prepay" | "pay_link" | "portal_autopay";
-const FLOWS: ReadonlySet<string> = new Set<CheckoutFlow>(["portal_pay", "portal_prepay", "pay_link", "portal_autopay"]);
+export type HostedPageFlow = "portal_pay" | "portal_prepay" | "pay_link" | "portal_autopay";
+const FLOWS: ReadonlySet<string> = new Set<HostedPageFlow>(["portal_pay", "portal_prepay", "pay_link", "portal_autopay"]);
 
 type PortalUnit = NonNullable<Awaited<ReturnType<typeof findPortalUnit>>>;
 
-export const CHECKOUT_CANCELLED = "You left the secure payment page without paying. Nothing was charged.";
-export const CHECKOUT_SETUP_CANCELLED = "You left the secure card page without saving a card. Autopay was not changed.";
-export const CHECKOUT_UNPAID = "The payment on the secure payment page was not completed, so nothing was charged or recorded. You can pay again below.";
-export const CHECKOUT_SETUP_UNFINISHED = "The card was not saved on the secure card page, so autopay was not changed. You can try again below.";
-export const CHECKOUT_OTHER = "This secure payment page was for another payment, so nothing was recorded here. Please check your balance before paying again.";
-export const CHECKOUT_UNREACHABLE = "We could not reach our payment processor. Nothing was charged. Please try again in a moment.";
-export const CHECKOUT_CHECK_LATER =
+export const HOSTED_PAGE_CANCELLED = "You left the secure payment page without paying. Nothing was charged.";
+export const HOSTED_SETUP_CANCELLED = "You left the secure card page without saving a card. Autopay was not changed.";
+export const HOSTED_PAGE_UNPAID = "The payment on the secure payment page was not completed, so nothing was charged or recorded. You can pay again below.";
+export const HOSTED_SETUP_UNFINISHED = "The card was not saved on the secure card page, so autopay was not changed. You can try again below.";
+export const HOSTED_PAGE_OTHER = "This secure payment page was for another payment, so nothing was recorded here. Please check your balance before paying again.";
+export const HOSTED_PAGE_UNREACHABLE = "We could not reach our payment processor. Nothing was charged. Please try again in a moment.";
+export const HOSTED_PAGE_CHECK_LATER =
   "We could not check this payment with our payment processor just now. Please do not pay again: reload this page in a minute, or check your balance later.";
 const REFUNDED = "The payment you made on the secure payment page has been refunded in full; it can take a few days to show on your statement.";
 
@@ -59,7 +59,7 @@ const RECORDING = "recording";
 
 // ------------------------------------------------------------------------------------------- out
 
-export type CheckoutStart = { redirect: string } | { message: string; fieldErrors?: Record<string, string[]> };
+export type HostedPageStart = { redirect: string } | { message: string; fieldErrors?: Record<string, string[]> };
 
 /** The form's values to keep on the cancel URL (so the form comes back as it was), from `names`. */
 export function keptValues(formData: FormData, names: readonly string[]): Record<string, string> {
@@ -83,7 +83,7 @@ function returnUrls(ctx: PortalContext, path: string, key: string, kept: Record<
  * tagged with the form's key; the answer is where to send the tenant (Stripe's page), or why not.
  * Counted against the portal's payment limit like a payment.
  */
-export async function startPaymentCheckout(
+export async function startHostedPagePayment(
   ctx: PortalContext,
   unit: PortalUnit,
   input: {
@@ -98,7 +98,7 @@ export async function startPaymentCheckout(
     /** The flow's own tags: months (prepay), `balance` or `other` (pay), the link's id. */
     tags?: Record<string, string>;
   },
-): Promise<CheckoutStart> {
+): Promise<HostedPageStart> {
   const gateway = getPaymentGateway(unit.location);
   if (!gateway.startHostedPayment) return { message: PAYMENT_UNAVAILABLE_MESSAGE };
   const used = await ctx.db.query.payments.findFirst({ columns: { id: true }, where: eq(payments.idempotencyKey, input.idempotencyKey) });
@@ -124,12 +124,12 @@ export async function startPaymentCheckout(
     });
     return { redirect: url };
   } catch {
-    return { message: CHECKOUT_UNREACHABLE };
+    return { message: HOSTED_PAGE_UNREACHABLE };
   }
 }
 
 /** Autopay enrolment with a new card and no token: Checkout in setup mode on the tenant's Stripe customer. */
-export async function startAutopayCheckout(ctx: PortalContext, unit: PortalUnit, input: { tenantId: string; path: string }): Promise<CheckoutStart> {
+export async function startHostedPageAutopay(ctx: PortalContext, unit: PortalUnit, input: { tenantId: string; path: string }): Promise<HostedPageStart> {
   const gateway = getPaymentGateway(unit.location);
   if (!gateway.startHostedSetup) return { message: PAYMENT_UNAVAILABLE_MESSAGE };
   const limited = await paymentLimited(ctx, input.tenantId);
@@ -153,7 +153,7 @@ export async function startAutopayCheckout(ctx: PortalContext, unit: PortalUnit,
     });
     return { redirect: url };
   } catch {
-    return { message: CHECKOUT_UNREACHABLE };
+    return { message: HOSTED_PAGE_UNREACHABLE };
   }
 }
 
@@ -326,7 +326,7 @@ async function recordPayment(ctx: PortalContext, unit: PortalUnit, session: Host
 }
 
 /** Whether the session is this page's: its flow, tenant, lease (and link) and the key the return URL carries. */
-function isThisPagesSession(session: HostedSession, page: { flow: CheckoutFlow; tenantId: string; leaseId: string; key: string | null; linkId?: number }): boolean {
+function isThisPagesSession(session: HostedSession, page: { flow: HostedPageFlow; tenantId: string; leaseId: string; key: string | null; linkId?: number }): boolean {
   const t = session.metadata;
   return (
     t.gatehouse_flow === page.flow &&
@@ -338,25 +338,25 @@ function isThisPagesSession(session: HostedSession, page: { flow: CheckoutFlow; 
   );
 }
 
-export type CheckoutReturn = { kind: "receipt"; paymentId: string } | { kind: "enrolled" } | { kind: "message"; message: string };
+export type HostedPageReturn = { kind: "receipt"; paymentId: string } | { kind: "enrolled" } | { kind: "message"; message: string };
 
 /** The return from Checkout on a portal page (or the pay link): recorded once, or why not. */
-export async function returnFromCheckout(
+export async function returnFromHostedPage(
   ctx: PortalContext,
   unit: PortalUnit,
-  page: { flow: CheckoutFlow; sessionId: string; key: string | null; tenantId: string; linkId?: number },
-): Promise<CheckoutReturn> {
+  page: { flow: HostedPageFlow; sessionId: string; key: string | null; tenantId: string; linkId?: number },
+): Promise<HostedPageReturn> {
   const gateway = getPaymentGateway(unit.location);
-  if (!gateway.hostedSession) return { kind: "message", message: CHECKOUT_OTHER };
+  if (!gateway.hostedSession) return { kind: "message", message: HOSTED_PAGE_OTHER };
   let session: HostedSession | null;
   try {
     session = await gateway.hostedSession(page.sessionId);
   } catch {
-    return { kind: "message", message: CHECKOUT_CHECK_LATER };
+    return { kind: "message", message: HOSTED_PAGE_CHECK_LATER };
   }
-  if (!session || !isThisPagesSession(session, { ...page, leaseId: unit.lease.leaseId })) return { kind: "message", message: CHECKOUT_OTHER };
-  if (!session.done) return { kind: "message", message: page.flow === "portal_autopay" ? CHECKOUT_SETUP_UNFINISHED : CHECKOUT_UNPAID };
-  if (!session.intentId) return { kind: "message", message: CHECKOUT_OTHER };
+  if (!session || !isThisPagesSession(session, { ...page, leaseId: unit.lease.leaseId })) return { kind: "message", message: HOSTED_PAGE_OTHER };
+  if (!session.done) return { kind: "message", message: page.flow === "portal_autopay" ? HOSTED_SETUP_UNFINISHED : HOSTED_PAGE_UNPAID };
+  if (!session.intentId) return { kind: "message", message: HOSTED_PAGE_OTHER };
   const { taken } = await take(ctx.db, gateway, session, ctx.now, async () => ({ ctx, unit }));
   if (taken.kind === "recorded") return { kind: "receipt", paymentId: taken.paymentId };
   if (taken.kind === "enrolled") return { kind: "enrolled" };
@@ -369,11 +369,11 @@ export async function returnFromCheckout(
  * anything else is the form's message (a Conform result, with the values kept on a cancel); null
  * on an ordinary visit.
  */
-export async function checkoutOnPortalPage(request: Request, ctx: PortalContext & { session: { tenantId: string } }, unit: PortalUnit, flow: Exclude<CheckoutFlow, "pay_link">): Promise<SubmissionResult<string[]> | null> {
+export async function hostedPageOnPortalPage(request: Request, ctx: PortalContext & { session: { tenantId: string } }, unit: PortalUnit, flow: Exclude<HostedPageFlow, "pay_link">): Promise<SubmissionResult<string[]> | null> {
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("checkout_session");
   if (sessionId) {
-    const back = await returnFromCheckout(ctx, unit, { flow, sessionId, key: url.searchParams.get("payment"), tenantId: ctx.session.tenantId });
+    const back = await returnFromHostedPage(ctx, unit, { flow, sessionId, key: url.searchParams.get("payment"), tenantId: ctx.session.tenantId });
     if (back.kind === "receipt") throw redirect(`/customer-portal/receipts/${back.paymentId}?new=1`, { headers: portalHeaders() });
     if (back.kind === "enrolled") throw redirect("/customer-portal?done=autopay-on", { headers: portalHeaders() });
     return formMessage(back.message, { payment_method: "new" });
@@ -385,7 +385,7 @@ export async function checkoutOnPortalPage(request: Request, ctx: PortalContext 
       const v = url.searchParams.get(name);
       if (v !== null && v.length <= 100) values[name] = v;
     }
-    return formMessage(flow === "portal_autopay" ? CHECKOUT_SETUP_CANCELLED : CHECKOUT_CANCELLED, values);
+    return formMessage(flow === "portal_autopay" ? HOSTED_SETUP_CANCELLED : HOSTED_PAGE_CANCELLED, values);
   }
   return null;
 }
@@ -402,7 +402,7 @@ export function formMessage(message: string, initialValue: Record<string, string
  * records the session once, as its return would; the PaymentIntent's own events wait for it.
  * A session its return is recording at this moment is left for Stripe to deliver again (an error).
  */
-export async function takeCheckoutEvent(db: Database, event: Stripe.Event, now: Date): Promise<string | null> {
+export async function takeHostedPageEvent(db: Database, event: Stripe.Event, now: Date): Promise<string | null> {
   const object = event.data.object as { id?: string; object?: string; metadata?: Record<string, string> | null };
   const flow = object.metadata?.gatehouse_flow;
   if (!flow || !FLOWS.has(flow)) return null;

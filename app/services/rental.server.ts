@@ -61,7 +61,7 @@ export function isActiveRental(c: Pick<Rental, "status">): boolean {
  */
 async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
   if (checkout.status !== "charging") return;
-  await voidCheckoutPayment(getPaymentGateway({ id: checkout.locationId }), checkout.idempotencyKey);
+  await voidRentalPayment(getPaymentGateway({ id: checkout.locationId }), checkout.idempotencyKey);
   const idempotencyKey = randomId();
   await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging")));
   checkout.status = "open";
@@ -75,7 +75,7 @@ async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
  * completed; one completed a moment before the cancel is refunded. The processor's refund and cancel
  * are idempotent, so a webhook refunding the same payment at the same time refunds it once.
  */
-export async function voidCheckoutPayment(gateway: PaymentGateway, idempotencyKey: string): Promise<"refunded" | "canceled" | "none"> {
+export async function voidRentalPayment(gateway: PaymentGateway, idempotencyKey: string): Promise<"refunded" | "canceled" | "none"> {
   const charge = await gateway.lookup(idempotencyKey);
   if (!charge) return "none";
   if (charge.status !== "approved") {
@@ -122,7 +122,7 @@ export async function retryChargingWithNewCard(db: Database, checkout: Rental): 
 export async function giveUpUnrentedPayment(db: Database, checkout: Pick<Rental, "id" | "locationId">, key: string): Promise<void> {
   const current = await db.query.rentals.findFirst({ columns: { status: true, completedLeaseId: true }, where: eq(rentals.id, checkout.id) });
   if (!current || current.completedLeaseId != null || !isActiveRental(current)) return;
-  await voidCheckoutPayment(getPaymentGateway({ id: checkout.locationId }), key);
+  await voidRentalPayment(getPaymentGateway({ id: checkout.locationId }), key);
   await db
     .update(rentals)
     .set({ status: "open", idempotencyKey: randomId() })
@@ -142,7 +142,7 @@ export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<n
   let count = 0;
   for (const c of stale) {
     // An approved charge is refunded; one still awaiting the visitor's authentication is cancelled (decision 405).
-    await voidCheckoutPayment(getPaymentGateway({ id: c.locationId }), c.idempotencyKey);
+    await voidRentalPayment(getPaymentGateway({ id: c.locationId }), c.idempotencyKey);
     const closed = await db
       .update(rentals)
       .set({ status: "abandoned", webPwHash: null, unitId: null })

@@ -9,7 +9,7 @@ import { logger } from "~/logger.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { verifyStripeEvent } from "~/platform/stripe-gateway.server";
 import { recordLatePayment } from "./late-payments.server";
-import { takeCheckoutEvent } from "./portal-hosted-payment.server";
+import { takeHostedPageEvent } from "./portal-hosted-payment.server";
 
 /**
  * Stripe's webhooks (issue 25, docs/decisions/382-stripe-webhooks.md): verified with the endpoint's
@@ -90,7 +90,7 @@ function paidOf(event: Stripe.Event): { amount: number; intentId: string } | nul
 
 async function act(db: Database, event: Stripe.Event, key: string | null, now: Date): Promise<string> {
   // A portal or pay-link Checkout (decision 400): recorded once, as its return would.
-  const portalCheckout = await takeCheckoutEvent(db, event, now);
+  const portalCheckout = await takeHostedPageEvent(db, event, now);
   if (portalCheckout !== null) return portalCheckout;
   const succeeded =
     event.type === "payment_intent.succeeded" || (event.type === "checkout.session.completed" && (event.data.object as Stripe.Checkout.Session).payment_status === "paid");

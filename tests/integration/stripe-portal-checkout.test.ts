@@ -18,7 +18,7 @@ import { getCsrfToken } from "~/services/csrf.server";
 import { sendPayLink } from "~/services/pay-links.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
-import { CHECKOUT_CANCELLED, CHECKOUT_OTHER, CHECKOUT_UNPAID } from "~/services/portal-hosted-payment.server";
+import { HOSTED_PAGE_CANCELLED, HOSTED_PAGE_OTHER, HOSTED_PAGE_UNPAID } from "~/services/portal-hosted-payment.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { setPaymentGatewayForTests } from "~/platform/payment-gateway.server";
 import { createStripeGateway } from "~/platform/stripe-gateway.server";
@@ -136,7 +136,7 @@ describe("portal pay without JavaScript (Stripe Checkout)", () => {
     // Back before paying (a hand-made return): the form, with the message; nothing recorded.
     const early = await get<{ checkoutResult: { error: Record<string, string[]> } }>(t, payLoader, `/customer-portal/units/${t.leaseId}/pay?checkout_session=${id}&payment=${key}`);
     expect(early.status).toBe(200);
-    expect(early.data.checkoutResult.error[""]).toEqual([CHECKOUT_UNPAID]);
+    expect(early.data.checkoutResult.error[""]).toEqual([HOSTED_PAGE_UNPAID]);
     expect(await paymentsOf(key)).toEqual([]);
 
     const back = payOnCheckout(id);
@@ -190,7 +190,7 @@ describe("portal pay without JavaScript (Stripe Checkout)", () => {
     const cancel = new URL(session(id).cancel_url);
     const page = await get<{ checkoutResult: { initialValue: Record<string, string>; error: Record<string, string[]> } }>(t, payLoader, `${cancel.pathname}${cancel.search}`);
     expect(page.status).toBe(200);
-    expect(page.data.checkoutResult.error[""]).toEqual([CHECKOUT_CANCELLED]);
+    expect(page.data.checkoutResult.error[""]).toEqual([HOSTED_PAGE_CANCELLED]);
     expect(page.data.checkoutResult.initialValue).toMatchObject({ amount_choice: "other", other_amount: "20.00", payment_method: "new" });
   });
 
@@ -202,11 +202,11 @@ describe("portal pay without JavaScript (Stripe Checkout)", () => {
     const id = await outToCheckout(payAction, `/customer-portal/units/${a.leaseId}/pay`, a.form({ idempotency_key: key, amount_choice: "balance", ...noToken }));
     payOnCheckout(id);
     const onB = await get<{ checkoutResult: { error: Record<string, string[]> } }>(b, payLoader, `/customer-portal/units/${b.leaseId}/pay?checkout_session=${id}&payment=${key}`);
-    expect(onB.data.checkoutResult.error[""]).toEqual([CHECKOUT_OTHER]);
+    expect(onB.data.checkoutResult.error[""]).toEqual([HOSTED_PAGE_OTHER]);
     const otherKey = await get<{ checkoutResult: { error: Record<string, string[]> } }>(a, payLoader, `/customer-portal/units/${a.leaseId}/pay?checkout_session=${id}&payment=another-key-123456`);
-    expect(otherKey.data.checkoutResult.error[""]).toEqual([CHECKOUT_OTHER]);
+    expect(otherKey.data.checkoutResult.error[""]).toEqual([HOSTED_PAGE_OTHER]);
     const onPrepay = await get<{ checkoutResult: { error: Record<string, string[]> } }>(a, prepayLoader, `/customer-portal/units/${a.leaseId}/prepay?checkout_session=${id}&payment=${key}`);
-    expect(onPrepay.data.checkoutResult?.error[""]).toEqual([CHECKOUT_OTHER]);
+    expect(onPrepay.data.checkoutResult?.error[""]).toEqual([HOSTED_PAGE_OTHER]);
     expect(await paymentsOf(key)).toEqual([]);
     expect(await b.balance()).toBe(b.owed);
   });
