@@ -8,34 +8,20 @@
  * - a visitor whose form had a mistake sees the form again (the unit still free), from the kept context;
  * - a kept context serves only its own unit type and only once.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
 import type { RouterContextProvider } from "react-router";
 import { countQueries, type DatabaseHandle } from "~/db/client.server";
-import { units } from "~/db/schema";
 import { getCsrfToken } from "~/services/csrf.server";
 import { takeRentalContextOfAction } from "~/services/rental-context.server";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
-import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
-import { ctxFor, detailsFormFields, leaveAvailable, lumbertonUnitType, NOW, racingBodies } from "./rental-fixtures";
+import { ctxFor, detailsFormFields, leaveAvailable, racingBodies, rushDatabase } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let unitTypeId: string;
 let n = 0;
 
-beforeAll(async () => {
-  process.env.FAKE_NOW = NOW.toISOString();
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  delete process.env.FAKE_NOW;
-  await handle?.close();
-});
-beforeEach(async () => {
-  ({ unitTypeId } = await lumbertonUnitType(handle.db));
-  await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
-});
+rushDatabase((h) => (handle = h), (id) => (unitTypeId = id));
 
 type Answer = { formError?: string | null; result?: { error?: Record<string, string[]> } | null };
 type Page = { blocked: string | null; view: { step: string } | null };

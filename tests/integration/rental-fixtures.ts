@@ -1,5 +1,8 @@
 /** Shared helpers for the move-in and reservation integration tests. */
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { and, asc, eq, sql } from "drizzle-orm";
+import type { DatabaseHandle } from "~/db/client.server";
+import { createTestDatabase } from "./db";
 import type { Database } from "~/db/client.server";
 import { locations, unitTypes, units } from "~/db/schema";
 import type { AccountCreationInput } from "~/domain/tenant-form";
@@ -208,4 +211,27 @@ export function racingBodies(
       { highWaterMark: 0 },
     );
   };
+}
+
+/**
+ * The rush tests' database (rental-rush, rental-answer-reuse, rental-sold-out-cost): one database for
+ * the file at NOW, and before each test Lumberton's unit type with every hold freed. The file keeps
+ * its own `handle` and `unitTypeId` through the two setters.
+ */
+export function rushDatabase(setHandle: (handle: DatabaseHandle) => void, setUnitTypeId: (id: string) => void): void {
+  let handle: DatabaseHandle | undefined;
+  beforeAll(async () => {
+    process.env.FAKE_NOW = NOW.toISOString();
+    handle = await createTestDatabase();
+    setHandle(handle);
+  });
+  afterAll(async () => {
+    delete process.env.FAKE_NOW;
+    await handle?.close();
+  });
+  beforeEach(async () => {
+    const { unitTypeId } = await lumbertonUnitType(handle!.db);
+    await handle!.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
+    setUnitTypeId(unitTypeId);
+  });
 }

@@ -4,35 +4,22 @@
  * after that one write: no e-mail lookup, no rate-limit hit counted against them. A visitor refused
  * after the hold (e-mail taken, a limit) lets the unit go again at once.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, isNotNull, like, sql } from "drizzle-orm";
 import { countQueries, type DatabaseHandle } from "~/db/client.server";
 import { rateLimitHits, units } from "~/db/schema";
 import { HOLDS_PER_IP } from "~/services/anonymous-limits.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { action as rentAction } from "~/routes/rent";
-import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
 import { createTenantWithLease } from "~/services/portal-demo.server";
-import { detailsFormFields, leaveAvailable, lumbertonUnitType, NOW, racingBodies } from "./rental-fixtures";
+import { detailsFormFields, leaveAvailable, NOW, racingBodies, rushDatabase } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let unitTypeId: string;
 let n = 0;
 
-beforeAll(async () => {
-  process.env.FAKE_NOW = NOW.toISOString();
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  delete process.env.FAKE_NOW;
-  await handle?.close();
-});
-beforeEach(async () => {
-  // A fresh type each time would run out; free every hold of the type, then leave one unit.
-  ({ unitTypeId } = await lumbertonUnitType(handle.db));
-  await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
-});
+rushDatabase((h) => (handle = h), (id) => (unitTypeId = id));
 
 type Reply = { formError?: string | null; emailTaken?: boolean };
 

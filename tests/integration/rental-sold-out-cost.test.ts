@@ -9,33 +9,21 @@
  *   none is due, and the hold does not sweep again after the context;
  * - a reservation past its time is still swept before availability is read.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { and, eq, ne } from "drizzle-orm";
 import { countQueries, trackWrites, writeIfChanged, type DatabaseHandle } from "~/db/client.server";
 import { locations, reservations, unitTypes, units } from "~/db/schema";
 import { SiteCache } from "~/db/site-cache.server";
 import { getCsrfToken } from "~/services/csrf.server";
 import { action as rentAction, loader as rentLoader } from "~/routes/rent";
-import { createTestDatabase } from "./db";
 import { loadContext } from "./route-helpers";
-import { detailsFormFields, leaveAvailable, lumbertonUnitType, NOW, racingBodies } from "./rental-fixtures";
+import { detailsFormFields, leaveAvailable, NOW, racingBodies, rushDatabase } from "./rental-fixtures";
 
 let handle: DatabaseHandle;
 let unitTypeId: string;
 let n = 0;
 
-beforeAll(async () => {
-  process.env.FAKE_NOW = NOW.toISOString();
-  handle = await createTestDatabase();
-});
-afterAll(async () => {
-  delete process.env.FAKE_NOW;
-  await handle?.close();
-});
-beforeEach(async () => {
-  ({ unitTypeId } = await lumbertonUnitType(handle.db));
-  await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
-});
+rushDatabase((h) => (handle = h), (id) => (unitTypeId = id));
 
 const SWEEP = /update reservations set status = 'expired'/i;
 const HOLD = /update units set held_until/i;
