@@ -1,11 +1,11 @@
-import type { Browser, Page, Request } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
 import { ownServers, specServerPort } from "./support/servers";
 import { rentUpToCard, signIn } from "./support/portal";
 import type { RunningStripeFake } from "../../stripe-fake";
-import { startStripeServer, type StripeServer } from "./support/stripe";
+import { CVC, expectNoCardData, recordOurRequests, startStripeServer, type StripeServer } from "./support/stripe";
 
 /**
  * Issue 25, decision 400: the card pages with JavaScript off at a Stripe location go on to Stripe
@@ -23,7 +23,6 @@ const BASE = `http://localhost:${PORT}`;
 const WEBHOOK_SECRET = "whsec_e2e_stripe_checkout";
 const VISA = "4242424242424242";
 const MASTERCARD = "5555555555554444";
-const CVC = "739";
 
 let fake: RunningStripeFake;
 let stripe: StripeServer | undefined;
@@ -45,24 +44,6 @@ test.afterAll(async () => {
 test.beforeEach(async ({ request }) => {
   await testHook(request, "clearRateLimits", {});
 });
-
-/** Every request the browser sends to our server, with its body: none may carry card data. */
-function recordOurRequests(page: Page): Request[] {
-  const seen: Request[] = [];
-  page.on("request", (request) => {
-    if (new URL(request.url()).origin === BASE) seen.push(request);
-  });
-  return seen;
-}
-
-function expectNoCardData(requests: Request[]) {
-  expect(requests.length).toBeGreaterThan(0);
-  for (const request of requests) {
-    const text = decodeURIComponent(`${request.url()} ${request.postData() ?? ""}`).replace(/[\s-]/g, "");
-    for (const number of [VISA, MASTERCARD]) expect(text, `${request.method()} ${request.url()}`).not.toContain(number);
-    expect([...new URLSearchParams(request.postData() ?? "").values()], `${request.url()}: the security code`).not.toContain(CVC);
-  }
-}
 
 /** Stripe's hosted page (the fake's): the card typed there, then its button. */
 async function payOnStripe(page: Page, number: string, button: "Pay" | "Save card") {
@@ -100,7 +81,7 @@ async function rentalPath(page: Page): Promise<string> {
 const succeeded = () => fake.control.objects("payment_intent").filter((pi) => pi.status === "succeeded");
 
 test("JavaScript off: rent, pay on the portal and turn autopay on, each through Stripe Checkout", async ({ page, browser }, testInfo) => {
-  const ours = recordOurRequests(page);
+  const ours = recordOurRequests(page, BASE);
   const email = `stripe-checkout.${testInfo.project.name}.${Date.now()}@example.com`;
 
   // The rental's pay step goes to Stripe's page and back to the confirmation (decision 383); no autopay, so no card is saved.
@@ -171,5 +152,5 @@ test("JavaScript off: rent, pay on the portal and turn autopay on, each through 
   await expect(page.getByTestId("autopay")).toHaveText("On — Visa ending 4242");
   expect(fake.control.objects("setup_intent").filter((si) => si.status === "succeeded").length).toBeGreaterThanOrEqual(1);
 
-  expectNoCardData(ours);
+  expectNoCardData(ours, [VISA, MASTERCARD]);
 });
