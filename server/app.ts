@@ -23,7 +23,7 @@ import { startPublishScheduler } from "~/services/changeset-publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
-import { csrfFieldValue, fillFormPage, FormPageCache, formPageKey } from "./form-page-cache";
+import { csrfFieldValue, fillFormPage, FormPageCache, formPageKey, soldOutAnswerKey } from "./form-page-cache";
 import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
 import { documentHtml } from "~/document-html.server";
@@ -35,7 +35,7 @@ import { testHooksEnabled } from "~/services/test-hooks.server";
 import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
 import { clearPreviewCookieHeader, hasPreviewCookie, PreviewApplyError, PreviewTimeoutError, readPreview, withDraftApplied } from "~/services/preview.server";
 import type { RenderPublicPage } from "~/services/page-diff.server";
-import { CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
+import { anonymousCsrfOfForm, csrfCookie, CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
 import { isPreviewablePath, PREVIEW_CACHE_CONTROL, PREVIEW_FORM_REFUSED, PREVIEW_ROBOTS } from "~/domain/preview";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -671,6 +671,22 @@ app.use(async (req, res, next) => {
         return void res.end(fillFormPage(kept, csrf.token, nonce));
       }
     }
+    // A visitor with no session or checkout sending the details step of a unit type whose last
+    // answer to such a visitor was "sold out": that answer again, with their own token and this
+    // answer's nonce, without React Router or the database (decision 426).
+    const answerKey = pageCacheOn && res.locals.staleData !== true && nonce?.length >= 16 ? soldOutAnswerKey(req, csrfCookie().name) : null;
+    const keptAnswer = answerKey ? formPages.get(answerKey) : undefined;
+    if (keptAnswer && Buffer.isBuffer(res.locals.body)) {
+      const form = new URLSearchParams((res.locals.body as Buffer).toString("utf8"));
+      const csrf = form.get("intent") === "details" ? await anonymousCsrfOfForm(req.headers.cookie, form.get(CSRF_FIELD)) : null;
+      if (csrf) {
+        formPages.hits++;
+        res.status(keptAnswer.status);
+        for (const [key, value] of keptAnswer.headers) res.append(key, value);
+        res.set("X-Form-Page", "kept");
+        return void res.end(fillFormPage(keptAnswer, csrf.token, nonce));
+      }
+    }
     const formGeneration = formPages.generation;
     const consolePage = (res.locals.page as MatchedPage | undefined)?.consolePage === true;
     const context = Object.assign(new RouterContextProvider(), {
@@ -706,6 +722,7 @@ app.use(async (req, res, next) => {
     // A document entry.server.tsx rendered: its HTML string, without reading the web stream back.
     const html = documentHtml.get(response);
     if (formKey && html !== undefined && response.status === 200 && !context.staleData) keepFormPage(formKey, formGeneration, response, html, nonce);
+    if (answerKey && html !== undefined && response.status === 409 && !context.staleData) keepSoldOutAnswer(answerKey, formGeneration, response, html, nonce);
     if (html !== undefined) res.end(html);
     else if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
@@ -719,6 +736,21 @@ function keepFormPage(key: string, generation: number, response: globalThis.Resp
   const token = csrfFieldValue(html, CSRF_FIELD);
   if (!token || !response.headers.has("Set-Cookie") || !html.includes(nonce)) return;
   const headers = [...response.headers.entries()].filter(([name]) => name.toLowerCase() !== "set-cookie");
+  void readNextAvailabilityChange({ db, siteCache }).then(
+    (nextChange) => formPages.set(key, generation, { status: response.status, headers, html, token, nonce }, nextChange),
+    () => undefined,
+  );
+}
+
+/**
+ * Keeps the answer a new visitor's details step got when the unit type could not be rented (decision
+ * 426): a 409 from the step's first check (sold out, coming soon, …), which reads no field, so it is
+ * the same page for every such visitor apart from the token and the nonce. Not a page that sets a cookie.
+ */
+function keepSoldOutAnswer(key: string, generation: number, response: globalThis.Response, html: string, nonce: string) {
+  if (response.headers.has("Set-Cookie") || !html.includes(nonce)) return;
+  const token = csrfFieldValue(html, CSRF_FIELD);
+  const headers = [...response.headers.entries()];
   void readNextAvailabilityChange({ db, siteCache }).then(
     (nextChange) => formPages.set(key, generation, { status: response.status, headers, html, token, nonce }, nextChange),
     () => undefined,

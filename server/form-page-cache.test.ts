@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csrfFieldValue, fillFormPage, FormPageCache, formPageKey } from "./form-page-cache";
+import { csrfFieldValue, fillFormPage, FormPageCache, formPageKey, soldOutAnswerKey } from "./form-page-cache";
 
 const page = { status: 200, headers: [["content-type", "text/html"]] as Array<[string, string]>, html: '<script nonce="N0nce-old-0123456789">1</script><input type="hidden" name="csrf" value="TOKENold_TOKENold_TOKENold"/><p>TOKENold_TOKENold_TOKENold</p>', token: "TOKENold_TOKENold_TOKENold", nonce: "N0nce-old-0123456789" };
 
@@ -48,5 +48,33 @@ describe("the kept rental form (decision 330)", () => {
     cache.invalidate();
     cache.set("k", before, page, null);
     expect(cache.get("k")).toBeUndefined();
+  });
+});
+
+describe("the kept sold-out answer (decision 426)", () => {
+  const FORM = "application/x-www-form-urlencoded";
+  const req = (originalUrl: string, cookie?: string, contentType = FORM, method = "POST") => ({
+    method,
+    originalUrl,
+    headers: { host: "example.com", "content-type": contentType, ...(cookie !== undefined ? { cookie } : {}) },
+  });
+
+  it("is only for a form POSTed to /rent/{id}?step=details by a visitor whose one cookie is the CSRF cookie", () => {
+    expect(soldOutAnswerKey(req("/rent/12?step=details", "csrf=abc"), "csrf")).toBe("POST example.com /rent/12?step=details");
+    expect(soldOutAnswerKey(req("/rent/12?step=details", " csrf=abc "), "csrf")).not.toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12?step=details", "csrf=abc; checkout=1"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12?step=details", "session=1"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12?step=details", "__Host-csrf=abc"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12?step=details"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12?step=details", "csrf=abc", "multipart/form-data; boundary=x"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12?step=details", "csrf=abc", FORM, "GET"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12?step=pay", "csrf=abc"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12", "csrf=abc"), "csrf")).toBeNull();
+    expect(soldOutAnswerKey(req("/rent/12.data?step=details", "csrf=abc"), "csrf")).toBeNull();
+  });
+
+  it("fills in the nonce of a page without a form, and the token where it has one", () => {
+    const noForm = { ...page, html: '<script nonce="N0nce-old-0123456789">1</script><p>Sold out</p>', token: null, validUntil: 0 };
+    expect(fillFormPage(noForm, "TOKENnew_TOKENnew_TOKENnew", "N0nce-new-0123456789")).toBe('<script nonce="N0nce-new-0123456789">1</script><p>Sold out</p>');
   });
 });

@@ -24,8 +24,8 @@ export interface KeptFormPage {
   /** The answer's headers except Set-Cookie (the CSRF cookie is each visitor's own). */
   headers: Array<[string, string]>;
   html: string;
-  /** The CSRF field value and the CSP nonce this copy was rendered with. */
-  token: string;
+  /** The CSRF field value (null: the page has no form) and the CSP nonce this copy was rendered with. */
+  token: string | null;
   nonce: string;
   validUntil: number;
 }
@@ -89,5 +89,27 @@ export function csrfFieldValue(html: string, field: string): string | null {
 
 /** A kept page with this answer's own token and nonce. */
 export function fillFormPage(page: KeptFormPage, token: string, nonce: string): string {
-  return page.html.split(page.token).join(token).split(page.nonce).join(nonce);
+  const html = page.token ? page.html.split(page.token).join(token) : page.html;
+  return html.split(page.nonce).join(nonce);
+}
+
+const DETAILS_PATH = /^\/rent\/\d{1,9}\?step=details$/;
+
+/**
+ * The key of a request whose answer may be the kept "sold out" answer (decision 426), or null: a form
+ * (urlencoded) POSTed to the first step of `/rent/{id}` exactly by a visitor whose only cookie is the
+ * CSRF cookie named (no session, no checkout, no preview). Whether it is the details step and its
+ * token is right is checked from the body by the caller.
+ */
+export function soldOutAnswerKey(
+  req: { method: string; originalUrl: string; headers: { cookie?: string; host?: string; "content-type"?: string } },
+  csrfCookieName: string,
+): string | null {
+  if (req.method !== "POST" || !DETAILS_PATH.test(req.originalUrl)) return null;
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers["content-type"] ?? "")) return null;
+  const cookie = req.headers.cookie;
+  if (!cookie) return null;
+  const names = cookie.split(";").map((pair) => (pair.includes("=") ? pair.slice(0, pair.indexOf("=")) : pair).trim());
+  if (names.length !== 1 || names[0] !== csrfCookieName) return null;
+  return `POST ${req.headers.host ?? ""} ${req.originalUrl}`;
 }

@@ -68,7 +68,11 @@ export function unmaskToken(value: string): Buffer | null {
 }
 
 async function anonymousToken(request: Request): Promise<Buffer | null> {
-  const v = await csrfCookie().parse(request.headers.get("Cookie"));
+  return anonymousTokenOfCookie(request.headers.get("Cookie"));
+}
+
+async function anonymousTokenOfCookie(cookieHeader: string | null): Promise<Buffer | null> {
+  const v = await csrfCookie().parse(cookieHeader);
   if (typeof v !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(v)) return null;
   const b = Buffer.from(v, "base64url");
   return b.length === TOKEN_BYTES ? b : null;
@@ -115,4 +119,16 @@ export async function validateCsrf(request: Request, formData: FormData): Promis
   if (!ok) {
     throw data({ message: "This form has expired. Please reload the page and try again." }, { status: 403 });
   }
+}
+
+/**
+ * For a visitor with no session (the server's kept "sold out" answer, decision 426): true when the
+ * form's masked token is the one in the double-submit cookie of this Cookie header — the check
+ * `validateCsrf` makes for an anonymous visitor — with the token masked afresh for the page sent back.
+ */
+export async function anonymousCsrfOfForm(cookieHeader: string | undefined, field: string | null): Promise<{ token: string } | null> {
+  const given = field ? unmaskToken(field) : null;
+  if (!given) return null;
+  const expected = await anonymousTokenOfCookie(cookieHeader ?? null);
+  return expected !== null && same(expected, given) ? { token: maskToken(expected) } : null;
 }

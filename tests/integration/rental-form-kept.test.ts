@@ -5,11 +5,13 @@
  *   (the same page otherwise), and the token works only with its own cookie;
  * - a visitor with any cookie is rendered as before;
  * - after the last unit is held (a write), the next visitor sees "sold out", not the kept form;
- * - the visitors who lose the race get the same "sold out" answer, rendered once (X-Render-Memo).
+ * - the visitors who lose the race get the same "sold out" answer: the whole step once, then kept
+ *   (decision 426) for visitors with nothing but the CSRF cookie, with their own nonce; a wrong
+ *   token is still refused; a visitor with another cookie gets the whole step, rendered once (X-Render-Memo).
  */
 // First: it gives this process and the built app one session secret.
 import { startBuiltServer, type BuiltServer } from "./built-server";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { units } from "~/db/schema";
@@ -53,6 +55,17 @@ async function keptForm() {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error("the form was never answered from the kept copy");
+}
+
+/** A visitor's details step for a unit type already sold out, until the kept answer is given (it is stored just after the first). */
+async function keptAnswer(visitor: { cookie: string; token: string }) {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const answer = await submitDetails(visitor, 20 + attempt);
+    if (answer.headers.get("X-Form-Page") === "kept") return answer;
+    expect(answer.status).toBe(409);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("the sold-out answer was never given from the kept copy");
 }
 
 beforeAll(async () => {
@@ -102,16 +115,40 @@ describe("the rental form rendered once for visitors without cookies (decision 3
     const crossed = await submitDetails({ cookie: visitors[1]!.cookie, token: visitors[2]!.token }, 7);
     expect(crossed.status).toBe(403);
 
-    // The last unit: the first visitor holds it, the others hear "sold out" — the same answer, rendered once.
-    const answers: Array<Awaited<ReturnType<typeof submitDetails>>> = [];
-    for (const [i, v] of visitors.entries()) answers.push(await submitDetails(v, i));
-    expect(answers.map((a) => a.status)).toEqual([303, 409, 409]);
-    expect(answers[1]!.body).toMatch(SOLD_OUT);
-    expect(answers[2]!.body).toMatch(SOLD_OUT);
-    expect(answers[2]!.headers.get("X-Render-Memo")).toBe("hit");
-    const answerNonce = (a: (typeof answers)[number]) => cspNonce(a.headers)!;
-    expect(noncesOf(answers[2]!.body)).toEqual([answerNonce(answers[2]!)]);
-    expect(answers[2]!.body.split(answerNonce(answers[2]!)).join("NONCE")).toBe(answers[1]!.body.split(answerNonce(answers[1]!)).join("NONCE"));
+    // The last unit: the first visitor holds it, the next one hears "sold out" from the whole step.
+    const won = await submitDetails(visitors[0]!, 0);
+    expect(won.status).toBe(303);
+    const lost = await submitDetails(visitors[1]!, 1);
+    expect(lost.status).toBe(409);
+    expect(lost.body).toMatch(SOLD_OUT);
+    expect(lost.headers.get("X-Form-Page")).toBeNull();
+    // The visitors after it get that answer again, kept (decision 426): no form, no field typed, their own nonce.
+    const kept409 = await keptAnswer(visitors[2]!);
+    expect(kept409.status).toBe(409);
+    expect(kept409.body).toMatch(SOLD_OUT);
+    expect(kept409.body).not.toContain('name="first_name"');
+    expect(kept409.headers.get("Cache-Control")).toMatch(/no-store/);
+    expect(kept409.headers.get("Set-Cookie")).toBeNull();
+    const answerNonce = (a: { headers: Headers }) => cspNonce(a.headers)!;
+    expect(answerNonce(kept409)).not.toBe(answerNonce(lost));
+    expect(noncesOf(kept409.body)).toEqual([answerNonce(kept409)]);
+    const neutralAnswer = (a: { headers: Headers; body: string }) => {
+      const token = tokenOf(a.body);
+      const body = token ? a.body.split(token).join("TOKEN") : a.body;
+      return body.split(answerNonce(a)).join("NONCE");
+    };
+    expect(neutralAnswer(kept409)).toBe(neutralAnswer(lost));
+    // A token that is not the cookie's is refused as before (the whole step answers 403), never "sold out".
+    const crossedAfter = await submitDetails({ cookie: visitors[2]!.cookie, token: visitors[1]!.token }, 8);
+    expect(crossedAfter.status).toBe(403);
+    expect(crossedAfter.headers.get("X-Form-Page")).toBeNull();
+    // A visitor with another cookie besides (a checkout, a session) is never given the kept answer:
+    // the whole step runs; its page is rendered once for the same data (decision 330).
+    const withOther = await submitDetails({ cookie: `${visitors[2]!.cookie}; other=1`, token: visitors[2]!.token }, 9);
+    expect(withOther.status).toBe(409);
+    expect(withOther.headers.get("X-Form-Page")).toBeNull();
+    expect(withOther.headers.get("X-Render-Memo")).toBe("hit");
+    expect(neutralAnswer(withOther)).toBe(neutralAnswer(lost));
 
     // The hold was a write: the next visitor without cookies sees "sold out", not the kept form.
     const after = await get(formPath);
@@ -119,5 +156,16 @@ describe("the rental form rendered once for visitors without cookies (decision 3
     expect(after.headers.get("X-Form-Page")).toBeNull();
     expect(after.body).toMatch(SOLD_OUT);
     expect(after.body).not.toContain('name="first_name"');
+
+    // A unit comes back (a change in the database, from outside this process): the kept answer goes
+    // with it, and the next visitor's details step holds that unit.
+    const [spare] = await handle.db.select({ id: units.id }).from(units).where(and(eq(units.unitTypeId, Number(formPath.slice(6))), eq(units.status, "unavailable"))).limit(1);
+    await handle.db.update(units).set({ status: "available" }).where(eq(units.id, spare!.id));
+    let again = await submitDetails(visitors[2]!, 30);
+    for (let attempt = 0; again.status === 409 && attempt < 40; attempt++) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = await submitDetails(visitors[2]!, 31 + attempt);
+    }
+    expect(again.status).toBe(303);
   });
 });
