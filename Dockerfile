@@ -36,6 +36,7 @@ COPY --from=prod-deps --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/build ./build
 # What the start-up script needs: the migrations, the seed and the TypeScript it imports.
 COPY --chown=node:node package.json tsconfig.json server.js ./
+COPY --chown=node:node server/admission.js ./server/
 COPY --chown=node:node drizzle ./drizzle
 COPY --chown=node:node scripts ./scripts
 COPY --chown=node:node seeds ./seeds

@@ -4,6 +4,7 @@ import http from "node:http";
 import compression from "compression";
 import express from "express";
 import pino from "pino";
+import { createAdmission } from "./server/admission.js";
 
 // Every setting comes from the app's one parsed environment (app/env.server.ts, decision 210): the
 // built app exports it (`serverEnv`), the development server loads the same module through Vite. Only
@@ -88,52 +89,12 @@ if (config.EVENT_LOOP_STATS_FILE) {
   });
 }
 
-// Admission (issue 22): at most MAX_REQUESTS_IN_PROGRESS requests (default 64) are worked on at once;
-// the others wait, first come first served, before any work is done for them. A rush of a thousand
-// requests then never has a thousand renders and queries in flight: one turn of the event loop stays
-// short, and the time bounds (connect timeout, the pool's wait bound) measure the database, not a
-// process too busy to read its answers. Stored pages are answered before this, at once.
-const MAX_IN_PROGRESS = config.MAX_REQUESTS_IN_PROGRESS ?? 64;
-let inProgress = 0;
-/** Requests in progress that are waiting for a password-hashing thread: they do not hold a place. */
-let away = 0;
-const admissionQueue = [];
-const admissible = () => inProgress - away < MAX_IN_PROGRESS;
-/** Admits the next ones still connected (a visitor who gave up is skipped). */
-function pump() {
-  while (admissionQueue.length && admissible()) {
-    const [nextReq, nextRes] = admissionQueue.shift();
-    if (!nextReq.destroyed && !nextRes.writableEnded) admit(nextReq, nextRes);
-  }
-}
-function admit(req, res) {
-  inProgress++;
-  let done = false;
-  const finished = () => {
-    if (done) return;
-    done = true;
-    inProgress--;
-    pump();
-  };
-  res.once("close", finished);
-  res.once("finish", finished);
-  app(req, res);
-}
+// Admission (issue 22, server/admission.js): at most MAX_REQUESTS_IN_PROGRESS requests (default 64)
+// are worked on at once; the others wait, first come first served, admitted one per turn of the event loop.
+const admission = createAdmission({ max: config.MAX_REQUESTS_IN_PROGRESS ?? 64, run: (req, res) => app(req, res) });
 // A request about to wait for a password-hashing thread (app/platform/password.server.ts) gives its
-// place to the next one meanwhile, and takes it back (even above the limit) when the hash is done: a
-// rush of sign-ins must not keep every other page waiting for minutes.
-globalThis.__gatehouseAdmission = {
-  away() {
-    away++;
-    pump();
-    let back = false;
-    return () => {
-      if (back) return;
-      back = true;
-      away--;
-    };
-  },
-};
+// place to the next one meanwhile: a rush of sign-ins must not keep every other page waiting for minutes.
+globalThis.__gatehouseAdmission = { away: () => admission.away() };
 
 const server = http.createServer((req, res) => {
   let served = false;
@@ -147,8 +108,7 @@ const server = http.createServer((req, res) => {
   }
   if (served) return;
   // Health checks never wait behind visitors (/readyz waits for the database like them, decision 205).
-  if (admissible() || req.url === "/healthz" || req.url === "/readyz") admit(req, res);
-  else admissionQueue.push([req, res]);
+  admission.offer(req, res, req.url === "/healthz" || req.url === "/readyz");
 });
 server.listen(PORT, HOST, () => {
   // The app's own lines come from app/logger.server.ts (JSON, redacted); this one says where we listen.

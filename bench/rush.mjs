@@ -342,6 +342,8 @@ async function signInRush() {
   );
   const loopP99 = maxOf(loop.map((l) => l?.p99 ?? Number.NaN));
   targets.push(`${fiveXX === 0 ? "met" : "NOT met"}: sign-in rush: 0 × 5xx (${fiveXX})`);
+  // The issue's targets say "the two rush scenarios: … all answered within 5 s".
+  targets.push(`${r.max <= TARGET_MS ? "met" : "NOT met"}: sign-in rush: every sign-in answered within 5 s (slowest ${fmt(r.max)})`);
   targets.push(`${loopP99 < 50 ? "met" : "NOT met"}: event loop p99 < 50 ms while ${SIGNINS} password checks are in flight (${loopP99} ms)`);
 }
 

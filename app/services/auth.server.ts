@@ -4,7 +4,7 @@ import type { Database } from "~/db/client.server";
 import { passwordResetTokens } from "~/db/schema";
 import type { StorageSoftware } from "~/storage-software/port";
 import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "./rate-limit.server";
-import { PasswordBusyError } from "~/platform/password.server";
+import { PasswordBusyError, passwordChecksBusy } from "~/platform/password.server";
 import { destroyTenantSessions } from "./session.server";
 import { sendEmail } from "./email.server";
 
@@ -41,6 +41,9 @@ export async function signIn(
   storage: StorageSoftware,
   input: { accountId: number; email: string; password: string; ip: string; now: Date },
 ): Promise<SignInResult> {
+  // Too busy to check a password within the bound (decision 427): "try again in a moment" at once,
+  // before the limits count it or the database is asked anything.
+  if (passwordChecksBusy()) throw new PasswordBusyError();
   const email = input.email.trim().toLowerCase();
   const accountKey = signInAccountKey(input.accountId, email);
   const ipKey = addressKey("signin", input.ip);

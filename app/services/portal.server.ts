@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { and, asc, eq, inArray, isNull } from "drizzle-orm";
 import { data, type RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
+import { cachedRead } from "~/db/site-cache.server";
 import { locations, paymentTypes } from "~/db/schema";
 import { acceptedCardBrands } from "~/domain/accepted-cards";
 import type { CardBrand } from "~/domain/cards";
@@ -119,7 +120,11 @@ export interface PortalContext {
 
 export async function portalContext(context: Readonly<RouterContextProvider>): Promise<PortalContext> {
   const { account, website } = await requireSite(context);
-  return portalContextOf(context.db, { account, website }, clockNow());
+  // Locations and their payment types change only when the operator edits them (both tables have the
+  // `gatehouse_changed` trigger): through the server's site cache, so a portal page, a sign-in and the
+  // page after it do not read them again (issue 22, decision 427). Shared rows: never change them.
+  const list = await cachedRead(context, `portalLocations:${account.id}`, () => portalLocations(context.db, account.id));
+  return portalContextOf(context.db, { account, website }, clockNow(), list);
 }
 
 /**
@@ -130,9 +135,10 @@ export async function portalContextOf(
   db: Database,
   site: { account: { id: number; globalSettings: AccountGlobalSettings }; website: { websiteName: string; domain: string } },
   now: Date,
+  known?: PortalLocation[],
 ): Promise<PortalContext> {
   const { account, website } = site;
-  const list = await portalLocations(db, account.id);
+  const list = known ?? (await portalLocations(db, account.id));
   const { storage, location } = accountStorage(db, list);
   const [y, m] = localDate(now, location.timeZone).split("-").map(Number);
   return {

@@ -18,7 +18,7 @@ import type { Database } from "~/db/client.server";
 import { staffInvites, staffMembers, staffRecoveryCodes, staffSessions } from "~/db/schema";
 import { RECOVERY_CODE_COUNT } from "~/domain/staff-roles";
 import { env } from "~/env.server";
-import { dummyPasswordHash, hashPassword, PASSWORD_CHECK_MAX_WAIT_MS, PasswordBusyError, verifyPassword } from "~/platform/password.server";
+import { dummyPasswordHash, hashPassword, PASSWORD_CHECK_MAX_WAIT_MS, PasswordBusyError, passwordChecksBusy, verifyPassword } from "~/platform/password.server";
 import { PASSWORD_BUSY_MESSAGE } from "./form-outage.server";
 import { openSealed, seal, SealedBoxError } from "~/platform/sealed-box.server";
 import { recordAudit } from "./audit.server";
@@ -81,6 +81,8 @@ export async function staffPasswordStep(
   const ipKey = addressKey("staff-password", input.ip);
   const audit = (reason: string, staffId: number | null) =>
     recordAudit(db, { accountId: input.accountId, staffId, actor: email, ip: input.ip || null, action: "staff.sign_in_failed", entity: staffId ? "staff_member" : null, entityId: staffId, detail: { step: "password", reason }, at: input.now });
+  // Too busy to check a password within the bound (decision 427): told at once, nothing counted.
+  if (passwordChecksBusy()) return { ok: false, limited: true, message: PASSWORD_BUSY_MESSAGE };
   const limited = await countGuess(db, [{ key: accountKey, limit: STAFF_PASSWORD_LIMIT_PER_ACCOUNT }, { key: ipKey, limit: STAFF_PASSWORD_LIMIT_PER_ADDRESS }], input.now);
   if (limited) {
     await audit("too many attempts", null);

@@ -8,12 +8,14 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, like, sql } from "drizzle-orm";
 import { generate } from "otplib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
-import { auditEvents, emailOutbox, locations, staffMembers, staffSessions } from "~/db/schema";
+import { auditEvents, emailOutbox, locations, rateLimitHits, staffMembers, staffSessions } from "~/db/schema";
+import { PasswordWorkers } from "~/platform/password-workers.server";
+import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
 import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from "~/domain/staff-roles";
 import { acceptInvite, readInvite, staffCodeStep, staffPasswordStep, totpEnrolment } from "~/services/staff-auth.server";
 import { changeStaffAccess, endMemberSessions, inviteStaff, setStaffDisabled } from "~/services/staff-admin.server";
@@ -391,5 +393,32 @@ describe("the audit trail is append-only", () => {
     await expect(handle.db.execute(sql`delete from audit_events`)).rejects.toThrow();
     await expect(handle.db.execute(sql`truncate audit_events`)).rejects.toThrow();
     expect(await handle.db.select().from(auditEvents).where(eq(auditEvents.actor, "someone else"))).toHaveLength(0);
+  });
+});
+
+describe("the password step while the hashing threads are busy (decisions 331, 427)", () => {
+  it("is told to try again in a moment before any limit counts it; when the threads are free it works", async () => {
+    const m = await enrolledMember();
+    const now = at(400_000);
+    const slot = globalThis as unknown as { __gatehousePasswordWorkers?: PasswordWorkers };
+    const before = slot.__gatehousePasswordWorkers;
+    const workers = new PasswordWorkers(1);
+    slot.__gatehousePasswordWorkers = workers;
+    try {
+      // The one thread busy with a queue of checks, each said to take a minute.
+      const hash = await workers.hash("x", 4);
+      workers.averageMs = 60_000;
+      const queued = Array.from({ length: 3 }, () => workers.compare("x", hash).catch(() => false));
+      const busy = await staffPasswordStep(handle.db, { accountId, email: m.email, password: "Blue-Heron-42", ip: "10.0.7.1", now });
+      expect(busy).toEqual({ ok: false, limited: true, message: PASSWORD_BUSY_MESSAGE });
+      const hits = await handle.db.select().from(rateLimitHits).where(like(rateLimitHits.key, `staff-password:account:${accountId}:${m.email.toLowerCase()}`));
+      expect(hits).toEqual([]);
+      await Promise.all(queued);
+      workers.averageMs = 100;
+      expect(await staffPasswordStep(handle.db, { accountId, email: m.email, password: "Blue-Heron-42", ip: "10.0.7.1", now })).toMatchObject({ ok: true });
+    } finally {
+      await workers.close();
+      slot.__gatehousePasswordWorkers = before;
+    }
   });
 });
