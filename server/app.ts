@@ -23,7 +23,10 @@ import { startPublishScheduler } from "~/services/changeset-publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
-import { csrfFieldValue, fillFormPage, FormPageCache, formPageKey, soldOutAnswerKey } from "./form-page-cache";
+import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, FormPageCache, formPageKey, occursOnce, soldOutAnswerKey } from "./form-page-cache";
+import { passwordChecksBusy } from "~/platform/password.server";
+import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
+import { signInSchema } from "~/domain/portal-forms";
 import { startEmailDelivery } from "~/services/email.server";
 import { logger, logRequestError } from "~/logger.server";
 import { documentHtml } from "~/document-html.server";
@@ -687,6 +690,24 @@ app.use(async (req, res, next) => {
         return void res.end(fillFormPage(keptAnswer, csrf.token, nonce));
       }
     }
+    // A visitor with no session signing in while the hashing threads are too busy to check a password
+    // within the bound: the kept "busy" page with their own token, nonce and e-mail, without React
+    // Router (decision 428) — the page the whole sign-in gives then, which counts and reads nothing.
+    const signInKey = pageCacheOn && res.locals.staleData !== true && nonce?.length >= 16 ? busySignInKey(req, csrfCookie().name) : null;
+    const busyPage = signInKey && passwordChecksBusy() ? formPages.get(signInKey) : undefined;
+    if (busyPage && Buffer.isBuffer(res.locals.body)) {
+      const form = new URLSearchParams((res.locals.body as Buffer).toString("utf8"));
+      const email = form.get("email");
+      const valid = signInSchema.safeParse({ email, password: form.get("password"), redirectTo: form.get("redirectTo") ?? undefined }).success;
+      const csrf = valid && email ? await anonymousCsrfOfForm(req.headers.cookie, form.get(CSRF_FIELD)) : null;
+      if (csrf && email) {
+        formPages.hits++;
+        res.status(busyPage.status);
+        for (const [key, value] of busyPage.headers) res.append(key, value);
+        res.set("X-Form-Page", "kept");
+        return void res.end(fillFormPage(busyPage, csrf.token, nonce, `value="${escapeAttribute(email)}"`));
+      }
+    }
     const formGeneration = formPages.generation;
     const consolePage = (res.locals.page as MatchedPage | undefined)?.consolePage === true;
     const context = Object.assign(new RouterContextProvider(), {
@@ -723,6 +744,7 @@ app.use(async (req, res, next) => {
     const html = documentHtml.get(response);
     if (formKey && html !== undefined && response.status === 200 && !context.staleData) keepFormPage(formKey, formGeneration, response, html, nonce);
     if (answerKey && html !== undefined && response.status === 409 && !context.staleData) keepSoldOutAnswer(answerKey, formGeneration, response, html, nonce);
+    if (signInKey && html !== undefined && response.status === 429 && !context.staleData) keepBusySignIn(signInKey, formGeneration, response, html, nonce, res.locals.body);
     if (html !== undefined) res.end(html);
     else if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
@@ -755,6 +777,22 @@ function keepSoldOutAnswer(key: string, generation: number, response: globalThis
     (nextChange) => formPages.set(key, generation, { status: response.status, headers, html, token, nonce }, nextChange),
     () => undefined,
   );
+}
+
+/**
+ * Keeps the page a sign-in got when the hashing threads were too busy (decision 428): a 429 with the
+ * busy message (not the rate limit's), no Set-Cookie, the visitor's e-mail once in it (the only thing
+ * typed that the page shows; the password never is), so it can be filled in for the next visitor.
+ */
+function keepBusySignIn(key: string, generation: number, response: globalThis.Response, html: string, nonce: string, body: unknown) {
+  if (!Buffer.isBuffer(body) || response.headers.has("Set-Cookie") || !html.includes(nonce) || !html.includes(PASSWORD_BUSY_MESSAGE)) return;
+  const email = new URLSearchParams(body.toString("utf8")).get("email");
+  const typed = `value="${escapeAttribute(email ?? "")}"`;
+  if (!email || !occursOnce(html, typed)) return;
+  const token = csrfFieldValue(html, CSRF_FIELD);
+  if (!token) return;
+  const headers = [...response.headers.entries()];
+  formPages.set(key, generation, { status: response.status, headers, html, token, nonce, typed }, null);
 }
 
 // Last resort: never show a stack trace.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { csrfFieldValue, fillFormPage, FormPageCache, formPageKey, soldOutAnswerKey } from "./form-page-cache";
+import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, FormPageCache, formPageKey, occursOnce, soldOutAnswerKey } from "./form-page-cache";
 
 const page = { status: 200, headers: [["content-type", "text/html"]] as Array<[string, string]>, html: '<script nonce="N0nce-old-0123456789">1</script><input type="hidden" name="csrf" value="TOKENold_TOKENold_TOKENold"/><p>TOKENold_TOKENold_TOKENold</p>', token: "TOKENold_TOKENold_TOKENold", nonce: "N0nce-old-0123456789" };
 
@@ -76,5 +76,39 @@ describe("the kept sold-out answer (decision 426)", () => {
   it("fills in the nonce of a page without a form, and the token where it has one", () => {
     const noForm = { ...page, html: '<script nonce="N0nce-old-0123456789">1</script><p>Sold out</p>', token: null, validUntil: 0 };
     expect(fillFormPage(noForm, "TOKENnew_TOKENnew_TOKENnew", "N0nce-new-0123456789")).toBe('<script nonce="N0nce-new-0123456789">1</script><p>Sold out</p>');
+  });
+});
+
+describe("the kept busy sign-in page (decision 428)", () => {
+  const req = (originalUrl: string, cookie?: string, contentType = "application/x-www-form-urlencoded") => ({
+    method: "POST",
+    originalUrl,
+    headers: { host: "example.com", "content-type": contentType, ...(cookie !== undefined ? { cookie } : {}) },
+  });
+
+  it("is only for a form POSTed to /customer-portal/login exactly by a visitor whose one cookie is the CSRF cookie", () => {
+    expect(busySignInKey(req("/customer-portal/login", "csrf=abc"), "csrf")).toBe("POST example.com /customer-portal/login");
+    expect(busySignInKey(req("/customer-portal/login?redirectTo=%2Fcustomer-portal%2Fpay", "csrf=abc"), "csrf")).toBeNull();
+    expect(busySignInKey(req("/customer-portal/login", "csrf=abc; session=1"), "csrf")).toBeNull();
+    expect(busySignInKey(req("/customer-portal/login"), "csrf")).toBeNull();
+    expect(busySignInKey(req("/admin/sign-in", "csrf=abc"), "csrf")).toBeNull();
+    expect(busySignInKey(req("/customer-portal/login", "csrf=abc", "multipart/form-data; boundary=x"), "csrf")).toBeNull();
+  });
+
+  it("fills in the visitor's e-mail where the kept page had the first one's, escaped as React writes attributes", () => {
+    expect(escapeAttribute(`o'brien&"<x>"@example.com`)).toBe("o&#x27;brien&amp;&quot;&lt;x&gt;&quot;@example.com");
+    const busy = {
+      ...page,
+      html: '<script nonce="N0nce-old-0123456789">1</script><input type="hidden" name="csrf" value="TOKENold_TOKENold_TOKENold"/><input name="email" value="first@example.com"/><p>first@example.com is not shown twice</p>',
+      typed: 'value="first@example.com"',
+      validUntil: 0,
+    };
+    const html = fillFormPage(busy, "TOKENnew_TOKENnew_TOKENnew", "N0nce-new-0123456789", `value="${escapeAttribute("o'brien@example.com")}"`);
+    expect(html).toContain('<input name="email" value="o&#x27;brien@example.com"/>');
+    expect(html).toContain("<p>first@example.com is not shown twice</p>");
+    expect(html).not.toContain("old");
+    expect(occursOnce(busy.html, 'value="first@example.com"')).toBe(true);
+    expect(occursOnce(busy.html, "first@example.com")).toBe(false);
+    expect(occursOnce(busy.html, "")).toBe(false);
   });
 });

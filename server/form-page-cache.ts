@@ -27,6 +27,8 @@ export interface KeptFormPage {
   /** The CSRF field value (null: the page has no form) and the CSP nonce this copy was rendered with. */
   token: string | null;
   nonce: string;
+  /** A value the visitor typed, as it stands (escaped) once in the page, filled in per answer (decision 428). */
+  typed?: string;
   validUntil: number;
 }
 
@@ -87,13 +89,57 @@ export function csrfFieldValue(html: string, field: string): string | null {
   return value ?? null;
 }
 
-/** A kept page with this answer's own token and nonce. */
-export function fillFormPage(page: KeptFormPage, token: string, nonce: string): string {
-  const html = page.token ? page.html.split(page.token).join(token) : page.html;
-  return html.split(page.nonce).join(nonce);
+/**
+ * A kept page with this answer's own token and nonce, and where the page shows something the visitor
+ * typed (`page.typed`, the exact text once in the page), `typed`: this visitor's, written the same way.
+ */
+export function fillFormPage(page: KeptFormPage, token: string, nonce: string, typed?: string): string {
+  let html = page.token ? page.html.split(page.token).join(token) : page.html;
+  html = html.split(page.nonce).join(nonce);
+  if (page.typed !== undefined && typed !== undefined) {
+    const at = html.indexOf(page.typed);
+    if (at >= 0) html = html.slice(0, at) + typed + html.slice(at + page.typed.length);
+  }
+  return html;
+}
+
+/** A value as React writes it in an attribute (`&`, `"`, `'`, `<`, `>` escaped). */
+export function escapeAttribute(value: string): string {
+  return value.replace(/[&"'<>]/g, (c) => ({ "&": "&amp;", '"': "&quot;", "'": "&#x27;", "<": "&lt;", ">": "&gt;" })[c]!);
+}
+
+/** Whether `part` occurs exactly once in `html` (a typed value that can be filled in without touching anything else). */
+export function occursOnce(html: string, part: string): boolean {
+  const at = html.indexOf(part);
+  return part.length > 0 && at >= 0 && html.indexOf(part, at + 1) < 0;
 }
 
 const DETAILS_PATH = /^\/rent\/\d{1,9}\?step=details$/;
+const SIGN_IN_PATH = /^\/customer-portal\/login$/;
+
+/** A form (urlencoded) POSTed by a visitor whose one cookie is the CSRF cookie named. */
+function anonymousFormPost(req: { method: string; headers: { cookie?: string; "content-type"?: string } }, csrfCookieName: string): boolean {
+  if (req.method !== "POST") return false;
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers["content-type"] ?? "")) return false;
+  const cookie = req.headers.cookie;
+  if (!cookie) return false;
+  const names = cookie.split(";").map((pair) => (pair.includes("=") ? pair.slice(0, pair.indexOf("=")) : pair).trim());
+  return names.length === 1 && names[0] === csrfCookieName;
+}
+
+/**
+ * The key of a sign-in whose answer may be the kept "busy, try again in a moment" page (decision 428),
+ * or null: a form POSTed to exactly `/customer-portal/login` (no query: the default page after it) by a
+ * visitor whose one cookie is the CSRF cookie. Whether the threads are busy, the token is right and the
+ * form is valid is checked by the caller.
+ */
+export function busySignInKey(
+  req: { method: string; originalUrl: string; headers: { cookie?: string; host?: string; "content-type"?: string } },
+  csrfCookieName: string,
+): string | null {
+  if (!SIGN_IN_PATH.test(req.originalUrl) || !anonymousFormPost(req, csrfCookieName)) return null;
+  return `POST ${req.headers.host ?? ""} ${req.originalUrl}`;
+}
 
 /**
  * The key of a request whose answer may be the kept "sold out" answer (decision 426), or null: a form
@@ -105,11 +151,6 @@ export function soldOutAnswerKey(
   req: { method: string; originalUrl: string; headers: { cookie?: string; host?: string; "content-type"?: string } },
   csrfCookieName: string,
 ): string | null {
-  if (req.method !== "POST" || !DETAILS_PATH.test(req.originalUrl)) return null;
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(req.headers["content-type"] ?? "")) return null;
-  const cookie = req.headers.cookie;
-  if (!cookie) return null;
-  const names = cookie.split(";").map((pair) => (pair.includes("=") ? pair.slice(0, pair.indexOf("=")) : pair).trim());
-  if (names.length !== 1 || names[0] !== csrfCookieName) return null;
+  if (!DETAILS_PATH.test(req.originalUrl) || !anonymousFormPost(req, csrfCookieName)) return null;
   return `POST ${req.headers.host ?? ""} ${req.originalUrl}`;
 }
