@@ -127,19 +127,19 @@ function anonymousFormPost(req: { method: string; headers: { cookie?: string; "c
   return names.length === 1 && names[0] === csrfCookieName;
 }
 
+type FormPost = { method: string; originalUrl: string; headers: { cookie?: string; host?: string; "content-type"?: string } };
+
+/** The key of a form POSTed to a path matching `path` by a visitor whose one cookie is the CSRF cookie named, or null. */
+const anonymousPostKey = (path: RegExp) => (req: FormPost, csrfCookieName: string): string | null =>
+  path.test(req.originalUrl) && anonymousFormPost(req, csrfCookieName) ? `POST ${req.headers.host ?? ""} ${req.originalUrl}` : null;
+
 /**
  * The key of a sign-in whose answer may be the kept "busy, try again in a moment" page (decision 428),
  * or null: a form POSTed to exactly `/customer-portal/login` (no query: the default page after it) by a
  * visitor whose one cookie is the CSRF cookie. Whether the threads are busy, the token is right and the
  * form is valid is checked by the caller.
  */
-export function busySignInKey(
-  req: { method: string; originalUrl: string; headers: { cookie?: string; host?: string; "content-type"?: string } },
-  csrfCookieName: string,
-): string | null {
-  if (!SIGN_IN_PATH.test(req.originalUrl) || !anonymousFormPost(req, csrfCookieName)) return null;
-  return `POST ${req.headers.host ?? ""} ${req.originalUrl}`;
-}
+export const busySignInKey = anonymousPostKey(SIGN_IN_PATH);
 
 /**
  * The key of a request whose answer may be the kept "sold out" answer (decision 426), or null: a form
@@ -147,10 +147,4 @@ export function busySignInKey(
  * CSRF cookie named (no session, no checkout, no preview). Whether it is the details step and its
  * token is right is checked from the body by the caller.
  */
-export function soldOutAnswerKey(
-  req: { method: string; originalUrl: string; headers: { cookie?: string; host?: string; "content-type"?: string } },
-  csrfCookieName: string,
-): string | null {
-  if (!DETAILS_PATH.test(req.originalUrl) || !anonymousFormPost(req, csrfCookieName)) return null;
-  return `POST ${req.headers.host ?? ""} ${req.originalUrl}`;
-}
+export const soldOutAnswerKey = anonymousPostKey(DETAILS_PATH);

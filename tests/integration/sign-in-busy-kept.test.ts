@@ -9,16 +9,14 @@
 import { startBuiltServer, type BuiltServer } from "./built-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { PasswordWorkers } from "~/platform/password-workers.server";
 import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTestDatabase } from "./db";
+import { busyPasswordThreads, ownPasswordThreads } from "./password-threads";
 
 let handle: DatabaseHandle;
 let server: BuiltServer;
-let workers: PasswordWorkers;
-const slot = globalThis as unknown as { __gatehousePasswordWorkers?: PasswordWorkers };
-let before: PasswordWorkers | undefined;
+let threads: ReturnType<typeof ownPasswordThreads>;
 
 const LOGIN = "/customer-portal/login";
 const tokenOf = (html: string) => /<input[^>]*name="csrf"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? null;
@@ -49,13 +47,10 @@ beforeAll(async () => {
   handle = await createTestDatabase({ seeded: true });
   await createTenantWithLease(handle.db, { email: "o'brien+kept@example.com", password: "secret-kept-1", now: new Date(), withInsurance: false });
   server = await startBuiltServer(handle);
-  before = slot.__gatehousePasswordWorkers;
-  workers = new PasswordWorkers(1);
-  slot.__gatehousePasswordWorkers = workers;
+  threads = ownPasswordThreads();
 });
 afterAll(async () => {
-  await workers?.close();
-  slot.__gatehousePasswordWorkers = before;
+  await threads?.restore();
   await server?.close();
   await handle?.close();
 });
@@ -63,10 +58,8 @@ afterAll(async () => {
 describe("the busy sign-in page kept for visitors without a session (decision 428)", () => {
   it("is the whole sign-in's page with each visitor's own token, nonce and e-mail; anything else runs the whole sign-in", async () => {
     const [a, b, c] = [await visitor(), await visitor(), await visitor()];
-    // The one thread busy for a few seconds with a queue of slow checks, each said to take a minute.
-    const hash = await workers.hash("x", 13);
-    workers.averageMs = 60_000;
-    const queued = Array.from({ length: 6 }, () => workers.compare("x", hash).catch(() => false));
+    // The one thread busy for a few seconds with a queue of slow checks.
+    const free = await busyPasswordThreads(threads.workers, { cost: 13, count: 6 });
 
     const first = await signIn(a, "first.visitor@example.com", "whatever-1", 1);
     expect(first.status).toBe(429);
@@ -103,8 +96,7 @@ describe("the busy sign-in page kept for visitors without a session (decision 42
     expect(other.headers.get("X-Form-Page")).toBeNull();
 
     // The threads free again: the kept page is not given; the same visitor signs in.
-    await Promise.all(queued);
-    workers.averageMs = 100;
+    await free();
     const ok = await signIn({ cookie: b.cookie, token: tokenOf(kept.body)! }, "o'brien+kept@example.com", "secret-kept-1", 6);
     expect(ok.status).toBe(303);
     expect(ok.headers.get("Location")).toBe("/customer-portal");

@@ -9,30 +9,25 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { like } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { rateLimitHits } from "~/db/schema";
-import { PasswordWorkers } from "~/platform/password-workers.server";
 import { CSRF_FIELD } from "~/services/csrf.server";
 import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import LoginPage, { action as loginAction, loader as loginLoader } from "~/routes/customer-portal.login";
 import { createTestDatabase } from "./db";
+import { busyPasswordThreads, ownPasswordThreads } from "./password-threads";
 import { callRoute } from "./route-helpers";
 import { renderPage } from "./render-page";
 
 let handle: DatabaseHandle;
-let workers: PasswordWorkers;
-const slot = globalThis as unknown as { __gatehousePasswordWorkers?: PasswordWorkers };
-let before: PasswordWorkers | undefined;
+let threads: ReturnType<typeof ownPasswordThreads>;
 
 beforeAll(async () => {
   handle = await createTestDatabase();
   // The process's password threads, replaced by one thread of this test's own.
-  before = slot.__gatehousePasswordWorkers;
-  workers = new PasswordWorkers(1);
-  slot.__gatehousePasswordWorkers = workers;
+  threads = ownPasswordThreads();
 });
 afterAll(async () => {
-  await workers?.close();
-  slot.__gatehousePasswordWorkers = before;
+  await threads?.restore();
   await handle?.close();
 });
 
@@ -52,9 +47,7 @@ describe("a sign-in while the hashing threads are busy (decision 331)", () => {
     const email = `busy-${Date.now()}@example.com`;
     await createTenantWithLease(handle.db, { email, password: "secret1", now: new Date(), withInsurance: false });
     // The one thread busy with a long queue of checks that have no bound, each said to take a minute.
-    const hash = await workers.hash("x", 12);
-    workers.averageMs = 60_000;
-    const queued = Array.from({ length: 5 }, () => workers.compare("x", hash).catch(() => false));
+    const free = await busyPasswordThreads(threads.workers, { cost: 12, count: 5 });
 
     const busy = await submit(email, "secret1", "198.18.20.1");
     expect(busy.status).toBe(429);
@@ -72,8 +65,7 @@ describe("a sign-in while the hashing threads are busy (decision 331)", () => {
     const hits = await handle.db.select().from(rateLimitHits).where(like(rateLimitHits.key, "signin:%"));
     expect(hits).toEqual([]);
 
-    await Promise.all(queued);
-    workers.averageMs = 100;
+    await free();
     const ok = await submit(email, "secret1", "198.18.20.1");
     expect(ok.status).toBe(303);
   });

@@ -14,7 +14,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { auditEvents, emailOutbox, locations, rateLimitHits, staffMembers, staffSessions } from "~/db/schema";
-import { PasswordWorkers } from "~/platform/password-workers.server";
 import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
 import { STAFF_SESSION_IDLE_MS, STAFF_SESSION_MAX_MS } from "~/domain/staff-roles";
 import { acceptInvite, readInvite, staffCodeStep, staffPasswordStep, totpEnrolment } from "~/services/staff-auth.server";
@@ -32,6 +31,7 @@ import { auditTimeZone } from "~/services/audit-trail.server";
 import { recordAudit } from "~/services/audit.server";
 import { localDate } from "~/domain/calendar";
 import { createTestDatabase } from "./db";
+import { busyPasswordThreads, ownPasswordThreads } from "./password-threads";
 import { callLayouts, callRoute } from "./route-helpers";
 
 let handle: DatabaseHandle;
@@ -400,25 +400,18 @@ describe("the password step while the hashing threads are busy (decisions 331, 4
   it("is told to try again in a moment before any limit counts it; when the threads are free it works", async () => {
     const m = await enrolledMember();
     const now = at(400_000);
-    const slot = globalThis as unknown as { __gatehousePasswordWorkers?: PasswordWorkers };
-    const before = slot.__gatehousePasswordWorkers;
-    const workers = new PasswordWorkers(1);
-    slot.__gatehousePasswordWorkers = workers;
+    const threads = ownPasswordThreads();
     try {
       // The one thread busy with a queue of checks, each said to take a minute.
-      const hash = await workers.hash("x", 4);
-      workers.averageMs = 60_000;
-      const queued = Array.from({ length: 3 }, () => workers.compare("x", hash).catch(() => false));
+      const free = await busyPasswordThreads(threads.workers, { cost: 10, count: 3 });
       const busy = await staffPasswordStep(handle.db, { accountId, email: m.email, password: "Blue-Heron-42", ip: "10.0.7.1", now });
       expect(busy).toEqual({ ok: false, limited: true, message: PASSWORD_BUSY_MESSAGE });
       const hits = await handle.db.select().from(rateLimitHits).where(like(rateLimitHits.key, `staff-password:account:${accountId}:${m.email.toLowerCase()}`));
       expect(hits).toEqual([]);
-      await Promise.all(queued);
-      workers.averageMs = 100;
+      await free();
       expect(await staffPasswordStep(handle.db, { accountId, email: m.email, password: "Blue-Heron-42", ip: "10.0.7.1", now })).toMatchObject({ ok: true });
     } finally {
-      await workers.close();
-      slot.__gatehousePasswordWorkers = before;
+      await threads.restore();
     }
   });
 });
