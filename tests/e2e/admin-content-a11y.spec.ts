@@ -102,19 +102,23 @@ async function badSubmit(page: Page, label: string, form?: Locator) {
   await scan(page, `${label} (the server's answer to a bad submit)`);
 }
 
-test("the content editor's pages, their error states, the diff and a previewed page pass axe, with visible focus", async ({ page }) => {
+/** The first link in `main` whose href matches. */
+async function href(page: Page, pattern: RegExp) {
+  const all = await page.locator("main a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
+  const found = all.find((h) => pattern.test(h));
+  expect(found, String(pattern)).toBeTruthy();
+  return found!;
+}
+
+// Three tests (each signs in a first owner of its own), so that each has its own time limit: the
+// whole tour took 2 minutes alone and passed its limit on a loaded machine.
+test("the content editor's site-wide and location pages and their error states pass axe, with visible focus", async ({ page }) => {
   test.skip(isNoJs(test.info()), "axe runs inside the page: the js project scans");
   test.setTimeout(180_000);
   await signInFirstOwner(page);
 
   await page.goto("/admin/content");
-  const href = async (pattern: RegExp) => {
-    const all = await page.locator("main a").evaluateAll((as) => as.map((a) => a.getAttribute("href") ?? ""));
-    const found = all.find((h) => pattern.test(h));
-    expect(found, String(pattern)).toBeTruthy();
-    return found!;
-  };
-  const location = await href(/^\/admin\/content\/locations\/\d+$/);
+  const location = await href(page, /^\/admin\/content\/locations\/\d+$/);
   await scan(page, "/admin/content");
 
   await visit(page, "/admin/content/website", "website");
@@ -132,6 +136,12 @@ test("the content editor's pages, their error states, the diff and a previewed p
   await visit(page, "/admin/content/company", "company");
   await visit(page, "/admin/content/faqs", "FAQs and storage tips");
   await badSubmit(page, "FAQs and storage tips");
+});
+
+test("the content editor's menus, pages, redirects and images and their error states pass axe, with visible focus", async ({ page }) => {
+  test.skip(isNoJs(test.info()), "axe runs inside the page: the js project scans");
+  test.setTimeout(180_000);
+  await signInFirstOwner(page);
 
   await visit(page, "/admin/content/menus", "menus");
   await badSubmit(page, "menus");
@@ -149,10 +159,17 @@ test("the content editor's pages, their error states, the diff and a previewed p
   await upload.locator('button[type="submit"]').first().click();
   await expect(page.locator(".console-error, [role='alert']").first()).toBeVisible();
   await scan(page, "images (after a bad submit)");
+});
+
+test("a unit type's pages, the changes waiting, the diff and a previewed page pass axe, with visible focus", async ({ page }) => {
+  test.skip(isNoJs(test.info()), "axe runs inside the page: the js project scans");
+  test.setTimeout(180_000);
+  await signInFirstOwner(page);
 
   // A unit type: its error state, then a real edit so that there is a draft to list, diff and preview.
-  await page.goto(location);
-  const unitType = await href(/^\/admin\/content\/unit-types\/\d+$/);
+  await page.goto("/admin/content");
+  await page.goto(await href(page, /^\/admin\/content\/locations\/\d+$/));
+  const unitType = await href(page, /^\/admin\/content\/unit-types\/\d+$/);
   await visit(page, unitType, "a unit type");
   await visit(page, `${unitType}/photos`, "a unit type's photos");
   await page.goto(unitType);
