@@ -23,7 +23,7 @@ import { startPublishScheduler } from "~/services/changeset-publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
-import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, FormPageCache, formPageKey, occursOnce, soldOutAnswerKey } from "./form-page-cache";
+import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, FormPageCache, formPageKey, occursOnce, soldOutAnswerKey, type KeptFormPage } from "./form-page-cache";
 import { passwordChecksBusy } from "~/platform/password.server";
 import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
 import { signInSchema } from "~/domain/portal-forms";
@@ -660,53 +660,46 @@ app.use(async (req, res, next) => {
     const preview = res.locals.preview as PreviewLocals | undefined;
     if (preview) return await sendPreview(req, res, preview.draftId);
     const nonce = res.locals.cspNonce as string;
+    // Kept pages (decisions 330, 426, 428): never from data kept through an outage, never without a nonce.
+    const keeping = pageCacheOn && res.locals.staleData !== true && nonce?.length >= 16;
+    /** Sends a kept page with this answer's token and nonce (and typed value, and CSRF cookie), saying so. */
+    const sendKept = (page: KeptFormPage, token: string, extra: { typed?: string; setCookie?: string } = {}) => {
+      formPages.hits++;
+      res.status(page.status);
+      for (const [key, value] of page.headers) res.append(key, value);
+      if (extra.setCookie) res.append("Set-Cookie", extra.setCookie);
+      res.set("X-Form-Page", "kept");
+      res.end(fillFormPage(page, token, nonce, extra.typed));
+    };
     // A visitor without cookies opening a rental form: the form rendered once, with this answer's own
     // CSRF token, cookie and nonce (decision 330).
-    const formKey = pageCacheOn && res.locals.staleData !== true && nonce?.length >= 16 ? formPageKey(req) : null;
+    const formKey = keeping ? formPageKey(req) : null;
     const kept = formKey ? formPages.get(formKey) : undefined;
     if (kept) {
       const csrf = await getCsrfToken(fetchRequest(req, res));
-      if (csrf.setCookie) {
-        formPages.hits++;
-        res.status(kept.status);
-        for (const [key, value] of kept.headers) res.append(key, value);
-        res.append("Set-Cookie", csrf.setCookie).set("X-Form-Page", "kept");
-        return void res.end(fillFormPage(kept, csrf.token, nonce));
-      }
+      if (csrf.setCookie) return sendKept(kept, csrf.token, { setCookie: csrf.setCookie });
     }
     // A visitor with no session or checkout sending the details step of a unit type whose last
     // answer to such a visitor was "sold out": that answer again, with their own token and this
     // answer's nonce, without React Router or the database (decision 426).
-    const answerKey = pageCacheOn && res.locals.staleData !== true && nonce?.length >= 16 ? soldOutAnswerKey(req, csrfCookie().name) : null;
+    const answerKey = keeping ? soldOutAnswerKey(req, csrfCookie().name) : null;
     const keptAnswer = answerKey ? formPages.get(answerKey) : undefined;
-    if (keptAnswer && Buffer.isBuffer(res.locals.body)) {
-      const form = new URLSearchParams((res.locals.body as Buffer).toString("utf8"));
-      const csrf = form.get("intent") === "details" ? await anonymousCsrfOfForm(req.headers.cookie, form.get(CSRF_FIELD)) : null;
-      if (csrf) {
-        formPages.hits++;
-        res.status(keptAnswer.status);
-        for (const [key, value] of keptAnswer.headers) res.append(key, value);
-        res.set("X-Form-Page", "kept");
-        return void res.end(fillFormPage(keptAnswer, csrf.token, nonce));
-      }
+    if (keptAnswer) {
+      const form = formOf(res.locals.body);
+      const csrf = form?.get("intent") === "details" ? await anonymousCsrfOfForm(req.headers.cookie, form.get(CSRF_FIELD)) : null;
+      if (csrf) return sendKept(keptAnswer, csrf.token);
     }
     // A visitor with no session signing in while the hashing threads are too busy to check a password
     // within the bound: the kept "busy" page with their own token, nonce and e-mail, without React
     // Router (decision 428) — the page the whole sign-in gives then, which counts and reads nothing.
-    const signInKey = pageCacheOn && res.locals.staleData !== true && nonce?.length >= 16 ? busySignInKey(req, csrfCookie().name) : null;
+    const signInKey = keeping ? busySignInKey(req, csrfCookie().name) : null;
     const busyPage = signInKey && passwordChecksBusy() ? formPages.get(signInKey) : undefined;
-    if (busyPage && Buffer.isBuffer(res.locals.body)) {
-      const form = new URLSearchParams((res.locals.body as Buffer).toString("utf8"));
-      const email = form.get("email");
-      const valid = signInSchema.safeParse({ email, password: form.get("password"), redirectTo: form.get("redirectTo") ?? undefined }).success;
-      const csrf = valid && email ? await anonymousCsrfOfForm(req.headers.cookie, form.get(CSRF_FIELD)) : null;
-      if (csrf && email) {
-        formPages.hits++;
-        res.status(busyPage.status);
-        for (const [key, value] of busyPage.headers) res.append(key, value);
-        res.set("X-Form-Page", "kept");
-        return void res.end(fillFormPage(busyPage, csrf.token, nonce, `value="${escapeAttribute(email)}"`));
-      }
+    if (busyPage) {
+      const form = formOf(res.locals.body);
+      const email = form?.get("email");
+      const valid = form && email && signInSchema.safeParse({ email, password: form.get("password"), redirectTo: form.get("redirectTo") ?? undefined }).success;
+      const csrf = valid ? await anonymousCsrfOfForm(req.headers.cookie, form.get(CSRF_FIELD)) : null;
+      if (csrf && email) return sendKept(busyPage, csrf.token, { typed: `value="${escapeAttribute(email)}"` });
     }
     const formGeneration = formPages.generation;
     const consolePage = (res.locals.page as MatchedPage | undefined)?.consolePage === true;
@@ -764,6 +757,11 @@ function keepFormPage(key: string, generation: number, response: globalThis.Resp
   );
 }
 
+/** The urlencoded form the body guard read (res.locals.body), or null. */
+function formOf(body: unknown): URLSearchParams | null {
+  return Buffer.isBuffer(body) ? new URLSearchParams(body.toString("utf8")) : null;
+}
+
 /**
  * Keeps the answer a new visitor's details step got when the unit type could not be rented (decision
  * 426): a 409 from the step's first check (sold out, coming soon, …), which reads no field, so it is
@@ -785,8 +783,8 @@ function keepSoldOutAnswer(key: string, generation: number, response: globalThis
  * typed that the page shows; the password never is), so it can be filled in for the next visitor.
  */
 function keepBusySignIn(key: string, generation: number, response: globalThis.Response, html: string, nonce: string, body: unknown) {
-  if (!Buffer.isBuffer(body) || response.headers.has("Set-Cookie") || !html.includes(nonce) || !html.includes(PASSWORD_BUSY_MESSAGE)) return;
-  const email = new URLSearchParams(body.toString("utf8")).get("email");
+  if (response.headers.has("Set-Cookie") || !html.includes(nonce) || !html.includes(PASSWORD_BUSY_MESSAGE)) return;
+  const email = formOf(body)?.get("email");
   const typed = `value="${escapeAttribute(email ?? "")}"`;
   if (!email || !occursOnce(html, typed)) return;
   const token = csrfFieldValue(html, CSRF_FIELD);
