@@ -1,7 +1,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import bcrypt from "bcryptjs";
 import { performance } from "node:perf_hooks";
-import { defaultPasswordThreads, PasswordBusyError, PasswordWorkers } from "./password-workers.server";
+import fs from "node:fs";
+import os from "node:os";
+import { defaultPasswordThreads, HASHING_THREAD_NICE, PasswordBusyError, PasswordWorkers } from "./password-workers.server";
 import { loadEnv } from "~/env.server";
 import { hashPassword, passwordThreads, verifyPassword } from "./password.server";
 
@@ -54,6 +56,30 @@ describe("password hashing in worker threads (decision 207)", () => {
     expect(await verifyPassword("secret12", hashes[0]!)).toBe(true);
     // The main thread waited (idle) while the threads worked: far from busy the whole time.
     expect(used.utilization).toBeLessThan(0.5);
+  });
+
+  /** The nice value of each thread of this process (field 19 of /proc/self/task/{tid}/stat). */
+  const threadNices = () =>
+    fs.readdirSync("/proc/self/task").flatMap((tid) => {
+      try {
+        const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+        return [Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16])];
+      } catch {
+        return [];
+      }
+    });
+
+  it.runIf(fs.existsSync("/proc/thread-self"))("runs its threads below the event loop's priority (decision 429)", async () => {
+    const before = threadNices().filter((n) => n === HASHING_THREAD_NICE).length;
+    const two = new PasswordWorkers(2);
+    try {
+      // Two hashes at once start both threads.
+      await Promise.all([two.hash("a", 4), two.hash("b", 4)]);
+      expect(threadNices().filter((n) => n === HASHING_THREAD_NICE).length).toBe(before + 2);
+      expect(os.getPriority()).toBe(0);
+    } finally {
+      await two.close();
+    }
   });
 
   it("takes its size from PASSWORD_HASH_THREADS, else one fewer than the cores (1–4)", () => {

@@ -17,6 +17,12 @@ import { Worker } from "node:worker_threads";
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const bcrypt = require(workerData.bcryptjs);
+// Below the event loop's priority (decision 429): on Linux a thread's nice value is its own, set by
+// its thread id. Elsewhere (no /proc/thread-self) the thread keeps the process's priority.
+try {
+  const tid = Number(require("node:fs").readlinkSync("/proc/thread-self").split("/").pop());
+  require("node:os").setPriority(tid, workerData.nice);
+} catch {}
 parentPort.on("message", (task) => {
   try {
     const result = task.op === "hash" ? bcrypt.hashSync(task.password, task.rounds) : bcrypt.compareSync(task.password, task.hash);
@@ -57,6 +63,14 @@ export class PasswordBusyError extends Error {
     this.name = "PasswordBusyError";
   }
 }
+
+/**
+ * The nice value of a hashing thread (decision 429): the operating system gives the CPU to the event
+ * loop first. On a machine whose cores are all busy in a rush (the process, PostgreSQL, the proxy),
+ * hashing gets what is left instead of an equal share, so pages and "busy, try again" answers are
+ * not slowed by it; a hash takes longer then, and the wait bound (decision 331) counts that in.
+ */
+export const HASHING_THREAD_NICE = 10;
 
 /** Threads by default: one fewer than the cores (the event loop keeps one), at least 1, at most 4 (decision 207). */
 export function defaultPasswordThreads(cores = os.availableParallelism()): number {
@@ -134,7 +148,7 @@ export class PasswordWorkers {
 
   private start(): Thread {
     this.bcryptjsPath ??= createRequire(import.meta.url).resolve("bcryptjs");
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptjs: this.bcryptjsPath }, name: "bcrypt" });
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { bcryptjs: this.bcryptjsPath, nice: HASHING_THREAD_NICE }, name: "bcrypt" });
     const thread: Thread = { worker, current: null, startedAt: 0 };
     worker.unref();
     worker.on("message", (m: { id: number; result?: string | boolean; error?: string }) => {
