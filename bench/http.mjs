@@ -13,9 +13,12 @@
 // app's CPU time per request (from /proc, user + system, during the app's run).
 //  1. cache hits: the location page, `/`, `/units`, `/view-locations` and a content page (`/about`).
 //     Each page's exact bytes are fetched from the app (gzip, as a browser asks) and nginx (1 worker,
-//     own prefix in a temp directory) serves them at the same path with the same Content-Type and
-//     Content-Encoding; wrk measures the app, then nginx, page by page (same minute). The app's RSS
-//     is taken after the warm-up and again after at least 100,000 cached requests;
+//     own prefix in a temp directory) serves them at the same path with the same headers (all but
+//     those nginx writes itself; BENCH_NGINX_HEADERS=two: only Content-Type and Content-Encoding, as
+//     before 2026-11-27 13:45 UTC); wrk measures the app, then nginx, page by page (same minute). The app's RSS
+//     is taken after the warm-up and again after at least 100,000 cached requests; then the ceiling:
+//     a bare node:http server (bench/lib/bare-node.mjs) with the app's exact bytes and headers, what
+//     any Node.js process can do here, so that the app's own overhead shows apart from the machine;
 //  2. a signed-in portal dashboard (the demo tenant, seeded with SEED_DEMO_TENANT=true; its session
 //     cookie sent with wrk -H), against nginx serving the same dashboard bytes;
 //  3. move-ins on PostgreSQL: renters go through the real HTTP rental flow (bench/move-in.ts), 8 at
@@ -34,7 +37,8 @@
 // (3480), BENCH_DURATION seconds per measurement (10), BENCH_WARMUP seconds (2), BENCH_THREADS (1),
 // BENCH_CONNECTIONS (32), BENCH_TIMEOUT (10), BENCH_CACHED_REQUESTS (100000: cached requests before
 // the second RSS reading), BENCH_MOVE_IN_ROUNDS (5 rounds of BENCH_MOVE_IN_CONCURRENCY = 8),
-// BENCH_DATABASE_URL (use that database: migrated and seeded, not dropped), BENCH_PG_ADMIN_URL
+// BENCH_BARE=0 (leaves out the ceiling: a bare node:http server with the hit rows' bytes and headers,
+// on BENCH_NGINX_PORT + 10), BENCH_DATABASE_URL (use that database: migrated and seeded, not dropped), BENCH_PG_ADMIN_URL
 // (postgres://postgres@127.0.0.1:5432/postgres: where the fresh database is made), BENCH_DATABASE=pglite
 // (PGlite in BENCH_PGLITE_DIR, data/bench), BENCH_MISSES=0 / BENCH_PORTAL=0 / BENCH_MOVE_IN=0 to skip parts.
 // Not part of `npm test`: numbers depend on the machine and on what else it is doing.
@@ -44,6 +48,7 @@ import os from "node:os";
 import path from "node:path";
 import { hasWrk, pathsScript, wrk, wrkAsync } from "./lib/wrk.mjs";
 import { deployConfig, hasNginx, startNginx, staticCopiesConfig } from "./lib/nginx.mjs";
+import { startBareNode } from "./lib/bare-node.mjs";
 import { rawPage, startApp } from "./lib/app-server.mjs";
 import { benchDatabase } from "./lib/postgres.mjs";
 
@@ -118,7 +123,11 @@ async function pickPaths(base) {
   return [location, "/", "/units", "/view-locations", "/about"];
 }
 
-/** Fetches each path's exact bytes (gzip) and starts nginx serving them; null without nginx. */
+const NGINX_HEADERS = env("BENCH_NGINX_HEADERS", "all");
+/** Headers nginx writes itself (or that belong to the connection): not added to its copies. */
+const NGINX_OWN = new Set(["content-type", "content-encoding", "content-length", "date", "connection", "keep-alive", "transfer-encoding", "etag", "last-modified", "accept-ranges", "server"]);
+
+/** Fetches each path's exact bytes (gzip) and starts nginx serving them (with the app's headers); null without nginx. */
 async function nginxCopies(base, paths, headers = {}) {
   if (!NGINX) return null;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-bench-nginx-"));
@@ -131,6 +140,13 @@ async function nginxCopies(base, paths, headers = {}) {
     fs.chmodSync(file, 0o644);
     const h = { "Content-Type": String(r.headers["content-type"] ?? "text/html") };
     if (r.headers["content-encoding"]) h["Content-Encoding"] = String(r.headers["content-encoding"]);
+    // The app's other headers too (CSP, Permissions-Policy, Cache-Control, …), unless
+    // BENCH_NGINX_HEADERS=two (the comparison of the sessions before 2026-11-27, 13:45 UTC).
+    if (NGINX_HEADERS === "all") {
+      for (const [name, value] of Object.entries(r.headers)) {
+        if (!NGINX_OWN.has(name) && typeof value === "string") h[name] = value;
+      }
+    }
     pages.push({ path: p, file, headers: h, bytes: r.body.length });
   }
   const n = await startNginx({ httpBody: staticCopiesConfig(NGINX_PORT, pages), port: NGINX_PORT, dir });
@@ -181,6 +197,31 @@ function checkCachedTargets(label) {
     const ratio = r.nginx ? r.app.rps / r.nginx.rps : Number.NaN;
     const ok = (!r.nginx || ratio >= 0.5) && r.app.p99 < 20 && r.app.errors === 0;
     targets.push(`${ok ? "met" : "NOT met"}: ${label} \`${r.path}\` ≥ 50 % of nginx (${r.nginx ? `${fmt(100 * ratio, 1)} %` : "no nginx"}), p99 < 20 ms (${fmt(r.app.p99, 2)} ms), 0 errors (${r.app.errors})`);
+  }
+}
+
+/**
+ * The ceiling for any Node.js process on this machine (bench/lib/bare-node.mjs): a bare node:http
+ * server answering each hit row's path with the app's exact status, headers and bytes, measured the
+ * same way right after. Noted per row: its requests/s, as a share of nginx's, and the app's share of it.
+ */
+async function bareNodeCeiling(a, hitRows) {
+  const pages = [];
+  for (const r of hitRows) {
+    const page = await rawPage(`${a.url}${r.path}`);
+    pages.push({ path: r.path, status: page.status, headers: page.headers, body: page.body });
+  }
+  const bare = await startBareNode({ port: NGINX_PORT + 10, pages });
+  try {
+    for (const r of hitRows) {
+      const b = measure(`${bare.url}${r.path}`, []);
+      const ofNginx = r.nginx ? `, ${fmt((100 * b.rps) / r.nginx.rps, 1)} % of nginx` : "";
+      notes.push(
+        `Ceiling, ${r.path}: a bare node:http server with the app's bytes and headers (no routing, no cache lookup) ${fmt(b.rps, 0)} req/s${ofNginx}, p99 ${fmt(b.p99, 2)} ms; the app ${fmt((100 * r.app.rps) / b.rps, 1)} % of it.`,
+      );
+    }
+  } finally {
+    await bare.stop();
   }
 }
 
@@ -240,6 +281,7 @@ async function singleProcess() {
   targets.push(`${Math.abs(growth) <= 10 ? "met" : "NOT met"}: RSS flat (within 10 %) after ${cached} cached requests (${fmt(growth, 1)} %)`);
   checkCachedTargets("hit");
   await nginx?.stop();
+  if (on("BENCH_BARE")) await bareNodeCeiling(a, rows.filter((r) => r.label === "hit"));
 
   if (on("BENCH_PORTAL")) {
     const cookie = await signInDemoTenant(a.url);
