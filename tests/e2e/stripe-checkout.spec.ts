@@ -1,4 +1,5 @@
 import type { Browser, Page } from "@playwright/test";
+import { addMonths, format, parseISO } from "date-fns";
 import { expect, test } from "./support/test";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
@@ -13,7 +14,8 @@ import { CVC, expectNoCardData, recordOurRequests, startStripeServer, type Strip
  * spec starts the fake and a built server of its own (PAYMENT_GATEWAY=stripe pointed at the fake,
  * PUBLIC_URL so the return addresses are this server's) on a fresh seeded database, rents a unit
  * through Checkout, pays on the portal with a new card through Checkout, and turns autopay on with a
- * card saved on Checkout's card page. The browser never sends our server a card number.
+ * card saved on Checkout's card page. Then another tenant pays months ahead and the e-mailed pay link
+ * through Checkout. The browser never sends our server a card number.
  */
 
 const SERVERS = ownServers();
@@ -151,6 +153,63 @@ test("JavaScript off: rent, pay on the portal and turn autopay on, each through 
   await expect(page.getByText("Autopay is on. Your card will be charged on each due date.")).toBeVisible();
   await expect(page.getByTestId("autopay")).toHaveText("On — Visa ending 4242");
   expect(fake.control.objects("setup_intent").filter((si) => si.status === "succeeded").length).toBeGreaterThanOrEqual(1);
+
+  expectNoCardData(ours, [VISA, MASTERCARD]);
+});
+
+const todayNY = () =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
+
+test("JavaScript off: pay months ahead, then the e-mailed pay link, each through Stripe Checkout", async ({ page, request }, testInfo) => {
+  const ours = recordOurRequests(page, BASE);
+  const email = `stripe-checkout-prepay.${testInfo.project.name}.${Date.now()}@example.com`;
+  await rentUpToCard(page, await rentalPath(page), { email, password: "Tidy-Unit-42" });
+  const autopay = page.getByLabel("Pay my rent automatically each month with this card (autopay)");
+  if (await autopay.isEnabled()) await autopay.uncheck();
+  await page.getByRole("button", { name: /^Continue to pay \$[\d,.]+$/ }).click();
+  await payOnStripe(page, VISA, "Pay");
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+
+  // Prepay two months: the page's promised date and amount; the button goes to Stripe's page and back to the receipt.
+  await signIn(page, email, "Tidy-Unit-42");
+  await page.getByRole("link", { name: "Pay months ahead" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Pay months ahead" })).toBeVisible();
+  const label = (await page.locator('label[for="months-2"]').textContent())!;
+  const promised = /paid through ([A-Z][a-z]+ \d{1,2}, \d{4})/.exec(label)?.[1];
+  expect(promised, label).toBeTruthy();
+  const amount = /\$[\d,]+\.\d\d/.exec(label)![0];
+  await page.getByLabel(/^2 months:/).check();
+  const before = succeeded().length;
+  await page.getByRole("button", { name: "Continue to secure payment" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Pay ${amount}`);
+  await payOnStripe(page, MASTERCARD, "Pay");
+  await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
+  await expect(page.getByTestId("receipt-amount")).toHaveText(amount);
+  await expect(page.getByTestId("paid-through")).toHaveText(promised!);
+  const cents = Math.round(Number(amount.replace(/[$,]/g, "")) * 100);
+  expect(succeeded().slice(before).map((pi) => pi.amount)).toEqual([cents]);
+
+  // Three months on the rent is due again: the office's pay link, paid through Stripe's page without signing in.
+  const due = format(addMonths(parseISO(todayNY()), 3), "yyyy-MM-dd");
+  const run = await testHook<{ chargesPosted: number }>(request, "runBilling", { date: due, email });
+  expect(run.chargesPosted).toBeGreaterThan(0);
+  expect(await testHook(request, "sendPayLink", { email })).toMatchObject({ ok: true });
+  const mail = await testHook<{ text: string }>(request, "lastEmailTo", { to: email });
+  const path = /https?:\/\/[^/\s]+(\/pay\/[A-Za-z0-9_.-]+)/.exec(mail.text)?.[1];
+  expect(path, "a pay link in the e-mail").toBeTruthy();
+  await page.context().clearCookies();
+  await page.goto(path!);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Pay your storage bill");
+  const dueAmount = (await page.getByTestId("balance-due").innerText()).trim();
+  expect(dueAmount).toMatch(/^\$\d[\d,]*\.\d\d$/);
+  const linkBefore = succeeded().length;
+  await page.getByRole("button", { name: "Continue to secure payment" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Pay ${dueAmount}`);
+  await payOnStripe(page, VISA, "Pay");
+  await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
+  await expect(page.getByTestId("receipt-amount")).toHaveText(dueAmount);
+  const dueCents = Math.round(Number(dueAmount.replace(/[$,]/g, "")) * 100);
+  expect(succeeded().slice(linkBefore).map((pi) => pi.amount)).toEqual([dueCents]);
 
   expectNoCardData(ours, [VISA, MASTERCARD]);
 });
