@@ -80,13 +80,8 @@ async function rentalPath(page: Page): Promise<string> {
   return `/rent/${id}`;
 }
 
-const succeeded = () => fake.control.objects("payment_intent").filter((pi) => pi.status === "succeeded");
-
-test("JavaScript off: rent, pay on the portal and turn autopay on, each through Stripe Checkout", async ({ page, browser }, testInfo) => {
-  const ours = recordOurRequests(page, BASE);
-  const email = `stripe-checkout.${testInfo.project.name}.${Date.now()}@example.com`;
-
-  // The rental's pay step goes to Stripe's page and back to the confirmation (decision 383); no autopay, so no card is saved.
+/** The rental's pay step goes to Stripe's page and back to the confirmation (decision 383); no autopay, so no card is saved. */
+async function rentThroughCheckout(page: Page, email: string) {
   await rentUpToCard(page, await rentalPath(page), { email, password: "Tidy-Unit-42" });
   await expect(page).toHaveURL(/step=pay/);
   const autopay = page.getByLabel("Pay my rent automatically each month with this card (autopay)");
@@ -94,6 +89,15 @@ test("JavaScript off: rent, pay on the portal and turn autopay on, each through 
   await page.getByRole("button", { name: /^Continue to pay \$[\d,.]+$/ }).click();
   await payOnStripe(page, VISA, "Pay");
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+}
+
+const succeeded = () => fake.control.objects("payment_intent").filter((pi) => pi.status === "succeeded");
+
+test("JavaScript off: rent, pay on the portal and turn autopay on, each through Stripe Checkout", async ({ page, browser }, testInfo) => {
+  const ours = recordOurRequests(page, BASE);
+  const email = `stripe-checkout.${testInfo.project.name}.${Date.now()}@example.com`;
+
+  await rentThroughCheckout(page, email);
 
   // Portal pay with a new card: the page says where the card is entered; the button goes to Stripe's page.
   await signIn(page, email, "Tidy-Unit-42");
@@ -163,12 +167,7 @@ const todayNY = () =>
 test("JavaScript off: pay months ahead, then the e-mailed pay link, each through Stripe Checkout", async ({ page, request }, testInfo) => {
   const ours = recordOurRequests(page, BASE);
   const email = `stripe-checkout-prepay.${testInfo.project.name}.${Date.now()}@example.com`;
-  await rentUpToCard(page, await rentalPath(page), { email, password: "Tidy-Unit-42" });
-  const autopay = page.getByLabel("Pay my rent automatically each month with this card (autopay)");
-  if (await autopay.isEnabled()) await autopay.uncheck();
-  await page.getByRole("button", { name: /^Continue to pay \$[\d,.]+$/ }).click();
-  await payOnStripe(page, VISA, "Pay");
-  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
+  await rentThroughCheckout(page, email);
 
   // Prepay two months: the page's promised date and amount; the button goes to Stripe's page and back to the receipt.
   await signIn(page, email, "Tidy-Unit-42");
