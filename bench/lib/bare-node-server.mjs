@@ -1,6 +1,6 @@
 // node bench/lib/bare-node-server.mjs PORT pages.json — see bare-node.mjs. Each answer is one
-// writeHead with the recorded headers (a flat [name, value, …] array, as the app's stored pages are
-// written) and one end with the recorded bytes.
+// writeHead with the recorded headers (a flat [name, value, …] array, which also keeps a repeated
+// header such as Set-Cookie) and one end with the recorded bytes, as the app writes a stored page.
 import fs from "node:fs";
 import http from "node:http";
 
