@@ -14,7 +14,7 @@
 import crypto from "node:crypto";
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { accounts, leases, locations, payLinks, websites, type PayLinkSentBy } from "~/db/schema";
+import { accounts, leases, locations, payLinks, payments, websites, type PayLinkSentBy } from "~/db/schema";
 import { formatCents } from "~/domain/money";
 import { formatDate, localDate } from "~/domain/calendar";
 import type { ParsedMethod } from "~/domain/portal-forms";
@@ -292,6 +292,13 @@ export async function payThroughHeldLink(
   input: { idempotencyKey: string; expectedAmount: number; pay: (amount: number) => Promise<PaymentOutcome> },
 ): Promise<PayThroughLinkOutcome> {
   const amount = Math.max(0, unit.lease.balance);
+  if (amount !== input.expectedAmount) {
+    // This very form already paid (the balance is what it paid off): its receipt, not "nothing to
+    // pay". So it goes when the bank's check completed on the page and Stripe's webhook recorded the
+    // payment before the page's script sent the form again (decision 405).
+    const paid = await paymentOfForm(ctx.db, link, input.idempotencyKey);
+    if (paid) return { ok: true, paymentId: await markLinkUsed(ctx, link, paid), linkId: link.id };
+  }
   if (amount <= 0) return { ok: false, status: "refused", message: "There is nothing to pay: the balance due is $0.00." };
   if (amount !== input.expectedAmount) return { ok: false, status: "refused", message: PAY_LINK_AMOUNT_CHANGED };
 
@@ -316,13 +323,7 @@ export async function payThroughHeldLink(
   }
 
   const outcome = await input.pay(amount);
-  if (outcome.ok) {
-    await ctx.db
-      .update(payLinks)
-      .set({ usedAt: sql`coalesce(${payLinks.usedAt}, ${ctx.now.toISOString()}::timestamptz)`, paymentId: sql`coalesce(${payLinks.paymentId}, ${outcome.paymentId})`, claimKey: null, claimedUntil: null, updatedAt: ctx.now })
-      .where(eq(payLinks.id, link.id));
-    return { ok: true, paymentId: outcome.paymentId, linkId: link.id };
-  }
+  if (outcome.ok) return { ok: true, paymentId: await markLinkUsed(ctx, link, outcome.paymentId), linkId: link.id };
   // Being confirmed with the facility's system: the hold stays (no second payment meanwhile).
   // Anything else (declined, refused, limited): the link is free again for another try.
   if (outcome.message !== PAYMENT_BEING_CONFIRMED) {
@@ -332,6 +333,21 @@ export async function payThroughHeldLink(
       .where(and(eq(payLinks.id, link.id), eq(payLinks.claimKey, input.idempotencyKey), isNull(payLinks.usedAt)));
   }
   return { status: "refused", ...outcome };
+}
+
+/** Marks the link used by `paymentId` (the first payment stays, if it was already used); returns `paymentId`. */
+async function markLinkUsed(ctx: PortalContext, link: PayLinkRow, paymentId: string): Promise<string> {
+  await ctx.db
+    .update(payLinks)
+    .set({ usedAt: sql`coalesce(${payLinks.usedAt}, ${ctx.now.toISOString()}::timestamptz)`, paymentId: sql`coalesce(${payLinks.paymentId}, ${paymentId})`, claimKey: null, claimedUntil: null, updatedAt: ctx.now })
+    .where(eq(payLinks.id, link.id));
+  return paymentId;
+}
+
+/** The approved payment this form's key made on the link's lease, as the payment id the port gives (ours), or null. */
+async function paymentOfForm(db: Database, link: PayLinkRow, idempotencyKey: string): Promise<string | null> {
+  const row = await db.query.payments.findFirst({ columns: { id: true, status: true, leaseId: true }, where: eq(payments.idempotencyKey, idempotencyKey) });
+  return row?.status === "approved" && row.leaseId === link.leaseId ? String(row.id) : null;
 }
 
 /** What the confirmation shows of a link's payment: only the location, the unit, the amount, the date and the receipt number. */

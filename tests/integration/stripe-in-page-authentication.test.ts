@@ -301,10 +301,11 @@ describe("the portal: the bank's check on the pay page", () => {
 });
 
 describe("the pay link: the bank's check on the page", () => {
-  it("a new card the bank checks: answered with the secret and the form's key; the PaymentIntent sent back pays once and uses the link", async () => {
+  /** A tenant with rent due and a pay link on Stripe; `send` posts the link's form with a payment token. */
+  async function payLinkForm(label: string) {
     const now = clockNow();
     setPaymentGatewayForTests(null);
-    const email = `in-page-link-${Date.now()}@example.com`;
+    const email = `${label}-${Date.now()}@example.com`;
     const t = await createTenantWithLease(handle.db, { email, password: "secret1", now, moveInDate: addMonthsIso(localDate(now, "America/New_York"), -1), withInsurance: false });
     await runBilling(handle.db, { runDate: localDate(now, "America/New_York"), now, force: true, tenantId: t.tenantId });
     setPaymentGatewayForTests(createStripeGateway({ secretKey: fake.secretKey, apiBase: fake.url }));
@@ -322,6 +323,13 @@ describe("the pay link: the bank's check on the page", () => {
           body: new URLSearchParams({ csrf: page.data.csrfToken, idempotency_key: page.data.idempotencyKey, expected_amount: String(page.data.due), payment_method: "new", hosted_fields: "1", payment_token: paymentToken }),
         },
       });
+    const payment = async () => (await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, page.data.idempotencyKey) }))!;
+    const link = () => handle.db.query.payLinks.findFirst({ where: eq(payLinks.leaseId, t.leaseId) });
+    return { page, send, payment, link };
+  }
+
+  it("a new card the bank checks: answered with the secret and the form's key; the PaymentIntent sent back pays once and uses the link", async () => {
+    const { page, send, payment, link } = await payLinkForm("in-page-link");
     const first = await send("pm_card_authenticationRequired");
     expect(first.status).toBe(200);
     expect(first.data.authenticate?.idempotencyKey).toBe(page.data.idempotencyKey);
@@ -330,10 +338,25 @@ describe("the pay link: the bank's check on the page", () => {
     fake.control.authenticate(pi!.id, "complete");
     const done = await send(pi!.id);
     expect(done.status).toBe(303);
-    const row = (await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, page.data.idempotencyKey) }))!;
+    const row = await payment();
     expect(row).toMatchObject({ status: "approved", amount: page.data.due, authReference: pi!.id });
     expect((await paymentLines(row.id)).map((l) => l.amount)).toEqual([page.data.due]);
-    const link = await handle.db.query.payLinks.findFirst({ where: eq(payLinks.leaseId, t.leaseId) });
-    expect(link?.usedAt).not.toBeNull();
+    expect((await link())?.usedAt).not.toBeNull();
+  });
+
+  it("Stripe's webhook records the completed check before the page sends the form again: the form gets the receipt, not \"nothing to pay\", and uses the link", async () => {
+    const { page, send, payment, link } = await payLinkForm("in-page-link-webhook-first");
+    expect((await send("pm_card_authenticationRequired")).data.authenticate?.idempotencyKey).toBe(page.data.idempotencyKey);
+    const [pi] = intentsOf(page.data.idempotencyKey);
+    fake.control.authenticate(pi!.id, "complete");
+    // The webhook (over HTTP to the app) records the payment first: the balance due is now $0.00.
+    await expect.poll(async () => (await payment()).status, { timeout: 10_000 }).toBe("approved");
+    expect((await link())?.usedAt).toBeNull();
+    const done = await send(pi!.id);
+    expect(done.status).toBe(303);
+    const row = await payment();
+    expect((await paymentLines(row.id)).map((l) => l.amount)).toEqual([page.data.due]);
+    expect(await link()).toMatchObject({ paymentId: String(row.id) });
+    expect((await link())?.usedAt).not.toBeNull();
   });
 });
