@@ -245,13 +245,18 @@ async function claimNext(db: Database, now: Date): Promise<OutboxRow | undefined
  * The retry job: sends every message due (not sent, not given up, its next attempt time reached, not
  * claimed), each claimed before it is sent. Messages older than two days are given up instead.
  * Without SMTP_URL there is nothing to do.
+ *
+ * The clock is read again for every claim (issue 41): a run that outlasts CLAIM_MS (a slow SMTP
+ * server, a long queue) never writes a claim that has already run out, which another process could
+ * take and send the same message a second time.
  */
-export async function deliverPendingEmails(db: Database, now: Date, options: { limit?: number } = {}): Promise<{ sent: number; failed: number }> {
+export async function deliverPendingEmails(db: Database, clock: () => Date, options: { limit?: number } = {}): Promise<{ sent: number; failed: number }> {
   const t = getTransport();
   const result = { sent: 0, failed: 0 };
   if (!t) return result;
   const limit = options.limit ?? 100;
   for (let i = 0; i < limit; i++) {
+    const now = clock();
     const row = await claimNext(db, now);
     if (!row) break;
     if (isTooOldToRetry(row.createdAt, now)) {
@@ -316,7 +321,7 @@ export function startEmailDelivery(db: Database): () => void {
     if (running) return;
     running = true;
     try {
-      const done = await deliverPendingEmails(db, clockNow());
+      const done = await deliverPendingEmails(db, clockNow);
       if (done.sent || done.failed) logger.info(done, "[email] retry run");
     } catch (error) {
       logger.error({ err: error }, "[email] retry run failed; it will run again");

@@ -60,21 +60,21 @@ describe("mail through an SMTP outage", () => {
     const t0 = mail!.nextAttemptAt.getTime() - 1 * MIN; // first retry one minute after the failure
 
     // Not due yet: nothing is tried.
-    expect(await deliverPendingEmails(db, new Date(t0 + 30_000))).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverPendingEmails(db, () => new Date(t0 + 30_000))).toEqual({ sent: 0, failed: 0 });
     // Due, SMTP still down: second attempt fails, next one 2 minutes later.
-    expect(await deliverPendingEmails(db, new Date(t0 + 1 * MIN))).toEqual({ sent: 0, failed: 1 });
+    expect(await deliverPendingEmails(db, () => new Date(t0 + 1 * MIN))).toEqual({ sent: 0, failed: 1 });
     const second = await outboxRow(mail!.id);
     expect(second.attempts).toBe(2);
     expect(second.nextAttemptAt.getTime()).toBe(t0 + 3 * MIN);
 
     await smtp.up();
-    expect(await deliverPendingEmails(db, new Date(t0 + 2 * MIN))).toEqual({ sent: 0, failed: 0 });
-    expect(await deliverPendingEmails(db, new Date(t0 + 3 * MIN))).toEqual({ sent: 1, failed: 0 });
+    expect(await deliverPendingEmails(db, () => new Date(t0 + 2 * MIN))).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverPendingEmails(db, () => new Date(t0 + 3 * MIN))).toEqual({ sent: 1, failed: 0 });
     expect(smtp.received).toHaveLength(1);
     expect(smtp.received[0]!.to).toEqual([`RCPT TO:<${details.email}>`]);
     expect(smtp.received[0]!.data).toContain(lease.gateCode);
     // Never twice.
-    expect(await deliverPendingEmails(db, new Date(t0 + 2 * 60 * MIN))).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverPendingEmails(db, () => new Date(t0 + 2 * 60 * MIN))).toEqual({ sent: 0, failed: 0 });
     expect(smtp.received).toHaveLength(1);
     expect((await outboxRow(mail!.id)).sentAt).toBeInstanceOf(Date);
     expect(warnings).toHaveBeenCalled();
@@ -87,12 +87,34 @@ describe("mail through an SMTP outage", () => {
     for (let i = 0; i < 5; i++) ids.push((await sendEmail(handle.db, { to: `t${i}@example.com`, subject: `Mail ${i}`, text: `Body ${i}` })).id);
     await smtp.up();
     const at = new Date(Date.now() + 2 * MIN);
-    const [a, b] = await Promise.all([deliverPendingEmails(handle.db, at), deliverPendingEmails(handle.db, at)]);
+    const [a, b] = await Promise.all([deliverPendingEmails(handle.db, () => at), deliverPendingEmails(handle.db, () => at)]);
     expect(a.sent + b.sent).toBe(5);
     expect(a.failed + b.failed).toBe(0);
     expect(smtp.received).toHaveLength(5);
     expect(new Set(smtp.received.map((m) => m.to[0])).size).toBe(5);
     for (const id of ids) expect((await outboxRow(id)).sentAt).toBeInstanceOf(Date);
+  });
+
+  it("a run longer than the claim takes the clock for each claim: no claim is written already expired", async () => {
+    expectWarnings();
+    await smtp.down();
+    const ids: number[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await sendEmail(handle.db, { to: `slow${i}@example.com`, subject: `Slow ${i}`, text: `Body ${i}` })).id);
+    await smtp.up();
+    // The clock moves ten minutes per claim (twice CLAIM_MS): a slow SMTP server, a long queue.
+    const start = Date.now() + 2 * MIN;
+    const claimedAt: number[] = [];
+    let reads = 0;
+    const clock = () => {
+      const t = new Date(start + reads++ * 10 * MIN);
+      claimedAt.push(t.getTime());
+      return t;
+    };
+    expect(await deliverPendingEmails(handle.db, clock, { limit: 3 })).toEqual({ sent: 3, failed: 0 });
+    const sentAt = (await Promise.all(ids.map(outboxRow))).map((r) => r.sentAt!.getTime());
+    expect(sentAt).toHaveLength(3);
+    // One clock reading per claim: the third message was claimed twenty minutes after the first.
+    expect(claimedAt.slice(0, 3)).toEqual([start, start + 10 * MIN, start + 20 * MIN]);
   });
 
   it("two servers on one database: a second connection's run does not send what the first claimed", async () => {
@@ -102,10 +124,10 @@ describe("mail through an SMTP outage", () => {
       .insert(emailOutbox)
       .values({ to: "held@example.com", subject: "Held", text: "T", attempts: 1, nextAttemptAt: new Date(at.getTime() - MIN), claimedUntil: new Date(at.getTime() + 5 * MIN) })
       .returning();
-    expect(await deliverPendingEmails(handle.db, at)).toEqual({ sent: 0, failed: 0 });
+    expect(await deliverPendingEmails(handle.db, () => at)).toEqual({ sent: 0, failed: 0 });
     expect(smtp.received).toHaveLength(0);
     // The claim ran out (the other process died before sending): the row is sent.
-    expect(await deliverPendingEmails(handle.db, new Date(at.getTime() + 6 * MIN))).toEqual({ sent: 1, failed: 0 });
+    expect(await deliverPendingEmails(handle.db, () => new Date(at.getTime() + 6 * MIN))).toEqual({ sent: 1, failed: 0 });
     expect((await outboxRow(row!.id)).attempts).toBe(2);
   });
 
@@ -115,7 +137,7 @@ describe("mail through an SMTP outage", () => {
       .insert(emailOutbox)
       .values({ to: "late@example.com", subject: "Late", text: "Your code 123456", secrets: ["123456"], attempts: 40, createdAt: new Date(now.getTime() - 2 * DAY - MIN), nextAttemptAt: new Date(now.getTime() - MIN) })
       .returning();
-    expect(await deliverPendingEmails(handle.db, now)).toEqual({ sent: 0, failed: 1 });
+    expect(await deliverPendingEmails(handle.db, () => now)).toEqual({ sent: 0, failed: 1 });
     expect(smtp.received).toHaveLength(0);
     const after = await outboxRow(row!.id);
     expect(after.failedAt).toBeInstanceOf(Date);
@@ -184,7 +206,7 @@ describe("secrets in the outbox", () => {
     expect(readOutboxMail(await outboxRow(a.id))).toEqual({ text: `Reset: ${link}\nGate code 4821#`, html: `<a href="${link}">Reset</a> <b>4821#</b>` });
     // Sent intact once SMTP is back; then the row says "[redacted]".
     await smtp.up();
-    expect(await deliverPendingEmails(handle.db, new Date(Date.now() + 2 * MIN))).toEqual({ sent: 2, failed: 0 });
+    expect(await deliverPendingEmails(handle.db, () => new Date(Date.now() + 2 * MIN))).toEqual({ sent: 2, failed: 0 });
     const wire = smtp.received.map((m) => m.data.replace(/=\r\n/g, "")).join("\n");
     for (const secret of ["Tok3n-xyz_0123456789", "4821#", "7733#"]) expect(wire).toContain(secret);
     expect((await outboxRow(a.id)).text).toBe("Reset: [redacted]\nGate code [redacted]");
@@ -202,7 +224,7 @@ describe("secrets in the outbox", () => {
       .update(emailOutbox)
       .set({ secrets: { sealed: seal(JSON.stringify({ tag: "x", secrets: ["5511#"] }), ["a-removed-secret-0123456789abcdef"], "email-outbox-secrets") } })
       .where(eq(emailOutbox.id, id));
-    expect(await deliverPendingEmails(handle.db, new Date(Date.now() + 2 * MIN))).toEqual({ sent: 0, failed: 1 });
+    expect(await deliverPendingEmails(handle.db, () => new Date(Date.now() + 2 * MIN))).toEqual({ sent: 0, failed: 1 });
     expect(smtp.received).toHaveLength(0);
     expect(await outboxRow(id)).toMatchObject({ text: "Gate code [redacted]", secrets: null, sentAt: null });
   });
