@@ -173,14 +173,14 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
           {rows.length ? (
             rows.map((r) => (
               <tr key={r.id}>
-                <td>
+                <td data-label="When">
                   <time dateTime={r.at}>{r.when}</time>
                 </td>
-                <td>{r.actor}</td>
-                <td>{r.ip ?? ""}</td>
-                <td>{r.action}</td>
-                <td>{r.entity ? `${r.entity} ${r.entityId ?? ""}` : ""}</td>
-                <td>
+                <td data-label="Who">{r.actor}</td>
+                <td data-label="Address">{r.ip ?? ""}</td>
+                <td data-label="Action">{r.action}</td>
+                <td data-label="Record">{r.entity ? `${r.entity} ${r.entityId ?? ""}` : ""}</td>
+                <td data-label="Changes and detail">
                   {describe(r.changes)}
                   {r.revertable.map(({ field, label }) => {
                     const failed = actionData?.key === `${r.id}:${field}` ? actionData.message : null;

@@ -118,11 +118,11 @@ export default function AdminChangesDiff({ loaderData }: Route.ComponentProps) {
               <tbody>
                 {diff.fields.map((f, i) => (
                   <tr key={i}>
-                    <td>{f.entity}</td>
-                    <td>{f.record}</td>
-                    <td>{f.field}</td>
-                    <td>{f.before}</td>
-                    <td>{f.after}</td>
+                    <td data-label="What">{f.entity}</td>
+                    <td data-label="Record">{f.record}</td>
+                    <td data-label="Field">{f.field}</td>
+                    <td data-label="Now">{f.before}</td>
+                    <td data-label="After publishing">{f.after}</td>
                   </tr>
                 ))}
               </tbody>

@@ -143,12 +143,12 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
             <tbody>
               {draft.lines.map((line) => (
                 <tr key={line.id}>
-                  <td>
+                  <td data-label="Record">
                     {line.entityLabel}: <strong>{line.recordName}</strong>
                     {line.op === "create" ? " (new)" : line.op === "delete" ? " (removed)" : ""}
                   </td>
-                  <td>{line.location}</td>
-                  <td>
+                  <td data-label="Location">{line.location}</td>
+                  <td data-label="Change">
                     <ul className="console-changes">
                       {line.fields.map((f) => (
                         <li key={f.field}>
@@ -157,7 +157,7 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
                       ))}
                     </ul>
                   </td>
-                  <td>{line.by}</td>
+                  <td data-label="By">{line.by}</td>
                 </tr>
               ))}
             </tbody>
@@ -266,15 +266,15 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
           <tbody>
             {versions.map((v, i) => (
               <tr key={v.version}>
-                <td>
+                <td data-label="Version">
                   {v.version}
                   {v.version === 0 ? " (before the first publish)" : ""}
                   {v.restoresVersion != null ? ` (restores version ${v.restoresVersion})` : ""}
                 </td>
-                <td>{v.publishedAt}</td>
-                <td>{v.version === 0 ? "" : v.publishedByName || v.publishedBy || "Scheduled publish"}</td>
-                <td>{v.version === 0 ? "" : counted(v.counts)}</td>
-                <td>{i === 0 ? "Live now" : !v.restorable ? "No longer kept" : loaderData.mayRestore ? <a href={`/admin/changes/versions/${v.version}`}>Restore this version<span className="visually-hidden"> ({v.version})</span></a> : ""}</td>
+                <td data-label="Published (UTC)">{v.publishedAt}</td>
+                <td data-label="By">{v.version === 0 ? "" : v.publishedByName || v.publishedBy || "Scheduled publish"}</td>
+                <td data-label="Changes">{v.version === 0 ? "" : counted(v.counts)}</td>
+                <td data-label="Restore">{i === 0 ? "Live now" : !v.restorable ? "No longer kept" : loaderData.mayRestore ? <a href={`/admin/changes/versions/${v.version}`}>Restore this version<span className="visually-hidden"> ({v.version})</span></a> : ""}</td>
               </tr>
             ))}
           </tbody>

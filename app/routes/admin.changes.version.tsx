@@ -80,12 +80,12 @@ export default function RestoreVersion({ loaderData, actionData }: Route.Compone
             <tbody>
               {lines.map((line) => (
                 <tr key={line.id}>
-                  <td>
+                  <td data-label="Record">
                     {line.entityLabel}: <strong>{line.recordName}</strong>
                     {line.op === "create" ? " (put back)" : line.op === "delete" ? " (removed)" : ""}
                   </td>
-                  <td>{line.location}</td>
-                  <td>
+                  <td data-label="Location">{line.location}</td>
+                  <td data-label="Now → after the restore">
                     <ul className="console-changes">
                       {line.fields.map((f) => (
                         <li key={f.field}>

@@ -43,20 +43,20 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
           <tbody>
             {d.totals.map((t) => (
               <tr key={`${t.locationId}-${t.day}`}>
-                <th scope="row">{t.day}</th>
-                <td>{t.location}</td>
-                <td className="numeric">
+                <th scope="row" data-label="Day">{t.day}</th>
+                <td data-label="Location">{t.location}</td>
+                <td className="numeric" data-label="Approved">
                   {formatCents(t.approved)} ({t.approvedCount})
                 </td>
-                <td className="numeric">
+                <td className="numeric" data-label="Refunded">
                   {formatCents(t.refunded)} ({t.refundedCount})
                 </td>
-                <td className="numeric">{formatCents(t.net)}</td>
-                <td className="numeric">
+                <td className="numeric" data-label="Net">{formatCents(t.net)}</td>
+                <td className="numeric" data-label="Ledger">
                   {formatCents(t.ledger)}
                   {d.comparable && t.ledger !== t.net ? <strong> does not match</strong> : null}
                 </td>
-                <td className="numeric">
+                <td className="numeric" data-label="Declined">
                   {formatCents(t.declined)} ({t.declinedCount})
                 </td>
               </tr>

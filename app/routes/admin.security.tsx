@@ -117,10 +117,10 @@ export default function Security({ loaderData, actionData }: Route.ComponentProp
           <tbody>
             {loaderData.passkeys.map((p) => (
               <tr key={p.id}>
-                <td>{p.name}</td>
-                <td>{p.createdAt}</td>
-                <td>{p.lastUsedAt ?? "Not yet"}</td>
-                <td>
+                <td data-label="Name">{p.name}</td>
+                <td data-label="Added">{p.createdAt}</td>
+                <td data-label="Last used">{p.lastUsedAt ?? "Not yet"}</td>
+                <td data-label="Actions">
                   <Form method="post" reloadDocument>
                     <CsrfInput token={loaderData.csrfToken} />
                     <input type="hidden" name="intent" value="remove" />

@@ -212,21 +212,21 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
             const self = m.id === loaderData.selfId;
             return (
               <tr key={m.id}>
-                <td>
+                <td data-label="Name and e-mail">
                   {m.name || "(not set yet)"}
                   <br />
                   {m.email}
                 </td>
-                <td>
+                <td data-label="Role and locations">
                   {STAFF_ROLE_LABELS[m.role as StaffRole]}
                   {m.role === "owner" ? " (all locations)" : `: ${m.locationIds.map(locationName).join(", ") || "no location"}`}
                 </td>
-                <td>
+                <td data-label="Status">
                   {m.status === "active" ? "Active" : m.status === "invited" ? "Invited" : "Disabled"}
                   {m.sessions ? ` · ${m.sessions} session${m.sessions === 1 ? "" : "s"}` : ""}
                 </td>
-                <td>{m.lastSignInAt ? new Date(m.lastSignInAt).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "Never"}</td>
-                <td>
+                <td data-label="Last sign-in">{m.lastSignInAt ? new Date(m.lastSignInAt).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "Never"}</td>
+                <td data-label="Actions">
                   {self ? (
                     "This is you"
                   ) : (

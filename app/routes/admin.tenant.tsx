@@ -248,10 +248,10 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
                   <tbody>
                     {l.ledger.map((e) => (
                       <tr key={e.id}>
-                        <td>{formatDate(e.entryDate)}</td>
-                        <td>{e.description}</td>
-                        <td className="numeric">{e.kind === "charge" ? formatCents(e.amount + e.tax) : e.amount < 0 ? `+${formatCents(-e.amount)}` : `−${formatCents(e.amount)}`}</td>
-                        <td className="numeric">{formatCents(e.runningBalance)}</td>
+                        <td data-label="Date">{formatDate(e.entryDate)}</td>
+                        <td data-label="Line">{e.description}</td>
+                        <td className="numeric" data-label="Amount">{e.kind === "charge" ? formatCents(e.amount + e.tax) : e.amount < 0 ? `+${formatCents(-e.amount)}` : `−${formatCents(e.amount)}`}</td>
+                        <td className="numeric" data-label="Balance">{formatCents(e.runningBalance)}</td>
                       </tr>
                     ))}
                   </tbody>
@@ -283,14 +283,14 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
               <tbody>
                 {desk.payments.map((p) => (
                   <tr key={p.id}>
-                    <td>{p.at}</td>
-                    <td>{p.unitName ?? "—"}</td>
-                    <td className="numeric">{formatCents(p.amount)}</td>
-                    <td>{p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
-                    <td>{p.card}</td>
-                    <td>{canAct && p.status === "approved" ? <ActionButton csrfToken={csrfToken} intent="resend-receipt" name="paymentId" id={p.id} label="Resend the receipt" reply={reply} /> : null}</td>
+                    <td data-label="When">{p.at}</td>
+                    <td data-label="Unit">{p.unitName ?? "—"}</td>
+                    <td className="numeric" data-label="Amount">{formatCents(p.amount)}</td>
+                    <td data-label="Status">{p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
+                    <td data-label="Card">{p.card}</td>
+                    <td data-label="Receipt">{canAct && p.status === "approved" ? <ActionButton csrfToken={csrfToken} intent="resend-receipt" name="paymentId" id={p.id} label="Resend the receipt" reply={reply} /> : null}</td>
                     {canRefund ? (
-                      <td>{p.status === "approved" ? <RefundForm csrfToken={csrfToken} paymentId={p.id} label={`Refund ${formatCents(p.amount)} to ${p.card}`} reply={reply} /> : null}</td>
+                      <td data-label="Refund">{p.status === "approved" ? <RefundForm csrfToken={csrfToken} paymentId={p.id} label={`Refund ${formatCents(p.amount)} to ${p.card}`} reply={reply} /> : null}</td>
                     ) : null}
                   </tr>
                 ))}
@@ -319,14 +319,14 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
               <tbody>
                 {desk.outbox.map((m) => (
                   <tr key={m.id}>
-                    <td>{m.at}</td>
-                    <td>{m.subject}</td>
-                    <td>
+                    <td data-label="Written">{m.at}</td>
+                    <td data-label="Subject">{m.subject}</td>
+                    <td data-label="State">
                       {OUTBOX_STATE_LABELS[m.state]}
                       {m.sentAt ? ` ${m.sentAt}` : m.failedAt ? ` ${m.failedAt}` : ""}
                     </td>
-                    <td className="numeric">{m.attempts}</td>
-                    <td>{m.error ?? ""}</td>
+                    <td className="numeric" data-label="Attempts">{m.attempts}</td>
+                    <td data-label="Last error">{m.error ?? ""}</td>
                   </tr>
                 ))}
               </tbody>

@@ -249,4 +249,26 @@ test("the desk's morning: last night's rental and abandoned rental, CSV, a pay l
   // Never the rows themselves.
   await expect(page.getByRole("table")).not.toContainText(renterEmail);
   await axe(page, "audit trail");
+
+  // Issue 39: every console page this morning's data fills fits a 390 px phone and a 1280 px desk,
+  // the lists as stacked rows under their column names on the phone.
+  const consolePaths = ["/admin", "/admin/rentals", "/admin/leads", "/admin/reservations", "/admin/tenants", "/admin/payments", "/admin/sitelink-journal", "/admin/content", "/admin/changes", "/admin/staff", "/admin/audit", "/admin/security"];
+  await page.goto(new URL("/admin/tenants", page.url()).href);
+  const tenantHref = await page.getByRole("link", { name: /Renter/ }).first().getAttribute("href");
+  if (tenantHref) consolePaths.push(tenantHref);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const path of consolePaths) {
+      await page.goto(new URL(path, page.url()).href);
+      const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+      // On failure, name the elements that stick out.
+      const wide = scrollWidth > innerWidth ? await page.evaluate(() => [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).slice(0, 5).map((e) => `${e.tagName.toLowerCase()}.${e.className}`)) : [];
+      expect(scrollWidth, `${path} at ${width} px scrolls sideways: ${wide.join(", ")}`).toBeLessThanOrEqual(innerWidth);
+    }
+  }
+  await page.goto(new URL("/admin/audit", page.url()).href);
+  await page.setViewportSize({ width: 390, height: 900 });
+  // Stacked: each cell shows its column's name.
+  const firstCell = page.getByRole("table").locator("tbody td").first();
+  expect(await firstCell.evaluate((td) => getComputedStyle(td, "::before").content)).toBe('"When"');
 });

@@ -135,7 +135,7 @@ export function DeskList<Row>(props: DeskListProps<Row>) {
               {props.rows.map((row) => (
                 <tr key={props.rowKey(row)}>
                   {props.columns.map((c) => (
-                    <td key={c.header} className={c.numeric ? "numeric" : undefined}>
+                    <td key={c.header} className={c.numeric ? "numeric" : undefined} data-label={c.header}>
                       {c.cell(row)}
                     </td>
                   ))}
