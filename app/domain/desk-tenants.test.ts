@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { likeAnywhere, lockoutView, outboxState, parseRecordId, tenantDeskActionSchema, tenantSearch, tenantStatuses, tenantStatusText } from "./desk-tenants";
+import { likeAnywhere, lockoutView, moveOutDateProblem, outboxState, parseRecordId, tenantDeskActionSchema, tenantSearch, tenantStatuses, tenantStatusText } from "./desk-tenants";
 
 describe("tenantSearch", () => {
   it.each([
@@ -58,8 +58,22 @@ describe("tenantStatuses", () => {
     [{ activeLeases: 0, leases: 2, pastDue: false, lockedOut: true }, ["moved_out", "locked_out"], "Moved out, Locked out of the portal"],
     [{ activeLeases: 0, leases: 1, pastDue: true, lockedOut: false }, ["moved_out"], "Moved out"],
     [{ activeLeases: 0, leases: 0, pastDue: false, lockedOut: false }, [], "No lease"],
+    [{ activeLeases: 1, movingOutLeases: 1, leases: 1, pastDue: false, lockedOut: false }, ["moving_out"], "Moving out"],
+    [{ activeLeases: 2, movingOutLeases: 1, leases: 2, pastDue: true, lockedOut: false }, ["current", "moving_out", "past_due"], "Current, Moving out, Past due"],
   ] as const)("%o is %o", (facts, statuses, text) => {
     expect(tenantStatuses(facts)).toEqual(statuses);
     expect(tenantStatusText(tenantStatuses(facts))).toBe(text);
+  });
+});
+
+describe("moveOutDateProblem", () => {
+  const lease = { moveInDate: "2026-10-01" };
+  it.each([
+    ["2026-11-28", null],
+    ["2026-10-01", null],
+    ["2026-11-29", "A move-out is recorded once it has happened: choose today or an earlier day."],
+    ["2026-09-30", "The tenant moved in on 2026-10-01: choose that day or a later one."],
+  ])("%s", (date, problem) => {
+    expect(moveOutDateProblem(date, lease, "2026-11-28")).toBe(problem);
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isIsoDate } from "./calendar";
 
 /**
  * The back office's tenants (issue 23, decision 260). Pure: the search box, how an outbox mail's
@@ -70,20 +71,42 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
     paymentId: idField("Choose one of this tenant's payments."),
     confirm: z.literal("yes", { error: "Tick the box to confirm the refund." }),
   }),
+  z.object({
+    intent: z.literal("record-move-out"),
+    leaseId: idField("Choose one of this tenant's leases."),
+    moveOutDate: z
+      .string({ error: "Enter the day the tenant moved out." })
+      .trim()
+      .min(1, "Enter the day the tenant moved out.")
+      .refine(isIsoDate, "Enter the date as YYYY-MM-DD, for example 2026-12-31."),
+    confirm: z.literal("yes", { error: "Tick the box to confirm the unit is empty and the tenant has moved out." }),
+  }),
 ]);
+
+/**
+ * The day a desk records as a move-out (issue 39): not after today, nor before the move-in, both on
+ * the location's calendar. Null when it may be recorded, else the message beside the field.
+ */
+export function moveOutDateProblem(date: string, lease: { moveInDate: string }, today: string): string | null {
+  if (date > today) return "A move-out is recorded once it has happened: choose today or an earlier day.";
+  if (date < lease.moveInDate) return `The tenant moved in on ${lease.moveInDate}: choose that day or a later one.`;
+  return null;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The tenants list's status filter (decision 340)
 
 /**
  * What an operator filters tenants by: current (an active lease at the member's locations, or the
- * one chosen), past due (an active lease whose next due date has passed on the location's calendar),
+ * one chosen, with no move-out notice), moving out (an active lease with a move-out date given, issue 39),
+ * past due (an active lease whose next due date has passed on the location's calendar),
  * moved out (leases there, none active), locked out (the portal sign-in is refused just now).
  */
-export const DESK_TENANT_STATUSES = ["current", "past_due", "moved_out", "locked_out"] as const;
+export const DESK_TENANT_STATUSES = ["current", "moving_out", "past_due", "moved_out", "locked_out"] as const;
 export type DeskTenantStatus = (typeof DESK_TENANT_STATUSES)[number];
 export const DESK_TENANT_STATUS_LABELS: Record<DeskTenantStatus, string> = {
   current: "Current",
+  moving_out: "Moving out",
   past_due: "Past due",
   moved_out: "Moved out",
   locked_out: "Locked out of the portal",
@@ -91,9 +114,11 @@ export const DESK_TENANT_STATUS_LABELS: Record<DeskTenantStatus, string> = {
 export const DESK_TENANT_STATUS_OPTIONS = DESK_TENANT_STATUSES.map((value) => ({ value, label: DESK_TENANT_STATUS_LABELS[value] }));
 
 /** A tenant's standing as the list shows it: its statuses, in the filter's order. */
-export function tenantStatuses(facts: { activeLeases: number; leases: number; pastDue: boolean; lockedOut: boolean }): DeskTenantStatus[] {
+export function tenantStatuses(facts: { activeLeases: number; movingOutLeases?: number; leases: number; pastDue: boolean; lockedOut: boolean }): DeskTenantStatus[] {
   const out: DeskTenantStatus[] = [];
-  if (facts.activeLeases > 0) out.push("current");
+  const movingOut = facts.movingOutLeases ?? 0;
+  if (facts.activeLeases > movingOut) out.push("current");
+  if (movingOut > 0) out.push("moving_out");
   if (facts.activeLeases > 0 && facts.pastDue) out.push("past_due");
   if (facts.leases > 0 && facts.activeLeases === 0) out.push("moved_out");
   if (facts.lockedOut) out.push("locked_out");

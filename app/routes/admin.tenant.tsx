@@ -3,11 +3,12 @@ import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/admin.tenant";
 import { CsrfInput } from "~/components/form";
 import { formatCents } from "~/domain/money";
-import { formatDate } from "~/domain/calendar";
+import { formatDate, localDate } from "~/domain/calendar";
 import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk-tenants";
 import { can } from "~/domain/staff-roles";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { getTenantDesk, liftTenantLockout, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk-tenants.server";
+import { recordDeskMoveOut } from "~/services/move-outs.server";
 import { requireFreshFactor } from "~/services/staff-admin.server";
 import { limitDeskAction } from "~/services/desk-pages.server";
 import { notFound } from "~/services/http.server";
@@ -35,6 +36,7 @@ const DONE: Record<string, string> = {
   paylink: "The pay link is on its way. It works once, for 72 hours.",
   refund: "The payment is refunded to the card, and the ledger shows the refund.",
   refunded: "This payment was refunded already; nothing was refunded again.",
+  movedout: "The move-out is recorded: the lease has ended and the unit can be rented again.",
 };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -48,13 +50,15 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const done = new URL(request.url).searchParams.get("done");
   const headers = new Headers(NO_STORE);
   if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
+  const now = clockNow();
+  const today = Object.fromEntries(desk.leases.map((l) => [l.leaseId, localDate(now, l.timeZone)]));
   return data(
-    { desk, csrfToken: csrf.token, canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { desk, today, csrfToken: csrf.token, canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
     { headers },
   );
 }
 
-type ActionReply = { intent: string; id: number | null; message: string };
+type ActionReply = { intent: string; id: number | null; message: string; value?: string };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
@@ -72,7 +76,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const rawId = Number(raw.leaseId ?? raw.paymentId);
   const id = Number.isInteger(rawId) ? rawId : null;
-  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message }, { status, headers: NO_STORE });
+  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : undefined;
+  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message, value }, { status, headers: NO_STORE });
   // Conform + the actions' schema (told apart by intent), like the console's other forms.
   const submission = parseWithZod(form, { schema: tenantDeskActionSchema });
   if (submission.status !== "success") return reply(Object.values(submission.error ?? {}).flat().find((m): m is string => typeof m === "string") ?? "Choose one of the actions on this page.", 400);
@@ -90,7 +95,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           ? await sendTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
           : a.intent === "refund-payment"
             ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, now })
-            : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
+            : a.intent === "record-move-out"
+              ? await recordDeskMoveOut(context.db, staff, { tenantId, leaseId: a.leaseId, moveOutDate: a.moveOutDate, now })
+              : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
   if (!outcome) throw notFound(NO_STORE);
   if (!outcome.ok) return reply(outcome.message, 400);
   const done =
@@ -106,7 +113,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
             ? outcome.message.includes("refunded already")
               ? "refunded"
               : "refund"
-            : "receipt";
+            : a.intent === "record-move-out"
+              ? "movedout"
+              : "receipt";
   throw redirect(`/admin/tenants/${tenantId}?done=${done}`, { status: 303, headers: NO_STORE });
 }
 
@@ -154,8 +163,40 @@ function RefundForm(props: { csrfToken: string; paymentId: number; label: string
   );
 }
 
+/** Records a move-out done: the day (today unless changed), a box to tick (the server checks both), then the button. */
+function MoveOutForm(props: { csrfToken: string; leaseId: number; unitName: string; today: string; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === "record-move-out" && props.reply.id === props.leaseId;
+  const errorId = `move-out-${props.leaseId}-message`;
+  const dateId = `move-out-${props.leaseId}-date`;
+  return (
+    <Form method="post" className="desk-action">
+      <CsrfInput token={props.csrfToken} />
+      <input type="hidden" name="intent" value="record-move-out" />
+      <input type="hidden" name="leaseId" value={props.leaseId} />
+      <fieldset>
+        <legend>Record the move-out of unit {props.unitName}</legend>
+        <p className="console-field">
+          <label htmlFor={dateId}>Day the tenant moved out</label>
+          <input id={dateId} type="date" name="moveOutDate" defaultValue={mine ? (props.reply!.value ?? props.today) : props.today} max={props.today} aria-describedby={mine ? errorId : undefined} aria-invalid={mine ? true : undefined} />
+        </p>
+        <label>
+          <input type="checkbox" name="confirm" value="yes" aria-describedby={mine ? errorId : undefined} /> The unit is empty and the tenant has moved out
+        </label>{" "}
+        <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
+          Record the move-out
+        </button>
+        {mine ? (
+          <p id={errorId} className="field__errors" role="alert">
+            {props.reply!.message}
+          </p>
+        ) : null}
+      </fieldset>
+    </Form>
+  );
+}
+
 export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
-  const { desk, csrfToken, canAct, canRefund, done } = loaderData;
+  const { desk, today, csrfToken, canAct, canRefund, done } = loaderData;
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const t = desk.tenant;
   return (
@@ -203,7 +244,7 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
         {desk.leases.map((l) => (
           <section key={l.leaseId} aria-labelledby={`lease-${l.leaseId}`} className="desk-lease">
             <h3 id={`lease-${l.leaseId}`}>
-              Unit {l.unitName}, {l.locationName} ({l.status === "active" ? "active" : "moved out"})
+              Unit {l.unitName}, {l.locationName} ({l.status !== "active" ? "moved out" : l.moveOutDate ? `moving out ${formatDate(l.moveOutDate)}` : "active"})
             </h3>
             <dl className="desk-facts">
               <dt>Moved in</dt>
@@ -229,6 +270,7 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
             </dl>
             {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
             {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
+            {canAct && l.status === "active" ? <MoveOutForm csrfToken={csrfToken} leaseId={l.leaseId} unitName={l.unitName} today={today[l.leaseId] ?? ""} reply={reply} /> : null}
             {l.ledger?.length ? (
               <div className="desk-table" role="region" aria-label={`Ledger of unit ${l.unitName}`} tabIndex={0}>
                 <table>

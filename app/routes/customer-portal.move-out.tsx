@@ -14,6 +14,7 @@ import { portalHeaders, portalRouteHeaders } from "~/services/portal.server";
 import { StorageValidationError } from "~/storage-software/errors";
 import { signedInTenant, tenantUnit } from "~/services/portal-access.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
+import { giveMoveOutNotice } from "~/services/move-outs.server";
 
 export const handle = { enhanceForms: true };
 
@@ -47,9 +48,11 @@ async function moveOutAction({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: moveOutSchema(unit.today) });
   if (submission.status !== "success") return data({ result: submission.reply() }, { status: 400, headers: portalHeaders() });
   try {
-    await unit.storage.giveMoveOutNotice({
+    await giveMoveOutNotice(context.db, unit.storage, {
       tenantId: ctx.session.tenantId,
       leaseId: unit.lease.leaseId,
+      unitName: unit.lease.unitName,
+      locationId: unit.location.id,
       moveOutDate: submission.value.move_out_date,
       reason: submission.value.reason || null,
       now: ctx.now,

@@ -86,6 +86,7 @@ function tenantFacts(ids: readonly number[], now: Date) {
   return {
     leases: sql`(select count(*) from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}))`,
     activeLeases: sql`(select count(*) from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and l.status = 'active')`,
+    movingOutLeases: sql`(select count(*) from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and l.status = 'active' and l.move_out_date is not null)`,
     pastDue: sql`exists (select 1 from leases l join locations lo on lo.id = l.location_id
       where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and l.status = 'active' and l.next_due_date < ${today})`,
     lockedOut: sql`exists (select 1 from rate_limit_hits h where h.key = ${signInAccountKeySql(sql`"tenants"."account_id"`, sql`"tenants"."email"`)}
@@ -100,7 +101,9 @@ function tenantFacts(ids: readonly number[], now: Date) {
 function statusCondition(status: DeskTenantStatus, facts: ReturnType<typeof tenantFacts>): SQL {
   switch (status) {
     case "current":
-      return sql`${facts.activeLeases} > 0`;
+      return sql`${facts.activeLeases} > ${facts.movingOutLeases}`;
+    case "moving_out":
+      return sql`${facts.movingOutLeases} > 0`;
     case "past_due":
       return facts.pastDue;
     case "moved_out":
@@ -156,6 +159,7 @@ export async function listDeskTenants(db: Database, staff: SignedInStaff, filter
         where l.tenant_id = "tenants"."id" and l.status = 'active' and l.location_id in (${ids}))`,
       leases: sql<number>`${facts.leases}`.mapWith(Number),
       activeLeases: sql<number>`${facts.activeLeases}`.mapWith(Number),
+      movingOutLeases: sql<number>`${facts.movingOutLeases}`.mapWith(Number),
       pastDue: sql<boolean>`${facts.pastDue}`,
       lockedOut: sql<boolean>`${facts.lockedOut}`,
       movedIn: facts.movedIn,
@@ -177,7 +181,7 @@ export async function listDeskTenants(db: Database, staff: SignedInStaff, filter
       units: r.units ?? "",
       since: formatDeskTime(r.createdAt, zone),
       movedIn: r.movedIn ?? null,
-      statuses: tenantStatuses({ leases: r.leases, activeLeases: r.activeLeases, pastDue: Boolean(r.pastDue), lockedOut: Boolean(r.lockedOut) }),
+      statuses: tenantStatuses({ leases: r.leases, activeLeases: r.activeLeases, movingOutLeases: r.movingOutLeases, pastDue: Boolean(r.pastDue), lockedOut: Boolean(r.lockedOut) }),
     })),
   };
 }
@@ -238,7 +242,7 @@ export interface TenantDesk {
 }
 
 /** The tenant's row when within the member's locations (else null: 404), with the in-scope location ids. */
-async function tenantInScope(db: Database, staff: SignedInStaff, tenantId: number) {
+export async function tenantInScope(db: Database, staff: SignedInStaff, tenantId: number) {
   const mine = await deskLocations(db, staff);
   const [row] = await db
     .select()

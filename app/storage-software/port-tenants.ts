@@ -188,4 +188,19 @@ export interface Tenants {
   cancelAutopay(input: { tenantId: string; leaseId: string }): Promise<void>;
   /** Records the notice for the office; `moveOutDate` is on or after today (the caller checks, in the location's time zone). */
   giveMoveOutNotice(input: { tenantId: string; leaseId: string; moveOutDate: string; reason: string | null; now: Date }): Promise<void>;
+  /**
+   * The office records that the tenant has moved out (issue 39): the lease ends on `moveOutDate` (on
+   * or before today, the caller checks), autopay stops and the unit can be rented again; `record`
+   * runs inside that transaction (the caller's audit row). A lease ended already answers
+   * `already_moved_out`. SiteLink refuses: a move-out is done in SiteLink itself (no documented call
+   * moves a tenant out, decision 500), and its ledger read then shows the lease ended.
+   */
+  recordMoveOut(input: { tenantId: string; leaseId: string; moveOutDate: string; now: Date; record: (tx: Transaction) => Promise<void> }): Promise<MoveOutOutcome>;
 }
+
+export type MoveOutOutcome =
+  | { kind: "moved_out" }
+  /** Ended before (a double submit): nothing was written again. */
+  | { kind: "already_moved_out" }
+  /** Nothing was changed; `message` says why, in the office's words. */
+  | { kind: "refused"; message: string };

@@ -4,6 +4,7 @@ import { addDays, addMonths, format, parseISO } from "date-fns";
 import { testHook } from "./support/hooks";
 import { expectNoAxeViolations } from "./support/a11y";
 import { rentUpToCard, signIn as signInAs } from "./support/portal";
+import { CONTACT_EMAIL as OFFICE_EMAIL } from "./support/seed-facts";
 
 // Every browser test comes from 127.0.0.1: start each with fresh rate limits (card attempts, holds per IP).
 test.beforeEach(async ({ request }) => {
@@ -152,6 +153,14 @@ test("sign in, billing run, pay, prepay 3 months, move-out notice", async ({ pag
   await page.getByRole("button", { name: "Give notice" }).click();
   await expect(page.getByRole("heading", { name: `Move-out date: ${human(moveOut)}` })).toBeVisible();
   await expect(page.getByText("We have received your move-out notice")).toBeVisible();
+  // Issue 39: the tenant gets a confirmation and the office a notice, by e-mail.
+  const confirmation = await testHook<{ subject: string | null; text: string | null }>(request, "lastEmailTo", { to: email });
+  expect(confirmation.subject).toBe(`Your move-out notice: ${human(moveOut)}`);
+  expect(confirmation.text).toContain(`unit ${created.unitName}`);
+  expect(confirmation.text).toContain("We have received your move-out notice");
+  const office = await testHook<{ subject: string | null; text: string | null }>(request, "lastEmailTo", { to: OFFICE_EMAIL });
+  expect(office.subject).toMatch(new RegExp(`^Move-out notice: .+, unit ${created.unitName}, ${human(moveOut)}$`));
+  expect(office.text).toContain(email);
 
   // Another tenant's unit is not found.
   const other = await testHook<{ leaseId: number }>(request, "createTenantWithLease", { email: unique("portal-other"), password: PASSWORD });

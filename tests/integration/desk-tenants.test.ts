@@ -21,6 +21,8 @@ import { storageFor } from "~/storage-software/index.server";
 import AdminTenants, { loader as listLoader } from "~/routes/admin.tenants";
 import { loader as csvLoader } from "~/routes/admin.tenants[.]csv";
 import AdminTenant, { action as tenantAction, loader as tenantLoader } from "~/routes/admin.tenant";
+import AdminHome, { loader as homeLoader } from "~/routes/admin._index";
+import { addDaysIso, localDate } from "~/domain/calendar";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental, tenantDetails } from "./rental-fixtures";
 import { answer, deskMember, staffContext, type Answer } from "./staff-fixtures";
@@ -384,5 +386,61 @@ describe("a tenant's page", () => {
     expect((r.data as { message: string }).message).toMatch(/Too many changes/);
     expect((await db.select({ n: count() }).from(emailOutbox))[0]!.n).toBe(mails);
     expect(await db.select().from(auditEvents).where(and(eq(auditEvents.staffId, who.staffId)))).toHaveLength(0);
+  });
+});
+
+describe("move-outs (issue 39)", () => {
+  const home = (who: SignedInStaff) => answer(() => homeLoader({ request: new Request("http://localhost/admin"), params: {}, context: contextFor(who) } as never));
+  const ids = (r: Answer) => (r.data as ListData).rows.map((x) => x.id);
+
+  it("a notice makes the tenant 'Moving out' (listed and filtered) and puts it on the home page's move-outs due", async () => {
+    const db = handle.db;
+    const email = `margaret.${Date.now()}@example.com`;
+    const e = await createTenantWithLease(db, { email, password: "right-pass-9", firstName: "Margaret", lastName: "Hamilton", now: new Date(), locationId: lumberton, withInsurance: false, moveInDate: "2026-10-01" });
+    const storage = storageFor(db, (await db.query.locations.findFirst({ where: eq(locations.id, lumberton) }))!);
+    const today = localDate(new Date(), "America/New_York");
+    const date = addDaysIso(today, 3);
+    expect(ids(await list(staff.frontDesk, "?status=current"))).toContain(e.tenantId);
+    await storage.giveMoveOutNotice({ tenantId: String(e.tenantId), leaseId: String(e.leaseId), moveOutDate: date, reason: null, now: new Date() });
+    expect(ids(await list(staff.frontDesk, "?status=moving_out"))).toEqual([e.tenantId]);
+    expect(ids(await list(staff.frontDesk, "?status=current"))).not.toContain(e.tenantId);
+    expect(ids(await list(staff.jacksonvilleDesk, "?status=moving_out"))).toEqual([]);
+    const html = await renderPage(AdminTenants as never, { pattern: "/admin/tenants", url: "/admin/tenants?status=moving_out", loaderData: (await list(staff.frontDesk, "?status=moving_out")).data });
+    expect(html).toContain("Moving out");
+    const due = (await home(staff.frontDesk)).data as { moveOuts: Array<{ tenantId: number; moveOutDate: string; overdue: boolean }> };
+    expect(due.moveOuts).toContainEqual(expect.objectContaining({ tenantId: e.tenantId, moveOutDate: date, overdue: false }));
+    expect(((await home(staff.jacksonvilleDesk)).data as { moveOuts: Array<{ tenantId: number }> }).moveOuts.map((m) => m.tenantId)).not.toContain(e.tenantId);
+    const homeHtml = await renderPage(AdminHome as never, { pattern: "/admin", url: "/admin", loaderData: (await home(staff.frontDesk)).data });
+    expect(homeHtml).toContain(`href="/admin/tenants/${e.tenantId}">Margaret Hamilton</a>`);
+
+    // The desk records the move-out: bad input beside the form, nothing changed.
+    const move = (who: SignedInStaff, fields: Record<string, string>) => post(who, e.tenantId, { intent: "record-move-out", leaseId: String(e.leaseId), ...fields });
+    expect((await move(staff.readOnly, { moveOutDate: today, confirm: "yes" })).status).toBe(403);
+    expect((await move(staff.jacksonvilleDesk, { moveOutDate: today, confirm: "yes" })).status).toBe(404);
+    const unticked = await move(staff.frontDesk, { moveOutDate: today });
+    expect(unticked).toMatchObject({ status: 400, data: { intent: "record-move-out", id: e.leaseId, message: "Tick the box to confirm the unit is empty and the tenant has moved out.", value: today } });
+    const future = await move(staff.frontDesk, { moveOutDate: date, confirm: "yes" });
+    expect(future).toMatchObject({ status: 400, data: { message: "A move-out is recorded once it has happened: choose today or an earlier day.", value: date } });
+    const early = await move(staff.frontDesk, { moveOutDate: "2026-09-30", confirm: "yes" });
+    expect(early).toMatchObject({ status: 400, data: { message: "The tenant moved in on 2026-10-01: choose that day or a later one." } });
+    const form = await renderPage(AdminTenant as never, { pattern: "/admin/tenants/:tenantId", url: `/admin/tenants/${e.tenantId}`, loaderData: (await page(staff.frontDesk, e.tenantId)).data, actionData: future.data });
+    expect(form).toContain(`value="${date}"`);
+    expect(form).toMatch(/role="alert">A move-out is recorded once it has happened/);
+    expect((await db.query.leases.findFirst({ where: eq(leases.id, e.leaseId) }))!.status).toBe("active");
+
+    // Recorded: the lease ends, the unit is free, one audit row; a second submit changes nothing.
+    const done = await move(staff.frontDesk, { moveOutDate: today, confirm: "yes" });
+    expect(done.status).toBe(303);
+    expect(done.headers.get("Location")).toBe(`/admin/tenants/${e.tenantId}?done=movedout`);
+    const ended = (await db.query.leases.findFirst({ where: eq(leases.id, e.leaseId), with: { unit: true } }))!;
+    expect(ended).toMatchObject({ status: "moved_out", moveOutDate: today, autopayEnabled: false });
+    expect((ended as unknown as { unit: { status: string } }).unit.status).toBe("available");
+    const audit = (await auditRows("lease.moved_out")).filter((a) => a.entityId === String(e.leaseId) || Number(a.entityId) === e.leaseId);
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({ staffId: staff.frontDesk.staffId, locationId: lumberton });
+    expect((await move(staff.frontDesk, { moveOutDate: today, confirm: "yes" })).status).toBe(303);
+    expect((await auditRows("lease.moved_out")).filter((a) => Number(a.entityId) === e.leaseId)).toHaveLength(1);
+    expect(ids(await list(staff.frontDesk, "?status=moved_out"))).toContain(e.tenantId);
+    expect(((await home(staff.frontDesk)).data as { moveOuts: Array<{ tenantId: number }> }).moveOuts.map((m) => m.tenantId)).not.toContain(e.tenantId);
   });
 });

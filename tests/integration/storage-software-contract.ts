@@ -742,5 +742,33 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect((await lease()).moveOutDate).toBe(date);
       await expect(h.storage.giveMoveOutNotice({ tenantId: other.result.tenantId, leaseId, moveOutDate: date, reason: null, now: NOW })).rejects.toBeInstanceOf(StorageValidationError);
     });
+
+    it("records a move-out done once: the lease ends and the unit can be rented again (or the software says it moves tenants out itself)", async () => {
+      const leaving = await contractMoveIn(h);
+      const { unitTypeId } = leaving;
+      const freeBefore = (await h.storage.getUnitType(unitTypeId, { now: NOW }))!.availableCount;
+      const today = await todayAt(h.storage, NOW);
+      let recorded = 0;
+      const record = async () => {
+        recorded++;
+      };
+      const outcome = await h.storage.recordMoveOut({ tenantId: leaving.result.tenantId, leaseId: leaving.result.leaseId, moveOutDate: today, now: NOW, record });
+      if (outcome.kind === "refused") {
+        expect(outcome.message).toMatch(/\S/);
+        expect(recorded).toBe(0);
+        expect((await h.storage.getTenantLease(leaving.result.tenantId, leaving.result.leaseId))!.status).toBe("active");
+        return;
+      }
+      expect(outcome.kind).toBe("moved_out");
+      expect(recorded).toBe(1);
+      const ended = await h.storage.getTenantLease(leaving.result.tenantId, leaving.result.leaseId);
+      expect(ended).toMatchObject({ status: "moved_out", moveOutDate: today });
+      expect((await h.storage.getUnitType(unitTypeId, { now: NOW }))!.availableCount).toBe(freeBefore + 1);
+      // A second submit changes nothing and records nothing.
+      expect(await h.storage.recordMoveOut({ tenantId: leaving.result.tenantId, leaseId: leaving.result.leaseId, moveOutDate: today, now: NOW, record })).toEqual({ kind: "already_moved_out" });
+      expect(recorded).toBe(1);
+      // Another tenant's lease is not this tenant's to end.
+      expect((await h.storage.recordMoveOut({ tenantId: other.result.tenantId, leaseId: leaving.result.leaseId, moveOutDate: today, now: NOW, record })).kind).not.toBe("moved_out");
+    });
   });
 }

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { leases, locations, payments } from "~/db/schema";
+import { leases, locations, payments, units } from "~/db/schema";
 import { ledgerEntries } from "~/db/schema/billing";
 import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
 import { parseExtraCharges } from "~/domain/location-settings";
@@ -224,6 +224,24 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
         const change = { paymentId: row.id, leaseId: locked.id, amount: row.amount, ledgerEntryId, entryDate, balanceBefore, balanceAfter };
         await input.record(tx, change);
         return { kind: "refunded" as const, change };
+      });
+    },
+
+    async recordMoveOut(input) {
+      const lease = await leaseRow(db, input.tenantId, input.leaseId);
+      if (!lease) return { kind: "refused", message: "No such lease at this location." };
+      if (lease.status !== "active") return { kind: "already_moved_out" };
+      return db.transaction(async (tx) => {
+        const locked = (await leaseRow(tx, input.tenantId, input.leaseId, true))!;
+        if (locked.status !== "active") return { kind: "already_moved_out" as const };
+        await tx
+          .update(leases)
+          .set({ status: "moved_out", moveOutDate: input.moveOutDate, autopayEnabled: false, updatedAt: input.now })
+          .where(eq(leases.id, locked.id));
+        // The unit is free to rent again (its availability pages are told by the units table's trigger).
+        await tx.update(units).set({ status: "available", heldUntil: null, holdToken: null, updatedAt: input.now }).where(and(eq(units.id, locked.unitId), eq(units.status, "rented")));
+        await input.record(tx);
+        return { kind: "moved_out" as const };
       });
     },
 

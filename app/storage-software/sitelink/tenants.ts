@@ -81,6 +81,9 @@ function phoneFields(record: Row, cellPhone: string): OwnedFields {
 export const SITELINK_REFUND_REFUSAL =
   "Payments at this location are booked in SiteLink, so refund them in SiteLink (its own refund keeps its ledger right). Nothing was refunded here.";
 
+export const SITELINK_MOVE_OUT_REFUSAL =
+  "Tenants at this location are moved out in SiteLink (it frees the unit and closes the ledger there). Nothing was changed here: this page shows the lease ended once SiteLink does.";
+
 export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {
   const { db, location, call, settings } = deps;
   const now = deps.now ?? (() => new Date());
@@ -595,6 +598,9 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     // does not call (decision 280). Refusing leaves both SiteLink and the card untouched.
     async refundPayment() {
       return { kind: "refused" as const, message: SITELINK_REFUND_REFUSAL };
+    },
+    async recordMoveOut() {
+      return { kind: "refused" as const, message: SITELINK_MOVE_OUT_REFUSAL };
     },
     async makePayment(input) {
       return pay({ ...input, source: "portal" });

@@ -7,6 +7,8 @@ import { locationSlug } from "../../../app/domain/slug";
 
 export const CONTACT_PHONE = operator.CONTACT_PHONE;
 export const CONTACT_PHONE_TEL = operator.CONTACT_PHONE_TEL;
+/** Every location's e-mail address: the office's notices go there. */
+export const CONTACT_EMAIL = operator.CONTACT_EMAIL;
 export const PRIMARY_DOMAIN = operator.website.domain;
 
 export interface SeededLocation {
