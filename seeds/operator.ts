@@ -48,6 +48,9 @@ export const account = {
     is_insurance_shown: true,
     is_insurance_required: false,
     fake_discount_percentage: 0,
+    // Not in the spec (issue 40, decision 501): review requests are off until the operator turns them on.
+    is_review_request_enabled: false,
+    review_request_days_after_move_in: 14,
   } satisfies AccountGlobalSettings,
   // DEMO wording; the spec says only that a privacy policy and company information exist.
   privacyPolicy: `

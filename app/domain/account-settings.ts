@@ -31,6 +31,9 @@ export const accountGlobalSettingsSchema = z.object({
   is_insurance_shown: z.boolean().default(true),
   is_insurance_required: z.boolean().default(false),
   fake_discount_percentage: z.number().min(0).max(100).default(0),
+  // Review requests (issue 40, decision 501): off unless the operator turns them on (per location).
+  is_review_request_enabled: z.boolean().default(false),
+  review_request_days_after_move_in: z.number().int().min(1).max(365).default(14),
 });
 export type AccountGlobalSettings = z.infer<typeof accountGlobalSettingsSchema>;
 

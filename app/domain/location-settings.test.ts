@@ -86,6 +86,9 @@ describe("parseAccountGlobalSettings (spec §9)", () => {
       is_insurance_shown: true,
       is_insurance_required: false,
       fake_discount_percentage: 0,
+      // Not in the spec (decision 501): off until the operator turns them on.
+      is_review_request_enabled: false,
+      review_request_days_after_move_in: 14,
     });
   });
 

@@ -4,7 +4,8 @@
  * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071) and the
  * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
  * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240), and the
- * content's history: old versions' snapshots and uploaded images nothing can show again (decision 361). They are
+ * content's history: old versions' snapshots and uploaded images nothing can show again (decision 361), and
+ * sends the review requests that are due (decision 501). They are
  * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
  * several processes running it at once do no harm.
  */
@@ -18,6 +19,7 @@ import { pruneOutbox } from "./email.server";
 import { recheckWaitingWebhooks } from "./stripe-webhooks.server";
 import { prunePayLinks } from "./pay-links.server";
 import { pruneContentHistory } from "./content-retention.server";
+import { sendReviewRequests } from "./review-requests.server";
 import { logger } from "~/logger.server";
 import { pruneSiteLinkJournal, startSiteLinkSync } from "~/storage-software/index.server";
 import { env } from "~/env.server";
@@ -40,6 +42,7 @@ export async function runHousekeeping(
   payLinksDeleted: number;
   snapshotsPruned: number;
   mediaDeleted: number;
+  reviewRequests: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
   const checkouts = await sweepAbandonedRentals(db, now);
@@ -52,6 +55,8 @@ export async function runHousekeeping(
   const journal = await pruneSiteLinkJournal(db, now);
   const payLinksDeleted = await prunePayLinks(db, now);
   const history = await pruneContentHistory(db, now);
+  // Review requests due (issue 40, decision 501): each tenant claimed once, whichever process runs it.
+  const reviewRequests = await sendReviewRequests(db, now);
   return {
     reservations,
     checkouts,
@@ -64,6 +69,7 @@ export async function runHousekeeping(
     journalScrubbed: journal.scrubbed,
     payLinksDeleted,
     ...history,
+    reviewRequests,
   };
 }
 

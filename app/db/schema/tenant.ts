@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { accounts } from "./account";
 import { timestamps } from "./shared";
@@ -31,6 +31,8 @@ export const tenants = pgTable(
     altContactLastName: text(),
     altContactPhone: text(),
     externalId: text(),
+    /** When the one request to review the location was sent (issue 40, decision 501): never twice to one tenant. */
+    reviewRequestedAt: timestamp({ withTimezone: true }),
     ...timestamps,
   },
   (t) => [
