@@ -54,6 +54,7 @@ import { readLedgers } from "./ledger-reads";
 import { moveInKeyPrefix, tenantsWeCreated } from "./move-in-attempts";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
 import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
+import { readRentTaxRates } from "./site-tax";
 
 /** Per-location SiteLink settings the rentals part needs (site settings table, study §3.5, §4). */
 export interface SiteLinkRentalSettings {
@@ -191,7 +192,8 @@ export async function siteLinkCostRows(
 
 export async function siteLinkQuote(call: SiteLinkCall, settings: SiteLinkRentalSettings, q: SiteLinkQuoteInput): Promise<MoveInQuote> {
   const list = await siteLinkCostRows(call, settings, q);
-  return quoteFromCostRows(list, q);
+  // The monthly figure at the site's own tax rate, not one inferred from a discounted or prorated first line.
+  return quoteFromCostRows(list, { ...q, rentTaxRates: await readRentTaxRates(call) });
 }
 
 // ------------------------------------------------------------------ the move-in
