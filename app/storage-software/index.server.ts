@@ -10,7 +10,7 @@ import { logger } from "~/logger.server";
 import { paymentGatewayFor } from "~/platform/payment-gateway.server";
 
 // SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
-export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
+export { runSiteLinkSync, siteLinkSyncRunner, startSiteLinkSync, statusSnapshotFile, stopSiteLinkSync, syncLeaseHolder } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
 export { verifySiteLinkLocation, formatGoLiveReport, type GoLiveReport } from "./sitelink/verify";

@@ -30,7 +30,7 @@ it("a prorated first month: the month's tax at the site's 7 %, to the cent", asy
   const type = await roomiestSyncedUnitType(bed, bed.jacksonville);
   const ctx = await ctxFor(bed.handle.db, type.id);
   const quoteOn = (moveInDate: string) =>
-    ctx.storage.quoteMoveIn({ unitTypeId: type.id, insurancePlanId: null, moveInDate, pricing: { isWebRatesEnabled: ctx.settings.is_web_rates_enabled, fakeDiscountPercentage: 0 } });
+    ctx.storage.quoteMoveIn({ unitTypeId: type.id, insurancePlanId: null, moveInDate, now: NOW, pricing: { isWebRatesEnabled: ctx.settings.is_web_rates_enabled, fakeDiscountPercentage: 0 } });
   const monthly = (await quoteOn("2026-12-01")).monthlyRate;
   // A December move-in whose prorated line gives a wrong inferred rate (the reviewer's "2 cents off").
   const days = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10].find((d) => inferredMonthlyTax(monthly, d, 7) !== percentOf(monthly, 7));
