@@ -386,7 +386,18 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     let outcome: AnswerOutcome;
     try {
       answer = await call(TENANT_NEW, params, { write: true });
-      if (answer.retCode === -2) answer = await call(TENANT_NEW, { ...params, sGateCode: "" }, { write: true }); // duplicate gate code
+      if (answer.retCode === -2) {
+        // -2: the gate code refused (manual: invalid or duplicate). Read back before writing again: a
+        // tenant with this checkout's note means it was created after all (and is used); only when there
+        // is none is it sent once more, SiteLink choosing the gate code.
+        const made = await findTenantByNote(email, input.checkoutId);
+        if (made) {
+          await journal.settle(attemptKey, "done", { externalIds: { tenantId: made.tenantId }, error: "-2, then found by its note", now });
+          if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: made.tenantId }, now });
+          return made;
+        }
+        answer = await call(TENANT_NEW, { ...params, sGateCode: "" }, { write: true });
+      }
       outcome = readAnswer(TENANT_NEW, answer);
     } catch (error) {
       outcome = { kind: "unclear", code: null, message: String(error) };
