@@ -14,7 +14,7 @@ import { placeMoveIn } from "~/services/move-in.server";
 import { runHousekeeping } from "~/services/housekeeping.server";
 import { getRental } from "~/services/rental.server";
 import { OutcomeUnknownError } from "~/storage-software/errors";
-import { storageFor } from "~/storage-software/index.server";
+import { checkJournalWrite, storageFor } from "~/storage-software/index.server";
 import { card, ctxFor, NOW, signedRental } from "./rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
 
@@ -103,6 +103,20 @@ describe("a portal payment SiteLink answered unclearly", () => {
     expect(next.status).toBe("approved");
     expect(sent("PaymentSimpleWithSource", "L001")).toBe(sentBefore + 2);
     expect(booked("L001")).toBe(bookedBefore + 2);
+  });
+
+  it("booked late, found by the back office's 'check SiteLink again': the tenant's payment is recorded there too, once", async () => {
+    const r = await renter("lumberton");
+    const bookedBefore = booked("L001");
+    bed.sim.control.addFault({ operation: "PaymentSimpleWithSource", kind: "latency", ms: 6000, times: 1 });
+    await expect(
+      r.storage.makePayment({ tenantId: r.tenantId, leaseId: r.leaseId, amount: 3100, method: { kind: "card", card: card(), saveCard: false }, idempotencyKey: "desk-1", now: NOW }),
+    ).rejects.toBeInstanceOf(OutcomeUnknownError);
+    await untilBooked("L001", bookedBefore + 1);
+    expect((await checkJournalWrite(bed.handle.db, { key: "payment:desk-1", now: new Date(NOW.getTime() + 60_000) })).kind).toBe("applied");
+    expect((await journalRow("desk-1"))!.state).toBe("done");
+    expect(await paymentRow("desk-1")).toMatchObject({ amount: 3100, status: "approved", source: "portal" });
+    expect(await bed.handle.db.select().from(payments).where(eq(payments.idempotencyKey, "desk-1"))).toHaveLength(1);
   });
 
   it("never booked: after SiteLink's settle time the schedule settles it failed, nothing recorded, and the tenant can pay", async () => {

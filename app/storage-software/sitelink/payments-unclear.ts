@@ -48,6 +48,30 @@ export async function locationDate(db: Database, locationId: number, now: Date):
   return localDate(now, row?.tz.timeZoneId ?? "America/New_York");
 }
 
+/**
+ * Our record of a payment SiteLink was found to have booked (receipt `receipt`) after an unclear
+ * answer: once, on the tenant's form key, dated the day the tenant paid in the location's time zone.
+ * Also used by the back office's "check SiteLink again" (./journal-check.ts). Nothing when the row
+ * does not say whose payment it was (rows journalled before decision 481).
+ */
+export async function recordFoundPayment(db: Database, locationId: number, entry: JournalEntry, receipt: string, now: Date): Promise<void> {
+  const x = entry.externalIds;
+  if (!x.idempotencyKey || !/^\d+$/.test(x.tenantId ?? "") || !/^\d+$/.test(x.leaseId ?? "") || !Number.isInteger(Number(x.amount))) return;
+  await recordApprovedPayment(db, {
+    tenantId: Number(x.tenantId),
+    leaseId: Number(x.leaseId),
+    amount: Number(x.amount),
+    source: x.purpose === "prepay" ? "prepay" : "portal",
+    cardBrand: (x.brand || "visa") as CardBrand,
+    cardLast4: x.last4 ?? "",
+    authReference: x.gatewayAuth || `SiteLink receipt ${receipt}`,
+    idempotencyKey: x.idempotencyKey,
+    // The day the tenant paid, in the location's time zone (SiteLink may have booked it later).
+    entryDate: await locationDate(db, locationId, entry.startedAt),
+    now,
+  });
+}
+
 /** The open payment rows of one SiteLink ledger (what a new payment of that balance waits for). */
 export async function openPaymentsOfLedger(journal: Journal, ledgerId: string): Promise<JournalEntry[]> {
   return (await journal.withPrefix(PAYMENT_PREFIX)).filter((e) => isOpen(e) && e.externalIds.ledgerId === ledgerId);
@@ -67,21 +91,7 @@ export async function settleUnclearPayment(deps: UnclearPaymentDeps, entry: Jour
   const found = history.find((p) => p.Receipt && !before.includes(p.Receipt) && decimalToCents(p.Payment) === amount);
   if (found?.Receipt) {
     // Our record first (idempotent on the form's key), then the row: a failure in between is redone next round.
-    if (x.idempotencyKey && /^\d+$/.test(x.tenantId ?? "") && /^\d+$/.test(x.leaseId ?? "")) {
-      await recordApprovedPayment(db, {
-        tenantId: Number(x.tenantId),
-        leaseId: Number(x.leaseId),
-        amount,
-        source: x.purpose === "prepay" ? "prepay" : "portal",
-        cardBrand: (x.brand || "visa") as CardBrand,
-        cardLast4: x.last4 ?? "",
-        authReference: x.gatewayAuth || `SiteLink receipt ${found.Receipt}`,
-        idempotencyKey: x.idempotencyKey,
-        // The day the tenant paid, in the location's time zone (SiteLink may have booked it later).
-        entryDate: await locationDate(db, deps.location.id, entry.startedAt),
-        now,
-      });
-    }
+    await recordFoundPayment(db, deps.location.id, entry, found.Receipt, now);
     await journal.settle(entry.key, "done", { externalIds: { receipt: found.Receipt }, error: "confirmed by reading SiteLink's payments back", now });
     return "done";
   }
