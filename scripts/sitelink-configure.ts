@@ -23,34 +23,57 @@ import { locations, sitelinkSites } from "~/db/schema";
 import { saveSiteLinkSettings, siteLinkSettingsProblems } from "~/storage-software/index.server";
 import { envOrExit } from "~/env.server";
 
-// Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
-envOrExit({ server: false });
-
-const { values } = parseArgs({
-  options: {
-    location: { type: "string" },
-    endpoint: { type: "string" },
-    "corp-code": { type: "string" },
-    "location-code": { type: "string" },
-    user: { type: "string" },
-    "password-env": { type: "string" },
-    "password-stdin": { type: "boolean", default: false },
-    "api-key-env": { type: "string" },
-    "api-key-stdin": { type: "boolean", default: false },
-    "card-charged-by": { type: "string", default: "sitelink" },
-    "test-mode": { type: "boolean", default: false },
-    "card-type": { type: "string", multiple: true, default: [] },
-    "pay-method": { type: "string", multiple: true, default: [] },
-    "billing-frequency": { type: "string", default: "3" },
-    "channel-type": { type: "string", default: "1" },
-    remove: { type: "boolean", default: false },
-  },
-});
+const USAGE = `Usage: npm run sitelink:configure -- --location <url_slug> --endpoint <CallCenterWs.asmx URL>
+    --corp-code C --location-code L --user U (--password-env VAR | --password-stdin)
+    [--api-key-env VAR | --api-key-stdin] [--card-charged-by sitelink|gateway] [--test-mode]
+    [--card-type visa=5 --card-type mastercard=6 ...] [--pay-method card=1,cash=2,check=3]
+    [--billing-frequency 3] [--channel-type 1]
+  npm run sitelink:configure -- --location <url_slug> --remove`;
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        location: { type: "string" },
+        endpoint: { type: "string" },
+        "corp-code": { type: "string" },
+        "location-code": { type: "string" },
+        user: { type: "string" },
+        "password-env": { type: "string" },
+        "password-stdin": { type: "boolean", default: false },
+        "api-key-env": { type: "string" },
+        "api-key-stdin": { type: "boolean", default: false },
+        "card-charged-by": { type: "string", default: "sitelink" },
+        "test-mode": { type: "boolean", default: false },
+        "card-type": { type: "string", multiple: true, default: [] },
+        "pay-method": { type: "string", multiple: true, default: [] },
+        "billing-frequency": { type: "string", default: "3" },
+        "channel-type": { type: "string", default: "1" },
+        remove: { type: "boolean", default: false },
+        help: { type: "boolean", short: "h", default: false },
+      },
+    }).values;
+  } catch (error) {
+    // An unknown option or a missing value: say so, with the usage, not a stack trace.
+    return fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+  }
+}
+
+const values = parse();
+if (values.help) {
+  console.log(
+    `${USAGE}\n\nCreates or replaces a location's SiteLink settings. Secrets never on the command line: the name of\nan environment variable, or the value on standard input (stored encrypted). Exit 0 when saved, 2 on wrong usage.`,
+  );
+  process.exit(0);
+}
+
+// Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
+envOrExit({ server: false });
 
 if (!values.location) fail("--location <url_slug> is required.");
 const handle = openDatabase(databaseOptionsFromEnv());

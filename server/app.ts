@@ -15,7 +15,7 @@ import type { Website } from "~/db/queries/site.server";
 import { readNextAvailabilityChange, readWebsite } from "~/db/queries/cached-reads.server";
 import { SiteCache } from "~/db/site-cache.server";
 import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
-import { announceStorageSoftware } from "~/storage-software/index.server";
+import { announceStorageSoftware, stopSiteLinkSync } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
 import { startBillingSchedule } from "~/services/billing-run.server";
 import { startHousekeeping } from "~/services/housekeeping.server";
@@ -813,5 +813,7 @@ app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
 /** Closes the database pool (after the HTTP server has stopped taking requests). */
 export async function shutdown(): Promise<void> {
   await stopListening();
+  // Another process takes the SiteLink sync over at its next check (decision 480).
+  await stopSiteLinkSync();
   await database.close();
 }

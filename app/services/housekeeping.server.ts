@@ -21,7 +21,7 @@ import { prunePayLinks } from "./pay-links.server";
 import { pruneContentHistory } from "./content-retention.server";
 import { sendReviewRequests } from "./review-requests.server";
 import { logger } from "~/logger.server";
-import { pruneSiteLinkJournal, startSiteLinkSync } from "~/storage-software/index.server";
+import { pruneSiteLinkJournal, settleUnclearSiteLinkPayments, startSiteLinkSync } from "~/storage-software/index.server";
 import { env } from "~/env.server";
 
 const EVERY_MS = 5 * 60_000;
@@ -34,6 +34,7 @@ export async function runHousekeeping(
   checkouts: number;
   unrecordedCharges: number;
   confirmedMoveIns: number;
+  settledPayments: number;
   webhooksRechecked: number;
   emailsGivenUp: number;
   emailsDeleted: number;
@@ -49,6 +50,8 @@ export async function runHousekeeping(
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
   // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
   const confirmedMoveIns = await sweepConfirmingRentals(db, now);
+  // Portal payments SiteLink answered unclearly: its payments read back, never sent again (decision 481).
+  const settledPayments = await settleUnclearSiteLinkPayments(db, now);
   // Stripe webhooks that came before the page's request recorded anything (decision 411).
   const webhooksRechecked = await recheckWaitingWebhooks(db, now);
   const outbox = await pruneOutbox(db, now);
@@ -62,6 +65,7 @@ export async function runHousekeeping(
     checkouts,
     unrecordedCharges,
     confirmedMoveIns,
+    settledPayments,
     webhooksRechecked,
     emailsGivenUp: outbox.gaveUp,
     emailsDeleted: outbox.deleted,

@@ -4,13 +4,14 @@ import { locations } from "~/db/schema/location";
 import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
 import { recordLateCardPayment as recordLocalLatePayment, type LatePaymentOutcome } from "./local/late-payments";
-import { createSiteLinkAdapter } from "./sitelink";
+import { createSiteLinkAdapter, siteLinkDeps } from "./sitelink";
+import { settleUnclearSiteLinkPayments as settleUnclearPayments } from "./sitelink/payments-unclear";
 import { chooseAdapter, loadSiteLinkSettings } from "./sitelink/settings";
 import { logger } from "~/logger.server";
 import { paymentGatewayFor } from "~/platform/payment-gateway.server";
 
 // SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
-export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
+export { runSiteLinkSync, siteLinkSyncRunner, startSiteLinkSync, statusSnapshotFile, stopSiteLinkSync, syncLeaseHolder } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
 export { verifySiteLinkLocation, formatGoLiveReport, type GoLiveReport } from "./sitelink/verify";
@@ -19,6 +20,14 @@ export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_P
 export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type JournalDeskRow } from "./sitelink/journal-desk";
 // "Check SiteLink again" for a row that is not a move-in (decision 341): read back, never resent.
 export { checkJournalWrite } from "./sitelink/journal-check";
+
+/**
+ * Portal payments SiteLink answered unclearly and whose receipt was not found at once: read back on a
+ * schedule (the server's housekeeping), never sent again (decision 481). Returns how many were settled.
+ */
+export function settleUnclearSiteLinkPayments(db: Database, now: Date): Promise<number> {
+  return settleUnclearPayments(db, now, (location, settings) => siteLinkDeps(db, location, { settings }));
+}
 
 export type { LocationRef };
 

@@ -101,6 +101,22 @@ export const sitelinkSyncState = pgTable("sitelink_sync_state", {
     .$onUpdate(() => new Date()),
 });
 
+/**
+ * Which server process runs the SiteLink inventory sync (issue 37 point 8, decision 480): one row,
+ * claimed with an expiry like billing runs and the mail outbox are claimed. The holder renews it
+ * every few seconds while it runs; when it stops (crashed, or shut down and released), another
+ * process takes it over once `leasedUntil` has passed, well within a minute.
+ */
+export const sitelinkSyncLease = pgTable("sitelink_sync_lease", {
+  /** Always "sync": one lease for the whole sync. */
+  name: text().primaryKey(),
+  /** The process holding it (host:pid:random), or "" once released. */
+  holder: text().notNull(),
+  leasedUntil: timestamp({ withTimezone: true }).notNull(),
+  /** When this holder took it (kept while it renews). */
+  acquiredAt: timestamp({ withTimezone: true }).notNull(),
+});
+
 export const sitelinkWriteStates = ["pending", "done", "failed", "unknown"] as const;
 export type SiteLinkWriteState = (typeof sitelinkWriteStates)[number];
 

@@ -41,7 +41,11 @@ const RT: Record<string, TableReads> = { RT: { columns: ["Ret_Code"], optional: 
 const UNIT_COLUMNS = ["UnitID", "UnitTypeID", "sUnitName", "dcWidth", "dcLength", "bClimate", "bInside", "iFloor", "bRented", "bRentable", "bExcludeFromWebsite", "dcStdRate", "dcWebRate"];
 
 export const ADAPTER_READS: Record<string, OperationReads> = {
-  SiteInformation: { kind: "read", usedBy: "inventory.ts: the settings work (a site row)", tables: { Table: { columns: [], needsRows: true } } },
+  SiteInformation: {
+    kind: "read",
+    usedBy: "inventory.ts: the settings work (a site row); site-tax.ts: the rent tax rates of the monthly figure",
+    tables: { Table: { columns: [], optional: ["dcTax1Rate_Rent", "dcTax2Rate_Rent"], needsRows: true } },
+  },
   UnitTypePriceList_v2: {
     kind: "read",
     usedBy: "sync.ts: unit types and rates",

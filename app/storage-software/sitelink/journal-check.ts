@@ -27,6 +27,7 @@ import { okRead } from "./errors";
 import { siteLinkDeps } from "./index";
 import { createJournal } from "./journal";
 import { readLedgers } from "./ledger-reads";
+import { recordFoundPayment } from "./payments-unclear";
 import { dateOf, decimalToCents } from "./quote";
 import { loadSiteLinkSettings, settleAfterMsFor } from "./settings";
 import { showsFields, type OwnedFields } from "./tenant-contact";
@@ -136,6 +137,8 @@ export async function checkJournalWrite(db: Database, input: { key: string; now:
       const a = okRead(await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }), "PaymentsByLedgerID");
       const found = rows(a, "PmtHistory").find((p) => p.Receipt && !before.includes(p.Receipt) && decimalToCents(p.Payment) === amount);
       if (found?.Receipt) {
+        // The tenant's payment recorded here too (once), as the scheduled read-back does (decision 481).
+        await recordFoundPayment(db, row.locationId, entry, found.Receipt, input.now);
         return applied(`SiteLink booked this payment of ${formatCents(amount)} (receipt ${found.Receipt}) on ledger ${x.ledgerId}. Nothing was sent again.`, { receipt: found.Receipt });
       }
       return missing(`SiteLink has no new payment of ${formatCents(amount)} on ledger ${x.ledgerId}: nothing was booked. The tenant may pay again; nothing was sent again.`);

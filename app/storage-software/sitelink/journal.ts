@@ -160,6 +160,12 @@ export interface Journal {
   note(key: string, externalIds: Record<string, string>): Promise<void>;
   /** Entries of this location still waiting for an answer (pending or unknown), oldest first. */
   open(operations?: string[]): Promise<JournalEntry[]>;
+  /**
+   * Puts an open entry back to `pending` to send it again, for a write SiteLink was read back and
+   * shown not to have applied and that is harmless to repeat (a cancellation): `unknown`, or `pending`
+   * since before `staleBefore` (its sender is gone). True for the one caller that wins it.
+   */
+  reopen(key: string, now: Date, staleBefore: Date): Promise<boolean>;
 }
 
 export function createJournal(db: Executor, locationId: number): Journal {
@@ -221,6 +227,19 @@ export function createJournal(db: Executor, locationId: number): Journal {
         .update(sitelinkWrites)
         .set({ externalIds: { ...current.externalIds, ...externalIds } })
         .where(eq(sitelinkWrites.idempotencyKey, key));
+    },
+    async reopen(key, now, staleBefore) {
+      const won = await db
+        .update(sitelinkWrites)
+        .set({ state: "pending", startedAt: now, finishedAt: null })
+        .where(
+          and(
+            eq(sitelinkWrites.idempotencyKey, key),
+            or(eq(sitelinkWrites.state, "unknown"), and(eq(sitelinkWrites.state, "pending"), lt(sitelinkWrites.startedAt, staleBefore))),
+          ),
+        )
+        .returning({ key: sitelinkWrites.idempotencyKey });
+      return won.length > 0;
     },
     async open(operations) {
       const rows = await db

@@ -54,6 +54,7 @@ import { readLedgers } from "./ledger-reads";
 import { moveInKeyPrefix, tenantsWeCreated } from "./move-in-attempts";
 import { createJournal, type Journal, type JournalEntry } from "./journal";
 import { centsToDecimal, dateOf, isTrue, quoteFromCostRows, requiredTotal } from "./quote";
+import { readRentTaxRates } from "./site-tax";
 
 /** Per-location SiteLink settings the rentals part needs (site settings table, study §3.5, §4). */
 export interface SiteLinkRentalSettings {
@@ -191,7 +192,8 @@ export async function siteLinkCostRows(
 
 export async function siteLinkQuote(call: SiteLinkCall, settings: SiteLinkRentalSettings, q: SiteLinkQuoteInput): Promise<MoveInQuote> {
   const list = await siteLinkCostRows(call, settings, q);
-  return quoteFromCostRows(list, q);
+  // The monthly figure at the site's own tax rate, not one inferred from a discounted or prorated first line.
+  return quoteFromCostRows(list, { ...q, rentTaxRates: await readRentTaxRates(call) });
 }
 
 // ------------------------------------------------------------------ the move-in
@@ -384,7 +386,18 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     let outcome: AnswerOutcome;
     try {
       answer = await call(TENANT_NEW, params, { write: true });
-      if (answer.retCode === -2) answer = await call(TENANT_NEW, { ...params, sGateCode: "" }, { write: true }); // duplicate gate code
+      if (answer.retCode === -2) {
+        // -2: the gate code refused (manual: invalid or duplicate). Read back before writing again: a
+        // tenant with this checkout's note means it was created after all (and is used); only when there
+        // is none is it sent once more, SiteLink choosing the gate code.
+        const made = await findTenantByNote(email, input.checkoutId);
+        if (made) {
+          await journal.settle(attemptKey, "done", { externalIds: { tenantId: made.tenantId }, error: "-2, then found by its note", now });
+          if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: made.tenantId }, now });
+          return made;
+        }
+        answer = await call(TENANT_NEW, { ...params, sGateCode: "" }, { write: true });
+      }
       outcome = readAnswer(TENANT_NEW, answer);
     } catch (error) {
       outcome = { kind: "unclear", code: null, message: String(error) };

@@ -45,6 +45,43 @@ export interface SiteLinkQuoteContext {
   monthlyRate: number;
   insurancePlanId: string | null;
   insurancePremium: number;
+  /**
+   * The site's rent tax rates in percent (SiteInformation's dcTax1Rate_Rent and dcTax2Rate_Rent), for
+   * the monthly figure; null when SiteLink did not give them (then they are inferred, see below).
+   */
+  rentTaxRates?: RentTaxRates | null;
+}
+
+/** A site's rent tax rates, in percent (7 for 7 %); SiteLink taxes each on its own, half up (evidence §4.4). */
+export interface RentTaxRates {
+  tax1: number;
+  tax2: number;
+}
+
+/**
+ * The tax of one month's rent at the site's rates: each rate on its own, half up, as SiteLink taxes a
+ * rent line (evidence §4.4; the simulator's moveInQuote does the same).
+ */
+export function monthlyRentTax(monthlyRate: number, rates: RentTaxRates): number {
+  return percentOf(monthlyRate, rates.tax1) + percentOf(monthlyRate, rates.tax2);
+}
+
+/**
+ * Only when SiteLink gave no site rate: the rate of the rent line with the largest taxed base (its
+ * amount less its discount, since SiteLink taxes the discounted rent), which a prorated or discounted
+ * first line makes approximate. Null when there is no rent line with a base.
+ */
+function inferredRentTaxRate(lines: QuoteLine[]): number | null {
+  const bases = lines
+    .filter((l) => l.kind === "rent" && l.amount > 0)
+    .map((l) => {
+      const discount = -(lines.find((d) => d.postingKey === `discount:${l.postingKey}`)?.amount ?? 0);
+      return { base: l.amount - discount, tax: l.tax };
+    })
+    .filter((b) => b.base > 0)
+    .sort((a, b) => b.base - a.base);
+  const top = bases[0];
+  return top ? (top.tax * 100) / top.base : null;
 }
 
 /**
@@ -100,10 +137,7 @@ export function quoteFromCostRows(rows: Row[], ctx: SiteLinkQuoteContext): MoveI
   const total = required.reduce((s, r) => s + decimalToCents(r.dcTotal), 0);
   if (subtotal + tax !== total) throw new Error("SiteLink quote lines do not add up");
   const through = paidThroughDate ?? ctx.moveInDate;
-  const rentTaxRate = (() => {
-    const rent = lines.find((l) => l.kind === "rent" && l.amount > 0);
-    return rent ? rent.tax / rent.amount : 0;
-  })();
+  const rates = ctx.rentTaxRates ?? { tax1: inferredRentTaxRate(lines) ?? 0, tax2: 0 };
   return {
     moveInDate: ctx.moveInDate,
     paidThroughDate: through,
@@ -116,9 +150,9 @@ export function quoteFromCostRows(rows: Row[], ctx: SiteLinkQuoteContext): MoveI
     subtotal,
     tax,
     total,
-    // SiteLink rounds rent tax half up (measured on LSETUP, evidence §4.4); the monthly figure is an
-    // estimate for display only (the rate is inferred from the first rent line).
-    monthlyTotal: ctx.monthlyRate + percentOf(ctx.monthlyRate, rentTaxRate * 100) + ctx.insurancePremium,
+    // The month's rent taxed at the site's own rates (never a rate inferred from a discounted or
+    // prorated first line when SiteLink gave the site's), each half up as SiteLink rounds (evidence §4.4).
+    monthlyTotal: ctx.monthlyRate + monthlyRentTax(ctx.monthlyRate, rates) + ctx.insurancePremium,
   };
 }
 

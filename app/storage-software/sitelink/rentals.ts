@@ -19,7 +19,7 @@ import { decimalToCents, inSiteWording } from "./quote";
 import { createSiteLinkMoveIn, siteLinkQuote, type MoveInGateway } from "./move-in";
 import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
 import { searchTenantsByEmail } from "./tenant-records";
-import { isWebRatesEnabledAt, settleAfterMsFor, type SiteLinkSettings } from "./settings";
+import { channelTypeAt, settleAfterMsFor, type SiteLinkSettings } from "./settings";
 
 export interface SiteLinkRentalsDeps {
   db: Database;
@@ -32,14 +32,6 @@ export interface SiteLinkRentalsDeps {
   settleAfterMs?: number;
 }
 
-/**
- * ChannelType of quotes and move-ins: the web rate when the location's web-rates flag is on, else the
- * standard rate, so that SiteLink charges the rate the pages show (decision 115).
- */
-async function channelOf(db: Database, locationId: number): Promise<0 | 1> {
-  return (await isWebRatesEnabledAt(db, locationId)) ? 1 : 0;
-}
-
 type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered">;
 
 export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
@@ -50,7 +42,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
     cardTypeIds: settings.cardTypeIds,
     payMethodIds: settings.payMethodIds,
     billingFrequency: settings.billingFrequency,
-    channelType: await channelOf(db, location.id),
+    channelType: await channelTypeAt(db, location.id),
     testMode: settings.testMode,
     settleAfterMs: deps.settleAfterMs ?? settleAfterMsFor(settings),
   });
@@ -90,7 +82,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
       if (input.insurancePlanId && !plan)
         throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       const premium = plan?.premium ?? 0;
-      // ChannelType 1 is the location's web-rates flag (channelOf): the rate SiteLink charges is the one the pages show.
+      // ChannelType 1 is the location's web-rates flag (channelTypeAt): the rate SiteLink charges is the one the pages show.
       const monthlyRate = monthlyRateFor(type, rs.channelType === 1);
       const quote = await siteLinkQuote(call, rs, {
         siteLinkUnitId: unit.externalId,

@@ -22,7 +22,7 @@ import { createJournal } from "./journal";
 import { centsToDecimal } from "./quote";
 import { findTenantWithNote, tenantParams } from "./tenant-records";
 import { rentableNow } from "./sync";
-import { isWebRatesEnabledAt } from "./settings";
+import { isWebRatesEnabledAt, settleAfterMsFor, type SiteLinkSettings } from "./settings";
 import { monthlyRateFor } from "~/domain/rates";
 import { logger } from "~/logger.server";
 
@@ -30,11 +30,15 @@ export interface SiteLinkReservationsDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;
+  /** For SiteLink's settle time (an unanswered cancellation older than it is retried by the sweep). */
+  settings?: Pick<SiteLinkSettings, "writeTimeoutMs">;
 }
 
 type SiteLinkReservations = Pick<Rentals, "reserveUnit" | "getReservation" | "cancelReservation" | "expireReservations">;
 
 const CANCELLED = 2;
+/** The journal key prefix of a reservation's cancellation in SiteLink (one row per reservation). */
+const CANCEL_PREFIX = "reservation-cancel:";
 
 /** "YYYY-MM-DDTHH:MM:SS" wall clock in the site's time zone (SiteLink's datetimes carry no offset). */
 export function wallClock(at: Date, timeZone: string): string {
@@ -89,14 +93,21 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
     if (!r.externalId) return;
     const current = await readReservation(r.externalId);
     if (!current || Number(current.iWaitingStatus ?? 0) !== 0) return;
-    const key = `reservation-cancel:${r.id}`;
+    const key = `${CANCEL_PREFIX}${r.id}`;
     const { created } = await journal.begin({
       key,
       operation: "ReservationUpdate_v4",
       fingerprint: r.externalId,
+      // Kept for the sweep's retry (below): why it was cancelled, as SiteLink's record says.
+      externalIds: { waitingId: r.externalId, purpose: reason },
       now,
     });
     if (!created) return;
+    await sendCancel(key, r, current, reason, now);
+  }
+
+  /** ReservationUpdate_v4 with iStatus 2, every other field as SiteLink's record has it; the journal row `key` settled. */
+  async function sendCancel(key: string, r: typeof reservations.$inferSelect, current: Row, reason: string, now: Date): Promise<void> {
     try {
       const a = await call(
         "ReservationUpdate_v4",
@@ -127,12 +138,39 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
         now,
       });
     } catch (error) {
-      // Idempotent by nature (cancelling twice is harmless); the expiry sweep tries again.
+      // Idempotent by nature (cancelling twice is harmless); the expiry sweep reads it back and tries again.
       await journal.settle(key, "unknown", {
         error: error instanceof Error ? error.message : String(error),
         now,
       });
       logger.warn(`[sitelink] cancelling reservation ${r.externalId} at ${location.name} got no answer; it will be checked again`);
+    }
+  }
+
+  /**
+   * The sweep's retry of cancellations that got no (clear) answer: SiteLink's reservation is read
+   * first; closed there (cancelled or converted) settles the row done; still active means the
+   * cancellation did not take, and it is sent again (harmless to repeat) by the one process that
+   * reopens the row. SiteLink unreadable: left for the next sweep.
+   */
+  async function retryCancellations(now: Date): Promise<void> {
+    const staleBefore = new Date(now.getTime() - settleAfterMsFor(deps.settings ?? { writeTimeoutMs: 45_000 }));
+    for (const entry of await journal.open(["ReservationUpdate_v4"])) {
+      if (!entry.key.startsWith(CANCEL_PREFIX) || (entry.state === "pending" && entry.startedAt >= staleBefore)) continue;
+      const [r] = await db
+        .select()
+        .from(reservations)
+        .where(and(eq(reservations.id, Number(entry.key.slice(CANCEL_PREFIX.length)) || 0), eq(reservations.locationId, location.id)));
+      if (!r?.externalId) continue;
+      // Not listed (or not readable now): left as it is; a reservation SiteLink has stays listed, cancelled or not.
+      const current = await readReservation(r.externalId).catch(() => null);
+      if (!current) continue;
+      if (Number(current.iWaitingStatus ?? 0) !== 0) {
+        await journal.settle(entry.key, "done", { error: "read back: SiteLink shows the reservation closed", now });
+        continue;
+      }
+      if (!(await journal.reopen(entry.key, now, staleBefore))) continue;
+      await sendCancel(entry.key, r, current, entry.externalIds.purpose || "Cancelled online", now);
     }
   }
 
@@ -143,6 +181,9 @@ export function siteLinkReservations(deps: SiteLinkReservationsDeps): SiteLinkRe
       .where(and(eq(reservations.locationId, location.id), eq(reservations.status, "active"), lte(reservations.expiresAt, now)));
     const count = await local.expireReservations(now);
     for (const r of due) await cancelInSiteLink(r, now, "Expired (not converted online in time)").catch(() => undefined);
+    await retryCancellations(now).catch((error: unknown) =>
+      logger.warn({ location: location.id, error: error instanceof Error ? error.message : String(error) }, "[sitelink] cancellations could not be checked again; the next sweep tries"),
+    );
     return count;
   }
 

@@ -8,14 +8,22 @@
  *   the last full sync is more than 20 hours old), which also catches deletions and anything missed.
  *
  * A location whose SiteLink cannot be reached keeps its last catalogue (pages show how old it is) and
- * its error is recorded for `npm run sitelink:status`. Several processes running it at once do no
- * harm (every write is an upsert).
+ * its error is recorded for `npm run sitelink:status`.
+ *
+ * One process runs it (issue 37 point 8, decision 480): every process checks the `sitelink_sync_lease`
+ * row every LEASE_CHECK_MS; the one that holds it (or finds it expired) renews it for LEASE_MS and
+ * syncs when a sync is due; the others do nothing. A holder that stops is taken over by another
+ * process at most LEASE_MS + LEASE_CHECK_MS (one minute) later; one that shuts down releases it at
+ * once. Were two ever to overlap (a database pause longer than the lease), no harm: every write of
+ * the sync is an upsert.
  */
+import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { accounts, locations, sitelinkSites } from "~/db/schema";
+import { accounts, locations, sitelinkSites, sitelinkSyncLease } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
 import { logger } from "~/logger.server";
 import { createSiteLinkClient } from "./client";
@@ -29,6 +37,11 @@ import { env, type Env } from "~/env.server";
 const contract = contractJson as unknown as OperationContract;
 const RATES_EVERY_MS = 15 * 60_000;
 const FULL_AFTER_MS = 20 * 3600_000;
+/** How long a claim of the sync lasts unless renewed. */
+export const LEASE_MS = 45_000;
+/** How often every process checks (and the holder renews) the claim: takeover within LEASE_MS + this. */
+export const LEASE_CHECK_MS = 15_000;
+const LEASE = "sync";
 
 export interface LocationSyncResult {
   locationId: number;
@@ -124,38 +137,151 @@ export function statusSnapshotFile(e: Pick<Env, "DATABASE_URL" | "PGLITE_DIR"> =
   return `${path.resolve(dir).replace(/[/\\]+$/, "")}.sitelink-status.json`;
 }
 
-/** Starts the sync in the server process (off under NODE_ENV=test or SITELINK_SYNC=off). Returns a stop function. */
-export function startSiteLinkSync(db: Database, clock: () => Date = () => new Date()): () => void {
+/**
+ * Claims (or renews) the sync for `holder` until now + LEASE_MS: true when it holds it. One statement
+ * that only one process can win: the row is inserted, or updated when this holder has it or its
+ * claim has expired.
+ */
+export async function claimSyncLease(db: Database, holder: string, now: Date): Promise<boolean> {
+  const until = new Date(now.getTime() + LEASE_MS);
+  const won = await db
+    .insert(sitelinkSyncLease)
+    .values({ name: LEASE, holder, leasedUntil: until, acquiredAt: now })
+    .onConflictDoUpdate({
+      target: sitelinkSyncLease.name,
+      set: {
+        holder,
+        leasedUntil: until,
+        acquiredAt: sql`case when ${sitelinkSyncLease.holder} = ${holder} then ${sitelinkSyncLease.acquiredAt} else ${now.toISOString()}::timestamptz end`,
+      },
+      setWhere: sql`${sitelinkSyncLease.holder} = ${holder} or ${sitelinkSyncLease.leasedUntil} < ${now.toISOString()}::timestamptz`,
+    })
+    .returning({ holder: sitelinkSyncLease.holder });
+  return won.length > 0;
+}
+
+/** Gives the claim up (a process shutting down): another process takes the sync at its next check. */
+export async function releaseSyncLease(db: Database, holder: string): Promise<void> {
+  await db
+    .update(sitelinkSyncLease)
+    .set({ holder: "", leasedUntil: new Date(0) })
+    .where(and(eq(sitelinkSyncLease.name, LEASE), eq(sitelinkSyncLease.holder, holder)));
+}
+
+/** Who holds the sync now (for `sitelink:status` and tests), or null when nobody does. */
+export async function syncLeaseHolder(db: Database, now: Date): Promise<{ holder: string; since: Date; until: Date } | null> {
+  const [row] = await db.select().from(sitelinkSyncLease).where(eq(sitelinkSyncLease.name, LEASE));
+  return row && row.holder && row.leasedUntil > now ? { holder: row.holder, since: row.acquiredAt, until: row.leasedUntil } : null;
+}
+
+export interface SiteLinkSyncRunner {
+  /** This process's name in the lease. */
+  holder: string;
+  /**
+   * One check: claim or renew the lease; when held and a sync is due (none yet, or `everyMs` since the
+   * last one began), run it. `synced` is null when this process did not sync (not the holder, not due).
+   */
+  check(): Promise<{ leads: boolean; synced: LocationSyncResult[] | null }>;
+  /** Stops syncing here and releases the lease. */
+  release(): Promise<void>;
+}
+
+/**
+ * The sync of one process under the lease (the timers are startSiteLinkSync's; tests call `check`).
+ * `fetch`: SiteLink's transport (tests); `onSynced`: after each sync this process ran.
+ */
+export function siteLinkSyncRunner(
+  db: Database,
+  options: { clock?: () => Date; everyMs?: number; holder?: string; fetch?: typeof fetch; onSynced?: (results: LocationSyncResult[]) => Promise<void> | void } = {},
+): SiteLinkSyncRunner {
+  const clock = options.clock ?? (() => new Date());
+  const everyMs = options.everyMs ?? 60_000;
+  const holder = options.holder ?? `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
+  let lastSyncAt: number | null = null;
+  let released = false;
+  return {
+    holder,
+    async check() {
+      if (released) return { leads: false, synced: null };
+      const now = clock();
+      const leads = await claimSyncLease(db, holder, now);
+      if (!leads) {
+        // Another process syncs: when this one takes over, it starts with a sync.
+        lastSyncAt = null;
+        return { leads, synced: null };
+      }
+      if (lastSyncAt !== null && now.getTime() - lastSyncAt < everyMs && now.getTime() >= lastSyncAt) return { leads, synced: null };
+      lastSyncAt = now.getTime();
+      const results = await runSiteLinkSync(db, { clock, now, fetch: options.fetch });
+      await options.onSynced?.(results);
+      return { leads, synced: results };
+    },
+    async release() {
+      released = true;
+      await releaseSyncLease(db, holder);
+    },
+  };
+}
+
+/**
+ * Starts the sync in the server process (off under NODE_ENV=test or SITELINK_SYNC=off): the lease is
+ * checked every LEASE_CHECK_MS, and the process holding it syncs every SITELINK_SYNC_INTERVAL_MS.
+ * Returns a stop function, which releases the lease.
+ */
+export function startSiteLinkSync(db: Database, clock: () => Date = () => new Date()): () => Promise<void> {
   const e = env();
-  if (e.NODE_ENV === "test" || e.SITELINK_SYNC === "off") return () => {};
-  const g = globalThis as unknown as { __gatehouseSiteLinkSync?: () => void };
+  if (e.NODE_ENV === "test" || e.SITELINK_SYNC === "off") return async () => {};
+  const g = globalThis as unknown as { __gatehouseSiteLinkSync?: () => Promise<void> };
   if (g.__gatehouseSiteLinkSync) return g.__gatehouseSiteLinkSync;
   const every = Math.max(5_000, e.SITELINK_SYNC_INTERVAL_MS || 60_000);
   const snapshot = statusSnapshotFile();
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
-      const results = await runSiteLinkSync(db, { clock });
+  const runner = siteLinkSyncRunner(db, {
+    clock,
+    everyMs: every,
+    onSynced: async (results) => {
       if (snapshot && results.length) {
         const status = await collectSiteLinkStatus(db, clock());
         fs.writeFileSync(snapshot, JSON.stringify(status, null, 2), { mode: 0o600 });
       }
+    },
+  });
+  let syncing: Promise<void> | null = null;
+  const renew = async () => {
+    try {
+      await claimSyncLease(db, runner.holder, clock());
     } catch (error) {
-      if (isDatabaseUnavailable(error)) logger.warn("[sitelink] database unavailable; the inventory sync will be retried");
-      else logger.error({ err: error }, "[sitelink] inventory sync round failed; it will be retried");
-    } finally {
-      running = false;
+      if (!isDatabaseUnavailable(error)) logger.error({ err: error }, "[sitelink] the sync lease could not be renewed");
     }
   };
+  const tick = async () => {
+    // A sync still running: only the lease is renewed, so that a long sync keeps it.
+    if (syncing) return renew();
+    syncing = (async () => {
+      try {
+        await runner.check();
+      } catch (error) {
+        if (isDatabaseUnavailable(error)) logger.warn("[sitelink] database unavailable; the inventory sync will be retried");
+        else logger.error({ err: error }, "[sitelink] inventory sync round failed; it will be retried");
+      } finally {
+        syncing = null;
+      }
+    })();
+    await syncing;
+  };
   const first = setTimeout(tick, 2_000);
-  const timer = setInterval(tick, every);
+  const timer = setInterval(tick, Math.min(LEASE_CHECK_MS, every));
   first.unref();
   timer.unref();
-  g.__gatehouseSiteLinkSync = () => {
+  g.__gatehouseSiteLinkSync = async () => {
     clearTimeout(first);
     clearInterval(timer);
+    delete g.__gatehouseSiteLinkSync;
+    await runner.release().catch(() => undefined);
   };
   return g.__gatehouseSiteLinkSync;
+}
+
+/** Stops this process's sync and releases its lease (the server's shutdown), so another process takes over at once. */
+export async function stopSiteLinkSync(): Promise<void> {
+  await (globalThis as unknown as { __gatehouseSiteLinkSync?: () => Promise<void> }).__gatehouseSiteLinkSync?.();
 }

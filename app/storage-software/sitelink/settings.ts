@@ -230,3 +230,12 @@ export async function isWebRatesEnabledAt(db: Database, locationId: number): Pro
     .where(eq(locations.id, locationId));
   return row ? settingsForLocation(parseAccountGlobalSettings(row.settings), row.locationSettings).is_web_rates_enabled : false;
 }
+
+/**
+ * ChannelType of quotes and move-ins: the web rate when the location's web-rates flag is on, else the
+ * standard rate, so that SiteLink charges the rate the pages show (decision 115). The one rule for the
+ * adapter and sitelink:verify alike (the settings row's `channel_type` is not what the adapter sends).
+ */
+export async function channelTypeAt(db: Database, locationId: number): Promise<0 | 1> {
+  return (await isWebRatesEnabledAt(db, locationId)) ? 1 : 0;
+}

@@ -37,6 +37,7 @@ import { readAnswer } from "./answers";
 import { mayHaveBeenApplied } from "./errors";
 import { billingInfoParams, expiryParam } from "./billing-params";
 import { readLedgers } from "./ledger-reads";
+import { locationDate, openPaymentsOfLedger, PAYMENT_PREFIX, settleUnclearPayment } from "./payments-unclear";
 import { autopayWantedAtMoveIn, autopayWishHandled } from "./move-in-attempts";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import { settleAfterMsFor, type SiteLinkSettings } from "./settings";
@@ -89,6 +90,7 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
   const now = deps.now ?? (() => new Date());
   const local = sharedTenants(db, location);
   const journal = createJournal(db, location.id);
+  const unclearDeps = { db, location, call, journal, settings };
   const contact = siteLinkContactPush({
     call,
     journal,
@@ -296,9 +298,15 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
         createdAt: previous.createdAt,
       };
     }
-    const key = `payment:${input.idempotencyKey}`;
+    const key = `${PAYMENT_PREFIX}${input.idempotencyKey}`;
     const open = await journal.get(key);
     if (open && (open.state === "pending" || open.state === "unknown")) throw new OutcomeUnknownError("This payment is being confirmed");
+    // An earlier payment of this balance SiteLink has not confirmed yet: read it back first; while it
+    // is still open a new one waits (never a second charge while SiteLink may book the first late).
+    for (const earlier of await openPaymentsOfLedger(journal, x.ledgerId)) {
+      const settled = await settleUnclearPayment(unclearDeps, earlier, input.now).catch(() => "open" as const);
+      if (settled === "open") throw new OutcomeUnknownError("An earlier payment of this balance is still being confirmed");
+    }
     const unitId = (await ledgerRow(input.tenantId, input.leaseId))?.UnitID;
     if (!unitId) throw new StorageSoftwareError("SiteLink has no ledger for this lease");
     const before = rows(await call("PaymentsByLedgerID", { sLedgerID: x.ledgerId }, { write: false }), "PmtHistory").map((r) => r.Receipt);
@@ -377,10 +385,18 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       key,
       operation,
       fingerprint: `${x.ledgerId}:${input.amount}`,
+      // What the scheduled read-back (./payments-unclear.ts) needs to record the payment without the tenant.
       externalIds: {
         ledgerId: x.ledgerId,
         amount: String(input.amount),
         before: before.join(","),
+        tenantId: input.tenantId,
+        leaseId: String(x.leaseId),
+        idempotencyKey: input.idempotencyKey,
+        purpose: input.source,
+        brand,
+        last4,
+        gatewayAuth,
       },
       now: input.now,
     });
@@ -449,7 +465,8 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       cardLast4: last4,
       authReference: gatewayAuth || `SiteLink receipt ${receipt}`,
       idempotencyKey: input.idempotencyKey,
-      entryDate: input.now.toISOString().slice(0, 10),
+      // The location's calendar date, not UTC's (a 22:30 payment in North Carolina is that day's).
+      entryDate: await locationDate(db, location.id, input.now),
       now: input.now,
     });
     return toPayment(

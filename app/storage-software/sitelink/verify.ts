@@ -24,7 +24,7 @@ import type { OperationContract } from "./contract";
 import { SiteLinkCallError } from "./errors";
 import contractJson from "./operations.json";
 import { centsToDecimal, isTrue, requiredTotal } from "./quote";
-import { loadSiteLinkSettings, settingsProblems, type SiteLinkSettings } from "./settings";
+import { channelTypeAt, loadSiteLinkSettings, settingsProblems, type SiteLinkSettings } from "./settings";
 import { rentableNow } from "./sync";
 import { rawEnv, type EnvSource } from "~/env.server";
 
@@ -232,7 +232,8 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   }
   let settings: SiteLinkSettings;
   try {
-    settings = (await loadSiteLinkSettings(db, loc.id, env))!;
+    // Quoted and moved in with the ChannelType the adapter sends (the web-rates flag), not the row's column.
+    settings = { ...(await loadSiteLinkSettings(db, loc.id, env))!, channelType: await channelTypeAt(db, loc.id) };
   } catch (error) {
     report.settings = { status: "differs", notes: [error instanceof Error ? error.message : String(error)] };
     return finish();

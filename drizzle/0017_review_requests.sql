@@ -1,1 +1,0 @@
-ALTER TABLE "tenants" ADD COLUMN "review_requested_at" timestamp with time zone;
