@@ -5,6 +5,7 @@ import { cardBrand, luhnValid } from "~/domain/cards";
 
 import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
 import { env } from "~/env.server";
+import { now as clockNow } from "./clock.server";
 import { createStripeGateway, type AuthenticationNeeded } from "./stripe-gateway.server";
 
 /**
@@ -116,6 +117,42 @@ export interface PaymentGateway {
    * `canceled: false` when there was nothing to cancel, or it was completed a moment ago (look it up).
    */
   cancelPending?(idempotencyKey: string): Promise<{ canceled: boolean }>;
+  /**
+   * The processor's own list of what it charged and refunded in `[from, to)` (reconciliation, issue 35,
+   * decision 440): every successful charge made in the range, whoever made it (our site, the
+   * processor's dashboard, anything else on the account), and every refund made in the range. Read
+   * from the processor, never from our records.
+   */
+  listActivity?(range: { from: Date; to: Date }): Promise<ProcessorActivity>;
+}
+
+/** A successful charge as the processor lists it. */
+export interface ProcessorCharge {
+  /** The processor's payment id: what our payments keep as `authReference` (Stripe: the PaymentIntent `pi_…`, else the charge `ch_…`). */
+  id: string;
+  /** Our idempotency key when the charge carries one (`gatehouse_key`), else null (made elsewhere). */
+  key: string | null;
+  /** Cents taken. */
+  amount: number;
+  /** Cents refunded on it so far (at any time). */
+  refunded: number;
+  created: Date;
+  /** What the processor shows for it (card brand and last four), for the operator. */
+  card: string;
+}
+
+/** A refund as the processor lists it. */
+export interface ProcessorRefund {
+  id: string;
+  /** The charge it gives money back on (`ProcessorCharge.id`). */
+  chargeId: string;
+  amount: number;
+  created: Date;
+}
+
+export interface ProcessorActivity {
+  charges: ProcessorCharge[];
+  refunds: ProcessorRefund[];
 }
 
 export interface InPageAuthentication {
@@ -192,6 +229,9 @@ const DECLINE_LATER_REASON = "Your card was declined.";
 export function createTestGateway(): PaymentGateway {
   const results = new Map<string, ChargeResult>();
   const refunded = new Set<string>();
+  /** What this gateway took and gave back, as a processor keeps it (listActivity). */
+  const taken: Array<{ key: string; amount: number; at: Date; result: Extract<ChargeResult, { status: "approved" }> }> = [];
+  const givenBack: Array<{ key: string; amount: number; at: Date }> = [];
 
   function check(card: CardDetails): { ok: true; brand: CardBrand; last4: string; number: string } | { ok: false; reason: string; brand: CardBrand | null; last4: string } {
     const number = card.number.replace(/\D/g, "");
@@ -240,6 +280,7 @@ export function createTestGateway(): PaymentGateway {
         else result = approve(c.brand, c.last4, token(c.brand, c.last4, c.number, input.card), { expMonth: input.card.expMonth, expYear: input.card.expYear });
       }
       results.set(input.idempotencyKey, result);
+      if (result.status === "approved") taken.push({ key: input.idempotencyKey, amount: input.amount, at: clockNow(), result });
       logCharge(input, result);
       return result;
     },
@@ -250,8 +291,22 @@ export function createTestGateway(): PaymentGateway {
       const r = results.get(idempotencyKey);
       if (!r || r.status !== "approved" || refunded.has(idempotencyKey)) return { refunded: false };
       refunded.add(idempotencyKey);
+      const charge = taken.find((t) => t.key === idempotencyKey);
+      if (charge) givenBack.push({ key: idempotencyKey, amount: charge.amount, at: clockNow() });
       logRefund(idempotencyKey, r);
       return { refunded: true };
+    },
+    async listActivity({ from, to }) {
+      const within = (at: Date) => at >= from && at < to;
+      const refundedOf = (key: string) => givenBack.filter((g) => g.key === key).reduce((sum, g) => sum + g.amount, 0);
+      return {
+        charges: taken
+          .filter((t) => within(t.at))
+          .map((t) => ({ id: t.result.authReference, key: t.key, amount: t.amount, refunded: refundedOf(t.key), created: t.at, card: `${t.result.brand} ${t.result.last4}` })),
+        refunds: givenBack
+          .filter((g) => within(g.at))
+          .map((g, i) => ({ id: `REFUND-${i + 1}-${g.key}`, chargeId: taken.find((t) => t.key === g.key)!.result.authReference, amount: g.amount, created: g.at })),
+      };
     },
     async tokenize(input) {
       if ("kind" in input && input.kind === "token") {
@@ -322,6 +377,9 @@ export const NO_GATEWAY: PaymentGateway = {
   },
   async refund() {
     return { refunded: false };
+  },
+  async listActivity() {
+    return { charges: [], refunds: [] };
   },
 };
 
