@@ -260,7 +260,7 @@ describe("payments", () => {
 describe("lists (reconciliation, decision 440)", () => {
   it("lists charges, refunds and PaymentIntents by created[gte]/[lt], page by page with starting_after and has_more", async () => {
     const t0 = Math.floor(Date.now() / 1000);
-    const made = [];
+    const made: Stripe.PaymentIntent[] = [];
     for (const amount of [100, 200, 300]) made.push(await stripe.paymentIntents.create({ amount, currency: "usd", payment_method: "pm_card_visa", confirm: true }));
     await stripe.refunds.create({ payment_intent: made[1]!.id, amount: 50 });
     const first = await stripe.charges.list({ created: { gte: t0 }, limit: 2 });

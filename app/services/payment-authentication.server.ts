@@ -23,7 +23,7 @@ import { env } from "~/env.server";
 import { getPaymentGateway, hostedFieldsClientConfig } from "~/platform/payment-gateway.server";
 import { AUTHENTICATION_REASON } from "~/platform/stripe-gateway.server";
 import { logger } from "~/logger.server";
-import { recordLatePayment } from "./late-payments.server";
+import { LATE_SITELINK_REFUND_REASON, recordLatePayment } from "./late-payments.server";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { addressKey, hitRateLimit } from "./rate-limit.server";
 import { publicOrigin } from "./site-origin.server";
@@ -204,6 +204,7 @@ export async function completeHeldPaymentInPage(
   if (step.key !== row.idempotencyKey || step.amount !== row.amount) return { kind: "refused", message: NOT_THIS_PAYMENT };
   const recorded = await recordLatePayment(db, { idempotencyKey: row.idempotencyKey, amount: step.amount, authReference: step.intentId, now: input.now });
   if (recorded === "recorded" || recorded === "already recorded") return { kind: "paid", paymentId: String(row.id) };
+  if (recorded === "refunded") return { kind: "refused", message: LATE_SITELINK_REFUND_REASON };
   logger.warn({ payment: row.id, outcome: recorded }, "a payment confirmed on the page could not be recorded here");
   return { kind: "refused", message: "Your bank confirmed this payment, but we could not record it here. Please do not pay again; the office will contact you." };
 }

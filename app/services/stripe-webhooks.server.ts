@@ -137,6 +137,7 @@ async function judgeSuccess(db: Database, key: string, input: { paid: { amount: 
     const recorded = await recordLatePayment(db, { idempotencyKey: key, amount: paid.amount, authReference: paid.intentId, now: input.now });
     if (recorded === "recorded") return "recorded: paid after authentication";
     if (recorded === "already recorded") return "already recorded";
+    if (recorded === "refunded") return "refunded: paid after authentication at a SiteLink location, where it cannot be booked afterwards";
     return recorded === "amount differs"
       ? "needs attention: recorded as declined, and the processor says another amount was paid later"
       : "needs attention: recorded as declined, but the processor says it was paid later";
