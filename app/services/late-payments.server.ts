@@ -6,7 +6,7 @@
  * UPDATE from `declined`) and the tenant gets the receipt e-mail an ordinary portal payment sends,
  * once: only the caller whose UPDATE switched the row sends it (decision 410).
  */
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, leases, locations, payments, websites } from "~/db/schema";
 import { logger } from "~/logger.server";
@@ -25,18 +25,20 @@ export const LATE_SITELINK_REFUND_REASON = "Your bank confirmed this payment aft
 /**
  * A late success at a SiteLink location whose cards our gateway charges (option B, decision 441): the
  * payment is not ours to record (SiteLink keeps the ledger, and the port books a payment in SiteLink
- * only inside the payment's own flow), so it is refunded in full at once, never left for the office.
- * The refund is the gateway's, by the payment's key (once, whoever calls); the declined row then says
- * so. False when the payment is not such a one.
+ * only inside the payment's own flow, which answered "declined"), so it is refunded in full at once,
+ * never left for the office. The declined attempt is kept under the key (a payment recorded late's
+ * row) or `KEY:declined` (the SiteLink adapter's portal, prepay and autopay attempts; a rental's has
+ * its own rule, decision 412). The refund is the gateway's, by the charge's key (once, whoever calls);
+ * the declined row then says so. False when the payment is not such a one.
  */
-async function refundLateAtSiteLink(db: Database, input: { idempotencyKey: string; now: Date }): Promise<boolean> {
-  const [row] = await db
-    .select({ id: payments.id, status: payments.status, location: { id: locations.id, name: locations.name, software: locations.software, status: locations.status } })
+export async function refundLateAtSiteLink(db: Database, input: { idempotencyKey: string; now: Date }): Promise<boolean> {
+  const rows = await db
+    .select({ id: payments.id, key: payments.idempotencyKey, status: payments.status, source: payments.source, location: { id: locations.id, name: locations.name, software: locations.software, status: locations.status } })
     .from(payments)
     .innerJoin(leases, eq(leases.id, payments.leaseId))
     .innerJoin(locations, eq(locations.id, leases.locationId))
-    .where(eq(payments.idempotencyKey, input.idempotencyKey))
-    .limit(1);
+    .where(inArray(payments.idempotencyKey, [input.idempotencyKey, `${input.idempotencyKey}:declined`]));
+  const row = rows.find((r) => r.key === input.idempotencyKey) ?? rows.find((r) => r.source !== "move_in");
   if (!row || row.status !== "declined" || row.location.software !== "sitelink") return false;
   if ((await storageFor(db, row.location).cardsChargedBy()) !== "gateway") return false;
   const gateway = paymentGatewayFor(row.location)?.gateway;

@@ -193,6 +193,8 @@ export async function completeHeldPaymentInPage(
   const row = await db.query.payments.findFirst({ where: eq(payments.idempotencyKey, input.idempotencyKey) });
   if (!row || row.leaseId === null || String(row.tenantId) !== input.tenantId || String(row.leaseId) !== input.leaseId) return { kind: "not held" };
   if (row.status === "approved") return { kind: "paid", paymentId: String(row.id) };
+  // Completed at a SiteLink option-B location and given back already (decision 441).
+  if (row.status === "declined" && row.declineReason === LATE_SITELINK_REFUND_REASON) return { kind: "refused", message: LATE_SITELINK_REFUND_REASON };
   if (row.status !== "declined" || row.declineReason !== AUTHENTICATION_REASON) return { kind: "not held" };
   const [lease] = await db.select({ locationId: leases.locationId }).from(leases).where(eq(leases.id, row.leaseId));
   if (!lease) return { kind: "not held" };
