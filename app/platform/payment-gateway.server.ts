@@ -79,7 +79,7 @@ export interface PaymentGateway {
    * Hosted gateways: the processor's own payment page (Stripe Checkout), for a card form with
    * JavaScript off. The visitor returns to `returnUrl` with `{SESSION}` replaced by the session's id.
    */
-  startHostedPayment?(input: HostedPaymentInput): Promise<{ url: string }>;
+  startHostedPayment?(input: HostedPaymentInput): Promise<{ url: string; sessionId?: string }>;
   /**
    * The token to charge (`pi_…`) of a hosted payment page that was paid for this key, or null (not
    * paid, another key's, unknown). Nothing is rented on the return until this and `charge` agree.
@@ -89,7 +89,12 @@ export interface PaymentGateway {
    * Hosted gateways: the processor's own page to save a card without a payment (Stripe Checkout in
    * setup mode, decision 400), on the customer of `customer` (a saved card's `cus_…:pm_…`, or a new one).
    */
-  startHostedSetup?(input: HostedSetupInput): Promise<{ url: string }>;
+  startHostedSetup?(input: HostedSetupInput): Promise<{ url: string; sessionId?: string }>;
+  /**
+   * Expires a hosted page that is still open (the tenant cancelled it, decision 442): nothing can be
+   * paid on it afterwards. `expired: false` when it was no longer open (paid or expired a moment ago).
+   */
+  expireHostedSession?(sessionId: string): Promise<{ expired: boolean }>;
   /**
    * A hosted page's session as the processor has it now (read server-side, never from the browser's
    * word), or null for an id it does not know. Reading a paid session remembers its payment under

@@ -289,7 +289,7 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
         { idempotencyKey: `gatehouse-checkout-${input.idempotencyKey}-${input.amount}-${input.saveCard ? "save" : "once"}` },
       );
       if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
-      return { url: session.url };
+      return { url: session.url, sessionId: session.id };
     },
 
     async startHostedSetup(input: HostedSetupInput) {
@@ -314,7 +314,19 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
         { idempotencyKey: `gatehouse-setup-${input.idempotencyKey}` },
       );
       if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
-      return { url: session.url };
+      return { url: session.url, sessionId: session.id };
+    },
+
+    async expireHostedSession(sessionId: string) {
+      if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return { expired: false };
+      try {
+        await stripe.checkout.sessions.expire(sessionId);
+        return { expired: true };
+      } catch (e) {
+        // Not open any more (completed or expired meanwhile): nothing to expire.
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return { expired: false };
+        throw e;
+      }
     },
 
     async hostedSession(sessionId: string): Promise<HostedSession | null> {

@@ -16,3 +16,4 @@ export * from "./staff";
 export * from "./changes";
 export * from "./media";
 export * from "./reconciliation";
+export * from "./hosted-sessions";
