@@ -64,6 +64,7 @@ export default [
       route("admin/leads/:leadKey", "routes/admin.lead.tsx"),
       route("admin/payments", "routes/admin.payments.tsx"),
       route("admin/payments.csv", "routes/admin.payments[.]csv.ts"),
+      route("admin/reconciliation", "routes/admin.reconciliation.tsx"),
       route("admin/tenants", "routes/admin.tenants.tsx"),
       route("admin/tenants.csv", "routes/admin.tenants[.]csv.ts"),
       route("admin/tenants/:tenantId", "routes/admin.tenant.tsx"),

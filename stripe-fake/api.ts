@@ -3,7 +3,7 @@
  * and which calls a publishable key may make (those Stripe.js makes: create a PaymentMethod; retrieve
  * and confirm an intent with its client secret).
  */
-import { invalid, resourceMissing, StripeFakeError, unknownParam } from "./errors";
+import { invalid, invalidInteger, resourceMissing, StripeFakeError, unknownParam } from "./errors";
 import type { Params } from "./form";
 import { publicView, type CallContext, type StripeFake } from "./fake";
 import { allowedParams } from "./params";
@@ -63,8 +63,38 @@ function searchFilter(query: string): (o: Obj) => boolean {
   return (o) => tests.every((t) => t(o));
 }
 
+/**
+ * The list endpoints' filters: equality on the fields given, and `created` as Stripe takes it (a Unix
+ * time, or `created[gt]`, `[gte]`, `[lt]`, `[lte]`), as GET /v1/charges, /v1/refunds and
+ * /v1/payment_intents do (https://docs.stripe.com/api/charges/list).
+ */
 function filterBy(params: Params, fields: string[]): (o: Obj) => boolean {
-  return (o) => fields.every((f) => params[f] === undefined || o[f] === params[f]);
+  const created = createdFilter(params.created);
+  return (o) => fields.every((f) => params[f] === undefined || o[f] === params[f]) && created(o.created as number);
+}
+
+function createdFilter(value: Params[string] | undefined): (created: number) => boolean {
+  if (value === undefined) return () => true;
+  const num = (v: unknown, name: string) => {
+    const n = typeof v === "string" && /^\d+$/.test(v) ? Number(v) : NaN;
+    if (!Number.isFinite(n)) throw invalidInteger(name, String(v));
+    return n;
+  };
+  if (typeof value === "string") {
+    const at = num(value, "created");
+    return (c) => c === at;
+  }
+  if (Array.isArray(value)) throw invalid("Invalid created: must be an integer or a hash with gt, gte, lt or lte.", { param: "created" }, false);
+  const tests: Array<(c: number) => boolean> = [];
+  for (const [op, v] of Object.entries(value)) {
+    const n = num(v, `created[${op}]`);
+    if (op === "gt") tests.push((c) => c > n);
+    else if (op === "gte") tests.push((c) => c >= n);
+    else if (op === "lt") tests.push((c) => c < n);
+    else if (op === "lte") tests.push((c) => c <= n);
+    else throw unknownParam(`created[${op}]`);
+  }
+  return (c) => tests.every((t) => t(c));
 }
 
 const routes: Route[] = [

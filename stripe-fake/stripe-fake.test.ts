@@ -257,6 +257,32 @@ describe("payments", () => {
   });
 });
 
+describe("lists (reconciliation, decision 440)", () => {
+  it("lists charges, refunds and PaymentIntents by created[gte]/[lt], page by page with starting_after and has_more", async () => {
+    const t0 = Math.floor(Date.now() / 1000);
+    const made: Stripe.PaymentIntent[] = [];
+    for (const amount of [100, 200, 300]) made.push(await stripe.paymentIntents.create({ amount, currency: "usd", payment_method: "pm_card_visa", confirm: true }));
+    await stripe.refunds.create({ payment_intent: made[1]!.id, amount: 50 });
+    const first = await stripe.charges.list({ created: { gte: t0 }, limit: 2 });
+    expect(first.data).toHaveLength(2);
+    expect(first.has_more).toBe(true);
+    const second = await stripe.charges.list({ created: { gte: t0 }, limit: 2, starting_after: first.data[1]!.id });
+    expect(second.has_more).toBe(false);
+    const all = [...first.data, ...second.data];
+    expect(all.map((c) => c.amount).sort()).toEqual([100, 200, 300]);
+    expect(all.find((c) => c.payment_intent === made[1]!.id)!.amount_refunded).toBe(50);
+    const paged = [];
+    for await (const c of stripe.charges.list({ created: { gte: t0, lt: t0 + 3600 }, limit: 1 })) paged.push(c.id);
+    expect(paged).toHaveLength(3);
+    expect((await stripe.charges.list({ created: { lt: t0 } })).data).toEqual([]);
+    expect((await stripe.charges.list({ created: { gt: t0 + 3600 } })).data).toEqual([]);
+    const refunds = await stripe.refunds.list({ created: { gte: t0, lt: t0 + 3600 } });
+    expect(refunds.data.map((r) => [r.payment_intent, r.amount])).toEqual([[made[1]!.id, 50]]);
+    expect((await stripe.refunds.list({ created: { lt: t0 } })).data).toEqual([]);
+    expect((await stripe.paymentIntents.list({ created: { gte: t0 } })).data).toHaveLength(3);
+  });
+});
+
 describe("faults", () => {
   it("a connection dropped after the charge: the stripe package retries with its key and gets the replay", async () => {
     fake.control.addFault({ method: "POST", path: "/v1/payment_intents", mode: "reset" });

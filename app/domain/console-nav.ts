@@ -17,6 +17,7 @@ export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { href: "/admin/leads", label: "Leads", permission: "desk.view" },
   { href: "/admin/tenants", label: "Tenants", permission: "desk.view" },
   { href: "/admin/payments", label: "Payments", permission: "desk.view" },
+  { href: "/admin/reconciliation", label: "Reconciliation", permission: "desk.view" },
   { href: "/admin/sitelink-journal", label: "SiteLink journal", permission: "desk.view" },
   { href: "/admin/content", label: "Content", permission: "content.edit" },
   { href: "/admin/changes", label: "Website changes", permission: "content.edit" },

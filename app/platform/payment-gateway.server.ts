@@ -5,6 +5,7 @@ import { cardBrand, luhnValid } from "~/domain/cards";
 
 import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
 import { env } from "~/env.server";
+import { now as clockNow } from "./clock.server";
 import { createStripeGateway, type AuthenticationNeeded } from "./stripe-gateway.server";
 
 /**
@@ -78,7 +79,7 @@ export interface PaymentGateway {
    * Hosted gateways: the processor's own payment page (Stripe Checkout), for a card form with
    * JavaScript off. The visitor returns to `returnUrl` with `{SESSION}` replaced by the session's id.
    */
-  startHostedPayment?(input: HostedPaymentInput): Promise<{ url: string }>;
+  startHostedPayment?(input: HostedPaymentInput): Promise<{ url: string; sessionId?: string }>;
   /**
    * The token to charge (`pi_…`) of a hosted payment page that was paid for this key, or null (not
    * paid, another key's, unknown). Nothing is rented on the return until this and `charge` agree.
@@ -88,7 +89,12 @@ export interface PaymentGateway {
    * Hosted gateways: the processor's own page to save a card without a payment (Stripe Checkout in
    * setup mode, decision 400), on the customer of `customer` (a saved card's `cus_…:pm_…`, or a new one).
    */
-  startHostedSetup?(input: HostedSetupInput): Promise<{ url: string }>;
+  startHostedSetup?(input: HostedSetupInput): Promise<{ url: string; sessionId?: string }>;
+  /**
+   * Expires a hosted page that is still open (the tenant cancelled it, decision 442): nothing can be
+   * paid on it afterwards. `expired: false` when it was no longer open (paid or expired a moment ago).
+   */
+  expireHostedSession?(sessionId: string): Promise<{ expired: boolean }>;
   /**
    * A hosted page's session as the processor has it now (read server-side, never from the browser's
    * word), or null for an id it does not know. Reading a paid session remembers its payment under
@@ -116,6 +122,42 @@ export interface PaymentGateway {
    * `canceled: false` when there was nothing to cancel, or it was completed a moment ago (look it up).
    */
   cancelPending?(idempotencyKey: string): Promise<{ canceled: boolean }>;
+  /**
+   * The processor's own list of what it charged and refunded in `[from, to)` (reconciliation, issue 35,
+   * decision 440): every successful charge made in the range, whoever made it (our site, the
+   * processor's dashboard, anything else on the account), and every refund made in the range. Read
+   * from the processor, never from our records.
+   */
+  listActivity?(range: { from: Date; to: Date }): Promise<ProcessorActivity>;
+}
+
+/** A successful charge as the processor lists it. */
+export interface ProcessorCharge {
+  /** The processor's payment id: what our payments keep as `authReference` (Stripe: the PaymentIntent `pi_…`, else the charge `ch_…`). */
+  id: string;
+  /** Our idempotency key when the charge carries one (`gatehouse_key`), else null (made elsewhere). */
+  key: string | null;
+  /** Cents taken. */
+  amount: number;
+  /** Cents refunded on it so far (at any time). */
+  refunded: number;
+  created: Date;
+  /** What the processor shows for it (card brand and last four), for the operator. */
+  card: string;
+}
+
+/** A refund as the processor lists it. */
+export interface ProcessorRefund {
+  id: string;
+  /** The charge it gives money back on (`ProcessorCharge.id`). */
+  chargeId: string;
+  amount: number;
+  created: Date;
+}
+
+export interface ProcessorActivity {
+  charges: ProcessorCharge[];
+  refunds: ProcessorRefund[];
 }
 
 export interface InPageAuthentication {
@@ -192,6 +234,9 @@ const DECLINE_LATER_REASON = "Your card was declined.";
 export function createTestGateway(): PaymentGateway {
   const results = new Map<string, ChargeResult>();
   const refunded = new Set<string>();
+  /** What this gateway took and gave back, as a processor keeps it (listActivity). */
+  const taken: Array<{ key: string; amount: number; at: Date; result: Extract<ChargeResult, { status: "approved" }> }> = [];
+  const givenBack: Array<{ key: string; amount: number; at: Date }> = [];
 
   function check(card: CardDetails): { ok: true; brand: CardBrand; last4: string; number: string } | { ok: false; reason: string; brand: CardBrand | null; last4: string } {
     const number = card.number.replace(/\D/g, "");
@@ -240,6 +285,7 @@ export function createTestGateway(): PaymentGateway {
         else result = approve(c.brand, c.last4, token(c.brand, c.last4, c.number, input.card), { expMonth: input.card.expMonth, expYear: input.card.expYear });
       }
       results.set(input.idempotencyKey, result);
+      if (result.status === "approved") taken.push({ key: input.idempotencyKey, amount: input.amount, at: clockNow(), result });
       logCharge(input, result);
       return result;
     },
@@ -250,8 +296,22 @@ export function createTestGateway(): PaymentGateway {
       const r = results.get(idempotencyKey);
       if (!r || r.status !== "approved" || refunded.has(idempotencyKey)) return { refunded: false };
       refunded.add(idempotencyKey);
+      const charge = taken.find((t) => t.key === idempotencyKey);
+      if (charge) givenBack.push({ key: idempotencyKey, amount: charge.amount, at: clockNow() });
       logRefund(idempotencyKey, r);
       return { refunded: true };
+    },
+    async listActivity({ from, to }) {
+      const within = (at: Date) => at >= from && at < to;
+      const refundedOf = (key: string) => givenBack.filter((g) => g.key === key).reduce((sum, g) => sum + g.amount, 0);
+      return {
+        charges: taken
+          .filter((t) => within(t.at))
+          .map((t) => ({ id: t.result.authReference, key: t.key, amount: t.amount, refunded: refundedOf(t.key), created: t.at, card: `${t.result.brand} ${t.result.last4}` })),
+        refunds: givenBack
+          .filter((g) => within(g.at))
+          .map((g, i) => ({ id: `REFUND-${i + 1}-${g.key}`, chargeId: taken.find((t) => t.key === g.key)!.result.authReference, amount: g.amount, created: g.at })),
+      };
     },
     async tokenize(input) {
       if ("kind" in input && input.kind === "token") {
@@ -322,6 +382,9 @@ export const NO_GATEWAY: PaymentGateway = {
   },
   async refund() {
     return { refunded: false };
+  },
+  async listActivity() {
+    return { charges: [], refunds: [] };
   },
 };
 

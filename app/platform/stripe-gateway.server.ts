@@ -1,6 +1,18 @@
 import Stripe from "stripe";
 import type { CardBrand } from "~/domain/cards";
-import type { AuthenticationStep, ChargeResult, HostedPaymentInput, HostedSession, HostedSetupInput, InPageAuthentication, PaymentGateway, TokenizeResult } from "./payment-gateway.server";
+import type {
+  AuthenticationStep,
+  ChargeResult,
+  HostedPaymentInput,
+  HostedSession,
+  HostedSetupInput,
+  InPageAuthentication,
+  PaymentGateway,
+  ProcessorActivity,
+  ProcessorCharge,
+  ProcessorRefund,
+  TokenizeResult,
+} from "./payment-gateway.server";
 
 /**
  * The Stripe gateway (issue 25, docs/decisions/380-stripe-gateway.md): the `PaymentGateway` on the
@@ -277,7 +289,7 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
         { idempotencyKey: `gatehouse-checkout-${input.idempotencyKey}-${input.amount}-${input.saveCard ? "save" : "once"}` },
       );
       if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
-      return { url: session.url };
+      return { url: session.url, sessionId: session.id };
     },
 
     async startHostedSetup(input: HostedSetupInput) {
@@ -302,7 +314,19 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
         { idempotencyKey: `gatehouse-setup-${input.idempotencyKey}` },
       );
       if (!session.url) throw new Error("Stripe returned a Checkout Session without a URL");
-      return { url: session.url };
+      return { url: session.url, sessionId: session.id };
+    },
+
+    async expireHostedSession(sessionId: string) {
+      if (!/^cs_[A-Za-z0-9_]+$/.test(sessionId)) return { expired: false };
+      try {
+        await stripe.checkout.sessions.expire(sessionId);
+        return { expired: true };
+      } catch (e) {
+        // Not open any more (completed or expired meanwhile): nothing to expire.
+        if (isStripeError(e) && e.type === "StripeInvalidRequestError") return { expired: false };
+        throw e;
+      }
     },
 
     async hostedSession(sessionId: string): Promise<HostedSession | null> {
@@ -395,6 +419,35 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
         if (isStripeError(e) && e.type === "StripeInvalidRequestError") return { canceled: false };
         throw e;
       }
+    },
+
+    async listActivity({ from, to }): Promise<ProcessorActivity> {
+      // Stripe's own lists (GET /v1/charges and /v1/refunds, `created[gte]`/`[lt]`, every page by
+      // `starting_after`): every charge on the account, ours or not.
+      const created = { gte: Math.floor(from.getTime() / 1000), lt: Math.ceil(to.getTime() / 1000) };
+      const charges: ProcessorCharge[] = [];
+      for await (const c of stripe.charges.list({ created, limit: 100 })) {
+        if (c.status !== "succeeded" || !c.paid || c.currency !== currency) continue;
+        const pi = typeof c.payment_intent === "string" ? c.payment_intent : (c.payment_intent?.id ?? null);
+        const card = c.payment_method_details?.card;
+        charges.push({
+          id: pi ?? c.id,
+          key: c.metadata?.gatehouse_key ?? null,
+          amount: c.amount_captured,
+          refunded: c.amount_refunded,
+          created: new Date(c.created * 1000),
+          card: card ? `${card.brand} ${card.last4}` : "",
+        });
+      }
+      const refunds: ProcessorRefund[] = [];
+      for await (const r of stripe.refunds.list({ created, limit: 100 })) {
+        if (r.status !== "succeeded" && r.status !== "pending") continue;
+        if (r.currency !== currency) continue;
+        const pi = typeof r.payment_intent === "string" ? r.payment_intent : (r.payment_intent?.id ?? null);
+        const charge = typeof r.charge === "string" ? r.charge : (r.charge?.id ?? "");
+        refunds.push({ id: r.id, chargeId: pi ?? charge, amount: r.amount, created: new Date(r.created * 1000) });
+      }
+      return { charges, refunds };
     },
 
     async tokenize(input, options): Promise<TokenizeResult> {

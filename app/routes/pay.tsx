@@ -32,7 +32,7 @@ import {
   payThroughLink,
 } from "~/services/pay-links.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
-import { HOSTED_PAGE_CANCELLED, formMessage, returnFromHostedPage, startHostedPagePayment } from "~/services/portal-hosted-payment.server";
+import { HOSTED_PAGE_CANCELLED, expireCancelledHostedPages, formMessage, returnFromHostedPage, startHostedPagePayment } from "~/services/portal-hosted-payment.server";
 
 /**
  * "Pay without a password" (decision 240): `/pay/{signed token}` shows only the location, the unit and
@@ -52,8 +52,12 @@ export async function loader({ request, context, params }: Route.LoaderArgs) {
   if (found.status === "unknown") throw notFound(portalHeaders());
   // Back from Stripe Checkout (JavaScript off, decision 400): recorded, then the confirmation; or the form's message.
   const url = new URL(request.url);
-  const sessionId = url.searchParams.get("checkout_session");
-  let notice: string | null = url.searchParams.get("checkout") === "cancelled" && found.status === "valid" ? HOSTED_PAGE_CANCELLED : null;
+  const cancelled = url.searchParams.get("checkout") === "cancelled";
+  // A cancel expires the hosted page at once; one paid meanwhile is taken as its return (decision 442).
+  const cancelledUnit = cancelled ? await payLinkUnit(ctx, found.link) : null;
+  const paidMeanwhile = cancelledUnit ? await expireCancelledHostedPages(ctx.db, cancelledUnit.location, { key: url.searchParams.get("payment"), tenantId: String(found.link.tenantId), now: ctx.now }) : null;
+  const sessionId = url.searchParams.get("checkout_session") ?? paidMeanwhile;
+  let notice: string | null = cancelled && !paidMeanwhile && found.status === "valid" ? HOSTED_PAGE_CANCELLED : null;
   if (sessionId) {
     const returned = await payLinkUnit(ctx, found.link);
     if (returned) {

@@ -21,6 +21,7 @@ import { prunePayLinks } from "./pay-links.server";
 import { pruneContentHistory } from "./content-retention.server";
 import { sendReviewRequests } from "./review-requests.server";
 import { logger } from "~/logger.server";
+import { reconcileRecentDays } from "./desk-reconciliation.server";
 import { pruneSiteLinkJournal, settleUnclearSiteLinkPayments, startSiteLinkSync } from "~/storage-software/index.server";
 import { env } from "~/env.server";
 
@@ -89,12 +90,19 @@ export function startHousekeeping(db: Database): () => void {
   const g = globalThis as unknown as { __gatehouseHousekeeping?: () => void };
   if (g.__gatehouseHousekeeping) return g.__gatehouseHousekeeping;
   let running = false;
+  let reconciledAt = 0;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
       const done = await runHousekeeping(db, clockNow());
       if (Object.values(done).some((n) => n > 0)) logger.info(done, "[housekeeping] sweep");
+      // Reconciliation with the card processor's list, yesterday and today, hourly (decision 440).
+      if (Date.now() - reconciledAt >= 60 * 60_000) {
+        reconciledAt = Date.now();
+        const differences = await reconcileRecentDays(db, clockNow());
+        if (differences > 0) logger.warn({ differences }, "[housekeeping] payments that do not match the card processor");
+      }
     } catch (error) {
       if (isDatabaseUnavailable(error)) logger.warn({ reason: outageReason(error) }, "[housekeeping] database unavailable; the sweep will be retried");
       else logger.error({ err: error }, "[housekeeping] sweep failed; it will be retried");

@@ -23,7 +23,8 @@ import { env } from "~/env.server";
 import { getPaymentGateway, hostedFieldsClientConfig } from "~/platform/payment-gateway.server";
 import { AUTHENTICATION_REASON } from "~/platform/stripe-gateway.server";
 import { logger } from "~/logger.server";
-import { recordLatePayment } from "./late-payments.server";
+import { saveLatePaymentCard } from "~/storage-software/index.server";
+import { LATE_SITELINK_REFUND_REASON, recordLatePayment } from "./late-payments.server";
 import { queueEmail, sendQueuedEmail } from "./email.server";
 import { addressKey, hitRateLimit } from "./rate-limit.server";
 import { publicOrigin } from "./site-origin.server";
@@ -188,11 +189,44 @@ const NOT_THIS_PAYMENT = "This payment could not be completed. Nothing more was 
  */
 export async function completeHeldPaymentInPage(
   db: Database,
+  input: { tenantId: string; leaseId: string; idempotencyKey: string; intentId: string; now: Date; saveCard?: boolean },
+): Promise<InPageCompletion> {
+  const done = await completeHeld(db, input);
+  if (done.kind === "paid" && input.saveCard) await saveCompletedCard(db, input);
+  return done;
+}
+
+/**
+ * "Save this card" on the form whose payment was completed on the page (decision 443): the card the
+ * processor charged, as a saved card's token (`cus_…:pm_…`: the first attempt set it up for later use),
+ * saved for the tenant. A card the processor did not set up (no customer) is not saved; the payment
+ * stands either way.
+ */
+async function saveCompletedCard(db: Database, input: { tenantId: string; leaseId: string; idempotencyKey: string }): Promise<void> {
+  try {
+    const [lease] = await db.select({ locationId: leases.locationId }).from(leases).where(eq(leases.id, Number(input.leaseId)));
+    if (!lease) return;
+    const charged = await getPaymentGateway({ id: lease.locationId }).lookup(input.idempotencyKey);
+    if (charged?.status !== "approved" || !/^cus_[A-Za-z0-9_]+:pm_[A-Za-z0-9_]+$/.test(charged.cardToken) || !charged.expMonth || !charged.expYear) return;
+    await saveLatePaymentCard(db, {
+      idempotencyKey: input.idempotencyKey,
+      tenantId: Number(input.tenantId),
+      card: { brand: charged.brand, last4: charged.last4, expMonth: charged.expMonth, expYear: charged.expYear, token: charged.cardToken },
+    });
+  } catch (error) {
+    logger.warn({ err: error, key: input.idempotencyKey }, "[payments] the card of a payment completed on the page could not be saved");
+  }
+}
+
+async function completeHeld(
+  db: Database,
   input: { tenantId: string; leaseId: string; idempotencyKey: string; intentId: string; now: Date },
 ): Promise<InPageCompletion> {
   const row = await db.query.payments.findFirst({ where: eq(payments.idempotencyKey, input.idempotencyKey) });
   if (!row || row.leaseId === null || String(row.tenantId) !== input.tenantId || String(row.leaseId) !== input.leaseId) return { kind: "not held" };
   if (row.status === "approved") return { kind: "paid", paymentId: String(row.id) };
+  // Completed at a SiteLink option-B location and given back already (decision 441).
+  if (row.status === "declined" && row.declineReason === LATE_SITELINK_REFUND_REASON) return { kind: "refused", message: LATE_SITELINK_REFUND_REASON };
   if (row.status !== "declined" || row.declineReason !== AUTHENTICATION_REASON) return { kind: "not held" };
   const [lease] = await db.select({ locationId: leases.locationId }).from(leases).where(eq(leases.id, row.leaseId));
   if (!lease) return { kind: "not held" };
@@ -204,6 +238,7 @@ export async function completeHeldPaymentInPage(
   if (step.key !== row.idempotencyKey || step.amount !== row.amount) return { kind: "refused", message: NOT_THIS_PAYMENT };
   const recorded = await recordLatePayment(db, { idempotencyKey: row.idempotencyKey, amount: step.amount, authReference: step.intentId, now: input.now });
   if (recorded === "recorded" || recorded === "already recorded") return { kind: "paid", paymentId: String(row.id) };
+  if (recorded === "refunded") return { kind: "refused", message: LATE_SITELINK_REFUND_REASON };
   logger.warn({ payment: row.id, outcome: recorded }, "a payment confirmed on the page could not be recorded here");
   return { kind: "refused", message: "Your bank confirmed this payment, but we could not record it here. Please do not pay again; the office will contact you." };
 }

@@ -21,12 +21,13 @@
  *   webhook) records; the other waits a few seconds for the outcome. A claim left `recording` for
  *   two minutes (a crash) may be taken again; the payment's key makes a second record impossible.
  */
-import { and, desc, eq, like, lt } from "drizzle-orm";
+import { and, desc, eq, isNull, like, lt } from "drizzle-orm";
 import type Stripe from "stripe";
 import type { SubmissionResult } from "@conform-to/react";
 import { redirect } from "react-router";
 import type { Database } from "~/db/client.server";
-import { gatewayEvents, payments, savedCards } from "~/db/schema";
+import { logger } from "~/logger.server";
+import { gatewayEvents, hostedSessions, payments, savedCards } from "~/db/schema";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { formatCents } from "~/domain/money";
 import { getPaymentGateway, type HostedSession, type PaymentGateway } from "~/platform/payment-gateway.server";
@@ -74,8 +75,52 @@ export function keptValues(formData: FormData, names: readonly string[]): Record
 function returnUrls(ctx: PortalContext, path: string, key: string, kept: Record<string, string>) {
   return {
     returnUrl: `${ctx.origin}${path}?checkout_session={SESSION}&payment=${encodeURIComponent(key)}`,
-    cancelUrl: `${ctx.origin}${path}?${new URLSearchParams({ checkout: "cancelled", ...kept }).toString()}`,
+    // The key names the session recorded when it started, which the cancel expires (decision 442).
+    cancelUrl: `${ctx.origin}${path}?${new URLSearchParams({ checkout: "cancelled", payment: key, ...kept }).toString()}`,
   };
+}
+
+/** Records the hosted page just started under the form's key (decision 442), for its cancel. */
+async function recordHostedSession(db: Database, input: { sessionId?: string; idempotencyKey: string; tenantId: string; flow: string; now: Date }): Promise<void> {
+  if (!input.sessionId) return;
+  const tenantId = Number(input.tenantId);
+  await db
+    .insert(hostedSessions)
+    .values({ id: input.sessionId, idempotencyKey: input.idempotencyKey, tenantId: Number.isInteger(tenantId) ? tenantId : null, flow: input.flow, startedAt: input.now })
+    .onConflictDoNothing();
+}
+
+/**
+ * The tenant came back by the hosted page's cancel (decision 442): every page recorded under the key
+ * for this tenant and still open is expired at once through the processor's API, so nothing can be
+ * paid on it afterwards. Answers the id of one that turned out paid meanwhile (it could not be
+ * expired): the caller takes it as a return, so a payment is never reported as "nothing was charged".
+ */
+export async function expireCancelledHostedPages(db: Database, location: { id: number }, input: { key: string | null; tenantId: string; now: Date }): Promise<string | null> {
+  const gateway = getPaymentGateway(location);
+  if (!input.key || !gateway.expireHostedSession) return null;
+  const rows = await db
+    .select()
+    .from(hostedSessions)
+    .where(and(eq(hostedSessions.idempotencyKey, input.key), isNull(hostedSessions.expiredAt)));
+  let paid: string | null = null;
+  for (const row of rows) {
+    if (String(row.tenantId) !== input.tenantId) continue;
+    try {
+      const { expired } = await gateway.expireHostedSession(row.id);
+      if (expired) {
+        await db.update(hostedSessions).set({ expiredAt: input.now }).where(eq(hostedSessions.id, row.id));
+        continue;
+      }
+      const now = await gateway.hostedSession?.(row.id);
+      if (now?.done) paid = row.id;
+      else if (now?.status === "expired") await db.update(hostedSessions).set({ expiredAt: input.now }).where(eq(hostedSessions.id, row.id));
+    } catch (error) {
+      // Not reached now: Stripe expires an unpaid session on its own after 24 hours.
+      logger.warn({ err: error, session: row.id }, "[payments] a cancelled hosted page could not be expired now");
+    }
+  }
+  return paid;
 }
 
 /**
@@ -107,7 +152,7 @@ export async function startHostedPagePayment(
   if (limited && !limited.ok) return { message: limited.message };
   const tenant = await unit.storage.getTenant(input.tenantId);
   try {
-    const { url } = await gateway.startHostedPayment({
+    const { url, sessionId } = await gateway.startHostedPayment({
       amount: input.amount,
       idempotencyKey: input.idempotencyKey,
       description: `Unit ${unit.lease.unitName} at ${unit.location.name}: ${input.flow === "portal_prepay" ? "payment ahead" : "storage payment"}`,
@@ -122,6 +167,7 @@ export async function startHostedPagePayment(
         gatehouse_save: input.saveCard ? "1" : "0",
       },
     });
+    await recordHostedSession(ctx.db, { sessionId, idempotencyKey: input.idempotencyKey, tenantId: input.tenantId, flow: input.flow, now: ctx.now });
     return { redirect: url };
   } catch {
     return { message: HOSTED_PAGE_UNREACHABLE };
@@ -142,7 +188,7 @@ export async function startHostedPageAutopay(ctx: PortalContext, unit: PortalUni
   const tenant = await unit.storage.getTenant(input.tenantId);
   const key = newIdempotencyKey();
   try {
-    const { url } = await gateway.startHostedSetup({
+    const { url, sessionId } = await gateway.startHostedSetup({
       idempotencyKey: key,
       // The same owner the enrolment checks on a SetupIntent (shared/tenants.ts, decision 407).
       owner: `autopay:tenant:${input.tenantId}`,
@@ -151,6 +197,7 @@ export async function startHostedPageAutopay(ctx: PortalContext, unit: PortalUni
       ...returnUrls(ctx, input.path, key, {}),
       metadata: { gatehouse_flow: "portal_autopay", gatehouse_tenant: input.tenantId, gatehouse_lease: unit.lease.leaseId },
     });
+    await recordHostedSession(ctx.db, { sessionId, idempotencyKey: key, tenantId: input.tenantId, flow: "portal_autopay", now: ctx.now });
     return { redirect: url };
   } catch {
     return { message: HOSTED_PAGE_UNREACHABLE };
@@ -371,14 +418,18 @@ export async function returnFromHostedPage(
  */
 export async function hostedPageOnPortalPage(request: Request, ctx: PortalContext & { session: { tenantId: string } }, unit: PortalUnit, flow: Exclude<HostedPageFlow, "pay_link">): Promise<SubmissionResult<string[]> | null> {
   const url = new URL(request.url);
-  const sessionId = url.searchParams.get("checkout_session");
+  const cancelled = url.searchParams.get("checkout") === "cancelled";
+  const key = url.searchParams.get("payment");
+  // A cancel expires the page at once; one paid meanwhile is taken as its return (decision 442).
+  const paidMeanwhile = cancelled ? await expireCancelledHostedPages(ctx.db, unit.location, { key, tenantId: ctx.session.tenantId, now: ctx.now }) : null;
+  const sessionId = url.searchParams.get("checkout_session") ?? paidMeanwhile;
   if (sessionId) {
-    const back = await returnFromHostedPage(ctx, unit, { flow, sessionId, key: url.searchParams.get("payment"), tenantId: ctx.session.tenantId });
+    const back = await returnFromHostedPage(ctx, unit, { flow, sessionId, key, tenantId: ctx.session.tenantId });
     if (back.kind === "receipt") throw redirect(`/customer-portal/receipts/${back.paymentId}?new=1`, { headers: portalHeaders() });
     if (back.kind === "enrolled") throw redirect("/customer-portal?done=autopay-on", { headers: portalHeaders() });
     return formMessage(back.message, { payment_method: "new" });
   }
-  if (url.searchParams.get("checkout") === "cancelled") {
+  if (cancelled) {
     const kept = flow === "portal_pay" ? ["amount_choice", "other_amount", "save_card"] : flow === "portal_prepay" ? ["months", "save_card"] : [];
     const values: Record<string, string> = { payment_method: "new" };
     for (const name of kept) {

@@ -119,7 +119,7 @@ async function settleWaitingWebhooks(ctx: PortalContext, key: string): Promise<v
  */
 async function completedInPage(ctx: PortalContext, input: { tenantId: string; leaseId: string; method: ParsedMethod; idempotencyKey: string }): Promise<PaymentOutcome | null> {
   if (input.method.kind !== "token" || !input.method.token.startsWith("pi_")) return null;
-  const done = await completeHeldPaymentInPage(ctx.db, { tenantId: input.tenantId, leaseId: input.leaseId, idempotencyKey: input.idempotencyKey, intentId: input.method.token, now: ctx.now });
+  const done = await completeHeldPaymentInPage(ctx.db, { tenantId: input.tenantId, leaseId: input.leaseId, idempotencyKey: input.idempotencyKey, intentId: input.method.token, now: ctx.now, saveCard: input.method.saveCard });
   if (done.kind === "not held") return null;
   return done.kind === "paid" ? { ok: true, paymentId: done.paymentId } : { ok: false, message: done.message };
 }

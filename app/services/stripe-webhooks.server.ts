@@ -8,7 +8,9 @@ import { env } from "~/env.server";
 import { logger } from "~/logger.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { verifyStripeEvent } from "~/platform/stripe-gateway.server";
-import { recordLatePayment } from "./late-payments.server";
+import { recordLatePayment, refundLateAtSiteLink } from "./late-payments.server";
+
+const LATE_SITELINK_REFUNDED = "refunded: paid after authentication at a SiteLink location, where it cannot be booked afterwards";
 import { takeHostedPageEvent } from "./portal-hosted-payment.server";
 
 /**
@@ -137,10 +139,14 @@ async function judgeSuccess(db: Database, key: string, input: { paid: { amount: 
     const recorded = await recordLatePayment(db, { idempotencyKey: key, amount: paid.amount, authReference: paid.intentId, now: input.now });
     if (recorded === "recorded") return "recorded: paid after authentication";
     if (recorded === "already recorded") return "already recorded";
+    if (recorded === "refunded") return LATE_SITELINK_REFUNDED;
     return recorded === "amount differs"
       ? "needs attention: recorded as declined, and the processor says another amount was paid later"
       : "needs attention: recorded as declined, but the processor says it was paid later";
   }
+  // A portal, prepay or autopay payment at a SiteLink option-B location, kept as declined (KEY:declined)
+  // and confirmed by the cardholder afterwards: nothing can book it in SiteLink now, so it is refunded (decision 441).
+  if (await refundLateAtSiteLink(db, { idempotencyKey: key, now: input.now })) return LATE_SITELINK_REFUNDED;
   // A rental's card declined while the bank waited (the checkout took a new key for the next card,
   // the attempt is kept as KEY:declined) and confirmed by the cardholder afterwards: once the page
   // has had its time to send that PaymentIntent, money without a lease is given back (decision 412).

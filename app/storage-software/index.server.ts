@@ -4,6 +4,8 @@ import { locations } from "~/db/schema/location";
 import type { LocationRef, StorageSoftware } from "./port";
 import { createLocalAdapter } from "./local";
 import { recordLateCardPayment as recordLocalLatePayment, type LatePaymentOutcome } from "./local/late-payments";
+// "Save this card" on a payment completed on the page after the bank's check (decision 443).
+export { saveLatePaymentCard } from "./local/late-payments";
 import { createSiteLinkAdapter, siteLinkDeps } from "./sitelink";
 import { settleUnclearSiteLinkPayments as settleUnclearPayments } from "./sitelink/payments-unclear";
 import { chooseAdapter, loadSiteLinkSettings } from "./sitelink/settings";

@@ -16,7 +16,7 @@ import { isNoJs } from "./support/site";
  * the rentals as CSV (a download with JavaScript; the link fetched with the page's cookies without),
  * sends the renter a pay link from the tenant's page; the tenant pays through the e-mailed link once
  * (a second visit says it was used); and the audit trail shows the sign-in, the export and the pay
- * link. axe checks each console page (in the js project; axe needs JavaScript).
+ * link; the reconciliation page agrees with what was paid (issue 35). axe checks each console page (in the js project; axe needs JavaScript).
  */
 
 const PASSWORD = "Quiet-Otter-73";
@@ -235,6 +235,14 @@ test("the desk's morning: last night's rental and abandoned rental, CSV, a pay l
   expect((await second.goto(payPath!))!.status()).toBe(410);
   await expect(second.getByRole("heading", { level: 1 })).toHaveText("This link has already been used");
   await again.close();
+
+  // Reconciliation (issue 35): the processor's list (the test gateway's own) agrees with what was recorded; no JavaScript needed for the form.
+  await page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Reconciliation" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Reconciliation");
+  await page.getByRole("button", { name: "Compare" }).click();
+  await expect(page.getByRole("heading", { name: "Differences" })).toBeVisible();
+  await expect(page.getByText("No differences: the card processor and our records agree for this day.")).toBeVisible();
+  await axe(page, "reconciliation");
 
   // The audit trail: this owner's sign-in, export and pay link.
   await page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: /Audit/ }).click();

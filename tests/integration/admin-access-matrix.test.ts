@@ -179,6 +179,13 @@ const EXPECTED: Record<string, RouteCase> = {
   },
   "routes/admin.payments": { path: () => "/admin/payments", get: all(200), nav: true },
   "routes/admin.payments[.]csv": { path: () => "/admin/payments.csv", get: exporters(200), fresh: true },
+  // Reconciliation (issue 35, decision 440): every desk role reads it; managers and owners resolve (a difference that is not theirs: 404).
+  "routes/admin.reconciliation": {
+    path: () => "/admin/reconciliation",
+    get: all(200),
+    nav: true,
+    actions: [{ name: "resolve a difference that does not exist", form: () => ({ id: "999999", note: "Checked in the dashboard." }), expect: journalActors(404) }],
+  },
   "routes/admin.tenants": { path: () => "/admin/tenants", get: all(200), nav: true },
   "routes/admin.tenants[.]csv": { path: () => "/admin/tenants.csv", get: exporters(200), fresh: true },
   "routes/admin.tenant": {

@@ -253,6 +253,35 @@ describe("the portal: the bank's check on the pay page", () => {
     expect(await handle.db.select().from(payments).where(eq(payments.idempotencyKey, key))).toHaveLength(1);
   });
 
+  it("'save this card' on a payment completed on the page saves the card (decision 443), whether the webhook or the page records it first; once", async () => {
+    for (const webhookFirst of [true, false]) {
+      const t = await tenant();
+      const key = `in-page-save-${webhookFirst ? "hook" : "page"}-${Date.now()}`;
+      const body = { idempotency_key: key, amount_choice: "other", other_amount: "15.00", payment_method: "new", hosted_fields: "1", save_card: "on" };
+      const post = (token: string) => callRoute<PortalAnswer>(payAction, handle.db, `/customer-portal/units/${t.leaseId}/pay`, { init: t.form({ ...body, payment_token: token }) });
+      if (!webhookFirst) fake.control.pauseWebhooks();
+      const first = await post("pm_card_authenticationRequired");
+      expect(first.status).toBe(200);
+      const pi = intentsOf(key)[0]!;
+      expect(await handle.db.select().from(savedCards).where(eq(savedCards.tenantId, t.tenantId))).toEqual([]);
+      fake.control.authenticate(pi.id, "complete");
+      if (webhookFirst) await fake.control.webhooksSettled();
+      const done = await post(pi.id);
+      expect(done.status).toBe(303);
+      if (!webhookFirst) {
+        fake.control.resumeWebhooks();
+        await fake.control.webhooksSettled();
+      }
+      expect((await post(pi.id)).status).toBe(303);
+      const cards = await handle.db.select().from(savedCards).where(eq(savedCards.tenantId, t.tenantId));
+      expect(cards).toHaveLength(1);
+      const charged = (await stripe().paymentIntents.retrieve(pi.id)) as { customer: string | null; payment_method: string | null };
+      expect(cards[0]!.gatewayToken).toBe(`${charged.customer}:${charged.payment_method}`);
+      expect(cards[0]!.last4).toMatch(/^\d{4}$/);
+      expect(await handle.db.query.payments.findFirst({ where: eq(payments.idempotencyKey, key) })).toMatchObject({ status: "approved", amount: 1500 });
+    }
+  });
+
   it("refuses a PaymentIntent not confirmed, of another form's key, or of another amount: said on the form, nothing recorded", async () => {
     const t = await tenant();
     const key = `in-page-refuse-${Date.now()}`;

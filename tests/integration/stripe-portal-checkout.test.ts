@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { and, eq, like, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { emailOutbox, gatewayEvents, leases, ledgerEntries, payments, savedCards } from "~/db/schema";
+import { emailOutbox, gatewayEvents, hostedSessions, leases, ledgerEntries, payments, savedCards } from "~/db/schema";
 import { accountStorage, portalLocations } from "~/services/portal.server";
 import { runBilling } from "~/services/billing-run.server";
 import { readOutboxMail } from "~/services/email.server";
@@ -192,6 +192,25 @@ describe("portal pay without JavaScript (Stripe Checkout)", () => {
     expect(page.status).toBe(200);
     expect(page.data.checkoutResult.error[""]).toEqual([HOSTED_PAGE_CANCELLED]);
     expect(page.data.checkoutResult.initialValue).toMatchObject({ amount_choice: "other", other_amount: "20.00", payment_method: "new" });
+    // Expired at once through the API (decision 442): nothing can be paid on it afterwards.
+    expect((fake.control.get(id) as { status: string }).status).toBe("expired");
+    expect(fake.control.submitCheckout(id, CARD)).toEqual({ error: "This Checkout Session is no longer open." });
+    expect(fake.control.requests().some((q) => q.method === "POST" && q.path === `/v1/checkout/sessions/${id}/expire`)).toBe(true);
+    const [recorded] = await handle.db.select().from(hostedSessions).where(eq(hostedSessions.id, id));
+    expect(recorded!.expiredAt).not.toBeNull();
+  });
+
+  it("a cancel after the page was paid meanwhile (another tab) is taken as the return: the receipt, never 'nothing was charged'", async () => {
+    const t = await tenantOwing();
+    const key = `co-cancel-paid-${Date.now()}`;
+    const id = await outToCheckout(payAction, `/customer-portal/units/${t.leaseId}/pay`, t.form({ idempotency_key: key, amount_choice: "other", other_amount: "21.00", ...noToken }));
+    payOnCheckout(id);
+    const cancel = new URL(session(id).cancel_url);
+    const page = await get(t, payLoader, `${cancel.pathname}${cancel.search}`);
+    const [paid] = await paymentsOf(key);
+    expect(paid).toMatchObject({ status: "approved", amount: 2100 });
+    expect(page.status).toBe(302);
+    expect(page.headers.get("Location")).toBe(`/customer-portal/receipts/${paid!.id}?new=1`);
   });
 
   it("another payment's session (another tenant's, or another key) records nothing here", async () => {

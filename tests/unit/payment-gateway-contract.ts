@@ -70,6 +70,23 @@ export function paymentGatewayContract(name: string, setup: () => Promise<Gatewa
       expect(await gateway.refund(k)).toEqual({ refunded: false });
     });
 
+    it("lists what it charged and refunded in a time range (reconciliation, decision 440): this charge with its key and amount, its refund; nothing before", async () => {
+      const { gateway, methods } = await setup();
+      expect(gateway.listActivity).toBeDefined();
+      const from = new Date(Math.floor(Date.now() / 1000) * 1000);
+      const k = key("listed");
+      const charged = await gateway.charge({ amount: 4321, idempotencyKey: k, method: methods.good() });
+      if (charged.status !== "approved") throw new Error("not approved");
+      expect(await gateway.refund(k)).toEqual({ refunded: true });
+      const to = new Date(Date.now() + 60_000);
+      const listed = await gateway.listActivity!({ from, to });
+      const mine = listed.charges.find((c) => c.id === charged.authReference);
+      expect(mine).toMatchObject({ key: k, amount: 4321, refunded: 4321 });
+      expect(listed.refunds.filter((r) => r.chargeId === charged.authReference).map((r) => r.amount)).toEqual([4321]);
+      const before = await gateway.listActivity!({ from: new Date(from.getTime() - 3_600_000), to: from });
+      expect(before.charges.some((c) => c.id === charged.authReference)).toBe(false);
+    });
+
     it("saves a card (tokenize) whose token charges later; a card that saves but declines declines then", async () => {
       const { gateway, methods } = await setup();
       const saved = await gateway.tokenize(methods.good());

@@ -15,3 +15,5 @@ export * from "./sitelink";
 export * from "./staff";
 export * from "./changes";
 export * from "./media";
+export * from "./reconciliation";
+export * from "./hosted-sessions";

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { leases, locations, payments } from "~/db/schema";
+import { leases, locations, payments, savedCards, type CardBrand } from "~/db/schema";
 import { ledgerEntries } from "~/db/schema/billing";
 import { localDate } from "~/domain/calendar";
 import { balanceOf, lastPostedPeriod, prepayQuote } from "~/domain/billing";
@@ -86,3 +86,32 @@ export async function recordLateCardPayment(
 }
 
 const brandName = (brand: string) => (brand === "mastercard" ? "Master Card" : brand === "visa" ? "Visa" : "Discover");
+
+/**
+ * "Save this card" on a payment the bank held and the tenant completed on the page (decision 443):
+ * the late recording has no card to save, so the card the processor charged (its saved-card token,
+ * `cus_…:pm_…`, set up for later use by the first attempt) is saved for the tenant once the payment
+ * is approved under this key. The same card again (brand, last four, expiry) keeps one row, with the
+ * new token. False when there is no such approved payment of this tenant.
+ */
+export async function saveLatePaymentCard(
+  db: Database,
+  input: { idempotencyKey: string; tenantId: number; card: { brand: CardBrand; last4: string; expMonth: number; expYear: number; token: string } },
+): Promise<boolean> {
+  const row = await db.query.payments.findFirst({ where: eq(payments.idempotencyKey, input.idempotencyKey) });
+  if (!row || row.status !== "approved" || row.tenantId !== input.tenantId) return false;
+  const c = input.card;
+  return db.transaction(async (tx) => {
+    const [existing] = await tx
+      .select()
+      .from(savedCards)
+      .where(and(eq(savedCards.tenantId, input.tenantId), eq(savedCards.brand, c.brand), eq(savedCards.last4, c.last4), eq(savedCards.expMonth, c.expMonth), eq(savedCards.expYear, c.expYear)))
+      .for("update");
+    if (existing) {
+      if (existing.gatewayToken !== c.token) await tx.update(savedCards).set({ gatewayToken: c.token, updatedAt: new Date() }).where(eq(savedCards.id, existing.id));
+      return true;
+    }
+    await tx.insert(savedCards).values({ tenantId: input.tenantId, brand: c.brand, last4: c.last4, expMonth: c.expMonth, expYear: c.expYear, nameOnCard: "", gatewayToken: c.token });
+    return true;
+  });
+}

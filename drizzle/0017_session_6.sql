@@ -1,0 +1,43 @@
+CREATE TABLE "sitelink_sync_lease" (
+	"name" text PRIMARY KEY NOT NULL,
+	"holder" text NOT NULL,
+	"leased_until" timestamp with time zone NOT NULL,
+	"acquired_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "payment_differences" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"account_id" integer NOT NULL,
+	"location_id" integer,
+	"day" date NOT NULL,
+	"kind" text NOT NULL,
+	"reference" text NOT NULL,
+	"processor_amount" integer,
+	"recorded_amount" integer,
+	"payment_id" integer,
+	"detail" text DEFAULT '' NOT NULL,
+	"found_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"cleared_at" timestamp with time zone,
+	"resolved_at" timestamp with time zone,
+	"resolved_by" integer,
+	"resolution_note" text
+);
+--> statement-breakpoint
+CREATE TABLE "hosted_sessions" (
+	"id" text PRIMARY KEY NOT NULL,
+	"idempotency_key" text NOT NULL,
+	"tenant_id" integer,
+	"flow" text NOT NULL,
+	"started_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"expired_at" timestamp with time zone
+);
+--> statement-breakpoint
+ALTER TABLE "tenants" ADD COLUMN "review_requested_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "payment_differences" ADD CONSTRAINT "payment_differences_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payment_differences" ADD CONSTRAINT "payment_differences_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payment_differences" ADD CONSTRAINT "payment_differences_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payment_differences" ADD CONSTRAINT "payment_differences_resolved_by_staff_members_id_fk" FOREIGN KEY ("resolved_by") REFERENCES "public"."staff_members"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "hosted_sessions" ADD CONSTRAINT "hosted_sessions_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "payment_differences_reference_idx" ON "payment_differences" USING btree ("account_id","kind","reference");--> statement-breakpoint
+CREATE INDEX "payment_differences_open_idx" ON "payment_differences" USING btree ("account_id","resolved_at","cleared_at");--> statement-breakpoint
+CREATE INDEX "hosted_sessions_key_idx" ON "hosted_sessions" USING btree ("idempotency_key");
