@@ -162,6 +162,7 @@ export function validateRedirectRule(rule: Pick<RedirectRule, "fromPath" | "toPa
   // What an editor sees must be where a browser goes: backslashes, spaces, tabs or line breaks and
   // their encoded forms are refused, never repaired (issue 36).
   if (/\\/.test(rule.toPath) || /%5c/i.test(to)) return "The new path cannot contain a backslash (\\): browsers read it as /, which can lead to another site.";
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
   if (/[\s\u0000-\u001F]/.test(to) || /%(?:00|09|0a|0d|20)/i.test(to)) return "The new path cannot contain spaces, tabs or line breaks.";
   if (!isSafeRedirectTarget(to)) return "The new path must be a path like /contact or a full http(s) address.";
   return null;
