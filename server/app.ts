@@ -22,7 +22,7 @@ import { startHousekeeping } from "~/services/housekeeping.server";
 import { startPublishScheduler } from "~/services/changeset-publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
-import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
+import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy, withoutNonce } from "./page-cache";
 import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, FormPageCache, formPageKey, occursOnce, soldOutAnswerKey, type KeptFormPage } from "./form-page-cache";
 import { passwordChecksBusy } from "~/platform/password.server";
 import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
@@ -738,13 +738,39 @@ app.use(async (req, res, next) => {
     if (formKey && html !== undefined && response.status === 200 && !context.staleData) keepFormPage(formKey, formGeneration, response, html, nonce);
     if (answerKey && html !== undefined && response.status === 409 && !context.staleData) keepSoldOutAnswer(answerKey, formGeneration, response, html, nonce);
     if (signInKey && html !== undefined && response.status === 429 && !context.staleData) keepBusySignIn(signInKey, formGeneration, response, html, nonce, res.locals.body);
-    if (html !== undefined) res.end(html);
+    if (html !== undefined) res.end(mayBeStoredByAnyCache(res) ? withoutNonceForCaches(res, html) : html);
     else if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
   } catch (error) {
     next(error);
   }
 });
+
+/**
+ * Whether an answer may be stored by any cache on the way (issue 36, decision 461): a 200 whose
+ * Cache-Control says `public` (or gives shared caches an `s-maxage`) and that sets no cookie.
+ */
+function mayBeStoredByAnyCache(res: Response): boolean {
+  const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+  if (res.statusCode !== 200 || res.getHeader("Set-Cookie") !== undefined) return false;
+  if (/\b(?:no-store|private)\b/i.test(cacheControl) || !/\b(?:public|s-maxage)\b/i.test(cacheControl)) return false;
+  return /^text\/html/i.test(String(res.getHeader("Content-Type") ?? ""));
+}
+
+/**
+ * A page any cache may store carries hashes, never a nonce, from its first answer (issue 36, decision
+ * 461): a shared cache (a CDN, a proxy) that kept the first answer would otherwise hand one nonce to
+ * every later visitor, and a nonce known in advance protects nothing. The same rewrite the page cache
+ * makes before storing (decision 081): each inline script and style that carried this answer's nonce
+ * is allowed by its SHA-256 hash instead.
+ */
+function withoutNonceForCaches(res: Response, html: string): string {
+  const csp = res.getHeader("Content-Security-Policy");
+  if (typeof csp !== "string") return html;
+  const cleaned = withoutNonce(html, csp);
+  res.setHeader("Content-Security-Policy", cleaned.csp);
+  return cleaned.html;
+}
 
 /** Keeps a rendered rental form (decision 330) when it is one: a CSRF field and its cookie, the nonce in it. */
 function keepFormPage(key: string, generation: number, response: globalThis.Response, html: string, nonce: string) {

@@ -97,3 +97,33 @@ test("pages with a form and per-visitor requests are never stored", async ({ req
   const signedIn = await request.get("/view-locations", { headers: { Cookie: "gh_portal=whatever" } });
   expect(signedIn.headers()["x-page-cache"]).toBeUndefined();
 });
+
+// Issue 36, finding 6 (decision 461): the first answer of a page any cache may store (a cache miss)
+// carried a nonce with `Cache-Control: public, s-maxage`, so a shared cache would hand that one nonce
+// to everyone. It carries hashes from its first answer, and its inline scripts still run.
+test("a cacheable page's first answer (a miss) carries hashes, never a nonce, and its inline scripts run", async ({ page, request }) => {
+  const tagline = `First answer without a nonce ${Date.now()}`;
+  const { previous } = await testHook<{ previous: string }>(request, "setTagline", { tagline });
+  try {
+    const violations: string[] = [];
+    await page.exposeFunction("reportViolation", (v: string) => violations.push(v));
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => (window as unknown as { reportViolation: (v: string) => void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const response = await page.goto("/about");
+    const headers = response!.headers();
+    expect(headers["x-page-cache"]).toBe("miss");
+    expect(headers["cache-control"]).toMatch(/public/);
+    const csp = headers["content-security-policy"]!;
+    expect(csp).not.toContain("'nonce-");
+    expect(csp).toMatch(/script-src [^;]*'sha256-/);
+    const html = await response!.text();
+    expect(html).toContain(tagline);
+    expect(html).not.toMatch(/\snonce="/);
+    // The inline scripts ran (React Router's context script, then hydration), and nothing was blocked.
+    await expect.poll(() => page.evaluate(() => typeof (window as unknown as { __reactRouterContext?: unknown }).__reactRouterContext)).toBe("object");
+    expect(violations).toEqual([]);
+  } finally {
+    await testHook(request, "setTagline", { tagline: previous });
+  }
+});
