@@ -62,6 +62,8 @@ declare module "react-router" {
     paymentPage?: boolean;
     /** The matched route is a console page's (`handle.consolePage`, issue 23): no operator code, no site chrome. */
     consolePage?: boolean;
+    /** The matched route takes a password or carries a token (`handle.passwordPage`, decision 464): no operator code. */
+    passwordPage?: boolean;
     /**
      * Set only while a page is rendered in preview (issue 24, decision 315): what the banner's "Leave
      * preview" form needs. The root layout draws the banner when it is there.
@@ -206,6 +208,8 @@ const securityHeadersFor = {
   // The payment pages, with Stripe's hosts when Stripe takes some location's cards (decision 383).
   payment: securityHeaders("payment", { nonce: true, hostedFields: true }),
   console: securityHeaders("payment", { nonce: true, permissions: CONSOLE_PERMISSIONS_POLICY }),
+  // Pages that take a password or carry a token (decision 464): the payment pages' policy, no third party at all.
+  password: securityHeaders("payment", { nonce: true }),
 };
 
 // The staff invite command's endpoint (decision 249): loopback only, no proxy headers, the secret of
@@ -399,6 +403,7 @@ app.use(async (req, res, next) => {
 app.use((req, res, next) => {
   const website = res.locals.website as Website | null;
   if ((res.locals.page as MatchedPage | undefined)?.paymentPage) return securityHeadersFor.payment(req, res, next);
+  if ((res.locals.page as MatchedPage | undefined)?.passwordPage) return securityHeadersFor.password(req, res, next);
   // The back office: no operator or third-party code (the payment pages' strict policy), never indexed.
   if ((res.locals.page as MatchedPage | undefined)?.consolePage) {
     res.set("X-Robots-Tag", CONSOLE_ROBOTS);
@@ -711,6 +716,7 @@ app.use(async (req, res, next) => {
       siteCache,
       staleData: res.locals.staleData === true,
       paymentPage: (res.locals.page as MatchedPage | undefined)?.paymentPage === true,
+      passwordPage: (res.locals.page as MatchedPage | undefined)?.passwordPage === true,
       consolePage,
       ...(consolePage ? { renderPublicPage } : {}),
     });
