@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
 import { countQueries, getDatabase, trackWrites, type Database } from "~/db/client.server";
+import { usePgliteAppRole } from "~/db/roles.server";
 import { resolveOldDomain, resolveRedirect, type RedirectDecision } from "~/services/site-redirects.server";
 import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, refuseBadRequestTarget, requestTargetGuard, sendPlainPage } from "./guards";
@@ -78,6 +79,9 @@ declare module "react-router" {
 /** The environment, checked before anything else runs (a bad value: a clear message, exit 1). server.js reads its settings from here too. */
 export const serverEnv = envOrExit();
 const database = getDatabase();
+// PGlite: the server works as the app's role that db:setup made, which cannot change the audit trail
+// (decision 462; on PostgreSQL, DATABASE_URL is that role). The first statement on its one connection.
+if (database.driver === "pglite") usePgliteAppRole(database).catch((error: unknown) => logger.warn({ err: error }, "[db] could not work as the app's role"));
 // The pool's connections opened now, not in the first rush (decision 205); an unreachable database is
 // no reason not to start.
 void database.warm?.();

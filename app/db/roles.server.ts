@@ -96,3 +96,26 @@ export function schemaSetupStatements(input: { owner: string; app: string; datab
     `GRANT USAGE ON SCHEMA public TO ${app}`,
   ];
 }
+
+/**
+ * PGlite (decision 462): the embedded database has roles and SET ROLE but one session, whose user is a
+ * superuser. `db:setup` and `db:migrate` make this role with the app's grants after the migrations
+ * (`ensurePgliteAppRole`); the server then works as it (`usePgliteAppRole`), so a statement that would
+ * change the audit trail is refused there too. Any later statement could still RESET ROLE: on PGlite
+ * this guards against mistakes, not against the code the process runs.
+ */
+export const PGLITE_APP_ROLE = "gatehouse_app";
+
+export async function ensurePgliteAppRole(handle: DatabaseHandle): Promise<void> {
+  await handle.db.execute(
+    sql.raw(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${PGLITE_APP_ROLE}') THEN CREATE ROLE ${roleIdentifier(PGLITE_APP_ROLE)} NOLOGIN; END IF; END $$`),
+  );
+  await grantAppRole(handle, PGLITE_APP_ROLE);
+}
+
+/** Works as the app's role from now on, when `ensurePgliteAppRole` has made it (else nothing changes). */
+export async function usePgliteAppRole(handle: DatabaseHandle): Promise<void> {
+  await handle.db.execute(
+    sql.raw(`DO $$ BEGIN IF EXISTS (SELECT 1 FROM pg_roles WHERE rolname = '${PGLITE_APP_ROLE}') THEN EXECUTE 'SET ROLE ${roleIdentifier(PGLITE_APP_ROLE)}'; END IF; END $$`),
+  );
+}

@@ -12,7 +12,7 @@ import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { auditEvents, contactMessages } from "~/db/schema";
-import { appRoleGrants, grantAppRole, schemaSetupStatements } from "~/db/roles.server";
+import { appRoleGrants, ensurePgliteAppRole, grantAppRole, schemaSetupStatements, usePgliteAppRole } from "~/db/roles.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { recordAudit } from "~/services/audit.server";
 import { getCsrfToken } from "~/services/csrf.server";
@@ -116,6 +116,46 @@ describe.skipIf(!isPostgres())("the app's database role (PostgreSQL)", () => {
     const failed = await staffPasswordStep(app.db, { accountId, email: "nobody-role@example.com", password: "not-a-password", ip: "10.36.0.1", now: new Date() });
     expect(failed.ok).toBe(false);
     expect(await owner.db.select({ action: auditEvents.action }).from(auditEvents).where(eq(auditEvents.actor, "nobody-role@example.com"))).toEqual([{ action: "staff.sign_in_failed" }]);
+  });
+});
+
+// PGlite (decision 462): the engine has roles and SET ROLE, so the grants are the same SQL and, under
+// the app's role, the same statements are refused. But its one session's user is a superuser, and any
+// later statement may RESET ROLE: on PGlite the split guards against mistakes, not against the code it runs.
+describe.skipIf(isPostgres())("the app's role on PGlite (SET ROLE)", () => {
+  let handle: DatabaseHandle;
+  beforeAll(async () => {
+    handle = await createTestDatabase({ seeded: true });
+  }, 120_000);
+  afterAll(async () => {
+    await handle?.close();
+  });
+
+  it("takes the same grants; under the role the audit trail cannot be changed; RESET ROLE undoes it", async () => {
+    await ensurePgliteAppRole(handle);
+    await ensurePgliteAppRole(handle); // again, as every db:setup does
+    const accountId = (await getWebsite(handle.db))!.accountId;
+    await usePgliteAppRole(handle);
+    const who = await handle.db.execute<{ role: string }>(sql`select current_user as role`);
+    expect(((Array.isArray(who) ? who : (who as { rows: Array<{ role: string }> }).rows) as Array<{ role: string }>)[0]!.role).toBe("gatehouse_app");
+    try {
+      await recordAudit(handle.db, { accountId, staffId: null, actor: "pglite-role", ip: null, action: "staff.sign_in_failed", at: new Date() });
+      expect(await handle.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.actor, "pglite-role"))).toHaveLength(1);
+      for (const statement of [
+        "ALTER TABLE audit_events DISABLE TRIGGER ALL",
+        "UPDATE audit_events SET action = 'rewritten'",
+        "DELETE FROM audit_events",
+        "TRUNCATE audit_events",
+        "DROP TABLE audit_events",
+      ]) {
+        await expect(handle.db.execute(sql.raw(statement)), statement).rejects.toThrow();
+      }
+    } finally {
+      await handle.db.execute(sql.raw("RESET ROLE"));
+    }
+    const rows = await handle.db.execute<{ role: string }>(sql`select current_user as role`);
+    const role = ((Array.isArray(rows) ? rows : (rows as { rows: Array<{ role: string }> }).rows) as Array<{ role: string }>)[0]!.role;
+    expect(role).not.toBe("gatehouse_app");
   });
 });
 
