@@ -29,6 +29,14 @@ export const envSchema = z.object({
   NODE_ENV: z.preprocess(unsetIfEmpty, z.enum(["development", "production", "test"], { error: "NODE_ENV must be development, production or test" }).default("development")),
   // The database
   DATABASE_URL: optional(z.string()),
+  /**
+   * The owner role's connection string (issue 36, decision 462): `db:migrate` and `db:setup` run the
+   * migrations and the seed as it, then grant DATABASE_URL's role only what the app needs. Unset: they
+   * run as DATABASE_URL's role (one role, as before).
+   */
+  DATABASE_OWNER_URL: optional(z.string()),
+  /** `db:roles` only: an administrator's connection string (a superuser or CREATEROLE + CREATEDB). */
+  DATABASE_ADMIN_URL: optional(z.string()),
   PGLITE_DIR: optional(z.string()),
   MIGRATIONS_FOLDER: optional(z.string()),
   DB_CONNECT_TIMEOUT_MS: whole("DB_CONNECT_TIMEOUT_MS", 0, undefined, "a whole number of milliseconds"),

@@ -24,7 +24,7 @@ import { ErrorPage } from "~/components/error-page";
 import { useNonce } from "~/components/nonce";
 import formEnhanceScript from "~/components/form-enhance.js?raw";
 import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
-import { isPaymentRoute, PAYMENT_PAGE_ATTRIBUTE, type PaymentPageHandle } from "~/domain/payment-pages";
+import { isPasswordRoute, isPaymentRoute, PAYMENT_PAGE_ATTRIBUTE, type PaymentPageHandle } from "~/domain/payment-pages";
 // Notes whether the document this tab loaded was a payment page, for the payment pages' client guard.
 import "~/components/payment-page-guard";
 import { isStagingHost } from "~/domain/staging";
@@ -44,7 +44,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   // Canonical, Open Graph and JSON-LD URLs start from the configured origin, never the request's host.
   // Payment pages are not even sent the operator's code (it would sit in the page's data): decision 075.
   // The server decided from the matched route (decision 190).
-  const { site, globalCss } = layout ? siteData(layout, context.paymentPage === true) : { site: null, globalCss: "" };
+  // Pages that take a password or carry a token are first-party only as well (decision 464).
+  const { site, globalCss } = layout ? siteData(layout, context.paymentPage === true || context.passwordPage === true) : { site: null, globalCss: "" };
   // The staging copy of the site is never indexed (decision 093; the server also sends X-Robots-Tag).
   const isStaging = isStagingHost(new URL(request.url).host, known?.website.stagingDomain);
   // Preview mode (decision 315): the server renders this page with the draft applied; the banner says so.
@@ -116,7 +117,7 @@ export interface RouteHandle extends PaymentPageHandle {
   enhanceForms?: boolean;
 }
 
-function useHandleFlag(flag: Exclude<keyof RouteHandle, "paymentPage">) {
+function useHandleFlag(flag: Exclude<keyof RouteHandle, "paymentPage" | "passwordPage">) {
   return useMatches().some((m) => (m.handle as RouteHandle | undefined)?.[flag] === true);
 }
 
@@ -129,7 +130,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // header and body code and the analytics tag) — docs/decisions/075, decided by the matched route (190).
   const paymentPage = isPaymentRoute(useMatches().map((m) => m.handle));
   const consolePage = isConsoleRoute(useMatches().map((m) => m.handle));
-  const operatorCode = !paymentPage && !consolePage;
+  const passwordPage = isPasswordRoute(useMatches().map((m) => m.handle));
+  const operatorCode = !paymentPage && !consolePage && !passwordPage;
   const site = consolePage ? null : rootData?.site;
   return (
     <html lang="en" {...(paymentPage ? { [PAYMENT_PAGE_ATTRIBUTE]: "" } : {})}>

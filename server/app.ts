@@ -6,6 +6,7 @@ import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
 import { countQueries, getDatabase, trackWrites, type Database } from "~/db/client.server";
+import { usePgliteAppRole } from "~/db/roles.server";
 import { resolveOldDomain, resolveRedirect, type RedirectDecision } from "~/services/site-redirects.server";
 import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, refuseBadRequestTarget, requestTargetGuard, sendPlainPage } from "./guards";
@@ -22,7 +23,7 @@ import { startHousekeeping } from "~/services/housekeeping.server";
 import { startPublishScheduler } from "~/services/changeset-publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
-import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy } from "./page-cache";
+import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy, withoutNonce } from "./page-cache";
 import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, FormPageCache, formPageKey, occursOnce, soldOutAnswerKey, type KeptFormPage } from "./form-page-cache";
 import { passwordChecksBusy } from "~/platform/password.server";
 import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
@@ -62,6 +63,8 @@ declare module "react-router" {
     paymentPage?: boolean;
     /** The matched route is a console page's (`handle.consolePage`, issue 23): no operator code, no site chrome. */
     consolePage?: boolean;
+    /** The matched route takes a password or carries a token (`handle.passwordPage`, decision 464): no operator code. */
+    passwordPage?: boolean;
     /**
      * Set only while a page is rendered in preview (issue 24, decision 315): what the banner's "Leave
      * preview" form needs. The root layout draws the banner when it is there.
@@ -76,6 +79,9 @@ declare module "react-router" {
 /** The environment, checked before anything else runs (a bad value: a clear message, exit 1). server.js reads its settings from here too. */
 export const serverEnv = envOrExit();
 const database = getDatabase();
+// PGlite: the server works as the app's role that db:setup made, which cannot change the audit trail
+// (decision 462; on PostgreSQL, DATABASE_URL is that role). The first statement on its one connection.
+if (database.driver === "pglite") usePgliteAppRole(database).catch((error: unknown) => logger.warn({ err: error }, "[db] could not work as the app's role"));
 // The pool's connections opened now, not in the first rush (decision 205); an unreachable database is
 // no reason not to start.
 void database.warm?.();
@@ -206,6 +212,8 @@ const securityHeadersFor = {
   // The payment pages, with Stripe's hosts when Stripe takes some location's cards (decision 383).
   payment: securityHeaders("payment", { nonce: true, hostedFields: true }),
   console: securityHeaders("payment", { nonce: true, permissions: CONSOLE_PERMISSIONS_POLICY }),
+  // Pages that take a password or carry a token (decision 464): the payment pages' policy, no third party at all.
+  password: securityHeaders("payment", { nonce: true }),
 };
 
 // The staff invite command's endpoint (decision 249): loopback only, no proxy headers, the secret of
@@ -399,6 +407,7 @@ app.use(async (req, res, next) => {
 app.use((req, res, next) => {
   const website = res.locals.website as Website | null;
   if ((res.locals.page as MatchedPage | undefined)?.paymentPage) return securityHeadersFor.payment(req, res, next);
+  if ((res.locals.page as MatchedPage | undefined)?.passwordPage) return securityHeadersFor.password(req, res, next);
   // The back office: no operator or third-party code (the payment pages' strict policy), never indexed.
   if ((res.locals.page as MatchedPage | undefined)?.consolePage) {
     res.set("X-Robots-Tag", CONSOLE_ROBOTS);
@@ -711,6 +720,7 @@ app.use(async (req, res, next) => {
       siteCache,
       staleData: res.locals.staleData === true,
       paymentPage: (res.locals.page as MatchedPage | undefined)?.paymentPage === true,
+      passwordPage: (res.locals.page as MatchedPage | undefined)?.passwordPage === true,
       consolePage,
       ...(consolePage ? { renderPublicPage } : {}),
     });
@@ -738,13 +748,39 @@ app.use(async (req, res, next) => {
     if (formKey && html !== undefined && response.status === 200 && !context.staleData) keepFormPage(formKey, formGeneration, response, html, nonce);
     if (answerKey && html !== undefined && response.status === 409 && !context.staleData) keepSoldOutAnswer(answerKey, formGeneration, response, html, nonce);
     if (signInKey && html !== undefined && response.status === 429 && !context.staleData) keepBusySignIn(signInKey, formGeneration, response, html, nonce, res.locals.body);
-    if (html !== undefined) res.end(html);
+    if (html !== undefined) res.end(mayBeStoredByAnyCache(res) ? withoutNonceForCaches(res, html) : html);
     else if (response.body) await writeReadableStreamToWritable(response.body, res);
     else res.end();
   } catch (error) {
     next(error);
   }
 });
+
+/**
+ * Whether an answer may be stored by any cache on the way (issue 36, decision 461): a 200 whose
+ * Cache-Control says `public` (or gives shared caches an `s-maxage`) and that sets no cookie.
+ */
+function mayBeStoredByAnyCache(res: Response): boolean {
+  const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+  if (res.statusCode !== 200 || res.getHeader("Set-Cookie") !== undefined) return false;
+  if (/\b(?:no-store|private)\b/i.test(cacheControl) || !/\b(?:public|s-maxage)\b/i.test(cacheControl)) return false;
+  return /^text\/html/i.test(String(res.getHeader("Content-Type") ?? ""));
+}
+
+/**
+ * A page any cache may store carries hashes, never a nonce, from its first answer (issue 36, decision
+ * 461): a shared cache (a CDN, a proxy) that kept the first answer would otherwise hand one nonce to
+ * every later visitor, and a nonce known in advance protects nothing. The same rewrite the page cache
+ * makes before storing (decision 081): each inline script and style that carried this answer's nonce
+ * is allowed by its SHA-256 hash instead.
+ */
+function withoutNonceForCaches(res: Response, html: string): string {
+  const csp = res.getHeader("Content-Security-Policy");
+  if (typeof csp !== "string") return html;
+  const cleaned = withoutNonce(html, csp);
+  res.setHeader("Content-Security-Policy", cleaned.csp);
+  return cleaned.html;
+}
 
 /** Keeps a rendered rental form (decision 330) when it is one: a CSRF field and its cookie, the nonce in it. */
 function keepFormPage(key: string, generation: number, response: globalThis.Response, html: string, nonce: string) {

@@ -7,7 +7,7 @@
  */
 import { matchRoutes, type RouteObject } from "react-router";
 import type { ServerBuild } from "react-router";
-import { isPaymentRoute } from "~/domain/payment-pages";
+import { isPasswordRoute, isPaymentRoute } from "~/domain/payment-pages";
 import { isConsoleRoute } from "~/domain/console-pages";
 
 interface Node {
@@ -24,6 +24,8 @@ export interface MatchedPage {
   paymentPage: boolean;
   /** A route of the match has `handle.consolePage` (the back office, issue 23). */
   consolePage?: boolean;
+  /** A route of the match has `handle.passwordPage` (issue 36, decision 464): first-party code only. */
+  passwordPage?: boolean;
   /**
    * The path as the route table spells it (static segments as declared, dynamic ones as sent, no
    * trailing slash), when it differs from the path sent; null when the path is already canonical or
@@ -95,7 +97,10 @@ function matchPageUncached(tree: RouteObject[], target: string): MatchedPage {
   const matches = matchRoutes(tree, pagePath) ?? [];
   const paymentPage = isPaymentRoute(matches.map((m) => m.route.handle));
   // Said only when true (the payment pages' answers are unchanged).
-  const console = isConsoleRoute(matches.map((m) => m.route.handle)) ? { consolePage: true } : {};
+  const console = {
+    ...(isConsoleRoute(matches.map((m) => m.route.handle)) ? { consolePage: true } : {}),
+    ...(isPasswordRoute(matches.map((m) => m.route.handle)) ? { passwordPage: true } : {}),
+  };
   const leaf = matches.at(-1);
   if (!leaf || data) return { paymentPage, ...console, canonicalPath: null };
   // The catch-all (404) route has no canonical spelling.

@@ -31,3 +31,25 @@ export function isCommonPassword(password: string): boolean {
 export function commonPasswordError(password: string | undefined | null): string | null {
   return password && isCommonPassword(password) ? COMMON_PASSWORD_MESSAGE : null;
 }
+
+/**
+ * The staff rule (issue 36, decision 460): the list holds few passwords of 12 characters or more, so a
+ * staff password is also refused when it is a common password with digits or symbols around it
+ * ("password1234", "!Qwerty2026!") or one repeated ("passwordpassword", "123456123456").
+ */
+export function isCommonPasswordVariant(password: string): boolean {
+  if (isCommonPassword(password)) return true;
+  const core = password.replace(/^[^\p{L}]+|[^\p{L}]+$/gu, "");
+  if (core.length >= 3 && core !== password && isCommonPassword(core)) return true;
+  for (let size = 1; size <= password.length / 2; size++) {
+    if (password.length % size !== 0) continue;
+    const unit = password.slice(0, size);
+    if (unit.repeat(password.length / size) === password && (size < 4 || isCommonPassword(unit))) return true;
+  }
+  return false;
+}
+
+/** `commonPasswordError` for staff passwords: `isCommonPasswordVariant`. */
+export function commonStaffPasswordError(password: string | undefined | null): string | null {
+  return password && isCommonPasswordVariant(password) ? COMMON_PASSWORD_MESSAGE : null;
+}

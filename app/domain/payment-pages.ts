@@ -23,6 +23,17 @@
 export interface PaymentPageHandle {
   /** This route shows card fields: no operator code, no analytics, the strict CSP. */
   paymentPage?: boolean;
+  /**
+   * This route takes a password or carries a token (issue 36, decision 464): the portal's sign-in,
+   * create-sign-in, forgot and reset password and profile pages. Like a payment page, no operator code,
+   * no analytics and a CSP without third parties (not even the card processor's hosts).
+   */
+  passwordPage?: boolean;
+}
+
+/** Whether any of the matched routes' handles marks a password page (decision 464). */
+export function isPasswordRoute(handles: readonly unknown[]): boolean {
+  return handles.some((handle) => (handle as PaymentPageHandle | undefined)?.passwordPage === true);
 }
 
 /** Whether any of the matched routes' handles marks a payment page. */

@@ -3,6 +3,8 @@ import {
   MAX_REDIRECT_HOPS,
   redirectChainProblem,
   bareHostname,
+  externalRedirectHost,
+  isSafeRedirectTarget,
   findRedirectLoop,
   matchRedirect,
   normalizePath,
@@ -112,6 +114,10 @@ describe("findRedirectLoop", () => {
   });
 });
 
+const BACKSLASH = "The new path cannot contain a backslash (\\): browsers read it as /, which can lead to another site.";
+const SPACES = "The new path cannot contain spaces, tabs or line breaks.";
+const NOT_A_PATH = "The new path must be a path like /contact or a full http(s) address.";
+
 describe("validateRedirectRule", () => {
   it.each([
     ["/contact-us", "/contact", null],
@@ -124,6 +130,25 @@ describe("validateRedirectRule", () => {
     ["/a", "//evil.example/x", "The new path must be a path like /contact or a full http(s) address."],
     ["/a", "javascript:alert(1)", "The new path must be a path like /contact or a full http(s) address."],
     ["/a", "contact", "The new path must be a path like /contact or a full http(s) address."],
+    // Issue 36: every form a browser reads as another host (the review's "/\\evil.example" first).
+    ["/a", "/\\evil.example", BACKSLASH],
+    ["/a", "\\\\evil.example", BACKSLASH],
+    ["/a", "/\\/evil.example", BACKSLASH],
+    ["/a", "https://ok.example\\@evil.example", BACKSLASH],
+    ["/a", "/%5Cevil.example", BACKSLASH],
+    ["/a", "/%5cevil.example", BACKSLASH],
+    ["/a", "/\t/evil.example", SPACES],
+    ["/a", "/\n/evil.example", SPACES],
+    ["/a", "/\r\n/evil.example", SPACES],
+    ["/a", "/%09/evil.example", SPACES],
+    ["/a", "/%0a/evil.example", SPACES],
+    ["/a", "/%2F/evil.example", NOT_A_PATH],
+    ["/a", "/%2fevil.example", NOT_A_PATH],
+    ["/a", "/\u0000/evil.example", SPACES],
+    ["/a", "https://www.example.com@evil.example/", NOT_A_PATH],
+    ["/a", "http:/evil.example", NOT_A_PATH],
+    ["/a", "https:evil.example", NOT_A_PATH],
+    ["/a", "https://evil.example/path", null],
   ])("%s → %s: %s", (fromPath, toPath, expected) => {
     expect(validateRedirectRule({ fromPath, toPath })).toBe(expected);
   });
@@ -171,5 +196,23 @@ describe("redirectChainProblem (the console, over the live rules with the draft 
     const rules = Array.from({ length: MAX_REDIRECT_HOPS }, (_, i) => ({ fromPath: `/p${i}`, toPath: `/p${i + 1}` }));
     expect(redirectChainProblem(rules, { fromPath: "/start", toPath: "/p0" })).toMatch(/^This redirect would start a chain of more than 10 redirects/);
     expect(redirectChainProblem(rules.slice(0, MAX_REDIRECT_HOPS - 1), { fromPath: "/start", toPath: "/p0" })).toBeNull();
+  });
+});
+
+describe("isSafeRedirectTarget and externalRedirectHost (issue 36)", () => {
+  it.each(["/\\evil.example", "\\\\evil.example", "//evil.example", "/\t/evil.example", "/%5Cevil.example", "/%2F/evil.example", "/ /x", "java\nscript:alert(1)", "https://a@evil.example/"])(
+    "%j is not followed",
+    (target) => {
+      expect(isSafeRedirectTarget(target)).toBe(false);
+      if (!/\s/.test(target)) expect(parseRedirectsText(`/old ${target}`)).toEqual([]);
+    },
+  );
+  it.each(["/contact", "/a/b?c=1#d", "https://pay.example.com/x?y=1"])("%j is followed", (target) => {
+    expect(isSafeRedirectTarget(target)).toBe(true);
+  });
+  it("names the host of a target off the site, not one on the primary host", () => {
+    expect(externalRedirectHost("https://Pay.Example.com/x", "gatehouse.example")).toBe("pay.example.com");
+    expect(externalRedirectHost("https://www.gatehouse.example/x", "gatehouse.example")).toBeNull();
+    expect(externalRedirectHost("/contact", "gatehouse.example")).toBeNull();
   });
 });

@@ -93,6 +93,61 @@ function isExternal(target: string): boolean {
 }
 
 /**
+ * Characters a browser reads differently from what an editor sees (issue 36): a backslash (read as
+ * "/", so "/\\evil.example" is "//evil.example", another host), tabs, line breaks and other control or
+ * space characters (dropped or cut inside a URL), and their percent-encoded forms, together with an
+ * encoded slash ("/%2F"), which some servers and proxies decode into "//".
+ */
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const UNSAFE_TARGET_CHARACTERS = /[\u0000-\u0020\u007F-\u00A0\u1680\u2000-\u200F\u2028\u2029\u202F\u205F\u3000\uFEFF\\]/;
+const UNSAFE_TARGET_ENCODINGS = /%(?:5c|2f|00|09|0a|0d|20|7f)/i;
+
+/**
+ * Whether a redirect target is one a browser follows where it appears to go: a local path (one "/"
+ * then not another, nothing a browser reads as a host) or an absolute http(s) URL, with no backslash,
+ * control or space character, and no encoded slash, backslash or control character anywhere.
+ */
+export function isSafeRedirectTarget(target: string): boolean {
+  if (!target || UNSAFE_TARGET_CHARACTERS.test(target) || UNSAFE_TARGET_ENCODINGS.test(target)) return false;
+  if (target.startsWith("/")) {
+    if (target.startsWith("//")) return false;
+    try {
+      return new URL(target, "https://gatehouse.invalid").origin === "https://gatehouse.invalid";
+    } catch {
+      return false;
+    }
+  }
+  // Written out in full: "http:/evil.example" or "https:evil.example" is read as another host by one
+  // parser and as a path by another.
+  if (!/^https?:\/\/[^/]/i.test(target)) return false;
+  try {
+    const url = new URL(target);
+    if (url.protocol !== "https:" && url.protocol !== "http:") return false;
+    // A user name or password in the address ("https://our.site@evil.example") hides the real host.
+    return !url.username && !url.password && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The host a redirect target leaves the site for, shown beside it in the console's list and in the
+ * draft's diff ("external: evil.example"); null for a path on this site, or an address on the
+ * primary host (with or without www).
+ */
+export function externalRedirectHost(target: string, primaryHost?: string): string | null {
+  const t = target.trim();
+  if (!isExternal(t)) return null;
+  try {
+    const url = new URL(t);
+    if (primaryHost && bareHostname(url.host) === bareHostname(primaryHost)) return null;
+    return url.host.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/**
  * Checks a redirect row before it is saved: the source is a path on this site (not the home page),
  * the target a path or an http(s) URL. Returns a plain-words error or null.
  */
@@ -102,18 +157,15 @@ export function validateRedirectRule(rule: Pick<RedirectRule, "fromPath" | "toPa
   if (!from.startsWith("/") || from.startsWith("//")) return "The old path must start with a single /, like /contact-us.";
   if (/[?#\s]/.test(from)) return "The old path cannot contain spaces, ? or #.";
   if (normalizePath(from) === "/") return "The home page cannot be redirected.";
+  if (/\\/.test(from)) return "The old path cannot contain a backslash (\\).";
   if (!to) return "Enter where the old path should go.";
-  if (to.startsWith("/")) {
-    if (to.startsWith("//") || /\s/.test(to)) return "The new path must be a path like /contact or a full http(s) address.";
-    return null;
-  }
-  try {
-    const url = new URL(to);
-    if (url.protocol !== "https:" && url.protocol !== "http:") throw new Error("scheme");
-    return null;
-  } catch {
-    return "The new path must be a path like /contact or a full http(s) address.";
-  }
+  // What an editor sees must be where a browser goes: backslashes, spaces, tabs or line breaks and
+  // their encoded forms are refused, never repaired (issue 36).
+  if (/\\/.test(rule.toPath) || /%5c/i.test(to)) return "The new path cannot contain a backslash (\\): browsers read it as /, which can lead to another site.";
+  // eslint-disable-next-line no-control-regex -- refusing control characters is the point
+  if (/[\s\u0000-\u001F]/.test(to) || /%(?:00|09|0a|0d|20)/i.test(to)) return "The new path cannot contain spaces, tabs or line breaks.";
+  if (!isSafeRedirectTarget(to)) return "The new path must be a path like /contact or a full http(s) address.";
+  return null;
 }
 
 /** The host of a request without port and without a leading "www.", lowercase. */
@@ -132,7 +184,7 @@ export function parseRedirectsText(text: string): Array<{ fromPath: string; toPa
       const [fromPath, toPath] = line.split(/\s+/);
       return { fromPath: fromPath ?? "", toPath: toPath ?? "" };
     })
-    .filter((r) => r.fromPath.startsWith("/") && r.toPath);
+    .filter((r) => r.fromPath.startsWith("/") && r.toPath && isSafeRedirectTarget(r.toPath));
 }
 
 /** More redirects than this in a row is refused as a chain that never ends (browsers give up near 20). */

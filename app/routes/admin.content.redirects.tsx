@@ -18,6 +18,9 @@ export const action = route.action;
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Redirects and old domains");
 
+/** A target off the site says so, with its host (issue 36): "(external: pay.example.com)". */
+const externalNote = (r: { externalHost?: string | null }) => (r.externalHost ? ` (external: leaves the site for ${r.externalHost})` : "");
+
 export default function RedirectsContent({ loaderData, actionData }: Route.ComponentProps) {
   const act = (actionData ?? null) as ContentActionData | null;
   const { csrfToken } = loaderData;
@@ -38,7 +41,7 @@ export default function RedirectsContent({ loaderData, actionData }: Route.Compo
         fields={REDIRECT_FIELDS}
         csrfToken={csrfToken}
         actionData={act}
-        legend={(r) => `${String(r.raw.fromPath)} → ${String(r.raw.toPath)}${newSuffix(r)}`}
+        legend={(r) => `${String(r.raw.fromPath)} → ${String(r.raw.toPath)}${externalNote(r)}${newSuffix(r)}`}
         submitLabel="Save this redirect"
         removable
       />

@@ -4,8 +4,8 @@ import { data, Form } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/admin.invite";
 import { adminMeta, ConsoleHeader, ConsoleMain, CsrfInput, FormMessage, TextField } from "~/components/admin/console";
-import { commonPasswordError } from "~/domain/common-passwords";
-import { withPasswordLength } from "~/domain/tenant-form";
+import { commonStaffPasswordError } from "~/domain/common-passwords";
+import { personalPasswordError, STAFF_PASSWORD_HINT, staffPasswordField } from "~/domain/staff-password";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { clearCsrfCookieHeader, getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { requireSite } from "~/services/site-context.server";
@@ -13,15 +13,15 @@ import { acceptInvite, readInvite, totpEnrolment, type InviteState } from "~/ser
 import { now as clockNow } from "~/platform/clock.server";
 
 /**
- * An invitation link (issue 23): the new member sets their name and password (the tenants' rules and
- * the common-password check) and enrols TOTP — the key as text (base32), as an otpauth:// URI and as a
+ * An invitation link (issue 23): the new member sets their name and password (the staff rule of
+ * issue 36: 12 to 128 characters, not common, not their name, e-mail or the company's name) and enrols TOTP — the key as text (base32), as an otpauth:// URI and as a
  * QR code drawn on the server (no JavaScript needed) — with a first code before anything is saved.
  * Then the ten recovery codes, shown this once.
  */
 const schema = z
   .object({
     name: z.string({ error: "Enter your name." }).trim().min(1, "Enter your name.").max(100, "Your name can be at most 100 characters."),
-    password: withPasswordLength(z.string({ error: "Choose a password." }), "password"),
+    password: staffPasswordField("password"),
     confirm: z.string({ error: "Enter the password again." }),
     code: z.string({ error: "Enter the 6-digit code from your app." }).trim().regex(/^\d{6}$/, "Enter the 6-digit code your app shows for this account."),
   })
@@ -59,8 +59,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const errors: Record<string, string> = {};
   const issues: Record<string, string[] | null> = submission.status === "success" ? {} : (submission.error ?? {});
   for (const [field, messages] of Object.entries(issues)) if (messages?.[0]) errors[field] ??= messages[0];
-  const common = commonPasswordError(raw.password);
-  if (common && !errors.password) errors.password = common;
+  const { website, account } = await requireSite(context);
+  const weak = commonStaffPasswordError(raw.password) ?? personalPasswordError(raw.password, { name: raw.name, email: invite.email, companyName: website.websiteName });
+  if (weak && !errors.password) errors.password = weak;
   const values = { name: (raw.name ?? "").slice(0, 100) };
   const reply = (extra: { formErrors?: string[]; fieldErrors?: Record<string, string[]> } = {}): SubmissionResult<string[]> =>
     submission.reply({ hideFields: ["password", "confirm", "code"], ...extra });
@@ -69,7 +70,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return data({ done: null, linkMessage: null, errors, values, enrol: await enrolmentView(context, invite, sealed), message: null, result }, { status: 400, headers: consoleHeaders() });
   }
   const parsed = { data: submission.value };
-  const { account } = await requireSite(context);
   const result = await acceptInvite(context.db, {
     accountId: account.id,
     token: params.token,
@@ -80,8 +80,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     ip: context.clientIp,
     now,
     userAgent: request.headers.get("User-Agent"),
+    companyName: website.websiteName,
   });
   if (!result.ok && result.reason === "link") return data({ done: null, linkMessage: LINK_MESSAGES[result.state], errors: {}, values: {}, enrol: null, message: null }, { status: 410, headers: consoleHeaders() });
+  if (!result.ok && result.reason === "password") {
+    const result2 = reply({ fieldErrors: { password: [result.message] } });
+    return data({ done: null, linkMessage: null, errors: { password: result.message }, values, enrol: await enrolmentView(context, invite, sealed), message: null, result: result2 }, { status: 400, headers: consoleHeaders() });
+  }
   if (!result.ok) {
     const codeError: Record<string, string> = result.limited ? {} : { code: result.message };
     const reply2 = result.limited ? reply({ formErrors: [result.message] }) : reply({ fieldErrors: { code: [result.message] } });
@@ -156,7 +161,7 @@ export default function AcceptInvite({ loaderData, actionData }: Route.Component
               <CsrfInput token={loaderData.csrfToken} />
               <input type="hidden" name="totp" value={enrol.sealed} />
               <TextField name="name" label="Your name" autoComplete="name" defaultValue={actionData?.values && "name" in actionData.values ? actionData.values.name : undefined} error={errors.name} required />
-              <TextField name="password" label="Password" type="password" autoComplete="new-password" hint="6 to 20 characters, not a common password." error={errors.password} required />
+              <TextField name="password" label="Password" type="password" autoComplete="new-password" hint={STAFF_PASSWORD_HINT} error={errors.password} required />
               <TextField name="confirm" label="Password again" type="password" autoComplete="new-password" error={errors.confirm} required />
               <h2>Two-factor sign-in</h2>
               <p>Add this account to an authenticator app (for example Google Authenticator, Microsoft Authenticator, 1Password): scan the QR code, or type the key.</p>

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/link";
+import type { PaymentPageHandle } from "~/domain/payment-pages";
 import type { Route } from "./+types/customer-portal.create-sign-in";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
@@ -17,7 +18,8 @@ import { createOfficeSignIn } from "~/services/office-sign-in.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
 /** "Rented at the office? Create your sign-in" (issue 11, docs/decisions/141). */
-export const handle = { enhanceForms: true };
+// Takes a password or carries a token: first-party code only (issue 36, decision 464).
+export const handle = { enhanceForms: true, passwordPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const ctx = await portalContext(context);

@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/link";
+import type { PaymentPageHandle } from "~/domain/payment-pages";
 import type { Route } from "./+types/customer-portal.forgot-password";
 import { routeMeta } from "~/components/route-meta";
 import { CsrfInput, Field, FormErrors, SubmitButton } from "~/components/form";
@@ -11,7 +12,8 @@ import { portalContext, portalHeaders, portalRouteHeaders } from "~/services/por
 import { requestPasswordReset } from "~/services/auth.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 
-export const handle = { enhanceForms: true };
+// Takes a password or carries a token: first-party code only (issue 36, decision 464).
+export const handle = { enhanceForms: true, passwordPage: true } satisfies PaymentPageHandle & { enhanceForms: boolean };
 
 export async function loader({ request }: Route.LoaderArgs) {
   const csrf = await getCsrfToken(request);

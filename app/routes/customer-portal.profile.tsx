@@ -2,6 +2,7 @@ import { getFormProps, getInputProps, getSelectProps, useForm, type FieldMetadat
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, redirect } from "react-router";
 import { Link } from "~/components/link";
+import type { PaymentPageHandle } from "~/domain/payment-pages";
 import type { Route } from "./+types/customer-portal.profile";
 import { routeMeta } from "~/components/route-meta";
 import { ErrorSummary, summaryErrors } from "~/components/error-summary";
@@ -20,7 +21,8 @@ import { keepFormThroughOutage, outageResult } from "~/services/form-outage.serv
 import { RETRY_AFTER_SECONDS } from "~/db/unavailable";
 
 /** The portal's navigation marks "Profile and password" (decision 225). */
-export const handle = { enhanceForms: true, portalNav: "profile" } satisfies PortalPageHandle & { enhanceForms: boolean };
+// Takes a password: first-party code only (issue 36, decision 464).
+export const handle = { enhanceForms: true, portalNav: "profile", passwordPage: true } satisfies PortalPageHandle & PaymentPageHandle & { enhanceForms: boolean };
 
 const DONE: Record<string, string> = {
   contact: "Your contact details have been saved.",

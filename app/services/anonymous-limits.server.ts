@@ -84,16 +84,6 @@ export async function limitDetailsSubmission(
   return holdsLimitedMessage(holds!.retryAfterMinutes, input.phone);
 }
 
-/**
- * A details submission counted by limitDetailsSubmission and then refused for another reason (the
- * e-mail has an account): it holds nothing, so both of its hold counts are given back (the form's
- * count stays).
- */
-export async function releaseNewHoldCounts(db: Database, ip: string, unitTypeId: string): Promise<void> {
-  await refundRateLimit(db, holdsKey(ip));
-  await refundRateLimit(db, typeHoldsKey(unitTypeId, ip));
-}
-
 export async function releaseHoldCount(db: Database, ip: string): Promise<void> {
   await refundRateLimit(db, holdsKey(ip));
 }

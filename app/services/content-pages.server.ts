@@ -11,7 +11,7 @@ import type { Database } from "~/db/client.server";
 import { addresses, oldDomains, pages, websites } from "~/db/schema";
 import { controlOf, isFormEditable, isWebsiteJsonGroup, jsonGroupValues, toFormValue, WEBSITE_JSON_GROUPS, type WebsiteJsonGroupName } from "~/domain/content-form";
 import { EDITABLE_ENTITIES, type EditableEntityName, type FieldErrors } from "~/domain/editable-content";
-import { bareHostname, normalizePath, redirectChainProblem, validateRedirectRule } from "~/domain/redirects";
+import { bareHostname, externalRedirectHost, normalizePath, redirectChainProblem, validateRedirectRule } from "~/domain/redirects";
 import { consoleHeaders } from "./console.server";
 import { listEffectiveRecords, readEffectiveRecord } from "./changesets.server";
 import {
@@ -337,8 +337,10 @@ export async function redirectsPage(db: Database, staff: SignedInStaff) {
   const rules = await listEffectiveRecords(db, staff, "redirect", { column: "websiteId", value: websiteId });
   const domains = await listEffectiveRecords(db, staff, "oldDomain", { column: "websiteId", value: websiteId });
   const locs = await contentLocations(db, staff);
+  const [site] = await db.select({ domain: websites.domain }).from(websites).where(eq(websites.id, websiteId));
   return {
-    redirects: rules.map((r) => formRecord("redirect", r, REDIRECT_FIELDS)),
+    // Each with the host it leaves the site for, if it does (issue 36: shown as external).
+    redirects: rules.map((r) => ({ ...formRecord("redirect", r, REDIRECT_FIELDS), externalHost: externalRedirectHost(String(r.values.toPath ?? ""), site?.domain) })),
     domains: domains.map((d) => formRecord("oldDomain", d, OLD_DOMAIN_FIELDS)),
     locations: locs.map((l) => ({ value: String(l.id), label: l.name })),
     blankRedirect: blankFormValues("redirect", REDIRECT_FIELDS, { statusCode: 301, isForced: true }),

@@ -15,7 +15,8 @@ import { diffLines } from "diff";
 import { Parser } from "htmlparser2";
 import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations } from "~/db/schema";
+import { locations, websites } from "~/db/schema";
+import { externalRedirectHost } from "~/domain/redirects";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/editable-content";
 import { changesOf, currentDraftId, type ChangeRow } from "./changesets.server";
 import { withDraftApplied } from "./preview.server";
@@ -168,13 +169,14 @@ function textOf(page: { status: number; body: string }): string {
  * (the server decides those before the page is rendered, so a page the draft redirects reads as the
  * redirect) or when a rule that is not forced names a path with no page (a 404), else the page's text.
  */
-async function answerText(db: Database, path: string, render: RenderPublicPage): Promise<string> {
+async function answerText(db: Database, path: string, render: RenderPublicPage, primaryHost?: string): Promise<string> {
   const url = new URL(path, "http://localhost");
   const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search });
-  if (redirect?.forced) return `(redirects with ${redirect.status} to ${redirect.location})`;
+  const moved = (r: { status: number; location: string }) => `(redirects with ${r.status} to ${r.location}${externalNote(externalRedirectHost(r.location, primaryHost))})`;
+  if (redirect?.forced) return moved(redirect);
   const page = await render(path, db);
   // A rule that is not forced moves the path only where no page answers.
-  if (redirect && page.status === 404) return `(redirects with ${redirect.status} to ${redirect.location})`;
+  if (redirect && page.status === 404) return moved(redirect);
   return textOf(page);
 }
 
@@ -185,6 +187,9 @@ function redirectPaths(changes: readonly ChangeRow[]): string[] {
     .flatMap((c) => [(c.base as Record<string, unknown> | null)?.fromPath, (c.values as Record<string, unknown>).fromPath])
     .filter((p): p is string => typeof p === "string" && p.startsWith("/"));
 }
+
+/** A redirect target off the site says so (issue 36), in the list of changed fields and the pages' text. */
+const externalNote = (host: string | null): string => (host ? ` — external: leaves the site for ${host}` : "");
 
 const shown = (value: unknown): string => {
   if (value === null || value === undefined || value === "") return "(empty)";
@@ -207,7 +212,7 @@ function recordName(change: ChangeRow, locationNames: ReadonlyMap<number, string
 const OWNER_COLUMNS = new Set(["websiteId", "accountId"]);
 
 /** The draft's changes, one line per field: entity, record, field, before → after. */
-export function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<number, string> = new Map()): FieldDiff[] {
+export function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<number, string> = new Map(), primaryHost?: string): FieldDiff[] {
   const out: FieldDiff[] = [];
   for (const change of changes) {
     const entity = EDITABLE_ENTITIES[change.entity as EditableEntityName];
@@ -222,7 +227,8 @@ export function fieldDiffs(changes: readonly ChangeRow[], locationNames: Readonl
       // A new record's owner column (its website, its account) is set by the server, not edited.
       if (OWNER_COLUMNS.has(field)) continue;
       const before = change.op === "create" ? null : (change.base as Record<string, unknown> | null)?.[field];
-      out.push({ entity: label, record, op: change.op, field: fieldLabel(field), before: change.op === "create" ? "(new)" : shown(before), after: shown(after) });
+      const note = (v: unknown) => (change.entity === "redirect" && field === "toPath" && typeof v === "string" ? externalNote(externalRedirectHost(v, primaryHost)) : "");
+      out.push({ entity: label, record, op: change.op, field: fieldLabel(field), before: change.op === "create" ? "(new)" : shown(before) + note(before), after: shown(after) + note(after) });
     }
   }
   return out;
@@ -241,14 +247,16 @@ export async function draftDiff(db: Database, accountId: number, render: RenderP
   const previewPaths = await withDraftApplied(db, changesetId, async (tx) => sitemapPaths((await render("/sitemap.xml", tx)).body));
   const ruled = redirectPaths(changes);
   const paths = [...new Set([...livePaths, ...previewPaths, ...ruled])];
+  const [site] = await db.select({ domain: websites.domain }).from(websites).where(eq(websites.accountId, accountId));
+  const primaryHost = site?.domain;
   const pages: PageDiff[] = [];
   for (const path of paths) {
-    const before = livePaths.includes(path) || ruled.includes(path) ? await answerText(db, path, render) : "";
+    const before = livePaths.includes(path) || ruled.includes(path) ? await answerText(db, path, render, primaryHost) : "";
     const after =
-      previewPaths.includes(path) || ruled.includes(path) ? await withDraftApplied(db, changesetId, (tx) => answerText(tx, path, render)) : "";
+      previewPaths.includes(path) || ruled.includes(path) ? await withDraftApplied(db, changesetId, (tx) => answerText(tx, path, render, primaryHost)) : "";
     if (before === after) continue;
     pages.push({ path, change: before === "" ? "added" : after === "" ? "removed" : "changed", lines: lineDiff(before, after) });
   }
   const names = await db.select({ id: locations.id, name: locations.name }).from(locations).where(eq(locations.accountId, accountId));
-  return { changesetId, pages, compared: paths.length, fields: fieldDiffs(changes, new Map(names.map((l) => [l.id, l.name]))) };
+  return { changesetId, pages, compared: paths.length, fields: fieldDiffs(changes, new Map(names.map((l) => [l.id, l.name])), primaryHost) };
 }

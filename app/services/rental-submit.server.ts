@@ -19,8 +19,8 @@ import { methodLast4, type PaymentMethodInput } from "~/domain/payment-method";
 import { CONFIRM_IN_PAGE_MESSAGE, type InPageAuthentication } from "~/domain/card-authentication";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlock, rentalBlockMessage } from "~/domain/rental-rules";
-import { CardNotTakenOnlineError, EMAIL_TAKEN_MESSAGE, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
-import { limitDetailsSubmission, releaseHoldCount, releaseNewHoldCounts } from "./anonymous-limits.server";
+import { CardNotTakenOnlineError, SoftwareUnreachableError, StorageValidationError, UnitUnavailableError, storageErrorMessage } from "~/storage-software/errors";
+import { limitDetailsSubmission, releaseHoldCount } from "./anonymous-limits.server";
 import { beginCardAttempt, cardApproved, cardDeclined, cardLockedMessage, cardNotTried } from "./card-attempts.server";
 import {
   abandonRental,
@@ -42,6 +42,7 @@ import { rentalLeaseText, placeMoveIn, quoteRental } from "./move-in.server";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { yearMonth } from "./rental-steps.server";
+import { tellAccountHolder } from "./rental-account-notice.server";
 import { soldOutContext, type RentalContext } from "./rental-context.server";
 
 /** Fields whose values are never sent back to the browser with the errors. */
@@ -138,10 +139,11 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
         await releaseDetailsHold(ctx, hold);
         return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
       }
+      // The same answer whether or not the e-mail has an account (issue 36, decision 465): the page says
+      // nothing; the address's owner is told by e-mail. The pay step still refuses the move-in before any
+      // charge (one e-mail is one tenant), with the note to sign in.
       if (await ctx.storage.isEmailRegistered(details.email)) {
-        await releaseDetailsHold(ctx, hold);
-        if (!checkout) await releaseNewHoldCounts(db, sub.clientIp, unitTypeId);
-        return fail(submission.reply({ hideFields: HIDDEN_FIELDS, fieldErrors: { email: [EMAIL_TAKEN_MESSAGE] } }), 400, { emailTaken: true });
+        await tellAccountHolder(db, { email: details.email, locationName: ctx.location.name, operatorName: ctx.operatorName, origin: await sub.origin(), now });
       }
       await releaseOtherRental(db, ctx, sub.checkoutId, unitTypeId);
       id = await saveHeldDetails(db, ctx, { existing: checkout, hold, details, webPw: web_pw });

@@ -3,7 +3,7 @@ import { cachedRead, type CacheContext } from "~/db/site-cache.server";
 import { redirect } from "react-router";
 import type { Database } from "~/db/client.server";
 import { locations, oldDomains, redirects } from "~/db/schema";
-import { bareHostname, matchRedirect, redirectTarget } from "~/domain/redirects";
+import { bareHostname, isSafeRedirectTarget, matchRedirect, redirectTarget } from "~/domain/redirects";
 import { getWebsite, type Website } from "~/db/queries/site.server";
 import { publicOrigin } from "./site-origin.server";
 
@@ -69,7 +69,9 @@ export async function resolveRedirect(
       .orderBy(asc(redirects.id)),
   );
   const rule = matchRedirect(rules, request.pathname);
-  if (!rule) return null;
+  // A target saved before the stricter check (issue 36), or written around the console: never followed
+  // where a browser would read it as another host.
+  if (!rule || !isSafeRedirectTarget(rule.toPath)) return null;
   return { status: rule.statusCode, location: redirectTarget(rule.toPath, request.search), forced: rule.isForced !== false };
 }
 

@@ -17,6 +17,8 @@ import QRCode from "qrcode";
 import type { Database } from "~/db/client.server";
 import { staffInvites, staffMembers, staffRecoveryCodes, staffSessions } from "~/db/schema";
 import { RECOVERY_CODE_COUNT } from "~/domain/staff-roles";
+import { commonStaffPasswordError } from "~/domain/common-passwords";
+import { staffPasswordProblem } from "~/domain/staff-password";
 import { env } from "~/env.server";
 import { dummyPasswordHash, hashPassword, PASSWORD_CHECK_MAX_WAIT_MS, PasswordBusyError, passwordChecksBusy, verifyPassword } from "~/platform/password.server";
 import { PASSWORD_BUSY_MESSAGE } from "./form-outage.server";
@@ -308,7 +310,9 @@ export async function totpEnrolment(input: { inviteId: number; email: string; is
 export type AcceptResult =
   | { ok: true; recoveryCodes: string[]; cookie: string }
   | { ok: false; reason: "link"; state: "expired" | "used" | "unknown" }
-  | { ok: false; reason: "code"; message: string; limited: boolean };
+  | { ok: false; reason: "code"; message: string; limited: boolean }
+  /** The password breaks the staff rule (issue 36): the form checks it first; this is the service's own check. */
+  | { ok: false; reason: "password"; message: string };
 
 /**
  * Accepts an invitation: the first TOTP code must be right for the secret shown; then, in one
@@ -318,10 +322,12 @@ export type AcceptResult =
  */
 export async function acceptInvite(
   db: Database,
-  input: { accountId: number; token: string; name: string; password: string; sealedSecret: string; code: string; ip: string; now: Date; userAgent?: string | null },
+  input: { accountId: number; token: string; name: string; password: string; sealedSecret: string; code: string; ip: string; now: Date; userAgent?: string | null; companyName?: string | null },
 ): Promise<AcceptResult> {
   const invite = await readInvite(db, input.token, input.now);
   if (invite.state !== "open") return { ok: false, reason: "link", state: invite.state };
+  const weak = staffPasswordProblem(input.password, { name: input.name, email: invite.email, companyName: input.companyName }) ?? commonStaffPasswordError(input.password);
+  if (weak) return { ok: false, reason: "password", message: weak };
   const limited = await countGuess(db, [{ key: codeAccountKey(invite.staffId), limit: STAFF_CODE_LIMIT_PER_ACCOUNT }, { key: addressKey("staff-code", input.ip), limit: STAFF_CODE_LIMIT_PER_ADDRESS }], input.now);
   if (limited) return { ok: false, reason: "code", message: limited.message, limited: true };
   let secret: string;

@@ -97,3 +97,33 @@ test("pages with a form and per-visitor requests are never stored", async ({ req
   const signedIn = await request.get("/view-locations", { headers: { Cookie: "gh_portal=whatever" } });
   expect(signedIn.headers()["x-page-cache"]).toBeUndefined();
 });
+
+// Issue 36, finding 6 (decision 461): the first answer of a page any cache may store (a cache miss)
+// carried a nonce with `Cache-Control: public, s-maxage`, so a shared cache would hand that one nonce
+// to everyone. It carries hashes from its first answer, and its inline scripts still run.
+test("a cacheable page's first answer (a miss) carries hashes, never a nonce, and its inline scripts run", async ({ page, request }) => {
+  // The operator's custom JS is an inline script of every content page (and a write: the next answer is a miss).
+  const previous = await testHook<Record<string, unknown>>(request, "setWebsiteCode", { customJs: "window.__firstAnswerScriptRan = 1;" });
+  try {
+    const violations: string[] = [];
+    await page.exposeFunction("reportViolation", (v: string) => violations.push(v));
+    await page.addInitScript(() => {
+      document.addEventListener("securitypolicyviolation", (e) => (window as unknown as { reportViolation: (v: string) => void }).reportViolation(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    const response = await page.goto("/about");
+    const headers = response!.headers();
+    expect(headers["x-page-cache"]).toBe("miss");
+    expect(headers["cache-control"]).toMatch(/public/);
+    const csp = headers["content-security-policy"]!;
+    expect(csp).not.toContain("'nonce-");
+    expect(csp).toMatch(/script-src [^;]*'sha256-/);
+    const html = await response!.text();
+    expect(html).toContain("window.__firstAnswerScriptRan = 1;");
+    expect(html).not.toMatch(/\snonce="/);
+    // The inline script ran (its hash is in the policy), and nothing was blocked.
+    expect(await page.evaluate(() => (window as unknown as { __firstAnswerScriptRan?: number }).__firstAnswerScriptRan)).toBe(1);
+    expect(violations).toEqual([]);
+  } finally {
+    await testHook(request, "setWebsiteCode", previous);
+  }
+});

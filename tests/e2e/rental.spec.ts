@@ -163,10 +163,19 @@ test.describe("online rental", () => {
     expect(leaseHtml).toMatch(/SHA-256\):<\/strong> <code>[0-9a-f]{64}<\/code>/);
     expect((await page.request.get(leaseHref!.replace(/token=[^&]+/, "token=wrong"))).status()).toBe(404);
 
-    // The same email cannot make a second account: the visitor is offered to sign in.
+    // The same email cannot make a second account. The details step says nothing about it (the same
+    // answer as for any e-mail, issue 36, decision 465); the address's owner is e-mailed, and the pay
+    // step refuses before any charge, offering to sign in.
     await c.start();
     await c.fillTenant(email);
     await c.continue();
+    await expect(page).toHaveURL(/step=protection/);
+    const notice = await testHook<{ subject: string; text: string }>(page.request, "lastEmailTo", { to: email });
+    expect(notice.subject).toMatch(/^Renting at /);
+    await c.choosePlan(/No protection plan/);
+    await c.sign();
+    await c.fillCard("4242 4242 4242 4242");
+    await c.pay();
     await expect(page.getByText("An account with this email address already exists.").first()).toBeVisible();
     await expect(page.getByRole("link", { name: "Sign in to the customer portal" })).toHaveAttribute("href", "/customer-portal/login");
   });

@@ -112,7 +112,7 @@ export async function startAppServer(db: Database, options: { clientIp?: string 
   const tree = routeTree(build.routes);
   const renderPublicPage: RenderPublicPage = async (path, renderDb) => {
     const page = matchPage(tree, path);
-    const response = await handler(new Request(new URL(path, "http://localhost")), Object.assign(loadContext(renderDb, "127.0.0.1"), { paymentPage: page.paymentPage, consolePage: page.consolePage === true }));
+    const response = await handler(new Request(new URL(path, "http://localhost")), Object.assign(loadContext(renderDb, "127.0.0.1"), { paymentPage: page.paymentPage, passwordPage: page.passwordPage === true, consolePage: page.consolePage === true }));
     return { status: response.status, body: documentHtml.get(response) ?? (await response.text()) };
   };
   const server = http.createServer((req, res) => {
@@ -129,6 +129,7 @@ export async function startAppServer(db: Database, options: { clientIp?: string 
           const page = matchPage(tree, req.url ?? "/");
           const context = Object.assign(loadContext(db, options.clientIp ?? "127.0.0.1"), {
             paymentPage: page.paymentPage,
+            passwordPage: page.passwordPage === true,
             consolePage: page.consolePage === true,
             // As server/app.ts gives console pages (the draft's diff, decision 318): a public page rendered without HTTP.
             ...(page.consolePage ? { renderPublicPage } : {}),

@@ -292,6 +292,30 @@ describe("redirects", () => {
     expect(decode(r.body)).toContain("This redirect would lead into a chain that never ends: /x0 → /x1 → /x2 → /x1 → …");
   });
 
+  // Issue 36, finding 5: "/\\evil.example" was saved, and browsers follow it to evil.example.
+  it.each([
+    ["/\\evil.example", "backslash"],
+    ["\\\\evil.example", "backslash"],
+    ["/%5Cevil.example", "backslash"],
+    ["/\t/evil.example", "spaces, tabs or line breaks"],
+    ["/x\n/evil.example", "spaces, tabs or line breaks"],
+    ["/%2F/evil.example", "a path like /contact"],
+  ])("refuses %j as a target, beside the field, with what was typed", async (toPath, words) => {
+    const r = await add(`/bs-${words.length}-${toPath.length}`, toPath);
+    expect(r.status).toBe(400);
+    expect(decode(formOf(r.body, "new-redirect"))).toContain(words);
+    expect(await handle.db.select({ id: redirects.id }).from(redirects).where(eq(redirects.toPath, toPath))).toEqual([]);
+  });
+
+  it("shows a target off the site as external, in the list and in what will change", async () => {
+    expect((await add("/pay-bill", "https://pay.example.com/bill")).status).toBe(303);
+    const list = decode((await get(path, who.owner)).body);
+    expect(list).toContain("/pay-bill → https://pay.example.com/bill (external: leaves the site for pay.example.com)");
+    expect(list).not.toMatch(/\/loop-b → \/loop-a \(external/);
+    const diff = decode((await get("/admin/changes/diff", who.owner)).body);
+    expect(diff).toContain("https://pay.example.com/bill — external: leaves the site for pay.example.com");
+  });
+
   it("judges over the live rules with the draft over them: a rule the draft removes no longer counts", async () => {
     const [live] = await handle.db.insert(redirects).values({ websiteId, fromPath: "/d1", toPath: "/d2" }).returning({ id: redirects.id });
     expect((await add("/d2", "/d1")).status).toBe(400);

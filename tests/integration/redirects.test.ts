@@ -38,6 +38,17 @@ describe("resolveRedirect: the permanent redirects of spec §2", () => {
   });
 });
 
+describe("resolveRedirect: a stored target a browser reads as another host is never followed (issue 36)", () => {
+  it.each(["/\\evil.example", "\\\\evil.example", "/\t/evil.example", "/%5Cevil.example", "/%2F/evil.example"])("%j", async (toPath) => {
+    await handle.db.insert(redirects).values({ websiteId: await websiteId(), fromPath: "/old-bad", toPath });
+    expect(await resolveRedirect(handle.db, { host: "localhost:3000", pathname: "/old-bad", search: "" })).toBeNull();
+  });
+
+  it.each(["/\\evil.example", "/%5cevil.example", "/\n/evil.example"])("saveRedirect refuses %j", async (toPath) => {
+    await expect(saveRedirect(handle.db, { websiteId: await websiteId(), fromPath: "/old-bad", toPath })).rejects.toBeInstanceOf(RedirectRuleError);
+  });
+});
+
 describe("resolveRedirect: old domains go to their location page on the primary domain", () => {
   it.each([
     ["lumbertonselfstorage.example", "/", "", "lumberton-nc-28358"],

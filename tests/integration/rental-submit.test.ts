@@ -6,9 +6,9 @@
  * declined and approved, a repeated payment, and the reservation form.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, like } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { rentals, locations, units } from "~/db/schema";
+import { emailOutbox, rentals, locations, units } from "~/db/schema";
 import { formatPhone } from "~/domain/phone";
 import { rentalBlockMessage } from "~/domain/rental-rules";
 import { requireRentalContext } from "~/services/rental-context.server";
@@ -83,7 +83,8 @@ describe("submitRentalStep: the details step", () => {
     expect(row?.unitId).not.toBeNull();
   });
 
-  it("an e-mail that already has an account: 400 with the note beside the e-mail, no rental saved", async () => {
+  // Issue 36, finding 6 (decision 465): the details step told anyone which e-mails have accounts.
+  it("an e-mail that already has an account: the details step answers as for any e-mail, the holder is e-mailed, the pay step refuses before charging", async () => {
     const email = `ada.taken.${process.pid}.${++k}@example.com`;
     const first = await afterDetails();
     expect(first).toBeTruthy();
@@ -93,11 +94,25 @@ describe("submitRentalStep: the details step", () => {
     await submit({ intent: "protection", insurance_plan: "none", move_in_date: c.today }, id);
     await submit({ intent: "sign", signed_name: "Ada Lovelace", consent: "on" }, id);
     expect(await submit({ ...PAY, card_number: "4242424242424242" }, id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
-    const r = answer(await submit(details({ email })));
-    expect(r.status).toBe(400);
-    expect(r.answer.emailTaken).toBe(true);
-    expect(r.answer.result?.error?.email?.[0]).toMatch(/account/i);
-    expect(await handle.db.select().from(rentals).where(and(eq(rentals.unitTypeId, Number(unitTypeId)), eq(rentals.status, "open")))).toHaveLength(1);
+    const fresh = await submit(details({ email: `ada.new.${process.pid}.${++k}@example.com` }));
+    const again = await submit(details({ email }));
+    // The same answer as for a new e-mail: on to the next step, with the rental's cookie.
+    expect(again).toMatchObject({ redirect: `/rent/${unitTypeId}?step=protection`, cookie: { set: expect.any(String) } });
+    expect(Object.keys(again).sort()).toEqual(Object.keys(fresh).sort());
+    // The address's owner is told, once an hour however often it is tried.
+    await submit(details({ email }));
+    const notices = await handle.db.select({ subject: emailOutbox.subject, text: emailOutbox.text }).from(emailOutbox).where(and(eq(emailOutbox.to, email), like(emailOutbox.subject, "Renting at%")));
+    expect(notices).toHaveLength(1);
+    expect(notices[0]!.text).toContain("/customer-portal/login");
+    // The move-in itself is refused before any charge (one e-mail is one tenant), with the note to sign in.
+    const againId = (again as { cookie: { set: string } }).cookie.set;
+    await submit({ intent: "protection", insurance_plan: "none", move_in_date: c.today }, againId);
+    await submit({ intent: "sign", signed_name: "Ada Lovelace", consent: "on" }, againId);
+    const paid = answer(await submit({ ...PAY, card_number: "4242424242424242" }, againId));
+    expect(paid.status).toBe(409);
+    expect(paid.answer.emailTaken).toBe(true);
+    const [row] = await handle.db.select({ status: rentals.status }).from(rentals).where(eq(rentals.id, againId));
+    expect(row?.status).not.toBe("completed");
   });
 
   it("the last unit: the first visitor holds it, the second learns 'sold out' (409) before anything is saved for them", async () => {

@@ -119,6 +119,26 @@ describe("invitations", () => {
     expect(member?.passwordHash).toBeNull();
   });
 
+  // Issue 36, finding 4: staff had the tenants' 6-20 rule ("Gate42" was accepted).
+  it.each([
+    ["Gate42", "Your password must be at least 12 characters."],
+    ["Kettle-".repeat(19), "Your password can be at most 128 characters."],
+    ["Rosalind-Harbour-9", "Your password must not contain your name"],
+    ["wrongpass-Lights-9", "Your password must not contain your name"],
+    ["password1234", "This password is too common"],
+  ])("accepting an invitation refuses the password %j and saves nothing, even with the right code", async (password, message) => {
+    const email = `wrongpass-${Date.now()}@example.com`;
+    const invited = (await inviteByCommand(handle.db, { email, role: "owner", locationIds: [] }, T0)) as { link: string };
+    const token = invited.link.split("/admin/invite/")[1]!;
+    const invite = await readInvite(handle.db, token, T0);
+    const enrol = await totpEnrolment({ inviteId: (invite as { inviteId: number }).inviteId, email, issuer: "Test" });
+    const r = await acceptInvite(handle.db, { accountId, token, name: "Rosalind Ferry", password, sealedSecret: enrol.sealed, code: await code(enrol.secret, T0), ip: "10.0.0.1", now: T0 });
+    expect(r).toMatchObject({ ok: false, reason: "password", message: expect.stringContaining(message) });
+    expect((await readInvite(handle.db, token, T0)).state).toBe("open");
+    const member = await handle.db.query.staffMembers.findFirst({ where: eq(staffMembers.email, email) });
+    expect(member?.passwordHash).toBeNull();
+  });
+
   it("the command asks the running server through its local endpoint (secret, loopback, no proxy headers)", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "staff-cmd-"));
     const file = path.join(dir, "pglite.staff-command.json");

@@ -157,5 +157,16 @@ describe("the invitation form (Conform, decision 342)", () => {
     expect(common.data.result.error?.password).toEqual([common.data.errors.password]);
     const empty = await post({});
     expect(empty.data.errors).toMatchObject({ name: "Enter your name.", password: "Choose a password.", code: "Enter the 6-digit code from your app." });
+    // Issue 36, finding 4: the staff rule (12 to 128, not the member's name or e-mail), beside the field.
+    const short = await post({ name: "Nadia Newhire", password: "Gate-42x", confirm: "Gate-42x", code: "123456" });
+    expect(short.status).toBe(400);
+    expect(short.data.errors.password).toBe("Your password must be at least 12 characters.");
+    expect(short.data.result.error?.password).toEqual(["Your password must be at least 12 characters."]);
+    const long = await post({ name: "Nadia Newhire", password: "k".repeat(129), confirm: "k".repeat(129), code: "123456" });
+    expect(long.data.errors.password).toBe("Your password can be at most 128 characters.");
+    const named = await post({ name: "Nadia Newhire", password: "Newhire-Harbour-9", confirm: "Newhire-Harbour-9", code: "123456" });
+    expect(named.data.errors.password).toMatch(/must not contain your name, your e-mail address/);
+    const mailed = await post({ name: "Nadia Newhire", password: "Invitee-Harbour-9", confirm: "Invitee-Harbour-9", code: "123456" });
+    expect(mailed.data.errors.password).toMatch(/must not contain your name, your e-mail address/);
   });
 });
