@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
 import { countQueries, getDatabase, trackWrites, type Database } from "~/db/client.server";
 import { resolveOldDomain, resolveRedirect, type RedirectDecision } from "~/services/site-redirects.server";
-import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
+import { consoleOrigin, isConsoleHost, isSiteHost, publicOrigin } from "~/services/site-origin.server";
+import { consoleGate } from "./console-gate";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, refuseBadRequestTarget, requestTargetGuard, sendPlainPage } from "./guards";
 import { matchPage, routeTree, type MatchedPage } from "./route-match";
 import type { RouteObject, ServerBuild } from "react-router";
@@ -340,6 +341,21 @@ app.use(async (req, res, next) => {
     next(error);
   }
 });
+
+// The console on an origin of its own (issue 36, decision 450): the public hosts never see the staff
+// cookie and send /admin… to the console's origin; the console's host serves the console only and
+// refuses what its own pages did not ask for (fetch metadata). Before the host guard, the redirects and React Router.
+app.use(
+  consoleGate({
+    consoleOrigin: (_req, res) => consoleOrigin(res.locals.website as Website | null),
+    publicOrigin: (_req, res) => {
+      const website = res.locals.website as Website | null;
+      return website ? publicOrigin(website) : null;
+    },
+    isConsoleHost: (host, _req, res) => isConsoleHost(host, res.locals.website as Website | null),
+    staffCookie: "gh_staff",
+  }),
+);
 
 // The staging domain is never indexed: every response on it says so (decision 093).
 app.use((req, res, next) => {

@@ -11,11 +11,14 @@ import { now as clockNow } from "~/platform/clock.server";
 import { recordAudit } from "./audit.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { requireSite } from "./site-context.server";
+import { consoleCookieSecure } from "~/domain/console-origin";
+import { consoleOrigin } from "./site-origin.server";
 import { signedInStaffContext, type SignedInStaff } from "./staff-context.server";
 
 /**
  * Staff sessions (issue 23, docs/decisions/247-staff-sessions.md). Like the tenants' (decision 051)
- * but separate: the cookie `gh_staff` (`__Host-gh_staff` under HTTPS) holds a random id signed with
+ * but separate: the cookie `__Host-gh_staff` (`gh_staff` on a plain-HTTP console that is not
+ * *.localhost), set by the console's own origin only (decision 450), holds a random id signed with
  * the SESSION_SECRET list; HttpOnly, SameSite=Lax, Path=/, no Max-Age. The server keeps the id's
  * SHA-256 in staff_sessions. A session ends after 30 minutes without a request (the expiry slides)
  * and 12 hours after sign-in in any case; disabling a member deletes every session of theirs.
@@ -25,7 +28,10 @@ import { signedInStaffContext, type SignedInStaff } from "./staff-context.server
  */
 export function staffSessionCookie() {
   const e = env();
-  return signedCookie(cookieName("gh_staff", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets });
+  // The console's own origin (decision 450): `__Host-gh_staff` wherever the browser keeps a Secure
+  // cookie (https, and http://*.localhost in development and tests); host-only, so never sent to the public site.
+  const secure = consoleCookieSecure(consoleOrigin());
+  return signedCookie(cookieName("gh_staff", secure), { ...hostCookieOptions(secure), secrets: e.sessionSecrets });
 }
 
 export const staffSessionHash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");
