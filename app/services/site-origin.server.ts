@@ -23,6 +23,20 @@ export function consoleOrigin(website: { domain: string } | null = null): string
   return consoleOriginOf({ consoleUrl: e.CONSOLE_URL, publicUrl: e.PUBLIC_URL, domain: website?.domain ?? "", production: e.NODE_ENV === "production", plainHttp: e.HTTPS === "false", port: e.PORT });
 }
 
+/**
+ * The public site's origin as the console links to it (its redirects, preview): PUBLIC_URL, or in
+ * production the website's configured origin; in development and tests without PUBLIC_URL, the
+ * console's origin without its "admin." (http://admin.localhost:3000 → http://localhost:3000), where
+ * the same server answers as the public site.
+ */
+export function siteOriginFromConsole(website: { domain: string } | null): string | null {
+  const e = env();
+  if (e.PUBLIC_URL || e.NODE_ENV === "production") return website || e.PUBLIC_URL ? siteOrigin({ publicUrl: e.PUBLIC_URL, domain: website?.domain ?? "" }) : null;
+  const url = new URL(consoleOrigin(website));
+  url.hostname = url.hostname.replace(/^admin\./, "");
+  return url.origin;
+}
+
 /** Whether a Host value names the console's origin (its host name). */
 export function isConsoleHost(host: string | null | undefined, website: { domain: string } | null = null): boolean {
   return isConsoleHostOf(host, consoleOrigin(website));

@@ -76,7 +76,11 @@ export interface StaffSessionRow {
 export async function getStaffSession(db: Database, request: Request, now: Date): Promise<StaffSessionRow | null> {
   const id = await readStaffSessionId(request);
   if (!id) return null;
-  const h = staffSessionHash(id);
+  return getStaffSessionByHash(db, staffSessionHash(id), now);
+}
+
+/** The same, for a session known by its hash (the preview cookie of the public site, decision 450). */
+export async function getStaffSessionByHash(db: Database, h: string, now: Date): Promise<StaffSessionRow | null> {
   const row = await db.query.staffSessions.findFirst({ where: eq(staffSessions.id, h) });
   if (!row) return null;
   const hardEnd = row.createdAt.getTime() + STAFF_SESSION_MAX_MS;
@@ -131,7 +135,15 @@ export async function pruneStaffSessions(db: Database, now: Date): Promise<void>
 
 /** The signed-in member of a full (second factor given) session, with role and locations; null otherwise. */
 export async function loadSignedInStaff(db: Database, request: Request, input: { accountId: number; now: Date; ip: string | null }): Promise<SignedInStaff | null> {
-  const session = await getStaffSession(db, request, input.now);
+  return signedInStaffOf(db, await getStaffSession(db, request, input.now), input);
+}
+
+/** The signed-in member of the full session with this hash (the public site's preview, decision 450); null otherwise. */
+export async function loadSignedInStaffBySessionHash(db: Database, sessionHash: string, input: { accountId: number; now: Date; ip: string | null }): Promise<SignedInStaff | null> {
+  return signedInStaffOf(db, await getStaffSessionByHash(db, sessionHash, input.now), input);
+}
+
+async function signedInStaffOf(db: Database, session: StaffSessionRow | null, input: { accountId: number; ip: string | null }): Promise<SignedInStaff | null> {
   if (!session || session.passwordOnly || !session.factorAt) return null;
   const member = await db.query.staffMembers.findFirst({
     where: and(eq(staffMembers.id, session.staffId), eq(staffMembers.accountId, input.accountId)),
