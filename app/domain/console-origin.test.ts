@@ -6,6 +6,9 @@ describe("the console's origin (decision 450)", () => {
     [{ consoleUrl: "https://office.example.com/x", publicUrl: "https://www.example.com", domain: "www.example.com", production: true }, "https://office.example.com"],
     [{ publicUrl: "https://www.example.com/", domain: "ignored.example", production: true }, "https://admin.example.com"],
     [{ publicUrl: "http://localhost:3000", domain: "www.example.com", production: false }, "http://admin.localhost:3000"],
+    // An address has no "admin." name: never the public site's own origin.
+    [{ publicUrl: "http://127.0.0.1:8080", domain: "www.example.com", production: true }, "http://admin.localhost:8080"],
+    [{ publicUrl: "http://[::1]:8080", domain: "www.example.com", production: true }, "http://admin.localhost:8080"],
     [{ domain: "www.gatehousestorage.example", production: true }, "https://admin.gatehousestorage.example"],
     [{ domain: "www.gatehousestorage.example", production: true, plainHttp: true }, "http://admin.gatehousestorage.example"],
     [{ domain: "www.gatehousestorage.example", production: false, port: 4810 }, "http://admin.localhost:4810"],

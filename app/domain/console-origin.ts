@@ -24,7 +24,8 @@ export interface ConsoleOriginRules {
  * - CONSOLE_URL's origin when set;
  * - else beside PUBLIC_URL: the same scheme and port, the host with "admin." in front of it (a
  *   leading "www." dropped): http://localhost:3000 → http://admin.localhost:3000,
- *   https://www.example.com → https://admin.example.com;
+ *   https://www.example.com → https://admin.example.com; an IP address has no such name:
+ *   http://127.0.0.1:3000 → http://admin.localhost:3000 (set CONSOLE_URL to reach it from elsewhere);
  * - else in production https://admin.<domain> (a leading "www." dropped);
  * - else (development, tests) http://admin.localhost:<port, 3000>: browsers resolve every
  *   *.localhost name to the loopback address (RFC 6761 §6.3), so it is the same server on its own host.
@@ -33,7 +34,11 @@ export function consoleOriginOf(rules: ConsoleOriginRules): string {
   if (rules.consoleUrl) return new URL(rules.consoleUrl).origin;
   if (rules.publicUrl) {
     const url = new URL(rules.publicUrl);
-    url.hostname = `admin.${url.hostname.replace(/^www\./, "")}`;
+    const publicHost = url.hostname;
+    url.hostname = `admin.${publicHost.replace(/^www\./, "")}`;
+    // An address (http://127.0.0.1:3000) has no "admin." name: the console is then on admin.localhost
+    // at the same port (reachable from this machine only), never on the public site's own origin.
+    if (url.hostname === publicHost) url.hostname = "admin.localhost";
     return url.origin;
   }
   const domain = rules.domain.trim().toLowerCase().replace(/\.$/, "").replace(/^www\./, "");
