@@ -1,6 +1,8 @@
 import fs from "node:fs";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 import { ownServers, serverSet } from "./tests/e2e/support/servers";
+// The console's origin is http://admin.localhost:PORT (decision 450): Playwright's `request` resolves it too.
+import "./tests/support/localhost-names";
 
 /**
  * How many workers, each with a server set of its own (tests/e2e/support/servers.ts, decision 285):
@@ -83,7 +85,7 @@ export default defineConfig({
       command: `node scripts/e2e-server.mjs`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(set.port), PASSKEY_ORIGIN: set.baseURL, PGLITE_DIR: set.pgliteDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
+      env: { PORT: String(set.port), CONSOLE_URL: set.consoleURL, PGLITE_DIR: set.pgliteDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
       stdout: "pipe" as const,
       stderr: "pipe" as const,
     },

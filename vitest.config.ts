@@ -43,7 +43,7 @@ const integration = (name: string, driver: "pglite" | "postgres") => ({
     include: driver === "postgres" || !withPostgres ? ["tests/integration/**/*.test.ts"] : [...EMBEDDED_ONLY, ...DRIVER_SENSITIVE],
     exclude: driver === "postgres" ? EMBEDDED_ONLY : [],
     globalSetup: ["tests/integration/global-setup.ts"],
-    setupFiles: ["tests/setup/fail-on-console-error.ts"],
+    setupFiles: ["tests/setup/fail-on-console-error.ts", "tests/support/localhost-names.ts"],
     env: { TEST_DRIVER: driver, NODE_ENV: "test" },
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -75,6 +75,8 @@ export default defineConfig({
           name: "fault",
           include: ["tests/fault/**/*.test.ts"],
           globalSetup: ["tests/fault/global-setup.ts"],
+          // The console's origin, http://admin.localhost:PORT (decision 450), from Node too.
+          setupFiles: ["tests/support/localhost-names.ts"],
           env: { NODE_ENV: "test" },
           testTimeout: 60_000,
           hookTimeout: 150_000,

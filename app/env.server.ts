@@ -63,10 +63,12 @@ export const envSchema = z.object({
   /** The website's public origin for every absolute link (emails, canonical, sitemap). Unset: https:// + website.domain. */
   PUBLIC_URL: optional(z.url({ protocol: /^https?$/, error: "PUBLIC_URL must be an http(s) URL, like https://www.example.com" })),
   /**
-   * The origin staff passkeys are bound to (docs/decisions/271-passkey-origin.md): the back office's
-   * address, when it is not PUBLIC_URL's (the browser tests' http://localhost:PORT). Unset: the site's origin.
+   * The back office's own origin (issue 36, docs/decisions/450-console-origin.md), e.g.
+   * https://admin.example.com: the console is served there only, with its own cookie; staff passkeys,
+   * invitations and e-mailed console links use it. Unset: "admin." + PUBLIC_URL's host (a leading
+   * "www." dropped), else https://admin.<domain> in production, else http://admin.localhost:PORT.
    */
-  PASSKEY_ORIGIN: optional(z.url({ protocol: /^https?$/, error: "PASSKEY_ORIGIN must be an http(s) URL, like https://www.example.com" })),
+  CONSOLE_URL: optional(z.url({ protocol: /^https?$/, error: "CONSOLE_URL must be an http(s) URL, like https://admin.example.com" })),
   /** Extra host names (comma- or space-separated) the server answers besides the website's domains. */
   ALLOWED_HOSTS: optional(z.string()),
   CSP_EXTRA_SCRIPT_SRC: optional(z.string()),

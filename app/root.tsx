@@ -154,7 +154,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
             <a className="skip-link" href="#main">
               Skip to main content
             </a>
-            {rootData?.preview ? <PreviewBanner csrfToken={rootData.preview.csrfToken} returnTo={rootData.preview.returnTo} /> : null}
+            {rootData?.preview ? <PreviewBanner returnTo={rootData.preview.returnTo} /> : null}
             {site ? <SiteHeader site={site} /> : null}
             <main id="main" tabIndex={-1}>
               {children}

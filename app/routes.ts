@@ -99,6 +99,9 @@ export default [
   route("robots.txt", "routes/robots[.]txt.ts"),
   route("media/:file", "routes/media.$file.ts"),
   route("__test/hooks", "routes/test-hooks.ts"),
+  // Preview on the public site, handed over from the console's own origin (decision 450).
+  route("preview/start", "routes/preview.start.ts"),
+  route("preview/end", "routes/preview.end.ts"),
   route("locations/:slug/units/:unitTypeSlug", "routes/unit-type.tsx"),
   route("rent/lease/:leaseId", "routes/rent.lease.tsx"),
   route("rent/:unitTypeId", "routes/rent.tsx"),

@@ -8,7 +8,8 @@ import helmet from "helmet";
 import { countQueries, getDatabase, trackWrites, type Database } from "~/db/client.server";
 import { usePgliteAppRole } from "~/db/roles.server";
 import { resolveOldDomain, resolveRedirect, type RedirectDecision } from "~/services/site-redirects.server";
-import { isSiteHost, publicOrigin } from "~/services/site-origin.server";
+import { consoleOrigin, isConsoleHost, isSiteHost, publicOrigin, siteOriginFromConsole } from "~/services/site-origin.server";
+import { consoleGate } from "./console-gate";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, refuseBadRequestTarget, requestTargetGuard, sendPlainPage } from "./guards";
 import { matchPage, routeTree, type MatchedPage } from "./route-match";
 import type { RouteObject, ServerBuild } from "react-router";
@@ -124,7 +125,7 @@ const isHttpsProduction = serverEnv.secureCookies;
  * operator's CSP_EXTRA_SCRIPT_SRC. Payment pages (`"payment"`) get neither: only our own scripts
  * ('self' and the nonce) — docs/decisions/075. Static files get no nonce.
  */
-function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; permissions?: string; hostedFields?: boolean } = { nonce: true }) {
+function securityHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; permissions?: string; hostedFields?: boolean; console?: boolean } = { nonce: true }) {
   const headers = helmetHeaders(provider, options);
   const permissions = options.permissions ?? PERMISSIONS_POLICY;
   return (req: Request, res: Response, next: NextFunction) => {
@@ -168,7 +169,13 @@ export const PERMISSIONS_POLICY = [
  */
 export const CONSOLE_PERMISSIONS_POLICY = PERMISSIONS_POLICY.replace("publickey-credentials-get=()", "publickey-credentials-get=(self)");
 
-function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; hostedFields?: boolean }) {
+/**
+ * The console's forms may also go to the public site (decision 450): "Preview the site" answers with a
+ * redirect there, and a form's redirect is held to form-action too. Its configured origin, never the Host.
+ */
+const publicSiteSource = (_req: unknown, res: unknown) => siteOriginFromConsole((res as Response).locals.website as Website | null) ?? "'self'";
+
+function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: { nonce: boolean; hostedFields?: boolean; console?: boolean }) {
   const payment = provider === "payment";
   const hosted = { scriptSrc: [] as string[], connectSrc: [] as string[], frameSrc: [] as string[], formAction: [] as string[], ...(payment && options.hostedFields ? hostedFieldsCspSources() : {}) };
   const extra =
@@ -188,7 +195,7 @@ function helmetHeaders(provider: AnalyticsProvider | null | "payment", options: 
         fontSrc: ["'self'"],
         connectSrc: isDev ? ["'self'", "ws:"] : ["'self'", ...extra.connectSrc, ...extraScriptSources],
         frameSrc: extra.frameSrc.length ? (payment ? ["'self'", ...extra.frameSrc] : extra.frameSrc) : ["'self'"],
-        formAction: ["'self'", ...hosted.formAction],
+        formAction: ["'self'", ...hosted.formAction, ...(options.console ? [publicSiteSource] : [])],
         frameAncestors: ["'none'"],
         objectSrc: ["'none'"],
         upgradeInsecureRequests: isHttpsProduction ? [] : null,
@@ -211,7 +218,7 @@ const securityHeadersFor = {
   gtm: securityHeaders("gtm"),
   // The payment pages, with Stripe's hosts when Stripe takes some location's cards (decision 383).
   payment: securityHeaders("payment", { nonce: true, hostedFields: true }),
-  console: securityHeaders("payment", { nonce: true, permissions: CONSOLE_PERMISSIONS_POLICY }),
+  console: securityHeaders("payment", { nonce: true, permissions: CONSOLE_PERMISSIONS_POLICY, console: true }),
   // Pages that take a password or carry a token (decision 464): the payment pages' policy, no third party at all.
   password: securityHeaders("payment", { nonce: true }),
 };
@@ -348,6 +355,18 @@ app.use(async (req, res, next) => {
     next(error);
   }
 });
+
+// The console on an origin of its own (issue 36, decision 450): the public hosts never see the staff
+// cookie and send /admin… to the console's origin; the console's host serves the console only and
+// refuses what its own pages did not ask for (fetch metadata). Before the host guard, the redirects and React Router.
+app.use(
+  consoleGate({
+    consoleOrigin: (_req, res) => consoleOrigin(res.locals.website as Website | null),
+    publicOrigin: (_req, res) => siteOriginFromConsole(res.locals.website as Website | null),
+    isConsoleHost: (host, _req, res) => isConsoleHost(host, res.locals.website as Website | null),
+    staffCookie: "gh_staff",
+  }),
+);
 
 // The staging domain is never indexed: every response on it says so (decision 093).
 app.use((req, res, next) => {

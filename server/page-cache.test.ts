@@ -15,6 +15,7 @@ describe("page cache rules", () => {
     expect(isAnonymous("csrf=abc; _ga=1")).toBe(true);
     expect(isAnonymous("gh_portal=s%3Aabc")).toBe(false);
     expect(isAnonymous("a=1; checkout=xyz")).toBe(false);
+    expect(isAnonymous("__Host-gh_preview=s%3Aabc")).toBe(false);
     expect(isAnonymous("__Host-checkout=xyz")).toBe(false);
     expect(isAnonymous("flash=1")).toBe(false);
   });

@@ -52,8 +52,11 @@ export interface CachedPage {
   generation: number;
 }
 
-/** Cookies that make a request per-visitor: a signed-in tenant or staff member, a rental in progress, a flash message. */
-const PER_VISITOR_COOKIE = /(?:^|;\s*)(?:__Host-)?(?:gh_portal|gh_staff|checkout|flash)[^=;]*=/;
+/**
+ * Cookies that make a request per-visitor: a signed-in tenant or staff member, a rental in progress, a
+ * flash message, a preview (on the public site the preview cookie alone is one, decision 450).
+ */
+const PER_VISITOR_COOKIE = /(?:^|;\s*)(?:__Host-)?(?:gh_portal|gh_staff|gh_preview|checkout|flash)[^=;]*=/;
 
 export function isAnonymous(cookieHeader: string | undefined): boolean {
   return !cookieHeader || !PER_VISITOR_COOKIE.test(cookieHeader);

@@ -19,7 +19,7 @@ export const PREVIEW_ROBOTS = "noindex";
  * the facility's software and take money, and their pages show what is live. Everything else the
  * public site serves (its content pages, the sitemap) is.
  */
-const LIVE_ONLY_PREFIXES = ["/rent", "/reserve", "/pay", "/customer-portal", "/__test", "/admin"] as const;
+const LIVE_ONLY_PREFIXES = ["/rent", "/reserve", "/pay", "/customer-portal", "/__test", "/admin", "/preview"] as const;
 
 /** Whether a path (no query string) is shown in preview when preview is on. Console pages are never previewed. */
 export function isPreviewablePath(pathname: string): boolean {

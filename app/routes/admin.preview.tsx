@@ -9,25 +9,23 @@ import { now as clockNow } from "~/platform/clock.server";
 import { requireSite } from "~/services/site-context.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { readPreview, setPreviewMode } from "~/services/preview.server";
+import { turnPreviewOn } from "~/services/preview.server";
+import { siteOriginFromConsole } from "~/services/site-origin.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 
 /**
- * Preview mode on and off (issue 24, decision 315). GET: whether this browser is previewing, with the
- * button to turn it on or off. POST (CSRF, rate limited, audited): sets or clears the preview cookie
- * (bound to this staff session), then back to the page given (`returnTo`, a local path). Turning it
- * on needs `content.edit`; anyone signed in may turn it off.
+ * Preview mode on and off (issue 24, decision 315). The preview is shown by the public site, on
+ * another origin than the console's (decision 450), whose cookie the console can neither set nor
+ * read. GET: the buttons. POST (CSRF, rate limited, audited) "on": a two-minute grant handed to the
+ * public site's /preview/start, which sets its preview cookie (bound to this staff session) and shows
+ * the page given (`returnTo`, a local path). "off": to the public site's /preview/end, which clears
+ * it. Turning it on needs `content.edit`; anyone signed in may turn it off.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "content.edit");
-  const { account } = await requireSite(context);
-  const preview = await readPreview(context.db, request, { accountId: account.id, now: clockNow(), ip: staff.ip });
   const csrf = await getCsrfToken(request);
-  return data(
-    { on: preview.state === "on", hasDraft: preview.state === "on" && preview.draftId !== null, csrfToken: csrf.token },
-    { headers: consoleHeaders(csrf.setCookie) },
-  );
+  return data({ csrfToken: csrf.token }, { headers: consoleHeaders(csrf.setCookie) });
 }
 
 const PreviewForm = z.object({ intent: z.enum(["on", "off"]), returnTo: z.string().optional() });
@@ -40,16 +38,21 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(form, { schema: PreviewForm });
   if (submission.status !== "success") return data({ formError: "Choose to turn preview on or off." }, { status: 400, headers: { "Cache-Control": NO_STORE } });
   const parsed = { data: submission.value };
-  const on = parsed.data.intent === "on";
-  if (on) requirePermission(staff, "content.edit");
-  const result = await setPreviewMode(context.db, staff, on, clockNow());
+  const { website } = await requireSite(context);
+  const site = siteOriginFromConsole(website);
+  if (parsed.data.intent === "off") throw redirect(`${site}/preview/end`, { status: 303, headers: consoleHeaders() });
+  requirePermission(staff, "content.edit");
+  const result = await turnPreviewOn(context.db, staff, clockNow());
   if (!result.ok) {
     return data(
       { formError: `Too many changes of preview mode. Try again in ${result.retryAfterMinutes} minute${result.retryAfterMinutes === 1 ? "" : "s"}.` },
       { status: 429, headers: { "Cache-Control": NO_STORE } },
     );
   }
-  throw redirect(previewReturnPath(parsed.data.returnTo, on ? "/" : "/admin/changes"), { status: 303, headers: consoleHeaders(result.setCookie) });
+  const start = new URL(`${site}/preview/start`);
+  start.searchParams.set("grant", result.grant);
+  start.searchParams.set("returnTo", previewReturnPath(parsed.data.returnTo, "/"));
+  throw redirect(start.href, { status: 303, headers: consoleHeaders() });
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
@@ -65,17 +68,21 @@ export default function AdminPreview({ loaderData, actionData }: Route.Component
         in this browser, while you are signed in; visitors always see the live site. Pages in preview carry the banner “{PREVIEW_BANNER_TEXT}”.
         Forms are switched off in preview, and renting, reserving and paying always show the live site.
       </p>
-      <p role="status">
-        {loaderData.on ? "Preview is on in this browser." : "Preview is off."}
-        {loaderData.on && !loaderData.hasDraft ? " No changes are waiting: the preview shows the live site." : null}
-      </p>
+      <p>The public site is on its own address: preview opens there, and “Leave preview” there or here ends it.</p>
       <div className="console-actions">
         <form method="post" action="/admin/preview">
           <CsrfInput token={loaderData.csrfToken} />
-          <input type="hidden" name="intent" value={loaderData.on ? "off" : "on"} />
-          <input type="hidden" name="returnTo" value={loaderData.on ? "/admin/preview" : "/"} />
+          <input type="hidden" name="intent" value="on" />
+          <input type="hidden" name="returnTo" value="/" />
           <button type="submit" className="console-button">
-            {loaderData.on ? "Leave preview" : "Preview the site"}
+            Preview the site
+          </button>
+        </form>
+        <form method="post" action="/admin/preview">
+          <CsrfInput token={loaderData.csrfToken} />
+          <input type="hidden" name="intent" value="off" />
+          <button type="submit" className="console-button">
+            Leave preview
           </button>
         </form>
       </div>

@@ -8,7 +8,7 @@ import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff-r
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console.server";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
 import { notFound } from "~/services/http.server";
-import { siteOriginFor } from "~/services/site-origin.server";
+import { consoleOriginFor } from "~/services/site-origin.server";
 import { accountLocations, changeStaffAccess, countStaffChange, endMemberSessions, inviteStaff, listStaff, requireFreshFactor, setStaffDisabled } from "~/services/staff-admin.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -72,7 +72,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const values = { email, role, locations };
     if (submission.status !== "success") return data({ form: "invite", errors: firstErrors(submission.error), message: null, link: null, values, result: submission.reply() as Reply }, { status: 400, headers: consoleHeaders() });
     const { value } = submission;
-    const result = await inviteStaff(context.db, { accountId: staff.accountId, email: value.email, role: value.role, locationIds: value.locations, origin: await siteOriginFor(context), now, by: staff });
+    const result = await inviteStaff(context.db, { accountId: staff.accountId, email: value.email, role: value.role, locationIds: value.locations, origin: await consoleOriginFor(context), now, by: staff });
     if (!result.ok) {
       const errors = result.errors as Record<string, string>;
       return data({ form: "invite", errors, message: null, link: null, values, result: submission.reply({ fieldErrors: toFieldErrors(errors) }) as Reply }, { status: 400, headers: consoleHeaders() });

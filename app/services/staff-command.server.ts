@@ -16,7 +16,7 @@ import type { Database } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { inviteStaff, type InviteResult } from "./staff-admin.server";
-import { publicOrigin } from "./site-origin.server";
+import { consoleOrigin } from "./site-origin.server";
 
 export const STAFF_COMMAND_PATH = "/__staff/invite";
 
@@ -89,7 +89,7 @@ export function parseInviteRequest(value: unknown): InviteRequest | null {
 export async function inviteByCommand(db: Database, request: InviteRequest, now: Date = clockNow()): Promise<InviteResult | { ok: false; errors: { site: string } }> {
   const website = await getWebsite(db);
   if (!website) return { ok: false, errors: { site: "The database has no site yet: run npm run db:setup first." } };
-  return inviteStaff(db, { accountId: website.accountId, email: request.email, role: request.role, locationIds: request.locationIds, origin: publicOrigin(website), now, by: { commandLine: true } });
+  return inviteStaff(db, { accountId: website.accountId, email: request.email, role: request.role, locationIds: request.locationIds, origin: consoleOrigin(website), now, by: { commandLine: true } });
 }
 
 /** Answers an allowed request to the endpoint (JSON in, JSON out; at most 4 kB read). */

@@ -3,7 +3,7 @@
  * @simplewebauthn/server. A passkey is an alternative to the TOTP code after the password, never
  * instead of the password; TOTP and the recovery codes stay (a page without JavaScript uses them).
  *
- * - The relying party is the configured origin (PASSKEY_ORIGIN, else the site's origin from
+ * - The relying party is the console's configured origin (CONSOLE_URL, decision 450, from
  *   app/services/site-origin.server.ts) and its host name: never the request's Host header.
  * - Challenges live server-side in the member's staff session row (`webauthnChallenge`, with its
  *   purpose and a 5-minute expiry). The first response that names the session's challenge takes it,
@@ -31,10 +31,9 @@ import { and, asc, count, eq, gt, like } from "drizzle-orm";
 import { z } from "zod";
 import type { Database, Transaction } from "~/db/client.server";
 import { staffMembers, staffPasskeys, staffSessions } from "~/db/schema";
-import { env } from "~/env.server";
 import { recordAudit } from "./audit.server";
 import { addressKey, clearRateLimit, hitRateLimits, refundRateLimit } from "./rate-limit.server";
-import { publicOrigin } from "./site-origin.server";
+import { consoleOrigin } from "./site-origin.server";
 import { STAFF_SIGNIN_WINDOW_MS } from "./staff-auth.server";
 import { createStaffSession } from "./staff-session.server";
 
@@ -66,10 +65,9 @@ export interface RelyingParty {
   name: string;
 }
 
-/** The relying party of this website's back office: PASSKEY_ORIGIN, else the site's configured origin. */
+/** The relying party of this website's back office: the console's configured origin (CONSOLE_URL, decision 450). */
 export function relyingParty(website: { domain: string; websiteName: string }): RelyingParty {
-  const configured = env().PASSKEY_ORIGIN;
-  const origin = configured ? new URL(configured).origin : publicOrigin(website);
+  const origin = consoleOrigin(website);
   return { id: new URL(origin).hostname, origin, name: `${website.websiteName} back office` };
 }
 

@@ -11,11 +11,14 @@ import { now as clockNow } from "~/platform/clock.server";
 import { recordAudit } from "./audit.server";
 import { cookieName, hostCookieOptions } from "./cookie-names.server";
 import { requireSite } from "./site-context.server";
+import { consoleCookieSecure } from "~/domain/console-origin";
+import { consoleOrigin } from "./site-origin.server";
 import { signedInStaffContext, type SignedInStaff } from "./staff-context.server";
 
 /**
  * Staff sessions (issue 23, docs/decisions/247-staff-sessions.md). Like the tenants' (decision 051)
- * but separate: the cookie `gh_staff` (`__Host-gh_staff` under HTTPS) holds a random id signed with
+ * but separate: the cookie `__Host-gh_staff` (`gh_staff` on a plain-HTTP console that is not
+ * *.localhost), set by the console's own origin only (decision 450), holds a random id signed with
  * the SESSION_SECRET list; HttpOnly, SameSite=Lax, Path=/, no Max-Age. The server keeps the id's
  * SHA-256 in staff_sessions. A session ends after 30 minutes without a request (the expiry slides)
  * and 12 hours after sign-in in any case; disabling a member deletes every session of theirs.
@@ -25,7 +28,10 @@ import { signedInStaffContext, type SignedInStaff } from "./staff-context.server
  */
 export function staffSessionCookie() {
   const e = env();
-  return signedCookie(cookieName("gh_staff", e.secureCookies), { ...hostCookieOptions(e.secureCookies), secrets: e.sessionSecrets });
+  // The console's own origin (decision 450): `__Host-gh_staff` wherever the browser keeps a Secure
+  // cookie (https, and http://*.localhost in development and tests); host-only, so never sent to the public site.
+  const secure = consoleCookieSecure(consoleOrigin());
+  return signedCookie(cookieName("gh_staff", secure), { ...hostCookieOptions(secure), secrets: e.sessionSecrets });
 }
 
 export const staffSessionHash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");
@@ -70,7 +76,11 @@ export interface StaffSessionRow {
 export async function getStaffSession(db: Database, request: Request, now: Date): Promise<StaffSessionRow | null> {
   const id = await readStaffSessionId(request);
   if (!id) return null;
-  const h = staffSessionHash(id);
+  return getStaffSessionByHash(db, staffSessionHash(id), now);
+}
+
+/** The same, for a session known by its hash (the preview cookie of the public site, decision 450). */
+export async function getStaffSessionByHash(db: Database, h: string, now: Date): Promise<StaffSessionRow | null> {
   const row = await db.query.staffSessions.findFirst({ where: eq(staffSessions.id, h) });
   if (!row) return null;
   const hardEnd = row.createdAt.getTime() + STAFF_SESSION_MAX_MS;
@@ -125,7 +135,15 @@ export async function pruneStaffSessions(db: Database, now: Date): Promise<void>
 
 /** The signed-in member of a full (second factor given) session, with role and locations; null otherwise. */
 export async function loadSignedInStaff(db: Database, request: Request, input: { accountId: number; now: Date; ip: string | null }): Promise<SignedInStaff | null> {
-  const session = await getStaffSession(db, request, input.now);
+  return signedInStaffOf(db, await getStaffSession(db, request, input.now), input);
+}
+
+/** The signed-in member of the full session with this hash (the public site's preview, decision 450); null otherwise. */
+export async function loadSignedInStaffBySessionHash(db: Database, sessionHash: string, input: { accountId: number; now: Date; ip: string | null }): Promise<SignedInStaff | null> {
+  return signedInStaffOf(db, await getStaffSessionByHash(db, sessionHash, input.now), input);
+}
+
+async function signedInStaffOf(db: Database, session: StaffSessionRow | null, input: { accountId: number; ip: string | null }): Promise<SignedInStaff | null> {
   if (!session || session.passwordOnly || !session.factorAt) return null;
   const member = await db.query.staffMembers.findFirst({
     where: and(eq(staffMembers.id, session.staffId), eq(staffMembers.accountId, input.accountId)),

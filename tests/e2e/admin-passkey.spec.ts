@@ -2,6 +2,7 @@ import type { Page } from "@playwright/test";
 import { generate } from "otplib";
 import { expect, expectNoAxeViolations, test } from "./support/a11y";
 import { inviteByCommand, nextCode } from "./support/admin";
+import { ownServers } from "./support/servers";
 
 // Issue 23: passkeys as a second factor for staff, with Chromium's virtual authenticator (CDP
 // WebAuthn domain): a member enrolled with TOTP adds a passkey on "Your sign-in", signs out, and signs
@@ -55,7 +56,9 @@ test("a member adds a passkey, signs in with it, and removes it; without JavaScr
   await expectNoAxeViolations(page, { label: "your sign-in (a passkey)" });
   const { credentials } = await cdp.send("WebAuthn.getCredentials", { authenticatorId });
   expect(credentials).toHaveLength(1);
-  expect(credentials[0]!.rpId).toBe(new URL(baseURL!).hostname);
+  // The relying party is the console's own origin (decision 450), never the public site's.
+  expect(credentials[0]!.rpId).toBe(new URL(ownServers().consoleURL).hostname);
+  expect(credentials[0]!.rpId).not.toBe(new URL(baseURL!).hostname);
   expect(credentials[0]!.signCount).toBe(1);
 
   // Sign out; password, then "Use a passkey": signed in, back where sign-in was asked for.

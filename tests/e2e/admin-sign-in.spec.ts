@@ -1,7 +1,7 @@
 import type { Page } from "@playwright/test";
 import { generate } from "otplib";
 import { expect, expectNoAxeViolations, test } from "./support/a11y";
-import { inviteByCommand, nextCode } from "./support/admin";
+import { consoleUrl, inviteByCommand, nextCode } from "./support/admin";
 import { isNoJs } from "./support/site";
 
 // Issue 23: the first owner is invited by `npm run staff:invite` while the server runs (the command
@@ -114,7 +114,7 @@ test("a wrong password says so and keeps the e-mail; console answers are no-stor
   const response = await request.get("/admin/sign-in");
   expect(response.headers()["cache-control"]).toContain("no-store");
   expect(response.headers()["x-robots-tag"]).toContain("noindex");
-  const home = await request.get("/admin", { maxRedirects: 0 });
+  const home = await request.get(consoleUrl("/admin"), { maxRedirects: 0 });
   expect(home.status()).toBe(303);
   expect(home.headers()["location"]).toBe("/admin/sign-in");
 });

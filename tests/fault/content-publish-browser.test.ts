@@ -96,7 +96,9 @@ describe.skipIf(Boolean(skip))("issue 24 in a browser: one changeset previewed, 
 
       const context = await browser!.newContext({ baseURL: a!.baseUrl, javaScriptEnabled: js });
       const [name, value] = owner.cookie.split("=") as [string, string];
-      await context.addCookies([{ name, value, url: a!.baseUrl }]);
+      // The staff cookie belongs to the console's own origin (decision 450); /admin on the public site redirects there.
+      // (A Secure cookie is added through its https:// address: Chromium sends it to http://admin.localhost too, a trustworthy origin.)
+      await context.addCookies([{ name, value, url: name.startsWith("__Host-") ? a!.consoleUrl.replace(/^http:/, "https:") : a!.consoleUrl }]);
       const page = await context.newPage();
       try {
         // Saturday's office hours (the second line of Lumberton's office hours: "Sa").

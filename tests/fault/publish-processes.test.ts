@@ -32,8 +32,9 @@ let scheduledId = 0;
 
 const sql = (text: string, params: unknown[] = []) => cluster!.query(text, params);
 
+/** The console's paths on its own origin (decision 450), the public site's on its own. */
 const get = (server: ServerHandle, path: string, cookie?: string) =>
-  fetch(`${server.baseUrl}${path}`, { headers: { "Accept-Encoding": "gzip", ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+  fetch(`${path.startsWith("/admin") ? server.consoleUrl : server.baseUrl}${path}`, { headers: { "Accept-Encoding": "gzip", ...(cookie ? { Cookie: cookie } : {}) }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
 
 async function draftEdit(values: Record<string, string>) {
   const before = await readEffectiveRecord(handle!.db, owner.signedIn, "location", locationId);
@@ -111,10 +112,10 @@ describe.skipIf(Boolean(skip))("publishing with two server processes on one Post
     expect(html).toContain("Published through process A, seen on process B.");
     const token = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(html)?.[1];
     expect(token).toBeTruthy();
-    const posted = await fetch(`${a!.baseUrl}/admin/changes`, {
+    const posted = await fetch(`${a!.consoleUrl}/admin/changes`, {
       method: "POST",
       redirect: "manual",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: [owner.cookie, csrfCookie].filter(Boolean).join("; "), Origin: a!.baseUrl, Referer: `${a!.baseUrl}/admin/changes` },
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: [owner.cookie, csrfCookie].filter(Boolean).join("; "), Origin: a!.consoleUrl, Referer: `${a!.consoleUrl}/admin/changes` },
       body: new URLSearchParams({ [CSRF_FIELD]: token!, changesetId: String(changesetId), intent: "publish" }),
     });
     expect(posted.status).toBe(303);

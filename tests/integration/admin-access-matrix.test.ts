@@ -30,6 +30,7 @@ import { startAppServer, type AppServer } from "./app-server";
 import { card } from "./rental-fixtures";
 import { createTestDatabase } from "./db";
 import { signedInStaffMember, STALE_FACTOR_MS, type TestStaffMember } from "./staff-fixtures";
+import { siteOriginFromConsole } from "~/services/site-origin.server";
 
 const ROLES = ["owner", "managerA", "deskA", "readOnlyA"] as const;
 type Who = (typeof ROLES)[number];
@@ -245,8 +246,9 @@ const EXPECTED: Record<string, RouteCase> = {
     get: exporters(200),
     nav: true,
     actions: [
-      { name: "turn preview on", form: () => ({ intent: "on", returnTo: "/" }), expect: exporters({ redirect: "/" }) },
-      { name: "leave preview", form: () => ({ intent: "off", returnTo: "/faqs" }), expect: all({ redirect: "/faqs" }) },
+      // The preview is the public site's, on another origin than the console's (decision 450): a grant to its /preview/start; leaving, its /preview/end.
+      { name: "turn preview on", form: () => ({ intent: "on", returnTo: "/" }), expect: exporters({ redirect: `${siteOriginFromConsole(null)}/preview/start?grant=` }) },
+      { name: "leave preview", form: () => ({ intent: "off", returnTo: "/faqs" }), expect: all({ redirect: `${siteOriginFromConsole(null)}/preview/end` }) },
     ],
   },
   "routes/admin.changes.diff": { path: () => "/admin/changes/diff", get: exporters(200) },

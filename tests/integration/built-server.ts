@@ -67,7 +67,12 @@ interface BuiltApp {
 }
 
 export interface BuiltServer {
+  /** The public site: http://localhost:PORT. */
   origin: string;
+  /** The console's own origin on the same server (decision 450): http://admin.localhost:PORT (CONSOLE_URL). */
+  consoleOrigin: string;
+  /** A path's address: the console's paths (/admin…) on the console's origin, every other on the public site's. */
+  urlFor(path: string): string;
   pageCache: BuiltApp["pageCache"];
   close(): Promise<void>;
 }
@@ -84,8 +89,12 @@ export async function startBuiltServer(handle: DatabaseHandle): Promise<BuiltSer
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   const port = (server.address() as { port: number }).port;
+  // The console's origin (decision 450): the same server under admin.localhost (tests/support/localhost-names.ts resolves it).
+  process.env.CONSOLE_URL = `http://admin.localhost:${port}`;
   return {
     origin: `http://localhost:${port}`,
+    consoleOrigin: process.env.CONSOLE_URL,
+    urlFor: (p: string) => `${/^\/admin(?:[/.?]|$)/.test(p) ? `http://admin.localhost:${port}` : `http://localhost:${port}`}${p}`,
     pageCache: built.pageCache,
     close: () => new Promise((r) => server.close(() => r())),
   };

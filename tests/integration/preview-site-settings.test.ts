@@ -61,18 +61,24 @@ function get(path: string, options: { cookie?: string; host?: string } = {}): Pr
   });
 }
 
-/** Turns preview on for the owner's session; returns the `gh_preview=…` pair. */
+/**
+ * Turns preview on for the owner's session: the console (its own origin) hands a grant to the public
+ * site's /preview/start (decision 450). Returns the `gh_preview=…` pair.
+ */
 async function previewOn(member: TestStaffMember): Promise<string> {
-  const token = await getCsrfToken(new Request(`${server.origin}/admin/preview`, { headers: { Cookie: member.cookie } }));
+  const token = await getCsrfToken(new Request(`${server.consoleOrigin}/admin/preview`, { headers: { Cookie: member.cookie } }));
   const csrfCookie = token.setCookie ? `; ${token.setCookie.split(";")[0]}` : "";
-  const r = await fetch(`${server.origin}/admin/preview`, {
+  const r = await fetch(`${server.consoleOrigin}/admin/preview`, {
     method: "POST",
-    headers: { Cookie: `${member.cookie}${csrfCookie}`, "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
+    headers: { Cookie: `${member.cookie}${csrfCookie}`, "Content-Type": "application/x-www-form-urlencoded", Origin: server.consoleOrigin },
     body: new URLSearchParams({ [CSRF_FIELD]: token.token, intent: "on", returnTo: "/" }).toString(),
     redirect: "manual",
   });
   expect(r.status).toBe(303);
-  const cookie = r.headers.getSetCookie().find((c) => c.startsWith("gh_preview="));
+  const start = new URL(r.headers.get("location")!);
+  expect(start.pathname).toBe("/preview/start");
+  const taken = await fetch(`${server.origin}${start.pathname}${start.search}`, { redirect: "manual" });
+  const cookie = taken.headers.getSetCookie().find((c) => c.startsWith("gh_preview="));
   expect(cookie).toBeDefined();
   return cookie!.split(";")[0]!;
 }
@@ -120,9 +126,10 @@ async function expectLiveForVisitors(origin: string) {
   expect(about.body).not.toContain(DRAFT_GTM);
   expect(about.body).not.toContain(PREVIEW_BANNER_TEXT);
   expect(csp(about)).not.toContain(TAG_MANAGER);
-  // The preview cookie alone (without the staff session it was made in) is a visitor.
-  const cookieAlone = await get("/faq", { cookie: staff.split("; ").find((c) => c.startsWith("gh_preview="))! });
-  expect([cookieAlone.status, cookieAlone.headers.location]).toEqual([301, "/faqs"]);
+  // A preview cookie we did not sign is a visitor (the signed one alone is the preview: the public site
+  // never sees the staff cookie, decision 450).
+  const madeUp = await get("/faq", { cookie: "gh_preview=on" });
+  expect([madeUp.status, madeUp.headers.location]).toEqual([301, "/faqs"]);
 }
 
 beforeAll(async () => {

@@ -40,27 +40,39 @@ let lumberton: number;
 let liveTagline: string;
 let csrf: { cookie: string; token: string };
 
+/** The console's paths on its own origin, the public site's on its own (decision 450). */
+const originOf = (path: string) => (path.startsWith("/admin") ? server.consoleOrigin : server.origin);
+
 async function get(path: string, cookie?: string) {
-  const r = await fetch(server.origin + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
+  const r = await fetch(originOf(path) + path, { headers: cookie ? { Cookie: cookie } : {}, redirect: "manual" });
   return { status: r.status, headers: r.headers, body: await r.text() };
 }
 
 async function post(path: string, cookie: string, form: Record<string, string>) {
-  const r = await fetch(server.origin + path, {
+  const r = await fetch(originOf(path) + path, {
     method: "POST",
-    headers: { Cookie: `${cookie}; ${csrf.cookie}`, "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
-    body: new URLSearchParams({ [CSRF_FIELD]: (await getCsrfToken(new Request(server.origin + path, { headers: { Cookie: `${cookie}; ${csrf.cookie}` } }))).token, ...form }).toString(),
+    headers: { Cookie: `${cookie}; ${csrf.cookie}`, "Content-Type": "application/x-www-form-urlencoded", Origin: originOf(path) },
+    body: new URLSearchParams({ [CSRF_FIELD]: (await getCsrfToken(new Request(originOf(path) + path, { headers: { Cookie: `${cookie}; ${csrf.cookie}` } }))).token, ...form }).toString(),
     redirect: "manual",
   });
   return { status: r.status, headers: r.headers, body: await r.text() };
 }
 
-/** Turns preview on for a member's session; returns the `gh_preview=…` pair. */
+/**
+ * Turns preview on for a member's session: the console (its own origin) hands a grant to the public
+ * site's /preview/start (decision 450), which sets the site's own cookie. Returns the `gh_preview=…` pair.
+ */
 async function previewOn(member: TestStaffMember): Promise<string> {
   const r = await post("/admin/preview", member.cookie, { intent: "on", returnTo: LOCATION_PATH });
   expect(r.status).toBe(303);
-  expect(r.headers.get("location")).toBe(LOCATION_PATH);
-  const cookie = r.headers.getSetCookie().find((c) => c.startsWith("gh_preview="));
+  const start = new URL(r.headers.get("location")!);
+  expect(start.origin).toBe(server.origin);
+  expect(start.pathname).toBe("/preview/start");
+  expect(r.headers.getSetCookie().some((c) => c.startsWith("gh_preview="))).toBe(false);
+  const taken = await get(`${start.pathname}${start.search}`);
+  expect(taken.status).toBe(303);
+  expect(taken.headers.get("location")).toBe(LOCATION_PATH);
+  const cookie = taken.headers.getSetCookie().find((c) => c.startsWith("gh_preview="));
   expect(cookie).toBeDefined();
   return cookie!.split(";")[0]!;
 }
@@ -111,7 +123,7 @@ describe("preview mode (issue 24)", () => {
     expect(saturday(seen.body)).toBe(DRAFT_SATURDAY);
     expect(seen.body).toContain(DRAFT_TAGLINE);
         expect(seen.body).toContain(PREVIEW_BANNER_TEXT);
-    expect(seen.body).toContain('action="/admin/preview"');
+    expect(seen.body).toContain('action="/preview/end"');
     expect(seen.body).toContain('href="/admin/changes"');
     expect(seen.headers.get("cache-control")).toBe("no-store, private");
     expect(seen.headers.get("x-robots-tag")).toBe("noindex");
@@ -128,15 +140,15 @@ describe("preview mode (issue 24)", () => {
     const visitor = await get(LOCATION_PATH);
     expect(saturday(visitor.body)).toBe(LIVE_SATURDAY);
         expect(visitor.body).not.toContain(PREVIEW_BANNER_TEXT);
-    // The preview cookie without the staff session it was made in: ignored (and cleared when it reaches the app).
-    const forged = await get(LOCATION_PATH, preview);
-    expect(saturday(forged.body)).toBe(LIVE_SATURDAY);
-    expect(forged.body).not.toContain(PREVIEW_BANNER_TEXT);
-    // Another member's session with this member's preview cookie: ignored and cleared.
-    const borrowed = await get(LOCATION_PATH, `${otherManager.cookie}; ${preview}`);
-    expect(saturday(borrowed.body)).toBe(LIVE_SATURDAY);
-    expect(borrowed.body).not.toContain(PREVIEW_BANNER_TEXT);
-    expect(clearsPreview(borrowed.headers)).toBe(true);
+    // The public site never sees the staff cookie (decision 450): the preview cookie alone is the preview.
+    expect(saturday((await get(LOCATION_PATH, preview)).body)).toBe(DRAFT_SATURDAY);
+    // A grant that is made up or changed sets no cookie.
+    const grant = new URL((await post("/admin/preview", owner.cookie, { intent: "on", returnTo: "/" })).headers.get("location")!).searchParams.get("grant")!;
+    for (const bad of ["x", `${grant.slice(0, -2)}AA`, grant.replace(/\.(\d+)\./, (_m, t: string) => `.${Number(t) + 1}.`)]) {
+      const r = await get(`/preview/start?grant=${encodeURIComponent(bad)}&returnTo=/`);
+      expect(r.status).toBe(303);
+      expect(r.headers.getSetCookie().some((c) => c.startsWith("gh_preview="))).toBe(false);
+    }
     // A made-up value: ignored and cleared.
     const madeUp = await get(LOCATION_PATH, `${owner.cookie}; gh_preview=on`);
     expect(saturday(madeUp.body)).toBe(LIVE_SATURDAY);
@@ -146,7 +158,7 @@ describe("preview mode (issue 24)", () => {
     // The rental flows and the console are never previewed.
     const rentLink = /href="(\/rent\/[^"?]+)/.exec(seen.body)?.[1];
     if (rentLink) expect((await get(rentLink, `${owner.cookie}; ${preview}`)).body).not.toContain(PREVIEW_BANNER_TEXT);
-    expect((await get("/admin/preview", `${owner.cookie}; ${preview}`)).body).toContain("Preview is on in this browser.");
+    expect((await get("/admin/preview", owner.cookie)).body).toContain("Preview the site");
   });
 
   it("shows a manager the whole draft, changes of other locations included (the draft is the account's)", async () => {
@@ -190,10 +202,12 @@ describe("preview mode (issue 24)", () => {
     const previewed = await get(LOCATION_PATH, staff);
     expect(previewed.headers.get("x-page-cache")).toBeNull();
     expect(saturday(previewed.body)).toBe(DRAFT_SATURDAY);
-    // And the stored live page is still what a visitor gets, also with a preview cookie of their own.
+    // And the stored live page is still what a visitor gets; the preview cookie alone (the public site
+    // never sees the staff cookie, decision 450) is never answered from the cache.
+    expect(saturday((await get(LOCATION_PATH)).body)).toBe(LIVE_SATURDAY);
     const again = await get(LOCATION_PATH, preview);
-    expect(again.headers.get("x-page-cache")).toBe("hit");
-    expect(saturday(again.body)).toBe(LIVE_SATURDAY);
+    expect(again.headers.get("x-page-cache")).toBeNull();
+    expect(saturday(again.body)).toBe(DRAFT_SATURDAY);
       });
 
   it("writes nothing: the live rows are unchanged and no change notification is sent", async () => {
@@ -231,10 +245,14 @@ describe("preview mode (issue 24)", () => {
 
   it("leaves preview: the banner's button clears the cookie and goes back to the page, live", async () => {
     const preview = await previewOn(owner);
-    const left = await post("/admin/preview", `${owner.cookie}; ${preview}`, { intent: "off", returnTo: LOCATION_PATH });
+    const left = await get(`/preview/end?returnTo=${encodeURIComponent(LOCATION_PATH)}`, preview);
     expect(left.status).toBe(303);
     expect(left.headers.get("location")).toBe(LOCATION_PATH);
     expect(clearsPreview(left.headers)).toBe(true);
+    // The console's "Leave preview" goes there too, then back to the console.
+    const fromConsole = await post("/admin/preview", owner.cookie, { intent: "off" });
+    expect(fromConsole.headers.get("location")).toBe(`${server.origin}/preview/end`);
+    expect((await get("/preview/end", preview)).headers.get("location")).toBe(`${server.consoleOrigin}/admin/preview`);
     expect(saturday((await get(LOCATION_PATH, owner.cookie)).body)).toBe(LIVE_SATURDAY);
     const [audit] = await handle.db.select().from(auditEvents).where(and(eq(auditEvents.action, "content.preview_off"), eq(auditEvents.staffId, owner.staffId)));
     expect(audit).toBeDefined();

@@ -309,7 +309,7 @@ describe("removal", () => {
 });
 
 describe("relying party", () => {
-  const saved = { PASSKEY_ORIGIN: process.env.PASSKEY_ORIGIN, PUBLIC_URL: process.env.PUBLIC_URL };
+  const saved = { CONSOLE_URL: process.env.CONSOLE_URL, PUBLIC_URL: process.env.PUBLIC_URL, NODE_ENV: process.env.NODE_ENV, PORT: process.env.PORT };
   afterEach(() => {
     for (const [k, v] of Object.entries(saved)) {
       if (v === undefined) delete process.env[k];
@@ -318,14 +318,16 @@ describe("relying party", () => {
   });
   const website = { domain: "www.gatehousestorage.example", websiteName: "Gatehouse" };
 
-  it("is the site's configured origin, or PASSKEY_ORIGIN, and its host name; never a request's Host", () => {
-    delete process.env.PASSKEY_ORIGIN;
+  it("is the console's configured origin (CONSOLE_URL, else beside the site's) and its host name; never a request's Host", () => {
+    delete process.env.CONSOLE_URL;
     delete process.env.PUBLIC_URL;
-    expect(relyingParty(website)).toEqual({ id: "www.gatehousestorage.example", origin: "https://www.gatehousestorage.example", name: "Gatehouse back office" });
-    process.env.PUBLIC_URL = "https://storage.example.com/some/path";
-    expect(relyingParty(website)).toMatchObject({ id: "storage.example.com", origin: "https://storage.example.com" });
-    process.env.PASSKEY_ORIGIN = "http://localhost:3690";
-    expect(relyingParty(website)).toMatchObject({ id: "localhost", origin: "http://localhost:3690" });
+    delete process.env.PORT;
+    // Development and tests: the console on admin.localhost (decision 450).
+    expect(relyingParty(website)).toEqual({ id: "admin.localhost", origin: "http://admin.localhost:3000", name: "Gatehouse back office" });
+    process.env.PUBLIC_URL = "https://www.storage.example.com/some/path";
+    expect(relyingParty(website)).toMatchObject({ id: "admin.storage.example.com", origin: "https://admin.storage.example.com" });
+    process.env.CONSOLE_URL = "https://office.storage.example.com/x";
+    expect(relyingParty(website)).toMatchObject({ id: "office.storage.example.com", origin: "https://office.storage.example.com" });
   });
 
   it("names a passkey from what was typed", () => {
@@ -363,13 +365,13 @@ describe("the code page (route)", () => {
     const signedIn = await post(response);
     expect(signedIn.status).toBe(303);
     expect(signedIn.headers.get("Location")).toBe("/admin/staff");
-    expect(signedIn.headers.getSetCookie().some((c) => /^gh_staff=/.test(c) && !c.startsWith(`${staffCookie};`))).toBe(true);
+    expect(signedIn.headers.getSetCookie().some((c) => /^__Host-gh_staff=/.test(c) && !c.startsWith(`${staffCookie};`))).toBe(true);
     expect(await handle.db.query.staffSessions.findFirst({ where: eq(staffSessions.id, pending.sessionHash) })).toBeUndefined();
     expect((await audits(m.staffId, "staff.sign_in"))[0]?.detail).toMatchObject({ method: "passkey", passkey: "Desk PC" });
 
     // The same answer again with the old cookie: its session is gone, so back to the password step.
     const again = await post(response);
     expect(again.headers.get("Location")).toBe("/admin/sign-in");
-    expect(again.headers.getSetCookie().some((c) => /^gh_staff=[^;]/.test(c))).toBe(false);
+    expect(again.headers.getSetCookie().some((c) => /^(?:__Host-)?gh_staff=[^;]/.test(c))).toBe(false);
   });
 });

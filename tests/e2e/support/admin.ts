@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import type { Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { generate } from "otplib";
 import { ownServers } from "./servers";
 
@@ -16,8 +18,30 @@ export function inviteByCommand(email: string): string {
   });
   const link = /https?:\/\/\S+\/admin\/invite\/[A-Za-z0-9_-]+/.exec(out)?.[0];
   if (!link) throw new Error(`no link in: ${out}`);
-  return new URL(link).pathname;
+  // The invitation follows the console's origin (decision 450), never the public site's.
+  if (new URL(link).origin !== ownServers().consoleURL) throw new Error(`the invitation is not on the console's origin ${ownServers().consoleURL}: ${link}`);
+  return link;
 }
+
+/** A console address of this worker's server (decision 450): `consoleUrl("/admin/staff")`. */
+export const consoleUrl = (path: string) => `${ownServers().consoleURL}${path}`;
 
 /** A code for the next time step (the server accepts one step either side): never the one just used. */
 export const nextCode = (secret: string) => generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+
+/**
+ * A new owner, invited by command, who accepts the invitation (name, password, TOTP) in `page` and is
+ * then signed in to the console in that page's browser context. Returns the e-mail and TOTP secret.
+ */
+export async function signInNewOwner(page: Page, email: string, password: string): Promise<{ email: string; secret: string }> {
+  await page.goto(inviteByCommand(email));
+  await expect(page.getByRole("heading", { name: "Set up your staff account" })).toBeVisible();
+  const secret = (await page.getByTestId("totp-secret").innerText()).trim();
+  await page.getByLabel("Your name").fill("Olive Owner");
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Password again").fill(password);
+  await page.getByLabel("Code from your app").fill(await generate({ secret }));
+  await page.getByRole("button", { name: "Save and show my recovery codes" }).click();
+  await expect(page.getByRole("heading", { name: "Your recovery codes" })).toBeVisible();
+  return { email, secret };
+}

@@ -14,6 +14,8 @@
 export interface ServerSet {
   port: number;
   baseURL: string;
+  /** The console's origin on the same server (decision 450): http://admin.localhost:PORT (Chromium resolves *.localhost itself). */
+  consoleURL: string;
   sitelinkPort: number;
   sitelinkBaseURL: string;
   simPort: number;
@@ -35,6 +37,7 @@ export function serverSet(index: number): ServerSet {
   return {
     port,
     baseURL: `http://localhost:${port}`,
+    consoleURL: `http://admin.localhost:${port}`,
     sitelinkPort,
     sitelinkBaseURL: `http://localhost:${sitelinkPort}`,
     simPort,

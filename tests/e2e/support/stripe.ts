@@ -24,7 +24,7 @@ export async function startStripeServer(options: { port: number; pgliteDir: stri
     env: {
       ...process.env,
       PORT: String(options.port),
-      PASSKEY_ORIGIN: base,
+      CONSOLE_URL: `http://admin.localhost:${options.port}`,
       PGLITE_DIR: options.pgliteDir,
       BUILD_DIR: process.env.BUILD_DIR ?? "build",
       NODE_ENV: "test",

@@ -20,6 +20,8 @@ export interface ServerExit {
 export interface ServerHandle {
   port: number;
   baseUrl: string;
+  /** The console's own origin on this server (decision 450): http://admin.localhost:PORT. */
+  consoleUrl: string;
   exits: ServerExit[];
   /** Times the supervisor started the server again. */
   restarts: number;
@@ -73,7 +75,9 @@ export async function startServer(options: {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   // The configured origin is this server's own address: links and the allowed-host check match it.
-  const env = productionEnv({ PUBLIC_URL: baseUrl, ...options.env, PORT: String(port) });
+  // The console on an origin of its own (decision 450): admin.localhost on the same port.
+  const consoleUrl = `http://admin.localhost:${port}`;
+  const env = productionEnv({ PUBLIC_URL: baseUrl, CONSOLE_URL: consoleUrl, ...options.env, PORT: String(port) });
   const lines: string[] = [];
   const errors: string[] = [];
   const exits: ServerExit[] = [];
@@ -131,6 +135,7 @@ export async function startServer(options: {
   return {
     port,
     baseUrl,
+    consoleUrl,
     exits,
     get restarts() {
       return restarts;
