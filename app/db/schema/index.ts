@@ -15,3 +15,4 @@ export * from "./sitelink";
 export * from "./staff";
 export * from "./changes";
 export * from "./media";
+export * from "./texting";
