@@ -14,6 +14,8 @@ import { notFound } from "~/services/http.server";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
+import { textsOffReason } from "~/platform/text-messages.server";
+import { textTenantPayLink } from "~/services/texts/desk.server";
 
 /**
  * A tenant's page at the back office (issue 23, decision 260): leases, ledgers, payments, autopay,
@@ -33,6 +35,7 @@ const DONE: Record<string, string> = {
   lease: "The lease e-mail is on its way.",
   receipt: "The receipt e-mail is on its way.",
   paylink: "The pay link is on its way. It works once, for 72 hours.",
+  paylinktext: "The pay link is on its way by text. It works once, for 72 hours.",
   refund: "The payment is refunded to the card, and the ledger shows the refund.",
   refunded: "This payment was refunded already; nothing was refunded again.",
 };
@@ -49,7 +52,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const headers = new Headers(NO_STORE);
   if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
   return data(
-    { desk, csrfToken: csrf.token, canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { desk, csrfToken: csrf.token, textsOff: textsOffReason(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
     { headers },
   );
 }
@@ -88,6 +91,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         ? await resendLeaseEmail(context.db, staff, { tenantId, leaseId: a.leaseId, now })
         : a.intent === "send-pay-link"
           ? await sendTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+          : a.intent === "text-pay-link"
+            ? await textTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
           : a.intent === "refund-payment"
             ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, now })
             : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
@@ -102,6 +107,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         ? "lease"
         : a.intent === "send-pay-link"
           ? "paylink"
+          : a.intent === "text-pay-link"
+            ? "paylinktext"
           : a.intent === "refund-payment"
             ? outcome.message.includes("refunded already")
               ? "refunded"
@@ -155,7 +162,7 @@ function RefundForm(props: { csrfToken: string; paymentId: number; label: string
 }
 
 export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
-  const { desk, csrfToken, canAct, canRefund, done } = loaderData;
+  const { desk, csrfToken, canAct, canRefund, done, textsOff } = loaderData;
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const t = desk.tenant;
   return (
@@ -229,6 +236,13 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
             </dl>
             {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
             {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
+            {canAct && l.status === "active" ? (
+              textsOff ? (
+                <p className="hint">{textsOff}</p>
+              ) : (
+                <ActionButton csrfToken={csrfToken} intent="text-pay-link" name="leaseId" id={l.leaseId} label="Text a pay link" reply={reply} />
+              )
+            ) : null}
             {l.ledger?.length ? (
               <div className="desk-table" role="region" aria-label={`Ledger of unit ${l.unitName}`} tabIndex={0}>
                 <table>

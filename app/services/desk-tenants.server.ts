@@ -238,7 +238,7 @@ export interface TenantDesk {
 }
 
 /** The tenant's row when within the member's locations (else null: 404), with the in-scope location ids. */
-async function tenantInScope(db: Database, staff: SignedInStaff, tenantId: number) {
+export async function tenantInScope(db: Database, staff: SignedInStaff, tenantId: number) {
   const mine = await deskLocations(db, staff);
   const [row] = await db
     .select()
