@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { textMessages } from "~/db/schema";
 import { formatDate, localDate } from "~/domain/calendar";
@@ -97,9 +97,12 @@ export async function deliverText(db: Database, messageId: number, origin: strin
     await db.update(textMessages).set({ status: "failed", errorCode: "texts_off" }).where(eq(textMessages.id, messageId));
     return { ok: false, message: textsOffReason() ?? "Texts are off." };
   }
-  const sent = await provider.send({ from: row.from, to: row.to, body: row.body, statusCallback: `${origin}${STATUS_CALLBACK_PATH}` });
+  // The callback's address names our row: a callback that arrives before the provider's answer is recorded still finds it.
+  const sent = await provider.send({ from: row.from, to: row.to, body: row.body, statusCallback: `${origin}${STATUS_CALLBACK_PATH}?text=${messageId}` });
   if (sent.outcome === "accepted") {
-    await db.update(textMessages).set({ providerSid: sent.sid, status: sent.status }).where(eq(textMessages.id, messageId));
+    await db.update(textMessages).set({ providerSid: sent.sid }).where(eq(textMessages.id, messageId));
+    // The first status only if no callback has moved it on already.
+    await db.update(textMessages).set({ status: sent.status }).where(and(eq(textMessages.id, messageId), eq(textMessages.status, "sending")));
     return { ok: true, status: sent.status };
   }
   if (sent.outcome === "refused") {

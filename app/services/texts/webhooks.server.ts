@@ -41,12 +41,15 @@ export async function takeTextStatus(db: Database, input: WebhookInput): Promise
   const sid = input.params.MessageSid ?? input.params.SmsSid ?? "";
   const status = input.params.MessageStatus ?? input.params.SmsStatus ?? "";
   if (!sid || !isTextStatus(status)) return plain(400, "MessageSid and a known MessageStatus are required.");
+  // Our row by the id in the callback's (signed) address, else by the provider's id.
+  const ours = Number(new URL(input.url).searchParams.get("text"));
   await db.transaction(async (tx) => {
-    const row = await tx.query.textMessages.findFirst({ where: eq(textMessages.providerSid, sid) });
+    const byId = Number.isSafeInteger(ours) && ours > 0 ? await tx.query.textMessages.findFirst({ where: eq(textMessages.id, ours) }) : undefined;
+    const row = byId && (byId.providerSid === null || byId.providerSid === sid) ? byId : await tx.query.textMessages.findFirst({ where: eq(textMessages.providerSid, sid) });
     if (!row || !statusMovesForward(row.status, status)) return;
     await tx
       .update(textMessages)
-      .set({ status, errorCode: input.params.ErrorCode || row.errorCode, updatedAt: input.now })
+      .set({ status, providerSid: sid, errorCode: input.params.ErrorCode || row.errorCode, updatedAt: input.now })
       .where(eq(textMessages.id, row.id));
   });
   return plain(200, "");
@@ -68,7 +71,7 @@ export async function takeInboundText(db: Database, input: WebhookInput): Promis
   if (!sid || !from || !to) return plain(400, "MessageSid, From and To are required.");
   const candidates = await db.select().from(locations).where(isNotNull(locations.sms));
   const location = candidates.find((l) => textNumber(l.sms) === to);
-  const answer = (reply: string | null): WebhookAnswer => ({ status: 200, ...provider.replyDocument(reply) }) as WebhookAnswer;
+  const answer = (reply: string | null): WebhookAnswer => ({ status: 200, ...provider.replyDocument(reply) });
   if (!location) return answer(null);
   const already = await db.query.textMessages.findFirst({ where: eq(textMessages.providerSid, sid) });
   if (already) return answer(null);
