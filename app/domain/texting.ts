@@ -27,6 +27,9 @@ export function withinTextingHours(now: Date, timeZone: string): boolean {
   return hour >= TEXTING_HOURS.from && hour < TEXTING_HOURS.until;
 }
 
+/** The longest text the desk writes by hand (three segments). */
+export const LEAD_TEXT_MAX = 480;
+
 /** The desk's message when a text is refused for the hour. */
 export const QUIET_HOURS_MESSAGE = "Texts are sent only between 8 am and 9 pm in the location's time zone. Please send it again after 8 am, or e-mail it now.";
 

@@ -10,7 +10,7 @@ import { startBuiltServer, type BuiltServer } from "./built-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { locations, tenants, textConsents, textMessages } from "~/db/schema";
+import { contactMessages, locations, tenants, textConsents, textMessages } from "~/db/schema";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTenantSession } from "~/services/session.server";
 import { QUIET_HOURS_MESSAGE } from "~/domain/texting";
@@ -188,5 +188,32 @@ describe("texts through the Twilio fake", () => {
     expect(r.reply).toBeNull();
     const [row] = await handle.db.select().from(textMessages).where(eq(textMessages.providerSid, r.message.sid));
     expect(row).toMatchObject({ direction: "inbound", purpose: "inbound", tenantId, body: "Paid, thanks!", status: "received" });
+  });
+
+  it("a reply to a lead from the lead's page goes by text once the desk confirms consent, and the lead's answer appears on the page", async () => {
+    const location = await handle.db.query.locations.findFirst({ where: eq(locations.id, locationId) });
+    const [message] = await handle.db
+      .insert(contactMessages)
+      .values({ accountId: location!.accountId, locationId, kind: "contact", name: "Lee Lead", email: `lead-${Date.now()}@example.com`, phone: "9105550155", message: "Is a 10x10 free?" })
+      .returning({ id: contactMessages.id });
+    const page = `/admin/leads/contact-${message!.id}`;
+    const unconfirmed = await postForm(page, staffCookie, { intent: "text", text_body: "Hello Lee, yes: a 10x10 is free." });
+    expect(unconfirmed.status).toBe(400);
+    expect(unconfirmed.body).toContain("Tick the box once they have agreed");
+    expect(fake.control.messages().filter((m) => m.to === "+19105550155")).toEqual([]);
+
+    const sent = await postForm(page, staffCookie, { intent: "text", text_body: "Hello Lee, yes: a 10x10 is free.", text_consent: "on" });
+    expect(sent.status).toBe(303);
+    const [out] = fake.control.messages().filter((m) => m.to === "+19105550155");
+    expect(out).toMatchObject({ from: LOCATION_NUMBER, body: "Hello Lee, yes: a 10x10 is free." });
+    const [consent] = await handle.db.select().from(textConsents).where(eq(textConsents.phone, "+19105550155"));
+    expect(consent).toMatchObject({ optedIn: true, source: "desk" });
+
+    await fake.control.inbound({ from: "+19105550155", to: LOCATION_NUMBER, body: "Great, I'll come by at 5" });
+    await fake.control.settled();
+    const html = await (await fetch(server.origin + page, { headers: { Cookie: staffCookie } })).text();
+    expect(html).toContain("Hello Lee, yes: a 10x10 is free.");
+    expect(html).toContain("Great, I&#x27;ll come by at 5");
+    expect(html).toMatch(/We wrote<\/strong> (<!-- -->)?\([^)]*, delivered\)/);
   });
 });
