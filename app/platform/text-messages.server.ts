@@ -32,17 +32,10 @@ export function textsOffReason(): string | null {
   return "Texts are off: no text-message provider is configured (TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN).";
 }
 
-let forTests: TextMessageProvider | null = null;
 let made: { key: string; provider: TextMessageProvider } | null = null;
-
-/** Tests: a provider of their own (null: the configured one again). */
-export function setTextProviderForTests(provider: TextMessageProvider | null): void {
-  forTests = provider;
-}
 
 /** The configured provider, or null when texts are off. */
 export function textProvider(): TextMessageProvider | null {
-  if (forTests) return forTests;
   const e = env();
   if (!e.TWILIO_ACCOUNT_SID || !e.TWILIO_AUTH_TOKEN) return null;
   const key = [e.TWILIO_ACCOUNT_SID, e.TWILIO_AUTH_TOKEN, e.TWILIO_API_BASE ?? ""].join(" ");
