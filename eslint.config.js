@@ -95,11 +95,12 @@ export default tseslint.config(
     };
     const simulator = { group: ["**/sitelink-simulator", "**/sitelink-simulator/**"], message: "The app never imports the SiteLink simulator (a test and dev tool)." };
     const stripeFake = { group: ["**/stripe-fake", "**/stripe-fake/**"], message: "The app never imports the Stripe fake (a test and dev tool); point the stripe package at it by configuration." };
+    const twilioFake = { group: ["**/twilio-fake", "**/twilio-fake/**"], message: "The app never imports the Twilio fake (a test and dev tool); point the twilio package at it by configuration (TWILIO_API_BASE)." };
     return [
       {
         files: ["app/**/*.{ts,tsx}"],
         ignores: ["app/storage-software/**"],
-        rules: { "no-restricted-imports": ["error", { patterns: [adapter, simulator, stripeFake] }] },
+        rules: { "no-restricted-imports": ["error", { patterns: [adapter, simulator, stripeFake, twilioFake] }] },
       },
       {
         files: ["app/storage-software/**/*.{ts,tsx}"],
@@ -145,6 +146,7 @@ export default tseslint.config(
   // - scripts/test-all.mjs: `npm test`'s stages (test harness; passes the environment on to the tools);
   // - sitelink-simulator/: a separate program (the SiteLink stand-in), never imported by the app;
   // - stripe-fake/: a separate program (the Stripe stand-in, decision 370), never imported by the app;
+  // - twilio-fake/: a separate program (the Twilio stand-in, decision 492), never imported by the app;
   // - vitest.config.ts, playwright.config.ts, react-router.config.ts: tool configuration (test ports,
   //   the build's output folder), read by the tools, not by the app.
   // server.js's bootstrap reads NODE_ENV and BUILD_DIR to find the app, with a disable comment there.
@@ -159,6 +161,7 @@ export default tseslint.config(
       "scripts/test-all.mjs",
       "sitelink-simulator/**",
       "stripe-fake/**",
+      "twilio-fake/**",
       "vitest.config.ts",
       "playwright.config.ts",
       "react-router.config.ts",

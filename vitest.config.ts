@@ -61,7 +61,7 @@ export default defineConfig({
           name: "unit",
           // A few tests import the server's modules cold (several seconds on a loaded 2-core machine).
           testTimeout: 20_000,
-          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}", "sitelink-simulator/**/*.test.ts", "stripe-fake/**/*.test.ts"],
+          include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}", "sitelink-simulator/**/*.test.ts", "stripe-fake/**/*.test.ts", "twilio-fake/**/*.test.ts"],
           setupFiles: ["tests/setup/fail-on-console-error.ts"],
           env: { NODE_ENV: "test" },
         },

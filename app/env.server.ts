@@ -106,6 +106,12 @@ export const envSchema = z.object({
   STRIPE_API_BASE: optional(z.url({ protocol: /^https?$/, error: "STRIPE_API_BASE must be an http(s) URL, like http://127.0.0.1:12111" })),
   /** Tests: where the card pages load Stripe.js from (the fake's stand-in, http://127.0.0.1:PORT/v3/). Unset: https://js.stripe.com/v3/. Only with a test key. */
   STRIPE_JS_URL: optional(z.url({ protocol: /^https?$/, error: "STRIPE_JS_URL must be an http(s) URL, like http://127.0.0.1:12111/v3/" })),
+  /** Texts (issue 40, decision 490): the Twilio account's SID (AC…). Texts are off unless it and TWILIO_AUTH_TOKEN are set. */
+  TWILIO_ACCOUNT_SID: optional(z.string().regex(/^AC[0-9a-f]{32}$/, { error: "TWILIO_ACCOUNT_SID must be a Twilio account SID (AC followed by 32 hex characters)" })),
+  /** Texts: the account's auth token; it authenticates our requests and signs Twilio's webhooks (X-Twilio-Signature). */
+  TWILIO_AUTH_TOKEN: optional(z.string().regex(/^\S{16,}$/, { error: "TWILIO_AUTH_TOKEN must be the account's auth token (from the Twilio console)" })),
+  /** Tests and development: the address of a stand-in for Twilio's API (the Twilio fake, http://127.0.0.1:PORT). Unset: https://api.twilio.com. Refused in production. */
+  TWILIO_API_BASE: optional(z.url({ protocol: /^https?$/, error: "TWILIO_API_BASE must be an http(s) URL, like http://127.0.0.1:13111" })),
   /** Fault tests: every new charge of the test gateway is appended to this file as a JSON line. */
   PAYMENT_GATEWAY_LOG: optional(z.string()),
   PASSWORD_HASH_THREADS: whole("PASSWORD_HASH_THREADS", 1, 16, "a whole number of threads"),
@@ -330,10 +336,22 @@ export function envOrExit(options: { server?: boolean } = {}): Env {
     void e.sessionSecrets;
     const gatewayProblem = paymentGatewayProblem(e);
     if (gatewayProblem) throw new ConfigError(gatewayProblem);
+    const textsProblem = textProviderProblem(e);
+    if (textsProblem) throw new ConfigError(textsProblem);
     return e;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`Gatehouse cannot start: ${error.message}\n`);
     process.exit(1);
   }
+}
+
+/**
+ * Why the server must not start with these text settings, or null (decision 490): one of the two
+ * Twilio credentials without the other, or a stand-in for Twilio's API in production.
+ */
+export function textProviderProblem(e: Pick<Env, "NODE_ENV"> & Partial<Pick<Env, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_BASE">>): string | null {
+  if (Boolean(e.TWILIO_ACCOUNT_SID) !== Boolean(e.TWILIO_AUTH_TOKEN)) return "Texts need both TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN (or neither, and texts are off).";
+  if (e.TWILIO_API_BASE && e.NODE_ENV === "production") return "TWILIO_API_BASE (a stand-in for Twilio's API) is for tests and development only: production texts through api.twilio.com.";
+  return null;
 }

@@ -13,6 +13,9 @@ export default [
   route("privacy-policy", "routes/privacy-policy.tsx"),
   // Stripe's signed webhooks (issue 25, decision 382).
   route("webhooks/stripe", "routes/webhooks.stripe.ts"),
+  // Twilio's signed webhooks: delivery status and inbound texts (issue 40, decision 493).
+  route("webhooks/twilio/status", "routes/webhooks.twilio.status.ts"),
+  route("webhooks/twilio/inbound", "routes/webhooks.twilio.inbound.ts"),
   route("customer-portal/logout", "routes/customer-portal.logout.tsx"),
   // The portal's pages with a UI share one layout: the portal's stylesheet and the page's container
   // (decision 225).

@@ -15,6 +15,8 @@ import { notFound } from "~/services/http.server";
 import { consoleRouteHeaders } from "~/services/console.server";
 import { requirePermission, signedInStaff } from "~/services/staff-context.server";
 import { now as clockNow } from "~/platform/clock.server";
+import { textsOffReason } from "~/platform/text-messages.server";
+import { textTenantPayLink } from "~/services/texts/desk.server";
 
 /**
  * A tenant's page at the back office (issue 23, decision 260): leases, ledgers, payments, autopay,
@@ -34,6 +36,7 @@ const DONE: Record<string, string> = {
   lease: "The lease e-mail is on its way.",
   receipt: "The receipt e-mail is on its way.",
   paylink: "The pay link is on its way. It works once, for 72 hours.",
+  paylinktext: "The pay link is on its way by text. It works once, for 72 hours.",
   refund: "The payment is refunded to the card, and the ledger shows the refund.",
   refunded: "This payment was refunded already; nothing was refunded again.",
   movedout: "The move-out is recorded: the lease has ended and the unit can be rented again.",
@@ -53,7 +56,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = clockNow();
   const today = Object.fromEntries(desk.leases.map((l) => [l.leaseId, localDate(now, l.timeZone)]));
   return data(
-    { desk, today, csrfToken: csrf.token, canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { desk, today, csrfToken: csrf.token, textsOff: textsOffReason(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
     { headers },
   );
 }
@@ -93,6 +96,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         ? await resendLeaseEmail(context.db, staff, { tenantId, leaseId: a.leaseId, now })
         : a.intent === "send-pay-link"
           ? await sendTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+          : a.intent === "text-pay-link"
+            ? await textTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
           : a.intent === "refund-payment"
             ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, now })
             : a.intent === "record-move-out"
@@ -109,6 +114,8 @@ export async function action({ request, params, context }: Route.ActionArgs) {
         ? "lease"
         : a.intent === "send-pay-link"
           ? "paylink"
+          : a.intent === "text-pay-link"
+            ? "paylinktext"
           : a.intent === "refund-payment"
             ? outcome.message.includes("refunded already")
               ? "refunded"
@@ -196,7 +203,7 @@ function MoveOutForm(props: { csrfToken: string; leaseId: number; unitName: stri
 }
 
 export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
-  const { desk, today, csrfToken, canAct, canRefund, done } = loaderData;
+  const { desk, today, csrfToken, canAct, canRefund, done, textsOff } = loaderData;
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const t = desk.tenant;
   return (
@@ -270,6 +277,13 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
             </dl>
             {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
             {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
+            {canAct && l.status === "active" ? (
+              textsOff ? (
+                <p className="hint">{textsOff}</p>
+              ) : (
+                <ActionButton csrfToken={csrfToken} intent="text-pay-link" name="leaseId" id={l.leaseId} label="Text a pay link" reply={reply} />
+              )
+            ) : null}
             {canAct && l.status === "active" ? <MoveOutForm csrfToken={csrfToken} leaseId={l.leaseId} unitName={l.unitName} today={today[l.leaseId] ?? ""} reply={reply} /> : null}
             {l.ledger?.length ? (
               <div className="desk-table" role="region" aria-label={`Ledger of unit ${l.unitName}`} tabIndex={0}>

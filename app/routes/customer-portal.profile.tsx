@@ -19,6 +19,8 @@ import { changeContact, changePassword, changePhone } from "~/services/profile.s
 import { signedInTenant } from "~/services/portal-access.server";
 import { keepFormThroughOutage, outageResult } from "~/services/form-outage.server";
 import { RETRY_AFTER_SECONDS } from "~/db/unavailable";
+import { textsOffReason } from "~/platform/text-messages.server";
+import { portalTexts, setPortalTexts } from "~/services/texts/portal.server";
 
 /** The portal's navigation marks "Profile and password" (decision 225). */
 // Takes a password: first-party code only (issue 36, decision 464).
@@ -28,6 +30,7 @@ const DONE: Record<string, string> = {
   contact: "Your contact details have been saved.",
   phone: "Your phone number has been saved.",
   password: "Your password has been changed. Other devices signed in to your account have been signed out.",
+  texts: "Your choice about texts has been saved.",
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -36,7 +39,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!tenant) throw redirect("/customer-portal/login", { headers: portalHeaders() });
   const done = new URL(request.url).searchParams.get("done");
   return data(
-    { tenant, csrfToken: csrf.token, phone: ctx.phone, phoneFormEnabled: ctx.settings.is_phone_form_enabled, done: done ? (DONE[done] ?? null) : null },
+    {
+      tenant,
+      csrfToken: csrf.token,
+      phone: ctx.phone,
+      phoneFormEnabled: ctx.settings.is_phone_form_enabled,
+      done: done ? (DONE[done] ?? null) : null,
+      texts: { off: textsOffReason(), ...(await portalTexts(ctx, tenant.cellPhone)) },
+    },
     { headers: portalHeaders(csrf.setCookie) },
   );
 }
@@ -57,6 +67,13 @@ async function profileAction({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   await validateCsrf(request, formData);
   const intent = formData.get("intent");
+  if (intent === "texts") {
+    // Texting consent (issue 40, decision 490): a tick box; stored with its wording and when.
+    const tenant = await ctx.storage.getTenant(tenantId);
+    if (!tenant) throw redirect("/customer-portal/login", { headers: portalHeaders() });
+    await setPortalTexts(ctx, { tenantId, phone: tenant.cellPhone, optedIn: formData.get("texts_opt_in") === "on" });
+    throw redirect("/customer-portal/profile?done=texts", { status: 303, headers: portalHeaders() });
+  }
   if (intent === "password") {
     const hide = ["current_password", "new_password", "confirm_password"];
     const submission = parseWithZod(formData, { schema: changePasswordSchema });
@@ -250,6 +267,26 @@ function ProfileForms({ loaderData, actionData }: Pick<Route.ComponentProps, "lo
             <p>Cell phone: {formatPhone(t.cellPhone)}</p>
             <CallOffice phone={loaderData.phone}>To change your phone number,</CallOffice>
           </>
+        )}
+      </section>
+
+      <section aria-labelledby="texts-heading">
+        <h2 id="texts-heading">Texts</h2>
+        {loaderData.texts.off ? (
+          <p>{loaderData.texts.off}</p>
+        ) : (
+          <Form method="post" className="stack-form">
+            <CsrfInput token={loaderData.csrfToken} />
+            <input type="hidden" name="intent" value="texts" />
+            <div className="checkbox-field">
+              <input type="checkbox" id="texts_opt_in" name="texts_opt_in" value="on" defaultChecked={loaderData.texts.optedIn} aria-describedby="texts-since" />
+              <label htmlFor="texts_opt_in">{loaderData.texts.wording}</label>
+            </div>
+            <p id="texts-since" className="hint">
+              {loaderData.texts.since ? `${loaderData.texts.since}. ` : ""}Texts go to {formatPhone(t.cellPhone)}, between 8 am and 9 pm.
+            </p>
+            <SubmitButton pendingText="Saving…">Save my choice about texts</SubmitButton>
+          </Form>
         )}
       </section>
 

@@ -150,7 +150,7 @@ interface LinkMail {
  * Everything a link's e-mail needs, read before the transaction (the storage software may be a remote
  * system): the tenant, the lease, the portal context; or why no link can be sent.
  */
-async function prepare(db: Database | Transaction, input: { tenantId: number; leaseId: number; now: Date }) {
+async function prepare(db: Database | Transaction, input: { tenantId: number; leaseId: number; now: Date }, needs: "email" | "nothing" = "email") {
   const site = await siteOfLease(db, input.leaseId);
   if (!site) return { ok: false as const, message: "No such lease." };
   const ctx = await portalContextOf(db, site, input.now);
@@ -159,7 +159,8 @@ async function prepare(db: Database | Transaction, input: { tenantId: number; le
   const refusal = await cannotPayHere(unit);
   if (refusal) return { ok: false as const, message: refusal };
   const tenant = await unit.storage.getTenant(String(input.tenantId));
-  if (!tenant?.email) return { ok: false as const, message: "This tenant has no e-mail address." };
+  if (!tenant) return { ok: false as const, message: "No such tenant." };
+  if (needs === "email" && !tenant.email) return { ok: false as const, message: "This tenant has no e-mail address." };
   return { ok: true as const, ctx, unit, tenant, origin: publicOrigin(site.website) };
 }
 
@@ -231,6 +232,26 @@ export async function withReminderPayLink<T>(
     if (!prepared.ok) return write(tx, null);
     const link = await createPayLink(tx, { ...input, sentBy: "billing_reminder" });
     return write(tx, { id: link.id, url: `${prepared.origin}${payLinkPath(link.signed)}`, signed: link.signed });
+  });
+}
+
+/**
+ * The desk's "text a pay link" (issue 40, decision 494): the reasons a link cannot be paid here, as for
+ * the e-mail; otherwise `write` gets, inside one transaction, a fresh link for the lease (sent by
+ * staff) and what its text says (the unit, the location, the amount due, until when it works).
+ */
+export async function withTextPayLink<T>(
+  db: Database,
+  input: { tenantId: number; leaseId: number; staffId: number; now: Date },
+  write: (tx: Transaction, link: { id: number; url: string; expiresAt: Date }, about: { unitName: string; locationName: string; due: number; until: string }) => Promise<T>,
+): Promise<T | { ok: false; message: string }> {
+  const prepared = await prepare(db, input, "nothing");
+  if (!prepared.ok) return prepared;
+  const { unit, origin } = prepared;
+  return db.transaction(async (tx) => {
+    const link = await createPayLink(tx, { ...input, sentBy: "staff" });
+    const about = { unitName: unit.lease.unitName, locationName: unit.location.name, due: Math.max(0, unit.lease.balance), until: formatDate(localDate(link.expiresAt, unit.location.timeZone)) };
+    return write(tx, { id: link.id, url: `${origin}${payLinkPath(link.signed)}`, expiresAt: link.expiresAt }, about);
   });
 }
 

@@ -14,7 +14,12 @@ describe("notFound(): the one 404 of the routes", () => {
   });
 
   it("no route or service builds a 404 by hand", () => {
-    const files = ["routes", "services"].flatMap((d) => readdirSync(path.join(APP, d)).map((f) => path.join(d, f)));
+    // Areas live in folders (conventions: "Areas as folders"): every file below routes/ and services/.
+    const files = ["routes", "services"].flatMap((d) =>
+      readdirSync(path.join(APP, d), { recursive: true, encoding: "utf8" })
+        .filter((f) => /\.tsx?$/.test(f))
+        .map((f) => path.join(d, f)),
+    );
     const offenders = files.filter((f) => !f.endsWith("http.server.ts") && /status:\s*404/.test(readFileSync(path.join(APP, f), "utf8")));
     expect(offenders).toEqual([]);
   });

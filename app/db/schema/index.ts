@@ -17,3 +17,4 @@ export * from "./changes";
 export * from "./media";
 export * from "./reconciliation";
 export * from "./hosted-sessions";
+export * from "./texting";
