@@ -221,7 +221,7 @@ app.get("/healthz", (_req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain").send("ok");
 });
 
-// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test).
+// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test or the test runner, decision 432).
 const testHooksOn = testHooksEnabled(serverEnv);
 
 // Test hook (issue 10): how many statements each recent request for a URL sent (oldest first), the
