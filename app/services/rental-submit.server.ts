@@ -421,7 +421,15 @@ export async function finishRentalFromWebhook(
   const ctx = checkout ? await loadRentalContext(db, unitTypeId, input.now) : null;
   if (!checkout || !ctx) return null;
   const basePath = `/rent/${unitTypeId}`;
-  const result = await finishHostedRental(db, ctx, checkout, { sessionId: input.sessionId, autopay: input.autopay, clientIp: "", now: input.now, origin: input.origin, basePath });
+  const result = await finishHostedRental(db, ctx, checkout, {
+    sessionId: input.sessionId,
+    autopay: input.autopay,
+    // No visitor's address here: the attempt is counted under the session, never under one key all webhooks share.
+    clientIp: `webhook:${input.sessionId}`,
+    now: input.now,
+    origin: input.origin,
+    basePath,
+  });
   if (result === "unpaid") return "ignored: the session is not paid for this rental";
   if ("redirect" in result && result.redirect === `${basePath}/confirmation`) return "recorded: the rental finished from the processor's page";
   return "refunded: the rental could not be finished";
