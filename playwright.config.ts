@@ -3,6 +3,7 @@ import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/te
 import { ownServers, serverSet } from "./tests/e2e/support/servers";
 // The console's origin is http://admin.localhost:PORT (decision 450): Playwright's `request` resolves it too.
 import "./tests/support/localhost-names";
+import { productionTestEnv } from "./tests/e2e/support/production-env";
 
 /**
  * How many workers, each with a server set of its own (tests/e2e/support/servers.ts, decision 285):
@@ -85,7 +86,8 @@ export default defineConfig({
       command: `node scripts/e2e-server.mjs`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: { PORT: String(set.port), CONSOLE_URL: set.consoleURL, PGLITE_DIR: set.pgliteDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", NODE_ENV: "test", E2E_HOOKS: "1", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" },
+      // The production build in production mode, as a live site runs it (decision 432).
+      env: productionTestEnv({ PORT: String(set.port), CONSOLE_URL: set.consoleURL, PGLITE_DIR: set.pgliteDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" }),
       stdout: "pipe" as const,
       stderr: "pipe" as const,
     },
@@ -94,14 +96,12 @@ export default defineConfig({
       command: `npx tsx scripts/e2e-sitelink-server.ts`,
       reuseExistingServer: false,
       timeout: 120_000,
-      env: {
+      env: productionTestEnv({
         PORT: String(set.sitelinkPort),
         E2E_SITELINK_SIM_PORT: String(set.simPort),
         PGLITE_DIR: set.sitelinkPgliteDir,
         BUILD_DIR: process.env.BUILD_DIR ?? "build",
-        NODE_ENV: "test",
-        E2E_HOOKS: "1",
-      },
+      }),
       stdout: "pipe" as const,
       stderr: "pipe" as const,
     },

@@ -118,9 +118,18 @@ export const envSchema = z.object({
   /** Tests only (ignored outside NODE_ENV=test): a lower bcrypt cost, 4–10. */
   BCRYPT_ROUNDS: whole("BCRYPT_ROUNDS", 0, undefined, "a whole number, the bcrypt cost under NODE_ENV=test"),
   LOG_LEVEL: oneOf("LOG_LEVEL", ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const),
-  /** Tests and demos (ignored in production): the clock's time, an ISO date-time. */
+  /**
+   * Tests and demos: the clock's time, an ISO date-time. In production only with GATEHOUSE_TEST_RUNNER=1
+   * (otherwise the server refuses to start, `testSwitchProblem`).
+   */
   FAKE_NOW: optional(z.string().refine((v) => !Number.isNaN(new Date(v).getTime()), { error: "FAKE_NOW must be an ISO date-time, like 2026-03-02T10:00:00Z" })),
-  E2E_HOOKS: oneOf("E2E_HOOKS", ["0", "1"] as const, "1 turns the browser tests' hooks on under NODE_ENV=test"),
+  /** 1: the browser tests' hooks (`/__test/hooks`), under NODE_ENV=test, or in production with GATEHOUSE_TEST_RUNNER=1 (decision 432). */
+  E2E_HOOKS: oneOf("E2E_HOOKS", ["0", "1"] as const, "1 turns the browser tests' hooks on (under NODE_ENV=test, or production with GATEHOUSE_TEST_RUNNER=1)"),
+  /**
+   * 1: this production process is the test runner's (the browser and fault suites set it, decision
+   * 432), so its test-only switches (E2E_HOOKS, FAKE_NOW) may be on. Never set on a live site.
+   */
+  GATEHOUSE_TEST_RUNNER: oneOf("GATEHOUSE_TEST_RUNNER", ["0", "1"] as const, "1 only when the project's test runner starts the server"),
   SEED_DEMO_TENANT: oneOf("SEED_DEMO_TENANT", ["true", "false"] as const),
   PAGE_CACHE: onOff("PAGE_CACHE"),
   BILLING_SCHEDULE: onOff("BILLING_SCHEDULE"),
@@ -329,6 +338,28 @@ export function paymentGatewayProblem(
  * stderr and exit code 1. The server (`server: true`, the default) also needs its session secrets and
  * a payment gateway chosen in production; a command (`server: false`) only valid values.
  */
+/**
+ * Whether the test-only switches may act in this process (decision 432): under NODE_ENV=test, or in
+ * production when the test runner started it (GATEHOUSE_TEST_RUNNER=1). Never in development's
+ * absence of either, never on a live site.
+ */
+export function testSwitchesAllowed(e: Pick<Env, "NODE_ENV" | "GATEHOUSE_TEST_RUNNER">): boolean {
+  return e.NODE_ENV === "test" || (e.NODE_ENV === "production" && e.GATEHOUSE_TEST_RUNNER === "1");
+}
+
+/**
+ * Why a production server must not start with a test-only switch on (decision 432), or null: the
+ * browser tests' hooks (E2E_HOOKS=1) and the fake clock (FAKE_NOW) are refused in production unless
+ * the test runner says it started this process (GATEHOUSE_TEST_RUNNER=1), so a copied .env cannot
+ * open them on a live site.
+ */
+export function testSwitchProblem(e: Pick<Env, "NODE_ENV" | "GATEHOUSE_TEST_RUNNER" | "E2E_HOOKS" | "FAKE_NOW">): string | null {
+  if (e.NODE_ENV !== "production" || e.GATEHOUSE_TEST_RUNNER === "1") return null;
+  const on = [e.E2E_HOOKS === "1" ? "E2E_HOOKS=1" : null, e.FAKE_NOW ? "FAKE_NOW" : null].filter(Boolean);
+  if (!on.length) return null;
+  return `${on.join(" and ")} ${on.length > 1 ? "are" : "is"} for the test runner only: a production server takes ${on.length > 1 ? "them" : "it"} only with GATEHOUSE_TEST_RUNNER=1, which the project's test suites set. Remove ${on.length > 1 ? "them" : "it"} from this server's environment.`;
+}
+
 export function envOrExit(options: { server?: boolean } = {}): Env {
   try {
     const e = env();
@@ -338,6 +369,8 @@ export function envOrExit(options: { server?: boolean } = {}): Env {
     if (gatewayProblem) throw new ConfigError(gatewayProblem);
     const textsProblem = textProviderProblem(e);
     if (textsProblem) throw new ConfigError(textsProblem);
+    const testProblem = testSwitchProblem(e);
+    if (testProblem) throw new ConfigError(testProblem);
     return e;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -35,6 +35,7 @@ import { documentHtml } from "~/document-html.server";
 import { envOrExit } from "~/env.server";
 import { hostedFieldsCspSources } from "~/platform/payment-gateway.server";
 import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
+import { STRIPE_WEBHOOK_PATH } from "~/domain/request-rules";
 import { CONSOLE_ROBOTS } from "~/domain/console-pages";
 import { testHooksEnabled } from "~/services/test-hooks.server";
 import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
@@ -235,7 +236,7 @@ app.get("/healthz", (_req, res) => {
   res.set("Cache-Control", "no-store").type("text/plain").send("ok");
 });
 
-// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test).
+// The browser tests' hooks (JSON, only with E2E_HOOKS=1 under NODE_ENV=test or the test runner, decision 432).
 const testHooksOn = testHooksEnabled(serverEnv);
 
 // Test hook (issue 10): how many statements each recent request for a URL sent (oldest first), the
@@ -467,8 +468,9 @@ app.use(
 );
 
 // Methods, body type and size (docs/decisions/063-request-guards.md): before any body is parsed.
-// The browser tests' hooks are the one JSON endpoint.
-app.use(bodyGuard({ acceptsJson: (path) => testHooksOn && path === "/__test/hooks" }));
+// JSON only at Stripe's webhook endpoint (what Stripe posts; its signature is the only gate, decision
+// 431) and at the browser tests' hooks; every other POST is a form.
+app.use(bodyGuard({ jsonOnly: (path) => path === STRIPE_WEBHOOK_PATH, acceptsJson: (path) => testHooksOn && path === "/__test/hooks" }));
 app.use(async (req, res, next) => {
   const body = res.locals.body;
   if (!body || !/^multipart\//i.test(req.headers["content-type"] ?? "")) return next();

@@ -153,9 +153,12 @@ function tooLargeMessage(limit: number): string {
  * counted as it arrives and refused the moment it passes the limit. The body read is kept in
  * res.locals.body for the request handler.
  */
-export function bodyGuard(options: { limitFor?: (pathname: string) => number; acceptsJson?: (pathname: string) => boolean } = {}) {
+export function bodyGuard(
+  options: { limitFor?: (pathname: string) => number; acceptsJson?: (pathname: string) => boolean; jsonOnly?: (pathname: string) => boolean } = {},
+) {
   const limitFor = options.limitFor ?? bodyLimitFor;
-  const acceptsJson = options.acceptsJson ?? (() => false);
+  const jsonOnly = options.jsonOnly ?? (() => false);
+  const acceptsJson = (path: string) => jsonOnly(path) || (options.acceptsJson?.(path) ?? false);
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method === "GET" || req.method === "HEAD") return next();
     const allow = ALLOWED_METHODS.join(", ");
@@ -174,6 +177,10 @@ export function bodyGuard(options: { limitFor?: (pathname: string) => number; ac
       return sendPlainPage(res, 400, "Bad request", "This form arrived empty. Please go back and send it again.");
     }
     const json = /^application\/json\s*(;|$)/i.test(req.headers["content-type"] ?? "") && acceptsJson(rawPath(req));
+    if (!json && jsonOnly(rawPath(req))) {
+      req.resume();
+      return sendPlainPage(res, 415, "Unsupported body", "This address accepts application/json only.", close);
+    }
     if (!json && !isFormContentType(req.headers["content-type"])) {
       req.resume();
       return sendPlainPage(res, 415, "Unsupported form", "This address accepts web forms only (application/x-www-form-urlencoded or multipart/form-data).", close);

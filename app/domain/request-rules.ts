@@ -47,6 +47,12 @@ export function collapseSlashes(pathname: string): string | null {
   return pathname.replace(/\/{2,}/g, "/");
 }
 
+/**
+ * Stripe's webhook endpoint (decisions 382, 431): the one public path whose POST is JSON (what Stripe
+ * sends), within the default body limit; a form there is refused.
+ */
+export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
+
 export const DEFAULT_BODY_LIMIT = 16 * 1024;
 /** Forms with a free-text message (5,000 characters, up to 9 bytes each once UTF-8 and percent-encoded). */
 export const MESSAGE_BODY_LIMIT = 64 * 1024;

@@ -512,7 +512,27 @@ function stepOf(pi: Stripe.PaymentIntent): AuthenticationStep {
   return { kind: "failed", reason: pi.last_payment_error ? `${declineReason(pi.last_payment_error)} Nothing was charged.` : "Your bank did not confirm this payment. Nothing was charged." };
 }
 
-/** A webhook event Stripe signed with this endpoint's secret (throws when the signature, or its age, does not hold). */
-export function verifyStripeEvent(body: string, signature: string, secret: string): Stripe.Event {
-  return Stripe.webhooks.constructEvent(body, signature, secret);
+/**
+ * How far a webhook's signed time (`t=` of Stripe-Signature) may be from this server's clock (decision
+ * 431): up to five minutes old (Stripe's own default, so a delivery replayed later is refused) and at
+ * most one minute ahead (clock drift between two NTP-synchronised hosts is well under a second; the
+ * library alone accepts any time in the future).
+ */
+export const WEBHOOK_TOLERANCE_PAST_S = 300;
+export const WEBHOOK_TOLERANCE_FUTURE_S = 60;
+
+/**
+ * A webhook event Stripe signed with this endpoint's secret (throws when the signature does not hold,
+ * or its signed time is too old or too far ahead). `nowMs`: the real clock (Stripe signs with its own
+ * real clock, so a test's fake clock has no say here).
+ */
+export function verifyStripeEvent(body: string, signature: string, secret: string, nowMs: number = Date.now()): Stripe.Event {
+  const timestamps = signature
+    .split(",")
+    .map((part) => part.trim().split("="))
+    .filter(([k]) => k === "t")
+    .map(([, v]) => (/^\d{1,12}$/.test(v ?? "") ? Number(v) : NaN));
+  if (timestamps.length !== 1 || !Number.isSafeInteger(timestamps[0])) throw new Error("The signature has no single valid timestamp.");
+  if (timestamps[0]! > Math.floor(nowMs / 1000) + WEBHOOK_TOLERANCE_FUTURE_S) throw new Error("The signature's timestamp is in the future.");
+  return Stripe.webhooks.constructEvent(body, signature, secret, WEBHOOK_TOLERANCE_PAST_S, undefined, nowMs);
 }

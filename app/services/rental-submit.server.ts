@@ -9,7 +9,9 @@
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
+import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
+import { rentals } from "~/db/schema/rental";
 import { autopayChoice } from "~/domain/autopay-choice";
 import { toCardDetails } from "~/domain/card-schema";
 import { commonPasswordError } from "~/domain/common-passwords";
@@ -43,7 +45,7 @@ import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { yearMonth } from "./rental-steps.server";
 import { tellAccountHolder } from "./rental-account-notice.server";
-import { soldOutContext, type RentalContext } from "./rental-context.server";
+import { loadRentalContext, soldOutContext, type RentalContext } from "./rental-context.server";
 
 /** Fields whose values are never sent back to the browser with the errors. */
 export const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
@@ -196,6 +198,8 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
           description: `Storage unit rental at ${ctx.location.name}`,
           email: rentalDetails(checkout)?.email,
           saveCard: autopay,
+          // What the webhook needs to finish the rental when the visitor does not come back (decision 433).
+          metadata: { gatehouse_rental: checkout.id, gatehouse_autopay: autopay ? "1" : "0" },
           returnUrl: `${origin}${basePath}?step=pay&checkout_session={SESSION}${autopay ? "&autopay=1" : ""}`,
           cancelUrl: `${origin}${basePath}?step=pay`,
         });
@@ -372,15 +376,63 @@ export async function returnFromHostedPayment(
   const checkout = await getRental(db, input.checkoutId, input.unitTypeId);
   if (!checkout) return { redirect: basePath };
   if (checkout.status === "completed" || checkout.status === "confirming") return { redirect: `${basePath}/confirmation` };
+  const finished = await finishHostedRental(db, ctx, checkout, { ...input, basePath });
+  if (finished === "unpaid") return { redirect: `${basePath}?step=pay` };
+  return finished;
+}
+
+/**
+ * A paid session of this checkout's key charged like a token (the gateway checks the amount): the
+ * lease, or, not rented (the charges changed, the unit went, a refusal), the money taken on the
+ * payment page given back at once, so the money and the lease agree. "unpaid": the session is not
+ * paid, or not this checkout's.
+ */
+async function finishHostedRental(
+  db: Database,
+  ctx: RentalContext,
+  checkout: NonNullable<Awaited<ReturnType<typeof getRental>>>,
+  input: { sessionId: string; autopay: boolean; clientIp: string; now: Date; origin: () => Promise<string>; basePath: string },
+): Promise<RentalSubmitResult | "unpaid"> {
+  const { basePath } = input;
   const gateway = getPaymentGateway(ctx.location);
   const token = await gateway.hostedPaymentToken?.(input.sessionId, checkout.idempotencyKey);
-  if (!token) return { redirect: `${basePath}?step=pay` };
+  if (!token) return "unpaid";
   const autopay = autopayChoice(ctx.settings).offered && (input.autopay || autopayChoice(ctx.settings).required);
   const key = checkout.idempotencyKey;
   const result = await payWithToken(db, ctx, checkout, { token, autopay, clientIp: input.clientIp, now: input.now, origin: input.origin, basePath });
   if ("redirect" in result && result.redirect === `${basePath}/confirmation`) return result;
-  // Not rented (the charges changed, the unit went, a refusal): the money taken on the payment page
-  // goes back at once, so the money and the lease agree.
   if ((await gateway.lookup(key))?.status === "approved") await gateway.refund(key);
   return "redirect" in result ? result : { redirect: `${basePath}?step=pay&retry=1` };
+}
+
+/**
+ * The webhook of a rental's Checkout Session paid on the processor's page (decision 433): the
+ * visitor may have closed the tab before coming back, so the rental is finished here exactly as the
+ * return would finish it (the same move-in, idempotent on the checkout: one lease, one payment, one
+ * welcome e-mail with the receipt, whichever of the two comes first). Null when the key is not an
+ * open rental checkout's (the caller judges it as before).
+ */
+export async function finishRentalFromWebhook(
+  db: Database,
+  input: { key: string; sessionId: string; autopay: boolean; now: Date; origin: () => Promise<string> },
+): Promise<string | null> {
+  const row = await db.query.rentals.findFirst({ columns: { id: true, unitTypeId: true, status: true }, where: eq(rentals.idempotencyKey, input.key) });
+  if (!row || row.status !== "open" || row.unitTypeId === null) return null;
+  const unitTypeId = String(row.unitTypeId);
+  const checkout = await getRental(db, row.id, unitTypeId);
+  const ctx = checkout ? await loadRentalContext(db, unitTypeId, input.now) : null;
+  if (!checkout || !ctx) return null;
+  const basePath = `/rent/${unitTypeId}`;
+  const result = await finishHostedRental(db, ctx, checkout, {
+    sessionId: input.sessionId,
+    autopay: input.autopay,
+    // No visitor's address here: the attempt is counted under the session, never under one key all webhooks share.
+    clientIp: `webhook:${input.sessionId}`,
+    now: input.now,
+    origin: input.origin,
+    basePath,
+  });
+  if (result === "unpaid") return "ignored: the session is not paid for this rental";
+  if ("redirect" in result && result.redirect === `${basePath}/confirmation`) return "recorded: the rental finished from the processor's page";
+  return "refunded: the rental could not be finished";
 }

@@ -12,6 +12,16 @@ import { recordLatePayment, refundLateAtSiteLink } from "./late-payments.server"
 
 const LATE_SITELINK_REFUNDED = "refunded: paid after authentication at a SiteLink location, where it cannot be booked afterwards";
 import { takeHostedPageEvent } from "./portal-hosted-payment.server";
+import { finishRentalFromWebhook } from "./rental-submit.server";
+import { publicOrigin } from "./site-origin.server";
+import { readWebsite } from "~/db/queries/cached-reads.server";
+
+/** The configured origin of the (one) website, for the links of a mail sent from a webhook. */
+async function siteOrigin(db: Database): Promise<string> {
+  const website = await readWebsite({ db });
+  if (!website) throw new Error("No website to send the mail from");
+  return publicOrigin(website);
+}
 
 /**
  * Stripe's webhooks (issue 25, docs/decisions/382-stripe-webhooks.md): verified with the endpoint's
@@ -94,6 +104,12 @@ async function act(db: Database, event: Stripe.Event, key: string | null, now: D
   // A portal or pay-link Checkout (decision 400): recorded once, as its return would.
   const portalCheckout = await takeHostedPageEvent(db, event, now);
   if (portalCheckout !== null) return portalCheckout;
+  // A rental paid on Checkout whose visitor did not come back: finished here as the return would (decision 433).
+  if (event.type === "checkout.session.completed" && key && event.data.object.payment_status === "paid") {
+    const session = event.data.object;
+    const finished = await finishRentalFromWebhook(db, { key, sessionId: session.id, autopay: session.metadata?.gatehouse_autopay === "1", now, origin: () => siteOrigin(db) });
+    if (finished !== null) return finished;
+  }
   const succeeded =
     event.type === "payment_intent.succeeded" || (event.type === "checkout.session.completed" && (event.data.object as Stripe.Checkout.Session).payment_status === "paid");
   const failed = event.type === "payment_intent.payment_failed";

@@ -1,7 +1,8 @@
 /**
  * Test hooks for the browser tests: the e2e server holds its PGlite database in-process, so a spec
- * cannot write to it directly. These handlers run inside the server, only when E2E_HOOKS=1 and
- * NODE_ENV=test (playwright.config.ts sets both); everywhere else the route answers 404.
+ * cannot write to it directly. These handlers run inside the server, only when E2E_HOOKS=1 and either
+ * NODE_ENV=test or, in production, GATEHOUSE_TEST_RUNNER=1 (playwright.config.ts sets it, decision
+ * 432); everywhere else the route answers 404 (and a production server with E2E_HOOKS=1 alone does not start).
  *
  * Each feature adds its own handler to `testHooks` (intent name → function). Keep them small and
  * make them call the same services the site uses.
@@ -9,12 +10,12 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, navMenuItems, rateLimitHits, redirects, specialHours, unitTypes, websites } from "~/db/schema";
-import { env, type Env } from "~/env.server";
+import { env, testSwitchesAllowed, type Env } from "~/env.server";
 
 export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
 
-export function testHooksEnabled(e: Pick<Env, "E2E_HOOKS" | "NODE_ENV"> = env()): boolean {
-  return e.E2E_HOOKS === "1" && e.NODE_ENV === "test";
+export function testHooksEnabled(e: Pick<Env, "E2E_HOOKS" | "NODE_ENV" | "GATEHOUSE_TEST_RUNNER"> = env()): boolean {
+  return e.E2E_HOOKS === "1" && testSwitchesAllowed(e);
 }
 
 export const testHooks: Record<string, TestHook> = {

@@ -77,7 +77,8 @@ export interface BuiltServer {
   close(): Promise<void>;
 }
 
-export async function startBuiltServer(handle: DatabaseHandle): Promise<BuiltServer> {
+/** `port`: listen there (a test that configures PUBLIC_URL before the build is imported picks it first, `freePort`); else any. */
+export async function startBuiltServer(handle: DatabaseHandle, options: { port?: number } = {}): Promise<BuiltServer> {
   await ensureBuilt();
   (globalThis as { __gatehouseDb?: DatabaseHandle }).__gatehouseDb = handle;
   // The staff command file and the billing run's lock go to a directory of this test's own.
@@ -87,7 +88,7 @@ export async function startBuiltServer(handle: DatabaseHandle): Promise<BuiltSer
     if (built.servePageCacheHit(req, res)) return;
     built.app(req, res);
   });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  await new Promise<void>((r) => server.listen(options.port ?? 0, "127.0.0.1", r));
   const port = (server.address() as { port: number }).port;
   // The console's origin (decision 450): the same server under admin.localhost (tests/support/localhost-names.ts resolves it).
   process.env.CONSOLE_URL = `http://admin.localhost:${port}`;
@@ -98,4 +99,16 @@ export async function startBuiltServer(handle: DatabaseHandle): Promise<BuiltSer
     pageCache: built.pageCache,
     close: () => new Promise((r) => server.close(() => r())),
   };
+}
+
+/** A loopback port free now (for a server whose address must be configured before it starts). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = http.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { ConfigError, env, loadEnv } from "~/env.server";
+import { ConfigError, env, loadEnv, testSwitchesAllowed, testSwitchProblem } from "~/env.server";
 
 /**
  * Every environment variable is parsed once, at start-up, by one schema (issue 21, decision 210): a
@@ -98,5 +98,32 @@ describe("at start-up", () => {
     const r = run(["scripts/db-migrate.ts"], { PAYMENT_GATEWAY: "none" });
     expect(r.stdout).toContain("Migrations applied (pglite)");
     expect(r.status).toBe(0);
+  }, 60_000);
+});
+
+describe("the test-only switches (decision 432)", () => {
+  it("a production server refuses E2E_HOOKS=1 and FAKE_NOW unless the test runner started it", () => {
+    const prod = (extra: Record<string, string>) => loadEnv({ NODE_ENV: "production", ...extra });
+    expect(testSwitchProblem(prod({ E2E_HOOKS: "1" }))).toContain("E2E_HOOKS=1 is for the test runner only");
+    expect(testSwitchProblem(prod({ FAKE_NOW: "2026-03-02T10:00:00Z" }))).toContain("FAKE_NOW is for the test runner only");
+    expect(testSwitchProblem(prod({ E2E_HOOKS: "1", FAKE_NOW: "2026-03-02T10:00:00Z", GATEHOUSE_TEST_RUNNER: "0" }))).toContain("E2E_HOOKS=1 and FAKE_NOW are");
+    expect(testSwitchProblem(prod({ E2E_HOOKS: "1", FAKE_NOW: "2026-03-02T10:00:00Z", GATEHOUSE_TEST_RUNNER: "1" }))).toBeNull();
+    expect(testSwitchProblem(prod({ E2E_HOOKS: "0" }))).toBeNull();
+    expect(testSwitchProblem(loadEnv({ NODE_ENV: "test", E2E_HOOKS: "1" }))).toBeNull();
+  });
+
+  it("the switches act under NODE_ENV=test, or in production under the test runner; never in development", () => {
+    expect(testSwitchesAllowed(loadEnv({ NODE_ENV: "test" }))).toBe(true);
+    expect(testSwitchesAllowed(loadEnv({ NODE_ENV: "production", GATEHOUSE_TEST_RUNNER: "1" }))).toBe(true);
+    expect(testSwitchesAllowed(loadEnv({ NODE_ENV: "production" }))).toBe(false);
+    expect(testSwitchesAllowed(loadEnv({ NODE_ENV: "development", GATEHOUSE_TEST_RUNNER: "1" }))).toBe(false);
+  });
+
+  it("the server's start-up check: a production server with E2E_HOOKS=1 alone exits 1 with the message", () => {
+    const r = run(["--input-type=module", "-e", "const m = await import('./app/env.server.ts'); m.envOrExit(); console.log('started');"], { NODE_ENV: "production", PAYMENT_GATEWAY: "none", E2E_HOOKS: "1" });
+    expect(r.stderr).toContain("Gatehouse cannot start: E2E_HOOKS=1 is for the test runner only");
+    expect(r.status).toBe(1);
+    const ok = run(["--input-type=module", "-e", "const m = await import('./app/env.server.ts'); m.envOrExit(); console.log('started');"], { NODE_ENV: "production", PAYMENT_GATEWAY: "none", E2E_HOOKS: "1", GATEHOUSE_TEST_RUNNER: "1" });
+    expect(ok.stdout).toContain("started");
   }, 60_000);
 });

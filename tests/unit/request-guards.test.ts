@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, requestTargetGuard } from "../../server/guards";
-import { isAllowedHost } from "~/domain/request-rules";
+import { isAllowedHost, STRIPE_WEBHOOK_PATH } from "~/domain/request-rules";
 
 /**
  * The request guards of server/app.ts on a plain Express app, over real HTTP: nothing reaches the
@@ -24,7 +24,7 @@ beforeAll(async () => {
       oldDomainRedirect: async (host) => (host.replace(/^www\./, "") === "lumbertonselfstorage.example" ? "https://www.gatehousestorage.example/locations/lumberton-nc-28358" : null),
     }),
   );
-  app.use(bodyGuard());
+  app.use(bodyGuard({ jsonOnly: (path) => path === STRIPE_WEBHOOK_PATH }));
   app.use((req, res) => {
     seen.push({ method: req.method, url: req.originalUrl, bodyBytes: res.locals.body?.length ?? -1 });
     res.type("text").send("handled");
@@ -125,6 +125,19 @@ describe("methods and body types", () => {
   ])("a POST of %s answers %s", async (type, body, status) => {
     const r = await send({ method: "POST", path: "/customer-portal/login", headers: { "Content-Type": type }, body });
     expect(r.status).toBe(status);
+  });
+
+  it("Stripe's webhook path takes JSON (as Stripe sends it) within the same limit, and nothing else; no other path takes JSON", async () => {
+    const event = JSON.stringify({ id: "evt_1", object: "event" }, null, 2);
+    const json = { "Content-Type": "application/json; charset=utf-8" };
+    const taken = await send({ method: "POST", path: STRIPE_WEBHOOK_PATH, headers: json, body: event });
+    expect(taken.status).toBe(200);
+    expect(seen.at(-1)).toMatchObject({ method: "POST", url: STRIPE_WEBHOOK_PATH, bodyBytes: Buffer.byteLength(event) });
+    expect((await send({ method: "POST", path: STRIPE_WEBHOOK_PATH, headers: form, body: "a=b" })).status).toBe(415);
+    expect((await send({ method: "POST", path: STRIPE_WEBHOOK_PATH, headers: { "Content-Type": "text/plain" }, body: event })).status).toBe(415);
+    expect((await send({ method: "POST", path: STRIPE_WEBHOOK_PATH, headers: json, body: `"${"a".repeat(17 * 1024)}"` })).status).toBe(413);
+    expect((await send({ method: "POST", path: `${STRIPE_WEBHOOK_PATH}/x`, headers: json, body: event })).status).toBe(415);
+    expect((await send({ method: "POST", path: "/webhooks/Stripe", headers: json, body: event })).status).toBe(415);
   });
 
   it("a POST with no body answers 400", async () => {

@@ -14,6 +14,10 @@ describe("SiteLink settings that are refused (issue 19, decision 186)", () => {
       expect(endpointProblem(sim, dev)).toBeNull();
       expect(endpointProblem(sim, prod)).toMatch(/https:\/\/ in production/);
     }
+    // The test runner's production server (decision 432): the simulator on this machine only.
+    const runner = { NODE_ENV: "production", GATEHOUSE_TEST_RUNNER: "1" } as NodeJS.ProcessEnv;
+    expect(endpointProblem(SIM, runner)).toBeNull();
+    expect(endpointProblem("http://api.smdservers.net/CCWs_3.5/CallCenterWs.asmx", runner)).toMatch(/only on this machine/);
     expect(endpointProblem("http://api.smdservers.net/CCWs_3.5/CallCenterWs.asmx", dev)).toMatch(/only on this machine/);
     expect(endpointProblem("http://127.0.0.1.nip.io/x", dev)).toMatch(/only on this machine/);
     expect(endpointProblem("https://user:pw@api.smdservers.net/x", prod)).toMatch(/user name or password/);

@@ -40,7 +40,8 @@ export class SiteLinkConfigError extends SoftwareUnreachableError {
 
 /**
  * Why an endpoint is refused (issue 19, decision 186), or null: https:// always; http:// only to a
- * loopback host (the simulator) and never under NODE_ENV=production; no user or password in the URL.
+ * loopback host (the simulator) and never under NODE_ENV=production (but for the test runner's own
+ * server, GATEHOUSE_TEST_RUNNER=1, decision 432); no user or password in the URL.
  */
 export function endpointProblem(endpoint: string, env: EnvSource = rawEnv()): string | null {
   let url: URL;
@@ -52,7 +53,8 @@ export function endpointProblem(endpoint: string, env: EnvSource = rawEnv()): st
   if (url.username || url.password) return "the SiteLink endpoint may not carry a user name or password (use the settings' user and password)";
   if (url.protocol === "https:") return null;
   if (url.protocol !== "http:") return "the SiteLink endpoint must be an https:// URL";
-  if (env.NODE_ENV === "production") return "the SiteLink endpoint must be https:// in production (http:// is for the simulator on this machine only)";
+  // The test runner's production server talks to the simulator on this machine (decision 432).
+  if (env.NODE_ENV === "production" && env.GATEHOUSE_TEST_RUNNER !== "1") return "the SiteLink endpoint must be https:// in production (http:// is for the simulator on this machine only)";
   if (!isLoopbackHost(url.hostname)) return "an http:// SiteLink endpoint is allowed only on this machine (localhost, 127.0.0.1, ::1: the simulator); use https://";
   return null;
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import type { Page, Request } from "@playwright/test";
 import { expect } from "./test";
 import { testHook } from "./hooks";
+import { productionTestEnv } from "./production-env";
 import { startStripeFake, type RunningStripeFake } from "../../../stripe-fake";
 
 /**
@@ -27,8 +28,7 @@ export async function startStripeServer(options: { port: number; pgliteDir: stri
       CONSOLE_URL: `http://admin.localhost:${options.port}`,
       PGLITE_DIR: options.pgliteDir,
       BUILD_DIR: process.env.BUILD_DIR ?? "build",
-      NODE_ENV: "test",
-      E2E_HOOKS: "1",
+      ...productionTestEnv(),
       PAYMENT_GATEWAY: "stripe",
       STRIPE_SECRET_KEY: fake.secretKey,
       STRIPE_PUBLISHABLE_KEY: fake.publishableKey,
@@ -51,12 +51,16 @@ export async function startStripeServer(options: { port: number; pgliteDir: stri
     fake,
     base,
     async stop() {
+      // Every webhook the fake delivered to the server was taken (issue 35: they were all 415 once).
+      await fake.control.webhooksSettled();
+      const refused = fake.control.deliveries().filter((d) => d.status < 200 || d.status > 299);
       if (server.exitCode === null) {
         const exited = new Promise((resolve) => server.once("exit", resolve));
         server.kill("SIGTERM");
         await exited;
       }
       await fake.close();
+      expect(refused, "webhook deliveries the server did not answer 2xx").toEqual([]);
     },
   };
 }

@@ -1,0 +1,28 @@
+/**
+ * The environment of every server the browser suite starts (issue 35, decision 432): the production
+ * build in production mode, with a live site's guards, headers and cookies (HTTPS on: Secure and
+ * `__Host-` cookies, HSTS; Chromium treats http://localhost as a secure context, so they work there),
+ * plus only what a test needs and production refuses without the test runner's mark:
+ * - GATEHOUSE_TEST_RUNNER=1: this production process is the test runner's, so
+ * - E2E_HOOKS=1 (the hooks at /__test/hooks) and FAKE_NOW (the clock) may be on;
+ * - ALLOWED_HOSTS=localhost: production answers only its configured hosts, and the tests reach the
+ *   server as http://localhost:PORT (the website's own domain stays the configured origin);
+ * - PAYMENT_GATEWAY=test: the demonstration gateway (production takes it only when asked, decision 200);
+ * - the background jobs off (billing, housekeeping, publishing, SiteLink sync, mail retry): the tests
+ *   run them through hooks, at the moment they choose.
+ */
+export function productionTestEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    NODE_ENV: "production",
+    GATEHOUSE_TEST_RUNNER: "1",
+    E2E_HOOKS: "1",
+    ALLOWED_HOSTS: "localhost",
+    PAYMENT_GATEWAY: "test",
+    BILLING_SCHEDULE: "off",
+    HOUSEKEEPING: "off",
+    PUBLISH_SCHEDULE: "off",
+    SITELINK_SYNC: "off",
+    EMAIL_RETRY: "off",
+    ...extra,
+  };
+}
