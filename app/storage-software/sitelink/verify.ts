@@ -11,7 +11,6 @@
  */
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import { XMLParser } from "fast-xml-parser";
 import type { Database } from "~/db/client.server";
 import { locations, sitelinkSites } from "~/db/schema";
 import type { SiteLinkPayMethodIds } from "~/db/schema";
@@ -22,7 +21,7 @@ import { searchTenantsByEmail, tenantParams } from "./tenant-records";
 import { rows, siteLinkDate } from "./calls";
 import { type Row } from "./dataset";
 import { createSiteLinkClient, redactValues, type SiteLinkCall } from "./client";
-import { type SoapAnswer } from "./dataset";
+import { schemaTables, type SoapAnswer } from "./dataset";
 import type { OperationContract } from "./contract";
 import { SiteLinkCallError } from "./errors";
 import contractJson from "./operations.json";
@@ -119,44 +118,8 @@ function testTenantPassword(corpPassword: string, locationCode: string): string 
   return crypto.createHmac("sha256", corpPassword).update(`gatehouse sitelink:verify test tenant ${locationCode}`).digest("base64url").slice(0, 10);
 }
 
-// ------------------------------------------------------------------ the answer's own schema
-
-const schemaParser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, processEntities: false, htmlEntities: false });
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
-
-/**
- * The tables and columns the answer's inline xs:schema declares (a null value is left out of a row, so
- * a column is present when the schema declares it or a row carries it).
- */
-export function schemaTables(xml: string, operation: string): Record<string, Set<string>> {
-  const out: Record<string, Set<string>> = {};
-  let doc: unknown;
-  try {
-    doc = schemaParser.parse(xml);
-  } catch {
-    return out;
-  }
-  const body = isNode(doc) && isNode(doc.Envelope) ? doc.Envelope.Body : null;
-  const response = isNode(body) ? body[`${operation}Response`] : null;
-  const result = isNode(response) ? response[`${operation}Result`] : null;
-  const schema = isNode(result) ? result.schema : null;
-  const walk = (node: unknown) => {
-    for (const n of list(node)) {
-      if (!isNode(n)) continue;
-      const name = n["@_name"];
-      const sequence = isNode(n.complexType) ? n.complexType.sequence : undefined;
-      if (typeof name === "string" && isNode(sequence) && name !== "NewDataSet") {
-        out[name] = new Set(list(sequence.element).flatMap((e) => (isNode(e) && typeof e["@_name"] === "string" ? [e["@_name"]] : [])));
-        continue;
-      }
-      for (const [key, value] of Object.entries(n)) if (!key.startsWith("@_")) walk(value);
-    }
-  };
-  walk(schema);
-  return out;
-}
+// The answer's own schema: dataset.ts (also read by the contact change's read-modify-write).
+export { schemaTables };
 
 /** Compares one answer with what the adapter reads of it. */
 export function checkAnswer(operation: string, answer: SoapAnswer, schema: Record<string, Set<string>>): OperationCheck {
@@ -211,8 +174,10 @@ export function checkAnswer(operation: string, answer: SoapAnswer, schema: Recor
     const listed = new Set([...t.columns, ...(t.optional ?? [])]);
     const missingKept = (t.keptAsRead ?? []).filter((c) => !listed.has(c) && !columns.has(c));
     if (missingKept.length) {
-      worse("warning");
-      check.notes.push(`${table} lacks ${missingKept.join(", ")} (a contact change would send them blank)`);
+      // A read-modify-write sends back only what it read (issue 37): while the read lacks one, no contact
+      // change is sent to SiteLink (the office makes it), so it differs from what the adapter relies on.
+      worse("differs");
+      check.notes.push(`${table} lacks ${missingKept.join(", ")} (a contact change sends them back as read: none is sent to SiteLink while the read lacks them; the office makes it)`);
     }
   }
   return check;
