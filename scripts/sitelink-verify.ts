@@ -5,8 +5,9 @@
  * 188): every operation the adapter uses, whether its answer has the tables and columns the adapter
  * reads, the site's card types, billing frequency, the pay method that works and the success codes
  * seen. Only reads; with --test-mode-move-in one move-in with bTestMode true (per candidate pay method
- * until one is taken) for verify's own test tenant (made once, used again by every later run) or the
- * one --tenant-id names, never a second unit for it, moved out as far as the API goes. Never prints a
+ * until one is taken) for verify's own test tenant (made once, used again by every later run), never
+ * a second unit for it, moved out as far as the API goes. --tenant-id names a tenant with a lease whose
+ * records are read (never written). Never prints a
  * secret or the corp user name. Exit 0 (READY) only when every item the adapter relies on was checked
  * and nothing differs; 1 when something differs or was not checked (named, with the flag that checks
  * it); 2 on wrong usage. Each run is kept as the location's go-live check (issue 37, decision 470):
@@ -21,7 +22,7 @@ import { envOrExit } from "~/env.server";
 // Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
 envOrExit({ server: false });
 
-const USAGE = "Usage: npm run sitelink:verify -- --location <url_slug> [--test-mode-move-in] [--tenant-id <SiteLink TenantID>] [--unit-id <SiteLink UnitID>] [--json]";
+const USAGE = "Usage: npm run sitelink:verify -- --location <url_slug> [--test-mode-move-in] [--tenant-id <SiteLink TenantID of a tenant with a lease, read only>] [--unit-id <SiteLink UnitID>] [--json]";
 
 function usage(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -49,7 +50,7 @@ function parse() {
 const values = parse();
 if (values.help) {
   console.log(
-    `${USAGE}\n\nChecks a location's own SiteLink account before it is switched on: reads, plus with --test-mode-move-in a\ntest tenant (made once, used again) and one move-in in test mode for it (never a second unit), moved out as far\nas the API goes. Exit 0 (READY) only when every item the adapter relies on was checked and nothing differs;\n1 when something differs or was not checked (named, with the flag that checks it); 2 on wrong usage.\nThe result is kept: online rentals and payments at the location are on only while its latest check passed\nwith the settings now saved.`,
+    `${USAGE}\n\nChecks a location's own SiteLink account before it is switched on: reads, plus with --test-mode-move-in a\ntest tenant (made once, used again) and one move-in in test mode for it (never a second unit), moved out as far\nas the API goes; --tenant-id names a tenant with a lease whose records (its ledger's too) are read, never written.\nExit 0 (READY) only when every item the adapter relies on was checked and nothing differs;\n1 when something differs or was not checked (named, with the flag that checks it); 2 on wrong usage.\nThe result is kept: online rentals and payments at the location are on only while its latest check passed\nwith the settings now saved.`,
   );
   process.exit(0);
 }

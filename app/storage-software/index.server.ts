@@ -13,7 +13,7 @@ import { paymentGatewayFor } from "~/platform/payment-gateway.server";
 export { runSiteLinkSync, startSiteLinkSync, statusSnapshotFile } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
-export { verifySiteLinkLocation, formatGoLiveReport, type GoLiveReport } from "./sitelink/verify";
+export { verifySiteLinkLocation, formatGoLiveReport, testTenantEmail, type GoLiveReport } from "./sitelink/verify";
 // Going live through a passed check (issue 37, decision 470).
 export { goLiveState, recordSimulatorPass, type GoLiveState } from "./sitelink/go-live";
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";

@@ -99,6 +99,8 @@ export async function roomiestSyncedUnitType(bed: SiteLinkTestbed, location: Loc
 export interface Readings {
   payMethod: "lsetup" | "manual";
   successCode: "id" | "zero";
+  /** What a move-in with bTestMode does (issue 37): "records" (the simulator's default) or "nothing". */
+  testMode?: "records" | "nothing";
 }
 
 /** The simulator's default readings (the contract suite runs on them). */

@@ -5,8 +5,8 @@
  * that decide what SiteLink does with a card (the endpoint, the corp and location code, the pay-method
  * ids and the card types) are fingerprinted; changing any of them needs a new pass.
  *
- * Every check is kept (table sitelink_go_live_checks) with what it saw; the latest one decides: a
- * later run that does not pass switches the location off again.
+ * Every check is kept (table sitelink_go_live_checks) with what it saw; the latest one recorded
+ * decides: a later run that does not pass switches the location off again.
  */
 import crypto from "node:crypto";
 import { desc, eq } from "drizzle-orm";
@@ -46,7 +46,7 @@ export async function goLiveState(db: Database, locationId: number): Promise<GoL
     .select()
     .from(sitelinkGoLiveChecks)
     .where(eq(sitelinkGoLiveChecks.locationId, locationId))
-    .orderBy(desc(sitelinkGoLiveChecks.checkedAt), desc(sitelinkGoLiveChecks.id))
+    .orderBy(desc(sitelinkGoLiveChecks.id))
     .limit(1);
   if (!site) return { live: false, reason: "no SiteLink settings", latest: latest ?? null };
   if (!latest) return { live: false, reason: "sitelink:verify has not passed for this location yet: online rentals and payments are off", latest: null };
@@ -86,7 +86,7 @@ export async function lastTestTenant(db: Database, locationId: number): Promise<
     .select({ testTenantId: sitelinkGoLiveChecks.testTenantId })
     .from(sitelinkGoLiveChecks)
     .where(eq(sitelinkGoLiveChecks.locationId, locationId))
-    .orderBy(desc(sitelinkGoLiveChecks.checkedAt), desc(sitelinkGoLiveChecks.id));
+    .orderBy(desc(sitelinkGoLiveChecks.id));
   return rows.find((r) => r.testTenantId)?.testTenantId ?? null;
 }
 

@@ -81,7 +81,7 @@ export interface GoLiveReport {
 
 export interface VerifyOptions {
   now: Date;
-  /** SiteLink TenantID of a test tenant: its records are read; the test-mode move-in is made for it. */
+  /** SiteLink TenantID of a tenant whose records are read (one with a lease: its ledger too); nothing is written for it. */
   tenantId?: string | null;
   /** SiteLink UnitID for the test-mode move-in (default: the first free unit). */
   unitId?: string | null;
@@ -103,9 +103,9 @@ const FLAG_FOR: Record<string, string> = {
   LedgersByTenantID_v3: "--test-mode-move-in (or --tenant-id <TenantID of a test tenant>)",
   CustomerAccountsBalanceDetailsWithPrepayment: "--test-mode-move-in (or --tenant-id <TenantID of a test tenant>)",
   TenantBillingInfoByTenantID_v3: "--test-mode-move-in (or --tenant-id <TenantID of a test tenant>)",
-  ChargesAllByLedgerID: "--test-mode-move-in (a ledger to read)",
-  PaymentsByLedgerID: "--test-mode-move-in (a ledger to read)",
-  TenantLogin: "--test-mode-move-in without --tenant-id (verify's own test tenant, whose web password it knows)",
+  ChargesAllByLedgerID: "--tenant-id <TenantID of a tenant with a lease, read only>",
+  PaymentsByLedgerID: "--tenant-id <TenantID of a tenant with a lease, read only>",
+  TenantLogin: "--test-mode-move-in (verify's own test tenant, whose web password it knows)",
   UnitsInformationByUnitID: "--unit-id <a free SiteLink UnitID>",
   MoveInCostRetrieveWithDiscount_v4: "--unit-id <a free SiteLink UnitID>",
 };
@@ -368,57 +368,57 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   }
 
   // 4. The test tenant and the test-mode move-in (issue 37): verify's own test tenant (made once, found
-  // again by the next run) unless the operator names one; one move-in in test mode, never a second unit.
+  // again by the next run); one move-in in test mode for it, never a second unit.
   let ledgerId: string | null = null;
-  let tenantId: string | null = options.tenantId ?? null;
+  let ownTenant: string | null = null;
   let loginChecked = false;
   if (options.testModeMoveIn) {
     report.testMoveIn = { unitId: quoteUnit ?? "", ledgerId: null, notes: [] };
-    const ownTenant = !options.tenantId;
-    if (ownTenant) tenantId = await ownTestTenant(report.testMoveIn.notes);
-    report.testTenantId = tenantId;
-    if (tenantId && ownTenant) loginChecked = await checkLogin(tenantId);
-    if (!tenantId) {
+    ownTenant = await ownTestTenant(report.testMoveIn.notes);
+    report.testTenantId = ownTenant;
+    if (ownTenant) loginChecked = await checkLogin(ownTenant);
+    if (!ownTenant) {
       report.testMoveIn.notes.push("no test tenant: no move-in sent");
     } else if (!quoteUnit || !costRows.length) {
       report.testMoveIn.notes.push("no free unit with a quote: no move-in sent");
     } else {
-      const held = await unitHeldBy(tenantId);
+      const held = await unitHeldBy(ownTenant);
       if (held) {
         report.testMoveIn = {
           unitId: held.unitId,
           ledgerId: held.ledgerId,
           notes: [
             ...report.testMoveIn.notes,
-            `the test tenant ${tenantId} still holds unit ${held.unitId} (ledger ${held.ledgerId}), from an earlier test move-in: no second unit is taken. Have the office move the test tenant out of it (and void its test payment), then run again.`,
+            `the test tenant ${ownTenant} still holds unit ${held.unitId} (ledger ${held.ledgerId}), from an earlier test move-in: no second unit is taken. Have the office move the test tenant out of it (and void its test payment), then run again.`,
           ],
         };
         report.payMethod.notes = ["not checked: the test tenant holds a unit already, so no move-in was sent (see the test-mode move-in)"];
       } else {
-        ledgerId = await testMoveIn(tenantId, quoteUnit, costRows);
+        ledgerId = await testMoveIn(ownTenant, quoteUnit, costRows);
       }
     }
   }
   if (!loginChecked) notChecked("TenantLogin", "needs a web login this run knows: verify's own test tenant's");
 
-  // 5. The tenant's records (the test tenant, or the one the operator named).
-  if (tenantId) {
-    const id = tenantId;
+  // 5. A tenant's records: the one --tenant-id names (read only), else the test tenant's.
+  const readTenant = options.tenantId ?? ownTenant;
+  if (readTenant) {
+    const id = readTenant;
     await read("TenantInfoByTenantID", { iTenantID: Number(id) });
     const ledgers = await read("LedgersByTenantID_v3", { sTenantID: id });
-    const ledger = ledgerId ?? (ledgers ? rows(ledgers, "Ledgers")[0]?.LedgerID : undefined) ?? null;
+    const ledger = (id === ownTenant ? ledgerId : null) ?? (ledgers ? rows(ledgers, "Ledgers")[0]?.LedgerID : undefined) ?? null;
     await read("CustomerAccountsBalanceDetailsWithPrepayment", { iTenantID: Number(id), iNumberOfMonthsPrepay: 0 });
     await read("TenantBillingInfoByTenantID_v3", { iTenantID: Number(id) });
     if (ledger) {
       await read("ChargesAllByLedgerID", { ledgerId: Number(ledger) });
       await read("PaymentsByLedgerID", { sLedgerID: ledger });
     } else {
-      notChecked("ChargesAllByLedgerID", "the tenant has no ledger");
-      notChecked("PaymentsByLedgerID", "the tenant has no ledger");
+      notChecked("ChargesAllByLedgerID", `tenant ${id} has no ledger`);
+      notChecked("PaymentsByLedgerID", `tenant ${id} has no ledger`);
     }
   } else {
     for (const op of ["TenantInfoByTenantID", "LedgersByTenantID_v3", "CustomerAccountsBalanceDetailsWithPrepayment", "TenantBillingInfoByTenantID_v3", "ChargesAllByLedgerID", "PaymentsByLedgerID"]) {
-      notChecked(op, "no test tenant's records read");
+      notChecked(op, "no tenant's records read");
     }
   }
 
@@ -510,7 +510,7 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     return ledger ? { unitId: ledger.UnitID ?? "?", ledgerId: ledger.LedgerID! } : null;
   }
 
-  /** One move-in in test mode per candidate pay method, until one is taken. Returns the LedgerID. */
+  /** One move-in in test mode per candidate pay method, until one is taken. Returns the LedgerID when SiteLink kept it. */
   async function testMoveIn(tenantId: string, unitId: string, cost: Row[]): Promise<string | null> {
     const notes: string[] = report.testMoveIn?.notes ?? [];
     report.testMoveIn = { unitId, ledgerId: null, notes };
@@ -629,8 +629,10 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
           notes.push(
             `SiteLink recorded ledger ${ledger} for unit ${unitId} although bTestMode was true: ${scheduled}, the furthest the API goes. The office must move the test tenant out and void the test payment; until then the next run takes no other unit.`,
           );
-        } else notes.push(`SiteLink answered ledger ${ledger} and lists no such ledger for the tenant: test mode recorded nothing, no unit is rented`);
-        return ledger;
+          return ledger;
+        }
+        notes.push(`SiteLink answered ledger ${ledger} and lists no such ledger for the tenant: test mode recorded nothing, no unit is rented`);
+        return null;
       }
       if (outcome.kind === "unclear") {
         // 0, no code or -1: the adapter would read the unit and ledgers back rather than believe it.
