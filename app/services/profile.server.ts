@@ -110,7 +110,7 @@ export async function changeContact(
       ].join("\n"),
     });
   }
-  return { ok: true };
+  return saved;
 }
 
 /** Saves the cell phone, in every location's software as the contact details are. */
