@@ -15,7 +15,7 @@ export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
 export { verifySiteLinkLocation, formatGoLiveReport, testTenantEmail, type GoLiveReport } from "./sitelink/verify";
 // Going live through a passed check (issue 37, decision 470).
-export { goLiveState, recordSimulatorPass, type GoLiveState } from "./sitelink/go-live";
+export { goLiveOfLocations, goLiveState, recordSimulatorPass, type GoLiveState } from "./sitelink/go-live";
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
 // The back office's journal desk (issue 23, decision 261): rows needing attention, marking one resolved.
 export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type JournalDeskRow } from "./sitelink/journal-desk";

@@ -9,7 +9,7 @@
  * decides: a later run that does not pass switches the location off again.
  */
 import crypto from "node:crypto";
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { DEFAULT_PAY_METHOD_IDS, sitelinkGoLiveChecks, sitelinkSites, type SiteLinkGoLiveSaw, type SiteLinkGoLiveSource, type SiteLinkPayMethodIds } from "~/db/schema";
 
@@ -106,4 +106,11 @@ export function recordSimulatorPass(db: Database, locationId: number, now: Date)
       note: "the SiteLink simulator of the demo and the tests, connected by the seed: not a real account (a real one goes live through npm run sitelink:verify)",
     },
   });
+}
+
+/** The go-live state of each of these locations that has SiteLink settings (the back office's journal page). */
+export async function goLiveOfLocations(db: Database, locationIds: readonly number[]): Promise<Array<{ locationId: number } & GoLiveState>> {
+  if (!locationIds.length) return [];
+  const sites = await db.select({ locationId: sitelinkSites.locationId }).from(sitelinkSites).where(inArray(sitelinkSites.locationId, [...locationIds]));
+  return Promise.all(sites.map(async ({ locationId }) => ({ locationId, ...(await goLiveState(db, locationId)) })));
 }
