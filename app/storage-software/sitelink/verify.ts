@@ -118,8 +118,7 @@ function testTenantPassword(corpPassword: string, locationCode: string): string 
   return crypto.createHmac("sha256", corpPassword).update(`gatehouse sitelink:verify test tenant ${locationCode}`).digest("base64url").slice(0, 10);
 }
 
-// The answer's own schema: dataset.ts (also read by the contact change's read-modify-write).
-export { schemaTables };
+// The answer's own schema (`schemaTables`): dataset.ts, also read by the contact change's read-modify-write.
 
 /** Compares one answer with what the adapter reads of it. */
 export function checkAnswer(operation: string, answer: SoapAnswer, schema: Record<string, Set<string>>): OperationCheck {
