@@ -1,3 +1,15 @@
+CREATE TABLE "sitelink_go_live_checks" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"location_id" integer NOT NULL,
+	"checked_at" timestamp with time zone NOT NULL,
+	"passed" boolean NOT NULL,
+	"settings_fingerprint" text NOT NULL,
+	"source" text NOT NULL,
+	"saw" jsonb NOT NULL,
+	"test_tenant_id" text,
+	CONSTRAINT "sitelink_go_live_checks_source" CHECK ("sitelink_go_live_checks"."source" in ('sitelink:verify', 'demo seed'))
+);
+--> statement-breakpoint
 CREATE TABLE "sitelink_sync_lease" (
 	"name" text PRIMARY KEY NOT NULL,
 	"holder" text NOT NULL,
@@ -67,6 +79,7 @@ CREATE TABLE "text_messages" (
 );
 --> statement-breakpoint
 ALTER TABLE "tenants" ADD COLUMN "review_requested_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "sitelink_go_live_checks" ADD CONSTRAINT "sitelink_go_live_checks_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_differences" ADD CONSTRAINT "payment_differences_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_differences" ADD CONSTRAINT "payment_differences_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_differences" ADD CONSTRAINT "payment_differences_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
@@ -80,6 +93,7 @@ ALTER TABLE "text_messages" ADD CONSTRAINT "text_messages_location_id_locations_
 ALTER TABLE "text_messages" ADD CONSTRAINT "text_messages_consent_id_text_consents_id_fk" FOREIGN KEY ("consent_id") REFERENCES "public"."text_consents"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "text_messages" ADD CONSTRAINT "text_messages_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "text_messages" ADD CONSTRAINT "text_messages_staff_id_staff_members_id_fk" FOREIGN KEY ("staff_id") REFERENCES "public"."staff_members"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "sitelink_go_live_checks_location_idx" ON "sitelink_go_live_checks" USING btree ("location_id","checked_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_differences_reference_idx" ON "payment_differences" USING btree ("account_id","kind","reference");--> statement-breakpoint
 CREATE INDEX "payment_differences_open_idx" ON "payment_differences" USING btree ("account_id","resolved_at","cleared_at");--> statement-breakpoint
 CREATE INDEX "hosted_sessions_key_idx" ON "hosted_sessions" USING btree ("idempotency_key");--> statement-breakpoint

@@ -128,7 +128,7 @@ try {
       channelType: values["channel-type"] === "0" ? 0 : 1,
     });
     console.log(
-      `${location.name}: SiteLink settings saved (${values["corp-code"]}/${values["location-code"]} at ${new URL(values.endpoint!).host}; password ${values["password-env"] ? `from ${values["password-env"]}` : "stored encrypted"}). Check them with npm run sitelink:status.`,
+      `${location.name}: SiteLink settings saved (${values["corp-code"]}/${values["location-code"]} at ${new URL(values.endpoint!).host}; password ${values["password-env"] ? `from ${values["password-env"]}` : "stored encrypted"}). Online rentals and payments there stay off until npm run sitelink:verify -- --location ${values.location.toLowerCase()} --test-mode-move-in passes with these settings (decision 470); npm run sitelink:status shows where it stands.`,
     );
   }
 } catch (error) {

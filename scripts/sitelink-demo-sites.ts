@@ -3,13 +3,14 @@
  * to a running simulator: `use_demo_units` off for their accounts and each location's SiteLink
  * settings, the corp password and API key named by environment variables (never stored). A site with
  * a processor charges cards itself (option A); one without records our gateway's payments (option B).
+ * Each is switched on by the seed's go-live record for the simulator (issue 37, decision 470).
  * Used by `npm run start:sitelink` and the SiteLink browser tests' server.
  */
 import { eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import type { EnvSource } from "~/env.server";
 import { accounts, locations } from "~/db/schema";
-import { saveSiteLinkSettings } from "~/storage-software/index.server";
+import { recordSimulatorPass, saveSiteLinkSettings } from "~/storage-software/index.server";
 import { DEMO_CORP, DEMO_SITES } from "../sitelink-simulator/index";
 
 type DemoSite = (typeof DEMO_SITES)[number];
@@ -44,6 +45,9 @@ export async function connectDemoSites(
       testMode: true,
       cardTypeIds,
     }, env);
+    // Switched on by the seed's record, not by sitelink:verify (issue 37, decision 470): the simulator
+    // is no real account. A real location goes live through npm run sitelink:verify.
+    await recordSimulatorPass(db, row.id, new Date());
     connected.push({ locationId: row.id, slug: row.slug, site });
   }
   return connected;

@@ -5,9 +5,13 @@
  * 188): every operation the adapter uses, whether its answer has the tables and columns the adapter
  * reads, the site's card types, billing frequency, the pay method that works and the success codes
  * seen. Only reads; with --test-mode-move-in one move-in with bTestMode true (per candidate pay method
- * until one is taken) for the test tenant named by --tenant-id (it creates no tenant). Never prints a
- * secret. Exit 0 when nothing the adapter relies on differs, 1 when something does (named), 2 on
- * wrong usage.
+ * until one is taken) for verify's own test tenant (made once, used again by every later run), never
+ * a second unit for it, moved out as far as the API goes. --tenant-id names a tenant with a lease whose
+ * records are read (never written). Never prints a
+ * secret or the corp user name. Exit 0 (READY) only when every item the adapter relies on was checked
+ * and nothing differs; 1 when something differs or was not checked (named, with the flag that checks
+ * it); 2 on wrong usage. Each run is kept as the location's go-live check (issue 37, decision 470):
+ * online rentals and payments are on only while the latest passed with the settings now saved.
  */
 import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
@@ -18,7 +22,7 @@ import { envOrExit } from "~/env.server";
 // Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
 envOrExit({ server: false });
 
-const USAGE = "Usage: npm run sitelink:verify -- --location <url_slug> [--tenant-id <SiteLink TenantID>] [--test-mode-move-in [--unit-id <SiteLink UnitID>]] [--json]";
+const USAGE = "Usage: npm run sitelink:verify -- --location <url_slug> [--test-mode-move-in] [--tenant-id <SiteLink TenantID of a tenant with a lease, read only>] [--unit-id <SiteLink UnitID>] [--json]";
 
 function usage(message: string): never {
   console.error(`${message}\n${USAGE}`);
@@ -45,13 +49,14 @@ function parse() {
 
 const values = parse();
 if (values.help) {
-  console.log(`${USAGE}\n\nChecks a location's own SiteLink account before it is switched on: reads only, plus with\n--test-mode-move-in one move-in in test mode for the test tenant --tenant-id. Exit 0 when nothing the\nadapter relies on differs, 1 when something does (named), 2 on wrong usage.`);
+  console.log(
+    `${USAGE}\n\nChecks a location's own SiteLink account before it is switched on: reads, plus with --test-mode-move-in a\ntest tenant (made once, used again) and one move-in in test mode for it (never a second unit), moved out as far\nas the API goes; --tenant-id names a tenant with a lease whose records (its ledger's too) are read, never written.\nExit 0 (READY) only when every item the adapter relies on was checked and nothing differs;\n1 when something differs or was not checked (named, with the flag that checks it); 2 on wrong usage.\nThe result is kept: online rentals and payments at the location are on only while its latest check passed\nwith the settings now saved.`,
+  );
   process.exit(0);
 }
 
 if (!values.location) usage("--location <url_slug> is required.");
 for (const name of ["tenant-id", "unit-id"] as const) if (values[name] !== undefined && !/^\d{1,9}$/.test(values[name])) usage(`--${name} must be a number.`);
-if (values["test-mode-move-in"] && !values["tenant-id"]) usage("--test-mode-move-in needs --tenant-id: the SiteLink TenantID of a test tenant (sitelink:verify creates none).");
 
 const handle = openDatabase(databaseOptionsFromEnv());
 try {
@@ -60,6 +65,8 @@ try {
     tenantId: values["tenant-id"] ?? null,
     unitId: values["unit-id"] ?? null,
     testModeMoveIn: values["test-mode-move-in"],
+    // Said before it is sent (to stderr with --json, so the JSON stays clean).
+    say: (line) => (values.json ? console.error(line) : console.log(line)),
   });
   console.log(values.json ? JSON.stringify(report, null, 2) : formatGoLiveReport(report));
   process.exitCode = report.ok ? 0 : 1;

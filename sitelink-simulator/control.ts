@@ -149,6 +149,7 @@ export class SimControl {
       const next = { ...readingsOf(site), ...patch.readings };
       if (next.payMethod !== "lsetup" && next.payMethod !== "manual") throw new ControlError(400, `readings.payMethod is "lsetup" or "manual", not ${JSON.stringify(next.payMethod)}`);
       if (next.successCode !== "id" && next.successCode !== "zero") throw new ControlError(400, `readings.successCode is "id" or "zero", not ${JSON.stringify(next.successCode)}`);
+      if (next.testMode !== "records" && next.testMode !== "nothing") throw new ControlError(400, `readings.testMode is "records" or "nothing", not ${JSON.stringify(next.testMode)}`);
       site.readings = next;
     }
     if (patch.insuranceTax1Rate !== undefined) for (const i of site.insurance) i.tax1Rate = patch.insuranceTax1Rate;

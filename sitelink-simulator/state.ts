@@ -217,9 +217,15 @@ export interface SiteReadings {
    * LedgerID, TenantID, Receipt); "zero": Ret_Code 0 on success.
    */
   successCode: "id" | "zero";
+  /**
+   * What MoveInWithDiscount_v7 does with bTestMode true (no source says, issue 37). "records" (default):
+   * like any move-in (a ledger, the payment, the unit rented; the adapter's tests rent in test mode).
+   * "nothing": every check as usual, then a LedgerID answered and nothing written.
+   */
+  testMode?: "records" | "nothing";
 }
 
-export const DEFAULT_READINGS: SiteReadings = { payMethod: "lsetup", successCode: "id" };
+export const DEFAULT_READINGS: SiteReadings = { payMethod: "lsetup", successCode: "id", testMode: "records" };
 
 /** A site's readings (a snapshot from before readings existed has none: the defaults). */
 export function readingsOf(site: { readings?: Partial<SiteReadings> }): SiteReadings {

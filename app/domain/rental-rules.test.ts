@@ -22,6 +22,8 @@ describe("rental rules (spec §9)", () => {
     // Decision 200: the location's cards need our gateway and none is configured: call to rent.
     expect(rentalBlock({ ...open, cardPayments: { online: false }, moveInDates: [] })).toBe("no_card_payment");
     expect(rentalBlock({ ...open, settings: { is_rentals_enabled: false }, cardPayments: { online: false } })).toBe("rentals_off");
+    // Issue 37: a SiteLink location before its go-live check passed reads as rentals switched off.
+    expect(rentalBlock({ ...open, location: { status: "Coming Soon" }, cardPayments: { online: false, awaitingGoLive: true } })).toBe("rentals_off");
     expect(rentalBlock({ ...open, moveInDates: [], unitType: { availableCount: 0, isHiddenOnline: false } })).toBe("sunday");
     expect(rentalBlock({ ...open, unitType: { availableCount: 0, isHiddenOnline: false } })).toBe("sold_out");
     expect(rentalBlock({ ...open, unitType: { availableCount: 0, isHiddenOnline: false } }, { ignoreAvailability: true })).toBeNull();

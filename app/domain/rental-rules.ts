@@ -12,7 +12,7 @@ export interface RentalRulesInput {
   /** The card brands the location takes online. */
   acceptedCards: readonly string[];
   /** False when the location's cards need our payment gateway and none is configured (decision 200). */
-  cardPayments: { online: boolean };
+  cardPayments: { online: boolean; awaitingGoLive?: boolean };
   /** The move-in dates a visitor may pick. */
   moveInDates: readonly string[];
   unitType: { availableCount: number; isHiddenOnline: boolean };
@@ -23,6 +23,9 @@ export type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "s
 /** Why this unit type cannot be rented online right now, or null. Spec §9 rules. */
 export function rentalBlock(ctx: RentalRulesInput, options: { ignoreAvailability?: boolean } = {}): RentalBlock {
   if (!ctx.settings.is_rentals_enabled) return "rentals_off";
+  // A SiteLink location that has not passed its go-live check (issue 37, decision 470): shown as
+  // rentals switched off, with the office's phone.
+  if (ctx.cardPayments.awaitingGoLive) return "rentals_off";
   if (ctx.location.status !== "Live") return "coming_soon";
   // A location with no payment types, or whose cards need a payment gateway that is not configured,
   // takes no card payments online: call to rent.

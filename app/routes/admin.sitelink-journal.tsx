@@ -9,7 +9,7 @@ import { JOURNAL_DESK_STATUSES, JOURNAL_DESK_STATUS_LABELS, RESOLVE_NOTE_MAX, re
 import { formatDeskTime } from "~/domain/desk-time";
 import { can } from "~/domain/staff-roles";
 import { getCsrfToken, validateCsrf } from "~/services/csrf.server";
-import { listDeskJournal, resolveJournalRow, retryJournalRow } from "~/services/desk-journal.server";
+import { deskGoLive, listDeskJournal, resolveJournalRow, retryJournalRow } from "~/services/desk-journal.server";
 import { deskLocations } from "~/services/desk-tenants.server";
 import { limitDeskAction } from "~/services/desk-pages.server";
 import { notFound } from "~/services/http.server";
@@ -19,7 +19,8 @@ import { now as clockNow } from "~/platform/clock.server";
 
 /**
  * SiteLink write-journal rows that need attention (issue 23, decision 261): by location, start date
- * and status; "Check again" reads SiteLink back (never resends), "Mark resolved" takes a note.
+ * and status; "Check again" reads SiteLink back (never resends), "Mark resolved" takes a note. Below,
+ * whether each SiteLink location is live: its go-live check (issue 37, decision 470).
  */
 export const meta: Route.MetaFunction = () => [{ title: "SiteLink journal | Back office" }, { name: "robots", content: "noindex" }];
 
@@ -72,6 +73,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       rows,
       total: result.ok ? result.total : 0,
       canAct: can(staff.role, "journal.act"),
+      goLive: await deskGoLive(context.db, staff),
       csrfToken: csrf.token,
       done: url.searchParams.get("done"),
     },
@@ -188,6 +190,29 @@ export default function AdminSiteLinkJournal({ loaderData }: Route.ComponentProp
         total={d.total}
         empty="No SiteLink write needs attention."
       />
+      {d.goLive.length ? (
+        <section aria-labelledby="go-live-heading">
+          <h2 id="go-live-heading">Going live on SiteLink</h2>
+          <p>Online rentals and payments at a SiteLink location are on only after <code>npm run sitelink:verify</code> has passed for it with its current settings.</p>
+          <ul>
+            {d.goLive.map((g) => (
+              <li key={g.location}>
+                <strong>
+                  {g.location}: {g.live ? "live (online rentals and payments on)" : "off (visitors are asked to call the office)"}
+                </strong>
+                {g.checkedAt ? ` Latest check ${g.checkedAt} (${g.source}), ${g.live ? "passed" : "not live"}: ${g.reason}.` : ` ${g.reason}.`}
+                {g.saw.length ? (
+                  <ul>
+                    {g.saw.map((line) => (
+                      <li key={line}>{line}</li>
+                    ))}
+                  </ul>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
     </>
   );
 }

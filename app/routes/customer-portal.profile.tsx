@@ -29,6 +29,9 @@ export const handle = { enhanceForms: true, portalNav: "profile", passwordPage: 
 const DONE: Record<string, string> = {
   contact: "Your contact details have been saved.",
   phone: "Your phone number has been saved.",
+  // Issue 37: a location's system was not sent the change; its office makes it.
+  "contact-office": "Your contact details have been saved here. The office will make the change in the facility's own records; you do not need to do anything.",
+  "phone-office": "Your phone number has been saved here. The office will make the change in the facility's own records; you do not need to do anything.",
   password: "Your password has been changed. Other devices signed in to your account have been signed out.",
   texts: "Your choice about texts has been saved.",
 };
@@ -94,7 +97,7 @@ async function profileAction({ request, context }: Route.ActionArgs) {
     if (submission.status !== "success") return data({ intent, result: submission.reply() }, { status: 400, headers: portalHeaders() });
     const outcome = await changePhone(ctx, { tenantId, cellPhone: submission.value.cell_phone });
     if (!outcome.ok) return data({ intent, result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors }) }, failure(outcome));
-    throw redirect("/customer-portal/profile?done=phone", { status: 303, headers: portalHeaders() });
+    throw redirect(`/customer-portal/profile?done=${outcome.byOffice ? "phone-office" : "phone"}`, { status: 303, headers: portalHeaders() });
   }
   const submission = parseWithZod(formData, { schema: profileContactSchema });
   if (submission.status !== "success") return data({ intent: "contact", result: submission.reply({ hideFields: ["current_password"] }) }, { status: 400, headers: portalHeaders() });
@@ -108,7 +111,7 @@ async function profileAction({ request, context }: Route.ActionArgs) {
   if (!outcome.ok) {
     return data({ intent: "contact", result: submission.reply({ fieldErrors: outcome.fieldErrors, formErrors: outcome.formErrors, hideFields: ["current_password"] }) }, failure(outcome));
   }
-  throw redirect("/customer-portal/profile?done=contact", { status: 303, headers: portalHeaders() });
+  throw redirect(`/customer-portal/profile?done=${outcome.byOffice ? "contact-office" : "contact"}`, { status: 303, headers: portalHeaders() });
 }
 
 export const headers: Route.HeadersFunction = portalRouteHeaders;

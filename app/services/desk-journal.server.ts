@@ -13,7 +13,8 @@ import type { Database } from "~/db/client.server";
 import type { DeskFilter } from "~/domain/desk-filters";
 import { DESK_PAGE_SIZE } from "~/domain/desk-filters";
 import { JOURNAL_UNCHECKABLE, JOURNAL_WRITE_KIND_LABELS, journalRowActions, journalWriteKind, moveInRentalOf, type JournalDeskStatus } from "~/domain/desk-journal";
-import { checkJournalWrite, getJournalDeskRow, listJournalAttention, markJournalRowResolved, type JournalDeskRow } from "~/storage-software/index.server";
+import { checkJournalWrite, getJournalDeskRow, goLiveOfLocations, listJournalAttention, markJournalRowResolved, type JournalDeskRow } from "~/storage-software/index.server";
+import { formatDeskTime } from "~/domain/desk-time";
 import { inScope } from "~/domain/staff-roles";
 import { recordAudit } from "./audit.server";
 import { deskLocations, type DeskActionOutcome } from "./desk-tenants.server";
@@ -29,6 +30,36 @@ export type JournalListRow = JournalDeskRow & {
 };
 
 export type JournalListResult = { ok: true; rows: JournalListRow[]; total: number } | { ok: false; field: "location"; message: string };
+
+/**
+ * Whether each of the member's SiteLink locations is live (issue 37, decision 470): online rentals and
+ * payments on only after `sitelink:verify` passed with its current settings; what the latest check saw.
+ */
+export async function deskGoLive(db: Database, staff: SignedInStaff) {
+  const mine = await deskLocations(db, staff);
+  const states = await goLiveOfLocations(db, mine.map((l) => l.id));
+  return states.map((g) => {
+    const loc = mine.find((l) => l.id === g.locationId)!;
+    const saw = g.latest?.saw;
+    return {
+      location: loc.name,
+      live: g.live,
+      reason: g.reason,
+      checkedAt: g.latest ? formatDeskTime(g.latest.checkedAt, loc.timeZone) : null,
+      source: g.latest?.source ?? null,
+      saw: saw
+        ? [
+            ...(saw.note ? [saw.note] : []),
+            ...(saw.payMethod.works !== null ? [`Pay method: iPayMethod ${saw.payMethod.works} taken${saw.payMethod.reading ? ` (the ${saw.payMethod.reading} reading)` : ""}.`] : []),
+            ...saw.testMoveIn.map((t) => `Test move-in: ${t}`),
+            ...(saw.differs.length ? [`Differs: ${saw.differs.join(", ")}.`] : []),
+            ...(saw.notChecked.length ? [`Not checked: ${saw.notChecked.join("; ")}.`] : []),
+            ...(saw.checked.length ? [`Checked: ${saw.checked.length} operations.`] : []),
+          ]
+        : [],
+    };
+  });
+}
 
 /** The rows needing attention at the member's locations matching the filter, newest first, one page. */
 export async function listDeskJournal(db: Database, staff: SignedInStaff, filter: DeskFilter, now: Date): Promise<JournalListResult> {

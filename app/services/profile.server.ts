@@ -6,7 +6,7 @@
 import { commonPasswordError } from "~/domain/common-passwords";
 import { pickTenantContact } from "~/domain/tenant-form";
 import { logger } from "~/logger.server";
-import { StorageSoftwareError, StorageValidationError } from "~/storage-software/errors";
+import { ContactLeftForOfficeError, StorageSoftwareError, StorageValidationError } from "~/storage-software/errors";
 import { storageFor } from "~/storage-software/index.server";
 import type { ContactUpdate, StorageSoftware, Tenant } from "~/storage-software/port";
 import { checkCurrentPassword } from "./auth.server";
@@ -15,7 +15,8 @@ import type { PortalContext } from "./portal.server";
 import { destroyTenantSessions } from "./session.server";
 
 export type ProfileOutcome =
-  | { ok: true }
+  /** `byOffice`: a location's software was not sent the change; the office makes it (issue 37). */
+  | { ok: true; byOffice?: true }
   /** `unavailable`: a location's software could not take the change (the route answers 503, Retry-After). */
   | { ok: false; fieldErrors: Record<string, string[]>; formErrors: string[]; unavailable?: true };
 
@@ -43,12 +44,20 @@ async function everywhere(
   undo: (storage: StorageSoftware) => Promise<void>,
 ): Promise<ProfileOutcome> {
   const done: StorageSoftware[] = [];
+  let byOffice = false;
   for (const location of ctx.locations) {
     const storage = storageFor(ctx.db, location);
     try {
       await apply(storage);
       done.push(storage);
     } catch (error) {
+      // Saved here, not sent to the location's software: its office makes it (issue 37, decision 472).
+      if (error instanceof ContactLeftForOfficeError) {
+        logger.warn({ tenantId, location: location.id }, "[profile] a contact change was left for the office of a location");
+        byOffice = true;
+        done.push(storage);
+        continue;
+      }
       for (const s of done.reverse()) {
         await undo(s).catch((undoError: unknown) =>
           logger.warn({ tenantId, location: location.id, error: undoError instanceof Error ? undoError.message : String(undoError) }, "[profile] a change could not be put back"),
@@ -64,7 +73,7 @@ async function everywhere(
       throw error;
     }
   }
-  return { ok: true };
+  return byOffice ? { ok: true, byOffice: true } : { ok: true };
 }
 
 /** Saves the contact details; a new e-mail address needs the current password and the old address is told. */
@@ -101,7 +110,7 @@ export async function changeContact(
       ].join("\n"),
     });
   }
-  return { ok: true };
+  return saved;
 }
 
 /** Saves the cell phone, in every location's software as the contact details are. */

@@ -96,6 +96,15 @@ export class CardNotTakenOnlineError extends StorageSoftwareError {
   override name = "CardNotTakenOnlineError";
 }
 
+/**
+ * A contact change SiteLink was not sent (issue 37, decision 472): the tenant record's read lacked a
+ * column the update would send back, so sending it would blank that column. The write journal asks the
+ * office to make the change; ours is saved and the tenant is told the office will make it.
+ */
+export class ContactLeftForOfficeError extends StorageSoftwareError {
+  override name = "ContactLeftForOfficeError";
+}
+
 /** The location's software does not offer this (e.g. a coming-soon site on no_api). */
 export class NotSupportedError extends StorageSoftwareError {
   override name = "NotSupportedError";

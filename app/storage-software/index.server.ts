@@ -16,7 +16,9 @@ import { paymentGatewayFor } from "~/platform/payment-gateway.server";
 export { runSiteLinkSync, siteLinkSyncRunner, startSiteLinkSync, statusSnapshotFile, stopSiteLinkSync, syncLeaseHolder } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
-export { verifySiteLinkLocation, formatGoLiveReport, type GoLiveReport } from "./sitelink/verify";
+export { verifySiteLinkLocation, formatGoLiveReport, testTenantEmail, type GoLiveReport } from "./sitelink/verify";
+// Going live through a passed check (issue 37, decision 470).
+export { goLiveOfLocations, goLiveState, recordSimulatorPass, type GoLiveState } from "./sitelink/go-live";
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
 // The back office's journal desk (issue 23, decision 261): rows needing attention, marking one resolved.
 export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type JournalDeskRow } from "./sitelink/journal-desk";
@@ -50,6 +52,11 @@ export interface CardPayments {
   demonstration: boolean;
   /** True: the processor's hosted fields (Stripe): the card forms post back a token, never a card number (decision 383). */
   hosted: boolean;
+  /**
+   * True: a SiteLink location that has not passed `sitelink:verify` with its current settings (issue
+   * 37, decision 470): rentals show as switched off and payments as "call the office" (`online` false).
+   */
+  awaitingGoLive: boolean;
 }
 
 /**
@@ -58,12 +65,14 @@ export interface CardPayments {
  * rental, the unit cards and the portal's pay, prepay and autopay pages ask the visitor to call the
  * office instead of offering a card form. SiteLink's own processor (option A) needs none.
  */
-export async function cardPaymentsAt(storage: Pick<StorageSoftware, "cardsChargedBy">, location: { id: number }): Promise<CardPayments> {
-  if ((await storage.cardsChargedBy()) === "software") return { online: true, demonstration: false, hosted: false };
+export async function cardPaymentsAt(storage: Pick<StorageSoftware, "cardsChargedBy" | "goLive">, location: { id: number }): Promise<CardPayments> {
+  // A SiteLink location goes live only through a passed check (issue 37, decision 470).
+  if (!(await storage.goLive()).live) return { online: false, demonstration: false, hosted: false, awaitingGoLive: true };
+  if ((await storage.cardsChargedBy()) === "software") return { online: true, demonstration: false, hosted: false, awaitingGoLive: false };
   const gateway = paymentGatewayFor(location);
   return gateway
-    ? { online: true, demonstration: gateway.demonstration, hosted: gateway.gateway.fields === "hosted" }
-    : { online: false, demonstration: false, hosted: false };
+    ? { online: true, demonstration: gateway.demonstration, hosted: gateway.gateway.fields === "hosted", awaitingGoLive: false }
+    : { online: false, demonstration: false, hosted: false, awaitingGoLive: false };
 }
 
 /**

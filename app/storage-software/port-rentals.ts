@@ -192,6 +192,13 @@ export interface Rentals {
    */
   cardsChargedBy(): Promise<"gateway" | "software">;
   /**
+   * Whether online rentals and card payments may go through this location's software now (issue 37,
+   * decision 470): always at the local adapter; at a SiteLink location only while its latest
+   * `sitelink:verify` passed with the settings now saved. Where not, the pages ask the visitor to call
+   * the office (as with rentals switched off) and the forms refuse on the server.
+   */
+  goLive(): Promise<{ live: boolean; reason: string }>;
+  /**
    * Holds one available unit of the type until `until` for this hold token (a checkout). Renews the
    * token's own hold when it still has one. Throws UnitUnavailableError when none is free.
    */

@@ -17,7 +17,7 @@ import { createTenantSession } from "~/services/session.server";
 import { hashPassword } from "~/platform/password.server";
 import { storageFor } from "~/storage-software/index.server";
 import type { ContactUpdate, StorageSoftware } from "~/storage-software/port";
-import { action as profileAction } from "~/routes/customer-portal.profile";
+import { action as profileAction, loader as profileLoader } from "~/routes/customer-portal.profile";
 import { soapCall } from "../../sitelink-simulator/test-client";
 import { callRoute } from "./route-helpers";
 import { startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "./sitelink-testbed";
@@ -212,6 +212,44 @@ describe("contact changes at a SiteLink location", () => {
     expect(simTenant(a.siteLinkTenantId).fields.sEmail).toBe(a.email);
     const [row] = await bed.handle.db.select({ email: tenants.email }).from(tenants).where(and(eq(tenants.id, Number(a.tenantId))));
     expect(row!.email).toBe(a.email);
+  });
+
+  it("the tenant read lacks sWebPassword: nothing is sent, the office is asked in the journal, ours is saved and the tenant is told the office makes it (issue 37)", async () => {
+    const t = await officeTenant();
+    const session = (await createTenantSession(bed.handle.db, { tenantId: t.tenantId, now: NOW })).split(";")[0]!;
+    const c = await contactOf(t.tenantId);
+    const fields = { intent: "contact", first_name: c.firstName, last_name: c.lastName, email: c.email, addr_1: "5 Office Lane", city: "Maxton", region: c.region, postal_code: c.postalCode, current_password: "" };
+    const { token, setCookie } = await getCsrfToken(new Request("http://localhost/customer-portal/profile", { headers: { Cookie: session } }));
+    const cookie = [setCookie ? setCookie.split(";")[0]! : "", session].filter(Boolean).join("; ");
+    // SiteLink's read answers without the column (and its schema does not declare it).
+    bed.sim.reshapeAnswers({ operation: "TenantInfoByTenantID", dropColumn: { table: "Table", column: "sWebPassword" } });
+    try {
+      const calls = updates();
+      const done = await callRoute(profileAction, bed.handle.db, "/customer-portal/profile", {
+        init: { method: "POST", body: new URLSearchParams({ csrf: token, ...fields }), headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
+      });
+      expect(done.status).toBe(303);
+      expect(done.headers.get("Location")).toBe("/customer-portal/profile?done=contact-office");
+      // Nothing sent: the web password and the address in SiteLink are as they were.
+      expect(updates()).toBe(calls);
+      expect(simTenant(t.siteLinkTenantId).webPassword).toBe("pass1234");
+      expect(simTenant(t.siteLinkTenantId).fields.sAddr1).toBe("9 Elm Street");
+      // The journal asks the office; ours has the new details the office copies.
+      const rows = await journal(t.siteLinkTenantId);
+      expect(rows.map((j) => [j.operation, j.state])).toEqual([["TenantUpdate_v3", "failed"]]);
+      expect(rows[0]!.externalIds.attention).toMatch(/^Contact change from the portal not sent to SiteLink \(TenantInfoByTenantID did not return sWebPassword/);
+      expect(rows[0]!.lastError).toContain("not sent");
+      expect((await lumberton.getTenant(t.tenantId))!.addr1).toBe("5 Office Lane");
+      // The page the tenant lands on says so.
+      const page = await callRoute<{ done: string | null }>(profileLoader, bed.handle.db, "/customer-portal/profile?done=contact-office", { init: { headers: { Cookie: cookie } } });
+      expect(page.data.done).toMatch(/The office will make the change in the facility's own records/);
+    } finally {
+      bed.sim.clearReshapes();
+    }
+    // With the column read again, a change goes through as before.
+    expect(await changeContact(ctx, { tenantId: t.tenantId, contact: { ...(await contactOf(t.tenantId)), city: "Pembroke" }, currentPassword: undefined, ip: "10.9.0.3" })).toEqual({ ok: true });
+    expect(simTenant(t.siteLinkTenantId).webPassword).toBe("pass1234");
+    expect(simTenant(t.siteLinkTenantId).fields.sCity).toBe("Pembroke");
   });
 });
 

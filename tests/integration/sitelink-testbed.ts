@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, locations, sitelinkSites, units, unitTypes } from "~/db/schema";
 import type { LocationRef } from "~/storage-software/index.server";
-import { forgetStorageChoices, runSiteLinkSync, saveSiteLinkSettings } from "~/storage-software/index.server";
+import { forgetStorageChoices, recordSimulatorPass, runSiteLinkSync, saveSiteLinkSettings } from "~/storage-software/index.server";
 import { DEMO_CORP, startSiteLinkSimulator, type RunningSimulator, type StartOptions } from "../../sitelink-simulator/index";
 import { createTestDatabase } from "./db";
 
@@ -55,6 +55,8 @@ export async function startSiteLinkTestbed(options: StartOptions = {}): Promise<
     cardChargedBy: "gateway",
     cardTypeIds: { visa: 5, mastercard: 6, discover: 7 },
   });
+  // Both locations connected to the simulator are switched on as the demo seed does (issue 37).
+  await recordSimulatorPasses(handle, [lumberton.id, jacksonville.id]);
   return {
     handle,
     sim,
@@ -97,6 +99,8 @@ export async function roomiestSyncedUnitType(bed: SiteLinkTestbed, location: Loc
 export interface Readings {
   payMethod: "lsetup" | "manual";
   successCode: "id" | "zero";
+  /** What a move-in with bTestMode does (issue 37): "records" (the simulator's default) or "nothing". */
+  testMode?: "records" | "nothing";
 }
 
 /** The simulator's default readings (the contract suite runs on them). */
@@ -112,5 +116,14 @@ export const PAY_METHOD_IDS = {
 export async function useReadings(bed: SiteLinkTestbed, readings: Readings, payMethodIds: { card: number; cash: number; check: number } = PAY_METHOD_IDS[readings.payMethod]): Promise<void> {
   for (const code of ["L001", "L002"]) bed.sim.control.configureSite(code, { readings });
   await bed.handle.db.update(sitelinkSites).set({ payMethodIds });
+  await recordSimulatorPasses(bed.handle, [bed.lumberton.id, bed.jacksonville.id]);
   forgetStorageChoices(bed.handle.db);
+}
+
+/**
+ * The simulator's locations switched on for their settings as saved now (issue 37, decision 470: the
+ * demo seed's record, as `npm run start:sitelink` makes). The go-live tests make their own checks.
+ */
+export async function recordSimulatorPasses(handle: DatabaseHandle, locationIds: number[], now = new Date()): Promise<void> {
+  for (const id of locationIds) await recordSimulatorPass(handle.db, id, now);
 }

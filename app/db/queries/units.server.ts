@@ -6,7 +6,7 @@ import { and, asc, eq } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import type { Database } from "~/db/client.server";
 import { addresses, locations } from "~/db/schema";
-import { cardPaymentsAt, storageFor } from "~/storage-software/index.server";
+import { cardPaymentsAt, storageFor, type CardPayments } from "~/storage-software/index.server";
 import type { LocationRef } from "~/storage-software/port";
 import { StorageSoftwareError, storageErrorMessage } from "~/storage-software/errors";
 import type { UnitTypeAvailability } from "~/storage-software/port";
@@ -157,22 +157,27 @@ export function accountUnitSettings(
     globalSettings: AccountGlobalSettings;
   },
   locationSettings: unknown = {},
-  cardPaymentsOnline = true,
+  cards: boolean | Pick<CardPayments, "online" | "awaitingGoLive"> = true,
 ): AccountUnitSettings {
   const settings = settingsForLocation(account.globalSettings, locationSettings);
+  const payments = typeof cards === "boolean" ? { online: cards, awaitingGoLive: false } : cards;
   return {
     webRatesEnabled: settings.is_web_rates_enabled,
-    rentalsEnabled: settings.is_rentals_enabled,
-    cardPaymentsOnline,
+    // A SiteLink location before its go-live check passed shows as rentals switched off (issue 37).
+    rentalsEnabled: settings.is_rentals_enabled && !payments.awaitingGoLive,
+    cardPaymentsOnline: payments.online,
     reservationsEnabled: settings.is_reservations_enabled,
     splitByUnitType: account.isSplitUnitsByUnitType,
     valuePricingEnabled: settings.is_value_pricing_enabled,
   };
 }
 
-/** Whether the location takes cards online (decision 200): without, its unit cards say to call to rent. */
-export async function cardPaymentsOnline(context: Readonly<RouterContextProvider>, location: LocationRef): Promise<boolean> {
-  return (await cardPaymentsAt(storageFor(context.db, location), location)).online;
+/**
+ * Whether the location takes cards online (decision 200): without, its unit cards say to call to rent;
+ * and whether it awaits its SiteLink go-live check (issue 37): then rentals show as switched off.
+ */
+export async function cardPaymentsOnline(context: Readonly<RouterContextProvider>, location: LocationRef): Promise<Pick<CardPayments, "online" | "awaitingGoLive">> {
+  return cardPaymentsAt(storageFor(context.db, location), location);
 }
 
 /** A location page's unit listing (live locations; coming-soon ones list none). */

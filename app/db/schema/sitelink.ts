@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, check, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { locations } from "./location";
 import { tenants } from "./tenant";
 import { timestamps } from "./shared";
@@ -180,3 +180,49 @@ export const tenantSoftwareLinks = pgTable(
     uniqueIndex("tenant_software_links_external_idx").on(t.locationId, t.externalTenantId),
   ],
 );
+
+export const sitelinkGoLiveSources = ["sitelink:verify", "demo seed"] as const;
+export type SiteLinkGoLiveSource = (typeof sitelinkGoLiveSources)[number];
+
+/**
+ * Each go-live check of a SiteLink location (issue 37, decision 470): a `sitelink:verify` run (or the
+ * demo seed's record for the simulator), whether it passed, the fingerprint of the settings it checked
+ * (endpoint, corp and location code, pay-method ids, card types: `goLiveFingerprint`) and what it saw
+ * (`saw`: the items checked, differing and not checked, the pay method taken; never a secret or the
+ * corp user name). Online rentals and payments at the location are on only while its latest check
+ * passed with the settings' current fingerprint. `testTenantId`: the SiteLink tenant verify's
+ * test-mode move-in uses, reused by the next run.
+ */
+export const sitelinkGoLiveChecks = pgTable(
+  "sitelink_go_live_checks",
+  {
+    id: serial().primaryKey(),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    checkedAt: timestamp({ withTimezone: true }).notNull(),
+    passed: boolean().notNull(),
+    settingsFingerprint: text().notNull(),
+    source: text({ enum: sitelinkGoLiveSources }).notNull(),
+    saw: jsonb().$type<SiteLinkGoLiveSaw>().notNull(),
+    testTenantId: text(),
+  },
+  (t) => [
+    index("sitelink_go_live_checks_location_idx").on(t.locationId, t.checkedAt),
+    check("sitelink_go_live_checks_source", sql`${t.source} in ('sitelink:verify', 'demo seed')`),
+  ],
+);
+
+/** What a go-live check saw (kept with the check; shown by sitelink:status and the back office). */
+export interface SiteLinkGoLiveSaw {
+  /** Items that differ from what the adapter relies on. */
+  differs: string[];
+  /** Items the adapter relies on that were not checked, each with the flag that would check it. */
+  notChecked: string[];
+  /** One line per item checked, e.g. "UnitsInformation_v3: ok". */
+  checked: string[];
+  payMethod: { configured: SiteLinkPayMethodIds | null; works: number | null; reading: string | null };
+  /** The test-mode move-in: unit, ledger and what became of it. */
+  testMoveIn: string[];
+  note?: string;
+}

@@ -23,7 +23,8 @@ export interface TableReads {
   needsRows?: boolean;
   /**
    * Columns a read-modify-write sends back as read (TenantUpdate_v3 overwrites every field it is sent):
-   * one the answer lacks would go back blank. Missing is a warning.
+   * one the answer lacks would go back blank, so no contact change is sent while it is missing (issue
+   * 37): missing differs.
    */
   keptAsRead?: string[];
 }

@@ -94,7 +94,59 @@ export function parseAnswer(xml: string, operation: string): SoapAnswer {
   const rt = tables.RT?.[0];
   const code = rt?.Ret_Code?.trim();
   const retCode = code && /^-?\d+$/.test(code) ? Number(code) : null;
-  return { tables, retCode, retMsg: rt?.Ret_Msg ?? "" };
+  const answer: SoapAnswer = { tables, retCode, retMsg: rt?.Ret_Msg ?? "" };
+  rawXml.set(answer, xml);
+  return answer;
+}
+
+// ------------------------------------------------------------------ the answer's own schema
+
+const schemaParser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, processEntities: false, htmlEntities: false });
+const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
+
+/**
+ * The tables and columns the answer's inline xs:schema declares (a null value is left out of a row, so
+ * a column is present when the schema declares it or a row carries it).
+ */
+export function schemaTables(xml: string, operation: string): Record<string, Set<string>> {
+  const out: Record<string, Set<string>> = {};
+  let doc: unknown;
+  try {
+    doc = schemaParser.parse(xml);
+  } catch {
+    return out;
+  }
+  const body = isNode(doc) && isNode(doc.Envelope) ? doc.Envelope.Body : null;
+  const response = isNode(body) ? body[`${operation}Response`] : null;
+  const result = isNode(response) ? response[`${operation}Result`] : null;
+  const schema = isNode(result) ? result.schema : null;
+  const walk = (node: unknown) => {
+    for (const n of list(node)) {
+      if (!isNode(n)) continue;
+      const name = n["@_name"];
+      const sequence = isNode(n.complexType) ? n.complexType.sequence : undefined;
+      if (typeof name === "string" && isNode(sequence) && name !== "NewDataSet") {
+        out[name] = new Set(list(sequence.element).flatMap((e) => (isNode(e) && typeof e["@_name"] === "string" ? [e["@_name"]] : [])));
+        continue;
+      }
+      for (const [key, value] of Object.entries(n)) if (!key.startsWith("@_")) walk(value);
+    }
+  };
+  walk(schema);
+  return out;
+}
+
+/** The raw XML of each parsed answer, for its schema (read only when asked: `declaredColumns`). */
+const rawXml = new WeakMap<SoapAnswer, string>();
+
+/**
+ * The columns the answer's inline xs:schema declares for `table` (a null value is left out of a row,
+ * so a column is in the answer when its schema declares it or a row carries it); null when unknown.
+ */
+export function declaredColumns(answer: SoapAnswer, operation: string, table: string): Set<string> | null {
+  const xml = rawXml.get(answer);
+  if (xml === undefined) return null;
+  return schemaTables(xml, operation)[table] ?? new Set();
 }
 
 export const rowsOf = (answer: SoapAnswer, table: string): Row[] => answer.tables[table] ?? [];

@@ -14,6 +14,7 @@ import type { LocationRef } from "../port";
 import { createSiteLinkClient, type SiteLinkCall, type SiteLinkLog } from "./client";
 import type { OperationContract } from "./contract";
 import contractJson from "./operations.json";
+import { goLiveState } from "./go-live";
 import { siteLinkHolds } from "./holds";
 import { siteLinkInventory } from "./inventory";
 import type { MoveInGateway } from "./move-in";
@@ -74,6 +75,11 @@ export function createSiteLinkAdapter(db: Database, location: LocationRef, optio
     ...siteLinkOfficeTenants(deps),
     // Option A: SiteLink's processor charges the typed card; option B: our gateway (decision 116).
     cardsChargedBy: async () => (options.settings.cardChargedBy === "gateway" ? "gateway" : "software"),
+    // Only through a passed sitelink:verify with the current settings (issue 37, decision 470).
+    goLive: async () => {
+      const { live, reason } = await goLiveState(db, location.id);
+      return { live, reason };
+    },
   };
 }
 

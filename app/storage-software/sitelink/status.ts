@@ -6,7 +6,8 @@
  */
 import { and, asc, desc, eq, gte, isNull, lt, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, sitelinkSyncState, sitelinkWrites } from "~/db/schema";
+import { DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, sitelinkSyncState, sitelinkWrites, type SiteLinkGoLiveSaw } from "~/db/schema";
+import { goLiveState } from "./go-live";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { shownFields } from "./journal";
 import { chooseAdapter, loadSiteLinkSettings, settingsProblems } from "./settings";
@@ -52,6 +53,8 @@ export interface LocationStatus {
     consecutiveFailures: number;
   };
   attention: JournalAttention[];
+  /** The go-live check (issue 37): whether online rentals and payments are on, why, and what the latest check saw. */
+  goLive: null | { live: boolean; reason: string; checkedAt: string | null; source: string | null; passed: boolean | null; saw: SiteLinkGoLiveSaw | null };
 }
 
 export interface SiteLinkStatus {
@@ -103,6 +106,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: EnvSou
       )
       .orderBy(desc(sitelinkWrites.startedAt))
       .limit(50);
+    const goLive = site ? await goLiveState(db, loc.id) : null;
     out.push({
       locationId: loc.id,
       name: loc.name,
@@ -142,6 +146,16 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: EnvSou
         lastError: w.lastError,
         ids: shownFields(w.externalIds ?? {}),
       })),
+      goLive: goLive
+        ? {
+            live: goLive.live,
+            reason: goLive.reason,
+            checkedAt: iso(goLive.latest?.checkedAt),
+            source: goLive.latest?.source ?? null,
+            passed: goLive.latest?.passed ?? null,
+            saw: goLive.latest?.saw ?? null,
+          }
+        : null,
     });
   }
   const needsAttention = out.some(
@@ -149,7 +163,7 @@ export async function collectSiteLinkStatus(db: Database, now: Date, env: EnvSou
       // A failure the adapter marked for the operator (e.g. a move-in refused with -2 while the unit
       // was free: the site's pay-method ids, decision 180) needs attention like an unknown outcome.
       l.attention.some((a) => a.state !== "failed" || Boolean(a.ids.attention)) ||
-      (l.adapter === "sitelink" && ((l.sync?.consecutiveFailures ?? 0) > 0 || !l.sync?.lastSyncedAt)) ||
+      (l.adapter === "sitelink" && ((l.sync?.consecutiveFailures ?? 0) > 0 || !l.sync?.lastSyncedAt || l.goLive?.live === false)) ||
       (l.settings !== null && (l.settings.secrets !== "ok" || (l.settings.refused ?? []).length > 0)),
   );
   return { generatedAt: now.toISOString(), locations: out, needsAttention };
@@ -178,6 +192,18 @@ export function formatSiteLinkStatus(status: SiteLinkStatus, now: Date): string 
       for (const r of s.refused ?? []) lines.push(`  REFUSED         ${r}`);
       if (!s.refused?.length && s.endpoint.startsWith("http:")) lines.push("  note            an http:// endpoint is accepted outside production only (NODE_ENV=production refuses it)");
       lines.push(`  pay-method ids  card=${s.payMethodIds.card} cash=${s.payMethodIds.cash} check=${s.payMethodIds.check} (MoveIn iPayMethod)`);
+    }
+    if (l.goLive) {
+      const g = l.goLive;
+      lines.push(`  go-live         ${g.live ? "LIVE: online rentals and payments on" : "OFF: online rentals and payments off (the office's phone is shown)"} — ${g.reason}`);
+      if (g.saw) {
+        if (g.saw.note) lines.push(`    ${g.saw.note}`);
+        if (g.saw.checked.length) lines.push(`    checked: ${g.saw.checked.join(", ")}`);
+        if (g.saw.payMethod.works !== null) lines.push(`    pay method: iPayMethod ${g.saw.payMethod.works} taken${g.saw.payMethod.reading ? ` (the ${g.saw.payMethod.reading} reading)` : ""}`);
+        for (const t of g.saw.testMoveIn) lines.push(`    test move-in: ${t}`);
+        if (g.saw.differs.length) lines.push(`    differs: ${g.saw.differs.join(", ")}`);
+        if (g.saw.notChecked.length) lines.push(`    not checked: ${g.saw.notChecked.join("; ")}`);
+      }
     }
     if (l.sync) {
       lines.push(`  last sync       ${ago(l.sync.lastSyncedAt, now)}`);

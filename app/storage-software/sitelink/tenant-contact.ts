@@ -16,9 +16,9 @@
  * (a marketing flag; SiteLink answers -3 when the site has no military marketing type).
  */
 import crypto from "node:crypto";
-import { SoftwareUnreachableError, StorageSoftwareError } from "../errors";
+import { ContactLeftForOfficeError, SoftwareUnreachableError, StorageSoftwareError } from "../errors";
 import { rows } from "./calls";
-import { type Row } from "./dataset";
+import { declaredColumns, type Row, type SoapAnswer } from "./dataset";
 import { type SiteLinkCall } from "./client";
 import { type SiteLinkParams } from "./envelope";
 import type { SiteLinkLog } from "./client";
@@ -98,11 +98,42 @@ const STILL_CONFIRMING = "An earlier change of these details is still being conf
 export function siteLinkContactPush(deps: ContactPushDeps) {
   const { call, journal, log, settleAfterMs } = deps;
 
-  async function readTenant(siteLinkTenantId: string): Promise<Row> {
+  async function readTenantAnswer(siteLinkTenantId: string): Promise<{ record: Row; answer: SoapAnswer }> {
     const a = okRead(await call("TenantInfoByTenantID", { iTenantID: Number(siteLinkTenantId) }, { write: false }), "TenantInfoByTenantID");
     const record = rows(a, "Table")[0];
     if (!record) throw new SoftwareUnreachableError(`SiteLink has no tenant ${siteLinkTenantId} at this site`);
-    return record;
+    return { record, answer: a };
+  }
+
+  async function readTenant(siteLinkTenantId: string): Promise<Row> {
+    return (await readTenantAnswer(siteLinkTenantId)).record;
+  }
+
+  /**
+   * The columns TenantUpdate_v3 would send back as read that the read did not return (neither its
+   * schema declares them nor the row carries them; a null is declared, so it is no gap): sent, they
+   * would blank what SiteLink holds (issue 37).
+   */
+  function unreadColumns(answer: SoapAnswer, record: Row, fields: OwnedFields): string[] {
+    const declared = declaredColumns(answer, "TenantInfoByTenantID", "Table");
+    return columnsSentBackAsRead().filter((c) => !(c in fields) && !(c in record) && !declared?.has(c));
+  }
+
+  /**
+   * A change whose update would blank what the read did not return: not sent. A failed journal row
+   * asks the office to make it (the back office's journal desk lists it); the caller is told.
+   */
+  async function leaveForOffice(siteLinkTenantId: string, unread: string[], now: Date, purpose: string): Promise<never> {
+    const key = `${contactKeyPrefix(siteLinkTenantId)}${crypto.randomUUID()}`;
+    await journal.begin({ key, operation: UPDATE, fingerprint: `${siteLinkTenantId}:${purpose}`, externalIds: { tenantId: siteLinkTenantId, purpose }, now });
+    const why = `TenantInfoByTenantID did not return ${unread.join(", ")}, so TenantUpdate_v3 would blank ${unread.length > 1 ? "them" : "it"}`;
+    await journal.settle(key, "failed", {
+      error: `not sent: ${why}`,
+      externalIds: { attention: `Contact change from the portal not sent to SiteLink (${why}): make it in SiteLink from the tenant's details in the back office` },
+      now,
+    });
+    log.warn({ tenantId: siteLinkTenantId, unread }, "[sitelink] a contact change was not sent (the read lacks columns the update would blank): left for the office");
+    throw new ContactLeftForOfficeError(`The contact change was left for the office: ${why}`);
   }
 
   /** Open entries of this tenant, read back: settled when the record says; throws when one may still land over `fields`. */
@@ -188,11 +219,16 @@ export function siteLinkContactPush(deps: ContactPushDeps) {
      * StorageSoftwareError (refused): then nothing of ours should be saved.
      */
     async push(siteLinkTenantId: string, fieldsFor: (record: Row) => OwnedFields, military: boolean | null, now: Date): Promise<{ undo(): Promise<void> }> {
-      const before = await readTenant(siteLinkTenantId);
+      const { record: before, answer } = await readTenantAnswer(siteLinkTenantId);
       const fields = fieldsFor(before);
       await settleOpen(siteLinkTenantId, before, fields, now);
       const names = Object.keys(fields);
-      if (!showsFields(before, fields)) await send(siteLinkTenantId, before, fields, now, "portal");
+      if (!showsFields(before, fields)) {
+        // A read-modify-write sends back only what it read (issue 37, decision 472).
+        const unread = unreadColumns(answer, before, fields);
+        if (unread.length) await leaveForOffice(siteLinkTenantId, unread, now, "portal");
+        await send(siteLinkTenantId, before, fields, now, "portal");
+      }
       // bMilitary is in no source's tenant row (evidence §6.7): when the read does not show it, the
       // flag is sent whatever it is, so turning it off reaches SiteLink too.
       const militaryKnown = before.bMilitary !== undefined;
@@ -201,9 +237,13 @@ export function siteLinkContactPush(deps: ContactPushDeps) {
       if (sendMilitary) await setMilitary(siteLinkTenantId, military);
       return {
         async undo() {
-          const current = await readTenant(siteLinkTenantId);
+          const { record: current, answer: again } = await readTenantAnswer(siteLinkTenantId);
           const previous = fieldsAsRead(before, names);
-          if (!showsFields(current, previous)) await send(siteLinkTenantId, current, previous, new Date(), "undo");
+          if (!showsFields(current, previous)) {
+            const unread = unreadColumns(again, current, previous);
+            if (unread.length) await leaveForOffice(siteLinkTenantId, unread, new Date(), "undo");
+            await send(siteLinkTenantId, current, previous, new Date(), "undo");
+          }
           // Put back only what was read (an unread flag cannot be restored).
           if (sendMilitary && militaryKnown) await setMilitary(siteLinkTenantId, militaryBefore);
         },

@@ -21,7 +21,7 @@ import { cardBrand as brandOf } from "~/domain/cards";
 import { getPaymentGateway } from "~/platform/payment-gateway.server";
 import type { CardBrand } from "~/db/schema/billing";
 import type { Billing, ContactUpdate, LocationRef, Payment, PrepayOffer, SavedCard, TenantLease, Tenants } from "../port";
-import { OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
+import { ContactLeftForOfficeError, OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
 import { recordApprovedPayment, recordDeclinedPayment } from "../shared/ledger";
 import { emailTakenError, sharedTenants, toPayment } from "../shared/tenants";
 import { logger } from "~/logger.server";
@@ -115,7 +115,15 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
   async function pushThenSave(tenantId: string, fieldsFor: (record: Row) => OwnedFields, military: boolean | null, save: () => Promise<void>) {
     const siteLinkTenantId = await siteLinkTenantOf(tenantId);
     if (!siteLinkTenantId) return save();
-    const pushed = await contact.push(siteLinkTenantId, fieldsFor, military, now());
+    let pushed: { undo(): Promise<void> };
+    try {
+      pushed = await contact.push(siteLinkTenantId, fieldsFor, military, now());
+    } catch (error) {
+      // Not sent to SiteLink, left for the office (issue 37): ours holds the new details the office
+      // copies; the caller tells the tenant the office will make the change.
+      if (error instanceof ContactLeftForOfficeError) await save();
+      throw error;
+    }
     try {
       await save();
     } catch (error) {

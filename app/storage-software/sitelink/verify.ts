@@ -9,17 +9,19 @@
  * relies on differs. Never a secret in the report: no password, API key or user name (it carries the
  * API key); SiteLink's messages are redacted of both.
  */
+import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
-import { XMLParser } from "fast-xml-parser";
 import type { Database } from "~/db/client.server";
 import { locations, sitelinkSites } from "~/db/schema";
 import type { SiteLinkPayMethodIds } from "~/db/schema";
 import { ADAPTER_READS } from "./adapter-reads";
-import { ANSWER_RULES, describeAnswerRule, readAnswer, type RuledOperation } from "./answers";
+import { ANSWER_RULES, describeAnswerRule, readAnswer, tenantIdFromLogin, type RuledOperation } from "./answers";
+import { lastTestTenant, recordGoLiveCheck } from "./go-live";
+import { searchTenantsByEmail, tenantParams } from "./tenant-records";
 import { rows, siteLinkDate } from "./calls";
 import { type Row } from "./dataset";
 import { createSiteLinkClient, redactValues, type SiteLinkCall } from "./client";
-import { type SoapAnswer } from "./dataset";
+import { schemaTables, type SoapAnswer } from "./dataset";
 import type { OperationContract } from "./contract";
 import { SiteLinkCallError } from "./errors";
 import contractJson from "./operations.json";
@@ -68,57 +70,55 @@ export interface GoLiveReport {
   ok: boolean;
   /** Operations (or parts) that differ, for the summary and the exit code. */
   differs: string[];
+  /**
+   * What the adapter relies on that this run did not see, each with the flag that would check it
+   * (issue 37): any makes the result NOT READY, as a difference does.
+   */
+  notChecked: string[];
+  /** The SiteLink TenantID of the test tenant this run used (made, found again or given), or null. */
+  testTenantId: string | null;
 }
 
 export interface VerifyOptions {
   now: Date;
-  /** SiteLink TenantID of a test tenant: its records are read; the test-mode move-in is made for it. */
+  /** SiteLink TenantID of a tenant whose records are read (one with a lease: its ledger too); nothing is written for it. */
   tenantId?: string | null;
   /** SiteLink UnitID for the test-mode move-in (default: the first free unit). */
   unitId?: string | null;
   testModeMoveIn?: boolean;
   env?: EnvSource;
   fetch?: typeof fetch;
+  /** Told before anything is sent that the operator should know of first (a test card to the site's processor). */
+  say?: (line: string) => void;
+  /** Keep the result as the location's go-live check (default true; issue 37, decision 470). */
+  record?: boolean;
 }
-
-// ------------------------------------------------------------------ the answer's own schema
-
-const schemaParser = new XMLParser({ removeNSPrefix: true, ignoreAttributes: false, attributeNamePrefix: "@_", parseTagValue: false, processEntities: false, htmlEntities: false });
-type Node = Record<string, unknown>;
-const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : v === undefined ? [] : [v]);
 
 /**
- * The tables and columns the answer's inline xs:schema declares (a null value is left out of a row, so
- * a column is present when the schema declares it or a row carries it).
+ * Which flag checks an item a run did not see (issue 37): the tenant's records and the login come with
+ * the test tenant of `--test-mode-move-in`, the pay method and billing frequency with its move-in.
  */
-export function schemaTables(xml: string, operation: string): Record<string, Set<string>> {
-  const out: Record<string, Set<string>> = {};
-  let doc: unknown;
-  try {
-    doc = schemaParser.parse(xml);
-  } catch {
-    return out;
-  }
-  const body = isNode(doc) && isNode(doc.Envelope) ? doc.Envelope.Body : null;
-  const response = isNode(body) ? body[`${operation}Response`] : null;
-  const result = isNode(response) ? response[`${operation}Result`] : null;
-  const schema = isNode(result) ? result.schema : null;
-  const walk = (node: unknown) => {
-    for (const n of list(node)) {
-      if (!isNode(n)) continue;
-      const name = n["@_name"];
-      const sequence = isNode(n.complexType) ? n.complexType.sequence : undefined;
-      if (typeof name === "string" && isNode(sequence) && name !== "NewDataSet") {
-        out[name] = new Set(list(sequence.element).flatMap((e) => (isNode(e) && typeof e["@_name"] === "string" ? [e["@_name"]] : [])));
-        continue;
-      }
-      for (const [key, value] of Object.entries(n)) if (!key.startsWith("@_")) walk(value);
-    }
-  };
-  walk(schema);
-  return out;
+const FLAG_FOR: Record<string, string> = {
+  TenantInfoByTenantID: "--test-mode-move-in (or --tenant-id <TenantID of a test tenant>)",
+  LedgersByTenantID_v3: "--test-mode-move-in (or --tenant-id <TenantID of a test tenant>)",
+  CustomerAccountsBalanceDetailsWithPrepayment: "--test-mode-move-in (or --tenant-id <TenantID of a test tenant>)",
+  TenantBillingInfoByTenantID_v3: "--test-mode-move-in (or --tenant-id <TenantID of a test tenant>)",
+  ChargesAllByLedgerID: "--tenant-id <TenantID of a tenant with a lease, read only>",
+  PaymentsByLedgerID: "--tenant-id <TenantID of a tenant with a lease, read only>",
+  TenantLogin: "--test-mode-move-in (verify's own test tenant, whose web password it knows)",
+  UnitsInformationByUnitID: "--unit-id <a free SiteLink UnitID>",
+  MoveInCostRetrieveWithDiscount_v4: "--unit-id <a free SiteLink UnitID>",
+};
+
+/** The e-mail address of verify's own test tenant at a site (found again by the next run). */
+export const testTenantEmail = (locationCode: string) => `gatehouse-verify-${locationCode.toLowerCase().replace(/[^a-z0-9]/g, "")}@example.com`;
+
+/** Its web password: derived from the corp password, so it is never stored and the next run knows it. */
+function testTenantPassword(corpPassword: string, locationCode: string): string {
+  return crypto.createHmac("sha256", corpPassword).update(`gatehouse sitelink:verify test tenant ${locationCode}`).digest("base64url").slice(0, 10);
 }
+
+// The answer's own schema (`schemaTables`): dataset.ts, also read by the contact change's read-modify-write.
 
 /** Compares one answer with what the adapter reads of it. */
 export function checkAnswer(operation: string, answer: SoapAnswer, schema: Record<string, Set<string>>): OperationCheck {
@@ -137,7 +137,7 @@ export function checkAnswer(operation: string, answer: SoapAnswer, schema: Recor
     return check;
   }
   for (const [table, t] of Object.entries(reads.tables)) {
-    if (table === "RT" && reads.kind === "read") continue;
+    if (table === "RT" && reads.kind === "read" && operation !== "TenantLogin") continue;
     const present = table in answer.tables || table in schema;
     const rowsOfTable = answer.tables[table] ?? [];
     if (!present) {
@@ -173,8 +173,10 @@ export function checkAnswer(operation: string, answer: SoapAnswer, schema: Recor
     const listed = new Set([...t.columns, ...(t.optional ?? [])]);
     const missingKept = (t.keptAsRead ?? []).filter((c) => !listed.has(c) && !columns.has(c));
     if (missingKept.length) {
-      worse("warning");
-      check.notes.push(`${table} lacks ${missingKept.join(", ")} (a contact change would send them blank)`);
+      // A read-modify-write sends back only what it read (issue 37): while the read lacks one, no contact
+      // change is sent to SiteLink (the office makes it), so it differs from what the adapter relies on.
+      worse("differs");
+      check.notes.push(`${table} lacks ${missingKept.join(", ")} (a contact change sends them back as read: none is sent to SiteLink while the read lacks them; the office makes it)`);
     }
   }
   return check;
@@ -192,6 +194,7 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   const env = options.env ?? rawEnv();
   const [loc] = await db.select().from(locations).where(eq(locations.urlSlug, slug.toLowerCase()));
   if (!loc) throw new Error(`No location with the URL slug "${slug}".`);
+  const locationId = loc.id;
   const [row] = await db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, loc.id));
   if (!row) throw new Error(`${loc.name} has no SiteLink settings: run npm run sitelink:configure first.`);
   const report: GoLiveReport = {
@@ -210,8 +213,11 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     testMoveIn: null,
     ok: false,
     differs: [],
+    notChecked: [],
+    testTenantId: null,
   };
-  const finish = () => {
+  const record = options.record ?? true;
+  const finish = async () => {
     report.differs = [
       ...(report.settings.status === "differs" ? ["settings"] : []),
       ...report.operations.filter((o) => o.status === "differs").map((o) => o.operation),
@@ -220,7 +226,32 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
       ...(report.payMethod.status === "differs" ? ["pay method (MoveInWithDiscount_v7)"] : []),
     ];
     report.differs = [...new Set(report.differs)];
-    report.ok = report.differs.length === 0;
+    // Never ready on what was not seen (issue 37): each item the adapter relies on, with its flag.
+    if (report.settings.status !== "differs") {
+      report.notChecked = [
+        ...report.operations.filter((o) => o.status === "not checked").map((o) => `${o.operation} (${FLAG_FOR[o.operation] ?? "no rows to check at this site"})`),
+        ...(report.payMethod.status === "not checked" ? ["pay method (MoveInWithDiscount_v7) (--test-mode-move-in)"] : []),
+        ...(report.billingFrequency.status === "not checked" ? ["billing frequency (MoveInWithDiscount_v7) (--test-mode-move-in)"] : []),
+        ...(report.cardTypes.status === "not checked" ? ["card types (PaymentTypesRetrieve)"] : []),
+      ];
+    }
+    report.ok = report.differs.length === 0 && report.notChecked.length === 0;
+    if (record) {
+      await recordGoLiveCheck(db, {
+        locationId: loc.id,
+        passed: report.ok,
+        source: "sitelink:verify",
+        now: options.now,
+        testTenantId: report.testTenantId,
+        saw: {
+          differs: report.differs,
+          notChecked: report.notChecked,
+          checked: report.operations.filter((o) => o.status === "ok" || o.status === "warning").map((o) => `${o.operation}: ${o.status}`),
+          payMethod: { configured: report.payMethod.configured, works: report.payMethod.works, reading: report.payMethod.reading },
+          testMoveIn: report.testMoveIn ? [`unit ${report.testMoveIn.unitId}${report.testMoveIn.ledgerId ? `, ledger ${report.testMoveIn.ledgerId}` : ""}`, ...report.testMoveIn.notes] : [],
+        },
+      });
+    }
     return report;
   };
 
@@ -239,7 +270,8 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     return finish();
   }
   report.payMethod.configured = { ...settings.payMethodIds };
-  const secrets = [settings.credentials.password, settings.credentials.apiKey ?? ""].filter(Boolean);
+  // The corp user name is never printed either (it carries the API key in the envelope).
+  const secrets = [settings.credentials.password, settings.credentials.apiKey ?? "", settings.credentials.corpUser].filter(Boolean);
   const clean = (text: string) => redactValues(text, secrets);
 
   // The client, with the raw answer kept for its schema.
@@ -321,7 +353,6 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   } else notChecked("MoveInCostRetrieveWithDiscount_v4", "no free unit to quote");
   await read("TenantSearchDetailed", { sEmailAddress: "sitelink-verify@example.invalid" });
   await read("ReservationList_v3", { iGlobalWaitingNum: 0, WaitingID: 0 });
-  notChecked("TenantLogin", "needs a tenant's web login; sitelink:verify never sends one");
 
   // 3. Card types: every brand configured must be one of the site's payment types.
   if (payTypes) {
@@ -336,37 +367,58 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     }
   }
 
-  // 4. The test-mode move-in, for the test tenant (its records are read afterwards).
+  // 4. The test tenant and the test-mode move-in (issue 37): verify's own test tenant (made once, found
+  // again by the next run); one move-in in test mode for it, never a second unit.
   let ledgerId: string | null = null;
+  let ownTenant: string | null = null;
+  let loginChecked = false;
   if (options.testModeMoveIn) {
-    if (!options.tenantId) {
-      report.settings.notes.push("--test-mode-move-in needs --tenant-id <SiteLink TenantID of a test tenant>: sitelink:verify creates no tenant");
-      report.settings.status = "differs";
+    report.testMoveIn = { unitId: quoteUnit ?? "", ledgerId: null, notes: [] };
+    ownTenant = await ownTestTenant(report.testMoveIn.notes);
+    report.testTenantId = ownTenant;
+    if (ownTenant) loginChecked = await checkLogin(ownTenant);
+    if (!ownTenant) {
+      report.testMoveIn.notes.push("no test tenant: no move-in sent");
     } else if (!quoteUnit || !costRows.length) {
-      report.testMoveIn = { unitId: quoteUnit ?? "", ledgerId: null, notes: ["no free unit with a quote: no move-in sent"] };
+      report.testMoveIn.notes.push("no free unit with a quote: no move-in sent");
     } else {
-      ledgerId = await testMoveIn(options.tenantId, quoteUnit, costRows);
+      const held = await unitHeldBy(ownTenant);
+      if (held) {
+        report.testMoveIn = {
+          unitId: held.unitId,
+          ledgerId: held.ledgerId,
+          notes: [
+            ...report.testMoveIn.notes,
+            `the test tenant ${ownTenant} still holds unit ${held.unitId} (ledger ${held.ledgerId}), from an earlier test move-in: no second unit is taken. Have the office move the test tenant out of it (and void its test payment), then run again.`,
+          ],
+        };
+        report.payMethod.notes = ["not checked: the test tenant holds a unit already, so no move-in was sent (see the test-mode move-in)"];
+      } else {
+        ledgerId = await testMoveIn(ownTenant, quoteUnit, costRows);
+      }
     }
   }
+  if (!loginChecked) notChecked("TenantLogin", "needs a web login this run knows: verify's own test tenant's");
 
-  // 5. The tenant's records (an existing test tenant, or the one just moved in).
-  if (options.tenantId) {
-    const id = options.tenantId;
+  // 5. A tenant's records: the one --tenant-id names (read only), else the test tenant's.
+  const readTenant = options.tenantId ?? ownTenant;
+  if (readTenant) {
+    const id = readTenant;
     await read("TenantInfoByTenantID", { iTenantID: Number(id) });
     const ledgers = await read("LedgersByTenantID_v3", { sTenantID: id });
-    const ledger = ledgerId ?? (ledgers ? rows(ledgers, "Ledgers")[0]?.LedgerID : undefined) ?? null;
+    const ledger = (id === ownTenant ? ledgerId : null) ?? (ledgers ? rows(ledgers, "Ledgers")[0]?.LedgerID : undefined) ?? null;
     await read("CustomerAccountsBalanceDetailsWithPrepayment", { iTenantID: Number(id), iNumberOfMonthsPrepay: 0 });
     await read("TenantBillingInfoByTenantID_v3", { iTenantID: Number(id) });
     if (ledger) {
       await read("ChargesAllByLedgerID", { ledgerId: Number(ledger) });
       await read("PaymentsByLedgerID", { sLedgerID: ledger });
     } else {
-      notChecked("ChargesAllByLedgerID", "the tenant has no ledger");
-      notChecked("PaymentsByLedgerID", "the tenant has no ledger");
+      notChecked("ChargesAllByLedgerID", `tenant ${id} has no ledger`);
+      notChecked("PaymentsByLedgerID", `tenant ${id} has no ledger`);
     }
   } else {
     for (const op of ["TenantInfoByTenantID", "LedgersByTenantID_v3", "CustomerAccountsBalanceDetailsWithPrepayment", "TenantBillingInfoByTenantID_v3", "ChargesAllByLedgerID", "PaymentsByLedgerID"]) {
-      notChecked(op, "give --tenant-id <SiteLink TenantID of a test tenant> to read a tenant's records");
+      notChecked(op, "no tenant's records read");
     }
   }
 
@@ -378,13 +430,89 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   report.operations = Object.keys(ADAPTER_READS).map((op) => checked.get(op)!);
   // Each write: the code seen (if sent) and the rule the adapter reads its answer by (answers.ts).
   for (const op of Object.keys(ANSWER_RULES) as RuledOperation[]) {
-    report.successCodes[op] = `${writesSeen[op] ?? "not seen (a write sitelink:verify does not send)"}; the adapter reads: ${describeAnswerRule(op)}`;
+    // A write verify does not send: the adapter does not rely on its code, since every answer that is
+    // not a clear success is read back (answers.ts), never taken as done.
+    report.successCodes[op] = `${writesSeen[op] ?? "not seen (a write sitelink:verify does not send; an answer that is not a clear success is read back)"}; the adapter reads: ${describeAnswerRule(op)}`;
   }
   return finish();
 
-  /** One move-in in test mode per candidate pay method, until one is taken. Returns the LedgerID. */
+  /**
+   * verify's own test tenant at this site: the one an earlier run used (still there), or the one with
+   * its e-mail address, or a new one (TenantNewDetailed_v3, its web password derived, never stored).
+   */
+  async function ownTestTenant(notes: string[]): Promise<string | null> {
+    const email = testTenantEmail(settings.credentials.locationCode);
+    const known = await lastTestTenant(db, locationId);
+    if (known) {
+      const info = await call("TenantInfoByTenantID", { iTenantID: Number(known) }, { write: false }).catch(() => null);
+      if (info && rows(info, "Table")[0]) {
+        notes.push(`the test tenant ${known} of an earlier run is used again`);
+        return known;
+      }
+    }
+    const found = (await searchTenantsByEmail(call, email).catch(() => [])).find((r) => r.TenantID);
+    if (found?.TenantID) {
+      notes.push(`the test tenant ${found.TenantID} (${email}) is used again`);
+      return found.TenantID;
+    }
+    const params = {
+      ...tenantParams(
+        { firstName: "Gatehouse", lastName: "Verify", email, cellPhone: "9105550100", webPwHash: "", addr1: "1 Test Street", addr2: null, city: "Test", region: "NC", postalCode: "28358", isMilitary: false, isCompany: false, isCommercial: false },
+        email,
+        "Gatehouse sitelink:verify test tenant: not a customer",
+      ),
+      sWebPassword: testTenantPassword(settings.credentials.password, settings.credentials.locationCode),
+    };
+    try {
+      lastXml = "";
+      const answer = await call("TenantNewDetailed_v3", params, { write: true });
+      writesSeen.TenantNewDetailed_v3 = String(answer.retCode ?? "none");
+      const outcome = readAnswer("TenantNewDetailed_v3", answer);
+      if (outcome.kind === "ok") {
+        add({ ...checkAnswer("TenantNewDetailed_v3", answer, schemaTables(lastXml, "TenantNewDetailed_v3")), notes: [`the test tenant was made: Ret_Code ${answer.retCode}, TenantID ${outcome.id}`] });
+        notes.push(`a test tenant was made: TenantID ${outcome.id} (${email})`);
+        return outcome.id;
+      }
+      const again = outcome.kind === "unclear" ? (await searchTenantsByEmail(call, email).catch(() => [])).find((r) => r.TenantID) : undefined;
+      add({ operation: "TenantNewDetailed_v3", kind: "write", status: "differs", notes: [clean(`the test tenant: answered ${outcome.message}${again ? `; found again as ${again.TenantID}` : ""}`)] });
+      return again?.TenantID ?? null;
+    } catch (error) {
+      add({ operation: "TenantNewDetailed_v3", kind: "write", status: "differs", notes: [clean(`the test tenant: no usable answer: ${error instanceof Error ? error.message : String(error)}`)] });
+      return null;
+    }
+  }
+
+  /** TenantLogin with the test tenant's own e-mail and web password: its TenantID must come back. */
+  async function checkLogin(id: string): Promise<boolean> {
+    const password = testTenantPassword(settings.credentials.password, settings.credentials.locationCode);
+    try {
+      lastXml = "";
+      // The answer carries the web password in clear: only the check's notes leave this function.
+      const answer = await call("TenantLogin", { sTenantLogin: testTenantEmail(settings.credentials.locationCode), sTenantPassword: password }, { write: false });
+      const check = checkAnswer("TenantLogin", answer, schemaTables(lastXml, "TenantLogin"));
+      const answered = tenantIdFromLogin(answer);
+      if (check.status !== "differs" && answered !== id) {
+        check.status = "differs";
+        check.notes.push(answered ? `the test tenant's login answered TenantID ${answered}, not ${id}` : "the test tenant's login answered no TenantID");
+      }
+      add({ ...check, notes: check.notes.map((n) => redactValues(n, [password])) });
+      return true;
+    } catch (error) {
+      add({ operation: "TenantLogin", kind: "read", status: "differs", notes: [clean(`no usable answer: ${error instanceof Error ? error.message : String(error)}`)] });
+      return true;
+    }
+  }
+
+  /** A unit the tenant holds (an active ledger), or null. */
+  async function unitHeldBy(id: string): Promise<{ unitId: string; ledgerId: string } | null> {
+    const answer = await call("LedgersByTenantID_v3", { sTenantID: id }, { write: false }).catch(() => null);
+    const ledger = answer ? rows(answer, "Ledgers").find((l) => l.LedgerID) : undefined;
+    return ledger ? { unitId: ledger.UnitID ?? "?", ledgerId: ledger.LedgerID! } : null;
+  }
+
+  /** One move-in in test mode per candidate pay method, until one is taken. Returns the LedgerID when SiteLink kept it. */
   async function testMoveIn(tenantId: string, unitId: string, cost: Row[]): Promise<string | null> {
-    const notes: string[] = [];
+    const notes: string[] = report.testMoveIn?.notes ?? [];
     report.testMoveIn = { unitId, ledgerId: null, notes };
     const fresh = await call("UnitsInformationByUnitID", { UnitID: Number(unitId) }, { write: false }).catch(() => null);
     const unitRow = fresh ? (rows(fresh, "Table").find((r) => r.UnitID === unitId) ?? null) : null;
@@ -407,6 +535,12 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     // location's cash id (2 in both readings).
     const candidates = byCard ? [...new Set([PAY_METHOD_READINGS.manual.ids.card, PAY_METHOD_READINGS.lsetup.ids.card, configured.card])] : [configured.cash];
     const expiry = `${options.now.getUTCFullYear() + 2}-12-31T23:59:59`;
+    if (byCard) {
+      // Said before anything is sent (issue 37): under option A the card goes to the site's processor.
+      const line = `Option A: the test-mode move-in sends a ${brand} test card (ending ${TEST_CARDS[brand!]!.slice(-4)}) through SiteLink to this site's card processor, with bTestMode true.`;
+      options.say?.(line);
+      notes.push(line);
+    }
     for (const payMethod of candidates) {
       const params = {
         TenantID: Number(tenantId),
@@ -481,9 +615,24 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
         report.testMoveIn!.ledgerId = ledger;
         const after = await call("LedgersByTenantID_v3", { sTenantID: tenantId }, { write: false }).catch(() => null);
         if (after && rows(after, "Ledgers").some((l) => l.LedgerID === ledger)) {
-          notes.push(`SiteLink recorded ledger ${ledger} for unit ${unitId} although bTestMode was true: move the test tenant out of it at the office`);
-        } else notes.push(`SiteLink answered ledger ${ledger} and lists no such ledger for the tenant: test mode recorded nothing`);
-        return ledger;
+          // Reversed as far as the API goes: a move-out scheduled for today (no operation moves a tenant
+          // out or voids a payment).
+          let scheduled = "its move-out could not be scheduled";
+          try {
+            const out = await call("ScheduleMoveOut", { iLedgerID: Number(ledger), dScheduledOut: siteLinkDate(today) }, { write: true });
+            writesSeen.ScheduleMoveOut = String(out.retCode ?? "none");
+            const o = readAnswer("ScheduleMoveOut", out);
+            scheduled = o.kind === "refused" ? clean(`scheduling its move-out was refused (${o.message})`) : `its move-out is scheduled for ${today} (ScheduleMoveOut answered ${out.retCode ?? "no code"})`;
+          } catch (error) {
+            scheduled = clean(`scheduling its move-out got no usable answer: ${error instanceof Error ? error.message : String(error)}`);
+          }
+          notes.push(
+            `SiteLink recorded ledger ${ledger} for unit ${unitId} although bTestMode was true: ${scheduled}, the furthest the API goes. The office must move the test tenant out and void the test payment; until then the next run takes no other unit.`,
+          );
+          return ledger;
+        }
+        notes.push(`SiteLink answered ledger ${ledger} and lists no such ledger for the tenant: test mode recorded nothing, no unit is rented`);
+        return null;
       }
       if (outcome.kind === "unclear") {
         // 0, no code or -1: the adapter would read the unit and ledgers back rather than believe it.
@@ -540,6 +689,11 @@ export function formatGoLiveReport(r: GoLiveReport): string {
     lines.push("", "Success codes (Ret_Code seen; for each write, how the adapter reads it):");
     for (const [op, code] of Object.entries(r.successCodes)) lines.push(`  ${op}: ${code}`);
   }
-  lines.push("", r.ok ? "Result: nothing the adapter relies on differs." : `Result: NOT READY. Differs: ${r.differs.join(", ")}.`);
+  if (r.notChecked.length) {
+    lines.push("", "Not checked (the adapter relies on each; the flag that checks it):");
+    for (const n of r.notChecked) lines.push(`  - ${n}`);
+  }
+  const why = [r.differs.length ? `Differs: ${r.differs.join(", ")}.` : "", r.notChecked.length ? `Not checked: ${r.notChecked.map((n) => n.replace(/ \(.*$/, "")).join(", ")}.` : ""].filter(Boolean).join(" ");
+  lines.push("", r.ok ? "Result: READY. Every item the adapter relies on was checked and nothing differs." : `Result: NOT READY. ${why}`);
   return lines.join("\n");
 }
