@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { eq, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, emailOutbox, leases } from "~/db/schema";
@@ -12,26 +12,18 @@ import { accountStorage, portalLocations } from "~/services/portal.server";
 import { createTenantWithLease } from "~/services/portal-demo.server";
 import { createTestDatabase } from "./db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "./rental-fixtures";
-import { startSmtpServer, type TestSmtpServer } from "./smtp-server";
+import { type TestSmtpServer, useSmtpServer } from "./smtp-server";
 
 // Issue 14 (mail through outages) and issue 8 (secrets in the outbox), with a real SMTP exchange.
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
 
+const server = useSmtpServer();
 let smtp: TestSmtpServer;
 let handle: DatabaseHandle;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
-});
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  await smtp?.close();
-});
 beforeEach(async () => {
+  smtp = server.current();
   handle = await createTestDatabase();
-  smtp.received.length = 0;
-  await smtp.up();
 });
 afterEach(() => handle.close());
 

@@ -39,16 +39,16 @@ let csrf: { cookie: string };
 const saved: Record<string, string | undefined> = {};
 
 async function get(path: string, cookie: string) {
-  const r = await fetch(server.origin + path, { headers: { Cookie: cookie }, redirect: "manual" });
+  const r = await fetch(server.urlFor(path), { headers: { Cookie: cookie }, redirect: "manual" });
   return { status: r.status, headers: r.headers, body: await r.text() };
 }
 
 async function post(path: string, cookie: string, form: Record<string, string>) {
   const both = `${cookie}; ${csrf.cookie}`;
-  const token = (await getCsrfToken(new Request(server.origin + path, { headers: { Cookie: both } }))).token;
-  const r = await fetch(server.origin + path, {
+  const token = (await getCsrfToken(new Request(server.urlFor(path), { headers: { Cookie: both } }))).token;
+  const r = await fetch(server.urlFor(path), {
     method: "POST",
-    headers: { Cookie: both, "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
+    headers: { Cookie: both, "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(server.urlFor(path)).origin },
     body: new URLSearchParams({ [CSRF_FIELD]: token, ...form }).toString(),
     redirect: "manual",
   });

@@ -5,7 +5,7 @@
  * once included); never to a tenant who owes money or has given notice.
  */
 import { eq } from "drizzle-orm";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
 import { locations, tenants } from "~/db/schema";
 import { addDaysIso, localDate } from "~/domain/calendar";
@@ -14,22 +14,15 @@ import { createTenantWithLease } from "~/services/portal-demo.server";
 import { sendReviewRequests } from "~/services/review-requests.server";
 import { storageFor } from "~/storage-software/index.server";
 import { createTestDatabase } from "./db";
-import { startSmtpServer, type TestSmtpServer } from "./smtp-server";
+import { type TestSmtpServer, useSmtpServer } from "./smtp-server";
 
 const REVIEW_LINK = "https://g.page/r/gatehouse-lumberton/review";
+const server = useSmtpServer();
 let smtp: TestSmtpServer;
 let handle: DatabaseHandle;
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  process.env.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
-});
-afterAll(async () => {
-  delete process.env.SMTP_URL;
-  await smtp?.close();
-});
 beforeEach(async () => {
+  smtp = server.current();
   handle = await createTestDatabase();
-  smtp.received.length = 0;
 });
 afterEach(() => handle.close());
 

@@ -1,3 +1,4 @@
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import net from "node:net";
 
 export interface ReceivedMail {
@@ -107,4 +108,25 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
     isUp: () => server !== null,
     close: stop,
   };
+}
+
+/**
+ * A test file's SMTP server: started once with SMTP_URL pointing at it (until the file ends), emptied
+ * and listening again before each test. `current()` is the server.
+ */
+export function useSmtpServer(): { current: () => TestSmtpServer } {
+  let smtp: TestSmtpServer | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    process.env.SMTP_URL = `smtp://127.0.0.1:${smtp.port}`;
+  });
+  afterAll(async () => {
+    delete process.env.SMTP_URL;
+    await smtp?.close();
+  });
+  beforeEach(async () => {
+    smtp!.received.length = 0;
+    await smtp!.up();
+  });
+  return { current: () => smtp! };
 }

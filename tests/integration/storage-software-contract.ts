@@ -743,6 +743,14 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       await expect(h.storage.giveMoveOutNotice({ tenantId: other.result.tenantId, leaseId, moveOutDate: date, reason: null, now: NOW })).rejects.toBeInstanceOf(StorageValidationError);
     });
 
+    it("says whether online rentals and payments may run at the location, and why not", async () => {
+      const g = await h.storage.goLive();
+      expect(g).toMatchObject({ live: expect.any(Boolean), reason: expect.any(String) });
+      if (!g.live) expect(g.reason).toMatch(/\S/);
+      // Our own units are always live; a SiteLink test bed has a passed check recorded.
+      expect(g.live).toBe(true);
+    });
+
     it("records a move-out done once: the lease ends and the unit can be rented again (or the software says it moves tenants out itself)", async () => {
       const leaving = await contractMoveIn(h);
       const { unitTypeId } = leaving;

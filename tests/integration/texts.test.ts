@@ -39,14 +39,14 @@ const cookiesOf = (headers: Headers) => headers.getSetCookie().map((c) => c.spli
 
 /** A form post on the built server as a browser sends it: the page first (its CSRF token and cookie), then the form. */
 async function postForm(path: string, cookie: string, fields: Record<string, string>) {
-  const page = await fetch(server.origin + path, { headers: { Cookie: cookie }, redirect: "manual" });
+  const page = await fetch(server.urlFor(path), { headers: { Cookie: cookie }, redirect: "manual" });
   const html = await page.text();
   expect(page.status, html.slice(0, 300)).toBe(200);
   const both = [cookie, ...cookiesOf(page.headers)].join("; ");
-  const r = await fetch(server.origin + path, {
+  const r = await fetch(server.urlFor(path), {
     method: "POST",
     redirect: "manual",
-    headers: { Cookie: both, "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
+    headers: { Cookie: both, "Content-Type": "application/x-www-form-urlencoded", Origin: new URL(server.urlFor(path)).origin },
     body: new URLSearchParams({ csrf: tokenOf(html)!, ...fields }).toString(),
   });
   return { status: r.status, location: r.headers.get("location"), body: await r.text() };
@@ -211,7 +211,7 @@ describe("texts through the Twilio fake", () => {
 
     await fake.control.inbound({ from: "+19105550155", to: LOCATION_NUMBER, body: "Great, I'll come by at 5" });
     await fake.control.settled();
-    const html = await (await fetch(server.origin + page, { headers: { Cookie: staffCookie } })).text();
+    const html = await (await fetch(server.urlFor(page), { headers: { Cookie: staffCookie } })).text();
     expect(html).toContain("Hello Lee, yes: a 10x10 is free.");
     expect(html).toContain("Great, I&#x27;ll come by at 5");
     expect(html).toMatch(/We wrote<\/strong> (<!-- -->)?\([^)]*, delivered\)/);
