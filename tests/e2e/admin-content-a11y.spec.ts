@@ -2,9 +2,11 @@ import type { Locator, Page } from "@playwright/test";
 import { generate } from "otplib";
 import { expect, test } from "./support/test";
 import { expectNoAxeViolations } from "./support/a11y";
-import { inviteByCommand } from "./support/admin";
+import { consoleUrl, inviteByCommand } from "./support/admin";
 import { testHook } from "./support/hooks";
 import { isNoJs } from "./support/site";
+import { PRIMARY_DOMAIN } from "./support/seed-facts";
+import { ownServers } from "./support/servers";
 
 /**
  * The back office's content editor (issue 24) under axe (WCAG 2.2 AA), decision 352: a first owner is
@@ -186,7 +188,21 @@ test("a unit type's pages, the changes waiting, the diff and a previewed page pa
   await expectVisibleFocus(page, "the diff");
 
   // A previewed public page, with the banner (its links and "Leave preview" button keyboard-visible too).
-  await visit(page, "/admin/preview", "preview");
+  // The console sends "Preview the site" to the website's own origin (https://www.…), which is this
+  // very server on localhost here: the console page's form-action and its answer's Location name this
+  // server instead, as the site's DNS name would point the browser here (decisions 432, 450).
+  const local = new URL(ownServers().baseURL).origin;
+  await page.route("**/admin/preview", async (route) => {
+    const answer = await route.fetch({ maxRedirects: 0 });
+    const headers = { ...answer.headers() };
+    for (const name of Object.keys(headers)) if (name.toLowerCase() === "content-security-policy") headers[name] = headers[name]!.replaceAll(`https://${PRIMARY_DOMAIN}`, local);
+    if (headers.location) {
+      const u = new URL(headers.location, route.request().url());
+      if (u.hostname === PRIMARY_DOMAIN) headers.location = `${local}${u.pathname}${u.search}`;
+    }
+    return route.fulfill({ response: answer, headers });
+  });
+  await visit(page, consoleUrl("/admin/preview"), "preview");
   await Promise.all([page.waitForURL((u) => !u.pathname.startsWith("/admin")), page.getByRole("button", { name: "Preview the site" }).click()]);
   const banner = page.getByText("these changes are not live yet", { exact: false }).first();
   await expect(banner).toBeVisible();
