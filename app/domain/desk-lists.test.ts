@@ -68,7 +68,8 @@ describe("dayTotals", () => {
     ]);
     expect(t.map((x) => `${x.day}/${x.locationId}`)).toEqual(["2026-11-22/1", "2026-11-22/2", "2026-11-21/1"]);
     expect(t[0]).toMatchObject({ approved: 3000, approvedCount: 2, declined: 700, declinedCount: 1, refunded: 0 });
-    expect(t[1]).toMatchObject({ approved: 0, refunded: 300, refundedCount: 1, net: 0 });
+    // Taken and given back the same day: in both columns, so Approved − Refunded = Net (decision 502).
+    expect(t[1]).toMatchObject({ approved: 300, approvedCount: 1, refunded: 300, refundedCount: 1, net: 0 });
     expect(t[0]!.net).toBe(3000);
   });
   it("counts a refund on its own day: taken on one day, given back on another (decision 280)", () => {
@@ -80,8 +81,9 @@ describe("dayTotals", () => {
     const t = dayTotals(rows);
     expect(t.map((x) => [x.day, x.approved, x.refunded, x.net])).toEqual([
       ["2026-11-22", 500, 4000, -3500],
-      ["2026-11-20", 1000, 0, 5000],
+      ["2026-11-20", 5000, 0, 5000],
     ]);
+    for (const x of t) expect(x.approved - x.refunded).toBe(x.net);
     expect(dayTotals(rows, { from: "2026-11-21" }).map((x) => x.day)).toEqual(["2026-11-22"]);
   });
   it("pages in memory", () => {

@@ -135,6 +135,7 @@ export interface DayTotal {
   locationId: number;
   /** The location's calendar date, YYYY-MM-DD. */
   day: string;
+  /** Payments approved (taken) that day, those refunded since included: `approved − refunded = net` (decision 502). */
   approved: number;
   approvedCount: number;
   declined: number;
@@ -152,8 +153,9 @@ export interface DayTotal {
 /**
  * The totals of each location's day, in cents, newest day first. An approved payment counts on its
  * day; a declined one took no money and is shown apart; a refunded one was taken on its `day` and
- * given back on its `refundDay` (decision 280): its amount is in the `net` of the first and out of the
- * `net` of the second, and in the `refunded` total of the second. Each approved or refunded payment
+ * given back on its `refundDay` (decision 280): its amount is in the `approved` and `net` of the
+ * first, and in the `refunded` total and out of the `net` of the second (decision 502), so each day's
+ * approved − refunded = net. Each approved or refunded payment
  * has one ledger payment line of its amount on its day, and a refund one of minus the amount on its
  * day, so `net` equals the ledger's day. `within` keeps only the days of a date filter.
  */
@@ -182,7 +184,11 @@ export function dayTotals(
       t.approvedCount += 1;
       t.net += r.amount;
     } else {
-      at(r.locationId, r.day).net += r.amount;
+      // Taken and approved on its day (so that day's Approved − Refunded = Net, issue 39), given back on its refund's day.
+      const taken = at(r.locationId, r.day);
+      taken.approved += r.amount;
+      taken.approvedCount += 1;
+      taken.net += r.amount;
       const back = at(r.locationId, r.refundDay ?? r.day);
       back.refunded += r.amount;
       back.refundedCount += 1;

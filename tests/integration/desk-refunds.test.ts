@@ -179,6 +179,8 @@ describe("refunding a card payment from the tenant's page", () => {
         .where(and(eq(leases.locationId, t.locationId), eq(ledgerEntries.kind, "payment"), sql`${ledgerEntries.entryDate} = ${t.day}`));
       expect(t.net).toBe(Number(ledger!.sum));
       expect(t.ledger).toBe(t.net);
+      // The day's columns add up: a refunded payment is still under Approved on the day it was taken (decision 502).
+      expect(t.approved - t.refunded).toBe(t.net);
     }
     // A date filter of the refund's day alone still finds it (given back that day).
     const sameDay = await listDeskPayments(handle.db, viewer, await query(`?from=${row.refundDay}&to=${row.refundDay}&status=refunded`));
