@@ -137,12 +137,17 @@ function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseI
       <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
         {props.label}
       </button>
-      {mine ? (
-        <p id={errorId} className="field__errors" role="alert">
-          {props.reply!.message}
-        </p>
-      ) : null}
+      {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
     </Form>
+  );
+}
+
+/** An action's answer beside its button (the button and fields point at it with aria-describedby). */
+function ActionAnswer(props: { id: string; message: string }) {
+  return (
+    <p id={props.id} className="field__errors" role="alert">
+      {props.message}
+    </p>
   );
 }
 
@@ -161,11 +166,7 @@ function RefundForm(props: { csrfToken: string; paymentId: number; label: string
       <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
         Refund
       </button>
-      {mine ? (
-        <p id={errorId} className="field__errors" role="alert">
-          {props.reply!.message}
-        </p>
-      ) : null}
+      {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
     </Form>
   );
 }
@@ -192,11 +193,7 @@ function MoveOutForm(props: { csrfToken: string; leaseId: number; unitName: stri
         <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
           Record the move-out
         </button>
-        {mine ? (
-          <p id={errorId} className="field__errors" role="alert">
-            {props.reply!.message}
-          </p>
-        ) : null}
+        {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
       </fieldset>
     </Form>
   );
