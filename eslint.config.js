@@ -125,18 +125,18 @@ export default tseslint.config(
     ];
   })(),
   // Known exceptions, each to be removed by moving the code to its layer (conventions: "the port leaks"):
-  // - app/domain/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
+  // - app/domain/payments/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
   //   the brand list should live in the domain and the schema import it).
   // - app/db/queries/content.server.ts: sanitises operator HTML with services/sanitize.server.ts.
   {
     files: [
-      "app/domain/cards.ts",
-      "app/domain/card-schema.ts",
+      "app/domain/payments/cards.ts",
+      "app/domain/payments/card-schema.ts",
       "app/db/queries/content.server.ts",
     ],
     rules: { "boundaries/dependencies": "off" },
   },
-  // Configuration is read in one place (issue 21, decision 210): app/env.server.ts parses every
+  // Configuration is read in one place (issue 21, decision 210): app/platform/env.server.ts parses every
   // environment variable the app and its commands read with one zod schema, once at start-up; nothing
   // else reads process.env (a second reader is an unchecked, undocumented variable). The exceptions
   // are not the app:
@@ -153,7 +153,7 @@ export default tseslint.config(
   {
     files: ["**/*.{ts,tsx,js,mjs,cjs}"],
     ignores: [
-      "app/env.server.ts",
+      "app/platform/env.server.ts",
       "tests/**",
       "**/*.test.{ts,tsx}",
       "bench/**",

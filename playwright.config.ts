@@ -52,8 +52,8 @@ const PHONE_390 = { width: 390, height: 844 };
  * The no-JavaScript flows are not repeated at 390 px: the server sends the same HTML at any width,
  * and the CSS that lays it out is the same the mobile-390 project checks (keeps `npm test` short).
  */
-const PROTOCOL_ONLY = ["**/security-http.spec.ts", "**/public-redirects.spec.ts", "**/page-cache.spec.ts"];
-const PHONE_FLOWS = ["public-pages", "public-layout", "public-a11y", "public-contact", "units", "rental", "portal"].map((name) => `**/${name}.spec.ts`);
+const PROTOCOL_ONLY = ["web/security-http", "site/redirects", "site/page-cache"].map((name) => `**/${name}.spec.ts`);
+const PHONE_FLOWS = ["site/pages", "site/layout", "site/a11y", "site/contact", "site/units", "rental/flow", "portal/tour"].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -92,7 +92,7 @@ export default defineConfig({
       stderr: "pipe" as const,
     },
     {
-      // The SiteLink location: Lumberton connected to the SiteLink simulator (tests/e2e/sitelink-*.spec.ts).
+      // The SiteLink location: Lumberton connected to the SiteLink simulator (tests/e2e/storage-software/sitelink-*.spec.ts).
       command: `npx tsx scripts/e2e-sitelink-server.ts`,
       reuseExistingServer: false,
       timeout: 120_000,

@@ -6,7 +6,7 @@ import express from "express";
 import pino from "pino";
 import { createAdmission } from "./server/admission.js";
 
-// Every setting comes from the app's one parsed environment (app/env.server.ts, decision 210): the
+// Every setting comes from the app's one parsed environment (app/platform/env.server.ts, decision 210): the
 // built app exports it (`serverEnv`), the development server loads the same module through Vite. Only
 // two variables are read here first, to find the app at all (both are in that schema, and the app
 // checks them with every other one): NODE_ENV (development: Vite) and BUILD_DIR (the built app).
@@ -34,13 +34,13 @@ const app = express();
 app.disable("x-powered-by");
 app.use(compression());
 
-/** The parsed environment (app/env.server.ts): a bad value has already stopped the start with a clear message. */
+/** The parsed environment (app/platform/env.server.ts): a bad value has already stopped the start with a clear message. */
 let config;
 
 if (DEVELOPMENT) {
   const vite = await import("vite");
   const viteDevServer = await vite.createServer({ server: { middlewareMode: true } });
-  config = (await viteDevServer.ssrLoadModule("./app/env.server.ts")).envOrExit();
+  config = (await viteDevServer.ssrLoadModule("./app/platform/env.server.ts")).envOrExit();
   app.use(viteDevServer.middlewares);
   app.use(async (req, res, next) => {
     try {
@@ -111,7 +111,7 @@ const server = http.createServer((req, res) => {
   admission.offer(req, res, req.url === "/healthz" || req.url === "/readyz");
 });
 server.listen(PORT, HOST, () => {
-  // The app's own lines come from app/logger.server.ts (JSON, redacted); this one says where we listen.
+  // The app's own lines come from app/platform/logger.server.ts (JSON, redacted); this one says where we listen.
   pino({ base: { pid: process.pid } }).info(`Gatehouse listening on http://localhost:${PORT}${DEVELOPMENT ? " (development)" : ""}`);
 });
 

@@ -17,23 +17,23 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
  *   data directory's lock, and the whole request path of the public site, the rental and the portal
  *   on the database a fresh checkout starts with.
  */
-const EMBEDDED_ONLY = ["billing-cli", "pglite-private-dir", "demo-tenant-seed"].map(file);
+const EMBEDDED_ONLY = ["payments/billing-cli", "db/pglite-private-dir", "db/demo-tenant-seed"].map(file);
 const DRIVER_SENSITIVE = [
-  "migrations",
-  "seed",
-  "cache-notify",
-  "db-pool",
-  "move-in",
-  "move-in-ledger",
-  "rental-rush",
-  "rental-submit",
-  "public-site",
-  "portal",
-  "reservation",
-  "form-outage",
-  "logging",
+  "db/migrations",
+  "db/seed",
+  "site/cache-notify",
+  "db/pool",
+  "rental/move-in",
+  "rental/move-in-ledger",
+  "rental/rush",
+  "rental/submit",
+  "site/pages",
+  "portal/pages",
+  "rental/reservation",
+  "web/form-outage",
+  "web/logging",
   // bytea: pg gives a Buffer, PGlite a Uint8Array (the stored image sizes, decision 321).
-  "media-uploads",
+  "content/media-uploads",
 ].map(file);
 
 const integration = (name: string, driver: "pglite" | "postgres") => ({

@@ -1,16 +1,16 @@
 import type { EntryContext, RouterContextProvider } from "react-router";
 import { isRouteErrorResponse, ServerRouter } from "react-router";
 import { renderToPipeableStream, renderToString } from "react-dom/server";
-import { NonceProvider } from "~/components/nonce";
-import { injectCustomCode } from "~/domain/custom-code";
-import { analyticsSnippets, parseAnalyticsId } from "~/domain/analytics";
-import { NO_STORE } from "~/domain/cache";
-import { hadOutage, markOutage, outageLogFields, outageOf, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
-import { logger, logRequestError } from "~/logger.server";
-import { isPaymentRoute } from "~/domain/payment-pages";
-import { isConsoleRoute } from "~/domain/console-pages";
-import { documentHtml } from "~/document-html.server";
-import { rememberedRender, rememberRender, renderMemoKey } from "~/render-memo.server";
+import { NonceProvider } from "~/components/ui/nonce";
+import { injectCustomCode } from "~/domain/site/custom-code";
+import { analyticsSnippets, parseAnalyticsId } from "~/domain/site/analytics";
+import { NO_STORE } from "~/domain/web/cache";
+import { hadOutage, markOutage, outageLogFields, outageOf, rememberLayout, RETRY_AFTER, unavailablePageHtml } from "~/services/web/unavailable-page.server";
+import { logger, logRequestError } from "~/platform/logger.server";
+import { isPaymentRoute } from "~/domain/payments/pages";
+import { isConsoleRoute } from "~/domain/console/pages";
+import { documentHtml } from "~/platform/document-html.server";
+import { rememberedRender, rememberRender, renderMemoKey } from "~/platform/render-memo.server";
 
 export const streamTimeout = 5_000;
 

@@ -15,21 +15,21 @@ import {
 import type { Route } from "./+types/root";
 import appCss from "~/styles/app.css?url";
 import { readSiteLayout } from "~/db/queries/cached-reads.server";
-import { getSite } from "~/services/site-context.server";
-import { publicOrigin } from "~/services/site-origin.server";
-import { hostedFieldsClientConfig } from "~/platform/payment-gateway.server";
-import { globalStylesToCss } from "~/domain/website-settings";
-import { SiteHeader, SiteFooter } from "~/components/site-chrome";
-import { ErrorPage } from "~/components/error-page";
-import { useNonce } from "~/components/nonce";
-import formEnhanceScript from "~/components/form-enhance.js?raw";
-import { CONTENT_CACHE, NO_STORE } from "~/domain/cache";
-import { isPasswordRoute, isPaymentRoute, PAYMENT_PAGE_ATTRIBUTE, type PaymentPageHandle } from "~/domain/payment-pages";
+import { getSite } from "~/services/site/context.server";
+import { publicOrigin } from "~/services/site/origin.server";
+import { hostedFieldsClientConfig } from "~/platform/payments/gateway.server";
+import { globalStylesToCss } from "~/domain/site/website-settings";
+import { SiteHeader, SiteFooter } from "~/components/site/chrome";
+import { ErrorPage } from "~/components/ui/error-page";
+import { useNonce } from "~/components/ui/nonce";
+import formEnhanceScript from "~/components/ui/form-enhance.js?raw";
+import { CONTENT_CACHE, NO_STORE } from "~/domain/web/cache";
+import { isPasswordRoute, isPaymentRoute, PAYMENT_PAGE_ATTRIBUTE, type PaymentPageHandle } from "~/domain/payments/pages";
 // Notes whether the document this tab loaded was a payment page, for the payment pages' client guard.
-import "~/components/payment-page-guard";
-import { isStagingHost } from "~/domain/staging";
-import { isConsoleRoute } from "~/domain/console-pages";
-import { PreviewBanner } from "~/components/preview-banner";
+import "~/components/payments/page-guard";
+import { isStagingHost } from "~/domain/site/staging";
+import { isConsoleRoute } from "~/domain/console/pages";
+import { PreviewBanner } from "~/components/content/preview-banner";
 
 export const links: LinksFunction = () => [
   { rel: "stylesheet", href: appCss },
@@ -72,7 +72,7 @@ function buildSiteData(layout: SiteLayout, paymentPage: boolean) {
 /**
  * The site part of the root's data, built once per layout (the site cache's shared rows, kept until a
  * change drops them) and kind of page (issue 22, decision 421): the same object for every request
- * meanwhile, so the render memo's key keeps its JSON (app/render-memo.server.ts) and the global CSS is
+ * meanwhile, so the render memo's key keeps its JSON (app/platform/render-memo.server.ts) and the global CSS is
  * written once. Without the site cache every request has its own layout, and so its own copy. Never
  * change the objects: they are shared.
  */

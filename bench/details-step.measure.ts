@@ -6,7 +6,7 @@
  *
  * On a fresh PostgreSQL database (migrated and seeded, dropped at the end) and a pool of 10
  * connections (the default), DETAILS_VISITORS visitors, each from its own address, submit the details
- * step of the real route action (app/routes/rent.tsx) at the same moment for a unit type with ONE unit
+ * step of the real route action (app/routes/rental/rent.tsx) at the same moment for a unit type with ONE unit
  * free, DETAILS_ROUNDS times. Every statement a visitor's action sends is time-stamped as it starts
  * (Drizzle's logger, through countQueries) and named by what it touches, so each visitor's time splits
  * into steps: the rental context, the e-mail check, the limits, the hold, the checkout write (with the
@@ -20,9 +20,9 @@ import { and, asc, eq } from "drizzle-orm";
 import { expect, it } from "vitest";
 import { countQueries, openDatabase } from "~/db/client.server";
 import { locations, unitTypes, units } from "~/db/schema";
-import { getCsrfToken } from "~/services/csrf.server";
-import { action as rentAction } from "~/routes/rent";
-import { loadContext } from "../tests/integration/route-helpers";
+import { getCsrfToken } from "~/services/web/csrf.server";
+import { action as rentAction } from "~/routes/rental/rent";
+import { loadContext } from "../tests/integration/support/route-helpers";
 
 const VISITORS = Number(process.env.DETAILS_VISITORS ?? 40);
 const ROUNDS = Number(process.env.DETAILS_ROUNDS ?? 5);

@@ -17,10 +17,10 @@ import { execFileSync } from "node:child_process";
 import { eq } from "drizzle-orm";
 import { openDatabase } from "~/db/client.server";
 import { amenities, contentItems, locations, staffMembers, unitTypes } from "~/db/schema";
-import { scopeFor } from "~/domain/staff-roles";
-import { readEffectiveRecord, saveDraftEdit } from "~/services/changesets.server";
-import { publishDraft } from "~/services/changeset-publish.server";
-import type { SignedInStaff } from "~/services/staff-context.server";
+import { scopeFor } from "~/domain/staff/roles";
+import { readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
+import { publishDraft } from "~/services/content/publish.server";
+import type { SignedInStaff } from "~/services/staff/context.server";
 // @ts-expect-error -- plain ES modules of the bench
 import { benchDatabase } from "./lib/postgres.mjs";
 // @ts-expect-error -- plain ES modules of the bench

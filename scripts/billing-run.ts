@@ -10,10 +10,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
-import { isIsoDate } from "~/domain/calendar";
-import { billingDateToday, runBilling, serverPidFile } from "~/services/billing-run.server";
+import { isIsoDate } from "~/domain/shared/calendar";
+import { billingDateToday, runBilling, serverPidFile } from "~/services/payments/billing-run.server";
 import { now as clockNow } from "~/platform/clock.server";
-import { envOrExit } from "~/env.server";
+import { envOrExit } from "~/platform/env.server";
 
 // Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
 envOrExit({ server: false });

@@ -10,7 +10,7 @@
  * The role names and passwords are read from the two URLs; the database is the one they name.
  */
 import pg from "pg";
-import { envOrExit } from "~/env.server";
+import { envOrExit } from "~/platform/env.server";
 import { roleIdentifier, roleOfUrl, roleSetupStatements, schemaSetupStatements } from "~/db/roles.server";
 
 const e = envOrExit({ server: false });

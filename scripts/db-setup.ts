@@ -2,7 +2,7 @@
 import { runMigrations } from "~/db/migrate.server";
 import { ownerDatabase } from "~/db/migrate-as-owner.server";
 import { seedDatabase } from "../seeds/seed";
-import { envOrExit } from "~/env.server";
+import { envOrExit } from "~/platform/env.server";
 
 // Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
 envOrExit({ server: false });

@@ -21,7 +21,7 @@ import { eq } from "drizzle-orm";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { locations, sitelinkSites } from "~/db/schema";
 import { saveSiteLinkSettings, siteLinkSettingsProblems } from "~/storage-software/index.server";
-import { envOrExit } from "~/env.server";
+import { envOrExit } from "~/platform/env.server";
 
 const USAGE = `Usage: npm run sitelink:configure -- --location <url_slug> --endpoint <CallCenterWs.asmx URL>
     --corp-code C --location-code L --user U (--password-env VAR | --password-stdin)

@@ -8,7 +8,7 @@
  */
 import { eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import type { EnvSource } from "~/env.server";
+import type { EnvSource } from "~/platform/env.server";
 import { accounts, locations } from "~/db/schema";
 import { recordSimulatorPass, saveSiteLinkSettings } from "~/storage-software/index.server";
 import { DEMO_CORP, DEMO_SITES } from "../sitelink-simulator/index";

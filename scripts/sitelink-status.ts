@@ -13,7 +13,7 @@ import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { collectSiteLinkStatus, formatSiteLinkStatus, statusSnapshotFile, type SiteLinkStatus } from "~/storage-software/index.server";
-import { envOrExit } from "~/env.server";
+import { envOrExit } from "~/platform/env.server";
 
 // Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
 envOrExit({ server: false });

@@ -9,9 +9,9 @@
  */
 import { parseArgs } from "node:util";
 import { databaseOptionsFromEnv, defaultPgliteDir, openDatabase } from "~/db/client.server";
-import { STAFF_ROLES } from "~/domain/staff-roles";
-import { envOrExit } from "~/env.server";
-import { inviteByCommand, inviteThroughServer, staffCommandFile, type InviteRequest } from "~/services/staff-command.server";
+import { STAFF_ROLES } from "~/domain/staff/roles";
+import { envOrExit } from "~/platform/env.server";
+import { inviteByCommand, inviteThroughServer, staffCommandFile, type InviteRequest } from "~/services/staff/command.server";
 
 envOrExit({ server: false });
 

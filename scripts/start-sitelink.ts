@@ -22,7 +22,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import { databaseOptionsFromEnv, openDatabase } from "~/db/client.server";
-import { envOrExit, loadEnv, rawEnv, type EnvSource } from "~/env.server";
+import { envOrExit, loadEnv, rawEnv, type EnvSource } from "~/platform/env.server";
 import { runMigrations } from "~/db/migrate.server";
 import { leases, tenants } from "~/db/schema";
 import { seedDatabase } from "../seeds/seed";

@@ -2,8 +2,8 @@
 // Safe to run any time and more than once: `npx tsx scripts/sweep-reservations.ts`.
 import { getDatabase } from "~/db/client.server";
 import { now } from "~/platform/clock.server";
-import { runHousekeeping } from "~/services/housekeeping.server";
-import { envOrExit } from "~/env.server";
+import { runHousekeeping } from "~/services/jobs/housekeeping.server";
+import { envOrExit } from "~/platform/env.server";
 
 // Every variable checked before anything runs: a bad value stops the command with a clear message (decision 210).
 envOrExit({ server: false });

@@ -1,7 +1,7 @@
 /**
  * DEMO tenant for trying the customer portal (README "Customer portal"): created only when the
  * account's use_demo_units is on, once (looked up by email), through the storage port's moveIn like
- * any rental (app/services/portal-demo.server.ts). The lease goes on one of the demo inventory's
+ * any rental (app/services/portal/demo-tenant.server.ts). The lease goes on one of the demo inventory's
  * units that is marked rented without a lease: the seed gives that unit back to the inventory and
  * holds it for the demo checkout, so the move-in rents exactly it and no availability changes. It
  * moved in 20 days ago with a paid first month and a protection plan.
@@ -19,11 +19,11 @@ import crypto from "node:crypto";
 import { and, asc, eq, isNull, ne, sql } from "drizzle-orm";
 import type { Transaction } from "~/db/client.server";
 import { accounts, rentals, leases, locations, tenants, unitTypes, units } from "~/db/schema";
-import { addDaysIso, localDate } from "~/domain/calendar";
-import { createTenantWithLease } from "~/services/portal-demo.server";
+import { addDaysIso, localDate } from "~/domain/shared/calendar";
+import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { hashPassword, verifyPassword } from "~/platform/password.server";
-import { rawEnv, type EnvSource } from "~/env.server";
+import { rawEnv, type EnvSource } from "~/platform/env.server";
 
 export const DEMO_TENANT_EMAIL = "demo.tenant@example.com";
 export const DEMO_TENANT_PASSWORD = "demo1234"; // DEMO credentials, written in the README

@@ -4,9 +4,9 @@
  * Everything marked DEMO is a plausible value the spec does not give (street addresses, company
  * name, phone number, social links, domains, images). Everything else is a fact from the spec.
  */
-import type { AccountGlobalSettings } from "~/domain/account-settings";
-import type { ComponentSetting, GlobalStyles } from "~/domain/website-settings";
-import type { ExtraCharge } from "~/domain/location-settings";
+import type { AccountGlobalSettings } from "~/domain/shared/account-settings";
+import type { ComponentSetting, GlobalStyles } from "~/domain/site/website-settings";
+import type { ExtraCharge } from "~/domain/site/location-settings";
 import type { Image } from "~/db/schema/shared";
 
 /** DEMO: the spec says only that one contact phone number is shared by all locations. */

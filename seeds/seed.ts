@@ -18,14 +18,14 @@ import {
   redirects,
   websites,
 } from "~/db/schema";
-import { locationSlug } from "~/domain/slug";
-import { bareHostname, normalizePath, parseRedirectsText } from "~/domain/redirects";
-import { saveOldDomain, saveRedirect } from "~/services/redirects.server";
+import { locationSlug } from "~/domain/shared/slug";
+import { bareHostname, normalizePath, parseRedirectsText } from "~/domain/site/redirects";
+import { saveOldDomain, saveRedirect } from "~/services/content/redirects.server";
 import * as operator from "./operator";
 import { checkSeedRecord } from "./validate";
 import { seedDemoUnits } from "./demo-units";
 import { disablePublishedDemoPassword, seedDemoTenant } from "./demo-tenant";
-import { rawEnv, type EnvSource } from "~/env.server";
+import { rawEnv, type EnvSource } from "~/platform/env.server";
 
 export interface SeedReport {
   created: string[];

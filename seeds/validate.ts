@@ -1,4 +1,4 @@
-import { EDITABLE_ENTITIES, validateRecord, type EditableEntityName } from "~/domain/editable-content";
+import { EDITABLE_ENTITIES, validateRecord, type EditableEntityName } from "~/domain/content/editable";
 
 /** A seed record the registry refuses: the seed stops, naming the record, the field and the rule. */
 export class SeedRecordError extends Error {
@@ -8,7 +8,7 @@ export class SeedRecordError extends Error {
 /**
  * Checks a record the seed is about to insert through the same schemas the console's forms and the
  * draft use (issue 24: "validation is the same schema that the seed data goes through"): the fields
- * the registry lists (app/domain/editable-content.ts), then its rules between fields. Columns the
+ * the registry lists (app/domain/content/editable.ts), then its rules between fields. Columns the
  * registry does not list (ids, slugs, rates, software ids) and image and reference fields (set by
  * the seed itself) are not checked here. Returns the record unchanged, or throws SeedRecordError.
  */

@@ -7,8 +7,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import helmet from "helmet";
 import { countQueries, getDatabase, trackWrites, type Database } from "~/db/client.server";
 import { usePgliteAppRole } from "~/db/roles.server";
-import { resolveOldDomain, resolveRedirect, type RedirectDecision } from "~/services/site-redirects.server";
-import { consoleOrigin, isConsoleHost, isSiteHost, publicOrigin, siteOriginFromConsole } from "~/services/site-origin.server";
+import { resolveOldDomain, resolveRedirect, type RedirectDecision } from "~/services/site/redirects.server";
+import { consoleOrigin, isConsoleHost, isSiteHost, publicOrigin, siteOriginFromConsole } from "~/services/site/origin.server";
 import { consoleGate } from "./console-gate";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, isReadableForm, refuseBadRequestTarget, requestTargetGuard, sendPlainPage } from "./guards";
 import { matchPage, routeTree, type MatchedPage } from "./route-match";
@@ -16,38 +16,38 @@ import type { RouteObject, ServerBuild } from "react-router";
 import type { Website } from "~/db/queries/site.server";
 import { readNextAvailabilityChange, readWebsite } from "~/db/queries/cached-reads.server";
 import { SiteCache } from "~/db/site-cache.server";
-import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/analytics";
+import { ANALYTICS_CSP_SOURCES, parseAnalyticsId, type AnalyticsProvider } from "~/domain/site/analytics";
 import { announceStorageSoftware, stopSiteLinkSync } from "~/storage-software/index.server";
 import { defaultPgliteDir } from "~/db/client.server";
-import { startBillingSchedule } from "~/services/billing-run.server";
-import { startHousekeeping } from "~/services/housekeeping.server";
-import { startPublishScheduler } from "~/services/changeset-publish.server";
+import { startBillingSchedule } from "~/services/payments/billing-run.server";
+import { startHousekeeping } from "~/services/jobs/housekeeping.server";
+import { startPublishScheduler } from "~/services/content/publish.server";
 import { isDatabaseBusy, isDatabaseUnavailable, outageReason } from "~/db/unavailable";
-import { RETRY_AFTER, unavailablePageHtml } from "~/services/unavailable-page.server";
+import { RETRY_AFTER, unavailablePageHtml } from "~/services/web/unavailable-page.server";
 import { PageCache, pageCacheMiddleware, sendCached, serveHit, staleCopy, withoutNonce } from "./page-cache";
 import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, FormPageCache, formPageKey, occursOnce, soldOutAnswerKey, type KeptFormPage } from "./form-page-cache";
 import { passwordChecksBusy } from "~/platform/password.server";
-import { PASSWORD_BUSY_MESSAGE } from "~/services/form-outage.server";
-import { signInSchema } from "~/domain/portal-forms";
-import { startEmailDelivery } from "~/services/email.server";
-import { logger, logRequestError } from "~/logger.server";
-import { documentHtml } from "~/document-html.server";
-import { envOrExit } from "~/env.server";
-import { hostedFieldsCspSources } from "~/platform/payment-gateway.server";
-import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/staging";
-import { STRIPE_WEBHOOK_PATH } from "~/domain/request-rules";
-import { CONSOLE_ROBOTS } from "~/domain/console-pages";
-import { testHooksEnabled } from "~/services/test-hooks.server";
-import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff-command.server";
-import { clearPreviewCookieHeader, hasPreviewCookie, PreviewApplyError, PreviewTimeoutError, readPreview, withDraftApplied } from "~/services/preview.server";
-import type { RenderPublicPage } from "~/services/page-diff.server";
-import { anonymousCsrfOfForm, csrfCookie, CSRF_FIELD, getCsrfToken } from "~/services/csrf.server";
-import { isPreviewablePath, PREVIEW_CACHE_CONTROL, PREVIEW_FORM_REFUSED, PREVIEW_ROBOTS } from "~/domain/preview";
+import { PASSWORD_BUSY_MESSAGE } from "~/services/web/form-outage.server";
+import { signInSchema } from "~/domain/portal/forms";
+import { startEmailDelivery } from "~/services/mail/outbox.server";
+import { logger, logRequestError } from "~/platform/logger.server";
+import { documentHtml } from "~/platform/document-html.server";
+import { envOrExit } from "~/platform/env.server";
+import { hostedFieldsCspSources } from "~/platform/payments/gateway.server";
+import { isStagingHost, STAGING_ROBOTS_HEADER } from "~/domain/site/staging";
+import { STRIPE_WEBHOOK_PATH } from "~/domain/web/request-rules";
+import { CONSOLE_ROBOTS } from "~/domain/console/pages";
+import { testHooksEnabled } from "~/testing/hooks.server";
+import { announceStaffCommand, answerStaffCommand, commandRequestAllowed, STAFF_COMMAND_PATH, staffCommandFile } from "~/services/staff/command.server";
+import { clearPreviewCookieHeader, hasPreviewCookie, PreviewApplyError, PreviewTimeoutError, readPreview, withDraftApplied } from "~/services/content/preview.server";
+import type { RenderPublicPage } from "~/services/content/page-diff.server";
+import { anonymousCsrfOfForm, csrfCookie, CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
+import { isPreviewablePath, PREVIEW_CACHE_CONTROL, PREVIEW_FORM_REFUSED, PREVIEW_ROBOTS } from "~/domain/content/preview";
 import { now as clockNow } from "~/platform/clock.server";
 
 // What the server gives every loader, action and middleware, as fields of React Router's request
 // context (its documented migration from AppLoadContext; typed values of our own middleware use
-// createContext, e.g. app/services/portal-access.server.ts).
+// createContext, e.g. app/services/portal/access.server.ts).
 declare module "react-router" {
   interface RouterContextProvider {
     db: Database;

@@ -13,7 +13,7 @@
  * The redirects' addresses are the configured origins, never the Host header.
  */
 import type { NextFunction, Request, Response } from "express";
-import { consoleRequestAllowed, isConsolePath } from "~/domain/console-origin";
+import { consoleRequestAllowed, isConsolePath } from "~/domain/console/origin";
 import { sendPlainPage } from "./guards";
 
 export interface ConsoleGateOptions {

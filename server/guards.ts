@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import { ALLOWED_METHODS, bodyLimitFor, collapseSlashes, isFormContentType } from "~/domain/request-rules";
+import { ALLOWED_METHODS, bodyLimitFor, collapseSlashes, isFormContentType } from "~/domain/web/request-rules";
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

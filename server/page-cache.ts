@@ -26,7 +26,7 @@ import zlib from "node:zlib";
 import { promisify } from "node:util";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
-import { logger } from "~/logger.server";
+import { logger } from "~/platform/logger.server";
 
 export interface CachedPage {
   body: Buffer;

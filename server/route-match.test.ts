@@ -14,17 +14,17 @@ const route = (id: string, parentId: string | undefined, path: string | undefine
 const manifest = Object.fromEntries(
   [
     route("root", undefined, ""),
-    route("routes/home", "root", undefined, undefined, true),
-    route("routes/faqs", "root", "faqs"),
-    route("routes/customer-portal.signed-in", "root", undefined),
-    route("routes/customer-portal._index", "routes/customer-portal.signed-in", "customer-portal"),
-    route("routes/customer-portal.unit", "routes/customer-portal.signed-in", undefined),
-    route("routes/customer-portal.pay", "routes/customer-portal.unit", "customer-portal/units/:leaseId/pay", { enhanceForms: true, paymentPage: true }),
-    route("routes/customer-portal.move-out", "routes/customer-portal.unit", "customer-portal/units/:leaseId/move-out", { enhanceForms: true }),
-    route("routes/rent.lease", "root", "rent/lease/:leaseId"),
-    route("routes/rent", "root", "rent/:unitTypeId", { enhanceForms: true, paymentPage: true }),
-    route("routes/rent.confirmation", "root", "rent/:unitTypeId/confirmation"),
-    route("routes/not-found", "root", "*"),
+    route("routes/site/home", "root", undefined, undefined, true),
+    route("routes/site/faqs", "root", "faqs"),
+    route("routes/portal/signed-in", "root", undefined),
+    route("routes/portal/_index", "routes/portal/signed-in", "customer-portal"),
+    route("routes/portal/unit", "routes/portal/signed-in", undefined),
+    route("routes/portal/pay", "routes/portal/unit", "customer-portal/units/:leaseId/pay", { enhanceForms: true, paymentPage: true }),
+    route("routes/portal/move-out", "routes/portal/unit", "customer-portal/units/:leaseId/move-out", { enhanceForms: true }),
+    route("routes/rental/rent.lease", "root", "rent/lease/:leaseId"),
+    route("routes/rental/rent", "root", "rent/:unitTypeId", { enhanceForms: true, paymentPage: true }),
+    route("routes/rental/rent.confirmation", "root", "rent/:unitTypeId/confirmation"),
+    route("routes/site/not-found", "root", "*"),
   ].map((r) => [r.id, r]),
 ) as unknown as ServerBuild["routes"];
 const tree = routeTree(manifest);

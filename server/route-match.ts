@@ -7,8 +7,8 @@
  */
 import { matchRoutes, type RouteObject } from "react-router";
 import type { ServerBuild } from "react-router";
-import { isPasswordRoute, isPaymentRoute } from "~/domain/payment-pages";
-import { isConsoleRoute } from "~/domain/console-pages";
+import { isPasswordRoute, isPaymentRoute } from "~/domain/payments/pages";
+import { isConsoleRoute } from "~/domain/console/pages";
 
 interface Node {
   id: string;

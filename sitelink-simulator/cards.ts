@@ -1,6 +1,6 @@
 /**
  * Card payments through SiteLink's own processor (option A, study §3.5). Test numbers are the
- * project's test gateway numbers (app/platform/payment-gateway.server.ts): they decline whatever
+ * project's test gateway numbers (app/platform/payments/gateway.server.ts): they decline whatever
  * bTestMode says, like a processor's test cards.
  */
 import type { SiteRecord } from "./state";

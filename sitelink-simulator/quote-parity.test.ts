@@ -4,7 +4,7 @@
  * equals the app's domain quote to the cent. Jacksonville (first-of-month) differs on purpose.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { quoteMoveIn } from "~/domain/move-in-quote";
+import { quoteMoveIn } from "~/domain/rental/move-in-quote";
 import { demoInventory } from "../seeds/demo-units";
 import { insuranceTiers, lockFee } from "../seeds/operator";
 import { startSiteLinkSimulator, type RunningSimulator } from "./server";

@@ -1,13 +1,13 @@
 /**
  * The Twilio fake against the real `twilio` package (decision 492): the app's provider
- * (app/platform/twilio-texts.server.ts) sends through it over HTTP; its webhooks arrive signed so that
+ * (app/platform/texts/twilio.server.ts) sends through it over HTTP; its webhooks arrive signed so that
  * the package's own validateRequest accepts them; Twilio's errors come back as the package reports them.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import twilio from "twilio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTwilioTexts } from "../app/platform/twilio-texts.server";
+import { createTwilioTexts } from "../app/platform/texts/twilio.server";
 import { startTwilioFake, type RunningTwilioFake } from "./index";
 
 const NUMBER = "+19105550100";

@@ -1,10 +1,10 @@
 /**
  * Each editable entity's table (issue 24): the database side of app/domain/editable-content.ts.
- * Only app/services/changesets.server.ts (and the publish) reads this map: everything else edits
+ * Only app/services/content/changesets.server.ts (and the publish) reads this map: everything else edits
  * through a changeset.
  */
 import type { PgTable } from "drizzle-orm/pg-core";
-import type { EditableEntityName } from "~/domain/editable-content";
+import type { EditableEntityName } from "~/domain/content/editable";
 import {
   accounts,
   addresses,

@@ -1,6 +1,6 @@
 import { openDatabase, getDatabase, databaseOptionsFromEnv, type DatabaseHandle } from "./client.server";
 import { ensurePgliteAppRole, grantAppRole, roleOfUrl } from "./roles.server";
-import { env, type Env } from "~/env.server";
+import { env, type Env } from "~/platform/env.server";
 
 /**
  * The database handle `db:migrate` and `db:setup` work through (issue 36, decision 462): the owner

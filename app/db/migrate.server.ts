@@ -4,7 +4,7 @@ import type { NodePgDatabase } from "drizzle-orm/node-postgres";
 import type { PgliteDatabase } from "drizzle-orm/pglite";
 import path from "node:path";
 import type { DatabaseHandle } from "./client.server";
-import { env } from "~/env.server";
+import { env } from "~/platform/env.server";
 
 /** The checked-in migrations: MIGRATIONS_FOLDER, else ./drizzle. */
 export function migrationsFolder(): string {

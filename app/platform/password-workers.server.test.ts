@@ -4,7 +4,7 @@ import { performance } from "node:perf_hooks";
 import fs from "node:fs";
 import os from "node:os";
 import { defaultPasswordThreads, HASHING_THREAD_NICE, PasswordBusyError, PasswordWorkers } from "./password-workers.server";
-import { loadEnv } from "~/env.server";
+import { loadEnv } from "~/platform/env.server";
 import { hashPassword, passwordThreads, verifyPassword } from "./password.server";
 
 describe("password hashing in worker threads (decision 207)", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import bcrypt from "bcryptjs";
-import { loadEnv } from "~/env.server";
+import { loadEnv } from "~/platform/env.server";
 import { bcryptRounds, dummyPasswordHash, hashPassword, PRODUCTION_BCRYPT_ROUNDS } from "./password.server";
 
 describe("bcrypt cost", () => {

@@ -1,5 +1,5 @@
 import bcrypt from "bcryptjs";
-import { env, type Env } from "~/env.server";
+import { env, type Env } from "~/platform/env.server";
 import { defaultPasswordThreads, PasswordWorkers } from "./password-workers.server";
 
 /** The bcrypt cost of every web password hashed in production. */

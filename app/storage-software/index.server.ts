@@ -9,8 +9,8 @@ export { saveLatePaymentCard } from "./local/late-payments";
 import { createSiteLinkAdapter, siteLinkDeps } from "./sitelink";
 import { settleUnclearSiteLinkPayments as settleUnclearPayments } from "./sitelink/payments-unclear";
 import { chooseAdapter, loadSiteLinkSettings } from "./sitelink/settings";
-import { logger } from "~/logger.server";
-import { paymentGatewayFor } from "~/platform/payment-gateway.server";
+import { logger } from "~/platform/logger.server";
+import { paymentGatewayFor } from "~/platform/payments/gateway.server";
 
 // SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
 export { runSiteLinkSync, siteLinkSyncRunner, startSiteLinkSync, statusSnapshotFile, stopSiteLinkSync, syncLeaseHolder } from "./sitelink/scheduler";

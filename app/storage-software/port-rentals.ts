@@ -1,7 +1,7 @@
 /** Rentals part of the StorageSoftware port (issue 4): holds, quotes, move-ins, reservations. See ./port.ts. */
-import type { PaymentMethodInput } from "~/domain/payment-method";
-import type { TenantContact } from "~/domain/tenant-form";
-import type { MoveInQuote, QuoteLine } from "~/domain/move-in-quote";
+import type { PaymentMethodInput } from "~/domain/payments/method";
+import type { TenantContact } from "~/domain/shared/tenant-form";
+import type { MoveInQuote, QuoteLine } from "~/domain/rental/move-in-quote";
 
 /** The figures of a move-in (what is shown, signed and charged): `quoteMoveIn`'s answer. */
 export type { MoveInQuote, QuoteLine as MoveInQuoteLine };
@@ -216,7 +216,7 @@ export interface Rentals {
   releaseHold(holdToken: string): Promise<void>;
   /**
    * The move-in figures the visitor is shown, signs and is charged: the local adapter computes them
-   * with app/domain/move-in-quote.ts; a SiteLink adapter asks SiteLink (its proration, fees and tax
+   * with app/domain/rental/move-in-quote.ts; a SiteLink adapter asks SiteLink (its proration, fees and tax
    * rounding). Throws UnitUnavailableError for a unit type that is not this location's.
    */
   quoteMoveIn(input: MoveInQuoteInput): Promise<MoveInQuote>;

@@ -1,8 +1,8 @@
 /** Tenants part of the StorageSoftware port (issue 5): sign-in, ledgers, payments, autopay, move-out. See ./port.ts. */
-import type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
+import type { CardDetails, PaymentMethodInput } from "~/domain/payments/method";
 import type { Transaction } from "~/db/client.server";
 import type { CardBrand } from "~/db/schema/billing";
-import type { TenantContact } from "~/domain/tenant-form";
+import type { TenantContact } from "~/domain/shared/tenant-form";
 import type { Tenant } from "./port-rentals";
 
 // ---------------------------------------------------------------- tenants and billing (issue 5)

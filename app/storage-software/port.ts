@@ -7,10 +7,10 @@
  * (quotes, move-ins and reservations, issue 4), tenants (portal, ledgers, payments, autopay,
  * move-out, issue 5) and billing (the daily run, issue 5). The local adapter has the same split
  * under ./local/. Card input is the payment gateway's `PaymentMethodInput`
- * (app/domain/payment-method.ts, decision 079): our own card fields or a processor's token.
+ * (app/domain/payments/method.ts, decision 079): our own card fields or a processor's token.
  *
  * Nothing outside app/storage-software/ imports an adapter (eslint-plugin-boundaries); every type a
- * caller needs is exported from here. The contract suite (tests/integration/storage-software-contract.ts)
+ * caller needs is exported from here. The contract suite (tests/integration/storage-software/contract.ts)
  * covers every method and runs against each adapter.
  *
  * Money is in integer cents, sizes in feet, dates as "YYYY-MM-DD" in the location's time zone.
@@ -26,7 +26,7 @@ export type * from "./port-billing";
 export type * from "./port-inventory";
 export type * from "./port-rentals";
 export type * from "./port-tenants";
-export type { CardDetails, PaymentMethodInput } from "~/domain/payment-method";
+export type { CardDetails, PaymentMethodInput } from "~/domain/payments/method";
 
 /** The location an adapter serves: what `storageFor` needs to pick and build one. */
 export interface LocationRef {

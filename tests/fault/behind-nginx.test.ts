@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "~/db/client.server";
-import { createTenantWithLease } from "~/services/portal-demo.server";
+import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { REPO_ROOT, startServer, type ServerHandle } from "./support/server";

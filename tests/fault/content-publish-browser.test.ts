@@ -11,7 +11,7 @@
  *
  * Chromium is driven through Playwright's library (the browser Debian ships, as in tests/e2e); the
  * staff member's session is made through the session service (the sign-in itself, with its second
- * factor, is the subject of tests/e2e/admin-sign-in.spec.ts).
+ * factor, is the subject of tests/e2e/staff/sign-in.spec.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "@playwright/test";
@@ -20,7 +20,7 @@ import { LOCATION, UNIT_TYPE_PAGE, prepareDatabase } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { productionEnv, startServer, type ServerHandle } from "./support/server";
 import { sleep } from "./support/ports";
-import { signedInStaffMember, type TestStaffMember } from "../integration/staff-fixtures";
+import { signedInStaffMember, type TestStaffMember } from "../integration/support/staff-fixtures";
 
 const skip = clusterSkipReason();
 if (skip) console.warn(`[fault] content-publish-browser skipped: ${skip}`);

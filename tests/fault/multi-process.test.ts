@@ -10,9 +10,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "~/db/client.server";
-import { createTenantWithLease } from "~/services/portal-demo.server";
-import { addDaysIso, localDate } from "~/domain/calendar";
-import { SIGNIN_LIMIT_PER_ACCOUNT } from "~/services/auth.server";
+import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
+import { addDaysIso, localDate } from "~/domain/shared/calendar";
+import { SIGNIN_LIMIT_PER_ACCOUNT } from "~/services/portal/sign-in-limits.server";
 import { LOCATION, prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { startServer, type ServerHandle } from "./support/server";

@@ -7,14 +7,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
-import { CSRF_FIELD } from "~/services/csrf.server";
-import { readEffectiveRecord, saveDraftEdit } from "~/services/changesets.server";
-import { scheduleChangeset } from "~/services/changeset-publish.server";
+import { CSRF_FIELD } from "~/services/web/csrf.server";
+import { readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
+import { scheduleChangeset } from "~/services/content/publish.server";
 import { LOCATION, prepareDatabase } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { productionEnv, startServer, type ServerHandle } from "./support/server";
 import { sleep } from "./support/ports";
-import { signedInStaffMember, type TestStaffMember } from "../integration/staff-fixtures";
+import { signedInStaffMember, type TestStaffMember } from "../integration/support/staff-fixtures";
 
 const skip = clusterSkipReason();
 if (skip) console.warn(`[fault] publish-processes skipped: ${skip}`);

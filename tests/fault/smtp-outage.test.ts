@@ -1,7 +1,7 @@
 /**
  * Fault test (issue 14): the SMTP server stops during a rental.
  *
- * The outbox retry job (app/services/email.server.ts startEmailDelivery) runs in the server
+ * The outbox retry job (app/services/mail/outbox.server.ts startEmailDelivery) runs in the server
  * process; EMAIL_RETRY_EVERY_MS and EMAIL_RETRY_FIRST_MS shorten its interval and first backoff here.
  *
  * A private PostgreSQL (as in db-restart.test.ts), the BUILT server with SMTP_URL pointing at a

@@ -13,9 +13,9 @@ async function cookiesUnder(nodeEnv: string, https: string | undefined) {
   else process.env.HTTPS = https;
   process.env.SESSION_SECRET = "unit-test-secret";
   const [session, csrf, rental] = await Promise.all([
-    import("~/services/session.server"),
-    import("~/services/csrf.server"),
-    import("~/services/rental.server"),
+    import("~/services/web/session.server"),
+    import("~/services/web/csrf.server"),
+    import("~/services/rental/record.server"),
   ]);
   return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: rental.rentalCookie() };
 }

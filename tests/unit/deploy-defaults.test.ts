@@ -1,7 +1,7 @@
 /**
  * Issue 19: the shipped deployment files default to HTTPS on (Secure cookies, HSTS); plain HTTP is
  * an explicit choice. The Docker image's default mode (production) never seeds the demo tenant
- * (tests/integration/demo-tenant-seed.test.ts).
+ * (tests/integration/db/demo-tenant-seed.test.ts).
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fs from "node:fs";
-import { envSchema } from "~/env.server";
+import { envSchema } from "~/platform/env.server";
 
 /**
- * The README's Configuration table and the one schema of the environment (app/env.server.ts,
+ * The README's Configuration table and the one schema of the environment (app/platform/env.server.ts,
  * decision 210) name the same variables: a variable added to the schema needs its row, and a row
  * names a variable the app reads.
  */

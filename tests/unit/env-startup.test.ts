@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { ConfigError, env, loadEnv, testSwitchesAllowed, testSwitchProblem } from "~/env.server";
+import { ConfigError, env, loadEnv, testSwitchesAllowed, testSwitchProblem } from "~/platform/env.server";
 
 /**
  * Every environment variable is parsed once, at start-up, by one schema (issue 21, decision 210): a
@@ -81,7 +81,7 @@ function run(args: string[], extra: Record<string, string>) {
 
 describe("at start-up", () => {
   it("the server's check (server/app.ts calls envOrExit first): message, exit 1", () => {
-    const r = run(["--input-type=module", "-e", "const m = await import('./app/env.server.ts'); m.envOrExit(); console.log('started');"], { DB_POOL_SIZE: "abc" });
+    const r = run(["--input-type=module", "-e", "const m = await import('./app/platform/env.server.ts'); m.envOrExit(); console.log('started');"], { DB_POOL_SIZE: "abc" });
     expect(r.stderr).toContain("Gatehouse cannot start: DB_POOL_SIZE must be a whole number of connections (0 or more)");
     expect(r.status).toBe(1);
     expect(r.stdout).not.toContain("started");
@@ -120,10 +120,10 @@ describe("the test-only switches (decision 432)", () => {
   });
 
   it("the server's start-up check: a production server with E2E_HOOKS=1 alone exits 1 with the message", () => {
-    const r = run(["--input-type=module", "-e", "const m = await import('./app/env.server.ts'); m.envOrExit(); console.log('started');"], { NODE_ENV: "production", PAYMENT_GATEWAY: "none", E2E_HOOKS: "1" });
+    const r = run(["--input-type=module", "-e", "const m = await import('./app/platform/env.server.ts'); m.envOrExit(); console.log('started');"], { NODE_ENV: "production", PAYMENT_GATEWAY: "none", E2E_HOOKS: "1" });
     expect(r.stderr).toContain("Gatehouse cannot start: E2E_HOOKS=1 is for the test runner only");
     expect(r.status).toBe(1);
-    const ok = run(["--input-type=module", "-e", "const m = await import('./app/env.server.ts'); m.envOrExit(); console.log('started');"], { NODE_ENV: "production", PAYMENT_GATEWAY: "none", E2E_HOOKS: "1", GATEHOUSE_TEST_RUNNER: "1" });
+    const ok = run(["--input-type=module", "-e", "const m = await import('./app/platform/env.server.ts'); m.envOrExit(); console.log('started');"], { NODE_ENV: "production", PAYMENT_GATEWAY: "none", E2E_HOOKS: "1", GATEHOUSE_TEST_RUNNER: "1" });
     expect(ok.stdout).toContain("started");
   }, 60_000);
 });

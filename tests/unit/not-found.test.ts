@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { notFound } from "~/services/http.server";
+import { notFound } from "~/services/web/responses.server";
 
 const APP = path.resolve(import.meta.dirname, "../../app");
 
@@ -20,7 +20,7 @@ describe("notFound(): the one 404 of the routes", () => {
         .filter((f) => /\.tsx?$/.test(f))
         .map((f) => path.join(d, f)),
     );
-    const offenders = files.filter((f) => !f.endsWith("http.server.ts") && /status:\s*404/.test(readFileSync(path.join(APP, f), "utf8")));
+    const offenders = files.filter((f) => !f.endsWith(path.join("web", "responses.server.ts")) && /status:\s*404/.test(readFileSync(path.join(APP, f), "utf8")));
     expect(offenders).toEqual([]);
   });
 });

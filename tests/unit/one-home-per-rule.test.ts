@@ -7,8 +7,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP, appSources } from "./app-sources";
-import { HOLD_MINUTES, HOLD_MS, holdEndsAt } from "~/domain/hold";
-import { monthlyRateFor } from "~/domain/rates";
+import { HOLD_MINUTES, HOLD_MS, holdEndsAt } from "~/domain/rental/hold";
+import { monthlyRateFor } from "~/domain/site/rates";
 
 const FILES = appSources().map((f) => ({ file: path.relative(APP, f).split(path.sep).join("/"), text: readFileSync(f, "utf8") }));
 
@@ -29,12 +29,12 @@ interface Rule {
 const RULES: Rule[] = [
   {
     rule: "the monthly rate: the web rate when web rates are on and it is above zero, else the standard rate",
-    home: "domain/rates.ts",
+    home: "domain/site/rates.ts",
     patterns: [/webRate\s*(>|<=|>=|<|===|!==)\s*0\b/, /\b0\s*(<|>=)\s*\w+\.webRate\b/],
   },
   {
     rule: "the hold length (15 minutes)",
-    home: "domain/hold.ts",
+    home: "domain/rental/hold.ts",
     // Other fifteen-minute windows (sign-in, card attempts, the rates sync) are named constants of their own.
     patterns: [/\b15\s*\*\s*60\b/, /\b900_?000\b/, /HOLD\w*\s*=\s*15\b/, /getTime\(\)\s*\+\s*15\s*\*/],
     allowed: (line) => /^\s*(export\s+)?const\s+(?!\w*HOLD)[A-Z][A-Z0-9_]*\s*=\s*15\s*\*\s*60[\d_]*(\s*\*\s*1000)?;/.test(line),
@@ -46,12 +46,12 @@ const RULES: Rule[] = [
   },
   {
     rule: "the password length (6 to 20 characters) with its messages",
-    home: "domain/tenant-form.ts",
+    home: "domain/shared/tenant-form.ts",
     patterns: [/\.(min|max)\(\s*PASSWORD_(MIN|MAX)\b/, /\.min\(\s*6\s*,[^)]*[Pp]assword/, /\.max\(\s*20\s*,[^)]*[Pp]assword/],
   },
   {
     rule: "the paid-through arithmetic (next due = paid-through + 1 day; a period ends a month on, less a day)",
-    home: "domain/billing.ts",
+    home: "domain/payments/billing.ts",
     patterns: [/addDaysIso\(\s*\w*[pP]aid\w*\s*,\s*1\s*\)/, /addDaysIso\(\s*addMonthsIso\(/, /addDaysIso\(\s*\w*[nN]extDue\w*\s*,\s*-1\s*\)/],
   },
   {

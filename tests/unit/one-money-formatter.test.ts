@@ -2,12 +2,12 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { APP, appSources } from "./app-sources";
-import { formatCents, formatWholeDollars } from "~/domain/money";
+import { formatCents, formatWholeDollars } from "~/domain/shared/money";
 
-describe("money is formatted in one place (app/domain/money.ts)", () => {
+describe("money is formatted in one place (app/domain/shared/money.ts)", () => {
   it("no other module formats cents as dollars", () => {
     const offenders = appSources()
-      .filter((f) => !f.endsWith(path.join("domain", "money.ts")))
+      .filter((f) => !f.endsWith(path.join("domain", "shared", "money.ts")))
       .filter((f) => {
         const text = readFileSync(f, "utf8");
         return /currency:\s*"USD"/.test(text) || /\/\s*100\)\.toLocaleString|Math\.floor\(\w+\s*\/\s*100\)/.test(text);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawnSync } from "node:child_process";
-import { paymentGatewayProblem } from "~/env.server";
-import { configuredPaymentGateway, hostedFieldsClientConfig, hostedFieldsCspSources, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payment-gateway.server";
+import { paymentGatewayProblem } from "~/platform/env.server";
+import { configuredPaymentGateway, hostedFieldsClientConfig, hostedFieldsCspSources, paymentGatewayFor, setPaymentGatewayNameForTests } from "~/platform/payments/gateway.server";
 
 // Issue 19 item 1 (decision 200): production never charges through the test gateway by default.
 afterEach(() => setPaymentGatewayNameForTests(null));
@@ -10,7 +10,7 @@ afterEach(() => setPaymentGatewayNameForTests(null));
 function start(extra: Record<string, string>) {
   return spawnSync(
     process.execPath,
-    ["--import", "tsx", "--input-type=module", "-e", "const m = await import('./app/env.server.ts'); m.envOrExit(); console.log('started');"],
+    ["--import", "tsx", "--input-type=module", "-e", "const m = await import('./app/platform/env.server.ts'); m.envOrExit(); console.log('started');"],
     { env: { PATH: process.env.PATH, SESSION_SECRET: "s".repeat(64), PGLITE_DIR: "memory://", ...extra }, encoding: "utf8", timeout: 60_000 },
   );
 }

@@ -1,4 +1,4 @@
-import { createTestGateway, type CardDetails } from "~/platform/payment-gateway.server";
+import { createTestGateway, type CardDetails } from "~/platform/payments/gateway.server";
 import { paymentGatewayContract } from "./payment-gateway-contract";
 
 const card = (number: string): CardDetails => ({ number, expMonth: 12, expYear: 2030, cvv: "123", nameOnCard: "Pat Doe", postalCode: "28358" });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PaymentGateway, PaymentMethodInput } from "~/platform/payment-gateway.server";
+import type { PaymentGateway, PaymentMethodInput } from "~/platform/payments/gateway.server";
 
 /**
  * The `PaymentGateway` contract (issue 25): what every gateway does, run against the built-in test

@@ -1,7 +1,7 @@
 /**
  * Issue 21 (decision 225): the portal's layouts own its chrome. The stylesheet (portal.css) is linked
- * by one layout (routes/customer-portal.layout.tsx), the navigation (PortalNav) drawn by one layout
- * (routes/customer-portal.signed-in.tsx); no page links or draws them again, and every portal page
+ * by one layout (routes/portal/layout.tsx), the navigation (PortalNav) drawn by one layout
+ * (routes/portal/signed-in.tsx); no page links or draws them again, and every portal page
  * with a UI sits under the layout that links the stylesheet.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -10,8 +10,8 @@ import { describe, expect, it } from "vitest";
 import routes from "~/routes";
 
 const APP = path.resolve(import.meta.dirname, "../../app");
-const STYLESHEET_LAYOUT = "routes/customer-portal.layout.tsx";
-const NAV_LAYOUT = "routes/customer-portal.signed-in.tsx";
+const STYLESHEET_LAYOUT = "routes/portal/layout.tsx";
+const NAV_LAYOUT = "routes/portal/signed-in.tsx";
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -39,9 +39,9 @@ describe("the portal's chrome is drawn by its layouts, once", () => {
     expect(filesWith(/portal\.css/)).toEqual([STYLESHEET_LAYOUT]);
   });
 
-  it("the portal navigation is rendered by the signed-in layout only (and defined in components/portal.tsx)", () => {
+  it("the portal navigation is rendered by the signed-in layout only (and defined in components/portal/parts.tsx)", () => {
     expect(filesWith(/<PortalNav\b/)).toEqual([NAV_LAYOUT]);
-    expect(filesWith(/\bPortalNav\b/)).toEqual(["components/portal.tsx", NAV_LAYOUT]);
+    expect(filesWith(/\bPortalNav\b/)).toEqual(["components/portal/parts.tsx", NAV_LAYOUT]);
   });
 
   it("no page draws the portal's container itself", () => {
@@ -53,9 +53,9 @@ describe("the portal's chrome is drawn by its layouts, once", () => {
     expect(layout).toBeDefined();
     const under = filesUnder(layout!);
     expect(under).toContain(NAV_LAYOUT);
-    const pages = readdirSync(path.join(APP, "routes"))
-      .filter((n) => n.startsWith("customer-portal.") && !n.endsWith(".test.tsx"))
-      .map((n) => `routes/${n}`)
+    const pages = readdirSync(path.join(APP, "routes", "portal"))
+      .filter((n) => !n.endsWith(".test.tsx"))
+      .map((n) => `routes/portal/${n}`)
       .filter((f) => f !== STYLESHEET_LAYOUT && /^export default /m.test(readFileSync(path.join(APP, f), "utf8")));
     expect(pages.length).toBeGreaterThan(10);
     expect(pages.filter((f) => !under.includes(f))).toEqual([]);

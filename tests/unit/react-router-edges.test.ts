@@ -21,10 +21,10 @@ import {
   type NavLinkProps,
   type ServerBuild,
 } from "react-router";
-import { Link, NavLink } from "~/components/link";
+import { Link, NavLink } from "~/components/ui/link";
 import { matchPage, routeTree } from "../../server/route-match";
 import * as entryServer from "~/entry.server";
-import { documentHtml } from "~/document-html.server";
+import { documentHtml } from "~/platform/document-html.server";
 import { definesHandoffStream, definesStrippedRequest, keepRequestWithoutRouterParamsPatch, lazyHandoffStreamPatch, reactRouterProduction } from "../../vite.config";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -75,7 +75,7 @@ describe("edge 2: the build-time rewrite of the handoff stream (vite.config.ts l
   });
 });
 
-describe("edge 3: app/components/link.tsx — UNSAFE_NavigationContext, and React Router's <a> for a plain path", () => {
+describe("edge 3: app/components/ui/link.tsx — UNSAFE_NavigationContext, and React Router's <a> for a plain path", () => {
   it("UNSAFE_NavigationContext is exported, as a React context", () => {
     expect(UNSAFE_NavigationContext).toBeDefined();
     expect((UNSAFE_NavigationContext as unknown as { $$typeof: symbol }).$$typeof).toBe(Symbol.for("react.context"));
@@ -117,9 +117,9 @@ const modules = {
   root: rootModule,
   "routes/plain": page("plain page"),
   "routes/hydrating": page("hydrating page", { hydrate: true }),
-  "routes/pay": page("payment page", { paymentPage: true }),
+  "routes/payments/pay": page("payment page", { paymentPage: true }),
 };
-const paths: Record<string, string> = { root: "", "routes/plain": "plain", "routes/hydrating": "hydrating", "routes/pay": "pay" };
+const paths: Record<string, string> = { root: "", "routes/plain": "plain", "routes/hydrating": "hydrating", "routes/payments/pay": "pay" };
 const build = {
   entry: { module: entryServer },
   routes: Object.fromEntries(

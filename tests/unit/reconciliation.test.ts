@@ -1,6 +1,6 @@
 /** The comparison of the processor's list with our payments (issue 35, decision 440): each kind of difference, and none when they agree. */
 import { describe, expect, it } from "vitest";
-import { reconcileDay, whatToDo, type ListedCharge, type OurPayment } from "~/domain/reconciliation";
+import { reconcileDay, whatToDo, type ListedCharge, type OurPayment } from "~/domain/payments/reconciliation";
 
 const from = new Date("2026-11-28T05:00:00Z");
 const to = new Date("2026-11-29T05:00:00Z");

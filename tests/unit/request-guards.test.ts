@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyGuard, collapseDoubleSlashes, hostGuard, requestTargetGuard } from "../../server/guards";
-import { isAllowedHost, STRIPE_WEBHOOK_PATH } from "~/domain/request-rules";
+import { isAllowedHost, STRIPE_WEBHOOK_PATH } from "~/domain/web/request-rules";
 
 /**
  * The request guards of server/app.ts on a plain Express app, over real HTTP: nothing reaches the

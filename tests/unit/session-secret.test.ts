@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { ConfigError, resolveSessionSecrets, sessionSecretFile } from "~/env.server";
+import { ConfigError, resolveSessionSecrets, sessionSecretFile } from "~/platform/env.server";
 
 // Issue 8: without SESSION_SECRET the secret is generated once and kept (mode 0600) so sessions and
 // links survive a restart; production on PostgreSQL refuses to start without it.
@@ -59,7 +59,7 @@ describe("session secret", () => {
   it("the server's start check exits non-zero with a clear message", () => {
     const r = spawnSync(
       process.execPath,
-      ["--import", "tsx", "--input-type=module", "-e", "const m = await import('./app/env.server.ts'); m.envOrExit(); console.log('started');"],
+      ["--import", "tsx", "--input-type=module", "-e", "const m = await import('./app/platform/env.server.ts'); m.envOrExit(); console.log('started');"],
       { env: { PATH: process.env.PATH, NODE_ENV: "production", DATABASE_URL: "postgres://db/x" }, encoding: "utf8", timeout: 60_000 },
     );
     expect(r.status).toBe(1);
@@ -77,7 +77,7 @@ describe("env() without SESSION_SECRET in production on PostgreSQL", () => {
         "tsx",
         "--input-type=module",
         "-e",
-        "const m = await import('./app/env.server.ts'); const e = m.env(); console.log('smtp=' + e.SMTP_URL); try { e.sessionSecrets; } catch (x) { console.log('secrets: ' + x.name); }",
+        "const m = await import('./app/platform/env.server.ts'); const e = m.env(); console.log('smtp=' + e.SMTP_URL); try { e.sessionSecrets; } catch (x) { console.log('secrets: ' + x.name); }",
       ],
       { env: { PATH: process.env.PATH, NODE_ENV: "production", DATABASE_URL: "postgres://db/x", SMTP_URL: "smtp://mail:25" }, encoding: "utf8", timeout: 60_000 },
     );

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStripeFake, type RunningStripeFake } from "../../stripe-fake";
-import { createStripeGateway, type StripeGateway } from "~/platform/stripe-gateway.server";
+import { createStripeGateway, type StripeGateway } from "~/platform/payments/stripe.server";
 import { paymentGatewayContract } from "./payment-gateway-contract";
 
 /**

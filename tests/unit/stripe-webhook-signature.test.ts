@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { verifyStripeEvent, WEBHOOK_TOLERANCE_FUTURE_S, WEBHOOK_TOLERANCE_PAST_S } from "~/platform/stripe-gateway.server";
+import { verifyStripeEvent, WEBHOOK_TOLERANCE_FUTURE_S, WEBHOOK_TOLERANCE_PAST_S } from "~/platform/payments/stripe.server";
 import { signPayload } from "../../stripe-fake";
 
 /**

@@ -1,7 +1,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { contentItems, pages, type ContentItemTag } from "~/db/schema";
-import { sanitizeOperatorHtml } from "~/services/sanitize.server";
+import { sanitizeOperatorHtml } from "~/domain/content/sanitize.server";
 
 /** Content items of one tag in index order, their HTML sanitised. */
 export async function getContentItems(db: Database, accountId: number, tag: ContentItemTag) {

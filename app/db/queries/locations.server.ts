@@ -10,8 +10,8 @@ import {
   paymentTypes,
   specialHours,
 } from "~/db/schema";
-import { parseExtraCharges } from "~/domain/location-settings";
-import { logger } from "~/logger.server";
+import { parseExtraCharges } from "~/domain/site/location-settings";
+import { logger } from "~/platform/logger.server";
 
 export type LocationSummary = Awaited<ReturnType<typeof listLocations>>[number];
 

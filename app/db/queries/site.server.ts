@@ -1,9 +1,9 @@
 import { asc, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, menus, navMenuItems, websites } from "~/db/schema";
-import { buildMenuTree, type MenuItem } from "~/domain/menu";
-import { parseAccountGlobalSettings } from "~/domain/account-settings";
-import { siteWidePaymentLink, withPayBillLink } from "~/domain/payment-links";
+import { buildMenuTree, type MenuItem } from "~/domain/site/menu";
+import { parseAccountGlobalSettings } from "~/domain/shared/account-settings";
+import { siteWidePaymentLink, withPayBillLink } from "~/domain/payments/pay-bill-link";
 
 /** The operator's website. One operator per deployment: the first website row. */
 export async function getWebsite(db: Database) {

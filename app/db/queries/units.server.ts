@@ -17,12 +17,12 @@ import {
   type AccountUnitSettings,
   type ListingLocation,
   type UnitListingView,
-} from "~/domain/units-listing";
-import { parseUnitFilters, unitTypeSlugs } from "~/domain/units";
-import { settingsForLocation, type AccountGlobalSettings } from "~/domain/account-settings";
-import { logger } from "~/logger.server";
+} from "~/domain/site/units-listing";
+import { parseUnitFilters, unitTypeSlugs } from "~/domain/site/units";
+import { settingsForLocation, type AccountGlobalSettings } from "~/domain/shared/account-settings";
+import { logger } from "~/platform/logger.server";
 import { readUnitsLocations } from "./cached-reads.server";
-import { availabilityAsOfText } from "~/domain/availability-freshness";
+import { availabilityAsOfText } from "~/domain/site/availability-freshness";
 
 const perRequest = new WeakMap<Readonly<RouterContextProvider>, Map<number, Promise<UnitTypeAvailability[]>>>();
 

@@ -8,7 +8,7 @@ import {
   index,
 } from "drizzle-orm/pg-core";
 import { timestamps, type Image } from "./shared";
-import type { AccountGlobalSettings } from "~/domain/account-settings";
+import type { AccountGlobalSettings } from "~/domain/shared/account-settings";
 
 export const accounts = pgTable("accounts", {
   id: serial().primaryKey(),

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { CHANGESET_STATUSES, CHANGE_OPS, EDITABLE_ENTITY_NAMES } from "~/domain/editable-content";
+import { CHANGESET_STATUSES, CHANGE_OPS, EDITABLE_ENTITY_NAMES } from "~/domain/content/editable";
 import { accounts } from "./account";
 import { staffMembers } from "./staff";
 
@@ -8,7 +8,7 @@ import { staffMembers } from "./staff";
  * Changesets (issue 24, docs/decisions/300-changesets.md): every staff edit of what the site renders
  * goes into the account's one open draft; publishing applies the whole draft in one transaction and
  * gives it the next version number. `snapshot` is the editable content as it stood right after the
- * publish (every editable entity's editable fields, app/domain/editable-content.ts), so any version can
+ * publish (every editable entity's editable fields, app/domain/content/editable.ts), so any version can
  * be restored by a new changeset that brings the content back to that snapshot.
  */
 export const changesets = pgTable(

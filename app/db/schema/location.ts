@@ -13,7 +13,7 @@ import {
 } from "drizzle-orm/pg-core";
 import { accounts } from "./account";
 import { timestamps, type Image } from "./shared";
-import type { LocationTimeZone, ReviewSettings } from "~/domain/location-settings";
+import type { LocationTimeZone, ReviewSettings } from "~/domain/site/location-settings";
 
 export const locationStatuses = ["Live", "Coming Soon"] as const;
 export type LocationStatus = (typeof locationStatuses)[number];

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { bigserial, boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { STAFF_ROLES } from "~/domain/staff-roles";
+import { STAFF_ROLES } from "~/domain/staff/roles";
 import { accounts } from "./account";
 import { locations } from "./location";
 import { timestamps } from "./shared";
@@ -67,7 +67,7 @@ export const staffInvites = pgTable(
 
 /**
  * Staff sessions: the SHA-256 of the cookie's random id. Idle 30 minutes, at most 12 hours
- * (app/domain/staff-roles.ts). `factorAt` is when a second factor was last given, for the actions
+ * (app/domain/staff/roles.ts). `factorAt` is when a second factor was last given, for the actions
  * that need a fresh one. `passwordOnly` marks a session that has passed the password but not yet the
  * second factor: it opens nothing but the second-factor page.
  */
@@ -131,7 +131,7 @@ export const staffPasskeys = pgTable(
   (t) => [index("staff_passkeys_staff_idx").on(t.staffId)],
 );
 
-/** One field's value before and after a change. Secrets never enter (app/services/audit.server.ts). */
+/** One field's value before and after a change. Secrets never enter (app/services/audit/events.server.ts). */
 export type AuditFieldChange = { before: unknown; after: unknown };
 
 /**

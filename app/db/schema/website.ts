@@ -10,7 +10,7 @@ import {
 import { accounts } from "./account";
 import { locations } from "./location";
 import { timestamps, type Image } from "./shared";
-import type { ComponentSetting, GlobalStyles } from "~/domain/website-settings";
+import type { ComponentSetting, GlobalStyles } from "~/domain/site/website-settings";
 
 export const websites = pgTable("websites", {
   id: serial().primaryKey(),

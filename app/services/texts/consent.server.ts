@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { textConsents } from "~/db/schema";
-import { textNumber } from "~/domain/texting";
+import { textNumber } from "~/domain/texts/rules";
 
 type Db = Database | Transaction;
 export type TextConsent = typeof textConsents.$inferSelect;

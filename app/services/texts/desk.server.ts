@@ -1,12 +1,12 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, locations, units } from "~/db/schema";
-import { formatCents } from "~/domain/money";
-import { formatPhone } from "~/domain/phone";
-import { recordAudit } from "../audit.server";
-import { tenantInScope, type DeskActionOutcome } from "../desk-tenants.server";
-import { withTextPayLink } from "../pay-links.server";
-import { auditActor, type SignedInStaff } from "../staff-context.server";
+import { formatCents } from "~/domain/shared/money";
+import { formatPhone } from "~/domain/shared/phone";
+import { recordAudit } from "../audit/events.server";
+import { tenantInScope, type DeskActionOutcome } from "../desk/tenants.server";
+import { withTextPayLink } from "../payments/pay-links.server";
+import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { checkText, deliverText, logTextToSend } from "./send.server";
 
 /**

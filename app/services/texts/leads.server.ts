@@ -1,13 +1,13 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, textMessages } from "~/db/schema";
-import { formatDeskTime } from "~/domain/desk-time";
-import { LEAD_TEXT_MAX, textNumber } from "~/domain/texting";
-import { textsOffReason } from "~/platform/text-messages.server";
-import { recordAudit } from "../audit.server";
-import { getDeskLead, type DeskLeadRow, type LeadActor } from "../desk-leads.server";
-import type { DeskViewer } from "../desk-scope.server";
-import { publicOrigin } from "../site-origin.server";
+import { formatDeskTime } from "~/domain/desk/time";
+import { LEAD_TEXT_MAX, textNumber } from "~/domain/texts/rules";
+import { textsOffReason } from "~/platform/texts/provider.server";
+import { recordAudit } from "../audit/events.server";
+import { getDeskLead, type DeskLeadRow, type LeadActor } from "../desk/leads.server";
+import type { DeskViewer } from "../desk/scope.server";
+import { publicOrigin } from "../site/origin.server";
 import { currentTextConsent, recordTextConsent } from "./consent.server";
 import { checkText, deliverText, logTextToSend } from "./send.server";
 

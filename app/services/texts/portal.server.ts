@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { tenants } from "~/db/schema";
-import { formatDate, localDate } from "~/domain/calendar";
-import type { PortalContext } from "../portal.server";
+import { formatDate, localDate } from "~/domain/shared/calendar";
+import type { PortalContext } from "../portal/context.server";
 import { currentTextConsent, recordTextConsent, TEXT_OPT_IN_WORDING } from "./consent.server";
 
 export interface PortalTexts {

@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { textMessages } from "~/db/schema";
-import { formatDate, localDate } from "~/domain/calendar";
-import { QUIET_HOURS_MESSAGE, textNumber, withinTextingHours } from "~/domain/texting";
-import { textProvider, textsOffReason } from "~/platform/text-messages.server";
+import { formatDate, localDate } from "~/domain/shared/calendar";
+import { QUIET_HOURS_MESSAGE, textNumber, withinTextingHours } from "~/domain/texts/rules";
+import { textProvider, textsOffReason } from "~/platform/texts/provider.server";
 import { currentTextConsent } from "./consent.server";
 
 /** What a text is sent from: the location's text message number (spec: Location.sms). */

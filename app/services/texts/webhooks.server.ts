@@ -1,9 +1,9 @@
 import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, textMessages } from "~/db/schema";
-import { formatPhone } from "~/domain/phone";
-import { isTextStatus, keywordReply, statusMovesForward, textKeyword, textNumber } from "~/domain/texting";
-import { textProvider } from "~/platform/text-messages.server";
+import { formatPhone } from "~/domain/shared/phone";
+import { isTextStatus, keywordReply, statusMovesForward, textKeyword, textNumber } from "~/domain/texts/rules";
+import { textProvider } from "~/platform/texts/provider.server";
 import { recordTextConsent } from "./consent.server";
 
 /**

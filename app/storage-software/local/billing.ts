@@ -1,13 +1,13 @@
 /**
  * The local adapter's daily billing (docs/decisions/053-billing-run.md): the Billing part of the port
- * on our own ledger. app/services/billing-run.server.ts claims the date and calls `billLeases` on each
+ * on our own ledger. app/services/payments/billing-run.server.ts claims the date and calls `billLeases` on each
  * location's adapter; the posting rules are app/domain/billing.ts.
  */
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, payments, savedCards } from "~/db/schema";
-import { getPaymentGateway } from "~/platform/payment-gateway.server";
-import { chargesForPeriod, lastPostedPeriod, periodIndexOf, periodStart, periodsToPost } from "~/domain/billing";
+import { getPaymentGateway } from "~/platform/payments/gateway.server";
+import { chargesForPeriod, lastPostedPeriod, periodIndexOf, periodStart, periodsToPost } from "~/domain/payments/billing";
 import type { Billing, LeaseBilling, LocationRef } from "../port";
 import { leaseBalance, postCharges, chargeAutopayCard, recordApprovedPayment } from "../shared/ledger";
 import { domainLedger, refreshPaidThrough, termsOf } from "./tenants";

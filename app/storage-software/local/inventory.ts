@@ -1,8 +1,8 @@
 import { asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { insurancePlans, locations } from "~/db/schema";
-import { parseExtraCharges } from "~/domain/location-settings";
-import { dollarsToCents } from "~/domain/money";
+import { parseExtraCharges } from "~/domain/site/location-settings";
+import { dollarsToCents } from "~/domain/shared/money";
 import { now as clockNow } from "~/platform/clock.server";
 import type { AvailabilityOptions, ExtraChargeOption, Inventory } from "../port";
 import type { LocationRef } from "../port";

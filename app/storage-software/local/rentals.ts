@@ -11,14 +11,14 @@ import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { rentals, ledgerEntries, leases, locations, payments, savedCards, units } from "~/db/schema";
-import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
+import { getPaymentGateway, type ChargeResult } from "~/platform/payments/gateway.server";
 import type { MoveInInput, MoveInQuote, MoveInResult, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
 import { postCharges, recordApprovedPayment, recordDeclinedPayment } from "../shared/ledger";
-import { quoteMoveIn as quoteFromDomain } from "~/domain/move-in-quote";
-import { holdEndsAt } from "~/domain/hold";
-import { methodLast4 } from "~/domain/payment-method";
+import { quoteMoveIn as quoteFromDomain } from "~/domain/rental/move-in-quote";
+import { holdEndsAt } from "~/domain/rental/hold";
+import { methodLast4 } from "~/domain/payments/method";
 import { localInventory } from "./inventory";
 import { claimUnit, rentalRows, sharedRentals } from "../shared/rentals";
 

@@ -2,9 +2,9 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { leases, locations, payments, units } from "~/db/schema";
 import { ledgerEntries } from "~/db/schema/billing";
-import { getPaymentGateway, type ChargeResult } from "~/platform/payment-gateway.server";
-import { parseExtraCharges } from "~/domain/location-settings";
-import { dollarsToCents } from "~/domain/money";
+import { getPaymentGateway, type ChargeResult } from "~/platform/payments/gateway.server";
+import { parseExtraCharges } from "~/domain/site/location-settings";
+import { dollarsToCents } from "~/domain/shared/money";
 import {
   balanceOf,
   chargeKey,
@@ -15,8 +15,8 @@ import {
   type LeaseTerms,
   type LedgerLine as DomainLedgerLine,
   type RecurringCharge,
-} from "~/domain/billing";
-import { localDate } from "~/domain/calendar";
+} from "~/domain/payments/billing";
+import { localDate } from "~/domain/shared/calendar";
 import type { Payment, PaymentMethod, PrepayOffer, Tenants } from "../port";
 import type { LocationRef } from "../port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "../errors";

@@ -17,11 +17,11 @@
  */
 import { and, asc, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { logger } from "~/logger.server";
+import { logger } from "~/platform/logger.server";
 import { leases, payments, savedCards, tenantSoftwareLinks } from "~/db/schema";
-import { addMonthsIso } from "~/domain/calendar";
-import { nextDueAfter } from "~/domain/billing";
-import type { CardBrand } from "~/domain/cards";
+import { addMonthsIso } from "~/domain/shared/calendar";
+import { nextDueAfter } from "~/domain/payments/billing";
+import type { CardBrand } from "~/domain/payments/cards";
 import type { Billing, LeaseBilling, LocationRef, TenantLease } from "../port";
 import { chargeAutopayCard, recordApprovedPayment } from "../shared/ledger";
 import { rows } from "./calls";

@@ -12,7 +12,7 @@
  *   message that could echo one has the password, API key and card fields replaced first.
  */
 import { performance } from "node:perf_hooks";
-import { logger as appLogger } from "~/logger.server";
+import { logger as appLogger } from "~/platform/logger.server";
 import type { OperationContract } from "./contract";
 import { DataSetError, parseAnswer, type SoapAnswer } from "./dataset";
 import { buildEnvelope, operationSpec, soapAction, type Credentials, type SiteLinkParams } from "./envelope";

@@ -8,7 +8,7 @@
  * the adapter from `storageFor` (../index.server.ts).
  */
 import type { Database } from "~/db/client.server";
-import { logger } from "~/logger.server";
+import { logger } from "~/platform/logger.server";
 import type { StorageSoftware } from "../port";
 import type { LocationRef } from "../port";
 import { createSiteLinkClient, type SiteLinkCall, type SiteLinkLog } from "./client";

@@ -14,8 +14,8 @@
 import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations } from "~/db/schema";
-import { parseExtraCharges } from "~/domain/location-settings";
-import { dollarsToCents } from "~/domain/money";
+import { parseExtraCharges } from "~/domain/site/location-settings";
+import { dollarsToCents } from "~/domain/shared/money";
 import type { AvailabilityOptions, ExtraChargeOption, InsurancePlanOption, Inventory } from "../port";
 import type { LocationRef } from "../port";
 import { catalogueUnitTypes } from "../catalogue";

@@ -4,7 +4,7 @@
  * A move-in goes through the site's own reconciliation (services/move-in.server.ts
  * `confirmRentalMoveIn`), so it is not here.
  *
- * Per kind (the key's prefix, app/domain/desk-journal.ts `journalWriteKind`):
+ * Per kind (the key's prefix, app/domain/desk/journal.ts `journalWriteKind`):
  * - tenant:<checkout>           TenantNewDetailed_v3 of an online rental: the tenant looked up by the
  *                               checkout's e-mail and note (what the move-in itself does on its return);
  * - reservation:<key>           ReservationNewWithSource_v5: SiteLink's reservations of our tenant for our unit;
@@ -20,8 +20,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, locations, rentals, reservations, sitelinkWrites, tenantSoftwareLinks, units } from "~/db/schema";
-import { JOURNAL_UNCHECKABLE, journalWriteKind } from "~/domain/desk-journal";
-import { formatCents } from "~/domain/money";
+import { JOURNAL_UNCHECKABLE, journalWriteKind } from "~/domain/desk/journal";
+import { formatCents } from "~/domain/shared/money";
 import { rows } from "./calls";
 import { okRead } from "./errors";
 import { siteLinkDeps } from "./index";

@@ -3,12 +3,12 @@
  * attention, by location, start date (the location's calendar) and status, and marking a row
  * resolved with a note. What a row shows is what `sitelink:status` shows (journal.ts
  * JOURNAL_SHOWN_FIELDS): identifiers, never a payload. The rule for "needs attention" is
- * app/domain/desk-journal.ts `journalDeskStatus`, written here as SQL for filtering and paging.
+ * app/domain/desk/journal.ts `journalDeskStatus`, written here as SQL for filtering and paging.
  */
 import { and, count, desc, eq, inArray, isNotNull, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { locations, sitelinkWrites } from "~/db/schema";
-import { RECENT_FAILURE_MS, journalDeskStatus, type JournalDeskStatus } from "~/domain/desk-journal";
+import { RECENT_FAILURE_MS, journalDeskStatus, type JournalDeskStatus } from "~/domain/desk/journal";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { shownFields } from "./journal";
 

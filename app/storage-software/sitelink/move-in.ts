@@ -24,11 +24,11 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { rentals, leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
 import { ledgerEntries, savedCards, type CardBrand } from "~/db/schema/billing";
-import { holdEndsAt } from "~/domain/hold";
-import { isSignedOnline } from "~/domain/lease";
-import { cardBrand as brandOf } from "~/domain/cards";
-import type { MoveInQuote } from "~/domain/move-in-quote";
-import { logger } from "~/logger.server";
+import { holdEndsAt } from "~/domain/rental/hold";
+import { isSignedOnline } from "~/domain/rental/lease";
+import { cardBrand as brandOf } from "~/domain/payments/cards";
+import type { MoveInQuote } from "~/domain/rental/move-in-quote";
+import { logger } from "~/platform/logger.server";
 import type { CardDetails, LocationRef, MoveInChargeLine, MoveInCheck, MoveInInput, MoveInResult, PaymentMethodInput } from "../port";
 import {
   CardNotTakenOnlineError,

@@ -8,7 +8,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, locations, tenantSoftwareLinks, tenants, units } from "~/db/schema";
-import { nextDueAfter } from "~/domain/billing";
+import { nextDueAfter } from "~/domain/payments/billing";
 import type { LocationRef, OfficeClaimResult } from "../port";
 import { tenantIdFromLogin } from "./answers";
 import { rows } from "./calls";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { quoteMoveIn } from "~/domain/move-in-quote";
+import { quoteMoveIn } from "~/domain/rental/move-in-quote";
 import { inSiteWording, quoteFromCostRows } from "./quote";
 
 // Issue 20 (decision 202): SiteLink's move-in rows say "Rent" and "Insurance"; the review step, the

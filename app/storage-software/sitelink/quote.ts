@@ -8,10 +8,10 @@
  * is net of the discount; MC-C). Each row becomes one line whose amount + tax = its dcTotal exactly
  * (tax = dcTotal − amount + discount), and a discount, when the row has one, its own negative line.
  */
-import { nextDueAfter } from "~/domain/billing";
-import { percentOf } from "~/domain/money";
-import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/move-in-quote";
-import { firstMonthProtectionWording, firstMonthRentWording, periodChargeWording, PROTECTION_NAME, RENT_NAME } from "~/domain/charge-wording";
+import { nextDueAfter } from "~/domain/payments/billing";
+import { percentOf } from "~/domain/shared/money";
+import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/rental/move-in-quote";
+import { firstMonthProtectionWording, firstMonthRentWording, periodChargeWording, PROTECTION_NAME, RENT_NAME } from "~/domain/payments/charge-wording";
 import { centsToDecimal, isTrue, optionalCents } from "./money";
 
 export type Row = Record<string, string | undefined>;
@@ -164,7 +164,7 @@ export function requiredTotal(rows: Row[]): number {
 /**
  * The quote in the site's own wording (decision 202). SiteLink names its move-in rows "Rent",
  * "Second Monthly Rent Fee" and "Insurance"; the review step, the lease and the receipt say what a
- * local move-in says (app/domain/charge-wording.ts): the first rent row is the first month's rent with
+ * local move-in says (app/domain/payments/charge-wording.ts): the first rent row is the first month's rent with
  * its dates, a later one the month's rent, the first protection row names the plan's coverage. Other
  * rows (the lock fee, an admin fee) keep the names the site gave them. Amounts are not touched.
  */

@@ -6,8 +6,8 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { units, unitTypes } from "~/db/schema";
-import { monthlyRateFor } from "~/domain/rates";
-import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { monthlyRateFor } from "~/domain/site/rates";
+import { getPaymentGateway } from "~/platform/payments/gateway.server";
 import type { LocationRef, MoveInQuote, Rentals } from "../port";
 import { StorageValidationError, UnitUnavailableError } from "../errors";
 import { sharedRentals } from "../shared/rentals";

@@ -23,8 +23,8 @@ import { centsToDecimal } from "./quote";
 import { findTenantWithNote, tenantParams } from "./tenant-records";
 import { rentableNow } from "./sync";
 import { isWebRatesEnabledAt, settleAfterMsFor, type SiteLinkSettings } from "./settings";
-import { monthlyRateFor } from "~/domain/rates";
-import { logger } from "~/logger.server";
+import { monthlyRateFor } from "~/domain/site/rates";
+import { logger } from "~/platform/logger.server";
 
 export interface SiteLinkReservationsDeps {
   db: Database;

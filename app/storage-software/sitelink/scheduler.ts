@@ -25,14 +25,14 @@ import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, sitelinkSites, sitelinkSyncLease } from "~/db/schema";
 import { isDatabaseUnavailable } from "~/db/unavailable";
-import { logger } from "~/logger.server";
+import { logger } from "~/platform/logger.server";
 import { createSiteLinkClient } from "./client";
 import type { OperationContract } from "./contract";
 import contractJson from "./operations.json";
 import { adapterChoiceFor, loadSiteLinkSettings } from "./settings";
 import { collectSiteLinkStatus } from "./status";
 import { readSyncState, syncInventory, syncRates, type SyncReport } from "./sync";
-import { env, type Env } from "~/env.server";
+import { env, type Env } from "~/platform/env.server";
 
 const contract = contractJson as unknown as OperationContract;
 const RATES_EVERY_MS = 15 * 60_000;

@@ -9,7 +9,7 @@
  * variable or the field, never a value.
  */
 import crypto from "node:crypto";
-import { rawEnv, type EnvSource } from "~/env.server";
+import { rawEnv, type EnvSource } from "~/platform/env.server";
 
 export const SECRET_KEY_ENV = "SITELINK_SECRET_KEY";
 

@@ -12,10 +12,10 @@ import { accounts, DEFAULT_PAY_METHOD_IDS, locations, sitelinkSites, type SiteLi
 import { SoftwareUnreachableError } from "../errors";
 import { DEFAULT_READ_TIMEOUT_MS, DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import type { Credentials } from "./envelope";
-import { logger } from "~/logger.server";
-import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/account-settings";
+import { logger } from "~/platform/logger.server";
+import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/shared/account-settings";
 import { encryptSecret, isLoopbackHost, isV1Blob, resolveSecret, secretEnvProblem, secretKey, SiteLinkSecretError } from "./secrets";
-import { rawEnv, type EnvSource } from "~/env.server";
+import { rawEnv, type EnvSource } from "~/platform/env.server";
 
 export interface SiteLinkSettings {
   locationId: number;

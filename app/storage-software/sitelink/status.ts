@@ -11,7 +11,7 @@ import { goLiveState } from "./go-live";
 import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { shownFields } from "./journal";
 import { chooseAdapter, loadSiteLinkSettings, settingsProblems } from "./settings";
-import { rawEnv, type EnvSource } from "~/env.server";
+import { rawEnv, type EnvSource } from "~/platform/env.server";
 
 export interface JournalAttention {
   idempotencyKey: string;

@@ -17,14 +17,14 @@ import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { leases, tenantSoftwareLinks } from "~/db/schema";
-import { cardBrand as brandOf } from "~/domain/cards";
-import { getPaymentGateway } from "~/platform/payment-gateway.server";
+import { cardBrand as brandOf } from "~/domain/payments/cards";
+import { getPaymentGateway } from "~/platform/payments/gateway.server";
 import type { CardBrand } from "~/db/schema/billing";
 import type { Billing, ContactUpdate, LocationRef, Payment, PrepayOffer, SavedCard, TenantLease, Tenants } from "../port";
 import { ContactLeftForOfficeError, OutcomeUnknownError, PaymentDeclinedError, SoftwareUnreachableError, StorageSoftwareError, StorageValidationError } from "../errors";
 import { recordApprovedPayment, recordDeclinedPayment } from "../shared/ledger";
 import { emailTakenError, sharedTenants, toPayment } from "../shared/tenants";
-import { logger } from "~/logger.server";
+import { logger } from "~/platform/logger.server";
 import type { SiteLinkLog } from "./client";
 import { siteLinkContactPush, type OwnedFields } from "./tenant-contact";
 import { rows, siteLinkDate } from "./calls";
@@ -41,7 +41,7 @@ import { locationDate, openPaymentsOfLedger, PAYMENT_PREFIX, settleUnclearPaymen
 import { autopayWantedAtMoveIn, autopayWishHandled } from "./move-in-attempts";
 import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import { settleAfterMsFor, type SiteLinkSettings } from "./settings";
-import { nextDueAfter, paidThroughAfter } from "~/domain/billing";
+import { nextDueAfter, paidThroughAfter } from "~/domain/payments/billing";
 
 export interface SiteLinkTenantsDeps {
   db: Database;

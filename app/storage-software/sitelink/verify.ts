@@ -28,7 +28,7 @@ import contractJson from "./operations.json";
 import { centsToDecimal, isTrue, requiredTotal } from "./quote";
 import { channelTypeAt, loadSiteLinkSettings, settingsProblems, type SiteLinkSettings } from "./settings";
 import { rentableNow } from "./sync";
-import { rawEnv, type EnvSource } from "~/env.server";
+import { rawEnv, type EnvSource } from "~/platform/env.server";
 
 const contract = contractJson as unknown as OperationContract;
 

@@ -3,7 +3,7 @@
  * tests follow the operator's data instead of repeating it.
  */
 import * as operator from "../../../seeds/operator";
-import { locationSlug } from "../../../app/domain/slug";
+import { locationSlug } from "../../../app/domain/shared/slug";
 
 export const CONTACT_PHONE = operator.CONTACT_PHONE;
 export const CONTACT_PHONE_TEL = operator.CONTACT_PHONE_TEL;

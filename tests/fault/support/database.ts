@@ -1,6 +1,6 @@
 /**
  * Migrates and seeds a fault test's database (what scripts/db-setup.ts does), then gives the rented
- * unit type (Lumberton's 10' x 10' Drive-Up, as in tests/e2e/rental.spec.ts) its own stock so the
+ * unit type (Lumberton's 10' x 10' Drive-Up, as in tests/e2e/rental/flow.spec.ts) its own stock so the
  * test never sells it out.
  */
 import pg from "pg";

@@ -1,7 +1,7 @@
 /**
  * A renter, as a person with a browser without JavaScript: GET the form, POST it, follow the 303 to
  * the next step, until the confirmation page. The step sequence and field names are those of
- * app/routes/rent.tsx (and tests/e2e/rental.spec.ts). The renter does not know the steps in advance:
+ * app/routes/rental/rent.tsx (and tests/e2e/rental/flow.spec.ts). The renter does not know the steps in advance:
  * it answers whichever step form the server shows, so a server that sends it back (e.g. "your
  * charges changed, sign again") is followed like a person would.
  *

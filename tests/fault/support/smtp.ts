@@ -1,9 +1,9 @@
 /**
  * The SMTP server of the fault tests: the integration tests' minimal server
- * (tests/integration/smtp-server.ts), which can be stopped (listener closed, open sessions cut: the
+ * (tests/integration/support/smtp-server.ts), which can be stopped (listener closed, open sessions cut: the
  * app sees ECONNREFUSED / ECONNRESET) and started again on the same port, plus a lookup by recipient.
  */
-import { startSmtpServer as startTestSmtpServer, type ReceivedMail } from "../../integration/smtp-server";
+import { startSmtpServer as startTestSmtpServer, type ReceivedMail } from "../../integration/support/smtp-server";
 
 export type { ReceivedMail };
 

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { deskFilterQuery, parseDeskFilter } from "./filters";
+
+const parse = (q: string, statuses?: string[]) => parseDeskFilter(new URLSearchParams(q), statuses);
+
+describe("desk list filters", () => {
+  it("reads location, dates, status, search and page; blanks are no filter", () => {
+    expect(parse("location=2&from=2026-11-01&to=2026-11-25&status=confirmed&q=ann&page=3", ["confirmed"])).toEqual({
+      ok: true,
+      filter: { location: 2, from: "2026-11-01", to: "2026-11-25", status: "confirmed", q: "ann", page: 3 },
+    });
+    expect(parse("location=&from=&q=")).toEqual({ ok: true, filter: { page: 1 } });
+  });
+
+  it("reports a bad value beside its field and keeps the rest of the filter", () => {
+    const r = parse("location=2&from=26/11/2026&status=weird", ["confirmed"]);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.errors.from).toBe("Enter a date as YYYY-MM-DD.");
+    expect(r.errors.status).toBe("Choose a status from the list.");
+    expect(r.filter).toEqual({ location: 2, page: 1 });
+  });
+
+  it("refuses an end date before the start date", () => {
+    const r = parse("from=2026-11-20&to=2026-11-01");
+    expect(r.ok).toBe(false);
+    if (!r.ok) {
+      expect(r.errors.to).toBe("The end date must not be before the start date.");
+      expect(r.filter.from).toBe("2026-11-20");
+      expect(r.filter.to).toBeUndefined();
+    }
+  });
+
+  it("writes the query string back for page and export links", () => {
+    expect(deskFilterQuery({ location: 2, q: "a b", page: 1 }, 2)).toBe("?location=2&q=a+b&page=2");
+    expect(deskFilterQuery({ page: 1 })).toBe("");
+  });
+});

@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { isIsoDate } from "../shared/calendar";
+
+/**
+ * The back office's tenants (issue 23, decision 260). Pure: the search box, how an outbox mail's
+ * state reads, and the portal sign-in lockout as the desk shows it.
+ */
+
+/** What a search matches: words of the name, the e-mail, the phone's digits, a unit's name. */
+export interface TenantSearch {
+  /** Lowercased text, for the name, e-mail and unit (matched as a substring). */
+  text: string;
+  /** The digits typed, when there are at least three of them (a phone number in any format). */
+  digits: string | null;
+}
+
+export function tenantSearch(q: string | undefined): TenantSearch | null {
+  const text = (q ?? "").trim().toLowerCase().replace(/\s+/g, " ");
+  if (!text) return null;
+  const digits = text.replace(/\D/g, "");
+  return { text, digits: digits.length >= 3 && /^[\d\s().+-]+$/.test(text) ? digits : null };
+}
+
+/** A LIKE pattern that matches `text` literally anywhere. */
+export function likeAnywhere(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export type OutboxState = "sent" | "waiting" | "failed";
+
+export const OUTBOX_STATE_LABELS: Record<OutboxState, string> = { sent: "Sent", waiting: "Waiting to be sent", failed: "Failed (given up)" };
+
+export function outboxState(row: { sentAt: Date | null; failedAt: Date | null }): OutboxState {
+  if (row.sentAt) return "sent";
+  if (row.failedAt) return "failed";
+  return "waiting";
+}
+
+/** The portal sign-in lockout of an account as the desk shows it. */
+export interface LockoutView {
+  /** Failed (or refused) sign-ins counted in the current window. */
+  attempts: number;
+  /** The next sign-in will be refused until `until`. */
+  locked: boolean;
+  until: Date | null;
+}
+
+export function lockoutView(hit: { count: number; resetAt: Date } | null, now: Date, limit: number): LockoutView {
+  if (!hit || hit.resetAt.getTime() <= now.getTime()) return { attempts: 0, locked: false, until: null };
+  return { attempts: hit.count, locked: hit.count >= limit, until: hit.resetAt };
+}
+
+/** A tenant, lease or payment id in a URL or form: a positive integer, else nothing (404). */
+export function parseRecordId(value: unknown): number | null {
+  if (typeof value !== "string" || !/^\d{1,9}$/.test(value)) return null;
+  const n = Number(value);
+  return n > 0 ? n : null;
+}
+
+const idField = (message: string) =>
+  z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: message }).regex(/^\d{1,9}$/, message).transform(Number));
+
+/** The tenant page's forms, told apart by `intent`. */
+export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("lift-lockout") }),
+  z.object({ intent: z.literal("resend-lease"), leaseId: idField("Choose one of this tenant's leases.") }),
+  z.object({ intent: z.literal("resend-receipt"), paymentId: idField("Choose one of this tenant's payments.") }),
+  z.object({ intent: z.literal("send-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
+  z.object({ intent: z.literal("text-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
+  z.object({
+    intent: z.literal("refund-payment"),
+    paymentId: idField("Choose one of this tenant's payments."),
+    confirm: z.literal("yes", { error: "Tick the box to confirm the refund." }),
+  }),
+  z.object({
+    intent: z.literal("record-move-out"),
+    leaseId: idField("Choose one of this tenant's leases."),
+    moveOutDate: z
+      .string({ error: "Enter the day the tenant moved out." })
+      .trim()
+      .min(1, "Enter the day the tenant moved out.")
+      .refine(isIsoDate, "Enter the date as YYYY-MM-DD, for example 2026-12-31."),
+    confirm: z.literal("yes", { error: "Tick the box to confirm the unit is empty and the tenant has moved out." }),
+  }),
+]);
+
+/**
+ * The day a desk records as a move-out (issue 39): not after today, nor before the move-in, both on
+ * the location's calendar. Null when it may be recorded, else the message beside the field.
+ */
+export function moveOutDateProblem(date: string, lease: { moveInDate: string }, today: string): string | null {
+  if (date > today) return "A move-out is recorded once it has happened: choose today or an earlier day.";
+  if (date < lease.moveInDate) return `The tenant moved in on ${lease.moveInDate}: choose that day or a later one.`;
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The tenants list's status filter (decision 340)
+
+/**
+ * What an operator filters tenants by: current (an active lease at the member's locations, or the
+ * one chosen, with no move-out notice), moving out (an active lease with a move-out date given, issue 39),
+ * past due (an active lease whose next due date has passed on the location's calendar),
+ * moved out (leases there, none active), locked out (the portal sign-in is refused just now).
+ */
+export const DESK_TENANT_STATUSES = ["current", "moving_out", "past_due", "moved_out", "locked_out"] as const;
+export type DeskTenantStatus = (typeof DESK_TENANT_STATUSES)[number];
+export const DESK_TENANT_STATUS_LABELS: Record<DeskTenantStatus, string> = {
+  current: "Current",
+  moving_out: "Moving out",
+  past_due: "Past due",
+  moved_out: "Moved out",
+  locked_out: "Locked out of the portal",
+};
+export const DESK_TENANT_STATUS_OPTIONS = DESK_TENANT_STATUSES.map((value) => ({ value, label: DESK_TENANT_STATUS_LABELS[value] }));
+
+/** A tenant's standing as the list shows it: its statuses, in the filter's order. */
+export function tenantStatuses(facts: { activeLeases: number; movingOutLeases?: number; leases: number; pastDue: boolean; lockedOut: boolean }): DeskTenantStatus[] {
+  const out: DeskTenantStatus[] = [];
+  const movingOut = facts.movingOutLeases ?? 0;
+  if (facts.activeLeases > movingOut) out.push("current");
+  if (movingOut > 0) out.push("moving_out");
+  if (facts.activeLeases > 0 && facts.pastDue) out.push("past_due");
+  if (facts.leases > 0 && facts.activeLeases === 0) out.push("moved_out");
+  if (facts.lockedOut) out.push("locked_out");
+  return out;
+}
+
+export function tenantStatusText(statuses: readonly DeskTenantStatus[]): string {
+  return statuses.length ? statuses.map((s) => DESK_TENANT_STATUS_LABELS[s]).join(", ") : "No lease";
+}

@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { STAFF_ROLES, type StaffRole } from "./roles";
+
+/**
+ * The schemas of the staff forms that parse with Conform (decision 342): the same schema checks the
+ * field in the browser and in the action. Rules that need the server (a wrong code, a limit) stay in
+ * the services and join the reply as field or form errors.
+ */
+const CODE_MESSAGE = "Enter the 6-digit code from your app, or a recovery code.";
+
+/** Sign-in step 2 and "Confirm it's you": a code from the app or a recovery code (checked on the server). */
+export const staffCodeSchema = z.object({
+  code: z.string({ error: CODE_MESSAGE }).trim().min(1, CODE_MESSAGE).transform((code) => code.slice(0, 40)),
+});
+
+/** The same test the staff service uses for an invited address. */
+export const STAFF_EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL_MESSAGE = "Enter an e-mail address like name@example.com.";
+const ROLE_MESSAGE = "Choose a role from the list.";
+const LOCATIONS_MESSAGE = "Choose at least one location: this role sees only the locations given.";
+
+const accessFields = {
+  role: z.enum(STAFF_ROLES, { error: ROLE_MESSAGE }),
+  locations: z.array(z.number({ error: "Choose locations from the list." }).int("Choose locations from the list.").positive("Choose locations from the list.")).default([]),
+};
+
+/** An owner needs no location; every other role sees only the locations given (at least one). */
+function atLeastOneLocation(value: { role: StaffRole; locations: number[] }, ctx: z.RefinementCtx) {
+  if (value.role !== "owner" && value.locations.length === 0) ctx.addIssue({ code: "custom", path: ["locations"], message: LOCATIONS_MESSAGE });
+}
+
+/** The staff page's invitation: e-mail, role and locations (whether the locations are the account's is the server's). */
+export const staffInviteSchema = z
+  .object({
+    email: z.string({ error: EMAIL_MESSAGE }).trim().max(254, EMAIL_MESSAGE).regex(STAFF_EMAIL, EMAIL_MESSAGE),
+    ...accessFields,
+  })
+  .superRefine(atLeastOneLocation);
+
+const memberId = z.number({ error: "Choose a staff member." }).int().positive();
+
+/** A member's role and locations. */
+export const staffAccessSchema = z.object({ staffId: memberId, ...accessFields }).superRefine(atLeastOneLocation);
+
+/** End a member's sessions, disable or re-enable them (hidden fields and the button). */
+export const staffMemberActionSchema = z.object({ staffId: memberId, intent: z.enum(["sessions", "disable", "enable"], { error: "Choose an action." }) });
+
+/**
+ * The security page's forms: remove a passkey (hidden fields) or add one (its name, and the
+ * authenticator's answer the page's script fills in; the service checks that answer).
+ */
+export const passkeyFormSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("remove"), passkeyId: z.number().int().positive() }),
+  z.object({ intent: z.literal("add"), name: z.string().trim().max(60, "The name can be at most 60 characters.").default(""), response: z.string().optional() }),
+]);

@@ -1,0 +1,496 @@
+import crypto from "node:crypto";
+import fs from "node:fs";
+import type { CardBrand } from "~/domain/payments/cards";
+import { cardBrand, luhnValid } from "~/domain/payments/cards";
+
+import type { CardDetails, PaymentMethodInput } from "~/domain/payments/method";
+import { env } from "~/platform/env.server";
+import { now as clockNow } from "../clock.server";
+import { createStripeGateway, type AuthenticationNeeded } from "./stripe.server";
+
+/**
+ * What a payment flow passes on (docs/decisions/079-payment-method-input.md): `CardDetails` (our own
+ * card fields; the card exists only in memory for the length of the call) inside a
+ * `PaymentMethodInput`, or a processor's token. Defined in app/domain/payments/method.ts so that the
+ * storage-software port can take them without importing a service.
+ */
+export type { CardDetails, PaymentMethodInput };
+
+export type ChargeResult =
+  | {
+      status: "approved";
+      authReference: string;
+      brand: CardBrand;
+      last4: string;
+      cardToken: string;
+      /** The card's expiry when the gateway knows it (needed to save a card paid with a token). */
+      expMonth?: number;
+      expYear?: number;
+    }
+  | {
+      status: "declined";
+      reason: string;
+      brand: CardBrand | null;
+      last4: string;
+      /** The processor holds the payment for the cardholder's authentication (3-D Secure): the intent to complete. */
+      authentication?: AuthenticationNeeded;
+    };
+
+export type TokenizeResult =
+  | { status: "ok"; brand: CardBrand; last4: string; cardToken: string; expMonth?: number; expYear?: number }
+  | { status: "declined"; reason: string; authentication?: AuthenticationNeeded };
+
+/** A payment gateway. Services use only this interface; the card number goes no further. */
+export interface PaymentGateway {
+  /**
+   * What the payment form shows: `"own-inputs"` (our CardFields, the test gateway) or `"hosted"` (a
+   * processor's fields in its own iframe, which post back a token in `payment_token`).
+   */
+  readonly fields: "own-inputs" | "hosted";
+  /** Charges a card, a payment method, or a saved card by its token. A repeated `idempotencyKey` returns the first result. */
+  charge(
+    input:
+      | { amount: number; idempotencyKey: string; card: CardDetails }
+      | {
+          amount: number;
+          idempotencyKey: string;
+          method: PaymentMethodInput;
+          /** The card will be saved from this charge (its `cardToken` must then charge again, off-session). */
+          saveCard?: boolean;
+        }
+      | { amount: number; idempotencyKey: string; cardToken: string },
+  ): Promise<ChargeResult>;
+  /**
+   * Checks a card (typed, or a processor's one-time token) and returns a token to charge it later
+   * (autopay, saved cards) without charging now. `owner` (e.g. `autopay:tenant:12`) binds what the
+   * processor sets up to whom it is for: a set-up completed in the browser (a SetupIntent after 3-D
+   * Secure, decision 405) is taken back only with the same owner.
+   */
+  tokenize(input: CardDetails | PaymentMethodInput, options?: { owner?: string }): Promise<TokenizeResult>;
+  /**
+   * The result of an earlier charge with this key, or null when none was made: how an approved
+   * charge that was never recorded (the database went away between charge and record) is found
+   * again without charging (issue 14).
+   */
+  lookup(idempotencyKey: string): Promise<ChargeResult | null>;
+  /** Voids (refunds in full) the approved charge made with this key; a second call does nothing. */
+  refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
+  /**
+   * Hosted gateways: the processor's own payment page (Stripe Checkout), for a card form with
+   * JavaScript off. The visitor returns to `returnUrl` with `{SESSION}` replaced by the session's id.
+   */
+  startHostedPayment?(input: HostedPaymentInput): Promise<{ url: string; sessionId?: string }>;
+  /**
+   * The token to charge (`pi_…`) of a hosted payment page that was paid for this key, or null (not
+   * paid, another key's, unknown). Nothing is rented on the return until this and `charge` agree.
+   */
+  hostedPaymentToken?(sessionId: string, idempotencyKey: string): Promise<string | null>;
+  /**
+   * Hosted gateways: the processor's own page to save a card without a payment (Stripe Checkout in
+   * setup mode, decision 400), on the customer of `customer` (a saved card's `cus_…:pm_…`, or a new one).
+   */
+  startHostedSetup?(input: HostedSetupInput): Promise<{ url: string; sessionId?: string }>;
+  /**
+   * Expires a hosted page that is still open (the tenant cancelled it, decision 442): nothing can be
+   * paid on it afterwards. `expired: false` when it was no longer open (paid or expired a moment ago).
+   */
+  expireHostedSession?(sessionId: string): Promise<{ expired: boolean }>;
+  /**
+   * A hosted page's session as the processor has it now (read server-side, never from the browser's
+   * word), or null for an id it does not know. Reading a paid session remembers its payment under
+   * its key, so `lookup` and `refund` find it at once.
+   */
+  hostedSession?(sessionId: string): Promise<HostedSession | null>;
+  /**
+   * A payment held for the cardholder's authentication (3-D Secure), taken up again on the page the
+   * tenant was e-mailed (decision 395): confirmed again with `returnUrl` so the processor's
+   * authentication page can be reached without JavaScript. Answers where to send the browser, or how
+   * the payment stands when there is nothing left to authenticate.
+   */
+  continueAuthentication?(intentId: string, returnUrl: string): Promise<AuthenticationStep>;
+  /** How a payment held for authentication stands now (after the processor's page sent the tenant back). */
+  authenticationOutcome?(intentId: string): Promise<AuthenticationStep>;
+  /**
+   * What a page with the processor's script needs to complete a held payment in place (decision 405):
+   * the intent's client secret, and the card to confirm it with again when it was held off session.
+   * Null when there is nothing to complete in the page. Reads only; changes nothing.
+   */
+  inPageAuthentication?(intentId: string): Promise<InPageAuthentication | null>;
+  /**
+   * Cancels the payment made with this key while it still awaits the cardholder (3-D Secure), so it
+   * can no longer be completed: a checkout given up, or paid again with another card (decision 405).
+   * `canceled: false` when there was nothing to cancel, or it was completed a moment ago (look it up).
+   */
+  cancelPending?(idempotencyKey: string): Promise<{ canceled: boolean }>;
+  /**
+   * The processor's own list of what it charged and refunded in `[from, to)` (reconciliation, issue 35,
+   * decision 440): every successful charge made in the range, whoever made it (our site, the
+   * processor's dashboard, anything else on the account), and every refund made in the range. Read
+   * from the processor, never from our records.
+   */
+  listActivity?(range: { from: Date; to: Date }): Promise<ProcessorActivity>;
+}
+
+/** A successful charge as the processor lists it. */
+export interface ProcessorCharge {
+  /** The processor's payment id: what our payments keep as `authReference` (Stripe: the PaymentIntent `pi_…`, else the charge `ch_…`). */
+  id: string;
+  /** Our idempotency key when the charge carries one (`gatehouse_key`), else null (made elsewhere). */
+  key: string | null;
+  /** Cents taken. */
+  amount: number;
+  /** Cents refunded on it so far (at any time). */
+  refunded: number;
+  created: Date;
+  /** What the processor shows for it (card brand and last four), for the operator. */
+  card: string;
+}
+
+/** A refund as the processor lists it. */
+export interface ProcessorRefund {
+  id: string;
+  /** The charge it gives money back on (`ProcessorCharge.id`). */
+  chargeId: string;
+  amount: number;
+  created: Date;
+}
+
+export interface ProcessorActivity {
+  charges: ProcessorCharge[];
+  refunds: ProcessorRefund[];
+}
+
+export interface InPageAuthentication {
+  /** The intent's client secret: given to the page only, never logged. */
+  clientSecret: string;
+  /** The card to confirm the intent with again (it was held off session), or null when it awaits only the authentication. */
+  paymentMethod: string | null;
+}
+
+export type AuthenticationStep =
+  | { kind: "redirect"; url: string }
+  | { kind: "succeeded"; intentId: string; amount: number; key: string | null }
+  | { kind: "pending" }
+  | { kind: "failed"; reason: string };
+
+export interface HostedPaymentInput {
+  amount: number;
+  idempotencyKey: string;
+  description: string;
+  email?: string;
+  saveCard: boolean;
+  returnUrl: string;
+  cancelUrl: string;
+  /** More tags for the session and its payment (what the return and the webhook need to record it); `gatehouse_key` is always the key. */
+  metadata?: Record<string, string>;
+}
+
+export interface HostedSetupInput {
+  idempotencyKey: string;
+  /**
+   * Whom the card is set up for (`autopay:tenant:{id}`), written on the SetupIntent as its key: the
+   * enrolment takes a `seti_…` only with the same owner (decision 407).
+   */
+  owner?: string;
+  /** The tenant's processor customer, as a saved card's token (`cus_…:pm_…`) or `cus_…`; without one a customer is made. */
+  customer?: string;
+  email?: string;
+  returnUrl: string;
+  cancelUrl: string;
+  metadata?: Record<string, string>;
+}
+
+/** A hosted page's session (Stripe Checkout), as read from the processor. */
+export interface HostedSession {
+  id: string;
+  mode: "payment" | "setup";
+  /** `open` (not finished), `complete` or `expired`. */
+  status: "open" | "complete" | "expired";
+  /** Payment mode: paid; setup mode: the card was saved (the session is complete). */
+  done: boolean;
+  /** Payment mode: the amount (cents). */
+  amount: number | null;
+  /** The session's tags (`gatehouse_key` and the others given when it was made). */
+  metadata: Record<string, string>;
+  /** Payment mode: the PaymentIntent (`pi_…`); setup mode: the SetupIntent (`seti_…`). */
+  intentId: string | null;
+}
+
+/**
+ * The built-in test gateway (docs/decisions/041-move-in-transaction.md, 200-no-test-gateway-in-production.md). Approves any Luhn-valid number of an
+ * accepted brand (the standard public test numbers 4242 4242 4242 4242, 5555 5555 5555 4444,
+ * 6011 1111 1111 1117 …) except:
+ *  - 4000 0000 0000 0002: declined ("Your card was declined.") — the documented decline number;
+ *  - 4000 0000 0000 9995: declined ("Your card has insufficient funds.");
+ *  - 4000 0000 0000 0341: can be saved (tokenised), but every charge declines — for autopay declines.
+ */
+export const DECLINED_CARDS: Record<string, string> = {
+  "4000000000000002": "Your card was declined.",
+  "4000000000009995": "Your card has insufficient funds.",
+};
+export const SAVES_BUT_DECLINES = "4000000000000341";
+const DECLINE_LATER_REASON = "Your card was declined.";
+
+export function createTestGateway(): PaymentGateway {
+  const results = new Map<string, ChargeResult>();
+  const refunded = new Set<string>();
+  /** What this gateway took and gave back, as a processor keeps it (listActivity). */
+  const taken: Array<{ key: string; amount: number; at: Date; result: Extract<ChargeResult, { status: "approved" }> }> = [];
+  const givenBack: Array<{ key: string; amount: number; at: Date }> = [];
+
+  function check(card: CardDetails): { ok: true; brand: CardBrand; last4: string; number: string } | { ok: false; reason: string; brand: CardBrand | null; last4: string } {
+    const number = card.number.replace(/\D/g, "");
+    const brand = cardBrand(number);
+    const last4 = number.slice(-4);
+    if (!brand || !luhnValid(number)) return { ok: false, reason: "This card number is not valid.", brand, last4 };
+    if (DECLINED_CARDS[number]) return { ok: false, reason: DECLINED_CARDS[number]!, brand, last4 };
+    return { ok: true, brand, last4, number };
+  }
+
+  /** `tok_{brand}_{last4}_{ok|decline}_{MMYYYY}_{random}`: the test gateway's tokens carry what a processor would tell. */
+  function token(brand: CardBrand, last4: string, number: string, card: CardDetails): string {
+    const flag = number === SAVES_BUT_DECLINES ? "decline" : "ok";
+    const expiry = `${String(card.expMonth).padStart(2, "0")}${card.expYear}`;
+    return `tok_${brand}_${last4}_${flag}_${expiry}_${crypto.randomBytes(6).toString("hex")}`;
+  }
+
+  function parseToken(cardToken: string) {
+    const [, brand, last4, flag, expiry] = cardToken.split("_");
+    const m = /^(\d{2})(\d{4})$/.exec(expiry ?? "");
+    const known = (["visa", "mastercard", "discover"] as const).find((b) => b === brand) ?? null;
+    return { brand: known, last4: /^\d{4}$/.test(last4 ?? "") ? last4! : "", ok: flag === "ok" && known !== null && /^\d{4}$/.test(last4 ?? ""), expMonth: m ? Number(m[1]) : undefined, expYear: m ? Number(m[2]) : undefined };
+  }
+
+  return {
+    fields: "own-inputs",
+    async charge(request) {
+      const previous = results.get(request.idempotencyKey);
+      if (previous) return previous;
+      const input =
+        "method" in request
+          ? request.method.kind === "card"
+            ? { ...request, card: request.method.card }
+            : { ...request, cardToken: request.method.token }
+          : request;
+      let result: ChargeResult;
+      if ("cardToken" in input) {
+        const t = parseToken(input.cardToken);
+        result = t.ok
+          ? approve(t.brand!, t.last4, input.cardToken, { expMonth: t.expMonth, expYear: t.expYear })
+          : { status: "declined", reason: DECLINE_LATER_REASON, brand: t.brand, last4: t.last4 };
+      } else {
+        const c = check(input.card);
+        if (!c.ok) result = { status: "declined", reason: c.reason, brand: c.brand, last4: c.last4 };
+        else if (c.number === SAVES_BUT_DECLINES) result = { status: "declined", reason: DECLINE_LATER_REASON, brand: c.brand, last4: c.last4 };
+        else result = approve(c.brand, c.last4, token(c.brand, c.last4, c.number, input.card), { expMonth: input.card.expMonth, expYear: input.card.expYear });
+      }
+      results.set(input.idempotencyKey, result);
+      if (result.status === "approved") taken.push({ key: input.idempotencyKey, amount: input.amount, at: clockNow(), result });
+      logCharge(input, result);
+      return result;
+    },
+    async lookup(idempotencyKey) {
+      return results.get(idempotencyKey) ?? null;
+    },
+    async refund(idempotencyKey) {
+      const r = results.get(idempotencyKey);
+      if (!r || r.status !== "approved" || refunded.has(idempotencyKey)) return { refunded: false };
+      refunded.add(idempotencyKey);
+      const charge = taken.find((t) => t.key === idempotencyKey);
+      if (charge) givenBack.push({ key: idempotencyKey, amount: charge.amount, at: clockNow() });
+      logRefund(idempotencyKey, r);
+      return { refunded: true };
+    },
+    async listActivity({ from, to }) {
+      const within = (at: Date) => at >= from && at < to;
+      const refundedOf = (key: string) => givenBack.filter((g) => g.key === key).reduce((sum, g) => sum + g.amount, 0);
+      return {
+        charges: taken
+          .filter((t) => within(t.at))
+          .map((t) => ({ id: t.result.authReference, key: t.key, amount: t.amount, refunded: refundedOf(t.key), created: t.at, card: `${t.result.brand} ${t.result.last4}` })),
+        refunds: givenBack
+          .filter((g) => within(g.at))
+          .map((g, i) => ({ id: `REFUND-${i + 1}-${g.key}`, chargeId: taken.find((t) => t.key === g.key)!.result.authReference, amount: g.amount, created: g.at })),
+      };
+    },
+    async tokenize(input) {
+      if ("kind" in input && input.kind === "token") {
+        const t = parseToken(input.token);
+        if (!t.brand || !t.last4) return { status: "declined", reason: "This card could not be saved." };
+        return { status: "ok", brand: t.brand, last4: t.last4, cardToken: input.token, expMonth: t.expMonth, expYear: t.expYear };
+      }
+      const card = "kind" in input ? input.card : input;
+      const c = check(card);
+      if (!c.ok) return { status: "declined", reason: c.reason };
+      return { status: "ok", brand: c.brand, last4: c.last4, cardToken: token(c.brand, c.last4, c.number, card), expMonth: card.expMonth, expYear: card.expYear };
+    },
+  };
+}
+
+/**
+ * Fault tests only (tests/fault): with PAYMENT_GATEWAY_LOG set to a file, every new charge (not a
+ * repeat answered from memory) is appended to it as one JSON line, so the test can compare what the
+ * "card network" took with what the database recorded, across server restarts.
+ */
+function logCharge(input: { amount: number; idempotencyKey: string }, result: ChargeResult) {
+  const file = env().PAYMENT_GATEWAY_LOG;
+  if (!file) return;
+  const line = {
+    at: new Date().toISOString(),
+    pid: process.pid,
+    idempotencyKey: input.idempotencyKey,
+    amount: input.amount,
+    status: result.status,
+    last4: result.last4,
+    authReference: result.status === "approved" ? result.authReference : null,
+  };
+  fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+function logRefund(idempotencyKey: string, charge: Extract<ChargeResult, { status: "approved" }>) {
+  const file = env().PAYMENT_GATEWAY_LOG;
+  if (!file) return;
+  const line = { at: new Date().toISOString(), pid: process.pid, idempotencyKey, amount: 0, status: "refunded", last4: charge.last4, authReference: charge.authReference };
+  fs.appendFileSync(file, `${JSON.stringify(line)}\n`);
+}
+
+function approve(brand: CardBrand, last4: string, cardToken: string, expiry: { expMonth?: number; expYear?: number } = {}): ChargeResult {
+  return { status: "approved", authReference: `AUTH-${crypto.randomBytes(5).toString("hex").toUpperCase()}`, brand, last4, cardToken, ...expiry };
+}
+
+/** The gateway names PAYMENT_GATEWAY (and PAYMENT_GATEWAY_LOCATIONS) may hold (app/platform/env.server.ts). */
+export type PaymentGatewayName = "test" | "stripe" | "none";
+
+/** What a card payment whose gateway is missing is told (never reached through the pages, which offer "call the office" first). */
+export const NO_GATEWAY_REASON = "Card payments are not taken online at this location. Please call the office.";
+
+/**
+ * The gateway of PAYMENT_GATEWAY=none: takes nothing. Every charge and card check is refused before
+ * anything leaves the server; there is nothing to look up or refund. It is the last line: the pages
+ * and actions ask `paymentGatewayFor` first and offer "call the office" instead of a card form.
+ */
+export const NO_GATEWAY: PaymentGateway = {
+  fields: "own-inputs",
+  async charge() {
+    return { status: "declined", reason: NO_GATEWAY_REASON, brand: null, last4: "" };
+  },
+  async tokenize() {
+    return { status: "declined", reason: NO_GATEWAY_REASON };
+  },
+  async lookup() {
+    return null;
+  },
+  async refund() {
+    return { refunded: false };
+  },
+  async listActivity() {
+    return { charges: [], refunds: [] };
+  },
+};
+
+let nameForTests: PaymentGatewayName | undefined;
+let testOverride: PaymentGateway | undefined;
+let builtIn: PaymentGateway | undefined;
+let stripeGateway: { key: string; gateway: PaymentGateway } | undefined;
+
+/** Tests: replace the process's gateway (null: back to a fresh test gateway). */
+export function setPaymentGatewayForTests(g: PaymentGateway | null): void {
+  testOverride = g ?? undefined;
+  if (!g) builtIn = undefined;
+}
+
+/** Tests: act as if PAYMENT_GATEWAY were `name` (null: back to the environment's). */
+export function setPaymentGatewayNameForTests(name: PaymentGatewayName | null): void {
+  nameForTests = name ?? undefined;
+}
+
+/**
+ * The configured gateway (docs/decisions/200, 381): for a location, its PAYMENT_GATEWAY_LOCATIONS
+ * entry; else PAYMENT_GATEWAY; else the test gateway outside production and none in production
+ * (where the server does not even start without the setting).
+ */
+export function configuredPaymentGateway(location?: { id: number }): PaymentGatewayName {
+  if (nameForTests) return nameForTests;
+  const e = env();
+  const own = location ? e.PAYMENT_GATEWAY_LOCATIONS?.[String(location.id)] : undefined;
+  return own ?? e.PAYMENT_GATEWAY ?? (e.NODE_ENV === "production" ? "none" : "test");
+}
+
+/** The gateway a location's card payments go through, when one is configured. */
+export interface LocationGateway {
+  gateway: PaymentGateway;
+  /** True for the built-in test gateway: every card form says it is a demonstration and no real card is charged. */
+  demonstration: boolean;
+}
+
+/**
+ * The gateway that charges this location's cards where our gateway charges them (local-adapter
+ * locations, SiteLink option B), or null when none is configured (docs/decisions/200, 381): the
+ * location's PAYMENT_GATEWAY_LOCATIONS entry or PAYMENT_GATEWAY. Stripe answers `demonstration: false`.
+ */
+export function paymentGatewayFor(location: { id: number }): LocationGateway | null {
+  const name = configuredPaymentGateway(location);
+  if (name === "none") return null;
+  return { gateway: getPaymentGateway(location), demonstration: testOverride ? testOverride.fields !== "hosted" : name === "test" };
+}
+
+/**
+ * The gateway of a location (or, without one, of the process): the configured one (NO_GATEWAY when
+ * none), or a test's replacement. Stripe's client is made once per secret key.
+ */
+export function getPaymentGateway(location?: { id: number }): PaymentGateway {
+  if (testOverride) return testOverride;
+  const name = configuredPaymentGateway(location);
+  if (name === "none") return NO_GATEWAY;
+  if (name === "stripe") {
+    const e = env();
+    const key = e.STRIPE_SECRET_KEY;
+    if (!key) return NO_GATEWAY;
+    if (stripeGateway?.key !== `${key} ${e.STRIPE_API_BASE ?? ""}`) {
+      stripeGateway = { key: `${key} ${e.STRIPE_API_BASE ?? ""}`, gateway: createStripeGateway({ secretKey: key, apiBase: e.STRIPE_API_BASE }) };
+    }
+    return stripeGateway.gateway;
+  }
+  builtIn ??= createTestGateway();
+  return builtIn;
+}
+
+/**
+ * The hosts the payment pages' Content-Security-Policy adds when Stripe takes some location's cards
+ * (decision 383): Stripe.js and its frames, its API, and Checkout as a form's destination (the pay
+ * button's POST is answered with a redirect to Checkout, which `form-action` governs). With
+ * STRIPE_API_BASE (tests) that one origin serves all of them (the Stripe fake). Empty without Stripe.
+ */
+export function hostedFieldsCspSources(): { scriptSrc: string[]; connectSrc: string[]; frameSrc: string[]; formAction: string[] } {
+  const e = env();
+  const stripe = e.PAYMENT_GATEWAY === "stripe" || Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {}).includes("stripe");
+  if (!stripe) return { scriptSrc: [], connectSrc: [], frameSrc: [], formAction: [] };
+  // A stand-in for Stripe.js (STRIPE_JS_URL, tests) draws its frames and calls its API on its own origin.
+  const js = e.STRIPE_JS_URL ? [new URL(e.STRIPE_JS_URL).origin] : [];
+  const merge = (...lists: string[][]) => [...new Set(lists.flat())];
+  if (e.STRIPE_API_BASE) {
+    const origin = new URL(e.STRIPE_API_BASE).origin;
+    return { scriptSrc: merge([origin], js), connectSrc: merge([origin], js), frameSrc: merge([origin], js), formAction: [origin] };
+  }
+  return {
+    scriptSrc: js.length ? js : ["https://js.stripe.com"],
+    connectSrc: merge(["https://api.stripe.com"], js),
+    frameSrc: js.length ? merge(js, ["https://hooks.stripe.com"]) : ["https://js.stripe.com", "https://hooks.stripe.com"],
+    formAction: ["https://checkout.stripe.com"],
+  };
+}
+
+/** Where the card pages load Stripe.js from: Stripe's own address, exactly (or a test's stand-in, STRIPE_JS_URL). */
+const STRIPE_JS_URL = "https://js.stripe.com/v3/";
+
+/**
+ * What a card page with Stripe's hosted fields gives the browser (decision 390): the publishable key
+ * and the Stripe.js address. Null where no location uses Stripe or no publishable key is set (the
+ * forms then work as without JavaScript: Checkout on the rental, a message on the portal's pages).
+ */
+export function hostedFieldsClientConfig(): { publishableKey: string; jsUrl: string } | null {
+  const e = env();
+  const stripe = e.PAYMENT_GATEWAY === "stripe" || Object.values(e.PAYMENT_GATEWAY_LOCATIONS ?? {}).includes("stripe");
+  if (!stripe || !e.STRIPE_PUBLISHABLE_KEY) return null;
+  return { publishableKey: e.STRIPE_PUBLISHABLE_KEY, jsUrl: e.STRIPE_JS_URL ?? STRIPE_JS_URL };
+}

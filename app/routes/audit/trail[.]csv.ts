@@ -1,0 +1,21 @@
+import type { Route } from "./+types/trail[.]csv";
+import { recordAudit } from "~/services/audit/events.server";
+import { parseAuditFilter } from "~/domain/audit/filter";
+import { auditCsv } from "~/services/audit/trail.server";
+import { csvResponse } from "~/services/web/csv.server";
+import { requireFreshFactor } from "~/services/staff/admin.server";
+import { auditActor, requirePermission, signedInStaff } from "~/services/staff/context.server";
+import { now as clockNow } from "~/platform/clock.server";
+
+/** The audit trail's CSV: exactly the rows the same filter selects (every page). The export is audited too. */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "audit.view");
+  const now = clockNow();
+  requireFreshFactor(staff, request, now);
+  const { filter } = parseAuditFilter(new URL(request.url).searchParams);
+  const { csv, rows } = await auditCsv(context.db, staff.accountId, filter);
+  const { page: _page, ...shown } = filter;
+  await recordAudit(context.db, { ...auditActor(staff), action: "audit.exported", detail: { filter: shown, rows }, at: now });
+  return csvResponse("audit-trail", csv, now.toISOString().slice(0, 10));
+}

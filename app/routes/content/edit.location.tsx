@@ -1,0 +1,72 @@
+import type { Route } from "./+types/edit.location";
+import { adminMeta } from "~/components/console/shell";
+import { CONTENT_DONE, DraftNote, GroupForms, ImageFieldNote, LocationContentNav, RecordForm, type ContentActionData } from "~/components/content/record-forms";
+import { consoleRouteHeaders } from "~/services/console/headers.server";
+import { locationDetailsPage, locationDetailsTargets } from "~/services/content/pages.server";
+import { contentRoute } from "~/services/content/route.server";
+import { LOCATION_GROUPS } from "~/domain/content/form";
+
+/**
+ * A location's details (issue 24): name, status, contact, links, messages, search-engine texts,
+ * flags, the unit types to show, its settings (JSON, checked before saving), its address, and the
+ * list of its unit types. Edits go into the draft.
+ */
+const route = contentRoute({ param: "locationId", page: locationDetailsPage, targets: (db, _staff, id) => locationDetailsTargets(db, id) });
+export const loader = route.loader;
+export const action = route.action;
+
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+export const meta: Route.MetaFunction = ({ data: d }) => adminMeta(d ? `Location: ${d.name}` : "Location");
+
+export default function LocationContent({ loaderData, actionData }: Route.ComponentProps) {
+  const { csrfToken, groups, address, locationId, unitTypes } = loaderData;
+  const act = (actionData ?? null) as ContentActionData | null;
+  return (
+    <>
+      <LocationContentNav locationId={locationId} current="details" />
+      <h1>Location: {loaderData.name}</h1>
+      <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
+      <GroupForms
+        groups={LOCATION_GROUPS}
+        records={groups}
+        entity="location"
+        recordId={locationId}
+        csrfToken={csrfToken}
+        actionData={act}
+        hints={(key) => (key === "location-settings" ? { globalSettings: "A JSON object. It is checked before it is saved; invalid JSON is refused and kept here to correct." } : undefined)}
+      />
+      <ImageFieldNote label="Main image and logo" photosHref={`/admin/content/locations/${locationId}/photos`} count={null} />
+      {address ? (
+        <RecordForm
+          formId="address"
+          target="address"
+          entity="address"
+          fields={Object.keys(address.values)}
+          intent="save"
+          values={address.values}
+          base={address.base}
+          pending={address.pending}
+          recordId={address.id}
+          csrfToken={csrfToken}
+          actionData={act}
+          legend="Address"
+          submitLabel="Save address"
+        />
+      ) : null}
+      <section aria-labelledby="unit-types">
+        <h2 id="unit-types">Unit types</h2>
+        {unitTypes.length === 0 ? <p>This location has no unit types yet.</p> : null}
+        <ul>
+          {unitTypes.map((t) => (
+            <li key={t.id}>
+              <a href={`/admin/content/unit-types/${t.id}`}>{t.label}</a>
+              {t.hidden ? " · hidden online" : ""}
+              {t.promotion ? ` · promotion: ${t.promotion}` : ""}
+              {t.pending ? <span className="console-badge"> Changed, not published</span> : null}
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

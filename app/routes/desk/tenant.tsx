@@ -1,0 +1,394 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Link, redirect, useActionData } from "react-router";
+import type { Route } from "./+types/tenant";
+import { CsrfInput } from "~/components/ui/form";
+import { formatCents } from "~/domain/shared/money";
+import { formatDate, localDate } from "~/domain/shared/calendar";
+import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk/tenants";
+import { can } from "~/domain/staff/roles";
+import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
+import { getTenantDesk, liftTenantLockout, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk/tenants.server";
+import { recordDeskMoveOut } from "~/services/desk/move-outs.server";
+import { requireFreshFactor } from "~/services/staff/admin.server";
+import { limitDeskAction } from "~/services/desk/pages.server";
+import { notFound } from "~/services/web/responses.server";
+import { consoleRouteHeaders } from "~/services/console/headers.server";
+import { requirePermission, signedInStaff } from "~/services/staff/context.server";
+import { now as clockNow } from "~/platform/clock.server";
+import { textsOffReason } from "~/platform/texts/provider.server";
+import { textTenantPayLink } from "~/services/texts/desk.server";
+
+/**
+ * A tenant's page at the back office (issue 23, decision 260): leases, ledgers, payments, autopay,
+ * the e-mail outbox and the portal sign-in lockout; the desk lifts the lockout, resends the lease
+ * or a receipt e-mail and sends a pay link (POST forms told apart by `intent`, each answered beside its own button).
+ */
+export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `${d?.desk.tenant.name ?? "Tenant"} | Back office` }, { name: "robots", content: "noindex" }];
+
+/** No-store, noindex, and the loader's and action's cookies (the console's own headers). */
+export const headers: Route.HeadersFunction = consoleRouteHeaders;
+
+const NO_STORE = { "Cache-Control": "no-store" };
+
+const DONE: Record<string, string> = {
+  lockout: "The lockout is lifted: the tenant can sign in to the portal again.",
+  cleared: "The failed sign-ins are cleared.",
+  lease: "The lease e-mail is on its way.",
+  receipt: "The receipt e-mail is on its way.",
+  paylink: "The pay link is on its way. It works once, for 72 hours.",
+  paylinktext: "The pay link is on its way by text. It works once, for 72 hours.",
+  refund: "The payment is refunded to the card, and the ledger shows the refund.",
+  refunded: "This payment was refunded already; nothing was refunded again.",
+  movedout: "The move-out is recorded: the lease has ended and the unit can be rented again.",
+};
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "desk.view");
+  const tenantId = parseRecordId(params.tenantId);
+  if (!tenantId) throw notFound(NO_STORE);
+  const desk = await getTenantDesk(context.db, staff, tenantId, clockNow());
+  if (!desk) throw notFound(NO_STORE);
+  const csrf = await getCsrfToken(request);
+  const done = new URL(request.url).searchParams.get("done");
+  const headers = new Headers(NO_STORE);
+  if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
+  const now = clockNow();
+  const today = Object.fromEntries(desk.leases.map((l) => [l.leaseId, localDate(now, l.timeZone)]));
+  return data(
+    { desk, today, csrfToken: csrf.token, textsOff: textsOffReason(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { headers },
+  );
+}
+
+type ActionReply = { intent: string; id: number | null; message: string; value?: string };
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const staff = signedInStaff(context);
+  requirePermission(staff, "desk.act");
+  const tenantId = parseRecordId(params.tenantId);
+  if (!tenantId) throw notFound(NO_STORE);
+  const form = await request.formData();
+  await validateCsrf(request, form);
+  const raw = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
+  const intent = typeof raw.intent === "string" ? raw.intent : "";
+  if (intent === "refund-payment") {
+    // Refunds: managers and owners, with a second factor given in the last ten minutes (decision 280).
+    requirePermission(staff, "payments.refund");
+    requireFreshFactor(staff, request, clockNow());
+  }
+  const rawId = Number(raw.leaseId ?? raw.paymentId);
+  const id = Number.isInteger(rawId) ? rawId : null;
+  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : undefined;
+  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message, value }, { status, headers: NO_STORE });
+  // Conform + the actions' schema (told apart by intent), like the console's other forms.
+  const submission = parseWithZod(form, { schema: tenantDeskActionSchema });
+  if (submission.status !== "success") return reply(Object.values(submission.error ?? {}).flat().find((m): m is string => typeof m === "string") ?? "Choose one of the actions on this page.", 400);
+  const parsed = { data: submission.value };
+  const now = clockNow();
+  const limited = await limitDeskAction(context.db, staff, now);
+  if (limited) return reply(limited, 429);
+  const a = parsed.data;
+  const outcome =
+    a.intent === "lift-lockout"
+      ? await liftTenantLockout(context.db, staff, tenantId, now)
+      : a.intent === "resend-lease"
+        ? await resendLeaseEmail(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+        : a.intent === "send-pay-link"
+          ? await sendTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+          : a.intent === "text-pay-link"
+            ? await textTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
+          : a.intent === "refund-payment"
+            ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, now })
+            : a.intent === "record-move-out"
+              ? await recordDeskMoveOut(context.db, staff, { tenantId, leaseId: a.leaseId, moveOutDate: a.moveOutDate, now })
+              : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
+  if (!outcome) throw notFound(NO_STORE);
+  if (!outcome.ok) return reply(outcome.message, 400);
+  const done =
+    a.intent === "lift-lockout"
+      ? outcome.message.startsWith("The lockout")
+        ? "lockout"
+        : "cleared"
+      : a.intent === "resend-lease"
+        ? "lease"
+        : a.intent === "send-pay-link"
+          ? "paylink"
+          : a.intent === "text-pay-link"
+            ? "paylinktext"
+          : a.intent === "refund-payment"
+            ? outcome.message.includes("refunded already")
+              ? "refunded"
+              : "refund"
+            : a.intent === "record-move-out"
+              ? "movedout"
+              : "receipt";
+  throw redirect(`/admin/tenants/${tenantId}?done=${done}`, { status: 303, headers: NO_STORE });
+}
+
+function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseId" | "paymentId"; id?: number; label: string; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === props.intent && (props.id === undefined || props.reply.id === props.id);
+  const errorId = `${props.intent}-${props.id ?? "x"}-message`;
+  return (
+    <Form method="post" className="desk-action">
+      <CsrfInput token={props.csrfToken} />
+      <input type="hidden" name="intent" value={props.intent} />
+      {props.name && props.id !== undefined ? <input type="hidden" name={props.name} value={props.id} /> : null}
+      <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
+        {props.label}
+      </button>
+      {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
+    </Form>
+  );
+}
+
+/** An action's answer beside its button (the button and fields point at it with aria-describedby). */
+function ActionAnswer(props: { id: string; message: string }) {
+  return (
+    <p id={props.id} className="field__errors" role="alert">
+      {props.message}
+    </p>
+  );
+}
+
+/** A full refund of one payment: a box to tick (the server checks it), then the button; the answer beside it. */
+function RefundForm(props: { csrfToken: string; paymentId: number; label: string; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === "refund-payment" && props.reply.id === props.paymentId;
+  const errorId = `refund-${props.paymentId}-message`;
+  return (
+    <Form method="post" className="desk-action">
+      <CsrfInput token={props.csrfToken} />
+      <input type="hidden" name="intent" value="refund-payment" />
+      <input type="hidden" name="paymentId" value={props.paymentId} />
+      <label>
+        <input type="checkbox" name="confirm" value="yes" aria-describedby={mine ? errorId : undefined} /> {props.label}
+      </label>{" "}
+      <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
+        Refund
+      </button>
+      {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
+    </Form>
+  );
+}
+
+/** Records a move-out done: the day (today unless changed), a box to tick (the server checks both), then the button. */
+function MoveOutForm(props: { csrfToken: string; leaseId: number; unitName: string; today: string; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === "record-move-out" && props.reply.id === props.leaseId;
+  const errorId = `move-out-${props.leaseId}-message`;
+  const dateId = `move-out-${props.leaseId}-date`;
+  return (
+    <Form method="post" className="desk-action">
+      <CsrfInput token={props.csrfToken} />
+      <input type="hidden" name="intent" value="record-move-out" />
+      <input type="hidden" name="leaseId" value={props.leaseId} />
+      <fieldset>
+        <legend>Record the move-out of unit {props.unitName}</legend>
+        <p className="console-field">
+          <label htmlFor={dateId}>Day the tenant moved out</label>
+          <input id={dateId} type="date" name="moveOutDate" defaultValue={mine ? (props.reply!.value ?? props.today) : props.today} max={props.today} aria-describedby={mine ? errorId : undefined} aria-invalid={mine ? true : undefined} />
+        </p>
+        <label>
+          <input type="checkbox" name="confirm" value="yes" aria-describedby={mine ? errorId : undefined} /> The unit is empty and the tenant has moved out
+        </label>{" "}
+        <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
+          Record the move-out
+        </button>
+        {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
+      </fieldset>
+    </Form>
+  );
+}
+
+export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
+  const { desk, today, csrfToken, canAct, canRefund, done, textsOff } = loaderData;
+  const reply = useActionData<typeof action>() as ActionReply | undefined;
+  const t = desk.tenant;
+  return (
+    <article className="desk-record">
+      <p>
+        <Link to="/admin/tenants">All tenants</Link>
+      </p>
+      <h1>{t.name || `Tenant ${params.tenantId}`}</h1>
+      {done ? (
+        <p className="alert alert--success" role="status">
+          {done}
+        </p>
+      ) : null}
+      <dl className="desk-facts">
+        <dt>E-mail</dt>
+        <dd>{t.email}</dd>
+        <dt>Phone</dt>
+        <dd>{t.phone}</dd>
+        <dt>Address</dt>
+        <dd>{t.address}</dd>
+        <dt>Tenant since</dt>
+        <dd>{t.since}</dd>
+      </dl>
+
+      <section aria-labelledby="lockout-title">
+        <h2 id="lockout-title">Portal sign-in</h2>
+        {desk.lockout.locked ? (
+          <p>
+            <strong>Locked out</strong> after {desk.lockout.attempts} failed sign-ins, until {desk.lockout.untilText}.
+          </p>
+        ) : desk.lockout.attempts ? (
+          <p>
+            {desk.lockout.attempts} failed sign-in{desk.lockout.attempts === 1 ? "" : "s"} counted (until {desk.lockout.untilText}); not locked out.
+          </p>
+        ) : (
+          <p>Not locked out.</p>
+        )}
+        {canAct && desk.lockout.attempts ? <ActionButton csrfToken={csrfToken} intent="lift-lockout" label={desk.lockout.locked ? "Lift the lockout" : "Clear the failed sign-ins"} reply={reply} /> : null}
+      </section>
+
+      <section aria-labelledby="leases-title">
+        <h2 id="leases-title">Leases</h2>
+        {desk.softwareUnreachable ? <p className="alert">The facility's system could not be reached just now: some balances and ledgers are missing.</p> : null}
+        {desk.leases.length ? null : <p>No lease at your locations.</p>}
+        {desk.leases.map((l) => (
+          <section key={l.leaseId} aria-labelledby={`lease-${l.leaseId}`} className="desk-lease">
+            <h3 id={`lease-${l.leaseId}`}>
+              Unit {l.unitName}, {l.locationName} ({l.status !== "active" ? "moved out" : l.moveOutDate ? `moving out ${formatDate(l.moveOutDate)}` : "active"})
+            </h3>
+            <dl className="desk-facts">
+              <dt>Moved in</dt>
+              <dd>{formatDate(l.moveInDate)}</dd>
+              <dt>Rent</dt>
+              <dd>
+                {formatCents(l.monthlyRate)} a month{l.insurancePremium ? ` + protection ${formatCents(l.insurancePremium)}` : ""}
+              </dd>
+              <dt>Paid through</dt>
+              <dd>{formatDate(l.paidThroughDate)}</dd>
+              <dt>Next due</dt>
+              <dd>{formatDate(l.nextDueDate)}</dd>
+              <dt>Balance</dt>
+              <dd>{l.balance === null ? "Not available just now" : formatCents(l.balance)}</dd>
+              <dt>Autopay</dt>
+              <dd>{l.autopay.enabled ? `On${l.autopay.card ? `, ${l.autopay.card}` : ""}` : "Off"}</dd>
+              {l.moveOutDate ? (
+                <>
+                  <dt>Move-out</dt>
+                  <dd>{formatDate(l.moveOutDate)}</dd>
+                </>
+              ) : null}
+            </dl>
+            {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
+            {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
+            {canAct && l.status === "active" ? (
+              textsOff ? (
+                <p className="hint">{textsOff}</p>
+              ) : (
+                <ActionButton csrfToken={csrfToken} intent="text-pay-link" name="leaseId" id={l.leaseId} label="Text a pay link" reply={reply} />
+              )
+            ) : null}
+            {canAct && l.status === "active" ? <MoveOutForm csrfToken={csrfToken} leaseId={l.leaseId} unitName={l.unitName} today={today[l.leaseId] ?? ""} reply={reply} /> : null}
+            {l.ledger?.length ? (
+              <div className="desk-table" role="region" aria-label={`Ledger of unit ${l.unitName}`} tabIndex={0}>
+                <table>
+                  <caption>Ledger of unit {l.unitName}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">Date</th>
+                      <th scope="col">Line</th>
+                      <th scope="col" className="numeric">
+                        Amount
+                      </th>
+                      <th scope="col" className="numeric">
+                        Balance
+                      </th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {l.ledger.map((e) => (
+                      <tr key={e.id}>
+                        <td data-label="Date">{formatDate(e.entryDate)}</td>
+                        <td data-label="Line">{e.description}</td>
+                        <td className="numeric" data-label="Amount">{e.kind === "charge" ? formatCents(e.amount + e.tax) : e.amount < 0 ? `+${formatCents(-e.amount)}` : `−${formatCents(e.amount)}`}</td>
+                        <td className="numeric" data-label="Balance">{formatCents(e.runningBalance)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            ) : null}
+          </section>
+        ))}
+      </section>
+
+      <section aria-labelledby="payments-title">
+        <h2 id="payments-title">Payments</h2>
+        {desk.payments.length ? (
+          <div className="desk-table" role="region" aria-labelledby="payments-title" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Unit</th>
+                  <th scope="col" className="numeric">
+                    Amount
+                  </th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Card</th>
+                  <th scope="col">Receipt</th>
+                  {canRefund ? <th scope="col">Refund</th> : null}
+                </tr>
+              </thead>
+              <tbody>
+                {desk.payments.map((p) => (
+                  <tr key={p.id}>
+                    <td data-label="When">{p.at}</td>
+                    <td data-label="Unit">{p.unitName ?? "—"}</td>
+                    <td className="numeric" data-label="Amount">{formatCents(p.amount)}</td>
+                    <td data-label="Status">{p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
+                    <td data-label="Card">{p.card}</td>
+                    <td data-label="Receipt">{canAct && p.status === "approved" ? <ActionButton csrfToken={csrfToken} intent="resend-receipt" name="paymentId" id={p.id} label="Resend the receipt" reply={reply} /> : null}</td>
+                    {canRefund ? (
+                      <td data-label="Refund">{p.status === "approved" ? <RefundForm csrfToken={csrfToken} paymentId={p.id} label={`Refund ${formatCents(p.amount)} to ${p.card}`} reply={reply} /> : null}</td>
+                    ) : null}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p>No payments at your locations.</p>
+        )}
+      </section>
+
+      <section aria-labelledby="outbox-title">
+        <h2 id="outbox-title">E-mails to {t.email}</h2>
+        {desk.outbox.length ? (
+          <div className="desk-table" role="region" aria-labelledby="outbox-title" tabIndex={0}>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Written</th>
+                  <th scope="col">Subject</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Last error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {desk.outbox.map((m) => (
+                  <tr key={m.id}>
+                    <td data-label="Written">{m.at}</td>
+                    <td data-label="Subject">{m.subject}</td>
+                    <td data-label="State">
+                      {OUTBOX_STATE_LABELS[m.state]}
+                      {m.sentAt ? ` ${m.sentAt}` : m.failedAt ? ` ${m.failedAt}` : ""}
+                    </td>
+                    <td className="numeric" data-label="Attempts">{m.attempts}</td>
+                    <td data-label="Last error">{m.error ?? ""}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <p>No e-mails kept for this address (sent mail is kept 30 days, failed mail 90).</p>
+        )}
+      </section>
+    </article>
+  );
+}

@@ -1,0 +1,262 @@
+/**
+ * The draft's diff (issue 24, docs/decisions/318-draft-diff.md): every public URL whose page changes
+ * when the draft is published, with a readable before/after of its text, and the fields the draft
+ * changes.
+ *
+ * The URLs are the sitemap's (rendered live and in preview, so a page the draft adds or removes is
+ * counted), and the paths the draft's redirect rules name (their answer is the redirect, decided
+ * before any page is rendered, as the server does). Each page is rendered twice through the server's own request handler, without HTTP
+ * (`RenderPublicPage`, given by server/app.ts on the request context): once live, once inside
+ * `withDraftApplied` (the same mechanism as preview mode, rolled back). Its text is the page's title,
+ * its meta description and the visible text of <body> (less the preview banner), one line per block; the two texts are compared
+ * line by line with jsdiff.
+ */
+import { diffLines } from "diff";
+import { Parser } from "htmlparser2";
+import { eq } from "drizzle-orm";
+import type { Database } from "~/db/client.server";
+import { locations, websites } from "~/db/schema";
+import { externalRedirectHost } from "~/domain/site/redirects";
+import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/content/editable";
+import { changesOf, currentDraftId, type ChangeRow } from "./changesets.server";
+import { withDraftApplied } from "./preview.server";
+import { resolveRedirect } from "../site/redirects.server";
+
+/** Renders one public path (with its query string) through the app, on the database given. */
+export type RenderPublicPage = (path: string, db: Database) => Promise<{ status: number; body: string }>;
+
+const BLOCK = new Set([
+  "address", "article", "aside", "blockquote", "br", "caption", "dd", "details", "dialog", "div", "dl", "dt", "fieldset", "figcaption",
+  "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "legend", "li", "main", "nav", "ol", "option", "p", "pre",
+  "section", "summary", "table", "tbody", "tfoot", "thead", "tr", "ul", "button", "label",
+]);
+const INVISIBLE = new Set(["script", "style", "template", "noscript", "svg", "head", "select"]);
+
+/**
+ * The text a visitor reads on a page: "Title: …", "Description: …", then the visible text of <body>
+ * (the announcement bar, the menus and the footer too, so a menu change lists every page it shows on;
+ * the preview banner left out), one line per block or table row (whitespace collapsed; hidden elements, scripts and styles left out;
+ * an image by its alt text).
+ */
+export function pageText(html: string): string {
+  let title = "";
+  let description = "";
+  let inTitle = false;
+  let inMain = 0;
+  const hidden: boolean[] = [];
+  let hiddenDepth = 0;
+  const lines: string[] = [];
+  let line = "";
+  const flush = () => {
+    const t = line.replace(/\s+/g, " ").trim();
+    if (t) lines.push(t);
+    line = "";
+  };
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === "title") inTitle = true;
+        if (name === "meta" && attrs.name === "description") description = attrs.content ?? "";
+        if (name === "body") inMain++;
+        const hides = INVISIBLE.has(name) || "hidden" in attrs || attrs["aria-hidden"] === "true" || (attrs.class ?? "").split(/\s+/).includes("preview-banner");
+        hidden.push(hides);
+        if (hides) hiddenDepth++;
+        if (inMain > 0 && hiddenDepth === 0) {
+          if (BLOCK.has(name)) flush();
+          if (name === "img" && attrs.alt) line += ` ${attrs.alt} `;
+          // A table row is one line, its cells apart: "Sat · 9:00 AM – 2:00 PM".
+          if ((name === "td" || name === "th") && line.trim()) line += " · ";
+        }
+      },
+      ontext(text) {
+        if (inTitle) title += text;
+        else if (inMain > 0 && hiddenDepth === 0) line += text;
+      },
+      onclosetag(name) {
+        if (name === "title") inTitle = false;
+        if (hidden.pop()) hiddenDepth--;
+        if (inMain > 0 && hiddenDepth === 0 && BLOCK.has(name)) flush();
+        if (name === "body" && inMain > 0) {
+          flush();
+          inMain--;
+        }
+      },
+    },
+    { decodeEntities: true },
+  );
+  parser.write(html);
+  parser.end();
+  flush();
+  const clean = (s: string) => s.replace(/\s+/g, " ").trim();
+  return [`Title: ${clean(title)}`, `Description: ${clean(description)}`, ...lines].join("\n");
+}
+
+export interface DiffLine {
+  kind: "same" | "added" | "removed" | "skipped";
+  text: string;
+}
+
+/** How many unchanged lines are kept around a change (the rest are counted, not shown). */
+const CONTEXT_LINES = 2;
+
+/** A line diff of two texts, unchanged runs cut to CONTEXT_LINES around each change. */
+export function lineDiff(before: string, after: string): DiffLine[] {
+  const all: DiffLine[] = [];
+  for (const part of diffLines(before ? `${before}\n` : "", after ? `${after}\n` : "")) {
+    const kind = part.added ? "added" : part.removed ? "removed" : "same";
+    for (const text of part.value.replace(/\n$/, "").split("\n")) all.push({ kind, text });
+  }
+  const keep = all.map((l, i) => l.kind !== "same" || all.slice(Math.max(0, i - CONTEXT_LINES), i + CONTEXT_LINES + 1).some((n) => n.kind !== "same"));
+  const out: DiffLine[] = [];
+  for (let i = 0; i < all.length; i++) {
+    if (keep[i]) {
+      out.push(all[i]!);
+      continue;
+    }
+    let j = i;
+    while (j < all.length && !keep[j]) j++;
+    out.push({ kind: "skipped", text: `${j - i} unchanged line${j - i === 1 ? "" : "s"}` });
+    i = j - 1;
+  }
+  return out;
+}
+
+export interface PageDiff {
+  path: string;
+  change: "changed" | "added" | "removed";
+  lines: DiffLine[];
+}
+
+export interface FieldDiff {
+  entity: string;
+  record: string;
+  op: ChangeRow["op"];
+  field: string;
+  before: string;
+  after: string;
+}
+
+export interface DraftDiff {
+  changesetId: number;
+  pages: PageDiff[];
+  /** How many public URLs were compared. */
+  compared: number;
+  fields: FieldDiff[];
+}
+
+/** The paths of a rendered sitemap (its <loc> URLs, whatever their origin). */
+export function sitemapPaths(xml: string): string[] {
+  const out: string[] = [];
+  for (const m of xml.matchAll(/<loc>([^<]+)<\/loc>/g)) {
+    const loc = m[1]!.replace(/&(amp|lt|gt|apos|quot);/g, (_x, e: string) => ({ amp: "&", lt: "<", gt: ">", apos: "'", quot: '"' })[e]!);
+    try {
+      const url = new URL(loc);
+      out.push(`${url.pathname}${url.search}`);
+    } catch {
+      // Not a URL: not a page.
+    }
+  }
+  return out;
+}
+
+/** A page's text as compared: its text, or its status when it is not a page (a 404, a redirect). */
+function textOf(page: { status: number; body: string }): string {
+  return page.status === 200 ? pageText(page.body) : `(answered ${page.status})`;
+}
+
+/**
+ * What a visitor gets at `path` on this database: the redirect when a forced rule sends it elsewhere
+ * (the server decides those before the page is rendered, so a page the draft redirects reads as the
+ * redirect) or when a rule that is not forced names a path with no page (a 404), else the page's text.
+ */
+async function answerText(db: Database, path: string, render: RenderPublicPage, primaryHost?: string): Promise<string> {
+  const url = new URL(path, "http://localhost");
+  const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search });
+  const moved = (r: { status: number; location: string }) => `(redirects with ${r.status} to ${r.location}${externalNote(externalRedirectHost(r.location, primaryHost))})`;
+  if (redirect?.forced) return moved(redirect);
+  const page = await render(path, db);
+  // A rule that is not forced moves the path only where no page answers.
+  if (redirect && page.status === 404) return moved(redirect);
+  return textOf(page);
+}
+
+/** The paths a draft's redirect rules name (before and after), so a changed rule lists its URL. */
+function redirectPaths(changes: readonly ChangeRow[]): string[] {
+  return changes
+    .filter((c) => c.entity === "redirect")
+    .flatMap((c) => [(c.base as Record<string, unknown> | null)?.fromPath, (c.values as Record<string, unknown>).fromPath])
+    .filter((p): p is string => typeof p === "string" && p.startsWith("/"));
+}
+
+/** A redirect target off the site says so (issue 36), in the list of changed fields and the pages' text. */
+const externalNote = (host: string | null): string => (host ? ` — external: leaves the site for ${host}` : "");
+
+const shown = (value: unknown): string => {
+  if (value === null || value === undefined || value === "") return "(empty)";
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  if (typeof value === "string" || typeof value === "number") return String(value);
+  const json = JSON.stringify(value);
+  return json.length > 300 ? `${json.slice(0, 300)}…` : json;
+};
+
+const NAME_FIELDS = ["name", "title", "heading", "question", "websiteName", "displayText", "label", "days", "hostname", "fromPath", "street1", "date"];
+
+function recordName(change: ChangeRow, locationNames: ReadonlyMap<number, string>): string {
+  const values = { ...(change.base ?? {}), ...change.values } as Record<string, unknown>;
+  const name = NAME_FIELDS.map((f) => values[f]).find((v) => typeof v === "string" && v.trim() !== "") as string | undefined;
+  const id = change.recordId != null ? `#${change.recordId}` : "new";
+  const where = change.locationId != null ? locationNames.get(change.locationId) : undefined;
+  return [where, name ? `${id} (${name})` : id].filter(Boolean).join(", ");
+}
+
+const OWNER_COLUMNS = new Set(["websiteId", "accountId"]);
+
+/** The draft's changes, one line per field: entity, record, field, before → after. */
+export function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<number, string> = new Map(), primaryHost?: string): FieldDiff[] {
+  const out: FieldDiff[] = [];
+  for (const change of changes) {
+    const entity = EDITABLE_ENTITIES[change.entity as EditableEntityName];
+    const label = entity?.label ?? change.entity;
+    const fieldLabel = (f: string) => entity?.fields[f]?.label ?? f;
+    const record = recordName(change, locationNames);
+    if (change.op === "delete") {
+      out.push({ entity: label, record, op: "delete", field: "(whole record)", before: "exists", after: "deleted" });
+      continue;
+    }
+    for (const [field, after] of Object.entries(change.values)) {
+      // A new record's owner column (its website, its account) is set by the server, not edited.
+      if (OWNER_COLUMNS.has(field)) continue;
+      const before = change.op === "create" ? null : (change.base as Record<string, unknown> | null)?.[field];
+      const note = (v: unknown) => (change.entity === "redirect" && field === "toPath" && typeof v === "string" ? externalNote(externalRedirectHost(v, primaryHost)) : "");
+      out.push({ entity: label, record, op: change.op, field: fieldLabel(field), before: change.op === "create" ? "(new)" : shown(before) + note(before), after: shown(after) + note(after) });
+    }
+  }
+  return out;
+}
+
+/**
+ * The account's draft diff (see the module comment), or null when there is no draft. Pages are
+ * rendered one at a time, each preview render in its own short transaction, so other requests are
+ * never kept waiting for the whole comparison (PGlite has one connection).
+ */
+export async function draftDiff(db: Database, accountId: number, render: RenderPublicPage): Promise<DraftDiff | null> {
+  const changesetId = await currentDraftId(db, accountId);
+  if (changesetId === null) return null;
+  const changes = await changesOf(db, changesetId);
+  const livePaths = sitemapPaths((await render("/sitemap.xml", db)).body);
+  const previewPaths = await withDraftApplied(db, changesetId, async (tx) => sitemapPaths((await render("/sitemap.xml", tx)).body));
+  const ruled = redirectPaths(changes);
+  const paths = [...new Set([...livePaths, ...previewPaths, ...ruled])];
+  const [site] = await db.select({ domain: websites.domain }).from(websites).where(eq(websites.accountId, accountId));
+  const primaryHost = site?.domain;
+  const pages: PageDiff[] = [];
+  for (const path of paths) {
+    const before = livePaths.includes(path) || ruled.includes(path) ? await answerText(db, path, render, primaryHost) : "";
+    const after =
+      previewPaths.includes(path) || ruled.includes(path) ? await withDraftApplied(db, changesetId, (tx) => answerText(tx, path, render, primaryHost)) : "";
+    if (before === after) continue;
+    pages.push({ path, change: before === "" ? "added" : after === "" ? "removed" : "changed", lines: lineDiff(before, after) });
+  }
+  const names = await db.select({ id: locations.id, name: locations.name }).from(locations).where(eq(locations.accountId, accountId));
+  return { changesetId, pages, compared: paths.length, fields: fieldDiffs(changes, new Map(names.map((l) => [l.id, l.name])), primaryHost) };
+}

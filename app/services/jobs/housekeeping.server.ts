@@ -1,0 +1,122 @@
+/**
+ * Housekeeping in the server process: every few minutes, release the units of reservations past
+ * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4), and prune
+ * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071) and the
+ * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
+ * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240), and the
+ * content's history: old versions' snapshots and uploaded images nothing can show again (decision 361), and
+ * sends the review requests that are due (decision 501). They are
+ * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
+ * several processes running it at once do no harm.
+ */
+import type { Database } from "~/db/client.server";
+import { now as clockNow } from "~/platform/clock.server";
+import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
+import { sweepConfirmingRentals } from "../rental/move-in.server";
+import { sweepAbandonedRentals, sweepUnrecordedCharges } from "../rental/record.server";
+import { sweepExpiredReservations } from "../rental/reservation.server";
+import { pruneOutbox } from "../mail/outbox.server";
+import { recheckWaitingWebhooks } from "../payments/stripe-webhooks.server";
+import { prunePayLinks } from "../payments/pay-links.server";
+import { pruneContentHistory } from "../content/retention.server";
+import { sendReviewRequests } from "../marketing/review-requests.server";
+import { logger } from "~/platform/logger.server";
+import { reconcileRecentDays } from "../desk/reconciliation.server";
+import { pruneSiteLinkJournal, settleUnclearSiteLinkPayments, startSiteLinkSync } from "~/storage-software/index.server";
+import { env } from "~/platform/env.server";
+
+const EVERY_MS = 5 * 60_000;
+
+export async function runHousekeeping(
+  db: Database,
+  now: Date,
+): Promise<{
+  reservations: number;
+  checkouts: number;
+  unrecordedCharges: number;
+  confirmedMoveIns: number;
+  settledPayments: number;
+  webhooksRechecked: number;
+  emailsGivenUp: number;
+  emailsDeleted: number;
+  journalDeleted: number;
+  journalScrubbed: number;
+  payLinksDeleted: number;
+  snapshotsPruned: number;
+  mediaDeleted: number;
+  reviewRequests: number;
+}> {
+  const reservations = await sweepExpiredReservations(db, now);
+  const checkouts = await sweepAbandonedRentals(db, now);
+  const unrecordedCharges = await sweepUnrecordedCharges(db, now);
+  // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
+  const confirmedMoveIns = await sweepConfirmingRentals(db, now);
+  // Portal payments SiteLink answered unclearly: its payments read back, never sent again (decision 481).
+  const settledPayments = await settleUnclearSiteLinkPayments(db, now);
+  // Stripe webhooks that came before the page's request recorded anything (decision 411).
+  const webhooksRechecked = await recheckWaitingWebhooks(db, now);
+  const outbox = await pruneOutbox(db, now);
+  const journal = await pruneSiteLinkJournal(db, now);
+  const payLinksDeleted = await prunePayLinks(db, now);
+  const history = await pruneContentHistory(db, now);
+  // Review requests due (issue 40, decision 501): each tenant claimed once, whichever process runs it.
+  const reviewRequests = await sendReviewRequests(db, now);
+  return {
+    reservations,
+    checkouts,
+    unrecordedCharges,
+    confirmedMoveIns,
+    settledPayments,
+    webhooksRechecked,
+    emailsGivenUp: outbox.gaveUp,
+    emailsDeleted: outbox.deleted,
+    journalDeleted: journal.deleted,
+    journalScrubbed: journal.scrubbed,
+    payLinksDeleted,
+    ...history,
+    reviewRequests,
+  };
+}
+
+/**
+ * Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off), and the SiteLink
+ * inventory sync of the locations served by SiteLink (every minute; off under NODE_ENV=test or
+ * SITELINK_SYNC=off; docs/decisions/111).
+ */
+export function startHousekeeping(db: Database): () => void {
+  startSiteLinkSync(db, clockNow);
+  const e = env();
+  if (e.NODE_ENV === "test" || e.HOUSEKEEPING === "off") return () => {};
+  const g = globalThis as unknown as { __gatehouseHousekeeping?: () => void };
+  if (g.__gatehouseHousekeeping) return g.__gatehouseHousekeeping;
+  let running = false;
+  let reconciledAt = 0;
+  const tick = async () => {
+    if (running) return;
+    running = true;
+    try {
+      const done = await runHousekeeping(db, clockNow());
+      if (Object.values(done).some((n) => n > 0)) logger.info(done, "[housekeeping] sweep");
+      // Reconciliation with the card processor's list, yesterday and today, hourly (decision 440).
+      if (Date.now() - reconciledAt >= 60 * 60_000) {
+        reconciledAt = Date.now();
+        const differences = await reconcileRecentDays(db, clockNow());
+        if (differences > 0) logger.warn({ differences }, "[housekeeping] payments that do not match the card processor");
+      }
+    } catch (error) {
+      if (isDatabaseUnavailable(error)) logger.warn({ reason: outageReason(error) }, "[housekeeping] database unavailable; the sweep will be retried");
+      else logger.error({ err: error }, "[housekeeping] sweep failed; it will be retried");
+    } finally {
+      running = false;
+    }
+  };
+  const first = setTimeout(tick, 10_000);
+  const every = setInterval(tick, EVERY_MS);
+  first.unref();
+  every.unref();
+  g.__gatehouseHousekeeping = () => {
+    clearTimeout(first);
+    clearInterval(every);
+  };
+  return g.__gatehouseHousekeeping;
+}
