@@ -3,6 +3,8 @@ import tseslint from "typescript-eslint";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import boundaries from "eslint-plugin-boundaries";
+import { importX } from "eslint-plugin-import-x";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
 
 /** The element types below the port: the two adapters and the module both share. */
 const belowPort = ["shared", "local-adapter", "sitelink-adapter"];
@@ -25,8 +27,8 @@ export default tseslint.config(
   // need (our own tenant, rental and ledger records) is app/storage-software/shared, below both:
   // neither adapter imports the other, and shared imports neither (decision 220).
   {
+    // Colocated tests too: a test imports its own layer and those below it, never one above (issue 38).
     files: ["app/**/*.{ts,tsx}"],
-    ignores: ["app/**/*.test.{ts,tsx}"],
     plugins: { boundaries },
     settings: {
       "import/resolver": { typescript: { project: "./tsconfig.json" }, node: true },
@@ -42,6 +44,8 @@ export default tseslint.config(
         { type: "services", pattern: "app/services/**", partialMatch: false },
         { type: "components", pattern: "app/components/**", partialMatch: false },
         { type: "routes", pattern: "app/routes/**", partialMatch: false },
+        // The test hooks (a route and its service), switched on only by the test runner: above every layer.
+        { type: "testing", pattern: "app/testing/**", partialMatch: false },
       ],
     },
     rules: {
@@ -70,6 +74,8 @@ export default tseslint.config(
             { from: { element: { type: "services" } }, disallow: { to: { element: { type: "components" } } } },
             { from: { element: { type: "services" } }, disallow: { to: { element: { type: "routes" } } } },
             { from: { element: { type: "components" } }, disallow: { to: { element: { type: "routes" } } } },
+            // Nothing in the product imports the test hooks (decision 545).
+            ...["domain", "platform", "db", "port", ...belowPort, "services", "components", "routes"].map((type) => ({ from: { element: { type } }, disallow: { to: { element: { type: "testing" } } } })),
             // Only the storage-software port imports an adapter or the shared module (decision 220).
             ...["db", "services", "components", "routes"].flatMap((upper) =>
               belowPort.map((type) => ({ from: { element: { type: upper } }, disallow: { to: { element: { type } } } })),
@@ -124,17 +130,18 @@ export default tseslint.config(
       },
     ];
   })(),
-  // Known exceptions, each to be removed by moving the code to its layer (conventions: "the port leaks"):
-  // - app/domain/payments/cards.ts, card-schema.ts: `import type { CardBrand }` from the db schema (type only;
-  //   the brand list should live in the domain and the schema import it).
-  // - app/db/queries/content.server.ts: sanitises operator HTML with services/sanitize.server.ts.
+  // No circle of files (issue 38, decision 546): in app/, server/ and the fakes, a file never imports
+  // (directly or through others) a file that imports it. Type-only imports count: a circle of types
+  // is still two files that cannot be understood apart. tests/unit/import-graph.test.ts says the same
+  // from the sources.
   {
-    files: [
-      "app/domain/payments/cards.ts",
-      "app/domain/payments/card-schema.ts",
-      "app/db/queries/content.server.ts",
-    ],
-    rules: { "boundaries/dependencies": "off" },
+    files: ["app/**/*.{ts,tsx}", "server/**/*.{ts,tsx}", "sitelink-simulator/**/*.ts", "stripe-fake/**/*.ts", "twilio-fake/**/*.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [createTypeScriptImportResolver({ project: "./tsconfig.json" })],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   // Configuration is read in one place (issue 21, decision 210): app/platform/env.server.ts parses every
   // environment variable the app and its commands read with one zod schema, once at start-up; nothing

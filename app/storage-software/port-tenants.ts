@@ -1,7 +1,7 @@
 /** Tenants part of the StorageSoftware port (issue 5): sign-in, ledgers, payments, autopay, move-out. See ./port.ts. */
+import type { CardBrand } from "~/domain/payments/cards";
 import type { CardDetails, PaymentMethodInput } from "~/domain/payments/method";
 import type { Transaction } from "~/db/client.server";
-import type { CardBrand } from "~/db/schema/billing";
 import type { TenantContact } from "~/domain/shared/tenant-form";
 import type { Tenant } from "./port-rentals";
 

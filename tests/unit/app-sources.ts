@@ -4,11 +4,11 @@ import path from "node:path";
 
 export const APP = path.resolve(import.meta.dirname, "../../app");
 
-/** Every .ts/.tsx file below `dir` (default app/), tests left out; absolute paths. */
-export function appSources(dir: string = APP): string[] {
+/** Every .ts/.tsx file below `dir` (default app/), tests left out unless asked for; absolute paths. */
+export function appSources(dir: string = APP, options: { tests?: boolean } = {}): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = path.join(dir, name);
-    if (statSync(p).isDirectory()) return appSources(p);
-    return /\.(ts|tsx)$/.test(name) && !/\.test\.tsx?$/.test(name) ? [p] : [];
+    if (statSync(p).isDirectory()) return appSources(p, options);
+    return /\.(ts|tsx)$/.test(name) && (options.tests || !/\.test\.tsx?$/.test(name)) ? [p] : [];
   });
 }

@@ -1,5 +1,4 @@
-import type { CardBrand } from "~/db/schema/billing";
-import { CARD_BRAND_LABELS } from "~/domain/payments/cards";
+import { CARD_BRAND_LABELS, type CardBrand } from "~/domain/payments/cards";
 
 /** Our own small marks (not the brands' artwork): a coloured card with the brand's initials. */
 const MARKS: Record<CardBrand, { fill: string; text: string; ink: string }> = {

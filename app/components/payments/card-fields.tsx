@@ -1,7 +1,7 @@
+import type { CardBrand } from "~/domain/payments/cards";
 import { useId } from "react";
 import { useRouteLoaderData } from "react-router";
 import { getInputProps, getSelectProps, type FieldMetadata } from "@conform-to/react";
-import type { CardBrand } from "~/db/schema/billing";
 import { acceptedCardsText } from "~/domain/payments/accepted-cards";
 import { ALL_CARD_BRANDS, expiryYears, type YearMonth } from "~/domain/payments/card-schema";
 import type { InPageAuthentication } from "~/domain/payments/card-authentication";

@@ -5,9 +5,8 @@ import { CardFields, HostedCardFields, type CardFieldsMeta } from "../payments/c
 import { CONFIRM_IN_PAGE_MESSAGE, type InPageAuthentication } from "~/domain/payments/card-authentication";
 import { CsrfInput, FieldErrors } from "../ui/form";
 import { phoneHref } from "~/domain/shared/phone";
-import { CARD_BRAND_LABELS } from "~/domain/payments/cards";
+import { CARD_BRAND_LABELS, type CardBrand } from "~/domain/payments/cards";
 import type { YearMonth } from "~/domain/payments/card-schema";
-import type { CardBrand } from "~/db/schema/billing";
 
 /**
  * What a portal page tells the portal's layouts (decision 225) through its `handle`: which link of the

@@ -10,7 +10,7 @@ import type { ContentItemTag } from "~/db/schema";
 import { getAccount, getSiteLayout, getWebsite, type Website } from "./site.server";
 import { getLocationPageById, listLocations } from "./locations.server";
 import { getContentItems, getPage } from "./content.server";
-import { listUnitsLocations } from "./units.server";
+import { listUnitsLocations } from "./units-locations.server";
 import { nextAvailabilityChange } from "./availability-changes.server";
 
 export type ReadContext = CacheContext & { db: Database };

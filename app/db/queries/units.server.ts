@@ -2,10 +2,7 @@
  * Read models for the unit pages. Availability comes from the location's storage software (the port),
  * read at most once per request and location however many loaders ask (docs/decisions/033).
  */
-import { and, asc, eq } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
-import type { Database } from "~/db/client.server";
-import { addresses, locations } from "~/db/schema";
 import { cardPaymentsAt, storageFor, type CardPayments } from "~/storage-software/index.server";
 import type { LocationRef } from "~/storage-software/port";
 import { StorageSoftwareError, storageErrorMessage } from "~/storage-software/errors";
@@ -22,6 +19,9 @@ import { parseUnitFilters, unitTypeSlugs } from "~/domain/site/units";
 import { settingsForLocation, type AccountGlobalSettings } from "~/domain/shared/account-settings";
 import { logger } from "~/platform/logger.server";
 import { readUnitsLocations } from "./cached-reads.server";
+import { normalise, type UnitsLocation } from "./units-locations.server";
+// The locations' rows have a module of their own (decision 546): the cached reads read them without importing this one.
+export { getUnitsLocation, type UnitsLocation } from "./units-locations.server";
 import { availabilityAsOfText } from "~/domain/site/availability-freshness";
 
 const perRequest = new WeakMap<Readonly<RouterContextProvider>, Map<number, Promise<UnitTypeAvailability[]>>>();
@@ -85,66 +85,6 @@ export async function getUnitAvailabilityOrNotice(
       freshness: null,
     };
   }
-}
-
-export type UnitsLocation = ListingLocation & LocationRef & {
-  /** The location's own global_settings (decision 201): `accountUnitSettings` puts them over the account's. */
-  globalSettings: unknown;
-  address: { street1: string; street2: string | null; city: string; stateProvince: string; postal: string } | null;
-};
-
-const columns = {
-  id: locations.id,
-  name: locations.name,
-  urlSlug: locations.urlSlug,
-  status: locations.status,
-  software: locations.software,
-  phoneNumber: locations.phoneNumber,
-  timeZone: locations.timeZone,
-  isShowOnlySpecificUnitTypes: locations.isShowOnlySpecificUnitTypes,
-  specificUnitTypesToShow: locations.specificUnitTypesToShow,
-  hasMatchOnLocationPageFilter: locations.hasMatchOnLocationPageFilter,
-  globalSettings: locations.globalSettings,
-  address: {
-    street1: addresses.street1,
-    street2: addresses.street2,
-    city: addresses.city,
-    stateProvince: addresses.stateProvince,
-    postal: addresses.postal,
-  },
-};
-
-function normalise(row: {
-  specificUnitTypesToShow: unknown;
-  address: UnitsLocation["address"];
-}) {
-  return {
-    specificUnitTypesToShow: Array.isArray(row.specificUnitTypesToShow)
-      ? row.specificUnitTypesToShow.filter((s): s is string => typeof s === "string")
-      : [],
-    address: row.address,
-  };
-}
-
-/** The account's live locations, in id order, with what the unit listing needs. */
-export async function listUnitsLocations(db: Database, accountId: number): Promise<UnitsLocation[]> {
-  const rows = await db
-    .select(columns)
-    .from(locations)
-    .leftJoin(addresses, eq(addresses.locationId, locations.id))
-    .where(and(eq(locations.accountId, accountId), eq(locations.status, "Live")))
-    .orderBy(asc(locations.id));
-  return rows.map((r) => ({ ...r, ...normalise(r) }));
-}
-
-/** One location of the account by slug (any status), or null. */
-export async function getUnitsLocation(db: Database, accountId: number, slug: string): Promise<UnitsLocation | null> {
-  const [row] = await db
-    .select(columns)
-    .from(locations)
-    .leftJoin(addresses, eq(addresses.locationId, locations.id))
-    .where(and(eq(locations.accountId, accountId), eq(locations.urlSlug, slug.toLowerCase())));
-  return row ? { ...row, ...normalise(row) } : null;
 }
 
 /**

@@ -3,9 +3,8 @@ import { leases } from "./lease";
 import { locations } from "./location";
 import { tenants } from "./tenant";
 import { timestamps } from "./shared";
+import { cardBrands } from "~/domain/payments/cards";
 
-export const cardBrands = ["visa", "mastercard", "discover"] as const;
-export type CardBrand = (typeof cardBrands)[number];
 
 /** A card kept for autopay or quick payment: brand, last four and the gateway's token only. */
 export const savedCards = pgTable("saved_cards", {

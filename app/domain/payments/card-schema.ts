@@ -1,5 +1,5 @@
+import type { CardBrand } from "~/domain/payments/cards";
 import { z } from "zod";
-import type { CardBrand } from "~/db/schema/billing";
 import { cardBrand, expiryInFuture, luhnValid } from "./cards";
 import { isCleanLine, NAME_CHARS_MESSAGE } from "../shared/text-rules";
 import { cardNotAcceptedMessage } from "./accepted-cards";

@@ -1,5 +1,6 @@
-import type { CardBrand } from "~/db/schema/billing";
-export type { CardBrand };
+/** The card brands we accept at all (each location narrows them, spec §3 accepted cards); stored as text in the ledger and saved cards. */
+export const cardBrands = ["visa", "mastercard", "discover"] as const;
+export type CardBrand = (typeof cardBrands)[number];
 
 /** Card brand from the number's prefix (IIN ranges); null for brands we do not take. */
 export function cardBrand(number: string): CardBrand | null {

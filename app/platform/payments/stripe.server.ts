@@ -12,7 +12,7 @@ import type {
   ProcessorCharge,
   ProcessorRefund,
   TokenizeResult,
-} from "./gateway.server";
+} from "./gateway-types";
 
 /**
  * The Stripe gateway (issue 25, docs/decisions/380-stripe-gateway.md): the `PaymentGateway` on the
@@ -43,18 +43,6 @@ export interface StripeGatewayConfig {
   maxNetworkRetries?: number;
 }
 
-/** What to do with a payment Stripe holds for the cardholder's authentication (3-D Secure). */
-export interface AuthenticationNeeded {
-  /** The PaymentIntent (`pi_…`) or SetupIntent (`seti_…`) that awaits it. */
-  intentId: string;
-  clientSecret: string | null;
-  /**
-   * The intent waits for Stripe.js (`requires_action`, confirmed on session): the page that sent the
-   * card can complete it in place with `stripe.handleNextAction({ clientSecret })` (decision 405).
-   * False for a charge held off session (a saved card), which only the e-mailed link completes.
-   */
-  inPage: boolean;
-}
 
 export const AUTHENTICATION_REASON = "Your bank asks you to confirm this payment. We have e-mailed you a link to confirm it.";
 const HOSTED_ONLY_REASON = "Enter your card in the secure card form: card numbers are not taken here.";

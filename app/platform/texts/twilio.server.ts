@@ -1,5 +1,5 @@
 import twilio from "twilio";
-import type { SendTextResult, TextMessageProvider } from "./provider.server";
+import type { SendTextResult, TextMessageProvider } from "./provider-types";
 
 export interface TwilioConfig {
   accountSid: string;

@@ -16,7 +16,7 @@ import { sweepConfirmingRentals } from "../rental/move-in.server";
 import { sweepAbandonedRentals, sweepUnrecordedCharges } from "../rental/record.server";
 import { sweepExpiredReservations } from "../rental/reservation.server";
 import { pruneOutbox } from "../mail/outbox.server";
-import { recheckWaitingWebhooks } from "../payments/stripe-webhooks.server";
+import { recheckWaitingWebhooks } from "../payments/waiting-webhooks.server";
 import { prunePayLinks } from "../payments/pay-links.server";
 import { pruneContentHistory } from "../content/retention.server";
 import { sendReviewRequests } from "../marketing/review-requests.server";

@@ -1,6 +1,6 @@
+import type { CardBrand } from "~/domain/payments/cards";
 import type { SubmissionResult } from "@conform-to/react";
 import { data, redirect } from "react-router";
-import type { CardBrand } from "~/db/schema/billing";
 import type { InPageAuthentication } from "~/domain/payments/card-authentication";
 import { savedCardProblem, type FormMethod } from "~/domain/portal/forms";
 import { getCsrfToken, validateCsrf } from "../web/csrf.server";

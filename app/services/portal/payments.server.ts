@@ -6,7 +6,7 @@ import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } fro
 import type { PortalContext } from "./context.server";
 import { sendEmail } from "../mail/outbox.server";
 import { receiptEmail } from "../payments/receipt-email.server";
-import { recheckWaitingWebhooks } from "../payments/stripe-webhooks.server";
+import { recheckWaitingWebhooks } from "../payments/waiting-webhooks.server";
 import { logger } from "~/platform/logger.server";
 import { completeHeldPaymentInPage, emailAuthenticationLink } from "../payments/authentication.server";
 import { CONFIRM_IN_PAGE_MESSAGE, inPageAuthentication, type InPageAuthentication } from "~/domain/payments/card-authentication";

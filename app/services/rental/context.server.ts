@@ -2,12 +2,12 @@
  * The rental context of a unit type (issue 4): its location, the account's flags, the storage
  * software and the unit type's live availability, read once per request.
  */
+import type { CardBrand } from "~/domain/payments/cards";
 import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { cachedRead, type CacheContext } from "~/db/site-cache.server";
 import { unitTypes } from "~/db/schema";
 import { earliestReservationExpiries } from "~/db/queries/availability-changes.server";
-import type { CardBrand } from "~/db/schema/billing";
 import { parseAccountGlobalSettings, settingsForLocation, type AccountGlobalSettings } from "~/domain/shared/account-settings";
 import { acceptedCardBrands } from "~/domain/payments/accepted-cards";
 import { moveInDates } from "~/domain/rental/move-in-date";

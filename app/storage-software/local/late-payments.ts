@@ -1,6 +1,7 @@
+import type { CardBrand } from "~/domain/payments/cards";
 import { and, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { leases, locations, payments, savedCards, type CardBrand } from "~/db/schema";
+import { leases, locations, payments, savedCards } from "~/db/schema";
 import { ledgerEntries } from "~/db/schema/billing";
 import { localDate } from "~/domain/shared/calendar";
 import { balanceOf, lastPostedPeriod, prepayQuote } from "~/domain/payments/billing";

@@ -12,9 +12,10 @@
  * Every function takes a database or a transaction: callers that must write more in the same
  * transaction (the move-in) pass their `tx`.
  */
+import type { CardBrand } from "~/domain/payments/cards";
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { ledgerEntries, payments, type CardBrand, type LedgerEntryKind } from "~/db/schema/billing";
+import { ledgerEntries, payments, type LedgerEntryKind } from "~/db/schema/billing";
 
 export type Executor = Database | Transaction;
 

@@ -5,10 +5,11 @@
  * rows beside SiteLink's (identity, our lease record of each move-in, saved cards) and adds its own
  * calls around them. Neither adapter is imported here (decision 220).
  */
+import type { CardBrand } from "~/domain/payments/cards";
 import { and, desc, eq, ne, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { insurancePlans, leases, locations, moveOutNotices, payments, savedCards, tenants, unitTypes, units } from "~/db/schema";
-import { ledgerEntries, type CardBrand } from "~/db/schema/billing";
+import { ledgerEntries } from "~/db/schema/billing";
 import { dummyPasswordHash, hashPassword, PASSWORD_CHECK_MAX_WAIT_MS, verifyPassword } from "~/platform/password.server";
 import { getPaymentGateway, type TokenizeResult } from "~/platform/payments/gateway.server";
 import { pickTenantContact } from "~/domain/shared/tenant-form";

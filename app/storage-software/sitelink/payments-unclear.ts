@@ -13,10 +13,10 @@
  * SiteLink's settle time: SiteLink did not book it; the row is failed and, where our gateway charged
  * (option B), that charge is refunded. SiteLink unreachable: nothing changes, the next round tries.
  */
+import type { CardBrand } from "~/domain/payments/cards";
 import { and, eq, inArray, like } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, sitelinkWrites } from "~/db/schema";
-import type { CardBrand } from "~/db/schema/billing";
 import { localDate } from "~/domain/shared/calendar";
 import { getPaymentGateway } from "~/platform/payments/gateway.server";
 import { logger } from "~/platform/logger.server";

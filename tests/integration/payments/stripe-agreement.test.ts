@@ -21,7 +21,7 @@ import { localDate } from "~/domain/shared/calendar";
 import { setPaymentGatewayForTests } from "~/platform/payments/gateway.server";
 import { runBilling } from "~/services/payments/billing-run.server";
 import { sweepUnrecordedCharges } from "~/services/rental/record.server";
-import { recheckWaitingWebhooks, WAITING_MS } from "~/services/payments/stripe-webhooks.server";
+import { recheckWaitingWebhooks, WAITING_MS } from "~/services/payments/waiting-webhooks.server";
 import { AUTOPAY_NOT_ANSWERED } from "~/services/portal/payments.server";
 import { action as payAction } from "~/routes/portal/pay";
 import { action as prepayAction, loader as prepayLoader } from "~/routes/portal/prepay";

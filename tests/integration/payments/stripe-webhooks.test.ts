@@ -9,7 +9,7 @@ import { eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { gatewayEvents, rentals } from "~/db/schema";
 import { setPaymentGatewayForTests } from "~/platform/payments/gateway.server";
-import { recheckWaitingWebhooks, WAITING_MS, WAITING_OUTCOME } from "~/services/payments/stripe-webhooks.server";
+import { recheckWaitingWebhooks, WAITING_MS, WAITING_OUTCOME } from "~/services/payments/waiting-webhooks.server";
 import { signPayload, type RunningStripeFake } from "../../../stripe-fake";
 import type { AppServer } from "../support/app-server";
 import { startStripeTestbed, type StripeTestbed } from "../support/stripe-fixtures";

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
-import { locationUnitListing, type ListingUnitType } from "./units-listing";
-import { NO_FILTERS } from "./units";
-import { UnitPrice } from "~/components/site/unit-card";
+import { locationUnitListing, type ListingUnitType } from "~/domain/site/units-listing";
+import { NO_FILTERS } from "~/domain/site/units";
+import { UnitPrice } from "./unit-card";
 
 const t = (id: string, width: number, length: number, standardRate: number, webRate: number, extra: Partial<ListingUnitType> = {}): ListingUnitType => ({
   id,
