@@ -230,3 +230,11 @@ export async function isReadableForm(contentType: string, body: Buffer): Promise
     return false;
   }
 }
+
+/** A multipart body that does not parse: 400, before any page code reads it (`isReadableForm`). */
+export async function readableMultipart(req: Request, res: Response, next: NextFunction) {
+  const body = res.locals.body;
+  if (!body || !/^multipart\//i.test(req.headers["content-type"] ?? "")) return next();
+  if (await isReadableForm(req.headers["content-type"]!, body)) return next();
+  sendPlainPage(res, 400, "Bad request", "This form could not be read. Please go back and send it again.");
+}
