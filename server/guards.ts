@@ -1,7 +1,7 @@
 /**
  * Express middleware that checks a request before any page code runs (issue 8): the host it names,
- * doubled slashes, the method, the body's type and size. Kept apart from server/app.ts (which needs
- * the Vite build) so the tests can mount them on a plain Express app and send real HTTP requests.
+ * doubled slashes, the method, the body's type and size. Kept apart from the modules that need
+ * the Vite build (server/react-router-handler.ts) so the tests can mount them on a plain Express app and send real HTTP requests.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
