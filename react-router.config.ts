@@ -9,6 +9,6 @@ export default {
   subResourceIntegrity: true,
   // Route middleware: the portal's signed-in and unit layouts check the session before any loader or
   // action (docs/decisions/160-portal-layout-middleware.md). Loaders and actions get a
-  // RouterContextProvider (server/app.ts).
+  // RouterContextProvider (server/react-router-handler.ts).
   future: { v8_middleware: true },
 } satisfies Config;

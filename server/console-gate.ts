@@ -1,6 +1,6 @@
 /**
  * The console on an origin of its own (issue 36, docs/decisions/450-console-origin.md): Express
- * middleware, kept apart from server/app.ts (which needs the Vite build) so a test can mount it on a
+ * middleware, kept apart from its wiring (server/hosts.ts, which reads the website's origins) so a test can mount it on a
  * plain Express app.
  *
  * - On the public site's hosts, the staff cookie is taken out of the request before anything reads it,

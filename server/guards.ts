@@ -1,7 +1,7 @@
 /**
  * Express middleware that checks a request before any page code runs (issue 8): the host it names,
- * doubled slashes, the method, the body's type and size. Kept apart from server/app.ts (which needs
- * the Vite build) so the tests can mount them on a plain Express app and send real HTTP requests.
+ * doubled slashes, the method, the body's type and size. Kept apart from the modules that need
+ * the Vite build (server/react-router-handler.ts) so the tests can mount them on a plain Express app and send real HTTP requests.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
@@ -229,4 +229,12 @@ export async function isReadableForm(contentType: string, body: Buffer): Promise
   } catch {
     return false;
   }
+}
+
+/** A multipart body that does not parse: 400, before any page code reads it (`isReadableForm`). */
+export async function readableMultipart(req: Request, res: Response, next: NextFunction) {
+  const body = res.locals.body;
+  if (!body || !/^multipart\//i.test(req.headers["content-type"] ?? "")) return next();
+  if (await isReadableForm(req.headers["content-type"]!, body)) return next();
+  sendPlainPage(res, 400, "Bad request", "This form could not be read. Please go back and send it again.");
 }

@@ -9,7 +9,7 @@
  * - A stored page carries no nonce: the inline scripts and styles that carried the request's nonce
  *   (and only those) are allowed by their SHA-256 hashes in the stored page's own Content-Security-Policy.
  * - Everything is dropped at once when anything a page shows changes (`invalidate()`): after a
- *   request of this process that wrote to a table a public page reads (server/app.ts; a refused
+ *   request of this process that wrote to a table a public page reads (server/caches.ts; a refused
  *   request drops nothing, decision 191), and on the database's `gatehouse_changed` notification (a
  *   trigger on every such table, so other processes and scripts count too). An entry also ends at
  *   the next whole minute (open/closed now) and when the next unit hold or reservation runs out
@@ -469,7 +469,7 @@ export function pageCacheMiddleware(cache: PageCache, options: { enabled: () => 
   const now = options.now ?? Date.now;
   return (req: Request, res: Response, next: NextFunction) => {
     if (!options.enabled()) return next();
-    // (What a request wrote drops the cache in server/app.ts, decision 191: not every request that is not a GET.)
+    // (What a request wrote drops the cache in server/caches.ts, decision 191: not every request that is not a GET.)
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     if (!isAnonymous(req.headers.cookie)) return next();
     const key = cacheKey(req.headers.host, req.originalUrl);

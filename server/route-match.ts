@@ -63,7 +63,7 @@ function sentPath(target: string): string {
 
 /**
  * The page a request target (origin-form, as sent: `req.originalUrl`) renders. React Router is given
- * the WHATWG-parsed URL (server/app.ts `fetchRequest`), so the same parse is matched here.
+ * the WHATWG-parsed URL (`fetchRequest`, server/fetch-request.ts), so the same parse is matched here.
  */
 export function matchPage(tree: RouteObject[], target: string): MatchedPage {
   // The answer depends only on the path as sent (issue 22: React Router's matchRoutes flattens and

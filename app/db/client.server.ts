@@ -94,7 +94,7 @@ export function writesPublicTable(statement: string): boolean {
 
 /**
  * `trackWrites.run(tracker, fn)`: `tracker.wrote` turns true when `fn` (through any await) sends a
- * statement that may change a public page's table (`writesPublicTable`). server/app.ts runs each
+ * statement that may change a public page's table (`writesPublicTable`). server/caches.ts runs each
  * request in one, and drops the page and site caches only when it wrote.
  */
 export const trackWrites = new AsyncLocalStorage<{ wrote: boolean }>();

@@ -4,7 +4,7 @@
  * footer), the redirect rules and old domains, the location list, the static part of a location
  * page, content items, and when availability next changes on its own.
  *
- * It is invalidated exactly like the page cache (server/app.ts wires both to the same events):
+ * It is invalidated exactly like the page cache (server/caches.ts wires both to the same events):
  * - a request of this process that wrote to a table a public page reads drops it when it finishes
  *   (our own writes, test hooks; a refused request drops nothing: decision 191);
  * - the database's `gatehouse_changed` notification (a trigger on every table cached here,

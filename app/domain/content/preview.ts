@@ -1,7 +1,7 @@
 /**
  * Preview mode (issue 24, docs/decisions/315-preview-mode.md): a signed-in staff member with
  * `content.edit` browses the public site as it will look once the account's draft is published. Pure
- * rules shared by the server (server/app.ts), the services and the pages.
+ * rules shared by the server (server/preview-mode.ts), the services and the pages.
  */
 import { isSafeLocalPath } from "../web/safe-redirect";
 

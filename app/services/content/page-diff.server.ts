@@ -6,7 +6,7 @@
  * The URLs are the sitemap's (rendered live and in preview, so a page the draft adds or removes is
  * counted), and the paths the draft's redirect rules name (their answer is the redirect, decided
  * before any page is rendered, as the server does). Each page is rendered twice through the server's own request handler, without HTTP
- * (`RenderPublicPage`, given by server/app.ts on the request context): once live, once inside
+ * (`RenderPublicPage`, given by server/react-router-handler.ts on the request context): once live, once inside
  * `withDraftApplied` (the same mechanism as preview mode, rolled back). Its text is the page's title,
  * its meta description and the visible text of <body> (less the preview banner), one line per block; the two texts are compared
  * line by line with jsdiff.
