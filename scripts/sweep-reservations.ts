@@ -10,6 +10,6 @@ envOrExit({ server: false });
 
 const handle = getDatabase();
 const at = now();
-const { reservations, checkouts } = await runHousekeeping(handle.db, at);
-console.log(`[sweep] ${reservations} reservation(s) expired, ${checkouts} checkout(s) closed`);
+const { reservations, rentals } = await runHousekeeping(handle.db, at);
+console.log(`[sweep] ${reservations} reservation(s) expired, ${rentals} checkout(s) closed`);
 await handle.close();

@@ -56,7 +56,7 @@ export interface MoveInChargeLine {
 
 export interface MoveInInput {
   /** The checkout's id: its hold token, and the key that makes the move-in happen at most once. */
-  checkoutId: string;
+  rentalId: string;
   idempotencyKey: string;
   unitTypeId: string;
   tenant: MoveInTenant;
@@ -231,7 +231,7 @@ export interface Rentals {
    * Settles a move-in that raised OutcomeUnknownError by reading the software back; never sends the
    * move-in again. Safe to call at any time (page reload, background sweep).
    */
-  confirmMoveIn(input: { checkoutId: string; now: Date }): Promise<MoveInCheck>;
+  confirmMoveIn(input: { rentalId: string; now: Date }): Promise<MoveInCheck>;
   /** A move-in of this location by its lease id, or null (unknown id, another location's lease). */
   getMoveIn(leaseId: string): Promise<MoveInRecord | null>;
   /** True when the email already belongs to a tenant of this operator. */

@@ -17,7 +17,7 @@ async function cookiesUnder(nodeEnv: string, https: string | undefined) {
     import("~/services/web/csrf.server"),
     import("~/services/rental/record.server"),
   ]);
-  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: rental.rentalCookie() };
+  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), rental: rental.rentalCookie() };
 }
 
 afterEach(() => {
@@ -34,7 +34,7 @@ describe("cookie names and attributes", () => {
     for (const [base, cookie] of [
       ["gh_portal", cookies.session],
       ["csrf", cookies.csrf],
-      ["checkout", cookies.checkout],
+      ["checkout", cookies.rental],
     ] as const) {
       expect(cookie.name).toBe(`__Host-${base}`);
       const header = await cookie.serialize("value");
@@ -58,7 +58,7 @@ describe("cookie names and attributes", () => {
     for (const [base, cookie] of [
       ["gh_portal", cookies.session],
       ["csrf", cookies.csrf],
-      ["checkout", cookies.checkout],
+      ["checkout", cookies.rental],
     ] as const) {
       expect(cookie.name).toBe(base);
       const header = await cookie.serialize("value");

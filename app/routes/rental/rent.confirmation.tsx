@@ -39,10 +39,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   const ctx = await loadRentalContext(context.db, params.unitTypeId, now);
   if (!ctx) throw notFound();
-  let checkout = await getRental(context.db, await readRentalId(request), params.unitTypeId);
-  if (checkout?.status === "confirming") {
+  let rental = await getRental(context.db, await readRentalId(request), params.unitTypeId);
+  if (rental?.status === "confirming") {
     // The facility's software has not confirmed the payment yet: read it back (never pay again).
-    const outcome = await confirmRental(context.db, ctx, checkout, { now, origin: await siteOriginFor(context) }).catch(() => ({ status: "pending" as const }));
+    const outcome = await confirmRental(context.db, ctx, rental, { now, origin: await siteOriginFor(context) }).catch(() => ({ status: "pending" as const }));
     if (outcome.status === "pending") {
       return data(
         { expired: false as const, confirming: true as const, refreshSeconds: CONFIRMING_REFRESH_SECONDS, phone: formatPhone(ctx.location.phoneNumber) },
@@ -50,13 +50,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       );
     }
     if (outcome.status === "not_completed") throw redirect(`/rent/${params.unitTypeId}?step=pay&retry=1`);
-    checkout = await getRental(context.db, checkout.id, params.unitTypeId);
+    rental = await getRental(context.db, rental.id, params.unitTypeId);
   }
-  if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
-  if (!(await isConfirmationViewable(ctx.storage, checkout.completedLeaseId, now))) {
+  if (!rental?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
+  if (!(await isConfirmationViewable(ctx.storage, rental.completedLeaseId, now))) {
     return data({ expired: true as const, hours: CONFIRMATION_HOURS }, { status: 410, headers: { "Cache-Control": NO_STORE } });
   }
-  const c = await getRentalConfirmation(ctx.storage, checkout.completedLeaseId);
+  const c = await getRentalConfirmation(ctx.storage, rental.completedLeaseId);
   if (!c) throw redirect(`/rent/${params.unitTypeId}`);
   return data(
     {
@@ -65,7 +65,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       ...c,
       moveInDay: formatDay(c.moveInDate),
       // E-sign off at the location (decision 203): the lease is signed at the office.
-      leaseSignedOnline: Boolean(checkout.signedName),
+      leaseSignedOnline: Boolean(rental.signedName),
       paidThroughDay: formatDay(c.paidThroughDate),
       nextDueDay: formatDay(c.nextDueDate),
       unit: unitDescription(ctx.unitType),

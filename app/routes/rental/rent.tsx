@@ -39,14 +39,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   // After an action that wrote nothing (a form without JavaScript: the action, then this loader), its context (decision 332).
   const ctx = takeRentalContextOfAction(context, params.unitTypeId) ?? (await requireRentalContext(context.db, params.unitTypeId, now, context));
-  const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
+  const [csrf, rentalId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("checkout_session");
   if (sessionId) {
     // The return from the processor's payment page (JavaScript off, decision 383): confirmed server-side, then the confirmation.
     const back = await returnFromHostedPayment(context.db, ctx, {
       unitTypeId: params.unitTypeId,
-      checkoutId,
+      rentalId,
       sessionId,
       autopay: url.searchParams.get("autopay") === "1",
       clientIp: clientIp(context),
@@ -55,7 +55,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     });
     throw redirect("redirect" in back ? back.redirect : `/rent/${params.unitTypeId}?step=pay&retry=1`, { headers: { "Cache-Control": NO_STORE } });
   }
-  const page = await rentPage(context.db, ctx, { unitTypeId: params.unitTypeId, searchParams: new URL(request.url).searchParams, checkoutId, csrfToken: csrf.token, now });
+  const page = await rentPage(context.db, ctx, { unitTypeId: params.unitTypeId, searchParams: new URL(request.url).searchParams, rentalId, csrfToken: csrf.token, now });
   if ("redirect" in page) throw redirect(page.redirect);
   return data(page.page, { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } });
 }
@@ -80,7 +80,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   const result = await submitRentalStep(context.db, ctx, {
     unitTypeId: params.unitTypeId,
     formData,
-    checkoutId: await readRentalId(request),
+    rentalId: await readRentalId(request),
     clientIp: clientIp(context),
     now,
     origin: () => siteOriginFor(context),
@@ -152,7 +152,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
             </div>
             <RentalUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} promotion={d.promotion} />
           </div>
-          {d.hasCheckout ? (
+          {d.hasRental ? (
             <Form method="post" className="checkout__cancel">
               <CsrfInput token={d.csrfToken} />
               <input type="hidden" name="intent" value="cancel" />

@@ -32,7 +32,7 @@ export async function runHousekeeping(
   now: Date,
 ): Promise<{
   reservations: number;
-  checkouts: number;
+  rentals: number;
   unrecordedCharges: number;
   confirmedMoveIns: number;
   settledPayments: number;
@@ -47,7 +47,7 @@ export async function runHousekeeping(
   reviewRequests: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
-  const checkouts = await sweepAbandonedRentals(db, now);
+  const rentals = await sweepAbandonedRentals(db, now);
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
   // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
   const confirmedMoveIns = await sweepConfirmingRentals(db, now);
@@ -63,7 +63,7 @@ export async function runHousekeeping(
   const reviewRequests = await sendReviewRequests(db, now);
   return {
     reservations,
-    checkouts,
+    rentals,
     unrecordedCharges,
     confirmedMoveIns,
     settledPayments,

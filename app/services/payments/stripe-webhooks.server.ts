@@ -140,11 +140,11 @@ export const WAITING_MS = 5 * 60_000;
 async function judgeSuccess(db: Database, key: string, input: { paid: { amount: number; intentId: string } | null; settled: boolean; now: Date }): Promise<string> {
   const payment = await db.query.payments.findFirst({ columns: { status: true }, where: eq(payments.idempotencyKey, key) });
   if (payment?.status === "approved" || payment?.status === "refunded") return "already recorded";
-  const checkout = await db.query.rentals.findFirst({ columns: { id: true, status: true, locationId: true }, where: eq(rentals.idempotencyKey, key) });
-  if (checkout) {
-    if (checkout.status === "completed") return "already recorded";
-    if (checkout.status === "charging" || checkout.status === "open" || checkout.status === "confirming") return "pending: the rental is finished on return or by the sweep";
-    const refunded = await getPaymentGateway({ id: checkout.locationId }).refund(key);
+  const rental = await db.query.rentals.findFirst({ columns: { id: true, status: true, locationId: true }, where: eq(rentals.idempotencyKey, key) });
+  if (rental) {
+    if (rental.status === "completed") return "already recorded";
+    if (rental.status === "charging" || rental.status === "open" || rental.status === "confirming") return "pending: the rental is finished on return or by the sweep";
+    const refunded = await getPaymentGateway({ id: rental.locationId }).refund(key);
     return refunded.refunded ? "refunded: paid after the rental was closed" : "already refunded";
   }
   if (payment?.status === "declined") {

@@ -84,35 +84,35 @@ export type PlaceMoveInResult =
 export async function placeMoveIn(
   db: Database,
   ctx: RentalContext,
-  checkout: Rental,
+  rental: Rental,
   input: { payment: PaymentMethodInput; autopay: boolean; now: Date; origin: string },
 ): Promise<PlaceMoveInResult> {
-  const details = rentalDetails(checkout);
-  if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
+  const details = rentalDetails(rental);
+  if (rental.completedLeaseId) return { status: "completed", leaseId: String(rental.completedLeaseId), created: false };
   // is_sitelink_esign_enabled off (decision 203): no online signature; the lease is signed at the office.
   const eSign = ctx.settings.is_sitelink_esign_enabled;
-  if (!details || !checkout.webPwHash) return { status: "changed" };
-  if (eSign && (!checkout.leaseHash || !checkout.signedAt || !checkout.signedName)) return { status: "changed" };
-  const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+  if (!details || !rental.webPwHash) return { status: "changed" };
+  if (eSign && (!rental.leaseHash || !rental.signedAt || !rental.signedName)) return { status: "changed" };
+  const q = await quoteRental(ctx, rental.insuranceChoice, rental.moveInDate);
   const text = rentalLeaseText(ctx, details, q);
-  if (eSign && sha256(text) !== checkout.leaseHash) {
-    await clearSignature(db, checkout.id);
+  if (eSign && sha256(text) !== rental.leaseHash) {
+    await clearSignature(db, rental.id);
     return { status: "changed" };
   }
   // Signed online: the signature of the checkout. Not: an empty name (LEASE_SIGNED_AT_OFFICE), the
   // text recorded as it stands at payment, `signedAt` the time it was recorded.
   const lease =
-    eSign && checkout.signedName && checkout.signedAt
-      ? { text, hash: checkout.leaseHash!, signedName: checkout.signedName, signedAt: checkout.signedAt, signedIp: checkout.signedIp ?? "" }
+    eSign && rental.signedName && rental.signedAt
+      ? { text, hash: rental.leaseHash!, signedName: rental.signedName, signedAt: rental.signedAt, signedIp: rental.signedIp ?? "" }
       : { text, hash: sha256(text), signedName: LEASE_SIGNED_AT_OFFICE, signedAt: input.now, signedIp: "" };
   const { paidThroughDate, nextDueDate } = firstPeriod(q.quote.moveInDate);
   let result: MoveInResult;
   try {
     result = await ctx.storage.moveIn({
-      checkoutId: checkout.id,
-      idempotencyKey: checkout.idempotencyKey,
+      rentalId: rental.id,
+      idempotencyKey: rental.idempotencyKey,
       unitTypeId: ctx.unitType.id,
-      tenant: { ...tenantFromForm(details), webPwHash: checkout.webPwHash },
+      tenant: { ...tenantFromForm(details), webPwHash: rental.webPwHash },
       moveInDate: q.quote.moveInDate,
       paidThroughDate,
       nextDueDate,
@@ -133,14 +133,14 @@ export async function placeMoveIn(
     }
     if (error instanceof PaymentDeclinedError) {
       // The adapter recorded the declined attempt for the office. A new key for the next attempt, so the next card is really tried.
-      await renewRentalKey(db, checkout.id);
+      await renewRentalKey(db, rental.id);
       // The gateway's reason is for the server log only (card-attempts.server.ts), never the visitor.
       return { status: "declined", message: CARD_DECLINED_MESSAGE, reason: error.reason };
     }
     // Never "declined" for a payment whose outcome is unknown: the adapter reads it back.
     if (error instanceof OutcomeUnknownError) return { status: "confirming" };
     if (error instanceof ChargesChangedError) {
-      await clearSignature(db, checkout.id);
+      await clearSignature(db, rental.id);
       return { status: "changed" };
     }
     throw error;
@@ -158,14 +158,14 @@ export async function placeMoveIn(
 export async function confirmRental(
   db: Database,
   ctx: RentalContext,
-  checkout: Rental,
+  rental: Rental,
   input: { now: Date; origin: string },
 ): Promise<MoveInCheck> {
-  const outcome = await ctx.storage.confirmMoveIn({ checkoutId: checkout.id, now: input.now });
+  const outcome = await ctx.storage.confirmMoveIn({ rentalId: rental.id, now: input.now });
   if (outcome.status === "completed" && outcome.result.created) {
-    const details = rentalDetails(checkout);
+    const details = rentalDetails(rental);
     if (details) {
-      const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+      const q = await quoteRental(ctx, rental.insuranceChoice, rental.moveInDate);
       await sendMoveInEmail(db, ctx, { details, quote: q.quote, result: outcome.result, origin: input.origin });
     }
   }

@@ -59,13 +59,13 @@ export function isActiveRental(c: Pick<Rental, "status">): boolean {
  * voided and the checkout gets a new idempotency key, so the next payment is a new charge of the
  * new total (issue 14).
  */
-async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
-  if (checkout.status !== "charging") return;
-  await voidRentalPayment(getPaymentGateway({ id: checkout.locationId }), checkout.idempotencyKey);
+async function reopenCharging(db: Database, rental: Rental): Promise<void> {
+  if (rental.status !== "charging") return;
+  await voidRentalPayment(getPaymentGateway({ id: rental.locationId }), rental.idempotencyKey);
   const idempotencyKey = randomId();
-  await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging")));
-  checkout.status = "open";
-  checkout.idempotencyKey = idempotencyKey;
+  await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, rental.id), eq(rentals.status, "charging")));
+  rental.status = "open";
+  rental.idempotencyKey = idempotencyKey;
 }
 
 /**
@@ -94,10 +94,10 @@ export async function voidRentalPayment(gateway: PaymentGateway, idempotencyKey:
  * A payment already approved under the key (or none found: an unknown outcome) keeps the key: this
  * attempt then records that one payment.
  */
-export async function retryChargingWithNewCard(db: Database, checkout: Rental): Promise<void> {
-  if (checkout.status !== "charging") return;
-  const gateway = getPaymentGateway({ id: checkout.locationId });
-  const key = checkout.idempotencyKey;
+export async function retryChargingWithNewCard(db: Database, rental: Rental): Promise<void> {
+  if (rental.status !== "charging") return;
+  const gateway = getPaymentGateway({ id: rental.locationId });
+  const key = rental.idempotencyKey;
   const charge = await gateway.lookup(key);
   if (!charge || charge.status === "approved") return;
   if (gateway.cancelPending && !(await gateway.cancelPending(key)).canceled && (await gateway.lookup(key))?.status === "approved") return;
@@ -105,11 +105,11 @@ export async function retryChargingWithNewCard(db: Database, checkout: Rental): 
   const reopened = await db
     .update(rentals)
     .set({ status: "open", idempotencyKey })
-    .where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging"), eq(rentals.idempotencyKey, key)))
+    .where(and(eq(rentals.id, rental.id), eq(rentals.status, "charging"), eq(rentals.idempotencyKey, key)))
     .returning({ id: rentals.id });
   if (reopened.length) {
-    checkout.status = "open";
-    checkout.idempotencyKey = idempotencyKey;
+    rental.status = "open";
+    rental.idempotencyKey = idempotencyKey;
   }
 }
 
@@ -119,14 +119,14 @@ export async function retryChargingWithNewCard(db: Database, checkout: Rental): 
  * back at once (refunded, or cancelled while still pending) and the checkout gets a new key for the
  * next attempt. A checkout rented or being confirmed meanwhile is left alone.
  */
-export async function giveUpUnrentedPayment(db: Database, checkout: Pick<Rental, "id" | "locationId">, key: string): Promise<void> {
-  const current = await db.query.rentals.findFirst({ columns: { status: true, completedLeaseId: true }, where: eq(rentals.id, checkout.id) });
+export async function giveUpUnrentedPayment(db: Database, rental: Pick<Rental, "id" | "locationId">, key: string): Promise<void> {
+  const current = await db.query.rentals.findFirst({ columns: { status: true, completedLeaseId: true }, where: eq(rentals.id, rental.id) });
   if (!current || current.completedLeaseId != null || !isActiveRental(current)) return;
-  await voidRentalPayment(getPaymentGateway({ id: checkout.locationId }), key);
+  await voidRentalPayment(getPaymentGateway({ id: rental.locationId }), key);
   await db
     .update(rentals)
     .set({ status: "open", idempotencyKey: randomId() })
-    .where(and(eq(rentals.id, checkout.id), inArray(rentals.status, ["open", "charging"])));
+    .where(and(eq(rentals.id, rental.id), inArray(rentals.status, ["open", "charging"])));
 }
 
 /**
@@ -278,20 +278,20 @@ export async function saveHeldDetails(
  * Keeps the unit held while the visitor moves on (re-holds one if the hold ran out and a unit is
  * free), never beyond MAX_HOLD_MINUTES from the checkout's first hold.
  */
-export async function renewHold(db: Database, ctx: RentalContext, checkout: Rental, now: Date): Promise<void> {
-  const until = holdUntil(checkout.createdAt, now);
+export async function renewHold(db: Database, ctx: RentalContext, rental: Rental, now: Date): Promise<void> {
+  const until = holdUntil(rental.createdAt, now);
   // Past the hold cap nothing is held any longer; the pay step rents the unit if it is still free.
   if (!until) return;
-  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: checkout.id, until, now });
-  await db.update(rentals).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(rentals.id, checkout.id));
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: rental.id, until, now });
+  await db.update(rentals).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(rentals.id, rental.id));
 }
 
-export async function saveProtection(db: Database, ctx: RentalContext, checkout: Rental, choice: string, now: Date, moveInDate?: string | null) {
-  await reopenCharging(db, checkout);
-  await renewHold(db, ctx, checkout, now);
+export async function saveProtection(db: Database, ctx: RentalContext, rental: Rental, choice: string, now: Date, moveInDate?: string | null) {
+  await reopenCharging(db, rental);
+  await renewHold(db, ctx, rental, now);
   const date = effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today;
-  const changed = checkout.insuranceChoice !== choice || checkout.moveInDate !== date;
-  checkout.moveInDate = date;
+  const changed = rental.insuranceChoice !== choice || rental.moveInDate !== date;
+  rental.moveInDate = date;
   await db
     .update(rentals)
     .set({
@@ -299,26 +299,26 @@ export async function saveProtection(db: Database, ctx: RentalContext, checkout:
       moveInDate: date,
       ...(changed ? { signedName: null, signedAt: null, signedIp: null, leaseHash: null } : {}),
     })
-    .where(eq(rentals.id, checkout.id));
+    .where(eq(rentals.id, rental.id));
 }
 
 /** The visitor leaves: the unit is released at once and the checkout is closed. */
-export async function abandonRental(db: Database, ctx: RentalContext, checkout: Rental) {
-  await reopenCharging(db, checkout);
-  await ctx.storage.releaseHold(checkout.id);
+export async function abandonRental(db: Database, ctx: RentalContext, rental: Rental) {
+  await reopenCharging(db, rental);
+  await ctx.storage.releaseHold(rental.id);
   await db
     .update(rentals)
     .set({ status: "abandoned", webPwHash: null, unitId: null })
-    .where(and(eq(rentals.id, checkout.id), eq(rentals.status, "open")));
+    .where(and(eq(rentals.id, rental.id), eq(rentals.status, "open")));
 }
 
 /**
  * A visitor who starts renting another unit type lets go of the unit held for the previous one
  * (one checkout, one held unit per browser).
  */
-export async function releaseOtherRental(db: Database, ctx: RentalContext, checkoutId: string | null, unitTypeId: string) {
-  if (!checkoutId) return;
-  const other = await db.query.rentals.findFirst({ where: eq(rentals.id, checkoutId) });
+export async function releaseOtherRental(db: Database, ctx: RentalContext, rentalId: string | null, unitTypeId: string) {
+  if (!rentalId) return;
+  const other = await db.query.rentals.findFirst({ where: eq(rentals.id, rentalId) });
   if (!other || other.status !== "open" || String(other.unitTypeId) === unitTypeId) return;
   await ctx.storage.releaseHold(other.id);
   await db.update(rentals).set({ status: "abandoned", webPwHash: null, unitId: null }).where(eq(rentals.id, other.id));
@@ -339,23 +339,23 @@ export const sha256 = (text: string) => crypto.createHash("sha256").update(text,
 export async function saveSignature(
   db: Database,
   ctx: RentalContext,
-  checkout: Rental,
+  rental: Rental,
   input: { signedName: string; text: string; ip: string; now: Date },
 ) {
-  await reopenCharging(db, checkout);
-  await renewHold(db, ctx, checkout, input.now);
+  await reopenCharging(db, rental);
+  await renewHold(db, ctx, rental, input.now);
   await db
     .update(rentals)
     .set({ signedName: input.signedName, signedAt: input.now, signedIp: input.ip, leaseHash: sha256(input.text) })
-    .where(eq(rentals.id, checkout.id));
+    .where(eq(rentals.id, rental.id));
 }
 
 /** The signature no longer matches what would be signed now (a rate or the date changed): sign again. */
-export async function clearSignature(db: Database, checkoutId: string): Promise<void> {
-  await db.update(rentals).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(rentals.id, checkoutId));
+export async function clearSignature(db: Database, rentalId: string): Promise<void> {
+  await db.update(rentals).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(rentals.id, rentalId));
 }
 
 /** A new idempotency key after a declined card, so the next card is really tried. */
-export async function renewRentalKey(db: Database, checkoutId: string): Promise<void> {
-  await db.update(rentals).set({ idempotencyKey: randomId() }).where(eq(rentals.id, checkoutId));
+export async function renewRentalKey(db: Database, rentalId: string): Promise<void> {
+  await db.update(rentals).set({ idempotencyKey: randomId() }).where(eq(rentals.id, rentalId));
 }

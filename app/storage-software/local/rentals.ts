@@ -60,13 +60,13 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     throw new StorageSoftwareError("Could not find a free gate code");
   }
 
-  async function lockCheckout(tx: Transaction, checkoutId: string) {
+  async function lockRental(tx: Transaction, rentalId: string) {
     // The checkout row is the lock that serialises a double submit: the second waits here, then
     // finds the lease the first one made.
     const [row] = await tx
       .select({ id: rentals.id, status: rentals.status, completedLeaseId: rentals.completedLeaseId })
       .from(rentals)
-      .where(eq(rentals.id, checkoutId))
+      .where(eq(rentals.id, rentalId))
       .for("update");
     if (!row) throw new StorageSoftwareError("This checkout does not exist");
     return row;
@@ -160,7 +160,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       await tx.update(leases).set({ autopayEnabled: true, autopayCardId: card!.id }).where(eq(leases.id, leaseId));
     }
 
-    await tx.update(rentals).set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id }).where(eq(rentals.id, input.checkoutId));
+    await tx.update(rentals).set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id }).where(eq(rentals.id, input.rentalId));
 
     return {
       leaseId: String(leaseId),
@@ -237,14 +237,14 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       //    this checkout long enough to charge and record; the checkout is marked "charging". No
       //    transaction stays open while the gateway is called (issue 14).
       const before = await db.transaction(async (tx) => {
-        const locked = await lockCheckout(tx, input.checkoutId);
+        const locked = await lockRental(tx, input.rentalId);
         if (locked.completedLeaseId != null) return { done: await existingMoveIn(tx, locked.completedLeaseId) };
         await refuseTakenEmail(tx, email);
         // Held for one hold length while the card is charged and the move-in recorded.
         const until = holdEndsAt(input.now);
-        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "hold", until });
+        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.rentalId, now: input.now, set: "hold", until });
         if (!unit) throw new UnitUnavailableError("No unit of this type is available");
-        await tx.update(rentals).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(rentals.id, input.checkoutId));
+        await tx.update(rentals).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(rentals.id, input.rentalId));
         return { done: null };
       });
       if (before.done) return before.done;
@@ -259,7 +259,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         throw new PaymentDeclinedError(charge.reason, charge.authentication);
       }
       if (charge.status === "declined") {
-        await db.update(rentals).set({ status: "open" }).where(and(eq(rentals.id, input.checkoutId), eq(rentals.status, "charging")));
+        await db.update(rentals).set({ status: "open" }).where(and(eq(rentals.id, input.rentalId), eq(rentals.status, "charging")));
         // The office sees the declined attempt (no tenant or lease yet); nothing of the card but brand and last 4.
         await recordDeclinedPayment(db, {
           tenantId: null,
@@ -280,10 +280,10 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       //    the sweep voids it if nobody comes back (sweepUnrecordedCharges).
       try {
         return await db.transaction(async (tx) => {
-          const locked = await lockCheckout(tx, input.checkoutId);
+          const locked = await lockRental(tx, input.rentalId);
           if (locked.completedLeaseId != null) return existingMoveIn(tx, locked.completedLeaseId);
           await refuseTakenEmail(tx, email);
-          const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "rented" });
+          const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.rentalId, now: input.now, set: "rented" });
           if (!unit) throw new UnitUnavailableError("No unit of this type is available");
           return recordMoveIn(tx, input, { email, unit, charge });
         });
@@ -291,15 +291,15 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         // The charge stands only with its lease: a refusal that will not change on retry voids it.
         if (error instanceof UnitUnavailableError || error instanceof StorageValidationError) {
           await gateway.refund(input.idempotencyKey);
-          await db.update(rentals).set({ status: "open", idempotencyKey: crypto.randomBytes(24).toString("base64url") }).where(eq(rentals.id, input.checkoutId));
+          await db.update(rentals).set({ status: "open", idempotencyKey: crypto.randomBytes(24).toString("base64url") }).where(eq(rentals.id, input.rentalId));
         }
         throw error;
       }
     },
 
     // The local move-in is one transaction: its outcome is never unknown.
-    async confirmMoveIn({ checkoutId }) {
-      const [row] = await db.select({ completedLeaseId: rentals.completedLeaseId }).from(rentals).where(eq(rentals.id, checkoutId));
+    async confirmMoveIn({ rentalId }) {
+      const [row] = await db.select({ completedLeaseId: rentals.completedLeaseId }).from(rentals).where(eq(rentals.id, rentalId));
       if (row?.completedLeaseId != null) return { status: "completed", result: await existingMoveIn(db, row.completedLeaseId) };
       return { status: "not_completed", reason: "no move-in of this checkout" };
     },

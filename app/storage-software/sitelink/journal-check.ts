@@ -87,11 +87,11 @@ export async function checkJournalWrite(db: Database, input: { key: string; now:
 
   switch (kind) {
     case "move_in_tenant": {
-      const checkoutId = entry.key.split(":")[1] ?? "";
-      const [rental] = await db.select({ details: rentals.tenantDetails }).from(rentals).where(eq(rentals.id, checkoutId));
+      const rentalId = entry.key.split(":")[1] ?? "";
+      const [rental] = await db.select({ details: rentals.tenantDetails }).from(rentals).where(eq(rentals.id, rentalId));
       const email = typeof rental?.details?.email === "string" ? rental.details.email.trim().toLowerCase() : "";
       if (!email) return { kind: "not_checkable", message: "The rental this tenant was made for is gone, so there is nothing to look it up by. Check SiteLink, then mark this resolved." };
-      const found = await findTenantWithNote(call, email, tenantNote(checkoutId));
+      const found = await findTenantWithNote(call, email, tenantNote(rentalId));
       if (found) return applied(`SiteLink has the tenant (TenantID ${found.tenantId}): the rental goes on with it. Nothing was sent again.`, { tenantId: found.tenantId });
       return missing("SiteLink has no such tenant: nothing was created. The renter's next attempt creates it; nothing was sent again.");
     }

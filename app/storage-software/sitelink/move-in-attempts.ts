@@ -14,7 +14,7 @@ type Executor = Database | Transaction;
 const TENANT_NEW = "TenantNewDetailed_v3";
 
 /** The journal key prefix of a checkout's move-in attempts; one attempt per idempotency key. */
-export const moveInKeyPrefix = (checkoutId: string) => `movein:${checkoutId}:`;
+export const moveInKeyPrefix = (rentalId: string) => `movein:${rentalId}:`;
 
 /** The done move-in attempt behind one of our lease records (the checkout that completed it), or null. */
 async function moveInAttemptOfLease(db: Executor, locationId: number, leaseId: string): Promise<{ key: string; externalIds: Record<string, string> } | null> {

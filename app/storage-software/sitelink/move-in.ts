@@ -118,7 +118,7 @@ const MOVE_IN = "MoveInWithDiscount_v7";
 const TENANT_NEW = "TenantNewDetailed_v3";
 const NONE = -999;
 
-const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
+const tenantKey = (rentalId: string) => `tenant:${rentalId}`;
 
 const DECLINED = "Your card was declined.";
 /** The journal's mark on a move-in refused with -2 while the unit was free (status: needs attention). */
@@ -130,8 +130,8 @@ type Executor = Database | Transaction;
 
 // ------------------------------------------------------------------ small reads
 
-async function checkoutRow(db: Executor, checkoutId: string) {
-  const [row] = await db.select().from(rentals).where(eq(rentals.id, checkoutId));
+async function rentalRow(db: Executor, rentalId: string) {
+  const [row] = await db.select().from(rentals).where(eq(rentals.id, rentalId));
   return row ?? null;
 }
 
@@ -243,21 +243,21 @@ interface PendingMoveIn {
 }
 
 /** Forgets what a checkout's move-in kept for reconciliation (settled: recorded, or it did not happen). */
-async function forgetPendingMoveIn(db: Executor, checkoutId: string): Promise<void> {
-  await db.update(rentals).set({ pendingMoveIn: null }).where(and(eq(rentals.id, checkoutId), sql`${rentals.pendingMoveIn} is not null`));
+async function forgetPendingMoveIn(db: Executor, rentalId: string): Promise<void> {
+  await db.update(rentals).set({ pendingMoveIn: null }).where(and(eq(rentals.id, rentalId), sql`${rentals.pendingMoveIn} is not null`));
 }
 
 export function createSiteLinkMoveIn(deps: MoveInDeps) {
   const { db, location, call, journal, settings, gateway } = deps;
 
   /** The checkout's local unit and its SiteLink UnitID. */
-  async function heldUnit(checkoutId: string, localUnitId: number | null) {
+  async function heldUnit(rentalId: string, localUnitId: number | null) {
     const unit = localUnitId
       ? await db.query.units.findFirst({
           where: and(eq(units.id, localUnitId), eq(units.locationId, location.id)),
         })
       : await db.query.units.findFirst({
-          where: and(eq(units.holdToken, checkoutId), eq(units.locationId, location.id)),
+          where: and(eq(units.holdToken, rentalId), eq(units.locationId, location.id)),
         });
     if (!unit?.externalId) throw new UnitUnavailableError("The unit held for this checkout is gone");
     return unit;
@@ -267,7 +267,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
    * The office rented (or blocked) the held unit: our mirror says so at once, and another unit of the
    * same type is held for the checkout when SiteLink confirms one is free. Returns its name, or null.
    */
-  async function unitTaken(checkoutId: string, unit: { id: number; unitTypeId: number }, now: Date): Promise<string | null> {
+  async function unitTaken(rentalId: string, unit: { id: number; unitTypeId: number }, now: Date): Promise<string | null> {
     await db.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
     const candidates = await db
       .select({ id: units.id, name: units.name, externalId: units.externalId })
@@ -277,7 +277,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           eq(units.locationId, location.id),
           eq(units.unitTypeId, unit.unitTypeId),
           eq(units.status, "available"),
-          sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${checkoutId})`,
+          sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${rentalId})`,
         ),
       )
       .orderBy(units.name)
@@ -296,17 +296,17 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const until = holdEndsAt(now);
       const claimed = await db
         .update(units)
-        .set({ heldUntil: until, holdToken: checkoutId })
+        .set({ heldUntil: until, holdToken: rentalId })
         .where(
           and(
             eq(units.id, c.id),
             eq(units.status, "available"),
-            sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${checkoutId})`,
+            sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${rentalId})`,
           ),
         )
         .returning({ id: units.id });
       if (!claimed.length) continue;
-      await db.update(rentals).set({ unitId: c.id, expiresAt: until }).where(eq(rentals.id, checkoutId));
+      await db.update(rentals).set({ unitId: c.id, expiresAt: until }).where(eq(rentals.id, rentalId));
       return c.name;
     }
     return null;
@@ -321,16 +321,16 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     );
   }
 
-  async function reopen(checkoutId: string, opts: { newKey?: boolean } = {}) {
+  async function reopen(rentalId: string, opts: { newKey?: boolean } = {}) {
     // The move-in did not happen (nothing charged): what was kept to finish it (and any token) goes.
-    await forgetPendingMoveIn(db, checkoutId);
+    await forgetPendingMoveIn(db, rentalId);
     await db
       .update(rentals)
       .set({
         status: "open",
         ...(opts.newKey ? { idempotencyKey: crypto.randomBytes(24).toString("base64url") } : {}),
       })
-      .where(and(eq(rentals.id, checkoutId), sql`${rentals.status} in ('confirming', 'charging')`));
+      .where(and(eq(rentals.id, rentalId), sql`${rentals.status} in ('confirming', 'charging')`));
   }
 
   async function refuseTakenEmail(email: string) {
@@ -353,7 +353,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
 
   /** The SiteLink tenant of this checkout: the one it made before, found again, or a new one. */
   async function siteLinkTenant(input: MoveInInput, email: string, now: Date): Promise<{ tenantId: string; accessCode: string }> {
-    const key = tenantKey(input.checkoutId);
+    const key = tenantKey(input.rentalId);
     const previous = await journal.get(key);
     if (previous?.state === "done" && previous.externalIds.tenantId) {
       // The journal keeps no gate code: SiteLink's record has it.
@@ -361,7 +361,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       return { tenantId, accessCode: await accessCodeOf(tenantId) };
     }
     if (previous && (previous.state === "pending" || previous.state === "unknown")) {
-      const found = await findTenantByNote(email, input.checkoutId);
+      const found = await findTenantByNote(email, input.rentalId);
       if (found) {
         await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now });
         return found;
@@ -376,12 +376,12 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const { created } = await journal.begin({
       key: attemptKey,
       operation: TENANT_NEW,
-      fingerprint: input.checkoutId,
+      fingerprint: input.rentalId,
       now,
     });
     if (!created) throw new OutcomeUnknownError("The tenant of this checkout is being created");
     const t = input.tenant;
-    const params = tenantParams(t, email, tenantNote(input.checkoutId));
+    const params = tenantParams(t, email, tenantNote(input.rentalId));
     let answer;
     let outcome: AnswerOutcome;
     try {
@@ -390,7 +390,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         // -2: the gate code refused (manual: invalid or duplicate). Read back before writing again: a
         // tenant with this checkout's note means it was created after all (and is used); only when there
         // is none is it sent once more, SiteLink choosing the gate code.
-        const made = await findTenantByNote(email, input.checkoutId);
+        const made = await findTenantByNote(email, input.rentalId);
         if (made) {
           await journal.settle(attemptKey, "done", { externalIds: { tenantId: made.tenantId }, error: "-2, then found by its note", now });
           if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: made.tenantId }, now });
@@ -405,7 +405,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (outcome.kind === "unclear") {
       // No answer, or one that may mean it was created: look for it (its note), never create blindly.
       await journal.settle(attemptKey, "unknown", { error: outcome.message, now });
-      const found = await findTenantByNote(email, input.checkoutId).catch(() => null);
+      const found = await findTenantByNote(email, input.rentalId).catch(() => null);
       if (found) {
         await journal.settle(attemptKey, "done", { externalIds: { tenantId: found.tenantId }, now });
         if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now }).catch(() => undefined);
@@ -434,8 +434,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     return info?.sAccessCode ?? "";
   }
 
-  async function findTenantByNote(email: string, checkoutId: string): Promise<{ tenantId: string; accessCode: string } | null> {
-    return findTenantWithNote(call, email, tenantNote(checkoutId));
+  async function findTenantByNote(email: string, rentalId: string): Promise<{ tenantId: string; accessCode: string } | null> {
+    return findTenantWithNote(call, email, tenantNote(rentalId));
   }
 
   /**
@@ -443,7 +443,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
    * Runs from the visitor's request or from reconciliation; idempotent on the checkout.
    */
   async function recordCompleted(
-    checkoutId: string,
+    rentalId: string,
     ctx: AttemptContext,
     ledger: { ledgerId: string; leaseNum: string; row: Row | null },
     now: Date,
@@ -453,7 +453,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       .then((a) => rows(a, "PmtHistory").at(-1)?.Receipt ?? "")
       .catch(() => "");
     return db.transaction(async (tx) => {
-      const [c] = await tx.select().from(rentals).where(eq(rentals.id, checkoutId)).for("update");
+      const [c] = await tx.select().from(rentals).where(eq(rentals.id, rentalId)).for("update");
       if (!c) throw new StorageSoftwareError("This checkout does not exist");
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
       // The tenant as the visitor gave it, kept on the checkout (reconciliation has no request). An
@@ -565,7 +565,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           unitId: localUnitId,
           pendingMoveIn: null,
         })
-        .where(eq(rentals.id, checkoutId));
+        .where(eq(rentals.id, rentalId));
       const unit = await tx.query.units.findFirst({
         columns: { name: true },
         where: eq(units.id, localUnitId),
@@ -619,7 +619,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
    * own tenant means the move-in went through (finish it here); none, `settleAfterMs` after it was
    * sent, means SiteLink did nothing; otherwise it is still pending. Never sends the MoveIn again.
    */
-  async function settleAttempt(checkoutId: string, entry: JournalEntry, now: Date): Promise<Confirmation> {
+  async function settleAttempt(rentalId: string, entry: JournalEntry, now: Date): Promise<Confirmation> {
     const ctx = entry.externalIds as unknown as AttemptContext;
     if (!ctx.tenantId) {
       await journal.settle(entry.key, "failed", {
@@ -644,7 +644,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         now,
       });
       const result = await recordCompleted(
-        checkoutId,
+        rentalId,
         ctx,
         {
           ledgerId: ledger.LedgerID,
@@ -661,27 +661,27 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       now,
     });
     if (ctx.gatewayAuth) await gateway.refund(ctx.idempotencyKey).catch(() => undefined);
-    await reopen(checkoutId, { newKey: true });
-    logger.warn(`[sitelink] move-in of checkout ${checkoutId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
+    await reopen(rentalId, { newKey: true });
+    logger.warn(`[sitelink] move-in of checkout ${rentalId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
     return { status: "not_completed", reason: NOT_IN_SITELINK };
   }
 
-  async function confirmMoveIn({ checkoutId, now }: { checkoutId: string; now: Date }): Promise<Confirmation> {
-    const c = await checkoutRow(db, checkoutId);
+  async function confirmMoveIn({ rentalId, now }: { rentalId: string; now: Date }): Promise<Confirmation> {
+    const c = await rentalRow(db, rentalId);
     if (!c) return { status: "not_completed", reason: "no such checkout" };
     if (c.completedLeaseId != null)
       return {
         status: "completed",
         result: await existingResult(db, c.completedLeaseId),
       };
-    const open = (await journal.withPrefix(moveInKeyPrefix(checkoutId))).filter((e) => e.state === "pending" || e.state === "unknown");
+    const open = (await journal.withPrefix(moveInKeyPrefix(rentalId))).filter((e) => e.state === "pending" || e.state === "unknown");
     if (open.length === 0) {
-      if (c.status === "confirming") await reopen(checkoutId);
+      if (c.status === "confirming") await reopen(rentalId);
       return { status: "not_completed", reason: "no move-in attempt waiting" };
     }
     let last: Confirmation = { status: "pending" };
     for (const e of open) {
-      last = await settleAttempt(checkoutId, e, now);
+      last = await settleAttempt(rentalId, e, now);
       if (last.status !== "not_completed") return last;
     }
     return last;
@@ -690,7 +690,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   async function moveIn(input: MoveInInput): Promise<MoveInResult> {
     const now = input.now;
     const email = input.tenant.email.trim().toLowerCase();
-    const c = await checkoutRow(db, input.checkoutId);
+    const c = await rentalRow(db, input.rentalId);
     if (!c) throw new StorageSoftwareError("This checkout does not exist");
     if (c.completedLeaseId != null) return existingResult(db, c.completedLeaseId);
     // SiteLink's processor (A) needs the card number itself: a processor's token cannot reach it.
@@ -703,7 +703,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
 
     // 2. An earlier attempt without an answer: settle it before anything is sent again.
     const confirmation = await confirmMoveIn({
-      checkoutId: input.checkoutId,
+      rentalId: input.rentalId,
       now,
     });
     if (confirmation.status === "completed") {
@@ -713,12 +713,12 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
     // Reconciliation that proved an earlier attempt did nothing gave the checkout a new key: use it.
     const idempotencyKey =
-      confirmation.reason === NOT_IN_SITELINK ? ((await checkoutRow(db, input.checkoutId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
+      confirmation.reason === NOT_IN_SITELINK ? ((await rentalRow(db, input.rentalId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
 
     // 3. The held unit, fresh from SiteLink.
-    const unit = await heldUnit(input.checkoutId, c.unitId);
+    const unit = await heldUnit(input.rentalId, c.unitId);
     const live = await readUnit(call, unit.externalId!);
-    if (!isFree(live)) throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
+    if (!isFree(live)) throw unitGoneError(await unitTaken(input.rentalId, unit, now));
 
     // 4. SiteLink's quote, to the cent.
     const plan = input.insurancePlanId;
@@ -787,7 +787,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       idempotencyKey,
       gatewayAuth,
     };
-    const key = `${moveInKeyPrefix(input.checkoutId)}${idempotencyKey}`;
+    const key = `${moveInKeyPrefix(input.rentalId)}${idempotencyKey}`;
     const begun = await db.transaction(async (tx) => {
       const [locked] = await tx
         .select({
@@ -795,24 +795,24 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           completedLeaseId: rentals.completedLeaseId,
         })
         .from(rentals)
-        .where(eq(rentals.id, input.checkoutId))
+        .where(eq(rentals.id, input.rentalId))
         .for("update");
       if (!locked || locked.completedLeaseId != null || locked.status === "confirming") return null;
       const j = createJournal(tx, location.id);
       const { created } = await j.begin({
         key,
         operation: MOVE_IN,
-        fingerprint: `${input.checkoutId}:${unit.externalId}:${input.total}`,
+        fingerprint: `${input.rentalId}:${unit.externalId}:${input.total}`,
         externalIds: ctx as unknown as Record<string, string>,
         now,
       });
       if (!created) return null;
-      await tx.update(rentals).set({ status: "confirming", pendingMoveIn: pending as unknown as Record<string, string> }).where(eq(rentals.id, input.checkoutId));
+      await tx.update(rentals).set({ status: "confirming", pendingMoveIn: pending as unknown as Record<string, string> }).where(eq(rentals.id, input.rentalId));
       return true;
     });
     if (!begun) {
       // Another request of this checkout is sending (double click) or did: its outcome decides.
-      const again = await confirmMoveIn({ checkoutId: input.checkoutId, now });
+      const again = await confirmMoveIn({ rentalId: input.rentalId, now });
       if (again.status === "completed") return again.result;
       throw new OutcomeUnknownError("This payment is being confirmed");
     }
@@ -868,17 +868,17 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           now,
         });
         await refundB(gatewayAuth, idempotencyKey);
-        await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+        await reopen(input.rentalId, { newKey: Boolean(gatewayAuth) });
         throw error;
       }
       await journal.settle(key, "unknown", {
         error: error instanceof Error ? error.message : String(error),
         now,
       });
-      logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.checkoutId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
+      logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.rentalId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
       // Perhaps it went through: one read now settles most cases at once.
       const settled = await confirmMoveIn({
-        checkoutId: input.checkoutId,
+        rentalId: input.rentalId,
         now,
       });
       if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
@@ -895,7 +895,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const ledgerRow = await readLedgers(call, tenant.tenantId)
         .then((l) => l.find((r) => r.LedgerID === ledgerId) ?? null)
         .catch(() => null);
-      const result = await recordCompleted(input.checkoutId, ctx, { ledgerId, leaseNum, row: ledgerRow }, now);
+      const result = await recordCompleted(input.rentalId, ctx, { ledgerId, leaseNum, row: ledgerRow }, now);
       if (input.autopay && settings.charges === "sitelink") await enrolAutopayAfterMoveIn(result, ledgerId, input, brand, now);
       await call(
         "TenantNoteInsert_v2",
@@ -916,8 +916,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       // "Failed to save move in" (-1) or a code that does not say: we cannot tell whether the card was
       // authorised or the ledger made. Reconcile by reading back (like a timeout); never refund here.
       await journal.settle(key, "unknown", { error: message, now });
-      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.checkoutId.slice(0, 6)}…: outcome unknown, reconciling`);
-      const settled = await confirmMoveIn({ checkoutId: input.checkoutId, now });
+      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.rentalId.slice(0, 6)}…: outcome unknown, reconciling`);
+      const settled = await confirmMoveIn({ rentalId: input.rentalId, now });
       if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
       throw new OutcomeUnknownError("SiteLink could not say whether the move-in was saved");
     }
@@ -927,9 +927,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       // Perhaps our own earlier attempt rented it (a slow commit): then it is ours.
       const mine = await readLedgers(call, tenant.tenantId).catch(() => [] as Row[]);
       const own = mine.find((l) => l.UnitID === unit.externalId);
-      if (own?.LedgerID) return withAutopay(await recordCompleted(input.checkoutId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now), input, brand, now);
+      if (own?.LedgerID) return withAutopay(await recordCompleted(input.rentalId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now), input, brand, now);
       await refundB(gatewayAuth, idempotencyKey);
-      await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+      await reopen(input.rentalId, { newKey: Boolean(gatewayAuth) });
       if (code === -2) {
         // -2 is "unit not available" in the manual, but LSETUP answers -2 to a pay method it reads as
         // "none" (evidence §4.9): checked before it is believed. The unit still free (or unreadable):
@@ -946,10 +946,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           throw new CardNotTakenOnlineError("The card could not be taken online for this unit");
         }
       }
-      throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
+      throw unitGoneError(await unitTaken(input.rentalId, unit, now));
     }
     await refundB(gatewayAuth, idempotencyKey);
-    await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+    await reopen(input.rentalId, { newKey: Boolean(gatewayAuth) });
     if (code === -100) throw new PaymentDeclinedError(DECLINED);
     if (code === -14) throw new PaymentDeclinedError(INVALID_CARD);
     if (code === -11) throw new ChargesChangedError();

@@ -41,11 +41,11 @@ async function localHarness(): Promise<ContractHarness> {
     async holdUnit(unitId, until) {
       await handle.db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
     },
-    async openCheckout({ unitTypeId, now }) {
+    async openRental({ unitTypeId, now }) {
       const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
       const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
       await handle.db.insert(rentals).values({ id, locationId: lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
-      return { checkoutId: id, idempotencyKey };
+      return { rentalId: id, idempotencyKey };
     },
     // The local adapter has no clock of its own: every call takes `now`.
     async advanceClock() {},

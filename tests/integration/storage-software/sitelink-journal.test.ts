@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => bed?.close());
 beforeEach(() => bed.sim.control.clearFaults());
 
-const rowsOf = (checkoutId: string) => bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`%${checkoutId}%`}`);
+const rowsOf = (rentalId: string) => bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`%${rentalId}%`}`);
 
 describe("what a move-in leaves in the journal", () => {
   it("confirmed only by reconciliation: no row holds the password hash, gate code, lease text or contact details; the lease gets them from the checkout", async () => {
@@ -44,8 +44,8 @@ describe("what a move-in leaves in the journal", () => {
       origin: ORIGIN,
     });
     expect(outcome).toEqual({ status: "confirming" });
-    const [checkout] = await bed.handle.db.select().from(rentals).where(eq(rentals.id, id));
-    const hash = checkout!.webPwHash!;
+    const [rental] = await bed.handle.db.select().from(rentals).where(eq(rentals.id, id));
+    const hash = rental!.webPwHash!;
     const forbidden = (json: string) => {
       expect(json).not.toContain(hash);
       expect(json).not.toContain("RENTAL AGREEMENT");
@@ -58,7 +58,7 @@ describe("what a move-in leaves in the journal", () => {
     const open = await rowsOf(id);
     expect(open.map((r) => r.operation).sort()).toEqual(["MoveInWithDiscount_v7", "TenantNewDetailed_v3"]);
     forbidden(JSON.stringify(open));
-    expect(checkout!.pendingMoveIn).toMatchObject({ leaseText: expect.stringContaining("RENTAL AGREEMENT") });
+    expect(rental!.pendingMoveIn).toMatchObject({ leaseText: expect.stringContaining("RENTAL AGREEMENT") });
 
     const settled = await confirmRental(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
     expect(settled.status).toBe("completed");
