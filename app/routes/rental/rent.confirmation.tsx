@@ -89,7 +89,7 @@ export const meta: Route.MetaFunction = ({ matches, params, loaderData }) => [
 export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
   if (loaderData.expired) {
     return (
-      <div className="container page checkout">
+      <div className="container page rental">
         <h1>This confirmation link has expired</h1>
         <p>
           For your security, the rental confirmation is shown for {loaderData.hours} hours after the rental, and only in the browser that made it.
@@ -103,7 +103,7 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
   }
   if (loaderData.confirming) {
     return (
-      <div className="container page checkout">
+      <div className="container page rental">
         <meta httpEquiv="refresh" content={String(loaderData.refreshSeconds)} />
         <h1>We are confirming your rental</h1>
         <div className="notice" role="status" aria-live="polite">
@@ -121,7 +121,7 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
   }
   const c = loaderData;
   return (
-    <div className="container page checkout">
+    <div className="container page rental">
       <RentalStepsNav current="done" furthest="done" basePath="" />
       <h1>Your rental is complete</h1>
       <div className="alert alert--success" role="status">

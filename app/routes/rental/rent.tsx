@@ -122,7 +122,7 @@ type StepView<S extends RentalStep> = Extract<View, { step: S }>;
 export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
   return (
-    <div className="container page checkout">
+    <div className="container page rental">
       <p className="eyebrow">
         <Link to={d.locationPath}>{d.locationName}</Link>
       </p>
@@ -132,9 +132,9 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
       ) : d.view ? (
         <>
           <RentalStepsNav current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} steps={d.steps} />
-          <div className="checkout__layout">
-            <div className="checkout__main">
-              <h2 className="checkout__step-title">{STEP_LABELS[d.view.step]}</h2>
+          <div className="rental__layout">
+            <div className="rental__main">
+              <h2 className="rental__step-title">{STEP_LABELS[d.view.step]}</h2>
               {actionData?.formError && !actionData.result && !(d.view.step === "pay" && d.view.hosted) ? (
                 <div className="alert alert--error" role="alert">
                   <p>{actionData.formError}</p>
@@ -153,7 +153,7 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
             <RentalUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} promotion={d.promotion} />
           </div>
           {d.hasRental ? (
-            <Form method="post" className="checkout__cancel">
+            <Form method="post" className="rental__cancel">
               <CsrfInput token={d.csrfToken} />
               <input type="hidden" name="intent" value="cancel" />
               <button type="submit" className="button-link">
@@ -425,7 +425,7 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
           <p>We could not complete your rental and nothing was charged. Please enter your card again.</p>
         </div>
       ) : null}
-      <p className="checkout__due">
+      <p className="rental__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
       {view.hosted ? (

@@ -67,7 +67,7 @@ async function toPayStep(page: Page, email: string, plan: RegExp = /No protectio
   await page.getByRole("radio", { name: plan }).check();
   await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page).toHaveURL(/step=review/);
-  const reviewTotal = (await page.getByTestId("checkout-total").innerText()).trim();
+  const reviewTotal = (await page.getByTestId("rental-total").innerText()).trim();
   await page.getByRole("link", { name: "Continue to the lease" }).click();
   await expect(page).toHaveURL(/step=sign/);
   await page.getByLabel("Type your full name to sign").fill("Ada Lovelace");
@@ -116,7 +116,7 @@ test.describe("online rental at a SiteLink location", () => {
     expect(Number(call.params.UnitID)).toBe(cost.unitId);
     expect(Math.round(Number(call.params.dcPaymentAmount) * 100)).toBe(cost.total);
     expect(payments.map((p) => p.amount)).toEqual([cost.total]);
-    await expect(page.getByRole("table", { name: "Charged today" }).getByTestId("checkout-total")).toHaveText(dollars(cost.total));
+    await expect(page.getByRole("table", { name: "Charged today" }).getByTestId("rental-total")).toHaveText(dollars(cost.total));
 
     // The gate code is SiteLink's, for this tenant.
     expect(tenant.accessCode).toBeTruthy();
