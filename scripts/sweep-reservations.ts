@@ -1,4 +1,4 @@
-// Releases the units of expired reservations and closes checkouts idle for a day (issue 4).
+// Releases the units of expired reservations and closes rentals idle for a day (issue 4).
 // Safe to run any time and more than once: `npx tsx scripts/sweep-reservations.ts`.
 import { getDatabase } from "~/db/client.server";
 import { now } from "~/platform/clock.server";

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 /**
- * Session, CSRF and checkout cookies: `__Host-` names under HTTPS (Secure, Path=/, no Domain), plain
+ * Session, CSRF and rental cookies: `__Host-` names under HTTPS (Secure, Path=/, no Domain), plain
  * names over HTTP in development and tests (docs/decisions/076-host-prefixed-cookies.md).
  */
 const saved = { NODE_ENV: process.env.NODE_ENV, HTTPS: process.env.HTTPS, SESSION_SECRET: process.env.SESSION_SECRET };

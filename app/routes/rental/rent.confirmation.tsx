@@ -31,8 +31,8 @@ const formatDay = (day: string) =>
   new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
 
 /**
- * The rental's confirmation (post/redirect/get target): only the browser that completed the checkout
- * (its checkout cookie) sees it, and only for CONFIRMATION_HOURS after the move-in; after that the
+ * The rental's confirmation (post/redirect/get target): only the browser that completed the rental
+ * (its rental cookie) sees it, and only for CONFIRMATION_HOURS after the move-in; after that the
  * page says the link has expired and sends the tenant to the portal (docs/decisions/078).
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {

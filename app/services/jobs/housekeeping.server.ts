@@ -1,6 +1,6 @@
 /**
  * Housekeeping in the server process: every few minutes, release the units of reservations past
- * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4), and prune
+ * their `reservation_days_valid` window and close rentals left idle for a day (issue 4), and prune
  * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071) and the
  * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
  * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240), and the

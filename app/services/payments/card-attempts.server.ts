@@ -4,7 +4,7 @@
  * the gateway is called (one atomic upsert per key in the shared rate_limit_hits table, so parallel
  * requests cannot slip past), against three keys:
  *
- *  - the checkout (a rental checkout id, or the portal tenant): 3 declined cards, then it is locked
+ *  - the rental (a rental id, or the portal tenant): 3 declined cards, then it is locked
  *    for a day and the visitor is told to call the office;
  *  - the e-mail address (the renter's or the tenant's): 5 declined cards an hour;
  *  - the client IP: 10 declined cards an hour.
@@ -48,18 +48,18 @@ export type CardAttempt = { allowed: true; ticket: CardAttemptTicket } | { allow
 export interface CardAttemptTicket {
   keys: string[];
   rentalKey: string;
-  /** This attempt was the last one the checkout may make: a decline locks it. */
+  /** This attempt was the last one the rental may make: a decline locks it. */
   lastForRental: boolean;
 }
 
-/** True when the checkout (or portal tenant) has used up its declined cards. */
+/** True when the rental (or portal tenant) has used up its declined cards. */
 export async function isCardLocked(db: Database, scope: CardScope, now: Date): Promise<boolean> {
   const count = await peekRateLimit(db, rentalKey(scope), now);
   return count >= CARD_DECLINES_PER_RENTAL;
 }
 
 /**
- * Counts one card attempt against the checkout, the e-mail and the IP. Refused (nothing to charge)
+ * Counts one card attempt against the rental, the e-mail and the IP. Refused (nothing to charge)
  * when any of them is already at its limit; the refused attempt's hits stay counted.
  */
 export async function beginCardAttempt(db: Database, input: CardAttemptInput): Promise<CardAttempt> {
@@ -69,7 +69,7 @@ export async function beginCardAttempt(db: Database, input: CardAttemptInput): P
   const perEmail = await hitRateLimit(db, { key: emailKey(input.email), limit: CARD_DECLINES_PER_EMAIL, windowMs: CARD_WINDOW_MS, now: input.now });
   const perIp = await hitRateLimit(db, { key: ipKey(input.ip), limit: CARD_DECLINES_PER_IP, windowMs: CARD_WINDOW_MS, now: input.now });
   if (!perRental.allowed || !perEmail.allowed || !perIp.allowed) {
-    // Over the e-mail or IP limit: this checkout is locked too (a script moving between checkouts).
+    // Over the e-mail or IP limit: this rental is locked too (a script moving between rentals).
     if (perRental.count < CARD_DECLINES_PER_RENTAL) {
       for (let i = perRental.count; i < CARD_DECLINES_PER_RENTAL; i++) {
         await hitRateLimit(db, { key: ck, limit: CARD_DECLINES_PER_RENTAL, windowMs: RENTAL_LOCK_MS, now: input.now });
@@ -92,14 +92,14 @@ export async function cardApproved(db: Database, ticket: CardAttemptTicket): Pro
 /**
  * The card was declined: the gateway's reason goes to the server log (no card number, no CVV; last
  * four at most), the visitor gets only CARD_DECLINED_MESSAGE, or the locked message when this was
- * the checkout's last attempt.
+ * the rental's last attempt.
  */
 export function cardDeclined(
   ticket: CardAttemptTicket,
   input: { where: string; reason: string; last4?: string | null; phone: string; log?: (line: string) => void },
 ): { message: string; locked: boolean } {
   const last4 = input.last4 && /^\d{4}$/.test(input.last4) ? input.last4 : "none";
-  // The checkout id is the cookie's value: only a short hash of it goes to the log.
+  // The rental's id is the cookie's value: only a short hash of it goes to the log.
   const ref = crypto.createHash("sha256").update(ticket.rentalKey).digest("hex").slice(0, 12);
   (input.log ?? console.warn)(`[card] declined at ${input.where} (checkout ref ${ref}, card ending ${last4}): ${input.reason.replace(/\d{5,}/g, "[digits]")}`);
   return ticket.lastForRental ? { message: cardLockedMessage(input.phone), locked: true } : { message: CARD_DECLINED_MESSAGE, locked: false };

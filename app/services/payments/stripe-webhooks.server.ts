@@ -30,8 +30,8 @@ async function siteOrigin(db: Database): Promise<string> {
  * acted on again), and compared with what we recorded under the payment's key, so that the money
  * and the lease agree:
  * - a payment confirmed for a key we recorded as paid: nothing to do;
- * - a rental checkout still being paid (`charging`): the visitor's return or the sweep finishes it;
- * - a rental checkout closed without a lease (abandoned or cancelled) whose payment succeeded after
+ * - a rental still being paid (`charging`): the visitor's return or the sweep finishes it;
+ * - a rental closed without a lease (abandoned or cancelled) whose payment succeeded after
  *   it was left: the money is refunded in full at once (no lease, no money);
  * - a payment we recorded as declined because it awaited the cardholder's authentication, which
  *   succeeded later (the tenant completed it from the e-mailed link or the page): recorded as the
@@ -163,7 +163,7 @@ async function judgeSuccess(db: Database, key: string, input: { paid: { amount: 
   // A portal, prepay or autopay payment at a SiteLink option-B location, kept as declined (KEY:declined)
   // and confirmed by the cardholder afterwards: nothing can book it in SiteLink now, so it is refunded (decision 441).
   if (await refundLateAtSiteLink(db, { idempotencyKey: key, now: input.now })) return LATE_SITELINK_REFUNDED;
-  // A rental's card declined while the bank waited (the checkout took a new key for the next card,
+  // A rental's card declined while the bank waited (the rental took a new key for the next card,
   // the attempt is kept as KEY:declined) and confirmed by the cardholder afterwards: once the page
   // has had its time to send that PaymentIntent, money without a lease is given back (decision 412).
   const moveIn = await db.query.payments.findFirst({ columns: { locationId: true }, where: and(eq(payments.idempotencyKey, `${key}:declined`), eq(payments.source, "move_in")) });

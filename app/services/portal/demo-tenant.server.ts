@@ -1,6 +1,6 @@
 /**
  * A tenant with one paid lease, made the way a visitor's rental makes one: through the storage
- * port's quoteMoveIn and moveIn (first month, protection premium and checkout charges posted with the
+ * port's quoteMoveIn and moveIn (first month, protection premium and extra charges posted with the
  * move-in posting keys and paid by card with the test gateway). For the demo tenant (seeds/demo-tenant.ts),
  * tests and the browser tests' hook; real rentals go through the rental flow (move-in.server.ts),
  * which adds the tenant form, the signature and the email.
@@ -44,7 +44,7 @@ export async function createTenantWithLease(
      * other tests' choices stay available. A unit the caller already holds for `holdToken` is taken first.
      */
     unitTypeId?: string;
-    /** A checkout id under which the caller already holds the unit to rent (the demo seed). */
+    /** A rental id under which the caller already holds the unit to rent (the demo seed). */
     holdToken?: string;
   },
 ): Promise<TenantWithLease> {

@@ -2,7 +2,7 @@
  * The online rental's page, step by step (issue 21, decision 225): what `/rent/:unitTypeId` shows for
  * a request — the unit and its rate, the hold, the steps, a block (sold out, coming soon, card
  * locked), or the one step's view (details, protection, review with the quote lines, sign, pay) —
- * and the redirects the steps decide (a step not reached yet, a completed or confirming checkout).
+ * and the redirects the steps decide (a step not reached yet, a completed or confirming rental).
  *
  * The route reads the request (cookies, CSRF token), calls `rentPage` and renders what it returns;
  * the step rules themselves live in app/domain/rental-steps.ts.
@@ -34,7 +34,7 @@ export interface RentPageRequest {
   unitTypeId: string;
   /** The query string: `step`, and the notes `changed`, `replaced`, `retry`. */
   searchParams: URLSearchParams;
-  /** The visitor's checkout cookie. */
+  /** The visitor's rental cookie. */
   rentalId: string | null;
   csrfToken: string;
   now: Date;
@@ -92,7 +92,7 @@ function pageBase(ctx: RentalContext, req: RentPageRequest, rental: Rental | nul
   };
 }
 
-/** The one step's view; `allowedStep` has made sure the checkout has what the step needs. */
+/** The one step's view; `allowedStep` has made sure the rental has what the step needs. */
 async function stepView(ctx: RentalContext, step: RentalStep, rental: Rental | null, searchParams: URLSearchParams) {
   const details = rentalDetails(rental);
   switch (step) {

@@ -90,7 +90,7 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
   const intent = String(formData.get("intent") ?? "");
   const found = await getRental(db, sub.rentalId, unitTypeId);
   // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
-  // step of a completed checkout starts a new rental.
+  // step of a completed rental starts a new rental.
   if ((found?.status === "completed" || found?.status === "confirming") && intent === "pay") return { redirect: `${basePath}/confirmation` };
   const rental = found && isActiveRental(found) ? found : null;
 
@@ -116,14 +116,14 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
     const phone = formatPhone(ctx.location.phoneNumber);
     // The unit first (issue 22, decision 206): in a rush for the last unit, the visitors who lose learn
     // "sold out" from this one write, before any other check or write is made for them. A check below
-    // that refuses the visitor lets a new checkout's unit go again at once.
+    // that refuses the visitor lets a new rental's unit go again at once.
     let hold: DetailsHold;
     try {
       hold = await holdForDetails(db, ctx, { existing: rental, now });
     } catch (error) {
       // A new visitor's page shows "sold out" without the form (no field to refill), so the answer is
       // the one a visitor gets whose page already knew: the same for every loser of a rush, whose
-      // page is then rendered once (decision 330). A visitor with a checkout keeps the form, and
+      // page is then rendered once (decision 330). A visitor with a rental keeps the form, and
       // what was typed.
       // A new visitor's failed hold wrote nothing and proved that no unit is free: the page of the
       // same request says "sold out" without sweeping and reading availability again (decision 332).
@@ -133,7 +133,7 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
     }
     let id: string;
     try {
-      // The form's limit and, for a new checkout, the holds from this address and of this unit type:
+      // The form's limit and, for a new rental, the holds from this address and of this unit type:
       // one statement, counted before the e-mail is looked up, so "this e-mail has an account" can be
       // asked only as often as the form may be saved (decisions 196, 197).
       const limited = await limitDetailsSubmission(db, { ip: sub.clientIp, now, phone, newHold: !rental, unitTypeId });
@@ -150,14 +150,14 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
       await releaseOtherRental(db, ctx, sub.rentalId, unitTypeId);
       id = await saveHeldDetails(db, ctx, { existing: rental, hold, details, webPw: web_pw });
     } catch (error) {
-      // Nothing half-saved (an outage, say): a new checkout's unit is not left held by nobody.
+      // Nothing half-saved (an outage, say): a new rental's unit is not left held by nobody.
       await releaseDetailsHold(ctx, hold).catch(() => undefined);
       throw error;
     }
     return { redirect: `${basePath}?step=protection`, cookie: { set: id } };
   }
 
-  // Every later step needs the visitor's own checkout.
+  // Every later step needs the visitor's own rental.
   if (!rental || !rentalProgress(rental).hasDetails) return { redirect: `${basePath}?step=details` };
 
   try {
@@ -287,7 +287,7 @@ function fail(result: unknown, status = 400, extra: { formError?: string; emailT
 
 /**
  * The pay step with a processor's token (decision 383): a PaymentMethod or PaymentIntent id from
- * Stripe.js, or the PaymentIntent of a Checkout page paid for this checkout (the return, below). The
+ * Stripe.js, or the PaymentIntent of a Checkout page paid for this rental (the return, below). The
  * move-in charges it through the gateway, which checks the amount server-side: nothing is rented
  * until the payment is confirmed there.
  */
@@ -300,7 +300,7 @@ async function payWithToken(
   const key = rental.idempotencyKey;
   // A PaymentIntent completed in the browser (the bank's check on the page) that does not end in the
   // lease (the charges changed, the unit went, a refusal that will not change on retry): the money
-  // goes back at once and the checkout gets a new key, so the money and the lease agree (decision 405).
+  // goes back at once and the rental gets a new key, so the money and the lease agree (decision 405).
   // An outage leaves it "charging": the same form sent again records it, or the sweep refunds it.
   const paidInBrowser = input.token.startsWith("pi_");
   let result: RentalSubmitResult;
@@ -364,8 +364,8 @@ async function chargeToken(
 
 /**
  * The return from the processor's payment page (Stripe Checkout, JavaScript off): the session must be
- * paid, for this checkout's key; its PaymentIntent is then charged like a token (the gateway checks
- * the amount). A session not paid (or not this checkout's) goes back to the pay step, nothing rented.
+ * paid, for this rental's key; its PaymentIntent is then charged like a token (the gateway checks
+ * the amount). A session not paid (or not this rental's) goes back to the pay step, nothing rented.
  */
 export async function returnFromHostedPayment(
   db: Database,
@@ -382,10 +382,10 @@ export async function returnFromHostedPayment(
 }
 
 /**
- * A paid session of this checkout's key charged like a token (the gateway checks the amount): the
+ * A paid session of this rental's key charged like a token (the gateway checks the amount): the
  * lease, or, not rented (the charges changed, the unit went, a refusal), the money taken on the
  * payment page given back at once, so the money and the lease agree. "unpaid": the session is not
- * paid, or not this checkout's.
+ * paid, or not this rental's.
  */
 async function finishHostedRental(
   db: Database,
@@ -408,9 +408,9 @@ async function finishHostedRental(
 /**
  * The webhook of a rental's Checkout Session paid on the processor's page (decision 433): the
  * visitor may have closed the tab before coming back, so the rental is finished here exactly as the
- * return would finish it (the same move-in, idempotent on the checkout: one lease, one payment, one
+ * return would finish it (the same move-in, idempotent on the rental: one lease, one payment, one
  * welcome e-mail with the receipt, whichever of the two comes first). Null when the key is not an
- * open rental checkout's (the caller judges it as before).
+ * open rental's (the caller judges it as before).
  */
 export async function finishRentalFromWebhook(
   db: Database,

@@ -1,10 +1,10 @@
 /**
- * Rentals on our own database (issue 4): checkout holds, move-ins and reservations (the records
+ * Rentals on our own database (issue 4): rental holds, move-ins and reservations (the records
  * both adapters keep, reservations among them, are ../shared/rentals.ts).
  *
  * One unit is never rented or reserved twice: a unit is claimed by a conditional UPDATE of a row
  * picked with `FOR UPDATE SKIP LOCKED` (status must still be `available` and not held by another
- * checkout), and the partial unique indexes (one active lease / one active reservation per unit)
+ * rental), and the partial unique indexes (one active lease / one active reservation per unit)
  * refuse whatever might slip through. docs/decisions/041-move-in-transaction.md.
  */
 import crypto from "node:crypto";
@@ -61,7 +61,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
   }
 
   async function lockRental(tx: Transaction, rentalId: string) {
-    // The checkout row is the lock that serialises a double submit: the second waits here, then
+    // The rental row is the lock that serialises a double submit: the second waits here, then
     // finds the lease the first one made.
     const [row] = await tx
       .select({ id: rentals.id, status: rentals.status, completedLeaseId: rentals.completedLeaseId })
@@ -72,7 +72,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     return row;
   }
 
-  /** Tenant, lease, ledger lines, payment, saved card and the completed checkout: one transaction. */
+  /** Tenant, lease, ledger lines, payment, saved card and the completed rental: one transaction. */
   async function recordMoveIn(
     tx: Transaction,
     input: MoveInInput,
@@ -190,7 +190,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       const typeId = unitTypeNumber(unitTypeId);
       // Units of expired reservations become free first, unless the caller has just swept (decision 420).
       if (!swept) await expireReservations(now);
-      // One statement: lets go of a unit of another type this checkout may hold, and holds one of this type.
+      // One statement: lets go of a unit of another type this rental may hold, and holds one of this type.
       const unit = await claimUnit(db, { locationId: location.id, unitTypeId: typeId, holdToken, now, set: "hold", until });
       if (!unit) throw new UnitUnavailableError("No unit of this type is available");
       return { unitId: String(unit.id), unitName: unit.name, holdToken, heldUntil: until };
@@ -233,8 +233,8 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       if (expected !== input.total) throw new StorageSoftwareError(`Move-in total ${input.total} does not match its lines (${expected})`);
       const email = input.tenant.email.trim().toLowerCase();
 
-      // 1. A short transaction: the checkout is still open, the email is free, the unit is held for
-      //    this checkout long enough to charge and record; the checkout is marked "charging". No
+      // 1. A short transaction: the rental is still open, the email is free, the unit is held for
+      //    this rental long enough to charge and record; the rental is marked "charging". No
       //    transaction stays open while the gateway is called (issue 14).
       const before = await db.transaction(async (tx) => {
         const locked = await lockRental(tx, input.rentalId);
@@ -249,12 +249,12 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       });
       if (before.done) return before.done;
 
-      // 2. The charge, outside any transaction. The idempotency key is the checkout's: a retry after
+      // 2. The charge, outside any transaction. The idempotency key is the rental's: a retry after
       //    an error (the visitor clicks Pay again) gets the first charge's result, never a second charge.
       const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, method: input.payment, saveCard: input.autopay });
       if (charge.status === "declined" && charge.authentication?.inPage && charge.authentication.clientSecret) {
         // Not declined: the bank wants the visitor to confirm it on the page (3-D Secure, decision 405).
-        // The checkout stays "charging" under its key with its unit held, so the intent completed in the
+        // The rental stays "charging" under its key with its unit held, so the intent completed in the
         // browser is recorded with this key; if the visitor leaves, the sweep cancels or refunds it.
         throw new PaymentDeclinedError(charge.reason, charge.authentication);
       }
@@ -276,7 +276,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       }
 
       // 3. Record everything in one transaction. If this fails after an approved charge (the database
-      //    went away), the checkout stays "charging": the next attempt records the same charge, and
+      //    went away), the rental stays "charging": the next attempt records the same charge, and
       //    the sweep voids it if nobody comes back (sweepUnrecordedCharges).
       try {
         return await db.transaction(async (tx) => {

@@ -5,8 +5,8 @@
  * `confirmRentalMoveIn`), so it is not here.
  *
  * Per kind (the key's prefix, app/domain/desk/journal.ts `journalWriteKind`):
- * - tenant:<checkout>           TenantNewDetailed_v3 of an online rental: the tenant looked up by the
- *                               checkout's e-mail and note (what the move-in itself does on its return);
+ * - tenant:<rental>             TenantNewDetailed_v3 of an online rental: the tenant looked up by the
+ *                               rental's e-mail and note (what the move-in itself does on its return);
  * - reservation:<key>           ReservationNewWithSource_v5: SiteLink's reservations of our tenant for our unit;
  * - reservation-cancel:<id>     ReservationUpdate_v4: the reservation's status read back by WaitingID;
  * - contact:<tenant>:<uuid>     TenantUpdate_v3: the record read back and compared with the fields sent;

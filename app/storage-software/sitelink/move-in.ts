@@ -1,22 +1,22 @@
 /**
- * The SiteLink move-in, step by step (study §5), idempotent on the checkout through the write journal
+ * The SiteLink move-in, step by step (study §5), idempotent on the rental through the write journal
  * (SiteLink has no idempotency key):
  *
- *  1. Done already (checkout completed) -> the first result, `created: false`, no call.
- *  2. An earlier attempt of this checkout whose outcome is unknown -> reconcile first (LedgersByTenantID);
+ *  1. Done already (rental completed) -> the first result, `created: false`, no call.
+ *  2. An earlier attempt of this rental whose outcome is unknown -> reconcile first (LedgersByTenantID);
  *     never a second MoveIn blindly.
  *  3. The held unit is still free in SiteLink (fresh UnitsInformationByUnitID); if the office rented it,
- *     another unit of the type is held for the checkout and UnitUnavailableError says so (no charge).
+ *     another unit of the type is held for the rental and UnitUnavailableError says so (no charge).
  *  4. SiteLink's quote (MoveInCostRetrieveWithDiscount_v4) must equal the total signed for, to the cent,
  *     or ChargesChangedError.
  *  5. The email is free (our tenants, and SiteLink's TenantSearchDetailed exact match).
- *  6. The SiteLink tenant: created once per checkout (journal `tenant:{checkoutId}`) and re-used after a
- *     decline; `sTenNote` carries the checkout id so a timed-out creation can be found again.
- *  7. Option B (our gateway charges): the gateway charge, idempotent on the checkout's key.
- *  8. MoveInWithDiscount_v7, journalled `pending` and the checkout set `confirming` (committed) before
+ *  6. The SiteLink tenant: created once per rental (journal `tenant:{rentalId}`) and re-used after a
+ *     decline; `sTenNote` carries the rental's id so a timed-out creation can be found again.
+ *  7. Option B (our gateway charges): the gateway charge, idempotent on the rental's key.
+ *  8. MoveInWithDiscount_v7, journalled `pending` and the rental set `confirming` (committed) before
  *     the request leaves. Yes -> local records (tenant identity, link, lease record, payment record)
- *     and the checkout completed. -2/-25 unit gone, -100/-14 declined, -11 changed: nothing written.
- *     -1, a timeout or no answer: outcome unknown -> OutcomeUnknownError, the checkout stays
+ *     and the rental completed. -2/-25 unit gone, -100/-14 declined, -11 changed: nothing written.
+ *     -1, a timeout or no answer: outcome unknown -> OutcomeUnknownError, the rental stays
  *     `confirming` and `confirmMoveIn` (page reload, background sweep) settles it by reading back.
  */
 import crypto from "node:crypto";
@@ -221,12 +221,12 @@ interface AttemptContext {
 }
 
 /**
- * What reconciliation needs of a move-in and the journal may not keep (issue 19): kept on the checkout
+ * What reconciliation needs of a move-in and the journal may not keep (issue 19): kept on the rental
  * (`checkouts.pending_move_in`, beside the tenant details it already holds) from the send until the
  * move-in is settled, then removed.
  */
 interface PendingMoveIn {
-  /** JSON of MoveInTenant (contact details and the password's hash, as the checkout holds them; never a card). */
+  /** JSON of MoveInTenant (contact details and the password's hash, as the rental holds them; never a card). */
   tenant: string;
   /** JSON of the signature: hash, signed name, time and address. */
   signature: string;
@@ -242,7 +242,7 @@ interface PendingMoveIn {
   autopayCard?: string;
 }
 
-/** Forgets what a checkout's move-in kept for reconciliation (settled: recorded, or it did not happen). */
+/** Forgets what a rental's move-in kept for reconciliation (settled: recorded, or it did not happen). */
 async function forgetPendingMoveIn(db: Executor, rentalId: string): Promise<void> {
   await db.update(rentals).set({ pendingMoveIn: null }).where(and(eq(rentals.id, rentalId), sql`${rentals.pendingMoveIn} is not null`));
 }
@@ -250,7 +250,7 @@ async function forgetPendingMoveIn(db: Executor, rentalId: string): Promise<void
 export function createSiteLinkMoveIn(deps: MoveInDeps) {
   const { db, location, call, journal, settings, gateway } = deps;
 
-  /** The checkout's local unit and its SiteLink UnitID. */
+  /** The rental's local unit and its SiteLink UnitID. */
   async function heldUnit(rentalId: string, localUnitId: number | null) {
     const unit = localUnitId
       ? await db.query.units.findFirst({
@@ -265,7 +265,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
 
   /**
    * The office rented (or blocked) the held unit: our mirror says so at once, and another unit of the
-   * same type is held for the checkout when SiteLink confirms one is free. Returns its name, or null.
+   * same type is held for the rental when SiteLink confirms one is free. Returns its name, or null.
    */
   async function unitTaken(rentalId: string, unit: { id: number; unitTypeId: number }, now: Date): Promise<string | null> {
     await db.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
@@ -345,13 +345,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       });
     if (local) throw taken();
     const found = await searchTenantsByEmail(call, email);
-    // Fuzzy and capped: keep exact matches only, and never count the tenant this checkout made itself.
+    // Fuzzy and capped: keep exact matches only, and never count the tenant this rental made itself.
     const ours = await tenantsWeCreated(db, location.id);
     const match = found.find((r) => !ours.has(r.TenantID ?? ""));
     if (match) throw taken();
   }
 
-  /** The SiteLink tenant of this checkout: the one it made before, found again, or a new one. */
+  /** The SiteLink tenant of this rental: the one it made before, found again, or a new one. */
   async function siteLinkTenant(input: MoveInInput, email: string, now: Date): Promise<{ tenantId: string; accessCode: string }> {
     const key = tenantKey(input.rentalId);
     const previous = await journal.get(key);
@@ -388,7 +388,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       answer = await call(TENANT_NEW, params, { write: true });
       if (answer.retCode === -2) {
         // -2: the gate code refused (manual: invalid or duplicate). Read back before writing again: a
-        // tenant with this checkout's note means it was created after all (and is used); only when there
+        // tenant with this rental's note means it was created after all (and is used); only when there
         // is none is it sent once more, SiteLink choosing the gate code.
         const made = await findTenantByNote(email, input.rentalId);
         if (made) {
@@ -440,7 +440,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
 
   /**
    * Finishes a move-in SiteLink accepted: the local records the portal and the confirmation read.
-   * Runs from the visitor's request or from reconciliation; idempotent on the checkout.
+   * Runs from the visitor's request or from reconciliation; idempotent on the rental.
    */
   async function recordCompleted(
     rentalId: string,
@@ -456,7 +456,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const [c] = await tx.select().from(rentals).where(eq(rentals.id, rentalId)).for("update");
       if (!c) throw new StorageSoftwareError("This checkout does not exist");
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
-      // The tenant as the visitor gave it, kept on the checkout (reconciliation has no request). An
+      // The tenant as the visitor gave it, kept on the rental (reconciliation has no request). An
       // attempt journalled before issue 19 still carries it on the journal row.
       const legacy = ctx as unknown as Partial<PendingMoveIn>;
       const kept = { ...legacy, ...((c.pendingMoveIn ?? {}) as Partial<PendingMoveIn>) };
@@ -615,7 +615,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   type Confirmation = MoveInCheck;
 
   /**
-   * Settles an attempt whose outcome is unknown, by reading SiteLink back: a ledger of the checkout's
+   * Settles an attempt whose outcome is unknown, by reading SiteLink back: a ledger of the rental's
    * own tenant means the move-in went through (finish it here); none, `settleAfterMs` after it was
    * sent, means SiteLink did nothing; otherwise it is still pending. Never sends the MoveIn again.
    */
@@ -711,7 +711,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       return withAutopay(confirmation.result, input, typedBrand, now);
     }
     if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
-    // Reconciliation that proved an earlier attempt did nothing gave the checkout a new key: use it.
+    // Reconciliation that proved an earlier attempt did nothing gave the rental a new key: use it.
     const idempotencyKey =
       confirmation.reason === NOT_IN_SITELINK ? ((await rentalRow(db, input.rentalId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
 
@@ -731,10 +731,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (required !== input.total) throw new ChargesChangedError();
     const startRow = costRows.find((r) => isTrue(r.bMoveInRequired) && /\brent\b/i.test(r.ChargeDescription ?? "")) ?? costRows[0]!;
 
-    // 5. The email is free (SiteLink's own search too; never our own tenant of this checkout).
+    // 5. The email is free (SiteLink's own search too; never our own tenant of this rental).
     await refuseTakenEmail(email);
 
-    // 6. The SiteLink tenant of this checkout.
+    // 6. The SiteLink tenant of this rental.
     const tenant = await siteLinkTenant(input, email, now);
 
     // 7. Option B: our gateway charges first (idempotent on the key); SiteLink records it as cash.
@@ -757,7 +757,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       throw new StorageValidationError("This location does not take this card online. Please use another card.", { card_number: ["Please use another card."] });
     }
 
-    // 8. The move-in: journalled and the checkout `confirming` before the request leaves.
+    // 8. The move-in: journalled and the rental `confirming` before the request leaves.
     const pending: PendingMoveIn = {
       tenant: JSON.stringify({ ...input.tenant, email }),
       signature: JSON.stringify({
@@ -811,7 +811,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       return true;
     });
     if (!begun) {
-      // Another request of this checkout is sending (double click) or did: its outcome decides.
+      // Another request of this rental is sending (double click) or did: its outcome decides.
       const again = await confirmMoveIn({ rentalId: input.rentalId, now });
       if (again.status === "completed") return again.result;
       throw new OutcomeUnknownError("This payment is being confirmed");

@@ -34,7 +34,7 @@ test.beforeAll(async ({ request }) => {
   RESERVE = `/reserve/${id}`;
 });
 
-/** Page object for the checkout. */
+/** Page object for the rental. */
 class Rental {
   constructor(readonly page: Page) {}
 

@@ -48,7 +48,7 @@ test.beforeAll(async ({ request }) => {
   RENT = await rentLink(request, UNIT_TYPE_PAGE);
 });
 
-/** The checkout up to the pay step, as a visitor (at Lumberton unless another Rent link is given). */
+/** The rental up to the pay step, as a visitor (at Lumberton unless another Rent link is given). */
 async function toPayStep(page: Page, email: string, plan: RegExp = /No protection plan/, rent = RENT) {
   await page.goto(rent);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rent a 10' x 10' Drive-Up unit");
@@ -210,7 +210,7 @@ test.describe("online rental at a SiteLink location", () => {
     await expect(page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ })).toBeVisible();
     expect((await simSite()).ledgers).toHaveLength(ledgersBefore);
     expect(await simCalls("MoveInWithDiscount_v7")).toHaveLength(before);
-    // Once SiteLink answers again the same checkout rents, once.
+    // Once SiteLink answers again the same rental rents, once.
     await fillCard(page, "4242 4242 4242 4242");
     await pay(page);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");

@@ -156,7 +156,7 @@ describe("online rentals", () => {
     const unit = (await handle.db.query.units.findFirst({ where: eq(units.id, lease.unitId) }))!;
     const row = rows.find((r) => r.leaseId === completedLeaseId)!;
     expect(row).toMatchObject({ status: "confirmed", locationId: locA, unit: unit.name, renter: "Ada Lovelace", amount: pay.amount });
-    // The declined (still open) checkout is not an online rental.
+    // The declined (still open) rental is not an online rental.
     expect(rows.map((r) => r.reference)).not.toContain(reference(declinedRentalId));
     const deskA = await listDeskRentals(handle.db, viewer(staff.deskA!), await query(staff.deskA!), LATER);
     const deskB = await listDeskRentals(handle.db, viewer(staff.deskB!), await query(staff.deskB!), LATER);
@@ -167,7 +167,7 @@ describe("online rentals", () => {
     expect(deskA.length + deskB.length).toBeLessThanOrEqual(rows.length);
   });
 
-  it("maps a checkout left confirming to being confirmed, then needs attention", async () => {
+  it("maps a rental left confirming to being confirmed, then needs attention", async () => {
     const [c] = await handle.db.insert(rentals).values({ id: `desk-confirming-${Date.now()}`, locationId: locA, unitTypeId: Number((await lumbertonUnitType(handle.db)).unitTypeId), status: "confirming", tenantDetails: { first_name: "Cy", last_name: "Confirm", email: "cy@example.com" }, idempotencyKey: `desk-ck-${Date.now()}`, expiresAt: LATER, updatedAt: new Date(LATER.getTime() - 60_000) }).returning();
     const f = (status: string, now = LATER) => query(staff.owner!, `?status=${status}`, ["confirmed", "being_confirmed", "needs_attention"]).then((q) => listDeskRentals(handle.db, viewer(staff.owner!), q, now));
     expect((await f("being_confirmed")).map((r) => r.renter)).toEqual(["Cy Confirm"]);

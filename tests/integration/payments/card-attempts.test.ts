@@ -1,6 +1,6 @@
 /**
  * Card-testing protection (issue 8 item 1) and the portal payment cap (item 5), on the services and
- * through the rental route's action (a real form post with the CSRF token and checkout cookie).
+ * through the rental route's action (a real form post with the CSRF token and rental cookie).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { count, eq } from "drizzle-orm";
@@ -78,7 +78,7 @@ async function payPost(rentalId: string, cardNumber: string) {
 }
 
 describe("rental pay step (form post)", () => {
-  it("says only 'declined', logs the reason without the card number, and locks the checkout after 3 declined cards", async () => {
+  it("says only 'declined', logs the reason without the card number, and locks the rental after 3 declined cards", async () => {
     const warn = spyWarn();
     const { id } = await signedRental(handle.db, unitTypeId);
     for (let i = 1; i <= 2; i++) {
@@ -90,7 +90,7 @@ describe("rental pay step (form post)", () => {
     expect(third.status).toBe(402);
     expect(third.data.formError).toContain("call the office at");
     expect(third.data.formError).not.toMatch(/insufficient/i);
-    // A good card is not even tried now: the checkout is locked.
+    // A good card is not even tried now: the rental is locked.
     const fourth = await payPost(id, "4242424242424242");
     expect(fourth.status).toBe(429);
     expect(fourth.data.formError).toContain("call the office");
@@ -111,7 +111,7 @@ describe("rental pay step (form post)", () => {
     expect(logged).toContain("ending 9995");
     expect(logged).not.toContain(INSUFFICIENT);
     expect(logged).not.toContain("987");
-    expect(logged).not.toContain(id); // the checkout id is the cookie's value
+    expect(logged).not.toContain(id); // the rental's id is the cookie's value
   });
 
   it("an approved card after a decline rents the unit and gives the attempts back", async () => {
@@ -131,7 +131,7 @@ describe("card attempt limits per e-mail and per IP (service)", () => {
     return a.allowed;
   };
 
-  it(`refuses the ${CARD_DECLINES_PER_EMAIL + 1}th declined card of one e-mail within the hour, across checkouts`, async () => {
+  it(`refuses the ${CARD_DECLINES_PER_EMAIL + 1}th declined card of one e-mail within the hour, across rentals`, async () => {
     const email = `carder-${++n}@example.com`;
     const results: boolean[] = [];
     for (let i = 0; i < CARD_DECLINES_PER_EMAIL; i++) results.push(await decline({ kind: "rental", rentalId: `ck-email-${n}-${Math.floor(i / 2)}` }, email, `198.51.100.${n}`));
@@ -142,7 +142,7 @@ describe("card attempt limits per e-mail and per IP (service)", () => {
     expect((await beginCardAttempt(handle.db, { scope: { kind: "rental", rentalId: `ck-email-${n}-next` }, email, ip: "198.51.100.200", now: later })).allowed).toBe(true);
   });
 
-  it(`refuses the ${CARD_DECLINES_PER_IP + 1}th declined card from one IP, whatever the e-mail and checkout`, async () => {
+  it(`refuses the ${CARD_DECLINES_PER_IP + 1}th declined card from one IP, whatever the e-mail and rental`, async () => {
     const ip = `192.0.2.${++n}`;
     for (let i = 0; i < CARD_DECLINES_PER_IP; i++) {
       expect(await decline({ kind: "rental", rentalId: `ck-ip-${n}-${i}` }, `ip-${n}-${i}@example.com`, ip)).toBe(true);

@@ -59,7 +59,7 @@ beforeEach(async () => {
   fake.control.clearFaults();
   fake.control.resumeWebhooks();
   setPaymentGatewayForTests(bed.gateway());
-  // Earlier checkouts hold units; let them go so each rental finds one free.
+  // Earlier rentals hold units; let them go so each rental finds one free.
   await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
 });
 afterAll(async () => {

@@ -102,14 +102,14 @@ describe("the rental: the bank's check on the pay step", () => {
     expect(held.data.authenticate?.clientSecret).toBe(pi.client_secret);
     expect(held.data.formError).toBe("Your bank asks you to confirm this payment. Nothing has been charged yet.");
     expect(pi).toMatchObject({ status: "requires_action", amount: quote.total });
-    // Nothing rented or paid; the checkout keeps its key and its unit while the visitor confirms.
+    // Nothing rented or paid; the rental keeps its key and its unit while the visitor confirms.
     expect(await leaseCount()).toBe(leasesBefore);
     expect(await rentalRow(id)).toMatchObject({ status: "charging", idempotencyKey: key, completedLeaseId: null });
     expect(await handle.db.select().from(payments).where(eq(payments.status, "approved")).then((rows) => rows.filter((p) => p.idempotencyKey === key))).toEqual([]);
 
     fake.control.authenticate(pi.id, "complete");
     await fake.control.webhooksSettled();
-    // The webhook racing the page: the checkout is still being paid, left to the page (nothing refunded).
+    // The webhook racing the page: the rental is still being paid, left to the page (nothing refunded).
     const [event] = await handle.db.select().from(gatewayEvents).where(and(eq(gatewayEvents.idempotencyKey, key), eq(gatewayEvents.type, "payment_intent.succeeded")));
     expect(event?.outcome).toMatch(/^pending/);
 
@@ -163,7 +163,7 @@ describe("the rental: the bank's check on the pay step", () => {
     expect(await rentalRow(id)).toMatchObject({ completedLeaseId: null });
     expect(fake.control.objects("refund").filter((r) => r.payment_intent === foreign.id)).toEqual([]);
 
-    // This checkout's key (a refusal gives the checkout a new one) but another amount: refused, and the money taken under our key goes back.
+    // This rental's key (a refusal gives the rental a new one) but another amount: refused, and the money taken under our key goes back.
     const key2 = (await rentalRow(id)).idempotencyKey;
     const wrong = await stripe().paymentIntents.create({ amount: quote.total + 100, currency: "usd", payment_method: "pm_card_visa", confirm: true, metadata: { gatehouse_key: key2 } });
     const other = await payPost(id, { payment_token: wrong.id });

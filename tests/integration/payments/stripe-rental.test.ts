@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   setPaymentGatewayForTests(bed.gateway());
-  // Earlier tests' checkouts hold units; let them go so each test finds one free.
+  // Earlier tests' rentals hold units; let them go so each test finds one free.
   await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
 });
 afterAll(async () => {

@@ -35,7 +35,7 @@ beforeEach(async () => {
   await handle.db.update(locations).set({ globalSettings: {} });
 });
 
-/** A checkout with details and a protection choice, not signed. */
+/** A rental with details and a protection choice, not signed. */
 async function reviewedRental() {
   const ctx = await ctxFor(handle.db, unitTypeId);
   const details = tenantDetails();

@@ -65,8 +65,8 @@ function flakyDatabase(db: Database) {
 }
 
 /**
- * One checkout, signed and quoted, paid through a database whose transactions can be made to fail;
- * `pay` pays it with the checkout as it stands now (or the one given) through the flaky database.
+ * One rental, signed and quoted, paid through a database whose transactions can be made to fail;
+ * `pay` pays it with the rental as it stands now (or the one given) through the flaky database.
  */
 async function outageRental(db: Database, gatewayFor?: (flaky: ReturnType<typeof flakyDatabase>) => PaymentGateway) {
   const { unitTypeId } = await lumbertonUnitType(db);
@@ -140,7 +140,7 @@ describe("move-in through a database outage (local adapter)", () => {
     expect(counts.charges).toBe(1);
   });
 
-  it("the hold transaction fails: nothing is charged and the checkout stays open", async () => {
+  it("the hold transaction fails: nothing is charged and the rental stays open", async () => {
     const { counts, flaky, current, pay } = await outageRental(handle.db);
     flaky.arm(1);
     const error = await pay().catch((e: unknown) => e);

@@ -101,7 +101,7 @@ describe("move-in (local adapter, real database)", () => {
     expect(b.status).toBe("completed");
     expect((a as { leaseId: string }).leaseId).toBe((b as { leaseId: string }).leaseId);
     expect([(a as { created: boolean }).created, (b as { created: boolean }).created].sort()).toEqual([false, true]);
-    // And a third, after the fact (back and resubmit), with the stale checkout row.
+    // And a third, after the fact (back and resubmit), with the stale rental row.
     const c = await placeMoveIn(db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     expect(c).toMatchObject({ status: "completed", leaseId: (a as { leaseId: string }).leaseId });
     const leaseId = Number((a as { leaseId: string }).leaseId);

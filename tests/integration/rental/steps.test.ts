@@ -44,7 +44,7 @@ async function view(query: string, rentalId: string | null = null): Promise<Rent
   return page.page;
 }
 
-/** A checkout with the visitor's details (step 1 done). */
+/** A rental with the visitor's details (step 1 done). */
 async function detailsRental() {
   const details = tenantDetails();
   const id = await saveDetails(handle.db, await ctx(), { existing: null, details, webPw: "secret1", now: NOW });
@@ -52,7 +52,7 @@ async function detailsRental() {
 }
 
 describe("rentPage: each step's view model", () => {
-  it("details, without a checkout: the unit, the rate, no hold, the five steps, an empty form", async () => {
+  it("details, without a rental: the unit, the rate, no hold, the five steps, an empty form", async () => {
     const c = await ctx();
     const p = await view("");
     expect(p).toMatchObject({
@@ -80,7 +80,7 @@ describe("rentPage: each step's view model", () => {
     expect(await open("step=pay", id)).toEqual({ redirect: `/rent/${unitTypeId}?step=protection` });
   });
 
-  it("details again, with a checkout: the saved details in the form's shape (phones formatted, booleans as on/empty), the password kept", async () => {
+  it("details again, with a rental: the saved details in the form's shape (phones formatted, booleans as on/empty), the password kept", async () => {
     const { id, details } = await detailsRental();
     const p = await view("step=details", id);
     expect(p.hasRental).toBe(true);
@@ -127,7 +127,7 @@ describe("rentPage: each step's view model", () => {
     expect((await view("step=review&changed=1", id)).view).toMatchObject({ step: "review", changed: true });
   });
 
-  it("sign: the lease text of this checkout's quote and the name to type", async () => {
+  it("sign: the lease text of this rental's quote and the name to type", async () => {
     const c = await ctx();
     const { id, details } = await detailsRental();
     await saveProtection(handle.db, c, (await getRental(handle.db, id, unitTypeId))!, "none", NOW);
@@ -160,13 +160,13 @@ describe("rentPage: each step's view model", () => {
     expect(noted.view).toMatchObject({ step: "pay", replacedUnit: "B-12script", retry: true });
   });
 
-  it("a completed checkout asked for its payment step, or one being confirmed: the confirmation page", async () => {
+  it("a completed rental asked for its payment step, or one being confirmed: the confirmation page", async () => {
     const { id } = await signedRental(handle.db, unitTypeId, { plan: "none" });
     await handle.db.update(rentals).set({ status: "confirming" }).where(eq(rentals.id, id));
     expect(await open("step=review", id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
     await handle.db.update(rentals).set({ status: "completed" }).where(eq(rentals.id, id));
     expect(await open("step=pay", id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
-    // Any other step of a completed checkout starts a new rental.
+    // Any other step of a completed rental starts a new rental.
     expect((await view("step=details", id)).hasRental).toBe(false);
   });
 });

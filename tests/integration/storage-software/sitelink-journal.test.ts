@@ -30,7 +30,7 @@ beforeEach(() => bed.sim.control.clearFaults());
 const rowsOf = (rentalId: string) => bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`%${rentalId}%`}`);
 
 describe("what a move-in leaves in the journal", () => {
-  it("confirmed only by reconciliation: no row holds the password hash, gate code, lease text or contact details; the lease gets them from the checkout", async () => {
+  it("confirmed only by reconciliation: no row holds the password hash, gate code, lease text or contact details; the lease gets them from the rental", async () => {
     const details = tenantDetails({ first_name: "Journaline", last_name: "Privacy", cell_phone: "(910) 555-0177" });
     const { id } = await signedRental(bed.handle.db, unitTypeId, { details });
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
@@ -54,7 +54,7 @@ describe("what a move-in leaves in the journal", () => {
       expect(json).not.toContain("5550177");
       for (const key of ["tenant", "signature", "leaseText", "accessCode", "autopayToken", "autopayCard"]) expect(json).not.toContain(`"${key}"`);
     };
-    // While the outcome is open: the journal has ids and amounts, the checkout what is needed to finish.
+    // While the outcome is open: the journal has ids and amounts, the rental what is needed to finish.
     const open = await rowsOf(id);
     expect(open.map((r) => r.operation).sort()).toEqual(["MoveInWithDiscount_v7", "TenantNewDetailed_v3"]);
     forbidden(JSON.stringify(open));
@@ -78,7 +78,7 @@ describe("what a move-in leaves in the journal", () => {
     expect(done).toEqual({ pending: null, status: "completed" });
   });
 
-  it("a declined card: nothing kept for reconciliation on the checkout, nothing personal in the journal", async () => {
+  it("a declined card: nothing kept for reconciliation on the rental, nothing personal in the journal", async () => {
     const details = tenantDetails({ first_name: "Declina" });
     const { id } = await signedRental(bed.handle.db, unitTypeId, { details });
     const ctx = await ctxFor(bed.handle.db, unitTypeId);

@@ -83,7 +83,7 @@ function adapter(gateway: PaymentGateway = createTestGateway(), settings: SiteLi
   });
 }
 
-/** A signed checkout holding the first unit, and the MoveInInput the service would send for it. */
+/** A signed rental holding the first unit, and the MoveInInput the service would send for it. */
 async function signedRental(options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {}) {
   const id = crypto.randomBytes(24).toString("base64url");
   const details = tenantDetails();

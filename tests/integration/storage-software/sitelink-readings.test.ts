@@ -191,7 +191,7 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
     const ctx = await ctxFor(bed.handle.db, lumbertonType);
     const error = await placeMoveIn(bed.handle.db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CardNotTakenOnlineError);
-    // The unit is free here and in SiteLink; nothing paid there; the checkout can be paid again later.
+    // The unit is free here and in SiteLink; nothing paid there; the rental can be paid again later.
     const [after] = await bed.handle.db.select().from(units).where(eq(units.id, held!.id));
     expect(after!.status).toBe("available");
     expect(bed.sim.control.inspectSite("L001").units.find((u) => u.UnitID === Number(held!.externalId))!.rented).toBe(false);

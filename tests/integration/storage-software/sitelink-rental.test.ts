@@ -115,7 +115,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
     expect(journal!.state).toBe("done");
   });
 
-  it("commit then timeout and SiteLink unreadable for a moment: the checkout is 'confirming' (a page state), then the page finds the rental", async () => {
+  it("commit then timeout and SiteLink unreadable for a moment: the rental is 'confirming' (a page state), then the page finds the rental", async () => {
     const { id } = await signedRental(bed.handle.db, unitTypeId);
     bed.sim.control.addFault({
       operation: "MoveInWithDiscount_v7",

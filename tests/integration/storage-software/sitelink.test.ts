@@ -47,7 +47,7 @@ storageSoftwareContract("sitelink", async () => {
       await db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
     },
     async openRental({ unitTypeId, now }) {
-      const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
+      const id = `contract-rental-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
       const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
       await db.insert(rentals).values({ id, locationId: bed.lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
       return { rentalId: id, idempotencyKey };

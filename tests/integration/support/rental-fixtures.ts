@@ -127,7 +127,7 @@ export async function ctxFor(
   return ctx;
 }
 
-/** Walks a checkout through details, protection and signature; returns its id. */
+/** Walks a rental through details, protection and signature; returns its id. */
 export async function signedRental(
   db: Database,
   unitTypeId: string,

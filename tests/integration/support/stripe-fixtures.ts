@@ -168,9 +168,9 @@ export async function autopayTenant(bed: StripeTestbed, paymentMethod: string, o
 }
 
 /**
- * The rental's pay step for a checkout, as the browser posts it: `pay(checkoutId, fields)` (the pay
- * button, with `payment_token` from Stripe's fields or none: Checkout), `get(checkoutId, url)` (the
- * pay step's loader, e.g. Checkout's return), `leaseOf(checkoutId)` (the lease it made, or null).
+ * The rental's pay step for a rental, as the browser posts it: `pay(rentalId, fields)` (the pay
+ * button, with `payment_token` from Stripe's fields or none: Checkout), `get(rentalId, url)` (the
+ * pay step's loader, e.g. Checkout's return), `leaseOf(rentalId)` (the lease it made, or null).
  */
 export function rentalPayStep(db: Database, unitTypeId: string) {
   async function cookies(rentalId: string) {
