@@ -1,4 +1,4 @@
-// Releases the units of expired reservations and closes checkouts idle for a day (issue 4).
+// Releases the units of expired reservations and closes rentals idle for a day (issue 4).
 // Safe to run any time and more than once: `npx tsx scripts/sweep-reservations.ts`.
 import { getDatabase } from "~/db/client.server";
 import { now } from "~/platform/clock.server";
@@ -10,6 +10,6 @@ envOrExit({ server: false });
 
 const handle = getDatabase();
 const at = now();
-const { reservations, checkouts } = await runHousekeeping(handle.db, at);
-console.log(`[sweep] ${reservations} reservation(s) expired, ${checkouts} checkout(s) closed`);
+const { reservations, rentals } = await runHousekeeping(handle.db, at);
+console.log(`[sweep] ${reservations} reservation(s) expired, ${rentals} checkout(s) closed`);
 await handle.close();

@@ -3,7 +3,7 @@
  * account's use_demo_units is on, once (looked up by email), through the storage port's moveIn like
  * any rental (app/services/portal/demo-tenant.server.ts). The lease goes on one of the demo inventory's
  * units that is marked rented without a lease: the seed gives that unit back to the inventory and
- * holds it for the demo checkout, so the move-in rents exactly it and no availability changes. It
+ * holds it for the demo rental, so the move-in rents exactly it and no availability changes. It
  * moved in 20 days ago with a paid first month and a protection plan.
  *
  * Not under NODE_ENV=test (the golden test databases and the browser tests' server): other suites
@@ -88,12 +88,12 @@ export async function seedDemoTenant(
   if (!unit) return [];
   const now = clockNow();
   // The demo inventory's "rented" unit becomes the demo tenant's: free it and hold it for the demo
-  // checkout (seed data, like seeds/demo-units.ts), then move in through the port.
-  const checkoutId = `demo-tenant-${crypto.randomBytes(16).toString("hex")}`;
+  // rental (seed data, like seeds/demo-units.ts), then move in through the port.
+  const rentalId = `demo-tenant-${crypto.randomBytes(16).toString("hex")}`;
   const moveInDate = addDaysIso(localDate(now, location.timeZone.timeZoneId), -20);
   const until = new Date(now.getTime() + 15 * 60_000);
-  await tx.insert(rentals).values({ id: checkoutId, locationId: location.id, unitTypeId: unit.unitTypeId, idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
-  await tx.update(units).set({ status: "available", heldUntil: until, holdToken: checkoutId }).where(eq(units.id, unit.id));
+  await tx.insert(rentals).values({ id: rentalId, locationId: location.id, unitTypeId: unit.unitTypeId, idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
+  await tx.update(units).set({ status: "available", heldUntil: until, holdToken: rentalId }).where(eq(units.id, unit.id));
   await createTenantWithLease(tx, {
     email: DEMO_TENANT_EMAIL,
     password: DEMO_TENANT_PASSWORD,
@@ -104,7 +104,7 @@ export async function seedDemoTenant(
     withInsurance: true,
     locationId: location.id,
     unitTypeId: String(unit.unitTypeId),
-    holdToken: checkoutId,
+    holdToken: rentalId,
   });
   return [`demo tenant ${DEMO_TENANT_EMAIL}`];
 }

@@ -5,7 +5,7 @@
  *
  * What is kept, and for whom:
  * - Only the answer to a GET of `/rent/{id}` exactly (no query string: the first step) from a
- *   visitor who sends NO cookie at all (no session, no checkout, no CSRF cookie, no preview): the page
+ *   visitor who sends NO cookie at all (no session, no rental, no CSRF cookie, no preview): the page
  *   is then the same for every such visitor except its per-response pieces — the CSRF token (a fresh
  *   one per visitor, with its cookie) and the CSP nonce. Those are filled in afresh for each answer
  *   (the kept copy's token and nonce are random 22+ character strings, replaced wherever they occur).
@@ -144,7 +144,7 @@ export const busySignInKey = anonymousPostKey(SIGN_IN_PATH);
 /**
  * The key of a request whose answer may be the kept "sold out" answer (decision 426), or null: a form
  * (urlencoded) POSTed to the first step of `/rent/{id}` exactly by a visitor whose only cookie is the
- * CSRF cookie named (no session, no checkout, no preview). Whether it is the details step and its
+ * CSRF cookie named (no session, no rental, no preview). Whether it is the details step and its
  * token is right is checked from the body by the caller.
  */
 export const soldOutAnswerKey = anonymousPostKey(DETAILS_PATH);

@@ -10,7 +10,7 @@ const entry = (generation: number, expiresAt = Number.POSITIVE_INFINITY, body = 
   buildEntry({ body: Buffer.from(body), headers: { "content-type": "text/html; charset=utf-8", "cache-control": "public, max-age=0" }, expiresAt, generation });
 
 describe("page cache rules", () => {
-  it("only anonymous requests: a portal session, a checkout or a flash message is per visitor", () => {
+  it("only anonymous requests: a portal session, a rental or a flash message is per visitor", () => {
     expect(isAnonymous(undefined)).toBe(true);
     expect(isAnonymous("csrf=abc; _ga=1")).toBe(true);
     expect(isAnonymous("gh_portal=s%3Aabc")).toBe(false);

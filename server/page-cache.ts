@@ -3,7 +3,7 @@
  * their gzip and brotli forms, served without rendering or querying. See
  * docs/decisions/081-page-cache.md for the rules; in short:
  *
- * - Only a 200 answer to an anonymous GET (no session, checkout or flash cookie) whose
+ * - Only a 200 answer to an anonymous GET (no session, rental or flash cookie) whose
  *   Cache-Control is `public` and that sets no cookie is stored. Pages with a form carry a CSRF
  *   token and set its cookie, so they are never stored.
  * - A stored page carries no nonce: the inline scripts and styles that carried the request's nonce

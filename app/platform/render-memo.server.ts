@@ -10,7 +10,7 @@
  * Only the routes listed (the rental form: its data has the token), only what rendered without an
  * error; an entry lives `RENDER_MEMO_TTL_MS` at most (nothing the page shows is missing from its
  * key, the limit only bounds a clock-dependent detail and the memory), at most `MAX_ENTRIES`.
- * Visitor-specific data (a checkout, typed values, a signed-in tenant) is part of the key, so it is
+ * Visitor-specific data (a rental, typed values, a signed-in tenant) is part of the key, so it is
  * never shown to anyone else: a visitor with different data is rendered.
  */
 import type { EntryContext } from "react-router";

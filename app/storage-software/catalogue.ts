@@ -6,7 +6,7 @@ import type { UnitTypeAvailability } from "./port";
 /**
  * A location's unit types from our catalogue tables, smallest first, with availability counted in the
  * database in one grouped query: a unit is available when its status is `available` and it is not held
- * by a checkout (no hold, or a hold that ended at or before `at`). Reserved, rented and unavailable
+ * by a rental (no hold, or a hold that ended at or before `at`). Reserved, rented and unavailable
  * units never count. Both adapters read it: the local adapter's own demo inventory, and the SiteLink
  * adapter's synced copy (`syncedOnly`: only the unit types and units that came from the software).
  */

@@ -11,7 +11,7 @@ export class UnitUnavailableError extends StorageSoftwareError {
   override name = "UnitUnavailableError";
   /**
    * @param replacementUnitName when the held unit was taken at the last moment and another unit of the
-   * same type is now held for the same checkout, its name (the visitor is offered it; nothing was charged).
+   * same type is now held for the same rental, its name (the visitor is offered it; nothing was charged).
    */
   constructor(
     message?: string,

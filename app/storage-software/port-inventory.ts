@@ -66,7 +66,7 @@ export interface ExtraChargeOption {
 }
 
 /**
- * Options of an availability read. `now` decides which checkout holds still count (a unit held
+ * Options of an availability read. `now` decides which rental holds still count (a unit held
  * until a time at or before `now` is available again); adapters default to the app clock.
  */
 export interface AvailabilityOptions {
@@ -86,7 +86,7 @@ export interface Inventory {
   getUnitType(unitTypeId: string, options?: AvailabilityOptions): Promise<UnitTypeAvailability | null>;
   /** The site's protection (insurance) plans, lowest coverage first. */
   listInsurancePlans(): Promise<InsurancePlanOption[]>;
-  /** The site's checkout charges (charges_to_show_at_checkout, validated), amounts in cents. */
+  /** The site's extra charges (charges_to_show_at_checkout, validated), amounts in cents. */
   listExtraCharges(): Promise<ExtraChargeOption[]>;
   /**
    * When the counts of listUnitTypes/getUnitType were read from the facility's software: null when

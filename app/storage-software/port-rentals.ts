@@ -39,7 +39,7 @@ export interface TenantInput {
 /** A tenant as the software holds it: the contact details of the account form (spec §3), a cell phone and its id. */
 export type Tenant = TenantContact & { id: string; cellPhone: string };
 
-/** The tenant of a move-in: the checkout keeps only the password's bcrypt hash, never the password. */
+/** The tenant of a move-in: the rental keeps only the password's bcrypt hash, never the password. */
 export type MoveInTenant = Omit<TenantInput, "webPw"> & { webPwHash: string };
 
 /** One line of the move-in charges (from the domain's quote). */
@@ -55,8 +55,8 @@ export interface MoveInChargeLine {
 }
 
 export interface MoveInInput {
-  /** The checkout's id: its hold token, and the key that makes the move-in happen at most once. */
-  checkoutId: string;
+  /** The rental's id: its hold token, and the key that makes the move-in happen at most once. */
+  rentalId: string;
   idempotencyKey: string;
   unitTypeId: string;
   tenant: MoveInTenant;
@@ -87,14 +87,14 @@ export interface MoveInResult {
   authReference: string;
   cardBrand: string;
   cardLast4: string;
-  /** False when this checkout had already been completed: the first result, nothing charged again. */
+  /** False when this rental had already been completed: the first result, nothing charged again. */
   created: boolean;
 }
 
 /**
  * Where a move-in whose outcome was unknown (OutcomeUnknownError) stands after reading the software
  * back: gone through (the result, as `moveIn` would have answered), still unknown, or known not to have
- * gone through (nothing charged; the checkout is open again with a new idempotency key).
+ * gone through (nothing charged; the rental is open again with a new idempotency key).
  */
 export type MoveInCheck =
   | { status: "completed"; result: MoveInResult }
@@ -199,7 +199,7 @@ export interface Rentals {
    */
   goLive(): Promise<{ live: boolean; reason: string }>;
   /**
-   * Holds one available unit of the type until `until` for this hold token (a checkout). Renews the
+   * Holds one available unit of the type until `until` for this hold token (a rental). Renews the
    * token's own hold when it still has one. Throws UnitUnavailableError when none is free.
    */
   holdUnit(input: {
@@ -222,7 +222,7 @@ export interface Rentals {
   quoteMoveIn(input: MoveInQuoteInput): Promise<MoveInQuote>;
   /**
    * Creates the tenant, the lease, its ledger lines and the payment in one transaction, charging the
-   * card once. Idempotent on `checkoutId`/`idempotencyKey`. Throws UnitUnavailableError,
+   * card once. Idempotent on `rentalId`/`idempotencyKey`. Throws UnitUnavailableError,
    * PaymentDeclinedError (nothing written, nothing charged; the declined attempt is recorded for the
    * office by the adapter) or StorageValidationError (e.g. email taken).
    */
@@ -231,7 +231,7 @@ export interface Rentals {
    * Settles a move-in that raised OutcomeUnknownError by reading the software back; never sends the
    * move-in again. Safe to call at any time (page reload, background sweep).
    */
-  confirmMoveIn(input: { checkoutId: string; now: Date }): Promise<MoveInCheck>;
+  confirmMoveIn(input: { rentalId: string; now: Date }): Promise<MoveInCheck>;
   /** A move-in of this location by its lease id, or null (unknown id, another location's lease). */
   getMoveIn(leaseId: string): Promise<MoveInRecord | null>;
   /** True when the email already belongs to a tenant of this operator. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 /**
- * Session, CSRF and checkout cookies: `__Host-` names under HTTPS (Secure, Path=/, no Domain), plain
+ * Session, CSRF and rental cookies: `__Host-` names under HTTPS (Secure, Path=/, no Domain), plain
  * names over HTTP in development and tests (docs/decisions/076-host-prefixed-cookies.md).
  */
 const saved = { NODE_ENV: process.env.NODE_ENV, HTTPS: process.env.HTTPS, SESSION_SECRET: process.env.SESSION_SECRET };
@@ -17,7 +17,7 @@ async function cookiesUnder(nodeEnv: string, https: string | undefined) {
     import("~/services/web/csrf.server"),
     import("~/services/rental/record.server"),
   ]);
-  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), checkout: rental.rentalCookie() };
+  return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), rental: rental.rentalCookie() };
 }
 
 afterEach(() => {
@@ -34,7 +34,7 @@ describe("cookie names and attributes", () => {
     for (const [base, cookie] of [
       ["gh_portal", cookies.session],
       ["csrf", cookies.csrf],
-      ["checkout", cookies.checkout],
+      ["checkout", cookies.rental],
     ] as const) {
       expect(cookie.name).toBe(`__Host-${base}`);
       const header = await cookie.serialize("value");
@@ -58,7 +58,7 @@ describe("cookie names and attributes", () => {
     for (const [base, cookie] of [
       ["gh_portal", cookies.session],
       ["csrf", cookies.csrf],
-      ["checkout", cookies.checkout],
+      ["checkout", cookies.rental],
     ] as const) {
       expect(cookie.name).toBe(base);
       const header = await cookie.serialize("value");

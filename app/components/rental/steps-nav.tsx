@@ -20,13 +20,13 @@ export function RentalStepsNav({
   const currentIndex = current === "done" ? steps.length : steps.indexOf(current);
   const furthestIndex = furthest === "done" ? -1 : steps.indexOf(furthest);
   return (
-    <nav aria-label="Rental steps" className="checkout-progress">
+    <nav aria-label="Rental steps" className="rental-progress">
       <ol>
         {steps.map((step, i) => {
           const state = i < currentIndex ? "done" : i === currentIndex ? "current" : "todo";
           const label = (
             <>
-              <span className="checkout-progress__number" aria-hidden="true">
+              <span className="rental-progress__number" aria-hidden="true">
                 {i + 1}
               </span>{" "}
               {STEP_LABELS[step]}
@@ -34,14 +34,14 @@ export function RentalStepsNav({
             </>
           );
           return (
-            <li key={step} className={`checkout-progress__step checkout-progress__step--${state}`} aria-current={state === "current" ? "step" : undefined}>
+            <li key={step} className={`rental-progress__step rental-progress__step--${state}`} aria-current={state === "current" ? "step" : undefined}>
               {state !== "current" && i <= furthestIndex ? <Link to={`${basePath}?step=${step}`}>{label}</Link> : <span>{label}</span>}
             </li>
           );
         })}
-        <li className={`checkout-progress__step checkout-progress__step--${current === "done" ? "current" : "todo"}`} aria-current={current === "done" ? "step" : undefined}>
+        <li className={`rental-progress__step rental-progress__step--${current === "done" ? "current" : "todo"}`} aria-current={current === "done" ? "step" : undefined}>
           <span>
-            <span className="checkout-progress__number" aria-hidden="true">
+            <span className="rental-progress__number" aria-hidden="true">
               {steps.length + 1}
             </span>{" "}
             Confirmation

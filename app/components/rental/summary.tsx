@@ -11,7 +11,7 @@ export interface SummaryLine {
 export function ChargesDueToday({ lines, total, caption = "Charges due today" }: { lines: SummaryLine[]; total: number; caption?: string }) {
   const tax = lines.reduce((s, l) => s + l.tax, 0);
   return (
-    <table className="checkout-charges">
+    <table className="rental-charges">
       <caption>{caption}</caption>
       <thead>
         <tr>
@@ -42,7 +42,7 @@ export function ChargesDueToday({ lines, total, caption = "Charges due today" }:
           <th scope="row">Total due today</th>
           <td className="num">{formatCents(total - tax)}</td>
           <td className="num">{formatCents(tax)}</td>
-          <td className="num" data-testid="checkout-total">
+          <td className="num" data-testid="rental-total">
             <strong>{formatCents(total)}</strong>
           </td>
         </tr>
@@ -69,9 +69,9 @@ export function RentalUnitSummary({
   promotion?: string;
 }) {
   return (
-    <aside className="checkout-unit" aria-label="Your unit">
+    <aside className="rental-unit" aria-label="Your unit">
       <h2>Your unit</h2>
-      <p className="checkout-unit__name">{unit}</p>
+      <p className="rental-unit__name">{unit}</p>
       <p>{location}</p>
       <p>
         {standardRate > monthlyRate ? <span className="visually-hidden">Web rate </span> : null}

@@ -76,7 +76,7 @@ export function NameAndEmailFields({ fields }: { fields: { first_name: F; last_n
 
 /**
  * The contact fields of the account-creation form (spec §3), in the spec's order. Shared by the
- * rental checkout and the portal's profile form. Use with `tenantContactShape` (~/domain/tenant-form).
+ * rental and the portal's profile form. Use with `tenantContactShape` (~/domain/tenant-form).
  */
 export function TenantContactFields({ fields }: { fields: TenantContactFieldsMeta }) {
   return (

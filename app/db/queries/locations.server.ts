@@ -74,5 +74,5 @@ async function locationPage(db: Database, where: SQL) {
   if (!location) return null;
   const charges = parseExtraCharges(location.chargesToShowAtCheckout);
   if (!charges.ok) logger.error({ location: location.urlSlug, problem: charges.error }, "checkout charges of a location could not be read");
-  return { ...location, checkoutCharges: charges.ok ? charges.charges : [] };
+  return { ...location, extraCharges: charges.ok ? charges.charges : [] };
 }

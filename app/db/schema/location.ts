@@ -61,7 +61,7 @@ export const locations = pgTable(
     specificUnitTypesToShow: jsonb().$type<string[]>().notNull().default([]),
     isShowExtraChargesAtCheckout: boolean().notNull().default(false),
     isHideExtraChargesForParkingOrOffice: boolean().notNull().default(false),
-    /** Checkout charge entries as a JSON text list (spec §3); parsed with `checkoutChargesSchema` on read. */
+    /** Extra charge entries as a JSON text list (spec §3); parsed with `parseExtraCharges` on read. */
     chargesToShowAtCheckout: text().notNull().default("[]"),
     globalSettings: jsonb().$type<Record<string, unknown>>().notNull().default({}),
     reviewSettings: jsonb().$type<ReviewSettings>().notNull(),

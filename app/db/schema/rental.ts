@@ -30,7 +30,7 @@ export const rentals = pgTable(
     unitTypeId: integer()
       .notNull()
       .references(() => unitTypes.id, { onDelete: "cascade" }),
-    /** The unit held for this checkout (units.holdToken = this checkout's id). */
+    /** The unit held for this rental (units.holdToken = this rental's id). */
     unitId: integer().references(() => units.id, { onDelete: "set null" }),
     status: text({ enum: rentalStatuses }).notNull().default("open"),
     /** The tenant form's answers (no password), as typed after parsing. */

@@ -27,7 +27,7 @@ export const textConsents = pgTable(
     wording: text().notNull(),
     locationId: integer().references(() => locations.id, { onDelete: "set null" }),
     tenantId: integer().references(() => tenants.id, { onDelete: "set null" }),
-    /** The rental (checkout id) whose details step gave it. */
+    /** The rental (rental id) whose details step gave it. */
     rentalId: text(),
     givenAt: timestamp({ withTimezone: true }).notNull(),
     createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),

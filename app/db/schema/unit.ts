@@ -59,7 +59,7 @@ export const unitTypes = pgTable(
   ],
 );
 
-/** An individual rentable space. A unit can be held for a short time during checkout. */
+/** An individual rentable space. A unit can be held for a short time during a rental. */
 export const units = pgTable(
   "units",
   {
@@ -74,7 +74,7 @@ export const units = pgTable(
     name: text().notNull(),
     floor: integer().notNull().default(1),
     status: text({ enum: unitStatuses }).notNull().default("available"),
-    /** A checkout hold: the unit is kept for one visitor until this time. */
+    /** A rental hold: the unit is kept for one visitor until this time. */
     heldUntil: timestamp({ withTimezone: true }),
     holdToken: text(),
     externalId: text(),

@@ -63,7 +63,7 @@ describe("resolveJournalSchema", () => {
   });
 });
 
-it("moveInRentalOf reads the checkout of a move-in key only", () => {
+it("moveInRentalOf reads the rental of a move-in key only", () => {
   expect(moveInRentalOf("movein:abcdefgh12345678:key")).toBe("abcdefgh12345678");
   expect(moveInRentalOf("payment:abc")).toBeNull();
 });

@@ -119,7 +119,7 @@ export const retryJournalSchema = z.object({
   key: z.string({ error: "This row is missing. Reload the page." }).trim().min(1, "This row is missing. Reload the page.").max(300),
 });
 
-/** The checkout a move-in's journal key belongs to (`movein:<checkoutId>:<key>`), or null. */
+/** The rental a move-in's journal key belongs to (`movein:<rentalId>:<key>`), or null. */
 export function moveInRentalOf(key: string): string | null {
   const m = /^movein:([A-Za-z0-9_-]{8,64}):/.exec(key);
   return m ? m[1]! : null;

@@ -16,7 +16,7 @@ const ago = (ms: number) => new Date(now.getTime() - ms);
 const base = { journalAttention: false, pendingMoveIn: false };
 
 describe("deskRentalStatus", () => {
-  it("a completed checkout is confirmed; still pending in SiteLink, being confirmed; a journal mark, needs attention", () => {
+  it("a completed rental is confirmed; still pending in SiteLink, being confirmed; a journal mark, needs attention", () => {
     expect(deskRentalStatus({ ...base, status: "completed", updatedAt: ago(0) }, now)).toBe("confirmed");
     expect(deskRentalStatus({ ...base, status: "completed", updatedAt: ago(0), pendingMoveIn: true }, now)).toBe("being_confirmed");
     expect(deskRentalStatus({ ...base, status: "completed", updatedAt: ago(0), journalAttention: true }, now)).toBe("needs_attention");
@@ -28,7 +28,7 @@ describe("deskRentalStatus", () => {
     expect(deskRentalStatus({ ...base, status: "confirming", updatedAt: ago(CONFIRMING_ATTENTION_MS + 1) }, now)).toBe("needs_attention");
     expect(deskRentalStatus({ ...base, status: "confirming", updatedAt: ago(0), journalAttention: true }, now)).toBe("needs_attention");
   });
-  it("open and abandoned checkouts are not online rentals", () => {
+  it("open and abandoned rentals are not what the desk lists as online rentals", () => {
     expect(deskRentalStatus({ ...base, status: "open", updatedAt: ago(0) }, now)).toBeNull();
     expect(deskRentalStatus({ ...base, status: "abandoned", updatedAt: ago(0) }, now)).toBeNull();
   });

@@ -5,7 +5,7 @@ import { z } from "zod";
  * The mapping of the rentals' states: docs/decisions/255-desk-rental-states-and-leads.md; payments:
  * docs/decisions/256-desk-payments-and-declines.md.
  */
-/** The checkouts' states (app/db/schema/rental.ts; the domain does not import the schema). */
+/** The rentals' states (app/db/schema/rental.ts; the domain does not import the schema). */
 type RentalStatus = "open" | "charging" | "confirming" | "completed" | "abandoned";
 
 // ---------------------------------------------------------------------------------------------------
@@ -26,16 +26,16 @@ export const CONFIRMING_ATTENTION_MS = 30 * 60 * 1000;
 
 export interface RentalStateInput {
   status: RentalStatus;
-  /** When the checkout last changed (entered charging or confirming). */
+  /** When the rental last changed (entered charging or confirming). */
   updatedAt: Date;
-  /** The SiteLink write journal has a row of this checkout that failed, is marked for attention, or is unknown. */
+  /** The SiteLink write journal has a row of this rental that failed, is marked for attention, or is unknown. */
   journalAttention: boolean;
   /** A SiteLink move-in's pending data is still kept (not settled either way). */
   pendingMoveIn: boolean;
 }
 
 /**
- * What the desk calls a checkout: null when it is not an online rental (still open, or abandoned: a
+ * What the desk calls a rental: null when it is not an online rental (still open, or abandoned: a
  * lead when details were given, see `isAbandonedRental`).
  * - completed → confirmed (the lease exists), unless a SiteLink move-in is still pending → being
  *   confirmed;
@@ -106,7 +106,7 @@ export type DeskLeadStatus = (typeof DESK_LEAD_STATUSES)[number];
 export const DESK_LEAD_STATUS_LABELS: Record<DeskLeadStatus, string> = { new: "Not contacted", contacted: "Contacted" };
 
 /**
- * A checkout is an abandoned rental when the renter gave details (the checkout exists from the
+ * A rental counts as abandoned when the renter gave details (the rental exists from the
  * details step on, so `createdAt` is when they were given), did not pay (not charging, confirming or
  * completed) and 60 minutes have passed.
  */

@@ -144,7 +144,7 @@ describe("prepay", () => {
   });
 });
 
-describe("chargeKey: one posting key for checkout and the billing run", () => {
+describe("chargeKey: one posting key for the rental and the billing run", () => {
   it.each([
     [{ sitelinkId: "lock", name: "Lock fee" }, "lock"],
     [{ sitelinkId: 42, name: "Lock fee" }, "42"],

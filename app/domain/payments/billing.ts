@@ -39,15 +39,15 @@ export function periodIndexOf(moveInDate: IsoDate, date: IsoDate): number {
 }
 
 /**
- * A checkout charge's id in ledger posting keys: its sitelink_id, else its name in lowercase with
- * dashes ("Admin fee" → "admin-fee"). Checkout and the monthly billing run both build keys here, so
+ * An extra charge's id in ledger posting keys: its sitelink_id, else its name in lowercase with
+ * dashes ("Admin fee" → "admin-fee"). The rental and the monthly billing run both build keys here, so
  * the run finds the move-in line of a recurring charge and bills it every month.
  */
 export function chargeKey(charge: { sitelinkId: string | number | null; name: string }): string {
   return charge.sitelinkId !== null && charge.sitelinkId !== "" ? String(charge.sitelinkId) : charge.name.toLowerCase().replace(/[^a-z0-9]+/g, "-");
 }
 
-/** The posting key of a checkout charge's line for the period starting on `date`. */
+/** The posting key of an extra charge's line for the period starting on `date`. */
 export function chargePostingKey(key: string, date: IsoDate): string {
   return `charge:${key}:${date}`;
 }

@@ -5,7 +5,7 @@ import { isCleanLine, NAME_CHARS_MESSAGE } from "../shared/text-rules";
 import { cardNotAcceptedMessage } from "./accepted-cards";
 
 /**
- * The card fields of every payment form (rental checkout, portal payments, autopay), one Zod shape
+ * The card fields of every payment form (rental, portal payments, autopay), one Zod shape
  * for the browser (Conform) and the server. Pure: the caller passes today's year and month in the
  * location's time zone so "expiry in the future" is decided against the right calendar.
  *

@@ -9,7 +9,7 @@
  * because of how its path is spelled: React Router matches `/RENT/12/` to the rental route as well as
  * `/rent/12`, so a check on the spelling can be walked around. The routes with the flag:
  *
- * - `routes/rent.tsx` (`/rent/{unitTypeId}`): every step of the rental checkout, because the steps are
+ * - `routes/rent.tsx` (`/rent/{unitTypeId}`): every step of the rental, because the steps are
  *   one route and the browser moves between them without loading a new document (the pay step would
  *   inherit whatever the details step loaded). The confirmation and lease pages are separate routes
  *   with no card fields.

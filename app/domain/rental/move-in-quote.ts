@@ -91,7 +91,7 @@ export function isParkingOrOffice(unitType: Pick<QuoteUnitType, "name" | "catego
   return unitType.category === "parking" || /\b(parking|office)\b/i.test(unitType.name);
 }
 
-/** The checkout charges shown and charged for this unit type, per the location's flags. */
+/** The extra charges shown and charged for this unit type, per the location's flags. */
 export function extraChargesFor(unitType: QuoteUnitType, settings: QuoteSettings, charges: QuoteCharge[]): QuoteCharge[] {
   if (!settings.isShowExtraChargesAtCheckout) return [];
   if (settings.isHideExtraChargesForParkingOrOffice && isParkingOrOffice(unitType)) return [];

@@ -29,7 +29,7 @@ describe("rental rules (spec §9)", () => {
     expect(rentalBlock({ ...open, unitType: { availableCount: 0, isHiddenOnline: false } }, { ignoreAvailability: true })).toBeNull();
   });
 
-  it("blocks a type hidden on the website (decision 326) before sold out; a checkout already holding a unit may finish", () => {
+  it("blocks a type hidden on the website (decision 326) before sold out; a rental already holding a unit may finish", () => {
     expect(rentalBlock({ ...open, unitType: { availableCount: 2, isHiddenOnline: true } })).toBe("hidden");
     expect(rentalBlock({ ...open, unitType: { availableCount: 0, isHiddenOnline: true } })).toBe("hidden");
     expect(rentalBlock({ ...open, settings: { is_rentals_enabled: false }, unitType: { availableCount: 2, isHiddenOnline: true } })).toBe("rentals_off");

@@ -4,7 +4,7 @@ import { allowedStep, detailsSchema, furthestStep, rentalSteps, nextStep, parseS
 const none = { hasDetails: false, hasProtection: false, hasReviewed: false, hasSigned: false };
 const all = { hasDetails: true, hasProtection: true, hasReviewed: true, hasSigned: true };
 
-describe("checkout steps", () => {
+describe("rental steps", () => {
   it("the step comes from the URL, details by default", () => {
     expect(parseStep("pay")).toBe("pay");
     expect(parseStep("bogus")).toBe("details");

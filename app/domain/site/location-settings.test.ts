@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { locationTimeZoneSchema, parseExtraCharges, reviewSettingsSchema } from "./location-settings";
 import { parseAccountGlobalSettings, RENTALS_DISABLED_MESSAGE } from "../shared/account-settings";
 
-describe("parseCheckoutCharges (the JSON text list of charges_to_show_at_checkout)", () => {
+describe("parseExtraCharges (the JSON text list of charges_to_show_at_checkout)", () => {
   it("reads the lock fee of spec §9", () => {
     const text = JSON.stringify([
       { sitelink_id: "LOCK", name: "Lock", tax_1_rate: 6.75, tax_2_rate: 0, amount: 7, is_recurring: false },

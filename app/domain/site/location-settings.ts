@@ -19,7 +19,7 @@ export const reviewSettingsSchema = z.object({
 });
 export type ReviewSettings = z.infer<typeof reviewSettingsSchema>;
 
-/** A checkout charge entry (spec §3). Rates are percentages (6.75 means 6.75 %); amount is in dollars as stored. */
+/** An extra charge entry (spec §3). Rates are percentages (6.75 means 6.75 %); amount is in dollars as stored. */
 export const extraChargeSchema = z.object({
   sitelink_id: z.union([z.string(), z.number()]).nullable().default(null),
   name: z.string().min(1),
@@ -31,7 +31,7 @@ export const extraChargeSchema = z.object({
 export type ExtraCharge = z.infer<typeof extraChargeSchema>;
 
 /**
- * Parses the JSON text list of checkout charges. Bad JSON or a bad entry is an operator data
+ * Parses the JSON text list of extra charges. Bad JSON or a bad entry is an operator data
  * error: it is reported, never shown to visitors as a half-list.
  */
 export function parseExtraCharges(

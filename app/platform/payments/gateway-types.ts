@@ -117,7 +117,7 @@ export interface PaymentGateway {
   inPageAuthentication?(intentId: string): Promise<InPageAuthentication | null>;
   /**
    * Cancels the payment made with this key while it still awaits the cardholder (3-D Secure), so it
-   * can no longer be completed: a checkout given up, or paid again with another card (decision 405).
+   * can no longer be completed: a rental given up, or paid again with another card (decision 405).
    * `canceled: false` when there was nothing to cancel, or it was completed a moment ago (look it up).
    */
   cancelPending?(idempotencyKey: string): Promise<{ canceled: boolean }>;

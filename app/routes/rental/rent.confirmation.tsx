@@ -31,18 +31,18 @@ const formatDay = (day: string) =>
   new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
 
 /**
- * The rental's confirmation (post/redirect/get target): only the browser that completed the checkout
- * (its checkout cookie) sees it, and only for CONFIRMATION_HOURS after the move-in; after that the
+ * The rental's confirmation (post/redirect/get target): only the browser that completed the rental
+ * (its rental cookie) sees it, and only for CONFIRMATION_HOURS after the move-in; after that the
  * page says the link has expired and sends the tenant to the portal (docs/decisions/078).
  */
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   const ctx = await loadRentalContext(context.db, params.unitTypeId, now);
   if (!ctx) throw notFound();
-  let checkout = await getRental(context.db, await readRentalId(request), params.unitTypeId);
-  if (checkout?.status === "confirming") {
+  let rental = await getRental(context.db, await readRentalId(request), params.unitTypeId);
+  if (rental?.status === "confirming") {
     // The facility's software has not confirmed the payment yet: read it back (never pay again).
-    const outcome = await confirmRental(context.db, ctx, checkout, { now, origin: await siteOriginFor(context) }).catch(() => ({ status: "pending" as const }));
+    const outcome = await confirmRental(context.db, ctx, rental, { now, origin: await siteOriginFor(context) }).catch(() => ({ status: "pending" as const }));
     if (outcome.status === "pending") {
       return data(
         { expired: false as const, confirming: true as const, refreshSeconds: CONFIRMING_REFRESH_SECONDS, phone: formatPhone(ctx.location.phoneNumber) },
@@ -50,13 +50,13 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       );
     }
     if (outcome.status === "not_completed") throw redirect(`/rent/${params.unitTypeId}?step=pay&retry=1`);
-    checkout = await getRental(context.db, checkout.id, params.unitTypeId);
+    rental = await getRental(context.db, rental.id, params.unitTypeId);
   }
-  if (!checkout?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
-  if (!(await isConfirmationViewable(ctx.storage, checkout.completedLeaseId, now))) {
+  if (!rental?.completedLeaseId) throw redirect(`/rent/${params.unitTypeId}`);
+  if (!(await isConfirmationViewable(ctx.storage, rental.completedLeaseId, now))) {
     return data({ expired: true as const, hours: CONFIRMATION_HOURS }, { status: 410, headers: { "Cache-Control": NO_STORE } });
   }
-  const c = await getRentalConfirmation(ctx.storage, checkout.completedLeaseId);
+  const c = await getRentalConfirmation(ctx.storage, rental.completedLeaseId);
   if (!c) throw redirect(`/rent/${params.unitTypeId}`);
   return data(
     {
@@ -65,7 +65,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
       ...c,
       moveInDay: formatDay(c.moveInDate),
       // E-sign off at the location (decision 203): the lease is signed at the office.
-      leaseSignedOnline: Boolean(checkout.signedName),
+      leaseSignedOnline: Boolean(rental.signedName),
       paidThroughDay: formatDay(c.paidThroughDate),
       nextDueDay: formatDay(c.nextDueDate),
       unit: unitDescription(ctx.unitType),
@@ -89,7 +89,7 @@ export const meta: Route.MetaFunction = ({ matches, params, loaderData }) => [
 export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
   if (loaderData.expired) {
     return (
-      <div className="container page checkout">
+      <div className="container page rental">
         <h1>This confirmation link has expired</h1>
         <p>
           For your security, the rental confirmation is shown for {loaderData.hours} hours after the rental, and only in the browser that made it.
@@ -103,7 +103,7 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
   }
   if (loaderData.confirming) {
     return (
-      <div className="container page checkout">
+      <div className="container page rental">
         <meta httpEquiv="refresh" content={String(loaderData.refreshSeconds)} />
         <h1>We are confirming your rental</h1>
         <div className="notice" role="status" aria-live="polite">
@@ -121,7 +121,7 @@ export default function RentConfirmation({ loaderData }: Route.ComponentProps) {
   }
   const c = loaderData;
   return (
-    <div className="container page checkout">
+    <div className="container page rental">
       <RentalStepsNav current="done" furthest="done" basePath="" />
       <h1>Your rental is complete</h1>
       <div className="alert alert--success" role="status">

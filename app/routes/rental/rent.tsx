@@ -39,14 +39,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const now = clockNow();
   // After an action that wrote nothing (a form without JavaScript: the action, then this loader), its context (decision 332).
   const ctx = takeRentalContextOfAction(context, params.unitTypeId) ?? (await requireRentalContext(context.db, params.unitTypeId, now, context));
-  const [csrf, checkoutId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
+  const [csrf, rentalId] = await Promise.all([getCsrfToken(request), readRentalId(request)]);
   const url = new URL(request.url);
   const sessionId = url.searchParams.get("checkout_session");
   if (sessionId) {
     // The return from the processor's payment page (JavaScript off, decision 383): confirmed server-side, then the confirmation.
     const back = await returnFromHostedPayment(context.db, ctx, {
       unitTypeId: params.unitTypeId,
-      checkoutId,
+      rentalId,
       sessionId,
       autopay: url.searchParams.get("autopay") === "1",
       clientIp: clientIp(context),
@@ -55,7 +55,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     });
     throw redirect("redirect" in back ? back.redirect : `/rent/${params.unitTypeId}?step=pay&retry=1`, { headers: { "Cache-Control": NO_STORE } });
   }
-  const page = await rentPage(context.db, ctx, { unitTypeId: params.unitTypeId, searchParams: new URL(request.url).searchParams, checkoutId, csrfToken: csrf.token, now });
+  const page = await rentPage(context.db, ctx, { unitTypeId: params.unitTypeId, searchParams: new URL(request.url).searchParams, rentalId, csrfToken: csrf.token, now });
   if ("redirect" in page) throw redirect(page.redirect);
   return data(page.page, { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } });
 }
@@ -80,7 +80,7 @@ async function rentAction({ params, request, context }: Route.ActionArgs) {
   const result = await submitRentalStep(context.db, ctx, {
     unitTypeId: params.unitTypeId,
     formData,
-    checkoutId: await readRentalId(request),
+    rentalId: await readRentalId(request),
     clientIp: clientIp(context),
     now,
     origin: () => siteOriginFor(context),
@@ -122,7 +122,7 @@ type StepView<S extends RentalStep> = Extract<View, { step: S }>;
 export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
   const d = loaderData;
   return (
-    <div className="container page checkout">
+    <div className="container page rental">
       <p className="eyebrow">
         <Link to={d.locationPath}>{d.locationName}</Link>
       </p>
@@ -132,9 +132,9 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
       ) : d.view ? (
         <>
           <RentalStepsNav current={d.view.step} furthest={d.furthest ?? "details"} basePath={d.basePath} steps={d.steps} />
-          <div className="checkout__layout">
-            <div className="checkout__main">
-              <h2 className="checkout__step-title">{STEP_LABELS[d.view.step]}</h2>
+          <div className="rental__layout">
+            <div className="rental__main">
+              <h2 className="rental__step-title">{STEP_LABELS[d.view.step]}</h2>
               {actionData?.formError && !actionData.result && !(d.view.step === "pay" && d.view.hosted) ? (
                 <div className="alert alert--error" role="alert">
                   <p>{actionData.formError}</p>
@@ -152,8 +152,8 @@ export default function Rent({ loaderData, actionData }: Route.ComponentProps) {
             </div>
             <RentalUnitSummary unit={d.unit} location={d.locationName} monthlyRate={d.monthlyRate} standardRate={d.standardRate} heldUntil={d.heldUntil} promotion={d.promotion} />
           </div>
-          {d.hasCheckout ? (
-            <Form method="post" className="checkout__cancel">
+          {d.hasRental ? (
+            <Form method="post" className="rental__cancel">
               <CsrfInput token={d.csrfToken} />
               <input type="hidden" name="intent" value="cancel" />
               <button type="submit" className="button-link">
@@ -425,7 +425,7 @@ function PayStep({ view, d, actionData }: { view: StepView<"pay">; d: LoaderData
           <p>We could not complete your rental and nothing was charged. Please enter your card again.</p>
         </div>
       ) : null}
-      <p className="checkout__due">
+      <p className="rental__due">
         Total due today: <strong data-testid="pay-total">{formatCents(view.total)}</strong>
       </p>
       {view.hosted ? (

@@ -90,7 +90,7 @@ export default function Reserve({ loaderData: d, actionData }: Route.ComponentPr
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
   return (
-    <div className="container page page--narrow checkout">
+    <div className="container page page--narrow rental">
       <p className="eyebrow">
         <Link to={d.locationPath}>{d.locationName}</Link>
       </p>

@@ -86,7 +86,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         ),
         address: location.address,
         amenities: location.amenities.map((a) => ({ id: a.id, label: a.label, description: a.description, image: a.image })),
-        // is_insurance_shown governs the plan list here as well as at checkout.
+        // is_insurance_shown governs the plan list here as well as at the rental.
         insurancePlans: (settings.is_insurance_shown ? location.insurancePlans : []).map((p) => ({
           id: p.id,
           coverage: p.coverage,

@@ -23,13 +23,13 @@ import { rentalReference, dayBetween, deskLocations, inLocations, localDay, matc
  * who gave details and did not pay within 60 minutes, domain/desk-lists.ts), with contact details,
  * the step reached and the unit type; staff mark a lead contacted with a note (lead_follow_ups, with
  * the audit trail in the same transaction). A lead's key in URLs is `contact-<id>`, `notify-<id>` or
- * `rental-<reference>` (a checkout's id is the renter's cookie, so it never appears: decision 255).
+ * `rental-<reference>` (a rental's id is the renter's cookie, so it never appears: decision 255).
  */
 export interface DeskLeadRow {
   /** The lead's key in URLs and forms. */
   key: string;
   kind: LeadKind;
-  /** lead_follow_ups.lead_id: the message's id, or the checkout's reference. */
+  /** lead_follow_ups.lead_id: the message's id, or the rental's reference. */
   leadId: string;
   date: string;
   /** When it came in (ISO), for ordering. */

@@ -9,13 +9,13 @@ import type { CsvColumn } from "../web/csv.server";
 import { rentalReference, dayBetween, inLocations, localDay, matchesSearch, type DeskViewer } from "./scope.server";
 
 /**
- * The desk's online rentals (issue 23): every checkout that reached the pay step and was charged or
+ * The desk's online rentals (issue 23): every rental that reached the pay step and was charged or
  * is being recorded, with its status as the desk reads it (domain/desk-lists.ts `deskRentalStatus`,
  * decision 255). Filtered by the member's locations, the location's calendar dates, status and a
  * search over renter and unit.
  */
 export interface DeskRentalRow {
-  /** The checkout's public reference (not its id, which is the renter's cookie). */
+  /** The rental's public reference (not its id, which is the renter's cookie). */
   reference: string;
   /** The location's calendar date of the rental. */
   date: string;

@@ -69,7 +69,7 @@ export function localDay(timestamp: SQL | Parameters<typeof inArray>[0], timeZon
 }
 
 /**
- * A checkout's public reference: the first 20 hex digits of the SHA-256 of its id (the id itself is
+ * A rental's public reference: the first 20 hex digits of the SHA-256 of its id (the id itself is
  * the renter's cookie and never leaves the rental's own pages).
  */
 export function rentalReference(idColumn: SQL | Parameters<typeof inArray>[0]): SQL<string> {

@@ -1,6 +1,6 @@
 /**
  * Housekeeping in the server process: every few minutes, release the units of reservations past
- * their `reservation_days_valid` window and close checkouts left idle for a day (issue 4), and prune
+ * their `reservation_days_valid` window and close rentals left idle for a day (issue 4), and prune
  * the email outbox (issue 8: give up mail unsent after two days, delete old mail; decision 071) and the
  * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
  * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240), and the
@@ -32,7 +32,7 @@ export async function runHousekeeping(
   now: Date,
 ): Promise<{
   reservations: number;
-  checkouts: number;
+  rentals: number;
   unrecordedCharges: number;
   confirmedMoveIns: number;
   settledPayments: number;
@@ -47,7 +47,7 @@ export async function runHousekeeping(
   reviewRequests: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
-  const checkouts = await sweepAbandonedRentals(db, now);
+  const rentals = await sweepAbandonedRentals(db, now);
   const unrecordedCharges = await sweepUnrecordedCharges(db, now);
   // Move-ins the facility's software did not confirm in time (SiteLink): read back, never resent.
   const confirmedMoveIns = await sweepConfirmingRentals(db, now);
@@ -63,7 +63,7 @@ export async function runHousekeeping(
   const reviewRequests = await sendReviewRequests(db, now);
   return {
     reservations,
-    checkouts,
+    rentals,
     unrecordedCharges,
     confirmedMoveIns,
     settledPayments,

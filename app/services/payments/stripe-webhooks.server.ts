@@ -25,8 +25,8 @@ async function siteOrigin(db: Database): Promise<string> {
  * acted on again), and compared with what we recorded under the payment's key, so that the money
  * and the lease agree:
  * - a payment confirmed for a key we recorded as paid: nothing to do;
- * - a rental checkout still being paid (`charging`): the visitor's return or the sweep finishes it;
- * - a rental checkout closed without a lease (abandoned or cancelled) whose payment succeeded after
+ * - a rental still being paid (`charging`): the visitor's return or the sweep finishes it;
+ * - a rental closed without a lease (abandoned or cancelled) whose payment succeeded after
  *   it was left: the money is refunded in full at once (no lease, no money);
  * - a payment we recorded as declined because it awaited the cardholder's authentication, which
  *   succeeded later (the tenant completed it from the e-mailed link or the page): recorded as the

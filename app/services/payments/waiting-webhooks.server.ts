@@ -33,11 +33,11 @@ export const WAITING_MS = 5 * 60_000;
 export async function judgeSuccess(db: Database, key: string, input: { paid: { amount: number; intentId: string } | null; settled: boolean; now: Date }): Promise<string> {
   const payment = await db.query.payments.findFirst({ columns: { status: true }, where: eq(payments.idempotencyKey, key) });
   if (payment?.status === "approved" || payment?.status === "refunded") return "already recorded";
-  const checkout = await db.query.rentals.findFirst({ columns: { id: true, status: true, locationId: true }, where: eq(rentals.idempotencyKey, key) });
-  if (checkout) {
-    if (checkout.status === "completed") return "already recorded";
-    if (checkout.status === "charging" || checkout.status === "open" || checkout.status === "confirming") return "pending: the rental is finished on return or by the sweep";
-    const refunded = await getPaymentGateway({ id: checkout.locationId }).refund(key);
+  const rental = await db.query.rentals.findFirst({ columns: { id: true, status: true, locationId: true }, where: eq(rentals.idempotencyKey, key) });
+  if (rental) {
+    if (rental.status === "completed") return "already recorded";
+    if (rental.status === "charging" || rental.status === "open" || rental.status === "confirming") return "pending: the rental is finished on return or by the sweep";
+    const refunded = await getPaymentGateway({ id: rental.locationId }).refund(key);
     return refunded.refunded ? "refunded: paid after the rental was closed" : "already refunded";
   }
   if (payment?.status === "declined") {
@@ -56,7 +56,7 @@ export async function judgeSuccess(db: Database, key: string, input: { paid: { a
   // A portal, prepay or autopay payment at a SiteLink option-B location, kept as declined (KEY:declined)
   // and confirmed by the cardholder afterwards: nothing can book it in SiteLink now, so it is refunded (decision 441).
   if (await refundLateAtSiteLink(db, { idempotencyKey: key, now: input.now })) return LATE_SITELINK_REFUNDED;
-  // A rental's card declined while the bank waited (the checkout took a new key for the next card,
+  // A rental's card declined while the bank waited (the rental took a new key for the next card,
   // the attempt is kept as KEY:declined) and confirmed by the cardholder afterwards: once the page
   // has had its time to send that PaymentIntent, money without a lease is given back (decision 412).
   const moveIn = await db.query.payments.findFirst({ columns: { locationId: true }, where: and(eq(payments.idempotencyKey, `${key}:declined`), eq(payments.source, "move_in")) });

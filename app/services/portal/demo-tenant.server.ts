@@ -1,6 +1,6 @@
 /**
  * A tenant with one paid lease, made the way a visitor's rental makes one: through the storage
- * port's quoteMoveIn and moveIn (first month, protection premium and checkout charges posted with the
+ * port's quoteMoveIn and moveIn (first month, protection premium and extra charges posted with the
  * move-in posting keys and paid by card with the test gateway). For the demo tenant (seeds/demo-tenant.ts),
  * tests and the browser tests' hook; real rentals go through the rental flow (move-in.server.ts),
  * which adds the tenant form, the signature and the email.
@@ -44,7 +44,7 @@ export async function createTenantWithLease(
      * other tests' choices stay available. A unit the caller already holds for `holdToken` is taken first.
      */
     unitTypeId?: string;
-    /** A checkout id under which the caller already holds the unit to rent (the demo seed). */
+    /** A rental id under which the caller already holds the unit to rent (the demo seed). */
     holdToken?: string;
   },
 ): Promise<TenantWithLease> {
@@ -71,21 +71,21 @@ export async function createTenantWithLease(
     now: input.now,
   });
 
-  const checkoutId = input.holdToken ?? crypto.randomBytes(24).toString("base64url");
+  const rentalId = input.holdToken ?? crypto.randomBytes(24).toString("base64url");
   const until = holdEndsAt(input.now);
   if (!input.holdToken) {
-    await db.insert(rentals).values({ id: checkoutId, locationId: location.id, unitTypeId: Number(unitTypeId), idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
+    await db.insert(rentals).values({ id: rentalId, locationId: location.id, unitTypeId: Number(unitTypeId), idempotencyKey: crypto.randomBytes(24).toString("base64url"), moveInDate, expiresAt: until });
   }
-  const hold = await storage.holdUnit({ unitTypeId, holdToken: checkoutId, until, now: input.now });
-  const [checkout] = await db.select({ idempotencyKey: rentals.idempotencyKey }).from(rentals).where(eq(rentals.id, checkoutId));
-  if (!checkout) throw new Error("The demo checkout is missing");
+  const hold = await storage.holdUnit({ unitTypeId, holdToken: rentalId, until, now: input.now });
+  const [rental] = await db.select({ idempotencyKey: rentals.idempotencyKey }).from(rentals).where(eq(rentals.id, rentalId));
+  if (!rental) throw new Error("The demo checkout is missing");
 
   const firstName = input.firstName ?? "Pat";
   const lastName = input.lastName ?? "Tenant";
   const text = `Demo lease of unit ${hold.unitName} at ${location.name} from ${moveInDate}.`;
   const result = await storage.moveIn({
-    checkoutId,
-    idempotencyKey: checkout.idempotencyKey,
+    rentalId,
+    idempotencyKey: rental.idempotencyKey,
     unitTypeId,
     tenant: {
       firstName,

@@ -1,12 +1,12 @@
 /**
  * The move-in confirmation read model: what the confirmation page shows after a rental, read from
- * the storage port's getMoveIn (docs/decisions/078: shown for CONFIRMATION_HOURS, to the checkout's
+ * the storage port's getMoveIn (docs/decisions/078: shown for CONFIRMATION_HOURS, to the rental's
  * browser only).
  */
 import type { StorageSoftware } from "~/storage-software/port";
 import { leaseDocumentPath } from "./lease-links.server";
 
-/** How long after the move-in the confirmation page is shown (to the checkout's browser only). */
+/** How long after the move-in the confirmation page is shown (to the rental's browser only). */
 export const CONFIRMATION_HOURS = 24;
 
 /** Whether the confirmation page of this lease's move-in is still shown (CONFIRMATION_HOURS after it). */

@@ -1,5 +1,5 @@
 /**
- * The online rental's move-in (issue 4): the quote of a checkout (the storage port's quoteMoveIn,
+ * The online rental's move-in (issue 4): the quote of a rental (the storage port's quoteMoveIn,
  * asked again before the card is charged), the lease text, and the final step that moves the tenant
  * in through the port and sends the welcome email.
  *
@@ -37,7 +37,7 @@ export interface RentalQuote {
 }
 
 /**
- * The one server-computed quote for this checkout's answers: the chosen move-in date while it is
+ * The one server-computed quote for this rental's answers: the chosen move-in date while it is
  * still allowed, else the first allowed date (today in the location's time zone).
  */
 export async function quoteRental(ctx: RentalContext, insuranceChoice: string | null, moveInDate?: string | null): Promise<RentalQuote> {
@@ -68,10 +68,10 @@ export function rentalLeaseText(ctx: RentalContext, details: TenantDetails, q: R
 export type PlaceMoveInResult =
   | { status: "completed"; leaseId: string; created: boolean }
   | { status: "declined"; message: string; reason: string }
-  /** The bank wants the visitor to confirm the payment on the page (3-D Secure, decision 405): nothing rented yet, the checkout keeps its key. */
+  /** The bank wants the visitor to confirm the payment on the page (3-D Secure, decision 405): nothing rented yet, the rental keeps its key. */
   | { status: "authenticate"; clientSecret: string }
   | { status: "changed" }
-  /** The software did not say whether the move-in went through: the checkout is `confirming`. */
+  /** The software did not say whether the move-in went through: the rental is `confirming`. */
   | { status: "confirming" };
 
 /**
@@ -84,35 +84,35 @@ export type PlaceMoveInResult =
 export async function placeMoveIn(
   db: Database,
   ctx: RentalContext,
-  checkout: Rental,
+  rental: Rental,
   input: { payment: PaymentMethodInput; autopay: boolean; now: Date; origin: string },
 ): Promise<PlaceMoveInResult> {
-  const details = rentalDetails(checkout);
-  if (checkout.completedLeaseId) return { status: "completed", leaseId: String(checkout.completedLeaseId), created: false };
+  const details = rentalDetails(rental);
+  if (rental.completedLeaseId) return { status: "completed", leaseId: String(rental.completedLeaseId), created: false };
   // is_sitelink_esign_enabled off (decision 203): no online signature; the lease is signed at the office.
   const eSign = ctx.settings.is_sitelink_esign_enabled;
-  if (!details || !checkout.webPwHash) return { status: "changed" };
-  if (eSign && (!checkout.leaseHash || !checkout.signedAt || !checkout.signedName)) return { status: "changed" };
-  const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+  if (!details || !rental.webPwHash) return { status: "changed" };
+  if (eSign && (!rental.leaseHash || !rental.signedAt || !rental.signedName)) return { status: "changed" };
+  const q = await quoteRental(ctx, rental.insuranceChoice, rental.moveInDate);
   const text = rentalLeaseText(ctx, details, q);
-  if (eSign && sha256(text) !== checkout.leaseHash) {
-    await clearSignature(db, checkout.id);
+  if (eSign && sha256(text) !== rental.leaseHash) {
+    await clearSignature(db, rental.id);
     return { status: "changed" };
   }
-  // Signed online: the signature of the checkout. Not: an empty name (LEASE_SIGNED_AT_OFFICE), the
+  // Signed online: the signature of the rental. Not: an empty name (LEASE_SIGNED_AT_OFFICE), the
   // text recorded as it stands at payment, `signedAt` the time it was recorded.
   const lease =
-    eSign && checkout.signedName && checkout.signedAt
-      ? { text, hash: checkout.leaseHash!, signedName: checkout.signedName, signedAt: checkout.signedAt, signedIp: checkout.signedIp ?? "" }
+    eSign && rental.signedName && rental.signedAt
+      ? { text, hash: rental.leaseHash!, signedName: rental.signedName, signedAt: rental.signedAt, signedIp: rental.signedIp ?? "" }
       : { text, hash: sha256(text), signedName: LEASE_SIGNED_AT_OFFICE, signedAt: input.now, signedIp: "" };
   const { paidThroughDate, nextDueDate } = firstPeriod(q.quote.moveInDate);
   let result: MoveInResult;
   try {
     result = await ctx.storage.moveIn({
-      checkoutId: checkout.id,
-      idempotencyKey: checkout.idempotencyKey,
+      rentalId: rental.id,
+      idempotencyKey: rental.idempotencyKey,
       unitTypeId: ctx.unitType.id,
-      tenant: { ...tenantFromForm(details), webPwHash: checkout.webPwHash },
+      tenant: { ...tenantFromForm(details), webPwHash: rental.webPwHash },
       moveInDate: q.quote.moveInDate,
       paidThroughDate,
       nextDueDate,
@@ -133,14 +133,14 @@ export async function placeMoveIn(
     }
     if (error instanceof PaymentDeclinedError) {
       // The adapter recorded the declined attempt for the office. A new key for the next attempt, so the next card is really tried.
-      await renewRentalKey(db, checkout.id);
+      await renewRentalKey(db, rental.id);
       // The gateway's reason is for the server log only (card-attempts.server.ts), never the visitor.
       return { status: "declined", message: CARD_DECLINED_MESSAGE, reason: error.reason };
     }
     // Never "declined" for a payment whose outcome is unknown: the adapter reads it back.
     if (error instanceof OutcomeUnknownError) return { status: "confirming" };
     if (error instanceof ChargesChangedError) {
-      await clearSignature(db, checkout.id);
+      await clearSignature(db, rental.id);
       return { status: "changed" };
     }
     throw error;
@@ -152,20 +152,20 @@ export async function placeMoveIn(
 }
 
 /**
- * A checkout whose move-in is being confirmed (`confirming`): asks the storage software where it
+ * A rental whose move-in is being confirmed (`confirming`): asks the storage software where it
  * stands. When it went through, the welcome email goes out once (the first time it is seen as done).
  */
 export async function confirmRental(
   db: Database,
   ctx: RentalContext,
-  checkout: Rental,
+  rental: Rental,
   input: { now: Date; origin: string },
 ): Promise<MoveInCheck> {
-  const outcome = await ctx.storage.confirmMoveIn({ checkoutId: checkout.id, now: input.now });
+  const outcome = await ctx.storage.confirmMoveIn({ rentalId: rental.id, now: input.now });
   if (outcome.status === "completed" && outcome.result.created) {
-    const details = rentalDetails(checkout);
+    const details = rentalDetails(rental);
     if (details) {
-      const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+      const q = await quoteRental(ctx, rental.insuranceChoice, rental.moveInDate);
       await sendMoveInEmail(db, ctx, { details, quote: q.quote, result: outcome.result, origin: input.origin });
     }
   }
@@ -173,7 +173,7 @@ export async function confirmRental(
 }
 
 /**
- * Background half of the confirming state: every `confirming` checkout is settled even when the
+ * Background half of the confirming state: every `confirming` rental is settled even when the
  * visitor closed the page (housekeeping). Returns how many were settled (completed or not).
  */
 export async function sweepConfirmingRentals(db: Database, now: Date): Promise<number> {
@@ -190,7 +190,7 @@ export async function sweepConfirmingRentals(db: Database, now: Date): Promise<n
   return settled;
 }
 
-/** One checkout's move-in read back (the sweep's path), with the welcome email when it went through; null when its unit type is gone. */
+/** One rental's move-in read back (the sweep's path), with the welcome email when it went through; null when its unit type is gone. */
 async function confirmOneRental(db: Database, c: Rental, now: Date): Promise<MoveInCheck | null> {
   const ctx = await loadRentalContext(db, String(c.unitTypeId), now);
   if (!ctx) return null;
@@ -204,7 +204,7 @@ async function confirmOneRental(db: Database, c: Rental, now: Date): Promise<Mov
 
 /**
  * The back office's "retry" of a move-in whose outcome is unknown (issue 23, decision 261): the same
- * reconciliation as the sweep, for one checkout: SiteLink is read back, never sent the move-in again.
+ * reconciliation as the sweep, for one rental: SiteLink is read back, never sent the move-in again.
  * Throws when the software cannot be reached (the caller says so).
  */
 export async function confirmRentalMoveIn(db: Database, rentalId: string, now: Date): Promise<MoveInCheck | null> {

@@ -1,7 +1,7 @@
 /**
- * The checkout state of an online rental (issue 4): the `checkouts` row (its id in an HttpOnly
+ * The state of an online rental (issue 4): the `checkouts` row (its id in an HttpOnly
  * cookie), each step's save, the unit held for it through the storage port, and the sweeps of
- * checkouts left behind. The move-in itself is app/services/move-in.server.ts.
+ * rentals left behind. The move-in itself is app/services/move-in.server.ts.
  */
 import crypto from "node:crypto";
 import { and, eq, inArray, lt } from "drizzle-orm";
@@ -19,7 +19,7 @@ import { getPaymentGateway, type PaymentGateway } from "~/platform/payments/gate
 import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./context.server";
 
-/** A checkout is kept a day: its cookie lasts a day, and an open checkout is closed a day after its hold ended. */
+/** A rental is kept a day: its cookie lasts a day, and an open rental is closed a day after its hold ended. */
 export const RENTAL_KEPT_MS = 24 * 60 * 60_000;
 
 export function rentalCookie() {
@@ -47,7 +47,7 @@ export function clearRentalCookieHeader(): Promise<string> {
 export type Rental = typeof rentals.$inferSelect;
 
 /**
- * A checkout the visitor can go on with: open, or "charging" (a payment was started and the
+ * A rental the visitor can go on with: open, or "charging" (a payment was started and the
  * database went away before it was recorded: paying again completes it with the same charge).
  */
 export function isActiveRental(c: Pick<Rental, "status">): boolean {
@@ -55,21 +55,21 @@ export function isActiveRental(c: Pick<Rental, "status">): boolean {
 }
 
 /**
- * Before a step changes what will be charged, a started but unrecorded charge of this checkout is
- * voided and the checkout gets a new idempotency key, so the next payment is a new charge of the
+ * Before a step changes what will be charged, a started but unrecorded charge of this rental is
+ * voided and the rental gets a new idempotency key, so the next payment is a new charge of the
  * new total (issue 14).
  */
-async function reopenCharging(db: Database, checkout: Rental): Promise<void> {
-  if (checkout.status !== "charging") return;
-  await voidRentalPayment(getPaymentGateway({ id: checkout.locationId }), checkout.idempotencyKey);
+async function reopenCharging(db: Database, rental: Rental): Promise<void> {
+  if (rental.status !== "charging") return;
+  await voidRentalPayment(getPaymentGateway({ id: rental.locationId }), rental.idempotencyKey);
   const idempotencyKey = randomId();
-  await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging")));
-  checkout.status = "open";
-  checkout.idempotencyKey = idempotencyKey;
+  await db.update(rentals).set({ status: "open", idempotencyKey }).where(and(eq(rentals.id, rental.id), eq(rentals.status, "charging")));
+  rental.status = "open";
+  rental.idempotencyKey = idempotencyKey;
 }
 
 /**
- * Gives up the payment made under a checkout's key when no lease is recorded with it, so that the
+ * Gives up the payment made under a rental's key when no lease is recorded with it, so that the
  * money and the lease agree (decisions 382, 405): an approved charge is refunded; one still awaiting
  * the visitor's authentication (3-D Secure on the pay step) is cancelled, so it can no longer be
  * completed; one completed a moment before the cancel is refunded. The processor's refund and cancel
@@ -87,17 +87,17 @@ export async function voidRentalPayment(gateway: PaymentGateway, idempotencyKey:
 }
 
 /**
- * A new card for a checkout still `charging` (decision 405): the bank asked the visitor to confirm
+ * A new card for a rental still `charging` (decision 405): the bank asked the visitor to confirm
  * the last card on the page and it was not done (the check failed, was closed, or the visitor came
- * back later). The payment awaiting it is cancelled and the checkout gets a new key, so that the new
+ * back later). The payment awaiting it is cancelled and the rental gets a new key, so that the new
  * card is really charged (under the old key the processor would answer the first payment again).
  * A payment already approved under the key (or none found: an unknown outcome) keeps the key: this
  * attempt then records that one payment.
  */
-export async function retryChargingWithNewCard(db: Database, checkout: Rental): Promise<void> {
-  if (checkout.status !== "charging") return;
-  const gateway = getPaymentGateway({ id: checkout.locationId });
-  const key = checkout.idempotencyKey;
+export async function retryChargingWithNewCard(db: Database, rental: Rental): Promise<void> {
+  if (rental.status !== "charging") return;
+  const gateway = getPaymentGateway({ id: rental.locationId });
+  const key = rental.idempotencyKey;
   const charge = await gateway.lookup(key);
   if (!charge || charge.status === "approved") return;
   if (gateway.cancelPending && !(await gateway.cancelPending(key)).canceled && (await gateway.lookup(key))?.status === "approved") return;
@@ -105,34 +105,34 @@ export async function retryChargingWithNewCard(db: Database, checkout: Rental): 
   const reopened = await db
     .update(rentals)
     .set({ status: "open", idempotencyKey })
-    .where(and(eq(rentals.id, checkout.id), eq(rentals.status, "charging"), eq(rentals.idempotencyKey, key)))
+    .where(and(eq(rentals.id, rental.id), eq(rentals.status, "charging"), eq(rentals.idempotencyKey, key)))
     .returning({ id: rentals.id });
   if (reopened.length) {
-    checkout.status = "open";
-    checkout.idempotencyKey = idempotencyKey;
+    rental.status = "open";
+    rental.idempotencyKey = idempotencyKey;
   }
 }
 
 /**
  * A payment completed in the browser (the bank's check on the pay step, decision 405) that did not end
  * in the lease (the charges changed, the unit went, it was refused): what was paid under `key` goes
- * back at once (refunded, or cancelled while still pending) and the checkout gets a new key for the
- * next attempt. A checkout rented or being confirmed meanwhile is left alone.
+ * back at once (refunded, or cancelled while still pending) and the rental gets a new key for the
+ * next attempt. A rental completed or being confirmed meanwhile is left alone.
  */
-export async function giveUpUnrentedPayment(db: Database, checkout: Pick<Rental, "id" | "locationId">, key: string): Promise<void> {
-  const current = await db.query.rentals.findFirst({ columns: { status: true, completedLeaseId: true }, where: eq(rentals.id, checkout.id) });
+export async function giveUpUnrentedPayment(db: Database, rental: Pick<Rental, "id" | "locationId">, key: string): Promise<void> {
+  const current = await db.query.rentals.findFirst({ columns: { status: true, completedLeaseId: true }, where: eq(rentals.id, rental.id) });
   if (!current || current.completedLeaseId != null || !isActiveRental(current)) return;
-  await voidRentalPayment(getPaymentGateway({ id: checkout.locationId }), key);
+  await voidRentalPayment(getPaymentGateway({ id: rental.locationId }), key);
   await db
     .update(rentals)
     .set({ status: "open", idempotencyKey: randomId() })
-    .where(and(eq(rentals.id, checkout.id), inArray(rentals.status, ["open", "charging"])));
+    .where(and(eq(rentals.id, rental.id), inArray(rentals.status, ["open", "charging"])));
 }
 
 /**
  * Payments started but never recorded (the database went away between charge and record, and the
  * visitor did not come back within the hold): the charge is voided, the unit released, the
- * checkout closed. Returns how many.
+ * rental closed. Returns how many.
  */
 export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<number> {
   const stale = await db
@@ -157,7 +157,7 @@ export async function sweepUnrecordedCharges(db: Database, now: Date): Promise<n
   return count;
 }
 
-/** The visitor's checkout for this unit type (from the cookie), or null. */
+/** The visitor's rental for this unit type (from the cookie), or null. */
 export async function getRental(db: Database, id: string | null, unitTypeId: string): Promise<Rental | null> {
   if (!id) return null;
   const row = await db.query.rentals.findFirst({ where: eq(rentals.id, id) });
@@ -165,7 +165,7 @@ export async function getRental(db: Database, id: string | null, unitTypeId: str
   return row;
 }
 
-/** The tenant details kept on the checkout (the form's names; no password). */
+/** The tenant details kept on the rental (the form's names; no password). */
 export type TenantDetails = Omit<AccountCreationInput, "web_pw" | "confirm_web_pw">;
 
 export function rentalDetails(c: Rental | null): TenantDetails | null {
@@ -182,19 +182,19 @@ const randomId = () => crypto.randomBytes(24).toString("base64url");
 
 /** The unit held for a details step not saved yet (holdForDetails). */
 export interface DetailsHold {
-  /** The checkout's id: the visitor's open checkout, or a new one. */
+  /** The rental's id: the visitor's open rental, or a new one. */
   id: string;
   unitId: string;
   until: Date;
-  /** A new checkout: nothing of the visitor's is saved yet, so a refusal lets go of the unit. */
+  /** A new rental: nothing of the visitor's is saved yet, so a refusal lets go of the unit. */
   isNew: boolean;
-  /** When the details were submitted (a new checkout's first hold, from which MAX_HOLD_MINUTES counts). */
+  /** When the details were submitted (a new rental's first hold, from which MAX_HOLD_MINUTES counts). */
   at: Date;
 }
 
 /**
  * The first step of saving the details (issue 22, decision 206): the unit is held for the visitor's
- * checkout (or a new one) before anything else is checked or written, so a visitor whose unit is gone
+ * rental (or a new one) before anything else is checked or written, so a visitor whose unit is gone
  * learns it from this one write. Throws UnitUnavailableError when no unit is free.
  */
 export async function holdForDetails(db: Database, ctx: RentalContext, input: { existing: Rental | null; now: Date }): Promise<DetailsHold> {
@@ -202,7 +202,7 @@ export async function holdForDetails(db: Database, ctx: RentalContext, input: { 
   const isNew = !(input.existing && input.existing.status === "open");
   const id = isNew ? randomId() : input.existing!.id;
   const until = isNew ? holdEndsAt(input.now) : holdUntil(input.existing!.createdAt, input.now);
-  // Past the hold cap the checkout keeps going without a hold, on its unit and expiry (decision 197).
+  // Past the hold cap the rental keeps going without a hold, on its unit and expiry (decision 197).
   if (!until) return { id, unitId: input.existing!.unitId === null ? "" : String(input.existing!.unitId), until: input.existing!.expiresAt, isNew: false, at: input.now };
   // The context of this request has just swept expired reservations at this moment (or knew none was
   // due): the hold need not sweep again (decision 420).
@@ -211,7 +211,7 @@ export async function holdForDetails(db: Database, ctx: RentalContext, input: { 
   return { id, unitId: hold.unitId, until, isNew, at: input.now };
 }
 
-/** A check after holdForDetails refused the visitor: a new checkout's unit is let go at once (nothing was saved). */
+/** A check after holdForDetails refused the visitor: a new rental's unit is let go at once (nothing was saved). */
 export async function releaseDetailsHold(ctx: RentalContext, hold: DetailsHold): Promise<void> {
   if (hold.isNew) await ctx.storage.releaseHold(hold.id);
 }
@@ -231,7 +231,7 @@ export async function saveDetails(
 
 /**
  * Saves the tenant details step on the unit held by holdForDetails: hashes the password (off the event
- * loop), creates the checkout (or updates the visitor's own) and returns its id. Changing the details
+ * loop), creates the rental (or updates the visitor's own) and returns its id. Changing the details
  * clears a signature already given (the lease text names the tenant).
  */
 export async function saveHeldDetails(
@@ -267,7 +267,7 @@ export async function saveHeldDetails(
       });
     }
   } catch (error) {
-    // Nothing half-saved: a new checkout that could not be written lets go of the unit it just held.
+    // Nothing half-saved: a new rental that could not be written lets go of the unit it just held.
     await releaseDetailsHold(ctx, hold).catch(() => undefined);
     throw error;
   }
@@ -276,22 +276,22 @@ export async function saveHeldDetails(
 
 /**
  * Keeps the unit held while the visitor moves on (re-holds one if the hold ran out and a unit is
- * free), never beyond MAX_HOLD_MINUTES from the checkout's first hold.
+ * free), never beyond MAX_HOLD_MINUTES from the rental's first hold.
  */
-export async function renewHold(db: Database, ctx: RentalContext, checkout: Rental, now: Date): Promise<void> {
-  const until = holdUntil(checkout.createdAt, now);
+export async function renewHold(db: Database, ctx: RentalContext, rental: Rental, now: Date): Promise<void> {
+  const until = holdUntil(rental.createdAt, now);
   // Past the hold cap nothing is held any longer; the pay step rents the unit if it is still free.
   if (!until) return;
-  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: checkout.id, until, now });
-  await db.update(rentals).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(rentals.id, checkout.id));
+  const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: rental.id, until, now });
+  await db.update(rentals).set({ unitId: Number(hold.unitId), expiresAt: until }).where(eq(rentals.id, rental.id));
 }
 
-export async function saveProtection(db: Database, ctx: RentalContext, checkout: Rental, choice: string, now: Date, moveInDate?: string | null) {
-  await reopenCharging(db, checkout);
-  await renewHold(db, ctx, checkout, now);
+export async function saveProtection(db: Database, ctx: RentalContext, rental: Rental, choice: string, now: Date, moveInDate?: string | null) {
+  await reopenCharging(db, rental);
+  await renewHold(db, ctx, rental, now);
   const date = effectiveMoveInDate(moveInDate, ctx.moveInDates) ?? ctx.today;
-  const changed = checkout.insuranceChoice !== choice || checkout.moveInDate !== date;
-  checkout.moveInDate = date;
+  const changed = rental.insuranceChoice !== choice || rental.moveInDate !== date;
+  rental.moveInDate = date;
   await db
     .update(rentals)
     .set({
@@ -299,32 +299,32 @@ export async function saveProtection(db: Database, ctx: RentalContext, checkout:
       moveInDate: date,
       ...(changed ? { signedName: null, signedAt: null, signedIp: null, leaseHash: null } : {}),
     })
-    .where(eq(rentals.id, checkout.id));
+    .where(eq(rentals.id, rental.id));
 }
 
-/** The visitor leaves: the unit is released at once and the checkout is closed. */
-export async function abandonRental(db: Database, ctx: RentalContext, checkout: Rental) {
-  await reopenCharging(db, checkout);
-  await ctx.storage.releaseHold(checkout.id);
+/** The visitor leaves: the unit is released at once and the rental is closed. */
+export async function abandonRental(db: Database, ctx: RentalContext, rental: Rental) {
+  await reopenCharging(db, rental);
+  await ctx.storage.releaseHold(rental.id);
   await db
     .update(rentals)
     .set({ status: "abandoned", webPwHash: null, unitId: null })
-    .where(and(eq(rentals.id, checkout.id), eq(rentals.status, "open")));
+    .where(and(eq(rentals.id, rental.id), eq(rentals.status, "open")));
 }
 
 /**
  * A visitor who starts renting another unit type lets go of the unit held for the previous one
- * (one checkout, one held unit per browser).
+ * (one rental, one held unit per browser).
  */
-export async function releaseOtherRental(db: Database, ctx: RentalContext, checkoutId: string | null, unitTypeId: string) {
-  if (!checkoutId) return;
-  const other = await db.query.rentals.findFirst({ where: eq(rentals.id, checkoutId) });
+export async function releaseOtherRental(db: Database, ctx: RentalContext, rentalId: string | null, unitTypeId: string) {
+  if (!rentalId) return;
+  const other = await db.query.rentals.findFirst({ where: eq(rentals.id, rentalId) });
   if (!other || other.status !== "open" || String(other.unitTypeId) === unitTypeId) return;
   await ctx.storage.releaseHold(other.id);
   await db.update(rentals).set({ status: "abandoned", webPwHash: null, unitId: null }).where(eq(rentals.id, other.id));
 }
 
-/** Closes checkouts idle for a day (their holds have long run out) and forgets their password hashes. */
+/** Closes rentals idle for a day (their holds have long run out) and forgets their password hashes. */
 export async function sweepAbandonedRentals(db: Database, now: Date): Promise<number> {
   const rows = await db
     .update(rentals)
@@ -339,23 +339,23 @@ export const sha256 = (text: string) => crypto.createHash("sha256").update(text,
 export async function saveSignature(
   db: Database,
   ctx: RentalContext,
-  checkout: Rental,
+  rental: Rental,
   input: { signedName: string; text: string; ip: string; now: Date },
 ) {
-  await reopenCharging(db, checkout);
-  await renewHold(db, ctx, checkout, input.now);
+  await reopenCharging(db, rental);
+  await renewHold(db, ctx, rental, input.now);
   await db
     .update(rentals)
     .set({ signedName: input.signedName, signedAt: input.now, signedIp: input.ip, leaseHash: sha256(input.text) })
-    .where(eq(rentals.id, checkout.id));
+    .where(eq(rentals.id, rental.id));
 }
 
 /** The signature no longer matches what would be signed now (a rate or the date changed): sign again. */
-export async function clearSignature(db: Database, checkoutId: string): Promise<void> {
-  await db.update(rentals).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(rentals.id, checkoutId));
+export async function clearSignature(db: Database, rentalId: string): Promise<void> {
+  await db.update(rentals).set({ signedName: null, signedAt: null, signedIp: null, leaseHash: null }).where(eq(rentals.id, rentalId));
 }
 
 /** A new idempotency key after a declined card, so the next card is really tried. */
-export async function renewRentalKey(db: Database, checkoutId: string): Promise<void> {
-  await db.update(rentals).set({ idempotencyKey: randomId() }).where(eq(rentals.id, checkoutId));
+export async function renewRentalKey(db: Database, rentalId: string): Promise<void> {
+  await db.update(rentals).set({ idempotencyKey: randomId() }).where(eq(rentals.id, rentalId));
 }

@@ -2,7 +2,7 @@
  * The online rental's page, step by step (issue 21, decision 225): what `/rent/:unitTypeId` shows for
  * a request — the unit and its rate, the hold, the steps, a block (sold out, coming soon, card
  * locked), or the one step's view (details, protection, review with the quote lines, sign, pay) —
- * and the redirects the steps decide (a step not reached yet, a completed or confirming checkout).
+ * and the redirects the steps decide (a step not reached yet, a completed or confirming rental).
  *
  * The route reads the request (cookies, CSRF token), calls `rentPage` and renders what it returns;
  * the step rules themselves live in app/domain/rental-steps.ts.
@@ -34,8 +34,8 @@ export interface RentPageRequest {
   unitTypeId: string;
   /** The query string: `step`, and the notes `changed`, `replaced`, `retry`. */
   searchParams: URLSearchParams;
-  /** The visitor's checkout cookie. */
-  checkoutId: string | null;
+  /** The visitor's rental cookie. */
+  rentalId: string | null;
   csrfToken: string;
   now: Date;
 }
@@ -47,29 +47,29 @@ type StepView = Awaited<ReturnType<typeof stepView>>;
 
 export async function rentPage(db: Database, ctx: RentalContext, req: RentPageRequest): Promise<RentPage> {
   const basePath = `/rent/${req.unitTypeId}`;
-  let checkout = await getRental(db, req.checkoutId, req.unitTypeId);
-  if (checkout?.status === "completed" && req.searchParams.get("step") === "pay") return { redirect: `${basePath}/confirmation` };
+  let rental = await getRental(db, req.rentalId, req.unitTypeId);
+  if (rental?.status === "completed" && req.searchParams.get("step") === "pay") return { redirect: `${basePath}/confirmation` };
   // A payment whose outcome the facility's software has not confirmed yet: the confirming page.
-  if (checkout?.status === "confirming") return { redirect: `${basePath}/confirmation` };
-  if (checkout && !isActiveRental(checkout)) checkout = null;
+  if (rental?.status === "confirming") return { redirect: `${basePath}/confirmation` };
+  if (rental && !isActiveRental(rental)) rental = null;
 
-  const base = pageBase(ctx, req, checkout, basePath);
-  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
+  const base = pageBase(ctx, req, rental, basePath);
+  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(rental) });
   if (block) return { page: { ...base, blocked: rentalBlockMessage(block, base.phone), view: null, furthest: null } };
-  if (checkout && (await isCardLocked(db, { kind: "rental", checkoutId: checkout.id }, req.now))) {
+  if (rental && (await isCardLocked(db, { kind: "rental", rentalId: rental.id }, req.now))) {
     return { page: { ...base, blocked: cardLockedMessage(ctx.location.phoneNumber), view: null, furthest: null } };
   }
 
-  const progress = rentalProgress(checkout);
+  const progress = rentalProgress(rental);
   const requested = parseStep(req.searchParams.get("step"));
   const step = allowedStep(requested, progress, base.eSign);
   if (req.searchParams.has("step") && step !== requested) return { redirect: `${basePath}?step=${step}` };
-  const view = await stepView(ctx, step, checkout, req.searchParams);
+  const view = await stepView(ctx, step, rental, req.searchParams);
   return { page: { ...base, blocked: null, view, furthest: furthestStep(progress, base.eSign) } };
 }
 
 /** What every state of the page shows: the unit, its rate, the hold and the steps. */
-function pageBase(ctx: RentalContext, req: RentPageRequest, checkout: Rental | null, basePath: string) {
+function pageBase(ctx: RentalContext, req: RentPageRequest, rental: Rental | null, basePath: string) {
   const eSign = ctx.settings.is_sitelink_esign_enabled;
   return {
     basePath,
@@ -82,24 +82,24 @@ function pageBase(ctx: RentalContext, req: RentPageRequest, checkout: Rental | n
     standardRate: ctx.unitType.standardRate,
     promotion: ctx.unitType.promotion.trim(),
     heldUntil:
-      checkout && checkout.expiresAt > req.now
-        ? checkout.expiresAt.toLocaleTimeString("en-US", { timeZone: ctx.location.timeZone, hour: "numeric", minute: "2-digit" })
+      rental && rental.expiresAt > req.now
+        ? rental.expiresAt.toLocaleTimeString("en-US", { timeZone: ctx.location.timeZone, hour: "numeric", minute: "2-digit" })
         : null,
-    hasCheckout: Boolean(checkout),
+    hasRental: Boolean(rental),
     // is_sitelink_esign_enabled off: no online e-sign step, the lease is signed at the office (decision 203).
     eSign,
     steps: rentalSteps(eSign),
   };
 }
 
-/** The one step's view; `allowedStep` has made sure the checkout has what the step needs. */
-async function stepView(ctx: RentalContext, step: RentalStep, checkout: Rental | null, searchParams: URLSearchParams) {
-  const details = rentalDetails(checkout);
+/** The one step's view; `allowedStep` has made sure the rental has what the step needs. */
+async function stepView(ctx: RentalContext, step: RentalStep, rental: Rental | null, searchParams: URLSearchParams) {
+  const details = rentalDetails(rental);
   switch (step) {
     case "details":
       return {
         step,
-        hasPassword: Boolean(checkout?.webPwHash),
+        hasPassword: Boolean(rental?.webPwHash),
         defaults: details
           ? {
               ...Object.fromEntries(Object.entries(details).map(([k, v]) => [k, typeof v === "boolean" ? (v ? "on" : "") : (v ?? "")])),
@@ -110,7 +110,7 @@ async function stepView(ctx: RentalContext, step: RentalStep, checkout: Rental |
       } as const;
     case "protection": {
       const { plans } = await quoteRental(ctx, null);
-      const moveInDate = effectiveMoveInDate(checkout?.moveInDate, ctx.moveInDates) ?? ctx.today;
+      const moveInDate = effectiveMoveInDate(rental?.moveInDate, ctx.moveInDates) ?? ctx.today;
       return {
         step,
         plans: plans.map((p) => ({
@@ -119,14 +119,14 @@ async function stepView(ctx: RentalContext, step: RentalStep, checkout: Rental |
           detail: `Theft covered at ${p.description || "50%"}.${p.provider ? ` Provided by ${p.provider}.` : ""}`,
         })),
         required: ctx.settings.is_insurance_required,
-        choice: checkout?.insuranceChoice ?? null,
+        choice: rental?.insuranceChoice ?? null,
         moveInDates: ctx.moveInDates.map((d) => ({ value: d, label: `${formatDay(d)}${d === ctx.today ? " (today)" : ""}` })),
         moveInDate,
         moveInDateLabel: formatDay(moveInDate),
       } as const;
     }
     case "review": {
-      const q = await quoteRental(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
+      const q = await quoteRental(ctx, rental!.insuranceChoice, rental!.moveInDate);
       return {
         step,
         lines: q.quote.lines,
@@ -139,16 +139,16 @@ async function stepView(ctx: RentalContext, step: RentalStep, checkout: Rental |
       } as const;
     }
     case "sign": {
-      const q = await quoteRental(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
+      const q = await quoteRental(ctx, rental!.insuranceChoice, rental!.moveInDate);
       return {
         step,
         leaseText: rentalLeaseText(ctx, details!, q),
         fullName: `${details!.first_name} ${details!.last_name}`,
-        signedName: checkout!.signedName,
+        signedName: rental!.signedName,
       } as const;
     }
     case "pay": {
-      const q = await quoteRental(ctx, checkout!.insuranceChoice, checkout!.moveInDate);
+      const q = await quoteRental(ctx, rental!.insuranceChoice, rental!.moveInDate);
       return {
         step,
         total: q.quote.total,

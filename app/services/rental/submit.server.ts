@@ -54,7 +54,7 @@ export interface RentalSubmission {
   unitTypeId: string;
   formData: FormData;
   /** The visitor's rental cookie. */
-  checkoutId: string | null;
+  rentalId: string | null;
   clientIp: string;
   now: Date;
   /** The website's configured origin (for the links in the confirmation e-mail); asked only by the pay step. */
@@ -88,26 +88,26 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
   const { formData, now, unitTypeId } = sub;
   const basePath = `/rent/${unitTypeId}`;
   const intent = String(formData.get("intent") ?? "");
-  const found = await getRental(db, sub.checkoutId, unitTypeId);
+  const found = await getRental(db, sub.rentalId, unitTypeId);
   // A repeated payment submit (double click, back and resubmit) lands on the confirmation; any other
-  // step of a completed checkout starts a new rental.
+  // step of a completed rental starts a new rental.
   if ((found?.status === "completed" || found?.status === "confirming") && intent === "pay") return { redirect: `${basePath}/confirmation` };
-  const checkout = found && isActiveRental(found) ? found : null;
+  const rental = found && isActiveRental(found) ? found : null;
 
   if (intent === "cancel") {
-    if (checkout) {
-      await abandonRental(db, ctx, checkout);
+    if (rental) {
+      await abandonRental(db, ctx, rental);
       await releaseHoldCount(db, sub.clientIp);
     }
     return { redirect: `/locations/${ctx.location.urlSlug}`, cookie: "clear" };
   }
 
-  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(checkout) });
+  const block = rentalBlock(ctx, { ignoreAvailability: Boolean(rental) });
   if (block) return unchanged(ctx, fail(null, 409, { formError: rentalBlockMessage(block, formatPhone(ctx.location.phoneNumber)) }));
 
   if (intent === "details") {
     if (isHoneypotFilled(formData)) return { redirect: basePath };
-    const schema = detailsSchema({ passwordOptional: Boolean(checkout?.webPwHash) });
+    const schema = detailsSchema({ passwordOptional: Boolean(rental?.webPwHash) });
     const submission = parseWithZod(formData, { schema });
     if (submission.status !== "success") return unchanged(ctx, fail(submission.reply({ hideFields: HIDDEN_FIELDS })));
     const { web_pw, confirm_web_pw: _confirm, ...details } = submission.value;
@@ -116,27 +116,27 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
     const phone = formatPhone(ctx.location.phoneNumber);
     // The unit first (issue 22, decision 206): in a rush for the last unit, the visitors who lose learn
     // "sold out" from this one write, before any other check or write is made for them. A check below
-    // that refuses the visitor lets a new checkout's unit go again at once.
+    // that refuses the visitor lets a new rental's unit go again at once.
     let hold: DetailsHold;
     try {
-      hold = await holdForDetails(db, ctx, { existing: checkout, now });
+      hold = await holdForDetails(db, ctx, { existing: rental, now });
     } catch (error) {
       // A new visitor's page shows "sold out" without the form (no field to refill), so the answer is
       // the one a visitor gets whose page already knew: the same for every loser of a rush, whose
-      // page is then rendered once (decision 330). A visitor with a checkout keeps the form, and
+      // page is then rendered once (decision 330). A visitor with a rental keeps the form, and
       // what was typed.
       // A new visitor's failed hold wrote nothing and proved that no unit is free: the page of the
       // same request says "sold out" without sweeping and reading availability again (decision 332).
-      if (error instanceof UnitUnavailableError && !checkout) return unchanged(soldOutContext(ctx), fail(null, 409, { formError: rentalBlockMessage("sold_out", phone) }));
+      if (error instanceof UnitUnavailableError && !rental) return unchanged(soldOutContext(ctx), fail(null, 409, { formError: rentalBlockMessage("sold_out", phone) }));
       if (error instanceof UnitUnavailableError) return fail(submission.reply({ hideFields: HIDDEN_FIELDS }), 409, { formError: rentalBlockMessage("sold_out", phone) });
       throw error;
     }
     let id: string;
     try {
-      // The form's limit and, for a new checkout, the holds from this address and of this unit type:
+      // The form's limit and, for a new rental, the holds from this address and of this unit type:
       // one statement, counted before the e-mail is looked up, so "this e-mail has an account" can be
       // asked only as often as the form may be saved (decisions 196, 197).
-      const limited = await limitDetailsSubmission(db, { ip: sub.clientIp, now, phone, newHold: !checkout, unitTypeId });
+      const limited = await limitDetailsSubmission(db, { ip: sub.clientIp, now, phone, newHold: !rental, unitTypeId });
       if (limited) {
         await releaseDetailsHold(ctx, hold);
         return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [limited] }), 429, { formError: limited });
@@ -147,37 +147,37 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
       if (await ctx.storage.isEmailRegistered(details.email)) {
         await tellAccountHolder(db, { email: details.email, locationName: ctx.location.name, operatorName: ctx.operatorName, origin: await sub.origin(), now });
       }
-      await releaseOtherRental(db, ctx, sub.checkoutId, unitTypeId);
-      id = await saveHeldDetails(db, ctx, { existing: checkout, hold, details, webPw: web_pw });
+      await releaseOtherRental(db, ctx, sub.rentalId, unitTypeId);
+      id = await saveHeldDetails(db, ctx, { existing: rental, hold, details, webPw: web_pw });
     } catch (error) {
-      // Nothing half-saved (an outage, say): a new checkout's unit is not left held by nobody.
+      // Nothing half-saved (an outage, say): a new rental's unit is not left held by nobody.
       await releaseDetailsHold(ctx, hold).catch(() => undefined);
       throw error;
     }
     return { redirect: `${basePath}?step=protection`, cookie: { set: id } };
   }
 
-  // Every later step needs the visitor's own checkout.
-  if (!checkout || !rentalProgress(checkout).hasDetails) return { redirect: `${basePath}?step=details` };
+  // Every later step needs the visitor's own rental.
+  if (!rental || !rentalProgress(rental).hasDetails) return { redirect: `${basePath}?step=details` };
 
   try {
     if (intent === "protection") {
       const { plans } = await quoteRental(ctx, null);
       const submission = parseWithZod(formData, { schema: protectionSchema(plans.map((p) => p.id), ctx.settings.is_insurance_required, ctx.moveInDates) });
       if (submission.status !== "success") return fail(submission.reply());
-      await saveProtection(db, ctx, checkout, submission.value.insurance_plan, now, submission.value.move_in_date);
+      await saveProtection(db, ctx, rental, submission.value.insurance_plan, now, submission.value.move_in_date);
       return { redirect: `${basePath}?step=review` };
     }
 
     // Without e-sign there is nothing to sign online (decision 203).
     if (intent === "sign" && !ctx.settings.is_sitelink_esign_enabled) return { redirect: `${basePath}?step=pay` };
     if (intent === "sign") {
-      const details = rentalDetails(checkout)!;
+      const details = rentalDetails(rental)!;
       const submission = parseWithZod(formData, { schema: signSchema(`${details.first_name} ${details.last_name}`) });
       if (submission.status !== "success") return fail(submission.reply());
-      if (checkout.insuranceChoice == null) return { redirect: `${basePath}?step=protection` };
-      const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
-      await saveSignature(db, ctx, checkout, { signedName: submission.value.signed_name, text: rentalLeaseText(ctx, details, q), ip: sub.clientIp, now });
+      if (rental.insuranceChoice == null) return { redirect: `${basePath}?step=protection` };
+      const q = await quoteRental(ctx, rental.insuranceChoice, rental.moveInDate);
+      await saveSignature(db, ctx, rental, { signedName: submission.value.signed_name, text: rentalLeaseText(ctx, details, q), ip: sub.clientIp, now });
       return { redirect: `${basePath}?step=pay` };
     }
 
@@ -191,23 +191,23 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
         const gateway = getPaymentGateway(ctx.location);
         if (!gateway.startHostedPayment) return fail(null, 409, { formError: PAYMENT_UNAVAILABLE_MESSAGE });
         const origin = await sub.origin();
-        const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+        const q = await quoteRental(ctx, rental.insuranceChoice, rental.moveInDate);
         const { url } = await gateway.startHostedPayment({
           amount: q.quote.total,
-          idempotencyKey: checkout.idempotencyKey,
+          idempotencyKey: rental.idempotencyKey,
           description: `Storage unit rental at ${ctx.location.name}`,
-          email: rentalDetails(checkout)?.email,
+          email: rentalDetails(rental)?.email,
           saveCard: autopay,
           // What the webhook needs to finish the rental when the visitor does not come back (decision 433).
-          metadata: { gatehouse_rental: checkout.id, gatehouse_autopay: autopay ? "1" : "0" },
+          metadata: { gatehouse_rental: rental.id, gatehouse_autopay: autopay ? "1" : "0" },
           returnUrl: `${origin}${basePath}?step=pay&checkout_session={SESSION}${autopay ? "&autopay=1" : ""}`,
           cancelUrl: `${origin}${basePath}?step=pay`,
         });
         return { redirect: url };
       }
       // A new card while the last one awaits the bank's check on the page: that payment is given up first (decision 405).
-      if (token.startsWith("pm_")) await retryChargingWithNewCard(db, checkout);
-      return payWithToken(db, ctx, checkout, { token, autopay, clientIp: sub.clientIp, now, origin: sub.origin, basePath, reply: () => submission.reply() });
+      if (token.startsWith("pm_")) await retryChargingWithNewCard(db, rental);
+      return payWithToken(db, ctx, rental, { token, autopay, clientIp: sub.clientIp, now, origin: sub.origin, basePath, reply: () => submission.reply() });
     }
 
     if (intent === "pay") {
@@ -215,10 +215,10 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
       if (submission.status !== "success") return fail(submission.reply({ hideFields: HIDDEN_FIELDS }));
       const autopay = autopayChoice(ctx.settings).offered && submission.value.autopay;
       const phone = ctx.location.phoneNumber;
-      const attempt = await beginCardAttempt(db, { scope: { kind: "rental", checkoutId: checkout.id }, email: rentalDetails(checkout)!.email, ip: sub.clientIp, now });
+      const attempt = await beginCardAttempt(db, { scope: { kind: "rental", rentalId: rental.id }, email: rentalDetails(rental)!.email, ip: sub.clientIp, now });
       if (!attempt.allowed) return fail(submission.reply({ hideFields: HIDDEN_FIELDS, formErrors: [cardLockedMessage(phone)] }), 429, { formError: cardLockedMessage(phone) });
       const payment: PaymentMethodInput = { kind: "card", card: toCardDetails(submission.value) };
-      const outcome = await placeMoveIn(db, ctx, checkout, { payment, autopay, now, origin: await sub.origin() }).catch(async (error: unknown) => {
+      const outcome = await placeMoveIn(db, ctx, rental, { payment, autopay, now, origin: await sub.origin() }).catch(async (error: unknown) => {
         await cardNotTried(db, attempt.ticket);
         // The card could not be taken online (the unit is still free): say so plainly, keep the form.
         if (error instanceof CardNotTakenOnlineError) return { status: "not_taken" as const, message: storageErrorMessage(error, formatPhone(phone)) };
@@ -287,30 +287,30 @@ function fail(result: unknown, status = 400, extra: { formError?: string; emailT
 
 /**
  * The pay step with a processor's token (decision 383): a PaymentMethod or PaymentIntent id from
- * Stripe.js, or the PaymentIntent of a Checkout page paid for this checkout (the return, below). The
+ * Stripe.js, or the PaymentIntent of a Checkout page paid for this rental (the return, below). The
  * move-in charges it through the gateway, which checks the amount server-side: nothing is rented
  * until the payment is confirmed there.
  */
 async function payWithToken(
   db: Database,
   ctx: RentalContext,
-  checkout: NonNullable<Awaited<ReturnType<typeof getRental>>>,
+  rental: NonNullable<Awaited<ReturnType<typeof getRental>>>,
   input: TokenPayment,
 ): Promise<RentalSubmitResult> {
-  const key = checkout.idempotencyKey;
+  const key = rental.idempotencyKey;
   // A PaymentIntent completed in the browser (the bank's check on the page) that does not end in the
   // lease (the charges changed, the unit went, a refusal that will not change on retry): the money
-  // goes back at once and the checkout gets a new key, so the money and the lease agree (decision 405).
+  // goes back at once and the rental gets a new key, so the money and the lease agree (decision 405).
   // An outage leaves it "charging": the same form sent again records it, or the sweep refunds it.
   const paidInBrowser = input.token.startsWith("pi_");
   let result: RentalSubmitResult;
   try {
-    result = await chargeToken(db, ctx, checkout, input);
+    result = await chargeToken(db, ctx, rental, input);
   } catch (error) {
-    if (paidInBrowser && (error instanceof UnitUnavailableError || error instanceof StorageValidationError)) await giveUpUnrentedPayment(db, checkout, key);
+    if (paidInBrowser && (error instanceof UnitUnavailableError || error instanceof StorageValidationError)) await giveUpUnrentedPayment(db, rental, key);
     throw error;
   }
-  if (paidInBrowser && !("redirect" in result && result.redirect === `${input.basePath}/confirmation`)) await giveUpUnrentedPayment(db, checkout, key);
+  if (paidInBrowser && !("redirect" in result && result.redirect === `${input.basePath}/confirmation`)) await giveUpUnrentedPayment(db, rental, key);
   return result;
 }
 
@@ -328,14 +328,14 @@ interface TokenPayment {
 async function chargeToken(
   db: Database,
   ctx: RentalContext,
-  checkout: NonNullable<Awaited<ReturnType<typeof getRental>>>,
+  rental: NonNullable<Awaited<ReturnType<typeof getRental>>>,
   input: TokenPayment,
 ): Promise<RentalSubmitResult> {
   const phone = ctx.location.phoneNumber;
-  const attempt = await beginCardAttempt(db, { scope: { kind: "rental", checkoutId: checkout.id }, email: rentalDetails(checkout)!.email, ip: input.clientIp, now: input.now });
+  const attempt = await beginCardAttempt(db, { scope: { kind: "rental", rentalId: rental.id }, email: rentalDetails(rental)!.email, ip: input.clientIp, now: input.now });
   if (!attempt.allowed) return fail(null, 429, { formError: cardLockedMessage(phone) });
   const payment: PaymentMethodInput = { kind: "token", token: input.token };
-  const outcome = await placeMoveIn(db, ctx, checkout, { payment, autopay: input.autopay, now: input.now, origin: await input.origin() }).catch(async (error: unknown) => {
+  const outcome = await placeMoveIn(db, ctx, rental, { payment, autopay: input.autopay, now: input.now, origin: await input.origin() }).catch(async (error: unknown) => {
     await cardNotTried(db, attempt.ticket);
     if (error instanceof CardNotTakenOnlineError) return { status: "not_taken" as const, message: storageErrorMessage(error, formatPhone(phone)) };
     throw error;
@@ -355,7 +355,7 @@ async function chargeToken(
     return fail(input.reply?.() ?? null, 200, { formError: CONFIRM_IN_PAGE_MESSAGE, authenticate: { clientSecret: outcome.clientSecret } });
   }
   if (outcome.status === "declined") {
-    const { message } = cardDeclined(attempt.ticket, { where: `rental ${checkout.unitTypeId}`, reason: outcome.reason, last4: "", phone });
+    const { message } = cardDeclined(attempt.ticket, { where: `rental ${rental.unitTypeId}`, reason: outcome.reason, last4: "", phone });
     return fail(null, 402, { formError: message });
   }
   await cardApproved(db, attempt.ticket);
@@ -364,42 +364,42 @@ async function chargeToken(
 
 /**
  * The return from the processor's payment page (Stripe Checkout, JavaScript off): the session must be
- * paid, for this checkout's key; its PaymentIntent is then charged like a token (the gateway checks
- * the amount). A session not paid (or not this checkout's) goes back to the pay step, nothing rented.
+ * paid, for this rental's key; its PaymentIntent is then charged like a token (the gateway checks
+ * the amount). A session not paid (or not this rental's) goes back to the pay step, nothing rented.
  */
 export async function returnFromHostedPayment(
   db: Database,
   ctx: RentalContext,
-  input: { unitTypeId: string; checkoutId: string | null; sessionId: string; autopay: boolean; clientIp: string; now: Date; origin: () => Promise<string> },
+  input: { unitTypeId: string; rentalId: string | null; sessionId: string; autopay: boolean; clientIp: string; now: Date; origin: () => Promise<string> },
 ): Promise<RentalSubmitResult> {
   const basePath = `/rent/${input.unitTypeId}`;
-  const checkout = await getRental(db, input.checkoutId, input.unitTypeId);
-  if (!checkout) return { redirect: basePath };
-  if (checkout.status === "completed" || checkout.status === "confirming") return { redirect: `${basePath}/confirmation` };
-  const finished = await finishHostedRental(db, ctx, checkout, { ...input, basePath });
+  const rental = await getRental(db, input.rentalId, input.unitTypeId);
+  if (!rental) return { redirect: basePath };
+  if (rental.status === "completed" || rental.status === "confirming") return { redirect: `${basePath}/confirmation` };
+  const finished = await finishHostedRental(db, ctx, rental, { ...input, basePath });
   if (finished === "unpaid") return { redirect: `${basePath}?step=pay` };
   return finished;
 }
 
 /**
- * A paid session of this checkout's key charged like a token (the gateway checks the amount): the
+ * A paid session of this rental's key charged like a token (the gateway checks the amount): the
  * lease, or, not rented (the charges changed, the unit went, a refusal), the money taken on the
  * payment page given back at once, so the money and the lease agree. "unpaid": the session is not
- * paid, or not this checkout's.
+ * paid, or not this rental's.
  */
 async function finishHostedRental(
   db: Database,
   ctx: RentalContext,
-  checkout: NonNullable<Awaited<ReturnType<typeof getRental>>>,
+  rental: NonNullable<Awaited<ReturnType<typeof getRental>>>,
   input: { sessionId: string; autopay: boolean; clientIp: string; now: Date; origin: () => Promise<string>; basePath: string },
 ): Promise<RentalSubmitResult | "unpaid"> {
   const { basePath } = input;
   const gateway = getPaymentGateway(ctx.location);
-  const token = await gateway.hostedPaymentToken?.(input.sessionId, checkout.idempotencyKey);
+  const token = await gateway.hostedPaymentToken?.(input.sessionId, rental.idempotencyKey);
   if (!token) return "unpaid";
   const autopay = autopayChoice(ctx.settings).offered && (input.autopay || autopayChoice(ctx.settings).required);
-  const key = checkout.idempotencyKey;
-  const result = await payWithToken(db, ctx, checkout, { token, autopay, clientIp: input.clientIp, now: input.now, origin: input.origin, basePath });
+  const key = rental.idempotencyKey;
+  const result = await payWithToken(db, ctx, rental, { token, autopay, clientIp: input.clientIp, now: input.now, origin: input.origin, basePath });
   if ("redirect" in result && result.redirect === `${basePath}/confirmation`) return result;
   if ((await gateway.lookup(key))?.status === "approved") await gateway.refund(key);
   return "redirect" in result ? result : { redirect: `${basePath}?step=pay&retry=1` };
@@ -408,9 +408,9 @@ async function finishHostedRental(
 /**
  * The webhook of a rental's Checkout Session paid on the processor's page (decision 433): the
  * visitor may have closed the tab before coming back, so the rental is finished here exactly as the
- * return would finish it (the same move-in, idempotent on the checkout: one lease, one payment, one
+ * return would finish it (the same move-in, idempotent on the rental: one lease, one payment, one
  * welcome e-mail with the receipt, whichever of the two comes first). Null when the key is not an
- * open rental checkout's (the caller judges it as before).
+ * open rental's (the caller judges it as before).
  */
 export async function finishRentalFromWebhook(
   db: Database,
@@ -419,11 +419,11 @@ export async function finishRentalFromWebhook(
   const row = await db.query.rentals.findFirst({ columns: { id: true, unitTypeId: true, status: true }, where: eq(rentals.idempotencyKey, input.key) });
   if (!row || row.status !== "open" || row.unitTypeId === null) return null;
   const unitTypeId = String(row.unitTypeId);
-  const checkout = await getRental(db, row.id, unitTypeId);
-  const ctx = checkout ? await loadRentalContext(db, unitTypeId, input.now) : null;
-  if (!checkout || !ctx) return null;
+  const rental = await getRental(db, row.id, unitTypeId);
+  const ctx = rental ? await loadRentalContext(db, unitTypeId, input.now) : null;
+  if (!rental || !ctx) return null;
   const basePath = `/rent/${unitTypeId}`;
-  const result = await finishHostedRental(db, ctx, checkout, {
+  const result = await finishHostedRental(db, ctx, rental, {
     sessionId: input.sessionId,
     autopay: input.autopay,
     // No visitor's address here: the attempt is counted under the session, never under one key all webhooks share.

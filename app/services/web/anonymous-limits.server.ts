@@ -54,7 +54,7 @@ export async function limitAnonymousForm(db: Database, form: AnonymousForm, ip: 
 
 /**
  * The limits of one rental details submission, counted in one statement (issue 22): the form's own
- * limit ("rental-details") and, for a new checkout, the new unit hold (HOLDS_PER_IP) and the new hold
+ * limit ("rental-details") and, for a new rental, the new unit hold (HOLDS_PER_IP) and the new hold
  * of this unit type (HOLDS_PER_TYPE_PER_IP, decision 197). The message to show when over any, else
  * null. A refused submission holds no unit, so the hold counts it took are given back.
  */

@@ -1,7 +1,7 @@
 import { env } from "~/platform/env.server";
 
 /**
- * The name of one of our own cookies (session, CSRF, checkout). Under HTTPS it carries the
+ * The name of one of our own cookies (session, CSRF, rental). Under HTTPS it carries the
  * `__Host-` prefix: the browser then only accepts it when it is Secure, has Path=/ and no Domain, so
  * a sibling subdomain or a plain-HTTP page cannot plant or overwrite it (cookie tossing). Over plain
  * HTTP (development, tests, HTTPS=false) browsers refuse `__Host-` cookies, so the plain name is used.

@@ -11,7 +11,7 @@ import { StorageSoftwareError } from "../errors";
 
 /**
  * Inventory from our own tables. Availability is counted in the database in one grouped query: a
- * unit is available when its status is `available` and it is not held by a checkout (no hold, or a
+ * unit is available when its status is `available` and it is not held by a rental (no hold, or a
  * hold that ended at or before `now`). Reserved, rented and unavailable units never count.
  */
 export function localInventory(db: Database, location: LocationRef): Inventory {

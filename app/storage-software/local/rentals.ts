@@ -1,10 +1,10 @@
 /**
- * Rentals on our own database (issue 4): checkout holds, move-ins and reservations (the records
+ * Rentals on our own database (issue 4): rental holds, move-ins and reservations (the records
  * both adapters keep, reservations among them, are ../shared/rentals.ts).
  *
  * One unit is never rented or reserved twice: a unit is claimed by a conditional UPDATE of a row
  * picked with `FOR UPDATE SKIP LOCKED` (status must still be `available` and not held by another
- * checkout), and the partial unique indexes (one active lease / one active reservation per unit)
+ * rental), and the partial unique indexes (one active lease / one active reservation per unit)
  * refuse whatever might slip through. docs/decisions/041-move-in-transaction.md.
  */
 import crypto from "node:crypto";
@@ -60,19 +60,19 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     throw new StorageSoftwareError("Could not find a free gate code");
   }
 
-  async function lockCheckout(tx: Transaction, checkoutId: string) {
-    // The checkout row is the lock that serialises a double submit: the second waits here, then
+  async function lockRental(tx: Transaction, rentalId: string) {
+    // The rental row is the lock that serialises a double submit: the second waits here, then
     // finds the lease the first one made.
     const [row] = await tx
       .select({ id: rentals.id, status: rentals.status, completedLeaseId: rentals.completedLeaseId })
       .from(rentals)
-      .where(eq(rentals.id, checkoutId))
+      .where(eq(rentals.id, rentalId))
       .for("update");
     if (!row) throw new StorageSoftwareError("This checkout does not exist");
     return row;
   }
 
-  /** Tenant, lease, ledger lines, payment, saved card and the completed checkout: one transaction. */
+  /** Tenant, lease, ledger lines, payment, saved card and the completed rental: one transaction. */
   async function recordMoveIn(
     tx: Transaction,
     input: MoveInInput,
@@ -160,7 +160,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       await tx.update(leases).set({ autopayEnabled: true, autopayCardId: card!.id }).where(eq(leases.id, leaseId));
     }
 
-    await tx.update(rentals).set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id }).where(eq(rentals.id, input.checkoutId));
+    await tx.update(rentals).set({ status: "completed", completedLeaseId: leaseId, unitId: unit.id }).where(eq(rentals.id, input.rentalId));
 
     return {
       leaseId: String(leaseId),
@@ -190,7 +190,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       const typeId = unitTypeNumber(unitTypeId);
       // Units of expired reservations become free first, unless the caller has just swept (decision 420).
       if (!swept) await expireReservations(now);
-      // One statement: lets go of a unit of another type this checkout may hold, and holds one of this type.
+      // One statement: lets go of a unit of another type this rental may hold, and holds one of this type.
       const unit = await claimUnit(db, { locationId: location.id, unitTypeId: typeId, holdToken, now, set: "hold", until });
       if (!unit) throw new UnitUnavailableError("No unit of this type is available");
       return { unitId: String(unit.id), unitName: unit.name, holdToken, heldUntil: until };
@@ -233,33 +233,33 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       if (expected !== input.total) throw new StorageSoftwareError(`Move-in total ${input.total} does not match its lines (${expected})`);
       const email = input.tenant.email.trim().toLowerCase();
 
-      // 1. A short transaction: the checkout is still open, the email is free, the unit is held for
-      //    this checkout long enough to charge and record; the checkout is marked "charging". No
+      // 1. A short transaction: the rental is still open, the email is free, the unit is held for
+      //    this rental long enough to charge and record; the rental is marked "charging". No
       //    transaction stays open while the gateway is called (issue 14).
       const before = await db.transaction(async (tx) => {
-        const locked = await lockCheckout(tx, input.checkoutId);
+        const locked = await lockRental(tx, input.rentalId);
         if (locked.completedLeaseId != null) return { done: await existingMoveIn(tx, locked.completedLeaseId) };
         await refuseTakenEmail(tx, email);
         // Held for one hold length while the card is charged and the move-in recorded.
         const until = holdEndsAt(input.now);
-        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "hold", until });
+        const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.rentalId, now: input.now, set: "hold", until });
         if (!unit) throw new UnitUnavailableError("No unit of this type is available");
-        await tx.update(rentals).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(rentals.id, input.checkoutId));
+        await tx.update(rentals).set({ status: "charging", unitId: unit.id, expiresAt: until }).where(eq(rentals.id, input.rentalId));
         return { done: null };
       });
       if (before.done) return before.done;
 
-      // 2. The charge, outside any transaction. The idempotency key is the checkout's: a retry after
+      // 2. The charge, outside any transaction. The idempotency key is the rental's: a retry after
       //    an error (the visitor clicks Pay again) gets the first charge's result, never a second charge.
       const charge = await gateway.charge({ amount: input.total, idempotencyKey: input.idempotencyKey, method: input.payment, saveCard: input.autopay });
       if (charge.status === "declined" && charge.authentication?.inPage && charge.authentication.clientSecret) {
         // Not declined: the bank wants the visitor to confirm it on the page (3-D Secure, decision 405).
-        // The checkout stays "charging" under its key with its unit held, so the intent completed in the
+        // The rental stays "charging" under its key with its unit held, so the intent completed in the
         // browser is recorded with this key; if the visitor leaves, the sweep cancels or refunds it.
         throw new PaymentDeclinedError(charge.reason, charge.authentication);
       }
       if (charge.status === "declined") {
-        await db.update(rentals).set({ status: "open" }).where(and(eq(rentals.id, input.checkoutId), eq(rentals.status, "charging")));
+        await db.update(rentals).set({ status: "open" }).where(and(eq(rentals.id, input.rentalId), eq(rentals.status, "charging")));
         // The office sees the declined attempt (no tenant or lease yet); nothing of the card but brand and last 4.
         await recordDeclinedPayment(db, {
           tenantId: null,
@@ -276,14 +276,14 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       }
 
       // 3. Record everything in one transaction. If this fails after an approved charge (the database
-      //    went away), the checkout stays "charging": the next attempt records the same charge, and
+      //    went away), the rental stays "charging": the next attempt records the same charge, and
       //    the sweep voids it if nobody comes back (sweepUnrecordedCharges).
       try {
         return await db.transaction(async (tx) => {
-          const locked = await lockCheckout(tx, input.checkoutId);
+          const locked = await lockRental(tx, input.rentalId);
           if (locked.completedLeaseId != null) return existingMoveIn(tx, locked.completedLeaseId);
           await refuseTakenEmail(tx, email);
-          const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.checkoutId, now: input.now, set: "rented" });
+          const unit = await claimUnit(tx, { locationId: location.id, unitTypeId: typeId, holdToken: input.rentalId, now: input.now, set: "rented" });
           if (!unit) throw new UnitUnavailableError("No unit of this type is available");
           return recordMoveIn(tx, input, { email, unit, charge });
         });
@@ -291,15 +291,15 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         // The charge stands only with its lease: a refusal that will not change on retry voids it.
         if (error instanceof UnitUnavailableError || error instanceof StorageValidationError) {
           await gateway.refund(input.idempotencyKey);
-          await db.update(rentals).set({ status: "open", idempotencyKey: crypto.randomBytes(24).toString("base64url") }).where(eq(rentals.id, input.checkoutId));
+          await db.update(rentals).set({ status: "open", idempotencyKey: crypto.randomBytes(24).toString("base64url") }).where(eq(rentals.id, input.rentalId));
         }
         throw error;
       }
     },
 
     // The local move-in is one transaction: its outcome is never unknown.
-    async confirmMoveIn({ checkoutId }) {
-      const [row] = await db.select({ completedLeaseId: rentals.completedLeaseId }).from(rentals).where(eq(rentals.id, checkoutId));
+    async confirmMoveIn({ rentalId }) {
+      const [row] = await db.select({ completedLeaseId: rentals.completedLeaseId }).from(rentals).where(eq(rentals.id, rentalId));
       if (row?.completedLeaseId != null) return { status: "completed", result: await existingMoveIn(db, row.completedLeaseId) };
       return { status: "not_completed", reason: "no move-in of this checkout" };
     },

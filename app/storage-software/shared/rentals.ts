@@ -19,7 +19,7 @@ import { newTenantRow } from "./tenants";
 type Row = Record<string, unknown>;
 const rowsOf = (result: unknown): Row[] => (result as { rows: Row[] }).rows;
 
-/** Claims one free unit of the type, preferring the one this checkout holds. Returns null when none is free. */
+/** Claims one free unit of the type, preferring the one this rental holds. Returns null when none is free. */
 export async function claimUnit(
   tx: Database | Transaction,
   opts: { locationId: number; unitTypeId: number; holdToken: string | null; now: Date; set: "rented" | "reserved" | "hold"; until?: Date },
@@ -31,7 +31,7 @@ export async function claimUnit(
       ? sql`held_until = ${opts.until!.toISOString()}::timestamptz, hold_token = ${token}`
       : sql`status = ${opts.set}, held_until = null, hold_token = null`;
   // A hold lets go, in the same statement, of a unit of another type held with the same token (one
-  // checkout holds at most one unit): one round trip instead of a transaction of four (issue 22).
+  // rental holds at most one unit): one round trip instead of a transaction of four (issue 22).
   const releaseOtherTypes =
     opts.set === "hold" && opts.holdToken
       ? sql`released as (update units set held_until = null, hold_token = null where hold_token = ${token} and unit_type_id <> ${opts.unitTypeId} returning id), `

@@ -1,5 +1,5 @@
 /**
- * Checkout holds at a SiteLink location (study §3.3, §3.6): SiteLink has no hold, so holds are ours,
+ * Rental holds at a SiteLink location (study §3.3, §3.6): SiteLink has no hold, so holds are ours,
  * on the catalogue mirror (`units.held_until` / `hold_token`, the same conditional UPDATE as the local
  * adapter). What makes them safe is the fresh re-check: before a unit is held (or a hold renewed),
  * UnitsInformationByUnitID reads it in SiteLink right now; a unit the office rented, reserved or took
@@ -73,7 +73,7 @@ export function siteLinkHolds(deps: SiteLinkHoldDeps) {
         .from(unitTypes)
         .where(and(eq(unitTypes.id, typeId), eq(unitTypes.locationId, location.id)));
       if (!type) throw new UnitUnavailableError("No such unit type");
-      // A checkout holds at most one unit: let go of a unit of another type it may hold.
+      // A rental holds at most one unit: let go of a unit of another type it may hold.
       await db.execute(sql`update units set held_until = null, hold_token = null where hold_token = ${holdToken} and unit_type_id <> ${typeId}`);
 
       const tried = new Set<number>();

@@ -8,7 +8,7 @@
  * - Site information: SiteInformation (it also proves the settings work); the name and IANA time
  *   zone are ours (SiteLink has no time zone column).
  * - Insurance: InsuranceCoverageRetrieve_V2 (V3 answers no rows, LK-R §2.3). Id = InsurCoverageID.
- * - Checkout charges: the location's `charges_to_show_at_checkout`, each matched with a SiteLink charge
+ * - Extra charges: the location's `charges_to_show_at_checkout`, each matched with a SiteLink charge
  *   description (ChargeDescriptionsRetrieve: by ChargeDescID, or by name) for its price and taxes.
  */
 import { eq } from "drizzle-orm";

@@ -5,8 +5,8 @@
  * `confirmRentalMoveIn`), so it is not here.
  *
  * Per kind (the key's prefix, app/domain/desk/journal.ts `journalWriteKind`):
- * - tenant:<checkout>           TenantNewDetailed_v3 of an online rental: the tenant looked up by the
- *                               checkout's e-mail and note (what the move-in itself does on its return);
+ * - tenant:<rental>             TenantNewDetailed_v3 of an online rental: the tenant looked up by the
+ *                               rental's e-mail and note (what the move-in itself does on its return);
  * - reservation:<key>           ReservationNewWithSource_v5: SiteLink's reservations of our tenant for our unit;
  * - reservation-cancel:<id>     ReservationUpdate_v4: the reservation's status read back by WaitingID;
  * - contact:<tenant>:<uuid>     TenantUpdate_v3: the record read back and compared with the fields sent;
@@ -87,11 +87,11 @@ export async function checkJournalWrite(db: Database, input: { key: string; now:
 
   switch (kind) {
     case "move_in_tenant": {
-      const checkoutId = entry.key.split(":")[1] ?? "";
-      const [rental] = await db.select({ details: rentals.tenantDetails }).from(rentals).where(eq(rentals.id, checkoutId));
+      const rentalId = entry.key.split(":")[1] ?? "";
+      const [rental] = await db.select({ details: rentals.tenantDetails }).from(rentals).where(eq(rentals.id, rentalId));
       const email = typeof rental?.details?.email === "string" ? rental.details.email.trim().toLowerCase() : "";
       if (!email) return { kind: "not_checkable", message: "The rental this tenant was made for is gone, so there is nothing to look it up by. Check SiteLink, then mark this resolved." };
-      const found = await findTenantWithNote(call, email, tenantNote(checkoutId));
+      const found = await findTenantWithNote(call, email, tenantNote(rentalId));
       if (found) return applied(`SiteLink has the tenant (TenantID ${found.tenantId}): the rental goes on with it. Nothing was sent again.`, { tenantId: found.tenantId });
       return missing("SiteLink has no such tenant: nothing was created. The renter's next attempt creates it; nothing was sent again.");
     }

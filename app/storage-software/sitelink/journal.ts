@@ -13,7 +13,7 @@
  * four digits are kept until the row is pruned; personal data (the contact details a TenantUpdate_v3
  * is compared with) only until the row is settled. Never a password or its hash, a gate code, lease
  * text, a card number or a gateway token: what a move-in's reconciliation needs of those lives on the
- * checkout until it is settled (checkouts.pending_move_in). Settled rows are deleted after
+ * rental until it is settled (checkouts.pending_move_in). Settled rows are deleted after
  * JOURNAL_RETENTION_DAYS, open ones lose their personal data after JOURNAL_PERSONAL_DAYS
  * (`pruneJournal`, run by the server's housekeeping).
  */
@@ -260,7 +260,7 @@ export function createJournal(db: Executor, locationId: number): Journal {
 
 /**
  * Housekeeping (every location): settled rows older than JOURNAL_RETENTION_DAYS are deleted, except a
- * done TenantNewDetailed_v3 row, which holds nothing but SiteLink's TenantID and is how a checkout's own
+ * done TenantNewDetailed_v3 row, which holds nothing but SiteLink's TenantID and is how a rental's own
  * left-over SiteLink tenant is told from someone else's account (move-in.ts `tenantsWeCreated`); settled
  * rows still holding other fields (written before issue 19) are cut down to the kept ones; rows open for
  * more than JOURNAL_PERSONAL_DAYS lose their personal data. Idempotent; safe in several processes.

@@ -1,7 +1,7 @@
 /**
- * What the write journal says about a checkout's move-in attempts, for those who read it after the
+ * What the write journal says about a rental's move-in attempts, for those who read it after the
  * move-in (the portal's autopay pages, the rentals part): the key prefix, whether the tenant chose
- * autopay at the move-in and has not dealt with it since, and the SiteLink tenants our checkouts made.
+ * autopay at the move-in and has not dealt with it since, and the SiteLink tenants our rentals made.
  * The attempts themselves are written by ./move-in.ts.
  */
 import { and, eq, sql } from "drizzle-orm";
@@ -13,10 +13,10 @@ type Executor = Database | Transaction;
 
 const TENANT_NEW = "TenantNewDetailed_v3";
 
-/** The journal key prefix of a checkout's move-in attempts; one attempt per idempotency key. */
-export const moveInKeyPrefix = (checkoutId: string) => `movein:${checkoutId}:`;
+/** The journal key prefix of a rental's move-in attempts; one attempt per idempotency key. */
+export const moveInKeyPrefix = (rentalId: string) => `movein:${rentalId}:`;
 
-/** The done move-in attempt behind one of our lease records (the checkout that completed it), or null. */
+/** The done move-in attempt behind one of our lease records (the rental that completed it), or null. */
 async function moveInAttemptOfLease(db: Executor, locationId: number, leaseId: string): Promise<{ key: string; externalIds: Record<string, string> } | null> {
   if (!/^\d{1,9}$/.test(leaseId)) return null;
   const [c] = await db.select({ id: rentals.id }).from(rentals).where(and(eq(rentals.completedLeaseId, Number(leaseId)), eq(rentals.locationId, locationId)));
@@ -46,7 +46,7 @@ export async function autopayWishHandled(db: Executor, locationId: number, lease
 }
 
 /**
- * SiteLink TenantIDs our own checkouts created (journal): a checkout that was declined or abandoned
+ * SiteLink TenantIDs our own rentals created (journal): a rental that was declined or abandoned
  * leaves its SiteLink tenant behind (re-used on retry, never a second one); it is not "an account".
  * A completed one is in our tenants table, which the caller checks first.
  */

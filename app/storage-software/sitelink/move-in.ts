@@ -1,22 +1,22 @@
 /**
- * The SiteLink move-in, step by step (study §5), idempotent on the checkout through the write journal
+ * The SiteLink move-in, step by step (study §5), idempotent on the rental through the write journal
  * (SiteLink has no idempotency key):
  *
- *  1. Done already (checkout completed) -> the first result, `created: false`, no call.
- *  2. An earlier attempt of this checkout whose outcome is unknown -> reconcile first (LedgersByTenantID);
+ *  1. Done already (rental completed) -> the first result, `created: false`, no call.
+ *  2. An earlier attempt of this rental whose outcome is unknown -> reconcile first (LedgersByTenantID);
  *     never a second MoveIn blindly.
  *  3. The held unit is still free in SiteLink (fresh UnitsInformationByUnitID); if the office rented it,
- *     another unit of the type is held for the checkout and UnitUnavailableError says so (no charge).
+ *     another unit of the type is held for the rental and UnitUnavailableError says so (no charge).
  *  4. SiteLink's quote (MoveInCostRetrieveWithDiscount_v4) must equal the total signed for, to the cent,
  *     or ChargesChangedError.
  *  5. The email is free (our tenants, and SiteLink's TenantSearchDetailed exact match).
- *  6. The SiteLink tenant: created once per checkout (journal `tenant:{checkoutId}`) and re-used after a
- *     decline; `sTenNote` carries the checkout id so a timed-out creation can be found again.
- *  7. Option B (our gateway charges): the gateway charge, idempotent on the checkout's key.
- *  8. MoveInWithDiscount_v7, journalled `pending` and the checkout set `confirming` (committed) before
+ *  6. The SiteLink tenant: created once per rental (journal `tenant:{rentalId}`) and re-used after a
+ *     decline; `sTenNote` carries the rental's id so a timed-out creation can be found again.
+ *  7. Option B (our gateway charges): the gateway charge, idempotent on the rental's key.
+ *  8. MoveInWithDiscount_v7, journalled `pending` and the rental set `confirming` (committed) before
  *     the request leaves. Yes -> local records (tenant identity, link, lease record, payment record)
- *     and the checkout completed. -2/-25 unit gone, -100/-14 declined, -11 changed: nothing written.
- *     -1, a timeout or no answer: outcome unknown -> OutcomeUnknownError, the checkout stays
+ *     and the rental completed. -2/-25 unit gone, -100/-14 declined, -11 changed: nothing written.
+ *     -1, a timeout or no answer: outcome unknown -> OutcomeUnknownError, the rental stays
  *     `confirming` and `confirmMoveIn` (page reload, background sweep) settles it by reading back.
  */
 import crypto from "node:crypto";
@@ -118,7 +118,7 @@ const MOVE_IN = "MoveInWithDiscount_v7";
 const TENANT_NEW = "TenantNewDetailed_v3";
 const NONE = -999;
 
-const tenantKey = (checkoutId: string) => `tenant:${checkoutId}`;
+const tenantKey = (rentalId: string) => `tenant:${rentalId}`;
 
 const DECLINED = "Your card was declined.";
 /** The journal's mark on a move-in refused with -2 while the unit was free (status: needs attention). */
@@ -130,8 +130,8 @@ type Executor = Database | Transaction;
 
 // ------------------------------------------------------------------ small reads
 
-async function checkoutRow(db: Executor, checkoutId: string) {
-  const [row] = await db.select().from(rentals).where(eq(rentals.id, checkoutId));
+async function rentalRow(db: Executor, rentalId: string) {
+  const [row] = await db.select().from(rentals).where(eq(rentals.id, rentalId));
   return row ?? null;
 }
 
@@ -221,12 +221,12 @@ interface AttemptContext {
 }
 
 /**
- * What reconciliation needs of a move-in and the journal may not keep (issue 19): kept on the checkout
+ * What reconciliation needs of a move-in and the journal may not keep (issue 19): kept on the rental
  * (`checkouts.pending_move_in`, beside the tenant details it already holds) from the send until the
  * move-in is settled, then removed.
  */
 interface PendingMoveIn {
-  /** JSON of MoveInTenant (contact details and the password's hash, as the checkout holds them; never a card). */
+  /** JSON of MoveInTenant (contact details and the password's hash, as the rental holds them; never a card). */
   tenant: string;
   /** JSON of the signature: hash, signed name, time and address. */
   signature: string;
@@ -242,22 +242,22 @@ interface PendingMoveIn {
   autopayCard?: string;
 }
 
-/** Forgets what a checkout's move-in kept for reconciliation (settled: recorded, or it did not happen). */
-async function forgetPendingMoveIn(db: Executor, checkoutId: string): Promise<void> {
-  await db.update(rentals).set({ pendingMoveIn: null }).where(and(eq(rentals.id, checkoutId), sql`${rentals.pendingMoveIn} is not null`));
+/** Forgets what a rental's move-in kept for reconciliation (settled: recorded, or it did not happen). */
+async function forgetPendingMoveIn(db: Executor, rentalId: string): Promise<void> {
+  await db.update(rentals).set({ pendingMoveIn: null }).where(and(eq(rentals.id, rentalId), sql`${rentals.pendingMoveIn} is not null`));
 }
 
 export function createSiteLinkMoveIn(deps: MoveInDeps) {
   const { db, location, call, journal, settings, gateway } = deps;
 
-  /** The checkout's local unit and its SiteLink UnitID. */
-  async function heldUnit(checkoutId: string, localUnitId: number | null) {
+  /** The rental's local unit and its SiteLink UnitID. */
+  async function heldUnit(rentalId: string, localUnitId: number | null) {
     const unit = localUnitId
       ? await db.query.units.findFirst({
           where: and(eq(units.id, localUnitId), eq(units.locationId, location.id)),
         })
       : await db.query.units.findFirst({
-          where: and(eq(units.holdToken, checkoutId), eq(units.locationId, location.id)),
+          where: and(eq(units.holdToken, rentalId), eq(units.locationId, location.id)),
         });
     if (!unit?.externalId) throw new UnitUnavailableError("The unit held for this checkout is gone");
     return unit;
@@ -265,9 +265,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
 
   /**
    * The office rented (or blocked) the held unit: our mirror says so at once, and another unit of the
-   * same type is held for the checkout when SiteLink confirms one is free. Returns its name, or null.
+   * same type is held for the rental when SiteLink confirms one is free. Returns its name, or null.
    */
-  async function unitTaken(checkoutId: string, unit: { id: number; unitTypeId: number }, now: Date): Promise<string | null> {
+  async function unitTaken(rentalId: string, unit: { id: number; unitTypeId: number }, now: Date): Promise<string | null> {
     await db.update(units).set({ status: "rented", heldUntil: null, holdToken: null }).where(eq(units.id, unit.id));
     const candidates = await db
       .select({ id: units.id, name: units.name, externalId: units.externalId })
@@ -277,7 +277,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           eq(units.locationId, location.id),
           eq(units.unitTypeId, unit.unitTypeId),
           eq(units.status, "available"),
-          sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${checkoutId})`,
+          sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${rentalId})`,
         ),
       )
       .orderBy(units.name)
@@ -296,17 +296,17 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const until = holdEndsAt(now);
       const claimed = await db
         .update(units)
-        .set({ heldUntil: until, holdToken: checkoutId })
+        .set({ heldUntil: until, holdToken: rentalId })
         .where(
           and(
             eq(units.id, c.id),
             eq(units.status, "available"),
-            sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${checkoutId})`,
+            sql`(${units.heldUntil} is null or ${units.heldUntil} <= ${now.toISOString()}::timestamptz or ${units.holdToken} = ${rentalId})`,
           ),
         )
         .returning({ id: units.id });
       if (!claimed.length) continue;
-      await db.update(rentals).set({ unitId: c.id, expiresAt: until }).where(eq(rentals.id, checkoutId));
+      await db.update(rentals).set({ unitId: c.id, expiresAt: until }).where(eq(rentals.id, rentalId));
       return c.name;
     }
     return null;
@@ -321,16 +321,16 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     );
   }
 
-  async function reopen(checkoutId: string, opts: { newKey?: boolean } = {}) {
+  async function reopen(rentalId: string, opts: { newKey?: boolean } = {}) {
     // The move-in did not happen (nothing charged): what was kept to finish it (and any token) goes.
-    await forgetPendingMoveIn(db, checkoutId);
+    await forgetPendingMoveIn(db, rentalId);
     await db
       .update(rentals)
       .set({
         status: "open",
         ...(opts.newKey ? { idempotencyKey: crypto.randomBytes(24).toString("base64url") } : {}),
       })
-      .where(and(eq(rentals.id, checkoutId), sql`${rentals.status} in ('confirming', 'charging')`));
+      .where(and(eq(rentals.id, rentalId), sql`${rentals.status} in ('confirming', 'charging')`));
   }
 
   async function refuseTakenEmail(email: string) {
@@ -345,15 +345,15 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       });
     if (local) throw taken();
     const found = await searchTenantsByEmail(call, email);
-    // Fuzzy and capped: keep exact matches only, and never count the tenant this checkout made itself.
+    // Fuzzy and capped: keep exact matches only, and never count the tenant this rental made itself.
     const ours = await tenantsWeCreated(db, location.id);
     const match = found.find((r) => !ours.has(r.TenantID ?? ""));
     if (match) throw taken();
   }
 
-  /** The SiteLink tenant of this checkout: the one it made before, found again, or a new one. */
+  /** The SiteLink tenant of this rental: the one it made before, found again, or a new one. */
   async function siteLinkTenant(input: MoveInInput, email: string, now: Date): Promise<{ tenantId: string; accessCode: string }> {
-    const key = tenantKey(input.checkoutId);
+    const key = tenantKey(input.rentalId);
     const previous = await journal.get(key);
     if (previous?.state === "done" && previous.externalIds.tenantId) {
       // The journal keeps no gate code: SiteLink's record has it.
@@ -361,7 +361,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       return { tenantId, accessCode: await accessCodeOf(tenantId) };
     }
     if (previous && (previous.state === "pending" || previous.state === "unknown")) {
-      const found = await findTenantByNote(email, input.checkoutId);
+      const found = await findTenantByNote(email, input.rentalId);
       if (found) {
         await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now });
         return found;
@@ -376,21 +376,21 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const { created } = await journal.begin({
       key: attemptKey,
       operation: TENANT_NEW,
-      fingerprint: input.checkoutId,
+      fingerprint: input.rentalId,
       now,
     });
     if (!created) throw new OutcomeUnknownError("The tenant of this checkout is being created");
     const t = input.tenant;
-    const params = tenantParams(t, email, tenantNote(input.checkoutId));
+    const params = tenantParams(t, email, tenantNote(input.rentalId));
     let answer;
     let outcome: AnswerOutcome;
     try {
       answer = await call(TENANT_NEW, params, { write: true });
       if (answer.retCode === -2) {
         // -2: the gate code refused (manual: invalid or duplicate). Read back before writing again: a
-        // tenant with this checkout's note means it was created after all (and is used); only when there
+        // tenant with this rental's note means it was created after all (and is used); only when there
         // is none is it sent once more, SiteLink choosing the gate code.
-        const made = await findTenantByNote(email, input.checkoutId);
+        const made = await findTenantByNote(email, input.rentalId);
         if (made) {
           await journal.settle(attemptKey, "done", { externalIds: { tenantId: made.tenantId }, error: "-2, then found by its note", now });
           if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: made.tenantId }, now });
@@ -405,7 +405,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (outcome.kind === "unclear") {
       // No answer, or one that may mean it was created: look for it (its note), never create blindly.
       await journal.settle(attemptKey, "unknown", { error: outcome.message, now });
-      const found = await findTenantByNote(email, input.checkoutId).catch(() => null);
+      const found = await findTenantByNote(email, input.rentalId).catch(() => null);
       if (found) {
         await journal.settle(attemptKey, "done", { externalIds: { tenantId: found.tenantId }, now });
         if (attemptKey !== key) await journal.settle(key, "done", { externalIds: { tenantId: found.tenantId }, now }).catch(() => undefined);
@@ -434,16 +434,16 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     return info?.sAccessCode ?? "";
   }
 
-  async function findTenantByNote(email: string, checkoutId: string): Promise<{ tenantId: string; accessCode: string } | null> {
-    return findTenantWithNote(call, email, tenantNote(checkoutId));
+  async function findTenantByNote(email: string, rentalId: string): Promise<{ tenantId: string; accessCode: string } | null> {
+    return findTenantWithNote(call, email, tenantNote(rentalId));
   }
 
   /**
    * Finishes a move-in SiteLink accepted: the local records the portal and the confirmation read.
-   * Runs from the visitor's request or from reconciliation; idempotent on the checkout.
+   * Runs from the visitor's request or from reconciliation; idempotent on the rental.
    */
   async function recordCompleted(
-    checkoutId: string,
+    rentalId: string,
     ctx: AttemptContext,
     ledger: { ledgerId: string; leaseNum: string; row: Row | null },
     now: Date,
@@ -453,10 +453,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       .then((a) => rows(a, "PmtHistory").at(-1)?.Receipt ?? "")
       .catch(() => "");
     return db.transaction(async (tx) => {
-      const [c] = await tx.select().from(rentals).where(eq(rentals.id, checkoutId)).for("update");
+      const [c] = await tx.select().from(rentals).where(eq(rentals.id, rentalId)).for("update");
       if (!c) throw new StorageSoftwareError("This checkout does not exist");
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
-      // The tenant as the visitor gave it, kept on the checkout (reconciliation has no request). An
+      // The tenant as the visitor gave it, kept on the rental (reconciliation has no request). An
       // attempt journalled before issue 19 still carries it on the journal row.
       const legacy = ctx as unknown as Partial<PendingMoveIn>;
       const kept = { ...legacy, ...((c.pendingMoveIn ?? {}) as Partial<PendingMoveIn>) };
@@ -565,7 +565,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           unitId: localUnitId,
           pendingMoveIn: null,
         })
-        .where(eq(rentals.id, checkoutId));
+        .where(eq(rentals.id, rentalId));
       const unit = await tx.query.units.findFirst({
         columns: { name: true },
         where: eq(units.id, localUnitId),
@@ -615,11 +615,11 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   type Confirmation = MoveInCheck;
 
   /**
-   * Settles an attempt whose outcome is unknown, by reading SiteLink back: a ledger of the checkout's
+   * Settles an attempt whose outcome is unknown, by reading SiteLink back: a ledger of the rental's
    * own tenant means the move-in went through (finish it here); none, `settleAfterMs` after it was
    * sent, means SiteLink did nothing; otherwise it is still pending. Never sends the MoveIn again.
    */
-  async function settleAttempt(checkoutId: string, entry: JournalEntry, now: Date): Promise<Confirmation> {
+  async function settleAttempt(rentalId: string, entry: JournalEntry, now: Date): Promise<Confirmation> {
     const ctx = entry.externalIds as unknown as AttemptContext;
     if (!ctx.tenantId) {
       await journal.settle(entry.key, "failed", {
@@ -644,7 +644,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         now,
       });
       const result = await recordCompleted(
-        checkoutId,
+        rentalId,
         ctx,
         {
           ledgerId: ledger.LedgerID,
@@ -661,27 +661,27 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       now,
     });
     if (ctx.gatewayAuth) await gateway.refund(ctx.idempotencyKey).catch(() => undefined);
-    await reopen(checkoutId, { newKey: true });
-    logger.warn(`[sitelink] move-in of checkout ${checkoutId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
+    await reopen(rentalId, { newKey: true });
+    logger.warn(`[sitelink] move-in of checkout ${rentalId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
     return { status: "not_completed", reason: NOT_IN_SITELINK };
   }
 
-  async function confirmMoveIn({ checkoutId, now }: { checkoutId: string; now: Date }): Promise<Confirmation> {
-    const c = await checkoutRow(db, checkoutId);
+  async function confirmMoveIn({ rentalId, now }: { rentalId: string; now: Date }): Promise<Confirmation> {
+    const c = await rentalRow(db, rentalId);
     if (!c) return { status: "not_completed", reason: "no such checkout" };
     if (c.completedLeaseId != null)
       return {
         status: "completed",
         result: await existingResult(db, c.completedLeaseId),
       };
-    const open = (await journal.withPrefix(moveInKeyPrefix(checkoutId))).filter((e) => e.state === "pending" || e.state === "unknown");
+    const open = (await journal.withPrefix(moveInKeyPrefix(rentalId))).filter((e) => e.state === "pending" || e.state === "unknown");
     if (open.length === 0) {
-      if (c.status === "confirming") await reopen(checkoutId);
+      if (c.status === "confirming") await reopen(rentalId);
       return { status: "not_completed", reason: "no move-in attempt waiting" };
     }
     let last: Confirmation = { status: "pending" };
     for (const e of open) {
-      last = await settleAttempt(checkoutId, e, now);
+      last = await settleAttempt(rentalId, e, now);
       if (last.status !== "not_completed") return last;
     }
     return last;
@@ -690,7 +690,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
   async function moveIn(input: MoveInInput): Promise<MoveInResult> {
     const now = input.now;
     const email = input.tenant.email.trim().toLowerCase();
-    const c = await checkoutRow(db, input.checkoutId);
+    const c = await rentalRow(db, input.rentalId);
     if (!c) throw new StorageSoftwareError("This checkout does not exist");
     if (c.completedLeaseId != null) return existingResult(db, c.completedLeaseId);
     // SiteLink's processor (A) needs the card number itself: a processor's token cannot reach it.
@@ -703,7 +703,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
 
     // 2. An earlier attempt without an answer: settle it before anything is sent again.
     const confirmation = await confirmMoveIn({
-      checkoutId: input.checkoutId,
+      rentalId: input.rentalId,
       now,
     });
     if (confirmation.status === "completed") {
@@ -711,14 +711,14 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       return withAutopay(confirmation.result, input, typedBrand, now);
     }
     if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
-    // Reconciliation that proved an earlier attempt did nothing gave the checkout a new key: use it.
+    // Reconciliation that proved an earlier attempt did nothing gave the rental a new key: use it.
     const idempotencyKey =
-      confirmation.reason === NOT_IN_SITELINK ? ((await checkoutRow(db, input.checkoutId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
+      confirmation.reason === NOT_IN_SITELINK ? ((await rentalRow(db, input.rentalId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
 
     // 3. The held unit, fresh from SiteLink.
-    const unit = await heldUnit(input.checkoutId, c.unitId);
+    const unit = await heldUnit(input.rentalId, c.unitId);
     const live = await readUnit(call, unit.externalId!);
-    if (!isFree(live)) throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
+    if (!isFree(live)) throw unitGoneError(await unitTaken(input.rentalId, unit, now));
 
     // 4. SiteLink's quote, to the cent.
     const plan = input.insurancePlanId;
@@ -731,10 +731,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     if (required !== input.total) throw new ChargesChangedError();
     const startRow = costRows.find((r) => isTrue(r.bMoveInRequired) && /\brent\b/i.test(r.ChargeDescription ?? "")) ?? costRows[0]!;
 
-    // 5. The email is free (SiteLink's own search too; never our own tenant of this checkout).
+    // 5. The email is free (SiteLink's own search too; never our own tenant of this rental).
     await refuseTakenEmail(email);
 
-    // 6. The SiteLink tenant of this checkout.
+    // 6. The SiteLink tenant of this rental.
     const tenant = await siteLinkTenant(input, email, now);
 
     // 7. Option B: our gateway charges first (idempotent on the key); SiteLink records it as cash.
@@ -757,7 +757,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       throw new StorageValidationError("This location does not take this card online. Please use another card.", { card_number: ["Please use another card."] });
     }
 
-    // 8. The move-in: journalled and the checkout `confirming` before the request leaves.
+    // 8. The move-in: journalled and the rental `confirming` before the request leaves.
     const pending: PendingMoveIn = {
       tenant: JSON.stringify({ ...input.tenant, email }),
       signature: JSON.stringify({
@@ -787,7 +787,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       idempotencyKey,
       gatewayAuth,
     };
-    const key = `${moveInKeyPrefix(input.checkoutId)}${idempotencyKey}`;
+    const key = `${moveInKeyPrefix(input.rentalId)}${idempotencyKey}`;
     const begun = await db.transaction(async (tx) => {
       const [locked] = await tx
         .select({
@@ -795,24 +795,24 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           completedLeaseId: rentals.completedLeaseId,
         })
         .from(rentals)
-        .where(eq(rentals.id, input.checkoutId))
+        .where(eq(rentals.id, input.rentalId))
         .for("update");
       if (!locked || locked.completedLeaseId != null || locked.status === "confirming") return null;
       const j = createJournal(tx, location.id);
       const { created } = await j.begin({
         key,
         operation: MOVE_IN,
-        fingerprint: `${input.checkoutId}:${unit.externalId}:${input.total}`,
+        fingerprint: `${input.rentalId}:${unit.externalId}:${input.total}`,
         externalIds: ctx as unknown as Record<string, string>,
         now,
       });
       if (!created) return null;
-      await tx.update(rentals).set({ status: "confirming", pendingMoveIn: pending as unknown as Record<string, string> }).where(eq(rentals.id, input.checkoutId));
+      await tx.update(rentals).set({ status: "confirming", pendingMoveIn: pending as unknown as Record<string, string> }).where(eq(rentals.id, input.rentalId));
       return true;
     });
     if (!begun) {
-      // Another request of this checkout is sending (double click) or did: its outcome decides.
-      const again = await confirmMoveIn({ checkoutId: input.checkoutId, now });
+      // Another request of this rental is sending (double click) or did: its outcome decides.
+      const again = await confirmMoveIn({ rentalId: input.rentalId, now });
       if (again.status === "completed") return again.result;
       throw new OutcomeUnknownError("This payment is being confirmed");
     }
@@ -868,17 +868,17 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           now,
         });
         await refundB(gatewayAuth, idempotencyKey);
-        await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+        await reopen(input.rentalId, { newKey: Boolean(gatewayAuth) });
         throw error;
       }
       await journal.settle(key, "unknown", {
         error: error instanceof Error ? error.message : String(error),
         now,
       });
-      logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.checkoutId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
+      logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.rentalId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
       // Perhaps it went through: one read now settles most cases at once.
       const settled = await confirmMoveIn({
-        checkoutId: input.checkoutId,
+        rentalId: input.rentalId,
         now,
       });
       if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
@@ -895,7 +895,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const ledgerRow = await readLedgers(call, tenant.tenantId)
         .then((l) => l.find((r) => r.LedgerID === ledgerId) ?? null)
         .catch(() => null);
-      const result = await recordCompleted(input.checkoutId, ctx, { ledgerId, leaseNum, row: ledgerRow }, now);
+      const result = await recordCompleted(input.rentalId, ctx, { ledgerId, leaseNum, row: ledgerRow }, now);
       if (input.autopay && settings.charges === "sitelink") await enrolAutopayAfterMoveIn(result, ledgerId, input, brand, now);
       await call(
         "TenantNoteInsert_v2",
@@ -916,8 +916,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       // "Failed to save move in" (-1) or a code that does not say: we cannot tell whether the card was
       // authorised or the ledger made. Reconcile by reading back (like a timeout); never refund here.
       await journal.settle(key, "unknown", { error: message, now });
-      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.checkoutId.slice(0, 6)}…: outcome unknown, reconciling`);
-      const settled = await confirmMoveIn({ checkoutId: input.checkoutId, now });
+      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.rentalId.slice(0, 6)}…: outcome unknown, reconciling`);
+      const settled = await confirmMoveIn({ rentalId: input.rentalId, now });
       if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
       throw new OutcomeUnknownError("SiteLink could not say whether the move-in was saved");
     }
@@ -927,9 +927,9 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       // Perhaps our own earlier attempt rented it (a slow commit): then it is ours.
       const mine = await readLedgers(call, tenant.tenantId).catch(() => [] as Row[]);
       const own = mine.find((l) => l.UnitID === unit.externalId);
-      if (own?.LedgerID) return withAutopay(await recordCompleted(input.checkoutId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now), input, brand, now);
+      if (own?.LedgerID) return withAutopay(await recordCompleted(input.rentalId, ctx, { ledgerId: own.LedgerID, leaseNum: own.iLeaseNum ?? "", row: own }, now), input, brand, now);
       await refundB(gatewayAuth, idempotencyKey);
-      await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+      await reopen(input.rentalId, { newKey: Boolean(gatewayAuth) });
       if (code === -2) {
         // -2 is "unit not available" in the manual, but LSETUP answers -2 to a pay method it reads as
         // "none" (evidence §4.9): checked before it is believed. The unit still free (or unreadable):
@@ -946,10 +946,10 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
           throw new CardNotTakenOnlineError("The card could not be taken online for this unit");
         }
       }
-      throw unitGoneError(await unitTaken(input.checkoutId, unit, now));
+      throw unitGoneError(await unitTaken(input.rentalId, unit, now));
     }
     await refundB(gatewayAuth, idempotencyKey);
-    await reopen(input.checkoutId, { newKey: Boolean(gatewayAuth) });
+    await reopen(input.rentalId, { newKey: Boolean(gatewayAuth) });
     if (code === -100) throw new PaymentDeclinedError(DECLINED);
     if (code === -14) throw new PaymentDeclinedError(INVALID_CARD);
     if (code === -11) throw new ChargesChangedError();

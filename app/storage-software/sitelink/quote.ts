@@ -1,6 +1,6 @@
 /**
  * SiteLink's move-in quote (`MoveInCostRetrieveWithDiscount_v4` rows) as our MoveInQuote, so the
- * checkout shows exactly what SiteLink will charge: `MoveInWithDiscount_v7` refuses any amount that
+ * rental shows exactly what SiteLink will charge: `MoveInWithDiscount_v7` refuses any amount that
  * differs by a cent (-11), and SiteLink's proration, fees and tax rounding are its own
  * (study §3.3, §4, LK-R). Pure: rows in, quote out.
  *

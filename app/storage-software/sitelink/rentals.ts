@@ -68,7 +68,7 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
         .from(unitTypes)
         .where(and(eq(unitTypes.id, Number(input.unitTypeId)), eq(unitTypes.locationId, location.id)));
       if (!type) throw new UnitUnavailableError("No such unit type at this location");
-      // SiteLink quotes a unit, not a type: a free unit of the type (the one a checkout would hold first).
+      // SiteLink quotes a unit, not a type: a free unit of the type (the one a rental would hold first).
       const [unit] = await db
         .select({ externalId: units.externalId })
         .from(units)

@@ -6,7 +6,7 @@
  *
  * - Full sync (start-up, nightly, or when nothing was synced yet): UnitTypePriceList_v2 for the rates
  *   of each type and size, UnitsInformation_v3 from tick 0 for every unit; units SiteLink no longer
- *   lists become unavailable (never deleted: leases and checkouts point at them).
+ *   lists become unavailable (never deleted: leases and rentals point at them).
  * - Incremental sync (about every minute): UnitsInformation_v3 with SiteLink's own lngLastTimePolled
  *   marker (stored as returned, never our clock), only the units changed since.
  *

@@ -16,7 +16,7 @@ export async function searchTenantsByEmail(call: SiteLinkCall, email: string): P
 }
 
 /** The note an online rental's tenant is created with in SiteLink (how a lost answer finds it again). */
-export const tenantNote = (checkoutId: string) => `Gatehouse checkout ${checkoutId}`;
+export const tenantNote = (rentalId: string) => `Gatehouse checkout ${rentalId}`;
 
 /**
  * The tenant record this email's search finds with `note` in its sTenNote (TenantSearchDetailed, or

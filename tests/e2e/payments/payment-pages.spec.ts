@@ -5,7 +5,7 @@ import { testHook } from "../support/hooks";
 /**
  * Payment pages (PCI DSS v4 6.4.3 / 11.6.1, docs/decisions/075): with an analytics id and the
  * operator's custom JS, header, body code and CSS set on the website, the pages with card fields
- * (rental checkout, portal pay, prepay, autopay) carry none of them and their CSP names no
+ * (rental, portal pay, prepay, autopay) carry none of them and their CSP names no
  * third-party host; a content page still has all of them. With JavaScript, a visitor who reaches a
  * payment page from a page that ran the operator's JS gets a fresh document without it.
  */
@@ -67,7 +67,7 @@ test("payment pages carry no operator code, no analytics and a first-party-only 
   expect(aboutCsp).toContain("googletagmanager.com");
   expect(aboutCsp).toContain(OPERATOR_HOST);
 
-  // The rental checkout (the pay step is one of its steps: the route as a whole).
+  // The rental (the pay step is one of its steps: the route as a whole).
   const unitPage = await (await request.get("/locations/lumberton-nc-28358/units/5x10-drive-up")).text();
   const rentPath = /href="(\/rent\/\d+)"/.exec(unitPage)?.[1];
   expect(rentPath).toBeTruthy();

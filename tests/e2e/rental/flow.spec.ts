@@ -34,7 +34,7 @@ test.beforeAll(async ({ request }) => {
   RESERVE = `/reserve/${id}`;
 });
 
-/** Page object for the checkout. */
+/** Page object for the rental. */
 class Rental {
   constructor(readonly page: Page) {}
 
@@ -93,7 +93,7 @@ class Rental {
 
   /** The total on the review step, e.g. "$108.42". */
   async reviewTotal(): Promise<string> {
-    return (await this.page.getByTestId("checkout-total").innerText()).trim();
+    return (await this.page.getByTestId("rental-total").innerText()).trim();
   }
 }
 
@@ -145,7 +145,7 @@ test.describe("online rental", () => {
     expect(gate).toMatch(/^\d{6}$/);
     await expect(page.getByRole("status")).toContainText(`Your gate code is ${gate}`);
     await expect(page.getByRole("status")).toContainText("#");
-    await expect(page.getByRole("table", { name: "Charged today" }).getByTestId("checkout-total")).toHaveText(total);
+    await expect(page.getByRole("table", { name: "Charged today" }).getByTestId("rental-total")).toHaveText(total);
     await expect(page.getByText(/by Visa ending 4242/)).toBeVisible();
     await expect(page.getByRole("link", { name: "sign in to the customer portal" })).toHaveAttribute("href", "/customer-portal/login");
 

@@ -48,7 +48,7 @@ test.beforeAll(async ({ request }) => {
   RENT = await rentLink(request, UNIT_TYPE_PAGE);
 });
 
-/** The checkout up to the pay step, as a visitor (at Lumberton unless another Rent link is given). */
+/** The rental up to the pay step, as a visitor (at Lumberton unless another Rent link is given). */
 async function toPayStep(page: Page, email: string, plan: RegExp = /No protection plan/, rent = RENT) {
   await page.goto(rent);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Rent a 10' x 10' Drive-Up unit");
@@ -67,7 +67,7 @@ async function toPayStep(page: Page, email: string, plan: RegExp = /No protectio
   await page.getByRole("radio", { name: plan }).check();
   await page.getByRole("button", { name: "Continue", exact: true }).click();
   await expect(page).toHaveURL(/step=review/);
-  const reviewTotal = (await page.getByTestId("checkout-total").innerText()).trim();
+  const reviewTotal = (await page.getByTestId("rental-total").innerText()).trim();
   await page.getByRole("link", { name: "Continue to the lease" }).click();
   await expect(page).toHaveURL(/step=sign/);
   await page.getByLabel("Type your full name to sign").fill("Ada Lovelace");
@@ -116,7 +116,7 @@ test.describe("online rental at a SiteLink location", () => {
     expect(Number(call.params.UnitID)).toBe(cost.unitId);
     expect(Math.round(Number(call.params.dcPaymentAmount) * 100)).toBe(cost.total);
     expect(payments.map((p) => p.amount)).toEqual([cost.total]);
-    await expect(page.getByRole("table", { name: "Charged today" }).getByTestId("checkout-total")).toHaveText(dollars(cost.total));
+    await expect(page.getByRole("table", { name: "Charged today" }).getByTestId("rental-total")).toHaveText(dollars(cost.total));
 
     // The gate code is SiteLink's, for this tenant.
     expect(tenant.accessCode).toBeTruthy();
@@ -210,7 +210,7 @@ test.describe("online rental at a SiteLink location", () => {
     await expect(page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ })).toBeVisible();
     expect((await simSite()).ledgers).toHaveLength(ledgersBefore);
     expect(await simCalls("MoveInWithDiscount_v7")).toHaveLength(before);
-    // Once SiteLink answers again the same checkout rents, once.
+    // Once SiteLink answers again the same rental rents, once.
     await fillCard(page, "4242 4242 4242 4242");
     await pay(page);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");

@@ -129,13 +129,13 @@ export async function checkInvariants(
       for (const u of lostUnits) violations.push(`unit ${u.id} is marked rented but has no active lease`);
     }
 
-    // Every completed checkout points at its lease (and only completed ones do).
-    const badCheckouts = await rows(
+    // Every completed rental points at its lease (and only completed ones do).
+    const badRentals = await rows(
       `select c.id, c.status, c.completed_lease_id from checkouts c
         where (c.status = 'completed' and (c.completed_lease_id is null or not exists (select 1 from leases l where l.id = c.completed_lease_id)))
            or (c.status <> 'completed' and c.completed_lease_id is not null)`,
     );
-    for (const b of badCheckouts) violations.push(`checkout ${String(b.id).slice(0, 8)}… is '${b.status}' with completed lease ${b.completed_lease_id}`);
+    for (const b of badRentals) violations.push(`rental ${String(b.id).slice(0, 8)}… is '${b.status}' with completed lease ${b.completed_lease_id}`);
 
     // Every new tenant holds a lease (a tenant row left behind would refuse the renter's email next time).
     const orphanTenants = await rows(

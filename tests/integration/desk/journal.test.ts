@@ -269,7 +269,7 @@ describe("'Check SiteLink again' for the other kinds of write (decision 341)", (
     expect((await retry(notKey)).message).toMatch(/does not show the change/);
     expect((await journalRow(notKey)).state).toBe("failed");
 
-    // The online rental's tenant: found by the checkout's e-mail and note.
+    // The online rental's tenant: found by the rental's e-mail and note.
     const tenantKey = `tenant:${rentalId}`;
     expect((await journalRow(tenantKey)).state).toBe("done");
     await lostAnswer(tenantKey, "TenantNewDetailed_v3", {});

@@ -51,8 +51,8 @@ let locB: number;
 const staff: Record<string, SignedInStaff> = {};
 let completedLeaseId: number;
 let portalLeaseId: number;
-let declinedCheckoutId: string;
-const reference = (checkoutId: string) => createHash("sha256").update(checkoutId).digest("hex").slice(0, 20);
+let declinedRentalId: string;
+const reference = (rentalId: string) => createHash("sha256").update(rentalId).digest("hex").slice(0, 20);
 
 /** A signed-in member (tests/integration/support/staff-fixtures.ts), as the console's middleware gives them to the routes. */
 async function member(name: string, role: StaffRole, locationIds: number[]): Promise<SignedInStaff> {
@@ -109,7 +109,7 @@ beforeAll(async () => {
   const declined = await signedRental(db, a.unitTypeId, { details: undefined });
   const refused = await placeMoveIn(db, await ctxFor(db, a.unitTypeId), (await getRental(db, declined.id, a.unitTypeId))!, { payment: { kind: "card", card: card(DECLINED_CARD) }, autopay: false, now: NOW, origin: "http://x" });
   expect(refused.status).toBe("declined");
-  declinedCheckoutId = declined.id;
+  declinedRentalId = declined.id;
   // A reservation at A.
   await reserveUnit(db, await ctxFor(db, a.unitTypeId), {
     form: { first_name: "Grace", last_name: "Hopper", email: `grace.${Date.now()}@example.com`, phone: "(910) 555-0199", desired_move_in_date: "2026-11-23" },
@@ -156,8 +156,8 @@ describe("online rentals", () => {
     const unit = (await handle.db.query.units.findFirst({ where: eq(units.id, lease.unitId) }))!;
     const row = rows.find((r) => r.leaseId === completedLeaseId)!;
     expect(row).toMatchObject({ status: "confirmed", locationId: locA, unit: unit.name, renter: "Ada Lovelace", amount: pay.amount });
-    // The declined (still open) checkout is not an online rental.
-    expect(rows.map((r) => r.reference)).not.toContain(reference(declinedCheckoutId));
+    // The declined (still open) rental is not an online rental.
+    expect(rows.map((r) => r.reference)).not.toContain(reference(declinedRentalId));
     const deskA = await listDeskRentals(handle.db, viewer(staff.deskA!), await query(staff.deskA!), LATER);
     const deskB = await listDeskRentals(handle.db, viewer(staff.deskB!), await query(staff.deskB!), LATER);
     expect(deskA.map((r) => r.leaseId)).toContain(completedLeaseId);
@@ -167,7 +167,7 @@ describe("online rentals", () => {
     expect(deskA.length + deskB.length).toBeLessThanOrEqual(rows.length);
   });
 
-  it("maps a checkout left confirming to being confirmed, then needs attention", async () => {
+  it("maps a rental left confirming to being confirmed, then needs attention", async () => {
     const [c] = await handle.db.insert(rentals).values({ id: `desk-confirming-${Date.now()}`, locationId: locA, unitTypeId: Number((await lumbertonUnitType(handle.db)).unitTypeId), status: "confirming", tenantDetails: { first_name: "Cy", last_name: "Confirm", email: "cy@example.com" }, idempotencyKey: `desk-ck-${Date.now()}`, expiresAt: LATER, updatedAt: new Date(LATER.getTime() - 60_000) }).returning();
     const f = (status: string, now = LATER) => query(staff.owner!, `?status=${status}`, ["confirmed", "being_confirmed", "needs_attention"]).then((q) => listDeskRentals(handle.db, viewer(staff.owner!), q, now));
     expect((await f("being_confirmed")).map((r) => r.renter)).toEqual(["Cy Confirm"]);

@@ -9,10 +9,10 @@ import { createTestDatabase } from "../support/db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental } from "../support/rental-fixtures";
 
 /**
- * A recurring checkout charge without a sitelink_id: the move-in posts it under a key built from its
+ * A recurring extra charge without a sitelink_id: the move-in posts it under a key built from its
  * name, and the monthly billing run must find that key and bill the charge every month.
  */
-describe("recurring checkout charges are billed after move-in", () => {
+describe("recurring extra charges are billed after move-in", () => {
   let handle: DatabaseHandle;
   beforeEach(async () => {
     handle = await createTestDatabase();

@@ -1,6 +1,6 @@
 /**
  * Card-testing protection (issue 8 item 1) and the portal payment cap (item 5), on the services and
- * through the rental route's action (a real form post with the CSRF token and checkout cookie).
+ * through the rental route's action (a real form post with the CSRF token and rental cookie).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { count, eq } from "drizzle-orm";
@@ -58,9 +58,9 @@ afterEach(() => {
   warnSpy = null;
 });
 
-async function payPost(checkoutId: string, cardNumber: string) {
+async function payPost(rentalId: string, cardNumber: string) {
   const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-  const cookie = `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(checkoutId)).split(";")[0]!}`;
+  const cookie = `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(rentalId)).split(";")[0]!}`;
   const body = new URLSearchParams({
     csrf: token,
     intent: "pay",
@@ -78,7 +78,7 @@ async function payPost(checkoutId: string, cardNumber: string) {
 }
 
 describe("rental pay step (form post)", () => {
-  it("says only 'declined', logs the reason without the card number, and locks the checkout after 3 declined cards", async () => {
+  it("says only 'declined', logs the reason without the card number, and locks the rental after 3 declined cards", async () => {
     const warn = spyWarn();
     const { id } = await signedRental(handle.db, unitTypeId);
     for (let i = 1; i <= 2; i++) {
@@ -90,13 +90,13 @@ describe("rental pay step (form post)", () => {
     expect(third.status).toBe(402);
     expect(third.data.formError).toContain("call the office at");
     expect(third.data.formError).not.toMatch(/insufficient/i);
-    // A good card is not even tried now: the checkout is locked.
+    // A good card is not even tried now: the rental is locked.
     const fourth = await payPost(id, "4242424242424242");
     expect(fourth.status).toBe(429);
     expect(fourth.data.formError).toContain("call the office");
     const row = await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) });
     expect(row!.completedLeaseId).toBeNull();
-    expect(await isCardLocked(handle.db, { kind: "rental", checkoutId: id }, NOW)).toBe(true);
+    expect(await isCardLocked(handle.db, { kind: "rental", rentalId: id }, NOW)).toBe(true);
     // The page shows the locked notice instead of the form.
     const { setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
     const page = await callRoute<{ blocked: string | null; view: unknown }>(rentLoader, handle.db, `/rent/${unitTypeId}?step=pay`, {
@@ -111,7 +111,7 @@ describe("rental pay step (form post)", () => {
     expect(logged).toContain("ending 9995");
     expect(logged).not.toContain(INSUFFICIENT);
     expect(logged).not.toContain("987");
-    expect(logged).not.toContain(id); // the checkout id is the cookie's value
+    expect(logged).not.toContain(id); // the rental's id is the cookie's value
   });
 
   it("an approved card after a decline rents the unit and gives the attempts back", async () => {
@@ -120,40 +120,40 @@ describe("rental pay step (form post)", () => {
     expect((await payPost(id, INSUFFICIENT)).status).toBe(402);
     const ok = await payPost(id, "4242424242424242");
     expect(ok.status).toBe(303);
-    expect(await isCardLocked(handle.db, { kind: "rental", checkoutId: id }, NOW)).toBe(false);
+    expect(await isCardLocked(handle.db, { kind: "rental", rentalId: id }, NOW)).toBe(false);
   });
 });
 
 describe("card attempt limits per e-mail and per IP (service)", () => {
-  const decline = async (scope: { kind: "rental"; checkoutId: string }, email: string, ip: string) => {
+  const decline = async (scope: { kind: "rental"; rentalId: string }, email: string, ip: string) => {
     const a = await beginCardAttempt(handle.db, { scope, email, ip, now: NOW });
     if (a.allowed) cardDeclined(a.ticket, { where: "test", reason: "declined", last4: "0002", phone: "9105550134", log: () => {} });
     return a.allowed;
   };
 
-  it(`refuses the ${CARD_DECLINES_PER_EMAIL + 1}th declined card of one e-mail within the hour, across checkouts`, async () => {
+  it(`refuses the ${CARD_DECLINES_PER_EMAIL + 1}th declined card of one e-mail within the hour, across rentals`, async () => {
     const email = `carder-${++n}@example.com`;
     const results: boolean[] = [];
-    for (let i = 0; i < CARD_DECLINES_PER_EMAIL; i++) results.push(await decline({ kind: "rental", checkoutId: `ck-email-${n}-${Math.floor(i / 2)}` }, email, `198.51.100.${n}`));
+    for (let i = 0; i < CARD_DECLINES_PER_EMAIL; i++) results.push(await decline({ kind: "rental", rentalId: `ck-email-${n}-${Math.floor(i / 2)}` }, email, `198.51.100.${n}`));
     expect(results.every(Boolean)).toBe(true);
-    expect(await decline({ kind: "rental", checkoutId: `ck-email-${n}-fresh` }, email, `198.51.100.${n}`)).toBe(false);
+    expect(await decline({ kind: "rental", rentalId: `ck-email-${n}-fresh` }, email, `198.51.100.${n}`)).toBe(false);
     // An hour later the e-mail may try again.
     const later = new Date(NOW.getTime() + 61 * 60_000);
-    expect((await beginCardAttempt(handle.db, { scope: { kind: "rental", checkoutId: `ck-email-${n}-next` }, email, ip: "198.51.100.200", now: later })).allowed).toBe(true);
+    expect((await beginCardAttempt(handle.db, { scope: { kind: "rental", rentalId: `ck-email-${n}-next` }, email, ip: "198.51.100.200", now: later })).allowed).toBe(true);
   });
 
-  it(`refuses the ${CARD_DECLINES_PER_IP + 1}th declined card from one IP, whatever the e-mail and checkout`, async () => {
+  it(`refuses the ${CARD_DECLINES_PER_IP + 1}th declined card from one IP, whatever the e-mail and rental`, async () => {
     const ip = `192.0.2.${++n}`;
     for (let i = 0; i < CARD_DECLINES_PER_IP; i++) {
-      expect(await decline({ kind: "rental", checkoutId: `ck-ip-${n}-${i}` }, `ip-${n}-${i}@example.com`, ip)).toBe(true);
+      expect(await decline({ kind: "rental", rentalId: `ck-ip-${n}-${i}` }, `ip-${n}-${i}@example.com`, ip)).toBe(true);
     }
-    expect(await decline({ kind: "rental", checkoutId: `ck-ip-${n}-x` }, `ip-${n}-x@example.com`, ip)).toBe(false);
+    expect(await decline({ kind: "rental", rentalId: `ck-ip-${n}-x` }, `ip-${n}-x@example.com`, ip)).toBe(false);
   });
 
   it("an approved card does not count", async () => {
     const ip = `192.0.2.${++n}`;
     for (let i = 0; i < CARD_DECLINES_PER_IP + 2; i++) {
-      const a = await beginCardAttempt(handle.db, { scope: { kind: "rental", checkoutId: `ck-ok-${n}-${i}` }, email: `ok-${n}@example.com`, ip, now: NOW });
+      const a = await beginCardAttempt(handle.db, { scope: { kind: "rental", rentalId: `ck-ok-${n}-${i}` }, email: `ok-${n}@example.com`, ip, now: NOW });
       expect(a.allowed).toBe(true);
       if (a.allowed) await cardApproved(handle.db, a.ticket);
     }

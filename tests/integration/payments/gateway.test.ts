@@ -67,23 +67,23 @@ function watchedGateway(): PaymentGateway & { calls: string[] } {
   };
 }
 
-async function rentalCookie(checkoutId: string) {
+async function rentalCookie(rentalId: string) {
   const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-  return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(checkoutId)).split(";")[0]!}` };
+  return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(rentalId)).split(";")[0]!}` };
 }
 
 const CARD = { card_number: "4242424242424242", exp_month: "12", exp_year: "2030", cvv: "987", name_on_card: "Ada Lovelace", billing_postal_code: "28358" };
 
-async function rentPayPage(checkoutId: string) {
-  const { cookie } = await rentalCookie(checkoutId);
+async function rentPayPage(rentalId: string) {
+  const { cookie } = await rentalCookie(rentalId);
   return callRoute<{ blocked: string | null; view: { step: string; demonstration?: boolean } | null }>(rentLoader, handle.db, `/rent/${unitTypeId}?step=pay`, {
     params: { unitTypeId },
     init: { headers: { Cookie: cookie } },
   });
 }
 
-async function rentPayPost(checkoutId: string) {
-  const { csrf, cookie } = await rentalCookie(checkoutId);
+async function rentPayPost(rentalId: string) {
+  const { csrf, cookie } = await rentalCookie(rentalId);
   return callRoute<{ formError: string | null }>(rentAction, handle.db, `/rent/${unitTypeId}?step=pay`, {
     params: { unitTypeId },
     init: { method: "POST", body: new URLSearchParams({ csrf, intent: "pay", ...CARD }), headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
@@ -119,8 +119,8 @@ describe("rental pay step", () => {
     expect(post.data.formError).toContain("call the office");
     expect(gateway.calls).toEqual([]);
     expect(await rows()).toEqual(before);
-    const checkout = await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) });
-    expect(checkout!.completedLeaseId).toBeNull();
+    const rental = await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) });
+    expect(rental!.completedLeaseId).toBeNull();
   });
 
   it("without a gateway the location's unit cards say to call to rent instead of Rent", async () => {

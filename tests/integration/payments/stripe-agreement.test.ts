@@ -59,7 +59,7 @@ beforeEach(async () => {
   fake.control.clearFaults();
   fake.control.resumeWebhooks();
   setPaymentGatewayForTests(bed.gateway());
-  // Earlier checkouts hold units; let them go so each rental finds one free.
+  // Earlier rentals hold units; let them go so each rental finds one free.
   await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
 });
 afterAll(async () => {
@@ -69,7 +69,7 @@ afterAll(async () => {
 const intentOf = (key: string) => intentOfKey(fake, key);
 const later = () => new Date(clockNow().getTime() + WAITING_MS + 1000);
 const rental = () => rentalPayStep(handle.db, unitTypeId);
-const checkoutKey = async (id: string) => (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!.idempotencyKey;
+const rentalKey = async (id: string) => (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!.idempotencyKey;
 const successEventOf = (key: string) =>
   fake.control.events("payment_intent.succeeded").find((e) => (e.data.object.metadata as Record<string, string> | undefined)?.gatehouse_key === key);
 const outcomesOf = async (key: string) =>
@@ -88,8 +88,8 @@ async function agreed(mark: MoneyMark): Promise<number> {
 }
 
 /** A rented unit iff its rental was paid. */
-async function rentedIffPaid(checkoutId: string, paid: number) {
-  const leaseId = await rental().leaseOf(checkoutId);
+async function rentedIffPaid(rentalId: string, paid: number) {
+  const leaseId = await rental().leaseOf(rentalId);
   if (paid === 0) {
     expect(leaseId).toBeNull();
     return null;
@@ -188,7 +188,7 @@ describe("a rental (move-in) through Stripe", () => {
   it("a card that needs authentication through Stripe's fields, confirmed by the cardholder after the page gave up on it: refunded by the sweep once the hold has run out (no lease, no money)", async () => {
     const mark = await markMoney(bed);
     const { id, quote } = await signedRental(handle.db, unitTypeId);
-    const key = await checkoutKey(id);
+    const key = await rentalKey(id);
     const r = await rental().pay(id, { payment_token: "pm_card_authenticationRequired" });
     // The page runs the bank's check (decision 405): nothing rented or charged meanwhile.
     expect(r.status).toBe(200);
@@ -209,7 +209,7 @@ describe("a rental (move-in) through Stripe", () => {
   it("a timeout after the charge: found by its key, rented once and paid once; the webhook meanwhile flags nothing", async () => {
     const mark = await markMoney(bed);
     const { id, quote } = await signedRental(handle.db, unitTypeId);
-    const key = await checkoutKey(id);
+    const key = await rentalKey(id);
     setPaymentGatewayForTests(bed.gateway({ timeoutMs: 1500, maxNetworkRetries: 0 }));
     fake.control.addFault({ method: "POST", path: "/v1/payment_intents", mode: "timeout", times: 1 });
     const r = await rental().pay(id, { payment_token: "pm_card_visa" });
@@ -222,7 +222,7 @@ describe("a rental (move-in) through Stripe", () => {
   it("a duplicate webhook: taken once, one lease, one payment", async () => {
     const mark = await markMoney(bed);
     const { id, quote } = await signedRental(handle.db, unitTypeId);
-    const key = await checkoutKey(id);
+    const key = await rentalKey(id);
     await rental().pay(id, { payment_token: "pm_card_visa" });
     await fake.control.webhooksSettled();
     const event = successEventOf(key)!;

@@ -73,22 +73,22 @@ interface RentAnswer {
   authenticate?: { clientSecret: string } | null;
 }
 
-async function payPost(checkoutId: string, fields: Record<string, string>) {
+async function payPost(rentalId: string, fields: Record<string, string>) {
   const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-  const cookie = `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(checkoutId)).split(";")[0]!}`;
+  const cookie = `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(rentalId)).split(";")[0]!}`;
   return callRoute<RentAnswer>(rentAction, handle.db, `/rent/${unitTypeId}?step=pay`, {
     params: { unitTypeId },
     init: { method: "POST", body: new URLSearchParams({ csrf: token, intent: "pay", ...fields }), headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
   });
 }
 
-const checkoutRow = async (id: string) => (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!;
+const rentalRow = async (id: string) => (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!;
 const leaseCount = async () => (await handle.db.select({ n: count() }).from(leases))[0]!.n;
 
 /** A signed rental whose card the bank wants confirmed: the first answer, and the PaymentIntent held. */
 async function heldRental(token = "pm_card_authenticationRequired") {
   const { id, quote } = await signedRental(handle.db, unitTypeId);
-  const key = (await checkoutRow(id)).idempotencyKey;
+  const key = (await rentalRow(id)).idempotencyKey;
   const held = await payPost(id, { payment_token: token, autopay: "on" });
   const [pi] = intentsOf(key);
   return { id, quote, key, held, pi: pi! };
@@ -102,21 +102,21 @@ describe("the rental: the bank's check on the pay step", () => {
     expect(held.data.authenticate?.clientSecret).toBe(pi.client_secret);
     expect(held.data.formError).toBe("Your bank asks you to confirm this payment. Nothing has been charged yet.");
     expect(pi).toMatchObject({ status: "requires_action", amount: quote.total });
-    // Nothing rented or paid; the checkout keeps its key and its unit while the visitor confirms.
+    // Nothing rented or paid; the rental keeps its key and its unit while the visitor confirms.
     expect(await leaseCount()).toBe(leasesBefore);
-    expect(await checkoutRow(id)).toMatchObject({ status: "charging", idempotencyKey: key, completedLeaseId: null });
+    expect(await rentalRow(id)).toMatchObject({ status: "charging", idempotencyKey: key, completedLeaseId: null });
     expect(await handle.db.select().from(payments).where(eq(payments.status, "approved")).then((rows) => rows.filter((p) => p.idempotencyKey === key))).toEqual([]);
 
     fake.control.authenticate(pi.id, "complete");
     await fake.control.webhooksSettled();
-    // The webhook racing the page: the checkout is still being paid, left to the page (nothing refunded).
+    // The webhook racing the page: the rental is still being paid, left to the page (nothing refunded).
     const [event] = await handle.db.select().from(gatewayEvents).where(and(eq(gatewayEvents.idempotencyKey, key), eq(gatewayEvents.type, "payment_intent.succeeded")));
     expect(event?.outcome).toMatch(/^pending/);
 
     const done = await payPost(id, { payment_token: pi.id, autopay: "on" });
     expect(done.status).toBe(303);
     expect(done.headers.get("Location")).toBe(`/rent/${unitTypeId}/confirmation`);
-    const leaseId = (await checkoutRow(id)).completedLeaseId!;
+    const leaseId = (await rentalRow(id)).completedLeaseId!;
     expect(leaseId).not.toBeNull();
     const recorded = await handle.db.select().from(payments).where(eq(payments.leaseId, leaseId));
     expect(recorded).toHaveLength(1);
@@ -136,10 +136,10 @@ describe("the rental: the bank's check on the pay step", () => {
   it("a failed check: nothing rented or charged; another card then rents, under a new key, and the held payment is cancelled", async () => {
     const { id, key, pi } = await heldRental();
     fake.control.authenticate(pi.id, "fail");
-    expect(await checkoutRow(id)).toMatchObject({ completedLeaseId: null });
+    expect(await rentalRow(id)).toMatchObject({ completedLeaseId: null });
     const ok = await payPost(id, { payment_token: "pm_card_visa", autopay: "on" });
     expect(ok.headers.get("Location")).toBe(`/rent/${unitTypeId}/confirmation`);
-    const after = await checkoutRow(id);
+    const after = await rentalRow(id);
     expect(after.idempotencyKey).not.toBe(key);
     expect((fake.control.get(pi.id) as Intent).status).toBe("canceled");
     expect(intentsOf(after.idempotencyKey).map((p) => p.status)).toEqual(["succeeded"]);
@@ -150,27 +150,27 @@ describe("the rental: the bank's check on the pay step", () => {
     const first = await heldRental();
     const early = await payPost(first.id, { payment_token: first.pi.id, autopay: "on" });
     expect(early.status).toBe(402);
-    expect(await checkoutRow(first.id)).toMatchObject({ completedLeaseId: null, status: "open" });
+    expect(await rentalRow(first.id)).toMatchObject({ completedLeaseId: null, status: "open" });
     expect((fake.control.get(first.pi.id) as Intent).status).toBe("canceled");
 
     // Another form's key (a payment of someone else, succeeded, for the same amount): refused, not touched.
     const { id, quote } = await signedRental(handle.db, unitTypeId);
-    const key = (await checkoutRow(id)).idempotencyKey;
+    const key = (await rentalRow(id)).idempotencyKey;
     const foreign = await stripe().paymentIntents.create({ amount: quote.total, currency: "usd", payment_method: "pm_card_visa", confirm: true, metadata: { gatehouse_key: "someone-else" } });
     const refused = await payPost(id, { payment_token: foreign.id });
     expect(refused.status).toBe(402);
     expect(refused.data.formError).toBeTruthy();
-    expect(await checkoutRow(id)).toMatchObject({ completedLeaseId: null });
+    expect(await rentalRow(id)).toMatchObject({ completedLeaseId: null });
     expect(fake.control.objects("refund").filter((r) => r.payment_intent === foreign.id)).toEqual([]);
 
-    // This checkout's key (a refusal gives the checkout a new one) but another amount: refused, and the money taken under our key goes back.
-    const key2 = (await checkoutRow(id)).idempotencyKey;
+    // This rental's key (a refusal gives the rental a new one) but another amount: refused, and the money taken under our key goes back.
+    const key2 = (await rentalRow(id)).idempotencyKey;
     const wrong = await stripe().paymentIntents.create({ amount: quote.total + 100, currency: "usd", payment_method: "pm_card_visa", confirm: true, metadata: { gatehouse_key: key2 } });
     const other = await payPost(id, { payment_token: wrong.id });
     expect(other.status).toBe(402);
-    expect(await checkoutRow(id)).toMatchObject({ completedLeaseId: null, status: "open" });
+    expect(await rentalRow(id)).toMatchObject({ completedLeaseId: null, status: "open" });
     expect(fake.control.objects("refund").filter((r) => r.payment_intent === wrong.id)).toHaveLength(1);
-    expect((await checkoutRow(id)).idempotencyKey).not.toBe(key2);
+    expect((await rentalRow(id)).idempotencyKey).not.toBe(key2);
     expect(key2).not.toBe(key);
   });
 
@@ -179,16 +179,16 @@ describe("the rental: the bank's check on the pay step", () => {
     const completed = await heldRental();
     fake.control.authenticate(completed.pi.id, "complete");
     await fake.control.webhooksSettled();
-    const later = new Date((await checkoutRow(completed.id)).expiresAt!.getTime() + 6 * 60_000);
+    const later = new Date((await rentalRow(completed.id)).expiresAt!.getTime() + 6 * 60_000);
     expect(await sweepUnrecordedCharges(handle.db, later)).toBeGreaterThanOrEqual(2);
-    expect(await checkoutRow(left.id)).toMatchObject({ status: "abandoned", completedLeaseId: null });
+    expect(await rentalRow(left.id)).toMatchObject({ status: "abandoned", completedLeaseId: null });
     expect((fake.control.get(left.pi.id) as Intent).status).toBe("canceled");
-    expect(await checkoutRow(completed.id)).toMatchObject({ status: "abandoned", completedLeaseId: null });
+    expect(await rentalRow(completed.id)).toMatchObject({ status: "abandoned", completedLeaseId: null });
     expect(fake.control.objects("refund").filter((r) => r.payment_intent === completed.pi.id)).toHaveLength(1);
     // Coming back afterwards with the PaymentIntent rents nothing.
     const late = await payPost(completed.id, { payment_token: completed.pi.id });
     expect(late.status).toBe(303);
-    expect(await checkoutRow(completed.id)).toMatchObject({ completedLeaseId: null });
+    expect(await rentalRow(completed.id)).toMatchObject({ completedLeaseId: null });
   });
 });
 

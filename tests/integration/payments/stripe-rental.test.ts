@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 beforeEach(async () => {
   setPaymentGatewayForTests(bed.gateway());
-  // Earlier tests' checkouts hold units; let them go so each test finds one free.
+  // Earlier tests' rentals hold units; let them go so each test finds one free.
   await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
 });
 afterAll(async () => {
@@ -34,9 +34,9 @@ afterAll(async () => {
 });
 
 const steps = () => rentalPayStep(handle.db, unitTypeId);
-const payPost = (checkoutId: string, fields: Record<string, string>) => steps().pay(checkoutId, fields);
-const get = (checkoutId: string, url: string) => steps().get(checkoutId, url);
-const leaseOf = (checkoutId: string) => steps().leaseOf(checkoutId);
+const payPost = (rentalId: string, fields: Record<string, string>) => steps().pay(rentalId, fields);
+const get = (rentalId: string, url: string) => steps().get(rentalId, url);
+const leaseOf = (rentalId: string) => steps().leaseOf(rentalId);
 const leaseCount = async () => (await handle.db.select({ n: count() }).from(leases))[0]!.n;
 const CARD = { number: "4242424242424242", exp_month: "12", exp_year: "2030", cvc: "123", name: "Ada Lovelace" };
 

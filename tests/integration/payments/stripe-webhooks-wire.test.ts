@@ -352,18 +352,18 @@ describe("a rental through Checkout, the tab closed before the return", () => {
   it("the webhook alone finishes the rental: one lease, its payment and ledger line, one welcome e-mail with the charges; a duplicate and the late return change nothing", async () => {
     const { unitTypeId } = await lumbertonUnitType(handle.db);
     await handle.db.update(units).set({ heldUntil: null, holdToken: null }).where(eq(units.unitTypeId, Number(unitTypeId)));
-    const { id: checkoutId, quote } = await signedRental(handle.db, unitTypeId, { now: new Date() });
-    const rental = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, checkoutId) }))!;
+    const { id: rentalId, quote } = await signedRental(handle.db, unitTypeId, { now: new Date() });
+    const rental = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, rentalId) }))!;
     const email = (rental.tenantDetails as { email: string }).email;
     const csrf = await getCsrfToken(new Request(`${origin}/rent`));
-    const visitor = new Visitor([csrf.setCookie!, await rentalCookieHeader(checkoutId)]);
+    const visitor = new Visitor([csrf.setCookie!, await rentalCookieHeader(rentalId)]);
     const from = fake.control.deliveries().length;
     const [lastPayment] = await handle.db.select({ id: payments.id }).from(payments).orderBy(payments.id).limit(1);
     const id = await toCheckout(await visitor.post(`/rent/${unitTypeId}?step=pay`, { csrf: csrf.token, intent: "pay", autopay: "on", payment_token: "" }));
     const back = payOnCheckout(id);
     expectAll2xx(await deliveriesSince(from));
 
-    const done = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, checkoutId) }))!;
+    const done = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, rentalId) }))!;
     expect(done.status).toBe("completed");
     expect(done.completedLeaseId).not.toBeNull();
     const row = await expectRecordedOnce(rental.idempotencyKey, { leaseId: done.completedLeaseId!, amount: quote.total, email, receipt: "Your rental at" });

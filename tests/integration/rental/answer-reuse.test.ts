@@ -129,7 +129,7 @@ describe("the page after an action that wrote nothing (decision 332)", () => {
   });
 });
 
-/** The GET after the winner's redirect, with its checkout cookie: a new request, a new context (nothing kept). */
+/** The GET after the winner's redirect, with its rental cookie: a new request, a new context (nothing kept). */
 async function getAfterRedirect(location: string, cookie: string, previous: RouterContextProvider) {
   const context = loadContext(previous.db, previous.clientIp);
   return settle<Page>(() => rentLoader({ request: new Request(`http://localhost${location}`, { headers: { Cookie: cookie } }), params: { unitTypeId }, context } as never));

@@ -35,8 +35,8 @@ beforeEach(async () => {
   await handle.db.update(locations).set({ globalSettings: {} });
 });
 
-/** A checkout with details and a protection choice, not signed. */
-async function reviewedCheckout() {
+/** A rental with details and a protection choice, not signed. */
+async function reviewedRental() {
   const ctx = await ctxFor(handle.db, unitTypeId);
   const details = tenantDetails();
   const id = await saveDetails(handle.db, ctx, { existing: null, details, webPw: "secret1", now: NOW });
@@ -59,7 +59,7 @@ const page = async (id: string, step: string) => {
 
 describe("is_sitelink_esign_enabled", () => {
   it("on (the spec's data): the e-sign step comes before payment", async () => {
-    const { id } = await reviewedCheckout();
+    const { id } = await reviewedRental();
     const pay = await page(id, "pay");
     expect(pay.status).toBe(302);
     expect(pay.headers.get("Location")).toBe(`/rent/${unitTypeId}?step=sign`);
@@ -70,7 +70,7 @@ describe("is_sitelink_esign_enabled", () => {
 
   it("off at the location: no e-sign step; after the review the renter pays; the lease says it is signed at the office", async () => {
     await handle.db.update(locations).set({ globalSettings: { is_sitelink_esign_enabled: false } }).where(eq(locations.urlSlug, LUMBERTON));
-    const { id, ctx } = await reviewedCheckout();
+    const { id, ctx } = await reviewedRental();
     const review = await page(id, "review");
     expect(review.data.eSign).toBe(false);
     expect(review.data.steps).toEqual(["details", "protection", "review", "pay"]);
@@ -90,8 +90,8 @@ describe("is_sitelink_esign_enabled", () => {
     expect(paid.status).toBe(303);
     expect(paid.headers.get("Location")).toBe(`/rent/${unitTypeId}/confirmation`);
 
-    const checkout = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!;
-    const lease = (await handle.db.query.leases.findFirst({ where: eq(leases.id, checkout.completedLeaseId!) }))!;
+    const rental = (await handle.db.query.rentals.findFirst({ where: eq(rentals.id, id) }))!;
+    const lease = (await handle.db.query.leases.findFirst({ where: eq(leases.id, rental.completedLeaseId!) }))!;
     expect(lease.signedName).toBe("");
     const doc = (await getLeaseDocument(handle.db, lease.id))!;
     const q = await quoteRental(ctx, "none");

@@ -142,7 +142,7 @@ describe("the rental form rendered once for visitors without cookies (decision 3
     const crossedAfter = await submitDetails({ cookie: visitors[2]!.cookie, token: visitors[1]!.token }, 8);
     expect(crossedAfter.status).toBe(403);
     expect(crossedAfter.headers.get("X-Form-Page")).toBeNull();
-    // A visitor with another cookie besides (a checkout, a session) is never given the kept answer:
+    // A visitor with another cookie besides (a rental's, a session) is never given the kept answer:
     // the whole step runs; its page is rendered once for the same data (decision 330).
     const withOther = await submitDetails({ cookie: `${visitors[2]!.cookie}; other=1`, token: visitors[2]!.token }, 9);
     expect(withOther.status).toBe(409);

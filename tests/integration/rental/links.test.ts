@@ -105,14 +105,14 @@ describe("the rental confirmation page", () => {
       init: cookie ? { headers: { Cookie: cookie } } : undefined,
     });
 
-  it("shows the rental to the checkout's browser within 24 hours of the move-in", async () => {
+  it("shows the rental to its own browser within 24 hours of the move-in", async () => {
     at(new Date(movedInAt.getTime() + 23 * 60 * 60 * 1000));
     const r = await open(rentalCookie);
     expect(r.status).toBe(200);
     expect(r.data).toMatchObject({ expired: false, gateCode: expect.stringMatching(/^\d{6}$/) });
   });
 
-  it("is not shown to another browser (no checkout cookie)", async () => {
+  it("is not shown to another browser (no rental cookie)", async () => {
     at(new Date(movedInAt.getTime() + 60 * 1000));
     const r = await open();
     expect(r.status).toBe(302);

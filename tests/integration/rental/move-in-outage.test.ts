@@ -65,10 +65,10 @@ function flakyDatabase(db: Database) {
 }
 
 /**
- * One checkout, signed and quoted, paid through a database whose transactions can be made to fail;
- * `pay` pays it with the checkout as it stands now (or the one given) through the flaky database.
+ * One rental, signed and quoted, paid through a database whose transactions can be made to fail;
+ * `pay` pays it with the rental as it stands now (or the one given) through the flaky database.
  */
-async function outageCheckout(db: Database, gatewayFor?: (flaky: ReturnType<typeof flakyDatabase>) => PaymentGateway) {
+async function outageRental(db: Database, gatewayFor?: (flaky: ReturnType<typeof flakyDatabase>) => PaymentGateway) {
   const { unitTypeId } = await lumbertonUnitType(db);
   const { id, quote } = await signedRental(db, unitTypeId);
   const flaky = flakyDatabase(db);
@@ -76,8 +76,8 @@ async function outageCheckout(db: Database, gatewayFor?: (flaky: ReturnType<type
   setPaymentGatewayForTests(gatewayFor ? gatewayFor(flaky) : gateway);
   const ctx = await ctxFor(flaky.db, unitTypeId);
   const current = async () => (await getRental(db, id, unitTypeId))!;
-  const pay = async (options: { autopay?: boolean; checkout?: Awaited<ReturnType<typeof current>> } = {}) =>
-    placeMoveIn(db, ctx, options.checkout ?? (await current()), { payment: { kind: "card", card: card() }, autopay: options.autopay ?? false, now: NOW, origin });
+  const pay = async (options: { autopay?: boolean; rental?: Awaited<ReturnType<typeof current>> } = {}) =>
+    placeMoveIn(db, ctx, options.rental ?? (await current()), { payment: { kind: "card", card: card() }, autopay: options.autopay ?? false, now: NOW, origin });
   return { id, quote, counts, flaky, ctx, current, pay };
 }
 
@@ -94,7 +94,7 @@ describe("move-in through a database outage (local adapter)", () => {
   it("charges outside any transaction", async () => {
     const openAtCharge: number[] = [];
     const base = createTestGateway();
-    const { pay } = await outageCheckout(handle.db, (flaky) => ({
+    const { pay } = await outageRental(handle.db, (flaky) => ({
       ...base,
       async charge(input) {
         openAtCharge.push(flaky.state.open);
@@ -108,7 +108,7 @@ describe("move-in through a database outage (local adapter)", () => {
 
   it("approved but not recorded: paying again records the same charge once and gives the lease", async () => {
     const { db } = handle;
-    const { id, quote, counts, flaky, current, pay } = await outageCheckout(db);
+    const { id, quote, counts, flaky, current, pay } = await outageRental(db);
 
     // Transaction 1 holds the unit, the card is charged, transaction 2 (the record) loses its connection.
     flaky.arm(2);
@@ -124,7 +124,7 @@ describe("move-in through a database outage (local adapter)", () => {
     expect((await db.query.units.findFirst({ where: eq(units.id, pending.unitId!) }))!.holdToken).toBe(id);
 
     // The visitor clicks Pay again.
-    const again = await pay({ autopay: true, checkout: pending });
+    const again = await pay({ autopay: true, rental: pending });
     expect(again).toMatchObject({ status: "completed", created: true });
     expect(counts.charges).toBe(1);
     const leaseId = Number((again as { leaseId: string }).leaseId);
@@ -140,8 +140,8 @@ describe("move-in through a database outage (local adapter)", () => {
     expect(counts.charges).toBe(1);
   });
 
-  it("the hold transaction fails: nothing is charged and the checkout stays open", async () => {
-    const { counts, flaky, current, pay } = await outageCheckout(handle.db);
+  it("the hold transaction fails: nothing is charged and the rental stays open", async () => {
+    const { counts, flaky, current, pay } = await outageRental(handle.db);
     flaky.arm(1);
     const error = await pay().catch((e: unknown) => e);
     expect(isDatabaseUnavailable(error)).toBe(true);
@@ -151,7 +151,7 @@ describe("move-in through a database outage (local adapter)", () => {
 
   it("nobody comes back: the sweep voids the unrecorded charge and releases the unit", async () => {
     const { db } = handle;
-    const { id, counts, flaky, current, pay } = await outageCheckout(db);
+    const { id, counts, flaky, current, pay } = await outageRental(db);
     flaky.arm(2);
     await pay().catch(() => null);
     flaky.disarm();
@@ -171,7 +171,7 @@ describe("move-in through a database outage (local adapter)", () => {
 
   it("changing the plan after a started payment voids it; the next payment is a new charge of the new total", async () => {
     const { db } = handle;
-    const { counts, flaky, ctx, current, pay } = await outageCheckout(db);
+    const { counts, flaky, ctx, current, pay } = await outageRental(db);
     flaky.arm(2);
     await pay().catch(() => null);
     flaky.disarm();

@@ -27,8 +27,8 @@ describe("move-in (local adapter, real database)", () => {
     const { id, details, quote } = await signedRental(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
     const before = ctx.unitType.availableCount;
-    const checkout = (await getRental(db, id, unitTypeId))!;
-    const result = await placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
+    const rental = (await getRental(db, id, unitTypeId))!;
+    const result = await placeMoveIn(db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: true, now: NOW, origin });
     expect(result).toMatchObject({ status: "completed", created: true });
     const leaseId = Number((result as { leaseId: string }).leaseId);
 
@@ -92,17 +92,17 @@ describe("move-in (local adapter, real database)", () => {
     const { unitTypeId } = await lumbertonUnitType(db);
     const { id } = await signedRental(db, unitTypeId);
     const ctx = await ctxFor(db, unitTypeId);
-    const checkout = (await getRental(db, id, unitTypeId))!;
+    const rental = (await getRental(db, id, unitTypeId))!;
     const [a, b] = await Promise.all([
-      placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
-      placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
+      placeMoveIn(db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
+      placeMoveIn(db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin }),
     ]);
     expect(a.status).toBe("completed");
     expect(b.status).toBe("completed");
     expect((a as { leaseId: string }).leaseId).toBe((b as { leaseId: string }).leaseId);
     expect([(a as { created: boolean }).created, (b as { created: boolean }).created].sort()).toEqual([false, true]);
-    // And a third, after the fact (back and resubmit), with the stale checkout row.
-    const c = await placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
+    // And a third, after the fact (back and resubmit), with the stale rental row.
+    const c = await placeMoveIn(db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin });
     expect(c).toMatchObject({ status: "completed", leaseId: (a as { leaseId: string }).leaseId });
     const leaseId = Number((a as { leaseId: string }).leaseId);
     expect((await db.select({ n: count() }).from(payments).where(eq(payments.leaseId, leaseId)))[0]!.n).toBe(1);
@@ -125,14 +125,14 @@ describe("move-in (local adapter, real database)", () => {
     expect(await db.select().from(payments).where(eq(payments.status, "approved"))).toHaveLength(0);
     const [attempt] = await db.select().from(payments).where(eq(payments.status, "declined"));
     expect(attempt).toMatchObject({ tenantId: null, leaseId: null, cardLast4: "0002" });
-    const checkout = (await getRental(db, id, unitTypeId))!;
-    expect(checkout.status).toBe("open");
+    const rental = (await getRental(db, id, unitTypeId))!;
+    expect(rental.status).toBe("open");
     expect(await db.select().from(emailOutbox).where(eq(emailOutbox.to, details.email))).toHaveLength(0);
     // The unit stays held for this visitor, not rented.
     const held = (await db.query.units.findFirst({ where: eq(units.holdToken, id) }))!;
     expect(held.status).toBe("available");
 
-    const ok = await placeMoveIn(db, ctx, checkout, { payment: { kind: "card", card: card("5555555555554444") }, autopay: false, now: NOW, origin });
+    const ok = await placeMoveIn(db, ctx, rental, { payment: { kind: "card", card: card("5555555555554444") }, autopay: false, now: NOW, origin });
     expect(ok).toMatchObject({ status: "completed", created: true });
   });
 

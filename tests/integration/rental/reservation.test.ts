@@ -86,7 +86,7 @@ describe("reservations (local adapter, real database)", () => {
     expect((await db.query.units.findFirst({ where: eq(units.id, Number(reservation.unitId)) }))!.status).toBe("available");
   });
 
-  it("the last unit cannot be reserved twice, nor reserved while held for a checkout", async () => {
+  it("the last unit cannot be reserved twice, nor reserved while held for a rental", async () => {
     const { db } = handle;
     const { unitTypeId } = await lumbertonUnitType(db);
     await leaveAvailable(db, unitTypeId, 1);

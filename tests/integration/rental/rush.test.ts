@@ -48,7 +48,7 @@ async function submitDetails(email: string, ip: string, racing?: (body: string) 
 }
 
 const hitsFrom = async (ip: string) => handle.db.select().from(rateLimitHits).where(like(rateLimitHits.key, `%:ip:${ip}`));
-/** Units of the type held by a token no checkout has (a hold nobody will ever finish). */
+/** Units of the type held by a token no rental has (a hold nobody will ever finish). */
 const orphanHolds = async () =>
   (
     await handle.db

@@ -33,26 +33,26 @@ beforeEach(async () => {
 
 const ctx = () => requireRentalContext(handle.db, unitTypeId, NOW);
 
-async function open(query: string, checkoutId: string | null = null) {
-  return rentPage(handle.db, await ctx(), { unitTypeId, searchParams: new URLSearchParams(query), checkoutId, csrfToken: "token", now: NOW });
+async function open(query: string, rentalId: string | null = null) {
+  return rentPage(handle.db, await ctx(), { unitTypeId, searchParams: new URLSearchParams(query), rentalId, csrfToken: "token", now: NOW });
 }
 
 /** The page's view model (fails the test on a redirect). */
-async function view(query: string, checkoutId: string | null = null): Promise<RentPageView> {
-  const page = await open(query, checkoutId);
+async function view(query: string, rentalId: string | null = null): Promise<RentPageView> {
+  const page = await open(query, rentalId);
   if (!("page" in page)) throw new Error(`redirected to ${page.redirect}`);
   return page.page;
 }
 
-/** A checkout with the visitor's details (step 1 done). */
-async function detailsCheckout() {
+/** A rental with the visitor's details (step 1 done). */
+async function detailsRental() {
   const details = tenantDetails();
   const id = await saveDetails(handle.db, await ctx(), { existing: null, details, webPw: "secret1", now: NOW });
   return { id, details };
 }
 
 describe("rentPage: each step's view model", () => {
-  it("details, without a checkout: the unit, the rate, no hold, the five steps, an empty form", async () => {
+  it("details, without a rental: the unit, the rate, no hold, the five steps, an empty form", async () => {
     const c = await ctx();
     const p = await view("");
     expect(p).toMatchObject({
@@ -64,7 +64,7 @@ describe("rentPage: each step's view model", () => {
       monthlyRate: c.unitType.standardRate,
       standardRate: c.unitType.standardRate,
       heldUntil: null,
-      hasCheckout: false,
+      hasRental: false,
       eSign: true,
       steps: ["details", "protection", "review", "sign", "pay"],
       blocked: null,
@@ -76,14 +76,14 @@ describe("rentPage: each step's view model", () => {
 
   it("a later step asked for before it is reached: sent to the furthest step (the redirect is the service's answer)", async () => {
     expect(await open("step=review")).toEqual({ redirect: `/rent/${unitTypeId}?step=details` });
-    const { id } = await detailsCheckout();
+    const { id } = await detailsRental();
     expect(await open("step=pay", id)).toEqual({ redirect: `/rent/${unitTypeId}?step=protection` });
   });
 
-  it("details again, with a checkout: the saved details in the form's shape (phones formatted, booleans as on/empty), the password kept", async () => {
-    const { id, details } = await detailsCheckout();
+  it("details again, with a rental: the saved details in the form's shape (phones formatted, booleans as on/empty), the password kept", async () => {
+    const { id, details } = await detailsRental();
     const p = await view("step=details", id);
-    expect(p.hasCheckout).toBe(true);
+    expect(p.hasRental).toBe(true);
     expect(p.heldUntil).toMatch(/^\d{1,2}:\d{2} [AP]M$/);
     expect(p.view).toMatchObject({
       step: "details",
@@ -94,7 +94,7 @@ describe("rentPage: each step's view model", () => {
 
   it("protection: the plans with their wording, the choice, the move-in dates with today marked", async () => {
     const c = await ctx();
-    const { id } = await detailsCheckout();
+    const { id } = await detailsRental();
     const p = await view("step=protection", id);
     expect(p.furthest).toBe("protection");
     const plans = (await quoteRental(c, null)).plans;
@@ -115,10 +115,10 @@ describe("rentPage: each step's view model", () => {
 
   it("review: the quote's lines and totals, the dates in words, and the 'charges changed' note", async () => {
     const c = await ctx();
-    const { id } = await detailsCheckout();
+    const { id } = await detailsRental();
     await saveProtection(handle.db, c, (await getRental(handle.db, id, unitTypeId))!, "none", NOW);
-    const checkout = (await getRental(handle.db, id, unitTypeId))!;
-    const q = (await quoteRental(c, checkout.insuranceChoice, checkout.moveInDate)).quote;
+    const rental = (await getRental(handle.db, id, unitTypeId))!;
+    const q = (await quoteRental(c, rental.insuranceChoice, rental.moveInDate)).quote;
     const p = await view("step=review", id);
     expect(p.furthest).toBe("sign");
     expect(p.view).toMatchObject({ step: "review", lines: q.lines, total: q.total, monthlyTotal: q.monthlyTotal, changed: false });
@@ -127,12 +127,12 @@ describe("rentPage: each step's view model", () => {
     expect((await view("step=review&changed=1", id)).view).toMatchObject({ step: "review", changed: true });
   });
 
-  it("sign: the lease text of this checkout's quote and the name to type", async () => {
+  it("sign: the lease text of this rental's quote and the name to type", async () => {
     const c = await ctx();
-    const { id, details } = await detailsCheckout();
+    const { id, details } = await detailsRental();
     await saveProtection(handle.db, c, (await getRental(handle.db, id, unitTypeId))!, "none", NOW);
-    const checkout = (await getRental(handle.db, id, unitTypeId))!;
-    const q = await quoteRental(c, checkout.insuranceChoice, checkout.moveInDate);
+    const rental = (await getRental(handle.db, id, unitTypeId))!;
+    const q = await quoteRental(c, rental.insuranceChoice, rental.moveInDate);
     expect((await view("step=sign", id)).view).toEqual({
       step: "sign",
       leaseText: rentalLeaseText(c, details, q),
@@ -160,14 +160,14 @@ describe("rentPage: each step's view model", () => {
     expect(noted.view).toMatchObject({ step: "pay", replacedUnit: "B-12script", retry: true });
   });
 
-  it("a completed checkout asked for its payment step, or one being confirmed: the confirmation page", async () => {
+  it("a completed rental asked for its payment step, or one being confirmed: the confirmation page", async () => {
     const { id } = await signedRental(handle.db, unitTypeId, { plan: "none" });
     await handle.db.update(rentals).set({ status: "confirming" }).where(eq(rentals.id, id));
     expect(await open("step=review", id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
     await handle.db.update(rentals).set({ status: "completed" }).where(eq(rentals.id, id));
     expect(await open("step=pay", id)).toEqual({ redirect: `/rent/${unitTypeId}/confirmation` });
-    // Any other step of a completed checkout starts a new rental.
-    expect((await view("step=details", id)).hasCheckout).toBe(false);
+    // Any other step of a completed rental starts a new rental.
+    expect((await view("step=details", id)).hasRental).toBe(false);
   });
 });
 
@@ -217,10 +217,10 @@ describe("rentPage: blocked", () => {
   });
 
   it("sold out: blocked for a new visitor; a visitor already holding a unit goes on", async () => {
-    const { id } = await detailsCheckout();
+    const { id } = await detailsRental();
     await leaveAvailable(handle.db, unitTypeId, 0);
     const p = await view("");
-    expect(p).toMatchObject({ blocked: rentalBlockMessage("sold_out", p.phone), view: null, furthest: null, hasCheckout: false });
+    expect(p).toMatchObject({ blocked: rentalBlockMessage("sold_out", p.phone), view: null, furthest: null, hasRental: false });
     expect((await view("step=protection", id)).view?.step).toBe("protection");
   });
 });

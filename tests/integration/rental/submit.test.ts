@@ -50,8 +50,8 @@ const form = (fields: Record<string, string>) => {
 const details = (overrides: Record<string, string> = {}) => ({ ...detailsFormFields(`ada.submit.${process.pid}.${++k}@example.com`), ...overrides });
 const PAY = { intent: "pay", exp_month: "12", exp_year: "2030", cvv: "123", name_on_card: "Ada Lovelace", billing_postal_code: "28358" };
 
-async function submit(fields: Record<string, string>, checkoutId: string | null = null, clientIp = `198.51.100.${(k % 200) + 1}`) {
-  return submitRentalStep(handle.db, await ctx(), { unitTypeId, formData: form(fields), checkoutId, clientIp, now: NOW, origin: ORIGIN });
+async function submit(fields: Record<string, string>, rentalId: string | null = null, clientIp = `198.51.100.${(k % 200) + 1}`) {
+  return submitRentalStep(handle.db, await ctx(), { unitTypeId, formData: form(fields), rentalId, clientIp, now: NOW, origin: ORIGIN });
 }
 function answer(r: RentalSubmitResult) {
   if (!("answer" in r)) throw new Error(`expected an answer, got ${JSON.stringify(r)}`);

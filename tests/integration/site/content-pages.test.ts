@@ -232,7 +232,7 @@ describe("unit types' promotion, description, photo and hidden flag (decisions 3
   const heldUnits = async (unitTypeId: string) =>
     (await db().select({ n: count() }).from(units).where(and(eq(units.unitTypeId, Number(unitTypeId)), isNotNull(units.holdToken))))[0]!.n;
 
-  it("a hidden type cannot be rented: the page says so and the POST is refused with the message, no unit held, no checkout", async () => {
+  it("a hidden type cannot be rented: the page says so and the POST is refused with the message, no unit held, no rental", async () => {
     const page = await callRoute<{ blocked: string | null }>(rentLoader, db(), `/rent/${hidden}`, { params: { unitTypeId: hidden } });
     expect(page.status).toBe(200);
     expect(page.data.blocked).toMatch(/^Sorry, this unit size is not offered online\. Please choose another size or call \(\d{3}\) \d{3}-\d{4}\.$/);
@@ -289,7 +289,7 @@ describe("a unit type hidden online at a SiteLink location (decision 326)", () =
     expect(ids).not.toContain(hiddenId);
   });
 
-  it("its rental is refused with the message: nothing asked of SiteLink, no unit held, no checkout", async () => {
+  it("its rental is refused with the message: nothing asked of SiteLink, no unit held, no rental", async () => {
     const { token, setCookie } = await getCsrfToken(new Request(`http://localhost/rent/${hiddenId}`));
     const rentalsBefore = (await bed.handle.db.select({ n: count() }).from(rentals))[0]!.n;
     const callsBefore = bed.sim.control.calls({ location: "L001" }).length;

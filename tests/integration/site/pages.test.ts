@@ -77,7 +77,7 @@ describe("the seeded locations (spec §9)", () => {
 
   it.each(LIVE)("$name charges the lock fee: 7.00, tax_1_rate 6.75, not recurring", async ({ urlSlug }) => {
     const page = await getLocationPage(db(), urlSlug);
-    expect(page!.checkoutCharges).toEqual([
+    expect(page!.extraCharges).toEqual([
       expect.objectContaining({ name: "Lock fee", amount: 7, tax_1_rate: 6.75, tax_2_rate: 0, is_recurring: false }),
     ]);
   });
@@ -107,7 +107,7 @@ describe("the seeded locations (spec §9)", () => {
     const page = await getLocationPage(db(), urlSlug);
     expect(page!.insurancePlans).toEqual([]);
     expect(page!.paymentTypes).toEqual([]);
-    expect(page!.checkoutCharges).toEqual([]);
+    expect(page!.extraCharges).toEqual([]);
   });
 
   it.each(LOCATIONS)("$name's success messages: '#' after the gate code; office hours to finish paperwork", async ({ urlSlug }) => {

@@ -258,16 +258,16 @@ describe("rental_days_in_advance and rentals on Sunday (decision 094)", () => {
 
     const details = tenantDetails();
     const id = await saveDetails(db(), ctx, { existing: null, details, webPw: "secret1", now: SUNDAY });
-    let checkout = (await getRental(db(), id, unitTypeId))!;
-    await saveProtection(db(), ctx, checkout, "none", SUNDAY, "2026-11-24");
-    checkout = (await getRental(db(), id, unitTypeId))!;
-    expect(checkout.moveInDate).toBe("2026-11-24");
-    const q = await quoteRental(ctx, checkout.insuranceChoice, checkout.moveInDate);
+    let rental = (await getRental(db(), id, unitTypeId))!;
+    await saveProtection(db(), ctx, rental, "none", SUNDAY, "2026-11-24");
+    rental = (await getRental(db(), id, unitTypeId))!;
+    expect(rental.moveInDate).toBe("2026-11-24");
+    const q = await quoteRental(ctx, rental.insuranceChoice, rental.moveInDate);
     expect([q.quote.moveInDate, q.quote.paidThroughDate, q.quote.nextDueDate]).toEqual(["2026-11-24", "2026-12-23", "2026-12-24"]);
     const text = rentalLeaseText(ctx, details, q);
-    await saveSignature(db(), ctx, checkout, { signedName: `${details.first_name} ${details.last_name}`, text, ip: "203.0.113.9", now: SUNDAY });
-    checkout = (await getRental(db(), id, unitTypeId))!;
-    const placed = await placeMoveIn(db(), ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: SUNDAY, origin: "http://localhost" });
+    await saveSignature(db(), ctx, rental, { signedName: `${details.first_name} ${details.last_name}`, text, ip: "203.0.113.9", now: SUNDAY });
+    rental = (await getRental(db(), id, unitTypeId))!;
+    const placed = await placeMoveIn(db(), ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: SUNDAY, origin: "http://localhost" });
     expect(placed.status).toBe("completed");
     if (placed.status !== "completed") return;
     const receipt = (await getRentalConfirmation(ctx.storage, Number(placed.leaseId)))!;

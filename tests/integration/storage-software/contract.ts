@@ -11,15 +11,15 @@
  *
  * The harness (`ContractHarness`):
  *  - `storage`: the adapter of a Live location with at least one unit type with free units, the
- *    insurance plans (at least one) and at least one checkout charge; `otherStorage`: the adapter
+ *    insurance plans (at least one) and at least one extra charge; `otherStorage`: the adapter
  *    of another location of the same operator (ids must not leak across sites).
  *  - `createUnitType({ statuses, width?, length? })`: a new unit type at the live location with one
  *    unit per status given, rates 5000 standard / 4500 web cents; returns its id and the units' ids.
  *  - `setUnitStatus(unitId, status)`: the office changes a unit (rented, reserved, available...).
- *  - `holdUnit(unitId, until)`: a checkout holds the unit until `until` (outside the port's holdUnit:
+ *  - `holdUnit(unitId, until)`: a rental holds the unit until `until` (outside the port's holdUnit:
  *    to check that availability honours holds).
- *  - `openCheckout({ unitTypeId, now })`: whatever must exist before `moveIn` for a checkout (the local
- *    adapter: a `checkouts` row); returns the checkout id and its idempotency key.
+ *  - `openRental({ unitTypeId, now })`: whatever must exist before `moveIn` for a rental (the local
+ *    adapter: a `checkouts` row); returns the rental's id and its idempotency key.
  *  - `softwareContact(tenantId)` (optional): the contact details in the software's own tenant record.
  *  - `softwareReservation(reservationId)` (optional): the reservation in the software's own records
  *    and the tenant record that holds it (SiteLink: the WaitingID and its TenantID's record).
@@ -45,10 +45,10 @@ export interface ContractHarness {
   /** Creates a unit type at the live location with one unit per status given; returns the ids. */
   createUnitType(input: { statuses: UnitStatus[]; width?: number; length?: number }): Promise<{ unitTypeId: string; unitIds: string[] }>;
   setUnitStatus(unitId: string, status: UnitStatus): Promise<void>;
-  /** Holds a unit for a checkout until `until` (as the rentals part would). */
+  /** Holds a unit for a rental until `until` (as the rentals part would). */
   holdUnit(unitId: string, until: Date): Promise<void>;
-  /** What must exist before `moveIn` for a checkout of this unit type (local: the checkouts row). */
-  openCheckout(input: { unitTypeId: string; now: Date }): Promise<{ checkoutId: string; idempotencyKey: string }>;
+  /** What must exist before `moveIn` for a rental of this unit type (local: the checkouts row). */
+  openRental(input: { unitTypeId: string; now: Date }): Promise<{ rentalId: string; idempotencyKey: string }>;
   /** Moves the software's own clock to `to` (a simulator's business date); no-op for the local adapter. */
   advanceClock(to: Date): Promise<void>;
   /**
@@ -101,17 +101,17 @@ async function quote(h: ContractHarness, unitTypeId: string, insurancePlanId: st
 export async function contractMoveIn(
   h: ContractHarness,
   options: { unitTypeId?: string; email?: string; card?: CardDetails; payment?: PaymentMethodInput; autopay?: boolean; insurance?: boolean } = {},
-): Promise<{ result: MoveInResult; quote: MoveInQuote; email: string; password: string; unitTypeId: string; checkoutId: string; idempotencyKey: string }> {
+): Promise<{ result: MoveInResult; quote: MoveInQuote; email: string; password: string; unitTypeId: string; rentalId: string; idempotencyKey: string }> {
   const unitTypeId = options.unitTypeId ?? (await freshType(h, 2)).unitTypeId;
   const plans = options.insurance ? await h.storage.listInsurancePlans() : [];
   const q = await quote(h, unitTypeId, plans[0]?.id ?? null);
-  const { checkoutId, idempotencyKey } = await h.openCheckout({ unitTypeId, now: NOW });
-  await h.storage.holdUnit({ unitTypeId, holdToken: checkoutId, until: new Date(NOW.getTime() + 15 * 60_000), now: NOW });
+  const { rentalId, idempotencyKey } = await h.openRental({ unitTypeId, now: NOW });
+  await h.storage.holdUnit({ unitTypeId, holdToken: rentalId, until: new Date(NOW.getTime() + 15 * 60_000), now: NOW });
   const email = options.email ?? uniqueEmail("tenant");
   const password = "contract-pass-1";
   const text = `Lease of a unit from ${q.moveInDate}.`;
   const result = await h.storage.moveIn({
-    checkoutId,
+    rentalId,
     idempotencyKey,
     unitTypeId,
     tenant: {
@@ -141,7 +141,7 @@ export async function contractMoveIn(
     lease: { text, hash: "0".repeat(64), signedName: "Ada Lovelace", signedAt: NOW, signedIp: "203.0.113.7" },
     now: NOW,
   });
-  return { result, quote: q, email, password, unitTypeId, checkoutId, idempotencyKey };
+  return { result, quote: q, email, password, unitTypeId, rentalId, idempotencyKey };
 }
 
 export function storageSoftwareContract(adapterName: string, makeHarness: () => Promise<ContractHarness>) {
@@ -242,7 +242,7 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(coverages).toEqual([...coverages].sort((a, b) => a - b));
     });
 
-    it("lists checkout charges in cents with their tax rates", async () => {
+    it("lists extra charges in cents with their tax rates", async () => {
       const charges = await h.storage.listExtraCharges();
       expect(charges.length).toBeGreaterThan(0);
       for (const c of charges) {
@@ -268,7 +268,7 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       if (!h.softwareContact) expect(who).toBe("gateway");
     });
 
-    it("holds one unit per checkout, renews the same hold, refuses the last unit to another checkout and releases it", async () => {
+    it("holds one unit per rental, renews the same hold, refuses the last unit to another rental and releases it", async () => {
       const { unitTypeId } = await freshType(h, 2);
       const until = new Date(NOW.getTime() + 15 * 60_000);
       const a = await h.storage.holdUnit({ unitTypeId, holdToken: "contract-hold-a-0000000000", until, now: NOW });
@@ -343,9 +343,9 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(await h.storage.getMoveIn("not-an-id")).toBeNull();
       expect(await h.otherStorage.getMoveIn(r.leaseId)).toBeNull();
 
-      // The same checkout again (double click, retry after a timeout): the first result, nothing new.
+      // The same rental again (double click, retry after a timeout): the first result, nothing new.
       const again = await h.storage.moveIn({
-        checkoutId: first.checkoutId,
+        rentalId: first.rentalId,
         idempotencyKey: first.idempotencyKey,
         unitTypeId,
         tenant: { firstName: "Ada", lastName: "Lovelace", email: first.email, cellPhone: "9105550123", webPwHash: "x", addr1: "1 Main Street", city: "Lumberton", region: "NC", postalCode: "28358", isMilitary: false, isCompany: false, isCommercial: false },
@@ -368,11 +368,11 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(ledger.filter((l) => l.kind === "payment")).toHaveLength(1);
     });
 
-    it("confirmMoveIn settles a checkout from what the software holds: the move-in done, or none", async () => {
+    it("confirmMoveIn settles a rental from what the software holds: the move-in done, or none", async () => {
       const done = await contractMoveIn(h);
-      expect(await h.storage.confirmMoveIn({ checkoutId: done.checkoutId, now: NOW })).toEqual({ status: "completed", result: { ...done.result, created: false } });
-      const { checkoutId } = await h.openCheckout({ unitTypeId: done.unitTypeId, now: NOW });
-      expect(await h.storage.confirmMoveIn({ checkoutId, now: NOW })).toMatchObject({ status: "not_completed" });
+      expect(await h.storage.confirmMoveIn({ rentalId: done.rentalId, now: NOW })).toEqual({ status: "completed", result: { ...done.result, created: false } });
+      const { rentalId } = await h.openRental({ unitTypeId: done.unitTypeId, now: NOW });
+      expect(await h.storage.confirmMoveIn({ rentalId, now: NOW })).toMatchObject({ status: "not_completed" });
     });
 
     it("a declined card raises PaymentDeclinedError and leaves no tenant, no lease and the unit free", async () => {
@@ -398,11 +398,11 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
     it("refuses a move-in when the last unit was rented by the office meanwhile", async () => {
       const { unitTypeId, unitIds } = await freshType(h, 1);
       const q = await quote(h, unitTypeId);
-      const { checkoutId, idempotencyKey } = await h.openCheckout({ unitTypeId, now: NOW });
+      const { rentalId, idempotencyKey } = await h.openRental({ unitTypeId, now: NOW });
       await h.setUnitStatus(unitIds[0]!, "rented");
       await expect(
         h.storage.moveIn({
-          checkoutId,
+          rentalId,
           idempotencyKey,
           unitTypeId,
           tenant: { firstName: "Bo", lastName: "Late", email: uniqueEmail("late"), cellPhone: "9105550123", webPwHash: "x", addr1: "1 Main Street", city: "Lumberton", region: "NC", postalCode: "28358", isMilitary: false, isCompany: false, isCommercial: false },

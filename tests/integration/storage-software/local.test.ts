@@ -41,11 +41,11 @@ async function localHarness(): Promise<ContractHarness> {
     async holdUnit(unitId, until) {
       await handle.db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
     },
-    async openCheckout({ unitTypeId, now }) {
-      const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
+    async openRental({ unitTypeId, now }) {
+      const id = `contract-rental-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
       const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
       await handle.db.insert(rentals).values({ id, locationId: lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
-      return { checkoutId: id, idempotencyKey };
+      return { rentalId: id, idempotencyKey };
     },
     // The local adapter has no clock of its own: every call takes `now`.
     async advanceClock() {},
@@ -106,7 +106,7 @@ describe("local adapter on the seeded demo inventory", () => {
     expect(await storage.listExtraCharges()).toEqual([]);
   });
 
-  it("raises a StorageSoftwareError for unreadable checkout charges", async () => {
+  it("raises a StorageSoftwareError for unreadable extra charges", async () => {
     const ref = await locationRef(handle, "jacksonville-nc-28546");
     await handle.db.update(locations).set({ chargesToShowAtCheckout: "{not json" }).where(and(eq(locations.id, ref.id)));
     await expect(storageFor(handle.db, ref).listExtraCharges()).rejects.toBeInstanceOf(StorageSoftwareError);

@@ -32,7 +32,7 @@ async function chargedBy(who: "sitelink" | "gateway") {
   forgetStorageChoices(bed.handle.db);
 }
 
-/** A signed checkout paid with autopay chosen; `faults` run before the payment. */
+/** A signed rental paid with autopay chosen; `faults` run before the payment. */
 async function rentWithAutopay(faults: () => void) {
   const email = `autopay-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   const { id } = await signedRental(bed.handle.db, unitTypeId, { details: tenantDetails({ email }) });
@@ -53,7 +53,7 @@ const confirmedOnlyLater = () => {
   bed.sim.control.addFault({ operation: "LedgersByTenantID_v3", kind: "http_503", times: 2 });
 };
 
-/** Settles a `confirming` checkout as the confirmation page's reload does; returns the lease id. */
+/** Settles a `confirming` rental as the confirmation page's reload does; returns the lease id. */
 async function confirm(id: string, ctx: Awaited<ReturnType<typeof ctxFor>>) {
   const settled = await confirmRental(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
   expect(settled.status).toBe("completed");
@@ -146,7 +146,7 @@ describe("option B (our gateway charges; our record runs autopay)", () => {
   beforeAll(() => chargedBy("gateway"));
   afterAll(() => chargedBy("sitelink"));
 
-  it("confirmed only by reconciliation: the gateway's token kept on the checkout (never the journal) enrols autopay; no card data kept, the token dropped", async () => {
+  it("confirmed only by reconciliation: the gateway's token kept on the rental (never the journal) enrols autopay; no card data kept, the token dropped", async () => {
     const { id, ctx, outcome } = await rentWithAutopay(confirmedOnlyLater);
     expect(outcome).toEqual({ status: "confirming" });
     const attempts = await bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`movein:${id}:%`}`);

@@ -220,7 +220,7 @@ describe("SiteLink holds: the unit is re-checked in SiteLink, not trusted from t
     bed.sim.control.setUnitStatus("L001", created.units[0]!.UnitID, "rented");
     bed.sim.control.clearCalls();
     const until = new Date(NOW.getTime() + 15 * 60_000);
-    const hold = await storage.holdUnit({ unitTypeId: typeId, holdToken: "checkout-a", until, now: NOW });
+    const hold = await storage.holdUnit({ unitTypeId: typeId, holdToken: "rental-a", until, now: NOW });
     expect(hold.unitName).toBe(created.units[1]!.sUnitName);
     expect(bed.sim.control.calls({ operation: "UnitsInformationByUnitID" }).map((c) => c.params.UnitID)).toEqual(
       created.units.map((u) => String(u.UnitID)),
@@ -229,7 +229,7 @@ describe("SiteLink holds: the unit is re-checked in SiteLink, not trusted from t
 
     // The office rents the held unit too: renewing the hold re-checks and finds nothing free.
     bed.sim.control.setUnitStatus("L001", created.units[1]!.UnitID, "rented");
-    await expect(storage.holdUnit({ unitTypeId: typeId, holdToken: "checkout-a", until, now: NOW })).rejects.toBeInstanceOf(UnitUnavailableError);
+    await expect(storage.holdUnit({ unitTypeId: typeId, holdToken: "rental-a", until, now: NOW })).rejects.toBeInstanceOf(UnitUnavailableError);
     expect((await mirroredUnit(bed, created.units[1]!.UnitID)).status).toBe("rented");
     expect((await storage.getUnitType(typeId, { now: NOW }))!.availableCount).toBe(0);
   });
@@ -241,7 +241,7 @@ describe("SiteLink holds: the unit is re-checked in SiteLink, not trusted from t
     bed.sim.control.addFault({ operation: "UnitsInformationByUnitID", kind: "http_503", times: 5 });
     try {
       const error = await storageFor(bed.handle.db, bed.lumberton)
-        .holdUnit({ unitTypeId: String(unit.unitTypeId), holdToken: "checkout-b", until: new Date(NOW.getTime() + 900_000), now: NOW })
+        .holdUnit({ unitTypeId: String(unit.unitTypeId), holdToken: "rental-b", until: new Date(NOW.getTime() + 900_000), now: NOW })
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(SoftwareUnreachableError);
       expect((await mirroredUnit(bed, created.units[0]!.UnitID)).holdToken).toBeNull();
@@ -286,7 +286,7 @@ describe("SiteLink credentials and outages: a clear message, never a 500, secret
         expect(state!.consecutiveFailures).toBeGreaterThan(0);
         expect(state!.lastError).not.toContain(wrong);
 
-        // The unit pages keep the last catalogue (with its age); the checkout's reads fail clearly.
+        // The unit pages keep the last catalogue (with its age); the rental's reads fail clearly.
         const account = await accountOf(bed);
         const location = (await getUnitsLocation(bed.handle.db, account.id, "lumberton-nc-28358"))!;
         const listing = await getLocationUnitListing(loadContext(bed.handle.db), location, account, new URLSearchParams());

@@ -27,10 +27,10 @@ beforeAll(async () => {
 afterAll(() => bed?.close());
 beforeEach(() => bed.sim.control.clearFaults());
 
-const rowsOf = (checkoutId: string) => bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`%${checkoutId}%`}`);
+const rowsOf = (rentalId: string) => bed.handle.db.select().from(sitelinkWrites).where(sql`${sitelinkWrites.idempotencyKey} like ${`%${rentalId}%`}`);
 
 describe("what a move-in leaves in the journal", () => {
-  it("confirmed only by reconciliation: no row holds the password hash, gate code, lease text or contact details; the lease gets them from the checkout", async () => {
+  it("confirmed only by reconciliation: no row holds the password hash, gate code, lease text or contact details; the lease gets them from the rental", async () => {
     const details = tenantDetails({ first_name: "Journaline", last_name: "Privacy", cell_phone: "(910) 555-0177" });
     const { id } = await signedRental(bed.handle.db, unitTypeId, { details });
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
@@ -44,8 +44,8 @@ describe("what a move-in leaves in the journal", () => {
       origin: ORIGIN,
     });
     expect(outcome).toEqual({ status: "confirming" });
-    const [checkout] = await bed.handle.db.select().from(rentals).where(eq(rentals.id, id));
-    const hash = checkout!.webPwHash!;
+    const [rental] = await bed.handle.db.select().from(rentals).where(eq(rentals.id, id));
+    const hash = rental!.webPwHash!;
     const forbidden = (json: string) => {
       expect(json).not.toContain(hash);
       expect(json).not.toContain("RENTAL AGREEMENT");
@@ -54,11 +54,11 @@ describe("what a move-in leaves in the journal", () => {
       expect(json).not.toContain("5550177");
       for (const key of ["tenant", "signature", "leaseText", "accessCode", "autopayToken", "autopayCard"]) expect(json).not.toContain(`"${key}"`);
     };
-    // While the outcome is open: the journal has ids and amounts, the checkout what is needed to finish.
+    // While the outcome is open: the journal has ids and amounts, the rental what is needed to finish.
     const open = await rowsOf(id);
     expect(open.map((r) => r.operation).sort()).toEqual(["MoveInWithDiscount_v7", "TenantNewDetailed_v3"]);
     forbidden(JSON.stringify(open));
-    expect(checkout!.pendingMoveIn).toMatchObject({ leaseText: expect.stringContaining("RENTAL AGREEMENT") });
+    expect(rental!.pendingMoveIn).toMatchObject({ leaseText: expect.stringContaining("RENTAL AGREEMENT") });
 
     const settled = await confirmRental(bed.handle.db, ctx, (await getRental(bed.handle.db, id, unitTypeId))!, { now: NOW, origin: ORIGIN });
     expect(settled.status).toBe("completed");
@@ -78,7 +78,7 @@ describe("what a move-in leaves in the journal", () => {
     expect(done).toEqual({ pending: null, status: "completed" });
   });
 
-  it("a declined card: nothing kept for reconciliation on the checkout, nothing personal in the journal", async () => {
+  it("a declined card: nothing kept for reconciliation on the rental, nothing personal in the journal", async () => {
     const details = tenantDetails({ first_name: "Declina" });
     const { id } = await signedRental(bed.handle.db, unitTypeId, { details });
     const ctx = await ctxFor(bed.handle.db, unitTypeId);

@@ -83,7 +83,7 @@ function adapter(gateway: PaymentGateway = createTestGateway(), settings: SiteLi
   });
 }
 
-/** A signed checkout holding the first unit, and the MoveInInput the service would send for it. */
+/** A signed rental holding the first unit, and the MoveInInput the service would send for it. */
 async function signedRental(options: { cardNumber?: string; autopay?: boolean; unitIndex?: number } = {}) {
   const id = crypto.randomBytes(24).toString("base64url");
   const details = tenantDetails();
@@ -120,7 +120,7 @@ async function signedRental(options: { cardNumber?: string; autopay?: boolean; u
     monthlyRate: 4500,
   });
   const input: MoveInInput = {
-    checkoutId: id,
+    rentalId: id,
     idempotencyKey,
     unitTypeId: String(unitTypeId),
     tenant: {
@@ -161,9 +161,9 @@ async function signedRental(options: { cardNumber?: string; autopay?: boolean; u
   return { id, input, unit, details };
 }
 
-const checkoutOf = async (id: string) => (await handle.db.select().from(rentals).where(eq(rentals.id, id)))[0]!;
-const leasesOf = async (checkoutId: string) => {
-  const c = await checkoutOf(checkoutId);
+const rentalOf = async (id: string) => (await handle.db.select().from(rentals).where(eq(rentals.id, id)))[0]!;
+const leasesOf = async (rentalId: string) => {
+  const c = await rentalOf(rentalId);
   return c.completedLeaseId ? await handle.db.select().from(leases).where(eq(leases.id, c.completedLeaseId)) : [];
 };
 const tenantsWithEmail = async (email: string) =>
@@ -217,7 +217,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
         externalTenantId: ledger.TenantID,
       }),
     ]);
-    expect((await checkoutOf(id)).status).toBe("completed");
+    expect((await rentalOf(id)).status).toBe("completed");
     // The MoveIn was journalled and is done.
     const journal = await handle.db
       .select()
@@ -256,7 +256,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     site.fault("MoveInWithDiscount_v7", "commit_then_hang");
     site.fault("LedgersByTenantID_v3", "drop_before");
     await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
-    expect((await checkoutOf(id)).status).toBe("confirming");
+    expect((await rentalOf(id)).status).toBe("confirming");
     const [entry] = await handle.db
       .select()
       .from(sitelinkWrites)
@@ -267,9 +267,9 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect(site.count("MoveInWithDiscount_v7")).toBe(1);
     // The page reloads: SiteLink answers now.
-    const settled = await adapter().confirmMoveIn({ checkoutId: id, now: NOW });
+    const settled = await adapter().confirmMoveIn({ rentalId: id, now: NOW });
     expect(settled.status).toBe("completed");
-    expect((await checkoutOf(id)).status).toBe("completed");
+    expect((await rentalOf(id)).status).toBe("completed");
     expect(site.payments).toHaveLength(1);
     expect(site.count("MoveInWithDiscount_v7")).toBe(1);
   });
@@ -280,13 +280,13 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     await expect(adapter().moveIn(input)).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect(
       await adapter().confirmMoveIn({
-        checkoutId: id,
+        rentalId: id,
         now: new Date(NOW.getTime() + 60_000),
       }),
     ).toEqual({ status: "pending" });
     const later = new Date(NOW.getTime() + SETTINGS.settleAfterMs + 1000);
-    expect((await adapter().confirmMoveIn({ checkoutId: id, now: later })).status).toBe("not_completed");
-    const reopened = await checkoutOf(id);
+    expect((await adapter().confirmMoveIn({ rentalId: id, now: later })).status).toBe("not_completed");
+    const reopened = await rentalOf(id);
     expect(reopened.status).toBe("open");
     expect(reopened.idempotencyKey).not.toBe(input.idempotencyKey);
     expect(site.payments).toHaveLength(0);
@@ -313,7 +313,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     expect(other).not.toBe(unit.name);
     expect(site.count("MoveInWithDiscount_v7")).toBe(0);
     expect(site.payments).toHaveLength(0);
-    const c = await checkoutOf(id);
+    const c = await rentalOf(id);
     expect(c.status).toBe("open");
     const [held] = await handle.db.select().from(units).where(eq(units.id, c.unitId!));
     expect(held).toMatchObject({ name: other, holdToken: id });
@@ -355,7 +355,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
     expect((error as PaymentDeclinedError).reason).toBe("Your card was declined.");
     expect(await tenantsWithEmail(details.email)).toHaveLength(0);
     expect(await leasesOf(id)).toHaveLength(0);
-    expect((await checkoutOf(id)).status).toBe("open");
+    expect((await rentalOf(id)).status).toBe("open");
     const retry = await adapter().moveIn({
       ...input,
       idempotencyKey: `${input.idempotencyKey}-2`,
@@ -385,7 +385,7 @@ describe("SiteLink move-in (SiteLink charges the card, option A)", () => {
         .where(sql`${sitelinkWrites.idempotencyKey} like ${`%${id}%`}`),
     ).toHaveLength(0);
     expect(await tenantsWithEmail(details.email)).toHaveLength(0);
-    expect((await checkoutOf(id)).status).toBe("open");
+    expect((await rentalOf(id)).status).toBe("open");
   });
 
   it("an email SiteLink already has (an office tenant): refused before any write", async () => {

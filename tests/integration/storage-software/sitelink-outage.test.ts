@@ -95,7 +95,7 @@ describe("the rental while SiteLink is unreachable", () => {
     expect(back.data.view).toMatchObject({ step: "pay", total: quote.total });
   });
 
-  it("paying: 503 with Retry-After and 'try again', nothing charged, the checkout still open", async () => {
+  it("paying: 503 with Retry-After and 'try again', nothing charged, the rental still open", async () => {
     const { id } = await signedRental(bed.handle.db, unitTypeId);
     const cookie = (await rentalCookieHeader(id)).split(";")[0]!;
     const paymentsBefore = bed.sim.control.inspectSite("L001").payments.length;
@@ -112,7 +112,7 @@ describe("the rental while SiteLink is unreachable", () => {
     expect((await getRental(bed.handle.db, id, unitTypeId))!.status).toBe("open");
   });
 
-  it("the details form: 503, what was typed kept (never the password), no checkout and no unit held", async () => {
+  it("the details form: 503, what was typed kept (never the password), no rental and no unit held", async () => {
     const before = (await bed.handle.db.select().from(rentals)).length;
     siteLinkDown();
     const d = tenantDetails();

@@ -53,8 +53,8 @@ function countingGateway() {
 async function rent(bed: SiteLinkTestbed, unitTypeId: string) {
   const { id, details } = await signedRental(bed.handle.db, unitTypeId, { plan: "none" });
   const ctx = await ctxFor(bed.handle.db, unitTypeId);
-  const checkout = (await getRental(bed.handle.db, id, unitTypeId))!;
-  const outcome = await placeMoveIn(bed.handle.db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN });
+  const rental = (await getRental(bed.handle.db, id, unitTypeId))!;
+  const outcome = await placeMoveIn(bed.handle.db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN });
   return { id, details, outcome };
 }
 
@@ -184,14 +184,14 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
 
   it("option A: nothing rented, nothing charged, the renter told to call the office; the operator sees it", async () => {
     const { id } = await signedRental(bed.handle.db, lumbertonType, { plan: "none" });
-    const checkout = (await getRental(bed.handle.db, id, lumbertonType))!;
-    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
+    const rental = (await getRental(bed.handle.db, id, lumbertonType))!;
+    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, rental.unitId!));
     const paymentsBefore = bed.sim.control.inspectSite("L001").payments.length;
     expect((await collectSiteLinkStatus(bed.handle.db, NOW)).needsAttention).toBe(false);
     const ctx = await ctxFor(bed.handle.db, lumbertonType);
-    const error = await placeMoveIn(bed.handle.db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN }).catch((e: unknown) => e);
+    const error = await placeMoveIn(bed.handle.db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CardNotTakenOnlineError);
-    // The unit is free here and in SiteLink; nothing paid there; the checkout can be paid again later.
+    // The unit is free here and in SiteLink; nothing paid there; the rental can be paid again later.
     const [after] = await bed.handle.db.select().from(units).where(eq(units.id, held!.id));
     expect(after!.status).toBe("available");
     expect(bed.sim.control.inspectSite("L001").units.find((u) => u.UnitID === Number(held!.externalId))!.rented).toBe(false);
@@ -209,13 +209,13 @@ describe("a move-in answered -2 while the unit is free (the site reads our pay-m
   it("option B: our gateway's charge is given back (SiteLink booked nothing)", async () => {
     const before = { ...counts };
     const { id } = await signedRental(bed.handle.db, jacksonvilleType, { plan: "none" });
-    const checkout = (await getRental(bed.handle.db, id, jacksonvilleType))!;
+    const rental = (await getRental(bed.handle.db, id, jacksonvilleType))!;
     const ctx = await ctxFor(bed.handle.db, jacksonvilleType);
-    const error = await placeMoveIn(bed.handle.db, ctx, checkout, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN }).catch((e: unknown) => e);
+    const error = await placeMoveIn(bed.handle.db, ctx, rental, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: ORIGIN }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CardNotTakenOnlineError);
     expect(counts.charges - before.charges).toBe(1);
     expect(counts.refunds - before.refunds).toBe(1);
-    const [after] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
+    const [after] = await bed.handle.db.select().from(units).where(eq(units.id, rental.unitId!));
     expect(after!.status).toBe("available");
   });
 

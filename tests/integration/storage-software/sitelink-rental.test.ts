@@ -43,10 +43,10 @@ const moveInCalls = () =>
   }).length;
 const ORIGIN = "https://www.example.com";
 
-async function pay(checkoutId: string, number = "4242424242424242") {
+async function pay(rentalId: string, number = "4242424242424242") {
   const ctx = await ctxFor(bed.handle.db, unitTypeId);
-  const checkout = (await getRental(bed.handle.db, checkoutId, unitTypeId))!;
-  return placeMoveIn(bed.handle.db, ctx, checkout, {
+  const rental = (await getRental(bed.handle.db, rentalId, unitTypeId))!;
+  return placeMoveIn(bed.handle.db, ctx, rental, {
     payment: { kind: "card", card: card(number) },
     autopay: false,
     now: NOW,
@@ -57,13 +57,13 @@ async function pay(checkoutId: string, number = "4242424242424242") {
 describe("renting at a SiteLink location (SiteLink's processor charges)", () => {
   it("shows SiteLink's MoveInCostRetrieve to the cent, charges exactly that once, and confirms with SiteLink's gate code", async () => {
     const { id, quote } = await signedRental(bed.handle.db, unitTypeId);
-    const checkout = (await getRental(bed.handle.db, id, unitTypeId))!;
-    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
+    const rental = (await getRental(bed.handle.db, id, unitTypeId))!;
+    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, rental.unitId!));
     // What SiteLink asks for this unit, read straight from the simulator's answer.
     const ctx = await ctxFor(bed.handle.db, unitTypeId);
     const cost = await ctx.storage.quoteMoveIn({
       unitTypeId,
-      insurancePlanId: checkout.insuranceChoice === "none" ? null : checkout.insuranceChoice,
+      insurancePlanId: rental.insuranceChoice === "none" ? null : rental.insuranceChoice,
       moveInDate: quote.moveInDate,
       pricing: {
         isWebRatesEnabled: ctx.settings.is_web_rates_enabled,
@@ -115,7 +115,7 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
     expect(journal!.state).toBe("done");
   });
 
-  it("commit then timeout and SiteLink unreadable for a moment: the checkout is 'confirming' (a page state), then the page finds the rental", async () => {
+  it("commit then timeout and SiteLink unreadable for a moment: the rental is 'confirming' (a page state), then the page finds the rental", async () => {
     const { id } = await signedRental(bed.handle.db, unitTypeId);
     bed.sim.control.addFault({
       operation: "MoveInWithDiscount_v7",
@@ -157,8 +157,8 @@ describe("renting at a SiteLink location (SiteLink's processor charges)", () => 
 
   it("a unit rented at the office a second before the payment: a clear message, another unit held, no charge", async () => {
     const { id } = await signedRental(bed.handle.db, unitTypeId);
-    const checkout = (await getRental(bed.handle.db, id, unitTypeId))!;
-    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, checkout.unitId!));
+    const rental = (await getRental(bed.handle.db, id, unitTypeId))!;
+    const [held] = await bed.handle.db.select().from(units).where(eq(units.id, rental.unitId!));
     bed.sim.control.setUnitStatus("L001", Number(held!.externalId), "rented");
     const paymentsBefore = site().payments.length;
     const calls = moveInCalls();

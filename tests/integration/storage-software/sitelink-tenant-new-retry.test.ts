@@ -1,6 +1,6 @@
 /**
  * Issue 37 point 7: TenantNewDetailed_v3 answered -2 (the gate code refused, manual) at an online
- * move-in is not written again blindly: SiteLink is read back first (the checkout's tenant, found by
+ * move-in is not written again blindly: SiteLink is read back first (the rental's tenant, found by
  * its e-mail and note); found, it is used; not found, the tenant is sent once more; not readable,
  * nothing is sent again. Against the
  * SiteLink simulator over SOAP/HTTP: its call log (in order) and its own tenant records.
@@ -47,7 +47,7 @@ it("-2 and SiteLink cannot be read back: nothing is sent again (never a blind se
   const email = "gate.unread@example.com";
   // The e-mail check's search answers; the look-up after the -2 does not (nor the client's one retry of a read).
   bed.sim.control.addFault({ operation: "TenantSearchDetailed", kind: "http_503", nth: 2, times: 2 });
-  // "Could not reach the facility's system" for the visitor (no charge); the checkout's next attempt looks again.
+  // "Could not reach the facility's system" for the visitor (no charge); the rental's next attempt looks again.
   await expect(moveIn(email)).rejects.toBeInstanceOf(SoftwareUnreachableError);
   expect(order().filter((op) => op === "TenantNewDetailed_v3")).toHaveLength(1);
   expect(tenantsWith(email)).toHaveLength(0);

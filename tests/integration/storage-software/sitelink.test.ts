@@ -46,11 +46,11 @@ storageSoftwareContract("sitelink", async () => {
     async holdUnit(unitId, until) {
       await db.update(units).set({ heldUntil: until, holdToken: `hold-${unitId}` }).where(eq(units.id, Number(unitId)));
     },
-    async openCheckout({ unitTypeId, now }) {
-      const id = `contract-checkout-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
+    async openRental({ unitTypeId, now }) {
+      const id = `contract-rental-${++serial}-${crypto.randomBytes(8).toString("hex")}`;
       const idempotencyKey = `contract-key-${crypto.randomBytes(12).toString("hex")}`;
       await db.insert(rentals).values({ id, locationId: bed.lumberton.id, unitTypeId: Number(unitTypeId), idempotencyKey, expiresAt: new Date(now.getTime() + 15 * 60_000) });
-      return { checkoutId: id, idempotencyKey };
+      return { rentalId: id, idempotencyKey };
     },
     // SiteLink has a business date of its own: the simulator's clock.
     async advanceClock(to) {

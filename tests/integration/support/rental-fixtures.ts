@@ -127,7 +127,7 @@ export async function ctxFor(
   return ctx;
 }
 
-/** Walks a checkout through details, protection and signature; returns its id. */
+/** Walks a rental through details, protection and signature; returns its id. */
 export async function signedRental(
   db: Database,
   unitTypeId: string,
@@ -146,18 +146,18 @@ export async function signedRental(
     webPw: "secret1",
     now,
   });
-  let checkout = (await getRental(db, id, unitTypeId))!;
+  let rental = (await getRental(db, id, unitTypeId))!;
   const plans = await ctx.storage.listInsurancePlans();
   await saveProtection(
     db,
     ctx,
-    checkout,
+    rental,
     options.plan === "none" ? "none" : plans[0]!.id,
     now,
   );
-  checkout = (await getRental(db, id, unitTypeId))!;
-  const q = await quoteRental(ctx, checkout.insuranceChoice);
-  await saveSignature(db, ctx, checkout, {
+  rental = (await getRental(db, id, unitTypeId))!;
+  const q = await quoteRental(ctx, rental.insuranceChoice);
+  await saveSignature(db, ctx, rental, {
     signedName: `${details.first_name} ${details.last_name}`,
     text: rentalLeaseText(ctx, details, q),
     ip: "203.0.113.9",

@@ -168,29 +168,29 @@ export async function autopayTenant(bed: StripeTestbed, paymentMethod: string, o
 }
 
 /**
- * The rental's pay step for a checkout, as the browser posts it: `pay(checkoutId, fields)` (the pay
- * button, with `payment_token` from Stripe's fields or none: Checkout), `get(checkoutId, url)` (the
- * pay step's loader, e.g. Checkout's return), `leaseOf(checkoutId)` (the lease it made, or null).
+ * The rental's pay step for a rental, as the browser posts it: `pay(rentalId, fields)` (the pay
+ * button, with `payment_token` from Stripe's fields or none: Checkout), `get(rentalId, url)` (the
+ * pay step's loader, e.g. Checkout's return), `leaseOf(rentalId)` (the lease it made, or null).
  */
 export function rentalPayStep(db: Database, unitTypeId: string) {
-  async function cookies(checkoutId: string) {
+  async function cookies(rentalId: string) {
     const { token, setCookie } = await getCsrfToken(new Request("http://localhost/rent"));
-    return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(checkoutId)).split(";")[0]!}` };
+    return { csrf: token, cookie: `${setCookie!.split(";")[0]!}; ${(await rentalCookieHeader(rentalId)).split(";")[0]!}` };
   }
   return {
-    async pay(checkoutId: string, fields: Record<string, string>) {
-      const { csrf, cookie } = await cookies(checkoutId);
+    async pay(rentalId: string, fields: Record<string, string>) {
+      const { csrf, cookie } = await cookies(rentalId);
       return callRoute<{ formError: string | null }>(rentAction, db, `/rent/${unitTypeId}?step=pay`, {
         params: { unitTypeId },
         init: { method: "POST", body: new URLSearchParams({ csrf, intent: "pay", ...fields }), headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded" } },
       });
     },
-    async get(checkoutId: string, url: string) {
-      const { cookie } = await cookies(checkoutId);
+    async get(rentalId: string, url: string) {
+      const { cookie } = await cookies(rentalId);
       return callRoute<{ view: { step: string; hosted?: boolean; demonstration?: boolean } | null }>(rentLoader, db, url, { params: { unitTypeId }, init: { headers: { Cookie: cookie } } });
     },
-    async leaseOf(checkoutId: string) {
-      return (await db.query.rentals.findFirst({ where: eq(rentals.id, checkoutId) }))!.completedLeaseId;
+    async leaseOf(rentalId: string) {
+      return (await db.query.rentals.findFirst({ where: eq(rentals.id, rentalId) }))!.completedLeaseId;
     },
   };
 }

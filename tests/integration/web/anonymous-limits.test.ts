@@ -110,7 +110,7 @@ describe("held units per IP", () => {
     expect((await post<FormReply>(rentAction, `/rent/${other}?step=details`, details(`type-${n}-o@example.com`), ip, { unitTypeId: other! })).status).toBe(303);
   });
 
-  it(`keeps a unit for one checkout at most ${MAX_HOLD_MINUTES} minutes, however often it renews; it can still rent it while free`, async () => {
+  it(`keeps a unit for one rental at most ${MAX_HOLD_MINUTES} minutes, however often it renews; it can still rent it while free`, async () => {
     const { unitTypeId } = await lumbertonUnitType(handle.db, { category: "parking" });
     await leaveAvailable(handle.db, unitTypeId, 1);
     const ctx = await ctxFor(handle.db, unitTypeId, NOW);

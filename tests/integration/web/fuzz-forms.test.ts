@@ -3,7 +3,7 @@
  * a valid form by replacing, dropping, repeating or corrupting fields (control and direction
  * characters, NUL, lone surrogates, SQL and HTML, very long text) and calls each route action
  * in-process, the way React Router does. Every answer must be below 500 (nothing thrown), and the
- * database must still keep its rules: no unit held without an open checkout, no stored text with
+ * database must still keep its rules: no unit held without an open rental, no stored text with
  * control characters.
  *
  * FUZZ_RUNS submissions per action (default 200, each action capped at FUZZ_TIME_LIMIT_MS in the
@@ -161,8 +161,8 @@ interface Target {
   afterSuccess?: () => Promise<void>;
 }
 
-/** Abandons the open checkouts and lets go of their holds, the way a visitor's cancel does. */
-async function releaseOpenCheckouts() {
+/** Abandons the open rentals and lets go of their holds, the way a visitor's cancel does. */
+async function releaseOpenRentals() {
   const open = (await handle.db.select({ id: rentals.id }).from(rentals).where(eq(rentals.status, "open"))).map((c) => c.id);
   if (open.length === 0) return;
   await handle.db.update(units).set({ holdToken: null, heldUntil: null }).where(inArray(units.holdToken, open));
@@ -191,7 +191,7 @@ const TARGETS: Target[] = [
       web_pw: "Tidy-Unit-42", confirm_web_pw: "Tidy-Unit-42", addr_1: "1 Main St", addr_2: "Apt 2", city: "Lumberton", region: "NC", postal_code: "28358",
       is_military: "on", alt_contact_first_name: "Bo", alt_contact_last_name: "Lee", alt_contact_phone: "9105550199",
     }),
-    afterSuccess: releaseOpenCheckouts,
+    afterSuccess: releaseOpenRentals,
   },
   {
     name: "reservation",
@@ -296,7 +296,7 @@ async function checkStoredRows() {
     .from(units)
     .leftJoin(rentals, and(eq(rentals.id, units.holdToken), eq(rentals.status, "open")))
     .where(and(isNotNull(units.holdToken), sql`${rentals.id} is null`, sql`${units.holdToken} not like 'res:%'`));
-  expect(orphanHolds, "units held without an open checkout").toEqual([]);
+  expect(orphanHolds, "units held without an open rental").toEqual([]);
   const tenantRows = await handle.db.select().from(tenants);
   for (const t of tenantRows) {
     // Every account made by a form can sign in: a bcrypt hash, never the password itself.
@@ -305,8 +305,8 @@ async function checkStoredRows() {
       expect(LINE_CONTROL_CHARS.test(v ?? ""), `tenant ${t.id}: ${JSON.stringify(v)}`).toBe(false);
     }
   }
-  const openCheckouts = await handle.db.select({ details: rentals.tenantDetails }).from(rentals);
-  for (const c of openCheckouts) expect(CONTROL_CHARS.test(JSON.stringify(c.details ?? {}).replace(/\\[nrt]/g, "")), "checkout details").toBe(false);
+  const openRentals = await handle.db.select({ details: rentals.tenantDetails }).from(rentals);
+  for (const c of openRentals) expect(CONTROL_CHARS.test(JSON.stringify(c.details ?? {}).replace(/\\[nrt]/g, "")), "rental details").toBe(false);
   const messages = await handle.db.select({ name: contactMessages.name, message: contactMessages.message }).from(contactMessages);
   for (const m of messages) {
     expect(LINE_CONTROL_CHARS.test(m.name), `contact name ${JSON.stringify(m.name)}`).toBe(false);

@@ -63,11 +63,11 @@ describe("absolute links come from the configured origin, never the request (pas
 
 describe("control characters in the rental details step: a message beside the field, nothing half-saved", () => {
   const heldUnits = async () => (await handle.db.select({ n: count() }).from(units).where(isNotNull(units.holdToken)))[0]!.n;
-  const checkoutCount = async () => (await handle.db.select({ n: count() }).from(rentals))[0]!.n;
+  const rentalCount = async () => (await handle.db.select({ n: count() }).from(rentals))[0]!.n;
 
-  it("a NUL in the first name answers 400 with the error on first_name, the other values kept, no checkout, no hold", async () => {
+  it("a NUL in the first name answers 400 with the error on first_name, the other values kept, no rental, no hold", async () => {
     const { unitTypeId } = await lumbertonUnitType(handle.db);
-    const [holdsBefore, checkoutsBefore] = [await heldUnits(), await checkoutCount()];
+    const [holdsBefore, rentalsBefore] = [await heldUnits(), await rentalCount()];
     const d = tenantDetails();
     const fields = {
       intent: "details",
@@ -92,10 +92,10 @@ describe("control characters in the rental details step: a message beside the fi
     expect(r.data.result.initialValue.city).toBe("Lumberton");
     expect(r.data.result.initialValue.web_pw).toBeUndefined();
     expect(await heldUnits()).toBe(holdsBefore);
-    expect(await checkoutCount()).toBe(checkoutsBefore);
+    expect(await rentalCount()).toBe(rentalsBefore);
   });
 
-  it("saveDetails that cannot write its checkout lets go of the unit it held", async () => {
+  it("saveDetails that cannot write its rental lets go of the unit it held", async () => {
     const { unitTypeId } = await lumbertonUnitType(handle.db);
     const ctx = await ctxFor(handle.db, unitTypeId);
     const before = await heldUnits();
