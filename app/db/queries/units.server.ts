@@ -87,7 +87,7 @@ export async function getUnitAvailabilityOrNotice(
   }
 }
 
-export type UnitsLocation = ListingLocation & LocationRef & {
+type UnitsLocation = ListingLocation & LocationRef & {
   /** The location's own global_settings (decision 201): `accountUnitSettings` puts them over the account's. */
   globalSettings: unknown;
   address: { street1: string; street2: string | null; city: string; stateProvince: string; postal: string } | null;
