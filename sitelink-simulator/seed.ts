@@ -25,7 +25,7 @@ export function corpUserName(corp: Corp = DEMO_CORP): string {
 }
 
 /** SiteLink UnitTypeIDs (categories); the same ids at both sites, as they can coincide (study §3.1). */
-export const UNIT_TYPE_IDS: Record<string, number> = {
+const UNIT_TYPE_IDS: Record<string, number> = {
   "Climate Controlled": 277,
   Indoor: 278,
   "Drive-Up": 279,
