@@ -10,7 +10,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Transaction } from "~/db/client.server";
 import { accounts, locations, unitTypes, units, type UnitCategory, type UnitStatus } from "~/db/schema";
 
-export const DEMO_UNITS_SEED = 20_260_301;
+const DEMO_UNITS_SEED = 20_260_301;
 
 interface CatalogEntry {
   name: string;
@@ -23,7 +23,7 @@ interface CatalogEntry {
 }
 
 /** Every location gets these types (sizes 5x5 to 10x30). DEMO rates. */
-export const DEMO_CATALOG: readonly CatalogEntry[] = [
+const DEMO_CATALOG: readonly CatalogEntry[] = [
   { name: "Climate Controlled", category: "climate_controlled", width: 5, length: 5, floor: 1, baseRate: 4500 },
   { name: "Indoor", category: "indoor", width: 5, length: 5, floor: 1, baseRate: 3500 },
   { name: "Climate Controlled", category: "climate_controlled", width: 5, length: 10, floor: 1, baseRate: 6900 },
@@ -55,7 +55,7 @@ const DESCRIPTIONS: Record<UnitCategory, string> = {
 const UNIT_PREFIX: Record<UnitCategory, string> = { climate_controlled: "C", indoor: "B", drive_up: "D", parking: "P" };
 
 /** mulberry32: a tiny, well-known 32-bit PRNG; plenty for demo data. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -72,7 +72,7 @@ function hashString(text: string): number {
   return h >>> 0;
 }
 
-export interface DemoUnitType {
+interface DemoUnitType {
   entry: CatalogEntry;
   standardRate: number;
   webRate: number;

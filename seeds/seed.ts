@@ -27,7 +27,7 @@ import { seedDemoUnits } from "./demo-units";
 import { disablePublishedDemoPassword, seedDemoTenant } from "./demo-tenant";
 import { rawEnv, type EnvSource } from "~/platform/env.server";
 
-export interface SeedReport {
+interface SeedReport {
   created: string[];
 }
 

@@ -16,7 +16,7 @@ import type { NextFunction, Request, Response } from "express";
 import { consoleRequestAllowed, isConsolePath } from "~/domain/console/origin";
 import { sendPlainPage } from "./guards";
 
-export interface ConsoleGateOptions {
+interface ConsoleGateOptions {
   /** The console's configured origin for this request. */
   consoleOrigin: (req: Request, res: Response) => string;
   /** The public site's configured origin (null: no website yet). */

@@ -33,7 +33,7 @@ export interface KeptFormPage {
 }
 
 /** How long a kept form lives at most (it is also dropped by every change). */
-export const FORM_PAGE_TTL_MS = 5_000;
+const FORM_PAGE_TTL_MS = 5_000;
 /** At most this many forms (one per unit type asked for). */
 const MAX_FORM_PAGES = 500;
 const FORM_PATH = /^\/rent\/\d{1,9}$/;

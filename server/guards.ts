@@ -84,14 +84,14 @@ export function collapseDoubleSlashes(req: Request, res: Response, next: NextFun
 }
 
 /** Every Host and X-Forwarded-Host value the request carries. */
-export function requestHosts(req: Request): string[] {
+function requestHosts(req: Request): string[] {
   const forwarded = req.headers["x-forwarded-host"];
   const list = [req.headers.host ?? ""];
   for (const v of Array.isArray(forwarded) ? forwarded : forwarded ? [forwarded] : []) list.push(...v.split(",").map((s) => s.trim()));
   return list;
 }
 
-export interface HostGuardOptions {
+interface HostGuardOptions {
   isAllowed(host: string, req: Request, res: Response): boolean;
   /** The canonical origin ("https://www.example.com") for this request's website, or null when unknown. */
   canonicalOrigin(req: Request, res: Response): string | null;
@@ -222,7 +222,7 @@ export function bodyGuard(
  * A multipart body that does not parse is the client's mistake (400), not ours (500). Checked on
  * a copy so the handler reads the same bytes.
  */
-export async function isReadableForm(contentType: string, body: Buffer): Promise<boolean> {
+async function isReadableForm(contentType: string, body: Buffer): Promise<boolean> {
   try {
     await new Request("http://body.invalid/", { method: "POST", headers: { "Content-Type": contentType }, body: new Uint8Array(body) }).formData();
     return true;

@@ -18,7 +18,7 @@ import { fetchRequest } from "./fetch-request";
 import { busySignInKey, csrfFieldValue, escapeAttribute, fillFormPage, formPageKey, occursOnce, soldOutAnswerKey, type FormPageCache, type KeptFormPage } from "./form-page-cache";
 
 /** Where a request's answer may be kept, looked up before it was rendered (null: not such a request). */
-export interface KeptFormKeys {
+interface KeptFormKeys {
   formKey: string | null;
   answerKey: string | null;
   signInKey: string | null;

@@ -28,7 +28,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { NextFunction, Request, Response } from "express";
 import { logger } from "~/platform/logger.server";
 
-export interface CachedPage {
+interface CachedPage {
   body: Buffer;
   gzip: Buffer;
   br: Buffer;
@@ -67,7 +67,7 @@ export function cacheKey(host: string | undefined, originalUrl: string): string 
 }
 
 /** The key without its query string: the entries one path may have are counted by it. */
-export function pathOfKey(key: string): string {
+function pathOfKey(key: string): string {
   const q = key.indexOf("?");
   return q === -1 ? key : key.slice(0, q);
 }
@@ -82,7 +82,7 @@ export function pathOfKey(key: string): string {
 export const MAX_VARIANTS_PER_PATH = 32;
 
 /** A page served this many times from the cache is compressed again at the best settings. */
-export const UPGRADE_AFTER_HITS = 2;
+const UPGRADE_AFTER_HITS = 2;
 
 /** The next whole minute after `now` (opening hours change on minute boundaries). */
 export function nextMinute(now: number): number {
@@ -140,7 +140,7 @@ export function preferredEncoding(acceptEncoding: string | undefined): "br" | "g
 }
 
 /** How long a request waits for the same page's render in progress before rendering it itself. */
-export const COALESCE_WAIT_MS = 2_000;
+const COALESCE_WAIT_MS = 2_000;
 
 const brotliAsync = promisify(zlib.brotliCompress);
 const gzipAsync = promisify(zlib.gzip);
@@ -149,8 +149,8 @@ const gzipAsync = promisify(zlib.gzip);
 const brotliOptions = (quality: number, size: number): zlib.BrotliOptions => ({
   params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: size },
 });
-export const QUICK_COMPRESSION = { gzipLevel: 6, brotliQuality: 5 };
-export const BEST_COMPRESSION = { gzipLevel: 9, brotliQuality: 11 };
+const QUICK_COMPRESSION = { gzipLevel: 6, brotliQuality: 5 };
+const BEST_COMPRESSION = { gzipLevel: 9, brotliQuality: 11 };
 
 export class PageCache {
   private entries = new Map<string, CachedPage>();

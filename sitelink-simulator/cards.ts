@@ -14,11 +14,11 @@ export const DECLINED_CARDS: Record<string, string> = {
 /** Accepted when stored for autopay; declined by the simulator's autopay run. */
 export const AUTOPAY_DECLINE_CARD = "4000000000000341";
 
-export type CardCheck =
+type CardCheck =
   | { ok: true; last4: string; typeId: number; description: string }
   | { ok: false; code: number; message: string };
 
-export function processorCheck(site: SiteRecord): CardCheck | null {
+function processorCheck(site: SiteRecord): CardCheck | null {
   if (!site.processor) return { ok: false, code: -20, message: "Site not setup to use Authorize.Net or PPI PayMover" };
   if (!site.cardConfig) return { ok: false, code: -21, message: "No credit card configuration" };
   return null;

@@ -11,9 +11,9 @@ import type { SiteLinkSimulator } from "./simulator";
 import { readingsOf, type LedgerRecord, type SimState, type SiteRecord, type UnitRecord } from "./state";
 import { addDays, addMonths, localParts, luhnValid } from "./values";
 
-export type UnitStatus = "available" | "rented" | "reserved" | "unavailable" | "excluded" | "deleted";
+type UnitStatus = "available" | "rented" | "reserved" | "unavailable" | "excluded" | "deleted";
 
-export interface CallLogEntry {
+interface CallLogEntry {
   seq: number;
   /** Simulator clock, ISO. */
   at: string;
@@ -31,7 +31,7 @@ export interface CallLogEntry {
   processed: boolean;
 }
 
-export interface UnitTypeInput {
+interface UnitTypeInput {
   typeName: string;
   width: number;
   length: number;
@@ -45,7 +45,7 @@ export interface UnitTypeInput {
   statuses: UnitStatus[];
 }
 
-export type SiteConfigPatch = Partial<
+type SiteConfigPatch = Partial<
   Pick<
     SiteRecord,
     | "sSiteName"
@@ -62,7 +62,7 @@ export type SiteConfigPatch = Partial<
   >
 > & { readings?: Partial<SiteRecord["readings"]>; billing?: Partial<SiteRecord["billing"]>; insuranceTax1Rate?: number; chargeDescriptions?: SiteRecord["chargeDescriptions"] };
 
-export interface SiteFixture extends SiteConfigPatch {
+interface SiteFixture extends SiteConfigPatch {
   name: string;
   sLocationCode: string;
   SiteID: number;
@@ -423,7 +423,7 @@ export class SimControl {
   }
 }
 
-export class ControlError extends Error {
+class ControlError extends Error {
   constructor(
     readonly status: number,
     message: string,

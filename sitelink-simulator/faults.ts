@@ -47,12 +47,12 @@ export interface FaultRule extends FaultRuleInput {
   applied: number;
 }
 
-export interface FaultDecision {
+interface FaultDecision {
   latencyMs: number;
   rule: FaultRule | null;
 }
 
-export const FAULT_KINDS: readonly FaultKind[] = [
+const FAULT_KINDS: readonly FaultKind[] = [
   "latency",
   "slow",
   "drop_before",

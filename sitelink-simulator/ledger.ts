@@ -6,9 +6,10 @@
  * posts the next whole periods it covers (so dPaidThru advances by whole periods) and keeps the rest
  * as credit; every tax (rent included) is rounded half up (evidence §4.4).
  */
-import { CHARGE_DESC } from "./seed";
 import type { ChargeRecord, LedgerRecord, PaymentRecord, SiteRecord } from "./state";
 import { addDays, addMonths, endOfMonth, parseIsoDate, taxHalfUp } from "./values";
+
+export const CHARGE_DESC = { rent: 1, admin: 2, lock: 3, insurance: 4, deposit: 5, lateFee: 6 } as const;
 
 export function chargeTotal(c: ChargeRecord): number {
   return c.amount + c.tax1 + c.tax2;
@@ -35,7 +36,7 @@ function monthsFrom(from: string, to: string): number {
 }
 
 /** The next billing period after chargedThru: anniversary months from the move-in, or calendar months. */
-export function nextPeriod(site: SiteRecord, ledger: LedgerRecord): { start: string; end: string } {
+function nextPeriod(site: SiteRecord, ledger: LedgerRecord): { start: string; end: string } {
   const start = addDays(ledger.chargedThru, 1);
   if (!site.billing.anniversary) return { start, end: endOfMonth(start) };
   let k = monthsFrom(ledger.movedIn, start);
@@ -43,7 +44,7 @@ export function nextPeriod(site: SiteRecord, ledger: LedgerRecord): { start: str
   return { start, end: addDays(addMonths(ledger.movedIn, k + 1), -1) };
 }
 
-export interface PeriodCharge {
+interface PeriodCharge {
   ChargeDescID: number;
   sChgDesc: string;
   sChgCategory: string;
@@ -78,7 +79,7 @@ export function periodCharges(site: SiteRecord, ledger: LedgerRecord): PeriodCha
   return out;
 }
 
-export function periodTotal(site: SiteRecord, ledger: LedgerRecord): number {
+function periodTotal(site: SiteRecord, ledger: LedgerRecord): number {
   return periodCharges(site, ledger).reduce((s, c) => s + c.amount + c.tax1 + c.tax2, 0);
 }
 
@@ -136,7 +137,7 @@ export function updatePaidThru(site: SiteRecord, ledger: LedgerRecord): void {
   ledger.paidThru = paidThru;
 }
 
-export interface PaymentInput {
+interface PaymentInput {
   amount: number;
   at: string;
   description: string;

@@ -9,8 +9,7 @@ import { demoInventory } from "../seeds/demo-units";
 import { insuranceTiers, lockFee, locations } from "../seeds/operator";
 import { DEFAULT_READINGS, type ChargeDescription, type Corp, type LedgerRecord, type PaymentType, type SimState, type SiteRecord, type UnitRecord } from "./state";
 import { addDays, addMonths, localParts, parseIsoDate, ticksOf } from "./values";
-// ledger.ts takes CHARGE_DESC from here: a cycle of functions only (neither reads the other at load).
-import { periodCharges, postCharge } from "./ledger";
+import { CHARGE_DESC, periodCharges, postCharge } from "./ledger";
 
 export const DEMO_CORP: Corp = {
   corpCode: "GHTEST",
@@ -25,14 +24,13 @@ export function corpUserName(corp: Corp = DEMO_CORP): string {
 }
 
 /** SiteLink UnitTypeIDs (categories); the same ids at both sites, as they can coincide (study §3.1). */
-export const UNIT_TYPE_IDS: Record<string, number> = {
+const UNIT_TYPE_IDS: Record<string, number> = {
   "Climate Controlled": 277,
   Indoor: 278,
   "Drive-Up": 279,
   Parking: 280,
 };
 
-export const CHARGE_DESC = { rent: 1, admin: 2, lock: 3, insurance: 4, deposit: 5, lateFee: 6 } as const;
 
 export interface DemoSiteSpec {
   name: string;

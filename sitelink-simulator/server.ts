@@ -48,7 +48,7 @@ export interface AnswerReshape {
 }
 
 /** The contract and tables of one answer with the reshaping rules of its operation applied. */
-export function reshapeAnswer<C extends { operations: Record<string, unknown> }>(contract: C, operation: string, tables: ResultTable[], rules: AnswerReshape[]): { contract: C; tables: ResultTable[] } {
+function reshapeAnswer<C extends { operations: Record<string, unknown> }>(contract: C, operation: string, tables: ResultTable[], rules: AnswerReshape[]): { contract: C; tables: ResultTable[] } {
   const mine = rules.filter((r) => r.operation === operation);
   if (!mine.length) return { contract, tables };
   const op = structuredClone(contract.operations[operation]) as { results?: Record<string, Record<string, string>> } | undefined;
@@ -93,7 +93,7 @@ function retOf(tables: ResultTable[]): { code: number | null; msg: string | null
 const LOOPBACK_NAMES = new Set(["localhost", "::1"]);
 
 /** localhost, 127.0.0.0/8 or ::1 (brackets allowed). */
-export function isLoopbackName(hostname: string): boolean {
+function isLoopbackName(hostname: string): boolean {
   const h = hostname.toLowerCase().replace(/^\[|\]$/g, "");
   return LOOPBACK_NAMES.has(h) || /^127(?:\.\d{1,3}){3}$/.test(h);
 }
@@ -116,7 +116,7 @@ function hostNameOf(value: string): string | null {
  * - A body must be `application/json`: a `text/plain` or form body is what a page can send without a
  *   CORS preflight.
  */
-export function controlRequestProblem(req: IncomingMessage, boundHost: string): { status: number; message: string } | null {
+function controlRequestProblem(req: IncomingMessage, boundHost: string): { status: number; message: string } | null {
   const host = hostNameOf(String(req.headers.host ?? ""));
   const bound = boundHost.toLowerCase();
   const hostOk = host !== null && (isLoopbackName(host) || (bound !== "0.0.0.0" && bound !== "::" && host.toLowerCase().replace(/^\[|\]$/g, "") === bound.replace(/^\[|\]$/g, "")));
@@ -137,7 +137,7 @@ export function controlRequestProblem(req: IncomingMessage, boundHost: string): 
   return null;
 }
 
-export function createSimulatorServer(sim: SiteLinkSimulator, control: SimControl, origin: () => string, boundHost = "127.0.0.1", reshapes: AnswerReshape[] = []): Server {
+function createSimulatorServer(sim: SiteLinkSimulator, control: SimControl, origin: () => string, boundHost = "127.0.0.1", reshapes: AnswerReshape[] = []): Server {
   const contract = sim.contract;
   const hanging = new Set<ServerResponse>();
 

@@ -7,7 +7,7 @@ import { loadContract } from "./contract";
 import { corpUserName, DEMO_CORP } from "./seed";
 import { escapeXml } from "./wire";
 
-export interface CallOptions {
+interface CallOptions {
   location?: string;
   /** Override the four auth parameters. */
   auth?: Partial<Record<"sCorpCode" | "sLocationCode" | "sCorpUserName" | "sCorpPassword", string>>;
@@ -21,7 +21,7 @@ export interface CallOptions {
   omit?: string[];
 }
 
-export interface CallResult {
+interface CallResult {
   status: number;
   text: string;
   /** Table name -> rows (all values strings), from the diffgram. */
@@ -71,7 +71,7 @@ export function buildEnvelope(operation: string, params: Record<string, string |
   return `<?xml version="1.0" encoding="utf-8"?><soap:Envelope xmlns:soap="http://schemas.xmlsoap.org/soap/envelope/" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"${calNs}><soap:Body>${opEl}</soap:Body></soap:Envelope>`;
 }
 
-export function parseResponse(operation: string, status: number, text: string): CallResult {
+function parseResponse(operation: string, status: number, text: string): CallResult {
   const doc = parser.parse(text) as Record<string, unknown>;
   const body = (doc.Envelope as Record<string, unknown> | undefined)?.Body as Record<string, unknown> | undefined;
   const fault = body?.Fault as { faultstring?: string } | undefined;

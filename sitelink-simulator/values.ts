@@ -59,7 +59,7 @@ export function prorate(cents: number, num: number, den: number): number {
 
 // ------------------------------------------------------------------ dates (site wall clock)
 
-export interface LocalParts {
+interface LocalParts {
   date: string; // YYYY-MM-DD
   time: string; // HH:MM:SS
 }
@@ -97,7 +97,7 @@ export function daysInMonth(y: number, m: number): number {
   return new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
-export function isoDate(y: number, m: number, d: number): string {
+function isoDate(y: number, m: number, d: number): string {
   return `${String(y).padStart(4, "0")}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
 }
 

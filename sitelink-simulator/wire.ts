@@ -5,7 +5,7 @@
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import type { Contract, ContractOperation, XsdType } from "./contract";
 
-export const SOAP11_NS = "http://schemas.xmlsoap.org/soap/envelope/";
+const SOAP11_NS = "http://schemas.xmlsoap.org/soap/envelope/";
 const XML_NS = "http://www.w3.org/XML/1998/namespace";
 
 // ------------------------------------------------------------------ request side
@@ -114,7 +114,7 @@ function readError(detail: string): SoapFaultError {
 }
 
 /** Converts element text like XmlSerializer does; throws a Fault for text .NET cannot convert. */
-export function convert(name: string, type: XsdType, text: string): Bound {
+function convert(name: string, type: XsdType, text: string): Bound {
   const t = text.trim();
   switch (type) {
     case "s:string":
@@ -146,7 +146,7 @@ export function convert(name: string, type: XsdType, text: string): Bound {
   }
 }
 
-export function defaultFor(type: XsdType): Bound {
+function defaultFor(type: XsdType): Bound {
   switch (type) {
     case "s:int":
     case "s:long":
@@ -287,7 +287,7 @@ export function dataSetResponse(contract: Contract, operation: string, tables: R
   return envelope(`<${operation}Response xmlns="${contract.namespace}"><${operation}Result>${schema}${diffgram}</${operation}Result></${operation}Response>`);
 }
 
-export function envelope(bodyContent: string): string {
+function envelope(bodyContent: string): string {
   return (
     `<?xml version="1.0" encoding="utf-8"?>` +
     `<soap:Envelope xmlns:soap="${SOAP11_NS}" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xsd="http://www.w3.org/2001/XMLSchema">` +

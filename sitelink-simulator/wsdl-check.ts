@@ -6,7 +6,7 @@
 import { XMLParser } from "fast-xml-parser";
 import type { Contract } from "./contract";
 
-export interface WsdlOperation {
+interface WsdlOperation {
   name: string;
   params: Array<{ name: string; type: string }>;
 }
@@ -17,7 +17,7 @@ type Node = Record<string, unknown>;
 const list = (v: unknown): Node[] => (Array.isArray(v) ? (v as Node[]) : v ? [v as Node] : []);
 
 /** The request elements of a WSDL's schema: element name -> ordered (name, type). */
-export function wsdlOperations(wsdlText: string): Map<string, WsdlOperation> {
+function wsdlOperations(wsdlText: string): Map<string, WsdlOperation> {
   const doc = parser.parse(wsdlText) as Node;
   const defs = doc.definitions as Node;
   const schemas = list((defs.types as Node | undefined)?.schema);

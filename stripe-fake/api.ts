@@ -166,7 +166,7 @@ const TRANSPORT_PARAMS = ["key", "client_secret", "_stripe_version", "expand"];
 /** What Stripe.js adds on the routes a publishable key may call. */
 const STRIPE_JS_PARAMS = ["key", "client_secret", "use_stripe_sdk", "_stripe_version"];
 
-export function endpointParams(params: Params): Params {
+function endpointParams(params: Params): Params {
   const out: Params = { ...params };
   for (const p of TRANSPORT_PARAMS) delete out[p];
   return out;
@@ -190,7 +190,7 @@ function expandOne(fake: StripeFake, value: Record<string, unknown>, path: strin
 }
 
 /** The response body: internal fields dropped, `expand[]` paths replaced by their objects. */
-export function view(fake: StripeFake, result: unknown, expand: unknown): unknown {
+function view(fake: StripeFake, result: unknown, expand: unknown): unknown {
   const out = publicView(result) as Record<string, unknown>;
   const paths = Array.isArray(expand) ? expand : typeof expand === "string" ? [expand] : [];
   for (const p of paths) if (typeof p === "string") expandOne(fake, out, p.split("."));

@@ -4,7 +4,7 @@
  */
 import type { Decline } from "./errors";
 
-export type Brand = "visa" | "mastercard" | "amex" | "discover" | "unknown";
+type Brand = "visa" | "mastercard" | "amex" | "discover" | "unknown";
 
 /**
  * - `charge`: what a charge does (on session or off);
@@ -13,14 +13,14 @@ export type Brand = "visa" | "mastercard" | "amex" | "discover" | "unknown";
  *   every on-session payment, none off-session once set up (4000002500003155: "on-session payments
  *   with this card always require authentication").
  */
-export interface CardBehaviour {
+interface CardBehaviour {
   charge?: Decline;
   attachDeclines?: boolean;
   auth?: "always" | "setup";
 }
 
-export const GENERIC_DECLINE: Decline = { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." };
-export const INSUFFICIENT_FUNDS: Decline = { code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." };
+const GENERIC_DECLINE: Decline = { code: "card_declined", decline_code: "generic_decline", message: "Your card was declined." };
+const INSUFFICIENT_FUNDS: Decline = { code: "card_declined", decline_code: "insufficient_funds", message: "Your card has insufficient funds." };
 export const AUTHENTICATION_REQUIRED: Decline = {
   code: "authentication_required",
   decline_code: "authentication_required",
@@ -35,7 +35,7 @@ export const SETUP_AUTHENTICATION_FAILED: Decline = {
   message: "The latest attempt to set up the payment method has failed because authentication failed.",
 };
 
-export const TEST_CARDS: Record<string, CardBehaviour> = {
+const TEST_CARDS: Record<string, CardBehaviour> = {
   "4242424242424242": {},
   "4000056655665556": {},
   "5555555555554444": {},

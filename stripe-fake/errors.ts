@@ -3,7 +3,7 @@
  * message, param?, doc_url?, ... } }`, with the HTTP statuses the API reference lists: 400 invalid
  * request, 401 bad key, 402 card error, 404 missing resource, 400 idempotency error.
  */
-export type ErrorType = "api_error" | "card_error" | "idempotency_error" | "invalid_request_error";
+type ErrorType = "api_error" | "card_error" | "idempotency_error" | "invalid_request_error";
 
 export class StripeFakeError extends Error {
   constructor(

@@ -128,7 +128,7 @@ function billingDetails(p: Params | undefined) {
   };
 }
 
-export interface FakeOptions {
+interface FakeOptions {
   /** The fake's own origin, for the URLs it hands out (3DS page, hosted checkout). */
   origin: string;
   webhooks: WebhookDispatcher;

@@ -1,4 +1,4 @@
-export { DEFAULT_PORT, DEFAULT_PUBLISHABLE_KEY, DEFAULT_SECRET_KEY, startStripeFake } from "./server";
-export type { Fault, LoggedRequest, RunningStripeFake, StripeFakeControl, StripeFakeOptions } from "./server";
+export { DEFAULT_PORT, startStripeFake } from "./server";
+export type { RunningStripeFake } from "./server";
 export { signPayload } from "./webhooks";
-export type { Delivery, WebhookEndpoint } from "./webhooks";
+export type { Delivery } from "./webhooks";

@@ -20,10 +20,10 @@ import { challengeDone, challengePage, checkoutPage, elementFrame, formatAmount 
 import { newWebhookSecret, WebhookDispatcher, type Delivery, type StripeEvent, type WebhookEndpoint } from "./webhooks";
 
 export const DEFAULT_PORT = 12111;
-export const DEFAULT_SECRET_KEY = "sk_test_gatehouse_fake_0000000000000000";
-export const DEFAULT_PUBLISHABLE_KEY = "pk_test_gatehouse_fake_0000000000000000";
+const DEFAULT_SECRET_KEY = "sk_test_gatehouse_fake_0000000000000000";
+const DEFAULT_PUBLISHABLE_KEY = "pk_test_gatehouse_fake_0000000000000000";
 
-export interface StripeFakeOptions {
+interface StripeFakeOptions {
   /** 0 = an ephemeral port (tests). Default DEFAULT_PORT. */
   port?: number;
   /** Default 127.0.0.1. */
@@ -38,7 +38,7 @@ export interface StripeFakeOptions {
 }
 
 /** A test-only fault on the next request that matches (method and path prefix). */
-export interface Fault {
+interface Fault {
   method?: string;
   /** A path prefix, e.g. "/v1/payment_intents". */
   path: string;
@@ -53,7 +53,7 @@ export interface Fault {
   times?: number;
 }
 
-export interface LoggedRequest {
+interface LoggedRequest {
   method: string;
   path: string;
   params: Params;

@@ -1,4 +1,3 @@
-export { DEFAULT_ACCOUNT_SID, DEFAULT_AUTH_TOKEN, DEFAULT_PORT, startTwilioFake } from "./server";
-export type { Delivery, FakeNumber, RunningTwilioFake, TwilioFakeControl, TwilioFakeOptions } from "./server";
-export type { FakeMessage } from "./messages";
+export { DEFAULT_PORT, startTwilioFake } from "./server";
+export type { RunningTwilioFake } from "./server";
 export { twilioSignature } from "./signature";

@@ -25,13 +25,13 @@ export interface FakeMessage {
   uri: string;
 }
 
-export const newSid = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
+const newSid = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
 
 /** RFC 2822, as Twilio writes dates ("Sat, 28 Nov 2026 16:00:00 +0000"). */
 export const rfc2822 = (d: Date) => d.toUTCString().replace("GMT", "+0000");
 
 /** Twilio counts GSM-7 messages in 160-character segments (153 when split), UCS-2 in 70 (67). */
-export function segments(body: string): number {
+function segments(body: string): number {
   const gsm = /^[\n\r -_a-z¡£¤¥§¿ÄÅÆÇÉÑÖØÜßàäåæèéìñòöøùü\u0394\u03A6\u0393\u039B\u03A9\u03A0\u03A8\u03A3\u0398\u039E{}\\[\]~|€^]*$/.test(body);
   const [one, many] = gsm ? [160, 153] : [70, 67];
   return body.length <= one ? 1 : Math.ceil(body.length / many);

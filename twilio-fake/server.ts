@@ -24,17 +24,17 @@ import { errorBody, messageOf, optKeyword, rfc2822, type FakeMessage } from "./m
 import { twilioSignature } from "./signature";
 
 export const DEFAULT_PORT = 13111;
-export const DEFAULT_ACCOUNT_SID = "AC00000000000000000000000000000000";
-export const DEFAULT_AUTH_TOKEN = "gatehouse_fake_auth_token_000000";
+const DEFAULT_ACCOUNT_SID = "AC00000000000000000000000000000000";
+const DEFAULT_AUTH_TOKEN = "gatehouse_fake_auth_token_000000";
 
-export interface FakeNumber {
+interface FakeNumber {
   /** E.164. */
   number: string;
   /** Where texts to this number are posted (the number's "A message comes in" webhook). */
   smsUrl: string | null;
 }
 
-export interface Delivery {
+interface Delivery {
   url: string;
   kind: "status" | "inbound";
   messageSid: string;
@@ -43,7 +43,7 @@ export interface Delivery {
   at: string;
 }
 
-export interface TwilioFakeOptions {
+interface TwilioFakeOptions {
   port?: number;
   host?: string;
   accountSid?: string;

@@ -40,7 +40,7 @@ export interface DatabaseHandle {
   pool?: () => { size: number; active: number; waiting: number };
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   /** A PostgreSQL connection string. When absent, PGlite is used. */
   url?: string;
   /** PGlite data directory (default ./data/pglite); "memory://" for an in-memory database. */
@@ -128,12 +128,12 @@ const queryLogger = {
 };
 
 /** Defaults chosen so that an unreachable database answers a visitor within a second (issue 14). */
-export const DEFAULT_CONNECT_TIMEOUT_MS = 800;
-export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
-export const DEFAULT_POOL_SIZE = 10;
+const DEFAULT_CONNECT_TIMEOUT_MS = 800;
+const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+const DEFAULT_POOL_SIZE = 10;
 /** A busy pool is not a dead database (decision 205): waiting for a free connection has its own bounds. */
-export const DEFAULT_POOL_WAIT_TIMEOUT_MS = 5_000;
-export const DEFAULT_POOL_MAX_WAITING = 5_000;
+const DEFAULT_POOL_WAIT_TIMEOUT_MS = 5_000;
+const DEFAULT_POOL_MAX_WAITING = 5_000;
 
 export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
   if (options.url) {
@@ -214,7 +214,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
  * masks group and other bits from now on, so the files PGlite creates later are 0600 too. PGlite
  * (Emscripten's NODEFS) creates files with mode 0666 and offers no option for it, hence the umask.
  */
-export function keepDirectoryPrivate(dir: string): void {
+function keepDirectoryPrivate(dir: string): void {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   try {
     process.umask(process.umask() | 0o077);
@@ -225,7 +225,7 @@ export function keepDirectoryPrivate(dir: string): void {
 }
 
 /** Makes `dir` and its directories 0700 and its files 0600 (only those that are not already). */
-export function makeFilesPrivate(dir: string): void {
+function makeFilesPrivate(dir: string): void {
   const walk = (d: string) => {
     if ((fs.statSync(d).mode & 0o777) !== 0o700) fs.chmodSync(d, 0o700);
     for (const entry of fs.readdirSync(d, { withFileTypes: true })) {

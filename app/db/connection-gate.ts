@@ -14,7 +14,7 @@
  */
 import { DatabaseBusyError } from "./unavailable";
 
-export interface ConnectionGateOptions {
+interface ConnectionGateOptions {
   /** As many as the pool has connections. */
   slots: number;
   /** How many may wait for a slot; one more is refused at once (DatabaseBusyError). */

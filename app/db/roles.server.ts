@@ -11,7 +11,7 @@ import type { DatabaseHandle } from "./client.server";
  */
 
 /** Tables the app may only add to and read: no UPDATE, DELETE or TRUNCATE for the app's role. */
-export const APPEND_ONLY_TABLES = ["audit_events"] as const;
+const APPEND_ONLY_TABLES = ["audit_events"] as const;
 
 const ROLE_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -104,7 +104,7 @@ export function schemaSetupStatements(input: { owner: string; app: string; datab
  * change the audit trail is refused there too. Any later statement could still RESET ROLE: on PGlite
  * this guards against mistakes, not against the code the process runs.
  */
-export const PGLITE_APP_ROLE = "gatehouse_app";
+const PGLITE_APP_ROLE = "gatehouse_app";
 
 export async function ensurePgliteAppRole(handle: DatabaseHandle): Promise<void> {
   await handle.db.execute(

@@ -27,7 +27,7 @@ interface Entry {
   validUntil: number;
 }
 
-export interface ReadOptions<T> {
+interface ReadOptions<T> {
   /** For values that change with time alone: the moment the value stops being true. */
   validUntil?: (value: T) => number;
   /** Called when the database could not be reached and the last known value is returned instead. */

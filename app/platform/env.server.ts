@@ -383,7 +383,7 @@ export function envOrExit(options: { server?: boolean } = {}): Env {
  * Why the server must not start with these text settings, or null (decision 490): one of the two
  * Twilio credentials without the other, or a stand-in for Twilio's API in production.
  */
-export function textProviderProblem(e: Pick<Env, "NODE_ENV"> & Partial<Pick<Env, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_BASE">>): string | null {
+function textProviderProblem(e: Pick<Env, "NODE_ENV"> & Partial<Pick<Env, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_BASE">>): string | null {
   if (Boolean(e.TWILIO_ACCOUNT_SID) !== Boolean(e.TWILIO_AUTH_TOKEN)) return "Texts need both TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN (or neither, and texts are off).";
   if (e.TWILIO_API_BASE && e.NODE_ENV === "production") return "TWILIO_API_BASE (a stand-in for Twilio's API) is for tests and development only: production texts through api.twilio.com.";
   return null;

@@ -68,7 +68,7 @@ interface ErrorLike {
  * with bcrypt hashes and personal data among the params) becomes its PostgreSQL error code and message;
  * a quoted value at the end of that message ('invalid input syntax …: "x"') is dropped too.
  */
-export function safeError(error: unknown, depth = 0): Record<string, unknown> {
+function safeError(error: unknown, depth = 0): Record<string, unknown> {
   if (!error || typeof error !== "object") return { message: scrubText(String(error)) };
   const e = error as ErrorLike;
   if ("query" in e && "params" in e) {
@@ -109,7 +109,7 @@ const consoleDestination: DestinationStream = {
   },
 };
 
-export function createLogger(destination?: DestinationStream, level?: string): Logger {
+function createLogger(destination?: DestinationStream, level?: string): Logger {
   // Made while modules load, before the start-up check (envOrExit) can report a bad value: a logger
   // with the default level then, and the check says what is wrong.
   let e: Pick<Env, "NODE_ENV" | "LOG_LEVEL"> | undefined;

@@ -28,7 +28,7 @@ interface Rendered {
 
 const memo = new Map<string, Rendered>();
 
-export interface MemoKey {
+interface MemoKey {
   key: string;
   token: string;
 }

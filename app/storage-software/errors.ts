@@ -106,7 +106,7 @@ export class ContactLeftForOfficeError extends StorageSoftwareError {
 }
 
 /** The location's software does not offer this (e.g. a coming-soon site on no_api). */
-export class NotSupportedError extends StorageSoftwareError {
+class NotSupportedError extends StorageSoftwareError {
   override name = "NotSupportedError";
 }
 

@@ -15,10 +15,10 @@ import { paymentGatewayFor } from "~/platform/payments/gateway.server";
 // SiteLink operations for the server, the housekeeping and the CLI scripts (never the adapter itself).
 export { runSiteLinkSync, siteLinkSyncRunner, startSiteLinkSync, statusSnapshotFile, stopSiteLinkSync, syncLeaseHolder } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
-export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems, type SiteLinkSettingsInput } from "./sitelink/settings";
+export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems } from "./sitelink/settings";
 export { verifySiteLinkLocation, formatGoLiveReport, testTenantEmail, type GoLiveReport } from "./sitelink/verify";
 // Going live through a passed check (issue 37, decision 470).
-export { goLiveOfLocations, goLiveState, recordSimulatorPass, type GoLiveState } from "./sitelink/go-live";
+export { goLiveOfLocations, goLiveState, recordSimulatorPass } from "./sitelink/go-live";
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
 // The back office's journal desk (issue 23, decision 261): rows needing attention, marking one resolved.
 export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type JournalDeskRow } from "./sitelink/journal-desk";

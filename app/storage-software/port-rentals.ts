@@ -1,10 +1,10 @@
 /** Rentals part of the StorageSoftware port (issue 4): holds, quotes, move-ins, reservations. See ./port.ts. */
 import type { PaymentMethodInput } from "~/domain/payments/method";
 import type { TenantContact } from "~/domain/shared/tenant-form";
-import type { MoveInQuote, QuoteLine } from "~/domain/rental/move-in-quote";
+import type { MoveInQuote } from "~/domain/rental/move-in-quote";
 
 /** The figures of a move-in (what is shown, signed and charged): `quoteMoveIn`'s answer. */
-export type { MoveInQuote, QuoteLine as MoveInQuoteLine };
+export type { MoveInQuote };
 
 // ---------------------------------------------------------------- rentals (issue 4)
 

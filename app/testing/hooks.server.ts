@@ -12,7 +12,7 @@ import type { Database } from "~/db/client.server";
 import { accounts, locations, navMenuItems, rateLimitHits, redirects, specialHours, unitTypes, websites } from "~/db/schema";
 import { env, testSwitchesAllowed, type Env } from "~/platform/env.server";
 
-export type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
+type TestHook = (db: Database, body: Record<string, unknown>) => Promise<unknown>;
 
 export function testHooksEnabled(e: Pick<Env, "E2E_HOOKS" | "NODE_ENV" | "GATEHOUSE_TEST_RUNNER"> = env()): boolean {
   return e.E2E_HOOKS === "1" && testSwitchesAllowed(e);

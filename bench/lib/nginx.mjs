@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-export const NGINX = process.env.BENCH_NGINX ?? (fs.existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx");
+const NGINX = process.env.BENCH_NGINX ?? (fs.existsSync("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx");
 export const hasNginx = () => !spawnSync(NGINX, ["-v"]).error;
 
 /** The main context around `httpBody` (the inside of `http { }`): 1 worker, no access log, files under `dir`. */

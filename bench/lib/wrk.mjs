@@ -5,7 +5,7 @@ import fs from "node:fs";
 export const hasWrk = () => !spawnSync("wrk", ["--version"]).error;
 
 /** wrk prints latencies as "812.00us", "1.23ms" or "1.02s". */
-export function toMs(value) {
+function toMs(value) {
   const m = /^([\d.]+)(us|ms|s|m)$/.exec(value);
   if (!m) return Number.NaN;
   const n = Number(m[1]);

@@ -10,7 +10,7 @@ function requireSite(ctx: OpContext): SiteRecord {
   return ctx.site;
 }
 
-export function unitRow(sim: SiteLinkSimulator, site: SiteRecord, u: UnitRecord): Row {
+function unitRow(sim: SiteLinkSimulator, site: SiteRecord, u: UnitRecord): Row {
   const type = site.unitTypes.find((t) => t.UnitTypeID === u.UnitTypeID);
   return {
     Ret_Code: 1,
@@ -91,7 +91,7 @@ const SiteInformation: OpHandler = (ctx) => {
 };
 
 /** One price-list row per unit type and size (ST's grouping key: type, width, length, climate; plus floor and inside). */
-export function priceGroups(site: SiteRecord): Map<string, UnitRecord[]> {
+function priceGroups(site: SiteRecord): Map<string, UnitRecord[]> {
   const groups = new Map<string, UnitRecord[]>();
   for (const u of site.units) {
     if (u.deleted) continue;

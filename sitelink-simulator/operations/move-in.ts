@@ -12,13 +12,13 @@
 import { checkCard } from "../cards";
 import { dateTime, int, rt, str, bool } from "../helpers";
 import { postCharge, recordPayment, updatePaidThru } from "../ledger";
-import { CHARGE_DESC } from "../seed";
+import { CHARGE_DESC } from "../ledger";
 import type { OpContext, OpHandler } from "../simulator";
 import { readingsOf, type SiteRecord, type UnitRecord } from "../state";
 import { addDays, addMonths, daysInMonth, decimalToCents, dollars, endOfMonth, money4, parseIsoDate, prorate, rateText, taxHalfUp } from "../values";
 import type { ResultTable, Row } from "../wire";
 
-export interface CostLine {
+interface CostLine {
   ChargeDescID: number;
   description: string;
   category: string;
@@ -30,7 +30,7 @@ export interface CostLine {
   end: string;
 }
 
-export interface Quote {
+interface Quote {
   lines: CostLine[];
   total: number;
   rate: number;
@@ -39,9 +39,9 @@ export interface Quote {
   concessionId: number;
 }
 
-export type QuoteResult = { ok: true; quote: Quote } | { ok: false; code: number; message: string };
+type QuoteResult = { ok: true; quote: Quote } | { ok: false; code: number; message: string };
 
-export function lineTotal(l: CostLine): number {
+function lineTotal(l: CostLine): number {
   return l.amount - l.discount + l.tax1 + l.tax2;
 }
 
@@ -60,7 +60,7 @@ function firstPeriods(site: SiteRecord, date: string): Array<{ start: string; en
   return out;
 }
 
-export function moveInQuote(
+function moveInQuote(
   site: SiteRecord,
   unit: UnitRecord,
   date: string,
@@ -176,7 +176,7 @@ const MoveInCostRetrieveWithDiscount_v4: OpHandler = (ctx) => costRetrieve(ctx, 
 const MoveInCostRetrieveWithDiscount_Reservation_v4: OpHandler = (ctx) => costRetrieve(ctx, true);
 
 /** What an iPayMethod value means at this site, under its reading (state.ts SiteReadings). */
-export function payMethodKind(site: SiteRecord, payMethod: number): "none" | "card" | "check" | "cash" | "other" {
+function payMethodKind(site: SiteRecord, payMethod: number): "none" | "card" | "check" | "cash" | "other" {
   const table: Record<string, Array<"none" | "card" | "check" | "cash" | "other">> = {
     // LK's LSETUP notes (evidence §4.9): 0 none, 1 card, 2 cash, 3 check, 4 ACH.
     lsetup: ["none", "card", "cash", "check", "other"],

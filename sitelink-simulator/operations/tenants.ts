@@ -33,7 +33,7 @@ function fieldsFrom(ctx: OpContext, names: readonly string[]): Record<string, st
   return out;
 }
 
-export function tenantRow(sim: SiteLinkSimulator, s: SiteRecord, t: TenantRecord): Row {
+function tenantRow(sim: SiteLinkSimulator, s: SiteRecord, t: TenantRecord): Row {
   const f = t.fields;
   const text = (k: string) => (typeof f[k] === "string" && f[k] !== "" ? (f[k] as string) : null);
   // The whole tenant row, as a DataSet of it would carry (null columns omitted): every field

@@ -12,11 +12,9 @@ async function cookiesUnder(nodeEnv: string, https: string | undefined) {
   if (https === undefined) delete process.env.HTTPS;
   else process.env.HTTPS = https;
   process.env.SESSION_SECRET = "unit-test-secret";
-  const [session, csrf, rental] = await Promise.all([
-    import("~/services/web/session.server"),
-    import("~/services/web/csrf.server"),
-    import("~/services/rental/record.server"),
-  ]);
+  const session = await import("~/services/web/session.server");
+  const csrf = await import("~/services/web/csrf.server");
+  const rental = await import("~/services/rental/record.server");
   return { session: session.sessionCookie(), csrf: csrf.csrfCookie(), rental: rental.rentalCookie() };
 }
 

@@ -11,7 +11,7 @@ import { APP, appSources } from "./app-sources";
 const SPECIFIER = /(?:^|[\s;])(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']|(?:^|[\s;])import\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm;
 
 /** The file a specifier names, or null (a package, a generated route type, a raw asset). */
-export function resolveImport(from: string, specifier: string): string | null {
+function resolveImport(from: string, specifier: string): string | null {
   const bare = specifier.split("?")[0]!;
   if (bare.includes("/+types/")) return null;
   let base: string;

@@ -6,7 +6,7 @@ import type { PaymentGateway, PaymentMethodInput } from "~/platform/payments/gat
  * gateway and the Stripe gateway (on the Stripe fake) alike. A gateway names its own test methods:
  * the test gateway our card fields' numbers, Stripe its documented test PaymentMethods.
  */
-export interface GatewayUnderTest {
+interface GatewayUnderTest {
   gateway: PaymentGateway;
   methods: {
     /** Approves; can be saved. */

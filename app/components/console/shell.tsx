@@ -23,7 +23,7 @@ export function ConsoleHeader({ children }: { children?: ReactNode }) {
   );
 }
 
-export interface ConsoleNavProps {
+interface ConsoleNavProps {
   items: Array<{ href: string; label: string }>;
   current: string;
   name: string;

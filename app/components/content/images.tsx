@@ -13,7 +13,7 @@ import { ResponsiveImage } from "../ui/responsive-image";
  */
 
 /** What a successful form says after its redirect (`?done=<intent>`). */
-export const IMAGE_DONE_MESSAGES: Record<string, string> = {
+const IMAGE_DONE_MESSAGES: Record<string, string> = {
   upload: "The image is in the draft. The site shows it once the changes are published.",
   clear: "The image is removed in the draft.",
   "add-photo": "The photo is in the draft. The site shows it once the changes are published.",
@@ -22,7 +22,7 @@ export const IMAGE_DONE_MESSAGES: Record<string, string> = {
   move: "The new order is saved in the draft.",
 };
 
-export const ACCEPT_IMAGES = "image/jpeg,image/png,image/webp,image/avif,image/gif";
+const ACCEPT_IMAGES = "image/jpeg,image/png,image/webp,image/avif,image/gif";
 
 function errorProps(id: string, error: string | undefined) {
   return error ? { "aria-invalid": true as const, "aria-describedby": `${id}-error` } : {};
@@ -46,7 +46,7 @@ export function DoneMessage({ done }: { done: string | null }) {
 }
 
 /** An image as it will show, or a note that there is none. */
-export function ImagePreview({ image, width = 240 }: { image: Image | null; width?: number }) {
+function ImagePreview({ image, width = 240 }: { image: Image | null; width?: number }) {
   if (!image) return <p className="console-hint">No image.</p>;
   return (
     <figure className="console-image">

@@ -46,12 +46,12 @@ export function DraftNote({ done }: { done: string | null }) {
   );
 }
 
-export interface Choice {
+interface Choice {
   value: string;
   label: string;
 }
 
-export interface RecordFormProps {
+interface RecordFormProps {
   formId: string;
   target: string;
   entity: FormEntity;
@@ -156,7 +156,7 @@ export function RecordForm(props: RecordFormProps) {
 }
 
 /** A saved (or drafted) record of a list as the loader gives it (`FormRecord` of content-editor.server). */
-export interface ListedRecord {
+interface ListedRecord {
   key: string;
   id: number | null;
   createKey: string | null;
@@ -245,7 +245,7 @@ function asText(v: unknown): string {
 }
 
 /** One field: its label (marked when the draft changes it), hint, control and error. */
-export function ContentField({
+function ContentField({
   entity,
   name,
   meta,

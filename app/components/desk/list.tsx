@@ -8,14 +8,14 @@ import { FieldErrors } from "../ui/form";
  * a filtered list has its own URL), the rows as a table with a caption, the pager, and the CSV link,
  * which carries the same query string and so exports exactly what the filter shows.
  */
-export interface DeskColumn<Row> {
+interface DeskColumn<Row> {
   header: string;
   cell: (row: Row) => ReactNode;
   /** Right-align numbers and money. */
   numeric?: boolean;
 }
 
-export interface DeskListProps<Row> {
+interface DeskListProps<Row> {
   title: string;
   /** The list's path, e.g. /admin/rentals (the form's action and the pager's links). */
   path: string;

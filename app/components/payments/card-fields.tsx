@@ -118,10 +118,10 @@ export function CardFields({
 }
 
 /** Decision 200: said in every card form while the built-in test gateway takes the cards. */
-export const DEMONSTRATION_NOTICE =
+const DEMONSTRATION_NOTICE =
   "This is a demonstration: no real card is charged and no money is taken. Use a test card number such as 4242 4242 4242 4242.";
 
-export function DemonstrationNotice() {
+function DemonstrationNotice() {
   return (
     <div className="alert alert--info" role="note" data-testid="payment-demonstration">
       <p>{DEMONSTRATION_NOTICE}</p>

@@ -92,7 +92,7 @@ export function PayElsewhere({ payment, phone, locationName }: { payment: { kind
   );
 }
 
-export interface SavedCardView {
+interface SavedCardView {
   id: string;
   brand: CardBrand;
   last4: string;
@@ -103,7 +103,7 @@ export interface SavedCardView {
 type F = FieldMetadata<string | undefined>;
 
 /** The button of a card form that, without JavaScript, sends a new card on to Stripe Checkout (decision 400). */
-export const SECURE_PAGE_BUTTON = "Continue to secure payment";
+const SECURE_PAGE_BUTTON = "Continue to secure payment";
 
 /**
  * A card form's submit button words: where Stripe takes the cards and there is no saved card to

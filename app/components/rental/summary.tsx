@@ -1,7 +1,7 @@
 import { formatCents } from "~/domain/shared/money";
 import { UnitPromotion } from "../site/unit-promotion";
 
-export interface SummaryLine {
+interface SummaryLine {
   description: string;
   amount: number;
   tax: number;

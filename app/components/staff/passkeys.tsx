@@ -9,7 +9,7 @@ import { CsrfInput } from "../console/shell";
  * the request's CSP nonce) finds WebAuthn in the browser; with JavaScript off the note
  * ([data-passkey-nojs], which the script hides) says what to do instead. The form is an ordinary POST that carries the browser's answer.
  */
-export function PasskeyScript() {
+function PasskeyScript() {
   const nonce = useNonce();
   return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: passkeyScript }} />;
 }

@@ -13,7 +13,7 @@ import { getContentItems, getPage } from "./content.server";
 import { listUnitsLocations } from "./units-locations.server";
 import { nextAvailabilityChange } from "./availability-changes.server";
 
-export type ReadContext = CacheContext & { db: Database };
+type ReadContext = CacheContext & { db: Database };
 type Account = NonNullable<Awaited<ReturnType<typeof getAccount>>>;
 
 export const readWebsite = (ctx: ReadContext) => cachedRead(ctx, "website", () => getWebsite(ctx.db));

@@ -18,14 +18,14 @@ export async function getAccount(db: Database, accountId: number) {
   return { ...account, globalSettings: parseAccountGlobalSettings(account.globalSettings) };
 }
 
-export interface Menu {
+interface Menu {
   name: string;
   heading: string;
   items: MenuItem[];
 }
 
 /** Every menu of the website by name, each as a nested tree. */
-export async function getMenus(db: Database, websiteId: number): Promise<Record<string, Menu>> {
+async function getMenus(db: Database, websiteId: number): Promise<Record<string, Menu>> {
   const menuRows = await db.select().from(menus).where(eq(menus.websiteId, websiteId));
   if (menuRows.length === 0) return {};
   const itemRows = await db

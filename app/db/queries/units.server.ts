@@ -21,7 +21,7 @@ import { logger } from "~/platform/logger.server";
 import { readUnitsLocations } from "./cached-reads.server";
 import { normalise, type UnitsLocation } from "./units-locations.server";
 // The locations' rows have a module of their own (decision 546): the cached reads read them without importing this one.
-export { getUnitsLocation, type UnitsLocation } from "./units-locations.server";
+export { getUnitsLocation } from "./units-locations.server";
 import { availabilityAsOfText } from "~/domain/site/availability-freshness";
 
 const perRequest = new WeakMap<Readonly<RouterContextProvider>, Map<number, Promise<UnitTypeAvailability[]>>>();

@@ -4,13 +4,13 @@ import { can, type StaffPermission, type StaffRole } from "../staff/roles";
  * The console's navigation (issue 23): each link with the permission it needs; a member sees only
  * the links their role may open. A new console page adds its line here. Pure.
  */
-export interface ConsoleNavItem {
+interface ConsoleNavItem {
   href: string;
   label: string;
   permission: StaffPermission | null;
 }
 
-export const CONSOLE_NAV: readonly ConsoleNavItem[] = [
+const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { href: "/admin", label: "Home", permission: null },
   { href: "/admin/rentals", label: "Online rentals", permission: "desk.view" },
   { href: "/admin/reservations", label: "Reservations", permission: "desk.view" },

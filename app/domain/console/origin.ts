@@ -5,7 +5,7 @@
  */
 import { hostnameOf } from "../web/request-rules";
 
-export interface ConsoleOriginRules {
+interface ConsoleOriginRules {
   /** CONSOLE_URL: the console's address, when set. */
   consoleUrl?: string | null;
   /** PUBLIC_URL: the public site's address, when set. */

@@ -6,7 +6,7 @@
  * `noindex` (header and meta) and never enters the page cache (it is `no-store`). The site's header
  * and footer are not drawn: the console has its own layout.
  */
-export interface ConsolePageHandle {
+interface ConsolePageHandle {
   consolePage?: boolean;
 }
 

@@ -84,13 +84,13 @@ export interface EditableField {
  * - column: the record's `locationId` column;
  * - parent: through the parent record named by `column` (an hours item through its hours block).
  */
-export type LocationVia =
+type LocationVia =
   | { kind: "account" }
   | { kind: "self" }
   | { kind: "column" }
   | { kind: "parent"; entity: EditableEntityName; column: string };
 
-export interface EditableEntity {
+interface EditableEntity {
   name: EditableEntityName;
   /** Singular, as staff read it. */
   label: string;

@@ -26,7 +26,7 @@ export const WEEKDAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
 };
 
 /** How a field is drawn: its kind, or a control made for one field (the days of an hours line: checkboxes). */
-export type FormControl = FieldKind | "weekdays";
+type FormControl = FieldKind | "weekdays";
 
 type PropField = EditableField & { prop: string };
 
@@ -34,7 +34,7 @@ type PropField = EditableField & { prop: string };
  * The announcement bar (decision 304): three props inside the website's navComponent JSON, edited as
  * three fields; saving changes only those props and keeps the rest of navComponent.
  */
-export const ANNOUNCEMENT_BAR_FIELDS = {
+const ANNOUNCEMENT_BAR_FIELDS = {
   enabled: { label: "Show the announcement bar", kind: "bool", schema: z.boolean(), prop: "announcement_bar_enabled" },
   text: { label: "Announcement text", kind: "text", schema: z.string().trim().max(200, "Use at most 200 characters."), prop: "announcement_bar_text" },
   phone: {
@@ -275,7 +275,7 @@ export function toFormValue(control: FormControl, value: unknown): string | stri
 }
 
 /** A value as a person reads it in a message: short, with empty said in words. */
-export function displayValue(value: unknown): string {
+function displayValue(value: unknown): string {
   if (value === null || value === undefined || value === "") return "(empty)";
   if (value === true) return "on";
   if (value === false) return "off";

@@ -32,10 +32,10 @@ export const MIN_WIDTH = 200;
  * thumbnail), 480 (logos at 2×, the gallery's columns, the location's main image at 1×), 960 (the
  * main image and gallery at 2×, a phone's full width), 1440 and 1920 (the home page's hero at 2×).
  */
-export const MEDIA_WIDTHS = [240, 480, 960, 1440, 1920] as const;
+const MEDIA_WIDTHS = [240, 480, 960, 1440, 1920] as const;
 
 /** The formats accepted, by what the file's content says it is (never its name or stated type). */
-export const ACCEPTED_FORMATS = ["jpeg", "png", "webp", "avif", "gif"] as const;
+const ACCEPTED_FORMATS = ["jpeg", "png", "webp", "avif", "gif"] as const;
 
 export const UPLOAD_MESSAGES = {
   missing: "Choose an image file to upload.",

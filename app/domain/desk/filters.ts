@@ -39,7 +39,7 @@ export type DeskFilter = {
   page: number;
 };
 
-export type DeskFilterResult = { ok: true; filter: DeskFilter } | { ok: false; filter: DeskFilter; errors: Partial<Record<keyof DeskFilter, string>> };
+type DeskFilterResult = { ok: true; filter: DeskFilter } | { ok: false; filter: DeskFilter; errors: Partial<Record<keyof DeskFilter, string>> };
 
 /** Reads the filters; a bad value is reported beside its field and left out of the filter (the rest still applies). */
 export function parseDeskFilter(params: URLSearchParams, statuses?: readonly string[]): DeskFilterResult {

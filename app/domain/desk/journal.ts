@@ -21,7 +21,7 @@ export const JOURNAL_DESK_STATUS_LABELS: Record<JournalDeskStatus, string> = {
 /** A failure is listed for this long (unless the adapter flagged it for the operator). */
 export const RECENT_FAILURE_MS = 24 * 60 * 60 * 1000;
 
-export interface JournalRowFacts {
+interface JournalRowFacts {
   state: "pending" | "done" | "failed" | "unknown";
   startedAt: Date;
   resolvedAt: Date | null;
@@ -45,7 +45,7 @@ export function journalDeskStatus(row: JournalRowFacts, now: Date, staleAfterMs:
  * reads SiteLink back and settles the row when the read proves it; it never sends the write again).
  * Decision 341.
  */
-export type JournalWriteKind =
+type JournalWriteKind =
   | "move_in"
   | "move_in_tenant"
   | "reservation_tenant"

@@ -24,7 +24,7 @@ export const CHARGING_ATTENTION_MS = 15 * 60 * 1000;
 /** A move-in the software has not confirmed after this long needs someone to look. */
 export const CONFIRMING_ATTENTION_MS = 30 * 60 * 1000;
 
-export interface RentalStateInput {
+interface RentalStateInput {
   status: RentalStatus;
   /** When the rental last changed (entered charging or confirming). */
   updatedAt: Date;
@@ -63,7 +63,7 @@ export function deskRentalStatus(input: RentalStateInput, now: Date): DeskRental
 // Reservations
 
 export const DESK_RESERVATION_STATUSES = ["active", "cancelled", "expired"] as const;
-export type DeskReservationStatus = (typeof DESK_RESERVATION_STATUSES)[number];
+type DeskReservationStatus = (typeof DESK_RESERVATION_STATUSES)[number];
 export const DESK_RESERVATION_STATUS_LABELS: Record<DeskReservationStatus | "converted", string> = {
   active: "Active",
   cancelled: "Cancelled",

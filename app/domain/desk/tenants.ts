@@ -7,7 +7,7 @@ import { isIsoDate } from "../shared/calendar";
  */
 
 /** What a search matches: words of the name, the e-mail, the phone's digits, a unit's name. */
-export interface TenantSearch {
+interface TenantSearch {
   /** Lowercased text, for the name, e-mail and unit (matched as a substring). */
   text: string;
   /** The digits typed, when there are at least three of them (a phone number in any format). */
@@ -105,7 +105,7 @@ export function moveOutDateProblem(date: string, lease: { moveInDate: string }, 
  */
 export const DESK_TENANT_STATUSES = ["current", "moving_out", "past_due", "moved_out", "locked_out"] as const;
 export type DeskTenantStatus = (typeof DESK_TENANT_STATUSES)[number];
-export const DESK_TENANT_STATUS_LABELS: Record<DeskTenantStatus, string> = {
+const DESK_TENANT_STATUS_LABELS: Record<DeskTenantStatus, string> = {
   current: "Current",
   moving_out: "Moving out",
   past_due: "Past due",

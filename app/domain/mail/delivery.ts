@@ -8,8 +8,8 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 /** First retry one minute after a failed attempt, doubling each time, never more than an hour apart. */
-export const RETRY_FIRST_MS = MINUTE;
-export const RETRY_MAX_MS = HOUR;
+const RETRY_FIRST_MS = MINUTE;
+const RETRY_MAX_MS = HOUR;
 /** Mail not sent within two days is given up (flagged failed_at) instead of retried. */
 export const GIVE_UP_AFTER_MS = 2 * DAY;
 /** How long a sender holds a row it claimed (longer than an SMTP exchange can take with our timeouts). */
@@ -18,7 +18,7 @@ export const CLAIM_MS = 5 * MINUTE;
 export const KEEP_SENT_MS = 30 * DAY;
 export const KEEP_FAILED_MS = 90 * DAY;
 
-export const REDACTED = "[redacted]";
+const REDACTED = "[redacted]";
 
 /** Delay before the next attempt, after `attempts` failed ones (1 → 1 min, 2 → 2, 3 → 4 … capped at 1 h). */
 export function retryDelayMs(attempts: number, firstMs: number = RETRY_FIRST_MS): number {

@@ -70,7 +70,7 @@ export interface LeaseTerms {
   recurringCharges: RecurringCharge[];
 }
 
-export interface PeriodCharge {
+interface PeriodCharge {
   postingKey: string;
   description: string;
   amount: number;
@@ -179,7 +179,7 @@ export function paidThrough(moveInDate: IsoDate, lines: LedgerLine[]): { paidThr
   return { paidThroughDate, nextDueDate: nextDueAfter(paidThroughDate) };
 }
 
-export interface PrepayQuote {
+interface PrepayQuote {
   months: number;
   /** Balance due today (negative: a credit), paid as part of the prepayment. */
   balance: number;

@@ -80,9 +80,9 @@ export function cardSchema(today: YearMonth, accepted: readonly CardBrand[] = AL
   return z.object(cardShape(today, accepted)).superRefine(refineCardExpiry(today));
 }
 
-export type CardFormValue = z.infer<ReturnType<typeof cardSchema>>;
+type CardFormValue = z.infer<ReturnType<typeof cardSchema>>;
 
-export interface ParsedCard {
+interface ParsedCard {
   brand: CardBrand;
   number: string;
   expMonth: number;

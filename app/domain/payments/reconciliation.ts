@@ -15,7 +15,7 @@ export interface ListedCharge {
   card: string;
 }
 
-export interface ListedRefund {
+interface ListedRefund {
   id: string;
   chargeId: string;
   amount: number;
@@ -40,7 +40,7 @@ export interface OurPayment {
 
 export type DifferenceKind = "not_recorded" | "unknown_to_processor" | "amount_differs";
 
-export interface FoundDifference {
+interface FoundDifference {
   kind: DifferenceKind;
   /** Null: no payment of ours names the money, so no location (owners see it). */
   locationId: number | null;
@@ -58,7 +58,7 @@ export interface DayTotals {
   count: number;
 }
 
-export interface DayReconciliation {
+interface DayReconciliation {
   processor: DayTotals;
   recorded: DayTotals;
   differences: FoundDifference[];

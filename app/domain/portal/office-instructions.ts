@@ -4,19 +4,19 @@
  */
 import type { AccountGlobalSettings } from "../shared/account-settings";
 
-export interface OfficeInstruction {
+interface OfficeInstruction {
   key: "id_upload" | "unit_alarms";
   heading: string;
   text: string;
 }
 
-export const ID_UPLOAD_INSTRUCTION: OfficeInstruction = {
+const ID_UPLOAD_INSTRUCTION: OfficeInstruction = {
   key: "id_upload",
   heading: "Photo ID",
   text: "Bring a photo ID (driver's license or state ID) to the office during office hours and we will add it to your account. We do not take ID uploads online, so your ID never travels by email or web form.",
 };
 
-export const UNIT_ALARMS_INSTRUCTION: OfficeInstruction = {
+const UNIT_ALARMS_INSTRUCTION: OfficeInstruction = {
   key: "unit_alarms",
   heading: "Unit alarm",
   text: "Your unit can have its own door alarm. Ask the office about unit alarms: we set the alarm code with you in person.",

@@ -16,7 +16,7 @@ export interface QuoteUnitType {
   webRate: number;
 }
 
-export interface QuoteInsurancePlan {
+interface QuoteInsurancePlan {
   id: string;
   coverage: number;
   premium: number;
@@ -40,7 +40,7 @@ export interface QuoteSettings {
   isHideExtraChargesForParkingOrOffice: boolean;
 }
 
-export interface QuoteInput {
+interface QuoteInput {
   unitType: QuoteUnitType;
   settings: QuoteSettings;
   /** The location's charges_to_show_at_checkout, parsed, in cents. */
@@ -87,7 +87,7 @@ export interface MoveInQuote {
 }
 
 /** Parking spaces (and office units) do not need a lock or the like: their extra charges can be hidden. */
-export function isParkingOrOffice(unitType: Pick<QuoteUnitType, "name" | "category">): boolean {
+function isParkingOrOffice(unitType: Pick<QuoteUnitType, "name" | "category">): boolean {
   return unitType.category === "parking" || /\b(parking|office)\b/i.test(unitType.name);
 }
 

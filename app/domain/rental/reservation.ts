@@ -8,7 +8,7 @@ import { addDaysIso } from "../shared/calendar";
 import { accountPasswordShape, passwordsMustMatch, phoneField, tenantContactShape } from "../shared/tenant-form";
 import { isCleanLine, NAME_CHARS_MESSAGE } from "../shared/text-rules";
 
-export interface DateWindow {
+interface DateWindow {
   min: string;
   max: string;
 }

@@ -18,7 +18,7 @@ export interface RentalRulesInput {
   unitType: { availableCount: number; isHiddenOnline: boolean };
 }
 
-export type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "sunday" | "hidden" | "sold_out" | null;
+type RentalBlock = "rentals_off" | "coming_soon" | "no_card_payment" | "sunday" | "hidden" | "sold_out" | null;
 
 /** Why this unit type cannot be rented online right now, or null. Spec §9 rules. */
 export function rentalBlock(ctx: RentalRulesInput, options: { ignoreAvailability?: boolean } = {}): RentalBlock {

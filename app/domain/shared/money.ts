@@ -37,7 +37,7 @@ export function formatWholeDollars(cents: number): string {
 }
 
 /** A charge line with its taxes (tax_1 and tax_2 each rounded once on this line). */
-export interface TaxedLine {
+interface TaxedLine {
   description: string;
   amount: number;
   tax: number;

@@ -15,7 +15,7 @@ export function locationSlug(address: { city: string; stateProvince: string; pos
   return [slugify(address.city), slugify(address.stateProvince), slugify(postal)].filter(Boolean).join("-");
 }
 
-export const LOCATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*-[a-z]{2}-\d{5}$/;
+const LOCATION_SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*-[a-z]{2}-\d{5}$/;
 
 export function isValidLocationSlug(slug: string): boolean {
   return LOCATION_SLUG_PATTERN.test(slug);

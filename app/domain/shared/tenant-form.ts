@@ -61,7 +61,7 @@ export const phoneField = (what: string) =>
     .transform((v) => formatPhone(v));
 
 /** An optional phone field, the same rules when filled in; empty is null. */
-export const optionalPhoneField = (what: string) =>
+const optionalPhoneField = (what: string) =>
   z
     .string()
     .trim()
@@ -97,8 +97,6 @@ export const tenantContactShape = {
   alt_contact_phone: optionalPhoneField("phone number"),
 };
 
-export const tenantContactSchema = z.object(tenantContactShape);
-
 /** The password and its confirmation of the account-creation form (spec §5: 6 to 20 characters each). */
 export const accountPasswordShape = {
   web_pw: passwordField("password"),
@@ -115,7 +113,7 @@ export function passwordsMustMatch(v: { web_pw?: string; confirm_web_pw?: string
 export const accountCreationSchema = z.object({ ...tenantContactShape, ...accountPasswordShape }).superRefine(passwordsMustMatch);
 
 export type AccountCreationInput = z.infer<typeof accountCreationSchema>;
-export type TenantContactInput = z.infer<typeof tenantContactSchema>;
+type TenantContactInput = z.infer<z.ZodObject<typeof tenantContactShape>>;
 
 /**
  * The tenant's contact details in the storage software's words (the port's `ContactUpdate`), from

@@ -14,7 +14,7 @@ export const LINE_CONTROL_CHARS = /[\u0000-\u001F\u007F-\u009F]/;
  * implicit marks (U+200E, U+200F, U+061C), zero-width and line/paragraph separators, and the BOM:
  * invisible in a name, and able to make one name read as another.
  */
-export const INVISIBLE_FORMAT_CHARS = /[\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/;
+const INVISIBLE_FORMAT_CHARS = /[\u061C\u200B-\u200F\u2028-\u202E\u2060-\u2069\uFEFF]/;
 
 export const CONTROL_MESSAGE = "Remove the invisible control characters from this field.";
 export const NAME_CHARS_MESSAGE = "Use letters, spaces and punctuation only (no control or text-direction characters).";

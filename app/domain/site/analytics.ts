@@ -5,7 +5,7 @@
  */
 export type AnalyticsProvider = "gtag" | "gtm";
 
-export interface AnalyticsTag {
+interface AnalyticsTag {
   provider: AnalyticsProvider;
   id: string;
 }

@@ -4,7 +4,7 @@ export function addNonceToScripts(code: string, nonce: string): string {
   return code.replace(/<script\b(?![^>]*\bnonce=)/gi, `<script nonce="${nonce}"`);
 }
 
-export interface CustomCode {
+interface CustomCode {
   /** The website's custom header code: at the end of <head>. */
   head: string;
   /** The website's custom body code: right after <body>. */

@@ -1,7 +1,7 @@
 import { TZDate } from "@date-fns/tz";
 
-export const DAY_CODES = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
-export type DayCode = (typeof DAY_CODES)[number];
+const DAY_CODES = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
+type DayCode = (typeof DAY_CODES)[number];
 
 const DAY_NAMES: Record<DayCode, { short: string; long: string }> = {
   Mo: { short: "Mon", long: "Monday" },
@@ -27,7 +27,7 @@ export interface HoursItemInput {
 }
 
 /** What one day looks like. */
-export type DaySchedule = (
+type DaySchedule = (
   | { kind: "open24"; text: string }
   | { kind: "closed"; text: string }
   | { kind: "hours"; open: number; close: number }
@@ -36,7 +36,7 @@ export type DaySchedule = (
   display?: string;
 };
 
-export interface DayRange {
+interface DayRange {
   /** e.g. "Mon – Fri", "Sat", "Every day" */
   label: string;
   /** e.g. "9:00 AM – 6:00 PM", "Closed", "Open 24 hours" */
@@ -69,7 +69,7 @@ export function parseDayCodes(days: string): DayCode[] {
 }
 
 /** The schedule of each of the seven days. Days no item names are closed. */
-export function weekSchedule(items: HoursItemInput[]): Record<DayCode, DaySchedule> {
+function weekSchedule(items: HoursItemInput[]): Record<DayCode, DaySchedule> {
   const week = Object.fromEntries(
     DAY_CODES.map((d) => [d, { kind: "closed", text: "Closed" } as DaySchedule]),
   ) as Record<DayCode, DaySchedule>;
@@ -144,7 +144,7 @@ export function groupHours(items: HoursItemInput[]): DayRange[] {
   return ranges;
 }
 
-export interface OpenStatus {
+interface OpenStatus {
   isOpen: boolean;
   /** e.g. "Open now · closes at 10:00 PM", "Closed now · opens Monday at 9:00 AM", "Open 24 hours" */
   text: string;
@@ -168,7 +168,7 @@ export interface SpecialHoursInput {
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The schedule special hours give their date; null when the record is unusable (open with no valid times). */
-export function specialSchedule(s: SpecialHoursInput): DaySchedule | null {
+function specialSchedule(s: SpecialHoursInput): DaySchedule | null {
   if (s.isClosed) return { kind: "closed", text: "Closed" };
   const open = parseClock(s.open);
   const close = parseClock(s.close);
@@ -198,7 +198,7 @@ function dayCodeOf(date: string): DayCode {
 }
 
 /** "Thu, Nov 26" for "2026-11-26". */
-export function shortDateLabel(date: string): string {
+function shortDateLabel(date: string): string {
   const [, y, m, d] = ISO_DATE.exec(date)!;
   return new Date(Date.UTC(Number(y), Number(m) - 1, Number(d), 12)).toLocaleDateString("en-US", {
     timeZone: "UTC",
@@ -278,7 +278,7 @@ export interface SpecialHoursView {
 }
 
 /** How many days ahead the location page lists special hours (today included). */
-export const SPECIAL_HOURS_DAYS_AHEAD = 60;
+const SPECIAL_HOURS_DAYS_AHEAD = 60;
 
 /**
  * The special hours from today (in the location's time zone) to `daysAhead` days later, by date.

@@ -14,7 +14,7 @@ export function directionsUrl(a: { street1: string; city: string; stateProvince:
   return `https://www.google.com/maps/dir/?api=1&destination=${encodeURIComponent(dest)}`;
 }
 
-export interface HoursView {
+interface HoursView {
   type: "gate" | "office";
   heading: string;
   /** The block's show_on_google_my_business: its hours are the business's opening hours in JSON-LD. */

@@ -5,7 +5,7 @@
  */
 
 /** The two rates a unit type carries, in cents. */
-export interface UnitTypeRates {
+interface UnitTypeRates {
   standardRate: number;
   webRate: number;
 }

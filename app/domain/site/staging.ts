@@ -4,7 +4,7 @@
  */
 
 /** "Staging.Example.com:3000." → "staging.example.com" */
-export function normaliseHost(host: string | null | undefined): string {
+function normaliseHost(host: string | null | undefined): string {
   return (host ?? "").trim().toLowerCase().replace(/:\d+$/, "").replace(/\.$/, "");
 }
 

@@ -1,5 +1,5 @@
 /** The common self-storage unit sizes, with what fits in each (size guide). */
-export interface CommonSize {
+interface CommonSize {
   width: number;
   length: number;
   label: string;

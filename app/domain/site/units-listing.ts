@@ -135,7 +135,7 @@ export interface UnitListingView {
   freshness: string[];
 }
 
-export function unitCardView(
+function unitCardView(
   t: ListingUnitType,
   location: ListingLocation,
   slug: string,
@@ -181,7 +181,7 @@ function valueView(rate: number, t: Pick<ListingUnitType, "width" | "length" | "
  * Marks the best value of each size group of one location: the rentable card with the lowest price
  * per square foot (ties: the smaller, then the first listed). Only when at least two cards compete.
  */
-export function markBestValue(cards: UnitCardView[]): UnitCardView[] {
+function markBestValue(cards: UnitCardView[]): UnitCardView[] {
   const best = new Map<string, UnitCardView>();
   const counts = new Map<string, number>();
   for (const c of cards) {

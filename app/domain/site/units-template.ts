@@ -5,10 +5,9 @@
  */
 import { feet } from "./units";
 
-export const UNIT_TEMPLATE_PLACEHOLDERS = ["width", "length", "unit_type", "location_name", "location_address"] as const;
-export type UnitTemplatePlaceholder = (typeof UNIT_TEMPLATE_PLACEHOLDERS)[number];
+type UnitTemplatePlaceholder = "width" | "length" | "unit_type" | "location_name" | "location_address";
 
-export interface UnitTemplateValues {
+interface UnitTemplateValues {
   width: number;
   length: number;
   unitType: string;
@@ -17,8 +16,8 @@ export interface UnitTemplateValues {
 }
 
 /** Fallbacks when the website leaves a template empty. */
-export const DEFAULT_UNIT_PAGE_TITLE = "{width}' x {length}' {unit_type} Storage Unit in {location_name}";
-export const DEFAULT_UNIT_PAGE_META =
+const DEFAULT_UNIT_PAGE_TITLE = "{width}' x {length}' {unit_type} Storage Unit in {location_name}";
+const DEFAULT_UNIT_PAGE_META =
   "Rent a {width}' x {length}' {unit_type} storage unit at {location_name}, {location_address}. See today's price and rent online.";
 
 /** Aliases operators commonly type for the same placeholders. */

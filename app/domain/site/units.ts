@@ -33,8 +33,8 @@ export const SIZE_GROUP_LABELS: Record<SizeGroup, string> = {
 };
 
 /** Largest area (sq ft) of each storage group; bigger than MEDIUM_MAX is large. */
-export const SMALL_MAX_AREA = 50;
-export const MEDIUM_MAX_AREA = 150;
+const SMALL_MAX_AREA = 50;
+const MEDIUM_MAX_AREA = 150;
 
 /** Parking spaces are "parking" whatever their size; storage units are grouped by floor area. */
 export function sizeGroup(t: { category: UnitCategory; width: number; length: number }): SizeGroup {
@@ -66,7 +66,7 @@ export function area(t: { width: number; length: number }): number {
 
 // ---------------------------------------------------------------- types
 
-export const UNIT_CATEGORIES: readonly UnitCategory[] = ["climate_controlled", "drive_up", "indoor", "parking"];
+const UNIT_CATEGORIES: readonly UnitCategory[] = ["climate_controlled", "drive_up", "indoor", "parking"];
 
 export const CATEGORY_LABELS: Record<UnitCategory, string> = {
   climate_controlled: "Climate controlled",
@@ -106,7 +106,7 @@ export function rateDisplay(t: { standardRate: number; webRate: number }, webRat
 // ---------------------------------------------------------------- availability
 
 /** At or below this many available units a card says "Only N left". */
-export const FEW_LEFT_THRESHOLD = 3;
+const FEW_LEFT_THRESHOLD = 3;
 
 export type AvailabilityState = "sold_out" | "few_left" | "available";
 
@@ -125,7 +125,7 @@ export function availabilityText(availableCount: number): string {
 
 // ---------------------------------------------------------------- actions
 
-export interface UnitActionFlags {
+interface UnitActionFlags {
   rentalsEnabled: boolean;
   reservationsEnabled: boolean;
   /** False when the location's cards need our payment gateway and none is configured (decision 200). Default true. */

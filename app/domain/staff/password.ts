@@ -30,7 +30,7 @@ const folded = (s: string) => s.normalize("NFKD").toLowerCase().replace(/[^\p{L}
  * part (four or more, so that "Ann" does not refuse "channel"), and the e-mail's domain name without
  * its ending (gatehousestorage in gatehousestorage.example).
  */
-export function personalWords(person: { name?: string | null; email?: string | null; companyName?: string | null }): string[] {
+function personalWords(person: { name?: string | null; email?: string | null; companyName?: string | null }): string[] {
   const words = new Set<string>();
   const add = (w: string | undefined, min = 4) => {
     const f = folded(w ?? "");

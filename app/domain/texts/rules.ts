@@ -13,7 +13,7 @@ export function textNumber(value: string | null | undefined): string | null {
 }
 
 /** Texts go out only from 8 am to 9 pm in the location's time zone (decision 491). */
-export const TEXTING_HOURS = { from: 8, until: 21 } as const;
+const TEXTING_HOURS = { from: 8, until: 21 } as const;
 
 function localHourMinute(now: Date, timeZone: string): { hour: number; minute: number } {
   const parts = new Intl.DateTimeFormat("en-US", { timeZone, hour: "numeric", minute: "numeric", hourCycle: "h23" }).formatToParts(now);
@@ -38,7 +38,7 @@ const STOP_WORDS = new Set(["STOP", "STOPALL", "STOP ALL", "UNSUBSCRIBE", "CANCE
 const START_WORDS = new Set(["START", "YES", "UNSTOP", "SUBSCRIBE", "OPTIN", "OPT IN"]);
 const HELP_WORDS = new Set(["HELP", "INFO"]);
 
-export type TextKeyword = "stop" | "start" | "help";
+type TextKeyword = "stop" | "start" | "help";
 
 /** The keyword an inbound text is, when the whole message is one (case, spaces and punctuation around it ignored). */
 export function textKeyword(body: string): TextKeyword | null {
@@ -68,7 +68,7 @@ export function keywordReply(keyword: TextKeyword, business: { name: string; pho
 
 /** Delivery statuses in the order they move (a later callback never moves a message back). */
 const STATUS_ORDER = ["accepted", "scheduled", "queued", "sending", "sent", "receiving", "received", "delivered", "undelivered", "failed", "read", "canceled"] as const;
-export type TextStatus = (typeof STATUS_ORDER)[number];
+type TextStatus = (typeof STATUS_ORDER)[number];
 
 export function isTextStatus(value: string): value is TextStatus {
   return (STATUS_ORDER as readonly string[]).includes(value);

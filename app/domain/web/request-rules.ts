@@ -20,7 +20,7 @@ export function hostnameOf(host: string | null | undefined): string {
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-export interface HostRules {
+interface HostRules {
   domain: string;
   stagingDomain?: string | null;
   publicUrl?: string | null;
@@ -53,9 +53,9 @@ export function collapseSlashes(pathname: string): string | null {
  */
 export const STRIPE_WEBHOOK_PATH = "/webhooks/stripe";
 
-export const DEFAULT_BODY_LIMIT = 16 * 1024;
+const DEFAULT_BODY_LIMIT = 16 * 1024;
 /** Forms with a free-text message (5,000 characters, up to 9 bytes each once UTF-8 and percent-encoded). */
-export const MESSAGE_BODY_LIMIT = 64 * 1024;
+const MESSAGE_BODY_LIMIT = 64 * 1024;
 
 /** The largest request body a path accepts, in bytes. */
 export function bodyLimitFor(pathname: string): number {

@@ -19,11 +19,11 @@ import type { CardDetails, ChargeResult, PaymentGateway } from "./gateway-types"
  *  - 4000 0000 0000 9995: declined ("Your card has insufficient funds.");
  *  - 4000 0000 0000 0341: can be saved (tokenised), but every charge declines — for autopay declines.
  */
-export const DECLINED_CARDS: Record<string, string> = {
+const DECLINED_CARDS: Record<string, string> = {
   "4000000000000002": "Your card was declined.",
   "4000000000009995": "Your card has insufficient funds.",
 };
-export const SAVES_BUT_DECLINES = "4000000000000341";
+const SAVES_BUT_DECLINES = "4000000000000341";
 const DECLINE_LATER_REASON = "Your card was declined.";
 
 export function createTestGateway(): PaymentGateway {
@@ -154,10 +154,10 @@ function approve(brand: CardBrand, last4: string, cardToken: string, expiry: { e
 }
 
 /** The gateway names PAYMENT_GATEWAY (and PAYMENT_GATEWAY_LOCATIONS) may hold (app/platform/env.server.ts). */
-export type PaymentGatewayName = "test" | "stripe" | "none";
+type PaymentGatewayName = "test" | "stripe" | "none";
 
 /** What a card payment whose gateway is missing is told (never reached through the pages, which offer "call the office" first). */
-export const NO_GATEWAY_REASON = "Card payments are not taken online at this location. Please call the office.";
+const NO_GATEWAY_REASON = "Card payments are not taken online at this location. Please call the office.";
 
 /**
  * The gateway of PAYMENT_GATEWAY=none: takes nothing. Every charge and card check is refused before
@@ -212,7 +212,7 @@ export function configuredPaymentGateway(location?: { id: number }): PaymentGate
 }
 
 /** The gateway a location's card payments go through, when one is configured. */
-export interface LocationGateway {
+interface LocationGateway {
   gateway: PaymentGateway;
   /** True for the built-in test gateway: every card form says it is a demonstration and no real card is charged. */
   demonstration: boolean;

@@ -1,7 +1,7 @@
 import twilio from "twilio";
 import type { SendTextResult, TextMessageProvider } from "./provider-types";
 
-export interface TwilioConfig {
+interface TwilioConfig {
   accountSid: string;
   authToken: string;
   /** A stand-in for https://api.twilio.com (the Twilio fake): every API request goes there instead. */

@@ -9,7 +9,7 @@ import { auditEvents, type AuditFieldChange } from "~/db/schema";
  * Passwords, codes, card data, tokens and link secrets never enter: a field whose name says it is a
  * secret is recorded as changed without its values, and `detail` is filtered the same way.
  */
-export interface AuditEntry {
+interface AuditEntry {
   accountId: number;
   /** Null when nobody was signed in (a failed sign-in of an unknown address, the invite command). */
   staffId: number | null;
@@ -28,9 +28,9 @@ export interface AuditEntry {
 
 /** Field names whose values are secrets: recorded as changed, never with their values. */
 const SECRET_FIELD = /(password|passwd|secret|token|totp|otp|recovery|cvv|cvc|card_?number|cardnumber|pan$|gate_?code|access_?code|signature|cookie)/i;
-export const NOT_RECORDED = "[not recorded]";
+const NOT_RECORDED = "[not recorded]";
 
-export function isSecretField(name: string): boolean {
+function isSecretField(name: string): boolean {
   return SECRET_FIELD.test(name);
 }
 
@@ -50,7 +50,7 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
  * Each field that differs between `before` and `after` (only `fields` when given), with both values;
  * secret fields as changed, without values. `before` null means the record is new.
  */
-export function fieldChanges(
+function fieldChanges(
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,
   fields?: readonly string[],

@@ -12,7 +12,7 @@ import { AUDIT_PAGE_SIZE, type AuditFilter } from "~/domain/audit/filter";
 import { toCsv, type CsvColumn } from "../web/csv.server";
 
 /** The CSV export holds at most this many rows (the newest). */
-export const AUDIT_EXPORT_MAX = 50_000;
+const AUDIT_EXPORT_MAX = 50_000;
 
 /** The account's time zone: its first live location's (else its first location's). */
 export async function auditTimeZone(db: Database, accountId: number): Promise<string> {
@@ -35,7 +35,7 @@ function where(accountId: number, f: AuditFilter, timeZone: string): SQL {
   return and(...parts)!;
 }
 
-export type AuditRow = typeof auditEvents.$inferSelect;
+type AuditRow = typeof auditEvents.$inferSelect;
 
 /** One page of the filtered trail, newest first, and how many rows the filter selects. */
 export async function listAuditEvents(db: Database, accountId: number, filter: AuditFilter, timeZone: string): Promise<{ rows: AuditRow[]; total: number }> {

@@ -20,14 +20,14 @@ import type { SignedInStaff } from "../staff/context.server";
 
 type Row = Record<string, unknown>;
 
-export interface FieldLine {
+interface FieldLine {
   field: string;
   label: string;
   before: string;
   after: string;
 }
 
-export interface ChangeLine {
+interface ChangeLine {
   id: number;
   op: "update" | "create" | "delete";
   entityLabel: string;
@@ -48,7 +48,7 @@ function recordName(entity: EditableEntityName, row: Row | null, id: number | nu
 }
 
 /** A field's value as staff read it, short. */
-export function showValue(v: unknown): string {
+function showValue(v: unknown): string {
   if (v === null || v === undefined || v === "") return "(empty)";
   if (typeof v === "boolean") return v ? "Yes" : "No";
   const s = typeof v === "string" ? v : JSON.stringify(v);
@@ -63,7 +63,7 @@ async function liveRows(db: Database, entity: EditableEntityName, ids: number[])
 }
 
 /** The lines of a list of changes (draft rows or a restore plan). */
-export async function describeChanges(
+async function describeChanges(
   db: Database,
   changes: ReadonlyArray<Pick<ChangeRow, "entity" | "op" | "recordId" | "locationId" | "values" | "base"> & { id?: number; staffId?: number | null }>,
 ): Promise<ChangeLine[]> {
@@ -99,12 +99,12 @@ export async function describeChanges(
 }
 
 /** A scheduled moment as the staff member entered it: "2031-03-03 00:00 (America/New_York)". */
-export function localMoment(at: Date, timeZone: string | null): string {
+function localMoment(at: Date, timeZone: string | null): string {
   const zone = timeZone ?? "UTC";
   return `${format(at, "yyyy-MM-dd HH:mm", { in: tz(zone) })} (${zone})`;
 }
 
-export interface PendingChangeset {
+interface PendingChangeset {
   id: number;
   status: "scheduled" | "failed";
   when: string | null;
@@ -157,7 +157,7 @@ export async function restorePage(db: Database, plan: RestorePlanChange[]) {
   return describeChanges(db, plan.map((p) => ({ ...p, staffId: null })));
 }
 
-export type RevertResult = { ok: true } | { ok: false; status: 400 | 404; message: string };
+type RevertResult = { ok: true } | { ok: false; status: 400 | 404; message: string };
 
 /**
  * The fields of an audit entry that can be offered as "Revert this field" (an edit of a live record's

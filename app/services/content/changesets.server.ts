@@ -127,7 +127,7 @@ function allowed(scope: LocationScope, locationId: number | null): boolean {
 }
 
 /** The account's open draft, created when missing (one per account: a unique index). */
-export async function openDraft(tx: Transaction, accountId: number, staffId: number | null): Promise<number> {
+async function openDraft(tx: Transaction, accountId: number, staffId: number | null): Promise<number> {
   const found = await tx
     .select({ id: changesets.id })
     .from(changesets)

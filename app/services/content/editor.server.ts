@@ -96,8 +96,8 @@ export type ContentFormOutcome =
     }
   | { ok: false; notFound: true };
 
-export const CONTENT_EDITS_PER_WINDOW = 300;
-export const CONTENT_EDITS_WINDOW_MS = 10 * 60 * 1000;
+const CONTENT_EDITS_PER_WINDOW = 300;
+const CONTENT_EDITS_WINDOW_MS = 10 * 60 * 1000;
 
 const NOT_FOUND = { ok: false as const, notFound: true as const };
 

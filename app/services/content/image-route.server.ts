@@ -38,9 +38,9 @@ interface RouteArgs {
 }
 
 /** One image edit: the member, the page's record id (0 on a page that names none), the form, the time. */
-export type ImageEdit = (db: Database, staff: SignedInStaff, id: number, form: ImageForm, now: Date) => Promise<ImageEditResult>;
+type ImageEdit = (db: Database, staff: SignedInStaff, id: number, form: ImageForm, now: Date) => Promise<ImageEditResult>;
 
-export interface ImageRouteSpec<P> {
+interface ImageRouteSpec<P> {
   /** The route parameter naming the page's record; absent: the page names none (id 0). */
   param?: string;
   /** The page's data; null when the record is not there or outside the member's locations (404). */

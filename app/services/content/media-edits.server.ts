@@ -19,7 +19,7 @@ import { imageRecord, storeUpload } from "./media.server";
 import { hitRateLimit } from "../web/rate-limit.server";
 import type { SignedInStaff } from "../staff/context.server";
 
-export interface ImageFormErrors {
+interface ImageFormErrors {
   file?: string;
   alt?: string;
   title?: string;
@@ -144,7 +144,7 @@ export interface PhotoSet {
 
 // ---- a location's photos (locationImage records) ------------------------------------------------
 
-export interface PhotoView {
+interface PhotoView {
   /** `id:<id>` or `new:<createKey>`. */
   ref: string;
   image: Image;
@@ -171,7 +171,7 @@ function storedImage(value: unknown): Image | null {
   return parsed.success ? parsed.data : null;
 }
 
-export interface LocationPhotosPage {
+interface LocationPhotosPage {
   location: { id: number; name: string; mainImage: Image | null; mainLogo: Image | null; pending: string[] };
   photos: PhotoView[];
   unitTypes: Array<{ id: number; name: string; photos: number }>;
@@ -292,7 +292,7 @@ async function moveLocationPhoto(db: Database, staff: SignedInStaff, locationId:
 
 // ---- a unit type's photos (unitType.images, a list of Image records) -------------------------------
 
-export interface UnitTypePhotosPage {
+interface UnitTypePhotosPage {
   unitType: { id: number; name: string; locationId: number; locationName: string };
   photos: PhotoView[];
 }
@@ -412,7 +412,7 @@ export const UNIT_TYPE_PHOTOS: PhotoSet = { add: addUnitTypePhoto, update: updat
 
 // ---- the account's images (website logos, company main image) -----------------------------------
 
-export interface AccountImagesPage {
+interface AccountImagesPage {
   /** Null for members who do not cover every location (account-wide records are owners'). */
   account: { logo: Image | null; footerLogo: Image | null; mainImage: Image | null; pending: string[] } | null;
   locations: Array<{ id: number; name: string }>;
@@ -458,7 +458,7 @@ export const IMAGE_FIELDS: Record<string, ImageField> = {
 
 // ---- the forms ----------------------------------------------------------------------------------
 
-export const IMAGE_INTENTS = ["upload", "clear", "add-photo", "update-photo", "remove-photo", "move"] as const;
+const IMAGE_INTENTS = ["upload", "clear", "add-photo", "update-photo", "remove-photo", "move"] as const;
 export type ImageIntent = (typeof IMAGE_INTENTS)[number];
 
 /** An image form's fields, as sent (strings trimmed to their limits, the file as given). */

@@ -34,7 +34,7 @@ import { auditActor, type SignedInStaff } from "../staff/context.server";
 const UPLOADS_PER_HOUR = 60;
 const WEBP_QUALITY = 80;
 
-export type UploadResult = { ok: true; image: Image; mediaId: number } | { ok: false; message: string; limited?: true };
+type UploadResult = { ok: true; image: Image; mediaId: number } | { ok: false; message: string; limited?: true };
 
 /** The file name as shown to staff: no folders, no control characters, at most 200 characters. */
 function cleanName(name: string): string {

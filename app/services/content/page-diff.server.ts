@@ -121,13 +121,13 @@ export function lineDiff(before: string, after: string): DiffLine[] {
   return out;
 }
 
-export interface PageDiff {
+interface PageDiff {
   path: string;
   change: "changed" | "added" | "removed";
   lines: DiffLine[];
 }
 
-export interface FieldDiff {
+interface FieldDiff {
   entity: string;
   record: string;
   op: ChangeRow["op"];
@@ -136,7 +136,7 @@ export interface FieldDiff {
   after: string;
 }
 
-export interface DraftDiff {
+interface DraftDiff {
   changesetId: number;
   pages: PageDiff[];
   /** How many public URLs were compared. */
@@ -212,7 +212,7 @@ function recordName(change: ChangeRow, locationNames: ReadonlyMap<number, string
 const OWNER_COLUMNS = new Set(["websiteId", "accountId"]);
 
 /** The draft's changes, one line per field: entity, record, field, before → after. */
-export function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<number, string> = new Map(), primaryHost?: string): FieldDiff[] {
+function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<number, string> = new Map(), primaryHost?: string): FieldDiff[] {
   const out: FieldDiff[] = [];
   for (const change of changes) {
     const entity = EDITABLE_ENTITIES[change.entity as EditableEntityName];

@@ -61,7 +61,7 @@ function readGrant(grant: unknown, now: Date): string | null {
   return ok ? hash : null;
 }
 
-export type PreviewState =
+type PreviewState =
   | { state: "off" }
   /** A preview cookie without the staff session it was made in (signed out, expired, another member's, forged): clear it. */
   | { state: "ignored" }
@@ -91,7 +91,7 @@ export function clearPreviewCookieHeader(): Promise<string> {
 const PREVIEW_TOGGLE_LIMIT = 60;
 const PREVIEW_TOGGLE_WINDOW_MS = 15 * 60 * 1000;
 
-export type PreviewToggleResult = { ok: true; grant: string } | { ok: false; retryAfterMinutes: number };
+type PreviewToggleResult = { ok: true; grant: string } | { ok: false; retryAfterMinutes: number };
 
 /**
  * Turns preview on from the console (rate limited, audited `content.preview_on`): a grant, good for

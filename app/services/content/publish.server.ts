@@ -49,11 +49,11 @@ export interface ChangeCounts {
   deletes: number;
 }
 
-export type PublishResult =
+type PublishResult =
   | { ok: true; changesetId: number; version: number; counts: ChangeCounts }
   | { ok: false; reason: "not-found" | "forbidden" | "empty" | "failed" | "refused"; message: string };
 
-export const PUBLISH_FORBIDDEN = "Your role does not allow publishing these changes. Ask an owner to publish them.";
+const PUBLISH_FORBIDDEN = "Your role does not allow publishing these changes. Ask an owner to publish them.";
 
 function tableOf(entity: EditableEntityName): PgTable & Record<string, PgColumn> {
   return EDITABLE_TABLES[entity] as unknown as PgTable & Record<string, PgColumn>;
@@ -137,7 +137,7 @@ export async function readSnapshot(db: Executor, accountId: number): Promise<Con
 const TABLE_LABELS = new Map<string, string>(EDITABLE_ENTITY_NAMES.map((e) => [getTableName(EDITABLE_TABLES[e]), EDITABLE_ENTITIES[e].label]));
 
 /** What failed, as staff read it (the database's own words after the record kind). */
-export function describeFailure(error: unknown): string {
+function describeFailure(error: unknown): string {
   const e = error as { cause?: unknown; message?: string };
   const cause = (e?.cause ?? e) as { message?: string; table?: string; constraint?: string; detail?: string; column?: string };
   const label = cause.table ? TABLE_LABELS.get(cause.table) : undefined;
@@ -290,7 +290,7 @@ class ForbiddenNow extends Error {}
 
 // ---- scheduling --------------------------------------------------------------------------------
 
-export interface ScheduleInput {
+interface ScheduleInput {
   changesetId: number;
   /** YYYY-MM-DD, HH:MM, and an IANA zone of one of the account's locations. */
   date: string;
@@ -298,7 +298,7 @@ export interface ScheduleInput {
   timeZone: string;
 }
 
-export type ScheduleResult = { ok: true; at: Date } | { ok: false; errors: Partial<Record<"date" | "time" | "timeZone" | "form", string>>; status?: 403 };
+type ScheduleResult = { ok: true; at: Date } | { ok: false; errors: Partial<Record<"date" | "time" | "timeZone" | "form", string>>; status?: 403 };
 
 /** The time zones of the account's locations (for the schedule form), with the locations in each. */
 export async function scheduleTimeZones(db: Executor, accountId: number): Promise<Array<{ timeZone: string; locations: string[] }>> {
@@ -353,7 +353,7 @@ export async function scheduleChangeset(db: Database, staff: SignedInStaff, inpu
   });
 }
 
-export type SimpleResult = { ok: true } | { ok: false; status: 400 | 403 | 404; message: string };
+type SimpleResult = { ok: true } | { ok: false; status: 400 | 403 | 404; message: string };
 
 /** A scheduled (or failed) changeset becomes the draft again, unless another draft is open. */
 export async function unscheduleChangeset(db: Database, staff: SignedInStaff, input: { changesetId: number }): Promise<SimpleResult> {
@@ -437,7 +437,7 @@ export async function publishDueChangesets(db: Database, now: Date): Promise<num
  * Clears `has_redeploy_started` left set by a process that stopped in the middle of a publish (or
  * by the imported data), unless a publish of that account is running now (it holds the lock).
  */
-export async function resetStuckRedeployFlag(db: Database): Promise<void> {
+async function resetStuckRedeployFlag(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(
       sql`update ${websites} set has_redeploy_started = false where has_redeploy_started and pg_try_advisory_xact_lock(${PUBLISH_LOCK}, ${websites.accountId})`,
@@ -502,7 +502,7 @@ async function liveLocation(tx: Executor, entity: EditableEntityName, id: number
 const fieldsOf = (record: Row): Row => Object.fromEntries(Object.entries(record).filter(([k]) => k !== "$row"));
 
 /** The changes that bring the live content (`current`) to `target` (decision 312). */
-export async function restorePlan(tx: Executor, current: ContentSnapshot, target: ContentSnapshot): Promise<RestorePlanChange[]> {
+async function restorePlan(tx: Executor, current: ContentSnapshot, target: ContentSnapshot): Promise<RestorePlanChange[]> {
   const plan: RestorePlanChange[] = [];
   for (const entity of EDITABLE_ENTITY_NAMES) {
     const def = EDITABLE_ENTITIES[entity];
@@ -534,7 +534,7 @@ export async function restorePlan(tx: Executor, current: ContentSnapshot, target
   return plan.sort((a, b) => (a.op === "delete" && b.op === "delete" ? b.recordId - a.recordId : 0));
 }
 
-export type RestoreResult = PublishResult;
+type RestoreResult = PublishResult;
 
 /** The published versions of the account, newest first (version 0 is the content before the first publish). */
 export async function listVersions(db: Executor, accountId: number) {

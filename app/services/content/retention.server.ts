@@ -10,7 +10,7 @@ import { accounts, auditEvents, changesetChanges, changesets, mediaFiles } from 
 import { CONTENT_RETENTION, mediaReferences, retentionCutoff, versionsToPrune, type RetentionRule } from "~/domain/content/retention";
 import { PUBLISH_LOCK, readSnapshot } from "./publish.server";
 
-export interface RetentionOutcome {
+interface RetentionOutcome {
   snapshotsPruned: number;
   mediaDeleted: number;
 }

@@ -26,7 +26,7 @@ interface RouteArgs {
 
 type Targets = Record<string, EditTarget>;
 
-export interface ContentRouteSpec<P extends object, K extends string> {
+interface ContentRouteSpec<P extends object, K extends string> {
   /** The route parameter naming the page's record (`locationId`, `unitTypeId`); absent: an account-wide page (owners). */
   param?: K;
   /** The page's data; null when the record is not there or outside the member's locations. */

@@ -21,7 +21,7 @@ import { deskLocations, type DeskActionOutcome } from "./tenants.server";
 import { confirmRentalMoveIn } from "../rental/move-in.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 
-export type JournalListRow = JournalDeskRow & {
+type JournalListRow = JournalDeskRow & {
   actions: { retry: boolean; resolve: boolean };
   /** What was written, in the desk's words (the key's kind). */
   kind: string;
@@ -29,7 +29,7 @@ export type JournalListRow = JournalDeskRow & {
   noCheck: string | null;
 };
 
-export type JournalListResult = { ok: true; rows: JournalListRow[]; total: number } | { ok: false; field: "location"; message: string };
+type JournalListResult = { ok: true; rows: JournalListRow[]; total: number } | { ok: false; field: "location"; message: string };
 
 /**
  * Whether each of the member's SiteLink locations is live (issue 37, decision 470): online rentals and

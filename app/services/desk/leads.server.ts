@@ -57,7 +57,7 @@ interface LeadQuery {
 }
 
 /** A lead's key from a URL: which table and which row; null when it is not one. */
-export function parseLeadKey(key: string): { kind: LeadKind; id: string } | null {
+function parseLeadKey(key: string): { kind: LeadKind; id: string } | null {
   const m = /^(contact|notify)-(\d{1,9})$/.exec(key) ?? /^(rental)-([0-9a-f]{20})$/.exec(key);
   if (!m) return null;
   return { kind: m[1] === "rental" ? "abandoned_rental" : (m[1] as "contact" | "notify"), id: m[2]! };
@@ -215,7 +215,7 @@ export interface LeadActor {
   ip: string | null;
 }
 
-export type MarkContactedResult = { ok: true; lead: DeskLeadRow } | { ok: false; notFound: true } | { ok: false; notFound?: false; fieldErrors: Record<string, string> };
+type MarkContactedResult = { ok: true; lead: DeskLeadRow } | { ok: false; notFound: true } | { ok: false; notFound?: false; fieldErrors: Record<string, string> };
 
 /**
  * Marks a lead contacted with a note (again: the note and time are replaced, the audit trail keeps the

@@ -86,7 +86,7 @@ export async function giveMoveOutNotice(
   for (const id of ids) await sendQueuedEmail(db, id);
 }
 
-export interface MoveOutDue {
+interface MoveOutDue {
   tenantId: number;
   tenantName: string;
   unitName: string;

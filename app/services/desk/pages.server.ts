@@ -17,7 +17,7 @@ import { requireFreshFactor } from "../staff/admin.server";
  * checked against the member's), list every row the filter shows, then either one page of them or
  * all of them as CSV. The callers check the permission first (desk.view, desk.export).
  */
-export type DeskLister<Row> = (db: Database, viewer: DeskViewer, query: DeskQuery, now: Date) => Promise<Row[]>;
+type DeskLister<Row> = (db: Database, viewer: DeskViewer, query: DeskQuery, now: Date) => Promise<Row[]>;
 
 type Context = Readonly<RouterContextProvider>;
 
@@ -25,7 +25,7 @@ export function deskViewer(staff: SignedInStaff): DeskViewer {
   return { accountId: staff.accountId, scope: staff.scope };
 }
 
-export interface DeskPageData<Row> {
+interface DeskPageData<Row> {
   filter: DeskFilter;
   errors: Partial<Record<keyof DeskFilter, string>>;
   locations: Array<{ id: number; name: string }>;
@@ -85,7 +85,7 @@ export async function deskCsv<Row>(
 
 /** Desk actions per staff member per 10 minutes (a stolen session cannot mass-edit). */
 export const DESK_ACTIONS_PER_STAFF = 60;
-export const DESK_ACTIONS_WINDOW_MS = 10 * 60 * 1000;
+const DESK_ACTIONS_WINDOW_MS = 10 * 60 * 1000;
 
 /** Counts one desk action by the member; the refusal's message when over the limit, else null. */
 export async function limitDeskAction(db: Database, staff: SignedInStaff, now: Date): Promise<string | null> {

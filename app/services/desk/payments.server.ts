@@ -16,7 +16,7 @@ import { dayBetween, inLocations, localDay, matchesSearch, type DeskViewer } fro
  * calendar. A payment's location is its lease's, or (a declined move-in, no lease yet) the one
  * recorded with it.
  */
-export interface DeskPaymentRow {
+interface DeskPaymentRow {
   id: number;
   day: string;
   /** When it was tried (ISO). */
@@ -39,7 +39,7 @@ export interface DeskPaymentRow {
 }
 
 
-export const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay" };
+const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay" };
 
 const locationOf = sql<number>`coalesce(${payments.locationId}, ${leases.locationId})`;
 /** A refunded payment's reversing ledger line (its posting key names the payment, decision 280). */
@@ -108,7 +108,7 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
     .filter((r) => matchesSearch(query.filter.q, r.tenant, r.email, r.unit, r.card, r.reference));
 }
 
-export interface DeskDayTotal extends DayTotal {
+interface DeskDayTotal extends DayTotal {
   location: string;
   /** The ledger's payment lines that day at that location (payments less refunds), cents: equals `net`. */
   ledger: number;
@@ -118,7 +118,7 @@ export interface DeskDayTotal extends DayTotal {
  * The ledger's payment lines per location and day (their own dates), for the locations and dates of
  * the filter: what the day's approved total must equal.
  */
-export async function ledgerDayTotals(db: Database, viewer: DeskViewer, query: { filter: DeskFilter; locationIds: readonly number[] }): Promise<Map<string, number>> {
+async function ledgerDayTotals(db: Database, viewer: DeskViewer, query: { filter: DeskFilter; locationIds: readonly number[] }): Promise<Map<string, number>> {
   const day = sql<string>`${ledgerEntries.entryDate}::text`;
   const rows = await db
     .select({ locationId: leases.locationId, day, total: sql<string>`sum(${ledgerEntries.amount})` })

@@ -20,7 +20,7 @@ import { recordAudit } from "../audit/events.server";
 import { deskLocations, localDay, type DeskLocation, type DeskViewer } from "./scope.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 
-export interface ShownDifference {
+interface ShownDifference {
   id: number;
   kind: DifferenceKind;
   label: string;
@@ -35,7 +35,7 @@ export interface ShownDifference {
   resolved: { at: string; note: string } | null;
 }
 
-export type ReconciliationResult =
+type ReconciliationResult =
   | { kind: "done"; processor: DayTotals; recorded: DayTotals; differences: ShownDifference[] }
   | { kind: "not-ours"; message: string }
   | { kind: "unavailable"; message: string };
@@ -104,7 +104,7 @@ async function ourPayments(db: Database, accountId: number, from: Date, to: Date
  * Compares a location's day with the processor and stores what differs (new differences added, ones
  * no longer found cleared). Null when the location's cards do not go through our gateway.
  */
-export async function checkLocationDay(db: Database, location: LocationRow, day: string, now: Date): Promise<ReconciliationResult> {
+async function checkLocationDay(db: Database, location: LocationRow, day: string, now: Date): Promise<ReconciliationResult> {
   if ((await storageFor(db, location).cardsChargedBy()) === "software") return { kind: "not-ours", message: CHARGED_BY_SOFTWARE };
   const gateway = paymentGatewayFor(location)?.gateway;
   if (!gateway?.listActivity) return { kind: "not-ours", message: NO_GATEWAY };
@@ -189,8 +189,8 @@ function show(r: typeof paymentDifferences.$inferSelect, location: string, timeZ
   };
 }
 
-export const LOCATION_NOT_YOURS = "Choose one of your locations from the list.";
-export const DAY_INVALID = "Enter a day as YYYY-MM-DD.";
+const LOCATION_NOT_YOURS = "Choose one of your locations from the list.";
+const DAY_INVALID = "Enter a day as YYYY-MM-DD.";
 
 /**
  * The reconciliation page: the member's locations, the one chosen (else the first) and the day (else
@@ -243,7 +243,7 @@ export async function openDifferences(db: Database, viewer: DeskViewer): Promise
   return out;
 }
 
-export type ResolveOutcome = { ok: true; message: string } | { ok: false; message: string };
+type ResolveOutcome = { ok: true; message: string } | { ok: false; message: string };
 
 /** Marks a difference resolved with the member's note, audited in the same transaction. Null: not one the member may see (404). */
 export async function resolveDifference(db: Database, staff: SignedInStaff, input: { id: number; note: string; now: Date }): Promise<ResolveOutcome | null> {

@@ -14,7 +14,7 @@ import { rentalReference, dayBetween, inLocations, localDay, matchesSearch, type
  * decision 255). Filtered by the member's locations, the location's calendar dates, status and a
  * search over renter and unit.
  */
-export interface DeskRentalRow {
+interface DeskRentalRow {
   /** The rental's public reference (not its id, which is the renter's cookie). */
   reference: string;
   /** The location's calendar date of the rental. */

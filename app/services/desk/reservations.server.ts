@@ -11,7 +11,7 @@ import { dayBetween, inLocations, localDay, matchesSearch, type DeskViewer } fro
  * The desk's reservations (issue 23): active, cancelled and expired (and rented, once the renter moved
  * in). Dated by the day they were made, in the location's calendar.
  */
-export interface DeskReservationRow {
+interface DeskReservationRow {
   id: number;
   date: string;
   locationId: number;

@@ -22,7 +22,7 @@ export interface DeskLocation {
   timeZone: string;
 }
 
-export const LOCATION_NOT_YOURS = "Choose one of your locations from the list.";
+const LOCATION_NOT_YOURS = "Choose one of your locations from the list.";
 
 /** The locations of the member's account within their scope, by name. */
 export async function deskLocations(db: Database, viewer: DeskViewer): Promise<DeskLocation[]> {

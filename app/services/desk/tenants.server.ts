@@ -54,7 +54,7 @@ function tenantAt(locationIds: readonly number[]): SQL {
       and exists (select 1 from ${reservations} where ${reservations.tenantId} = ${tenants.id} and ${reservations.locationId} in (${ids}))))`;
 }
 
-export interface TenantListRow {
+interface TenantListRow {
   id: number;
   name: string;
   email: string;
@@ -67,7 +67,7 @@ export interface TenantListRow {
   statuses: DeskTenantStatus[];
 }
 
-export type TenantListResult = { ok: true; rows: TenantListRow[]; total: number } | { ok: false; field: "location"; message: string };
+type TenantListResult = { ok: true; rows: TenantListRow[]; total: number } | { ok: false; field: "location"; message: string };
 
 const idList = (ids: readonly number[]) =>
   sql.join(
@@ -186,7 +186,7 @@ export async function listDeskTenants(db: Database, staff: SignedInStaff, filter
   };
 }
 
-export interface DeskLease {
+interface DeskLease {
   leaseId: number;
   locationId: number;
   locationName: string;
@@ -205,7 +205,7 @@ export interface DeskLease {
   ledger: LedgerEntry[] | null;
 }
 
-export interface DeskPayment {
+interface DeskPayment {
   id: number;
   leaseId: number | null;
   unitName: string | null;
@@ -218,7 +218,7 @@ export interface DeskPayment {
   at: string;
 }
 
-export interface DeskOutboxMail {
+interface DeskOutboxMail {
   id: number;
   subject: string;
   state: OutboxState;
@@ -230,7 +230,7 @@ export interface DeskOutboxMail {
   error: string | null;
 }
 
-export interface TenantDesk {
+interface TenantDesk {
   tenant: { id: number; name: string; firstName: string; email: string; phone: string; address: string; since: string };
   leases: DeskLease[];
   /** The facility's software could not be read for some lease just now (balances and ledgers missing). */

@@ -19,7 +19,7 @@ import { logger } from "~/platform/logger.server";
 const PER_RUN = 50;
 
 /** The location's review link, in the order an operator would want it used. */
-export function reviewLinkOf(location: { googleReviewLink: string | null; yelpReviewLink: string | null; facebookReviewLink: string | null }): string | null {
+function reviewLinkOf(location: { googleReviewLink: string | null; yelpReviewLink: string | null; facebookReviewLink: string | null }): string | null {
   for (const link of [location.googleReviewLink, location.yelpReviewLink, location.facebookReviewLink]) {
     const t = link?.trim();
     if (t && /^https:\/\//i.test(t)) return t;

@@ -30,7 +30,7 @@ import { addressKey, hitRateLimit } from "../web/rate-limit.server";
 import { publicOrigin } from "../site/origin.server";
 
 /** How long an authentication link works (Stripe keeps an intent confirmable for days; we ask within three). */
-export const AUTHENTICATION_LINK_TTL_MS = 72 * 60 * 60 * 1000;
+const AUTHENTICATION_LINK_TTL_MS = 72 * 60 * 60 * 1000;
 const POSTS_PER_IP = 20;
 const POSTS_WINDOW_MS = 15 * 60 * 1000;
 
@@ -62,7 +62,7 @@ function verifyLink(signed: string): LinkClaims | null {
   return { paymentId: Number(parts[1]), intentId: parts[2]!, expiresAt: new Date(Number(parts[3]) * 1000) };
 }
 
-export const authenticationPath = (signed: string) => `/pay/authenticate/${signed}`;
+const authenticationPath = (signed: string) => `/pay/authenticate/${signed}`;
 
 /** The payment of a link with its lease, unit, location and site (what the page and the e-mail show). */
 async function paymentOfLink(db: Database, paymentId: number) {
@@ -121,7 +121,7 @@ export async function emailAuthenticationLink(db: Database, input: { paymentKey:
   return true;
 }
 
-export type AuthenticationPage =
+type AuthenticationPage =
   | { state: "unknown" }
   | { state: "expired" }
   | { state: "paid"; locationName: string; unitName: string; amount: number }
@@ -153,7 +153,7 @@ export async function authenticationPage(db: Database, input: { signed: string; 
   return pageOf(db, claims, input.now, outcome?.kind === "failed" ? outcome.reason : null);
 }
 
-export type AuthenticationStart = { kind: "unknown" } | { kind: "redirect"; url: string } | { kind: "page"; message: string | null };
+type AuthenticationStart = { kind: "unknown" } | { kind: "redirect"; url: string } | { kind: "page"; message: string | null };
 
 /** The page's button: on to the processor's authentication page (or back to the page, with what happened). */
 export async function startAuthentication(db: Database, input: { signed: string; origin: string; ip: string; now: Date }): Promise<AuthenticationStart> {
@@ -174,7 +174,7 @@ export async function startAuthentication(db: Database, input: { signed: string;
   return { kind: "page", message: step.kind === "failed" ? step.reason : null };
 }
 
-export type InPageCompletion = { kind: "not held" } | { kind: "paid"; paymentId: string } | { kind: "refused"; message: string };
+type InPageCompletion = { kind: "not held" } | { kind: "paid"; paymentId: string } | { kind: "refused"; message: string };
 
 const NOT_THIS_PAYMENT = "This payment could not be completed. Nothing more was charged; please reload the page and try again.";
 

@@ -17,7 +17,7 @@ import { pruneResetTokens } from "../portal/sign-in-limits.server";
 import { logger } from "~/platform/logger.server";
 import { env } from "~/platform/env.server";
 
-export interface BillingRunResult {
+interface BillingRunResult {
   runDate: string;
   /** True when another run (another process, or earlier today) had claimed the date. */
   skipped: boolean;

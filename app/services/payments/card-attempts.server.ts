@@ -18,11 +18,11 @@ import type { Database } from "~/db/client.server";
 import { formatPhone } from "~/domain/shared/phone";
 import { addressKey, clearRateLimit, hitRateLimit, peekRateLimit, refundRateLimit } from "../web/rate-limit.server";
 
-export const CARD_DECLINES_PER_RENTAL = 3;
+const CARD_DECLINES_PER_RENTAL = 3;
 export const CARD_DECLINES_PER_EMAIL = 5;
 export const CARD_DECLINES_PER_IP = 10;
-export const RENTAL_LOCK_MS = 24 * 60 * 60 * 1000;
-export const CARD_WINDOW_MS = 60 * 60 * 1000;
+const RENTAL_LOCK_MS = 24 * 60 * 60 * 1000;
+const CARD_WINDOW_MS = 60 * 60 * 1000;
 
 /** The only thing a visitor is told about a declined card. */
 export const CARD_DECLINED_MESSAGE = "Your card was declined. Nothing was charged. Please check the card details or use another card.";
@@ -30,9 +30,9 @@ export const CARD_DECLINED_MESSAGE = "Your card was declined. Nothing was charge
 export const cardLockedMessage = (phone: string) =>
   `For your security, card payments here are paused after several declined cards. Nothing was charged. Please call the office at ${formatPhone(phone)} to finish.`;
 
-export type CardScope = { kind: "rental"; rentalId: string } | { kind: "portal"; tenantId: string };
+type CardScope = { kind: "rental"; rentalId: string } | { kind: "portal"; tenantId: string };
 
-export interface CardAttemptInput {
+interface CardAttemptInput {
   scope: CardScope;
   email: string;
   ip: string;
@@ -43,7 +43,7 @@ const rentalKey = (scope: CardScope) => (scope.kind === "rental" ? `card:checkou
 const emailKey = (email: string) => `card:email:${email.trim().toLowerCase()}`;
 const ipKey = (ip: string) => addressKey("card", ip);
 
-export type CardAttempt = { allowed: true; ticket: CardAttemptTicket } | { allowed: false };
+type CardAttempt = { allowed: true; ticket: CardAttemptTicket } | { allowed: false };
 
 export interface CardAttemptTicket {
   keys: string[];

@@ -17,7 +17,7 @@ import { receiptEmail } from "./receipt-email.server";
 import { publicOrigin } from "../site/origin.server";
 
 /** `refunded`: a late success at a SiteLink location where our gateway charges (option B), given back (decision 441). */
-export type LatePaymentRecorded = Awaited<ReturnType<typeof recordLateCardPayment>> | "refunded";
+type LatePaymentRecorded = Awaited<ReturnType<typeof recordLateCardPayment>> | "refunded";
 
 /** What a payment given back this way says on the tenant's payments and the desk. */
 export const LATE_SITELINK_REFUND_REASON = "Your bank confirmed this payment after it was declined here, so it was refunded in full. Please pay again.";

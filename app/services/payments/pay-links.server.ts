@@ -78,8 +78,8 @@ async function createPayLink(db: Db, input: { tenantId: number; leaseId: number;
   return { id: row!.id, signed, expiresAt };
 }
 
-export type PayLinkRow = typeof payLinks.$inferSelect;
-export type PayLinkLookup = { status: "unknown" } | { status: "expired"; link: PayLinkRow } | { status: "used"; link: PayLinkRow } | { status: "valid"; link: PayLinkRow };
+type PayLinkRow = typeof payLinks.$inferSelect;
+type PayLinkLookup = { status: "unknown" } | { status: "expired"; link: PayLinkRow } | { status: "used"; link: PayLinkRow } | { status: "valid"; link: PayLinkRow };
 
 /** What a link is now: unknown (tampered, made up, or deleted), expired, used, or valid. A bad signature is answered without a lookup. */
 export async function lookUpPayLink(db: Database, signed: string, now: Date): Promise<PayLinkLookup> {
@@ -136,7 +136,7 @@ async function cannotPayHere(unit: PayLinkUnit): Promise<string | null> {
   return null;
 }
 
-export type SendPayLinkResult = { ok: true; linkId: number; expiresAt: Date; outboxId: number } | { ok: false; message: string };
+type SendPayLinkResult = { ok: true; linkId: number; expiresAt: Date; outboxId: number } | { ok: false; message: string };
 
 interface LinkMail {
   tenantId: number;
@@ -261,7 +261,7 @@ export const PAY_LINK_BUSY_MESSAGE =
   "This link is being used to pay right now, in another window or tab. Please do not pay again: if that payment goes through, this link will say so in a few minutes.";
 export const PAY_LINK_AMOUNT_CHANGED = "The amount due has changed since this page was opened. Please check the new amount and pay again.";
 
-export type PayThroughLinkOutcome =
+type PayThroughLinkOutcome =
   | { ok: true; paymentId: string; linkId: number }
   | { ok: false; status: "unknown" | "expired" | "used" }
   | ({ ok: false; status: "refused" } & Extract<PaymentOutcome, { ok: false }>);
@@ -399,7 +399,7 @@ export async function paidHere(request: Request, linkId: number): Promise<boolea
 }
 
 /** Form posts to pay links per address (card attempts are limited besides, per tenant and per address). */
-export const PAY_LINK_POSTS_PER_IP = 30;
+const PAY_LINK_POSTS_PER_IP = 30;
 const PAY_LINK_POSTS_WINDOW_MS = 15 * 60 * 1000;
 
 /** Counts one pay-link form post from `ip`; the refusal message when over the limit, else null. */

@@ -39,7 +39,7 @@ async function siteOrigin(db: Database): Promise<string> {
  * - a late success we cannot record (a SiteLink location, another amount): kept with
  *   `needs attention` for the office.
  */
-export type WebhookAnswer = { status: 200 | 400; message: string };
+type WebhookAnswer = { status: 200 | 400; message: string };
 
 export async function takeStripeWebhook(db: Database, input: { body: string; signature: string | null; now: Date }): Promise<WebhookAnswer> {
   const secret = env().STRIPE_WEBHOOK_SECRET;

@@ -171,7 +171,7 @@ export async function portalNavData(request: Request, ctx: PortalContext & { ses
   return { name: tenant ? `${tenant.firstName} ${tenant.lastName}` : "", csrfToken: csrf.token };
 }
 
-export interface PortalUnit {
+interface PortalUnit {
   lease: TenantLease;
   location: PortalLocation;
 }

@@ -37,18 +37,18 @@ import { findPortalUnit, newIdempotencyKey, portalContextOf, portalHeaders, type
 import { amountCapError, emailReceipt, paymentLimited, PAYMENT_BEING_CONFIRMED, type PaymentOutcome } from "./payments.server";
 import { PAY_LINK_BUSY_MESSAGE, PAY_LINK_EXPIRED_MESSAGE, payLinkById, payLinkUnit, payThroughHeldLink, siteOfLease } from "../payments/pay-links.server";
 
-export type HostedPageFlow = "portal_pay" | "portal_prepay" | "pay_link" | "portal_autopay";
+type HostedPageFlow = "portal_pay" | "portal_prepay" | "pay_link" | "portal_autopay";
 const FLOWS: ReadonlySet<string> = new Set<HostedPageFlow>(["portal_pay", "portal_prepay", "pay_link", "portal_autopay"]);
 
 type PortalUnit = NonNullable<Awaited<ReturnType<typeof findPortalUnit>>>;
 
 export const HOSTED_PAGE_CANCELLED = "You left the secure payment page without paying. Nothing was charged.";
-export const HOSTED_SETUP_CANCELLED = "You left the secure card page without saving a card. Autopay was not changed.";
+const HOSTED_SETUP_CANCELLED = "You left the secure card page without saving a card. Autopay was not changed.";
 export const HOSTED_PAGE_UNPAID = "The payment on the secure payment page was not completed, so nothing was charged or recorded. You can pay again below.";
-export const HOSTED_SETUP_UNFINISHED = "The card was not saved on the secure card page, so autopay was not changed. You can try again below.";
+const HOSTED_SETUP_UNFINISHED = "The card was not saved on the secure card page, so autopay was not changed. You can try again below.";
 export const HOSTED_PAGE_OTHER = "This secure payment page was for another payment, so nothing was recorded here. Please check your balance before paying again.";
-export const HOSTED_PAGE_UNREACHABLE = "We could not reach our payment processor. Nothing was charged. Please try again in a moment.";
-export const HOSTED_PAGE_CHECK_LATER =
+const HOSTED_PAGE_UNREACHABLE = "We could not reach our payment processor. Nothing was charged. Please try again in a moment.";
+const HOSTED_PAGE_CHECK_LATER =
   "We could not check this payment with our payment processor just now. Please do not pay again: reload this page in a minute, or check your balance later.";
 const REFUNDED = "The payment you made on the secure payment page has been refunded in full; it can take a few days to show on your statement.";
 
@@ -60,7 +60,7 @@ const RECORDING = "recording";
 
 // ------------------------------------------------------------------------------------------- out
 
-export type HostedPageStart = { redirect: string } | { message: string; fieldErrors?: Record<string, string[]> };
+type HostedPageStart = { redirect: string } | { message: string; fieldErrors?: Record<string, string[]> };
 
 /** The form's values to keep on the cancel URL (so the form comes back as it was), from `names`. */
 export function keptValues(formData: FormData, names: readonly string[]): Record<string, string> {
@@ -385,7 +385,7 @@ function isThisPagesSession(session: HostedSession, page: { flow: HostedPageFlow
   );
 }
 
-export type HostedPageReturn = { kind: "receipt"; paymentId: string } | { kind: "enrolled" } | { kind: "message"; message: string };
+type HostedPageReturn = { kind: "receipt"; paymentId: string } | { kind: "enrolled" } | { kind: "message"; message: string };
 
 /** The return from Checkout on a portal page (or the pay link): recorded once, or why not. */
 export async function returnFromHostedPage(

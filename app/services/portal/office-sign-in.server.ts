@@ -16,10 +16,10 @@ import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "../we
 export const OFFICE_NO_MATCH_MESSAGE =
   "We could not find an office rental with that email address and password. Check them against what the office gave you, or call us.";
 export const OFFICE_HAS_ACCOUNT_MESSAGE = "You already have a sign-in with this email address. Please sign in, or reset your password.";
-export const officeLimitedMessage = (minutes: number) =>
+const officeLimitedMessage = (minutes: number) =>
   `Too many attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or call us.`;
 
-export type OfficeSignInResult = { ok: true; tenantId: string } | { ok: false; limited: boolean; field: "office_password" | "email" | null; message: string };
+type OfficeSignInResult = { ok: true; tenantId: string } | { ok: false; limited: boolean; field: "office_password" | "email" | null; message: string };
 
 export async function createOfficeSignIn(
   db: Database,

@@ -18,7 +18,7 @@ import { maxPortalPayment, portalAmountError } from "~/domain/portal/forms";
 
 /** Card attempts per tenant per 15 minutes (card testing protection); a repeat of a used form does not count. */
 export const PAYMENT_ATTEMPTS_PER_TENANT = 10;
-export const PAYMENT_ATTEMPTS_WINDOW_MS = 15 * 60 * 1000;
+const PAYMENT_ATTEMPTS_WINDOW_MS = 15 * 60 * 1000;
 
 export async function paymentLimited(ctx: PortalContext, tenantId: string): Promise<PaymentOutcome | null> {
   const r = await hitRateLimit(ctx.db, { key: `pay:tenant:${tenantId}`, limit: PAYMENT_ATTEMPTS_PER_TENANT, windowMs: PAYMENT_ATTEMPTS_WINDOW_MS, now: ctx.now });

@@ -14,7 +14,7 @@ import { sendEmail } from "../mail/outbox.server";
 import type { PortalContext } from "./context.server";
 import { destroyTenantSessions } from "../web/session.server";
 
-export type ProfileOutcome =
+type ProfileOutcome =
   /** `byOffice`: a location's software was not sent the change; the office makes it (issue 37). */
   | { ok: true; byOffice?: true }
   /** `unavailable`: a location's software could not take the change (the route answers 503, Retry-After). */

@@ -8,7 +8,7 @@ import { env } from "~/platform/env.server";
  * Under HTTPS its name has the `__Secure-` prefix (a `__Host-` cookie must have Path=/).
  */
 export const RESET_PAGE_PATH = "/customer-portal/reset-password";
-export const RESET_COOKIE_SECONDS = 20 * 60;
+const RESET_COOKIE_SECONDS = 20 * 60;
 const BASE_NAME = "gh_reset";
 
 function cookieNameFor(secure: boolean): string {

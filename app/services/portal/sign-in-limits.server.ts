@@ -12,14 +12,14 @@ import { sendEmail } from "../mail/outbox.server";
 export const SIGNIN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGNIN_LIMIT_PER_ACCOUNT = 5;
 export const SIGNIN_LIMIT_PER_IP = 20;
-export const RESET_LIMIT_PER_IP = 10;
+const RESET_LIMIT_PER_IP = 10;
 /** Reset e-mails per recipient address per hour. */
 export const RESET_LIMIT_PER_EMAIL = 3;
-export const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
+const RESET_TOKEN_TTL_MS = 60 * 60 * 1000;
 
 /** The one answer to a wrong email or a wrong password: it never says which. */
 export const SIGNIN_FAILED_MESSAGE = "The email address or password is not right. Please check them and try again.";
-export const signInLimitedMessage = (minutes: number) =>
+const signInLimitedMessage = (minutes: number) =>
   `Too many sign-in attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again, or reset your password.`;
 
 /** The rate-limit key of an account's sign-in attempts. */
@@ -28,7 +28,7 @@ export const signInAccountKey = (accountId: number, email: string) => `signin:ac
 /** The same key written in SQL over a tenant row's columns (the desk's "locked out" filter). */
 export const signInAccountKeySql = (accountId: SQL | AnyColumn, email: SQL | AnyColumn): SQL<string> => sql<string>`('signin:account:' || ${accountId} || ':' || lower(trim(${email})))`;
 
-export type SignInResult = { ok: true; tenantId: string } | { ok: false; message: string; limited: boolean };
+type SignInResult = { ok: true; tenantId: string } | { ok: false; message: string; limited: boolean };
 
 /**
  * Checks an email and web password. Every attempt counts against the account (the email, whether or
@@ -75,8 +75,8 @@ export async function signIn(
   return { ok: true, tenantId: found.tenantId };
 }
 
-export type PasswordCheck = { ok: true } | { ok: false; message: string; limited: boolean };
-export const CURRENT_PASSWORD_WRONG_MESSAGE = "Your current password is not right.";
+type PasswordCheck = { ok: true } | { ok: false; message: string; limited: boolean };
+const CURRENT_PASSWORD_WRONG_MESSAGE = "Your current password is not right.";
 
 /**
  * A signed-in tenant's current password, checked before an account change (e-mail or password).

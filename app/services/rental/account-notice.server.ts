@@ -3,7 +3,7 @@ import { sendEmail } from "../mail/outbox.server";
 import { hitRateLimit } from "../web/rate-limit.server";
 
 /** At most one notice an hour to one address, however many rentals are started with it. */
-export const ACCOUNT_NOTICE_WINDOW_MS = 60 * 60 * 1000;
+const ACCOUNT_NOTICE_WINDOW_MS = 60 * 60 * 1000;
 
 /**
  * The rental's details step no longer says on the page that an e-mail has an account (issue 36,

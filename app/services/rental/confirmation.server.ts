@@ -23,7 +23,7 @@ export const autopaySetupPath = (leaseId: string | number) => `/customer-portal/
 export const AUTOPAY_NOT_SET_UP =
   "Autopay is not on yet. You chose autopay, but the facility's system took a while to confirm your rental, so your card could not be saved for it. Your rental and today's payment are not affected. To turn autopay on, sign in to the customer portal and set it up.";
 
-export interface RentalConfirmation {
+interface RentalConfirmation {
   leaseId: number;
   unitName: string;
   gateCode: string;

@@ -30,7 +30,7 @@ import { eq } from "drizzle-orm";
 import { rentals, locations, websites } from "~/db/schema";
 
 
-export interface RentalQuote {
+interface RentalQuote {
   quote: MoveInQuote;
   plans: InsurancePlanOption[];
   plan: InsurancePlanOption | null;
@@ -65,7 +65,7 @@ export function rentalLeaseText(ctx: RentalContext, details: TenantDetails, q: R
   return leaseText(parties, q.quote);
 }
 
-export type PlaceMoveInResult =
+type PlaceMoveInResult =
   | { status: "completed"; leaseId: string; created: boolean }
   | { status: "declined"; message: string; reason: string }
   /** The bank wants the visitor to confirm the payment on the page (3-D Secure, decision 405): nothing rented yet, the rental keeps its key. */

@@ -20,7 +20,7 @@ import { hashPassword } from "~/platform/password.server";
 import type { RentalContext } from "./context.server";
 
 /** A rental is kept a day: its cookie lasts a day, and an open rental is closed a day after its hold ended. */
-export const RENTAL_KEPT_MS = 24 * 60 * 60_000;
+const RENTAL_KEPT_MS = 24 * 60 * 60_000;
 
 export function rentalCookie() {
   const e = env();
@@ -75,7 +75,7 @@ async function reopenCharging(db: Database, rental: Rental): Promise<void> {
  * completed; one completed a moment before the cancel is refunded. The processor's refund and cancel
  * are idempotent, so a webhook refunding the same payment at the same time refunds it once.
  */
-export async function voidRentalPayment(gateway: PaymentGateway, idempotencyKey: string): Promise<"refunded" | "canceled" | "none"> {
+async function voidRentalPayment(gateway: PaymentGateway, idempotencyKey: string): Promise<"refunded" | "canceled" | "none"> {
   const charge = await gateway.lookup(idempotencyKey);
   if (!charge) return "none";
   if (charge.status !== "approved") {

@@ -30,7 +30,7 @@ import { EMAIL_TAKEN_MESSAGE, StorageValidationError, UnitUnavailableError } fro
 import { limitAnonymousForm } from "../web/anonymous-limits.server";
 
 /** Why reservations cannot be made for this unit type, or null. */
-export function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "hidden" | "sold_out" | null {
+function reservationBlock(ctx: RentalContext): "reservations_off" | "coming_soon" | "hidden" | "sold_out" | null {
   if (!ctx.settings.is_reservations_enabled) return "reservations_off";
   if (ctx.location.status !== "Live") return "coming_soon";
   if (ctx.unitType.isHiddenOnline) return "hidden";
@@ -51,16 +51,16 @@ export function reservationBlockMessage(block: "reservations_off" | "coming_soon
   }
 }
 
-export function cancelPath(reservationId: string, token: string): string {
+function cancelPath(reservationId: string, token: string): string {
   return `/reserve/cancel/${reservationId}?token=${encodeURIComponent(token)}`;
 }
 
-export function confirmationPath(code: string): string {
+function confirmationPath(code: string): string {
   return `/reserve/confirmed/${code}`;
 }
 
 /** The full form's value (reservation short form flag off): it carries the tenant account to create. */
-export function isAccountForm(form: ReservationInput | ReservationAccountInput): form is ReservationAccountInput {
+function isAccountForm(form: ReservationInput | ReservationAccountInput): form is ReservationAccountInput {
   return "web_pw" in form;
 }
 
@@ -129,7 +129,7 @@ export async function sweepExpiredReservations(db: Database, now: Date): Promise
 }
 
 /** A fresh idempotency key for a reservation form (a resubmitted form reserves once). */
-export function newIdempotencyKey(): string {
+function newIdempotencyKey(): string {
   return crypto.randomBytes(16).toString("base64url");
 }
 
@@ -161,7 +161,7 @@ export function reservePage(ctx: RentalContext, input: { csrfToken: string }) {
 /** The passwords are never sent back into the page. */
 const PASSWORDS = ["web_pw", "confirm_web_pw"];
 
-export interface ReservationSubmission {
+interface ReservationSubmission {
   formData: FormData;
   clientIp: string;
   now: Date;
@@ -170,12 +170,12 @@ export interface ReservationSubmission {
 }
 
 /** The reservation form's answer: the errors beside the fields (passwords never sent back) and a form-level message. */
-export interface ReservationFormAnswer {
+interface ReservationFormAnswer {
   result: SubmissionResult<string[]> | null;
   formError: string | null;
 }
 
-export type ReservationSubmitResult = { redirect: string } | { status: number; answer: ReservationFormAnswer };
+type ReservationSubmitResult = { redirect: string } | { status: number; answer: ReservationFormAnswer };
 
 /**
  * What a POST to `/reserve/:unitTypeId` does (issue 21, decision 225): the blocks, the form's rules,

@@ -30,7 +30,7 @@ function formatDay(day: string) {
   return new Date(`${day}T12:00:00Z`).toLocaleDateString("en-US", { timeZone: "UTC", weekday: "long", month: "long", day: "numeric", year: "numeric" });
 }
 
-export interface RentPageRequest {
+interface RentPageRequest {
   unitTypeId: string;
   /** The query string: `step`, and the notes `changed`, `replaced`, `retry`. */
   searchParams: URLSearchParams;
@@ -41,7 +41,7 @@ export interface RentPageRequest {
 }
 
 /** What the rental page shows for one request, or where it sends the visitor instead. */
-export type RentPage = { redirect: string } | { page: RentPageView };
+type RentPage = { redirect: string } | { page: RentPageView };
 export type RentPageView = ReturnType<typeof pageBase> & { blocked: string | null; view: StepView | null; furthest: RentalStep | null };
 type StepView = Awaited<ReturnType<typeof stepView>>;
 

@@ -48,9 +48,9 @@ import { tellAccountHolder } from "./account-notice.server";
 import { loadRentalContext, soldOutContext, type RentalContext } from "./context.server";
 
 /** Fields whose values are never sent back to the browser with the errors. */
-export const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
+const HIDDEN_FIELDS = ["web_pw", "confirm_web_pw", "card_number", "cvv"];
 
-export interface RentalSubmission {
+interface RentalSubmission {
   unitTypeId: string;
   formData: FormData;
   /** The visitor's rental cookie. */

@@ -3,7 +3,7 @@ import { contactMessages } from "~/db/schema";
 import { formatPhone } from "~/domain/shared/phone";
 import { sendEmail } from "../mail/outbox.server";
 
-export interface ContactMessageInput {
+interface ContactMessageInput {
   accountId: number;
   kind: "contact" | "notify";
   locationId?: number | null;

@@ -19,7 +19,7 @@ import { endStaffSessions } from "./session.server";
 import { STAFF_EMAIL } from "~/domain/staff/forms";
 
 /** Who invites: a signed-in owner, or the command line (the first owner on a fresh install). */
-export type Inviter = SignedInStaff | { commandLine: true; ip?: string | null };
+type Inviter = SignedInStaff | { commandLine: true; ip?: string | null };
 
 export type InviteResult =
   /** `outboxId`: the invitation e-mail (an owner's invite from the console), sent after the commit. */
@@ -120,7 +120,7 @@ export async function inviteStaff(
   return { ok: true, link, staffId: result.staffId, expiresAt, outboxId: result.outboxId };
 }
 
-export interface StaffListRow {
+interface StaffListRow {
   id: number;
   email: string;
   name: string;
@@ -154,7 +154,7 @@ export async function listStaff(db: Database, accountId: number, now: Date): Pro
   }));
 }
 
-export type StaffChangeResult = { ok: true } | { ok: false; message: string; field?: "role" | "locations" };
+type StaffChangeResult = { ok: true } | { ok: false; message: string; field?: "role" | "locations" };
 
 async function memberOf(tx: Database | Transaction, accountId: number, staffId: number) {
   return tx.query.staffMembers.findFirst({ where: and(eq(staffMembers.id, staffId), eq(staffMembers.accountId, accountId)) });
@@ -223,7 +223,7 @@ export function countStaffChange(db: Database, by: SignedInStaff, now: Date) {
 }
 
 /** Whether the member gave a second factor within the last few minutes (decision 250). */
-export function hasFreshFactor(staff: SignedInStaff, now: Date): boolean {
+function hasFreshFactor(staff: SignedInStaff, now: Date): boolean {
   return now.getTime() - staff.factorAt.getTime() < FRESH_FACTOR_MS;
 }
 

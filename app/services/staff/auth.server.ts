@@ -28,19 +28,19 @@ import { addressKey, clearRateLimit, hitRateLimit, refundRateLimit } from "../we
 import { createStaffSession } from "./session.server";
 
 export const STAFF_SIGNIN_WINDOW_MS = 15 * 60 * 1000;
-export const STAFF_PASSWORD_LIMIT_PER_ACCOUNT = 5;
-export const STAFF_PASSWORD_LIMIT_PER_ADDRESS = 20;
-export const STAFF_CODE_LIMIT_PER_ACCOUNT = 5;
-export const STAFF_CODE_LIMIT_PER_ADDRESS = 20;
+const STAFF_PASSWORD_LIMIT_PER_ACCOUNT = 5;
+const STAFF_PASSWORD_LIMIT_PER_ADDRESS = 20;
+const STAFF_CODE_LIMIT_PER_ACCOUNT = 5;
+const STAFF_CODE_LIMIT_PER_ADDRESS = 20;
 /** A TOTP code is accepted one time step either side of now (clock drift), never twice. */
 const TOTP_TOLERANCE_S = 30;
 const TOTP_SEAL_PURPOSE = "staff-totp";
 const ENROL_SEAL_PURPOSE = "staff-totp-enrolment";
 
-export const STAFF_SIGNIN_FAILED = "The e-mail address or password is not right. Please check them and try again.";
-export const STAFF_DISABLED = "This staff account is disabled. Ask an owner of the business to re-enable it.";
-export const STAFF_CODE_WRONG = "That code is not right, or it has been used already. Enter the current 6-digit code from your app, or an unused recovery code.";
-export const limitedMessage = (minutes: number) =>
+const STAFF_SIGNIN_FAILED = "The e-mail address or password is not right. Please check them and try again.";
+const STAFF_DISABLED = "This staff account is disabled. Ask an owner of the business to re-enable it.";
+const STAFF_CODE_WRONG = "That code is not right, or it has been used already. Enter the current 6-digit code from your app, or an unused recovery code.";
+const limitedMessage = (minutes: number) =>
   `Too many attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
@@ -58,7 +58,7 @@ function matchedStep(result: { delta: number }, epoch: number): number {
   return typeof step === "number" ? step : Math.floor(epoch / 30) + result.delta;
 }
 
-export type Limited = { ok: false; limited: true; message: string };
+type Limited = { ok: false; limited: true; message: string };
 
 async function countGuess(db: Database, keys: Array<{ key: string; limit: number }>, now: Date): Promise<Limited | null> {
   const results = [];
@@ -68,7 +68,7 @@ async function countGuess(db: Database, keys: Array<{ key: string; limit: number
   return { ok: false, limited: true, message: limitedMessage(Math.max(...blocked.map((b) => b.retryAfterMinutes))) };
 }
 
-export type PasswordStepResult = { ok: true; cookie: string } | { ok: false; limited: boolean; message: string };
+type PasswordStepResult = { ok: true; cookie: string } | { ok: false; limited: boolean; message: string };
 
 /**
  * The password step. Over either limit the attempt is refused before the password is checked.
@@ -118,13 +118,13 @@ export async function staffPasswordStep(
 }
 
 /** A recovery code as typed ("abcde-12345", any case, spaces) in its stored form. */
-export function normalRecoveryCode(code: string): string {
+function normalRecoveryCode(code: string): string {
   return code.replace(/[\s-]/g, "").toLowerCase();
 }
 
 const RECOVERY_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789";
 /** Ten random codes, shown as "xxxxx-xxxxx" (about 49 bits each). */
-export function newRecoveryCodes(count = RECOVERY_CODE_COUNT): string[] {
+function newRecoveryCodes(count = RECOVERY_CODE_COUNT): string[] {
   return Array.from({ length: count }, () => {
     const chars = Array.from({ length: 10 }, () => RECOVERY_ALPHABET[crypto.randomInt(RECOVERY_ALPHABET.length)]).join("");
     return `${chars.slice(0, 5)}-${chars.slice(5)}`;
@@ -180,7 +180,7 @@ async function checkAndSpendCode(db: Database, member: typeof staffMembers.$infe
   return { ok: false };
 }
 
-export type CodeStepResult = { ok: true; cookie: string; method: string; remainingRecoveryCodes?: number } | { ok: false; limited: boolean; message: string };
+type CodeStepResult = { ok: true; cookie: string; method: string; remainingRecoveryCodes?: number } | { ok: false; limited: boolean; message: string };
 
 /**
  * The code step, for a password-only session: a TOTP code or a recovery code. Right: the
@@ -280,7 +280,7 @@ export async function readInvite(db: Database, token: string, now: Date): Promis
   return { state: "open", inviteId: row.invite.id, staffId: row.member.id, email: row.member.email, role: row.member.role, expiresAt: row.invite.expiresAt };
 }
 
-export interface TotpEnrolment {
+interface TotpEnrolment {
   /** base32, as typed into an authenticator app. */
   secret: string;
   uri: string;
@@ -307,7 +307,7 @@ export async function totpEnrolment(input: { inviteId: number; email: string; is
   return { secret, uri, qrSvg, sealed: seal(secret, sealingSecrets(), purpose) };
 }
 
-export type AcceptResult =
+type AcceptResult =
   | { ok: true; recoveryCodes: string[]; cookie: string }
   | { ok: false; reason: "link"; state: "expired" | "used" | "unknown" }
   | { ok: false; reason: "code"; message: string; limited: boolean }

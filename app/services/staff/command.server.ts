@@ -76,7 +76,7 @@ export function commandRequestAllowed(input: { remoteAddress: string | undefined
 }
 
 /** Parses the command's arguments (from the command line or the endpoint's JSON). */
-export function parseInviteRequest(value: unknown): InviteRequest | null {
+function parseInviteRequest(value: unknown): InviteRequest | null {
   if (!value || typeof value !== "object") return null;
   const v = value as Record<string, unknown>;
   if (typeof v.email !== "string" || typeof v.role !== "string") return null;

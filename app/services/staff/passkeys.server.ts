@@ -40,21 +40,21 @@ import { createStaffSession } from "./session.server";
 /** How long a challenge may be answered. */
 export const PASSKEY_CHALLENGE_TTL_MS = 5 * 60 * 1000;
 /** The same 15-minute window as the password and code guesses. */
-export const PASSKEY_WINDOW_MS = STAFF_SIGNIN_WINDOW_MS;
+const PASSKEY_WINDOW_MS = STAFF_SIGNIN_WINDOW_MS;
 export const PASSKEY_LIMIT_PER_MEMBER = 10;
-export const PASSKEY_LIMIT_PER_ADDRESS = 30;
+const PASSKEY_LIMIT_PER_ADDRESS = 30;
 /** At most this many passkeys per member. */
 export const MAX_PASSKEYS = 10;
-export const PASSKEY_NAME_MAX = 60;
+const PASSKEY_NAME_MAX = 60;
 
-export const PASSKEY_FAILED = "That passkey could not be checked. Try again, or enter the code from your app or one of your recovery codes.";
-export const PASSKEY_NOT_ADDED = "The passkey could not be added. Please try again.";
-export const PASSKEY_NONE = "There is no passkey for this account. Enter the code from your app or one of your recovery codes.";
-export const PASSKEY_TOO_MANY = `You have ${MAX_PASSKEYS} passkeys already. Remove one before adding another.`;
+const PASSKEY_FAILED = "That passkey could not be checked. Try again, or enter the code from your app or one of your recovery codes.";
+const PASSKEY_NOT_ADDED = "The passkey could not be added. Please try again.";
+const PASSKEY_NONE = "There is no passkey for this account. Enter the code from your app or one of your recovery codes.";
+const PASSKEY_TOO_MANY = `You have ${MAX_PASSKEYS} passkeys already. Remove one before adding another.`;
 const limitedMessage = (minutes: number) =>
   `Too many attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
-export type PasskeyPurpose = "register" | "sign_in" | "reauth";
+type PasskeyPurpose = "register" | "sign_in" | "reauth";
 
 export interface RelyingParty {
   /** The RP id: the origin's host name. */
@@ -71,7 +71,7 @@ export function relyingParty(website: { domain: string; websiteName: string }): 
   return { id: new URL(origin).hostname, origin, name: `${website.websiteName} back office` };
 }
 
-export type PasskeyFailure = { ok: false; limited: boolean; message: string };
+type PasskeyFailure = { ok: false; limited: boolean; message: string };
 
 // ---------------------------------------------------------------------------------------------
 // What the browser sends (checked before anything reaches the library)
@@ -227,7 +227,7 @@ async function findMember(db: Database | Transaction, accountId: number, staffId
 // The member's passkeys
 // ---------------------------------------------------------------------------------------------
 
-export interface PasskeySummary {
+interface PasskeySummary {
   id: number;
   name: string;
   createdAt: Date;
@@ -257,7 +257,7 @@ export function passkeyName(raw: unknown): string {
 // Registration (a signed-in member adds a passkey)
 // ---------------------------------------------------------------------------------------------
 
-export type RegistrationOptionsResult = { ok: true; options: PublicKeyCredentialCreationOptionsJSON } | PasskeyFailure;
+type RegistrationOptionsResult = { ok: true; options: PublicKeyCredentialCreationOptionsJSON } | PasskeyFailure;
 
 /** What the browser needs to create a passkey; the challenge is kept in the member's session. */
 export async function passkeyRegistrationOptions(
@@ -286,7 +286,7 @@ export async function passkeyRegistrationOptions(
   return { ok: true, options };
 }
 
-export type RegisterResult = { ok: true; passkey: PasskeySummary } | PasskeyFailure;
+type RegisterResult = { ok: true; passkey: PasskeySummary } | PasskeyFailure;
 
 /**
  * Checks the browser's answer to the registration options (attestation "none" accepted) and keeps
@@ -393,7 +393,7 @@ export async function removePasskey(
 // Authentication (the second factor at sign-in, or a fresh one for a sensitive action)
 // ---------------------------------------------------------------------------------------------
 
-export type AuthenticationOptionsResult = { ok: true; options: PublicKeyCredentialRequestOptionsJSON } | PasskeyFailure;
+type AuthenticationOptionsResult = { ok: true; options: PublicKeyCredentialRequestOptionsJSON } | PasskeyFailure;
 
 /** What the browser needs to sign with one of the member's passkeys; the challenge is kept in the session. */
 export async function passkeyAuthenticationOptions(
@@ -417,7 +417,7 @@ export async function passkeyAuthenticationOptions(
   return { ok: true, options };
 }
 
-export type PasskeyVerified<T> = { ok: true; passkeyId: number; value: T };
+type PasskeyVerified<T> = { ok: true; passkeyId: number; value: T };
 
 /**
  * Checks a passkey's answer to the session's challenge. Right: in one transaction the passkey's

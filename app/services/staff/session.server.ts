@@ -26,7 +26,7 @@ import { signedInStaffContext, type SignedInStaff } from "./context.server";
  * A session made by the password step alone (`passwordOnly`) opens only the second-factor page;
  * the second factor turns it into a full session (a new id, so the pre-factor cookie dies).
  */
-export function staffSessionCookie() {
+function staffSessionCookie() {
   const e = env();
   // The console's own origin (decision 450): `__Host-gh_staff` wherever the browser keeps a Secure
   // cookie (https, and http://*.localhost in development and tests); host-only, so never sent to the public site.
@@ -34,7 +34,7 @@ export function staffSessionCookie() {
   return signedCookie(cookieName("gh_staff", secure), { ...hostCookieOptions(secure), secrets: e.sessionSecrets });
 }
 
-export const staffSessionHash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");
+const staffSessionHash = (id: string) => crypto.createHash("sha256").update(id).digest("hex");
 
 /** The staff session id of the request's cookie (signature checked; not whether the session still exists). */
 export async function readStaffSessionId(request: Request): Promise<string | null> {
@@ -61,7 +61,7 @@ export async function createStaffSession(
   return staffSessionCookie().serialize(id);
 }
 
-export interface StaffSessionRow {
+interface StaffSessionRow {
   sessionHash: string;
   staffId: number;
   passwordOnly: boolean;
@@ -80,7 +80,7 @@ export async function getStaffSession(db: Database, request: Request, now: Date)
 }
 
 /** The same, for a session known by its hash (the preview cookie of the public site, decision 450). */
-export async function getStaffSessionByHash(db: Database, h: string, now: Date): Promise<StaffSessionRow | null> {
+async function getStaffSessionByHash(db: Database, h: string, now: Date): Promise<StaffSessionRow | null> {
   const row = await db.query.staffSessions.findFirst({ where: eq(staffSessions.id, h) });
   if (!row) return null;
   const hardEnd = row.createdAt.getTime() + STAFF_SESSION_MAX_MS;
@@ -176,7 +176,7 @@ export function safeAdminPath(value: unknown): string {
 }
 
 /** The sign-in page's URL that comes back to this request's page (a GET's own path; else the home). */
-export function signInUrlFor(request: Request): string {
+function signInUrlFor(request: Request): string {
   const url = new URL(request.url);
   const back = request.method === "GET" ? safeAdminPath(`${url.pathname}${url.search}`) : "/admin";
   return back === "/admin" ? "/admin/sign-in" : `/admin/sign-in?next=${encodeURIComponent(back)}`;

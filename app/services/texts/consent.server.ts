@@ -4,7 +4,7 @@ import { textConsents } from "~/db/schema";
 import { textNumber } from "~/domain/texts/rules";
 
 type Db = Database | Transaction;
-export type TextConsent = typeof textConsents.$inferSelect;
+type TextConsent = typeof textConsents.$inferSelect;
 
 /** The words a tenant agrees to, shown beside the opt-in and stored with it (decision 490). */
 export const TEXT_OPT_IN_WORDING =

@@ -12,7 +12,7 @@ import { currentTextConsent, recordTextConsent } from "./consent.server";
 import { checkText, deliverText, logTextToSend } from "./send.server";
 
 /** A lead's text conversation and whether the desk can text them (issue 40, decision 495). */
-export interface LeadTexts {
+interface LeadTexts {
   /** Why no text can be sent from this page, or null. */
   cannot: string | null;
   /** No consent on record yet: the desk must confirm the person agreed. */
@@ -20,7 +20,7 @@ export interface LeadTexts {
   conversation: Array<{ id: number; direction: "outbound" | "inbound"; body: string; at: string; status: string }>;
 }
 
-export const DESK_CONSENT_WORDING = "Agreed to receive texts when they spoke with the office (recorded by the office).";
+const DESK_CONSENT_WORDING = "Agreed to receive texts when they spoke with the office (recorded by the office).";
 
 export async function leadTexts(db: Database, accountId: number, lead: DeskLeadRow, timeZone: string): Promise<LeadTexts> {
   const rows = await db
@@ -40,7 +40,7 @@ export async function leadTexts(db: Database, accountId: number, lead: DeskLeadR
 
 class Refused extends Error {}
 
-export type TextLeadResult = { ok: true } | { ok: false; notFound: true } | { ok: false; notFound?: false; fieldErrors: Record<string, string> };
+type TextLeadResult = { ok: true } | { ok: false; notFound: true } | { ok: false; notFound?: false; fieldErrors: Record<string, string> };
 
 /**
  * The desk texts a lead from the lead's location's number (two-way: the answer is attached to the lead

@@ -4,7 +4,7 @@ import { formatDate, localDate } from "~/domain/shared/calendar";
 import type { PortalContext } from "../portal/context.server";
 import { currentTextConsent, recordTextConsent, TEXT_OPT_IN_WORDING } from "./consent.server";
 
-export interface PortalTexts {
+interface PortalTexts {
   optedIn: boolean;
   /** "Turned on 28 Nov 2026 in the customer portal", or null when never asked. */
   since: string | null;

@@ -7,7 +7,7 @@ import { textProvider, textsOffReason } from "~/platform/texts/provider.server";
 import { currentTextConsent } from "./consent.server";
 
 /** What a text is sent from: the location's text message number (spec: Location.sms). */
-export interface TextingLocation {
+interface TextingLocation {
   id: number;
   accountId: number;
   name: string;
@@ -15,9 +15,9 @@ export interface TextingLocation {
   timeZone: { timeZoneId: string };
 }
 
-export const STATUS_CALLBACK_PATH = "/webhooks/twilio/status";
+const STATUS_CALLBACK_PATH = "/webhooks/twilio/status";
 
-export interface TextToSend {
+interface TextToSend {
   location: TextingLocation;
   /** The phone as stored (ten digits or E.164). */
   to: string;
@@ -31,7 +31,7 @@ export interface TextToSend {
   now: Date;
 }
 
-export type TextCheck = { ok: true; from: string; to: string; consentId: number } | { ok: false; message: string };
+type TextCheck = { ok: true; from: string; to: string; consentId: number } | { ok: false; message: string };
 
 /**
  * Whether this text may go now (decisions 490, 491), in the order a person at the desk would want to
@@ -82,7 +82,7 @@ export async function logTextToSend(tx: Database | Transaction, input: TextToSen
   return row!.id;
 }
 
-export type DeliverOutcome = { ok: true; status: string } | { ok: false; message: string };
+type DeliverOutcome = { ok: true; status: string } | { ok: false; message: string };
 
 /**
  * Hands a logged text to the provider and records its answer. A refusal (e.g. 21610: the number

@@ -18,26 +18,26 @@ export const ANONYMOUS_LIMITS = {
   notify: { limit: 5, windowMs: 60 * MINUTE },
 } as const;
 
-export type AnonymousForm = keyof typeof ANONYMOUS_LIMITS;
+type AnonymousForm = keyof typeof ANONYMOUS_LIMITS;
 
 /** New units held by one IP within one hold length (HOLD_MS, 15 minutes): about the units it holds at once. */
 export const HOLDS_PER_IP = 3;
-export const HOLD_WINDOW_MS = HOLD_MS;
+const HOLD_WINDOW_MS = HOLD_MS;
 /**
  * New holds of one unit type from one address (an IPv6 /64) in an hour (decision 197): with each hold
  * capped at MAX_HOLD_MINUTES, one address can keep a given unit type out of reach for at most
  * 2 × 20 of every 60 minutes, while a customer renting two units of one size still can.
  */
 export const HOLDS_PER_TYPE_PER_IP = 2;
-export const HOLD_TYPE_WINDOW_MS = 60 * MINUTE;
+const HOLD_TYPE_WINDOW_MS = 60 * MINUTE;
 
-export const tryAgainMessage = (minutes: number) =>
+const tryAgainMessage = (minutes: number) =>
   `Too many tries from your connection. What you typed is kept: please try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call us.`;
 
-export const typeHoldsLimitedMessage = (minutes: number, phone: string) =>
+const typeHoldsLimitedMessage = (minutes: number, phone: string) =>
   `Units of this size were already held for your connection a short while ago. What you typed is kept: please try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call ${phone} and we will help you rent it.`;
 
-export const holdsLimitedMessage = (minutes: number, phone: string) =>
+const holdsLimitedMessage = (minutes: number, phone: string) =>
   `You are already holding ${HOLDS_PER_IP} units. Please finish or cancel one of those rentals, try again in ${minutes} minute${minutes === 1 ? "" : "s"}, or call ${phone}.`;
 
 /** The rate-limit keys of an anonymous form's submissions and of the unit holds from one address. */

@@ -50,7 +50,7 @@ async function boundSession(request: Request): Promise<{ id: string; label: stri
 }
 
 /** The mask step: a fresh random mask, then mask ‖ (token XOR mask), base64url. */
-export function maskToken(token: Buffer): string {
+function maskToken(token: Buffer): string {
   const mask = crypto.randomBytes(token.length);
   const xored = Buffer.alloc(token.length);
   for (let i = 0; i < token.length; i++) xored[i] = token[i]! ^ mask[i]!;
@@ -58,7 +58,7 @@ export function maskToken(token: Buffer): string {
 }
 
 /** The token inside a masked field value, or null when it is not one. */
-export function unmaskToken(value: string): Buffer | null {
+function unmaskToken(value: string): Buffer | null {
   if (!/^[A-Za-z0-9_-]+$/.test(value)) return null;
   const raw = Buffer.from(value, "base64url");
   if (raw.length !== TOKEN_BYTES * 2) return null;

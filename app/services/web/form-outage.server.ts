@@ -19,7 +19,7 @@ import { PasswordBusyError } from "~/platform/password.server";
  * within the allowed wait (decision 331): 429 with Retry-After, what was typed kept (not the password).
  */
 export const PASSWORD_BUSY_MESSAGE = "Many people are signing in right now. Please try again in a moment.";
-export const PASSWORD_BUSY_RETRY_AFTER_SECONDS = 5;
+const PASSWORD_BUSY_RETRY_AFTER_SECONDS = 5;
 
 /** Never echoed back: passwords, card data, tokens. */
 const SECRET_FIELD = /pw|password|card_number|cvv|csrf|token/i;

@@ -10,7 +10,7 @@ import { addressLimitKey } from "~/domain/web/client-address";
  */
 export const addressKey = (scope: string, ip: string): string => `${scope}:ip:${addressLimitKey(ip)}`;
 
-export interface RateLimitResult {
+interface RateLimitResult {
   allowed: boolean;
   /** Hits counted in the current window, this one included. */
   count: number;

@@ -14,8 +14,8 @@ import { cookieName, hostCookieOptions } from "./cookie-names.server";
  * tenant_sessions with an idle expiry that slides while the tenant is active; signing out or a
  * password change deletes the rows, so a copied cookie stops working at once.
  */
-export const SESSION_IDLE_MS = 60 * 60 * 1000; // one hour without a request ends the session
-export const SESSION_MAX_MS = 12 * 60 * 60 * 1000; // and twelve hours after sign-in in any case
+const SESSION_IDLE_MS = 60 * 60 * 1000; // one hour without a request ends the session
+const SESSION_MAX_MS = 12 * 60 * 60 * 1000; // and twelve hours after sign-in in any case
 
 export function sessionCookie() {
   const e = env();

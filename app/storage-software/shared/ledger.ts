@@ -19,7 +19,7 @@ import { ledgerEntries, payments, type LedgerEntryKind } from "~/db/schema/billi
 
 export type Executor = Database | Transaction;
 
-export interface ChargeLine {
+interface ChargeLine {
   description: string;
   /** Cents, before tax. */
   amount: number;
@@ -64,7 +64,7 @@ export async function postCharges(
   return rows.map((r) => r.id);
 }
 
-export interface ApprovedPaymentInput {
+interface ApprovedPaymentInput {
   tenantId: number;
   leaseId: number;
   amount: number;
@@ -79,7 +79,7 @@ export interface ApprovedPaymentInput {
   now?: Date;
 }
 
-export interface RecordedPayment {
+interface RecordedPayment {
   paymentId: number;
   ledgerEntryId: number | null;
   /** False when the idempotency key had already been used: nothing new was written. */
@@ -135,7 +135,7 @@ export async function recordApprovedPayment(db: Executor, input: ApprovedPayment
 }
 
 /** The posting key of the line reversing a refunded payment (one per payment, so a refund posts once). */
-export const refundPostingKey = (paymentId: number) => `refund:${paymentId}`;
+const refundPostingKey = (paymentId: number) => `refund:${paymentId}`;
 
 /**
  * Posts the ledger line reversing a refunded payment (decision 280): a payment line of minus the
@@ -232,7 +232,7 @@ export async function leaseBalance(db: Executor, leaseId: number): Promise<numbe
   return Number(row?.balance ?? 0);
 }
 
-export interface LedgerLine {
+interface LedgerLine {
   id: number;
   kind: LedgerEntryKind;
   description: string;

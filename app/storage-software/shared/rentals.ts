@@ -147,7 +147,7 @@ export function rentalRows(db: Database, location: LocationRef) {
   return { accountIdOf, unitTypeNumber, expireReservations, refuseTakenEmail, insertTenant };
 }
 
-export type SharedRentalMethods = "getMoveIn" | "isEmailRegistered" | "reserveUnit" | "getReservation" | "cancelReservation" | "expireReservations";
+type SharedRentalMethods = "getMoveIn" | "isEmailRegistered" | "reserveUnit" | "getReservation" | "cancelReservation" | "expireReservations";
 
 /**
  * The Rentals methods both adapters answer from our own tables (the SiteLink adapter wraps the

@@ -18,7 +18,7 @@ import type { LocationRef } from "../port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "../errors";
 import { leaseBalance, listLedger, type Executor } from "./ledger";
 
-export type TenantRow = typeof tenants.$inferSelect;
+type TenantRow = typeof tenants.$inferSelect;
 export type LeaseRow = typeof leases.$inferSelect;
 
 function toTenant(t: TenantRow): Tenant {
@@ -195,7 +195,7 @@ export function tenantRows(db: Database, location: LocationRef) {
   return { accountId, tenantRow, leaseRow, summary, resolveMethod, saveCard };
 }
 
-export type SharedTenantMethods = "authenticateTenant" | "findTenantByEmail" | "getTenant" | "verifyTenantPassword" | "setTenantPassword" | "updateTenantContact" | "updateTenantPhone" | "listTenantLeases" | "getTenantLease" | "getLedger" | "listSavedCards" | "getReceipt" | "enrolAutopay" | "cancelAutopay" | "giveMoveOutNotice";
+type SharedTenantMethods = "authenticateTenant" | "findTenantByEmail" | "getTenant" | "verifyTenantPassword" | "setTenantPassword" | "updateTenantContact" | "updateTenantPhone" | "listTenantLeases" | "getTenantLease" | "getLedger" | "listSavedCards" | "getReceipt" | "enrolAutopay" | "cancelAutopay" | "giveMoveOutNotice";
 
 /**
  * The Tenants methods both adapters answer from our own tables (the SiteLink adapter wraps some with

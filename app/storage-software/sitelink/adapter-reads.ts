@@ -14,7 +14,7 @@
 import { ANSWER_RULES } from "./answers";
 import { columnsSentBackAsRead } from "./tenant-contact";
 
-export interface TableReads {
+interface TableReads {
   /** Columns the adapter reads and cannot do without. */
   columns: string[];
   /** Columns read with a fallback. */
@@ -29,7 +29,7 @@ export interface TableReads {
   keptAsRead?: string[];
 }
 
-export interface OperationReads {
+interface OperationReads {
   kind: "read" | "write";
   /** Where the adapter reads it (file: what for). */
   usedBy: string;

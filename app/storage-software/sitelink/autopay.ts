@@ -49,7 +49,7 @@ type Charge =
   | { status: "declined"; reason: string };
 
 /** What autopay needs of our payment gateway (structurally the app's; the adapter does not import services/). */
-export interface AutopayGateway {
+interface AutopayGateway {
   charge(input: {
     amount: number;
     idempotencyKey: string;
@@ -60,7 +60,7 @@ export interface AutopayGateway {
   refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
 }
 
-export interface SiteLinkBillingDeps {
+interface SiteLinkBillingDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;
@@ -96,7 +96,7 @@ const NONE: LeaseResult = {
 };
 
 /** The start of the billing period that `runDate` falls in, counted in whole months from the next due date. */
-export function currentDueDate(nextDue: string, runDate: string): string {
+function currentDueDate(nextDue: string, runDate: string): string {
   let n = 0;
   while (addMonthsIso(nextDue, n + 1) <= runDate) n += 1;
   return addMonthsIso(nextDue, n);

@@ -31,7 +31,7 @@ export interface SiteLinkLog {
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
-export interface SiteLinkClientOptions {
+interface SiteLinkClientOptions {
   /** The CallCenterWs.asmx URL. */
   endpoint: string;
   credentials: Credentials;
@@ -53,7 +53,7 @@ export interface CallOptions {
 /** Sends one operation. Writes are never retried by the transport. */
 export type SiteLinkCall = (operation: string, params: SiteLinkParams, options?: CallOptions) => Promise<SoapAnswer>;
 
-export interface SiteLinkClient {
+interface SiteLinkClient {
   call: SiteLinkCall;
   readonly locationCode: string;
 }

@@ -76,7 +76,7 @@ function formatDateTime(op: string, name: string, value: string): string {
 }
 
 /** One parameter's text, or throws EnvelopeError. */
-export function formatParam(op: string, param: ParamSpec, value: Exclude<SiteLinkValue, null | undefined>): string {
+function formatParam(op: string, param: ParamSpec, value: Exclude<SiteLinkValue, null | undefined>): string {
   const { name, type } = param;
   switch (type) {
     case "s:string":

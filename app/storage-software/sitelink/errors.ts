@@ -44,7 +44,7 @@ export class SiteLinkCallError extends SoftwareUnreachableError {
 }
 
 /** The message people see in logs for RT codes that point at the location's settings. */
-export const CREDENTIALS_HINT = "check the location's SiteLink settings (corp code, location code, user, password)";
+const CREDENTIALS_HINT = "check the location's SiteLink settings (corp code, location code, user, password)";
 
 /**
  * A read's RT status: a negative code means SiteLink could not answer (its `-1` is also what bad

@@ -22,16 +22,16 @@ type FingerprintedSettings = {
 };
 
 /** The fingerprint of the settings a pass holds for (sha-256 of their canonical form). */
-export function goLiveFingerprint(row: FingerprintedSettings): string {
+function goLiveFingerprint(row: FingerprintedSettings): string {
   const pay = { ...DEFAULT_PAY_METHOD_IDS, ...(row.payMethodIds ?? {}) };
   const cards = Object.entries(row.cardTypeIds ?? {}).sort(([a], [b]) => a.localeCompare(b));
   const canonical = JSON.stringify([row.endpoint.trim(), row.corpCode.trim(), row.locationCode.trim(), [pay.card, pay.cash, pay.check], cards]);
   return crypto.createHash("sha256").update(canonical).digest("hex");
 }
 
-export type GoLiveCheckRow = typeof sitelinkGoLiveChecks.$inferSelect;
+type GoLiveCheckRow = typeof sitelinkGoLiveChecks.$inferSelect;
 
-export interface GoLiveState {
+interface GoLiveState {
   /** Online rentals and payments may go through SiteLink. */
   live: boolean;
   /** Why not (or "passed on …"), in an operator's words. */

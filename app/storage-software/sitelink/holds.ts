@@ -23,7 +23,7 @@ import { mirrorUnitRow, rentableNow } from "./sync";
 /** How many units of a type are re-checked in SiteLink before answering "none free". */
 const MAX_CHECKS = 4;
 
-export interface SiteLinkHoldDeps {
+interface SiteLinkHoldDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;

@@ -25,9 +25,9 @@ import { siteLinkOfficeTenants } from "./office-tenants";
 import type { SiteLinkSettings } from "./settings";
 
 /** The checked-in operation contract (operations.json). */
-export const operationContract = contractJson as unknown as OperationContract;
+const operationContract = contractJson as unknown as OperationContract;
 
-export interface SiteLinkAdapterOptions {
+interface SiteLinkAdapterOptions {
   settings: SiteLinkSettings;
   /** The clock (the caller passes the app's, FAKE_NOW aware; adapters may not import services). */
   now?: () => Date;
@@ -40,7 +40,7 @@ export interface SiteLinkAdapterOptions {
 
 
 /** What every part of the adapter is built from. */
-export interface SiteLinkDeps {
+interface SiteLinkDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;

@@ -31,7 +31,7 @@ const RETRY_FIRST_SYNC_MS = 30_000;
 /** First syncs in flight in this process, per database and location. */
 const firstSyncsByDb = new WeakMap<Database, Map<number, Promise<void>>>();
 
-export interface SiteLinkInventoryDeps {
+interface SiteLinkInventoryDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;
@@ -40,7 +40,7 @@ export interface SiteLinkInventoryDeps {
 }
 
 /** The extra the SiteLink adapter offers pages: when its availability was read from SiteLink. */
-export interface AvailabilityFreshness {
+interface AvailabilityFreshness {
   availabilityAsOf(): Promise<Date | null>;
 }
 

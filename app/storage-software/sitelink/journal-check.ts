@@ -33,7 +33,7 @@ import { loadSiteLinkSettings, settleAfterMsFor } from "./settings";
 import { showsFields, type OwnedFields } from "./tenant-contact";
 import { findTenantWithNote, tenantNote } from "./tenant-records";
 
-export type JournalReadBack =
+type JournalReadBack =
   /** SiteLink shows the write: the row is settled done. */
   | { kind: "applied"; message: string }
   /** SiteLink does not show it after the settle time: the row is settled failed. */

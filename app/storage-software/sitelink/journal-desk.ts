@@ -13,7 +13,7 @@ import { DEFAULT_WRITE_TIMEOUT_MS } from "./client";
 import { shownFields } from "./journal";
 
 /** A pending call older than this needs attention (as in `sitelink:status`). */
-export const JOURNAL_STALE_AFTER_MS = 2 * DEFAULT_WRITE_TIMEOUT_MS;
+const JOURNAL_STALE_AFTER_MS = 2 * DEFAULT_WRITE_TIMEOUT_MS;
 
 export interface JournalDeskRow {
   key: string;
@@ -33,7 +33,7 @@ export interface JournalDeskRow {
   resolutionNote: string | null;
 }
 
-export interface JournalDeskQuery {
+interface JournalDeskQuery {
   /** null: every location of the account. */
   locationIds: readonly number[] | null;
   accountId: number;

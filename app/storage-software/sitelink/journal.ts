@@ -22,7 +22,7 @@ import type { Database, Transaction } from "~/db/client.server";
 import { sitelinkWrites } from "~/db/schema";
 
 /** The fields a journal row may keep until it is pruned: ids, amounts, dates, outcomes. */
-export const JOURNAL_KEPT_FIELDS = [
+const JOURNAL_KEPT_FIELDS = [
   // SiteLink's ids
   "tenantId",
   "ledgerId",
@@ -63,10 +63,10 @@ export const JOURNAL_KEPT_FIELDS = [
 ] as const;
 
 /** Personal data a row may hold while it is open (what reconciliation compares); removed when it is settled. */
-export const JOURNAL_PERSONAL_FIELDS = ["fields"] as const;
+const JOURNAL_PERSONAL_FIELDS = ["fields"] as const;
 
 /** The fields `sitelink:status` and the status snapshot show of a row: identifiers an operator looks up. */
-export const JOURNAL_SHOWN_FIELDS = ["tenantId", "siteLinkTenantId", "ledgerId", "leaseNum", "receipt", "waitingId", "leaseId", "unitId", "amount", "total", "dueDate", "gatewayAuth", "outcome", "purpose", "attention"] as const;
+const JOURNAL_SHOWN_FIELDS = ["tenantId", "siteLinkTenantId", "ledgerId", "leaseNum", "receipt", "waitingId", "leaseId", "unitId", "amount", "total", "dueDate", "gatewayAuth", "outcome", "purpose", "attention"] as const;
 
 /** Settled rows are deleted this many days after they were settled. */
 export const JOURNAL_RETENTION_DAYS = 90;
@@ -92,7 +92,7 @@ function checkFields(key: string, fields: Record<string, string> | undefined): v
 }
 
 /** The fields a settled row keeps: the kept ones (personal data and anything older code stored dropped). */
-export function settledFields(fields: Record<string, string>): Record<string, string> {
+function settledFields(fields: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(fields).filter(([k]) => KEPT.has(k)));
 }
 

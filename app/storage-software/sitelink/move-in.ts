@@ -105,7 +105,7 @@ export interface MoveInGateway {
   >;
 }
 
-export interface MoveInDeps {
+interface MoveInDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;
@@ -122,7 +122,7 @@ const tenantKey = (rentalId: string) => `tenant:${rentalId}`;
 
 const DECLINED = "Your card was declined.";
 /** The journal's mark on a move-in refused with -2 while the unit was free (status: needs attention). */
-export const PAY_METHOD_ATTENTION = "card not taken online: -2 while the unit was free";
+const PAY_METHOD_ATTENTION = "card not taken online: -2 while the unit was free";
 const NOT_IN_SITELINK = "SiteLink has no record of the move-in";
 const INVALID_CARD = "This card number is not valid.";
 
@@ -153,7 +153,7 @@ const isFree = (u: Row | null) => Boolean(u) && !isTrue(u!.bRented) && isTrue(u!
 
 // ------------------------------------------------------------------ quote
 
-export interface SiteLinkQuoteInput {
+interface SiteLinkQuoteInput {
   siteLinkUnitId: string;
   moveInDate: string;
   /** SiteLink's InsurCoverageID, or null for none. */
@@ -164,7 +164,7 @@ export interface SiteLinkQuoteInput {
   monthlyRate: number;
 }
 
-export async function siteLinkCostRows(
+async function siteLinkCostRows(
   call: SiteLinkCall,
   settings: SiteLinkRentalSettings,
   q: Omit<SiteLinkQuoteInput, "standardRate" | "monthlyRate" | "insurancePremium" | "insurancePlanId">,

@@ -16,7 +16,7 @@ import { type SiteLinkCall } from "./client";
 import { readLedgers } from "./ledger-reads";
 import { dateOf, decimalToCents } from "./quote";
 
-export const OFFICE_LEASE_TEXT = "Rented at the office. The signed rental agreement is kept at the office.";
+const OFFICE_LEASE_TEXT = "Rented at the office. The signed rental agreement is kept at the office.";
 
 export function siteLinkOfficeTenants(deps: { db: Database; location: LocationRef; call: SiteLinkCall }) {
   const { db, location, call } = deps;

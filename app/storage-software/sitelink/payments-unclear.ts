@@ -32,7 +32,7 @@ import { loadSiteLinkSettings, settleAfterMsFor, type SiteLinkSettings } from ".
 /** The journal key prefix of portal and prepay payments. */
 export const PAYMENT_PREFIX = "payment:";
 
-export interface UnclearPaymentDeps {
+interface UnclearPaymentDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;

@@ -14,7 +14,7 @@ import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/rental/move
 import { firstMonthProtectionWording, firstMonthRentWording, periodChargeWording, PROTECTION_NAME, RENT_NAME } from "~/domain/payments/charge-wording";
 import { centsToDecimal, isTrue, optionalCents } from "./money";
 
-export type Row = Record<string, string | undefined>;
+type Row = Record<string, string | undefined>;
 
 /** "117.6500", "95", "-3.5" -> cents by string arithmetic (./money); an absent column is 0. */
 export const decimalToCents = (value: string | undefined | null): number => optionalCents(value);
@@ -38,7 +38,7 @@ function slug(s: string) {
   );
 }
 
-export interface SiteLinkQuoteContext {
+interface SiteLinkQuoteContext {
   moveInDate: string;
   standardRate: number;
   /** The rent the lease carries (web or standard rate, what ChannelType asked for). */
@@ -62,7 +62,7 @@ export interface RentTaxRates {
  * The tax of one month's rent at the site's rates: each rate on its own, half up, as SiteLink taxes a
  * rent line (evidence §4.4; the simulator's moveInQuote does the same).
  */
-export function monthlyRentTax(monthlyRate: number, rates: RentTaxRates): number {
+function monthlyRentTax(monthlyRate: number, rates: RentTaxRates): number {
   return percentOf(monthlyRate, rates.tax1) + percentOf(monthlyRate, rates.tax2);
 }
 

@@ -21,7 +21,7 @@ import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
 import { searchTenantsByEmail } from "./tenant-records";
 import { channelTypeAt, settleAfterMsFor, type SiteLinkSettings } from "./settings";
 
-export interface SiteLinkRentalsDeps {
+interface SiteLinkRentalsDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;

@@ -26,7 +26,7 @@ import { isWebRatesEnabledAt, settleAfterMsFor, type SiteLinkSettings } from "./
 import { monthlyRateFor } from "~/domain/site/rates";
 import { logger } from "~/platform/logger.server";
 
-export interface SiteLinkReservationsDeps {
+interface SiteLinkReservationsDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;
@@ -41,7 +41,7 @@ const CANCELLED = 2;
 const CANCEL_PREFIX = "reservation-cancel:";
 
 /** "YYYY-MM-DDTHH:MM:SS" wall clock in the site's time zone (SiteLink's datetimes carry no offset). */
-export function wallClock(at: Date, timeZone: string): string {
+function wallClock(at: Date, timeZone: string): string {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat("en-CA", {
       timeZone,

@@ -43,7 +43,7 @@ export const LEASE_MS = 45_000;
 export const LEASE_CHECK_MS = 15_000;
 const LEASE = "sync";
 
-export interface LocationSyncResult {
+interface LocationSyncResult {
   locationId: number;
   name: string;
   ok: boolean;
@@ -142,7 +142,7 @@ export function statusSnapshotFile(e: Pick<Env, "DATABASE_URL" | "PGLITE_DIR"> =
  * that only one process can win: the row is inserted, or updated when this holder has it or its
  * claim has expired.
  */
-export async function claimSyncLease(db: Database, holder: string, now: Date): Promise<boolean> {
+async function claimSyncLease(db: Database, holder: string, now: Date): Promise<boolean> {
   const until = new Date(now.getTime() + LEASE_MS);
   const won = await db
     .insert(sitelinkSyncLease)
@@ -161,7 +161,7 @@ export async function claimSyncLease(db: Database, holder: string, now: Date): P
 }
 
 /** Gives the claim up (a process shutting down): another process takes the sync at its next check. */
-export async function releaseSyncLease(db: Database, holder: string): Promise<void> {
+async function releaseSyncLease(db: Database, holder: string): Promise<void> {
   await db
     .update(sitelinkSyncLease)
     .set({ holder: "", leasedUntil: new Date(0) })
@@ -174,7 +174,7 @@ export async function syncLeaseHolder(db: Database, now: Date): Promise<{ holder
   return row && row.holder && row.leasedUntil > now ? { holder: row.holder, since: row.acquiredAt, until: row.leasedUntil } : null;
 }
 
-export interface SiteLinkSyncRunner {
+interface SiteLinkSyncRunner {
   /** This process's name in the lease. */
   holder: string;
   /**

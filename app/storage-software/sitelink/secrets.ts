@@ -11,7 +11,7 @@
 import crypto from "node:crypto";
 import { rawEnv, type EnvSource } from "~/platform/env.server";
 
-export const SECRET_KEY_ENV = "SITELINK_SECRET_KEY";
+const SECRET_KEY_ENV = "SITELINK_SECRET_KEY";
 
 /** The location's SiteLink settings cannot give a usable secret (a configuration problem). */
 export class SiteLinkSecretError extends Error {
@@ -28,7 +28,7 @@ export function secretKey(env: EnvSource = rawEnv()): Buffer {
 }
 
 /** Where a secret belongs: its location, its field and the endpoint it may be sent to. */
-export interface SecretContext {
+interface SecretContext {
   locationId: number;
   field: string;
   endpoint: string;
@@ -42,7 +42,7 @@ const b64 = (b: Buffer) => b.toString("base64url");
  * Hosts a v1 blob (not bound to an endpoint) may still be sent to: SiteLink's own service and loopback
  * (the simulator). A v1 blob on a row pointing anywhere else is refused: the password is typed again.
  */
-export function v1EndpointTrusted(endpoint: string): boolean {
+function v1EndpointTrusted(endpoint: string): boolean {
   let host: string;
   try {
     host = new URL(endpoint).hostname.toLowerCase();
@@ -131,7 +131,7 @@ export function resolveSecret(
  * the API key (capitals, digits, underscores). So no setting can hand the app's own secrets
  * (SESSION_SECRET, SITELINK_SECRET_KEY, DATABASE_URL, SMTP_URL ...) to a SiteLink endpoint.
  */
-export const SECRET_ENV_PATTERNS: Record<string, RegExp> = {
+const SECRET_ENV_PATTERNS: Record<string, RegExp> = {
   password: /^SITELINK_(?:[A-Z0-9]+_)*PASSWORD$/,
   apiKey: /^SITELINK_(?:[A-Z0-9]+_)*API_KEY$/,
 };

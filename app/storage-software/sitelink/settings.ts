@@ -128,7 +128,7 @@ export async function loadSiteLinkSettings(db: Database, locationId: number, env
   };
 }
 
-export type AdapterChoice = "local" | "sitelink";
+type AdapterChoice = "local" | "sitelink";
 
 /**
  * The adapter rule (decision 215: its one home): the account's `use_demo_units` on -> the demo inventory
@@ -157,7 +157,7 @@ export async function chooseAdapter(db: Database, locationId: number): Promise<{
   return adapterChoiceFor(row && { useDemoUnits: row.useDemoUnits, software: row.software, hasSiteLinkSettings: row.settings !== null });
 }
 
-export interface SiteLinkSettingsInput {
+interface SiteLinkSettingsInput {
   locationId: number;
   endpoint: string;
   corpCode: string;

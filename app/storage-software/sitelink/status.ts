@@ -13,7 +13,7 @@ import { shownFields } from "./journal";
 import { chooseAdapter, loadSiteLinkSettings, settingsProblems } from "./settings";
 import { rawEnv, type EnvSource } from "~/platform/env.server";
 
-export interface JournalAttention {
+interface JournalAttention {
   idempotencyKey: string;
   operation: string;
   state: string;

@@ -24,8 +24,8 @@ import { rowsOf, type Row } from "./dataset";
 import { okRead } from "./errors";
 import { decimalToNumber, intOrNull, isTrue, optionalCents } from "./money";
 
-export const UNITS_OP = "UnitsInformation_v3";
-export const PRICE_LIST_OP = "UnitTypePriceList_v2";
+const UNITS_OP = "UnitsInformation_v3";
+const PRICE_LIST_OP = "UnitTypePriceList_v2";
 
 export interface SyncReport {
   full: boolean;
@@ -37,7 +37,7 @@ export interface SyncReport {
 }
 
 /** The mirror status of a SiteLink unit row. */
-export function unitStatusOf(row: Row): UnitStatus {
+function unitStatusOf(row: Row): UnitStatus {
   if (row.dDeleted || !isTrue(row.bRentable) || isTrue(row.bExcludeFromWebsite)) return "unavailable";
   if (isTrue(row.bRented)) return "rented";
   if (isTrue(row.bWaitingListReserved)) return "reserved";
@@ -49,7 +49,7 @@ export function rentableNow(row: Row): boolean {
   return unitStatusOf(row) === "available";
 }
 
-export function groupKey(row: Row): string | null {
+function groupKey(row: Row): string | null {
   const typeId = intOrNull(row.UnitTypeID);
   if (typeId === null) return null;
   const w = decimalToNumber(row.dcWidth, 0);
@@ -58,7 +58,7 @@ export function groupKey(row: Row): string | null {
 }
 
 /** Our category for a new type (the operator can change it; the sync never overwrites it). */
-export function categoryOf(row: Row): UnitCategory {
+function categoryOf(row: Row): UnitCategory {
   const name = (row.sTypeName ?? "").toLowerCase();
   if (/park|rv|boat|vehicle/.test(name)) return "parking";
   if (isTrue(row.bClimate) || /climate/.test(name)) return "climate_controlled";
@@ -203,7 +203,7 @@ async function upsertUnits(tx: Executor, locationId: number, rows: Row[], typeId
   return [created, updated];
 }
 
-export interface SyncDeps {
+interface SyncDeps {
   db: Database;
   locationId: number;
   call: SiteLinkCall;

@@ -63,7 +63,7 @@ export function columnsSentBackAsRead(): string[] {
 }
 
 /** Every TenantUpdate_v3 parameter: as read, except the owned fields. */
-export function updateParams(siteLinkTenantId: string, record: Row, fields: OwnedFields): SiteLinkParams {
+function updateParams(siteLinkTenantId: string, record: Row, fields: OwnedFields): SiteLinkParams {
   const params: SiteLinkParams = {};
   for (const p of operationSpec(contract, UPDATE).params) {
     if (contract.authParams.includes(p.name)) continue;
@@ -84,7 +84,7 @@ export function updateParams(siteLinkTenantId: string, record: Row, fields: Owne
   return params;
 }
 
-export interface ContactPushDeps {
+interface ContactPushDeps {
   call: SiteLinkCall;
   journal: Journal;
   log: SiteLinkLog;
@@ -92,7 +92,7 @@ export interface ContactPushDeps {
   settleAfterMs: number;
 }
 
-export const contactKeyPrefix = (siteLinkTenantId: string) => `contact:${siteLinkTenantId}:`;
+const contactKeyPrefix = (siteLinkTenantId: string) => `contact:${siteLinkTenantId}:`;
 const STILL_CONFIRMING = "An earlier change of these details is still being confirmed by SiteLink";
 
 export function siteLinkContactPush(deps: ContactPushDeps) {

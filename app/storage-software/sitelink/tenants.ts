@@ -42,7 +42,7 @@ import { centsToDecimal, dateOf, decimalToCents } from "./quote";
 import { settleAfterMsFor, type SiteLinkSettings } from "./settings";
 import { nextDueAfter, paidThroughAfter } from "~/domain/payments/billing";
 
-export interface SiteLinkTenantsDeps {
+interface SiteLinkTenantsDeps {
   db: Database;
   location: LocationRef;
   call: SiteLinkCall;
@@ -81,7 +81,7 @@ function phoneFields(record: Row, cellPhone: string): OwnedFields {
 export const SITELINK_REFUND_REFUSAL =
   "Payments at this location are booked in SiteLink, so refund them in SiteLink (its own refund keeps its ledger right). Nothing was refunded here.";
 
-export const SITELINK_MOVE_OUT_REFUSAL =
+const SITELINK_MOVE_OUT_REFUSAL =
   "Tenants at this location are moved out in SiteLink (it frees the unit and closes the ledger there). Nothing was changed here: this page shows the lease ended once SiteLink does.";
 
 export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claimOfficeTenant"> & Billing {

@@ -79,7 +79,7 @@ export interface GoLiveReport {
   testTenantId: string | null;
 }
 
-export interface VerifyOptions {
+interface VerifyOptions {
   now: Date;
   /** SiteLink TenantID of a tenant whose records are read (one with a lease: its ledger too); nothing is written for it. */
   tenantId?: string | null;
@@ -121,7 +121,7 @@ function testTenantPassword(corpPassword: string, locationCode: string): string 
 // The answer's own schema (`schemaTables`): dataset.ts, also read by the contact change's read-modify-write.
 
 /** Compares one answer with what the adapter reads of it. */
-export function checkAnswer(operation: string, answer: SoapAnswer, schema: Record<string, Set<string>>): OperationCheck {
+function checkAnswer(operation: string, answer: SoapAnswer, schema: Record<string, Set<string>>): OperationCheck {
   const reads = ADAPTER_READS[operation];
   const check: OperationCheck = { operation, kind: reads?.kind ?? "read", status: "ok", notes: [] };
   if (!reads) return check;

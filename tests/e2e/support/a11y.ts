@@ -3,7 +3,7 @@ import { test as base, expect, type Locator, type Page } from "@playwright/test"
 import { isNoJs } from "./site";
 
 /** The WCAG 2.2 AA rule set the product promises (issue 2, conventions). */
-export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 
 /** Runs axe on the page (or a part of it) and fails with a readable list of violations. */
 export async function expectNoAxeViolations(page: Page, options: { include?: string; label?: string } = {}) {

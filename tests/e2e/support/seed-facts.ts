@@ -11,7 +11,7 @@ export const CONTACT_PHONE_TEL = operator.CONTACT_PHONE_TEL;
 export const CONTACT_EMAIL = operator.CONTACT_EMAIL;
 export const PRIMARY_DOMAIN = operator.website.domain;
 
-export interface SeededLocation {
+interface SeededLocation {
   name: string;
   slug: string;
   path: string;

@@ -11,7 +11,7 @@
  * with `ownServers()`, which uses the worker's parallel index (TEST_PARALLEL_INDEX, the same for a
  * worker restarted after a failure).
  */
-export interface ServerSet {
+interface ServerSet {
   port: number;
   baseURL: string;
   /** The console's origin on the same server (decision 450): http://admin.localhost:PORT (Chromium resolves *.localhost itself). */

@@ -33,7 +33,7 @@ async function sim<T>(method: string, path: string, body?: unknown): Promise<T> 
   return (await response.json()) as T;
 }
 
-export interface SimCall {
+interface SimCall {
   seq: number;
   operation: string | null;
   params: Record<string, string>;
@@ -42,7 +42,7 @@ export interface SimCall {
   processed: boolean;
 }
 
-export interface SimSite {
+interface SimSite {
   units: Array<{ UnitID: number; sUnitName: string; rented: boolean; rentable: boolean; waitingListReserved: boolean; excludeFromWebsite: boolean; deleted: string | null }>;
   tenants: Array<{ TenantID: number; accessCode: string; fields: Record<string, string | boolean | null> }>;
   ledgers: Array<{ LedgerID: number; TenantID: number; UnitID: number; accessCode: string }>;
@@ -63,11 +63,11 @@ export const setUnitStatus = (unitId: number, status: string) => sim("POST", `si
  * "lsetup" (iPayMethod 1 card, 2 cash, 3 check; 0 answers -2) or "manual" (0 card, 1 check, 2 cash),
  * `successCode` "id" or "zero" (ScheduleMoveOut, TenantUpdate_v3, PaymentSimple*WithSource).
  */
-export type SimReadings = { payMethod: "lsetup" | "manual"; successCode: "id" | "zero" };
+type SimReadings = { payMethod: "lsetup" | "manual"; successCode: "id" | "zero" };
 export const DEFAULT_READINGS: SimReadings = { payMethod: "lsetup", successCode: "id" };
 /** Our pay-method ids (sitelink_sites.pay_method_ids, decision 181) that match each payMethod reading. */
-export const PAY_METHOD_IDS = { lsetup: { card: 1, cash: 2, check: 3 }, manual: { card: 0, cash: 2, check: 1 } } as const;
-export const setReadings = (readings: Partial<SimReadings>, code = SITE) => sim<{ readings: SimReadings }>("PATCH", `sites/${code}`, { readings });
+const PAY_METHOD_IDS = { lsetup: { card: 1, cash: 2, check: 3 }, manual: { card: 0, cash: 2, check: 1 } } as const;
+const setReadings = (readings: Partial<SimReadings>, code = SITE) => sim<{ readings: SimReadings }>("PATCH", `sites/${code}`, { readings });
 
 /**
  * Lumberton's site answers by `readings` and our settings carry the matching pay-method ids (the
@@ -79,7 +79,7 @@ export async function useReadings(request: APIRequestContext, readings: SimReadi
   await testHook(request, "setSiteLinkPayMethodIds", { locationSlug: LUMBERTON, payMethodIds: PAY_METHOD_IDS[readings.payMethod] });
 }
 
-export const LUMBERTON = "lumberton-nc-28358";
+const LUMBERTON = "lumberton-nc-28358";
 
 /** The card form of the rental and portal pay pages (a good test card unless another is given). */
 export async function fillCard(page: Page, name: string, number = "4242 4242 4242 4242") {
@@ -117,7 +117,7 @@ export async function lastCall(operation: string, code = SITE): Promise<SimCall>
  * The unit held for the visitor: the adapter checks it in SiteLink (UnitsInformationByUnitID) when
  * it holds it and again before paying.
  */
-export async function heldUnitId(): Promise<number> {
+async function heldUnitId(): Promise<number> {
   return Number((await lastCall("UnitsInformationByUnitID")).params.UnitID);
 }
 

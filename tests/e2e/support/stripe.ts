@@ -66,7 +66,7 @@ export async function startStripeServer(options: { port: number; pgliteDir: stri
 }
 
 export const CVC = "739";
-export const CARDS = { visa: "4242424242424242", declined: "4000000000000002", mastercard: "5555555555554444", visaDebit: "4000056655665556" };
+const CARDS = { visa: "4242424242424242", declined: "4000000000000002", mastercard: "5555555555554444", visaDebit: "4000056655665556" };
 
 /** Every request the browser sends to our server (`base`), with its body: none may carry card data. */
 export function recordOurRequests(page: Page, base: string): Request[] {

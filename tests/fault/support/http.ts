@@ -3,7 +3,7 @@
  * (who, what, when, how it ended), and each simulated visitor keeps its own cookie jar.
  */
 
-export const REQUEST_TIMEOUT_MS = 10_000;
+const REQUEST_TIMEOUT_MS = 10_000;
 
 export type Outcome = number | "timeout" | "error";
 

@@ -33,7 +33,7 @@ export async function baseline(url: string, unitTypeId: number): Promise<Baselin
   }
 }
 
-export interface GatewayCharge {
+interface GatewayCharge {
   at: string;
   pid: number;
   idempotencyKey: string;

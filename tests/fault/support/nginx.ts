@@ -10,13 +10,13 @@ import path from "node:path";
 import { REPO_ROOT } from "./server";
 import { sleep } from "./ports";
 
-export const NGINX_BIN = process.env.NGINX ?? "/usr/sbin/nginx";
+const NGINX_BIN = process.env.NGINX ?? "/usr/sbin/nginx";
 
 export function nginxSkipReason(): string | null {
   return spawnSync(NGINX_BIN, ["-v"]).error ? `nginx not found at ${NGINX_BIN} (set NGINX)` : null;
 }
 
-export function deployConfig(listenPort: number, appPorts: number[]): string {
+function deployConfig(listenPort: number, appPorts: number[]): string {
   let conf = fs.readFileSync(path.join(REPO_ROOT, "deploy/nginx.conf"), "utf8");
   conf = conf.replace(/# BEGIN redirect-to-https[\s\S]*?# END redirect-to-https\n/, "");
   conf = conf.replace(/^\s*ssl_[^\n]*\n/gm, "").replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${listenPort};`).replace(/^\s*listen \[::\]:443 ssl http2;\n/m, "");

@@ -13,7 +13,7 @@ import path from "node:path";
 import pg from "pg";
 import { freePort } from "./ports";
 
-export const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
+const PG_BIN = process.env.PG_BIN ?? "/usr/lib/postgresql/15/bin";
 const PG_USER = process.env.PG_SUPERUSER_OS ?? "postgres";
 
 /** Why the private cluster cannot be made here, or null when it can. */

@@ -42,7 +42,7 @@ export interface RentalResult {
 const INTENTS = ["details", "protection", "sign", "pay"] as const;
 
 /** A Luhn-valid 16-digit Visa number starting 4242 4242 4242 with `n` (0-999) in the last four. */
-export function testCardNumber(n: number): string {
+function testCardNumber(n: number): string {
   const payload = `424242424242${String(800 + (n % 200)).padStart(3, "0")}`;
   let sum = 0;
   for (let i = 0; i < payload.length; i++) {

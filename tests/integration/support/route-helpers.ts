@@ -19,7 +19,7 @@ function isDataWithInit(value: unknown): value is DataWithInit {
 }
 
 /** What a loader or action returned (or threw): its data, its status and its headers. */
-export interface RouteResult<T = unknown> {
+interface RouteResult<T = unknown> {
   data: T;
   status: number;
   headers: Headers;

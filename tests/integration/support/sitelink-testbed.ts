@@ -15,7 +15,7 @@ import { DEMO_CORP, startSiteLinkSimulator, type RunningSimulator, type StartOpt
 import { createTestDatabase } from "./db";
 
 export const PASSWORD_ENV = "SITELINK_TEST_PASSWORD";
-export const API_KEY_ENV = "SITELINK_TEST_API_KEY";
+const API_KEY_ENV = "SITELINK_TEST_API_KEY";
 
 export interface SiteLinkTestbed {
   handle: DatabaseHandle;
@@ -27,7 +27,7 @@ export interface SiteLinkTestbed {
   close(): Promise<void>;
 }
 
-export async function locationRef(handle: DatabaseHandle, slug: string): Promise<LocationRef> {
+async function locationRef(handle: DatabaseHandle, slug: string): Promise<LocationRef> {
   const row = await handle.db.query.locations.findFirst({ where: eq(locations.urlSlug, slug) });
   if (!row) throw new Error(`no location ${slug}`);
   return { id: row.id, name: row.name, software: row.software, status: row.status };
@@ -124,6 +124,6 @@ export async function useReadings(bed: SiteLinkTestbed, readings: Readings, payM
  * The simulator's locations switched on for their settings as saved now (issue 37, decision 470: the
  * demo seed's record, as `npm run start:sitelink` makes). The go-live tests make their own checks.
  */
-export async function recordSimulatorPasses(handle: DatabaseHandle, locationIds: number[], now = new Date()): Promise<void> {
+async function recordSimulatorPasses(handle: DatabaseHandle, locationIds: number[], now = new Date()): Promise<void> {
   for (const id of locationIds) await recordSimulatorPass(handle.db, id, now);
 }

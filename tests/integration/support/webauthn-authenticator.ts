@@ -37,7 +37,7 @@ const FLAG_UP = 0x01;
 const FLAG_UV = 0x04;
 const FLAG_AT = 0x40;
 
-export interface SoftAuthenticatorOptions {
+interface SoftAuthenticatorOptions {
   /** The origin the "browser" is on (clientDataJSON.origin). */
   origin: string;
   /** The RP id the authenticator scopes the credential to (its SHA-256 starts authenticator data). */
