@@ -9,7 +9,7 @@
  * step of the real route action (app/routes/rental/rent.tsx) at the same moment for a unit type with ONE unit
  * free, DETAILS_ROUNDS times. Every statement a visitor's action sends is time-stamped as it starts
  * (Drizzle's logger, through countQueries) and named by what it touches, so each visitor's time splits
- * into steps: the rental context, the e-mail check, the limits, the hold, the checkout write (with the
+ * into steps: the rental context, the e-mail check, the limits, the hold, the rental write (with the
  * password hash before it); a step lasts from its first statement to the next step's first statement
  * (waiting for a free connection included). Prints per-step medians and the totals as JSON.
  */
@@ -30,7 +30,7 @@ const ADMIN = process.env.BENCH_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5
 
 /**
  * What a statement is for, by the table it names; null for begin/commit/rollback (they belong to the
- * step around them). The span before the checkout write also holds the password hash (no statement).
+ * step around them). The span before the rental write also holds the password hash (no statement).
  */
 function stepOf(statement: string): string | null {
   const s = statement.toLowerCase().trim();

@@ -2,7 +2,7 @@
  * Move-ins over HTTP for the bench (bench/http.mjs runs it with tsx): renters go through the real
  * rental flow of the built server (tests/fault/support/rental.ts: the forms, CSRF, the hold, the
  * lease, the card), `concurrency` at a time; the checkouts are started together (each round's renters
- * wait for each other before sending the payment form), and the time of each checkout (the POST of
+ * wait for each other before sending the payment form), and the time of each rental (the POST of
  * the payment step: the move-in transaction) is measured.
  *
  *   tsx bench/move-in.ts <database url> <base url>[,<base url>…] <rounds> <concurrency>

@@ -11,5 +11,5 @@ envOrExit({ server: false });
 const handle = getDatabase();
 const at = now();
 const { reservations, rentals } = await runHousekeeping(handle.db, at);
-console.log(`[sweep] ${reservations} reservation(s) expired, ${rentals} checkout(s) closed`);
+console.log(`[sweep] ${reservations} reservation(s) expired, ${rentals} rental(s) closed`);
 await handle.close();

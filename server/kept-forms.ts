@@ -53,7 +53,7 @@ export function keptFormsOf(deps: { db: Database; siteCache: SiteCache; formPage
       const csrf = await getCsrfToken(fetchRequest(req, res));
       if (csrf.setCookie) return sendKept(kept, csrf.token, { setCookie: csrf.setCookie });
     }
-    // A visitor with no session or checkout sending the details step of a unit type whose last
+    // A visitor with no session or rental sending the details step of a unit type whose last
     // answer to such a visitor was "sold out": that answer again, with their own token and this
     // answer's nonce, without React Router or the database (decision 426).
     const answerKey = keeping ? soldOutAnswerKey(req, csrfCookie().name) : null;

@@ -1,6 +1,6 @@
 import { env, testSwitchesAllowed } from "~/platform/env.server";
 
-/** Set by the browser tests' setClock hook (services/test-hooks.server.ts); honoured only where the test switches are allowed (decision 432). */
+/** Set by the browser tests' setClock hook (app/testing/hooks.server.ts); honoured only where the test switches are allowed (decision 432). */
 let pinned: Date | null = null;
 
 /**

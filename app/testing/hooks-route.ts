@@ -2,7 +2,7 @@ import type { Route } from "./+types/hooks-route";
 import { testHooks, testHooksEnabled } from "~/testing/hooks.server";
 import { notFound } from "~/services/web/responses.server";
 
-/** POST /__test/hooks with JSON { intent, ... }: see app/services/test-hooks.server.ts. */
+/** POST /__test/hooks with JSON { intent, ... }: see app/testing/hooks.server.ts. */
 export async function action({ request, context }: Route.ActionArgs) {
   if (!testHooksEnabled()) throw notFound();
   const body = (await request.json()) as Record<string, unknown>;

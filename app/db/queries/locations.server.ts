@@ -73,6 +73,6 @@ async function locationPage(db: Database, where: SQL) {
   });
   if (!location) return null;
   const charges = parseExtraCharges(location.chargesToShowAtCheckout);
-  if (!charges.ok) logger.error({ location: location.urlSlug, problem: charges.error }, "checkout charges of a location could not be read");
+  if (!charges.ok) logger.error({ location: location.urlSlug, problem: charges.error }, "extra charges of a location could not be read");
   return { ...location, extraCharges: charges.ok ? charges.charges : [] };
 }

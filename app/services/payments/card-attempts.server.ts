@@ -101,7 +101,7 @@ export function cardDeclined(
   const last4 = input.last4 && /^\d{4}$/.test(input.last4) ? input.last4 : "none";
   // The rental's id is the cookie's value: only a short hash of it goes to the log.
   const ref = crypto.createHash("sha256").update(ticket.rentalKey).digest("hex").slice(0, 12);
-  (input.log ?? console.warn)(`[card] declined at ${input.where} (checkout ref ${ref}, card ending ${last4}): ${input.reason.replace(/\d{5,}/g, "[digits]")}`);
+  (input.log ?? console.warn)(`[card] declined at ${input.where} (rental ref ${ref}, card ending ${last4}): ${input.reason.replace(/\d{5,}/g, "[digits]")}`);
   return ticket.lastForRental ? { message: cardLockedMessage(input.phone), locked: true } : { message: CARD_DECLINED_MESSAGE, locked: false };
 }
 

@@ -78,7 +78,7 @@ export async function createTenantWithLease(
   }
   const hold = await storage.holdUnit({ unitTypeId, holdToken: rentalId, until, now: input.now });
   const [rental] = await db.select({ idempotencyKey: rentals.idempotencyKey }).from(rentals).where(eq(rentals.id, rentalId));
-  if (!rental) throw new Error("The demo checkout is missing");
+  if (!rental) throw new Error("The demo rental is missing");
 
   const firstName = input.firstName ?? "Pat";
   const lastName = input.lastName ?? "Tenant";

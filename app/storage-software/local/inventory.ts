@@ -60,7 +60,7 @@ export function localInventory(db: Database, location: LocationRef): Inventory {
         .where(eq(locations.id, location.id));
       if (!row) throw new StorageSoftwareError(`Location ${location.id} does not exist`);
       const parsed = parseExtraCharges(row.charges);
-      if (!parsed.ok) throw new StorageSoftwareError(`Location ${location.id} has invalid checkout charges: ${parsed.error}`);
+      if (!parsed.ok) throw new StorageSoftwareError(`Location ${location.id} has invalid extra charges: ${parsed.error}`);
       return parsed.charges.map((c) => ({
         id: c.sitelink_id === null ? null : String(c.sitelink_id),
         name: c.name,

@@ -68,7 +68,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
       .from(rentals)
       .where(eq(rentals.id, rentalId))
       .for("update");
-    if (!row) throw new StorageSoftwareError("This checkout does not exist");
+    if (!row) throw new StorageSoftwareError("This rental does not exist");
     return row;
   }
 
@@ -301,7 +301,7 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
     async confirmMoveIn({ rentalId }) {
       const [row] = await db.select({ completedLeaseId: rentals.completedLeaseId }).from(rentals).where(eq(rentals.id, rentalId));
       if (row?.completedLeaseId != null) return { status: "completed", result: await existingMoveIn(db, row.completedLeaseId) };
-      return { status: "not_completed", reason: "no move-in of this checkout" };
+      return { status: "not_completed", reason: "no move-in of this rental" };
     },
   };
 }

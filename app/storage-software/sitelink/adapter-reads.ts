@@ -72,7 +72,7 @@ export const ADAPTER_READS: Record<string, OperationReads> = {
   },
   ChargeDescriptionsRetrieve: {
     kind: "read",
-    usedBy: "inventory.ts: checkout charges (price, taxes)",
+    usedBy: "inventory.ts: extra charges (price, taxes)",
     tables: { Table: { columns: ["ChargeDescID", "sChgDesc", "dcPrice", "dcTax1Rate", "dcTax2Rate"], optional: ["bRecurring", "dDisabled"] } },
   },
   PaymentTypesRetrieve: {

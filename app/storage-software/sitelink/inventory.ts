@@ -120,7 +120,7 @@ export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & Avai
     async listExtraCharges(): Promise<ExtraChargeOption[]> {
       const row = await locationRow();
       const parsed = parseExtraCharges(row.charges);
-      if (!parsed.ok) throw new StorageSoftwareError(`Location ${location.id} has invalid checkout charges: ${parsed.error}`);
+      if (!parsed.ok) throw new StorageSoftwareError(`Location ${location.id} has invalid extra charges: ${parsed.error}`);
       if (!parsed.charges.length) return [];
       const answer = okRead(await call("ChargeDescriptionsRetrieve", {}), "ChargeDescriptionsRetrieve");
       const descriptions = rowsOf(answer, "Table").filter((d) => !d.dDisabled);
@@ -134,7 +134,7 @@ export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & Avai
             return desc === c.name.trim().toLowerCase() || (wanted !== null && desc === wanted.toLowerCase());
           });
         if (!match) {
-          log.warn({ location: location.id, charge: c.name }, "[sitelink] checkout charge has no SiteLink charge description; it is not offered");
+          log.warn({ location: location.id, charge: c.name }, "[sitelink] extra charge has no SiteLink charge description; it is not offered");
           continue;
         }
         out.push({

@@ -259,7 +259,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       : await db.query.units.findFirst({
           where: and(eq(units.holdToken, rentalId), eq(units.locationId, location.id)),
         });
-    if (!unit?.externalId) throw new UnitUnavailableError("The unit held for this checkout is gone");
+    if (!unit?.externalId) throw new UnitUnavailableError("The unit held for this rental is gone");
     return unit;
   }
 
@@ -379,7 +379,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       fingerprint: input.rentalId,
       now,
     });
-    if (!created) throw new OutcomeUnknownError("The tenant of this checkout is being created");
+    if (!created) throw new OutcomeUnknownError("The tenant of this rental is being created");
     const t = input.tenant;
     const params = tenantParams(t, email, tenantNote(input.rentalId));
     let answer;
@@ -454,7 +454,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       .catch(() => "");
     return db.transaction(async (tx) => {
       const [c] = await tx.select().from(rentals).where(eq(rentals.id, rentalId)).for("update");
-      if (!c) throw new StorageSoftwareError("This checkout does not exist");
+      if (!c) throw new StorageSoftwareError("This rental does not exist");
       if (c.completedLeaseId != null) return existingResult(tx, c.completedLeaseId);
       // The tenant as the visitor gave it, kept on the rental (reconciliation has no request). An
       // attempt journalled before issue 19 still carries it on the journal row.
@@ -662,13 +662,13 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     });
     if (ctx.gatewayAuth) await gateway.refund(ctx.idempotencyKey).catch(() => undefined);
     await reopen(rentalId, { newKey: true });
-    logger.warn(`[sitelink] move-in of checkout ${rentalId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
+    logger.warn(`[sitelink] move-in of rental ${rentalId.slice(0, 6)}… not found in SiteLink after no answer: nothing charged, visitor may pay again`);
     return { status: "not_completed", reason: NOT_IN_SITELINK };
   }
 
   async function confirmMoveIn({ rentalId, now }: { rentalId: string; now: Date }): Promise<Confirmation> {
     const c = await rentalRow(db, rentalId);
-    if (!c) return { status: "not_completed", reason: "no such checkout" };
+    if (!c) return { status: "not_completed", reason: "no such rental" };
     if (c.completedLeaseId != null)
       return {
         status: "completed",
@@ -691,7 +691,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
     const now = input.now;
     const email = input.tenant.email.trim().toLowerCase();
     const c = await rentalRow(db, input.rentalId);
-    if (!c) throw new StorageSoftwareError("This checkout does not exist");
+    if (!c) throw new StorageSoftwareError("This rental does not exist");
     if (c.completedLeaseId != null) return existingResult(db, c.completedLeaseId);
     // SiteLink's processor (A) needs the card number itself: a processor's token cannot reach it.
     const typed: CardDetails | null = input.payment.kind === "card" ? input.payment.card : null;
@@ -710,7 +710,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       const typedBrand = (typed && brandOf(typed.number.replace(/\D/g, ""))) || "visa";
       return withAutopay(confirmation.result, input, typedBrand, now);
     }
-    if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this checkout is still being confirmed");
+    if (confirmation.status === "pending") throw new OutcomeUnknownError("An earlier payment of this rental is still being confirmed");
     // Reconciliation that proved an earlier attempt did nothing gave the rental a new key: use it.
     const idempotencyKey =
       confirmation.reason === NOT_IN_SITELINK ? ((await rentalRow(db, input.rentalId))?.idempotencyKey ?? input.idempotencyKey) : input.idempotencyKey;
@@ -875,7 +875,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         error: error instanceof Error ? error.message : String(error),
         now,
       });
-      logger.warn(`[sitelink] ${MOVE_IN} for checkout ${input.rentalId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
+      logger.warn(`[sitelink] ${MOVE_IN} for rental ${input.rentalId.slice(0, 6)}… got no answer: reconciling, never resending blindly`);
       // Perhaps it went through: one read now settles most cases at once.
       const settled = await confirmMoveIn({
         rentalId: input.rentalId,
@@ -916,7 +916,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       // "Failed to save move in" (-1) or a code that does not say: we cannot tell whether the card was
       // authorised or the ledger made. Reconcile by reading back (like a timeout); never refund here.
       await journal.settle(key, "unknown", { error: message, now });
-      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for checkout ${input.rentalId.slice(0, 6)}…: outcome unknown, reconciling`);
+      logger.warn(`[sitelink] ${MOVE_IN} answered ${message} for rental ${input.rentalId.slice(0, 6)}…: outcome unknown, reconciling`);
       const settled = await confirmMoveIn({ rentalId: input.rentalId, now });
       if (settled.status === "completed") return withAutopay(settled.result, input, brand, now);
       throw new OutcomeUnknownError("SiteLink could not say whether the move-in was saved");
