@@ -51,9 +51,41 @@ const PHONE_390 = { width: 390, height: 844 };
  *   smoke test render the same HTML and CSS as the flows already checked at 390 px.
  * The no-JavaScript flows are not repeated at 390 px: the server sends the same HTML at any width,
  * and the CSS that lays it out is the same the mobile-390 project checks (keeps `npm test` short).
+ *
+ * Without JavaScript ("no-js", decision 520) the browser runs what only a browser shows: the axe
+ * scans of the un-hydrated HTML, the menus and disclosures, the pages' scripts, and each core flow
+ * end to end once (browse and filter units, rent, reserve, a tenant's sign-in and payment, Stripe
+ * Checkout). What a page does with a plain form post is the integration suite's, which posts the
+ * same forms to the same server over HTTP; the specs (or tests tagged @no-js-over-http) whose
+ * JavaScript-off run only repeated it are left out here, each with the integration test that
+ * checks it named in decision 520. Files whose every test needs JavaScript (or needs it off) are
+ * not loaded at all in the project that would skip them, so their servers are not started for nothing.
  */
 const PROTOCOL_ONLY = ["web/security-http", "site/redirects", "site/page-cache"].map((name) => `**/${name}.spec.ts`);
 const PHONE_FLOWS = ["site/pages", "site/layout", "site/a11y", "site/contact", "site/units", "rental/flow", "portal/tour"].map((name) => `**/${name}.spec.ts`);
+/** Every test of these skips itself without JavaScript (they read HTTP only, or need scripts). */
+const NEEDS_JS = [
+  "console/origin",
+  "content/console-a11y",
+  "payments/payment-pages",
+  "payments/stripe-authentication",
+  "payments/stripe-card-fields",
+  "payments/stripe-pay-link",
+  "site/stored-layout",
+  "staff/passkey",
+].map((name) => `**/${name}.spec.ts`);
+/** Every test of these skips itself with JavaScript (the JavaScript-off path of a payment). */
+const NEEDS_NO_JS = ["payments/stripe-checkout"].map((name) => `**/${name}.spec.ts`);
+/** Whole specs whose JavaScript-off run repeated the integration suite's HTTP checks (decision 520). */
+const NO_JS_OVER_HTTP = [
+  "desk/tour",
+  "payments/pay-link",
+  "portal/password-pages",
+  "site/contact",
+  "site/pages",
+  "storage-software/sitelink-portal",
+  "storage-software/sitelink-rental",
+].map((name) => `**/${name}.spec.ts`);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -67,8 +99,13 @@ export default defineConfig({
   // In a worker, its own server set (the config is loaded again in each worker, with TEST_PARALLEL_INDEX set).
   use: { baseURL: ownServers().baseURL, trace: "retain-on-failure" },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions } },
-    { name: "no-js", use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions }, testIgnore: PROTOCOL_ONLY },
+    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions }, testIgnore: NEEDS_NO_JS },
+    {
+      name: "no-js",
+      use: { ...devices["Desktop Chrome"], javaScriptEnabled: false, launchOptions },
+      testIgnore: [...PROTOCOL_ONLY, ...NEEDS_JS, ...NO_JS_OVER_HTTP],
+      grepInvert: /@no-js-over-http/,
+    },
     {
       name: "mobile-390",
       use: { ...devices["Desktop Chrome"], viewport: PHONE_390, launchOptions },

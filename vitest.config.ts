@@ -47,7 +47,9 @@ const integration = (name: string, driver: "pglite" | "postgres") => ({
     env: { TEST_DRIVER: driver, NODE_ENV: "test" },
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // PGlite databases are ~100 MB each in memory: two workers fit the 2-core machines here.
+    // PGlite databases are ~100 MB each in memory: two workers fit the 2-core machines here. Both
+    // drivers' projects have the same maxWorkers, so vitest runs their files in one pool of two workers
+    // (two in all, not two each).
     maxWorkers: 2,
   },
 });
@@ -61,6 +63,9 @@ export default defineConfig({
           name: "unit",
           // A few tests import the server's modules cold (several seconds on a loaded 2-core machine).
           testTimeout: 20_000,
+          // Two workers, one per core (vitest's default is one fewer than the cores: one here, leaving
+          // a core idle through the stage). The files share nothing: temporary directories and port 0.
+          maxWorkers: 2,
           include: ["app/**/*.test.{ts,tsx}", "server/**/*.test.ts", "tests/unit/**/*.test.{ts,tsx}", "sitelink-simulator/**/*.test.ts", "stripe-fake/**/*.test.ts", "twilio-fake/**/*.test.ts"],
           setupFiles: ["tests/setup/fail-on-console-error.ts"],
           env: { NODE_ENV: "test" },

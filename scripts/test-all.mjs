@@ -1,7 +1,8 @@
 // `npm test`: every check and test, in stages (docs/decisions/286-npm-test-in-stages.md). The steps
 // of a stage run at the same time (their output is held and printed whole as each ends); a stage
-// starts when the one before it has passed. Prints how long each step and stage took, and the
-// machine's CPU time over each stage (all processes, so other work on the machine shows too).
+// starts when the one before it has passed. Prints how long each step and stage took, the CPU time
+// of the stage's own processes, and the machine's CPU time over each stage (all processes, so other
+// work on the machine shows too). docs/testing.md has the times measured.
 //
 // The same steps as the separate scripts (typecheck, lint, test:unit, test:integration, test:e2e,
 // test:fault), without running `react-router typegen` twice or two typegens at once.
@@ -22,12 +23,32 @@ const STAGES = [
       ["build (react-router build)", "react-router", ["build"]],
     ],
   },
-  // Alone: some unit tests start processes with time limits, which a starved CPU would miss.
+  // Alone: some unit tests start processes with time limits, which a starved CPU would miss. Two
+  // workers (vitest.config.ts), so the stage uses both cores (decision 520).
   { name: "unit", steps: [["unit (vitest)", "vitest", ["run", "--project", "unit"]]] },
+  // Alone: both drivers' files share two workers and the PostgreSQL server; they keep both cores busy.
   { name: "integration", steps: [["integration (vitest, both drivers)", "vitest", ["run", "--project", "integration*"]]] },
+  // Alone: CPU-bound (decision 285), and a starved browser turns its waits into flaky failures.
   { name: "browser", steps: [["browser (playwright)", "playwright", ["test"], { E2E_WORKERS: process.env.E2E_WORKERS ?? "2" }]] },
+  // Alone, though it uses about half a core: its checks have time limits (no hang over 10 s, a change
+  // seen within 1 s), and beside the unit tests on a loaded machine one of them was missed (decision 520).
   { name: "fault", steps: [["fault (vitest)", "vitest", ["run", "--project", "fault"]]] },
 ];
+
+/**
+ * CPU seconds used so far by this script's finished children and everything they waited for (Linux:
+ * cutime + cstime of /proc/self/stat), or null: the tests' own CPU time, whatever else the machine runs.
+ */
+function ownCpuSeconds() {
+  try {
+    const stat = fs.readFileSync("/proc/self/stat", "utf8");
+    // The fields after the command name (which may hold spaces), from field 3 on: cutime and cstime are fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ").map(Number);
+    return (fields[13] + fields[14]) / 100;
+  } catch {
+    return null;
+  }
+}
 
 /** Busy CPU seconds of the whole machine so far (Linux), or null. */
 function machineCpuSeconds() {
@@ -72,10 +93,12 @@ const total = Date.now();
 for (const stage of STAGES) {
   const started = Date.now();
   const cpu = machineCpuSeconds();
+  const own = ownCpuSeconds();
   process.stdout.write(`\n##### ${stage.name} #####\n`);
   const outcomes = await Promise.all(stage.steps.map((step) => run(step, stage.steps.length > 1)));
   const cpuUsed = cpu === null ? null : machineCpuSeconds() - cpu;
-  results.push({ stage: stage.name, seconds: (Date.now() - started) / 1000, cpu: cpuUsed, outcomes });
+  const ownUsed = own === null ? null : ownCpuSeconds() - own;
+  results.push({ stage: stage.name, seconds: (Date.now() - started) / 1000, cpu: cpuUsed, own: ownUsed, outcomes });
   if (outcomes.some((o) => o.code !== 0)) {
     failed = true;
     break;
@@ -84,8 +107,9 @@ for (const stage of STAGES) {
 
 process.stdout.write("\n##### npm test: time per stage #####\n");
 for (const r of results) {
+  const own = r.own === null ? "" : `, its own CPU ${r.own.toFixed(0)} s`;
   const cpu = r.cpu === null ? "" : `, machine CPU ${r.cpu.toFixed(0)} s`;
-  process.stdout.write(`${r.stage}: ${r.seconds.toFixed(1)} s${cpu}\n`);
+  process.stdout.write(`${r.stage}: ${r.seconds.toFixed(1)} s${own}${cpu}\n`);
   for (const o of r.outcomes) process.stdout.write(`  ${o.code === 0 ? "ok  " : "FAIL"} ${o.label}: ${o.seconds.toFixed(1)} s\n`);
 }
 process.stdout.write(`total: ${((Date.now() - total) / 1000).toFixed(1)} s${failed ? " (stopped at the first stage that failed)" : ""}\n`);

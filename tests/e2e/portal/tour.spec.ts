@@ -36,7 +36,7 @@ async function fillCard(page: Page) {
   await page.getByLabel("Billing ZIP code").fill("28358");
 }
 
-test("a tenant created by an online rental signs in at once and sees a zero balance", async ({ page, request }) => {
+test("a tenant created by an online rental signs in at once and sees a zero balance", { tag: "@no-js-over-http" }, async ({ page, request }) => {
   // The rental desk's own flow (issue 4), on Lumberton's 5' x 10' Drive-Up type (the rental spec
   // rents 10' x 10' Drive-Up, which has few units; this one has more).
   const email = unique("portal-rental");
@@ -69,7 +69,7 @@ test("a tenant created by an online rental signs in at once and sees a zero bala
   await expect(page.getByTestId("balance")).toHaveText("$0.00");
 });
 
-test("a wrong password is refused without saying whether the email exists", { tag: "@width-independent" }, async ({ page, request }) => {
+test("a wrong password is refused without saying whether the email exists", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, request }) => {
   const email = unique("portal-wrong");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
   await signIn(page, email, "not-the-password");
@@ -175,7 +175,7 @@ test("sign in, billing run, pay, prepay 3 months, move-out notice", async ({ pag
   await expect(page).toHaveURL(/\/customer-portal\/login/);
 });
 
-test("switched-off portal features say to call the office", { tag: "@width-independent" }, async ({ page, request }) => {
+test("switched-off portal features say to call the office", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, request }) => {
   const email = unique("portal-flags");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
   await testHook(request, "setAccountSettings", { settings: { is_payments_enabled: false, is_move_out_enabled: false } });
@@ -190,7 +190,7 @@ test("switched-off portal features say to call the office", { tag: "@width-indep
   }
 });
 
-test("forgot password, profile, autopay and a declined card", { tag: "@width-independent" }, async ({ page, request, javaScriptEnabled }) => {
+test("forgot password, profile, autopay and a declined card", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, request, javaScriptEnabled }) => {
   const email = unique("portal-reset");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
 
@@ -275,7 +275,7 @@ test("forgot password, profile, autopay and a declined card", { tag: "@width-ind
   if (javaScriptEnabled) await expectNoAxeViolations(page, { include: "main", label: "profile" });
 });
 
-test("an autopay decline in the billing run shows on the dashboard", { tag: "@width-independent" }, async ({ page, request }) => {
+test("an autopay decline in the billing run shows on the dashboard", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, request }) => {
   const email = unique("portal-decline");
   await testHook(request, "createTenantWithLease", { email, password: PASSWORD });
   await signIn(page, email);

@@ -180,7 +180,7 @@ test.describe("online rental", () => {
     await expect(page.getByRole("link", { name: "Sign in to the customer portal" })).toHaveAttribute("href", "/customer-portal/login");
   });
 
-  test("each form error is shown beside its field, typed values kept, never the password", { tag: "@width-independent" }, async ({ page, javaScriptEnabled }, testInfo) => {
+  test("each form error is shown beside its field, typed values kept, never the password", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, javaScriptEnabled }, testInfo) => {
     const c = new Rental(page);
     await c.start();
     await c.fillTenant(uniqueEmail(testInfo, "errors"), { password: "abcde", phone: "555-0134" });
@@ -213,7 +213,7 @@ test.describe("online rental", () => {
     await expect(fieldError(page, "The passwords do not match.")).toBeVisible();
   });
 
-  test("a declined card shows a clear message and charges nothing; the visitor can try again", { tag: "@width-independent" }, async ({ page, javaScriptEnabled }, testInfo) => {
+  test("a declined card shows a clear message and charges nothing; the visitor can try again", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, javaScriptEnabled }, testInfo) => {
     const c = new Rental(page);
     await c.start();
     await c.fillTenant(uniqueEmail(testInfo, "declined"));
@@ -231,7 +231,7 @@ test.describe("online rental", () => {
     await expect(page).toHaveURL(/\/locations\/lumberton-nc-28358$/);
   });
 
-  test("rentals off: the flow shows the maintenance message with the phone", { tag: "@width-independent" }, async ({ page, request }) => {
+  test("rentals off: the flow shows the maintenance message with the phone", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, request }) => {
     await testHook(request, "setAccountSettings", { settings: { is_rentals_enabled: false } });
     try {
       await page.goto(UNIT_TYPE);
@@ -249,7 +249,7 @@ test.describe("reservation", () => {
     await testHook(request, "setAccountSettings", { settings: { is_reservations_enabled: false } });
   });
 
-  test("off in the seeded settings", { tag: "@width-independent" }, async ({ page }) => {
+  test("off in the seeded settings", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page }) => {
     await page.goto(RESERVE);
     await expect(page.getByRole("status")).toContainText("Online reservations are not available");
   });
@@ -288,7 +288,7 @@ test.describe("reservation", () => {
     }
   });
 
-  test("short form off: the visitor fills the account-creation form, reserves, and signs in to the portal with it", { tag: "@width-independent" }, async ({ page, request, javaScriptEnabled }, testInfo) => {
+  test("short form off: the visitor fills the account-creation form, reserves, and signs in to the portal with it", { tag: ["@width-independent", "@no-js-over-http"] }, async ({ page, request, javaScriptEnabled }, testInfo) => {
     await testHook(request, "setAccountSettings", { settings: { is_reservations_enabled: true, is_reservation_short_form_enabled: false } });
     try {
       const email = uniqueEmail(testInfo, "reserve-full");

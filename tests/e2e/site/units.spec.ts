@@ -64,7 +64,7 @@ test.describe("units and prices", () => {
     await expect(visibleCards(page)).toHaveCount(all);
   });
 
-  test("a filter with no match says so and offers to call", async ({ page, javaScriptEnabled }) => {
+  test("a filter with no match says so and offers to call", { tag: "@no-js-over-http" }, async ({ page, javaScriptEnabled }) => {
     await page.goto(LUMBERTON);
     await filter(page, "Size", "Small", javaScriptEnabled);
     await filter(page, "Type", "Parking", javaScriptEnabled);
@@ -72,7 +72,7 @@ test.describe("units and prices", () => {
     await expect(page.getByText("No units match these filters.")).toBeVisible();
   });
 
-  test("a sold-out unit type says so and offers to call", async ({ page, javaScriptEnabled }) => {
+  test("a sold-out unit type says so and offers to call", { tag: "@no-js-over-http" }, async ({ page, javaScriptEnabled }) => {
     await page.goto(LUMBERTON);
     await expectNoAxeViolations(page, javaScriptEnabled);
     const soldOut = page.locator("[data-unit-card]").filter({ hasText: "Sold out" }).first();
@@ -81,7 +81,7 @@ test.describe("units and prices", () => {
     await expect(soldOut.getByRole("link", { name: "(910) 555-0134" })).toHaveAttribute("href", "tel:+19105550134");
   });
 
-  test("Rent goes to the start of the rental flow; no Reserve button while reservations are off", async ({ page }) => {
+  test("Rent goes to the start of the rental flow; no Reserve button while reservations are off", { tag: "@no-js-over-http" }, async ({ page }) => {
     await page.goto(LUMBERTON);
     await expect(page.locator('a[href^="/reserve/"]')).toHaveCount(0);
     // Any type still to let (other specs rent units from the shared database).
@@ -92,7 +92,7 @@ test.describe("units and prices", () => {
     await expect(page).toHaveURL(new RegExp(`${href}$`));
   });
 
-  test("the unit type page takes its title and description from the website's templates", async ({ page, javaScriptEnabled }) => {
+  test("the unit type page takes its title and description from the website's templates", { tag: "@no-js-over-http" }, async ({ page, javaScriptEnabled }) => {
     await page.goto(LUMBERTON);
     await page.getByRole("link", { name: "10' x 20' Drive-Up", exact: true }).click();
     await expect(page).toHaveURL(`${LUMBERTON}/units/10x20-drive-up`);
@@ -105,12 +105,12 @@ test.describe("units and prices", () => {
     await expectNoAxeViolations(page, javaScriptEnabled);
   });
 
-  test("an unknown unit type page is a 404", async ({ page }) => {
+  test("an unknown unit type page is a 404", { tag: "@no-js-over-http" }, async ({ page }) => {
     const response = await page.goto(`${LUMBERTON}/units/99x99-nothing`);
     expect(response?.status()).toBe(404);
   });
 
-  test("coming-soon locations list no units", async ({ page }) => {
+  test("coming-soon locations list no units", { tag: "@no-js-over-http" }, async ({ page }) => {
     await page.goto("/locations/kinston-nc-28501");
     await expect(page.getByRole("heading", { name: "Coming soon" })).toBeVisible();
     await expect(page.locator("[data-unit-card]")).toHaveCount(0);
@@ -136,7 +136,7 @@ test.describe("units and prices", () => {
     await expectNoAxeViolations(page, javaScriptEnabled);
   });
 
-  test.describe("with the account's flags changed", () => {
+  test.describe("with the account's flags changed", { tag: "@no-js-over-http" }, () => {
     test.afterEach(async ({ request }) => {
       await testHook(request, "setAccountSettings", {
         settings: { is_rentals_enabled: true, is_reservations_enabled: false, is_web_rates_enabled: false },

@@ -24,7 +24,7 @@ async function signInWithPassword(page: Page, email: string) {
   await expect(page.getByRole("heading", { name: "Enter your code" })).toBeVisible();
 }
 
-test("the first owner: invited by command, enrols TOTP, signs in with a code and with a recovery code", async ({ page }) => {
+test("the first owner: invited by command, enrols TOTP, signs in with a code and with a recovery code", { tag: "@no-js-over-http" }, async ({ page }) => {
   test.setTimeout(120_000);
   const email = `owner-${test.info().project.name}-${Date.now()}@example.com`;
   const path = inviteByCommand(email);
