@@ -14,8 +14,11 @@ const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
  *   the driver can change. PGlite is PostgreSQL's own engine compiled to WebAssembly, so the SQL of
  *   the other files behaves the same; what differs is the client around it: one connection and one
  *   transaction at a time, no pool, LISTEN/NOTIFY in-process, migrations and seeding through it, the
- *   data directory's lock, and the whole request path of the public site, the rental and the portal
- *   on the database a fresh checkout starts with.
+ *   data directory's lock, and the request path of the public site and the rental on the database a
+ *   fresh checkout starts with. The portal's pages and the reservation run on PostgreSQL only: the
+ *   browser suite runs both, end to end, on PGlite (the production build on a fresh PGlite database,
+ *   with and without JavaScript), so their PGlite re-run here (94 s and 25 s of a worker) checked
+ *   nothing the browser does not (decision 520).
  */
 const EMBEDDED_ONLY = ["payments/billing-cli", "db/pglite-private-dir", "db/demo-tenant-seed"].map(file);
 const DRIVER_SENSITIVE = [
@@ -28,8 +31,6 @@ const DRIVER_SENSITIVE = [
   "rental/rush",
   "rental/submit",
   "site/pages",
-  "portal/pages",
-  "rental/reservation",
   "web/form-outage",
   "web/logging",
   // bytea: pg gives a Buffer, PGlite a Uint8Array (the stored image sizes, decision 321).
