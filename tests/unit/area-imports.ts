@@ -3,7 +3,7 @@ import { importGraph } from "./import-graph";
 
 const LAYERS = ["domain", "platform", "services", "components", "routes"];
 /** Folders that say why they are shared: any area may import them. */
-export const SHARED_FOLDERS = ["shared", "web", "ui", "jobs"];
+const SHARED_FOLDERS = ["shared", "web", "ui", "jobs"];
 
 /** The area of an app-relative file, or null for a shared folder or a file outside the areas. */
 export function areaOf(file: string): string | null {
