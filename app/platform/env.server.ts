@@ -141,6 +141,8 @@ export const envSchema = z.object({
   PAGE_CACHE: onOff("PAGE_CACHE"),
   BILLING_SCHEDULE: onOff("BILLING_SCHEDULE"),
   HOUSEKEEPING: onOff("HOUSEKEEPING"),
+  /** Tests: the housekeeping sweep's period (default 300000 ms, five minutes; decision 562). */
+  HOUSEKEEPING_EVERY_MS: whole("HOUSEKEEPING_EVERY_MS", 1000, undefined, "a whole number of milliseconds"),
   /** The scheduled publishing of changesets (issue 24, decision 313): on unless "off". */
   PUBLISH_SCHEDULE: onOff("PUBLISH_SCHEDULE"),
   /** Tests: how long after start the scheduler first looks (default 2000 ms). */
