@@ -15,7 +15,7 @@ import type { Database } from "~/db/client.server";
 import { jobRuns } from "~/db/schema";
 
 /** This process's name in `job_runs.holder`. */
-export const JOB_HOLDER = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
+const JOB_HOLDER = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString("hex")}`;
 
 /** How long the rows are kept (for an operator's "who ran what when"). */
 const KEEP_MS = 7 * 24 * 3600_000;

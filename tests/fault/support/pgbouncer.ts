@@ -20,7 +20,7 @@ export function pgbouncerSkipReason(): string | null {
 }
 
 /** deploy/pgbouncer.ini with the addresses and files of this test. */
-export function deployConfig(options: { listenPort: number; pgPort: number; dir: string }): string {
+function deployConfig(options: { listenPort: number; pgPort: number; dir: string }): string {
   let conf = fs.readFileSync(path.join(REPO_ROOT, "deploy/pgbouncer.ini"), "utf8");
   const set = (key: string, value: string) => {
     const re = new RegExp(`^${key} = .*$`, "m");
