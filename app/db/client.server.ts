@@ -43,6 +43,12 @@ export interface DatabaseHandle {
 interface DatabaseOptions {
   /** A PostgreSQL connection string. When absent, PGlite is used. */
   url?: string;
+  /**
+   * PostgreSQL only: a connection string straight to the server, for the LISTEN connection (issue 41,
+   * decision 560), when `url` goes through a pooler in transaction mode (PgBouncer), which carries no
+   * LISTEN. Unset: `url`.
+   */
+  directUrl?: string;
   /** PGlite data directory (default ./data/pglite); "memory://" for an in-memory database. */
   pgliteDir?: string;
   /** An already-open PGlite instance (tests load one from a golden image). */
@@ -174,7 +180,8 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       serialiseQueries(client);
     });
     const db = drizzlePg(pool, { schema, casing: "snake_case", logger: queryLogger }) as unknown as Database;
-    const connectionString = options.url;
+    // LISTEN needs a session of its own on PostgreSQL itself: never through a transaction-mode pooler.
+    const listenUrl = options.directUrl ?? options.url;
     return {
       db,
       driver: "postgres",
@@ -182,7 +189,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
       ping: () => ping(pool),
       warm: () => warm(pool, max),
       pool: () => ({ size: max, active: gate.active, waiting: gate.waiting }),
-      listen: (channel, onNotify, onReconnect) => listenPostgres(connectionString, channel, onNotify, onReconnect),
+      listen: (channel, onNotify, onReconnect) => listenPostgres(listenUrl, channel, onNotify, onReconnect),
     };
   }
   let client = options.pglite;
@@ -241,10 +248,13 @@ export function defaultPgliteDir(e: Pick<Env, "PGLITE_DIR"> = env()): string {
   return e.PGLITE_DIR ?? path.resolve("data", "pglite");
 }
 
-/** Options from the environment: DATABASE_URL picks PostgreSQL, otherwise PGlite under ./data/. */
+/**
+ * Options from the environment: DATABASE_URL picks PostgreSQL, otherwise PGlite under ./data/.
+ * DATABASE_DIRECT_URL, when set, carries the LISTEN connection (decision 560).
+ */
 export function databaseOptionsFromEnv(e: Env = env()): DatabaseOptions {
   if (!e.DATABASE_URL) return { pgliteDir: defaultPgliteDir(e) };
-  return { url: e.DATABASE_URL, ...databasePoolEnv(e) };
+  return { url: e.DATABASE_URL, directUrl: e.DATABASE_DIRECT_URL, ...databasePoolEnv(e) };
 }
 
 /** pg's "could not open a connection in time" (connectionTimeoutMillis), as opposed to a refusal. */

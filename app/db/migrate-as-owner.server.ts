@@ -4,10 +4,14 @@ import { env, type Env } from "~/platform/env.server";
 
 /**
  * The database handle `db:migrate` and `db:setup` work through (issue 36, decision 462): the owner
- * role's (DATABASE_OWNER_URL) when it is set, else the app's own (DATABASE_URL, or PGlite).
+ * role's (DATABASE_OWNER_URL) when it is set, else the app's own: DATABASE_DIRECT_URL when set (the
+ * app's URL may go through a transaction-mode pooler, decision 560), else DATABASE_URL, or PGlite.
  * `afterMigrations` grants the app's role what it needs, when the two roles are split.
  */
 export function ownerDatabase(e: Env = env()): { handle: DatabaseHandle; afterMigrations: () => Promise<void> } {
+  if (!e.DATABASE_OWNER_URL && e.DATABASE_URL && e.DATABASE_DIRECT_URL) {
+    return { handle: openDatabase({ ...databaseOptionsFromEnv(e), url: e.DATABASE_DIRECT_URL, poolSize: 2 }), afterMigrations: async () => undefined };
+  }
   if (!e.DATABASE_OWNER_URL) {
     const handle = getDatabase();
     // PGlite: the same split as far as the engine allows (the server works as this role, decision 462).

@@ -35,6 +35,13 @@ export const envSchema = z.object({
    * run as DATABASE_URL's role (one role, as before).
    */
   DATABASE_OWNER_URL: optional(z.string()),
+  /**
+   * A connection string straight to PostgreSQL (issue 41, decision 560), for what a pooler in
+   * transaction mode (PgBouncer) cannot carry: the one connection per process that LISTENs for
+   * `gatehouse_changed` (the page caches' freshness), and `db:migrate`/`db:setup` when
+   * DATABASE_OWNER_URL is unset. DATABASE_URL may then point at the pooler. Unset: DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL: optional(z.string()),
   /** `db:roles` only: an administrator's connection string (a superuser or CREATEROLE + CREATEDB). */
   DATABASE_ADMIN_URL: optional(z.string()),
   PGLITE_DIR: optional(z.string()),
@@ -134,6 +141,8 @@ export const envSchema = z.object({
   PAGE_CACHE: onOff("PAGE_CACHE"),
   BILLING_SCHEDULE: onOff("BILLING_SCHEDULE"),
   HOUSEKEEPING: onOff("HOUSEKEEPING"),
+  /** Tests: the housekeeping sweep's period (default 300000 ms, five minutes; decision 562). */
+  HOUSEKEEPING_EVERY_MS: whole("HOUSEKEEPING_EVERY_MS", 1000, undefined, "a whole number of milliseconds"),
   /** The scheduled publishing of changesets (issue 24, decision 313): on unless "off". */
   PUBLISH_SCHEDULE: onOff("PUBLISH_SCHEDULE"),
   /** Tests: how long after start the scheduler first looks (default 2000 ms). */

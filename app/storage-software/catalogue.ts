@@ -47,11 +47,13 @@ type UnitTypeRow = Awaited<ReturnType<typeof unitTypeQuery>>[number];
 
 /**
  * The list query of a location page, built once per database handle (decision 164: Drizzle built the
- * same SQL text on every page-cache miss); the location and the moment are parameters. On PostgreSQL
- * it is a named prepared statement (parsed once per connection). Still a live read, never cached.
+ * same SQL text on every page-cache miss); the location and the moment are parameters. Still a live
+ * read, never cached. The statement is unnamed (""): a named one lives on one server connection, and
+ * through a pooler in transaction mode the next transaction may get another connection, which has it
+ * already ("prepared statement … already exists") or not at all (issue 41, decision 560).
  */
 function prepareList(db: Database, synced: boolean) {
-  return unitTypeQuery(db, synced, sql.placeholder("locationId"), sql.placeholder("at")).prepare(synced ? "catalogue_unit_types_synced" : "catalogue_unit_types");
+  return unitTypeQuery(db, synced, sql.placeholder("locationId"), sql.placeholder("at")).prepare("");
 }
 const preparedLists = new WeakMap<Database, Map<boolean, ReturnType<typeof prepareList>>>();
 function listQuery(db: Database, synced: boolean) {

@@ -18,3 +18,4 @@ export * from "./media";
 export * from "./reconciliation";
 export * from "./hosted-sessions";
 export * from "./texting";
+export * from "./jobs";

@@ -7,7 +7,8 @@
  * content's history: old versions' snapshots and uploaded images nothing can show again (decision 361), and
  * sends the review requests that are due (decision 501). They are
  * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
- * several processes running it at once do no harm.
+ * several processes running it at once do no harm. In the server, each five-minute period's sweep and
+ * each hour's reconciliation is claimed by one process (`job_runs`, issue 41, decision 562).
  */
 import type { Database } from "~/db/client.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -24,8 +25,12 @@ import { logger } from "~/platform/logger.server";
 import { reconcileRecentDays } from "../desk/reconciliation.server";
 import { pruneSiteLinkJournal, settleUnclearSiteLinkPayments, startSiteLinkSync } from "~/storage-software/index.server";
 import { env } from "~/platform/env.server";
+import { claimJobPeriod, finishJobRun, pruneJobRuns } from "./claims.server";
 
+/** The sweep's period: every process ticks once per period, one of them runs it (HOUSEKEEPING_EVERY_MS in tests). */
 const EVERY_MS = 5 * 60_000;
+/** The reconciliation with the card processor's list: once an hour across processes (decision 440). */
+const RECONCILE_EVERY_MS = 60 * 60_000;
 
 export async function runHousekeeping(
   db: Database,
@@ -45,6 +50,7 @@ export async function runHousekeeping(
   snapshotsPruned: number;
   mediaDeleted: number;
   reviewRequests: number;
+  jobRunsDeleted: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
   const rentals = await sweepAbandonedRentals(db, now);
@@ -61,6 +67,7 @@ export async function runHousekeeping(
   const history = await pruneContentHistory(db, now);
   // Review requests due (issue 40, decision 501): each tenant claimed once, whichever process runs it.
   const reviewRequests = await sendReviewRequests(db, now);
+  const jobRunsDeleted = await pruneJobRuns(db, now);
   return {
     reservations,
     rentals,
@@ -75,13 +82,16 @@ export async function runHousekeeping(
     payLinksDeleted,
     ...history,
     reviewRequests,
+    jobRunsDeleted,
   };
 }
 
 /**
- * Starts the sweep once per process (off under NODE_ENV=test or HOUSEKEEPING=off), and the SiteLink
- * inventory sync of the locations served by SiteLink (every minute; off under NODE_ENV=test or
- * SITELINK_SYNC=off; docs/decisions/111).
+ * Starts the sweep's timer once per process (off under NODE_ENV=test or HOUSEKEEPING=off), and the
+ * SiteLink inventory sync of the locations served by SiteLink (every minute; off under NODE_ENV=test
+ * or SITELINK_SYNC=off; docs/decisions/111; one process syncs, under a lease, decision 480). Every
+ * process ticks once per period; the one that claims the period (`job_runs`) runs the sweep, and the
+ * one that claims the hour runs the reconciliation (decision 562).
  */
 export function startHousekeeping(db: Database): () => void {
   startSiteLinkSync(db, clockNow);
@@ -89,18 +99,24 @@ export function startHousekeeping(db: Database): () => void {
   if (e.NODE_ENV === "test" || e.HOUSEKEEPING === "off") return () => {};
   const g = globalThis as unknown as { __gatehouseHousekeeping?: () => void };
   if (g.__gatehouseHousekeeping) return g.__gatehouseHousekeeping;
+  const everyMs = e.HOUSEKEEPING_EVERY_MS ?? EVERY_MS;
   let running = false;
-  let reconciledAt = 0;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
-      const done = await runHousekeeping(db, clockNow());
-      if (Object.values(done).some((n) => n > 0)) logger.info(done, "[housekeeping] sweep");
+      const period = await claimJobPeriod(db, "housekeeping", everyMs, clockNow());
+      if (period) {
+        const done = await runHousekeeping(db, clockNow());
+        await finishJobRun(db, "housekeeping", period, clockNow());
+        logger.info({ period: period.toISOString(), ...Object.fromEntries(Object.entries(done).filter(([, n]) => n > 0)) }, "[housekeeping] sweep run by this process");
+      }
       // Reconciliation with the card processor's list, yesterday and today, hourly (decision 440).
-      if (Date.now() - reconciledAt >= 60 * 60_000) {
-        reconciledAt = Date.now();
+      const hour = await claimJobPeriod(db, "reconciliation", RECONCILE_EVERY_MS, clockNow());
+      if (hour) {
         const differences = await reconcileRecentDays(db, clockNow());
+        await finishJobRun(db, "reconciliation", hour, clockNow());
+        logger.info({ period: hour.toISOString(), differences }, "[housekeeping] reconciliation run by this process");
         if (differences > 0) logger.warn({ differences }, "[housekeeping] payments that do not match the card processor");
       }
     } catch (error) {
@@ -110,8 +126,8 @@ export function startHousekeeping(db: Database): () => void {
       running = false;
     }
   };
-  const first = setTimeout(tick, 10_000);
-  const every = setInterval(tick, EVERY_MS);
+  const first = setTimeout(tick, Math.min(10_000, everyMs));
+  const every = setInterval(tick, everyMs);
   first.unref();
   every.unref();
   g.__gatehouseHousekeeping = () => {

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { and, eq, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
 import { emailOutbox } from "~/db/schema";
+import { isDatabaseUnavailable, outageReason } from "~/db/unavailable";
 import {
   CLAIM_MS,
   GIVE_UP_AFTER_MS,
@@ -324,7 +325,9 @@ export function startEmailDelivery(db: Database): () => void {
       const done = await deliverPendingEmails(db, clockNow);
       if (done.sent || done.failed) logger.info(done, "[email] retry run");
     } catch (error) {
-      logger.error({ err: error }, "[email] retry run failed; it will run again");
+      // An outage (or the pooler waiting for PostgreSQL) is not a bug: one warning line, no stack.
+      if (isDatabaseUnavailable(error)) logger.warn({ reason: outageReason(error) }, "[email] database unavailable; the retry run will run again");
+      else logger.error({ err: error }, "[email] retry run failed; it will run again");
     } finally {
       running = false;
     }

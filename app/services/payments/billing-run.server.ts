@@ -237,7 +237,9 @@ export function startBillingSchedule(db: Database, options: { pgliteDir?: string
       const runDate = await billingDateToday(db, now);
       const done = await db.query.billingRuns.findFirst({ columns: { finishedAt: true }, where: eq(billingRuns.runDate, runDate) });
       if (!done?.finishedAt) {
-        await runBilling(db, { runDate, now, log: (l) => logger.info(l) });
+        const run = await runBilling(db, { runDate, now, log: (l) => logger.info(l) });
+        // The day's pruning goes with the day's claim: one process does it (decision 562).
+        if (run.skipped) return;
         await pruneTenantSessions(db, now);
         await pruneStaffSessions(db, now);
         await pruneRateLimits(db, now);
