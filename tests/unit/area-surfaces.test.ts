@@ -102,6 +102,7 @@ const SURFACES: Record<string, string[]> = {
     "services/texts/desk.server.ts",
     "services/texts/leads.server.ts",
     "services/texts/portal.server.ts",
+    "services/texts/rental.server.ts",
   ],
 };
 
