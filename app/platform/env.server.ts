@@ -390,10 +390,11 @@ export function envOrExit(options: { server?: boolean } = {}): Env {
 
 /**
  * Why the server must not start with these text settings, or null (decision 490): one of the two
- * Twilio credentials without the other, or a stand-in for Twilio's API in production.
+ * Twilio credentials without the other, or a stand-in for Twilio's API in production (unless the test
+ * runner started this production process, GATEHOUSE_TEST_RUNNER=1: the browser tests' Twilio fake, decision 513).
  */
-function textProviderProblem(e: Pick<Env, "NODE_ENV"> & Partial<Pick<Env, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_BASE">>): string | null {
+function textProviderProblem(e: Pick<Env, "NODE_ENV" | "GATEHOUSE_TEST_RUNNER"> & Partial<Pick<Env, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_BASE">>): string | null {
   if (Boolean(e.TWILIO_ACCOUNT_SID) !== Boolean(e.TWILIO_AUTH_TOKEN)) return "Texts need both TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN (or neither, and texts are off).";
-  if (e.TWILIO_API_BASE && e.NODE_ENV === "production") return "TWILIO_API_BASE (a stand-in for Twilio's API) is for tests and development only: production texts through api.twilio.com.";
+  if (e.TWILIO_API_BASE && e.NODE_ENV === "production" && !testSwitchesAllowed(e)) return "TWILIO_API_BASE (a stand-in for Twilio's API) is for tests and development only: production texts through api.twilio.com.";
   return null;
 }

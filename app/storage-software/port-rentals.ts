@@ -34,6 +34,8 @@ export interface TenantInput {
   altContactFirstName?: string | null;
   altContactLastName?: string | null;
   altContactPhone?: string | null;
+  /** The tenant agreed to texts (the rental's opt-in, issue 40, decision 511): SiteLink's bSMSOptIn. */
+  smsOptIn?: boolean;
 }
 
 /** A tenant as the software holds it: the contact details of the account form (spec §3), a cell phone and its id. */

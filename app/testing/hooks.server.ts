@@ -201,6 +201,14 @@ export const testHooks: Record<string, TestHook> = {
     return r.ok ? { ok: true, linkId: r.linkId } : r;
   },
 
+  /** Texts (issue 40): sets a location's text message number (`sms`, null for none); returns the previous one. */
+  async setLocationSms(db, body) {
+    const [before] = await db.select({ sms: locations.sms }).from(locations).where(eq(locations.urlSlug, String(body.slug)));
+    if (!before) throw new Error("no such location");
+    await db.update(locations).set({ sms: typeof body.sms === "string" ? body.sms : null }).where(eq(locations.urlSlug, String(body.slug)));
+    return { previous: before.sms };
+  },
+
   async lastEmailTo(db, body) {
     const { emailOutbox } = await import("~/db/schema");
     const { desc, eq } = await import("drizzle-orm");

@@ -101,7 +101,9 @@ const SURFACES: Record<string, string[]> = {
     "platform/texts/provider.server.ts",
     "services/texts/desk.server.ts",
     "services/texts/leads.server.ts",
+    "services/texts/planned.server.ts",
     "services/texts/portal.server.ts",
+    "services/texts/rental.server.ts",
   ],
 };
 

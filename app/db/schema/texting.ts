@@ -3,6 +3,7 @@ import { boolean, index, integer, pgTable, serial, text, timestamp, uniqueIndex 
 import { accounts } from "./account";
 import { locations } from "./location";
 import { tenants } from "./tenant";
+import { leases } from "./lease";
 import { staffMembers } from "./staff";
 import { timestamps } from "./shared";
 
@@ -72,5 +73,44 @@ export const textMessages = pgTable(
     uniqueIndex("text_messages_provider_sid_idx").on(t.providerSid).where(sql`${t.providerSid} is not null`),
     index("text_messages_lead_idx").on(t.leadKey),
     index("text_messages_to_idx").on(t.accountId, t.to, t.id),
+  ],
+);
+
+export const plannedTextKinds = ["bill_due", "autopay_declined", "move_out"] as const;
+export type PlannedTextKind = (typeof plannedTextKinds)[number];
+
+/**
+ * A text a job or a notice means to send (issue 40, decision 512): the due and declined-autopay
+ * reminders of the billing run, the move-out confirmation. One per lease, kind and `key` (the billing
+ * date, the move-out date). Sent by the next run inside the texting hours, with the consent checked
+ * then; `settledAt` and `outcome` say when and whether it went (`sent`, or why not), `textMessageId`
+ * the text. What the text says is made when it is sent (a pay link is made fresh then).
+ */
+export const plannedTexts = pgTable(
+  "planned_texts",
+  {
+    id: serial().primaryKey(),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    tenantId: integer()
+      .notNull()
+      .references(() => tenants.id, { onDelete: "cascade" }),
+    leaseId: integer()
+      .notNull()
+      .references(() => leases.id, { onDelete: "cascade" }),
+    kind: text({ enum: plannedTextKinds }).notNull(),
+    key: text().notNull(),
+    plannedAt: timestamp({ withTimezone: true }).notNull(),
+    settledAt: timestamp({ withTimezone: true }),
+    outcome: text(),
+    textMessageId: integer().references(() => textMessages.id, { onDelete: "set null" }),
+  },
+  (t) => [
+    uniqueIndex("planned_texts_once_idx").on(t.leaseId, t.kind, t.key),
+    index("planned_texts_unsettled_idx").on(t.plannedAt).where(sql`${t.settledAt} is null`),
   ],
 );

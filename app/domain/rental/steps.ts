@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { CardBrand } from "../payments/cards";
 import { cardShape, refineCardExpiry, type YearMonth } from "../payments/card-schema";
-import { accountCreationSchema, optionalCheckbox, tenantContactShape, withPasswordLength } from "../shared/tenant-form";
+import { accountPasswordShape, optionalCheckbox, passwordsMustMatch, tenantContactShape, withPasswordLength } from "../shared/tenant-form";
 
 export const MOVE_IN_STEPS = ["details", "protection", "review", "sign", "pay"] as const;
 export type RentalStep = (typeof MOVE_IN_STEPS)[number];
@@ -75,11 +75,13 @@ export function nextStep(step: RentalStep, eSign = true): RentalStep | null {
  * choosing a password, the password fields may be left empty to keep the one already chosen.
  */
 export function detailsSchema(options: { passwordOptional: boolean }) {
-  if (!options.passwordOptional) return accountCreationSchema;
+  // The texting opt-in (issue 40, decision 511): unticked unless the renter ticks it.
+  if (!options.passwordOptional) return z.object({ ...tenantContactShape, ...accountPasswordShape, text_opt_in: optionalCheckbox }).superRefine(passwordsMustMatch);
   const pw = withPasswordLength(z.string(), "password").optional();
   return z
     .object({
       ...tenantContactShape,
+      text_opt_in: optionalCheckbox,
       web_pw: pw,
       confirm_web_pw: withPasswordLength(z.string(), "password confirmation").optional(),
     })

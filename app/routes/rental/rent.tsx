@@ -202,7 +202,7 @@ function DetailsStep({ view, d, actionData }: { view: StepView<"details">; d: Lo
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema }),
   });
-  const f = fields as unknown as TenantContactFieldsMeta & TenantPasswordFieldsMeta;
+  const f = fields as unknown as TenantContactFieldsMeta & TenantPasswordFieldsMeta & { text_opt_in: TenantContactFieldsMeta["is_military"] };
   const order = [
     "first_name", "last_name", "email", "cell_phone", "addr_1", "addr_2", "city", "region", "postal_code",
     "alt_contact_first_name", "alt_contact_last_name", "alt_contact_phone", "web_pw", "confirm_web_pw",
@@ -216,6 +216,13 @@ function DetailsStep({ view, d, actionData }: { view: StepView<"details">; d: Lo
       <ErrorSummary errors={actionData?.result ? summaryErrors(form.allErrors, order.map((n) => f[n])) : []} />
       <p>Create your account: you will use this email and password to pay your bill in the customer portal.</p>
       <TenantContactFields fields={f} />
+      {view.textOptIn ? (
+        // The texting opt-in (decision 511): unticked unless ticked; kept when the form comes back with errors.
+        <div className="checkbox-field">
+          <input {...getInputProps(f.text_opt_in, { type: "checkbox", value: "on" })} data-testid="text-opt-in" />
+          <label htmlFor={f.text_opt_in.id}>{view.textOptIn.wording}</label>
+        </div>
+      ) : null}
       <TenantPasswordFields fields={f} keepHint={view.hasPassword} />
       <div className="button-row">
         <SubmitButton pendingText="Saving…">Continue</SubmitButton>

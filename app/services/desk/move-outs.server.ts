@@ -14,6 +14,7 @@ import { storageFor } from "~/storage-software/index.server";
 import { recordAudit } from "../audit/events.server";
 import { deskLocations, tenantInScope, type DeskActionOutcome } from "./tenants.server";
 import { queueEmail, sendQueuedEmail } from "../mail/outbox.server";
+import { planText, sendPlannedTexts } from "../texts/planned.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 
 /** How far ahead the console's home page looks for move-outs due. */
@@ -46,7 +47,10 @@ export async function giveMoveOutNotice(
   const unit = `unit ${input.unitName} at ${location.name}`;
   const name = `${tenant.firstName} ${tenant.lastName}`.trim();
   const ids: number[] = [];
+  let textId: number | null = null;
   await db.transaction(async (tx) => {
+    // The confirmation by text too, where the tenant agreed to texts (issue 40, decision 512).
+    if (/^\d{1,9}$/.test(input.leaseId)) textId = await planText(tx, { tenantId: Number(input.tenantId), leaseId: Number(input.leaseId), kind: "move_out", key: input.moveOutDate, now: input.now });
     ids.push(
       (
         await queueEmail(tx, {
@@ -84,6 +88,8 @@ export async function giveMoveOutNotice(
     }
   });
   for (const id of ids) await sendQueuedEmail(db, id);
+  // Now when it is within the texting hours; else the billing job's first run inside them.
+  if (textId !== null) await sendPlannedTexts(db, { now: input.now, ids: [textId] }).catch(() => undefined);
 }
 
 interface MoveOutDue {

@@ -8,6 +8,7 @@ import { storageFor } from "~/storage-software/index.server";
 import type { LeaseBilling, StorageSoftware } from "~/storage-software/port";
 import { queueEmail, sendQueuedEmail } from "../mail/outbox.server";
 import { withReminderPayLink } from "./pay-links.server";
+import { planText, sendPlannedTexts } from "../texts/planned.server";
 import { emailAuthenticationLink } from "./authentication.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { pruneTenantSessions } from "../web/session.server";
@@ -90,7 +91,7 @@ export async function runBilling(
       }
       if (r.autopay === "declined") {
         result.autopayDeclined++;
-        await notifyDecline(db, storage, r, now).catch((error) =>
+        await notifyDecline(db, storage, r, input.runDate, now).catch((error) =>
           logger.error({ err: error, leaseId: r.leaseId }, "[billing] the autopay decline email could not be queued"),
         );
       }
@@ -108,6 +109,8 @@ export async function runBilling(
         autopayDeclined: sql`${billingRuns.autopayDeclined} + ${result.autopayDeclined}`,
       },
     });
+  // The reminders' texts planned above go now where it is within the texting hours (decision 512).
+  await sendPlannedTexts(db, { now }).catch((error) => logger.error({ err: error }, "[billing] the reminder texts could not be sent; the next run tries again"));
   input.log?.(
     `[billing] ${input.runDate}: ${result.leases} lease(s), ${result.chargesPosted} charge line(s) posted, autopay ${result.autopayCharged} charged / ${result.autopayDeclined} declined`,
   );
@@ -119,7 +122,7 @@ export async function runBilling(
  * billing run's reminder. Where the location takes payments through our portal it carries a fresh pay
  * link (decision 240), created in the same transaction that queues the e-mail.
  */
-async function notifyDecline(db: Database, storage: StorageSoftware, billed: LeaseBilling, now: Date) {
+async function notifyDecline(db: Database, storage: StorageSoftware, billed: LeaseBilling, runDate: string, now: Date) {
   const tenant = await storage.getTenant(billed.tenantId);
   const lease = await storage.getTenantLease(billed.tenantId, billed.leaseId);
   if (!tenant || !lease) return;
@@ -133,12 +136,15 @@ async function notifyDecline(db: Database, storage: StorageSoftware, billed: Lea
     const pay = link
       ? `To pay now with another card, without signing in, open this link (it works once, for 72 hours):\n\n${link.url}\n\nOr sign in to the customer portal, or call the office.`
       : "Please sign in to the customer portal to pay with another card, or call the office.";
-    return queueEmail(tx, {
+    const mail = await queueEmail(tx, {
       to: tenant.email,
       subject: "Your autopay payment was declined",
       secrets: link ? [link.url, link.signed] : undefined,
       text: `Hello ${tenant.firstName},\n\nWe tried to charge your autopay card for ${formatCents(lease.balance)} today, and it was declined: ${reason}\n${pay}\n`,
     });
+    // And by text with its own pay link, where the tenant agreed to texts (decision 512).
+    if (link) await planText(tx, { tenantId: Number(billed.tenantId), leaseId: Number(billed.leaseId), kind: "autopay_declined", key: runDate, now });
+    return mail;
   });
   await sendQueuedEmail(db, queued.id);
 }
@@ -174,6 +180,8 @@ async function remindBillDue(db: Database, storage: StorageSoftware, billed: Lea
       });
       const claimed = await tx.insert(billReminders).values({ leaseId, billDate, outboxId: mail.id, payLinkId: link?.id ?? null, createdAt: now }).onConflictDoNothing().returning({ leaseId: billReminders.leaseId });
       if (!claimed.length) throw new AlreadyReminded();
+      // And by text with its own pay link, where the tenant agreed to texts (decision 512).
+      if (link) await planText(tx, { tenantId: Number(billed.tenantId), leaseId, kind: "bill_due", key: billDate, now });
       return mail;
     });
   } catch (error) {
@@ -234,6 +242,8 @@ export function startBillingSchedule(db: Database, options: { pgliteDir?: string
     running = true;
     try {
       const now = clockNow();
+      // Planned texts held for the texting hours go at the first run inside them (decision 512).
+      await sendPlannedTexts(db, { now }).catch((error) => logger.error({ err: error }, "[texts] planned texts could not be sent; the next run tries again"));
       const runDate = await billingDateToday(db, now);
       const done = await db.query.billingRuns.findFirst({ columns: { finishedAt: true }, where: eq(billingRuns.runDate, runDate) });
       if (!done?.finishedAt) {

@@ -236,20 +236,21 @@ export async function withReminderPayLink<T>(
 }
 
 /**
- * The desk's "text a pay link" (issue 40, decision 494): the reasons a link cannot be paid here, as for
- * the e-mail; otherwise `write` gets, inside one transaction, a fresh link for the lease (sent by
- * staff) and what its text says (the unit, the location, the amount due, until when it works).
+ * The desk's "text a pay link" (issue 40, decision 494), and the reminder texts (decision 512): the
+ * reasons a link cannot be paid here, as for the e-mail; otherwise `write` gets, inside one
+ * transaction, a fresh link for the lease (sent by staff, or by the billing reminder) and what its text
+ * says (the unit, the location, the amount due, until when it works).
  */
 export async function withTextPayLink<T>(
   db: Database,
-  input: { tenantId: number; leaseId: number; staffId: number; now: Date },
+  input: { tenantId: number; leaseId: number; staffId?: number | null; sentBy?: PayLinkSentBy; now: Date },
   write: (tx: Transaction, link: { id: number; url: string; expiresAt: Date }, about: { unitName: string; locationName: string; due: number; until: string }) => Promise<T>,
 ): Promise<T | { ok: false; message: string }> {
   const prepared = await prepare(db, input, "nothing");
   if (!prepared.ok) return prepared;
   const { unit, origin } = prepared;
   return db.transaction(async (tx) => {
-    const link = await createPayLink(tx, { ...input, sentBy: "staff" });
+    const link = await createPayLink(tx, { ...input, sentBy: input.sentBy ?? "staff" });
     const about = { unitName: unit.lease.unitName, locationName: unit.location.name, due: Math.max(0, unit.lease.balance), until: formatDate(localDate(link.expiresAt, unit.location.timeZone)) };
     return write(tx, { id: link.id, url: `${origin}${payLinkPath(link.signed)}`, expiresAt: link.expiresAt }, about);
   });

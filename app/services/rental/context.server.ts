@@ -25,10 +25,13 @@ export interface RentalContext {
   operatorName: string;
   location: {
     id: number;
+    accountId: number;
     name: string;
     urlSlug: string;
     status: "Live" | "Coming Soon";
     phoneNumber: string;
+    /** The text message number (spec: Location.sms), or null. */
+    sms: string | null;
     timeZone: string;
     address: string;
     rentalSuccessMessage: string;
@@ -90,10 +93,12 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
     operatorName: website?.websiteName ?? account.name,
     location: {
       id: loc.id,
+      accountId: loc.accountId,
       name: loc.name,
       urlSlug: loc.urlSlug,
       status: loc.status,
       phoneNumber: loc.phoneNumber,
+      sms: loc.sms,
       timeZone,
       address: a ? `${a.street1}${a.street2 ? `, ${a.street2}` : ""}, ${a.city}, ${a.stateProvince} ${a.postal}` : loc.name,
       rentalSuccessMessage: loc.rentalSuccessMessage,

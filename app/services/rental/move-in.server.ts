@@ -28,6 +28,7 @@ import { loadRentalContext, type RentalContext } from "./context.server";
 import { publicOrigin } from "../site/origin.server";
 import { eq } from "drizzle-orm";
 import { rentals, locations, websites } from "~/db/schema";
+import { phoneAgreedToTexts } from "../texts/rental.server";
 
 
 interface RentalQuote {
@@ -112,7 +113,8 @@ export async function placeMoveIn(
       rentalId: rental.id,
       idempotencyKey: rental.idempotencyKey,
       unitTypeId: ctx.unitType.id,
-      tenant: { ...tenantFromForm(details), webPwHash: rental.webPwHash },
+      // bSMSOptIn at SiteLink: the phone's consent as it stands now (the details step's opt-in, or a STOP since: decision 511).
+      tenant: { ...tenantFromForm(details), webPwHash: rental.webPwHash, smsOptIn: await phoneAgreedToTexts(db, ctx.location.accountId, details.cell_phone) },
       moveInDate: q.quote.moveInDate,
       paidThroughDate,
       nextDueDate,

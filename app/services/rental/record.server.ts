@@ -6,7 +6,7 @@
 import crypto from "node:crypto";
 import { and, eq, inArray, lt } from "drizzle-orm";
 import { signedCookie } from "~/platform/signed-cookie.server";
-import type { Database } from "~/db/client.server";
+import type { Database, Transaction } from "~/db/client.server";
 import { rentals, locations } from "~/db/schema";
 import { storageFor } from "~/storage-software/index.server";
 import { holdEndsAt, holdUntil } from "~/domain/rental/hold";
@@ -166,7 +166,8 @@ export async function getRental(db: Database, id: string | null, unitTypeId: str
 }
 
 /** The tenant details kept on the rental (the form's names; no password). */
-export type TenantDetails = Omit<AccountCreationInput, "web_pw" | "confirm_web_pw">;
+/** The details step's answers: the account form without the password, and the texting opt-in (decision 511). */
+export type TenantDetails = Omit<AccountCreationInput, "web_pw" | "confirm_web_pw"> & { text_opt_in?: boolean };
 
 export function rentalDetails(c: Rental | null): TenantDetails | null {
   return (c?.tenantDetails as TenantDetails | null | undefined) ?? null;
@@ -237,7 +238,14 @@ export async function saveDetails(
 export async function saveHeldDetails(
   db: Database,
   ctx: RentalContext,
-  input: { existing: Rental | null; hold: DetailsHold; details: TenantDetails; webPw: string | undefined },
+  input: {
+    existing: Rental | null;
+    hold: DetailsHold;
+    details: TenantDetails;
+    webPw: string | undefined;
+    /** Written in the same transaction as the details (the texting opt-in's consent, decision 511). */
+    alsoWrite?: (tx: Transaction, rentalId: string) => Promise<void>;
+  },
 ): Promise<string> {
   const { hold } = input;
   try {
@@ -252,20 +260,23 @@ export async function saveHeldDetails(
       signedIp: null,
       leaseHash: null,
     };
-    if (!hold.isNew) {
-      await db.update(rentals).set(values).where(eq(rentals.id, hold.id));
-    } else {
-      await db.insert(rentals).values({
-        id: hold.id,
-        locationId: ctx.location.id,
-        unitTypeId: Number(ctx.unitType.id),
-        idempotencyKey: randomId(),
-        moveInDate: ctx.today,
-        // The hold cap counts from here, on the service's clock.
-        createdAt: hold.at,
-        ...values,
-      });
-    }
+    await db.transaction(async (tx) => {
+      if (!hold.isNew) {
+        await tx.update(rentals).set(values).where(eq(rentals.id, hold.id));
+      } else {
+        await tx.insert(rentals).values({
+          id: hold.id,
+          locationId: ctx.location.id,
+          unitTypeId: Number(ctx.unitType.id),
+          idempotencyKey: randomId(),
+          moveInDate: ctx.today,
+          // The hold cap counts from here, on the service's clock.
+          createdAt: hold.at,
+          ...values,
+        });
+      }
+      await input.alsoWrite?.(tx, hold.id);
+    });
   } catch (error) {
     // Nothing half-saved: a new rental that could not be written lets go of the unit it just held.
     await releaseDetailsHold(ctx, hold).catch(() => undefined);

@@ -19,6 +19,7 @@ import { cardLockedMessage, isCardLocked } from "../payments/card-attempts.serve
 import { rentalDetails, rentalProgress, getRental, isActiveRental, type Rental } from "./record.server";
 import { rentalLeaseText, quoteRental } from "./move-in.server";
 import type { RentalContext } from "./context.server";
+import { rentalTextOptIn } from "../texts/rental.server";
 
 /** The card form's "today" (expiry checks): the location's year and month. */
 export function yearMonth(today: string) {
@@ -100,6 +101,8 @@ async function stepView(ctx: RentalContext, step: RentalStep, rental: Rental | n
       return {
         step,
         hasPassword: Boolean(rental?.webPwHash),
+        // The texting opt-in (decision 511), where the location can text.
+        textOptIn: rentalTextOptIn(ctx.location),
         defaults: details
           ? {
               ...Object.fromEntries(Object.entries(details).map(([k, v]) => [k, typeof v === "boolean" ? (v ? "on" : "") : (v ?? "")])),

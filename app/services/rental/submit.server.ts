@@ -45,6 +45,7 @@ import { getPaymentGateway } from "~/platform/payments/gateway.server";
 import { PAYMENT_UNAVAILABLE_MESSAGE } from "~/db/unavailable";
 import { yearMonth } from "./steps.server";
 import { tellAccountHolder } from "./account-notice.server";
+import { recordRentalTextChoice, rentalTextOptIn } from "../texts/rental.server";
 import { loadRentalContext, soldOutContext, type RentalContext } from "./context.server";
 
 /** Fields whose values are never sent back to the browser with the errors. */
@@ -148,7 +149,20 @@ export async function submitRentalStep(db: Database, ctx: RentalContext, sub: Re
         await tellAccountHolder(db, { email: details.email, locationName: ctx.location.name, operatorName: ctx.operatorName, origin: await sub.origin(), now });
       }
       await releaseOtherRental(db, ctx, sub.rentalId, unitTypeId);
-      id = await saveHeldDetails(db, ctx, { existing: rental, hold, details, webPw: web_pw });
+      // The texting opt-in (decision 511): its consent in the transaction that saves the details.
+      const optIn = rentalTextOptIn(ctx.location);
+      const tickedBefore = rentalDetails(rental)?.text_opt_in === true;
+      const textOptIn = optIn ? details.text_opt_in : tickedBefore;
+      id = await saveHeldDetails(db, ctx, {
+        existing: rental,
+        hold,
+        details: { ...details, text_opt_in: textOptIn },
+        webPw: web_pw,
+        alsoWrite: optIn
+          ? (tx, rentalId) =>
+              recordRentalTextChoice(tx, { accountId: ctx.location.accountId, locationId: ctx.location.id, rentalId, phone: details.cell_phone, optedIn: textOptIn, tickedBefore, now })
+          : undefined,
+      });
     } catch (error) {
       // Nothing half-saved (an outage, say): a new rental's unit is not left held by nobody.
       await releaseDetailsHold(ctx, hold).catch(() => undefined);

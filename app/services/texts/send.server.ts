@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { textMessages } from "~/db/schema";
+import { textMessages, type PlannedTextKind } from "~/db/schema";
 import { formatDate, localDate } from "~/domain/shared/calendar";
 import { QUIET_HOURS_MESSAGE, textNumber, withinTextingHours } from "~/domain/texts/rules";
 import { textProvider, textsOffReason } from "~/platform/texts/provider.server";
@@ -22,7 +22,7 @@ interface TextToSend {
   /** The phone as stored (ten digits or E.164). */
   to: string;
   body: string;
-  purpose: "pay_link" | "lead_reply";
+  purpose: "pay_link" | "lead_reply" | PlannedTextKind;
   tenantId?: number | null;
   leadKey?: string | null;
   staffId?: number | null;

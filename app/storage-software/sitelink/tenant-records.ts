@@ -93,7 +93,8 @@ export function tenantParams(t: MoveInInput["tenant"], email: string, note: stri
     sEmailAlt: blank,
     sRelationshipAlt: blank,
     sTaxID: blank,
-    bSMSOptIn: false,
+    // The renter's texting opt-in (decision 511); false when none was given.
+    bSMSOptIn: t.smsOptIn === true,
     sCountryCode: blank,
   };
 }
