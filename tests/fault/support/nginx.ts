@@ -30,7 +30,7 @@ export function sharedCacheSkipReason(): string | null {
 function deployConfig(listenPort: number, appPorts: number[], cache: { dir: string; purgePort: number } | null): string {
   let conf = fs.readFileSync(path.join(REPO_ROOT, "deploy/nginx.conf"), "utf8");
   if (cache) {
-    conf = conf.replace("/var/cache/nginx/gatehouse", path.join(cache.dir, "cache")).replace("listen 127.0.0.1:8080;", `listen 127.0.0.1:${cache.purgePort};`);
+    conf = conf.replaceAll("/var/cache/nginx/gatehouse", path.join(cache.dir, "cache")).replace("listen 127.0.0.1:8080;", `listen 127.0.0.1:${cache.purgePort};\n  access_log ${path.join(cache.dir, "purge.log")};`);
   } else {
     conf = conf.replace(/[ \t]*# BEGIN shared-cache([^\n]*)\n[\s\S]*?# END shared-cache\1\n/g, "");
   }
@@ -45,7 +45,7 @@ export async function startNginx(
   listenPort: number,
   appPorts: number[],
   options: { sharedCache?: { purgePort: number } } = {},
-): Promise<{ url: string; stop(): Promise<void> }> {
+): Promise<{ url: string; /** The purge listener's requests, one line each (with `sharedCache`). */ purgeLog(): string[]; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-fault-nginx-"));
   fs.chmodSync(dir, 0o755);
   fs.mkdirSync(path.join(dir, "tmp"));
@@ -75,6 +75,7 @@ export async function startNginx(
   }
   return {
     url,
+    purgeLog: () => (fs.existsSync(path.join(dir, "purge.log")) ? fs.readFileSync(path.join(dir, "purge.log"), "utf8").split("\n").filter(Boolean) : []),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGQUIT");
       await gone;
