@@ -21,7 +21,7 @@ import { logger } from "~/platform/logger.server";
 import { isAnonymous } from "./page-cache";
 
 /** Whether an answer's Cache-Control lets a shared cache store it. */
-export function sharedCacheMayStore(cacheControl: string): boolean {
+function sharedCacheMayStore(cacheControl: string): boolean {
   if (/\b(?:no-store|private|no-cache)\b/i.test(cacheControl)) return false;
   return /\b(?:public|s-maxage)\b/i.test(cacheControl);
 }

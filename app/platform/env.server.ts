@@ -409,7 +409,7 @@ function textProviderProblem(e: Pick<Env, "NODE_ENV"> & Partial<Pick<Env, "TWILI
  * without its zone and token, nginx without the public origin whose pages it purges, or a stand-in for
  * Cloudflare's API on a live site.
  */
-export function cachePurgeProblem(e: Pick<Env, "NODE_ENV" | "CACHE_PURGE" | "CLOUDFLARE_ZONE_ID" | "CLOUDFLARE_API_TOKEN" | "CLOUDFLARE_API_BASE" | "PUBLIC_URL" | "GATEHOUSE_TEST_RUNNER">): string | null {
+function cachePurgeProblem(e: Pick<Env, "NODE_ENV" | "CACHE_PURGE" | "CLOUDFLARE_ZONE_ID" | "CLOUDFLARE_API_TOKEN" | "CLOUDFLARE_API_BASE" | "PUBLIC_URL" | "GATEHOUSE_TEST_RUNNER">): string | null {
   if (e.CACHE_PURGE === "cloudflare" && (!e.CLOUDFLARE_ZONE_ID || !e.CLOUDFLARE_API_TOKEN)) return "CACHE_PURGE=cloudflare needs CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN.";
   if (e.CACHE_PURGE === "nginx" && !e.PUBLIC_URL) return "CACHE_PURGE=nginx needs PUBLIC_URL: nginx's cache keys carry the public host the purge names.";
   if (e.CLOUDFLARE_API_BASE && e.NODE_ENV === "production" && e.GATEHOUSE_TEST_RUNNER !== "1") return "CLOUDFLARE_API_BASE (a stand-in for Cloudflare's API) is for tests only: production purges through api.cloudflare.com.";

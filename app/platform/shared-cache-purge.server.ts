@@ -24,7 +24,7 @@ const CLOUDFLARE_API = "https://api.cloudflare.com";
 /** Cloudflare takes at most 30 tags in one purge call. */
 const CLOUDFLARE_TAGS_PER_CALL = 30;
 
-export function cloudflarePurge(options: { zoneId: string; apiToken: string; apiBase?: string; fetch?: typeof fetch }): SharedCachePurge {
+function cloudflarePurge(options: { zoneId: string; apiToken: string; apiBase?: string; fetch?: typeof fetch }): SharedCachePurge {
   const base = (options.apiBase ?? CLOUDFLARE_API).replace(/\/$/, "");
   const send = options.fetch ?? fetch;
   return {
@@ -48,11 +48,11 @@ export function cloudflarePurge(options: { zoneId: string; apiToken: string; api
 }
 
 /** The encodings nginx keeps apart in its cache key (deploy/nginx.conf's `$gatehouse_encoding`). */
-export const NGINX_ENCODINGS = ["br", "gzip", ""] as const;
+const NGINX_ENCODINGS = ["br", "gzip", ""] as const;
 /** Purge requests in flight at once. */
 const NGINX_PARALLEL = 8;
 
-export function nginxPurge(options: { purgeUrl: string; host: string; pathsFor: (tags: readonly string[]) => Promise<string[]> }): SharedCachePurge {
+function nginxPurge(options: { purgeUrl: string; host: string; pathsFor: (tags: readonly string[]) => Promise<string[]> }): SharedCachePurge {
   const target = new URL(options.purgeUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: NGINX_PARALLEL });
   const purgeOne = (path: string, encoding: string) =>

@@ -13,7 +13,7 @@
  * the nginx purge sends): a page is purged exactly when it says it shows what changed.
  */
 
-export interface TagSources {
+interface TagSources {
   locations: ReadonlyArray<{ id: number; urlSlug: string }>;
   /** Each unit type page's path (`/locations/<slug>/units/<type slug>`), with its unit type and location. */
   unitTypePages: ReadonlyArray<{ path: string; id: number; locationId: number }>;
@@ -21,11 +21,11 @@ export interface TagSources {
   unitTypesByLocation: ReadonlyMap<number, readonly number[]>;
 }
 
-export const SITE_TAG = "site";
-export const LOCATIONS_TAG = "locations";
-export const locationTag = (id: number) => `location-${id}`;
-export const unitTypeTag = (id: number) => `unit-type-${id}`;
-export const pageTag = (slug: string) => `page-${slug}`;
+const SITE_TAG = "site";
+const LOCATIONS_TAG = "locations";
+const locationTag = (id: number) => `location-${id}`;
+const unitTypeTag = (id: number) => `unit-type-${id}`;
+const pageTag = (slug: string) => `page-${slug}`;
 
 /** What every cacheable answer carries (the layout: the website, its menus and the location list). */
 export const EVERY_PAGE_TAGS: readonly string[] = [SITE_TAG, LOCATIONS_TAG];

@@ -20,7 +20,7 @@ import { sharedCachePurgeOf, type SharedCachePurge } from "~/platform/shared-cac
 
 const RETRY_MS = 2_000;
 
-export interface SharedCachePurger {
+interface SharedCachePurger {
   readonly adapter: SharedCachePurge | null;
   /** A change was notified: claim what is queued and purge it (coalesced: one run at a time). */
   changed(): void;

@@ -17,7 +17,7 @@ export function nginxSkipReason(): string | null {
 }
 
 /** Debian's ngx_cache_purge (libnginx-mod-http-cache-purge), which the cache in front needs. */
-export const CACHE_PURGE_MODULE = "/usr/lib/nginx/modules/ngx_http_cache_purge_module.so";
+const CACHE_PURGE_MODULE = "/usr/lib/nginx/modules/ngx_http_cache_purge_module.so";
 
 export function sharedCacheSkipReason(): string | null {
   return nginxSkipReason() ?? (fs.existsSync(CACHE_PURGE_MODULE) ? null : `${CACHE_PURGE_MODULE} not found (apt-get install libnginx-mod-http-cache-purge)`);
