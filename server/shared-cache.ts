@@ -48,7 +48,8 @@ export function sharedCacheHeaders(deps: { db: Database; siteCache: SiteCache })
           args.pop();
         }
         if (personal || res.getHeader("Set-Cookie") !== undefined) {
-          res.setHeader("Cache-Control", NO_STORE);
+          const cacheControl = String(res.getHeader("Cache-Control") ?? "");
+          if (!/\bno-store\b/i.test(cacheControl) || !/\bprivate\b/i.test(cacheControl)) res.setHeader("Cache-Control", NO_STORE);
           res.removeHeader("Cache-Tag");
         } else if (sharedCacheMayStore(String(res.getHeader("Cache-Control") ?? ""))) {
           res.setHeader("Cache-Tag", cacheTagHeader(tags));
