@@ -10,6 +10,8 @@
  * - An answer a shared cache may store (`public` or an `s-maxage`, no `private`/`no-store`) carries
  *   `Cache-Tag`: what it shows (app/domain/web/cache-tags.ts), so a purge drops exactly the pages a
  *   change touches. The page cache stores the header with the page, so its hits carry it too.
+ * - An answer made while a change was notified (the site cache's generation moved) says `no-store`: it
+ *   may show what was there before the change, after the change's purge has run.
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Database } from "~/db/client.server";
@@ -29,6 +31,9 @@ function sharedCacheMayStore(cacheControl: string): boolean {
 export function sharedCacheHeaders(deps: { db: Database; siteCache: SiteCache }) {
   return async (req: Request, res: Response, next: NextFunction) => {
     const personal = !isAnonymous(req.headers.cookie);
+    // A change notified while this answer was made: what it shows may be from before the change, and the
+    // change's purge may already have run. No shared cache keeps it (the page cache does not either).
+    const generation = deps.siteCache.generation;
     let tags: readonly string[] = EVERY_PAGE_TAGS;
     if (!personal && (req.method === "GET" || req.method === "HEAD")) {
       try {
@@ -52,7 +57,8 @@ export function sharedCacheHeaders(deps: { db: Database; siteCache: SiteCache })
           if (!/\bno-store\b/i.test(cacheControl) || !/\bprivate\b/i.test(cacheControl)) res.setHeader("Cache-Control", NO_STORE);
           res.removeHeader("Cache-Tag");
         } else if (sharedCacheMayStore(String(res.getHeader("Cache-Control") ?? ""))) {
-          res.setHeader("Cache-Tag", cacheTagHeader(tags));
+          if (deps.siteCache.generation === generation) res.setHeader("Cache-Tag", cacheTagHeader(tags));
+          else res.setHeader("Cache-Control", "no-store").removeHeader("Cache-Tag");
         } else {
           res.removeHeader("Cache-Tag");
         }
