@@ -14,6 +14,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startCloudflareFake, type RunningCloudflareFake } from "../../../cloudflare-fake/server";
 import type { DatabaseHandle } from "~/db/client.server";
+import { readTaggedPages } from "~/db/queries/tagged-pages.server";
 import { locations, unitTypes, units } from "~/db/schema";
 import { CSRF_FIELD } from "~/services/web/csrf.server";
 import { readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
@@ -102,6 +103,19 @@ describe("the cache in front, purged by tag (issue 41)", () => {
     expect(hit.headers.get("x-page-cache")).toBe("hit");
     expect(tagsOf(hit.headers)).toEqual(["site", "locations", "page-faqs", "faqs"]);
   });
+
+  it("every page the sitemap lists is one the nginx purge knows, with the tags the page carries", async () => {
+    const pages = await readTaggedPages({ db: handle.db });
+    const sitemap = (await get("/sitemap.xml")).body;
+    const listed = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => new URL(m[1]!).pathname);
+    expect(listed.length).toBeGreaterThan(10);
+    for (const path of listed) {
+      const r = await get(path);
+      if (!/public/.test(r.headers.get("cache-control") ?? "")) continue; // forms: never in a shared cache
+      expect(pages.has(path), path).toBe(true);
+      expect(tagsOf(r.headers), path).toEqual(pages.get(path));
+    }
+  }, 60_000);
 
   it("nothing personal is ever stored by a shared cache: private, no-store, and no tags", async () => {
     // A page with a form sets its CSRF cookie.
