@@ -25,6 +25,7 @@ import { previewAnswer, previewCookie, refuseFormsInPreview } from "./preview-mo
 import { reactRouterOf } from "./react-router-handler";
 import { oneSpelling, redirectRules } from "./redirects";
 import { cspNonce, securityHeadersOf } from "./security-headers";
+import { sharedCacheHeaders } from "./shared-cache";
 import { staffCommand } from "./staff-command";
 import { testHooksOf } from "./test-hooks";
 import { readWebsiteRow } from "./website-row";
@@ -85,6 +86,8 @@ app.get("/readyz", readiness(database));
 app.use(caches.dropAfterWrites(testHooks.isHooksPath));
 app.use(caches.storedPages());
 app.use(readWebsiteRow({ db, siteCache, sendUnavailable }));
+// Cache tags on what a shared cache in front may store; nothing personal stored there (decision 572).
+app.use(sharedCacheHeaders({ db, siteCache }));
 // Before the host guard, the redirects and React Router.
 app.use(consoleOriginGate());
 app.use(stagingNotIndexed);

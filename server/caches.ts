@@ -15,28 +15,46 @@ import { trackWrites, type Database, type DatabaseHandle } from "~/db/client.ser
 import { readNextAvailabilityChange } from "~/db/queries/cached-reads.server";
 import { SiteCache } from "~/db/site-cache.server";
 import type { Env } from "~/platform/env.server";
+import { sharedCachePurger } from "~/services/web/shared-cache.server";
 import { FormPageCache } from "./form-page-cache";
 import { refuseBadRequestTarget } from "./guards";
 import { PageCache, pageCacheMiddleware, serveHit } from "./page-cache";
 
-export function cachesOf(database: Pick<DatabaseHandle, "db" | "listen">, serverEnv: Pick<Env, "PAGE_CACHE">) {
+export function cachesOf(
+  database: Pick<DatabaseHandle, "db" | "listen">,
+  serverEnv: Pick<Env, "PAGE_CACHE" | "CACHE_PURGE" | "CACHE_PURGE_NGINX_URL" | "CLOUDFLARE_ZONE_ID" | "CLOUDFLARE_API_TOKEN" | "CLOUDFLARE_API_BASE" | "PUBLIC_URL">,
+) {
   const db: Database = database.db;
   const pageCache = new PageCache();
   const siteCache = new SiteCache();
   const formPages = new FormPageCache();
   const pageCacheOn = serverEnv.PAGE_CACHE !== "off";
+  // The shared cache in front (issue 41, decision 570): the change's queued tags, purged once by
+  // whichever process claims them first.
+  const sharedCache = sharedCachePurger({ db, siteCache }, serverEnv);
   const invalidateCaches = () => {
     pageCache.invalidate();
     siteCache.invalidate();
     formPages.invalidate();
   };
-  const stopListening = database.listen("gatehouse_changed", invalidateCaches, invalidateCaches);
+  const onChange = () => {
+    invalidateCaches();
+    sharedCache.changed();
+  };
+  const stopNotifications = database.listen("gatehouse_changed", onChange, onChange);
+  // What was queued while no server ran (a script, the seed): purged now, by whichever process starts first.
+  sharedCache.changed();
+  const stopListening = async () => {
+    sharedCache.stop();
+    await stopNotifications();
+  };
 
   return {
     pageCache,
     siteCache,
     formPages,
     pageCacheOn,
+    sharedCache,
     /** Stops listening for the database's change notification. */
     stopListening,
     /**

@@ -119,6 +119,19 @@ export const envSchema = z.object({
   TWILIO_AUTH_TOKEN: optional(z.string().regex(/^\S{16,}$/, { error: "TWILIO_AUTH_TOKEN must be the account's auth token (from the Twilio console)" })),
   /** Tests and development: the address of a stand-in for Twilio's API (the Twilio fake, http://127.0.0.1:PORT). Unset: https://api.twilio.com. Refused in production. */
   TWILIO_API_BASE: optional(z.url({ protocol: /^https?$/, error: "TWILIO_API_BASE must be an http(s) URL, like http://127.0.0.1:13111" })),
+  /**
+   * The shared cache in front (issue 41, decision 571): `nginx` (deploy/nginx.conf's proxy_cache, purged
+   * by URL through its purge listener) or `cloudflare` (Cloudflare's purge by cache tag). Unset or `off`: no purge.
+   */
+  CACHE_PURGE: oneOf("CACHE_PURGE", ["off", "nginx", "cloudflare"] as const, "off, nginx or cloudflare"),
+  /** CACHE_PURGE=nginx: where nginx's purge listener answers (deploy/nginx.conf: http://127.0.0.1:8080). */
+  CACHE_PURGE_NGINX_URL: optional(z.url({ protocol: /^https?$/, error: "CACHE_PURGE_NGINX_URL must be an http(s) URL, like http://127.0.0.1:8080" })),
+  /** CACHE_PURGE=cloudflare: the zone's id (32 hex characters, on the zone's overview page). */
+  CLOUDFLARE_ZONE_ID: optional(z.string().regex(/^[0-9a-f]{32}$/, { error: "CLOUDFLARE_ZONE_ID must be the zone's id (32 hex characters)" })),
+  /** CACHE_PURGE=cloudflare: an API token with the zone's Cache Purge permission. */
+  CLOUDFLARE_API_TOKEN: optional(z.string().regex(/^[A-Za-z0-9_-]{20,}$/, { error: "CLOUDFLARE_API_TOKEN must be an API token (from the Cloudflare dashboard)" })),
+  /** Tests: the address of a stand-in for Cloudflare's API (the fake). Unset: https://api.cloudflare.com. In production only with GATEHOUSE_TEST_RUNNER=1. */
+  CLOUDFLARE_API_BASE: optional(z.url({ protocol: /^https?$/, error: "CLOUDFLARE_API_BASE must be an http(s) URL, like http://127.0.0.1:14111" })),
   /** Fault tests: every new charge of the test gateway is appended to this file as a JSON line. */
   PAYMENT_GATEWAY_LOG: optional(z.string()),
   PASSWORD_HASH_THREADS: whole("PASSWORD_HASH_THREADS", 1, 16, "a whole number of threads"),
@@ -378,6 +391,8 @@ export function envOrExit(options: { server?: boolean } = {}): Env {
     if (gatewayProblem) throw new ConfigError(gatewayProblem);
     const textsProblem = textProviderProblem(e);
     if (textsProblem) throw new ConfigError(textsProblem);
+    const purgeProblem = cachePurgeProblem(e);
+    if (purgeProblem) throw new ConfigError(purgeProblem);
     const testProblem = testSwitchProblem(e);
     if (testProblem) throw new ConfigError(testProblem);
     return e;
@@ -396,5 +411,17 @@ export function envOrExit(options: { server?: boolean } = {}): Env {
 function textProviderProblem(e: Pick<Env, "NODE_ENV" | "GATEHOUSE_TEST_RUNNER"> & Partial<Pick<Env, "TWILIO_ACCOUNT_SID" | "TWILIO_AUTH_TOKEN" | "TWILIO_API_BASE">>): string | null {
   if (Boolean(e.TWILIO_ACCOUNT_SID) !== Boolean(e.TWILIO_AUTH_TOKEN)) return "Texts need both TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN (or neither, and texts are off).";
   if (e.TWILIO_API_BASE && e.NODE_ENV === "production" && !testSwitchesAllowed(e)) return "TWILIO_API_BASE (a stand-in for Twilio's API) is for tests and development only: production texts through api.twilio.com.";
+  return null;
+}
+
+/**
+ * Why the server must not start with these shared-cache settings, or null (decision 571): Cloudflare
+ * without its zone and token, nginx without the public origin whose pages it purges, or a stand-in for
+ * Cloudflare's API on a live site.
+ */
+function cachePurgeProblem(e: Pick<Env, "NODE_ENV" | "CACHE_PURGE" | "CLOUDFLARE_ZONE_ID" | "CLOUDFLARE_API_TOKEN" | "CLOUDFLARE_API_BASE" | "PUBLIC_URL" | "GATEHOUSE_TEST_RUNNER">): string | null {
+  if (e.CACHE_PURGE === "cloudflare" && (!e.CLOUDFLARE_ZONE_ID || !e.CLOUDFLARE_API_TOKEN)) return "CACHE_PURGE=cloudflare needs CLOUDFLARE_ZONE_ID and CLOUDFLARE_API_TOKEN.";
+  if (e.CACHE_PURGE === "nginx" && !e.PUBLIC_URL) return "CACHE_PURGE=nginx needs PUBLIC_URL: nginx's cache keys carry the public host the purge names.";
+  if (e.CLOUDFLARE_API_BASE && e.NODE_ENV === "production" && e.GATEHOUSE_TEST_RUNNER !== "1") return "CLOUDFLARE_API_BASE (a stand-in for Cloudflare's API) is for tests only: production purges through api.cloudflare.com.";
   return null;
 }

@@ -98,6 +98,9 @@ export function staticCopiesConfig(port, pages) {
  */
 export function deployConfig({ appPorts, port, buildDir }) {
   let conf = fs.readFileSync("deploy/nginx.conf", "utf8");
+  // Without the cache in front (issue 41, decision 571): the app processes are what is measured here,
+  // and the bench's processes are not told to purge it.
+  conf = conf.replace(/[ \t]*# BEGIN shared-cache([^\n]*)\n[\s\S]*?# END shared-cache\1\n/g, "");
   // The plain-HTTP server that only redirects to HTTPS is not needed here.
   conf = conf.replace(/# BEGIN redirect-to-https[\s\S]*?# END redirect-to-https\n/, "");
   conf = conf.replace(/^\s*ssl_[^\n]*\n/gm, "").replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${port};`).replace(/^\s*listen \[::\]:443 ssl http2;\n/m, "");

@@ -73,3 +73,15 @@ export const oldDomains = pgTable(
   },
   (t) => [uniqueIndex("old_domains_hostname_idx").on(t.hostname)],
 );
+
+/**
+ * Shared-cache purges waiting to be sent (issue 41, decision 570): the `gatehouse_changed` triggers of
+ * every table a public page reads add the cache tags a changed row touches (`location-12`,
+ * `unit-type-40`, `site`…) here, in the writing transaction. A server process claims them (DELETE …
+ * RETURNING, SKIP LOCKED) when the change's notification arrives and purges them once, through the
+ * configured purge adapter (CACHE_PURGE); whichever process claims first purges, the others find nothing.
+ */
+export const cachePurges = pgTable("cache_purges", {
+  id: serial().primaryKey(),
+  tag: text().notNull(),
+});

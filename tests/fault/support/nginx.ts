@@ -16,8 +16,24 @@ export function nginxSkipReason(): string | null {
   return spawnSync(NGINX_BIN, ["-v"]).error ? `nginx not found at ${NGINX_BIN} (set NGINX)` : null;
 }
 
-function deployConfig(listenPort: number, appPorts: number[]): string {
+/** Debian's ngx_cache_purge (libnginx-mod-http-cache-purge), which the cache in front needs. */
+const CACHE_PURGE_MODULE = "/usr/lib/nginx/modules/ngx_http_cache_purge_module.so";
+
+export function sharedCacheSkipReason(): string | null {
+  return nginxSkipReason() ?? (fs.existsSync(CACHE_PURGE_MODULE) ? null : `${CACHE_PURGE_MODULE} not found (apt-get install libnginx-mod-http-cache-purge)`);
+}
+
+/**
+ * `sharedCache`: keep deploy/nginx.conf's cache in front (its directory under `dir`, its purge listener
+ * on `purgePort`); else it is left out (the tests of the processes behind it, decision 571).
+ */
+function deployConfig(listenPort: number, appPorts: number[], cache: { dir: string; purgePort: number } | null): string {
   let conf = fs.readFileSync(path.join(REPO_ROOT, "deploy/nginx.conf"), "utf8");
+  if (cache) {
+    conf = conf.replaceAll("/var/cache/nginx/gatehouse", path.join(cache.dir, "cache")).replace("listen 127.0.0.1:8080;", `listen 127.0.0.1:${cache.purgePort};\n  access_log ${path.join(cache.dir, "purge.log")};`);
+  } else {
+    conf = conf.replace(/[ \t]*# BEGIN shared-cache([^\n]*)\n[\s\S]*?# END shared-cache\1\n/g, "");
+  }
   conf = conf.replace(/# BEGIN redirect-to-https[\s\S]*?# END redirect-to-https\n/, "");
   conf = conf.replace(/^\s*ssl_[^\n]*\n/gm, "").replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${listenPort};`).replace(/^\s*listen \[::\]:443 ssl http2;\n/m, "");
   conf = conf.replace(/^\s*server 127\.0\.0\.1:30\d\d[^\n]*\n/gm, "");
@@ -25,16 +41,21 @@ function deployConfig(listenPort: number, appPorts: number[]): string {
   return conf.replaceAll("/opt/gatehouse/build", path.join(REPO_ROOT, process.env.BUILD_DIR ?? "build"));
 }
 
-export async function startNginx(listenPort: number, appPorts: number[]): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startNginx(
+  listenPort: number,
+  appPorts: number[],
+  options: { sharedCache?: { purgePort: number } } = {},
+): Promise<{ url: string; /** The purge listener's requests, one line each (with `sharedCache`). */ purgeLog(): string[]; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-fault-nginx-"));
   fs.chmodSync(dir, 0o755);
   fs.mkdirSync(path.join(dir, "tmp"));
   const t = (n: string) => path.join(dir, "tmp", n);
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),
-    `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 256; }\n` +
+    (options.sharedCache ? `load_module ${CACHE_PURGE_MODULE};\n` : "") +
+      `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 256; }\n` +
       `http {\n  access_log off;\n  client_body_temp_path ${t("body")};\n  proxy_temp_path ${t("proxy")};\n  fastcgi_temp_path ${t("fastcgi")};\n` +
-      `  uwsgi_temp_path ${t("uwsgi")};\n  scgi_temp_path ${t("scgi")};\n  types { text/css css; application/javascript js; }\n${deployConfig(listenPort, appPorts)}\n}\n`,
+      `  uwsgi_temp_path ${t("uwsgi")};\n  scgi_temp_path ${t("scgi")};\n  types { text/css css; application/javascript js; }\n${deployConfig(listenPort, appPorts, options.sharedCache ? { dir, purgePort: options.sharedCache.purgePort } : null)}\n}\n`,
   );
   const args = ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")];
   const check = spawnSync(NGINX_BIN, [...args, "-t"], { encoding: "utf8" });
@@ -54,6 +75,7 @@ export async function startNginx(listenPort: number, appPorts: number[]): Promis
   }
   return {
     url,
+    purgeLog: () => (fs.existsSync(path.join(dir, "purge.log")) ? fs.readFileSync(path.join(dir, "purge.log"), "utf8").split("\n").filter(Boolean) : []),
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGQUIT");
       await gone;
