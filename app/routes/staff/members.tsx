@@ -111,7 +111,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const action = submission.value.intent;
   if (action === "reset-sign-in") {
     const reset = await resetStaffSignIn(context.db, staff, { staffId, origin: await consoleOriginFor(context), now });
-    if (!reset.ok) return data({ form: `member-${staffId}-reset-sign-in`, errors: {}, message: reset.message, link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
+    if (!reset.ok) return data({ form: `member-${staffId}`, errors: {}, message: reset.message, link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
     return data({ form: "reset-sign-in", errors: {}, message: null, link: { url: reset.link, email: reset.email }, values: {}, result: null as Reply }, { headers: consoleHeaders() });
   }
   const result =
@@ -197,10 +197,10 @@ function MemberAccessForm({ member, csrfToken, locations, errors, lastResult }: 
  * An action that asks first (issue 39): a disclosure with what it does, a box to tick and the button.
  * Works without JavaScript: the server refuses the button without the box, beside the box.
  */
-function ConfirmedAction(props: { memberId: number; email: string; intent: "disable" | "reset-sign-in"; summary: string; explain: string; confirmLabel: string; button: string; csrfToken: string; error?: string; message?: string | null }) {
+function ConfirmedAction(props: { memberId: number; email: string; intent: "disable" | "reset-sign-in"; summary: string; explain: string; confirmLabel: string; button: string; csrfToken: string; error?: string }) {
   const id = `m${props.memberId}-${props.intent}-confirm`;
   return (
-    <details open={Boolean(props.error || props.message)}>
+    <details open={Boolean(props.error)}>
       <summary>
         {props.summary}
         <span className="visually-hidden"> {props.email}</span>…
@@ -209,7 +209,6 @@ function ConfirmedAction(props: { memberId: number; email: string; intent: "disa
         <CsrfInput token={props.csrfToken} />
         <input type="hidden" name="staffId" value={props.memberId} />
         <p>{props.explain}</p>
-        {props.message ? <FormMessage message={props.message} /> : null}
         <div className={props.error ? "console-field console-field--invalid" : "console-field"}>
           <input type="checkbox" id={id} name="confirm" value="yes" required aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? `${id}-error` : undefined} />{" "}
           <label htmlFor={id}>{props.confirmLabel}</label>
@@ -249,7 +248,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
     <>
       <h1>Staff</h1>
       <FormMessage tone="success" message={loaderData.done} />
-      {actionData?.message && !actionData.form.endsWith("-reset-sign-in") ? <FormMessage message={actionData.message} /> : null}
+      {actionData?.message ? <FormMessage message={actionData.message} /> : null}
       {actionData?.form === "reset-sign-in" && actionData.link ? (
         <div className="console-alert console-alert--success" role="status">
           <p>
@@ -336,7 +335,6 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                             button="Reset sign-in and send a new invitation"
                             csrfToken={csrfToken}
                             error={errorsFor(`member-${m.id}-reset-sign-in`).confirm}
-                            message={actionData?.form === `member-${m.id}-reset-sign-in` ? actionData.message : null}
                           />
                           <ConfirmedAction
                             memberId={m.id}
