@@ -43,8 +43,8 @@ const memberId = z.number({ error: "Choose a staff member." }).int().positive();
 export const staffAccessSchema = z.object({ staffId: memberId, ...accessFields }).superRefine(atLeastOneLocation);
 
 /** The member actions that cannot be undone with one click: each asks "are you sure?" first (issue 39). */
-export const CONFIRMED_MEMBER_ACTIONS = ["disable", "reset-sign-in"] as const;
-export const CONFIRM_MESSAGES: Record<(typeof CONFIRMED_MEMBER_ACTIONS)[number], string> = {
+const CONFIRMED_MEMBER_ACTIONS = ["disable", "reset-sign-in"] as const;
+const CONFIRM_MESSAGES: Record<(typeof CONFIRMED_MEMBER_ACTIONS)[number], string> = {
   disable: "Tick the box to confirm that you want to disable this account.",
   "reset-sign-in": "Tick the box to confirm that you want to reset this member's sign-in.",
 };

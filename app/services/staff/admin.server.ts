@@ -301,7 +301,7 @@ export async function liftStaffLockout(db: Database, by: SignedInStaff, input: {
   });
 }
 
-export type ResetSignInResult = { ok: true; link: string; email: string; expiresAt: Date } | { ok: false; message: string };
+type ResetSignInResult = { ok: true; link: string; email: string; expiresAt: Date } | { ok: false; message: string };
 
 /**
  * An owner's "Reset sign-in" for a member who cannot sign in (decision 504): in one transaction the

@@ -26,7 +26,7 @@ import { inviteTokenHash, passwordAccountKey, STAFF_SIGNIN_WINDOW_MS } from "./a
 import { createStaffSession, endStaffSessions } from "./session.server";
 
 /** A reset link works for one hour. */
-export const STAFF_RESET_TTL_MS = 60 * 60 * 1000;
+const STAFF_RESET_TTL_MS = 60 * 60 * 1000;
 const RESET_LIMIT_PER_ADDRESS = 10;
 const RESET_LIMIT_PER_EMAIL = 3;
 const RESET_EMAIL_WINDOW_MS = 60 * 60 * 1000;
