@@ -97,7 +97,10 @@ export default function StaffResetPassword({ loaderData, actionData }: Route.Com
             <h1>Password reset link</h1>
             <FormMessage message={linkMessage} />
             <p>
-              <a href="/admin/forgot-password">Ask for a new link</a> · <a href="/admin/sign-in">Go to sign-in</a>
+              <a href="/admin/forgot-password">Ask for a new link</a>
+            </p>
+            <p>
+              <a href="/admin/sign-in">Go to sign-in</a>
             </p>
           </>
         ) : (
