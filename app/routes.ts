@@ -51,6 +51,8 @@ export default [
     route("admin/sign-in/code", "routes/staff/sign-in.code.tsx"),
     route("admin/sign-out", "routes/staff/sign-out.tsx"),
     route("admin/invite/:token", "routes/staff/invite.tsx"),
+    route("admin/forgot-password", "routes/staff/forgot-password.tsx"),
+    route("admin/reset-password/:token", "routes/staff/reset-password.tsx"),
     layout("routes/console/layout.tsx", [
       route("admin", "routes/console/home.tsx"),
       route("admin/reauth", "routes/staff/reauth.tsx"),

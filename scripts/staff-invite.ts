@@ -12,6 +12,7 @@ import { databaseOptionsFromEnv, defaultPgliteDir, openDatabase } from "~/db/cli
 import { STAFF_ROLES } from "~/domain/staff/roles";
 import { envOrExit } from "~/platform/env.server";
 import { inviteByCommand, inviteThroughServer, staffCommandFile, type InviteRequest } from "~/services/staff/command.server";
+import { commandConsoleOrigin } from "~/services/site/origin.server";
 
 envOrExit({ server: false });
 
@@ -27,10 +28,10 @@ if (locationIds.some((n) => !Number.isInteger(n) || n <= 0)) {
 }
 const request: InviteRequest = { email: values.email, role: values.role, locationIds };
 
-function report(result: unknown): never {
+function report(result: unknown, note = ""): never {
   const r = result as { ok?: boolean; link?: string; expiresAt?: string | Date; errors?: Record<string, string> } | null;
   if (r?.ok && r.link) {
-    console.log(`Invitation for ${request.email} (${request.role}). Open this link within 24 hours (it works once):\n\n${r.link}\n`);
+    console.log(`Invitation for ${request.email} (${request.role}). Open this link within 24 hours (it works once):\n\n${r.link}\n${note}`);
     process.exit(0);
   }
   console.error(Object.values(r?.errors ?? { error: "The invitation could not be made." }).join("\n"));
@@ -43,9 +44,12 @@ if (viaServer) report(viaServer.body);
 
 const handle = openDatabase(options);
 try {
-  const result = await inviteByCommand(handle.db, request);
+  // No server answered: the link is on the console's origin these settings give a server on this
+  // machine (CONSOLE_URL, else beside PUBLIC_URL, else http://admin.localhost:PORT; decision 506).
+  const result = await inviteByCommand(handle.db, request, undefined, { direct: true });
   await handle.close();
-  report(result);
+  const note = commandConsoleOrigin().configured ? "" : "(CONSOLE_URL is not set: this is the back office of a server started on this machine with npm start. Set CONSOLE_URL to print links on another address.)\n";
+  report(result, note);
 } catch (error) {
   await handle.close().catch(() => {});
   console.error(`The invitation could not be made: ${error instanceof Error ? error.message : String(error)}`);

@@ -14,6 +14,7 @@ import { areaOf, crossAreaImports } from "./area-imports";
 const SURFACES: Record<string, string[]> = {
   audit: [
     "services/audit/events.server.ts",
+    "services/audit/trail.server.ts",
   ],
   console: [
     "components/console/shell.tsx",

@@ -27,6 +27,7 @@ describe("per-address limit keys are built in one place", () => {
         "services/payments/authentication.server.ts",
         "services/staff/auth.server.ts",
         "services/staff/passkeys.server.ts",
+        "services/staff/password-reset.server.ts",
       ].sort(),
     );
   });

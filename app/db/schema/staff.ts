@@ -66,6 +66,25 @@ export const staffInvites = pgTable(
 );
 
 /**
+ * "Forgot password" links of the back office (issue 39, docs/decisions/503-staff-password-reset.md):
+ * the SHA-256 of the token only, one hour, once. Using one spends every other open link of the member.
+ */
+export const staffPasswordResets = pgTable(
+  "staff_password_resets",
+  {
+    id: serial().primaryKey(),
+    staffId: integer()
+      .notNull()
+      .references(() => staffMembers.id, { onDelete: "cascade" }),
+    tokenHash: text().notNull().unique(),
+    expiresAt: timestamp({ withTimezone: true }).notNull(),
+    usedAt: timestamp({ withTimezone: true }),
+    createdAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("staff_password_resets_staff_idx").on(t.staffId)],
+);
+
+/**
  * Staff sessions: the SHA-256 of the cookie's random id. Idle 30 minutes, at most 12 hours
  * (app/domain/staff/roles.ts). `factorAt` is when a second factor was last given, for the actions
  * that need a fresh one. `passwordOnly` marks a session that has passed the password but not yet the

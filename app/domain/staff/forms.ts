@@ -42,8 +42,33 @@ const memberId = z.number({ error: "Choose a staff member." }).int().positive();
 /** A member's role and locations. */
 export const staffAccessSchema = z.object({ staffId: memberId, ...accessFields }).superRefine(atLeastOneLocation);
 
-/** End a member's sessions, disable or re-enable them (hidden fields and the button). */
-export const staffMemberActionSchema = z.object({ staffId: memberId, intent: z.enum(["sessions", "disable", "enable"], { error: "Choose an action." }) });
+/** The member actions that cannot be undone with one click: each asks "are you sure?" first (issue 39). */
+const CONFIRMED_MEMBER_ACTIONS = ["disable", "reset-sign-in"] as const;
+const CONFIRM_MESSAGES: Record<(typeof CONFIRMED_MEMBER_ACTIONS)[number], string> = {
+  disable: "Tick the box to confirm that you want to disable this account.",
+  "reset-sign-in": "Tick the box to confirm that you want to reset this member's sign-in.",
+};
+
+/**
+ * A member's buttons (hidden fields and the button): end sessions, disable, re-enable, lift a
+ * lockout, reset sign-in. Disabling and resetting the sign-in need the confirmation box ticked
+ * (`confirm=yes`): with JavaScript off the box is the confirmation.
+ */
+export const staffMemberActionSchema = z
+  .object({
+    staffId: memberId,
+    intent: z.enum(["sessions", "disable", "enable", "lift-lockout", "reset-sign-in"], { error: "Choose an action." }),
+    confirm: z.string().optional(),
+  })
+  .superRefine((value, ctx) => {
+    const needs = (CONFIRMED_MEMBER_ACTIONS as readonly string[]).includes(value.intent);
+    if (needs && value.confirm !== "yes") ctx.addIssue({ code: "custom", path: ["confirm"], message: CONFIRM_MESSAGES[value.intent as (typeof CONFIRMED_MEMBER_ACTIONS)[number]] });
+  });
+
+/** "Forgot password" on the console's sign-in page: the e-mail address only. */
+export const staffForgotPasswordSchema = z.object({
+  email: z.string({ error: "Enter your e-mail address." }).trim().min(1, "Enter your e-mail address.").max(254, EMAIL_MESSAGE).regex(STAFF_EMAIL, EMAIL_MESSAGE),
+});
 
 /**
  * The security page's forms: remove a passkey (hidden fields) or add one (its name, and the
@@ -53,3 +78,7 @@ export const passkeyFormSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("remove"), passkeyId: z.number().int().positive() }),
   z.object({ intent: z.literal("add"), name: z.string().trim().max(60, "The name can be at most 60 characters.").default(""), response: z.string().optional() }),
 ]);
+
+/** The one answer to "forgot password", whether or not the address is a member's (no enumeration). */
+export const STAFF_RESET_SENT_MESSAGE =
+  "If that e-mail address belongs to a staff account, we have sent it a link to choose a new password. The link works once, for one hour. You will still be asked for your second factor when you sign in.";

@@ -4,25 +4,30 @@ import { data, Form, redirect } from "react-router";
 import type { Route } from "./+types/members";
 import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/console/shell";
 import { staffAccessSchema, staffInviteSchema, staffMemberActionSchema } from "~/domain/staff/forms";
+import { formatDeskTime } from "~/domain/desk/time";
 import { STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff/roles";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console/headers.server";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { notFound } from "~/services/web/responses.server";
 import { consoleOriginFor } from "~/services/site/origin.server";
-import { accountLocations, changeStaffAccess, countStaffChange, endMemberSessions, inviteStaff, listStaff, requireFreshFactor, setStaffDisabled } from "~/services/staff/admin.server";
+import { auditTimeZone } from "~/services/audit/trail.server";
+import { accountLocations, changeStaffAccess, countStaffChange, endMemberSessions, inviteStaff, liftStaffLockout, listStaff, requireFreshFactor, resetStaffSignIn, setStaffDisabled } from "~/services/staff/admin.server";
 import { requirePermission, signedInStaff } from "~/services/staff/context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
 /**
  * Staff management (owners: `staff.manage`, with a fresh second factor): the list, invitations, role
- * and location changes, ending a member's sessions, disabling and re-enabling. Each change is audited
- * with each field's value before and after (app/services/staff/admin.server.ts).
+ * and location changes, ending a member's sessions, disabling (confirmed first) and re-enabling,
+ * lifting a lockout, and resetting a member's sign-in (confirmed first: a new invitation, the old
+ * password and second factors revoked; issue 39, decisions 504–505). Each change is audited with each
+ * field's value before and after (app/services/staff/admin.server.ts).
  */
 const DONE: Record<string, string> = {
   access: "The role and locations were saved.",
   sessions: "Their sessions were ended: they must sign in again.",
   disabled: "The account was disabled and its sessions ended.",
   enabled: "The account was re-enabled.",
+  lockout: "The lockout is lifted: they can sign in again now.",
 };
 
 export async function loader({ request, context }: Route.LoaderArgs) {
@@ -31,7 +36,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = clockNow();
   requireFreshFactor(staff, request, now);
   const csrf = await getCsrfToken(request);
-  const [members, locs] = await Promise.all([listStaff(context.db, staff.accountId, now), accountLocations(context.db, staff.accountId)]);
+  const [members, locs, timeZone] = await Promise.all([listStaff(context.db, staff.accountId, now), accountLocations(context.db, staff.accountId), auditTimeZone(context.db, staff.accountId)]);
   const done = DONE[new URL(request.url).searchParams.get("done") ?? ""] ?? null;
   return data(
     {
@@ -39,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       selfId: staff.staffId,
       done,
       locations: locs.map((l) => ({ id: l.id, name: l.name })),
-      members: members.map((m) => ({ ...m, lastSignInAt: m.lastSignInAt?.toISOString() ?? null })),
+      members: members.map((m) => ({ ...m, lastSignInAt: m.lastSignInAt?.toISOString() ?? null, lockedUntil: m.lockedUntil ? formatDeskTime(m.lockedUntil, timeZone) : null })),
     },
     { headers: consoleHeaders(csrf.setCookie) },
   );
@@ -61,7 +66,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const now = clockNow();
   requireFreshFactor(staff, request, now);
   const limit = await countStaffChange(context.db, staff, now);
-  if (!limit.allowed) return data({ form: "all", errors: {} as Record<string, string>, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.`, link: null, values: {}, result: null as Reply }, { status: 429, headers: consoleHeaders() });
+  if (!limit.allowed) return data({ form: "all", errors: {} as Record<string, string>, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.`, link: null, values: {}, result: null as Reply, existingStaffId: null as number | null }, { status: 429, headers: consoleHeaders() });
   const intent = String(form.get("intent") ?? "");
   if (intent === "invite") {
     // Conform + the same schema as the browser; the account's own locations are checked by the service.
@@ -75,7 +80,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     const result = await inviteStaff(context.db, { accountId: staff.accountId, email: value.email, role: value.role, locationIds: value.locations, origin: await consoleOriginFor(context), now, by: staff });
     if (!result.ok) {
       const errors = result.errors as Record<string, string>;
-      return data({ form: "invite", errors, message: null, link: null, values, result: submission.reply({ fieldErrors: toFieldErrors(errors) }) as Reply }, { status: 400, headers: consoleHeaders() });
+      return data({ form: "invite", errors, message: null, link: null, values, result: submission.reply({ fieldErrors: toFieldErrors(errors) }) as Reply, existingStaffId: result.existingStaffId ?? null }, { status: 400, headers: consoleHeaders() });
     }
     return data({ form: "invite", errors: {}, message: null, link: { url: result.link, email: value.email.toLowerCase() }, values: {}, result: submission.reply({ resetForm: true }) as Reply }, { headers: consoleHeaders() });
   }
@@ -95,16 +100,32 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
     throw redirect("/admin/staff?done=access", { status: 303, headers: consoleHeaders() });
   }
-  // End sessions, disable, re-enable: hidden fields and the button, parsed on the server only.
+  // End sessions, disable, re-enable, lift a lockout, reset sign-in: hidden fields, the button and (to
+  // disable or reset) the confirmation box, parsed on the server only.
   const submission = parseWithZod(form, { schema: staffMemberActionSchema });
-  if (submission.status !== "success") return data({ form: `member-${staffId}`, errors: {}, message: submission.error?.intent?.[0] ?? "Choose an action.", link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
+  if (submission.status !== "success") {
+    const confirm = submission.error?.confirm?.[0];
+    const formKey = confirm ? `member-${staffId}-${String(form.get("intent"))}` : `member-${staffId}`;
+    return data({ form: formKey, errors: confirm ? { confirm } : {}, message: confirm ? null : (submission.error?.intent?.[0] ?? "Choose an action."), link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
+  }
   const action = submission.value.intent;
-  const result = action === "sessions" ? await endMemberSessions(context.db, staff, { staffId, now }) : await setStaffDisabled(context.db, staff, { staffId, disabled: action === "disable", now });
+  if (action === "reset-sign-in") {
+    const reset = await resetStaffSignIn(context.db, staff, { staffId, origin: await consoleOriginFor(context), now });
+    if (!reset.ok) return data({ form: `member-${staffId}`, errors: {}, message: reset.message, link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
+    return data({ form: "reset-sign-in", errors: {}, message: null, link: { url: reset.link, email: reset.email }, values: {}, result: null as Reply }, { headers: consoleHeaders() });
+  }
+  const result =
+    action === "sessions"
+      ? await endMemberSessions(context.db, staff, { staffId, now })
+      : action === "lift-lockout"
+        ? await liftStaffLockout(context.db, staff, { staffId, now })
+        : await setStaffDisabled(context.db, staff, { staffId, disabled: action === "disable", now });
   if (!result.ok) {
     const field = "field" in result && result.field ? result.field : null;
     return data({ form: `member-${staffId}`, errors: field ? { [field]: result.message } : {}, message: field ? null : result.message, link: null, values: {}, result: null as Reply }, { status: 400, headers: consoleHeaders() });
   }
-  throw redirect(`/admin/staff?done=${action === "disable" ? "disabled" : action === "enable" ? "enabled" : action}`, { status: 303, headers: consoleHeaders() });
+  const done = action === "disable" ? "disabled" : action === "enable" ? "enabled" : action === "lift-lockout" ? "lockout" : action;
+  throw redirect(`/admin/staff?done=${done}`, { status: 303, headers: consoleHeaders() });
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
@@ -172,6 +193,39 @@ function MemberAccessForm({ member, csrfToken, locations, errors, lastResult }: 
   );
 }
 
+/**
+ * An action that asks first (issue 39): a disclosure with what it does, a box to tick and the button.
+ * Works without JavaScript: the server refuses the button without the box, beside the box.
+ */
+function ConfirmedAction(props: { memberId: number; email: string; intent: "disable" | "reset-sign-in"; summary: string; explain: string; confirmLabel: string; button: string; csrfToken: string; error?: string }) {
+  const id = `m${props.memberId}-${props.intent}-confirm`;
+  return (
+    <details open={Boolean(props.error)}>
+      <summary>
+        {props.summary}
+        <span className="visually-hidden"> {props.email}</span>…
+      </summary>
+      <Form method="post" reloadDocument>
+        <CsrfInput token={props.csrfToken} />
+        <input type="hidden" name="staffId" value={props.memberId} />
+        <p>{props.explain}</p>
+        <div className={props.error ? "console-field console-field--invalid" : "console-field"}>
+          <input type="checkbox" id={id} name="confirm" value="yes" required aria-invalid={props.error ? true : undefined} aria-describedby={props.error ? `${id}-error` : undefined} />{" "}
+          <label htmlFor={id}>{props.confirmLabel}</label>
+          {props.error ? (
+            <p id={`${id}-error`} className="console-error">
+              {props.error}
+            </p>
+          ) : null}
+        </div>
+        <button type="submit" name="intent" value={props.intent} className="console-button console-button--danger">
+          {props.button}
+        </button>
+      </Form>
+    </details>
+  );
+}
+
 export default function StaffPage({ loaderData, actionData }: Route.ComponentProps) {
   const { csrfToken, members, locations } = loaderData;
   const errorsFor = (form: string): Record<string, string | undefined> => (actionData?.form === form ? actionData.errors : {});
@@ -195,6 +249,16 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       <h1>Staff</h1>
       <FormMessage tone="success" message={loaderData.done} />
       {actionData?.message ? <FormMessage message={actionData.message} /> : null}
+      {actionData?.form === "reset-sign-in" && actionData.link ? (
+        <div className="console-alert console-alert--success" role="status">
+          <p>
+            The sign-in of <strong>{actionData.link.email}</strong> is reset: their old password, authenticator app, passkeys and recovery codes no longer work. A new invitation is e-mailed to them. If it does not arrive, give them this link yourself; it works once, for 24 hours:
+          </p>
+          <p className="console-secret" data-testid="invite-link">
+            {actionData.link.url}
+          </p>
+        </div>
+      ) : null}
       <table>
         <caption>Staff members ({members.length})</caption>
         <thead>
@@ -211,7 +275,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
             const errs = errorsFor(`member-${m.id}`);
             const self = m.id === loaderData.selfId;
             return (
-              <tr key={m.id}>
+              <tr key={m.id} id={`member-${m.id}`}>
                 <td data-label="Name and e-mail">
                   {m.name || "(not set yet)"}
                   <br />
@@ -222,7 +286,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                   {m.role === "owner" ? " (all locations)" : `: ${m.locationIds.map(locationName).join(", ") || "no location"}`}
                 </td>
                 <td data-label="Status">
-                  {m.status === "active" ? "Active" : m.status === "invited" ? "Invited" : "Disabled"}
+                  {m.status === "disabled" ? "Disabled" : m.lockedUntil ? `Locked out until ${m.lockedUntil}` : m.status === "active" ? "Active" : "Invited"}
                   {m.sessions ? ` · ${m.sessions} session${m.sessions === 1 ? "" : "s"}` : ""}
                 </td>
                 <td data-label="Last sign-in">{m.lastSignInAt ? new Date(m.lastSignInAt).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "Never"}</td>
@@ -240,20 +304,51 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                             End sessions<span className="visually-hidden"> of {m.email}</span>
                           </button>
                         </Form>
-                        <Form method="post" reloadDocument>
-                          <CsrfInput token={csrfToken} />
-                          <input type="hidden" name="staffId" value={m.id} />
-                          {m.status === "disabled" ? (
+                        {m.lockedUntil ? (
+                          <Form method="post" reloadDocument>
+                            <CsrfInput token={csrfToken} />
+                            <input type="hidden" name="staffId" value={m.id} />
+                            <button type="submit" name="intent" value="lift-lockout" className="console-button">
+                              Lift lockout<span className="visually-hidden"> of {m.email}</span>
+                            </button>
+                          </Form>
+                        ) : null}
+                        {m.status === "disabled" ? (
+                          <Form method="post" reloadDocument>
+                            <CsrfInput token={csrfToken} />
+                            <input type="hidden" name="staffId" value={m.id} />
                             <button type="submit" name="intent" value="enable" className="console-button console-button--quiet">
                               Re-enable<span className="visually-hidden"> {m.email}</span>
                             </button>
-                          ) : (
-                            <button type="submit" name="intent" value="disable" className="console-button console-button--danger">
-                              Disable<span className="visually-hidden"> {m.email}</span>
-                            </button>
-                          )}
-                        </Form>
+                          </Form>
+                        ) : null}
                       </div>
+                      {m.status === "disabled" ? null : (
+                        <>
+                          <ConfirmedAction
+                            memberId={m.id}
+                            email={m.email}
+                            intent="reset-sign-in"
+                            summary="Reset sign-in"
+                            explain={`For someone who cannot sign in (a lost phone, a forgotten password). Their password, authenticator app, passkeys and recovery codes stop working now, their sessions end, and a new invitation (24 hours, once) is e-mailed to ${m.email} to set them up again. Their role and locations stay.`}
+                            confirmLabel={`Yes, reset the sign-in of ${m.email}`}
+                            button="Reset sign-in and send a new invitation"
+                            csrfToken={csrfToken}
+                            error={errorsFor(`member-${m.id}-reset-sign-in`).confirm}
+                          />
+                          <ConfirmedAction
+                            memberId={m.id}
+                            email={m.email}
+                            intent="disable"
+                            summary="Disable"
+                            explain={`${m.email} can no longer sign in and every session of theirs ends now. You can re-enable the account later.`}
+                            confirmLabel={`Yes, disable ${m.email}`}
+                            button="Disable the account"
+                            csrfToken={csrfToken}
+                            error={errorsFor(`member-${m.id}-disable`).confirm}
+                          />
+                        </>
+                      )}
                     </>
                   )}
                 </td>
@@ -277,6 +372,11 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
       <Form method="post" reloadDocument {...getFormProps(inviteForm)} aria-labelledby="invite">
         <CsrfInput token={csrfToken} />
         <TextField name="email" label="E-mail address" type="email" autoComplete="off" defaultValue={inviteValues.email} error={inviteErrors.email} required />
+        {actionData?.form === "invite" && "existingStaffId" in actionData && actionData.existingStaffId ? (
+          <p>
+            <a href={`#member-${actionData.existingStaffId}`}>Go to {inviteValues.email?.trim() || "this person"} in the list</a> to reset their sign-in.
+          </p>
+        ) : null}
         <AccessFields prefix="invite" role={inviteValues.role} locationIds={inviteValues.locations ?? []} locations={locations} errors={inviteErrors} />
         <button type="submit" name="intent" value="invite" className="console-button">
           Make an invitation link

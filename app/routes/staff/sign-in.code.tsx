@@ -34,7 +34,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const csrf = await getCsrfToken(request);
   const { account, website } = await requireSite(context);
   const passkey = await passkeyAuthenticationOptions(context.db, { accountId: account.id, staffId: session.staffId, sessionHash: session.sessionHash, purpose: "sign_in", rp: relyingParty(website), now: clockNow() });
-  return data({ csrfToken: csrf.token, next, passkeyOptions: passkey.ok ? JSON.stringify(passkey.options) : null }, { headers: consoleHeaders(csrf.setCookie) });
+  // After a "forgot password" link (decision 503): the new password is saved, the second factor is still asked.
+  const notice = new URL(request.url).searchParams.get("reset") === "1" ? "Your new password is saved. To sign in, enter the code from your authenticator app (or use your passkey)." : null;
+  return data({ csrfToken: csrf.token, next, notice, passkeyOptions: passkey.ok ? JSON.stringify(passkey.options) : null }, { headers: consoleHeaders(csrf.setCookie) });
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
@@ -100,6 +102,7 @@ export default function StaffSignInCode({ loaderData, actionData }: Route.Compon
       <ConsoleHeader />
       <ConsoleMain narrow>
         <h1>Enter your code</h1>
+        {actionData ? null : <FormMessage tone="success" message={loaderData.notice} />}
         <FormMessage message={actionData?.message} />
         <Form method="post" {...getFormProps(form)} reloadDocument>
           <CsrfInput token={loaderData.csrfToken} />

@@ -84,6 +84,9 @@ export default function StaffSignIn({ loaderData, actionData }: Route.ComponentP
           </button>
         </Form>
         <p className="console-hint">Next you will be asked for the code from your authenticator app. Staff accounts are made by invitation from an owner.</p>
+        <p>
+          <a href="/admin/forgot-password">Forgot your password?</a>
+        </p>
       </ConsoleMain>
     </>
   );

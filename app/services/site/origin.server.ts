@@ -24,6 +24,20 @@ export function consoleOrigin(website: { domain: string } | null = null): string
 }
 
 /**
+ * The console's origin as `npm run staff:invite` prints it when it opens the database itself, no
+ * server having answered (issue 39, docs/decisions/506-staff-invite-command-origin.md): CONSOLE_URL,
+ * else beside PUBLIC_URL, else the address a server started on this machine with these settings
+ * serves by default (http://admin.localhost:PORT). Never the website's domain read from the
+ * database: on a local copy that is the production site's, where the link leads nowhere useful.
+ * `configured`: whether CONSOLE_URL or PUBLIC_URL said so (the command says when neither did).
+ */
+export function commandConsoleOrigin(): { origin: string; configured: boolean } {
+  const e = env();
+  const configured = Boolean(e.CONSOLE_URL || e.PUBLIC_URL);
+  return { origin: consoleOriginOf({ consoleUrl: e.CONSOLE_URL, publicUrl: e.PUBLIC_URL, domain: "", production: false, port: e.PORT }), configured };
+}
+
+/**
  * The public site's origin as the console links to it (its redirects, preview): PUBLIC_URL, or in
  * production the website's configured origin; in development and tests without PUBLIC_URL, the
  * console's origin without its "admin." (http://admin.localhost:3000 → http://localhost:3000), where

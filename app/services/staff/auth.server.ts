@@ -44,8 +44,21 @@ const limitedMessage = (minutes: number) =>
   `Too many attempts. For your security, please wait ${minutes} minute${minutes === 1 ? "" : "s"} and try again.`;
 
 const normalEmail = (email: string) => email.trim().toLowerCase();
-const passwordAccountKey = (accountId: number, email: string) => `staff-password:account:${accountId}:${normalEmail(email)}`;
+/** The rate-limit key of a member's password guesses (by the e-mail typed, whether or not it is a member's). */
+export const passwordAccountKey = (accountId: number, email: string) => `staff-password:account:${accountId}:${normalEmail(email)}`;
 const codeAccountKey = (staffId: number) => `staff-code:staff:${staffId}`;
+
+/**
+ * A member's lockout (issue 39, decision 505): the password's and the code's per-member limits, as
+ * keys of rate_limit_hits with the number of guesses each allows in a window. Over either, the member
+ * cannot sign in until the window ends or an owner lifts it.
+ */
+export function staffLockoutKeys(accountId: number, member: { id: number; email: string }): Array<{ key: string; limit: number; step: "password" | "code" }> {
+  return [
+    { key: passwordAccountKey(accountId, member.email), limit: STAFF_PASSWORD_LIMIT_PER_ACCOUNT, step: "password" },
+    { key: codeAccountKey(member.id), limit: STAFF_CODE_LIMIT_PER_ACCOUNT, step: "code" },
+  ];
+}
 
 function sealingSecrets(): string[] {
   const own = (env().EMAIL_SECRET_KEY ?? "").split(",").map((s) => s.trim()).filter(Boolean);

@@ -16,7 +16,7 @@ import type { Database } from "~/db/client.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { inviteStaff, type InviteResult } from "./admin.server";
-import { consoleOrigin } from "../site/origin.server";
+import { commandConsoleOrigin, consoleOrigin } from "../site/origin.server";
 
 export const STAFF_COMMAND_PATH = "/__staff/invite";
 
@@ -85,11 +85,16 @@ function parseInviteRequest(value: unknown): InviteRequest | null {
   return { email: v.email, role: v.role, locationIds: ids as number[] };
 }
 
-/** Invites by command (through the endpoint or directly): the site's account and configured origin. */
-export async function inviteByCommand(db: Database, request: InviteRequest, now: Date = clockNow()): Promise<InviteResult | { ok: false; errors: { site: string } }> {
+/**
+ * Invites by command: the site's account, and the console's origin — through the endpoint, the running
+ * server's own (what it serves); opened directly (`direct`), the one the command's settings give a
+ * server on this machine (`commandConsoleOrigin`, decision 506).
+ */
+export async function inviteByCommand(db: Database, request: InviteRequest, now: Date = clockNow(), options: { direct?: boolean } = {}): Promise<InviteResult | { ok: false; errors: { site: string } }> {
   const website = await getWebsite(db);
   if (!website) return { ok: false, errors: { site: "The database has no site yet: run npm run db:setup first." } };
-  return inviteStaff(db, { accountId: website.accountId, email: request.email, role: request.role, locationIds: request.locationIds, origin: consoleOrigin(website), now, by: { commandLine: true } });
+  const origin = options.direct ? commandConsoleOrigin().origin : consoleOrigin(website);
+  return inviteStaff(db, { accountId: website.accountId, email: request.email, role: request.role, locationIds: request.locationIds, origin, now, by: { commandLine: true } });
 }
 
 /** Answers an allowed request to the endpoint (JSON in, JSON out; at most 4 kB read). */

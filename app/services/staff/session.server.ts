@@ -171,7 +171,7 @@ export function safeAdminPath(value: unknown): string {
   if (typeof value !== "string" || !isSafeLocalPath(value)) return "/admin";
   const path = value.split(/[?#]/, 1)[0]!;
   if (path !== "/admin" && !path.startsWith("/admin/")) return "/admin";
-  if (path.startsWith("/admin/sign-in") || path.startsWith("/admin/sign-out") || path.startsWith("/admin/invite")) return "/admin";
+  if (path.startsWith("/admin/sign-in") || path.startsWith("/admin/sign-out") || path.startsWith("/admin/invite") || path.startsWith("/admin/forgot-password") || path.startsWith("/admin/reset-password")) return "/admin";
   return value;
 }
 

@@ -28,6 +28,9 @@ test("the first owner: invited by command, enrols TOTP, signs in with a code and
   test.setTimeout(120_000);
   const email = `owner-${test.info().project.name}-${Date.now()}@example.com`;
   const path = inviteByCommand(email);
+  // A colleague invited too: their row on the staff page carries "Reset sign-in" and "Disable" (issue 39).
+  const colleague = `colleague-${test.info().project.name}-${Date.now()}@example.com`;
+  inviteByCommand(colleague);
 
   await page.goto(path);
   await expect(page.getByRole("heading", { name: "Set up your staff account" })).toBeVisible();
@@ -81,6 +84,9 @@ test("the first owner: invited by command, enrols TOTP, signs in with a code and
   await expect(page).toHaveURL(/\/admin\/staff$/);
   await expect(page.getByRole("heading", { name: "Staff", exact: true })).toBeVisible();
   await expect(page.getByRole("cell", { name: new RegExp(email) })).toBeVisible();
+  // Resetting a colleague's sign-in asks first (decision 504): axe with the confirmation open.
+  await page.locator("tr", { hasText: colleague }).locator("summary", { hasText: "Reset sign-in" }).click();
+  await expect(page.getByLabel(`Yes, reset the sign-in of ${colleague}`)).toBeVisible();
   await axe(page, "staff page");
   await page.getByRole("button", { name: "Sign out" }).click();
 
@@ -111,6 +117,12 @@ test("a wrong password says so and keeps the e-mail; console answers are no-stor
   await expect(page.getByRole("alert")).toContainText("not right");
   await expect(page.getByLabel("E-mail address")).toHaveValue("nobody@example.com");
   await axe(page, "sign-in with an error");
+  // Issue 39: "Forgot your password?" answers one neutral message, member or not (decision 503).
+  await page.getByRole("link", { name: "Forgot your password?" }).click();
+  await page.getByLabel("E-mail address").fill("nobody@example.com");
+  await page.getByRole("button", { name: "E-mail me a link" }).click();
+  await expect(page.getByRole("status")).toContainText("If that e-mail address belongs to a staff account");
+  await axe(page, "forgot password, sent");
   const response = await request.get("/admin/sign-in");
   expect(response.headers()["cache-control"]).toContain("no-store");
   expect(response.headers()["x-robots-tag"]).toContain("noindex");

@@ -139,6 +139,10 @@ const EXPECTED: Record<string, RouteCase> = {
       { name: "end a member's sessions", form: (f) => ({ intent: "sessions", staffId: String(f.target.staffId) }), expect: ownerOnly({ redirect: "/admin/staff?done=sessions" }) },
       { name: "change a member's role", form: (f) => ({ intent: "access", staffId: String(f.target.staffId), role: "front_desk", locations: String(f.target.locationIds[0]) }), expect: ownerOnly({ redirect: "/admin/staff?done=access" }) },
       { name: "invite", form: () => ({ intent: "invite", email: `invited-${Date.now()}@office.example`, role: "owner" }), expect: ownerOnly(200) },
+      // Issue 39: lifting a member's lockout; disabling and resetting a sign-in ask for the box first.
+      { name: "lift a member's lockout", form: (f) => ({ intent: "lift-lockout", staffId: String(f.target.staffId) }), expect: ownerOnly({ redirect: "/admin/staff?done=lockout" }) },
+      { name: "disable a member without the confirmation box", form: (f) => ({ intent: "disable", staffId: String(f.target.staffId) }), expect: ownerOnly(400) },
+      { name: "reset a member's sign-in without the confirmation box", form: (f) => ({ intent: "reset-sign-in", staffId: String(f.target.staffId) }), expect: ownerOnly(400) },
     ],
   },
   // Every member's own sign-in page (passkeys): open to all roles, with a fresh second factor.
@@ -384,6 +388,8 @@ const PUBLIC_CONSOLE_ROUTES: Record<string, { path: string; anonymous: Outcome }
   "routes/staff/sign-in.code": { path: "/admin/sign-in/code", anonymous: { redirect: "/admin/sign-in" } },
   "routes/staff/sign-out": { path: "/admin/sign-out", anonymous: { redirect: "/admin" } },
   "routes/staff/invite": { path: "/admin/invite/not-a-real-token-0123456789abcdef0123456789", anonymous: 410 },
+  "routes/staff/forgot-password": { path: "/admin/forgot-password", anonymous: 200 },
+  "routes/staff/reset-password": { path: "/admin/reset-password/not-a-real-token-0123456789abcdef0123456789", anonymous: 410 },
 };
 
 const LAYOUT = "routes/console/layout";
