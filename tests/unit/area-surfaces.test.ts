@@ -30,9 +30,13 @@ const SURFACES: Record<string, string[]> = {
   desk: [
     "domain/desk/tenants.ts",
     "domain/desk/time.ts",
+    "services/desk/journal.server.ts",
     "services/desk/leads.server.ts",
     "services/desk/move-outs.server.ts",
+    "services/desk/payments.server.ts",
     "services/desk/reconciliation.server.ts",
+    "services/desk/rentals.server.ts",
+    "services/desk/reservations.server.ts",
     "services/desk/scope.server.ts",
     "services/desk/tenants.server.ts",
   ],
