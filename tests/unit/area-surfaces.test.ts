@@ -28,6 +28,7 @@ const SURFACES: Record<string, string[]> = {
     "services/content/publish.server.ts",
   ],
   desk: [
+    "domain/desk/filters.ts",
     "domain/desk/tenants.ts",
     "domain/desk/time.ts",
     "services/desk/journal.server.ts",

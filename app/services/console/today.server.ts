@@ -25,7 +25,7 @@ import { listDeskTenants } from "../desk/tenants.server";
 import type { SignedInStaff } from "../staff/context.server";
 
 /** How many days ahead "due" looks, today included as day 0 (the move-outs list of decision 500 uses the same). */
-export const DUE_WITHIN_DAYS = 7;
+const DUE_WITHIN_DAYS = 7;
 
 export interface HomeNumber {
   key: string;
