@@ -1,5 +1,5 @@
 /**
- * Which storage software each of some locations runs (issue 39, decision 515): what the console's
+ * Which storage software each of some locations runs (issue 39, decision 514): what the console's
  * home needs to ask each location's adapter for its units (occupancy), within the account.
  */
 import { and, asc, eq, inArray } from "drizzle-orm";
