@@ -226,4 +226,18 @@ describe("the console home's numbers", () => {
     const res2 = await fetch(`${app.origin}/admin/reservations?due_from=2026-11-30&due_to=2026-11-01`, { headers: { Cookie: owner.cookie } });
     expect(await res2.text()).toContain("The end date must not be before the start date.");
   });
+  it("when the locations' dates differ, no combined today: each location's numbers on its own date", async () => {
+    // B on Kiritimati time (UTC+14): already tomorrow there.
+    await handle.db.update(locations).set({ timeZone: sql`'{"timeZoneId": "Pacific/Kiritimati"}'::jsonb` }).where(eq(locations.id, locB));
+    const html = await page("/admin", owner);
+    const shown = numbersOf(html);
+    expect(shown.some((n) => n.section === "all")).toBe(false);
+    expect(shown.find((n) => n.section === String(locB) && n.key === "rentals")!.href).toBe(`/admin/rentals?location=${locB}&from=2026-11-23&to=2026-11-23`);
+    for (const n of shown.filter((x) => x.section === String(locA) || x.section === String(locB))) {
+      expect(listCount(await page(n.href, owner)), `${n.section} ${n.key} → ${n.href}`).toBe(n.count);
+    }
+    // The "notify me" at B came in at 15:00 UTC: 05:00 on the 23rd in B's calendar, so still today there.
+    expect(byKey(shown, String(locB)).leads).toBe(1);
+    expect(byKey(shown, String(locA)).leads).toBe(2);
+  });
 });
