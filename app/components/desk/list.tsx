@@ -29,6 +29,10 @@ interface DeskListProps<Row> {
   searchLabel?: string;
   /** Whether the date range filter is offered, and what it filters by. */
   dateLabel?: string;
+  /** The kinds of row this list knows (leads), with their labels; none: no kind filter. */
+  kinds?: Array<{ value: string; label: string }>;
+  /** Whether the due-date range is offered (move-in or move-out date), and its legend (decision 514). */
+  dueLabel?: string;
   columns: DeskColumn<Row>[];
   rows: Row[];
   rowKey: (row: Row) => string | number;
@@ -40,7 +44,7 @@ interface DeskListProps<Row> {
   empty?: string;
 }
 
-const FIELD_IDS: Record<keyof DeskFilter, string> = { location: "filter-location", from: "filter-from", to: "filter-to", status: "filter-status", q: "filter-q", page: "filter-page" };
+const FIELD_IDS: Record<keyof DeskFilter, string> = { location: "filter-location", from: "filter-from", to: "filter-to", status: "filter-status", q: "filter-q", page: "filter-page", kind: "filter-kind", due_from: "filter-due-from", due_to: "filter-due-to" };
 
 export function DeskList<Row>(props: DeskListProps<Row>) {
   const { filter, errors = {}, total } = props;
@@ -79,6 +83,35 @@ export function DeskList<Row>(props: DeskListProps<Row>) {
               <FieldErrors id={`${FIELD_IDS.to}-error`} errors={errors.to ? [errors.to] : undefined} />
             </div>
           </fieldset>
+        ) : null}
+        {props.dueLabel ? (
+          <fieldset className="desk-filter__dates">
+            <legend>{props.dueLabel}</legend>
+            <div className="field">
+              <label htmlFor={FIELD_IDS.due_from}>From</label>
+              <input id={FIELD_IDS.due_from} name="due_from" type="date" defaultValue={filter.due_from ?? ""} {...err("due_from")} />
+              <FieldErrors id={`${FIELD_IDS.due_from}-error`} errors={errors.due_from ? [errors.due_from] : undefined} />
+            </div>
+            <div className="field">
+              <label htmlFor={FIELD_IDS.due_to}>To</label>
+              <input id={FIELD_IDS.due_to} name="due_to" type="date" defaultValue={filter.due_to ?? ""} {...err("due_to")} />
+              <FieldErrors id={`${FIELD_IDS.due_to}-error`} errors={errors.due_to ? [errors.due_to] : undefined} />
+            </div>
+          </fieldset>
+        ) : null}
+        {props.kinds ? (
+          <div className="field">
+            <label htmlFor={FIELD_IDS.kind}>Kind</label>
+            <select id={FIELD_IDS.kind} name="kind" defaultValue={filter.kind ?? ""} {...err("kind")}>
+              <option value="">Any kind</option>
+              {props.kinds.map((k) => (
+                <option key={k.value} value={k.value}>
+                  {k.label}
+                </option>
+              ))}
+            </select>
+            <FieldErrors id={`${FIELD_IDS.kind}-error`} errors={errors.kind ? [errors.kind] : undefined} />
+          </div>
         ) : null}
         {props.statuses ? (
           <div className="field">

@@ -35,4 +35,20 @@ describe("desk list filters", () => {
     expect(deskFilterQuery({ location: 2, q: "a b", page: 1 }, 2)).toBe("?location=2&q=a+b&page=2");
     expect(deskFilterQuery({ page: 1 })).toBe("");
   });
+  it("takes a kind and a due-date range only on lists that have them (decision 514)", () => {
+    const q = new URLSearchParams("kind=abandoned_rental&due_from=2026-11-22&due_to=2026-11-29");
+    expect(parseDeskFilter(q)).toEqual({ ok: true, filter: { page: 1 } });
+    expect(parseDeskFilter(q, undefined, { kinds: ["abandoned_rental"], due: true })).toEqual({
+      ok: true,
+      filter: { kind: "abandoned_rental", due_from: "2026-11-22", due_to: "2026-11-29", page: 1 },
+    });
+    const bad = parseDeskFilter(new URLSearchParams("kind=other&due_from=2026-11-29&due_to=2026-11-22"), undefined, { kinds: ["contact"], due: true });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) {
+      expect(bad.errors.kind).toBe("Choose a kind from the list.");
+      expect(bad.errors.due_to).toBe("The end date must not be before the start date.");
+      expect(bad.filter).toEqual({ due_from: "2026-11-29", page: 1 });
+    }
+    expect(deskFilterQuery({ location: 1, kind: "notify", due_to: "2026-11-29", page: 1 })).toBe("?location=1&kind=notify&due_to=2026-11-29");
+  });
 });

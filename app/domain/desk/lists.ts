@@ -87,6 +87,7 @@ export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
 export const LEAD_KIND_LABELS = { contact: "Contact message", notify: "Notify me", abandoned_rental: "Abandoned rental" } as const;
 export type LeadKind = keyof typeof LEAD_KIND_LABELS;
+export const LEAD_KINDS = Object.keys(LEAD_KIND_LABELS) as LeadKind[];
 
 /** The longest note on a lead's follow-up. */
 export const LEAD_NOTE_MAX = 2000;
@@ -212,4 +213,5 @@ const options = <S extends string>(values: readonly S[], labels: Record<S, strin
 export const DESK_RENTAL_STATUS_OPTIONS = options(DESK_RENTAL_STATUSES, DESK_RENTAL_STATUS_LABELS);
 export const DESK_RESERVATION_STATUS_OPTIONS = options(DESK_RESERVATION_STATUSES, DESK_RESERVATION_STATUS_LABELS);
 export const DESK_LEAD_STATUS_OPTIONS = options(DESK_LEAD_STATUSES, DESK_LEAD_STATUS_LABELS);
+export const LEAD_KIND_OPTIONS = options(LEAD_KINDS, LEAD_KIND_LABELS);
 export const DESK_PAYMENT_STATUS_OPTIONS = options(DESK_PAYMENT_STATUSES, DESK_PAYMENT_STATUS_LABELS);

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/leads";
 import { DeskList } from "~/components/desk/list";
 import { NO_STORE } from "~/domain/web/cache";
-import { DESK_LEAD_STATUS_LABELS, DESK_LEAD_STATUS_OPTIONS, DESK_LEAD_STATUSES, LEAD_KIND_LABELS } from "~/domain/desk/lists";
+import { DESK_LEAD_STATUS_LABELS, DESK_LEAD_STATUS_OPTIONS, DESK_LEAD_STATUSES, LEAD_KIND_LABELS, LEAD_KIND_OPTIONS, LEAD_KINDS } from "~/domain/desk/lists";
 import { deskPage } from "~/services/desk/pages.server";
 import { listDeskLeads } from "~/services/desk/leads.server";
 import { requirePermission, signedInStaff } from "~/services/staff/context.server";
@@ -11,7 +11,7 @@ import { requirePermission, signedInStaff } from "~/services/staff/context.serve
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "desk.view");
-  const { all: _all, query: _query, ...page } = await deskPage(context, request, staff, { statuses: DESK_LEAD_STATUSES, list: listDeskLeads });
+  const { all: _all, query: _query, ...page } = await deskPage(context, request, staff, { statuses: DESK_LEAD_STATUSES, kinds: LEAD_KINDS, list: listDeskLeads });
   return data(page, { headers: { "Cache-Control": NO_STORE } });
 }
 
@@ -29,6 +29,7 @@ export default function AdminLeads({ loaderData }: Route.ComponentProps) {
       statuses={DESK_LEAD_STATUS_OPTIONS}
       searchLabel="Name, e-mail, phone, message or unit type"
       dateLabel="Came in between"
+      kinds={LEAD_KIND_OPTIONS}
       rows={d.rows}
       rowKey={(r) => r.key}
       total={d.total}

@@ -12,7 +12,7 @@ import { requirePermission, signedInStaff } from "~/services/staff/context.serve
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "desk.view");
-  const { all: _all, query: _query, ...page } = await deskPage(context, request, staff, { statuses: DESK_RESERVATION_STATUSES, list: listDeskReservations });
+  const { all: _all, query: _query, ...page } = await deskPage(context, request, staff, { statuses: DESK_RESERVATION_STATUSES, due: true, list: listDeskReservations });
   return data(page, { headers: { "Cache-Control": NO_STORE } });
 }
 
@@ -30,6 +30,7 @@ export default function AdminReservations({ loaderData }: Route.ComponentProps) 
       statuses={DESK_RESERVATION_STATUS_OPTIONS}
       searchLabel="Name, e-mail, phone, unit or code"
       dateLabel="Reserved between"
+      dueLabel="Moving in between"
       rows={d.rows}
       rowKey={(r) => r.id}
       total={d.total}

@@ -8,5 +8,5 @@ import { requirePermission, signedInStaff } from "~/services/staff/context.serve
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "desk.export");
-  return deskCsv(context, request, staff, { name: "reservations", statuses: DESK_RESERVATION_STATUSES, list: listDeskReservations, columns: DESK_RESERVATION_CSV });
+  return deskCsv(context, request, staff, { name: "reservations", statuses: DESK_RESERVATION_STATUSES, due: true, list: listDeskReservations, columns: DESK_RESERVATION_CSV });
 }

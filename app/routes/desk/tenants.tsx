@@ -21,7 +21,7 @@ export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "desk.view");
-  const parsed = parseDeskFilter(new URL(request.url).searchParams, DESK_TENANT_STATUSES);
+  const parsed = parseDeskFilter(new URL(request.url).searchParams, DESK_TENANT_STATUSES, { due: true });
   const errors: Record<string, string> = parsed.ok ? {} : { ...parsed.errors };
   let result = await listDeskTenants(context.db, staff, parsed.filter, { now: clockNow() });
   if (!result.ok) {
@@ -54,6 +54,7 @@ export default function AdminTenants({ loaderData }: Route.ComponentProps) {
       searchLabel="Name, e-mail, phone or unit"
       statuses={DESK_TENANT_STATUS_OPTIONS}
       dateLabel="Moved in between"
+      dueLabel="Moving out between"
       columns={[
         { header: "Name", cell: (r) => <Link to={`/admin/tenants/${r.id}`}>{r.name || `Tenant ${r.id}`}</Link> },
         { header: "E-mail", cell: (r) => r.email },

@@ -21,7 +21,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const now = clockNow();
   // Exports of personal data need a second factor given in the last few minutes (decision 250).
   requireFreshFactor(staff, request, now);
-  const parsed = parseDeskFilter(new URL(request.url).searchParams, DESK_TENANT_STATUSES);
+  const parsed = parseDeskFilter(new URL(request.url).searchParams, DESK_TENANT_STATUSES, { due: true });
   if (!parsed.ok) throw data({ message: `Fix the filter on the list first, then export. ${Object.values(parsed.errors).join(" ")}`.trim() }, { status: 400 });
   const result = await listDeskTenants(context.db, staff, parsed.filter, { all: true, now });
   if (!result.ok) throw data({ message: result.message }, { status: 400 });
@@ -31,7 +31,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     entity: "tenant",
     locationId: parsed.filter.location ?? null,
     detail: {
-      filter: { location: parsed.filter.location ?? null, from: parsed.filter.from ?? null, to: parsed.filter.to ?? null, status: parsed.filter.status ?? null, q: parsed.filter.q ?? null },
+      filter: { location: parsed.filter.location ?? null, from: parsed.filter.from ?? null, to: parsed.filter.to ?? null, status: parsed.filter.status ?? null, q: parsed.filter.q ?? null, move_out_from: parsed.filter.due_from ?? null, move_out_to: parsed.filter.due_to ?? null },
       rows: result.rows.length,
     },
     at: now,

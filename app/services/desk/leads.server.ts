@@ -186,6 +186,7 @@ async function abandonedLeads(db: Database, viewer: DeskViewer, query: LeadQuery
 export async function listDeskLeads(db: Database, viewer: DeskViewer, query: LeadQuery, now: Date): Promise<DeskLeadRow[]> {
   const [messages, abandoned] = await Promise.all([messageLeads(db, viewer, query), abandonedLeads(db, viewer, query, now)]);
   return [...messages, ...abandoned]
+    .filter((r) => !query.filter.kind || r.kind === query.filter.kind)
     .filter((r) => !query.filter.status || r.status === query.filter.status)
     .filter((r) => matchesSearch(query.filter.q, r.name, r.email, r.phone, r.message, r.unitType))
     .sort((a, b) => (a.at === b.at ? (a.key < b.key ? 1 : -1) : a.at < b.at ? 1 : -1));

@@ -39,10 +39,10 @@ export async function deskPage<Row>(
   context: Context,
   request: Request,
   staff: SignedInStaff,
-  options: { statuses?: readonly string[]; list: DeskLister<Row>; now?: Date },
+  options: { statuses?: readonly string[]; kinds?: readonly string[]; due?: boolean; list: DeskLister<Row>; now?: Date },
 ): Promise<DeskPageData<Row> & { all: Row[]; query: DeskQuery }> {
   const now = options.now ?? clockNow();
-  const query = await readDeskQuery(context.db, deskViewer(staff), new URL(request.url), options.statuses);
+  const query = await readDeskQuery(context.db, deskViewer(staff), new URL(request.url), options.statuses, { kinds: options.kinds, due: options.due });
   const all = await options.list(context.db, deskViewer(staff), query, now);
   const pages = Math.max(1, Math.ceil(all.length / DESK_PAGE_SIZE));
   const filter = { ...query.filter, page: Math.min(query.filter.page, pages) };
@@ -67,12 +67,12 @@ export async function deskCsv<Row>(
   context: Context,
   request: Request,
   staff: SignedInStaff,
-  options: { name: string; statuses?: readonly string[]; list: DeskLister<Row>; columns: readonly CsvColumn<Row>[]; now?: Date },
+  options: { name: string; statuses?: readonly string[]; kinds?: readonly string[]; due?: boolean; list: DeskLister<Row>; columns: readonly CsvColumn<Row>[]; now?: Date },
 ): Promise<Response> {
   const now = options.now ?? clockNow();
   // Exports of personal data need a second factor given in the last 10 minutes (decision 250).
   requireFreshFactor(staff, request, now);
-  const query = await readDeskQuery(context.db, deskViewer(staff), new URL(request.url), options.statuses);
+  const query = await readDeskQuery(context.db, deskViewer(staff), new URL(request.url), options.statuses, { kinds: options.kinds, due: options.due });
   if (Object.keys(query.errors).length) {
     throw data({ message: Object.values(query.errors).join(" ") }, { status: 400, headers: { "Cache-Control": NO_STORE } });
   }

@@ -219,7 +219,7 @@ export async function reconciliationPage(db: Database, viewer: DeskViewer, input
 }
 
 /** Open differences the member may see (their locations; those of no location for owners), for the console's home. */
-export async function openDifferences(db: Database, viewer: DeskViewer): Promise<Array<{ id: number; label: string; location: string; day: string; detail: string; href: string }>> {
+export async function openDifferences(db: Database, viewer: DeskViewer): Promise<Array<{ id: number; locationId: number | null; label: string; location: string; day: string; detail: string; href: string }>> {
   const mine = await deskLocations(db, viewer);
   const rows = await db
     .select()
@@ -233,6 +233,7 @@ export async function openDifferences(db: Database, viewer: DeskViewer): Promise
     const first = at ?? mine[0];
     out.push({
       id: r.id,
+      locationId: r.locationId,
       label: DIFFERENCE_LABELS[r.kind],
       location: at?.name ?? "No location",
       day: r.day,

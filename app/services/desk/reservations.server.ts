@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, reservations, unitTypes, units } from "~/db/schema";
 import { DESK_RESERVATION_STATUS_LABELS, deskReservationStatus } from "~/domain/desk/lists";
@@ -52,7 +52,15 @@ export async function listDeskReservations(db: Database, viewer: DeskViewer, que
     .innerJoin(locations, eq(locations.id, reservations.locationId))
     .innerJoin(units, eq(units.id, reservations.unitId))
     .innerJoin(unitTypes, eq(unitTypes.id, reservations.unitTypeId))
-    .where(and(eq(locations.accountId, viewer.accountId), inLocations(reservations.locationId, query.locationIds), dayBetween(day, query.filter)))
+    .where(
+      and(
+        eq(locations.accountId, viewer.accountId),
+        inLocations(reservations.locationId, query.locationIds),
+        dayBetween(day, query.filter),
+        // Move-ins due (issue 39, decision 514): by the move-in date the renter chose.
+        dayBetween(sql<string>`${reservations.desiredMoveInDate}::text`, { from: query.filter.due_from, to: query.filter.due_to }),
+      ),
+    )
     .orderBy(desc(reservations.createdAt), desc(reservations.id));
   const out: DeskReservationRow[] = [];
   for (const r of rows) {

@@ -45,8 +45,8 @@ export interface DeskQuery {
 }
 
 /** Reads a list's filter from the URL and checks its location against the member's scope. */
-export async function readDeskQuery(db: Database, viewer: DeskViewer, url: URL, statuses?: readonly string[]): Promise<DeskQuery> {
-  const parsed = parseDeskFilter(url.searchParams, statuses);
+export async function readDeskQuery(db: Database, viewer: DeskViewer, url: URL, statuses?: readonly string[], options: { kinds?: readonly string[]; due?: boolean } = {}): Promise<DeskQuery> {
+  const parsed = parseDeskFilter(url.searchParams, statuses, options);
   const filter = { ...parsed.filter };
   const errors = parsed.ok ? {} : { ...parsed.errors };
   const mine = await deskLocations(db, viewer);

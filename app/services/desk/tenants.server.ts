@@ -92,6 +92,10 @@ function tenantFacts(ids: readonly number[], now: Date) {
     lockedOut: sql`exists (select 1 from rate_limit_hits h where h.key = ${signInAccountKeySql(sql`"tenants"."account_id"`, sql`"tenants"."email"`)}
       and h.count >= ${SIGNIN_LIMIT_PER_ACCOUNT} and h.reset_at > ${now.toISOString()}::timestamptz)`,
     movedIn: sql<string | null>`(select max(l.move_in_date)::text from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}))`,
+    /** An active lease at the locations with notice given for a move-out date within the range (issue 39, decision 514). */
+    moveOutBetween: (from?: string, to?: string) =>
+      sql`exists (select 1 from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and l.status = 'active' and l.move_out_date is not null
+        ${from ? sql`and l.move_out_date >= ${from}::date` : sql``} ${to ? sql`and l.move_out_date <= ${to}::date` : sql``})`,
     movedInBetween: (from?: string, to?: string) =>
       sql`exists (select 1 from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at})
         ${from ? sql`and l.move_in_date >= ${from}::date` : sql``} ${to ? sql`and l.move_in_date <= ${to}::date` : sql``})`,
@@ -128,6 +132,7 @@ function tenantListWhere(staff: SignedInStaff, locationIds: readonly number[], f
           ${locationIds.length ? sql`or exists (select 1 from ${leases} join ${units} on ${units.id} = ${leases.unitId} where ${leases.tenantId} = ${tenants.id} and ${leases.locationId} in (${unitIds}) and lower(${units.name}) like ${pattern})` : sql``})`
       : undefined,
     filter.from || filter.to ? facts.movedInBetween(filter.from, filter.to) : undefined,
+    filter.due_from || filter.due_to ? facts.moveOutBetween(filter.due_from, filter.due_to) : undefined,
     filter.status ? statusCondition(filter.status as DeskTenantStatus, facts) : undefined,
   )!;
 }

@@ -274,6 +274,19 @@ test("the desk's morning: last night's rental and abandoned rental, CSV, a pay l
       expect(scrollWidth, `${path} at ${width} px scrolls sideways: ${wide.join(", ")}`).toBeLessThanOrEqual(innerWidth);
     }
   }
+  // Issue 39 (decision 514): the home page's numbers, each a link to a list stating the same count
+  // (those for all the owner's locations together); axe on the page at 390 px.
+  await page.setViewportSize({ width: 390, height: 900 });
+  await page.goto(new URL("/admin", page.url()).href);
+  await axe(page, "home with today's numbers");
+  const numbers = await page
+    .locator('section[aria-labelledby="home-numbers-all"] a[data-number]')
+    .evaluateAll((links) => links.map((a) => ({ href: a.getAttribute("href")!, count: Number(a.querySelector(".home-number__count")!.textContent) })));
+  expect(numbers.length).toBe(8);
+  for (const n of numbers) {
+    await page.goto(new URL(n.href, page.url()).href);
+    await expect(page.locator(".desk-list__count"), n.href).toHaveText(new RegExp(`^${n.count} results?`));
+  }
   await page.goto(new URL("/admin/audit", page.url()).href);
   await page.setViewportSize({ width: 390, height: 900 });
   // Stacked: each cell shows its column's name.
