@@ -183,7 +183,7 @@ export function rentalProgress(c: Rental | null): RentalProgress {
  * From when a rental's hold cap (MAX_HOLD_MINUTES) counts: its first hold, or the last time the renter
  * came back through the reminder's link (decision 517), which held a unit afresh.
  */
-export function holdCountsFrom(c: Pick<Rental, "createdAt" | "resumedAt">): Date {
+function holdCountsFrom(c: Pick<Rental, "createdAt" | "resumedAt">): Date {
   return c.resumedAt && c.resumedAt > c.createdAt ? c.resumedAt : c.createdAt;
 }
 

@@ -29,7 +29,7 @@ import { rentalDetails, rentalProgress, sha256, type Rental } from "./record.ser
 /** The shortest delay a location may set: no reminder before this (the renter may still be on the page). */
 const MIN_DELAY_MS = 30 * 60_000;
 /** The link in the reminder brings the renter back for this long after it was sent. */
-export const LINK_VALID_MS = 48 * 60 * 60_000;
+const LINK_VALID_MS = 48 * 60 * 60_000;
 /** A text not sent within this long after its e-mail (outside the texting hours meanwhile) is not sent. */
 const TEXT_GIVE_UP_MS = 12 * 60 * 60_000;
 /** At most this many reminders per run (the rest wait for the next run). */
@@ -43,7 +43,7 @@ function recoveryToken(rentalId: string): string {
 const validToken = (token: string) => /^[A-Za-z0-9_-]{43}$/.test(token);
 const lower = (email: string) => email.trim().toLowerCase();
 
-export function recoveryLinks(origin: string, token: string): { back: string; unsubscribe: string } {
+function recoveryLinks(origin: string, token: string): { back: string; unsubscribe: string } {
   return { back: `${origin}/rent/back/${token}`, unsubscribe: `${origin}/rent/unsubscribe/${token}` };
 }
 
