@@ -91,7 +91,7 @@ const pathOf = (text: string, kind: "back" | "unsubscribe") => {
 };
 
 beforeAll(async () => {
-  fake = await startTwilioFake({ port: 0, numbers: [{ number: "+19105550179" }] });
+  fake = await startTwilioFake({ port: 0, numbers: [{ number: "+19105550179", smsUrl: null }] });
   process.env.TWILIO_ACCOUNT_SID = fake.accountSid;
   process.env.TWILIO_AUTH_TOKEN = fake.authToken;
   process.env.TWILIO_API_BASE = fake.url;
