@@ -10,7 +10,7 @@
  * recovery mail goes to it again. Sent by housekeeping.
  */
 import crypto from "node:crypto";
-import { and, count, eq, gte, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNotNull, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, rentalRecoveryOptOuts, rentals, unitTypes, websites } from "~/db/schema";
 import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/shared/account-settings";
@@ -32,7 +32,7 @@ const MIN_DELAY_MS = 30 * 60_000;
 const LINK_VALID_MS = 48 * 60 * 60_000;
 /** A text not sent within this long after its e-mail (outside the texting hours meanwhile) is not sent. */
 const TEXT_GIVE_UP_MS = 12 * 60 * 60_000;
-/** At most this many reminders per run (the rest wait for the next run). */
+/** At most this many reminder e-mails per run (the rest wait for the next run). */
 const PER_RUN = 100;
 
 /** The link's token: signed with the first session secret, so the text sent later rebuilds the same link. */
@@ -85,9 +85,12 @@ export async function sendRentalRecoveryReminders(db: Database, now: Date): Prom
         lte(rentals.createdAt, new Date(now.getTime() - MIN_DELAY_MS)),
       ),
     )
-    .limit(PER_RUN);
+    // Every candidate is read (open rentals with details live about a day): one skipped here (its
+    // location's delay not reached, its address unsubscribed) never keeps a due one waiting.
+    .orderBy(asc(rentals.createdAt));
   let emails = 0;
   for (const { rental, location, accountSettings, siteName, domain, unitType } of due) {
+    if (emails >= PER_RUN) break;
     const settings = settingsForLocation(parseAccountGlobalSettings(accountSettings), location.globalSettings);
     if (!settings.is_rental_recovery_enabled) continue;
     if (now.getTime() - rental.createdAt.getTime() < settings.rental_recovery_delay_minutes * 60_000) continue;
@@ -149,7 +152,7 @@ async function sendRecoveryTexts(db: Database, now: Date): Promise<number> {
     .innerJoin(websites, eq(websites.accountId, locations.accountId))
     .innerJoin(unitTypes, eq(unitTypes.id, rentals.unitTypeId))
     .where(and(isNotNull(rentals.recoverySentAt), isNull(rentals.recoveryTextSettledAt)))
-    .limit(PER_RUN);
+    .orderBy(asc(rentals.recoverySentAt));
   let sent = 0;
   for (const { rental, location, domain, unitType } of rows) {
     const settle = () => db.update(rentals).set({ recoveryTextSettledAt: now }).where(and(eq(rentals.id, rental.id), isNull(rentals.recoveryTextSettledAt)));
