@@ -109,6 +109,8 @@ export default [
   route("preview/end", "routes/content/preview.end.ts"),
   route("locations/:slug/units/:unitTypeSlug", "routes/site/unit-type.tsx"),
   route("rent/lease/:leaseId", "routes/rental/rent.lease.tsx"),
+  route("rent/back/:token", "routes/rental/rent.back.tsx"),
+  route("rent/unsubscribe/:token", "routes/rental/rent.unsubscribe.tsx"),
   route("rent/:unitTypeId", "routes/rental/rent.tsx"),
   route("rent/:unitTypeId/confirmation", "routes/rental/rent.confirmation.tsx"),
   route("reserve/confirmed/:code", "routes/rental/reserve.confirmed.tsx"),

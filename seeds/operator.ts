@@ -51,6 +51,9 @@ export const account = {
     // Not in the spec (issue 40, decision 501): review requests are off until the operator turns them on.
     is_review_request_enabled: false,
     review_request_days_after_move_in: 14,
+    // Not in the spec (issue 40, decision 517): one reminder an hour after a renter stops before paying.
+    is_rental_recovery_enabled: true,
+    rental_recovery_delay_minutes: 60,
   } satisfies AccountGlobalSettings,
   // DEMO wording; the spec says only that a privacy policy and company information exist.
   privacyPolicy: `

@@ -209,6 +209,19 @@ export const testHooks: Record<string, TestHook> = {
     return { previous: before.sms };
   },
 
+  /**
+   * Abandoned-rental recovery (issue 40, decision 517): one housekeeping pass of the reminders at the
+   * server's clock; returns what it sent and how many mails `to` has in the outbox.
+   */
+  async sendRentalRecoveryReminders(db, body) {
+    const { sendRentalRecoveryReminders } = await import("../services/rental/recovery.server");
+    const { emailOutbox } = await import("~/db/schema");
+    const { now } = await import("~/platform/clock.server");
+    const sent = await sendRentalRecoveryReminders(db, now());
+    const mails = typeof body.to === "string" ? (await db.select({ id: emailOutbox.id }).from(emailOutbox).where(eq(emailOutbox.to, body.to))).length : 0;
+    return { ...sent, mailsTo: mails };
+  },
+
   async lastEmailTo(db, body) {
     const { emailOutbox } = await import("~/db/schema");
     const { desc, eq } = await import("drizzle-orm");

@@ -1,6 +1,7 @@
 import { boolean, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { sql } from "drizzle-orm";
 import { locations } from "./location";
+import { accounts } from "./account";
 import { tenants } from "./tenant";
 import { unitTypes, units } from "./unit";
 import { leases } from "./lease";
@@ -53,10 +54,43 @@ export const rentals = pgTable(
     pendingMoveIn: jsonb().$type<Record<string, string>>(),
     idempotencyKey: text().notNull(),
     completedLeaseId: integer().references(() => leases.id, { onDelete: "set null" }),
+    /**
+     * Abandoned-rental recovery (issue 40, decision 517): when its one reminder was claimed (a
+     * conditional UPDATE: once across processes), the SHA-256 of the link's token, when its text was
+     * settled (sent or given up), and when the renter last came back through the link (the hold's cap
+     * counts from then).
+     */
+    recoverySentAt: timestamp({ withTimezone: true }),
+    recoveryTokenHash: text(),
+    recoveryTextSettledAt: timestamp({ withTimezone: true }),
+    resumedAt: timestamp({ withTimezone: true }),
     expiresAt: timestamp({ withTimezone: true }).notNull(),
     ...timestamps,
   },
-  (t) => [index("checkouts_expires_idx").on(t.expiresAt), uniqueIndex("checkouts_idempotency_idx").on(t.idempotencyKey)],
+  (t) => [
+    index("checkouts_expires_idx").on(t.expiresAt),
+    uniqueIndex("checkouts_idempotency_idx").on(t.idempotencyKey),
+    uniqueIndex("checkouts_recovery_token_idx").on(t.recoveryTokenHash),
+  ],
+);
+
+/**
+ * Addresses that asked for no more abandoned-rental reminders (issue 40, decision 518), per account;
+ * the e-mail lower-cased. One row per address: a second click changes nothing.
+ */
+export const rentalRecoveryOptOuts = pgTable(
+  "rental_recovery_opt_outs",
+  {
+    id: serial().primaryKey(),
+    accountId: integer()
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    email: text().notNull(),
+    /** The rental whose reminder's link was followed. */
+    rentalId: text(),
+    createdAt: timestamp({ withTimezone: true }).notNull(),
+  },
+  (t) => [uniqueIndex("rental_recovery_opt_outs_email_idx").on(t.accountId, t.email)],
 );
 
 export const reservationStatuses = ["active", "cancelled", "expired", "converted"] as const;

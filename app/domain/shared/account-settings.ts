@@ -34,6 +34,10 @@ export const accountGlobalSettingsSchema = z.object({
   // Review requests (issue 40, decision 501): off unless the operator turns them on (per location).
   is_review_request_enabled: z.boolean().default(false),
   review_request_days_after_move_in: z.number().int().min(1).max(365).default(14),
+  // Abandoned-rental recovery (issue 40, decision 517): one reminder this many minutes after a renter
+  // gave their details and did not pay; on unless the operator turns it off (per location).
+  is_rental_recovery_enabled: z.boolean().default(true),
+  rental_recovery_delay_minutes: z.number().int().min(30).max(720).default(60),
 });
 export type AccountGlobalSettings = z.infer<typeof accountGlobalSettingsSchema>;
 

@@ -89,6 +89,8 @@ describe("parseAccountGlobalSettings (spec §9)", () => {
       // Not in the spec (decision 501): off until the operator turns them on.
       is_review_request_enabled: false,
       review_request_days_after_move_in: 14,
+      is_rental_recovery_enabled: true,
+      rental_recovery_delay_minutes: 60,
     });
   });
 

@@ -105,6 +105,12 @@ export default function AdminLead({ loaderData, actionData: answered }: Route.Co
         ) : null}
         <dt>Step reached</dt>
         <dd>{lead.stepReached}</dd>
+        {lead.kind === "abandoned_rental" ? (
+          <>
+            <dt>Reminder</dt>
+            <dd>{lead.reminderSentAt ? `Sent ${new Date(lead.reminderSentAt).toUTCString()}${lead.recovered ? "; came back and rented" : ""}` : "Not sent"}</dd>
+          </>
+        ) : null}
         {lead.message ? (
           <>
             <dt>Message</dt>

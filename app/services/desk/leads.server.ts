@@ -46,6 +46,12 @@ export interface DeskLeadRow {
   contactedAt: string | null;
   contactedBy: string | null;
   note: string;
+  /**
+   * Abandoned rentals (issue 40, decision 519): when the one recovery reminder went (ISO), null when
+   * none went; and whether the renter came back after it and rented ("recovered").
+   */
+  reminderSentAt: string | null;
+  recovered: boolean;
 }
 
 
@@ -122,6 +128,8 @@ async function messageLeads(db: Database, viewer: DeskViewer, query: LeadQuery, 
       contactedAt: f ? f.contactedAt.toISOString() : null,
       contactedBy: f?.by ?? null,
       note: f?.note ?? "",
+      reminderSentAt: null,
+      recovered: false,
     };
   });
 }
@@ -141,6 +149,7 @@ async function abandonedLeads(db: Database, viewer: DeskViewer, query: LeadQuery
       details: rentals.tenantDetails,
       insuranceChoice: rentals.insuranceChoice,
       signedAt: rentals.signedAt,
+      reminderSentAt: rentals.recoverySentAt,
     })
     .from(rentals)
     .innerJoin(locations, eq(locations.id, rentals.locationId))
@@ -150,12 +159,14 @@ async function abandonedLeads(db: Database, viewer: DeskViewer, query: LeadQuery
         eq(locations.accountId, viewer.accountId),
         inLocations(rentals.locationId, query.locationIds),
         isNotNull(rentals.tenantDetails),
-        inArray(rentals.status, ["open", "abandoned"]),
+        // A rental rented after its recovery reminder stays on the list, as recovered (decision 519).
+        or(inArray(rentals.status, ["open", "abandoned"]), and(eq(rentals.status, "completed"), isNotNull(rentals.recoverySentAt))),
         lte(rentals.createdAt, new Date(now.getTime() - ABANDONED_AFTER_MS)),
         only ? sql`${reference} = ${only}` : dayBetween(day, query.filter),
       ),
     );
-  const abandoned = rows.filter((r) => isAbandonedRental({ status: r.status, hasDetails: r.details != null, createdAt: new Date(r.at) }, now));
+  const recovered = (r: (typeof rows)[number]) => r.status === "completed" && r.reminderSentAt != null;
+  const abandoned = rows.filter((r) => recovered(r) || isAbandonedRental({ status: r.status, hasDetails: r.details != null, createdAt: new Date(r.at) }, now));
   const f = await followUps(db, "abandoned_rental", abandoned.map((r) => r.reference));
   return abandoned.map((r) => {
     const d = r.details ?? {};
@@ -172,14 +183,35 @@ async function abandonedLeads(db: Database, viewer: DeskViewer, query: LeadQuery
       email: str(d.email),
       phone: str(d.cell_phone) ? formatPhone(str(d.cell_phone)) : "",
       message: "",
-      stepReached: stepReached({ hasDetails: true, hasProtection: r.insuranceChoice != null, hasSigned: r.signedAt != null }),
+      stepReached: recovered(r) ? RECOVERED_LABEL : stepReached({ hasDetails: true, hasProtection: r.insuranceChoice != null, hasSigned: r.signedAt != null }),
       unitType: r.unitType,
       status: fu ? ("contacted" as const) : ("new" as const),
       contactedAt: fu ? fu.contactedAt.toISOString() : null,
       contactedBy: fu?.by ?? null,
       note: fu?.note ?? "",
+      reminderSentAt: r.reminderSentAt ? new Date(r.reminderSentAt).toISOString() : null,
+      recovered: recovered(r),
     };
   });
+}
+
+/** The step an abandoned rental's renter reached once they came back after the reminder and rented. */
+const RECOVERED_LABEL = "Came back after the reminder and rented";
+
+/** What the leads list says of a lead's recovery reminder (decision 519). */
+export function reminderLabel(r: Pick<DeskLeadRow, "kind" | "reminderSentAt" | "recovered">): string {
+  if (r.kind !== "abandoned_rental") return "";
+  if (!r.reminderSentAt) return "Not sent";
+  return r.recovered ? "Sent · recovered" : "Sent";
+}
+
+/**
+ * The recovery figures of the leads a filter shows (decision 519): abandoned rentals whose reminder
+ * went, and how many of those the renter came back to and rented.
+ */
+export function leadRecoverySummary(rows: readonly DeskLeadRow[]): { remindersSent: number; recovered: number } {
+  const sent = rows.filter((r) => r.kind === "abandoned_rental" && r.reminderSentAt);
+  return { remindersSent: sent.length, recovered: sent.filter((r) => r.recovered).length };
 }
 
 /** The leads the filter shows, newest first (every page). */
@@ -275,6 +307,8 @@ export const DESK_LEAD_CSV: CsvColumn<DeskLeadRow>[] = [
   { header: "Step reached", value: (r) => r.stepReached },
   { header: "Message", value: (r) => r.message },
   { header: "Status", value: (r) => DESK_LEAD_STATUS_LABELS[r.status] },
+  { header: "Reminder", value: (r) => reminderLabel(r) },
+  { header: "Reminder sent at", value: (r) => r.reminderSentAt ?? "" },
   { header: "Contacted at", value: (r) => r.contactedAt ?? "" },
   { header: "Contacted by", value: (r) => r.contactedBy ?? "" },
   { header: "Note", value: (r) => r.note },

@@ -179,6 +179,14 @@ export function rentalProgress(c: Rental | null): RentalProgress {
   return { hasDetails, hasProtection, hasReviewed: hasProtection, hasSigned: hasProtection && Boolean(c?.leaseHash && c.signedAt) };
 }
 
+/**
+ * From when a rental's hold cap (MAX_HOLD_MINUTES) counts: its first hold, or the last time the renter
+ * came back through the reminder's link (decision 517), which held a unit afresh.
+ */
+function holdCountsFrom(c: Pick<Rental, "createdAt" | "resumedAt">): Date {
+  return c.resumedAt && c.resumedAt > c.createdAt ? c.resumedAt : c.createdAt;
+}
+
 const randomId = () => crypto.randomBytes(24).toString("base64url");
 
 /** The unit held for a details step not saved yet (holdForDetails). */
@@ -202,7 +210,7 @@ export async function holdForDetails(db: Database, ctx: RentalContext, input: { 
   if (input.existing) await reopenCharging(db, input.existing);
   const isNew = !(input.existing && input.existing.status === "open");
   const id = isNew ? randomId() : input.existing!.id;
-  const until = isNew ? holdEndsAt(input.now) : holdUntil(input.existing!.createdAt, input.now);
+  const until = isNew ? holdEndsAt(input.now) : holdUntil(holdCountsFrom(input.existing!), input.now);
   // Past the hold cap the rental keeps going without a hold, on its unit and expiry (decision 197).
   if (!until) return { id, unitId: input.existing!.unitId === null ? "" : String(input.existing!.unitId), until: input.existing!.expiresAt, isNew: false, at: input.now };
   // The context of this request has just swept expired reservations at this moment (or knew none was
@@ -290,7 +298,7 @@ export async function saveHeldDetails(
  * free), never beyond MAX_HOLD_MINUTES from the rental's first hold.
  */
 export async function renewHold(db: Database, ctx: RentalContext, rental: Rental, now: Date): Promise<void> {
-  const until = holdUntil(rental.createdAt, now);
+  const until = holdUntil(holdCountsFrom(rental), now);
   // Past the hold cap nothing is held any longer; the pay step rents the unit if it is still free.
   if (!until) return;
   const hold = await ctx.storage.holdUnit({ unitTypeId: ctx.unitType.id, holdToken: rental.id, until, now });

@@ -22,7 +22,7 @@ interface TextToSend {
   /** The phone as stored (ten digits or E.164). */
   to: string;
   body: string;
-  purpose: "pay_link" | "lead_reply" | PlannedTextKind;
+  purpose: "pay_link" | "lead_reply" | "rental_recovery" | PlannedTextKind;
   tenantId?: number | null;
   leadKey?: string | null;
   staffId?: number | null;

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, asc, eq, ne, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
 import { accounts, auditEvents, leadFollowUps, ledgerEntries, leases, locations, payments, rentals, unitTypes, units } from "~/db/schema";
 import type { StaffRole } from "~/domain/staff/roles";
@@ -31,6 +31,7 @@ import { renderToString } from "react-dom/server";
 import AdminRentals, { loader as rentalsLoader } from "~/routes/desk/rentals";
 import AdminPayments, { loader as paymentsLoader } from "~/routes/desk/payments";
 import { loader as rentalsCsvLoader } from "~/routes/desk/rentals[.]csv";
+import { loader as leadsLoader } from "~/routes/desk/leads";
 import { loader as paymentsCsvLoader } from "~/routes/desk/payments[.]csv";
 import { loader as leadsCsvLoader } from "~/routes/desk/leads[.]csv";
 import AdminLead, { loader as leadLoader, action as leadAction } from "~/routes/desk/lead";
@@ -52,6 +53,7 @@ const staff: Record<string, SignedInStaff> = {};
 let completedLeaseId: number;
 let portalLeaseId: number;
 let declinedRentalId: string;
+let paidRentalId: string;
 const reference = (rentalId: string) => createHash("sha256").update(rentalId).digest("hex").slice(0, 20);
 
 /** A signed-in member (tests/integration/support/staff-fixtures.ts), as the console's middleware gives them to the routes. */
@@ -105,6 +107,7 @@ beforeAll(async () => {
   const paid = await signedRental(db, a.unitTypeId);
   const done = await placeMoveIn(db, await ctxFor(db, a.unitTypeId), (await getRental(db, paid.id, a.unitTypeId))!, { payment: { kind: "card", card: card() }, autopay: false, now: NOW, origin: "http://x" });
   completedLeaseId = Number((done as { leaseId: string }).leaseId);
+  paidRentalId = paid.id;
   // A rental whose card was declined at A: a declined payment without a lease, and (unpaid) a lead.
   const declined = await signedRental(db, a.unitTypeId, { details: undefined });
   const refused = await placeMoveIn(db, await ctxFor(db, a.unitTypeId), (await getRental(db, declined.id, a.unitTypeId))!, { payment: { kind: "card", card: card(DECLINED_CARD) }, autopay: false, now: NOW, origin: "http://x" });
@@ -291,6 +294,26 @@ describe("leads", () => {
     expect(text.trim().split("\r\n")).toHaveLength(rows.length + 1);
     expect(text).not.toMatch(/Not contacted/);
     expect(text).toMatch(/Sent prices/);
+  });
+
+  it("abandoned-rental recovery (decision 519): each lead says whether its reminder went; a rental rented after it stays on the list as recovered, with the filter's totals", async () => {
+    const { db } = handle;
+    const sentAt = new Date(NOW.getTime() + 61 * 60_000);
+    await db.update(rentals).set({ recoverySentAt: sentAt }).where(inArray(rentals.id, [declinedRentalId, paidRentalId]));
+    try {
+      const page = (await call(leadsLoader, staff.managerA!, "/admin/leads")) as { data: { rows: Array<{ kind: string; key: string; reminder: string; stepReached: string }>; recovery: unknown } };
+      const byKey = new Map(page.data.rows.map((r) => [r.key, r]));
+      expect(byKey.get(`rental-${reference(declinedRentalId)}`)).toMatchObject({ reminder: "Sent", stepReached: expect.stringMatching(/Signed/) });
+      expect(byKey.get(`rental-${reference(paidRentalId)}`)).toMatchObject({ reminder: "Sent · recovered", stepReached: "Came back after the reminder and rented" });
+      expect(page.data.rows.filter((r) => r.kind === "contact").every((r) => r.reminder === "")).toBe(true);
+      expect(page.data.recovery).toEqual({ remindersSent: 2, recovered: 1 });
+    } finally {
+      await db.update(rentals).set({ recoverySentAt: null }).where(inArray(rentals.id, [declinedRentalId, paidRentalId]));
+    }
+    const after = (await call(leadsLoader, staff.managerA!, "/admin/leads")) as { data: { rows: Array<{ key: string; reminder: string }>; recovery: unknown } };
+    expect(after.data.rows.find((r) => r.key === `rental-${reference(declinedRentalId)}`)?.reminder).toBe("Not sent");
+    expect(after.data.rows.some((r) => r.key === `rental-${reference(paidRentalId)}`)).toBe(false);
+    expect(after.data.recovery).toEqual({ remindersSent: 0, recovered: 0 });
   });
 });
 
