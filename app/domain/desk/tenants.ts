@@ -67,6 +67,7 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("resend-receipt"), paymentId: idField("Choose one of this tenant's payments.") }),
   z.object({ intent: z.literal("send-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
   z.object({ intent: z.literal("text-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
+  z.object({ intent: z.literal("copy-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
   z.object({
     intent: z.literal("refund-payment"),
     paymentId: idField("Choose one of this tenant's payments."),

@@ -1,4 +1,5 @@
 import { parseWithZod } from "@conform-to/zod/v4";
+import { useState, useSyncExternalStore } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/tenant";
 import { CsrfInput } from "~/components/ui/form";
@@ -7,7 +8,7 @@ import { formatDate, localDate } from "~/domain/shared/calendar";
 import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk/tenants";
 import { can } from "~/domain/staff/roles";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
-import { getTenantDesk, liftTenantLockout, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk/tenants.server";
+import { copyTenantPayLink, getTenantDesk, liftTenantLockout, payLinkMailOff, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk/tenants.server";
 import { recordDeskMoveOut } from "~/services/desk/move-outs.server";
 import { requireFreshFactor } from "~/services/staff/admin.server";
 import { limitDeskAction } from "~/services/desk/pages.server";
@@ -36,6 +37,7 @@ const DONE: Record<string, string> = {
   lease: "The lease e-mail is on its way.",
   receipt: "The receipt e-mail is on its way.",
   paylink: "The pay link is on its way. It works once, for 72 hours.",
+  paylinkqueued: "The pay link could not be e-mailed just now: it will be tried again for two days. To be sure the tenant gets it, copy the link and send it another way.",
   paylinktext: "The pay link is on its way by text. It works once, for 72 hours.",
   refund: "The payment is refunded to the card, and the ledger shows the refund.",
   refunded: "This payment was refunded already; nothing was refunded again.",
@@ -56,12 +58,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = clockNow();
   const today = Object.fromEntries(desk.leases.map((l) => [l.leaseId, localDate(now, l.timeZone)]));
   return data(
-    { desk, today, csrfToken: csrf.token, textsOff: textsOffReason(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { desk, today, csrfToken: csrf.token, textsOff: textsOffReason(), mailOff: payLinkMailOff(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
     { headers },
   );
 }
 
-type ActionReply = { intent: string; id: number | null; message: string; value?: string };
+/** `link`: the pay link "Copy the link" made (shown once, in this answer only). */
+type ActionReply = { intent: string; id: number | null; message: string; value?: string; link?: { url: string; unitName: string; due: number; until: string } };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
@@ -89,6 +92,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const limited = await limitDeskAction(context.db, staff, now);
   if (limited) return reply(limited, 429);
   const a = parsed.data;
+  if (a.intent === "copy-pay-link") {
+    const copied = await copyTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now });
+    if (!copied) throw notFound(NO_STORE);
+    if (!copied.ok) return reply(copied.message, 400);
+    const { ok: _ok, ...link } = copied;
+    return data<ActionReply>({ intent, id, message: `The pay link for unit ${link.unitName} is below. It works once, until ${link.until}.`, link }, { headers: NO_STORE });
+  }
   const outcome =
     a.intent === "lift-lockout"
       ? await liftTenantLockout(context.db, staff, tenantId, now)
@@ -105,8 +115,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
               : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
   if (!outcome) throw notFound(NO_STORE);
   if (!outcome.ok) return reply(outcome.message, 400);
-  const done =
-    a.intent === "lift-lockout"
+  const done = outcome.done
+    ? outcome.done
+    : a.intent === "lift-lockout"
       ? outcome.message.startsWith("The lockout")
         ? "lockout"
         : "cleared"
@@ -140,6 +151,72 @@ function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseI
       {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
     </Form>
   );
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * "Copy the link": the button asks the server for a fresh link (audited); the answer shows it in a
+ * read-only field to select (JavaScript off) and, with JavaScript, a button that copies it.
+ */
+function PayLinkCopy(props: { csrfToken: string; leaseId: number; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === "copy-pay-link" && props.reply.id === props.leaseId ? props.reply : undefined;
+  const answerId = `copy-pay-link-${props.leaseId}-message`;
+  const fieldId = `copy-pay-link-${props.leaseId}-url`;
+  // True once the page runs its script (false in the server's HTML): the Copy button needs the clipboard.
+  const scripted = useSyncExternalStore(noSubscription, () => true, () => false);
+  // What the Copy button said, for the link it copied (a newer link starts without it).
+  const [copied, setCopied] = useState<{ url: string; text: string } | null>(null);
+  return (
+    <div className="desk-action">
+      <Form method="post">
+        <CsrfInput token={props.csrfToken} />
+        <input type="hidden" name="intent" value="copy-pay-link" />
+        <input type="hidden" name="leaseId" value={props.leaseId} />
+        <button type="submit" className="button" aria-describedby={mine ? answerId : undefined}>
+          Copy the link
+        </button>
+      </Form>
+      {mine && !mine.link ? <ActionAnswer id={answerId} message={mine.message} /> : null}
+      {mine?.link ? (
+        <div className="pay-link-copy">
+          <p id={answerId} role="status">
+            {mine.message} {formatCents(mine.link.due)} due.
+          </p>
+          <label htmlFor={fieldId}>Pay link for unit {mine.link.unitName}</label>
+          <input id={fieldId} type="text" readOnly value={mine.link.url} size={Math.min(mine.link.url.length, 60)} onFocus={(e) => e.currentTarget.select()} aria-describedby={answerId} />
+          {scripted ? (
+            <>
+              {" "}
+              <button
+                type="button"
+                className="button"
+                onClick={() => {
+                  const url = mine.link!.url;
+                  navigator.clipboard.writeText(url).then(
+                    () => setCopied({ url, text: "Copied. Paste it into a text or an e-mail." }),
+                    () => setCopied({ url, text: "It could not be copied here: select the link and copy it." }),
+                  );
+                }}
+              >
+                Copy
+              </button>
+            </>
+          ) : null}
+          <p role="status" aria-live="polite">
+            {copied && copied.url === mine.link.url ? copied.text : ""}
+          </p>
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The answer to a form this page no longer offers (it was sent from an older page): shown where its button was. */
+function LateAnswer(props: { reply: ActionReply | undefined; leaseId: number; intents: string[] }) {
+  const r = props.reply;
+  if (!r || r.id !== props.leaseId || !props.intents.includes(r.intent)) return null;
+  return <ActionAnswer id={`${r.intent}-${props.leaseId}-late-message`} message={r.message} />;
 }
 
 /** An action's answer beside its button (the button and fields point at it with aria-describedby). */
@@ -200,7 +277,7 @@ function MoveOutForm(props: { csrfToken: string; leaseId: number; unitName: stri
 }
 
 export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
-  const { desk, today, csrfToken, canAct, canRefund, done, textsOff } = loaderData;
+  const { desk, today, csrfToken, canAct, canRefund, done, textsOff, mailOff } = loaderData;
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const t = desk.tenant;
   return (
@@ -273,12 +350,23 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
               ) : null}
             </dl>
             {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
-            {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
             {canAct && l.status === "active" ? (
-              textsOff ? (
-                <p className="hint">{textsOff}</p>
+              l.balance !== null && l.balance <= 0 ? (
+                <>
+                  <p className="hint">Nothing is due on this lease: there is no pay link to send.</p>
+                  <LateAnswer reply={reply} leaseId={l.leaseId} intents={["send-pay-link", "text-pay-link", "copy-pay-link"]} />
+                </>
               ) : (
-                <ActionButton csrfToken={csrfToken} intent="text-pay-link" name="leaseId" id={l.leaseId} label="Text a pay link" reply={reply} />
+                <>
+                  {mailOff ? (
+                    <>
+                      <p className="hint">{mailOff}</p>
+                      <LateAnswer reply={reply} leaseId={l.leaseId} intents={["send-pay-link"]} />
+                    </>
+                  ) : <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} />}
+                  {textsOff ? <p className="hint">{textsOff}</p> : <ActionButton csrfToken={csrfToken} intent="text-pay-link" name="leaseId" id={l.leaseId} label="Text a pay link" reply={reply} />}
+                  <PayLinkCopy csrfToken={csrfToken} leaseId={l.leaseId} reply={reply} />
+                </>
               )
             ) : null}
             {canAct && l.status === "active" ? <MoveOutForm csrfToken={csrfToken} leaseId={l.leaseId} unitName={l.unitName} today={today[l.leaseId] ?? ""} reply={reply} /> : null}

@@ -26,9 +26,9 @@ import { storageFor } from "~/storage-software/index.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { recordAudit } from "../audit/events.server";
 import { SIGNIN_LIMIT_PER_ACCOUNT, signInAccountKey, signInAccountKeySql } from "../portal/sign-in-limits.server";
-import { queueEmail, sendQueuedEmail } from "../mail/outbox.server";
+import { mailCanBeSent, queueEmail, sendQueuedEmail } from "../mail/outbox.server";
 import { leaseLinkLine, leaseLinkSecrets, LEASE_LINK_DAYS } from "../rental/lease-links.server";
-import { sendPayLink } from "../payments/pay-links.server";
+import { sendPayLink, withDeskPayLink } from "../payments/pay-links.server";
 import { receiptEmail } from "../payments/receipt-email.server";
 import { publicOrigin } from "../site/origin.server";
 
@@ -363,7 +363,8 @@ export async function getTenantDesk(db: Database, staff: SignedInStaff, tenantId
   };
 }
 
-export type DeskActionOutcome = { ok: true; message: string } | { ok: false; message: string; field?: string };
+/** `done`: which confirmation the page shows, when not the action's usual one. */
+export type DeskActionOutcome = { ok: true; message: string; done?: string } | { ok: false; message: string; field?: string };
 
 /**
  * Lifts the tenant's portal sign-in lockout (the failed sign-ins counted against the account, the
@@ -521,6 +522,8 @@ export async function sendTenantPayLink(db: Database, staff: SignedInStaff, inpu
     .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
   if (!row) return null;
   if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link.", field: "leaseId" };
+  // No mail server set up: nothing is made (a mail that can never go), and the desk is told so (issue 39).
+  if (!mailCanBeSent()) return { ok: false, message: NO_MAIL_MESSAGE, field: "leaseId" };
   const result = await db.transaction(async (tx) => {
     const sent = await sendPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, tx);
     if (!sent.ok) return sent;
@@ -536,8 +539,51 @@ export async function sendTenantPayLink(db: Database, staff: SignedInStaff, inpu
     return sent;
   });
   if (!result.ok) return { ok: false, message: result.message };
-  await sendQueuedEmail(db, result.outboxId);
+  // Only "on its way" when the mail server took it; a failed send waits for the retry job (decision 507).
+  if (!(await sendQueuedEmail(db, result.outboxId))) {
+    return { ok: true, done: "paylinkqueued", message: `The pay link for unit ${row.unitName} could not be e-mailed to ${tenant.email} just now: it will be tried again for two days. To be sure, copy the link and send it another way.` };
+  }
   return { ok: true, message: `A pay link for unit ${row.unitName} is on its way to ${tenant.email}.` };
+}
+
+/** What the desk is told when this server has no mail server set up (SMTP_URL). */
+const NO_MAIL_MESSAGE = "No e-mail can be sent from this server (no mail server is set up), so the pay link was not sent. Copy the link to send it another way.";
+
+/** Why the desk cannot e-mail a pay link from this server (no mail server set up), else null. */
+export const payLinkMailOff = (): string | null => (mailCanBeSent() ? null : "No e-mail can be sent from this server (no mail server is set up): copy the link to send it another way.");
+
+/**
+ * "Copy the link" (issue 39, decision 507): a fresh pay link for one of the tenant's leases, shown to
+ * the desk to text it or read it out. The link and its audit row (the link's id, never the link) are
+ * one transaction; the link itself is only in the answer. Refused as a sent link is (ended lease,
+ * nothing due, no card payments online). Null: not within the member's locations (404).
+ */
+export async function copyTenantPayLink(
+  db: Database,
+  staff: SignedInStaff,
+  input: { tenantId: number; leaseId: number; now: Date },
+): Promise<{ ok: true; url: string; unitName: string; due: number; until: string } | { ok: false; message: string } | null> {
+  const found = await tenantInScope(db, staff, input.tenantId);
+  if (!found) return null;
+  const { tenant } = found;
+  const [row] = await db
+    .select({ lease: leases })
+    .from(leases)
+    .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
+  if (!row) return null;
+  if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link." };
+  return withDeskPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, async (tx, link, about) => {
+    await recordAudit(tx, {
+      ...auditActor(staff),
+      action: "pay_link.copied",
+      entity: "lease",
+      entityId: row.lease.id,
+      locationId: row.lease.locationId,
+      detail: { tenantId: tenant.id, payLinkId: link.id, due: about.due, expiresAt: link.expiresAt.toISOString() },
+      at: input.now,
+    });
+    return { ok: true as const, url: link.url, unitName: about.unitName, due: about.due, until: about.until };
+  });
 }
 
 /**

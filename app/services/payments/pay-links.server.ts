@@ -136,6 +136,12 @@ async function cannotPayHere(unit: PayLinkUnit): Promise<string | null> {
   return null;
 }
 
+/** Why no link is made for a lease that owes nothing (its balance is zero, or a credit). */
+const NOTHING_DUE_MESSAGE = (balance: number) =>
+  balance < 0
+    ? `Nothing is due on this lease (the tenant has a credit of ${formatCents(-balance)}): there is nothing to pay through a link.`
+    : "Nothing is due on this lease (the balance is $0.00): there is nothing to pay through a link.";
+
 type SendPayLinkResult = { ok: true; linkId: number; expiresAt: Date; outboxId: number } | { ok: false; message: string };
 
 interface LinkMail {
@@ -158,6 +164,8 @@ async function prepare(db: Database | Transaction, input: { tenantId: number; le
   if (!unit) return { ok: false as const, message: "No such lease for this tenant." };
   const refusal = await cannotPayHere(unit);
   if (refusal) return { ok: false as const, message: refusal };
+  // Nothing due (issue 39): a link for $0.00 would only tell the tenant "there is nothing to pay".
+  if (unit.lease.balance <= 0) return { ok: false as const, message: NOTHING_DUE_MESSAGE(unit.lease.balance) };
   const tenant = await unit.storage.getTenant(String(input.tenantId));
   if (!tenant) return { ok: false as const, message: "No such tenant." };
   if (needs === "email" && !tenant.email) return { ok: false as const, message: "This tenant has no e-mail address." };
@@ -236,11 +244,12 @@ export async function withReminderPayLink<T>(
 }
 
 /**
- * The desk's "text a pay link" (issue 40, decision 494): the reasons a link cannot be paid here, as for
- * the e-mail; otherwise `write` gets, inside one transaction, a fresh link for the lease (sent by
- * staff) and what its text says (the unit, the location, the amount due, until when it works).
+ * The desk's "text a pay link" (issue 40, decision 494) and "copy the link" (issue 39, decision 507):
+ * the reasons a link cannot be paid here, as for the e-mail; otherwise `write` gets, inside one
+ * transaction, a fresh link for the lease (sent by staff) and what its text says (the unit, the
+ * location, the amount due, until when it works).
  */
-export async function withTextPayLink<T>(
+export async function withDeskPayLink<T>(
   db: Database,
   input: { tenantId: number; leaseId: number; staffId: number; now: Date },
   write: (tx: Transaction, link: { id: number; url: string; expiresAt: Date }, about: { unitName: string; locationName: string; due: number; until: string }) => Promise<T>,
