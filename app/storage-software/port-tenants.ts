@@ -100,7 +100,7 @@ export interface Receipt {
   unitName: string;
   description: string;
   entryDate: string;
-  source: "move_in" | "portal" | "prepay" | "autopay";
+  source: "move_in" | "portal" | "prepay" | "autopay" | "pay_link";
   /** The lease now. */
   balance: number;
   paidThroughDate: string;

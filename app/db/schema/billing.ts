@@ -23,7 +23,12 @@ export const savedCards = pgTable("saved_cards", {
 
 /** "refunded": approved, then refunded in full from the back office (decision 280). */
 export const paymentStatuses = ["approved", "declined", "refunded"] as const;
-export const paymentSources = ["move_in", "portal", "prepay", "autopay"] as const;
+/**
+ * Where a payment came from: the online rental (`move_in`), the portal's pay page (`portal`), a
+ * prepayment, autopay, or a pay link (`pay_link`: paid without signing in, through a link the office
+ * e-mailed, texted or copied, or a bill reminder's; issue 39, decision 508).
+ */
+export const paymentSources = ["move_in", "portal", "prepay", "autopay", "pay_link"] as const;
 
 /**
  * A card payment attempt. Never the card number or CVV: brand, last four and the gateway's

@@ -39,7 +39,8 @@ interface DeskPaymentRow {
 }
 
 
-const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay" };
+/** Each payment's true source, in the office's words (decision 508). */
+const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay", pay_link: "Pay link" };
 
 const locationOf = sql<number>`coalesce(${payments.locationId}, ${leases.locationId})`;
 /** A refunded payment's reversing ledger line (its posting key names the payment, decision 280). */

@@ -327,7 +327,7 @@ export async function payThroughHeldLink(
     // pay". So it goes when the bank's check completed on the page and Stripe's webhook recorded the
     // payment before the page's script sent the form again (decision 405).
     const paid = await paymentOfForm(ctx.db, link, input.idempotencyKey);
-    if (paid) return { ok: true, paymentId: await markLinkUsed(ctx, link, paid), linkId: link.id };
+    if (paid) return { ok: true, paymentId: await markLinkUsed(ctx, link, paid, input.idempotencyKey), linkId: link.id };
   }
   if (amount <= 0) return { ok: false, status: "refused", message: "There is nothing to pay: the balance due is $0.00." };
   if (amount !== input.expectedAmount) return { ok: false, status: "refused", message: PAY_LINK_AMOUNT_CHANGED };
@@ -353,7 +353,7 @@ export async function payThroughHeldLink(
   }
 
   const outcome = await input.pay(amount);
-  if (outcome.ok) return { ok: true, paymentId: await markLinkUsed(ctx, link, outcome.paymentId), linkId: link.id };
+  if (outcome.ok) return { ok: true, paymentId: await markLinkUsed(ctx, link, outcome.paymentId, input.idempotencyKey), linkId: link.id };
   // Being confirmed with the facility's system: the hold stays (no second payment meanwhile).
   // Anything else (declined, refused, limited): the link is free again for another try.
   if (outcome.message !== PAYMENT_BEING_CONFIRMED) {
@@ -365,12 +365,22 @@ export async function payThroughHeldLink(
   return { status: "refused", ...outcome };
 }
 
-/** Marks the link used by `paymentId` (the first payment stays, if it was already used); returns `paymentId`. */
-async function markLinkUsed(ctx: PortalContext, link: PayLinkRow, paymentId: string): Promise<string> {
-  await ctx.db
-    .update(payLinks)
-    .set({ usedAt: sql`coalesce(${payLinks.usedAt}, ${ctx.now.toISOString()}::timestamptz)`, paymentId: sql`coalesce(${payLinks.paymentId}, ${paymentId})`, claimKey: null, claimedUntil: null, updatedAt: ctx.now })
-    .where(eq(payLinks.id, link.id));
+/**
+ * Marks the link used by `paymentId` (the first payment stays, if it was already used) and records
+ * the payment's true source, "pay_link" (the payment row of this form's key on the link's lease,
+ * decision 508), in one transaction; returns `paymentId`.
+ */
+async function markLinkUsed(ctx: PortalContext, link: PayLinkRow, paymentId: string, idempotencyKey: string): Promise<string> {
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(payLinks)
+      .set({ usedAt: sql`coalesce(${payLinks.usedAt}, ${ctx.now.toISOString()}::timestamptz)`, paymentId: sql`coalesce(${payLinks.paymentId}, ${paymentId})`, claimKey: null, claimedUntil: null, updatedAt: ctx.now })
+      .where(eq(payLinks.id, link.id));
+    await tx
+      .update(payments)
+      .set({ source: "pay_link", updatedAt: ctx.now })
+      .where(and(eq(payments.idempotencyKey, idempotencyKey), eq(payments.leaseId, link.leaseId), eq(payments.source, "portal")));
+  });
   return paymentId;
 }
 

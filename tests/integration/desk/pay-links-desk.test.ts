@@ -4,10 +4,12 @@
  * server down); "Copy the link" shows a fresh link from the configured origin, audited without the
  * link, and the link pays.
  */
-import { and, count, desc, eq } from "drizzle-orm";
+import fs from "node:fs";
+import path from "node:path";
+import { and, count, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, emailOutbox, locations, payLinks, websites } from "~/db/schema";
+import { auditEvents, emailOutbox, locations, payLinks, payments, websites } from "~/db/schema";
 import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { runBilling } from "~/services/payments/billing-run.server";
 import { publicOrigin } from "~/services/site/origin.server";
@@ -166,5 +168,76 @@ describe("pay links at the desk", () => {
     const r = await postForm(app, `/admin/tenants/${t.tenantId}`, reader, { intent: "copy-pay-link", leaseId: String(t.leaseId) });
     expect(r.status).toBe(403);
     expect(await linksOf(t.leaseId)).toHaveLength(0);
+  });
+});
+
+/** Pays a link as the tenant's browser does (its page, its CSRF cookie, the card form). */
+async function payThrough(path: string) {
+  const page = await fetch(app.origin + path);
+  const html = await page.text();
+  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const field = (name: string) => new RegExp(`name="${name}"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="${name}"`).exec(html);
+  const value = (name: string) => {
+    const m = field(name);
+    expect(m, name).not.toBeNull();
+    return (m![1] ?? m![2])!;
+  };
+  const body = new URLSearchParams({
+    csrf: value("csrf"),
+    idempotency_key: value("idempotency_key"),
+    expected_amount: value("expected_amount"),
+    payment_method: "new",
+    card_number: "4242424242424242",
+    exp_month: "12",
+    exp_year: String(new Date().getUTCFullYear() + 3),
+    cvv: "123",
+    name_on_card: "Card Holder",
+    billing_postal_code: "28358",
+  });
+  const r = await fetch(app.origin + path, { method: "POST", redirect: "manual", body, headers: { Cookie: cookie, "Content-Type": "application/x-www-form-urlencoded", Referer: app.origin + path } });
+  expect([200, 303]).toContain(r.status);
+}
+
+describe("each payment's true source", () => {
+  it("a payment through a pay link is \"Pay link\" in the payments list and its CSV, not \"Portal\"", async () => {
+    const t = await tenant(true);
+    const copied = await postForm(app, `/admin/tenants/${t.tenantId}`, desk, { intent: "copy-pay-link", leaseId: String(t.leaseId) });
+    const url = /value="(https?:\/\/[^"]+\/pay\/[^"]+)"/.exec(copied.body)![1]!;
+    await payThrough(new URL(url).pathname);
+    const [paid] = await handle.db.select().from(payments).where(and(eq(payments.leaseId, t.leaseId), eq(payments.status, "approved"))).orderBy(desc(payments.id)).limit(1);
+    expect(paid).toMatchObject({ source: "pay_link" });
+    const [owner] = [await signedInStaffMember(handle.db, { accountId: (await handle.db.select().from(locations).limit(1))[0]!.accountId, role: "owner" })];
+    const list = await getPage(app, `/admin/payments?q=${encodeURIComponent(t.email)}`, owner);
+    expect(list.status).toBe(200);
+    const row = textOf(list.body);
+    expect(row).toContain("Pay link");
+    expect(row).not.toMatch(/Portal/);
+    const csv = await getPage(app, `/admin/payments.csv?q=${encodeURIComponent(t.email)}`, owner);
+    expect(csv.status).toBe(200);
+    const lines = csv.body.trim().split(/\r?\n/);
+    const header = lines[0]!.split(",");
+    const source = header.indexOf("Source");
+    expect(source).toBeGreaterThanOrEqual(0);
+    const sources = lines.slice(1).map((l) => l.split(",")[source]);
+    expect(sources).toContain("Pay link");
+    expect(sources).not.toContain("Portal");
+  });
+
+  it("the migration labels the payments made through links before it as \"Pay link\"", async () => {
+    const t = await tenant(true);
+    const [made] = await handle.db
+      .insert(payments)
+      .values({ tenantId: t.tenantId, leaseId: t.leaseId, amount: 1500, status: "approved", source: "portal", cardBrand: "visa", cardLast4: "4242", idempotencyKey: `old-link-${Date.now()}` })
+      .returning();
+    const [other] = await handle.db
+      .insert(payments)
+      .values({ tenantId: t.tenantId, leaseId: t.leaseId, amount: 1600, status: "approved", source: "portal", cardBrand: "visa", cardLast4: "4242", idempotencyKey: `old-portal-${Date.now()}` })
+      .returning();
+    const now = clockNow();
+    await handle.db.insert(payLinks).values({ tokenHash: `old-${Date.now()}`, tenantId: t.tenantId, leaseId: t.leaseId, sentBy: "staff", expiresAt: now, usedAt: now, paymentId: String(made!.id), createdAt: now, updatedAt: now });
+    const file = path.resolve(import.meta.dirname, "../../../drizzle/0018_pay_link_source.sql");
+    await handle.db.execute(sql.raw(fs.readFileSync(file, "utf8")));
+    expect((await handle.db.query.payments.findFirst({ where: eq(payments.id, made!.id) }))!.source).toBe("pay_link");
+    expect((await handle.db.query.payments.findFirst({ where: eq(payments.id, other!.id) }))!.source).toBe("portal");
   });
 });
