@@ -21,7 +21,10 @@ export const savedCards = pgTable("saved_cards", {
   ...timestamps,
 });
 
-/** "refunded": approved, then refunded in full from the back office (decision 280). */
+/**
+ * "refunded": approved, then refunded in full from the back office (decision 280). A payment refunded
+ * in part stays "approved" with its `refundedAmount` (decision 509).
+ */
 export const paymentStatuses = ["approved", "declined", "refunded"] as const;
 /**
  * Where a payment came from: the online rental (`move_in`), the portal's pay page (`portal`), a
@@ -46,6 +49,8 @@ export const payments = pgTable(
      */
     locationId: integer().references(() => locations.id, { onDelete: "set null" }),
     amount: integer().notNull(),
+    /** Cents given back so far (decision 509): 0 ≤ refundedAmount ≤ amount; all of it when "refunded". */
+    refundedAmount: integer().notNull().default(0),
     status: text({ enum: paymentStatuses }).notNull(),
     source: text({ enum: paymentSources }).notNull(),
     cardBrand: text({ enum: cardBrands }).notNull(),

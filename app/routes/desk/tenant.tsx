@@ -40,6 +40,9 @@ const DONE: Record<string, string> = {
   paylinkqueued: "The pay link could not be e-mailed just now: it will be tried again for two days. To be sure the tenant gets it, copy the link and send it another way.",
   paylinktext: "The pay link is on its way by text. It works once, for 72 hours.",
   refund: "The payment is refunded to the card, and the ledger shows the refund.",
+  refundpart: "That part of the payment is refunded to the card, and the ledger shows the refund.",
+  refundcancelled: "The payment is refunded to the card and the rental is cancelled: the lease has ended, the unit can be rented again, and what the lease still owed is written off.",
+  refundchanged: "This payment had a refund recorded since the page was opened (the same form sent twice, or another refund), so nothing was refunded now. Check what is left before refunding more.",
   refunded: "This payment was refunded already; nothing was refunded again.",
   movedout: "The move-out is recorded: the lease has ended and the unit can be rented again.",
 };
@@ -64,7 +67,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 }
 
 /** `link`: the pay link "Copy the link" made (shown once, in this answer only). */
-type ActionReply = { intent: string; id: number | null; message: string; value?: string; link?: { url: string; unitName: string; due: number; until: string } };
+type ActionReply = { intent: string; id: number | null; message: string; value?: string; checked?: boolean; link?: { url: string; unitName: string; due: number; until: string } };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
@@ -82,8 +85,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const rawId = Number(raw.leaseId ?? raw.paymentId);
   const id = Number.isInteger(rawId) ? rawId : null;
-  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : undefined;
-  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message, value }, { status, headers: NO_STORE });
+  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : typeof raw.amount === "string" ? raw.amount : undefined;
+  const checked = raw.cancelRental === "yes";
+  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message, value, checked }, { status, headers: NO_STORE });
   // Conform + the actions' schema (told apart by intent), like the console's other forms.
   const submission = parseWithZod(form, { schema: tenantDeskActionSchema });
   if (submission.status !== "success") return reply(Object.values(submission.error ?? {}).flat().find((m): m is string => typeof m === "string") ?? "Choose one of the actions on this page.", 400);
@@ -109,7 +113,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           : a.intent === "text-pay-link"
             ? await textTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
           : a.intent === "refund-payment"
-            ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, now })
+            ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, amount: a.amount, refundedBefore: a.refunded, cancelRental: a.cancelRental === "yes", now })
             : a.intent === "record-move-out"
               ? await recordDeskMoveOut(context.db, staff, { tenantId, leaseId: a.leaseId, moveOutDate: a.moveOutDate, now })
               : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
@@ -128,9 +132,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           : a.intent === "text-pay-link"
             ? "paylinktext"
           : a.intent === "refund-payment"
-            ? outcome.message.includes("refunded already")
-              ? "refunded"
-              : "refund"
+            ? "refund"
             : a.intent === "record-move-out"
               ? "movedout"
               : "receipt";
@@ -154,6 +156,15 @@ function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseI
 }
 
 const noSubscription = () => () => {};
+
+/**
+ * Whether a payment's refund offers to cancel the rental: a move-in payment of a lease still active.
+ * (At a SiteLink location the storage software refuses the refund, and says the tenant is moved out in SiteLink.)
+ */
+function cancelOffer(p: { source: string; leaseId: number | null }, leases: ReadonlyArray<{ leaseId: number; status: string }>): boolean {
+  const lease = leases.find((l) => l.leaseId === p.leaseId);
+  return p.source === "move_in" && lease?.status === "active";
+}
 
 /**
  * "Copy the link": the button asks the server for a fresh link (audited); the answer shows it in a
@@ -228,22 +239,59 @@ function ActionAnswer(props: { id: string; message: string }) {
   );
 }
 
-/** A full refund of one payment: a box to tick (the server checks it), then the button; the answer beside it. */
-function RefundForm(props: { csrfToken: string; paymentId: number; label: string; reply: ActionReply | undefined }) {
-  const mine = props.reply && props.reply.intent === "refund-payment" && props.reply.id === props.paymentId;
+/**
+ * A refund of one payment, in full or in part (decision 509): the amount (all that is left unless
+ * changed), a box to tick (the server checks both), for a move-in payment the choice to cancel the
+ * rental too (or, at SiteLink, where that is done), then the button; the answer beside it.
+ */
+function RefundForm(props: {
+  csrfToken: string;
+  paymentId: number;
+  card: string;
+  left: number;
+  refunded: number;
+  cancel: boolean;
+  reply: ActionReply | undefined;
+}) {
+  const mine = props.reply && props.reply.intent === "refund-payment" && props.reply.id === props.paymentId ? props.reply : undefined;
   const errorId = `refund-${props.paymentId}-message`;
+  const amountId = `refund-${props.paymentId}-amount`;
+  const described = mine ? errorId : undefined;
   return (
     <Form method="post" className="desk-action">
       <CsrfInput token={props.csrfToken} />
       <input type="hidden" name="intent" value="refund-payment" />
       <input type="hidden" name="paymentId" value={props.paymentId} />
-      <label>
-        <input type="checkbox" name="confirm" value="yes" aria-describedby={mine ? errorId : undefined} /> {props.label}
-      </label>{" "}
-      <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
-        Refund
-      </button>
-      {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
+      <input type="hidden" name="refunded" value={props.refunded} />
+      <fieldset>
+        <legend>Refund to {props.card}</legend>
+        <p className="console-field">
+          <label htmlFor={amountId}>Amount to refund (at most {formatCents(props.left)})</label>
+          <input
+            id={amountId}
+            name="amount"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            size={10}
+            defaultValue={mine?.value ?? (props.left / 100).toFixed(2)}
+            aria-describedby={described}
+            aria-invalid={mine ? true : undefined}
+          />
+        </p>
+        {props.cancel ? (
+          <label>
+            <input type="checkbox" name="cancelRental" value="yes" defaultChecked={mine?.checked} aria-describedby={described} /> Also cancel the rental: end the lease and free the unit
+          </label>
+        ) : null}
+        <label>
+          <input type="checkbox" name="confirm" value="yes" aria-describedby={described} /> Refund this amount to {props.card}
+        </label>{" "}
+        <button type="submit" className="button" aria-describedby={described}>
+          Refund
+        </button>
+        {mine ? <ActionAnswer id={errorId} message={mine.message} /> : null}
+      </fieldset>
     </Form>
   );
 }
@@ -427,11 +475,26 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
                     <td data-label="When">{p.at}</td>
                     <td data-label="Unit">{p.unitName ?? "—"}</td>
                     <td className="numeric" data-label="Amount">{formatCents(p.amount)}</td>
-                    <td data-label="Status">{p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
+                    <td data-label="Status">
+                      {p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}
+                      {p.status === "approved" && p.refunded > 0 ? `, ${formatCents(p.refunded)} refunded` : ""}
+                    </td>
                     <td data-label="Card">{p.card}</td>
                     <td data-label="Receipt">{canAct && p.status === "approved" ? <ActionButton csrfToken={csrfToken} intent="resend-receipt" name="paymentId" id={p.id} label="Resend the receipt" reply={reply} /> : null}</td>
                     {canRefund ? (
-                      <td data-label="Refund">{p.status === "approved" ? <RefundForm csrfToken={csrfToken} paymentId={p.id} label={`Refund ${formatCents(p.amount)} to ${p.card}`} reply={reply} /> : null}</td>
+                      <td data-label="Refund">
+                        {p.status === "approved" ? (
+                          <RefundForm
+                            csrfToken={csrfToken}
+                            paymentId={p.id}
+                            card={p.card}
+                            left={p.amount - p.refunded}
+                            refunded={p.refunded}
+                            cancel={cancelOffer(p, desk.leases)}
+                            reply={reply}
+                          />
+                        ) : null}
+                      </td>
                     ) : null}
                   </tr>
                 ))}
