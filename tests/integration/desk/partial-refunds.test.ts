@@ -14,7 +14,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { lumbertonUnitType, NOW, signedRental } from "../support/rental-fixtures";
 import { intentOf, rentalPayStep, startStripeTestbed, type StripeTestbed } from "../support/stripe-fixtures";
 import { signedInStaffMember, STALE_FACTOR_MS, type TestStaffMember } from "../support/staff-fixtures";
-import { getPage, postForm, textOf } from "./desk-http";
+import { getPage, postForm, textOf } from "./over-http";
 
 let bed: StripeTestbed;
 let app: AppServer;

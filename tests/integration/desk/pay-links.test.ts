@@ -19,7 +19,7 @@ import { startAppServer, type AppServer } from "../support/app-server";
 import { createTestDatabase } from "../support/db";
 import { signedInStaffMember, type TestStaffMember } from "../support/staff-fixtures";
 import { startSmtpServer, type TestSmtpServer } from "../support/smtp-server";
-import { getPage, postForm, textOf } from "./desk-http";
+import { getPage, postForm, textOf } from "./over-http";
 
 const TZ = "America/New_York";
 let handle: DatabaseHandle;

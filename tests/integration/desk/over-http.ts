@@ -6,7 +6,7 @@ import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
 import type { AppServer } from "../support/app-server";
 import type { TestStaffMember } from "../support/staff-fixtures";
 
-export interface Page {
+interface Page {
   status: number;
   location: string | null;
   body: string;
