@@ -194,8 +194,10 @@ function PayLinkCopy(props: { csrfToken: string; leaseId: number; reply: ActionR
           <p id={answerId} role="status">
             {mine.message} {formatCents(mine.link.due)} due.
           </p>
-          <label htmlFor={fieldId}>Pay link for unit {mine.link.unitName}</label>
-          <input id={fieldId} type="text" readOnly value={mine.link.url} size={Math.min(mine.link.url.length, 60)} onFocus={(e) => e.currentTarget.select()} aria-describedby={answerId} />
+          <p className="console-field">
+            <label htmlFor={fieldId}>Pay link for unit {mine.link.unitName}</label>
+            <input id={fieldId} type="text" readOnly value={mine.link.url} onFocus={(e) => e.currentTarget.select()} aria-describedby={answerId} />
+          </p>
           {scripted ? (
             <>
               {" "}
