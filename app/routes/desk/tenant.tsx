@@ -1,5 +1,4 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { useState, useSyncExternalStore } from "react";
 import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/tenant";
 import { CsrfInput } from "~/components/ui/form";
@@ -25,6 +24,9 @@ import { textTenantPayLink } from "~/services/texts/desk.server";
  * or a receipt e-mail and sends a pay link (POST forms told apart by `intent`, each answered beside its own button).
  */
 export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `${d?.desk.tenant.name ?? "Tenant"} | Back office` }, { name: "robots", content: "noindex" }];
+
+/** The small form script (decision 130): its "Copy" button puts the copied pay link on the clipboard. */
+export const handle = { enhanceForms: true };
 
 /** No-store, noindex, and the loader's and action's cookies (the console's own headers). */
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
@@ -155,8 +157,6 @@ function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseI
   );
 }
 
-const noSubscription = () => () => {};
-
 /**
  * Whether a payment's refund offers to cancel the rental: a move-in payment of a lease still active.
  * (At a SiteLink location the storage software refuses the refund, and says the tenant is moved out in SiteLink.)
@@ -174,10 +174,6 @@ function PayLinkCopy(props: { csrfToken: string; leaseId: number; reply: ActionR
   const mine = props.reply && props.reply.intent === "copy-pay-link" && props.reply.id === props.leaseId ? props.reply : undefined;
   const answerId = `copy-pay-link-${props.leaseId}-message`;
   const fieldId = `copy-pay-link-${props.leaseId}-url`;
-  // True once the page runs its script (false in the server's HTML): the Copy button needs the clipboard.
-  const scripted = useSyncExternalStore(noSubscription, () => true, () => false);
-  // What the Copy button said, for the link it copied (a newer link starts without it).
-  const [copied, setCopied] = useState<{ url: string; text: string } | null>(null);
   return (
     <div className="desk-action">
       <Form method="post">
@@ -196,29 +192,13 @@ function PayLinkCopy(props: { csrfToken: string; leaseId: number; reply: ActionR
           </p>
           <p className="console-field">
             <label htmlFor={fieldId}>Pay link for unit {mine.link.unitName}</label>
-            <input id={fieldId} type="text" readOnly value={mine.link.url} onFocus={(e) => e.currentTarget.select()} aria-describedby={answerId} />
+            <input id={fieldId} type="text" readOnly value={mine.link.url} aria-describedby={answerId} />
           </p>
-          {scripted ? (
-            <>
-              {" "}
-              <button
-                type="button"
-                className="button"
-                onClick={() => {
-                  const url = mine.link!.url;
-                  navigator.clipboard.writeText(url).then(
-                    () => setCopied({ url, text: "Copied. Paste it into a text or an e-mail." }),
-                    () => setCopied({ url, text: "It could not be copied here: select the link and copy it." }),
-                  );
-                }}
-              >
-                Copy
-              </button>
-            </>
-          ) : null}
-          <p role="status" aria-live="polite">
-            {copied && copied.url === mine.link.url ? copied.text : ""}
-          </p>
+          {/* Shown and run by the page's small form script (form-enhance.js): no script, no button. */}
+          <button type="button" className="button" hidden data-copy-target={fieldId} data-copied="Copied. Paste it into a text or an e-mail." data-copy-failed="It could not be copied here: the link is selected, copy it with the keyboard or the menu.">
+            Copy
+          </button>
+          <p role="status" aria-live="polite" data-copy-status={fieldId} />
         </div>
       ) : null}
     </div>
