@@ -100,7 +100,7 @@ export interface Receipt {
   unitName: string;
   description: string;
   entryDate: string;
-  source: "move_in" | "portal" | "prepay" | "autopay";
+  source: "move_in" | "portal" | "prepay" | "autopay" | "pay_link";
   /** The lease now. */
   balance: number;
   paidThroughDate: string;
@@ -116,10 +116,18 @@ export interface RefundChange {
   entryDate: string;
   balanceBefore: number;
   balanceAfter: number;
+  /** Refunded before this refund, and in all after it (= the payment's amount when refunded in full). */
+  refundedBefore: number;
+  refundedAfter: number;
+  /** The rental was cancelled with it: the lease ended, the unit freed, `writtenOff` cents credited. */
+  cancelled: boolean;
+  writtenOff: number;
 }
 
 export type RefundOutcome =
   | { kind: "refunded"; change: RefundChange }
+  /** Refunded (in part) since the desk looked (`refundedBefore` differs): nothing was refunded now. */
+  | { kind: "changed"; refundedNow: number }
   /** Refunded before (a double submit): nothing was refunded or written again. */
   | { kind: "already_refunded" }
   /** Nothing was refunded; `message` says why, in the office's words. */
@@ -181,8 +189,23 @@ export interface Tenants {
    * transaction (the caller's audit row). Idempotent: a payment refunded already answers
    * `already_refunded`. SiteLink refuses: the payment is booked in SiteLink, which the port cannot
    * reverse.
+   *
+   * Partial refunds (issue 39, decision 509): `amount` (cents, default all that is left) is refunded;
+   * the payment stays approved with its `refundedAmount` until all of it is given back. `refundedBefore`
+   * is what the desk saw refunded already: when it differs (a double submit, or another refund
+   * meanwhile) nothing is refunded (`changed`). `cancelRental` (a move-in payment's refund): in the
+   * same transaction the lease ends on `moveOutDate`, autopay stops, the unit is free again and what
+   * the lease still owes is written off (a credit line), as a move-out the desk records.
    */
-  refundPayment(input: { tenantId: string; paymentId: string; now: Date; record: (tx: Transaction, change: RefundChange) => Promise<void> }): Promise<RefundOutcome>;
+  refundPayment(input: {
+    tenantId: string;
+    paymentId: string;
+    amount?: number;
+    refundedBefore?: number;
+    cancelRental?: { moveOutDate: string };
+    now: Date;
+    record: (tx: Transaction, change: RefundChange) => Promise<void>;
+  }): Promise<RefundOutcome>;
 
   enrolAutopay(input: { tenantId: string; leaseId: string; method: PaymentMethod; now: Date }): Promise<SavedCard>;
   cancelAutopay(input: { tenantId: string; leaseId: string }): Promise<void>;

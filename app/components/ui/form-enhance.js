@@ -64,6 +64,34 @@
     if (event.persisted) release();
   });
 
+  // "Copy" buttons ([data-copy-target], hidden until this script shows them; issue 39): copy the named
+  // field's value to the clipboard and say so in its status ([data-copy-status]); where the clipboard
+  // is refused, select the field for the visitor to copy. The words are the button's data-copied and
+  // data-copy-failed.
+  Array.prototype.forEach.call(document.querySelectorAll("button[data-copy-target]"), function (button) {
+    var id = button.getAttribute("data-copy-target");
+    var field = document.getElementById(id);
+    if (!field) return;
+    var status = document.querySelector("[data-copy-status='" + id + "']");
+    function say(text) {
+      if (status) status.textContent = text || "";
+    }
+    button.hidden = false;
+    button.addEventListener("click", function () {
+      var copying = navigator.clipboard && navigator.clipboard.writeText ? navigator.clipboard.writeText(field.value) : Promise.reject(new Error("no clipboard"));
+      copying.then(
+        function () {
+          say(button.getAttribute("data-copied"));
+        },
+        function () {
+          field.focus();
+          field.select();
+          say(button.getAttribute("data-copy-failed"));
+        },
+      );
+    });
+  });
+
   var firstInvalid = document.querySelector("form [aria-invalid='true']");
   if (firstInvalid) {
     var summary = document.querySelector(".error-summary[autofocus]");

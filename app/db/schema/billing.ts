@@ -21,9 +21,17 @@ export const savedCards = pgTable("saved_cards", {
   ...timestamps,
 });
 
-/** "refunded": approved, then refunded in full from the back office (decision 280). */
+/**
+ * "refunded": approved, then refunded in full from the back office (decision 280). A payment refunded
+ * in part stays "approved" with its `refundedAmount` (decision 509).
+ */
 export const paymentStatuses = ["approved", "declined", "refunded"] as const;
-export const paymentSources = ["move_in", "portal", "prepay", "autopay"] as const;
+/**
+ * Where a payment came from: the online rental (`move_in`), the portal's pay page (`portal`), a
+ * prepayment, autopay, or a pay link (`pay_link`: paid without signing in, through a link the office
+ * e-mailed, texted or copied, or a bill reminder's; issue 39, decision 508).
+ */
+export const paymentSources = ["move_in", "portal", "prepay", "autopay", "pay_link"] as const;
 
 /**
  * A card payment attempt. Never the card number or CVV: brand, last four and the gateway's
@@ -41,6 +49,8 @@ export const payments = pgTable(
      */
     locationId: integer().references(() => locations.id, { onDelete: "set null" }),
     amount: integer().notNull(),
+    /** Cents given back so far (decision 509): 0 ≤ refundedAmount ≤ amount; all of it when "refunded". */
+    refundedAmount: integer().notNull().default(0),
     status: text({ enum: paymentStatuses }).notNull(),
     source: text({ enum: paymentSources }).notNull(),
     cardBrand: text({ enum: cardBrands }).notNull(),

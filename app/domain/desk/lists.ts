@@ -161,7 +161,7 @@ export interface DayTotal {
  * day, so `net` equals the ledger's day. `within` keeps only the days of a date filter.
  */
 export function dayTotals(
-  rows: ReadonlyArray<{ locationId: number; day: string; refundDay?: string | null; status: DeskPaymentStatus; amount: number }>,
+  rows: ReadonlyArray<{ locationId: number; day: string; refundDay?: string | null; refunds?: ReadonlyArray<{ day: string; amount: number }>; status: DeskPaymentStatus; amount: number }>,
   within: { from?: string; to?: string } = {},
 ): DayTotal[] {
   const byKey = new Map<string, DayTotal>();
@@ -179,21 +179,20 @@ export function dayTotals(
       const t = at(r.locationId, r.day);
       t.declined += r.amount;
       t.declinedCount += 1;
-    } else if (r.status === "approved") {
-      const t = at(r.locationId, r.day);
-      t.approved += r.amount;
-      t.approvedCount += 1;
-      t.net += r.amount;
     } else {
-      // Taken and approved on its day (so that day's Approved − Refunded = Net, issue 39), given back on its refund's day.
+      // Taken and approved on its day (so that day's Approved − Refunded = Net, issue 39), given back
+      // on each refund's day: all of it at once, or in parts (decision 509).
       const taken = at(r.locationId, r.day);
       taken.approved += r.amount;
       taken.approvedCount += 1;
       taken.net += r.amount;
-      const back = at(r.locationId, r.refundDay ?? r.day);
-      back.refunded += r.amount;
-      back.refundedCount += 1;
-      back.net -= r.amount;
+      const refunds = r.refunds ?? (r.status === "refunded" ? [{ day: r.refundDay ?? r.day, amount: r.amount }] : []);
+      for (const refund of refunds) {
+        const back = at(r.locationId, refund.day);
+        back.refunded += refund.amount;
+        back.refundedCount += 1;
+        back.net -= refund.amount;
+      }
     }
   }
   return [...byKey.values()]

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isIsoDate } from "../shared/calendar";
+import { formatCents } from "../shared/money";
 
 /**
  * The back office's tenants (issue 23, decision 260). Pure: the search box, how an outbox mail's
@@ -67,10 +68,16 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("resend-receipt"), paymentId: idField("Choose one of this tenant's payments.") }),
   z.object({ intent: z.literal("send-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
   z.object({ intent: z.literal("text-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
+  z.object({ intent: z.literal("copy-pay-link"), leaseId: idField("Choose one of this tenant's leases.") }),
   z.object({
     intent: z.literal("refund-payment"),
     paymentId: idField("Choose one of this tenant's payments."),
     confirm: z.literal("yes", { error: "Tick the box to confirm the refund." }),
+    /** Dollars and cents to give back (decision 509); none: all that is left. Checked by `refundAmountOf`. */
+    amount: z.string().trim().max(20).optional(),
+    /** Cents refunded already when the form was drawn (a change since refunds nothing). */
+    refunded: z.coerce.number().int().min(0).optional(),
+    cancelRental: z.literal("yes").optional(),
   }),
   z.object({
     intent: z.literal("record-move-out"),
@@ -83,6 +90,22 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
     confirm: z.literal("yes", { error: "Tick the box to confirm the unit is empty and the tenant has moved out." }),
   }),
 ]);
+
+/**
+ * The refund the desk typed (decision 509): dollars and cents ("12.50", "$1,012.5", "12"), more than
+ * zero and no more than what is left to refund. An empty field is all that is left.
+ */
+export function refundAmountOf(text: string | undefined, left: number): { ok: true; cents: number } | { ok: false; message: string } {
+  const most = formatCents(left);
+  const raw = (text ?? "").replace(/[$,\s]/g, "");
+  if (raw === "") return { ok: true, cents: left };
+  const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(raw);
+  if (!m) return { ok: false, message: `Enter the amount in dollars and cents, for example ${formatCents(Math.min(left, 2500)).slice(1)}.` };
+  const cents = Number(m[1]) * 100 + Number((m[2] ?? "0").padEnd(2, "0"));
+  if (cents <= 0) return { ok: false, message: `Enter an amount more than $0.00 (at most ${most}).` };
+  if (cents > left) return { ok: false, message: `Enter at most ${most}: that is what is left to refund of this payment.` };
+  return { ok: true, cents };
+}
 
 /**
  * The day a desk records as a move-out (issue 39): not after today, nor before the move-in, both on

@@ -30,6 +30,9 @@ export interface OurPayment {
   day: string;
   /** The day its refund was posted, when refunded. */
   refundDay: string | null;
+  /** Each refund (day and cents) and the cents refunded in all, when known (decision 509: refunds may be partial). */
+  refunds?: ReadonlyArray<{ day: string; amount: number }>;
+  refunded?: number;
   status: "approved" | "declined" | "refunded";
   amount: number;
   reference: string | null;
@@ -155,9 +158,10 @@ export function reconcileDay(input: {
       recorded.charged += p.amount;
       recorded.count += 1;
     }
-    if (p.status === "refunded" && p.refundDay === input.day) recorded.refunded += p.amount;
+    const refunds = p.refunds ?? (p.status === "refunded" && p.refundDay ? [{ day: p.refundDay, amount: p.amount }] : []);
+    for (const r of refunds) if (r.day === input.day) recorded.refunded += r.amount;
     if (p.day !== input.day) continue;
-    const keptHere = p.status === "approved" ? p.amount : 0;
+    const keptHere = p.amount - (p.refunded ?? (p.status === "refunded" ? p.amount : 0));
     const charge = matchCharge(p, input.charges);
     if (!charge) {
       differences.push({

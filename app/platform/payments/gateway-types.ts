@@ -72,8 +72,13 @@ export interface PaymentGateway {
    * again without charging (issue 14).
    */
   lookup(idempotencyKey: string): Promise<ChargeResult | null>;
-  /** Voids (refunds in full) the approved charge made with this key; a second call does nothing. */
-  refund(idempotencyKey: string): Promise<{ refunded: boolean }>;
+  /**
+   * Voids (refunds in full) the approved charge made with this key; a second call does nothing.
+   * With `part` (decision 509): refunds `part.amount` cents of it, once per `part.key` (the same key
+   * again answers refunded without refunding again); refused (refunded: false) when more than what
+   * is left of the charge.
+   */
+  refund(idempotencyKey: string, part?: { amount: number; key: string }): Promise<{ refunded: boolean }>;
   /**
    * Hosted gateways: the processor's own payment page (Stripe Checkout), for a card form with
    * JavaScript off. The visitor returns to `returnUrl` with `{SESSION}` replaced by the session's id.

@@ -28,7 +28,9 @@ const DECLINE_LATER_REASON = "Your card was declined.";
 
 export function createTestGateway(): PaymentGateway {
   const results = new Map<string, ChargeResult>();
-  const refunded = new Set<string>();
+  /** Cents refunded per charge key, and the partial refunds' own keys. */
+  const refundedOf = new Map<string, number>();
+  const partKeys = new Set<string>();
   /** What this gateway took and gave back, as a processor keeps it (listActivity). */
   const taken: Array<{ key: string; amount: number; at: Date; result: Extract<ChargeResult, { status: "approved" }> }> = [];
   const givenBack: Array<{ key: string; amount: number; at: Date }> = [];
@@ -87,22 +89,27 @@ export function createTestGateway(): PaymentGateway {
     async lookup(idempotencyKey) {
       return results.get(idempotencyKey) ?? null;
     },
-    async refund(idempotencyKey) {
+    async refund(idempotencyKey, part) {
       const r = results.get(idempotencyKey);
-      if (!r || r.status !== "approved" || refunded.has(idempotencyKey)) return { refunded: false };
-      refunded.add(idempotencyKey);
+      if (!r || r.status !== "approved") return { refunded: false };
+      if (part && partKeys.has(part.key)) return { refunded: true };
       const charge = taken.find((t) => t.key === idempotencyKey);
-      if (charge) givenBack.push({ key: idempotencyKey, amount: charge.amount, at: clockNow() });
+      const left = (charge?.amount ?? 0) - (refundedOf.get(idempotencyKey) ?? 0);
+      const amount = part ? part.amount : left;
+      if (left <= 0 || amount <= 0 || amount > left || (!part && refundedOf.has(idempotencyKey))) return { refunded: false };
+      if (part) partKeys.add(part.key);
+      refundedOf.set(idempotencyKey, (refundedOf.get(idempotencyKey) ?? 0) + amount);
+      givenBack.push({ key: idempotencyKey, amount, at: clockNow() });
       logRefund(idempotencyKey, r);
       return { refunded: true };
     },
     async listActivity({ from, to }) {
       const within = (at: Date) => at >= from && at < to;
-      const refundedOf = (key: string) => givenBack.filter((g) => g.key === key).reduce((sum, g) => sum + g.amount, 0);
+      const givenBackOf = (key: string) => givenBack.filter((g) => g.key === key).reduce((sum, g) => sum + g.amount, 0);
       return {
         charges: taken
           .filter((t) => within(t.at))
-          .map((t) => ({ id: t.result.authReference, key: t.key, amount: t.amount, refunded: refundedOf(t.key), created: t.at, card: `${t.result.brand} ${t.result.last4}` })),
+          .map((t) => ({ id: t.result.authReference, key: t.key, amount: t.amount, refunded: givenBackOf(t.key), created: t.at, card: `${t.result.brand} ${t.result.last4}` })),
         refunds: givenBack
           .filter((g) => within(g.at))
           .map((g, i) => ({ id: `REFUND-${i + 1}-${g.key}`, chargeId: taken.find((t) => t.key === g.key)!.result.authReference, amount: g.amount, created: g.at })),

@@ -27,7 +27,7 @@ import type {
  *   kept in the PaymentIntent's metadata (`gatehouse_key`) for `lookup`.
  * - lookup: this process's map of key → PaymentIntent, else Stripe's search on the metadata (what the
  *   sweep uses after a restart; Stripe's search may lag a minute, the sweep waits five).
- * - refund: a full refund of the key's PaymentIntent, once.
+ * - refund: a full refund of the key's PaymentIntent, once; or a part of it, once per part's key (decision 509).
  * - tokenize: a SetupIntent on a new Customer (off-session use: autopay and the billing run).
  *   A card that needs authentication answers `declined` with `authentication` set: the caller
  *   e-mails the tenant a link to complete it.
@@ -246,16 +246,21 @@ export function createStripeGateway(config: StripeGatewayConfig, client: Stripe 
       return pi ? resultOf(pi) : null;
     },
 
-    async refund(idempotencyKey) {
+    async refund(idempotencyKey, part) {
       const pi = await findIntent(idempotencyKey);
       if (!pi || pi.status !== "succeeded") return { refunded: false };
       const charge = typeof pi.latest_charge === "string" ? await stripe.charges.retrieve(pi.latest_charge) : pi.latest_charge;
-      if (charge?.refunded) return { refunded: false };
+      // A partial refund sent again with its key is Stripe's replay of the first (refunded: true).
+      if (charge?.refunded && !part) return { refunded: false };
       try {
-        await stripe.refunds.create({ payment_intent: pi.id, metadata: { gatehouse_key: idempotencyKey } }, { idempotencyKey: `gatehouse-refund-${idempotencyKey}` });
+        if (part) {
+          await stripe.refunds.create({ payment_intent: pi.id, amount: part.amount, metadata: { gatehouse_key: idempotencyKey } }, { idempotencyKey: `gatehouse-refund-${part.key}` });
+        } else {
+          await stripe.refunds.create({ payment_intent: pi.id, metadata: { gatehouse_key: idempotencyKey } }, { idempotencyKey: `gatehouse-refund-${idempotencyKey}` });
+        }
         return { refunded: true };
       } catch (e) {
-        if (isStripeError(e) && e.code === "charge_already_refunded") return { refunded: false };
+        if (isStripeError(e) && (e.code === "charge_already_refunded" || e.code === "amount_too_large")) return { refunded: false };
         throw e;
       }
     },

@@ -106,6 +106,8 @@ export default function AdminPayments({ loaderData }: Route.ComponentProps) {
           cell: (r) =>
             r.declineReason ? (
               <>{DESK_PAYMENT_STATUS_LABELS[r.status]}<br /><small>{r.declineReason}</small></>
+            ) : r.refundDay && r.status === "approved" ? (
+              <>{DESK_PAYMENT_STATUS_LABELS[r.status]}<br /><small>{formatCents(r.refunded)} refunded, last on {r.refundDay}</small></>
             ) : r.refundDay ? (
               <>{DESK_PAYMENT_STATUS_LABELS[r.status]}<br /><small>on {r.refundDay}</small></>
             ) : (

@@ -7,7 +7,7 @@ import { formatDate, localDate } from "~/domain/shared/calendar";
 import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk/tenants";
 import { can } from "~/domain/staff/roles";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
-import { getTenantDesk, liftTenantLockout, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk/tenants.server";
+import { copyTenantPayLink, getTenantDesk, liftTenantLockout, payLinkMailOff, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk/tenants.server";
 import { recordDeskMoveOut } from "~/services/desk/move-outs.server";
 import { requireFreshFactor } from "~/services/staff/admin.server";
 import { limitDeskAction } from "~/services/desk/pages.server";
@@ -25,6 +25,9 @@ import { textTenantPayLink } from "~/services/texts/desk.server";
  */
 export const meta: Route.MetaFunction = ({ data: d }) => [{ title: `${d?.desk.tenant.name ?? "Tenant"} | Back office` }, { name: "robots", content: "noindex" }];
 
+/** The small form script (decision 130): its "Copy" button puts the copied pay link on the clipboard. */
+export const handle = { enhanceForms: true };
+
 /** No-store, noindex, and the loader's and action's cookies (the console's own headers). */
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 
@@ -36,8 +39,12 @@ const DONE: Record<string, string> = {
   lease: "The lease e-mail is on its way.",
   receipt: "The receipt e-mail is on its way.",
   paylink: "The pay link is on its way. It works once, for 72 hours.",
+  paylinkqueued: "The pay link could not be e-mailed just now: it will be tried again for two days. To be sure the tenant gets it, copy the link and send it another way.",
   paylinktext: "The pay link is on its way by text. It works once, for 72 hours.",
   refund: "The payment is refunded to the card, and the ledger shows the refund.",
+  refundpart: "That part of the payment is refunded to the card, and the ledger shows the refund.",
+  refundcancelled: "The payment is refunded to the card and the rental is cancelled: the lease has ended, the unit can be rented again, and what the lease still owed is written off.",
+  refundchanged: "This payment had a refund recorded since the page was opened (the same form sent twice, or another refund), so nothing was refunded now. Check what is left before refunding more.",
   refunded: "This payment was refunded already; nothing was refunded again.",
   movedout: "The move-out is recorded: the lease has ended and the unit can be rented again.",
 };
@@ -56,12 +63,13 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const now = clockNow();
   const today = Object.fromEntries(desk.leases.map((l) => [l.leaseId, localDate(now, l.timeZone)]));
   return data(
-    { desk, today, csrfToken: csrf.token, textsOff: textsOffReason(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { desk, today, csrfToken: csrf.token, textsOff: textsOffReason(), mailOff: payLinkMailOff(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
     { headers },
   );
 }
 
-type ActionReply = { intent: string; id: number | null; message: string; value?: string };
+/** `link`: the pay link "Copy the link" made (shown once, in this answer only). */
+type ActionReply = { intent: string; id: number | null; message: string; value?: string; checked?: boolean; link?: { url: string; unitName: string; due: number; until: string } };
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
@@ -79,8 +87,9 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   }
   const rawId = Number(raw.leaseId ?? raw.paymentId);
   const id = Number.isInteger(rawId) ? rawId : null;
-  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : undefined;
-  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message, value }, { status, headers: NO_STORE });
+  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : typeof raw.amount === "string" ? raw.amount : undefined;
+  const checked = raw.cancelRental === "yes";
+  const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message, value, checked }, { status, headers: NO_STORE });
   // Conform + the actions' schema (told apart by intent), like the console's other forms.
   const submission = parseWithZod(form, { schema: tenantDeskActionSchema });
   if (submission.status !== "success") return reply(Object.values(submission.error ?? {}).flat().find((m): m is string => typeof m === "string") ?? "Choose one of the actions on this page.", 400);
@@ -89,6 +98,13 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const limited = await limitDeskAction(context.db, staff, now);
   if (limited) return reply(limited, 429);
   const a = parsed.data;
+  if (a.intent === "copy-pay-link") {
+    const copied = await copyTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now });
+    if (!copied) throw notFound(NO_STORE);
+    if (!copied.ok) return reply(copied.message, 400);
+    const { ok: _ok, ...link } = copied;
+    return data<ActionReply>({ intent, id, message: `The pay link for unit ${link.unitName} is below. It works once, until ${link.until}.`, link }, { headers: NO_STORE });
+  }
   const outcome =
     a.intent === "lift-lockout"
       ? await liftTenantLockout(context.db, staff, tenantId, now)
@@ -99,14 +115,15 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           : a.intent === "text-pay-link"
             ? await textTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now })
           : a.intent === "refund-payment"
-            ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, now })
+            ? await refundDeskPayment(context.db, staff, { tenantId, paymentId: a.paymentId, amount: a.amount, refundedBefore: a.refunded, cancelRental: a.cancelRental === "yes", now })
             : a.intent === "record-move-out"
               ? await recordDeskMoveOut(context.db, staff, { tenantId, leaseId: a.leaseId, moveOutDate: a.moveOutDate, now })
               : await resendReceiptEmail(context.db, staff, { tenantId, paymentId: a.paymentId, now });
   if (!outcome) throw notFound(NO_STORE);
   if (!outcome.ok) return reply(outcome.message, 400);
-  const done =
-    a.intent === "lift-lockout"
+  const done = outcome.done
+    ? outcome.done
+    : a.intent === "lift-lockout"
       ? outcome.message.startsWith("The lockout")
         ? "lockout"
         : "cleared"
@@ -117,9 +134,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
           : a.intent === "text-pay-link"
             ? "paylinktext"
           : a.intent === "refund-payment"
-            ? outcome.message.includes("refunded already")
-              ? "refunded"
-              : "refund"
+            ? "refund"
             : a.intent === "record-move-out"
               ? "movedout"
               : "receipt";
@@ -142,6 +157,61 @@ function ActionButton(props: { csrfToken: string; intent: string; name?: "leaseI
   );
 }
 
+/**
+ * Whether a payment's refund offers to cancel the rental: a move-in payment of a lease still active.
+ * (At a SiteLink location the storage software refuses the refund, and says the tenant is moved out in SiteLink.)
+ */
+function cancelOffer(p: { source: string; leaseId: number | null }, leases: ReadonlyArray<{ leaseId: number; status: string }>): boolean {
+  const lease = leases.find((l) => l.leaseId === p.leaseId);
+  return p.source === "move_in" && lease?.status === "active";
+}
+
+/**
+ * "Copy the link": the button asks the server for a fresh link (audited); the answer shows it in a
+ * read-only field to select (JavaScript off) and, with JavaScript, a button that copies it.
+ */
+function PayLinkCopy(props: { csrfToken: string; leaseId: number; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === "copy-pay-link" && props.reply.id === props.leaseId ? props.reply : undefined;
+  const answerId = `copy-pay-link-${props.leaseId}-message`;
+  const fieldId = `copy-pay-link-${props.leaseId}-url`;
+  return (
+    <div className="desk-action">
+      <Form method="post">
+        <CsrfInput token={props.csrfToken} />
+        <input type="hidden" name="intent" value="copy-pay-link" />
+        <input type="hidden" name="leaseId" value={props.leaseId} />
+        <button type="submit" className="button" aria-describedby={mine ? answerId : undefined}>
+          Copy the link
+        </button>
+      </Form>
+      {mine && !mine.link ? <ActionAnswer id={answerId} message={mine.message} /> : null}
+      {mine?.link ? (
+        <div className="pay-link-copy">
+          <p id={answerId} role="status">
+            {mine.message} {formatCents(mine.link.due)} due.
+          </p>
+          <p className="console-field">
+            <label htmlFor={fieldId}>Pay link for unit {mine.link.unitName}</label>
+            <input id={fieldId} type="text" readOnly value={mine.link.url} aria-describedby={answerId} />
+          </p>
+          {/* Shown and run by the page's small form script (form-enhance.js): no script, no button. */}
+          <button type="button" className="button" hidden data-copy-target={fieldId} data-copied="Copied. Paste it into a text or an e-mail." data-copy-failed="It could not be copied here: the link is selected, copy it with the keyboard or the menu.">
+            Copy
+          </button>
+          <p role="status" aria-live="polite" data-copy-status={fieldId} />
+        </div>
+      ) : null}
+    </div>
+  );
+}
+
+/** The answer to a form this page no longer offers (it was sent from an older page): shown where its button was. */
+function LateAnswer(props: { reply: ActionReply | undefined; leaseId: number; intents: string[] }) {
+  const r = props.reply;
+  if (!r || r.id !== props.leaseId || !props.intents.includes(r.intent)) return null;
+  return <ActionAnswer id={`${r.intent}-${props.leaseId}-late-message`} message={r.message} />;
+}
+
 /** An action's answer beside its button (the button and fields point at it with aria-describedby). */
 function ActionAnswer(props: { id: string; message: string }) {
   return (
@@ -151,22 +221,59 @@ function ActionAnswer(props: { id: string; message: string }) {
   );
 }
 
-/** A full refund of one payment: a box to tick (the server checks it), then the button; the answer beside it. */
-function RefundForm(props: { csrfToken: string; paymentId: number; label: string; reply: ActionReply | undefined }) {
-  const mine = props.reply && props.reply.intent === "refund-payment" && props.reply.id === props.paymentId;
+/**
+ * A refund of one payment, in full or in part (decision 509): the amount (all that is left unless
+ * changed), a box to tick (the server checks both), for a move-in payment the choice to cancel the
+ * rental too (or, at SiteLink, where that is done), then the button; the answer beside it.
+ */
+function RefundForm(props: {
+  csrfToken: string;
+  paymentId: number;
+  card: string;
+  left: number;
+  refunded: number;
+  cancel: boolean;
+  reply: ActionReply | undefined;
+}) {
+  const mine = props.reply && props.reply.intent === "refund-payment" && props.reply.id === props.paymentId ? props.reply : undefined;
   const errorId = `refund-${props.paymentId}-message`;
+  const amountId = `refund-${props.paymentId}-amount`;
+  const described = mine ? errorId : undefined;
   return (
     <Form method="post" className="desk-action">
       <CsrfInput token={props.csrfToken} />
       <input type="hidden" name="intent" value="refund-payment" />
       <input type="hidden" name="paymentId" value={props.paymentId} />
-      <label>
-        <input type="checkbox" name="confirm" value="yes" aria-describedby={mine ? errorId : undefined} /> {props.label}
-      </label>{" "}
-      <button type="submit" className="button" aria-describedby={mine ? errorId : undefined}>
-        Refund
-      </button>
-      {mine ? <ActionAnswer id={errorId} message={props.reply!.message} /> : null}
+      <input type="hidden" name="refunded" value={props.refunded} />
+      <fieldset>
+        <legend>Refund to {props.card}</legend>
+        <p className="console-field">
+          <label htmlFor={amountId}>Amount to refund (at most {formatCents(props.left)})</label>
+          <input
+            id={amountId}
+            name="amount"
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            size={10}
+            defaultValue={mine?.value ?? (props.left / 100).toFixed(2)}
+            aria-describedby={described}
+            aria-invalid={mine ? true : undefined}
+          />
+        </p>
+        {props.cancel ? (
+          <label>
+            <input type="checkbox" name="cancelRental" value="yes" defaultChecked={mine?.checked} aria-describedby={described} /> Also cancel the rental: end the lease and free the unit
+          </label>
+        ) : null}
+        <label>
+          <input type="checkbox" name="confirm" value="yes" aria-describedby={described} /> Refund this amount to {props.card}
+        </label>{" "}
+        <button type="submit" className="button" aria-describedby={described}>
+          Refund
+        </button>
+        {mine ? <ActionAnswer id={errorId} message={mine.message} /> : null}
+      </fieldset>
     </Form>
   );
 }
@@ -200,7 +307,7 @@ function MoveOutForm(props: { csrfToken: string; leaseId: number; unitName: stri
 }
 
 export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
-  const { desk, today, csrfToken, canAct, canRefund, done, textsOff } = loaderData;
+  const { desk, today, csrfToken, canAct, canRefund, done, textsOff, mailOff } = loaderData;
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const t = desk.tenant;
   return (
@@ -273,12 +380,23 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
               ) : null}
             </dl>
             {canAct ? <ActionButton csrfToken={csrfToken} intent="resend-lease" name="leaseId" id={l.leaseId} label="Resend the lease e-mail" reply={reply} /> : null}
-            {canAct && l.status === "active" ? <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} /> : null}
             {canAct && l.status === "active" ? (
-              textsOff ? (
-                <p className="hint">{textsOff}</p>
+              l.balance !== null && l.balance <= 0 ? (
+                <>
+                  <p className="hint">Nothing is due on this lease: there is no pay link to send.</p>
+                  <LateAnswer reply={reply} leaseId={l.leaseId} intents={["send-pay-link", "text-pay-link", "copy-pay-link"]} />
+                </>
               ) : (
-                <ActionButton csrfToken={csrfToken} intent="text-pay-link" name="leaseId" id={l.leaseId} label="Text a pay link" reply={reply} />
+                <>
+                  {mailOff ? (
+                    <>
+                      <p className="hint">{mailOff}</p>
+                      <LateAnswer reply={reply} leaseId={l.leaseId} intents={["send-pay-link"]} />
+                    </>
+                  ) : <ActionButton csrfToken={csrfToken} intent="send-pay-link" name="leaseId" id={l.leaseId} label="Send a pay link" reply={reply} />}
+                  {textsOff ? <p className="hint">{textsOff}</p> : <ActionButton csrfToken={csrfToken} intent="text-pay-link" name="leaseId" id={l.leaseId} label="Text a pay link" reply={reply} />}
+                  <PayLinkCopy csrfToken={csrfToken} leaseId={l.leaseId} reply={reply} />
+                </>
               )
             ) : null}
             {canAct && l.status === "active" ? <MoveOutForm csrfToken={csrfToken} leaseId={l.leaseId} unitName={l.unitName} today={today[l.leaseId] ?? ""} reply={reply} /> : null}
@@ -339,11 +457,26 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
                     <td data-label="When">{p.at}</td>
                     <td data-label="Unit">{p.unitName ?? "—"}</td>
                     <td className="numeric" data-label="Amount">{formatCents(p.amount)}</td>
-                    <td data-label="Status">{p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}</td>
+                    <td data-label="Status">
+                      {p.status === "approved" ? "Approved" : p.status === "refunded" ? "Refunded" : `Declined${p.declineReason ? `: ${p.declineReason}` : ""}`}
+                      {p.status === "approved" && p.refunded > 0 ? `, ${formatCents(p.refunded)} refunded` : ""}
+                    </td>
                     <td data-label="Card">{p.card}</td>
                     <td data-label="Receipt">{canAct && p.status === "approved" ? <ActionButton csrfToken={csrfToken} intent="resend-receipt" name="paymentId" id={p.id} label="Resend the receipt" reply={reply} /> : null}</td>
                     {canRefund ? (
-                      <td data-label="Refund">{p.status === "approved" ? <RefundForm csrfToken={csrfToken} paymentId={p.id} label={`Refund ${formatCents(p.amount)} to ${p.card}`} reply={reply} /> : null}</td>
+                      <td data-label="Refund">
+                        {p.status === "approved" ? (
+                          <RefundForm
+                            csrfToken={csrfToken}
+                            paymentId={p.id}
+                            card={p.card}
+                            left={p.amount - p.refunded}
+                            refunded={p.refunded}
+                            cancel={cancelOffer(p, desk.leases)}
+                            reply={reply}
+                          />
+                        ) : null}
+                      </td>
                     ) : null}
                   </tr>
                 ))}

@@ -1,5 +1,4 @@
 import { and, desc, eq, or, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { leases, ledgerEntries, locations, payments, tenants, units } from "~/db/schema";
 import { dayTotals, DESK_PAYMENT_STATUS_LABELS, type DayTotal, type DeskPaymentStatus } from "~/domain/desk/lists";
@@ -7,6 +6,7 @@ import type { DeskFilter } from "~/domain/desk/filters";
 import { formatCents } from "~/domain/shared/money";
 import type { CsvColumn } from "../web/csv.server";
 import { dayBetween, inLocations, localDay, matchesSearch, type DeskViewer } from "./scope.server";
+import { readRefunds, refundedWithin, refundsOfPayment, type RefundOfPayment } from "./refund-lines.server";
 
 /**
  * The desk's payments (issue 23, decision 256): approved, declined and refunded card payments, by
@@ -32,18 +32,20 @@ interface DeskPaymentRow {
   card: string;
   amount: number;
   status: DeskPaymentStatus;
-  /** The day a refunded payment was given back (its reversing ledger line's date), else null. */
+  /** The day of its latest refund (its reversing ledger line's date), else null. */
   refundDay: string | null;
+  /** Cents given back so far, and each refund (decision 509: a payment may be refunded in parts). */
+  refunded: number;
+  refunds: RefundOfPayment[];
   reference: string;
   declineReason: string;
 }
 
 
-const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay" };
+/** Each payment's true source, in the office's words (decision 508). */
+const PAYMENT_SOURCE_LABELS: Record<string, string> = { move_in: "Online rental", portal: "Portal", prepay: "Prepayment", autopay: "Autopay", pay_link: "Pay link" };
 
 const locationOf = sql<number>`coalesce(${payments.locationId}, ${leases.locationId})`;
-/** A refunded payment's reversing ledger line (its posting key names the payment, decision 280). */
-const refundLines = alias(ledgerEntries, "refund_lines");
 
 /** The payments the filter shows, newest first (every page). */
 export async function listDeskPayments(db: Database, viewer: DeskViewer, query: { filter: DeskFilter; locationIds: readonly number[] }): Promise<DeskPaymentRow[]> {
@@ -65,7 +67,8 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
       cardLast4: payments.cardLast4,
       amount: payments.amount,
       status: payments.status,
-      refundDay: sql<string | null>`${refundLines.entryDate}::text`,
+      refunds: refundsOfPayment,
+      refunded: payments.refundedAmount,
       reference: payments.authReference,
       declineReason: payments.declineReason,
     })
@@ -75,19 +78,20 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
     .leftJoin(tenants, eq(tenants.id, payments.tenantId))
     .leftJoin(units, eq(units.id, leases.unitId))
     .leftJoin(ledgerEntries, and(eq(ledgerEntries.paymentId, payments.id), eq(ledgerEntries.kind, "payment")))
-    .leftJoin(refundLines, and(eq(refundLines.leaseId, payments.leaseId), eq(refundLines.postingKey, sql`'refund:' || ${payments.id}`)))
     .where(
       and(
         eq(locations.accountId, viewer.accountId),
         inLocations(locationOf, query.locationIds),
-        query.filter.status ? sql`${payments.status} = ${query.filter.status}` : undefined,
-        // A refunded payment is within the dates when it was taken or given back within them.
-        query.filter.from || query.filter.to ? or(dayBetween(day, query.filter), dayBetween(sql<string>`${refundLines.entryDate}::text`, query.filter)) : undefined,
+        // "Refunded": any payment with money given back (in full or in part, decision 509).
+        query.filter.status === "refunded" ? sql`${payments.refundedAmount} > 0` : query.filter.status ? sql`${payments.status} = ${query.filter.status}` : undefined,
+        // A refunded payment is within the dates when it was taken or given back (a refund of it) within them.
+        query.filter.from || query.filter.to ? or(dayBetween(day, query.filter), refundedWithin((d) => dayBetween(d, query.filter))) : undefined,
       ),
     )
     .orderBy(desc(day), desc(payments.createdAt), desc(payments.id));
   return rows
     .map((r) => ({
+      refunds: readRefunds(r.refunds),
       id: r.id,
       day: r.day,
       at: new Date(r.at).toISOString(),
@@ -101,7 +105,8 @@ export async function listDeskPayments(db: Database, viewer: DeskViewer, query: 
       card: `${r.cardBrand} ${r.cardLast4}`.trim(),
       amount: r.amount,
       status: r.status as DeskPaymentStatus,
-      refundDay: r.refundDay ?? null,
+      refundDay: readRefunds(r.refunds).at(-1)?.day ?? null,
+      refunded: r.refunded,
       reference: r.reference ?? "",
       declineReason: r.declineReason ?? "",
     }))
@@ -153,6 +158,7 @@ export const DESK_PAYMENT_CSV: CsvColumn<DeskPaymentRow>[] = [
   { header: "Amount", value: (r) => formatCents(r.amount) },
   { header: "Amount (cents)", value: (r) => r.amount },
   { header: "Status", value: (r) => DESK_PAYMENT_STATUS_LABELS[r.status] },
+  { header: "Refunded", value: (r) => (r.refunded ? formatCents(r.refunded) : "") },
   { header: "Refunded on", value: (r) => r.refundDay ?? "" },
   { header: "Reference", value: (r) => r.reference },
   { header: "Decline reason", value: (r) => r.declineReason },

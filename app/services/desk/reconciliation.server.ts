@@ -6,7 +6,6 @@
  * transaction); a later check that finds the records agree clears them.
  */
 import { and, asc, desc, eq, gte, isNull, lt, or, sql } from "drizzle-orm";
-import { alias } from "drizzle-orm/pg-core";
 import type { Database } from "~/db/client.server";
 import { leases, ledgerEntries, locations, paymentDifferences, payments, tenants } from "~/db/schema";
 import { addDaysIso, localDate, startOfLocalDay } from "~/domain/shared/calendar";
@@ -18,6 +17,7 @@ import type { LocationRef } from "~/storage-software/port";
 import { logger } from "~/platform/logger.server";
 import { recordAudit } from "../audit/events.server";
 import { deskLocations, localDay, type DeskLocation, type DeskViewer } from "./scope.server";
+import { readRefunds, refundsOfPayment } from "./refund-lines.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 
 interface ShownDifference {
@@ -59,7 +59,6 @@ async function locationRow(db: Database, id: number): Promise<LocationRow | null
   return { id: l.id, accountId: l.accountId, name: l.name, software: l.software as LocationRow["software"], status: l.status as LocationRow["status"], timeZone: l.timeZone.timeZoneId };
 }
 
-const refundLines = alias(ledgerEntries, "refund_lines");
 
 /** The account's payments tried in `[from, to)`, with their location, day and refund day. */
 async function ourPayments(db: Database, accountId: number, from: Date, to: Date): Promise<OurPayment[]> {
@@ -69,7 +68,8 @@ async function ourPayments(db: Database, accountId: number, from: Date, to: Date
       id: payments.id,
       locationId: locationOf,
       day: sql<string>`coalesce(${ledgerEntries.entryDate}::text, ${localDay(payments.createdAt)})`,
-      refundDay: sql<string | null>`${refundLines.entryDate}::text`,
+      refunds: refundsOfPayment,
+      refunded: payments.refundedAmount,
       status: payments.status,
       amount: payments.amount,
       reference: payments.authReference,
@@ -84,13 +84,14 @@ async function ourPayments(db: Database, accountId: number, from: Date, to: Date
     .innerJoin(locations, eq(locations.id, locationOf))
     .leftJoin(tenants, eq(tenants.id, payments.tenantId))
     .leftJoin(ledgerEntries, and(eq(ledgerEntries.paymentId, payments.id), eq(ledgerEntries.kind, "payment")))
-    .leftJoin(refundLines, and(eq(refundLines.leaseId, payments.leaseId), eq(refundLines.postingKey, sql`'refund:' || ${payments.id}`)))
     .where(and(eq(locations.accountId, accountId), gte(payments.createdAt, from), lt(payments.createdAt, to)));
   return rows.map((r) => ({
     id: r.id,
     locationId: Number(r.locationId),
     day: r.day,
-    refundDay: r.refundDay,
+    refundDay: readRefunds(r.refunds).at(-1)?.day ?? null,
+    refunds: readRefunds(r.refunds),
+    refunded: r.refunded,
     status: r.status,
     amount: r.amount,
     reference: r.reference,

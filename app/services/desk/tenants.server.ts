@@ -17,18 +17,19 @@ import { and, asc, count, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { emailOutbox, leases, locations, payments, rateLimitHits, reservations, savedCards, tenants, units, websites } from "~/db/schema";
 import { DESK_PAGE_SIZE, type DeskFilter } from "~/domain/desk/filters";
-import { likeAnywhere, lockoutView, outboxState, tenantSearch, tenantStatuses, tenantStatusText, type DeskTenantStatus, type LockoutView, type OutboxState } from "~/domain/desk/tenants";
+import { likeAnywhere, lockoutView, refundAmountOf, outboxState, tenantSearch, tenantStatuses, tenantStatusText, type DeskTenantStatus, type LockoutView, type OutboxState } from "~/domain/desk/tenants";
 import { formatDeskTime } from "~/domain/desk/time";
 import { formatCents } from "~/domain/shared/money";
 import { formatPhone } from "~/domain/shared/phone";
+import { localDate } from "~/domain/shared/calendar";
 import type { LedgerEntry } from "~/storage-software/port";
 import { storageFor } from "~/storage-software/index.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { recordAudit } from "../audit/events.server";
 import { SIGNIN_LIMIT_PER_ACCOUNT, signInAccountKey, signInAccountKeySql } from "../portal/sign-in-limits.server";
-import { queueEmail, sendQueuedEmail } from "../mail/outbox.server";
+import { mailCanBeSent, queueEmail, sendQueuedEmail } from "../mail/outbox.server";
 import { leaseLinkLine, leaseLinkSecrets, LEASE_LINK_DAYS } from "../rental/lease-links.server";
-import { sendPayLink } from "../payments/pay-links.server";
+import { sendPayLink, withDeskPayLink } from "../payments/pay-links.server";
 import { receiptEmail } from "../payments/receipt-email.server";
 import { publicOrigin } from "../site/origin.server";
 
@@ -216,6 +217,8 @@ interface DeskPayment {
   unitName: string | null;
   amount: number;
   status: "approved" | "declined" | "refunded";
+  /** Cents given back so far (decision 509). */
+  refunded: number;
   source: string;
   card: string;
   authReference: string | null;
@@ -347,6 +350,7 @@ export async function getTenantDesk(db: Database, staff: SignedInStaff, tenantId
       unitName: deskLeases.find((l) => l.leaseId === p.leaseId)?.unitName ?? null,
       amount: p.amount,
       status: p.status,
+      refunded: p.refundedAmount,
       source: p.source,
       card: `${p.cardBrand} ending ${p.cardLast4}`,
       authReference: p.authReference,
@@ -368,7 +372,8 @@ export async function getTenantDesk(db: Database, staff: SignedInStaff, tenantId
   };
 }
 
-export type DeskActionOutcome = { ok: true; message: string } | { ok: false; message: string; field?: string };
+/** `done`: which confirmation the page shows, when not the action's usual one. */
+export type DeskActionOutcome = { ok: true; message: string; done?: string } | { ok: false; message: string; field?: string };
 
 /**
  * Lifts the tenant's portal sign-in lockout (the failed sign-ins counted against the account, the
@@ -526,6 +531,8 @@ export async function sendTenantPayLink(db: Database, staff: SignedInStaff, inpu
     .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
   if (!row) return null;
   if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link.", field: "leaseId" };
+  // No mail server set up: nothing is made (a mail that can never go), and the desk is told so (issue 39).
+  if (!mailCanBeSent()) return { ok: false, message: NO_MAIL_MESSAGE, field: "leaseId" };
   const result = await db.transaction(async (tx) => {
     const sent = await sendPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, tx);
     if (!sent.ok) return sent;
@@ -541,22 +548,73 @@ export async function sendTenantPayLink(db: Database, staff: SignedInStaff, inpu
     return sent;
   });
   if (!result.ok) return { ok: false, message: result.message };
-  await sendQueuedEmail(db, result.outboxId);
+  // Only "on its way" when the mail server took it; a failed send waits for the retry job (decision 507).
+  if (!(await sendQueuedEmail(db, result.outboxId))) {
+    return { ok: true, done: "paylinkqueued", message: `The pay link for unit ${row.unitName} could not be e-mailed to ${tenant.email} just now: it will be tried again for two days. To be sure, copy the link and send it another way.` };
+  }
   return { ok: true, message: `A pay link for unit ${row.unitName} is on its way to ${tenant.email}.` };
 }
 
+/** What the desk is told when this server has no mail server set up (SMTP_URL). */
+const NO_MAIL_MESSAGE = "No e-mail can be sent from this server (no mail server is set up), so the pay link was not sent. Copy the link to send it another way.";
+
+/** Why the desk cannot e-mail a pay link from this server (no mail server set up), else null. */
+export const payLinkMailOff = (): string | null => (mailCanBeSent() ? null : "No e-mail can be sent from this server (no mail server is set up): copy the link to send it another way.");
+
 /**
- * Refunds an approved card payment in full (decision 280): a manager's or an owner's action (the
- * route checks `payments.refund` and a fresh second factor). The payment must be at one of the
- * member's locations (and the tenant's, when `tenantId` is given), else null (404). The location's
- * storage software refunds it through the gateway that took it, marks it refunded and posts the
- * reversing ledger line; the audit row is written in that same transaction. A second submit finds it
- * refunded and refunds nothing again. SiteLink locations refuse (the payment is booked in SiteLink).
+ * "Copy the link" (issue 39, decision 507): a fresh pay link for one of the tenant's leases, shown to
+ * the desk to text it or read it out. The link and its audit row (the link's id, never the link) are
+ * one transaction; the link itself is only in the answer. Refused as a sent link is (ended lease,
+ * nothing due, no card payments online). Null: not within the member's locations (404).
  */
-export async function refundDeskPayment(db: Database, staff: SignedInStaff, input: { paymentId: number; tenantId?: number; now: Date }): Promise<DeskActionOutcome | null> {
+export async function copyTenantPayLink(
+  db: Database,
+  staff: SignedInStaff,
+  input: { tenantId: number; leaseId: number; now: Date },
+): Promise<{ ok: true; url: string; unitName: string; due: number; until: string } | { ok: false; message: string } | null> {
+  const found = await tenantInScope(db, staff, input.tenantId);
+  if (!found) return null;
+  const { tenant } = found;
+  const [row] = await db
+    .select({ lease: leases })
+    .from(leases)
+    .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
+  if (!row) return null;
+  if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link." };
+  return withDeskPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, async (tx, link, about) => {
+    await recordAudit(tx, {
+      ...auditActor(staff),
+      action: "pay_link.copied",
+      entity: "lease",
+      entityId: row.lease.id,
+      locationId: row.lease.locationId,
+      detail: { tenantId: tenant.id, payLinkId: link.id, due: about.due, expiresAt: link.expiresAt.toISOString() },
+      at: input.now,
+    });
+    return { ok: true as const, url: link.url, unitName: about.unitName, due: about.due, until: about.until };
+  });
+}
+
+/**
+ * Refunds an approved card payment, in full or in part (decisions 280, 509): a manager's or an owner's
+ * action (the route checks `payments.refund` and a fresh second factor). The payment must be at one
+ * of the member's locations (and the tenant's, when `tenantId` is given), else null (404). `amount`
+ * is what the desk typed (empty: all that is left), checked against what is left to refund;
+ * `refundedBefore` what the page showed refunded already (a change since refunds nothing). The
+ * location's storage software refunds it through the gateway that took it, records the refunded
+ * amount and posts the reversing ledger line; the audit row is written in that same transaction. A
+ * second submit refunds nothing again. `cancelRental` (a move-in payment only): the same transaction
+ * ends the lease, frees the unit and writes off what the lease still owes. SiteLink locations refuse
+ * (the payment is booked in SiteLink, and a rental is cancelled there).
+ */
+export async function refundDeskPayment(
+  db: Database,
+  staff: SignedInStaff,
+  input: { paymentId: number; tenantId?: number; amount?: string; refundedBefore?: number; cancelRental?: boolean; now: Date },
+): Promise<DeskActionOutcome | null> {
   const mine = await deskLocations(db, staff);
   const [row] = await db
-    .select({ payment: payments, unitName: units.name, location: { id: locations.id, name: locations.name, software: locations.software, status: locations.status } })
+    .select({ payment: payments, unitName: units.name, lease: { status: leases.status, moveOutDate: leases.moveOutDate }, location: { id: locations.id, name: locations.name, software: locations.software, status: locations.status, timeZone: locations.timeZone } })
     .from(payments)
     .innerJoin(leases, eq(leases.id, payments.leaseId))
     .innerJoin(units, eq(units.id, leases.unitId))
@@ -571,36 +629,71 @@ export async function refundDeskPayment(db: Database, staff: SignedInStaff, inpu
     );
   if (!row || row.payment.tenantId === null) return null;
   const p = row.payment;
-  if (p.status === "refunded") return { ok: true, message: `This payment of ${formatCents(p.amount)} was refunded already; nothing was refunded again.` };
+  if (p.status === "refunded") return { ok: true, done: "refunded", message: `This payment of ${formatCents(p.amount)} was refunded already; nothing was refunded again.` };
   if (p.status !== "approved") return { ok: false, message: "A declined payment took no money: there is nothing to refund.", field: "paymentId" };
+  const left = p.amount - p.refundedAmount;
+  const amount = refundAmountOf(input.amount, left);
+  if (!amount.ok) return { ok: false, message: amount.message, field: "amount" };
+  if (input.cancelRental && p.source !== "move_in") {
+    return { ok: false, message: "Only the refund of a move-in payment cancels the rental. To end this lease, record the move-out.", field: "cancelRental" };
+  }
+  const cancel = input.cancelRental && row.lease.status === "active" ? { moveOutDate: localDate(input.now, row.location.timeZone.timeZoneId) } : undefined;
   const storage = storageFor(db, row.location);
   let outcome;
   try {
     outcome = await storage.refundPayment({
       tenantId: String(p.tenantId),
       paymentId: String(p.id),
+      amount: amount.cents,
+      refundedBefore: input.refundedBefore ?? p.refundedAmount,
+      cancelRental: cancel,
       now: input.now,
-      record: (tx, change) =>
-        recordAudit(tx, {
+      record: async (tx, change) => {
+        const fully = change.refundedAfter === p.amount;
+        await recordAudit(tx, {
           ...auditActor(staff),
-          action: "payment.refunded",
+          action: fully ? "payment.refunded" : "payment.refunded_in_part",
           entity: "payment",
           entityId: p.id,
           locationId: row.location.id,
           changes: {
-            status: { before: "approved", after: "refunded" },
+            ...(fully ? { status: { before: "approved", after: "refunded" } } : {}),
+            refunded: { before: change.refundedBefore, after: change.refundedAfter },
             leaseBalance: { before: change.balanceBefore, after: change.balanceAfter },
           },
-          detail: { tenantId: p.tenantId, leaseId: change.leaseId, amount: change.amount, ledgerEntryId: change.ledgerEntryId, entryDate: change.entryDate },
+          detail: { tenantId: p.tenantId, leaseId: change.leaseId, amount: change.amount, ledgerEntryId: change.ledgerEntryId, entryDate: change.entryDate, rentalCancelled: change.cancelled },
           at: input.now,
-        }),
+        });
+        if (change.cancelled) {
+          await recordAudit(tx, {
+            ...auditActor(staff),
+            action: "lease.cancelled",
+            entity: "lease",
+            entityId: change.leaseId,
+            locationId: row.location.id,
+            changes: { status: { before: "active", after: "moved_out" }, moveOutDate: { before: row.lease.moveOutDate, after: cancel!.moveOutDate } },
+            detail: { tenantId: p.tenantId, unit: row.unitName, refundOfPayment: p.id, writtenOff: change.writtenOff },
+            at: input.now,
+          });
+        }
+      },
     });
   } catch {
     return { ok: false, message: "The refund could not be completed just now. Check the payment's status before trying again: a refund is never made twice." };
   }
   if (outcome.kind === "refused") return { ok: false, message: outcome.message, field: "paymentId" };
-  if (outcome.kind === "already_refunded") return { ok: true, message: `This payment of ${formatCents(p.amount)} was refunded already; nothing was refunded again.` };
-  return { ok: true, message: `${formatCents(p.amount)} is refunded to ${p.cardBrand} ending ${p.cardLast4} (unit ${row.unitName}, ${row.location.name}).` };
+  if (outcome.kind === "already_refunded") return { ok: true, done: "refunded", message: `This payment of ${formatCents(p.amount)} was refunded already; nothing was refunded again.` };
+  if (outcome.kind === "changed") {
+    return {
+      ok: true,
+      done: "refundchanged",
+      message: `This payment has had ${formatCents(outcome.refundedNow)} refunded since the page was opened (the same form sent twice, or another refund), so nothing was refunded now. Check what is left before refunding more.`,
+    };
+  }
+  const c = outcome.change;
+  const what = `${formatCents(c.amount)} is refunded to ${p.cardBrand} ending ${p.cardLast4} (unit ${row.unitName}, ${row.location.name})`;
+  if (c.cancelled) return { ok: true, done: "refundcancelled", message: `${what}; the rental is cancelled: the lease has ended and the unit can be rented again.` };
+  return { ok: true, done: c.refundedAfter === p.amount ? "refund" : "refundpart", message: `${what}.` };
 }
 
 /** The tenants list's CSV columns (exactly the list's). */

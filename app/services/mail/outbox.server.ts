@@ -79,9 +79,21 @@ function redactedBody(row: Pick<OutboxRow, "text" | "html" | "secrets">) {
 }
 
 let transport: Transporter | null | undefined;
+
+/**
+ * Whether this server can send e-mail at all (a mail server is set up: SMTP_URL). Read each time (not
+ * the cached transport), so the office is told the truth before it asks for a mail that cannot go.
+ */
+export function mailCanBeSent(): boolean {
+  return Boolean(env().SMTP_URL);
+}
+
+/** The SMTP_URL the transport was made for (made again when it changes: tests change it as they go). */
+let transportUrl: string | undefined;
 function getTransport(): Transporter | null {
-  if (transport === undefined) {
+  if (transport === undefined || transportUrl !== env().SMTP_URL) {
     const url = env().SMTP_URL;
+    transportUrl = url;
     // Short timeouts: a rental waits for the first attempt, and an unreachable server must not hold it.
     transport = url ? nodemailer.createTransport({ url, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }) : null;
   }

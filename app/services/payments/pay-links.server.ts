@@ -136,6 +136,12 @@ async function cannotPayHere(unit: PayLinkUnit): Promise<string | null> {
   return null;
 }
 
+/** Why no link is made for a lease that owes nothing (its balance is zero, or a credit). */
+const NOTHING_DUE_MESSAGE = (balance: number) =>
+  balance < 0
+    ? `Nothing is due on this lease (the tenant has a credit of ${formatCents(-balance)}): there is nothing to pay through a link.`
+    : "Nothing is due on this lease (the balance is $0.00): there is nothing to pay through a link.";
+
 type SendPayLinkResult = { ok: true; linkId: number; expiresAt: Date; outboxId: number } | { ok: false; message: string };
 
 interface LinkMail {
@@ -158,6 +164,8 @@ async function prepare(db: Database | Transaction, input: { tenantId: number; le
   if (!unit) return { ok: false as const, message: "No such lease for this tenant." };
   const refusal = await cannotPayHere(unit);
   if (refusal) return { ok: false as const, message: refusal };
+  // Nothing due (issue 39): a link for $0.00 would only tell the tenant "there is nothing to pay".
+  if (unit.lease.balance <= 0) return { ok: false as const, message: NOTHING_DUE_MESSAGE(unit.lease.balance) };
   const tenant = await unit.storage.getTenant(String(input.tenantId));
   if (!tenant) return { ok: false as const, message: "No such tenant." };
   if (needs === "email" && !tenant.email) return { ok: false as const, message: "This tenant has no e-mail address." };
@@ -236,12 +244,12 @@ export async function withReminderPayLink<T>(
 }
 
 /**
- * The desk's "text a pay link" (issue 40, decision 494), and the reminder texts (decision 512): the
- * reasons a link cannot be paid here, as for the e-mail; otherwise `write` gets, inside one
- * transaction, a fresh link for the lease (sent by staff, or by the billing reminder) and what its text
- * says (the unit, the location, the amount due, until when it works).
+ * The desk's "text a pay link" (issue 40, decision 494), "copy the link" (issue 39, decision 507) and
+ * the reminder texts (decision 512): the reasons a link cannot be paid here, as for the e-mail;
+ * otherwise `write` gets, inside one transaction, a fresh link for the lease (sent by staff, or by the
+ * billing reminder) and what its text says (the unit, the location, the amount due, until when it works).
  */
-export async function withTextPayLink<T>(
+export async function withDeskPayLink<T>(
   db: Database,
   input: { tenantId: number; leaseId: number; staffId?: number | null; sentBy?: PayLinkSentBy; now: Date },
   write: (tx: Transaction, link: { id: number; url: string; expiresAt: Date }, about: { unitName: string; locationName: string; due: number; until: string }) => Promise<T>,
@@ -319,7 +327,7 @@ export async function payThroughHeldLink(
     // pay". So it goes when the bank's check completed on the page and Stripe's webhook recorded the
     // payment before the page's script sent the form again (decision 405).
     const paid = await paymentOfForm(ctx.db, link, input.idempotencyKey);
-    if (paid) return { ok: true, paymentId: await markLinkUsed(ctx, link, paid), linkId: link.id };
+    if (paid) return { ok: true, paymentId: await markLinkUsed(ctx, link, paid, input.idempotencyKey), linkId: link.id };
   }
   if (amount <= 0) return { ok: false, status: "refused", message: "There is nothing to pay: the balance due is $0.00." };
   if (amount !== input.expectedAmount) return { ok: false, status: "refused", message: PAY_LINK_AMOUNT_CHANGED };
@@ -345,7 +353,7 @@ export async function payThroughHeldLink(
   }
 
   const outcome = await input.pay(amount);
-  if (outcome.ok) return { ok: true, paymentId: await markLinkUsed(ctx, link, outcome.paymentId), linkId: link.id };
+  if (outcome.ok) return { ok: true, paymentId: await markLinkUsed(ctx, link, outcome.paymentId, input.idempotencyKey), linkId: link.id };
   // Being confirmed with the facility's system: the hold stays (no second payment meanwhile).
   // Anything else (declined, refused, limited): the link is free again for another try.
   if (outcome.message !== PAYMENT_BEING_CONFIRMED) {
@@ -357,12 +365,22 @@ export async function payThroughHeldLink(
   return { status: "refused", ...outcome };
 }
 
-/** Marks the link used by `paymentId` (the first payment stays, if it was already used); returns `paymentId`. */
-async function markLinkUsed(ctx: PortalContext, link: PayLinkRow, paymentId: string): Promise<string> {
-  await ctx.db
-    .update(payLinks)
-    .set({ usedAt: sql`coalesce(${payLinks.usedAt}, ${ctx.now.toISOString()}::timestamptz)`, paymentId: sql`coalesce(${payLinks.paymentId}, ${paymentId})`, claimKey: null, claimedUntil: null, updatedAt: ctx.now })
-    .where(eq(payLinks.id, link.id));
+/**
+ * Marks the link used by `paymentId` (the first payment stays, if it was already used) and records
+ * the payment's true source, "pay_link" (the payment row of this form's key on the link's lease,
+ * decision 508), in one transaction; returns `paymentId`.
+ */
+async function markLinkUsed(ctx: PortalContext, link: PayLinkRow, paymentId: string, idempotencyKey: string): Promise<string> {
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(payLinks)
+      .set({ usedAt: sql`coalesce(${payLinks.usedAt}, ${ctx.now.toISOString()}::timestamptz)`, paymentId: sql`coalesce(${payLinks.paymentId}, ${paymentId})`, claimKey: null, claimedUntil: null, updatedAt: ctx.now })
+      .where(eq(payLinks.id, link.id));
+    await tx
+      .update(payments)
+      .set({ source: "pay_link", updatedAt: ctx.now })
+      .where(and(eq(payments.idempotencyKey, idempotencyKey), eq(payments.leaseId, link.leaseId), eq(payments.source, "portal")));
+  });
   return paymentId;
 }
 

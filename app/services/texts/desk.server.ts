@@ -5,7 +5,7 @@ import { formatCents } from "~/domain/shared/money";
 import { formatPhone } from "~/domain/shared/phone";
 import { recordAudit } from "../audit/events.server";
 import { tenantInScope, type DeskActionOutcome } from "../desk/tenants.server";
-import { withTextPayLink } from "../payments/pay-links.server";
+import { withDeskPayLink } from "../payments/pay-links.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { checkText, deliverText, logTextToSend } from "./send.server";
 
@@ -30,7 +30,7 @@ export async function textTenantPayLink(db: Database, staff: SignedInStaff, inpu
   if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link.", field: "leaseId" };
   const check = await checkText(db, { location: row.location, to: tenant.cellPhone, now: input.now });
   if (!check.ok) return { ok: false, message: check.message };
-  const made = await withTextPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, async (tx, link, about) => {
+  const made = await withDeskPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, async (tx, link, about) => {
     const body = `${row.location.name}: ${formatCents(about.due)} due for unit ${about.unitName}. Pay by card here (works once, until ${about.until}): ${link.url} Reply STOP to stop texts.`;
     const origin = new URL(link.url).origin;
     const messageId = await logTextToSend(tx, { location: row.location, to: tenant.cellPhone, body, purpose: "pay_link", tenantId: tenant.id, staffId: staff.staffId, origin, now: input.now }, check);

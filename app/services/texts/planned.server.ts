@@ -15,7 +15,7 @@ import { formatCents } from "~/domain/shared/money";
 import { formatPhone } from "~/domain/shared/phone";
 import { withinTextingHours } from "~/domain/texts/rules";
 import { logger } from "~/platform/logger.server";
-import { siteOfLease, withTextPayLink } from "../payments/pay-links.server";
+import { siteOfLease, withDeskPayLink } from "../payments/pay-links.server";
 import { publicOrigin } from "../site/origin.server";
 import { checkText, deliverText, logTextToSend } from "./send.server";
 
@@ -119,7 +119,7 @@ async function sendOne(db: Database, r: Planned, now: Date): Promise<boolean> {
         return { messageId, origin };
       });
     } else {
-      const result = await withTextPayLink(db, { tenantId: planned.tenantId, leaseId: planned.leaseId, sentBy: "billing_reminder", now }, async (tx, link, about) => {
+      const result = await withDeskPayLink(db, { tenantId: planned.tenantId, leaseId: planned.leaseId, sentBy: "billing_reminder", now }, async (tx, link, about) => {
         if (about.due <= 0) throw new NotSent("not sent: nothing is due (paid since)");
         const origin = new URL(link.url).origin;
         const messageId = await logTextToSend(tx, { ...base, body: reminderBody(planned.kind, planned.key, about, link.url), origin }, check);

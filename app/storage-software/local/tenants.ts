@@ -4,7 +4,7 @@ import { leases, locations, payments, units } from "~/db/schema";
 import { ledgerEntries } from "~/db/schema/billing";
 import { getPaymentGateway, type ChargeResult } from "~/platform/payments/gateway.server";
 import { parseExtraCharges } from "~/domain/site/location-settings";
-import { dollarsToCents } from "~/domain/shared/money";
+import { dollarsToCents, formatCents } from "~/domain/shared/money";
 import {
   balanceOf,
   chargeKey,
@@ -76,6 +76,29 @@ export async function refreshPaidThrough(tx: Executor, lease: LeaseRow, allowBac
  * tables (the records both adapters keep are ../shared/tenants.ts). Leases are those of this
  * location; tenants are the account's.
  */
+/** Ends the lease on `moveOutDate` (autopay stopped) and frees its unit: a move-out (issue 39, decision 500). */
+async function endLease(tx: Executor, lease: LeaseRow, moveOutDate: string, now: Date): Promise<void> {
+  await tx.update(leases).set({ status: "moved_out", moveOutDate, autopayEnabled: false, updatedAt: now }).where(eq(leases.id, lease.id));
+  // The unit is free to rent again (its availability pages are told by the units table's trigger).
+  await tx.update(units).set({ status: "available", heldUntil: null, holdToken: null, updatedAt: now }).where(and(eq(units.id, lease.unitId), eq(units.status, "rented")));
+}
+
+/**
+ * Cancels a rental whose move-in payment is refunded (decision 509): the lease ends, the unit is
+ * free, and what the lease still owes is written off with one credit line (so an ended rental owes
+ * nothing for the time it was never used). Returns the cents written off.
+ */
+async function cancelLease(tx: Executor, lease: LeaseRow, input: { moveOutDate: string; entryDate: string; now: Date }): Promise<number> {
+  await endLease(tx, lease, input.moveOutDate, input.now);
+  const owed = balanceOf(await domainLedger(tx, lease.id));
+  if (owed <= 0) return 0;
+  await tx
+    .insert(ledgerEntries)
+    .values({ leaseId: lease.id, tenantId: lease.tenantId, kind: "credit", description: "Rental cancelled: the balance is written off", amount: owed, tax: 0, entryDate: input.entryDate, postingKey: `cancel:${lease.id}`, postedAt: input.now })
+    .onConflictDoNothing({ target: [ledgerEntries.leaseId, ledgerEntries.postingKey] });
+  return owed;
+}
+
 export function localTenants(db: Database, location: LocationRef): Tenants {
   const rows = tenantRows(db, location);
   const { leaseRow, resolveMethod, saveCard } = rows;
@@ -192,8 +215,19 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
       if (!row || !lease) return { kind: "refused", message: "No such payment at this location." };
       if (row.status === "refunded") return { kind: "already_refunded" };
       if (row.status !== "approved") return { kind: "refused", message: "A declined payment took no money: there is nothing to refund." };
+      const before = row.refundedAmount;
+      if (input.refundedBefore !== undefined && input.refundedBefore !== before) return { kind: "changed", refundedNow: before };
+      const left = row.amount - before;
+      const amount = input.amount ?? left;
+      if (!Number.isInteger(amount) || amount <= 0 || amount > left) return { kind: "refused", message: `Enter an amount from $0.01 to ${formatCents(left)} (what is left to refund).` };
+      const whole = before === 0 && amount === row.amount;
       const gateway = getPaymentGateway(location);
-      const done = await gateway.refund(row.idempotencyKey);
+      // The whole payment: the gateway's one full refund (as before decision 509). A part: its own key,
+      // named by what was refunded before it and its amount, so the same form sent again refunds once.
+      const done = whole ? await gateway.refund(row.idempotencyKey) : await gateway.refund(row.idempotencyKey, { amount, key: `${row.idempotencyKey}-${before}-${amount}` });
+      if (!done.refunded && !whole) {
+        return { kind: "refused", message: "The payment gateway did not refund it (it may have been refunded in its dashboard already), so nothing was recorded. Check the payment in the gateway's dashboard." };
+      }
       if (!done.refunded) {
         // The gateway refunds a charge once: "not refunded" for a charge it approved means it was
         // refunded already (a double submit, or a refund whose recording failed), so record it now.
@@ -207,21 +241,37 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
         const locked = (await leaseRow(tx, input.tenantId, String(row.leaseId), true))!;
         const [current] = await tx.select().from(payments).where(eq(payments.id, row.id)).for("update");
         if (current?.status !== "approved") return { kind: "already_refunded" as const };
+        // Another refund was recorded since this one was read (two submits at once): this one is that one.
+        if (current.refundedAmount !== before) return { kind: "changed" as const, refundedNow: current.refundedAmount };
         const balanceBefore = balanceOf(await domainLedger(tx, locked.id));
-        await tx.update(payments).set({ status: "refunded", updatedAt: input.now }).where(eq(payments.id, row.id));
+        const after = before + amount;
+        await tx
+          .update(payments)
+          .set({ refundedAmount: after, status: after === row.amount ? "refunded" : "approved", updatedAt: input.now })
+          .where(eq(payments.id, row.id));
         const ledgerEntryId = await postRefundLine(tx, {
           leaseId: locked.id,
           tenantId: locked.tenantId,
           paymentId: row.id,
-          amount: row.amount,
+          amount,
+          refundedBefore: before,
           entryDate,
-          description: `Refund of card payment ${row.id} (${row.cardBrand} ending ${row.cardLast4})`,
+          description: whole
+            ? `Refund of card payment ${row.id} (${row.cardBrand} ending ${row.cardLast4})`
+            : `Refund of ${formatCents(amount)} of card payment ${row.id} (${row.cardBrand} ending ${row.cardLast4})`,
           now: input.now,
         });
         if (ledgerEntryId === null) throw new Error(`Payment ${row.id} was approved but its refund line is already posted`);
-        await refreshPaidThrough(tx, locked, true);
+        let cancelled = false;
+        let writtenOff = 0;
+        if (input.cancelRental && locked.status === "active") {
+          writtenOff = await cancelLease(tx, locked, { moveOutDate: input.cancelRental.moveOutDate, entryDate, now: input.now });
+          cancelled = true;
+        } else {
+          await refreshPaidThrough(tx, locked, true);
+        }
         const balanceAfter = balanceOf(await domainLedger(tx, locked.id));
-        const change = { paymentId: row.id, leaseId: locked.id, amount: row.amount, ledgerEntryId, entryDate, balanceBefore, balanceAfter };
+        const change = { paymentId: row.id, leaseId: locked.id, amount, ledgerEntryId, entryDate, balanceBefore, balanceAfter, refundedBefore: before, refundedAfter: after, cancelled, writtenOff };
         await input.record(tx, change);
         return { kind: "refunded" as const, change };
       });
@@ -234,12 +284,7 @@ export function localTenants(db: Database, location: LocationRef): Tenants {
       return db.transaction(async (tx) => {
         const locked = (await leaseRow(tx, input.tenantId, input.leaseId, true))!;
         if (locked.status !== "active") return { kind: "already_moved_out" as const };
-        await tx
-          .update(leases)
-          .set({ status: "moved_out", moveOutDate: input.moveOutDate, autopayEnabled: false, updatedAt: input.now })
-          .where(eq(leases.id, locked.id));
-        // The unit is free to rent again (its availability pages are told by the units table's trigger).
-        await tx.update(units).set({ status: "available", heldUntil: null, holdToken: null, updatedAt: input.now }).where(and(eq(units.id, locked.unitId), eq(units.status, "rented")));
+        await endLease(tx, locked, input.moveOutDate, input.now);
         await input.record(tx);
         return { kind: "moved_out" as const };
       });

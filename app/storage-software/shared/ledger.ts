@@ -135,7 +135,7 @@ export async function recordApprovedPayment(db: Executor, input: ApprovedPayment
 }
 
 /** The posting key of the line reversing a refunded payment (one per payment, so a refund posts once). */
-const refundPostingKey = (paymentId: number) => `refund:${paymentId}`;
+const refundPostingKey = (paymentId: number, refundedBefore = 0) => (refundedBefore ? `refund:${paymentId}:${refundedBefore}` : `refund:${paymentId}`);
 
 /**
  * Posts the ledger line reversing a refunded payment (decision 280): a payment line of minus the
@@ -146,7 +146,7 @@ const refundPostingKey = (paymentId: number) => `refund:${paymentId}`;
  */
 export async function postRefundLine(
   db: Executor,
-  input: { leaseId: number; tenantId: number; paymentId: number; amount: number; entryDate: string; description: string; now: Date },
+  input: { leaseId: number; tenantId: number; paymentId: number; amount: number; entryDate: string; description: string; now: Date; refundedBefore?: number },
 ): Promise<number | null> {
   if (!Number.isInteger(input.amount) || input.amount <= 0) throw new Error(`A refund must be a positive number of cents: ${input.amount}`);
   const [line] = await db
@@ -159,7 +159,8 @@ export async function postRefundLine(
       amount: -input.amount,
       tax: 0,
       entryDate: input.entryDate,
-      postingKey: refundPostingKey(input.paymentId),
+      // One line per refund: the first (or only) one `refund:{id}`, a later partial one `refund:{id}:{refunded before it}` (decision 509).
+      postingKey: refundPostingKey(input.paymentId, input.refundedBefore),
       postedAt: input.now,
     })
     .onConflictDoNothing({ target: [ledgerEntries.leaseId, ledgerEntries.postingKey] })

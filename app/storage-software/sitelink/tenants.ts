@@ -620,8 +620,9 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
     getReceipt: local.getReceipt,
     // The payment is booked in SiteLink: reversing it there is SiteLink's own refund, which the port
     // does not call (decision 280). Refusing leaves both SiteLink and the card untouched.
-    async refundPayment() {
-      return { kind: "refused" as const, message: SITELINK_REFUND_REFUSAL };
+    async refundPayment(input) {
+      // Cancelling the rental with it (decision 509) is a move-out, done in SiteLink too.
+      return { kind: "refused" as const, message: input.cancelRental ? `${SITELINK_REFUND_REFUSAL} To cancel the rental, move the tenant out in SiteLink as well.` : SITELINK_REFUND_REFUSAL };
     },
     async recordMoveOut() {
       return { kind: "refused" as const, message: SITELINK_MOVE_OUT_REFUSAL };

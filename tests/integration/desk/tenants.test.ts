@@ -7,7 +7,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, emailOutbox, leases, locations, payLinks, payments, rateLimitHits } from "~/db/schema";
+import { auditEvents, emailOutbox, leases, ledgerEntries, locations, payLinks, payments, rateLimitHits } from "~/db/schema";
 import type { StaffRole } from "~/domain/staff/roles";
 import { signIn, signInAccountKey } from "~/services/portal/sign-in-limits.server";
 import { getCsrfToken } from "~/services/web/csrf.server";
@@ -334,9 +334,18 @@ describe("a tenant's page", () => {
   });
 
   it("sends a pay link for a lease: the link, its e-mail (the link sealed) and the audit row (the link's id, never the link)", async () => {
-    const r = await post(staff.frontDesk, tenantA.id, { intent: "send-pay-link", leaseId: String(tenantA.leaseId) });
+    // Something is due (a link for $0.00 is refused: decision 507).
+    await handle.db.insert(ledgerEntries).values({ leaseId: tenantA.leaseId, tenantId: tenantA.id, kind: "charge", description: "Late fee", amount: 2000, entryDate: localDate(NOW, "America/New_York") });
+    // A mail server is set up (without one, nothing is sent: decision 507); it is down, so the mail waits.
+    process.env.SMTP_URL = "smtp://127.0.0.1:9";
+    let r;
+    try {
+      r = await post(staff.frontDesk, tenantA.id, { intent: "send-pay-link", leaseId: String(tenantA.leaseId) });
+    } finally {
+      delete process.env.SMTP_URL;
+    }
     expect(r.status).toBe(303);
-    expect(r.headers.get("Location")).toBe(`/admin/tenants/${tenantA.id}?done=paylink`);
+    expect(r.headers.get("Location")).toBe(`/admin/tenants/${tenantA.id}?done=paylinkqueued`);
     const [link] = await handle.db.select().from(payLinks).where(eq(payLinks.leaseId, tenantA.leaseId)).orderBy(desc(payLinks.id)).limit(1);
     expect(link).toMatchObject({ tenantId: tenantA.id, sentBy: "staff" });
     const [mail] = await handle.db.select().from(emailOutbox).orderBy(desc(emailOutbox.id)).limit(1);
@@ -349,7 +358,9 @@ describe("a tenant's page", () => {
     expect(JSON.stringify(audit)).not.toContain("/pay/");
     expect((await post(staff.frontDesk, tenantB.id, { intent: "send-pay-link", leaseId: String(tenantB.leaseId) })).status).toBe(404);
     const html = await renderPage(AdminTenant as never, { pattern: "/admin/tenants/:tenantId", url: `/admin/tenants/${tenantA.id}`, loaderData: (await page(staff.frontDesk, tenantA.id)).data });
-    expect(html).toContain("Send a pay link");
+    // No mail server here: the page says so instead of offering "Send a pay link", and offers the link to copy.
+    expect(html).toContain("No e-mail can be sent from this server");
+    expect(html).toContain("Copy the link");
   });
 
   it("writes each action and its audit row in one transaction: when the audit row fails, nothing of the action remains", async () => {
@@ -365,8 +376,10 @@ describe("a tenant's page", () => {
       await expect(post(staff.frontDesk, tenantA.id, { intent: "lift-lockout" })).rejects.toThrow();
       await expect(post(staff.frontDesk, tenantA.id, { intent: "resend-lease", leaseId: String(tenantA.leaseId) })).rejects.toThrow();
       await expect(post(staff.frontDesk, tenantA.id, { intent: "resend-receipt", paymentId: String(tenantA.paymentId) })).rejects.toThrow();
+      process.env.SMTP_URL = "smtp://127.0.0.1:9";
       await expect(post(staff.frontDesk, tenantA.id, { intent: "send-pay-link", leaseId: String(tenantA.leaseId) })).rejects.toThrow();
     } finally {
+      delete process.env.SMTP_URL;
       await db.execute(sql.raw(`drop trigger desk_test_refuse_audit on audit_events`));
     }
     const [hit] = await db.select().from(rateLimitHits).where(eq(rateLimitHits.key, key));

@@ -99,7 +99,7 @@ async function submit(token: string, b: Browser, page: PageData, card = "4242424
   return r;
 }
 
-const paymentsOf = (leaseId: number) => handle.db.select().from(payments).where(and(eq(payments.leaseId, leaseId), eq(payments.status, "approved"), eq(payments.source, "portal")));
+const paymentsOf = (leaseId: number) => handle.db.select().from(payments).where(and(eq(payments.leaseId, leaseId), eq(payments.status, "approved"), eq(payments.source, "pay_link")));
 
 describe("sending a pay link", () => {
   it("stores only the token's hash, mails the link (sealed while unsent) and expires in 72 hours", async () => {

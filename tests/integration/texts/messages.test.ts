@@ -10,7 +10,8 @@ import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, desc, eq } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { contactMessages, locations, tenants, textConsents, textMessages } from "~/db/schema";
+import { contactMessages, ledgerEntries, locations, tenants, textConsents, textMessages } from "~/db/schema";
+import { localDate } from "~/domain/shared/calendar";
 import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { createTenantSession } from "~/services/web/session.server";
 import { QUIET_HOURS_MESSAGE } from "~/domain/texts/rules";
@@ -68,6 +69,8 @@ beforeAll(async () => {
   const t = await createTenantWithLease(handle.db, { email: `texts-${Date.now()}@example.com`, password: "secret-texts-1", now, withInsurance: false });
   tenantId = t.tenantId;
   leaseId = t.leaseId;
+  // Something is due (no pay link is made for $0.00: decision 507).
+  await handle.db.insert(ledgerEntries).values({ leaseId, tenantId, kind: "charge", description: "Late fee", amount: 2000, entryDate: localDate(now, "America/New_York") });
   await handle.db.update(tenants).set({ cellPhone: TENANT_PHONE }).where(eq(tenants.id, tenantId));
   const lease = await handle.db.query.leases.findFirst({ where: (l, { eq: is }) => is(l.id, leaseId) });
   locationId = lease!.locationId;
