@@ -1,6 +1,6 @@
 /**
  * The queue of shared-cache purges (issue 41, decision 570): filled by the `gatehouse_changed`
- * triggers in the writing transaction (drizzle/0018_cache_purges.sql), emptied by whichever server
+ * triggers in the writing transaction (drizzle/0020_cache_purges.sql), emptied by whichever server
  * process claims the rows first (SKIP LOCKED: two processes never claim the same row).
  */
 import { inArray } from "drizzle-orm";

@@ -1,6 +1,6 @@
 /**
  * Cache tags (issue 41, decision 570): what a public page shows, named the way the database's triggers
- * name what a change touches (drizzle/0018_cache_purges.sql), so a shared cache in front (a CDN, nginx)
+ * name what a change touches (drizzle/0020_cache_purges.sql), so a shared cache in front (a CDN, nginx)
  * can drop exactly the pages a change touches. Sent as `Cache-Tag` (Cloudflare's header: comma-separated).
  *
  * - `site`: the website, the account, menus, redirects: every cacheable answer carries it;
