@@ -69,6 +69,11 @@ function NumbersSection({ s }: { s: Section }) {
           <NumberLink key={n.key} n={n} />
         ))}
       </ul>
+      <p className="home-recovery">
+        <a href={s.recovery.href} data-recovery="">
+          Abandoned-rental reminders in the last 7 days: {s.recovery.remindersSent} sent, {s.recovery.recovered} came back and rented.
+        </a>
+      </p>
       {s.occupancy ? (
         "error" in s.occupancy ? (
           <p>Occupancy: {s.occupancy.error}</p>

@@ -15,7 +15,7 @@ import { deskFilterQuery, type DeskFilter } from "~/domain/desk/filters";
 import { addDaysIso, localDate } from "~/domain/shared/calendar";
 import { storageFor } from "~/storage-software/index.server";
 import { listDeskJournal } from "../desk/journal.server";
-import { listDeskLeads } from "../desk/leads.server";
+import { leadRecoverySummary, listDeskLeads } from "../desk/leads.server";
 import { listDeskPayments, deskPaymentTotals } from "../desk/payments.server";
 import { openDifferences } from "../desk/reconciliation.server";
 import { listDeskRentals } from "../desk/rentals.server";
@@ -58,7 +58,15 @@ export interface HomeSection {
   attention: HomeNumber[];
   /** Null for the all-locations section; `{ error }` when the software could not be read. */
   occupancy: Occupancy | { error: string } | null;
+  /**
+   * Abandoned-rental recovery over the last seven days (issue 40, decision 519): reminders sent and the
+   * rentals that came back and rented, as the linked leads list's own summary line counts them.
+   */
+  recovery: { remindersSent: number; recovered: number; href: string };
 }
+
+/** The days the recovery line looks back over, today included. */
+const RECOVERY_DAYS = 7;
 
 const pathWith = (path: string, filter: Omit<DeskFilter, "page">) => `${path}${deskFilterQuery({ ...filter, page: 1 })}`;
 
@@ -67,7 +75,8 @@ async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: n
   const dueTo = addDaysIso(today, DUE_WITHIN_DAYS);
   const day = { location, from: today, to: today };
   const q = (filter: Omit<DeskFilter, "page">) => ({ filter: { ...filter, page: 1 }, locationIds });
-  const [rentals, reservations, leads, abandoned, moveIns, moveOuts, payments, declines, journal] = await Promise.all([
+  const week = { location, from: addDaysIso(today, -(RECOVERY_DAYS - 1)), to: today, kind: "abandoned_rental" as const };
+  const [rentals, reservations, leads, abandoned, moveIns, moveOuts, payments, declines, journal, abandonedWeek] = await Promise.all([
     listDeskRentals(db, viewer, q(day), now),
     listDeskReservations(db, viewer, q(day), now),
     listDeskLeads(db, viewer, q(day), now),
@@ -77,7 +86,9 @@ async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: n
     listDeskPayments(db, viewer, q(day)),
     listDeskPayments(db, viewer, q({ ...day, status: "declined" })),
     listDeskJournal(db, staff, { location, page: 1 }, now),
+    listDeskLeads(db, viewer, q(week), now),
   ]);
+  const recovery = { ...leadRecoverySummary(abandonedWeek), href: pathWith("/admin/leads", week) };
   const totals = await deskPaymentTotals(db, viewer, q(day), payments);
   const net = totals.reduce((sum, t) => sum + t.net, 0);
   const numbers: HomeNumber[] = [
@@ -93,7 +104,7 @@ async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: n
   const attention: HomeNumber[] = [
     { key: "journal", label: "SiteLink writes waiting or failed", count: journal.ok ? journal.total : 0, href: pathWith("/admin/sitelink-journal", { location }) },
   ];
-  return { numbers, attention, dueTo };
+  return { numbers, attention, dueTo, recovery };
 }
 
 async function occupancyOf(db: Database, location: { id: number; name: string; software: "sitelink" | "no_api"; status: "Live" | "Coming Soon" }, now: Date): Promise<Occupancy | { error: string }> {
@@ -132,6 +143,7 @@ export async function homeNumbers(db: Database, staff: SignedInStaff, now: Date)
       numbers: n.numbers,
       attention: [...refs.values()].some((r) => r.software === "sitelink") ? n.attention : [],
       occupancy: null,
+      recovery: n.recovery,
     });
   }
   for (const l of mine) {
@@ -147,6 +159,7 @@ export async function homeNumbers(db: Database, staff: SignedInStaff, now: Date)
       numbers: n.numbers,
       attention: ref?.software === "sitelink" ? n.attention : [],
       occupancy,
+      recovery: n.recovery,
     });
   }
   return { sections, differences };

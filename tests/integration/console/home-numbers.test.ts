@@ -198,6 +198,14 @@ describe("the console home's numbers", () => {
       ]),
     );
     expect(differencesOf(html)).toEqual({ count: 2, rows: 2 });
+    // Abandoned-rental recovery over the last 7 days (issue 40, decision 519): each section's line
+    // links to the leads list whose own summary states the same two numbers.
+    const recovery = [...html.replaceAll("<!-- -->", "").matchAll(/<a href="([^"]+)" data-recovery="">Abandoned-rental reminders in the last 7 days: (\d+) sent, (\d+) came back and rented\.<\/a>/g)];
+    expect(recovery.length).toBe(new Set(shown.map((s) => s.section)).size);
+    for (const [, href, sent, recovered] of recovery) {
+      const list = (await page(unescape(href!), owner)).replaceAll("<!-- -->", "");
+      expect(list).toContain(`Abandoned rentals sent a reminder: ${sent}. Came back and rented: ${recovered}.`);
+    }
     // Dated in the location's calendar, and links filtered to it.
     expect(shown.find((s) => s.section === String(locA) && s.key === "rentals")!.href).toBe(`/admin/rentals?location=${locA}&from=${TODAY}&to=${TODAY}`);
     expect(shown.find((s) => s.section === String(locA) && s.key === "move-outs")!.href).toBe(`/admin/tenants?location=${locA}&due_to=2026-11-29`);
