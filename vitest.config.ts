@@ -44,7 +44,7 @@ const integration = (name: string, driver: "pglite" | "postgres") => ({
     include: driver === "postgres" || !withPostgres ? ["tests/integration/**/*.test.ts"] : [...EMBEDDED_ONLY, ...DRIVER_SENSITIVE],
     exclude: driver === "postgres" ? EMBEDDED_ONLY : [],
     globalSetup: ["tests/integration/global-setup.ts"],
-    setupFiles: ["tests/setup/fail-on-console-error.ts", "tests/support/localhost-names.ts"],
+    setupFiles: ["tests/setup/fresh-process-state.ts", "tests/setup/fail-on-console-error.ts", "tests/support/localhost-names.ts"],
     env: { TEST_DRIVER: driver, NODE_ENV: "test" },
     testTimeout: 60_000,
     hookTimeout: 120_000,
@@ -52,6 +52,7 @@ const integration = (name: string, driver: "pglite" | "postgres") => ({
     // drivers' projects have the same maxWorkers, so vitest runs their files in one pool of two workers
     // (two in all, not two each).
     maxWorkers: 2,
+    isolate: process.env.VITEST_ISOLATE !== "0",
   },
 });
 
