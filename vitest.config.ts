@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import fs from "node:fs";
 import path from "node:path";
 
 const alias = { "~": path.resolve(import.meta.dirname, "app") };
@@ -37,23 +38,44 @@ const DRIVER_SENSITIVE = [
   "content/media-uploads",
 ].map(file);
 
-const integration = (name: string, driver: "pglite" | "postgres") => ({
-  resolve: { alias },
-  test: {
-    name,
-    include: driver === "postgres" || !withPostgres ? ["tests/integration/**/*.test.ts"] : [...EMBEDDED_ONLY, ...DRIVER_SENSITIVE],
-    exclude: driver === "postgres" ? EMBEDDED_ONLY : [],
-    globalSetup: ["tests/integration/global-setup.ts"],
-    setupFiles: ["tests/setup/fail-on-console-error.ts", "tests/support/localhost-names.ts"],
-    env: { TEST_DRIVER: driver, NODE_ENV: "test" },
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    // PGlite databases are ~100 MB each in memory: two workers fit the 2-core machines here. Both
-    // drivers' projects have the same maxWorkers, so vitest runs their files in one pool of two workers
-    // (two in all, not two each).
-    maxWorkers: 2,
-  },
-});
+/**
+ * The files that import the built server (tests/integration/support/built-server.ts): the build is one
+ * module graph whose app is made once, on the database of the first file that imports it, so each of
+ * these files needs a worker of its own (vitest's isolation). Every other file shares its worker's
+ * modules with the files before it (`isolate: false`, decision 521): the app's modules are imported
+ * once per worker instead of once per file (about half the suite's CPU), and
+ * tests/setup/fresh-process-state.ts puts back what a file may have changed (the environment, the
+ * payment gateway, a pinned clock, the process-wide database).
+ */
+const BUILT_SERVER_FILES = fs
+  .readdirSync("tests/integration", { recursive: true, encoding: "utf8" })
+  .filter((f) => f.endsWith(".test.ts"))
+  .map((f) => `tests/integration/${f.split(path.sep).join("/")}`)
+  .filter((f) => /support\/built-server/.test(fs.readFileSync(f, "utf8")));
+
+const integration = (name: string, driver: "pglite" | "postgres", ownWorkers: boolean) => {
+  const all = driver === "postgres" || !withPostgres ? ["tests/integration/**/*.test.ts"] : [...EMBEDDED_ONLY, ...DRIVER_SENSITIVE];
+  const excluded = driver === "postgres" ? EMBEDDED_ONLY : [];
+  const built = all[0]!.includes("*") ? BUILT_SERVER_FILES : BUILT_SERVER_FILES.filter((f) => all.includes(f));
+  return {
+    resolve: { alias },
+    test: {
+      name: ownWorkers ? `${name}-built` : name,
+      include: ownWorkers ? built : all,
+      exclude: ownWorkers ? excluded : [...excluded, ...BUILT_SERVER_FILES],
+      globalSetup: ["tests/integration/global-setup.ts"],
+      setupFiles: ["tests/setup/fresh-process-state.ts", "tests/setup/fail-on-console-error.ts", "tests/support/localhost-names.ts"],
+      env: { TEST_DRIVER: driver, NODE_ENV: "test" },
+      testTimeout: 60_000,
+      hookTimeout: 120_000,
+      // PGlite databases are ~100 MB each in memory: two workers fit the 2-core machines here. Every
+      // integration project has the same maxWorkers, so vitest runs their files in one pool of two
+      // workers (two in all, not two each).
+      maxWorkers: 2,
+      isolate: ownWorkers,
+    },
+  };
+};
 
 export default defineConfig({
   test: {
@@ -72,7 +94,8 @@ export default defineConfig({
           env: { NODE_ENV: "test" },
         },
       },
-      integration("integration", "pglite"),
+      integration("integration", "pglite", false),
+      integration("integration", "pglite", true),
       {
         // Fault tests (issue 14): the BUILT server against a private PostgreSQL that is stopped and
         // started again, an SMTP server that goes away. Slow (about a minute each); one file at a time.
@@ -90,7 +113,7 @@ export default defineConfig({
           pool: "forks",
         },
       },
-      ...(process.env.TEST_DATABASE_URL ? [integration("integration-postgres", "postgres")] : []),
+      ...(process.env.TEST_DATABASE_URL ? [integration("integration-postgres", "postgres", false), integration("integration-postgres", "postgres", true)] : []),
     ],
   },
 });

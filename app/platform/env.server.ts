@@ -316,11 +316,13 @@ function processSessionSecrets(source: EnvSource): string[] {
 /**
  * The process's environment, parsed once (the server parses it at start-up, `envOrExit`).
  * `sessionSecrets` is resolved on first use (it may throw ConfigError), so code that never signs
- * anything (sending mail from a CLI, say) does not need SESSION_SECRET. Under NODE_ENV=test it is
- * parsed again when a test has changed a variable since (tests set FAKE_NOW, SMTP_URL … as they go).
+ * anything (sending mail from a CLI, say) does not need SESSION_SECRET. Under NODE_ENV=test (before
+ * or now) it is parsed again when a test has changed a variable since (tests set FAKE_NOW, SMTP_URL …
+ * as they go).
  */
 export function env(): Env {
-  if (cached && (cached.env.NODE_ENV !== "test" || cached.fingerprint === fingerprint())) return cached.env;
+  // Outside tests the first parse stands; a test that set NODE_ENV=production and put it back is parsed again.
+  if (cached && ((cached.env.NODE_ENV !== "test" && process.env.NODE_ENV !== "test") || cached.fingerprint === fingerprint())) return cached.env;
   const now = fingerprint();
   // A fresh source object: the lazy session secrets keep seeing the values this parse saw.
   const source: EnvSource = Object.fromEntries(KEYS.map((k) => [k, process.env[k]]));

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
+import { pinClockForTests } from "~/platform/clock.server";
 import { auditEvents, changesetChanges, changesets, contentItems, hoursBlocks, hoursItems, locations, websites } from "~/db/schema";
 import { currentDraftId, listEffectiveRecords, readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
 import {
@@ -72,6 +73,9 @@ async function sameDatabaseUrl(): Promise<string> {
 }
 
 beforeAll(async () => {
+  // The clock stands still for this file: the location page says "Open now · closes at 2:00 PM", so
+  // a run that crossed a closing time between two renders would see pages differ for that reason.
+  pinClockForTests(new Date());
   handle = await createTestDatabase({ seeded: true });
   const locs = await handle.db.select({ id: locations.id, slug: locations.urlSlug, accountId: locations.accountId }).from(locations).orderBy(asc(locations.id));
   lumberton = locs.find((l) => l.slug.startsWith("lumberton"))!.id;
@@ -84,6 +88,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await handle?.close();
+  pinClockForTests(null);
 });
 
 describe("publishing the draft (issue 24)", () => {
