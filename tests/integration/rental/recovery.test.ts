@@ -20,6 +20,7 @@ import { startTwilioFake, type RunningTwilioFake } from "../../../twilio-fake";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createTestDatabase } from "../support/db";
 import { detailsFormFields, leaveAvailable, lumbertonUnitType, NOW } from "../support/rental-fixtures";
+import { visitor as cookieVisitor } from "../support/visitor";
 
 const MIN = 60_000;
 let handle: DatabaseHandle;
@@ -30,39 +31,8 @@ let locationId: number;
 let rentPath: string;
 let n = 0;
 
-const tokenOf = (html: string) => /<input[^>]*name="csrf"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? null;
 
-/** A browser with a cookie jar, over HTTP. */
-function browser() {
-  const jar = new Map<string, string>();
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const keep = (h: Headers) => {
-    for (const c of h.getSetCookie()) {
-      const [pair] = c.split(";");
-      const i = pair!.indexOf("=");
-      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
-    }
-  };
-  return {
-    async get(path: string) {
-      const r = await fetch(server.origin + path, { headers: { Cookie: cookie() }, redirect: "manual" });
-      keep(r.headers);
-      return { status: r.status, location: r.headers.get("location"), body: await r.text() };
-    },
-    async post(path: string, fields: Record<string, string>) {
-      const page = await this.get(path);
-      expect(page.status, page.body.slice(0, 300)).toBe(200);
-      const r = await fetch(server.origin + path, {
-        method: "POST",
-        redirect: "manual",
-        headers: { Cookie: cookie(), "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
-        body: new URLSearchParams({ csrf: tokenOf(page.body)!, ...fields }).toString(),
-      });
-      keep(r.headers);
-      return { status: r.status, location: r.headers.get("location"), body: await r.text(), page: page.body };
-    },
-  };
-}
+const browser = () => cookieVisitor(() => server.origin);
 
 /** A renter gives details (opting in to texts) and chooses protection at `at`, then stops. */
 async function renterStops(at: Date, email = `recover.${process.pid}.${++n}@example.com`) {

@@ -14,47 +14,17 @@ import { RENTAL_TEXT_OPT_IN_WORDING } from "~/services/texts/rental.server";
 import { startTwilioFake, type RunningTwilioFake } from "../../../twilio-fake";
 import { NOW } from "../support/rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "../support/sitelink-testbed";
+import { visitor as cookieVisitor } from "../support/visitor";
 
 let bed: SiteLinkTestbed;
 let server: BuiltServer;
 let fake: RunningTwilioFake;
 let rentPath: string;
 
-const tokenOf = (html: string) => /<input[^>]*name="csrf"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? null;
 const escaped = (text: string) => text.replace(/&/g, "&amp;");
 const optInInput = (html: string) => /<input[^>]*name="text_opt_in"[^>]*>/.exec(html)?.[0] ?? null;
 
-/** A visitor with a cookie jar, over HTTP. */
-function visitor() {
-  const jar = new Map<string, string>();
-  const cookie = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
-  const keep = (h: Headers) => {
-    for (const c of h.getSetCookie()) {
-      const [pair] = c.split(";");
-      const i = pair!.indexOf("=");
-      jar.set(pair!.slice(0, i), pair!.slice(i + 1));
-    }
-  };
-  return {
-    async get(path: string) {
-      const r = await fetch(server.origin + path, { headers: { Cookie: cookie() }, redirect: "manual" });
-      keep(r.headers);
-      return { status: r.status, location: r.headers.get("location"), body: await r.text() };
-    },
-    async post(path: string, fields: Record<string, string>) {
-      const page = await this.get(path);
-      expect(page.status, page.body.slice(0, 300)).toBe(200);
-      const r = await fetch(server.origin + path, {
-        method: "POST",
-        redirect: "manual",
-        headers: { Cookie: cookie(), "Content-Type": "application/x-www-form-urlencoded", Origin: server.origin },
-        body: new URLSearchParams({ csrf: tokenOf(page.body)!, ...fields }).toString(),
-      });
-      keep(r.headers);
-      return { status: r.status, location: r.headers.get("location"), body: await r.text(), page: page.body };
-    },
-  };
-}
+const visitor = () => cookieVisitor(() => server.origin);
 
 const details = (email: string, phone: string, optIn: boolean) => ({
   intent: "details",
