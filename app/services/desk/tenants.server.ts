@@ -516,20 +516,31 @@ export async function resendReceiptEmail(db: Database, staff: SignedInStaff, inp
 }
 
 /**
+ * One of a tenant's leases, with its unit's name and its location, when the tenant and the lease are
+ * within the member's locations; null otherwise (a 404). Shared by the desk's pay-link actions (send,
+ * copy, text).
+ */
+export async function tenantLeaseInScope(db: Database, staff: SignedInStaff, input: { tenantId: number; leaseId: number }) {
+  const found = await tenantInScope(db, staff, input.tenantId);
+  if (!found) return null;
+  const [row] = await db
+    .select({ lease: leases, unitName: units.name, location: locations })
+    .from(leases)
+    .innerJoin(units, eq(units.id, leases.unitId))
+    .innerJoin(locations, eq(locations.id, leases.locationId))
+    .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, found.tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
+  return row ? { tenant: found.tenant, ...row } : null;
+}
+
+/**
  * Sends the tenant a pay link for one of their leases (pay-links.server.ts `sendPayLink`, decision
  * 240): the link, its e-mail and the audit row in one transaction, the e-mail sent after the commit.
  * The audit records the link's id, never the link. Null: not within the member's locations (404).
  */
 export async function sendTenantPayLink(db: Database, staff: SignedInStaff, input: { tenantId: number; leaseId: number; now: Date }): Promise<DeskActionOutcome | null> {
-  const found = await tenantInScope(db, staff, input.tenantId);
-  if (!found) return null;
-  const { tenant } = found;
-  const [row] = await db
-    .select({ lease: leases, unitName: units.name })
-    .from(leases)
-    .innerJoin(units, eq(units.id, leases.unitId))
-    .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
+  const row = await tenantLeaseInScope(db, staff, input);
   if (!row) return null;
+  const { tenant } = row;
   if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link.", field: "leaseId" };
   // No mail server set up: nothing is made (a mail that can never go), and the desk is told so (issue 39).
   if (!mailCanBeSent()) return { ok: false, message: NO_MAIL_MESSAGE, field: "leaseId" };
@@ -572,14 +583,9 @@ export async function copyTenantPayLink(
   staff: SignedInStaff,
   input: { tenantId: number; leaseId: number; now: Date },
 ): Promise<{ ok: true; url: string; unitName: string; due: number; until: string } | { ok: false; message: string } | null> {
-  const found = await tenantInScope(db, staff, input.tenantId);
-  if (!found) return null;
-  const { tenant } = found;
-  const [row] = await db
-    .select({ lease: leases })
-    .from(leases)
-    .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
+  const row = await tenantLeaseInScope(db, staff, input);
   if (!row) return null;
+  const { tenant } = row;
   if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link." };
   return withDeskPayLink(db, { tenantId: tenant.id, leaseId: row.lease.id, staffId: staff.staffId, now: input.now }, async (tx, link, about) => {
     await recordAudit(tx, {

@@ -1,10 +1,8 @@
-import { and, eq, inArray } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { leases, locations, units } from "~/db/schema";
 import { formatCents } from "~/domain/shared/money";
 import { formatPhone } from "~/domain/shared/phone";
 import { recordAudit } from "../audit/events.server";
-import { tenantInScope, type DeskActionOutcome } from "../desk/tenants.server";
+import { tenantLeaseInScope, type DeskActionOutcome } from "../desk/tenants.server";
 import { withDeskPayLink } from "../payments/pay-links.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { checkText, deliverText, logTextToSend } from "./send.server";
@@ -17,16 +15,9 @@ import { checkText, deliverText, logTextToSend } from "./send.server";
  * Null: not within the member's locations (404).
  */
 export async function textTenantPayLink(db: Database, staff: SignedInStaff, input: { tenantId: number; leaseId: number; now: Date }): Promise<DeskActionOutcome | null> {
-  const found = await tenantInScope(db, staff, input.tenantId);
-  if (!found) return null;
-  const { tenant } = found;
-  const [row] = await db
-    .select({ lease: leases, unitName: units.name, location: locations })
-    .from(leases)
-    .innerJoin(units, eq(units.id, leases.unitId))
-    .innerJoin(locations, eq(locations.id, leases.locationId))
-    .where(and(eq(leases.id, input.leaseId), eq(leases.tenantId, tenant.id), inArray(leases.locationId, found.locations.map((l) => l.id).concat(-1))));
+  const row = await tenantLeaseInScope(db, staff, input);
   if (!row) return null;
+  const { tenant } = row;
   if (row.lease.status !== "active") return { ok: false, message: "This lease has ended: there is nothing to pay through a link.", field: "leaseId" };
   const check = await checkText(db, { location: row.location, to: tenant.cellPhone, now: input.now });
   if (!check.ok) return { ok: false, message: check.message };
