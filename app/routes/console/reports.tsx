@@ -6,7 +6,7 @@ import { hourLabel, REPORT_WEEKDAYS, reportPreferenceSchema } from "~/domain/con
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console/headers.server";
 import { getReportPreference, limitReportChange, mayHaveReports, reportLocations, saveReportPreference } from "~/services/console/reports.server";
-import { signedInStaff } from "~/services/staff/context.server";
+import { FORBIDDEN_MESSAGE, signedInStaff } from "~/services/staff/context.server";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 
 /**
@@ -39,7 +39,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(request, form);
   const staff = signedInStaff(context);
   const now = clockNow();
-  if (!mayHaveReports(staff.role)) throw data({ message: "Reports by e-mail are for owners and managers." }, { status: 403, headers: consoleHeaders() });
+  if (!mayHaveReports(staff.role)) throw data({ message: FORBIDDEN_MESSAGE }, { status: 403, headers: consoleHeaders() });
   const limited = await limitReportChange(context.db, staff, now);
   if (limited) return data({ message: limited, errors: {} as Record<string, string | undefined>, values: Object.fromEntries(form) as Record<string, unknown> }, { status: 429, headers: consoleHeaders() });
   const submission = parseWithZod(form, { schema: reportPreferenceSchema });
