@@ -19,7 +19,7 @@ export interface ReportSchedule {
 }
 
 /** A report not sent within this long after its time (the servers were down) is skipped, not sent late. */
-export const REPORT_SEND_WITHIN_MS = 6 * 60 * 60_000;
+const REPORT_SEND_WITHIN_MS = 6 * 60 * 60_000;
 
 export const REPORT_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"] as const;
 
@@ -30,7 +30,7 @@ export function isoWeekday(day: IsoDate): number {
 }
 
 /** The instant `hour`:00 of a local calendar date begins in `timeZone` (DST-aware). */
-export function localHourInstant(day: IsoDate, hour: number, timeZone: string): Date {
+function localHourInstant(day: IsoDate, hour: number, timeZone: string): Date {
   const [y, m, d] = day.split("-").map(Number) as [number, number, number];
   return new Date(new TZDate(y, m - 1, d, hour, 0, 0, timeZone).getTime());
 }

@@ -208,7 +208,7 @@ async function occupancyOn(db: Database, locationIds: number[], day: string): Pr
  * Records each location's occupancy for its calendar day, once a day (the first run of the day): the
  * storage software has only the present figure, so a report's "week before" reads this row.
  */
-export async function recordOccupancyDays(db: Database, now: Date): Promise<number> {
+async function recordOccupancyDays(db: Database, now: Date): Promise<number> {
   const all = await db.select({ id: locations.id, accountId: locations.accountId, timeZone: locations.timeZone }).from(locations);
   const days = all.map((l) => ({ ...l, day: localDate(now, l.timeZone.timeZoneId) }));
   if (!days.length) return 0;
@@ -299,7 +299,7 @@ function periodText(frequency: ReportFrequency, p: ReportPeriod): string {
 }
 
 /** The report e-mail for one member and the locations of one zone. */
-export async function buildReport(db: Database, m: Member, group: DeskLocation[], everyone: DeskLocation[], schedule: ReportSchedule, day: string, now: Date): Promise<{ subject: string; text: string; unsubscribe: string }> {
+async function buildReport(db: Database, m: Member, group: DeskLocation[], everyone: DeskLocation[], schedule: ReportSchedule, day: string, now: Date): Promise<{ subject: string; text: string; unsubscribe: string }> {
   const staff = asViewer(m, now);
   const zone = group[0]!.timeZone;
   const periods = reportPeriods(schedule.frequency, day);
