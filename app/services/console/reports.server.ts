@@ -54,7 +54,7 @@ export function reportLocations(db: Database, staff: SignedInStaff): Promise<Des
   return deskLocations(db, { accountId: staff.accountId, scope: staff.scope });
 }
 
-export interface ReportPreference extends ReportSchedule {
+interface ReportPreference extends ReportSchedule {
   updatedAt: Date;
 }
 

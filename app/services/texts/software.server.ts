@@ -15,7 +15,7 @@ import { textNumber } from "~/domain/texts/rules";
 import { logger } from "~/platform/logger.server";
 import { storageFor } from "~/storage-software/index.server";
 
-export interface OptInPushResult {
+interface OptInPushResult {
   /** Locations whose software now shows the choice. */
   sent: number;
   /** Locations that did not confirm it or refused it (journalled, logged). */
