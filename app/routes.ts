@@ -53,12 +53,16 @@ export default [
     route("admin/invite/:token", "routes/staff/invite.tsx"),
     route("admin/forgot-password", "routes/staff/forgot-password.tsx"),
     route("admin/reset-password/:token", "routes/staff/reset-password.tsx"),
+    // The report e-mail's unsubscribe link, one click and RFC 8058's POST, no session (decision 612).
+    route("admin/reports/unsubscribe/:token", "routes/console/reports.unsubscribe.tsx"),
     layout("routes/console/layout.tsx", [
       route("admin", "routes/console/home.tsx"),
       route("admin/reauth", "routes/staff/reauth.tsx"),
       route("admin/staff", "routes/staff/members.tsx"),
       route("admin/audit", "routes/audit/trail.tsx"),
       route("admin/security", "routes/staff/security.tsx"),
+      // Reports by e-mail (issue 40, decision 610).
+      route("admin/reports", "routes/console/reports.tsx"),
       route("admin/audit.csv", "routes/audit/trail[.]csv.ts"),
       route("admin/rentals", "routes/desk/rentals.tsx"),
       route("admin/rentals.csv", "routes/desk/rentals[.]csv.ts"),

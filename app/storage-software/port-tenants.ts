@@ -168,6 +168,14 @@ export interface Tenants {
   updateTenantContact(tenantId: string, input: ContactUpdate): Promise<void>;
   /** Ten digits. */
   updateTenantPhone(tenantId: string, cellPhone: string): Promise<void>;
+  /**
+   * The tenant's texting opt-in changed after the move-in (the portal, STOP/START; issue 40, decision
+   * 614): the software's own record is told (SiteLink's `bSMSOptIn`). "sent": the software shows it now;
+   * "not_kept": this software keeps no such field (ours: the consent log is the record), or the tenant
+   * is not linked here. Throws SoftwareUnreachableError when the software did not confirm it (the write
+   * is journalled and read back, never sent again blindly) or StorageSoftwareError when it refused.
+   */
+  setTenantTextOptIn(tenantId: string, optedIn: boolean): Promise<"sent" | "not_kept">;
 
   /** The tenant's leases at this location (active first). */
   listTenantLeases(tenantId: string): Promise<TenantLease[]>;

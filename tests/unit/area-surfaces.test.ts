@@ -44,6 +44,7 @@ const SURFACES: Record<string, string[]> = {
   ],
   mail: [
     "services/mail/outbox.server.ts",
+    "services/mail/unsubscribe-headers.server.ts",
   ],
   payments: [
     "components/payments/autopay-field.tsx",
@@ -83,6 +84,7 @@ const SURFACES: Record<string, string[]> = {
     "domain/rental/rules.ts",
     "services/rental/lease-links.server.ts",
     "services/rental/move-in.server.ts",
+    "services/rental/recovery.server.ts",
     "services/rental/submit.server.ts",
   ],
   site: [

@@ -43,6 +43,12 @@ export const emailOutbox = pgTable(
      * given up (the placeholders become "[redacted]"). A plain list: a row written before 198.
      */
     secrets: jsonb().$type<string[] | { sealed: string }>(),
+    /**
+     * Extra message headers (issue 40, decision 612: `List-Unsubscribe`, `List-Unsubscribe-Post`). A
+     * value holding a secret (the unsubscribe link) carries the body's placeholder for it, filled from
+     * the sealed secrets when sent and "[redacted]" after.
+     */
+    headers: jsonb().$type<Record<string, string>>(),
     sentAt: timestamp({ withTimezone: true }),
     error: text(),
     /** SMTP attempts made so far. */

@@ -26,6 +26,7 @@ const CONSOLE_NAV: readonly ConsoleNavItem[] = [
   { href: "/admin/preview", label: "Preview the site", permission: "content.edit" },
   { href: "/admin/content/images", label: "Images", permission: "content.edit" },
   { href: "/admin/security", label: "Your sign-in", permission: null },
+  { href: "/admin/reports", label: "Your reports", permission: null },
 ];
 
 export function consoleNavFor(role: StaffRole): ConsoleNavItem[] {

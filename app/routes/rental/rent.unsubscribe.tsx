@@ -6,6 +6,8 @@ import { NO_STORE } from "~/domain/web/cache";
 import { now as clockNow } from "~/platform/clock.server";
 import { unsubscribeFromRecovery } from "~/services/rental/recovery.server";
 import { notFound } from "~/services/web/responses.server";
+import { isOneClickUnsubscribe } from "~/services/mail/unsubscribe-headers.server";
+import { limitOneClickUnsubscribe } from "~/services/web/one-click-limits.server";
 
 /**
  * The reminder's unsubscribe link (issue 40, decision 518): one click, no JavaScript and no form: the
@@ -13,6 +15,22 @@ import { notFound } from "~/services/web/responses.server";
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const result = await unsubscribeFromRecovery(context.db, params.token, clockNow());
+  if (!result.ok) throw notFound({ "Cache-Control": NO_STORE });
+  return data({ email: result.email }, { headers: { "Cache-Control": NO_STORE } });
+}
+
+/**
+ * RFC 8058's one-click unsubscribe (decision 612): the mail client POSTs `List-Unsubscribe=One-Click`
+ * to the header's link, with no cookie and no page, so there is no CSRF token to ask for: the signed
+ * token in the address is what authorises it (a cross-site forger would need it, and could then only
+ * unsubscribe). Limited per token, not per address (a mail provider's few addresses send for everyone).
+ */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  if (!isOneClickUnsubscribe(form)) throw data({ message: "This address takes the one-click unsubscribe request only." }, { status: 400, headers: { "Cache-Control": NO_STORE } });
+  const now = clockNow();
+  if (await limitOneClickUnsubscribe(context.db, `rental-recovery:${params.token}`, now)) throw data({ message: "Too many requests for this link." }, { status: 429, headers: { "Cache-Control": NO_STORE } });
+  const result = await unsubscribeFromRecovery(context.db, params.token, now);
   if (!result.ok) throw notFound({ "Cache-Control": NO_STORE });
   return data({ email: result.email }, { headers: { "Cache-Control": NO_STORE } });
 }

@@ -94,8 +94,10 @@ function tenantFacts(ids: readonly number[], now: Date) {
       and h.count >= ${SIGNIN_LIMIT_PER_ACCOUNT} and h.reset_at > ${now.toISOString()}::timestamptz)`,
     movedIn: sql<string | null>`(select max(l.move_in_date)::text from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}))`,
     /** An active lease at the locations with notice given for a move-out date within the range (issue 39, decision 514). */
+    // With a start date, a lease already ended on a date in the range counts too (the reports' move-outs
+    // of a past week, decision 611); with an end date only (the home's "due"), active leases only.
     moveOutBetween: (from?: string, to?: string) =>
-      sql`exists (select 1 from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and l.status = 'active' and l.move_out_date is not null
+      sql`exists (select 1 from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at}) and ${from ? sql`l.status in ('active', 'moved_out')` : sql`l.status = 'active'`} and l.move_out_date is not null
         ${from ? sql`and l.move_out_date >= ${from}::date` : sql``} ${to ? sql`and l.move_out_date <= ${to}::date` : sql``})`,
     movedInBetween: (from?: string, to?: string) =>
       sql`exists (select 1 from leases l where l.tenant_id = "tenants"."id" and l.location_id in (${at})

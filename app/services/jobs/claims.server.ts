@@ -11,7 +11,7 @@
 import crypto from "node:crypto";
 import os from "node:os";
 import { and, eq, lt } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
+import type { Database, Transaction } from "~/db/client.server";
 import { jobRuns } from "~/db/schema";
 
 /** This process's name in `job_runs.holder`. */
@@ -37,6 +37,21 @@ export async function claimJobPeriod(db: Database, job: string, everyMs: number,
     .onConflictDoNothing()
     .returning({ job: jobRuns.job });
   return won.length ? period : null;
+}
+
+/**
+ * Claims one run of `job` for `period` (any instant: a report's time, decision 613) inside the caller's
+ * transaction, finished at once: true when this transaction inserted the row. A second process's
+ * insert waits for this transaction and then finds the row, so what the transaction does (queue an
+ * e-mail) happens once; a rollback frees the claim.
+ */
+export async function claimJobOnce(tx: Database | Transaction, job: string, period: Date, now: Date, holder = JOB_HOLDER): Promise<boolean> {
+  const won = await tx
+    .insert(jobRuns)
+    .values({ job, periodStart: period, holder, startedAt: now, finishedAt: now })
+    .onConflictDoNothing()
+    .returning({ job: jobRuns.job });
+  return won.length > 0;
 }
 
 /** Records that the run of `job` for `period` finished. */

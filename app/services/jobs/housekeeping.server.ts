@@ -5,7 +5,8 @@
  * SiteLink write journal (issue 19: settled rows deleted after 90 days, personal data of rows still
  * open removed after 30; docs/security.md) and the pay links expired 90 days ago (decision 240), and the
  * content's history: old versions' snapshots and uploaded images nothing can show again (decision 361), and
- * sends the review requests that are due (decision 501) and the abandoned-rental reminders (decision 517). They are
+ * sends the review requests that are due (decision 501), the abandoned-rental reminders (decision 517) and the
+ * staff's reports by e-mail (decision 613). They are
  * also done on read and by `npx tsx scripts/sweep-reservations.ts`; each is a conditional UPDATE, so
  * several processes running it at once do no harm. In the server, each five-minute period's sweep and
  * each hour's reconciliation is claimed by one process (`job_runs`, issue 41, decision 562).
@@ -22,6 +23,7 @@ import { prunePayLinks } from "../payments/pay-links.server";
 import { pruneContentHistory } from "../content/retention.server";
 import { sendReviewRequests } from "../marketing/review-requests.server";
 import { sendRentalRecoveryReminders } from "../rental/recovery.server";
+import { sendDueReports } from "../console/reports.server";
 import { logger } from "~/platform/logger.server";
 import { reconcileRecentDays } from "../desk/reconciliation.server";
 import { pruneSiteLinkJournal, settleUnclearSiteLinkPayments, startSiteLinkSync } from "~/storage-software/index.server";
@@ -53,6 +55,7 @@ export async function runHousekeeping(
   reviewRequests: number;
   recoveryEmails: number;
   recoveryTexts: number;
+  reports: number;
   jobRunsDeleted: number;
 }> {
   const reservations = await sweepExpiredReservations(db, now);
@@ -72,6 +75,8 @@ export async function runHousekeeping(
   const reviewRequests = await sendReviewRequests(db, now);
   // Abandoned-rental reminders (issue 40, decision 517): each rental claimed once, whichever process runs it.
   const recovery = await sendRentalRecoveryReminders(db, now);
+  // Reports by e-mail due at this hour (issue 40, decision 613): each member, zone and time claimed once.
+  const reports = await sendDueReports(db, now);
   const jobRunsDeleted = await pruneJobRuns(db, now);
   return {
     reservations,
@@ -89,6 +94,7 @@ export async function runHousekeeping(
     reviewRequests,
     recoveryEmails: recovery.emails,
     recoveryTexts: recovery.texts,
+    reports,
     jobRunsDeleted,
   };
 }

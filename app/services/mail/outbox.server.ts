@@ -32,6 +32,11 @@ export interface OutgoingEmail {
    * in the outbox until the mail is sent (or given up), then "[redacted]" (decisions 071, 198).
    */
   secrets?: string[];
+  /**
+   * Extra headers (decision 612: `List-Unsubscribe` and `List-Unsubscribe-Post`). A secret in a value
+   * (the unsubscribe link) is sealed with the body's and redacted with it.
+   */
+  headers?: Record<string, string>;
 }
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -48,34 +53,39 @@ function sealingSecrets(): string[] {
  * (decision 198), so a database dump or a read-only office user never sees a reset link, cancel link,
  * lease link or gate code, even in mail not yet sent.
  */
-function sealForOutbox(email: OutgoingEmail): Pick<OutboxRow, "text" | "html" | "secrets"> {
+function sealForOutbox(email: OutgoingEmail): Pick<OutboxRow, "text" | "html" | "secrets" | "headers"> {
   const secrets = secretsLongestFirst(email.secrets ?? []);
-  if (!secrets.length) return { text: email.text, html: email.html ?? null, secrets: null };
+  const headers = email.headers && Object.keys(email.headers).length ? email.headers : null;
+  if (!secrets.length) return { text: email.text, html: email.html ?? null, secrets: null, headers };
   const tag = crypto.randomBytes(9).toString("base64url");
   return {
     text: withSecretPlaceholders(email.text, secrets, tag),
     html: email.html === undefined ? null : withSecretPlaceholders(email.html, secrets, tag),
     secrets: { sealed: seal(JSON.stringify({ tag, secrets }), sealingSecrets(), SEAL_PURPOSE) },
+    headers: headers && Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, withSecretPlaceholders(v, secrets, tag)])),
   };
 }
+
+const mapHeaders = (headers: Record<string, string> | null | undefined, f: (v: string) => string) => (headers ? Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, f(v)])) : null);
 
 /**
  * The message as it is sent: the sealed secrets put back into the body. Throws (SealedBoxError) when
  * they do not open with any configured secret (the secret was changed since).
  * Also what the tests and the browser tests' `lastEmailTo` hook read.
  */
-export function readOutboxMail(row: Pick<OutboxRow, "text" | "html" | "secrets">): { text: string; html: string | null } {
+export function readOutboxMail(row: Pick<OutboxRow, "text" | "html" | "secrets"> & { headers?: OutboxRow["headers"] }): { text: string; html: string | null; headers: Record<string, string> | null } {
   const s = row.secrets;
-  if (!s || Array.isArray(s)) return { text: row.text, html: row.html };
+  if (!s || Array.isArray(s)) return { text: row.text, html: row.html, headers: row.headers ?? null };
   const { tag, secrets } = JSON.parse(openSealed(s.sealed, sealingSecrets(), SEAL_PURPOSE)) as { tag: string; secrets: string[] };
-  return { text: fillSecretPlaceholders(row.text, secrets, tag), html: row.html === null ? null : fillSecretPlaceholders(row.html, secrets, tag) };
+  const fill = (t: string) => fillSecretPlaceholders(t, secrets, tag);
+  return { text: fill(row.text), html: row.html === null ? null : fill(row.html), headers: mapHeaders(row.headers, fill) };
 }
 
 /** The stored body once the mail is sent or given up: every secret "[redacted]" (decisions 071, 198). */
-function redactedBody(row: Pick<OutboxRow, "text" | "html" | "secrets">) {
+function redactedBody(row: Pick<OutboxRow, "text" | "html" | "secrets" | "headers">) {
   const legacy = Array.isArray(row.secrets) ? row.secrets : null;
   const redact = (t: string) => redactSecretPlaceholders(redactSecrets(t, legacy));
-  return { text: redact(row.text), html: row.html === null ? null : redact(row.html), secrets: null };
+  return { text: redact(row.text), html: row.html === null ? null : redact(row.html), secrets: null, headers: mapHeaders(row.headers, redact) };
 }
 
 let transport: Transporter | null | undefined;
@@ -167,7 +177,7 @@ export async function sendQueuedEmail(db: Database, id: number): Promise<boolean
 
 /** One SMTP attempt for a row this process has claimed; records the outcome. Never throws. */
 async function attempt(db: Database, t: Transporter, row: OutboxRow, now: Date): Promise<boolean> {
-  let body: { text: string; html: string | null };
+  let body: { text: string; html: string | null; headers: Record<string, string> | null };
   try {
     body = readOutboxMail(row);
   } catch {
@@ -180,7 +190,7 @@ async function attempt(db: Database, t: Transporter, row: OutboxRow, now: Date):
     return false;
   }
   try {
-    await t.sendMail({ from: env().MAIL_FROM, to: row.to, subject: row.subject, text: body.text, html: body.html ?? undefined });
+    await t.sendMail({ from: env().MAIL_FROM, to: row.to, subject: row.subject, text: body.text, html: body.html ?? undefined, headers: body.headers ?? undefined });
   } catch (error) {
     await recordFailure(db, row, error, now);
     return false;

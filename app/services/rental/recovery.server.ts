@@ -20,6 +20,7 @@ import { formatPhone } from "~/domain/shared/phone";
 import { env } from "~/platform/env.server";
 import { logger } from "~/platform/logger.server";
 import { UnitUnavailableError } from "~/storage-software/errors";
+import { oneClickUnsubscribeHeaders } from "../mail/unsubscribe-headers.server";
 import { queueEmail, sendQueuedEmail } from "../mail/outbox.server";
 import { publicOrigin } from "../site/origin.server";
 import { textRentalReminder } from "../texts/rental.server";
@@ -127,6 +128,8 @@ export async function sendRentalRecoveryReminders(db: Database, now: Date): Prom
           siteName,
         ].join("\n"),
         secrets: [links.back, links.unsubscribe],
+        // One-click unsubscribe in the mail client (RFC 8058, decision 612): the same link, POSTed.
+        headers: oneClickUnsubscribeHeaders(links.unsubscribe),
       });
       return id;
     });

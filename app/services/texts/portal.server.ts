@@ -3,6 +3,7 @@ import { tenants } from "~/db/schema";
 import { formatDate, localDate } from "~/domain/shared/calendar";
 import type { PortalContext } from "../portal/context.server";
 import { currentTextConsent, recordTextConsent, TEXT_OPT_IN_WORDING } from "./consent.server";
+import { pushTextOptIn } from "./software.server";
 
 interface PortalTexts {
   optedIn: boolean;
@@ -47,4 +48,6 @@ export async function setPortalTexts(ctx: PortalContext, input: { tenantId: stri
     tenantId: await ownTenantId(ctx, input.tenantId),
     now: ctx.now,
   });
+  // SiteLink's record of the tenant follows (bSMSOptIn, decision 614); ours holds whatever it answers.
+  await pushTextOptIn(ctx.db, { accountId: ctx.accountId, phone: input.phone, optedIn: input.optedIn });
 }

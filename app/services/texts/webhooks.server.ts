@@ -5,6 +5,7 @@ import { formatPhone } from "~/domain/shared/phone";
 import { isTextStatus, keywordReply, statusMovesForward, textKeyword, textNumber } from "~/domain/texts/rules";
 import { textProvider } from "~/platform/texts/provider.server";
 import { recordTextConsent } from "./consent.server";
+import { pushTextOptIn } from "./software.server";
 
 /**
  * Twilio's webhooks (issue 40, decisions 490 and 493): the delivery status of a text we sent, and a
@@ -92,5 +93,7 @@ export async function takeInboundText(db: Database, input: WebhookInput): Promis
     await tx.insert(textMessages).values({ ...common, direction: "inbound", from, to, body, purpose: keyword ? `keyword_${keyword}` : "inbound", providerSid: sid, status: "received", consentId: consent?.id ?? null });
     if (reply) await tx.insert(textMessages).values({ ...common, direction: "outbound", from: to, to: from, body: reply, purpose: "keyword_reply", status: "sent_as_reply", consentId: consent?.id ?? null });
   });
+  // STOP/START reach the facility's software too (SiteLink's bSMSOptIn, decision 614), after ours is recorded.
+  if (keyword === "stop" || keyword === "start") await pushTextOptIn(db, { accountId: location.accountId, phone: from, optedIn: keyword === "start" });
   return answer(reply);
 }

@@ -195,7 +195,7 @@ export function tenantRows(db: Database, location: LocationRef) {
   return { accountId, tenantRow, leaseRow, summary, resolveMethod, saveCard };
 }
 
-type SharedTenantMethods = "authenticateTenant" | "findTenantByEmail" | "getTenant" | "verifyTenantPassword" | "setTenantPassword" | "updateTenantContact" | "updateTenantPhone" | "listTenantLeases" | "getTenantLease" | "getLedger" | "listSavedCards" | "getReceipt" | "enrolAutopay" | "cancelAutopay" | "giveMoveOutNotice";
+type SharedTenantMethods = "authenticateTenant" | "findTenantByEmail" | "getTenant" | "verifyTenantPassword" | "setTenantPassword" | "updateTenantContact" | "updateTenantPhone" | "setTenantTextOptIn" | "listTenantLeases" | "getTenantLease" | "getLedger" | "listSavedCards" | "getReceipt" | "enrolAutopay" | "cancelAutopay" | "giveMoveOutNotice";
 
 /**
  * The Tenants methods both adapters answer from our own tables (the SiteLink adapter wraps some with
@@ -276,6 +276,10 @@ export function sharedTenants(db: Database, location: LocationRef, rows = tenant
       }
     },
 
+    // Our own tables keep no texting field: the consent log (text_consents) is the record (decision 614).
+    async setTenantTextOptIn() {
+      return "not_kept" as const;
+    },
     async updateTenantPhone(tenantId, cellPhone) {
       const row = await tenantRow(tenantId);
       if (!row) throw new StorageValidationError("No such tenant.");

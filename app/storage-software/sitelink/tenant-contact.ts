@@ -34,7 +34,7 @@ const contract = contractJson as unknown as OperationContract;
 const UPDATE = "TenantUpdate_v3";
 
 /** The TenantUpdate_v3 fields the portal owns, by SiteLink name. */
-export type OwnedFields = Partial<Record<"sFName" | "sLName" | "sEmail" | "sAddr1" | "sAddr2" | "sCity" | "sRegion" | "sPostalCode" | "sMobile" | "sPhone" | "sFNameAlt" | "sLNameAlt" | "sPhoneAlt" | "bCommercial" | "bCompanyIsTenant", string | boolean>>;
+export type OwnedFields = Partial<Record<"sFName" | "sLName" | "sEmail" | "sAddr1" | "sAddr2" | "sCity" | "sRegion" | "sPostalCode" | "sMobile" | "sPhone" | "sFNameAlt" | "sLNameAlt" | "sPhoneAlt" | "bCommercial" | "bCompanyIsTenant" | "bSMSOptIn", string | boolean>>;
 
 /** Where a TenantUpdate_v3 parameter is read from when it is not the form's (same name otherwise). */
 const READ_FROM: Record<string, string> = { sGateCode: "sAccessCode" };

@@ -603,6 +603,14 @@ export function siteLinkTenants(deps: SiteLinkTenantsDeps): Omit<Tenants, "claim
       if (!tenant) throw new StorageValidationError("No such tenant.");
       await pushThenSave(tenantId, (record) => phoneFields(record, cellPhone), null, () => local.updateTenantPhone(tenantId, cellPhone));
     },
+    // The texting opt-in changed after the move-in (issue 40, decision 614): bSMSOptIn on SiteLink's tenant,
+    // the same journalled read-modify-write as a contact change (read back when unanswered, never resent).
+    async setTenantTextOptIn(tenantId, optedIn) {
+      const siteLinkTenantId = await siteLinkTenantOf(tenantId);
+      if (!siteLinkTenantId) return "not_kept";
+      await contact.push(siteLinkTenantId, () => ({ bSMSOptIn: optedIn }), null, now());
+      return "sent";
+    },
     async listTenantLeases(tenantId) {
       return Promise.all((await local.listTenantLeases(tenantId)).map((l) => live(l, tenantId)));
     },

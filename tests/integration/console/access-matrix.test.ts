@@ -153,6 +153,14 @@ const EXPECTED: Record<string, RouteCase> = {
     fresh: true,
     actions: [{ name: "remove a passkey that is not theirs", form: () => ({ intent: "remove", passkeyId: "999999" }), expect: all(404) }],
   },
+  // Every member's own reports by e-mail (issue 40, decision 610): the page for all; choosing a report
+  // for owners and managers only.
+  "routes/console/reports": {
+    path: () => "/admin/reports",
+    get: all(200),
+    nav: true,
+    actions: [{ name: "choose a daily report", form: () => ({ frequency: "daily", hour: "7", weekday: "1" }), expect: editors({ redirect: "/admin/reports?saved=1" }) }],
+  },
   "routes/audit/trail": {
     path: () => "/admin/audit",
     get: ownerOnly(200),
@@ -391,6 +399,8 @@ const PUBLIC_CONSOLE_ROUTES: Record<string, { path: string; anonymous: Outcome }
   "routes/staff/invite": { path: "/admin/invite/not-a-real-token-0123456789abcdef0123456789", anonymous: 410 },
   "routes/staff/forgot-password": { path: "/admin/forgot-password", anonymous: 200 },
   "routes/staff/reset-password": { path: "/admin/reset-password/not-a-real-token-0123456789abcdef0123456789", anonymous: 410 },
+  // The report e-mail's unsubscribe link (issue 40, decision 612): a token not ours is a 404.
+  "routes/console/reports.unsubscribe": { path: "/admin/reports/unsubscribe/1.not-a-real-token", anonymous: 404 },
 };
 
 const LAYOUT = "routes/console/layout";

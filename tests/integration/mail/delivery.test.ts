@@ -195,7 +195,7 @@ describe("secrets in the outbox", () => {
       for (const secret of ["Tok3n-xyz_0123456789", "4821#", "7733#", "reset-password?token"]) expect(stored).not.toContain(secret);
       expect(row.secrets).toMatchObject({ sealed: expect.stringMatching(/^v1\./) });
     }
-    expect(readOutboxMail(await outboxRow(a.id))).toEqual({ text: `Reset: ${link}\nGate code 4821#`, html: `<a href="${link}">Reset</a> <b>4821#</b>` });
+    expect(readOutboxMail(await outboxRow(a.id))).toEqual({ text: `Reset: ${link}\nGate code 4821#`, html: `<a href="${link}">Reset</a> <b>4821#</b>`, headers: null });
     // Sent intact once SMTP is back; then the row says "[redacted]".
     await smtp.up();
     expect(await deliverPendingEmails(handle.db, () => new Date(Date.now() + 2 * MIN))).toEqual({ sent: 2, failed: 0 });
