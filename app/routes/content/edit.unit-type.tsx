@@ -56,7 +56,7 @@ export default function UnitTypeContent({ loaderData, actionData }: Route.Compon
           (the location&rsquo;s calendar).
         </p>
         <p data-testid="promotion-shown">
-          {loaderData.promotionShown ? <>Shown as: &ldquo;{loaderData.promotionShown}&rdquo;</> : "No promotion applies."}
+          {loaderData.promotionShown ? `Shown as: \u201c${loaderData.promotionShown}\u201d` : "No promotion applies."}
         </p>
         {loaderData.software === "sitelink" ? (
           loaderData.plansProblem ? (
@@ -84,7 +84,7 @@ export default function UnitTypeContent({ loaderData, actionData }: Route.Compon
           )
         ) : null}
         <RecordForm
-          formId="unit-type-promotion"
+          formId="promotion-applies"
           target="unitTypePromotion"
           entity="unitType"
           fields={loaderData.promotionFields}
