@@ -510,13 +510,12 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
         })
         .returning({ id: leases.id });
       const leaseId = lease!.id;
-      // The charges as SiteLink quoted them, its discount (a promotion's plan, issue 40) included: what
-      // the confirmation and the lease show, adding up to the payment.
+      // The charges as SiteLink quoted them: what the confirmation and the lease show.
       await postCharges(tx, {
         leaseId,
         tenantId,
         now,
-        lines: lines.map((l) => ({ ...l, entryDate: ctx.moveInDate })),
+        lines: lines.filter((l) => l.kind !== "discount").map((l) => ({ ...l, entryDate: ctx.moveInDate })),
       });
       const brand = (ctx.cardBrand || "visa") as CardBrand;
       // SiteLink gives no processor authorisation code: its receipt number stands for it (option A).

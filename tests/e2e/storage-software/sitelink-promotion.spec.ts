@@ -72,14 +72,15 @@ test("one month free: the same words on every page and the e-mail, and SiteLink 
   await expect(page.getByTestId("unit-promotion")).toHaveText([`Promotion: ${WORDS}`]);
   await page.goto(TYPE_PAGE);
   await expect(page.getByTestId("unit-promotion").first()).toHaveText(`Promotion: ${WORDS}`);
-  const rent = await page.getByRole("link", { name: /^Rent/ }).first().getAttribute("href");
+  const rent = await page.locator('main a[href^="/rent/"]').first().getAttribute("href");
   expect(rent).toMatch(/^\/rent\/\d+$/);
 
   const email = `sl-promo.${testInfo.project.name}.${Date.now()}.${testInfo.retry}@example.com`;
   await toReview(page, rent!, email);
   // The review step: the promotion's line takes the first month's rent off.
-  const review = page.getByRole("main");
-  await expect(review.getByText(LINE, { exact: true })).toBeVisible();
+  // The review step: the charges' line and the unit's badge say the very same words.
+  await expect(page.getByRole("rowheader", { name: LINE, exact: true })).toBeVisible();
+  await expect(page.getByTestId("unit-promotion")).toHaveText(LINE);
   await page.getByRole("link", { name: "Continue to the lease" }).click();
   await expect(page).toHaveURL(/step=sign/);
   await expect(page.getByRole("main")).toContainText(LINE);
@@ -93,7 +94,7 @@ test("one month free: the same words on every page and the e-mail, and SiteLink 
   await page.getByLabel("Security code (CVV)").fill("123");
   await page.getByRole("button", { name: /^Pay \$[\d,.]+ and rent$/ }).click();
   await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your rental is complete");
-  await expect(page.getByRole("main")).toContainText(LINE);
+  await expect(page.getByRole("rowheader", { name: LINE, exact: true })).toBeVisible();
 
   // SiteLink applied it: the move-in names the plan, the ledger's first rent carries the concession.
   const call = await lastCall("MoveInWithDiscount_v7");
