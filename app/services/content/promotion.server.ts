@@ -93,7 +93,6 @@ export async function promotionTarget(db: Database, locationId: number): Promise
       }
       return out;
     },
-    // eslint-disable-next-line @typescript-eslint/require-await
     async verify(values: Row): Promise<FieldErrors> {
       const kind = String(values.promotionKind ?? "none");
       if (kind === "none") return {};

@@ -10,7 +10,7 @@
 import crypto from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { rentals, ledgerEntries, leases, locations, payments, savedCards, unitTypes, units } from "~/db/schema";
+import { rentals, ledgerEntries, leases, locations, payments, savedCards, units } from "~/db/schema";
 import { getPaymentGateway, type ChargeResult } from "~/platform/payments/gateway.server";
 import type { MoveInInput, MoveInQuote, MoveInResult, Rentals, UnitHold } from "../port";
 import type { LocationRef } from "../port";
