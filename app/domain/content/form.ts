@@ -306,17 +306,7 @@ export const LOCATION_GROUPS = {
 
 /** The fields each console content page edits (one form a record). */
 export const UNIT_TYPE_FIELDS = ["isHiddenOnline", "promotion", "description"] as const;
-/** The unit type's promotion that applies at rent time (issue 40): its own form on the unit type's page. */
-export const UNIT_TYPE_PROMOTION_FIELDS = [
-  "promotionKind",
-  "promotionAmount",
-  "promotionPercent",
-  "promotionMonths",
-  "promotionPlanId",
-  "promotionStartsOn",
-  "promotionEndsOn",
-] as const;
-/** The promotion form's fields at a location of this software: a SiteLink plan, or a local amount or percentage. */
+/** The unit type's promotion that applies at rent time (issue 40), its own form on the unit type's page: the fields at a location of this software: a SiteLink plan, or a local amount or percentage. */
 export function unitTypePromotionFields(software: "local" | "sitelink"): readonly string[] {
   return software === "sitelink"
     ? ["promotionKind", "promotionPlanId", "promotionStartsOn", "promotionEndsOn"]

@@ -13,7 +13,6 @@
 import { formatWholeDollars, percentOf } from "../shared/money";
 
 export const PROMOTION_KINDS = ["none", "amount", "percent", "plan"] as const;
-export type PromotionKind = (typeof PROMOTION_KINDS)[number];
 
 /** What a promotion gives, off each of the first `months` months' rent. */
 export type PromotionTerms = { kind: "amount"; amount: number; months: number } | { kind: "percent"; percent: number; months: number };
@@ -81,7 +80,7 @@ export function promotionTerms(p: Pick<PromotionColumns, "promotionKind" | "prom
 }
 
 /** Whether a date ("YYYY-MM-DD", the location's calendar) falls in the promotion's dates (both ends included). */
-export function isWithinPromotionDates(p: Pick<PromotionColumns, "promotionStartsOn" | "promotionEndsOn">, date: string): boolean {
+function isWithinPromotionDates(p: Pick<PromotionColumns, "promotionStartsOn" | "promotionEndsOn">, date: string): boolean {
   if (p.promotionStartsOn && date < p.promotionStartsOn) return false;
   if (p.promotionEndsOn && date > p.promotionEndsOn) return false;
   return true;

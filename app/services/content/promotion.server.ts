@@ -16,7 +16,7 @@ import type { EditTarget } from "./editor.server";
 
 type Row = Record<string, unknown>;
 
-export interface PromotionPlanChoice {
+interface PromotionPlanChoice {
   id: number;
   name: string;
   /** What it gives in the promotion's words, or null when it gives nothing we can show (not choosable). */
@@ -24,7 +24,7 @@ export interface PromotionPlanChoice {
 }
 
 /** The terms a SiteLink plan gives: a percentage or a fixed amount off the first month. */
-export function planTerms(plan: DiscountPlanOption): PromotionTerms | null {
+function planTerms(plan: DiscountPlanOption): PromotionTerms | null {
   if (plan.percent > 0) return { kind: "percent", percent: plan.percent, months: 1 };
   if (plan.amount > 0) return { kind: "amount", amount: plan.amount, months: 1 };
   return null;
