@@ -35,6 +35,10 @@ const sim = await startSiteLinkSimulator({ port: simPort, seed: "demo" });
 sim.control.createUnitType("L001", { typeName: "Drive-Up", width: 10, length: 10, stdRate: 9200, webRate: 8300, statuses: Array(16).fill("available") });
 // And Jacksonville's, for the option-B rental (our gateway charges; one unit per project and run).
 sim.control.createUnitType("L002", { typeName: "Drive-Up", width: 10, length: 10, stdRate: 9200, webRate: 8300, statuses: Array(4).fill("available") });
+// The promotion spec's own type at Lumberton and the site's "1st Month Free" discount plan (issue 40),
+// which the spec names as the type's promotion (tests/e2e/storage-software/sitelink-promotion.spec.ts).
+sim.control.createUnitType("L001", { typeName: "Drive-Up", width: 6, length: 9, stdRate: 7400, webRate: 6600, statuses: Array(6).fill("available") });
+sim.control.configureSite("L001", { concessions: [{ ConcessionID: 41, sPlanName: "1st Month Free", pcDiscount: 100 }] });
 
 const handle = getDatabase();
 try {

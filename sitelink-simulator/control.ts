@@ -150,6 +150,7 @@ export class SimControl {
       if (next.payMethod !== "lsetup" && next.payMethod !== "manual") throw new ControlError(400, `readings.payMethod is "lsetup" or "manual", not ${JSON.stringify(next.payMethod)}`);
       if (next.successCode !== "id" && next.successCode !== "zero") throw new ControlError(400, `readings.successCode is "id" or "zero", not ${JSON.stringify(next.successCode)}`);
       if (next.testMode !== "records" && next.testMode !== "nothing") throw new ControlError(400, `readings.testMode is "records" or "nothing", not ${JSON.stringify(next.testMode)}`);
+      if (next.discountPlans !== "table" && next.discountPlans !== "empty") throw new ControlError(400, `readings.discountPlans is "table" or "empty", not ${JSON.stringify(next.discountPlans)}`);
       site.readings = next;
     }
     if (patch.insuranceTax1Rate !== undefined) for (const i of site.insurance) i.tax1Rate = patch.insuranceTax1Rate;

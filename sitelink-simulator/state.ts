@@ -146,6 +146,9 @@ export interface ChargeRecord {
   end: string;
   paid: number;
   moveIn: boolean;
+  /** The discount a concession took off this charge (`amount` is net of it) and the plan's ConcessionID. */
+  discount?: number;
+  ConcessionID?: number;
 }
 
 export interface PaymentRecord {
@@ -223,9 +226,15 @@ export interface SiteReadings {
    * "nothing": every check as usual, then a LedgerID answered and nothing written.
    */
   testMode?: "records" | "nothing";
+  /**
+   * Where DiscountPlansRetrieve answers the site's plans (issue 40). "table" (default; LK's production
+   * pipeline, ST and S3 §7.18): a `ConcessionPlans` table. "empty": no plan rows, as LK's discovery
+   * report saw on LSETUP although plans existed (evidence §3): the adapter then offers no plan.
+   */
+  discountPlans?: "table" | "empty";
 }
 
-export const DEFAULT_READINGS: SiteReadings = { payMethod: "lsetup", successCode: "id", testMode: "records" };
+export const DEFAULT_READINGS: SiteReadings = { payMethod: "lsetup", successCode: "id", testMode: "records", discountPlans: "table" };
 
 /** A site's readings (a snapshot from before readings existed has none: the defaults). */
 export function readingsOf(site: { readings?: Partial<SiteReadings> }): SiteReadings {
@@ -258,7 +267,11 @@ export interface SiteRecord {
   paymentTypes: PaymentType[];
   insurance: InsuranceCoverage[];
   chargeDescriptions: ChargeDescription[];
-  concessions: Array<{ ConcessionID: number; sPlanName: string; pcDiscount: number }>;
+  /**
+   * The site's discount plans: a percentage (`pcDiscount`, 100 = free) or a fixed amount
+   * (`fixedDiscount`, cents) off the first rent line of a move-in that names the plan.
+   */
+  concessions: Array<{ ConcessionID: number; sPlanName: string; pcDiscount: number; fixedDiscount?: number }>;
   unitTypes: UnitTypeRecord[];
   units: UnitRecord[];
   tenants: TenantRecord[];

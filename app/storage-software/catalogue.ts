@@ -1,6 +1,8 @@
 import { and, asc, eq, isNotNull, sql, type Placeholder } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { unitTypes, units } from "~/db/schema";
+import { locations, unitTypes, units } from "~/db/schema";
+import { localDate } from "~/domain/shared/calendar";
+import { shownPromotion } from "~/domain/rental/promotion";
 import type { UnitTypeAvailability } from "./port";
 
 /**
@@ -25,6 +27,14 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
       description: unitTypes.description,
       isHiddenOnline: unitTypes.isHiddenOnline,
       promotion: unitTypes.promotion,
+      promotionKind: unitTypes.promotionKind,
+      promotionAmount: unitTypes.promotionAmount,
+      promotionPercent: unitTypes.promotionPercent,
+      promotionMonths: unitTypes.promotionMonths,
+      promotionPlanId: unitTypes.promotionPlanId,
+      promotionStartsOn: unitTypes.promotionStartsOn,
+      promotionEndsOn: unitTypes.promotionEndsOn,
+      timeZone: sql<string>`${locations.timeZone}->>'timeZoneId'`,
       images: unitTypes.images,
       standardRate: unitTypes.standardRate,
       webRate: unitTypes.webRate,
@@ -32,6 +42,7 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
       totalCount: sql<number>`count(${units.id})`.mapWith(Number),
     })
     .from(unitTypes)
+    .innerJoin(locations, eq(locations.id, unitTypes.locationId))
     .leftJoin(units, synced ? and(eq(units.unitTypeId, unitTypes.id), isNotNull(units.externalId)) : eq(units.unitTypeId, unitTypes.id))
     .where(
       and(
@@ -40,7 +51,7 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
         unitTypeId === undefined ? undefined : eq(unitTypes.id, unitTypeId),
       ),
     )
-    .groupBy(unitTypes.id)
+    .groupBy(unitTypes.id, locations.id)
     .orderBy(asc(sql`${unitTypes.width} * ${unitTypes.length}`), asc(unitTypes.width), asc(unitTypes.category), asc(unitTypes.id));
 }
 type UnitTypeRow = Awaited<ReturnType<typeof unitTypeQuery>>[number];
@@ -64,12 +75,33 @@ function listQuery(db: Database, synced: boolean) {
   return prepared;
 }
 
-const toAvailability = (row: UnitTypeRow): UnitTypeAvailability => ({
-  ...row,
-  id: String(row.id),
-  features: Array.isArray(row.features) ? row.features : [],
-  images: Array.isArray(row.images) ? row.images : [],
-});
+/** A row as the port gives it; the promotion is the text shown today in the location's time zone (decision 603). */
+function toAvailability(row: UnitTypeRow, at: Date, software: "local" | "sitelink"): UnitTypeAvailability {
+  const {
+    promotionKind,
+    promotionAmount,
+    promotionPercent,
+    promotionMonths,
+    promotionPlanId,
+    promotionStartsOn,
+    promotionEndsOn,
+    timeZone,
+    ...rest
+  } = row;
+  const today = localDate(at, timeZone || "UTC");
+  const promotion = shownPromotion(
+    { promotion: row.promotion, promotionKind, promotionAmount, promotionPercent, promotionMonths, promotionPlanId, promotionStartsOn, promotionEndsOn },
+    today,
+    software,
+  );
+  return {
+    ...rest,
+    promotion,
+    id: String(row.id),
+    features: Array.isArray(row.features) ? row.features : [],
+    images: Array.isArray(row.images) ? row.images : [],
+  };
+}
 
 export async function catalogueUnitTypes(
   db: Database,
@@ -82,5 +114,5 @@ export async function catalogueUnitTypes(
     options.unitTypeId === undefined
       ? await listQuery(db, synced).execute({ locationId, at: atIso })
       : await unitTypeQuery(db, synced, locationId, atIso, options.unitTypeId);
-  return rows.map(toAvailability);
+  return rows.map((r) => toAvailability(r, options.at, synced ? "sitelink" : "local"));
 }

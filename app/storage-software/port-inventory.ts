@@ -43,6 +43,16 @@ export interface UnitTypeAvailability {
   totalCount: number;
 }
 
+/** One of the site's discount plans: its id (SiteLink's ConcessionID), its name and what it gives. */
+export interface DiscountPlanOption {
+  id: number;
+  name: string;
+  /** Percent off (100 = free); 0 when the plan is a fixed amount. */
+  percent: number;
+  /** Cents off; 0 when the plan is a percentage. */
+  amount: number;
+}
+
 export interface InsurancePlanOption {
   id: string;
   /** Cents of coverage. */
@@ -86,6 +96,11 @@ export interface Inventory {
   getUnitType(unitTypeId: string, options?: AvailabilityOptions): Promise<UnitTypeAvailability | null>;
   /** The site's protection (insurance) plans, lowest coverage first. */
   listInsurancePlans(): Promise<InsurancePlanOption[]>;
+  /**
+   * The site's own discount plans a promotion may name (issue 40, decision 600): SiteLink's
+   * DiscountPlansRetrieve; none at a local location (its promotions are an amount or a percentage).
+   */
+  listDiscountPlans(): Promise<DiscountPlanOption[]>;
   /** The site's extra charges (charges_to_show_at_checkout, validated), amounts in cents. */
   listExtraCharges(): Promise<ExtraChargeOption[]>;
   /**

@@ -1,7 +1,7 @@
 /** Rentals part of the StorageSoftware port (issue 4): holds, quotes, move-ins, reservations. See ./port.ts. */
 import type { PaymentMethodInput } from "~/domain/payments/method";
 import type { TenantContact } from "~/domain/shared/tenant-form";
-import type { MoveInQuote } from "~/domain/rental/move-in-quote";
+import type { MoveInQuote, QuotePromotion } from "~/domain/rental/move-in-quote";
 
 /** The figures of a move-in (what is shown, signed and charged): `quoteMoveIn`'s answer. */
 export type { MoveInQuote };
@@ -71,6 +71,11 @@ export interface MoveInInput {
   lines: MoveInChargeLine[];
   /** What is charged now, cents (= Σ line amount + tax): the total of `quoteMoveIn`, unchanged. */
   total: number;
+  /**
+   * The promotion of the quote (issue 40): at SiteLink its plan goes with the move-in (ConcessionPlanID);
+   * locally its later months are discounted by the billing run. Null or absent: none.
+   */
+  promotion?: QuotePromotion | null;
   /** The payer's card: our own card fields or a processor's token (decision 079). Never stored or logged. */
   payment: PaymentMethodInput;
   /** Save the card (tokenised) and enrol the lease in autopay. */

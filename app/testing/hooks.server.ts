@@ -222,6 +222,56 @@ export const testHooks: Record<string, TestHook> = {
     return { ...sent, mailsTo: mails };
   },
 
+  /**
+   * Promotions (issue 40): gives the unit type of `slug` sized `width`×`length` a promotion (`values`:
+   * promotionKind, promotionPlanId, … as the console's form posts them) through the same services as
+   * the console (the form's target completes a SiteLink plan's terms and checks it, the draft, the
+   * publish), as an owner of the account made for the purpose. Returns the text it will show.
+   */
+  async publishUnitTypePromotion(db, body) {
+    const { staffMembers } = await import("~/db/schema");
+    const { promotionTarget, promotionPreview } = await import("~/services/content/promotion.server");
+    const { saveDraftEdit } = await import("~/services/content/changesets.server");
+    const { publishDraft } = await import("~/services/content/publish.server");
+    const { changesets } = await import("~/db/schema");
+    const { scopeFor } = await import("~/domain/staff/roles");
+    const { now } = await import("~/platform/clock.server");
+    const [loc] = await db.select({ id: locations.id, accountId: locations.accountId }).from(locations).where(eq(locations.urlSlug, String(body.slug)));
+    if (!loc) throw new Error("no such location");
+    const findType = async () =>
+      (
+        await db
+          .select({ id: unitTypes.id })
+          .from(unitTypes)
+          .where(and(eq(unitTypes.locationId, loc.id), eq(unitTypes.width, Number(body.width)), eq(unitTypes.length, Number(body.length))))
+      )[0];
+    let type = await findType();
+    if (!type) {
+      // A type SiteLink has and our catalogue has not synced yet: the sync the server runs, now.
+      const { runSiteLinkSync } = await import("~/storage-software/index.server");
+      await runSiteLinkSync(db, { full: true, now: now() });
+      type = await findType();
+    }
+    if (!type) throw new Error("no such unit type");
+    const email = "e2e-promotions@office.example";
+    let [owner] = await db.select({ id: staffMembers.id }).from(staffMembers).where(eq(staffMembers.email, email));
+    owner ??= (await db.insert(staffMembers).values({ accountId: loc.accountId, email, name: "Promotions", role: "owner", passwordHash: "not-used" }).returning({ id: staffMembers.id }))[0]!;
+    const staff = { staffId: owner.id, accountId: loc.accountId, email, name: "Promotions", role: "owner" as const, scope: scopeFor("owner", []), factorAt: now(), sessionHash: "", ip: null };
+    const target = await promotionTarget(db, loc.id);
+    const values = target.normalise!({ ...(body.values as Record<string, unknown>) });
+    const problems = await target.verify!(values, { id: type.id, createKey: null });
+    if (Object.keys(problems).length) throw new Error(JSON.stringify(problems));
+    const saved = await saveDraftEdit(db, staff, { op: "update", entity: "unitType", recordId: type.id, values, base: {} });
+    if (!saved.ok) throw new Error(JSON.stringify(saved));
+    const [draft] = await db.select({ id: changesets.id }).from(changesets).where(and(eq(changesets.accountId, loc.accountId), eq(changesets.status, "draft")));
+    if (draft) {
+      const published = await publishDraft(db, staff, { changesetId: draft.id, now: now() });
+      // Already live (a second run): the draft holds nothing to publish.
+      if (!published.ok && published.reason !== "empty") throw new Error(JSON.stringify(published));
+    }
+    return { unitTypeId: type.id, shown: promotionPreview(values) };
+  },
+
   async lastEmailTo(db, body) {
     const { emailOutbox } = await import("~/db/schema");
     const { desc, eq } = await import("drizzle-orm");

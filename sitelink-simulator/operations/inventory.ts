@@ -1,4 +1,5 @@
 /** Inventory reads: site, price list, units (lngLastTimePolled), insurance, charges, payment types. */
+import { readingsOf } from "../state";
 import { bool, int, rt, str } from "../helpers";
 import type { OpContext, OpHandler, SiteLinkSimulator } from "../simulator";
 import type { SiteRecord, UnitRecord } from "../state";
@@ -235,19 +236,26 @@ const ProrationInformationRetrieve: OpHandler = (ctx) => {
   ];
 };
 
-/** Empty on the demo corp, as LK-R §2.4 saw on LSETUP. */
-const DiscountPlansRetrieve: OpHandler = (ctx) => [
-  {
-    name: "ConcessionPlans",
-    rows: requireSite(ctx).concessions.map((c) => ({
-      ConcessionID: c.ConcessionID,
-      sPlanName: c.sPlanName,
-      dcPCDiscount: rate4(c.pcDiscount),
-      dcFixedDiscount: money4(0),
-      bNeverExpires: true,
-    })),
-  },
-];
+/**
+ * The site's plans in a `ConcessionPlans` table (none on the demo corp until configured); under the
+ * "empty" reading no rows at all, as LK-R §2.4 saw on LSETUP (evidence §3).
+ */
+const DiscountPlansRetrieve: OpHandler = (ctx) => {
+  const site = requireSite(ctx);
+  const listed = readingsOf(site).discountPlans !== "empty";
+  return [
+    {
+      name: "ConcessionPlans",
+      rows: (listed ? site.concessions : []).map((c) => ({
+        ConcessionID: c.ConcessionID,
+        sPlanName: c.sPlanName,
+        dcPCDiscount: rate4(c.pcDiscount),
+        dcFixedDiscount: money4(c.fixedDiscount ?? 0),
+        bNeverExpires: true,
+      })),
+    },
+  ];
+};
 
 const PaymentSettings: OpHandler = (ctx) => {
   const s = requireSite(ctx);

@@ -60,6 +60,12 @@ function firstPeriods(site: SiteRecord, date: string): Array<{ start: string; en
   return out;
 }
 
+/** A plan's discount on a rent line: its percentage half up, or its fixed amount, never more than the line. */
+function concessionDiscount(c: SiteRecord["concessions"][number], amount: number): number {
+  const off = c.pcDiscount > 0 ? Math.floor((amount * Math.round(c.pcDiscount * 100) + 5000) / 10000) : (c.fixedDiscount ?? 0);
+  return Math.min(amount, off);
+}
+
 function moveInQuote(
   site: SiteRecord,
   unit: UnitRecord,
@@ -77,7 +83,7 @@ function moveInQuote(
   const periods = firstPeriods(site, date);
   periods.forEach((p, i) => {
     const amount = prorate(rate, p.num, p.den);
-    const discount = i === 0 && concession ? Math.floor((amount * Math.round(concession.pcDiscount * 100) + 5000) / 10000) : 0;
+    const discount = i === 0 && concession ? concessionDiscount(concession, amount) : 0;
     lines.push({
       ChargeDescID: CHARGE_DESC.rent,
       description: i === 0 ? "Rent" : "Second Monthly Rent Fee",
@@ -256,7 +262,9 @@ const MoveInWithDiscount_v7: OpHandler = (ctx) => {
   };
   s.ledgers.push(ledger);
   for (const l of quote.lines) {
-    postCharge(s, ledger, { ChargeDescID: l.ChargeDescID, sChgDesc: l.description, sChgCategory: l.category, amount: l.amount - l.discount, tax1: l.tax1, tax2: l.tax2 }, l.start, l.end, true);
+    const charge = postCharge(s, ledger, { ChargeDescID: l.ChargeDescID, sChgDesc: l.description, sChgCategory: l.category, amount: l.amount - l.discount, tax1: l.tax1, tax2: l.tax2 }, l.start, l.end, true);
+    // The concession SiteLink applied, kept on the charge (the control API's ledger shows it; issue 40).
+    if (l.discount > 0) Object.assign(charge, { discount: l.discount, ConcessionID: quote.concessionId });
   }
   recordPayment(s, ledger, {
     amount: quote.total,

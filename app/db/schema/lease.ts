@@ -30,6 +30,14 @@ export const leases = pgTable(
     insurancePlanId: integer().references(() => insurancePlans.id, { onDelete: "set null" }),
     /** Monthly protection plan premium in cents, 0 when none. */
     insurancePremium: integer().notNull().default(0),
+    /**
+     * The promotion the lease moved in with (issue 40, decision 602): cents off the rent of each of its
+     * first `promotionMonths` months (the first month's at move-in, the others by the billing run), and
+     * its wording. 0 / 0 / "" for none.
+     */
+    promotionDiscount: integer().notNull().default(0),
+    promotionMonths: integer().notNull().default(0),
+    promotionWording: text().notNull().default(""),
     paidThroughDate: date({ mode: "string" }).notNull(),
     nextDueDate: date({ mode: "string" }).notNull(),
     gateCode: text().notNull(),

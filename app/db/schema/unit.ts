@@ -44,6 +44,22 @@ export const unitTypes = pgTable(
     isHiddenOnline: boolean().notNull().default(false),
     /** A promotion shown with the type ("First month $1"); empty for none. Display only (decision 300). */
     promotion: text().notNull().default(""),
+    /**
+     * The promotion that applies at rent time (issue 40, decisions 600–603): "none", "amount" or
+     * "percent" off the first `promotionMonths` months (local locations), or "plan", one of the SiteLink
+     * site's discount plans (`promotionPlanId` = ConcessionID, its terms as SiteLink gave them).
+     * In the location's dates `promotionStartsOn`..`promotionEndsOn` (either open). The text shown is
+     * generated from it (app/domain/rental/promotion.ts).
+     */
+    promotionKind: text().notNull().default("none"),
+    /** Cents off each month (kind "amount", or a plan's fixed discount). */
+    promotionAmount: integer().notNull().default(0),
+    /** Percent off each month (kind "percent", or a plan's percentage). */
+    promotionPercent: integer().notNull().default(0),
+    promotionMonths: integer().notNull().default(1),
+    promotionPlanId: integer(),
+    promotionStartsOn: text(),
+    promotionEndsOn: text(),
     /** The type's photos (Image records). */
     images: jsonb().$type<Image[]>().notNull().default([]),
     standardRate: integer().notNull(),

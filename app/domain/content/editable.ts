@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { componentSettingSchema, globalStylesSchema } from "../site/website-settings";
+import { PROMOTION_KINDS, promotionProblems } from "../rental/promotion";
 
 export const EDITABLE_ENTITY_NAMES = [
   "website",
@@ -122,6 +123,12 @@ const time = z
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Enter a time as HH:MM, for example 09:00.")
   .nullable();
 const date = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "Enter a date as YYYY-MM-DD.");
+const optionalDate = z
+  .string()
+  .trim()
+  .regex(/^(\d{4}-\d{2}-\d{2})?$/, "Enter a date as YYYY-MM-DD.")
+  .nullable()
+  .transform((v) => (v ? v : null));
 const bool = z.boolean();
 const int = (min: number, max: number) => z.number().int("Enter a whole number.").min(min).max(max);
 const url = z
@@ -384,9 +391,29 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
     fields: {
       isHiddenOnline: flag("Hide this unit type on the website"),
       description: { label: "Description", kind: "textarea", schema: trimmed(2000) },
-      promotion: { label: "Promotion", kind: "text", schema: trimmed(120), hint: "Shown on the unit type, for example \u201cFirst month $1\u201d. Leave empty for none." },
+      promotion: {
+        label: "Promotion",
+        kind: "text",
+        schema: trimmed(120),
+        hint: "Shown on the unit type. With a promotion that applies (below), leave it empty: its text comes from what it gives.",
+      },
       images: { label: "Photos", kind: "images", schema: images },
+      // The promotion that applies at rent time (issue 40, decisions 600–603).
+      promotionKind: {
+        label: "What the promotion gives",
+        kind: "select",
+        options: PROMOTION_KINDS,
+        schema: z.enum(PROMOTION_KINDS),
+        hint: "none; amount or percent off the first months (local locations); plan: one of the SiteLink site's discount plans.",
+      },
+      promotionAmount: { label: "Amount off each month, in cents", kind: "int", schema: int(0, 10_000_000), hint: "2000 is $20.00. For \u201camount\u201d." },
+      promotionPercent: { label: "Percent off each month", kind: "int", schema: int(0, 100), hint: "100 is free. For \u201cpercent\u201d." },
+      promotionMonths: { label: "Number of months", kind: "int", schema: int(1, 12), hint: "The first months of the rental it applies to." },
+      promotionPlanId: { label: "SiteLink discount plan", kind: "int", schema: int(1, 2_147_483_647).nullable(), hint: "For \u201cplan\u201d: the plan's number from the list above." },
+      promotionStartsOn: { label: "Starts on", kind: "date", schema: optionalDate, hint: "YYYY-MM-DD in the location's time zone; empty: from publishing." },
+      promotionEndsOn: { label: "Ends on", kind: "date", schema: optionalDate, hint: "YYYY-MM-DD, the last day; empty: until changed." },
     },
+    check: promotionProblems,
   },
 };
 

@@ -306,6 +306,12 @@ export const LOCATION_GROUPS = {
 
 /** The fields each console content page edits (one form a record). */
 export const UNIT_TYPE_FIELDS = ["isHiddenOnline", "promotion", "description"] as const;
+/** The unit type's promotion that applies at rent time (issue 40), its own form on the unit type's page: the fields at a location of this software: a SiteLink plan, or a local amount or percentage. */
+export function unitTypePromotionFields(software: "local" | "sitelink"): readonly string[] {
+  return software === "sitelink"
+    ? ["promotionKind", "promotionPlanId", "promotionStartsOn", "promotionEndsOn"]
+    : ["promotionKind", "promotionAmount", "promotionPercent", "promotionMonths", "promotionStartsOn", "promotionEndsOn"];
+}
 export const WEBSITE_GROUPS = {
   "website-general": { legend: "Website name and analytics", fields: ["websiteName", "analyticsId"] },
   "website-templates": { legend: "Unit page title and description", fields: ["unitPageTitle", "unitPageMeta"] },

@@ -8,6 +8,7 @@
  * first day with the posting keys "rent:YYYY-MM-DD", "insurance:YYYY-MM-DD",
  * "charge:<chargeKey>:YYYY-MM-DD" (see `chargePostingKey`), so posting twice posts once.
  */
+import { promotionLineWording } from "../rental/promotion";
 import { addDaysIso, addMonthsIso, calendarMonthsBetween, type IsoDate } from "../shared/calendar";
 import { taxedLine } from "../shared/money";
 import { periodChargeWording, PROTECTION_NAME, RENT_NAME } from "./charge-wording";
@@ -68,6 +69,8 @@ export interface LeaseTerms {
   /** Monthly protection plan premium in cents (0: none). */
   insurancePremium: number;
   recurringCharges: RecurringCharge[];
+  /** The promotion the lease moved in with (issue 40): cents off the rent of each of its first `months` months. */
+  promotion?: { monthlyDiscount: number; months: number; wording: string } | null;
 }
 
 interface PeriodCharge {
@@ -88,6 +91,12 @@ export function chargesForPeriod(terms: LeaseTerms, k: number): PeriodCharge[] {
   const end = periodEnd(terms.moveInDate, k);
   const base = { periodStart: start, periodEnd: end, entryDate: start };
   const lines: PeriodCharge[] = [{ ...base, postingKey: `rent:${start}`, description: periodChargeWording(RENT_NAME, start, end), amount: terms.monthlyRate, tax: 0 }];
+  // Period k is the promotion's (k+1)th month: discounted while k < months (period 0 was at move-in).
+  const promo = terms.promotion;
+  if (promo && k < promo.months && promo.monthlyDiscount > 0) {
+    const off = Math.min(promo.monthlyDiscount, terms.monthlyRate);
+    lines.push({ ...base, postingKey: `promotion:${start}`, description: promotionLineWording(promo.wording), amount: -off, tax: 0 });
+  }
   if (terms.insurancePremium > 0) {
     lines.push({ ...base, postingKey: `insurance:${start}`, description: periodChargeWording(PROTECTION_NAME, start, end), amount: terms.insurancePremium, tax: 0 });
   }

@@ -8,6 +8,7 @@ import { percentOf } from "../shared/money";
 import { chargeKey, chargePostingKey, periodEnd, periodStart } from "../payments/billing";
 import { firstMonthProtectionWording, firstMonthRentWording } from "../payments/charge-wording";
 import { monthlyRateFor } from "../site/rates";
+import { monthlyPromotionDiscount, promotionLineWording, type AppliedPromotion } from "./promotion";
 
 export interface QuoteUnitType {
   name: string;
@@ -49,6 +50,8 @@ interface QuoteInput {
   insurancePlan: QuoteInsurancePlan | null;
   /** "YYYY-MM-DD", the move-in date in the location's time zone. */
   moveInDate: string;
+  /** The unit type's promotion on the move-in date (`promotionOn`), or null. */
+  promotion?: AppliedPromotion | null;
 }
 
 export type QuoteLineKind = "rent" | "discount" | "insurance" | "charge";
@@ -84,7 +87,23 @@ export interface MoveInQuote {
   total: number;
   /** What each later month costs (rent, premium, recurring charges with their taxes). */
   monthlyTotal: number;
+  /**
+   * The promotion applied (issue 40, decision 601): its wording (the same text as the unit type's
+   * card), the discount on each of its months and, at SiteLink, the plan sent with the move-in.
+   * Absent or null: none.
+   */
+  promotion?: QuotePromotion | null;
 }
+
+export interface QuotePromotion {
+  wording: string;
+  /** Cents off each of the first `months` months' rent (the first one is a line of this quote). */
+  monthlyDiscount: number;
+  months: number;
+  /** SiteLink's ConcessionID; null at a local location. */
+  planId: number | null;
+}
+
 
 /** Parking spaces (and office units) do not need a lock or the like: their extra charges can be hidden. */
 function isParkingOrOffice(unitType: Pick<QuoteUnitType, "name" | "category">): boolean {
@@ -144,6 +163,16 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
     }
   }
 
+  let promotion: QuotePromotion | null = null;
+  if (input.promotion) {
+    const online = -(lines.find((l) => l.kind === "discount")?.amount ?? 0);
+    const discount = Math.min(monthlyPromotionDiscount(input.promotion.terms, monthlyRate), monthlyRate - online);
+    if (discount > 0) {
+      lines.push(line("discount", promotionLineWording(input.promotion.wording), -discount, `promotion:${moveInDate}`, { ...period, isRecurring: false }));
+      promotion = { wording: input.promotion.wording, monthlyDiscount: monthlyPromotionDiscount(input.promotion.terms, monthlyRate), months: input.promotion.terms.months, planId: input.promotion.planId };
+    }
+  }
+
   if (insurancePlan) {
     lines.push(
       line("insurance", firstMonthProtectionWording(insurancePlan.coverage), insurancePlan.premium, `insurance:${moveInDate}`, period),
@@ -178,5 +207,6 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
     tax,
     total: subtotal + tax,
     monthlyTotal,
+    promotion,
   };
 }

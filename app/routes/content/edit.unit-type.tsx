@@ -2,15 +2,18 @@ import type { Route } from "./+types/edit.unit-type";
 import { adminMeta } from "~/components/console/shell";
 import { CONTENT_DONE, DraftNote, ImageFieldNote, RecordForm, type ContentActionData } from "~/components/content/record-forms";
 import { consoleRouteHeaders } from "~/services/console/headers.server";
-import { UNIT_TYPE_TARGETS, unitTypePage } from "~/services/content/pages.server";
+import { unitTypePage, unitTypeTargets } from "~/services/content/pages.server";
 import { contentRoute } from "~/services/content/route.server";
 import { UNIT_TYPE_FIELDS } from "~/domain/content/form";
 
 /**
  * A unit type as the website shows it (issue 24): hidden online or not, its promotion and its
  * description. Rates, sizes and names come from the management software and are not edited here.
+ * And its promotion that applies at rent time (issue 40, decisions 600–603): at a SiteLink location
+ * one of the site's discount plans, at a local one an amount or a percentage off the first months,
+ * with its dates; the text shown comes from what it gives.
  */
-const route = contentRoute({ param: "unitTypeId", page: unitTypePage, targets: () => UNIT_TYPE_TARGETS });
+const route = contentRoute({ param: "unitTypeId", page: unitTypePage, targets: (db, _staff, id) => unitTypeTargets(db, id) });
 export const loader = route.loader;
 export const action = route.action;
 
@@ -45,6 +48,57 @@ export default function UnitTypeContent({ loaderData, actionData }: Route.Compon
         legend="How the website shows this unit type"
         submitLabel="Save unit type"
       />
+      <section aria-labelledby="promotion-heading">
+        <h2 id="promotion-heading">Promotion that applies at rent time</h2>
+        <p className="console-hint">
+          The rental&rsquo;s quote, review step, lease, receipt and move-in all apply it, and the website shows what it gives
+          {loaderData.software === "sitelink" ? ": SiteLink applies the plan at move-in." : "."} It is published with the draft, between its dates
+          (the location&rsquo;s calendar).
+        </p>
+        <p data-testid="promotion-shown">
+          {loaderData.promotionShown ? `Shown as: \u201c${loaderData.promotionShown}\u201d` : "No promotion applies."}
+        </p>
+        {loaderData.software === "sitelink" ? (
+          loaderData.plansProblem ? (
+            <p className="console-alert console-alert--error">{loaderData.plansProblem}</p>
+          ) : (
+            <table className="console-table">
+              <caption>The site&rsquo;s discount plans in SiteLink</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Plan number</th>
+                  <th scope="col">Name in SiteLink</th>
+                  <th scope="col">Shown as</th>
+                </tr>
+              </thead>
+              <tbody>
+                {loaderData.plans.map((p) => (
+                  <tr key={p.id}>
+                    <td>{p.id}</td>
+                    <td>{p.name}</td>
+                    <td>{p.wording ?? "Gives nothing we can show: not offered"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )
+        ) : null}
+        <RecordForm
+          formId="promotion-applies"
+          target="unitTypePromotion"
+          entity="unitType"
+          fields={loaderData.promotionFields}
+          intent="save"
+          values={loaderData.promotionForm.values}
+          base={loaderData.promotionForm.base}
+          pending={loaderData.promotionForm.pending}
+          recordId={unitTypeId}
+          csrfToken={csrfToken}
+          actionData={act}
+          legend="What the promotion gives"
+          submitLabel="Save promotion"
+        />
+      </section>
       <ImageFieldNote label="Photos" photosHref={`/admin/content/unit-types/${unitTypeId}/photos`} count={loaderData.photoCount} />
     </>
   );

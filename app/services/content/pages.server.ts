@@ -4,7 +4,19 @@
  * `submitContentForm` (app/services/content/editor.server.ts). Scope: a record outside the member's
  * locations is not found (404); account-wide pages need an owner (decision 303).
  */
-import { COMPANY_FIELDS, CONTENT_ITEM_FIELDS, LOCATION_GROUPS, MENU_ITEM_FIELDS, OLD_DOMAIN_FIELDS, PAGE_FIELDS, REDIRECT_FIELDS, UNIT_TYPE_FIELDS, WEBSITE_GROUPS } from "~/domain/content/form";
+import {
+  COMPANY_FIELDS,
+  CONTENT_ITEM_FIELDS,
+  LOCATION_GROUPS,
+  MENU_ITEM_FIELDS,
+  OLD_DOMAIN_FIELDS,
+  PAGE_FIELDS,
+  REDIRECT_FIELDS,
+  UNIT_TYPE_FIELDS,
+  unitTypePromotionFields,
+  WEBSITE_GROUPS,
+} from "~/domain/content/form";
+import { promotionChoices, promotionPreview, promotionTarget } from "./promotion.server";
 import { data, redirect } from "react-router";
 import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
@@ -170,20 +182,31 @@ export async function amenitiesTargets(db: Database, staff: SignedInStaff, locat
   return { amenity: { entity: "amenity", fields: AMENITY_FIELDS, createValues: { locationId, index: last + 10 }, siblings: ["locationId"] } };
 }
 
-/** One unit type's page: visibility, promotion, description. */
+/** One unit type's page: visibility, promotion, description, and the promotion that applies (issue 40). */
 export async function unitTypePage(db: Database, staff: SignedInStaff, unitTypeId: number) {
   const heading = await unitTypeHeading(db, unitTypeId);
   if (!heading) return null;
   const record = await readEffectiveRecord(db, staff, "unitType", unitTypeId);
   if (!record) return null;
+  const choices = await promotionChoices(db, heading.locationId);
+  const promotionFields = unitTypePromotionFields(choices.software);
   return {
     heading: { ...heading, label: `${heading.width}×${heading.length} ${heading.name}` },
     form: formRecord("unitType", record, UNIT_TYPE_FIELDS),
+    promotionFields,
+    promotionForm: formRecord("unitType", record, promotionFields),
+    promotionShown: promotionPreview(record.values),
+    ...choices,
     photoCount: Array.isArray(record.values.images) ? record.values.images.length : 0,
   };
 }
 
-export const UNIT_TYPE_TARGETS: Record<string, EditTarget> = { unitType: { entity: "unitType", fields: UNIT_TYPE_FIELDS } };
+/** The unit type page's forms: how it is shown, and its promotion (whose plans are the location's). */
+export async function unitTypeTargets(db: Database, unitTypeId: number): Promise<Record<string, EditTarget>> {
+  const heading = await unitTypeHeading(db, unitTypeId);
+  const base: Record<string, EditTarget> = { unitType: { entity: "unitType", fields: UNIT_TYPE_FIELDS } };
+  return heading ? { ...base, unitTypePromotion: await promotionTarget(db, heading.locationId) } : base;
+}
 
 // ---- account-wide pages (owners: decision 303) --------------------------------------------------
 

@@ -123,6 +123,7 @@ export async function placeMoveIn(
       insurancePremium: q.quote.insurancePremium,
       lines: q.quote.lines,
       total: q.quote.total,
+      promotion: q.quote.promotion ?? null,
       payment: input.payment,
       autopay: input.autopay,
       lease,

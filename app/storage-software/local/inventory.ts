@@ -37,6 +37,10 @@ export function localInventory(db: Database, location: LocationRef): Inventory {
       return row ?? null;
     },
 
+    async listDiscountPlans() {
+      return [];
+    },
+
     async listInsurancePlans() {
       const rows = await db
         .select()

@@ -17,6 +17,8 @@ import type { LocationRef } from "../port";
 import { PaymentDeclinedError, StorageSoftwareError, StorageValidationError, UnitUnavailableError } from "../errors";
 import { postCharges, recordApprovedPayment, recordDeclinedPayment } from "../shared/ledger";
 import { quoteMoveIn as quoteFromDomain } from "~/domain/rental/move-in-quote";
+import { promotionOn } from "~/domain/rental/promotion";
+import { promotionColumnsOf } from "../shared/promotion";
 import { holdEndsAt } from "~/domain/rental/hold";
 import { methodLast4 } from "~/domain/payments/method";
 import { localInventory } from "./inventory";
@@ -92,6 +94,10 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         monthlyRate: input.monthlyRate,
         insurancePlanId: input.insurancePlanId ? Number(input.insurancePlanId) : null,
         insurancePremium: input.insurancePremium,
+        // The promotion's later months are discounted by the billing run (decision 602).
+        promotionDiscount: input.promotion?.monthlyDiscount ?? 0,
+        promotionMonths: input.promotion?.months ?? 0,
+        promotionWording: input.promotion?.wording ?? "",
         paidThroughDate: input.paidThroughDate,
         nextDueDate: input.nextDueDate,
         gateCode,
@@ -219,6 +225,8 @@ export function localRentals(db: Database, location: LocationRef): Rentals {
         charges,
         insurancePlan: plan,
         moveInDate: input.moveInDate,
+        // The unit type's promotion on the move-in date: an amount or a percentage off its first months (decision 602).
+        promotion: promotionOn(await promotionColumnsOf(db, location.id, Number(input.unitTypeId)), input.moveInDate, "local"),
       });
     },
 

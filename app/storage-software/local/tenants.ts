@@ -49,6 +49,7 @@ export async function termsOf(ex: Executor, lease: LeaseRow): Promise<LeaseTerms
     monthlyRate: lease.monthlyRate,
     insurancePremium: lease.insurancePremium,
     recurringCharges: await recurringChargesFor(ex, lease),
+    promotion: lease.promotionMonths > 0 ? { monthlyDiscount: lease.promotionDiscount, months: lease.promotionMonths, wording: lease.promotionWording } : null,
   };
 }
 

@@ -33,7 +33,7 @@ interface ChargeLine {
   postingKey?: string | null;
 }
 
-/** Posts charge lines to a lease. Lines whose posting key is already on the lease are skipped. Returns the ids written. */
+/** Posts charge lines (a negative one as a credit) to a lease. Lines whose posting key is already on the lease are skipped. Returns the ids written. */
 export async function postCharges(
   db: Executor,
   input: { leaseId: number; tenantId: number; lines: ChargeLine[]; now?: Date },
@@ -48,9 +48,10 @@ export async function postCharges(
       input.lines.map((l) => ({
         leaseId: input.leaseId,
         tenantId: input.tenantId,
-        kind: "charge" as const,
+        // A negative line (a discount: a promotion's month) is a credit of that amount, as at move-in.
+        kind: l.amount < 0 ? ("credit" as const) : ("charge" as const),
         description: l.description,
-        amount: l.amount,
+        amount: Math.abs(l.amount),
         tax: l.tax,
         entryDate: l.entryDate,
         periodStart: l.periodStart ?? null,

@@ -70,6 +70,11 @@ export const ADAPTER_READS: Record<string, OperationReads> = {
     usedBy: "inventory.ts, rentals.ts, tenants.ts: protection plans",
     tables: { Table: { columns: ["InsurCoverageID", "dcCoverage", "dcPremium"], optional: ["sCoverageDesc", "sProvidor", "dcPCTheft"] } },
   },
+  DiscountPlansRetrieve: {
+    kind: "read",
+    usedBy: "inventory.ts: the site's discount plans a promotion names (issue 40)",
+    tables: { ConcessionPlans: { columns: ["ConcessionID"], optional: ["sPlanName", "dcPCDiscount", "dcFixedDiscount"] } },
+  },
   ChargeDescriptionsRetrieve: {
     kind: "read",
     usedBy: "inventory.ts: extra charges (price, taxes)",

@@ -102,6 +102,21 @@ export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & Avai
       return row ?? null;
     },
 
+    // The site's discount plans (ConcessionPlans, evidence §3: LK's "empty" read the wrong table).
+    // A percentage in whole percent (SiteLink keeps 4 decimals: 100.0000); a fixed amount in cents.
+    async listDiscountPlans() {
+      const answer = okRead(await call("DiscountPlansRetrieve", {}), "DiscountPlansRetrieve");
+      return rowsOf(answer, "ConcessionPlans")
+        .filter((r) => (intOrNull(r.ConcessionID) ?? 0) > 0)
+        .map((r) => ({
+          id: intOrNull(r.ConcessionID)!,
+          name: (r.sPlanName ?? "").trim() || `Plan ${r.ConcessionID}`,
+          percent: Math.round(optionalCents(r.dcPCDiscount) / 100),
+          amount: optionalCents(r.dcFixedDiscount),
+        }))
+        .sort((a, b) => a.id - b.id);
+    },
+
     async listInsurancePlans(): Promise<InsurancePlanOption[]> {
       const answer = okRead(await call("InsuranceCoverageRetrieve_V2", {}), "InsuranceCoverageRetrieve_V2");
       return rowsOf(answer, "Table")

@@ -162,6 +162,8 @@ interface SiteLinkQuoteInput {
   insurancePlanId: string | null;
   standardRate: number;
   monthlyRate: number;
+  /** The site's discount plan to apply (the unit type's promotion: ConcessionPlanID), or null/absent for none. */
+  concessionPlanId?: number | null;
 }
 
 async function siteLinkCostRows(
@@ -175,7 +177,7 @@ async function siteLinkCostRows(
       iUnitID: Number(q.siteLinkUnitId),
       dMoveInDate: siteLinkDate(q.moveInDate),
       InsuranceCoverageID: q.insuranceCoverageId ? Number(q.insuranceCoverageId) : NONE,
-      ConcessionPlanID: NONE,
+      ConcessionPlanID: q.concessionPlanId ?? NONE,
       iPromoGlobalNum: 0,
       ChannelType: settings.channelType,
       bApplyInsuranceCredit: false,
@@ -726,6 +728,8 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       siteLinkUnitId: unit.externalId!,
       moveInDate: input.moveInDate,
       insuranceCoverageId: plan,
+      // The promotion's plan, as quoted: SiteLink applies it (issue 40, decision 601).
+      concessionPlanId: input.promotion?.planId ?? null,
     });
     const required = requiredTotal(costRows);
     if (required !== input.total) throw new ChargesChangedError();
@@ -841,7 +845,7 @@ export function createSiteLinkMoveIn(deps: MoveInDeps) {
       sBillingAddress: input.tenant.addr1,
       sBillingZipCode: card.postalCode,
       InsuranceCoverageID: plan ? Number(plan) : NONE,
-      ConcessionPlanID: NONE,
+      ConcessionPlanID: input.promotion?.planId ?? NONE,
       iSource: 5,
       sSource: "Gatehouse website",
       bUsePushRate: false,

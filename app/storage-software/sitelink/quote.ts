@@ -13,6 +13,8 @@ import { percentOf } from "~/domain/shared/money";
 import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/rental/move-in-quote";
 import { firstMonthProtectionWording, firstMonthRentWording, periodChargeWording, PROTECTION_NAME, RENT_NAME } from "~/domain/payments/charge-wording";
 import { centsToDecimal, isTrue, optionalCents } from "./money";
+import { monthlyPromotionDiscount, promotionLineWording, type AppliedPromotion } from "~/domain/rental/promotion";
+import { logger } from "~/platform/logger.server";
 
 type Row = Record<string, string | undefined>;
 
@@ -190,5 +192,34 @@ export function inSiteWording(quote: MoveInQuote, protectionCoverage: number | n
       const of = l.kind === "discount" && l.postingKey.startsWith("discount:") ? renamed.get(l.postingKey.slice("discount:".length)) : undefined;
       return of ? { ...l, description: `Discount (${of})` } : l;
     }),
+  };
+}
+
+/**
+ * The quote with the unit type's promotion (issue 40, decisions 601, 604): SiteLink applied the plan
+ * (ConcessionPlanID) and answered its discount on the first rent row. Checked against the plan's
+ * terms (what the card says): when SiteLink's discount is the terms' discount of that row, the line
+ * says the promotion's words ("Promotion: First month free"), the same as the card; when not (the plan
+ * was changed in SiteLink since the promotion was published), SiteLink's figure stands (it is what is
+ * charged), the line keeps SiteLink's wording and the mismatch is logged for the office.
+ */
+export function withPromotion(quote: MoveInQuote, promotion: AppliedPromotion, monthlyRate: number): MoveInQuote {
+  const firstRent = quote.lines.filter((l) => l.kind === "rent").sort((a, b) => (a.periodStart ?? "").localeCompare(b.periodStart ?? ""))[0];
+  const discountLine = firstRent ? quote.lines.find((l) => l.postingKey === `discount:${firstRent.postingKey}`) : undefined;
+  const applied = -(discountLine?.amount ?? 0);
+  const expected = firstRent ? monthlyPromotionDiscount(promotion.terms, firstRent.amount) : 0;
+  const matches = discountLine !== undefined && applied === expected;
+  if (!matches) {
+    logger.warn({ planId: promotion.planId, applied, expected }, "SiteLink's discount plan does not give what the promotion says");
+  }
+  return {
+    ...quote,
+    lines: matches ? quote.lines.map((l) => (l === discountLine ? { ...l, description: promotionLineWording(promotion.wording) } : l)) : quote.lines,
+    promotion: {
+      wording: matches ? promotion.wording : "",
+      monthlyDiscount: monthlyPromotionDiscount(promotion.terms, monthlyRate),
+      months: promotion.terms.months,
+      planId: promotion.planId,
+    },
   };
 }

@@ -15,7 +15,9 @@ import type { SiteLinkCall } from "./client";
 import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
-import { decimalToCents, inSiteWording } from "./quote";
+import { decimalToCents, inSiteWording, withPromotion } from "./quote";
+import { promotionOn } from "~/domain/rental/promotion";
+import { promotionColumnsOf } from "../shared/promotion";
 import { createSiteLinkMoveIn, siteLinkQuote, type MoveInGateway } from "./move-in";
 import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
 import { searchTenantsByEmail } from "./tenant-records";
@@ -82,6 +84,8 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
       if (input.insurancePlanId && !plan)
         throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       const premium = plan?.premium ?? 0;
+      // The unit type's promotion on the move-in date: one of the site's discount plans, which SiteLink applies (decision 601).
+      const promotion = promotionOn(await promotionColumnsOf(db, location.id, type.id), input.moveInDate, "sitelink");
       // ChannelType 1 is the location's web-rates flag (channelTypeAt): the rate SiteLink charges is the one the pages show.
       const monthlyRate = monthlyRateFor(type, rs.channelType === 1);
       const quote = await siteLinkQuote(call, rs, {
@@ -92,9 +96,11 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
         insurancePremium: premium,
         standardRate: type.standardRate,
         monthlyRate,
+        concessionPlanId: promotion?.planId ?? null,
       });
       // The review step, the lease and the receipt word rent and protection as local move-ins do (decision 202).
-      return inSiteWording(quote, plan?.coverage ?? null);
+      const worded = inSiteWording(quote, plan?.coverage ?? null);
+      return promotion ? withPromotion(worded, promotion, monthlyRate) : worded;
     },
 
     async moveIn(input) {

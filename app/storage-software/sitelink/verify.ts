@@ -334,6 +334,8 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   if (probeUnit) await read("UnitsInformationByUnitID", { UnitID: Number(probeUnit) });
   else notChecked("UnitsInformationByUnitID", "the site lists no unit to read");
   await read("InsuranceCoverageRetrieve_V2", {});
+  // The site's discount plans a promotion names (issue 40): no plan at all is fine, the columns are checked.
+  await read("DiscountPlansRetrieve", {});
   await read("ChargeDescriptionsRetrieve", {});
   const payTypes = await read("PaymentTypesRetrieve", {});
   const today = localDate(options.now, loc.timeZone.timeZoneId);

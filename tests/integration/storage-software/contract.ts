@@ -242,6 +242,16 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(coverages).toEqual([...coverages].sort((a, b) => a - b));
     });
 
+    it("lists the site's discount plans (issue 40): whole ids, names, a percentage or cents off", async () => {
+      const plans = await h.storage.listDiscountPlans();
+      for (const p of plans) {
+        expect(Number.isInteger(p.id) && p.id > 0).toBe(true);
+        expect(typeof p.name).toBe("string");
+        expect(Number.isInteger(p.percent) && Number.isInteger(p.amount)).toBe(true);
+        expect(p.percent >= 0 && p.percent <= 100 && p.amount >= 0).toBe(true);
+      }
+    });
+
     it("lists extra charges in cents with their tax rates", async () => {
       const charges = await h.storage.listExtraCharges();
       expect(charges.length).toBeGreaterThan(0);

@@ -61,7 +61,7 @@ function expectNoSecret(report: GoLiveReport) {
 }
 
 /** Every SOAP call the simulator received that was a write (card fields redacted by the simulator). */
-const writesSent = () => bed.sim.control.calls().filter((c) => c.operation && !/^(Site|Unit|Insurance|Charge|Payment(s|Types)|MoveInCost|Tenant(Search|Info|Login$|BillingInfoBy)|Ledgers|Customer|Reservation(List))/.test(c.operation));
+const writesSent = () => bed.sim.control.calls().filter((c) => c.operation && !/^(Site|Unit|Insurance|Charge|Payment(s|Types)|MoveInCost|Tenant(Search|Info|Login$|BillingInfoBy)|Ledgers|Customer|Reservation(List)|DiscountPlans)/.test(c.operation));
 const rentedUnits = (code: string) => bed.sim.control.inspectSite(code).units.filter((u) => u.rented).map((u) => u.UnitID);
 const locationId = async (slug: string) => (await bed.handle.db.select({ id: locations.id }).from(locations).where(eq(locations.urlSlug, slug)))[0]!.id;
 const live = async (slug: string) => (await goLiveState(bed.handle.db, await locationId(slug))).live;
