@@ -91,7 +91,7 @@ function PublicationNote({ locationId, csrfToken, publication }: { locationId: n
       <h2 id="publication">Not on the website yet</h2>
       {publication.drafted ? (
         <p>
-          This location goes on the website at /locations/{publication.slug} when the draft is published on <a href="/admin/changes">Changes</a>. Until then only
+          This location goes on the website at {`/locations/${publication.slug}`} when the draft is published on <a href="/admin/changes">Changes</a>. Until then only
           preview shows it.
         </p>
       ) : (

@@ -71,7 +71,7 @@ export default function NewLocation({ loaderData, actionData }: Route.ComponentP
     lastResult,
     shouldValidate: "onSubmit",
     shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: newLocationSchema }),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: newLocationSchema, disableAutoCoercion: true }),
   });
   const typed = (lastResult?.initialValue ?? null) as Record<string, unknown> | null;
   const value = (name: string): string => {

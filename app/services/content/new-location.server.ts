@@ -55,7 +55,7 @@ const isUniqueViolation = (error: unknown) => {
 
 /** Parses and checks the form (the schema, then what needs the database); saves nothing. */
 export function parseNewLocation(formData: FormData) {
-  return parseWithZod(formData, { schema: newLocationSchema });
+  return parseWithZod(formData, { schema: newLocationSchema, disableAutoCoercion: true });
 }
 
 /** Adds a location (see the module comment). Owners only: anyone else gets 403 and nothing is read from the form. */
