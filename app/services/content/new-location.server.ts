@@ -26,7 +26,7 @@ import { auditActor, type SignedInStaff } from "../staff/context.server";
 /** At most this many locations added per owner an hour (a location is a big write; a slip repeats it). */
 const ADDS_PER_HOUR = 20;
 
-export type NewLocationOutcome =
+type NewLocationOutcome =
   | { ok: true; locationId: number; slug: string }
   | { ok: false; status: 400 | 403 | 429; result: SubmissionResult<string[]> };
 
@@ -54,7 +54,7 @@ const isUniqueViolation = (error: unknown) => {
 };
 
 /** Parses and checks the form (the schema, then what needs the database); saves nothing. */
-export function parseNewLocation(formData: FormData) {
+function parseNewLocation(formData: FormData) {
   return parseWithZod(formData, { schema: newLocationSchema, disableAutoCoercion: true });
 }
 

@@ -62,7 +62,7 @@ const PUBLISH_FORBIDDEN = "Your role does not allow publishing these changes. As
  * settings (decision 470): otherwise the publish is refused, naming the location and the command that
  * checks it (decision 623). Null when nothing stops the publish.
  */
-export async function goLiveRefusal(db: Executor, changes: readonly Pick<ChangeRow, "entity" | "op" | "recordId" | "values">[]): Promise<string | null> {
+async function goLiveRefusal(db: Executor, changes: readonly Pick<ChangeRow, "entity" | "op" | "recordId" | "values">[]): Promise<string | null> {
   const going = changes.filter((c) => c.entity === "location" && c.op === "update" && c.recordId != null && c.values.isPublished === true);
   for (const c of going) {
     const [loc] = await db.select({ name: locations.name, slug: locations.urlSlug, software: locations.software, isPublished: locations.isPublished }).from(locations).where(eq(locations.id, c.recordId!));

@@ -20,6 +20,8 @@ import { getWebsite } from "~/db/queries/site.server";
 import { listLocations } from "~/db/queries/locations.server";
 import { addresses, auditEvents, cachePurges, changesetChanges, hoursBlocks, hoursItems, locations, paymentTypes, sitelinkSites, unitTypes, units } from "~/db/schema";
 import { currentDraftId } from "~/services/content/changesets.server";
+import { publishDueChangesets, scheduleChangeset } from "~/services/content/publish.server";
+import { changesets } from "~/db/schema";
 import { withDraftApplied } from "~/services/content/preview.server";
 import { recordSimulatorPass } from "~/storage-software/index.server";
 import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
@@ -220,6 +222,10 @@ describe("a demo-units location through the draft", () => {
     expect(page.status).toBe(200);
     expect(page.body).toContain("Not on the website yet");
     expect(page.body).toContain("/locations/whiteville-nc-28472");
+    // The changes waiting show the new location going on the website.
+    const changes = await get("/admin/changes", who.owner);
+    expect(changes.status).toBe(200);
+    expect(changes.body).toContain("Shown on the website");
   });
 
   it("is not public before the publish; preview (the draft applied) shows it", async () => {
@@ -299,11 +305,42 @@ describe("a SiteLink location", () => {
     expect(still!.isPublished).toBe(false);
     expect((await get("/locations/tabor-city-nc-28463")).status).toBe(404);
 
+    // A scheduled publish is refused the same way, recorded as a failed publish; the draft stays.
+    const now = new Date();
+    const day = new Intl.DateTimeFormat("en-CA", { timeZone: "America/New_York", year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date(now.getTime() + 2 * 86_400_000));
+    const scheduled = await scheduleChangeset(handle.db, who.owner.signedIn, { changesetId: draftId, date: day, time: "10:00", timeZone: "America/New_York", now });
+    expect(scheduled.ok).toBe(true);
+    expect(await publishDueChangesets(handle.db, new Date(now.getTime() + 4 * 86_400_000))).toEqual([]);
+    const [failed] = await handle.db.select({ status: changesets.status, failure: changesets.failure }).from(changesets).where(eq(changesets.id, draftId));
+    expect(failed!.status).toBe("draft");
+    expect(failed!.failure).toContain("Tabor City cannot go on the website yet");
+    expect((await get("/locations/tabor-city-nc-28463")).status).toBe(404);
+
     await recordSimulatorPass(handle.db, loc!.id, new Date());
     const published = await post("/admin/changes", { intent: "publish", changesetId: String(draftId) }, who.owner);
     expect(published.status).toBe(303);
     expect((await get("/locations/tabor-city-nc-28463")).status).toBe(200);
     const [last] = await handle.db.select({ action: auditEvents.action }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1);
     expect(last!.action).toBe("content.published");
+  });
+});
+
+describe("a new location whose draft is discarded", () => {
+  it("stays off the website, and its page puts it in the draft again", async () => {
+    const r = await post(PATH, whiteville({ name: "Chadbourn", street1: "2 Elm St", city: "Chadbourn", postal: "28431" }), who.owner);
+    expect(r.status).toBe(303);
+    const [loc] = await handle.db.select({ id: locations.id }).from(locations).where(eq(locations.urlSlug, "chadbourn-nc-28431"));
+    const draftId = (await currentDraftId(handle.db, accountId))!;
+    expect((await post("/admin/changes", { intent: "discard", changesetId: String(draftId) }, who.owner)).status).toBe(303);
+    const page = await get(`/admin/content/locations/${loc!.id}`, who.owner);
+    expect(page.body).toContain("Put it in the draft again");
+    expect((await get("/locations/chadbourn-nc-28431")).status).toBe(404);
+    const again = await post(`/admin/content/locations/${loc!.id}`, { intent: "draft-publication", recordId: String(loc!.id) }, who.owner);
+    expect(again.status).toBe(303);
+    const newDraft = (await currentDraftId(handle.db, accountId))!;
+    const [change] = await handle.db.select({ values: changesetChanges.values }).from(changesetChanges).where(and(eq(changesetChanges.changesetId, newDraft), eq(changesetChanges.recordId, loc!.id), eq(changesetChanges.entity, "location")));
+    expect(change!.values).toEqual({ isPublished: true });
+    // A manager outside it cannot (404, as for any record outside their locations).
+    expect((await post(`/admin/content/locations/${loc!.id}`, { intent: "draft-publication", recordId: String(loc!.id) }, who.manager)).status).toBe(404);
   });
 });
