@@ -1,5 +1,6 @@
 import type { Browser, Page } from "@playwright/test";
 import { generate } from "otplib";
+import sharp from "sharp";
 import { expect, test } from "../support/test";
 import { consoleUrl, inviteByCommand } from "../support/admin";
 import { testHook } from "../support/hooks";
@@ -11,8 +12,8 @@ import { expectNoAxeViolations } from "../support/a11y";
 /**
  * Issue 40's "done when": an owner adds a location that then rents online (decisions 620–623), with
  * JavaScript on and off. A first owner, invited by `npm run staff:invite`, adds a demo-units location
- * from the console (name, address, time zone, phone, text number, hours); it is not on the website;
- * preview shows its page; "Publish now" puts it on /view-locations; a visitor opens it, picks a unit
+ * from the console (name, address, time zone, phone, text number, hours), then a photo on its photos
+ * page; it is not on the website; preview shows its page; "Publish now" puts it on /view-locations; a visitor opens it, picks a unit
  * and rents it to the confirmation and its gate code. Validation, roles and the SiteLink refusal are
  * the integration suite's (tests/integration/content/new-location.test.ts).
  */
@@ -97,6 +98,15 @@ test("an owner adds a location with demo units, previews and publishes it, and a
   // Twelve demo unit types are listed on its page.
   await expect(page.getByRole("region", { name: "Unit types" }).getByRole("listitem")).toHaveCount(12);
 
+  // A photo, through the location's photos page (into the same draft).
+  await page.getByRole("link", { name: "Change on the photos page" }).click();
+  const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: { r: 20, g: 69, b: 122 } } }).png().toBuffer();
+  const upload = page.getByRole("form", { name: "Add a photo" });
+  await upload.getByLabel("Photo", { exact: true }).setInputFiles({ name: "front-gate.png", mimeType: "image/png", buffer: png });
+  await upload.getByLabel("Description for people who cannot see the image").fill(`The front gate of ${name}`);
+  await upload.getByRole("button", { name: "Add a photo" }).click();
+  await expect(page.getByText("The photo is in the draft.", { exact: false }).first()).toBeVisible();
+
   // Not public yet.
   const before = await page.request.get(`${ownServers().baseURL}${path}`);
   expect(before.status()).toBe(404);
@@ -123,6 +133,7 @@ test("an owner adds a location with demo units, previews and publishes it, and a
   await v.getByRole("link", { name: new RegExp(`^${name}\\b`) }).first().click();
   await expect(v).toHaveURL(new RegExp(`${path}$`));
   await expect(v.getByRole("heading", { level: 1 })).toContainText(name);
+  await expect(v.getByRole("img", { name: `The front gate of ${name}` }).first()).toBeVisible();
   await v.locator('a[href^="/rent/"]').first().click();
   await expect(v.getByRole("heading", { level: 1 })).toHaveText(/^Rent a /);
   await v.getByLabel("First name", { exact: true }).fill("Ada");
