@@ -64,11 +64,12 @@ export async function addLocation(db: Database, staff: SignedInStaff, formData: 
   if (!staff.scope.all || !can(staff.role, "content.edit")) {
     return { ok: false, status: 403, result: submission.reply({ formErrors: ["Only an owner may add a location."], hideFields: HIDDEN }) };
   }
+  if (submission.status !== "success") return { ok: false, status: 400, result: submission.reply({ hideFields: HIDDEN }) };
+  // Counted once the form is valid (a location is about to be written): correcting typos costs nothing.
   const limit = await hitRateLimit(db, { key: `location-add:staff:${staff.staffId}`, limit: ADDS_PER_HOUR, windowMs: 60 * 60_000, now });
   if (!limit.allowed) {
     return { ok: false, status: 429, result: submission.reply({ formErrors: [`Too many locations added in a short time. Please wait ${limit.retryAfterMinutes} minutes and try again.`], hideFields: HIDDEN }) };
   }
-  if (submission.status !== "success") return { ok: false, status: 400, result: submission.reply({ hideFields: HIDDEN }) };
   const v = submission.value;
   const slug = newLocationSlug(v);
   const refuse = (fieldErrors: Record<string, string[]>) => ({ ok: false as const, status: 400 as const, result: submission.reply({ fieldErrors, hideFields: HIDDEN }) });

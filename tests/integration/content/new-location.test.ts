@@ -21,7 +21,7 @@ import { listLocations } from "~/db/queries/locations.server";
 import { addresses, auditEvents, cachePurges, changesetChanges, hoursBlocks, hoursItems, locations, paymentTypes, sitelinkSites, unitTypes, units } from "~/db/schema";
 import { currentDraftId } from "~/services/content/changesets.server";
 import { publishDueChangesets, scheduleChangeset } from "~/services/content/publish.server";
-import { changesets } from "~/db/schema";
+import { changesets, rateLimitHits } from "~/db/schema";
 import { withDraftApplied } from "~/services/content/preview.server";
 import { recordSimulatorPass } from "~/storage-software/index.server";
 import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
@@ -131,6 +131,20 @@ describe("who may add a location", () => {
     const r = await post(PATH, whiteville(), who.owner, { token: false });
     expect(r.status).toBe(403);
     expect(await locationCount()).toBe(before);
+  });
+});
+
+describe("the rate limit", () => {
+  it("past 20 locations an hour an owner is told to wait, and nothing is made; a refused form does not count", async () => {
+    const key = `location-add:staff:${who.owner.signedIn.staffId}`;
+    await handle.db.insert(rateLimitHits).values({ key, count: 20, resetAt: new Date(Date.now() + 30 * 60_000) });
+    const before = await locationCount();
+    expect((await post(PATH, whiteville({ postal: "x" }), who.owner)).status).toBe(400);
+    const r = await post(PATH, whiteville(), who.owner);
+    expect(r.status).toBe(429);
+    expect(decode(r.body)).toMatch(/Too many locations added in a short time\. Please wait \d+ minutes/);
+    expect(await locationCount()).toBe(before);
+    await handle.db.delete(rateLimitHits).where(eq(rateLimitHits.key, key));
   });
 });
 
