@@ -12,7 +12,7 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { and, asc, eq } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
+import type { Database, Transaction } from "~/db/client.server";
 import { addresses, hoursBlocks, hoursItems, locations, paymentTypes, redirects, websites } from "~/db/schema";
 import { HOURS_BLOCKS, hoursLinesOf, newLocationSchema, newLocationSlug, timeZoneRecord, type NewLocationInput } from "~/domain/content/new-location";
 import { can } from "~/domain/staff/roles";
@@ -115,7 +115,7 @@ export async function addLocation(db: Database, staff: SignedInStaff, formData: 
       await tx.insert(paymentTypes).values(
         (Object.entries(CARD_BRAND_LABELS) as Array<[keyof typeof CARD_BRAND_LABELS, string]>).map(([brand, label]) => ({ locationId: id, value: brand, label, category: brand })),
       );
-      const storage = await connectStorage(tx as unknown as Database, id, slug, v);
+      const storage = await connectStorage(tx, id, slug, v);
       await draftLocationPublication(tx, staff, id);
       await recordAudit(tx, {
         ...auditActor(staff),
@@ -176,13 +176,14 @@ async function forcedRedirectAt(db: Database, accountId: number, path: string): 
 }
 
 /** Demo units stocked, or SiteLink's settings saved (their own rules refuse as field errors). What the audit says of it. */
-async function connectStorage(db: Database, locationId: number, slug: string, v: NewLocationInput): Promise<Record<string, unknown>> {
+async function connectStorage(tx: Transaction, locationId: number, slug: string, v: NewLocationInput): Promise<Record<string, unknown>> {
   if (v.software === "demo") {
-    const made = await stockDemoUnits(db as never, { id: locationId, slug });
+    const made = await stockDemoUnits(tx, { id: locationId, slug });
     return { kind: "demo units", ...made };
   }
   try {
-    await saveSiteLinkSettings(db, {
+    // The transaction has the database's methods: the settings are saved with the location, or not at all.
+    await saveSiteLinkSettings(tx as unknown as Database, {
       locationId,
       endpoint: v.sitelinkEndpoint,
       corpCode: v.sitelinkCorpCode,
