@@ -89,6 +89,8 @@ export default [
       route("admin/content/pages", "routes/content/edit.pages.tsx"),
       route("admin/content/faqs", "routes/content/edit.faqs.tsx"),
       route("admin/content/redirects", "routes/content/edit.redirects.tsx"),
+      // A new location from the console (issue 40, decision 620): owners only, through the draft.
+      route("admin/content/locations/new", "routes/content/locations.new.tsx"),
       route("admin/content/locations/:locationId", "routes/content/edit.location.tsx"),
       route("admin/content/locations/:locationId/hours", "routes/content/edit.location-hours.tsx"),
       route("admin/content/locations/:locationId/special-hours", "routes/content/edit.location-special-hours.tsx"),

@@ -16,6 +16,8 @@ import { paymentGatewayFor } from "~/platform/payments/gateway.server";
 export { runSiteLinkSync, siteLinkSyncRunner, startSiteLinkSync, statusSnapshotFile, stopSiteLinkSync, syncLeaseHolder } from "./sitelink/scheduler";
 export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from "./sitelink/status";
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems } from "./sitelink/settings";
+// A location added from the console with demo units (issue 40, decision 621): the demo inventory of decision 034.
+export { demoInventory, stockDemoUnits } from "./local/demo-units";
 export { verifySiteLinkLocation, formatGoLiveReport, testTenantEmail, type GoLiveReport } from "./sitelink/verify";
 // Going live through a passed check (issue 37, decision 470).
 export { goLiveOfLocations, goLiveState, recordSimulatorPass } from "./sitelink/go-live";

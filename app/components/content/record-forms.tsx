@@ -26,6 +26,7 @@ export const CONTENT_DONE: Record<string, string> = {
   added: "Added to the draft. The live site changes when the draft is published.",
   removed: "Marked for removal in the draft. The live site changes when the draft is published.",
   moved: "The new order was saved to the draft.",
+  "location-added": "Location added. It is not on the website yet: add its photos here, preview it, then publish the draft on Changes.",
 };
 
 /** The note under a page's heading: edits wait in the draft, with the links to review and publish. */

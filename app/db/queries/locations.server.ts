@@ -1,4 +1,5 @@
-import { asc, eq, isNull, type SQL } from "drizzle-orm";
+import { and, asc, eq, isNull, type SQL } from "drizzle-orm";
+import { publishedLocation } from "./published-locations";
 import type { Database } from "~/db/client.server";
 import {
   addresses,
@@ -41,7 +42,7 @@ export async function listLocations(db: Database, accountId: number) {
     })
     .from(locations)
     .leftJoin(addresses, eq(addresses.locationId, locations.id))
-    .where(eq(locations.accountId, accountId))
+    .where(and(eq(locations.accountId, accountId), publishedLocation))
     .orderBy(asc(locations.id));
   return rows.sort((a, b) => Number(a.status !== "Live") - Number(b.status !== "Live"));
 }
@@ -58,7 +59,7 @@ export function getLocationPageById(db: Database, id: number) {
 
 async function locationPage(db: Database, where: SQL) {
   const location = await db.query.locations.findFirst({
-    where,
+    where: and(where, publishedLocation),
     with: {
       address: true,
       hoursBlocks: { with: { items: true }, orderBy: asc(hoursBlocks.type) },

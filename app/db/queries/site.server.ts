@@ -1,4 +1,5 @@
-import { asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
+import { publishedLocation } from "./published-locations";
 import type { Database } from "~/db/client.server";
 import { accounts, locations, menus, navMenuItems, websites } from "~/db/schema";
 import { buildMenuTree, type MenuItem } from "~/domain/site/menu";
@@ -62,7 +63,7 @@ export async function getSiteLayout(
         externalPaymentLink: locations.externalPaymentLink,
       })
       .from(locations)
-      .where(eq(locations.accountId, website.accountId))
+      .where(and(eq(locations.accountId, website.accountId), publishedLocation))
       .orderBy(asc(locations.id)),
   ]);
   if (!account) return null;

@@ -8,13 +8,14 @@ import type { Database } from "~/db/client.server";
 import { cachedRead, type CacheContext } from "~/db/site-cache.server";
 import { locations, unitTypes } from "~/db/schema";
 import { taggedPages } from "~/domain/web/cache-tags";
+import { publishedLocation } from "./published-locations";
 import { unitTypeSlugs } from "~/domain/site/units";
 
 export const readTaggedPages = (ctx: CacheContext & { db: Database }) => cachedRead(ctx, "taggedPages", () => loadTaggedPages(ctx.db));
 
 async function loadTaggedPages(db: Database): Promise<Map<string, string[]>> {
   const [locationRows, typeRows] = await Promise.all([
-    db.select({ id: locations.id, urlSlug: locations.urlSlug }).from(locations).orderBy(asc(locations.id)),
+    db.select({ id: locations.id, urlSlug: locations.urlSlug }).from(locations).where(publishedLocation).orderBy(asc(locations.id)),
     db
       .select({ id: unitTypes.id, locationId: unitTypes.locationId, name: unitTypes.name, width: unitTypes.width, length: unitTypes.length })
       .from(unitTypes)

@@ -6,6 +6,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { addresses, locations } from "~/db/schema";
+import { publishedLocation } from "./published-locations";
 import type { LocationRef } from "~/storage-software/port";
 import type { ListingLocation } from "~/domain/site/units-listing";
 
@@ -55,7 +56,7 @@ export async function listUnitsLocations(db: Database, accountId: number): Promi
     .select(columns)
     .from(locations)
     .leftJoin(addresses, eq(addresses.locationId, locations.id))
-    .where(and(eq(locations.accountId, accountId), eq(locations.status, "Live")))
+    .where(and(eq(locations.accountId, accountId), eq(locations.status, "Live"), publishedLocation))
     .orderBy(asc(locations.id));
   return rows.map((r) => ({ ...r, ...normalise(r) }));
 }
@@ -66,7 +67,7 @@ export async function getUnitsLocation(db: Database, accountId: number, slug: st
     .select(columns)
     .from(locations)
     .leftJoin(addresses, eq(addresses.locationId, locations.id))
-    .where(and(eq(locations.accountId, accountId), eq(locations.urlSlug, slug.toLowerCase())));
+    .where(and(eq(locations.accountId, accountId), eq(locations.urlSlug, slug.toLowerCase()), publishedLocation));
   return row ? { ...row, ...normalise(row) } : null;
 }
 

@@ -68,6 +68,12 @@ export const locations = pgTable(
     mainImage: jsonb().$type<Image | null>(),
     mainLogo: jsonb().$type<Image | null>(),
     hasMatchOnLocationPageFilter: boolean().notNull().default(false),
+    /**
+     * Shown on the public site (issue 40, decision 620). A location added from the console is made
+     * with false and goes public when the draft that sets it true is published; every public read
+     * filters on it (`publishedLocations`, app/db/queries/published-locations.ts).
+     */
+    isPublished: boolean().notNull().default(true),
     ...timestamps,
   },
   (t) => [uniqueIndex("locations_url_slug_idx").on(t.urlSlug)],

@@ -295,6 +295,11 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
       globalSettings: { label: "Location settings", kind: "json", schema: jsonObject },
       mainImage: { label: "Main image", kind: "image", schema: image },
       mainLogo: { label: "Logo", kind: "image", schema: image },
+      /**
+       * A location added from the console is saved unpublished with this change in the draft
+       * (decision 620): publishing the draft puts it on the website; no form edits it otherwise.
+       */
+      isPublished: flag("Shown on the website"),
     },
   },
   address: {

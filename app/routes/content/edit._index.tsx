@@ -52,10 +52,16 @@ export default function ContentIndex({ loaderData }: Route.ComponentProps) {
       <section aria-labelledby="locations">
         <h2 id="locations">Locations</h2>
         {loaderData.locations.length === 0 ? <p>You have no locations to edit.</p> : null}
+        {loaderData.accountWide ? (
+          <p>
+            <a href="/admin/content/locations/new">Add a location</a>
+          </p>
+        ) : null}
         <ul>
           {loaderData.locations.map((l) => (
             <li key={l.id}>
-              <a href={`/admin/content/locations/${l.id}`}>{l.name}</a> ({l.status}) · <a href={`/admin/content/locations/${l.id}/hours`}>hours</a> ·{" "}
+              <a href={`/admin/content/locations/${l.id}`}>{l.name}</a> ({l.status}
+              {l.isPublished ? "" : ", not on the website yet"}) · <a href={`/admin/content/locations/${l.id}/hours`}>hours</a> ·{" "}
               <a href={`/admin/content/locations/${l.id}/special-hours`}>special hours</a> · <a href={`/admin/content/locations/${l.id}/amenities`}>amenities</a> ·{" "}
               <a href={`/admin/content/locations/${l.id}/photos`}>photos</a>
             </li>

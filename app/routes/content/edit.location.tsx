@@ -4,6 +4,8 @@ import { CONTENT_DONE, DraftNote, GroupForms, ImageFieldNote, LocationContentNav
 import { consoleRouteHeaders } from "~/services/console/headers.server";
 import { locationDetailsPage, locationDetailsTargets } from "~/services/content/pages.server";
 import { contentRoute } from "~/services/content/route.server";
+import { redraftLocationPublication } from "~/services/content/new-location.server";
+import { CsrfInput } from "~/components/console/shell";
 import { LOCATION_GROUPS } from "~/domain/content/form";
 
 /**
@@ -11,7 +13,17 @@ import { LOCATION_GROUPS } from "~/domain/content/form";
  * flags, the unit types to show, its settings (JSON, checked before saving), its address, and the
  * list of its unit types. Edits go into the draft.
  */
-const route = contentRoute({ param: "locationId", page: locationDetailsPage, targets: (db, _staff, id) => locationDetailsTargets(db, id) });
+const route = contentRoute({
+  param: "locationId",
+  page: locationDetailsPage,
+  targets: (db, _staff, id) => locationDetailsTargets(db, id),
+  // A location added from the console whose draft was discarded goes back into the draft (decision 620).
+  save: async (db, staff, form) => {
+    if (form.get("intent") !== "draft-publication") return null;
+    const ok = await redraftLocationPublication(db, staff, Number(form.get("recordId")));
+    return ok ? { ok: true, done: "saved" } : { ok: false, notFound: true };
+  },
+});
 export const loader = route.loader;
 export const action = route.action;
 
@@ -26,6 +38,7 @@ export default function LocationContent({ loaderData, actionData }: Route.Compon
       <LocationContentNav locationId={locationId} current="details" />
       <h1>Location: {loaderData.name}</h1>
       <DraftNote done={loaderData.done ? CONTENT_DONE[loaderData.done]! : null} />
+      {loaderData.publication ? <PublicationNote locationId={locationId} csrfToken={csrfToken} publication={loaderData.publication} /> : null}
       <GroupForms
         groups={LOCATION_GROUPS}
         records={groups}
@@ -68,5 +81,36 @@ export default function LocationContent({ loaderData, actionData }: Route.Compon
         </ul>
       </section>
     </>
+  );
+}
+
+/** A location not yet on the website (decision 620): how it gets there, and SiteLink's go-live state (decision 623). */
+function PublicationNote({ locationId, csrfToken, publication }: { locationId: number; csrfToken: string; publication: NonNullable<Route.ComponentProps["loaderData"]["publication"]> }) {
+  return (
+    <section aria-labelledby="publication" className="console-alert console-alert--info">
+      <h2 id="publication">Not on the website yet</h2>
+      {publication.drafted ? (
+        <p>
+          This location goes on the website at {`/locations/${publication.slug}`} when the draft is published on <a href="/admin/changes">Changes</a>. Until then only
+          preview shows it.
+        </p>
+      ) : (
+        <form method="post">
+          <CsrfInput token={csrfToken} />
+          <input type="hidden" name="recordId" value={locationId} />
+          <p>The draft that would have put this location on the website was discarded.</p>
+          <button type="submit" name="intent" value="draft-publication" className="console-button">
+            Put it in the draft again
+          </button>
+        </form>
+      )}
+      {publication.goLive ? (
+        <p data-testid="go-live">
+          {publication.goLive.live
+            ? "SiteLink: the go-live check passed with these settings."
+            : `SiteLink: ${publication.goLive.reason}. Publishing is refused until npm run sitelink:verify -- --location ${publication.slug} --test-mode-move-in says READY.`}
+        </p>
+      ) : null}
+    </section>
   );
 }

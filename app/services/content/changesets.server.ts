@@ -504,3 +504,47 @@ export async function applyChanges(tx: Transaction, changes: readonly ChangeRow[
   }
   return { createdIds };
 }
+
+/**
+ * Inside the caller's transaction: a location just saved unpublished (the console's "Add a location",
+ * decision 620) is put in the account's draft as `isPublished: false → true`, audited like any draft
+ * edit. Publishing the draft puts it on the website; preview shows it meanwhile; discarding the draft
+ * leaves it off (the location's page in the console offers to draft it again).
+ */
+export async function draftLocationPublication(tx: Transaction, staff: SignedInStaff, locationId: number): Promise<number> {
+  const changesetId = await openDraft(tx, staff.accountId, staff.staffId);
+  await tx.select({ id: changesets.id }).from(changesets).where(eq(changesets.id, changesetId)).for("update");
+  const [existing] = await tx
+    .select({ id: changesetChanges.id, op: changesetChanges.op, values: changesetChanges.values })
+    .from(changesetChanges)
+    .where(and(eq(changesetChanges.changesetId, changesetId), eq(changesetChanges.entity, "location"), eq(changesetChanges.recordId, locationId)));
+  if (existing?.op === "delete") return changesetId;
+  if (existing) {
+    await tx
+      .update(changesetChanges)
+      .set({ values: { ...existing.values, isPublished: true }, staffId: staff.staffId })
+      .where(eq(changesetChanges.id, existing.id));
+  } else {
+    await tx.insert(changesetChanges).values({
+      changesetId,
+      entity: "location",
+      op: "update",
+      recordId: locationId,
+      locationId,
+      values: { isPublished: true },
+      base: { isPublished: false },
+      staffId: staff.staffId,
+    });
+  }
+  await recordAudit(tx, {
+    ...auditActor(staff),
+    action: "content.draft_update",
+    entity: "location",
+    entityId: locationId,
+    locationId,
+    changes: { isPublished: { before: false, after: true } },
+    detail: { changesetId },
+  });
+  await syncHasNewChanges(tx, staff.accountId);
+  return changesetId;
+}

@@ -80,7 +80,7 @@ export function blankFormValues(entity: EditableEntityName, fields: readonly str
   return Object.fromEntries(fields.map((f) => [f, toFormValue(controlOf(entity, f), defaults[f] ?? null)]));
 }
 
-export type ContentDone = "saved" | "added" | "removed" | "moved";
+export type ContentDone = "saved" | "added" | "removed" | "moved" | "location-added";
 
 export type ContentFormOutcome =
   | { ok: true; done: ContentDone }
@@ -242,8 +242,8 @@ async function reorder(
 // ---- what the pages list ------------------------------------------------------------------------
 
 /** The member's locations (all of the account's for an owner). */
-export async function contentLocations(db: Database, staff: SignedInStaff): Promise<Array<{ id: number; name: string; status: string }>> {
-  const rows = await db.select({ id: locations.id, name: locations.name, status: locations.status }).from(locations).where(eq(locations.accountId, staff.accountId)).orderBy(asc(locations.name));
+export async function contentLocations(db: Database, staff: SignedInStaff): Promise<Array<{ id: number; name: string; status: string; isPublished: boolean }>> {
+  const rows = await db.select({ id: locations.id, name: locations.name, status: locations.status, isPublished: locations.isPublished }).from(locations).where(eq(locations.accountId, staff.accountId)).orderBy(asc(locations.name));
   return rows.filter((r) => inScope(staff.scope, r.id));
 }
 

@@ -20,7 +20,8 @@ import { promotionChoices, promotionPreview, promotionTarget } from "./promotion
 import { data, redirect } from "react-router";
 import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { addresses, oldDomains, pages, websites } from "~/db/schema";
+import { addresses, locations, oldDomains, pages, websites } from "~/db/schema";
+import { goLiveState } from "~/storage-software/index.server";
 import { controlOf, isFormEditable, isWebsiteJsonGroup, jsonGroupValues, toFormValue, WEBSITE_JSON_GROUPS, type WebsiteJsonGroupName } from "~/domain/content/form";
 import { EDITABLE_ENTITIES, type EditableEntityName, type FieldErrors } from "~/domain/content/editable";
 import { bareHostname, externalRedirectHost, normalizePath, redirectChainProblem, validateRedirectRule } from "~/domain/site/redirects";
@@ -43,7 +44,7 @@ import {
 import { notFound } from "../web/responses.server";
 import { FORBIDDEN_MESSAGE, type SignedInStaff } from "../staff/context.server";
 
-const DONE: readonly ContentDone[] = ["saved", "added", "removed", "moved"];
+const DONE: readonly ContentDone[] = ["saved", "added", "removed", "moved", "location-added"];
 
 /** The `?done=` of the page after a save (post/redirect/get), or null. */
 export function doneOf(request: Request): ContentDone | null {
@@ -94,6 +95,7 @@ export async function locationDetailsPage(db: Database, staff: SignedInStaff, lo
   const byId = new Map(effectiveTypes.map((t) => [t.id, t]));
   return {
     name: String(location.values.name),
+    publication: await locationPublication(db, locationId, location),
     groups: Object.fromEntries(Object.entries(LOCATION_GROUPS).map(([key, g]) => [key, formRecord("location", location, g.fields)])),
     address: address ? formRecord("address", address, ADDRESS_FIELDS) : null,
     images: { main: location.values.mainImage != null, logo: location.values.mainLogo != null },
@@ -107,6 +109,22 @@ export async function locationDetailsPage(db: Database, staff: SignedInStaff, lo
         pending: (e?.pending.length ?? 0) > 0,
       };
     }),
+  };
+}
+
+/**
+ * Whether the location is on the website (decision 620): published; going on with the draft; or
+ * off (added from the console, its draft discarded): then the page offers to put it in the draft
+ * again. A SiteLink location not yet on the website shows its go-live state (decision 623).
+ */
+async function locationPublication(db: Database, locationId: number, location: { live: Record<string, unknown> | null; values: Record<string, unknown> }) {
+  if (location.live?.isPublished !== false) return null;
+  const [row] = await db.select({ slug: locations.urlSlug, software: locations.software }).from(locations).where(eq(locations.id, locationId));
+  const goLive = row?.software === "sitelink" ? await goLiveState(db, locationId) : null;
+  return {
+    drafted: location.values.isPublished === true,
+    slug: row?.slug ?? "",
+    goLive: goLive ? { live: goLive.live, reason: goLive.reason } : null,
   };
 }
 

@@ -36,6 +36,7 @@ import { applyChanges, changesOf, currentDraftId, locationOfRecord, syncHasNewCh
 import { recordAudit } from "../audit/events.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { hitRateLimit } from "../web/rate-limit.server";
+import { goLiveState } from "~/storage-software/index.server";
 
 type Executor = Database | Transaction;
 type Row = Record<string, unknown>;
@@ -54,6 +55,30 @@ type PublishResult =
   | { ok: false; reason: "not-found" | "forbidden" | "empty" | "failed" | "refused"; message: string };
 
 const PUBLISH_FORBIDDEN = "Your role does not allow publishing these changes. Ask an owner to publish them.";
+
+/**
+ * A location going on the website for the first time (the draft's `isPublished: false → true`,
+ * decision 620) whose software is SiteLink must have passed the go-live check with its current
+ * settings (decision 470): otherwise the publish is refused, naming the location and the command that
+ * checks it (decision 623). Null when nothing stops the publish.
+ */
+async function goLiveRefusal(db: Executor, changes: readonly Pick<ChangeRow, "entity" | "op" | "recordId" | "values">[]): Promise<string | null> {
+  const going = changes.filter((c) => c.entity === "location" && c.op === "update" && c.recordId != null && c.values.isPublished === true);
+  for (const c of going) {
+    const [loc] = await db.select({ name: locations.name, slug: locations.urlSlug, software: locations.software, isPublished: locations.isPublished }).from(locations).where(eq(locations.id, c.recordId!));
+    if (!loc || loc.isPublished || loc.software !== "sitelink") continue;
+    const state = await goLiveState(db as Database, c.recordId!);
+    if (state.live) continue;
+    return (
+      `${loc.name} cannot go on the website yet: its SiteLink settings have not passed the go-live check (${state.reason}). ` +
+      `Run npm run sitelink:verify -- --location ${loc.slug} --test-mode-move-in on the server; publish again once it says READY. Nothing was published.`
+    );
+  }
+  return null;
+}
+
+/** A publish refused before anything was applied (a SiteLink location without a passed go-live check). */
+class PublishRefused extends Error {}
 
 function tableOf(entity: EditableEntityName): PgTable & Record<string, PgColumn> {
   return EDITABLE_TABLES[entity] as unknown as PgTable & Record<string, PgColumn>;
@@ -188,6 +213,8 @@ async function publishInTx(
     .from(changesets)
     .where(eq(changesets.accountId, input.accountId));
   const changes = await changesOf(tx, input.changesetId);
+  const refusal = await goLiveRefusal(tx, changes);
+  if (refusal) throw new PublishRefused(refusal);
   await applyChanges(tx, changes);
   const counts = countChanges(changes);
   await tx
@@ -259,6 +286,8 @@ export async function publishDraft(db: Database, staff: SignedInStaff, input: { 
   const changes = await changesOf(db, row.id);
   if (!mayPublish(staff, changes)) return { ok: false, reason: "forbidden", message: PUBLISH_FORBIDDEN };
   if (changes.length === 0) return { ok: false, reason: "empty", message: "The draft holds no changes yet." };
+  const refusal = await goLiveRefusal(db, changes);
+  if (refusal) return { ok: false, reason: "refused", message: refusal };
   const by: Publisher = { kind: "staff", staff };
   return withRedeployFlag(db, staff.accountId, async () => {
     try {
@@ -277,6 +306,7 @@ export async function publishDraft(db: Database, staff: SignedInStaff, input: { 
       return { ok: true, changesetId: row.id, ...done };
     } catch (error) {
       if (error instanceof ForbiddenNow) return { ok: false, reason: "forbidden", message: PUBLISH_FORBIDDEN };
+      if (error instanceof PublishRefused) return { ok: false, reason: "refused", message: error.message };
       if (isDatabaseUnavailable(error)) throw error;
       const failure = describeFailure(error);
       logger.warn({ changesetId: row.id, failure }, "[publish] refused; nothing was changed");

@@ -73,7 +73,8 @@ export async function loadRentalContext(db: Database, unitTypeId: string, now: D
   if (!row) return null;
   const loc = row.location;
   const account = loc.account;
-  if (!account) return null;
+  // A location added from the console rents only once it is published (decision 620).
+  if (!account || !loc.isPublished) return null;
   const website = account.websites[0];
   const storage = storageFor(db, { id: loc.id, name: loc.name, software: loc.software, status: loc.status });
   // Expired reservations give their units back before availability is read (expired on read), when

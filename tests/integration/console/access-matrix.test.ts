@@ -291,6 +291,22 @@ const EXPECTED: Record<string, RouteCase> = {
       },
     ],
   },
+  // A new location from the console (issue 40, decision 620): owners only.
+  "routes/content/locations.new": {
+    path: () => "/admin/content/locations/new",
+    get: ownerOnly(200),
+    actions: [
+      {
+        name: "add a location",
+        form: (_f, who) => ({
+          name: `Matrix ${who}`, status: "Live", street1: "1 Matrix St", street2: "", city: `Matrix ${who}`, stateProvince: "NC", postal: "28401", timeZone: "America/New_York",
+          phoneNumber: "(910) 555-0100", sms: "", gate_weekdays: "24h", gate_saturday: "24h", gate_sunday: "24h", office_weekdays: "hours", office_weekdays_open: "09:00",
+          office_weekdays_close: "17:00", office_saturday: "closed", office_sunday: "closed", software: "demo",
+        }),
+        expect: ownerOnly({ redirect: "/admin/content/locations/" }),
+      },
+    ],
+  },
   "routes/content/edit.website": {
     path: () => "/admin/content/website",
     get: ownerOnly(200),
