@@ -96,6 +96,8 @@ const NOT_A_PAGE = /\.csv(\?|$)|^\/admin\/(sign-out|sign-in|reauth|invite|reset-
 
 /** What axe has scanned in this worker: a page's kind, the width and the controls its main shows. */
 const scanned = new Set<string>();
+/** How many scans this worker ran (printed with WALK_DEBUG=1, with each page's time: docs/testing.md). */
+let axeScans = 0;
 
 /**
  * At 1280 and 390 px: nothing wider than the screen (soft, so one run names every page that fails).
@@ -124,6 +126,7 @@ async function checkPage(page: Page, path: string, label: string) {
     if (scanned.has(key) || (width === 1280 && path.startsWith("/admin/content/"))) continue;
     scanned.add(key);
     await expectNoAxeViolations(page, { label: `${label} at ${width} px` });
+    axeScans++;
   }
 }
 
@@ -159,7 +162,7 @@ async function walk(page: Page, role: StaffRole, part: Part, onPage?: (path: str
     walked.push(path);
     const t0 = Date.now();
     await checkPage(page, path, `${role}: ${path}`);
-    if (process.env.WALK_DEBUG) console.log(`${role} ${depth} ${path} ${Date.now() - t0} ms`);
+    if (process.env.WALK_DEBUG) console.log(`${role} ${depth} ${path} ${Date.now() - t0} ms, ${axeScans} axe scans so far`);
     await onPage?.(path);
     if (depth >= 2) continue;
     const links = await page.locator("main a[href^='/admin/']:not([download])").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
