@@ -3,7 +3,7 @@ import { expect, test } from "../support/test";
 import { expectNoAxeViolations } from "../support/a11y";
 import { acceptInvitation, consoleUrl, inviteMember } from "../support/admin";
 import { testHook } from "../support/hooks";
-import { ContactFormPage, isNoJs } from "../support/site";
+import { ContactFormPage, isNoJs, waitForHydration } from "../support/site";
 import { consoleNavFor } from "../../../app/domain/console/nav";
 import type { StaffRole } from "../../../app/domain/staff/roles";
 
@@ -80,7 +80,10 @@ const ROLE_NAMES: Record<StaffRole, string> = { owner: "Olive Owner", manager: "
 async function signIn({ page, request, browser, baseURL }: { page: Page; request: APIRequestContext; browser: Browser; baseURL: string | undefined }, role: StaffRole): Promise<Day> {
   const day = await theDay(request, browser, baseURL);
   const email = `${role.replace("_", "-")}-${test.info().project.name}-${Date.now()}@example.com`;
-  await acceptInvitation(page, await inviteMember(email, role, role === "owner" ? [] : [day.locationId]), ROLE_NAMES[role], PASSWORD);
+  // The invitation's and the recovery codes' pages are console pages too (the enrolment key in its box).
+  await acceptInvitation(page, await inviteMember(email, role, role === "owner" ? [] : [day.locationId]), ROLE_NAMES[role], PASSWORD, (step) =>
+    checkPage(page, `/admin/invite/${step}`, `${role}: the ${step} page`),
+  );
   return day;
 }
 
@@ -229,6 +232,15 @@ test("the owner walks every other console page at 1280 and 390 px, and the home 
   // The walk reaches the record pages behind the lists.
   for (const kind of ["/admin/tenants/:id", "/admin/leads/:id"]) expect(walked, kind).toContain(kind);
   await checkHomeNumbers(page, "owner");
+  // The console's pages before signing in, in a browser without the session.
+  const signedOut = await browser.newContext({ javaScriptEnabled: !isNoJs(test.info()) });
+  const out = await signedOut.newPage();
+  for (const path of ["/admin/sign-in", "/admin/forgot-password"]) {
+    expect((await out.goto(consoleUrl(path)))?.status(), path).toBe(200);
+    await waitForHydration(out, test.info());
+    await checkPage(out, path, `signed out: ${path}`);
+  }
+  await signedOut.close();
 });
 
 test("a manager of one location walks their pages and publishes a change at their location", async ({ page, request, browser, baseURL }) => {

@@ -66,10 +66,14 @@ export async function inviteMember(email: string, role: "owner" | "manager" | "f
   return body.link;
 }
 
-/** Accepts an invitation in `page` (name, password, TOTP): the member is then signed in there. Returns the TOTP secret. */
-export async function acceptInvitation(page: Page, link: string, name: string, password: string): Promise<string> {
+/**
+ * Accepts an invitation in `page` (name, password, TOTP): the member is then signed in there. Returns
+ * the TOTP secret. `check` runs on the invitation's page and on the recovery codes' page.
+ */
+export async function acceptInvitation(page: Page, link: string, name: string, password: string, check?: (step: "invitation" | "recovery-codes") => Promise<void>): Promise<string> {
   await page.goto(link);
   await expect(page.getByRole("heading", { name: "Set up your staff account" })).toBeVisible();
+  await check?.("invitation");
   const secret = (await page.getByTestId("totp-secret").innerText()).trim();
   await page.getByLabel("Your name").fill(name);
   await page.getByLabel("Password", { exact: true }).fill(password);
@@ -77,5 +81,6 @@ export async function acceptInvitation(page: Page, link: string, name: string, p
   await page.getByLabel("Code from your app").fill(await generate({ secret }));
   await page.getByRole("button", { name: "Save and show my recovery codes" }).click();
   await expect(page.getByRole("heading", { name: "Your recovery codes" })).toBeVisible();
+  await check?.("recovery-codes");
   return secret;
 }
