@@ -282,7 +282,9 @@ test("the front desk finds last night's rental and copies a pay link for the ren
   await page.getByLabel("To").fill(day.lastNight);
   await page.getByRole("button", { name: "Show" }).click();
   await expect(page).toHaveURL(new RegExp(`from=${day.lastNight}`));
-  await expect(page.getByRole("row").filter({ hasText: day.unitName })).toHaveCount(1);
+  // The unit's cell: its name, then its type ("D135 (Drive-Up)").
+  const unitCell = page.getByRole("cell").filter({ hasText: new RegExp(`^\\s*${day.unitName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(\\s|$)`) });
+  await expect(page.getByRole("row").filter({ has: unitCell })).toHaveCount(1);
 
   // The renter's page: no mail server here, so the desk copies the link to send it another way.
   await page.goto(consoleUrl("/admin/tenants"));
