@@ -55,7 +55,8 @@ const PHONE_390 = { width: 390, height: 844 };
  * Without JavaScript ("no-js", decision 520) the browser runs what only a browser shows: the axe
  * scans of the un-hydrated HTML, the menus and disclosures, the pages' scripts, and each core flow
  * end to end once (browse and filter units, rent, reserve, a tenant's sign-in and payment, Stripe
- * Checkout). What a page does with a plain form post is the integration suite's, which posts the
+ * Checkout), and the console's day walk (every console page each role reaches, laid out at 1280
+ * and 390 px: console/day, decision 650). What a page does with a plain form post is the integration suite's, which posts the
  * same forms to the same server over HTTP; the specs (or tests tagged @no-js-over-http) whose
  * JavaScript-off run only repeated it are left out here, each with the integration test that
  * checks it named in decision 520. Files whose every test needs JavaScript (or needs it off) are
