@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/test";
 import { ownServers, serverSet } from "./tests/e2e/support/servers";
 // The console's origin is http://admin.localhost:PORT (decision 450): Playwright's `request` resolves it too.
@@ -22,6 +23,20 @@ function workerCount(): number {
   return n;
 }
 const WORKERS = workerCount();
+
+/**
+ * The run's seeded database template (scripts/e2e-seeded-db.mjs, decision 522): the first server of
+ * the run migrates and seeds it once and every server (each worker's two, the Stripe specs' own)
+ * starts on a copy. Set here in the runner, before any server starts, after removing the templates of
+ * earlier runs (they were made by older code and migrations); the workers and the servers inherit it.
+ */
+if (process.env.TEST_WORKER_INDEX === undefined) {
+  const template = `${process.env.E2E_PGLITE_DIR ?? "data/e2e"}-seeded`;
+  const parent = path.dirname(template);
+  const prefix = `${path.basename(template)}-`;
+  if (fs.existsSync(parent)) for (const name of fs.readdirSync(parent)) if (name.startsWith(prefix)) fs.rmSync(path.join(parent, name), { recursive: true, force: true });
+  process.env.E2E_SEEDED_TEMPLATE = template;
+}
 type WebServer = Extract<PlaywrightTestConfig["webServer"], unknown[]>[number];
 const SETS = Array.from({ length: WORKERS }, (_, index) => serverSet(index));
 /**

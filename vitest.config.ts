@@ -65,7 +65,12 @@ const integration = (name: string, driver: "pglite" | "postgres", ownWorkers: bo
       exclude: ownWorkers ? excluded : [...excluded, ...BUILT_SERVER_FILES],
       globalSetup: ["tests/integration/global-setup.ts"],
       setupFiles: ["tests/setup/fresh-process-state.ts", "tests/setup/fail-on-console-error.ts", "tests/support/localhost-names.ts"],
-      env: { TEST_DRIVER: driver, NODE_ENV: "test" },
+      // bcrypt at cost 4 (test-only, app/platform/password.server.ts): the suite hashes and checks
+      // thousands of passwords, ~70 ms of CPU each at the production cost 10. The files whose checks
+      // are about the hashing itself call productionBcryptCost() (tests/integration/support/bcrypt-cost.ts,
+      // decision 523); the browser and fault suites' servers run in production mode, always at cost 10.
+      // BCRYPT_ROUNDS=10 in the environment runs the whole suite at the production cost.
+      env: { TEST_DRIVER: driver, NODE_ENV: "test", BCRYPT_ROUNDS: process.env.BCRYPT_ROUNDS ?? "4" },
       testTimeout: 60_000,
       hookTimeout: 120_000,
       // PGlite databases are ~100 MB each in memory: two workers fit the 2-core machines here. Every

@@ -9,7 +9,7 @@
  * commit-then-timeout test does not wait SiteLink's production 45 s. The specs drive the simulator
  * through its control API (/__sim/ on E2E_SITELINK_SIM_PORT).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import { eq } from "drizzle-orm";
 import { getDatabase } from "~/db/client.server";
@@ -21,8 +21,11 @@ import { connectDemoSites } from "./sitelink-demo-sites";
 
 const simPort = Number(process.env.E2E_SITELINK_SIM_PORT ?? 3422);
 const dir = process.env.PGLITE_DIR ?? "data/e2e-sitelink";
-fs.rmSync(dir, { recursive: true, force: true });
 process.env.PGLITE_DIR = dir;
+// A fresh database: a copy of the run's seeded template when playwright.config.ts set one (decision
+// 522; the migrations and the seed below then find everything there and change nothing), else empty.
+if (process.env.E2E_SEEDED_TEMPLATE) execFileSync(process.execPath, ["scripts/e2e-seeded-db.mjs", dir], { stdio: "inherit", env: process.env });
+else fs.rmSync(dir, { recursive: true, force: true });
 
 const PASSWORD_ENV = "SITELINK_E2E_PASSWORD";
 const API_KEY_ENV = "SITELINK_E2E_API_KEY";

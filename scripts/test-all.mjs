@@ -10,24 +10,30 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-/** @type {Array<{ name: string; steps: Array<[string, string, string[], Record<string, string>?]> }>} */
+/**
+ * A step is [label, command, args, env?, after?]: `after` is the label of a step of the same stage it
+ * waits for (it starts when that one has passed, and does not run if it failed).
+ * @type {Array<{ name: string; steps: Array<[string, string, string[], Record<string, string>?, string?]> }>}
+ */
 const STAGES = [
   { name: "route types", steps: [["react-router typegen", "react-router", ["typegen"]]] },
-  {
-    // Single-threaded tools without time limits: on 2 cores, together they take about half as long.
-    name: "static checks and build",
-    steps: [
-      ["typecheck (tsc)", "tsc", []],
-      ["lint (eslint)", "eslint", ["."]],
-      ["lint (knip)", "knip", []],
-      ["build (react-router build)", "react-router", ["build"]],
-    ],
-  },
   // Alone: some unit tests start processes with time limits, which a starved CPU would miss. Two
   // workers (vitest.config.ts), so the stage uses both cores (decision 520).
   { name: "unit", steps: [["unit (vitest)", "vitest", ["run", "--project", "unit"]]] },
-  // Alone: both drivers' files share two workers and the PostgreSQL server; they keep both cores busy.
-  { name: "integration", steps: [["integration (vitest, both drivers)", "vitest", ["run", "--project", "integration*"]]] },
+  {
+    // Single-threaded tools without time limits, side by side; the integration tests start as soon as
+    // the build is there (the built server's files import it) and fill what the tools leave of the two
+    // cores, and the tools fill the integration tests' waits on PostgreSQL and their tail (decision 524).
+    name: "static checks, build and integration",
+    steps: [
+      ["build (react-router build)", "react-router", ["build"]],
+      ["typecheck (tsc)", "tsc", []],
+      ["lint (eslint)", "eslint", ["."]],
+      ["lint (knip)", "knip", []],
+      // Both drivers' files share two workers and the PostgreSQL server.
+      ["integration (vitest, both drivers)", "vitest", ["run", "--project", "integration*"], undefined, "build (react-router build)"],
+    ],
+  },
   // Alone: CPU-bound (decision 285), and a starved browser turns its waits into flaky failures.
   { name: "browser", steps: [["browser (playwright)", "playwright", ["test"], { E2E_WORKERS: process.env.E2E_WORKERS ?? "2" }]] },
   // Alone, though it uses about half a core: its checks have time limits (no hang over 10 s, a change
@@ -95,7 +101,20 @@ for (const stage of STAGES) {
   const cpu = machineCpuSeconds();
   const own = ownCpuSeconds();
   process.stdout.write(`\n##### ${stage.name} #####\n`);
-  const outcomes = await Promise.all(stage.steps.map((step) => run(step, stage.steps.length > 1)));
+  /** @type {Map<string, Promise<{ label: string; code: number; seconds: number }>>} */
+  const running = new Map();
+  for (const step of stage.steps) {
+    const after = step[4] === undefined ? undefined : running.get(step[4]);
+    if (step[4] !== undefined && !after) throw new Error(`${step[0]}: waits for "${step[4]}", which is not an earlier step of its stage`);
+    const buffered = stage.steps.length > 1;
+    running.set(
+      step[0],
+      after
+        ? after.then((first) => (first.code === 0 ? run(step, buffered) : { label: step[0], code: 1, seconds: 0, skipped: `${first.label} failed` }))
+        : run(step, buffered),
+    );
+  }
+  const outcomes = await Promise.all(running.values());
   const cpuUsed = cpu === null ? null : machineCpuSeconds() - cpu;
   const ownUsed = own === null ? null : ownCpuSeconds() - own;
   results.push({ stage: stage.name, seconds: (Date.now() - started) / 1000, cpu: cpuUsed, own: ownUsed, outcomes });
@@ -110,7 +129,7 @@ for (const r of results) {
   const own = r.own === null ? "" : `, its own CPU ${r.own.toFixed(0)} s`;
   const cpu = r.cpu === null ? "" : `, machine CPU ${r.cpu.toFixed(0)} s`;
   process.stdout.write(`${r.stage}: ${r.seconds.toFixed(1)} s${own}${cpu}\n`);
-  for (const o of r.outcomes) process.stdout.write(`  ${o.code === 0 ? "ok  " : "FAIL"} ${o.label}: ${o.seconds.toFixed(1)} s\n`);
+  for (const o of r.outcomes) process.stdout.write(`  ${o.code === 0 ? "ok  " : "FAIL"} ${o.label}: ${o.skipped ? `not run (${o.skipped})` : `${o.seconds.toFixed(1)} s`}\n`);
 }
 process.stdout.write(`total: ${((Date.now() - total) / 1000).toFixed(1)} s${failed ? " (stopped at the first stage that failed)" : ""}\n`);
 process.exit(failed ? 1 : 0);

@@ -13,6 +13,10 @@ import { PASSWORD_BUSY_MESSAGE } from "~/services/web/form-outage.server";
 import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { createTestDatabase } from "../support/db";
 import { busyPasswordThreads, ownPasswordThreads } from "../support/password-threads";
+import { productionBcryptCost } from "../support/bcrypt-cost";
+
+// bcrypt at the production cost (decision 523): the hashing threads in a rush.
+productionBcryptCost();
 
 let handle: DatabaseHandle;
 let server: BuiltServer;

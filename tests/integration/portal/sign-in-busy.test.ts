@@ -17,6 +17,10 @@ import { createTestDatabase } from "../support/db";
 import { busyPasswordThreads, ownPasswordThreads } from "../support/password-threads";
 import { callRoute } from "../support/route-helpers";
 import { renderPage } from "../support/render-page";
+import { productionBcryptCost } from "../support/bcrypt-cost";
+
+// bcrypt at the production cost (decision 523): the hashing threads in a rush.
+productionBcryptCost();
 
 let handle: DatabaseHandle;
 let threads: ReturnType<typeof ownPasswordThreads>;

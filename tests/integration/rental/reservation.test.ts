@@ -14,6 +14,10 @@ import { createTestDatabase } from "../support/db";
 import { ctxFor, leaveAvailable, lumbertonUnitType, NOW } from "../support/rental-fixtures";
 import { sql } from "drizzle-orm";
 import { readOutboxMail } from "~/services/mail/outbox.server";
+import { productionBcryptCost } from "../support/bcrypt-cost";
+
+// bcrypt at the production cost (decision 523): the stored hash is checked to be a production one.
+productionBcryptCost();
 
 const form = (n: number) => ({
   first_name: "Grace",

@@ -13,6 +13,10 @@ import { getCsrfToken } from "~/services/web/csrf.server";
 import { action as rentAction } from "~/routes/rental/rent";
 import { loadContext } from "../support/route-helpers";
 import { detailsFormFields, leaveAvailable, NOW, racingBodies, rushDatabase } from "../support/rental-fixtures";
+import { productionBcryptCost } from "../support/bcrypt-cost";
+
+// bcrypt at the production cost (decision 523): the rush's details steps hash as on the server.
+productionBcryptCost();
 
 let handle: DatabaseHandle;
 let unitTypeId: string;

@@ -14,6 +14,10 @@ import { collectSiteLinkStatus, formatSiteLinkStatus, JOURNAL_PERSONAL_DAYS, JOU
 import { createJournal, JournalFieldError } from "~/storage-software/sitelink/journal";
 import { card, ctxFor, NOW, signedRental, tenantDetails } from "../support/rental-fixtures";
 import { roomiestSyncedUnitType, startSyncedSiteLinkTestbed, type SiteLinkTestbed } from "../support/sitelink-testbed";
+import { productionBcryptCost } from "../support/bcrypt-cost";
+
+// bcrypt at the production cost (decision 523): the hashes that must not leak into the journal are production ones.
+productionBcryptCost();
 
 let bed: SiteLinkTestbed;
 let unitTypeId: string;
