@@ -9,7 +9,7 @@ export default defineConfig({
     setupFiles: ["tests/support/localhost-names.ts"],
 
     env: { NODE_ENV: "test", LOG_LEVEL: "error" },
-    testTimeout: 600_000,
+    testTimeout: 3_600_000,
     hookTimeout: 600_000,
   },
 });
