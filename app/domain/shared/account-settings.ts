@@ -79,7 +79,7 @@ export const locationSettingsSchema = z
     },
   )
   .strict();
-export type LocationSettings = z.infer<typeof locationSettingsSchema>;
+
 
 /**
  * Each setting as the console shows it (decision 632): its label and what it means, in the spec's

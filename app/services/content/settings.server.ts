@@ -21,9 +21,9 @@ import { readEffectiveRecord, saveDraftEdit } from "./changesets.server";
 import { hitRateLimit } from "../web/rate-limit.server";
 import type { SignedInStaff } from "../staff/context.server";
 
-export type SettingsMode = "account" | "location";
+type SettingsMode = "account" | "location";
 
-export interface SettingsPage {
+interface SettingsPage {
   mode: SettingsMode;
   name: string;
   /** What the form shows: "on"/"" for the account's boxes; "yes"/"no"/"" for a location's choices; numbers as text. */
@@ -82,7 +82,7 @@ export async function settingsPage(db: Database, staff: SignedInStaff, mode: Set
   };
 }
 
-export type SettingsOutcome =
+type SettingsOutcome =
   | { ok: true }
   | { ok: false; status: 400 | 404 | 409 | 429; formError: string | null; errors: Record<string, string>; values: Record<string, string> };
 
