@@ -95,6 +95,8 @@ export default [
       route("admin/content/locations/:locationId/hours", "routes/content/edit.location-hours.tsx"),
       route("admin/content/locations/:locationId/special-hours", "routes/content/edit.location-special-hours.tsx"),
       route("admin/content/locations/:locationId/amenities", "routes/content/edit.location-amenities.tsx"),
+      route("admin/content/locations/:locationId/settings", "routes/content/edit.location-settings.tsx"),
+      route("admin/content/rental-settings", "routes/content/edit.rental-settings.tsx"),
       route("admin/content/unit-types/:unitTypeId", "routes/content/edit.unit-type.tsx"),
       route("admin/changes", "routes/content/changes.tsx"),
       route("admin/changes/versions/:version", "routes/content/changes.version.tsx"),

@@ -64,6 +64,8 @@ const securityHeaders = securityHeadersOf(serverEnv);
 export const staticSecurityHeaders = securityHeaders.staticFiles;
 const testHooks = testHooksOf(serverEnv);
 const { handleRequest, matchRoute, renderPublicPage } = reactRouterOf(serverEnv.NODE_ENV);
+/** The draft diff's renderer (decision 318), for bench/draft-diff.measure.ts. */
+export { renderPublicPage };
 const sendUnavailable = unavailableAnswer(pageCache, securityHeaders.none);
 
 export const app = express();

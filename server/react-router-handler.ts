@@ -86,10 +86,11 @@ export function reactRouterOf(nodeEnv: string) {
 
   /**
    * Renders a public path through React Router on the database given (live, or a preview transaction),
-   * without HTTP: the draft's diff (decision 318). No site cache: what the database says now.
+   * without HTTP: the draft's diff (decision 318). Never the server's site cache: what the database says
+   * now, through the diff's own cache of one side when given (decision 631).
    */
-  const renderPublicPage: RenderPublicPage = async (path, renderDb) => {
-    const website = await readWebsite({ db: renderDb });
+  const renderPublicPage: RenderPublicPage = async (path, renderDb, cache) => {
+    const website = await readWebsite({ db: renderDb, siteCache: cache });
     const url = new URL(path, website ? publicOrigin(website) : "http://localhost");
     const page = matchPage(await routesOfBuild(), `${url.pathname}${url.search}`);
     const context = Object.assign(new RouterContextProvider(), {
@@ -97,7 +98,8 @@ export function reactRouterOf(nodeEnv: string) {
       cspNonce: crypto.randomBytes(16).toString("base64"),
       clientIp: "127.0.0.1",
       website,
-      siteCache: undefined,
+      // The diff's own cache of this side (live or one preview transaction), never the server's.
+      siteCache: cache,
       staleData: false,
       paymentPage: page.paymentPage === true,
       consolePage: page.consolePage === true,

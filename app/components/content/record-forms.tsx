@@ -362,7 +362,7 @@ export function ImageFieldNote({ label, photosHref, count }: { label: string; ph
 }
 
 /** The links between a location's content pages. */
-export function LocationContentNav({ locationId, current }: { locationId: number; current: "details" | "hours" | "special-hours" | "amenities" }) {
+export function LocationContentNav({ locationId, current }: { locationId: number; current: "details" | "hours" | "special-hours" | "amenities" | "settings" }) {
   const base = `/admin/content/locations/${locationId}`;
   const items = [
     { key: "details", href: base, label: "Details and address" },
@@ -370,6 +370,7 @@ export function LocationContentNav({ locationId, current }: { locationId: number
     { key: "special-hours", href: `${base}/special-hours`, label: "Special hours" },
     { key: "amenities", href: `${base}/amenities`, label: "Amenities" },
     { key: "photos", href: `${base}/photos`, label: "Photos" },
+    { key: "settings", href: `${base}/settings`, label: "Rental settings here" },
   ];
   return (
     <nav aria-label="This location's content" className="console-subnav">

@@ -42,6 +42,18 @@ async function getMenus(db: Database, websiteId: number): Promise<Record<string,
 }
 
 /**
+ * What the layout of every page reads of each location (the `locations` cache tag, decision 570): the
+ * draft's diff renders every page again only when a draft changes one of these (decision 631).
+ */
+export const LAYOUT_LOCATION_COLUMNS = {
+  name: locations.name,
+  urlSlug: locations.urlSlug,
+  status: locations.status,
+  phoneNumber: locations.phoneNumber,
+  externalPaymentLink: locations.externalPaymentLink,
+};
+
+/**
  * Everything the page chrome (announcement bar, navbar, footer, styles) needs. `known` is the
  * website and account already read for this request (requireSite), so they are not read again.
  */
@@ -55,13 +67,7 @@ export async function getSiteLayout(
     known ? known.account : getAccount(db, website.accountId),
     getMenus(db, website.id),
     db
-      .select({
-        name: locations.name,
-        urlSlug: locations.urlSlug,
-        status: locations.status,
-        phoneNumber: locations.phoneNumber,
-        externalPaymentLink: locations.externalPaymentLink,
-      })
+      .select(LAYOUT_LOCATION_COLUMNS)
       .from(locations)
       .where(and(eq(locations.accountId, website.accountId), publishedLocation))
       .orderBy(asc(locations.id)),

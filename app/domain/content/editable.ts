@@ -12,6 +12,7 @@
 import { z } from "zod";
 import { componentSettingSchema, globalStylesSchema } from "../site/website-settings";
 import { PROMOTION_KINDS, promotionProblems } from "../rental/promotion";
+import { locationSettingsSchema, rentalSettingsSchema } from "../shared/account-settings";
 
 export const EDITABLE_ENTITY_NAMES = [
   "website",
@@ -138,7 +139,6 @@ const url = z
   .refine((v) => v === "" || /^https:\/\/\S+$/.test(v), "Enter a web address starting with https://.")
   .nullable()
   .transform((v) => (v ? v : null));
-const jsonObject = z.record(z.string(), z.unknown());
 const image = z.unknown().nullable();
 const images = z.array(z.unknown());
 
@@ -164,9 +164,10 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
       customHeaderCode: { label: "Custom header code", kind: "textarea", schema: trimmed(100_000), hint: "Never runs on pages with card fields." },
       customBodyCode: { label: "Custom body code", kind: "textarea", schema: trimmed(100_000), hint: "Never runs on pages with card fields." },
       /** The announcement bar lives in navComponent's props (announcement_bar_enabled, _text, _phone). */
-      navComponent: { label: "Navigation bar and announcement bar", kind: "json", schema: componentSettingSchema },
-      footerComponent: { label: "Footer", kind: "json", schema: componentSettingSchema },
-      globalStyles: { label: "Colours, fonts and buttons", kind: "json", schema: globalStylesSchema },
+      // Unknown keys refused (decision 632); edited through the website's forms (decision 362).
+      navComponent: { label: "Navigation bar and announcement bar", kind: "json", schema: componentSettingSchema.strict() },
+      footerComponent: { label: "Footer", kind: "json", schema: componentSettingSchema.strict() },
+      globalStyles: { label: "Colours, fonts and buttons", kind: "json", schema: globalStylesSchema.strict() },
       logo: { label: "Logo", kind: "image", schema: image },
       footerLogo: { label: "Footer logo", kind: "image", schema: image },
     },
@@ -182,6 +183,8 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
       companyInformation: htmlField("Company information"),
       privacyPolicy: htmlField("Privacy policy"),
       mainImage: { label: "Main image", kind: "image", schema: image },
+      // Decision 632: the rental settings form (/admin/content/rental-settings); unknown keys refused.
+      globalSettings: { label: "Rental settings", kind: "json", schema: rentalSettingsSchema },
     },
   },
   menu: {
@@ -292,7 +295,8 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
       isShowExtraChargesAtCheckout: flag("Show extra charges at the pay step"),
       isHideExtraChargesForParkingOrOffice: flag("Hide extra charges for parking and office"),
       hasMatchOnLocationPageFilter: flag("Filter unit types on the location page"),
-      globalSettings: { label: "Location settings", kind: "json", schema: jsonObject },
+      // Decision 632: the settings form (/admin/content/locations/:id/settings); unknown keys refused.
+      globalSettings: { label: "Location settings", kind: "json", schema: locationSettingsSchema },
       mainImage: { label: "Main image", kind: "image", schema: image },
       mainLogo: { label: "Logo", kind: "image", schema: image },
       /**

@@ -11,7 +11,7 @@ describe("formSchemaFor: a form's text into the registry's values", () => {
     ["a whole number", "amenity", "index", "20", 20],
     ["an empty time", "hoursItem", "open", "", null],
     ["a list, one a line", "location", "specificUnitTypesToShow", "Climate\n\n Drive-up \n", ["Climate", "Drive-up"]],
-    ["JSON", "location", "globalSettings", '{"a": 1}', { a: 1 }],
+    ["JSON", "location", "globalSettings", '{"is_rentals_enabled": false}', { is_rentals_enabled: false }],
     ["a numeric option", "redirect", "statusCode", "302", 302],
   ] as const)("%s", (_name, entity, field, raw, value) => {
     const r = parse(entity, [field], raw === undefined ? {} : { [field]: raw });
@@ -29,6 +29,8 @@ describe("formSchemaFor: a form's text into the registry's values", () => {
     ["amenity", "index", "twenty", "Enter a whole number."],
     ["amenity", "index", "-1", "Enter 0 or more."],
     ["location", "globalSettings", "{oops", "This is not valid JSON"],
+    // Decision 632: a key no setting has is refused, never saved and ignored.
+    ["location", "globalSettings", '{"is_rental_enabled": false}', "Unrecognized key"],
     ["contentItem", "tag", "Blog", "Choose one of the options."],
   ] as const)("%s.%s %j: %s", (entity, field, raw, message) => {
     const r = parse(entity, [field], { [field]: raw });

@@ -301,7 +301,6 @@ export const LOCATION_GROUPS = {
     legend: "Unit types and charges shown",
     fields: ["isShowOnlySpecificUnitTypes", "specificUnitTypesToShow", "isShowExtraChargesAtCheckout", "isHideExtraChargesForParkingOrOffice", "hasMatchOnLocationPageFilter"],
   },
-  "location-settings": { legend: "Location settings (JSON)", fields: ["globalSettings"] },
 } as const satisfies Record<string, { legend: string; fields: readonly string[] }>;
 
 /** The fields each console content page edits (one form a record). */

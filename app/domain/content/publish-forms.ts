@@ -25,10 +25,14 @@ export const scheduleSchema = z.object({
   timeZone: z.string({ error: ZONE_MESSAGE }).max(80, ZONE_MESSAGE),
 });
 
-/** Publish now, discard, unschedule: hidden fields and the button. */
+/**
+ * Publish now, discard, unschedule: hidden fields and the button. A discard is asked first (decision
+ * 630): without `confirmed=yes` the page asks, naming what would be thrown away.
+ */
 export const changesetActionSchema = z.object({
   intent: z.enum(["publish", "discard", "unschedule"], { error: "Choose an action." }),
   changesetId,
+  confirmed: z.literal("yes").optional(),
 });
 
 /** "Revert" beside a field of an audited change (hidden fields: the event and the field's name). */

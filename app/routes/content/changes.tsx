@@ -40,7 +40,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 type Errors = Partial<Record<"date" | "time" | "timeZone" | "form", string>>;
-const answer = (form: string, errors: Errors, values: Record<string, string>, status: number, result: SubmissionResult<string[]> | null = null) => data({ form, errors, values, result }, { status, headers: consoleHeaders() });
+const answer = (form: string, errors: Errors, values: Record<string, string>, status: number, result: SubmissionResult<string[]> | null = null) =>
+  data({ form, confirmId: null as number | null, errors, values, result }, { status, headers: consoleHeaders() });
 const firstErrors = (error: Record<string, string[] | null> | null | undefined): Errors => {
   const errors: Record<string, string> = {};
   for (const [field, messages] of Object.entries(error ?? {})) if (messages?.[0]) errors[field] ??= messages[0];
@@ -83,6 +84,10 @@ export async function action({ request, context }: Route.ActionArgs) {
     if (r.reason === "forbidden") return forbidden();
     return answer(action, { form: r.message }, values, 400);
   }
+  if (action === "discard" && submission.value.confirmed !== "yes") {
+    // Decision 630: asked first, naming what goes (the page draws the question for this changeset).
+    return data({ form: "confirm-discard", confirmId: changesetId, errors: {} as Errors, values, result: null }, { headers: consoleHeaders() });
+  }
   const r = action === "discard" ? await discardChangeset(context.db, staff, { changesetId }) : await unscheduleChangeset(context.db, staff, { changesetId });
   if (r.ok) throw redirect(`/admin/changes?done=${action === "discard" ? "discarded" : "unscheduled"}`, { status: 303, headers: consoleHeaders() });
   if (r.status === 403) return forbidden();
@@ -120,6 +125,10 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
       <p>
         <a href="/admin/changes/diff">See the differences page by page</a> · <a href="/admin/content">Edit the website</a>
       </p>
+
+      {actionData?.form === "confirm-discard" && actionData.confirmId != null ? (
+        <DiscardQuestion changesetId={actionData.confirmId} draft={draft} pending={pending} csrfToken={csrfToken} />
+      ) : null}
 
       <h2 id="draft">Draft</h2>
       {draft?.failure ? <FormMessage message={`The last publish failed: ${draft.failure}`} /> : null}
@@ -162,7 +171,12 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
               ))}
             </tbody>
           </table>
-          {draft.hidden ? <p>{draft.hidden} more change{draft.hidden === 1 ? " is" : "s are"} at other locations or on the whole website: only an owner can publish this draft.</p> : null}
+          {draft.hidden ? (
+            <p>
+              {draft.hidden} more change{draft.hidden === 1 ? " is" : "s are"} at other locations or on the whole website: they stay in the draft for someone who may publish
+              them. Publishing or discarding here acts on your changes only.
+            </p>
+          ) : null}
           {draft.mayPublish ? (
             <>
               <div className="console-actions">
@@ -170,14 +184,14 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
                   <CsrfInput token={csrfToken} />
                   <input type="hidden" name="changesetId" value={draft.id} />
                   <button type="submit" name="intent" value="publish" className="console-button">
-                    Publish now
+                    {draft.whole ? "Publish now" : "Publish your changes now"}
                   </button>
                 </Form>
                 <Form method="post" reloadDocument>
                   <CsrfInput token={csrfToken} />
                   <input type="hidden" name="changesetId" value={draft.id} />
                   <button type="submit" name="intent" value="discard" className="console-button console-button--danger">
-                    Discard the draft
+                    {draft.whole ? "Discard the draft…" : "Discard your changes…"}
                   </button>
                 </Form>
               </div>
@@ -236,7 +250,7 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
                         <CsrfInput token={csrfToken} />
                         <input type="hidden" name="changesetId" value={p.id} />
                         <button type="submit" name="intent" value="discard" className="console-button console-button--danger">
-                          Discard<span className="visually-hidden"> the changes {p.status === "scheduled" ? `scheduled for ${p.when}` : "that failed"}</span>
+                          Discard…<span className="visually-hidden"> the changes {p.status === "scheduled" ? `scheduled for ${p.when}` : "that failed"}</span>
                         </button>
                       </Form>
                     </div>
@@ -281,5 +295,60 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
         </table>
       )}
     </>
+  );
+}
+
+type ChangesData = Route.ComponentProps["loaderData"];
+
+/**
+ * "Discard …?" (decision 630): what would be thrown away (the member's changes, or the scheduled or
+ * failed changeset's counts), what stays, and the two answers. A plain form: works without JavaScript.
+ */
+function DiscardQuestion({ changesetId, draft, pending, csrfToken }: { changesetId: number; draft: ChangesData["draft"]; pending: ChangesData["pending"]; csrfToken: string }) {
+  const isDraft = draft?.id === changesetId;
+  const other = pending.find((p) => p.id === changesetId);
+  if (!isDraft && !other) return <FormMessage message="There is nothing to discard: it was published or discarded meanwhile." />;
+  const count = isDraft ? draft!.lines.length : other!.counts.updates + other!.counts.creates + other!.counts.deletes;
+  return (
+    <section className="console-confirm" aria-labelledby="discard-question">
+      <h2 id="discard-question">
+        Discard {count} change{count === 1 ? "" : "s"}?
+      </h2>
+      {isDraft ? (
+        <>
+          <p>These are thrown away and cannot be published afterwards:</p>
+          <ul>
+            {draft!.lines.map((line) => (
+              <li key={line.id}>
+                {line.entityLabel}: {line.recordName} ({line.location}
+                {line.op === "create" ? ", new" : line.op === "delete" ? ", removed" : ""})
+              </li>
+            ))}
+          </ul>
+          {draft!.hidden ? (
+            <p>
+              {draft!.hidden} change{draft!.hidden === 1 ? "" : "s"} by others, at other locations or on the whole website, stay{draft!.hidden === 1 ? "s" : ""} in the draft.
+            </p>
+          ) : null}
+        </>
+      ) : (
+        <p>
+          The changes {other!.status === "scheduled" ? `scheduled for ${other!.when}` : "that failed to publish"} are thrown away: {counted(other!.counts)}.
+        </p>
+      )}
+      <div className="console-actions">
+        <Form method="post" reloadDocument>
+          <CsrfInput token={csrfToken} />
+          <input type="hidden" name="changesetId" value={changesetId} />
+          <input type="hidden" name="confirmed" value="yes" />
+          <button type="submit" name="intent" value="discard" className="console-button console-button--danger">
+            Yes, discard {count === 1 ? "it" : `these ${count}`}
+          </button>
+        </Form>
+        <a href="/admin/changes" className="console-button console-button--quiet">
+          No, keep {count === 1 ? "it" : "them"}
+        </a>
+      </div>
+    </section>
   );
 }

@@ -22,6 +22,7 @@ export const meta: Route.MetaFunction = () => adminMeta("Content");
 const ACCOUNT_WIDE = [
   { href: "/admin/content/website", label: "Website", note: "Announcement bar, analytics, custom code, unit page titles" },
   { href: "/admin/content/company", label: "Company", note: "Company name, tagline, company information, privacy policy" },
+  { href: "/admin/content/rental-settings", label: "Rental settings", note: "Online rentals and reservations, the tenant portal, protection, prices and reminders, for every location" },
   { href: "/admin/content/menus", label: "Menus", note: "The header and footer menus and their items" },
   { href: "/admin/content/pages", label: "Pages", note: "Pages such as portable storage" },
   { href: "/admin/content/faqs", label: "FAQs and storage tips", note: "Questions and answers, storage tips" },

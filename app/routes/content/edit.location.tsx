@@ -46,7 +46,6 @@ export default function LocationContent({ loaderData, actionData }: Route.Compon
         recordId={locationId}
         csrfToken={csrfToken}
         actionData={act}
-        hints={(key) => (key === "location-settings" ? { globalSettings: "A JSON object. It is checked before it is saved; invalid JSON is refused and kept here to correct." } : undefined)}
       />
       <ImageFieldNote label="Main image and logo" photosHref={`/admin/content/locations/${locationId}/photos`} count={null} />
       {address ? (

@@ -13,9 +13,8 @@ import type { Database } from "~/db/client.server";
 import { auditEvents, changesets, locations, staffMembers } from "~/db/schema";
 import { EDITABLE_TABLES } from "~/db/editable-tables.server";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/content/editable";
-import { inScope } from "~/domain/staff/roles";
 import { changesOf, currentDraftId, saveDraftEdit, type ChangeRow } from "./changesets.server";
-import { countChanges, listVersions, mayPublish, scheduleTimeZones, type ChangeCounts, type RestorePlanChange } from "./publish.server";
+import { changesInScope, countChanges, listVersions, mayPublish, scheduleTimeZones, type ChangeCounts, type RestorePlanChange } from "./publish.server";
 import type { SignedInStaff } from "../staff/context.server";
 
 type Row = Record<string, unknown>;
@@ -117,7 +116,7 @@ export async function changesPage(db: Database, staff: SignedInStaff) {
   const draftId = await currentDraftId(db, staff.accountId);
   const [draftRow] = draftId ? await db.select({ failure: changesets.failure }).from(changesets).where(eq(changesets.id, draftId)) : [];
   const draftChanges = draftId ? await changesOf(db, draftId) : [];
-  const visible = draftChanges.filter((c) => staff.scope.all || (c.locationId != null && inScope(staff.scope, c.locationId)));
+  const visible = changesInScope(staff, draftChanges);
   const others = await db
     .select()
     .from(changesets)
@@ -143,7 +142,10 @@ export async function changesPage(db: Database, staff: SignedInStaff) {
           lines: await describeChanges(db, visible),
           hidden: draftChanges.length - visible.length,
           total: draftChanges.length,
-          mayPublish: draftChanges.length > 0 && mayPublish(staff, draftChanges),
+          /** Decision 630: the member publishes (schedules, discards) the changes they see, whoever else's are in the draft. */
+          mayPublish: visible.length > 0,
+          /** Everything in the draft is the member's (an owner's always): the buttons say "the draft", else "your changes". */
+          whole: visible.length === draftChanges.length,
         }
       : null,
     pending,

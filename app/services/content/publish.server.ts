@@ -15,8 +15,10 @@
  * - `websites.has_redeploy_started` is true while a publish runs (its own committed statement
  *   before, false after, also after a failure; reset at server start if a crash left it set).
  *
- * Who may: owners everything; a manager a changeset whose every change is at one of their locations
- * (decision 310). Anyone else, or a changeset touching anything else: refused, naming no record.
+ * Who may: owners everything; a manager the draft's changes at their locations, which leave the
+ * shared draft for a changeset of their own when published, scheduled or discarded, everyone else's
+ * staying in the draft (decision 630); a scheduled or failed changeset only when its every change is
+ * at one of their locations (decision 310). Anyone else: refused, naming no record.
  */
 import { DATE_MESSAGE, isCalendarDate, TIME_MESSAGE } from "~/domain/content/publish-forms";
 import { GONE_OR_OUT_OF_SCOPE } from "../web/responses.server";
@@ -94,11 +96,74 @@ export function countChanges(changes: readonly Pick<ChangeRow, "op">[]): ChangeC
 
 /**
  * Decision 310: owners publish anything; a manager publishes (schedules, discards) only a changeset
- * whose every change is at one of their locations (account-wide records need an owner).
+ * whose every change is at one of their locations (account-wide records need an owner). For the
+ * draft, decision 630: each member acts on the draft's changes within their scope (`changesInScope`).
  */
 export function mayPublish(staff: Pick<SignedInStaff, "scope">, changes: readonly Pick<ChangeRow, "locationId">[]): boolean {
   if (staff.scope.all) return true;
   return changes.every((c) => c.locationId != null && inScope(staff.scope, c.locationId));
+}
+
+/** The changes this member may publish or discard (decision 630): owners all, a manager those at their locations. */
+export function changesInScope<T extends Pick<ChangeRow, "locationId">>(staff: Pick<SignedInStaff, "scope">, changes: readonly T[]): T[] {
+  return changes.filter((c) => staff.scope.all || (c.locationId != null && inScope(staff.scope, c.locationId)));
+}
+
+/** The `$create` keys a change's values point at (a new record under another new record). */
+function createKeysPointedAt(change: Pick<ChangeRow, "values">): string[] {
+  return Object.values(change.values)
+    .filter((v): v is { $create: unknown } => !!v && typeof v === "object" && !Array.isArray(v) && "$create" in v)
+    .map((v) => String(v.$create));
+}
+
+class OutOfScopeDependency extends Error {}
+const DEPENDENCY_MESSAGE =
+  "One of your new records belongs to a record someone else added in the draft, outside your locations. Ask an owner to publish it, or publish together with them.";
+
+/**
+ * Decision 630: inside the caller's transaction (the draft's row locked), moves the member's own
+ * changes out of the shared draft into a changeset of their own with `status`, leaving everyone
+ * else's in the draft. When every change is the member's, the draft itself is the answer (nothing
+ * moves). A new record of the member's under a new record outside their scope cannot go alone:
+ * `OutOfScopeDependency`.
+ */
+async function splitOffOwnChanges(
+  tx: Transaction,
+  draft: { id: number; accountId: number },
+  staff: SignedInStaff,
+  status: "scheduled" | "discarded",
+): Promise<{ changesetId: number; changes: ChangeRow[]; split: boolean; kept: number }> {
+  const all = await changesOf(tx, draft.id);
+  const mine = changesInScope(staff, all);
+  if (mine.length === all.length) return { changesetId: draft.id, changes: all, split: false, kept: 0 };
+  if (mine.length === 0) return { changesetId: draft.id, changes: [], split: true, kept: all.length };
+  const myKeys = new Set(mine.map((c) => c.createKey).filter((k): k is string => k != null));
+  if (status !== "discarded" && mine.some((c) => createKeysPointedAt(c).some((k) => !myKeys.has(k)))) throw new OutOfScopeDependency();
+  const [own] = await tx
+    .insert(changesets)
+    .values({ accountId: draft.accountId, status, createdBy: staff.staffId, title: `Split from the draft by ${staff.name || staff.email}` })
+    .returning({ id: changesets.id });
+  await tx.update(changesetChanges).set({ changesetId: own!.id }).where(inArray(changesetChanges.id, mine.map((c) => c.id)));
+  return { changesetId: own!.id, changes: mine, split: true, kept: all.length - mine.length };
+}
+
+/**
+ * After the member's own changes went live out of the shared draft: a change still in the draft that
+ * pointed at one of their new records (`{ "$create": key }`) now points at its id.
+ */
+async function repointDraftAtCreated(tx: Transaction, draftId: number, createdIds: ReadonlyMap<string, number>): Promise<void> {
+  if (createdIds.size === 0) return;
+  for (const change of await changesOf(tx, draftId)) {
+    const keys = createKeysPointedAt(change).filter((k) => createdIds.has(k));
+    if (!keys.length) continue;
+    const values = Object.fromEntries(
+      Object.entries(change.values).map(([f, v]) => {
+        const key = v && typeof v === "object" && !Array.isArray(v) && "$create" in v ? String((v as { $create: unknown }).$create) : null;
+        return [f, key != null && createdIds.has(key) ? createdIds.get(key) : v];
+      }),
+    );
+    await tx.update(changesetChanges).set({ values }).where(eq(changesetChanges.id, change.id));
+  }
 }
 
 // ---- snapshots ---------------------------------------------------------------------------------
@@ -187,8 +252,8 @@ async function setRedeployStarted(db: Database, accountId: number, value: boolea
  */
 async function publishInTx(
   tx: Transaction,
-  input: { changesetId: number; accountId: number; by: Publisher; restoresVersion?: number | null; now: Date },
-): Promise<{ version: number; counts: ChangeCounts }> {
+  input: { changesetId: number; accountId: number; by: Publisher; restoresVersion?: number | null; now: Date; fromDraft?: number },
+): Promise<{ version: number; counts: ChangeCounts; createdIds: Map<string, number> }> {
   await tx.execute(sql`select pg_advisory_xact_lock(${PUBLISH_LOCK}, ${input.accountId})`);
   const [{ published } = { published: 0 }] = await tx
     .select({ published: sql<number>`count(*)::int` })
@@ -215,7 +280,7 @@ async function publishInTx(
   const changes = await changesOf(tx, input.changesetId);
   const refusal = await goLiveRefusal(tx, changes);
   if (refusal) throw new PublishRefused(refusal);
-  await applyChanges(tx, changes);
+  const { createdIds } = await applyChanges(tx, changes);
   const counts = countChanges(changes);
   await tx
     .update(changesets)
@@ -235,9 +300,16 @@ async function publishInTx(
     action: "content.published",
     entity: "changeset",
     entityId: input.changesetId,
-    detail: { changesetId: input.changesetId, version: next, ...counts, records: changes.length, restoresVersion: input.restoresVersion ?? null },
+    detail: {
+      changesetId: input.changesetId,
+      version: next,
+      ...counts,
+      records: changes.length,
+      restoresVersion: input.restoresVersion ?? null,
+      ...(input.fromDraft != null ? { fromDraft: input.fromDraft } : {}),
+    },
   });
-  return { version: next, counts };
+  return { version: next, counts, createdIds };
 }
 
 /**
@@ -275,7 +347,13 @@ async function recordFailure(db: Database, changesetId: number, accountId: numbe
   });
 }
 
-/** Publishes the account's draft now (see the module comment). */
+const NOTHING_OF_YOURS = "None of the draft's changes are yours to publish: they are at other locations or on the whole website.";
+
+/**
+ * Publishes the member's changes in the account's draft now (see the module comment; decision 630:
+ * an owner publishes the whole draft, a manager the changes at their locations, which leave the
+ * draft for a changeset of their own; everyone else's stay in the draft).
+ */
 export async function publishDraft(db: Database, staff: SignedInStaff, input: { changesetId: number; now?: Date }): Promise<PublishResult> {
   const now = input.now ?? clockNow();
   const [row] = await db
@@ -284,9 +362,10 @@ export async function publishDraft(db: Database, staff: SignedInStaff, input: { 
     .where(and(eq(changesets.id, input.changesetId), eq(changesets.accountId, staff.accountId)));
   if (!row || row.status !== "draft") return { ok: false, reason: "not-found", message: "There is no draft to publish: it was published or discarded meanwhile." };
   const changes = await changesOf(db, row.id);
-  if (!mayPublish(staff, changes)) return { ok: false, reason: "forbidden", message: PUBLISH_FORBIDDEN };
   if (changes.length === 0) return { ok: false, reason: "empty", message: "The draft holds no changes yet." };
-  const refusal = await goLiveRefusal(db, changes);
+  const inScope = changesInScope(staff, changes);
+  if (inScope.length === 0) return { ok: false, reason: "empty", message: NOTHING_OF_YOURS };
+  const refusal = await goLiveRefusal(db, inScope);
   if (refusal) return { ok: false, reason: "refused", message: refusal };
   const by: Publisher = { kind: "staff", staff };
   return withRedeployFlag(db, staff.accountId, async () => {
@@ -298,15 +377,19 @@ export async function publishDraft(db: Database, staff: SignedInStaff, input: { 
           .where(eq(changesets.id, row.id))
           .for("update");
         if (locked?.status !== "draft") return null;
-        // Changes saved between the check above and the lock: checked again under the lock.
-        if (!mayPublish(staff, await changesOf(tx, row.id))) throw new ForbiddenNow();
-        return publishInTx(tx, { changesetId: row.id, accountId: staff.accountId, by, now });
+        // The member's changes as they are under the lock (saved since the check above included).
+        const own = await splitOffOwnChanges(tx, { id: row.id, accountId: staff.accountId }, staff, "scheduled");
+        if (own.changes.length === 0) throw new NothingOfYours();
+        const published = await publishInTx(tx, { changesetId: own.changesetId, accountId: staff.accountId, by, now, ...(own.split ? { fromDraft: row.id } : {}) });
+        if (own.split) await repointDraftAtCreated(tx, row.id, published.createdIds);
+        return { changesetId: own.changesetId, version: published.version, counts: published.counts };
       });
       if (!done) return { ok: false, reason: "not-found", message: "There is no draft to publish: it was published or discarded meanwhile." };
-      return { ok: true, changesetId: row.id, ...done };
+      return { ok: true, ...done };
     } catch (error) {
-      if (error instanceof ForbiddenNow) return { ok: false, reason: "forbidden", message: PUBLISH_FORBIDDEN };
       if (error instanceof PublishRefused) return { ok: false, reason: "refused", message: error.message };
+      if (error instanceof NothingOfYours) return { ok: false, reason: "empty", message: NOTHING_OF_YOURS };
+      if (error instanceof OutOfScopeDependency) return { ok: false, reason: "refused", message: DEPENDENCY_MESSAGE };
       if (isDatabaseUnavailable(error)) throw error;
       const failure = describeFailure(error);
       logger.warn({ changesetId: row.id, failure }, "[publish] refused; nothing was changed");
@@ -316,7 +399,8 @@ export async function publishDraft(db: Database, staff: SignedInStaff, input: { 
   });
 }
 
-class ForbiddenNow extends Error {}
+class NothingOfYours extends Error {}
+
 
 // ---- scheduling --------------------------------------------------------------------------------
 
@@ -366,16 +450,30 @@ export async function scheduleChangeset(db: Database, staff: SignedInStaff, inpu
       .where(and(eq(changesets.id, input.changesetId), eq(changesets.accountId, staff.accountId)))
       .for("update");
     if (!row || row.status !== "draft") return { ok: false, errors: { form: "There is no draft to schedule: it was published or discarded meanwhile." } };
-    const changes = await changesOf(tx, row.id);
-    if (!mayPublish(staff, changes)) return { ok: false, errors: { form: PUBLISH_FORBIDDEN }, status: 403 };
-    if (changes.length === 0) return { ok: false, errors: { form: "The draft holds no changes yet." } };
-    await tx.update(changesets).set({ status: "scheduled", scheduledFor: at, scheduledTimeZone: input.timeZone, failure: null }).where(eq(changesets.id, row.id));
+    if ((await changesOf(tx, row.id)).length === 0) return { ok: false, errors: { form: "The draft holds no changes yet." } };
+    // Decision 630: the member's own changes are scheduled; everyone else's stay in the draft.
+    let own: Awaited<ReturnType<typeof splitOffOwnChanges>>;
+    try {
+      own = await splitOffOwnChanges(tx, { id: row.id, accountId: staff.accountId }, staff, "scheduled");
+    } catch (error) {
+      if (error instanceof OutOfScopeDependency) return { ok: false, errors: { form: DEPENDENCY_MESSAGE } };
+      throw error;
+    }
+    if (own.changes.length === 0) return { ok: false, errors: { form: NOTHING_OF_YOURS } };
+    await tx.update(changesets).set({ status: "scheduled", scheduledFor: at, scheduledTimeZone: input.timeZone, failure: null }).where(eq(changesets.id, own.changesetId));
     await recordAudit(tx, {
       ...auditActor(staff),
       action: "content.scheduled",
       entity: "changeset",
-      entityId: row.id,
-      detail: { changesetId: row.id, scheduledFor: at.toISOString(), timeZone: input.timeZone, local: `${input.date} ${input.time}`, ...countChanges(changes) },
+      entityId: own.changesetId,
+      detail: {
+        changesetId: own.changesetId,
+        scheduledFor: at.toISOString(),
+        timeZone: input.timeZone,
+        local: `${input.date} ${input.time}`,
+        ...countChanges(own.changes),
+        ...(own.split ? { fromDraft: row.id, keptInDraft: own.kept } : {}),
+      },
     });
     // The scheduled changes are no longer "new changes" of the draft.
     await syncHasNewChanges(tx, staff.accountId);
@@ -385,7 +483,10 @@ export async function scheduleChangeset(db: Database, staff: SignedInStaff, inpu
 
 type SimpleResult = { ok: true } | { ok: false; status: 400 | 403 | 404; message: string };
 
-/** A scheduled (or failed) changeset becomes the draft again, unless another draft is open. */
+/**
+ * A scheduled (or failed) changeset becomes the draft again; when a draft is open meanwhile, its
+ * changes join that draft (decision 630), unless a record is changed in both (then refused).
+ */
 export async function unscheduleChangeset(db: Database, staff: SignedInStaff, input: { changesetId: number }): Promise<SimpleResult> {
   return db.transaction(async (tx): Promise<SimpleResult> => {
     const [row] = await tx
@@ -394,18 +495,39 @@ export async function unscheduleChangeset(db: Database, staff: SignedInStaff, in
       .where(and(eq(changesets.id, input.changesetId), eq(changesets.accountId, staff.accountId)))
       .for("update");
     if (!row || (row.status !== "scheduled" && row.status !== "failed")) return { ok: false, status: GONE_OR_OUT_OF_SCOPE, message: "That changeset is no longer scheduled." };
-    if (!mayPublish(staff, await changesOf(tx, row.id))) return { ok: false, status: 403, message: PUBLISH_FORBIDDEN };
-    if ((await currentDraftId(tx, staff.accountId)) != null) {
-      return { ok: false, status: 400, message: "Another draft is open. Publish or discard that draft first; then this one can become the draft again." };
+    const changes = await changesOf(tx, row.id);
+    if (!mayPublish(staff, changes)) return { ok: false, status: 403, message: PUBLISH_FORBIDDEN };
+    const openDraftId = await currentDraftId(tx, staff.accountId);
+    if (openDraftId != null) {
+      await tx.select({ id: changesets.id }).from(changesets).where(eq(changesets.id, openDraftId)).for("update");
+      const inDraft = await changesOf(tx, openDraftId);
+      const key = (c: Pick<ChangeRow, "entity" | "recordId">) => `${c.entity}:${c.recordId}`;
+      const drafted = new Set(inDraft.filter((c) => c.recordId != null).map(key));
+      if (changes.some((c) => c.recordId != null && drafted.has(key(c)))) {
+        return { ok: false, status: 400, message: "The draft changes some of the same records meanwhile. Publish or discard those changes in the draft first; then this one can join the draft again." };
+      }
+      await tx.update(changesetChanges).set({ changesetId: openDraftId }).where(eq(changesetChanges.changesetId, row.id));
+      await tx.update(changesets).set({ status: "discarded", scheduledFor: null, scheduledTimeZone: null, title: "Joined the draft again" }).where(eq(changesets.id, row.id));
+    } else {
+      await tx.update(changesets).set({ status: "draft", scheduledFor: null, scheduledTimeZone: null }).where(eq(changesets.id, row.id));
     }
-    await tx.update(changesets).set({ status: "draft", scheduledFor: null, scheduledTimeZone: null }).where(eq(changesets.id, row.id));
-    await recordAudit(tx, { ...auditActor(staff), action: "content.unscheduled", entity: "changeset", entityId: row.id, detail: { changesetId: row.id, wasScheduledFor: row.scheduledFor?.toISOString() ?? null } });
+    await recordAudit(tx, {
+      ...auditActor(staff),
+      action: "content.unscheduled",
+      entity: "changeset",
+      entityId: row.id,
+      detail: { changesetId: row.id, wasScheduledFor: row.scheduledFor?.toISOString() ?? null, ...(openDraftId != null ? { joinedDraft: openDraftId } : {}) },
+    });
     await syncHasNewChanges(tx, staff.accountId);
     return { ok: true };
   });
 }
 
-/** Throws the draft (or a scheduled or failed changeset) away. */
+/**
+ * Throws away the member's changes in the draft (decision 630: an owner's, the whole draft; a
+ * manager's, the changes at their locations, everyone else's kept), or a scheduled or failed
+ * changeset the member may act on. The console asks first (/admin/changes).
+ */
 export async function discardChangeset(db: Database, staff: SignedInStaff, input: { changesetId: number }): Promise<SimpleResult> {
   return db.transaction(async (tx): Promise<SimpleResult> => {
     const [row] = await tx
@@ -414,6 +536,20 @@ export async function discardChangeset(db: Database, staff: SignedInStaff, input
       .where(and(eq(changesets.id, input.changesetId), eq(changesets.accountId, staff.accountId)))
       .for("update");
     if (!row || !["draft", "scheduled", "failed"].includes(row.status)) return { ok: false, status: GONE_OR_OUT_OF_SCOPE, message: "There is nothing to discard: it was published or discarded meanwhile." };
+    if (row.status === "draft") {
+      const own = await splitOffOwnChanges(tx, { id: row.id, accountId: staff.accountId }, staff, "discarded");
+      if (own.changes.length === 0) return { ok: false, status: 400, message: "None of the draft's changes are yours to discard: they are at other locations or on the whole website." };
+      if (!own.split) await tx.update(changesets).set({ status: "discarded", scheduledFor: null }).where(eq(changesets.id, row.id));
+      await recordAudit(tx, {
+        ...auditActor(staff),
+        action: "content.discarded",
+        entity: "changeset",
+        entityId: own.changesetId,
+        detail: { changesetId: own.changesetId, was: row.status, ...countChanges(own.changes), ...(own.split ? { fromDraft: row.id, keptInDraft: own.kept } : {}) },
+      });
+      await syncHasNewChanges(tx, staff.accountId);
+      return { ok: true };
+    }
     const changes = await changesOf(tx, row.id);
     if (!mayPublish(staff, changes)) return { ok: false, status: 403, message: PUBLISH_FORBIDDEN };
     await tx.update(changesets).set({ status: "discarded", scheduledFor: null }).where(eq(changesets.id, row.id));

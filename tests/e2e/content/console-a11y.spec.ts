@@ -221,7 +221,11 @@ test("a unit type's pages, the changes waiting, the diff and a previewed page pa
 
   // The draft goes: the other specs see the seeded site.
   await page.goto("/admin/changes");
-  await page.getByRole("button", { name: "Discard the draft" }).click();
+  await page.getByRole("button", { name: "Discard the draft…" }).click();
+  // Asked first (decision 630), naming what goes.
+  await expect(page.getByRole("heading", { name: /^Discard \d+ changes?\?$/ })).toBeVisible();
+  await scan(page, "changes, asked before discarding");
+  await page.getByRole("button", { name: /^Yes, discard/ }).click();
   await expect(page).toHaveURL(/done=discarded/);
   await scan(page, "changes, after discarding");
 });

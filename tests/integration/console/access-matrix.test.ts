@@ -277,6 +277,16 @@ const EXPECTED: Record<string, RouteCase> = {
   })),
   "routes/content/edit.location-special-hours": locationContent("/special-hours", (_f, who) => ({ target: "specialHours", intent: "create", date: `2031-12-${DAY[who]}`, label: "Matrix", isClosed: "on" })),
   "routes/content/edit.location-amenities": locationContent("/amenities", (_f, who) => ({ target: "amenity", intent: "create", label: `Matrix ${who}`, description: "" })),
+  // Rental settings (issue 39, decision 632): a location's own (editors, in scope), the account's (owners).
+  "routes/content/edit.location-settings": locationContent("/settings", () => ({ base: "{}" })),
+  "routes/content/edit.rental-settings": {
+    path: () => "/admin/content/rental-settings",
+    get: ownerOnly(200),
+    actions: [
+      // A number refused beside its field: the owner's own form answer (a save is tested in content/settings-forms.test.ts).
+      { name: "save a days value that is not a number", form: () => ({ reservation_days_valid: "two", base: "{}" }), expect: ownerOnly(400) },
+    ],
+  },
   "routes/content/edit.unit-type": {
     path: (f) => `/admin/content/unit-types/${f.content.unitTypeA}`,
     get: editors(200),

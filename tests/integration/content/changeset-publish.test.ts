@@ -7,7 +7,7 @@
  *   keeps its changes and says what failed;
  * - publish, then restore the version before: the pages are byte-identical to before (records removed
  *   and added are put back / taken away, with their ids and positions);
- * - a manager publishes only a draft wholly inside their locations;
+ * - a manager publishes their own changes out of a mixed draft (decision 630);
  * - a scheduled publish goes live at the moment entered in the location's time zone, once, even with
  *   two schedulers running at once;
  * - discard and unschedule.
@@ -194,21 +194,28 @@ describe("publishing the draft (issue 24)", () => {
     expect(await restoreVersion(handle.db, manager.signedIn, 1)).toMatchObject({ ok: false, reason: "forbidden" });
   });
 
-  it("a manager publishes a draft wholly at their locations, and is refused (naming no record) one that is not", async () => {
+  it("a manager publishes their own changes out of a mixed draft (decision 630); another's stay, and a scheduled changeset not wholly theirs is refused naming no record", async () => {
     const mine = await edit(manager, "location", lumberton, { metaTagline: "Manager's own tagline" });
     expect(await publishDraft(handle.db, manager.signedIn, { changesetId: mine.changesetId })).toMatchObject({ ok: true });
     await edit(manager, "location", lumberton, { metaTagline: "Manager's second tagline" });
     const theirs = await edit(owner, "location", other, { metaTagline: "Elsewhere" });
-    const refused = await publishDraft(handle.db, manager.signedIn, { changesetId: theirs.changesetId });
-    expect(refused).toMatchObject({ ok: false, reason: "forbidden" });
-    expect(JSON.stringify(refused)).not.toContain("Elsewhere");
+    const published = await publishDraft(handle.db, manager.signedIn, { changesetId: theirs.changesetId });
+    expect(published).toMatchObject({ ok: true, counts: { updates: 1 } });
+    expect(await page(LOCATION_PAGE)).toContain("Manager&#x27;s second tagline");
+    // The owner's change stays in the draft; the manager has nothing left to publish there.
+    expect(await currentDraftId(handle.db, accountId)).toBe(theirs.changesetId);
+    const nothing = await publishDraft(handle.db, manager.signedIn, { changesetId: theirs.changesetId });
+    expect(nothing).toMatchObject({ ok: false, reason: "empty" });
+    expect(JSON.stringify(nothing)).not.toContain("Elsewhere");
+    // A scheduled changeset holding the owner's change: the manager may not unschedule or discard it.
+    expect((await scheduleChangeset(handle.db, owner.signedIn, { changesetId: theirs.changesetId, date: "2031-07-01", time: "09:00", timeZone: "America/New_York", now: new Date("2031-06-01T00:00:00Z") })).ok).toBe(true);
     expect(await discardChangeset(handle.db, manager.signedIn, { changesetId: theirs.changesetId })).toMatchObject({ ok: false, status: 403 });
     // The owner discards it (audited); the flag follows.
     expect(await discardChangeset(handle.db, owner.signedIn, { changesetId: theirs.changesetId })).toEqual({ ok: true });
     expect(await currentDraftId(handle.db, accountId)).toBeNull();
     expect((await flags()).n).toBe(false);
     const [audit] = await handle.db.select().from(auditEvents).where(eq(auditEvents.action, "content.discarded"));
-    expect(audit!.detail).toMatchObject({ changesetId: theirs.changesetId, updates: 2 });
+    expect(audit!.detail).toMatchObject({ changesetId: theirs.changesetId, was: "scheduled", updates: 1 });
   });
 });
 

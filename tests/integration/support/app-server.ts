@@ -24,6 +24,8 @@ export interface AppServer {
   origin: string;
   /** Every route of app/routes.ts: its id (the file without extension), its full path and its file. */
   routes: Array<{ id: string; path: string; file: string; parents: string[] }>;
+  /** A public page rendered without HTTP, as console pages get it (the draft's diff, decision 318). */
+  renderPublicPage: RenderPublicPage;
   close(): Promise<void>;
 }
 
@@ -110,9 +112,12 @@ export async function startAppServer(db: Database, options: { clientIp?: string 
   const { build, flat } = await buildOf();
   const handler = createRequestHandler(build, "production");
   const tree = routeTree(build.routes);
-  const renderPublicPage: RenderPublicPage = async (path, renderDb) => {
+  const renderPublicPage: RenderPublicPage = async (path, renderDb, cache) => {
     const page = matchPage(tree, path);
-    const response = await handler(new Request(new URL(path, "http://localhost")), Object.assign(loadContext(renderDb, "127.0.0.1"), { paymentPage: page.paymentPage, passwordPage: page.passwordPage === true, consolePage: page.consolePage === true }));
+    const response = await handler(
+      new Request(new URL(path, "http://localhost")),
+      Object.assign(loadContext(renderDb, "127.0.0.1"), { siteCache: cache, paymentPage: page.paymentPage, passwordPage: page.passwordPage === true, consolePage: page.consolePage === true }),
+    );
     return { status: response.status, body: documentHtml.get(response) ?? (await response.text()) };
   };
   const server = http.createServer((req, res) => {
@@ -153,6 +158,7 @@ export async function startAppServer(db: Database, options: { clientIp?: string 
   return {
     origin: `http://127.0.0.1:${port}`,
     routes: flat.map((r) => ({ id: r.id, path: r.fullPath, file: r.file, parents: r.parents })),
+    renderPublicPage,
     close: () => new Promise((r) => server.close(() => r())),
   };
 }
