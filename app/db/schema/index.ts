@@ -19,3 +19,4 @@ export * from "./reconciliation";
 export * from "./hosted-sessions";
 export * from "./texting";
 export * from "./jobs";
+export * from "./desk";

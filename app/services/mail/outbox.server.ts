@@ -32,6 +32,8 @@ export interface OutgoingEmail {
    * in the outbox until the mail is sent (or given up), then "[redacted]" (decisions 071, 198).
    */
   secrets?: string[];
+  /** The location the mail is about, where there is one (decision 645: "mail that could not be sent" per location). */
+  locationId?: number | null;
 }
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -117,6 +119,7 @@ export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ i
       to: email.to,
       subject: email.subject,
       ...sealForOutbox(email),
+      locationId: email.locationId ?? null,
       attempts: t ? 1 : 0,
       claimedUntil: t ? new Date(now.getTime() + CLAIM_MS) : null,
       nextAttemptAt: now,
@@ -142,7 +145,7 @@ export async function queueEmail(tx: Database | Transaction, email: OutgoingEmai
   const now = clockNow();
   const [row] = await tx
     .insert(emailOutbox)
-    .values({ to: email.to, subject: email.subject, ...sealForOutbox(email), attempts: 0, claimedUntil: null, nextAttemptAt: now, createdAt: now })
+    .values({ to: email.to, subject: email.subject, ...sealForOutbox(email), locationId: email.locationId ?? null, attempts: 0, claimedUntil: null, nextAttemptAt: now, createdAt: now })
     .returning({ id: emailOutbox.id });
   return { id: row!.id };
 }
