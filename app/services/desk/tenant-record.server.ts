@@ -20,7 +20,7 @@ import { tenantInScope } from "./tenants.server";
 
 export interface DeskContactInput {
   email: string;
-  /** "(###) ###-####" (the form's parse). */
+  /** "(###) ###-####" (the form's parse); the port is given its ten digits. */
   cell_phone: string;
   addr_1: string;
   addr_2: string | null;
@@ -67,7 +67,8 @@ export async function changeTenantContact(db: Database, staff: SignedInStaff, in
   const c = input.contact;
   const before = { email: tenant.email, cellPhone: tenant.cellPhone, addr1: tenant.addr1, addr2: tenant.addr2 ?? null, city: tenant.city, region: tenant.region, postalCode: tenant.postalCode };
   const after = { email: c.email.trim().toLowerCase(), cellPhone: c.cell_phone.replace(/\D/g, ""), addr1: c.addr_1, addr2: c.addr_2 ?? null, city: c.city, region: c.region, postalCode: c.postal_code };
-  const changed = (Object.keys(AUDITED) as Array<keyof typeof AUDITED>).filter((k) => (before[k] ?? "") !== (after[k] ?? ""));
+  const same = (k: keyof typeof AUDITED) => (k === "cellPhone" ? before.cellPhone.replace(/\D/g, "") === after.cellPhone.replace(/\D/g, "") : (before[k] ?? "") === (after[k] ?? ""));
+  const changed = (Object.keys(AUDITED) as Array<keyof typeof AUDITED>).filter((k) => !same(k));
   if (!changed.length) return { ok: true, done: "contactsame", message: "Nothing was different, so nothing was changed." };
   const tenantId = String(tenant.id);
   const ctx = { db, locations: await accountLocations(db, staff.accountId) };
@@ -81,7 +82,7 @@ export async function changeTenantContact(db: Database, staff: SignedInStaff, in
     byOffice ||= Boolean(saved.byOffice);
   }
   if (changed.includes("cellPhone")) {
-    const saved = await everywhere(ctx, tenantId, (s) => s.updateTenantPhone(tenantId, c.cell_phone), (s) => s.updateTenantPhone(tenantId, formatPhone(before.cellPhone)));
+    const saved = await everywhere(ctx, tenantId, (s) => s.updateTenantPhone(tenantId, after.cellPhone), (s) => s.updateTenantPhone(tenantId, before.cellPhone));
     if (!saved.ok) return refusal(saved, "cell_phone");
     byOffice ||= Boolean(saved.byOffice);
   }
