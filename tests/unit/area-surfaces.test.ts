@@ -44,6 +44,7 @@ const SURFACES: Record<string, string[]> = {
   ],
   mail: [
     "services/mail/outbox.server.ts",
+    "services/mail/unsent.server.ts",
   ],
   payments: [
     "components/payments/autopay-field.tsx",
@@ -75,6 +76,7 @@ const SURFACES: Record<string, string[]> = {
     "services/portal/context.server.ts",
     "services/portal/hosted-payment.server.ts",
     "services/portal/payments.server.ts",
+    "services/portal/profile.server.ts",
     "services/portal/sign-in-limits.server.ts",
   ],
   rental: [
@@ -100,6 +102,7 @@ const SURFACES: Record<string, string[]> = {
     "domain/staff/roles.ts",
     "services/staff/admin.server.ts",
     "services/staff/context.server.ts",
+    "services/staff/held-actions.server.ts",
     "services/staff/session.server.ts",
   ],
   texts: [

@@ -8,7 +8,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, contactMessages, leases, locations, payments, staffHeldActions, staffRecoveryCodes, tenantNotes, tenants } from "~/db/schema";
+import { auditEvents, contactMessages, emailOutbox, leases, locations, payments, staffHeldActions, staffRecoveryCodes, tenantNotes, tenants } from "~/db/schema";
 import { createTestGateway, setPaymentGatewayForTests } from "~/platform/payments/gateway.server";
 import { hashPassword } from "~/platform/password.server";
 import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
@@ -227,6 +227,17 @@ describe("the gate code (decision 640)", () => {
     const [audit] = await audits("lease.gate_code_shown", lease.id);
     expect(audit).toMatchObject({ staffId: frontDesk.staffId, locationId: lumberton });
     expect(JSON.stringify(audit)).not.toContain(lease.gateCode);
+  });
+});
+
+describe("mail carries its location (decision 645)", () => {
+  it("the welcome e-mail of a rental and the desk's resent lease e-mail are the location's", async () => {
+    const { tenantId, lease } = await rentAndPay("Hugo");
+    const email = (await handle.db.query.tenants.findFirst({ where: eq(tenants.id, tenantId) }))!.email;
+    expect((await postForm(app, `/admin/tenants/${tenantId}`, frontDesk, { intent: "resend-lease", leaseId: String(lease.id) })).status).toBe(303);
+    const mails = await handle.db.select({ subject: emailOutbox.subject, locationId: emailOutbox.locationId }).from(emailOutbox).where(eq(emailOutbox.to, email));
+    expect(mails.length).toBeGreaterThanOrEqual(2);
+    expect(mails.every((m) => m.locationId === lumberton)).toBe(true);
   });
 });
 
