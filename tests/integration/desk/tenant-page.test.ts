@@ -256,3 +256,28 @@ describe("a lead's notes (decision 642)", () => {
     expect(text).not.toMatch(/GMT|UTC/);
   });
 });
+
+describe("one way to show time, and the operator's words (decision 644)", () => {
+  it("the audit trail says what was done as sentences, records by name, times in the zone named", async () => {
+    const { tenantId } = await rentAndPay("Iris");
+    const tenant = (await handle.db.query.tenants.findFirst({ where: eq(tenants.id, tenantId) }))!;
+    expect((await postForm(app, `/admin/tenants/${tenantId}`, frontDesk, { intent: "change-contact", email: tenant.email, cell_phone: "(910) 555-0150", addr_1: tenant.addr1, addr_2: "", city: "Maxton", region: "NC", postal_code: tenant.postalCode })).status).toBe(303);
+    // A staff member's access changed from every location to one (as the staff page records it).
+    await handle.db.insert(auditEvents).values({ accountId, staffId: manager.staffId, actor: manager.email, action: "staff.access_changed", entity: "staff_member", entityId: String(frontDesk.staffId), changes: { locations: { before: null, after: [lumberton] } } });
+    const owner = await signedInStaffMember(handle.db, { accountId, role: "owner", name: "Olga Owner" });
+    const page = await getPage(app, "/admin/audit", owner);
+    expect(page.status).toBe(200);
+    const text = textOf(page.body);
+    expect(text).toContain("Changed a tenant's contact details");
+    expect(text).toContain(`Iris Deskpage`);
+    expect(text).toContain(`City changed from “${tenant.city}” to “Maxton”.`);
+    expect(text).toContain("Changed a staff member's access");
+    expect(text).toContain("Fred Desk (");
+    expect(text).toContain("Locations changed from every location to Lumberton.");
+    // No developer words: no action codes, no "staff_member 1", no JSON, no UTC.
+    expect(text).not.toContain("tenant.contact_changed");
+    expect(text).not.toMatch(/staff_member \d|null →|\[\d+\]|"[a-zA-Z]+":/);
+    expect(text).not.toMatch(/\bUTC\b|\bGMT\b/);
+    expect(text).toMatch(/(Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2} \d{4}, \d{1,2}:\d{2} (AM|PM) E[SD]T/);
+  });
+});
