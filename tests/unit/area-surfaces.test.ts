@@ -29,6 +29,7 @@ const SURFACES: Record<string, string[]> = {
     "services/content/publish.server.ts",
   ],
   desk: [
+    "components/desk/list.tsx",
     "domain/desk/filters.ts",
     "domain/desk/tenants.ts",
     "domain/desk/time.ts",
