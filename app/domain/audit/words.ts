@@ -80,7 +80,7 @@ export function fieldWords(field: string): string {
 }
 
 /** The names a row's values may point at. */
-export interface AuditNames {
+interface AuditNames {
   locations: ReadonlyMap<number, string>;
   staff: ReadonlyMap<number, string>;
 }

@@ -18,7 +18,7 @@ import { everywhere } from "../portal/profile.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { tenantInScope } from "./tenants.server";
 
-export interface DeskContactInput {
+interface DeskContactInput {
   email: string;
   /** "(###) ###-####" (the form's parse); the port is given its ten digits. */
   cell_phone: string;
@@ -29,7 +29,7 @@ export interface DeskContactInput {
   postal_code: string;
 }
 
-export type ContactChangeOutcome =
+type ContactChangeOutcome =
   | { ok: true; message: string; done: "contact" | "contactoffice" | "contactsame" }
   | { ok: false; message: string; fieldErrors: Record<string, string> };
 
@@ -124,7 +124,7 @@ export async function tenantContactForm(db: Database, staff: SignedInStaff, tena
   return { email: t.email, cell_phone: formatPhone(t.cellPhone), addr_1: t.addr1, addr_2: t.addr2 ?? "", city: t.city, region: t.region, postal_code: t.postalCode };
 }
 
-export interface TenantNoteView {
+interface TenantNoteView {
   id: number;
   body: string;
   by: string;

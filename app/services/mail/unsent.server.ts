@@ -14,7 +14,7 @@ import { DESK_PAGE_SIZE, type DeskFilter } from "~/domain/desk/filters";
 import { formatDeskTime } from "~/domain/desk/time";
 import { deskLocations, type DeskViewer } from "../desk/scope.server";
 
-export interface UnsentMailRow {
+interface UnsentMailRow {
   id: number;
   to: string;
   subject: string;

@@ -19,10 +19,9 @@ import { HELD_ACTION_FIELD } from "~/domain/staff/forms";
 import { CSRF_FIELD } from "../web/csrf.server";
 import type { SignedInStaff } from "./context.server";
 
-export { HELD_ACTION_FIELD };
 
 /** How long a held action waits for the code. */
-export const HELD_ACTION_MS = 10 * 60 * 1000;
+const HELD_ACTION_MS = 10 * 60 * 1000;
 
 /** Fields never held: card data, passwords, codes, the CSRF token (a fresh one comes with the re-post). */
 const NEVER_HELD = /(card|cvc|cvv|cc_|pan$|^number$|exp_?(month|year)|payment_token|password|web_pw|^code$|otp|secret|token)/i;
@@ -30,7 +29,7 @@ const NEVER_HELD = /(card|cvc|cvv|cc_|pan$|^number$|exp_?(month|year)|payment_to
 const hashOf = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
 
 /** The fields of a form that may be held (strings only; never the sensitive ones). */
-export function heldFields(form: FormData): Array<[string, string]> {
+function heldFields(form: FormData): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [name, value] of form.entries()) {
     if (typeof value !== "string" || name === CSRF_FIELD || name === HELD_ACTION_FIELD || NEVER_HELD.test(name)) continue;
@@ -77,7 +76,7 @@ export async function heldActionPath(db: Database, staff: Pick<SignedInStaff, "s
   return row?.path ?? null;
 }
 
-export type HeldForm = { kind: "none"; form: FormData } | { kind: "resumed"; form: FormData } | { kind: "gone"; form: FormData };
+type HeldForm = { kind: "none"; form: FormData } | { kind: "resumed"; form: FormData } | { kind: "gone"; form: FormData };
 
 /**
  * The form a route acts on: the posted one, or (when it names a held action) the held fields, taken
