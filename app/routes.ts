@@ -78,6 +78,7 @@ export default [
       route("admin/tenants.csv", "routes/desk/tenants[.]csv.ts"),
       route("admin/tenants/:tenantId", "routes/desk/tenant.tsx"),
       route("admin/sitelink-journal", "routes/desk/sitelink-journal.tsx"),
+      route("admin/unsent-mail", "routes/mail/unsent.tsx"),
       // Issue 24 (decisions 315, 318): preview mode on and off; what the draft changes.
       route("admin/preview", "routes/content/preview.tsx"),
       route("admin/changes/diff", "routes/content/changes.diff.tsx"),

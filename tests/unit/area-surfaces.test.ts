@@ -29,6 +29,7 @@ const SURFACES: Record<string, string[]> = {
     "services/content/publish.server.ts",
   ],
   desk: [
+    "components/desk/list.tsx",
     "domain/desk/filters.ts",
     "domain/desk/tenants.ts",
     "domain/desk/time.ts",
@@ -45,6 +46,7 @@ const SURFACES: Record<string, string[]> = {
   mail: [
     "services/mail/outbox.server.ts",
     "services/mail/unsubscribe-headers.server.ts",
+    "services/mail/unsent.server.ts",
   ],
   payments: [
     "components/payments/autopay-field.tsx",
@@ -76,6 +78,7 @@ const SURFACES: Record<string, string[]> = {
     "services/portal/context.server.ts",
     "services/portal/hosted-payment.server.ts",
     "services/portal/payments.server.ts",
+    "services/portal/profile.server.ts",
     "services/portal/sign-in-limits.server.ts",
   ],
   rental: [
@@ -102,6 +105,7 @@ const SURFACES: Record<string, string[]> = {
     "domain/staff/roles.ts",
     "services/staff/admin.server.ts",
     "services/staff/context.server.ts",
+    "services/staff/held-actions.server.ts",
     "services/staff/session.server.ts",
   ],
   texts: [

@@ -15,13 +15,14 @@ function PasskeyScript() {
 }
 
 /** "Use a passkey" (sign-in's second step, or a fresh factor): posts `intent=passkey` and `response`. */
-export function UsePasskey(props: { optionsJson: string; csrfToken: string; next?: string; heading: string; noScript: string }) {
+export function UsePasskey(props: { optionsJson: string; csrfToken: string; next?: string; held?: { name: string; value: string } | null; heading: string; noScript: string }) {
   return (
     <section className="console-passkey" aria-labelledby="passkey-heading" data-passkey="get" data-passkey-options={props.optionsJson}>
       <h2 id="passkey-heading">{props.heading}</h2>
       <form method="post">
         <CsrfInput token={props.csrfToken} />
         {props.next ? <input type="hidden" name="next" value={props.next} /> : null}
+        {props.held ? <input type="hidden" name={props.held.name} value={props.held.value} /> : null}
         <input type="hidden" name="intent" value="passkey" />
         <input type="hidden" name="response" data-passkey-response="" />
         <button type="button" className="console-button" data-passkey-start="" hidden>

@@ -20,3 +20,4 @@ export * from "./hosted-sessions";
 export * from "./texting";
 export * from "./jobs";
 export * from "./reports";
+export * from "./desk";

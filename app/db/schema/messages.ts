@@ -59,7 +59,12 @@ export const emailOutbox = pgTable(
     claimedUntil: timestamp({ withTimezone: true }),
     /** Given up (too old to retry); the office should follow up. */
     failedAt: timestamp({ withTimezone: true }),
+    /**
+     * The location the mail is about (a tenant's lease, a rental, a reservation), where there is one
+     * (issue 39, decision 645): the console home counts mail that could not be sent per location.
+     */
+    locationId: integer().references(() => locations.id, { onDelete: "set null" }),
     ...timestamps,
   },
-  (t) => [index("email_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`)],
+  (t) => [index("email_outbox_location_idx").on(t.locationId), index("email_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null and ${t.failedAt} is null`)],
 );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isIsoDate } from "../shared/calendar";
 import { formatCents } from "../shared/money";
+import { tenantContactShape } from "../shared/tenant-form";
 
 /**
  * The back office's tenants (issue 23, decision 260). Pure: the search box, how an outbox mail's
@@ -61,6 +62,12 @@ export function parseRecordId(value: unknown): number | null {
 const idField = (message: string) =>
   z.preprocess((v) => (typeof v === "string" ? v.trim() : v), z.string({ error: message }).regex(/^\d{1,9}$/, message).transform(Number));
 
+/** The longest note on a tenant. */
+export const TENANT_NOTE_MAX = 2000;
+
+/** The contact fields the desk may change, in the form's names (decision 641). */
+export const DESK_CONTACT_FIELDS = ["email", "cell_phone", "addr_1", "addr_2", "city", "region", "postal_code"] as const;
+
 /** The tenant page's forms, told apart by `intent`. */
 export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("lift-lockout") }),
@@ -79,6 +86,28 @@ export const tenantDeskActionSchema = z.discriminatedUnion("intent", [
     refunded: z.coerce.number().int().min(0).optional(),
     cancelRental: z.literal("yes").optional(),
   }),
+  /** The desk's contact change (decision 641): the account form's rules for each field. */
+  z.object({
+    intent: z.literal("change-contact"),
+    email: tenantContactShape.email,
+    cell_phone: tenantContactShape.cell_phone,
+    addr_1: tenantContactShape.addr_1,
+    addr_2: tenantContactShape.addr_2,
+    city: tenantContactShape.city,
+    region: tenantContactShape.region,
+    postal_code: tenantContactShape.postal_code,
+  }),
+  /** A note on the tenant (decision 640): add-only. */
+  z.object({
+    intent: z.literal("add-note"),
+    note: z
+      .string({ error: "Write the note first." })
+      .trim()
+      .min(1, "Write the note first.")
+      .max(TENANT_NOTE_MAX, `Keep the note under ${TENANT_NOTE_MAX} characters.`),
+  }),
+  /** "Show gate code" (decision 640): one lease's code, shown in the answer only, audited. */
+  z.object({ intent: z.literal("show-gate-code"), leaseId: idField("Choose one of this tenant's leases.") }),
   z.object({
     intent: z.literal("record-move-out"),
     leaseId: idField("Choose one of this tenant's leases."),

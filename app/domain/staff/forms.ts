@@ -82,3 +82,6 @@ export const passkeyFormSchema = z.discriminatedUnion("intent", [
 /** The one answer to "forgot password", whether or not the address is a member's (no enumeration). */
 export const STAFF_RESET_SENT_MESSAGE =
   "If that e-mail address belongs to a staff account, we have sent it a link to choose a new password. The link works once, for one hour. You will still be asked for your second factor when you sign in.";
+
+/** The form field (and query parameter) naming an action "Confirm it's you" holds until the code (decision 643). */
+export const HELD_ACTION_FIELD = "heldAction";

@@ -9,7 +9,9 @@ import { countPublishAction } from "~/services/content/publish.server";
 import { revertFieldSchema } from "~/domain/content/publish-forms";
 import { revertableFields, revertAuditedField } from "~/services/content/changes-page.server";
 import { AUDIT_PAGE_SIZE, auditFilterQuery, parseAuditFilter, type AuditFilterErrors } from "~/domain/audit/filter";
-import { auditFilterChoices, auditTimeZone, listAuditEvents } from "~/services/audit/trail.server";
+import { auditFilterChoices, auditNames, auditTimeZone, listAuditEvents } from "~/services/audit/trail.server";
+import { actionWords, changeSentences, fieldWords, recordWords, valueWords } from "~/domain/audit/words";
+import { formatCents } from "~/domain/shared/money";
 import { formatDeskTime } from "~/domain/desk/time";
 import { requireFreshFactor } from "~/services/staff/admin.server";
 import { requirePermission, signedInStaff } from "~/services/staff/context.server";
@@ -25,6 +27,9 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const timeZone = await auditTimeZone(context.db, staff.accountId);
   const [{ rows, total }, choices] = await Promise.all([listAuditEvents(context.db, staff.accountId, filter, timeZone), auditFilterChoices(context.db, staff.accountId)]);
   const csrf = await getCsrfToken(request);
+  // The operator's words (decision 644): actions as sentences, records by name, changes as sentences.
+  const { records, names } = await auditNames(context.db, staff.accountId, rows);
+  const instant = (iso: string) => formatDeskTime(new Date(iso), timeZone);
   return data(
     {
       csrfToken: csrf.token,
@@ -32,13 +37,21 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       filter,
       errors,
       total,
-      choices,
+      choices: { ...choices, actions: choices.actions.map((a) => ({ value: a, label: actionWords(a) })) },
       query: auditFilterQuery(filter),
       timeZone,
       rows: rows.map((r) => ({
         ...r,
         at: r.at.toISOString(),
         when: formatDeskTime(r.at, timeZone),
+        actionText: actionWords(r.action),
+        record: recordWords(r.entity, r.entityId, r.entity && r.entityId ? (records.get(`${r.entity}:${r.entityId}`) ?? null) : null),
+        sentences: changeSentences(r.changes, names, formatCents, instant),
+        detailText: r.detail
+          ? Object.entries(r.detail)
+              .map(([k, v]) => `${fieldWords(k)}: ${typeof v === "string" && /^\d{4}-\d{2}-\d{2}T/.test(v) ? instant(v) : valueWords(k, v, names, formatCents)}`)
+              .join("; ")
+          : "",
         revertable: revertableFields(r.action, r.entity, r.entityId, Object.keys(r.changes ?? {})),
       })),
     },
@@ -77,13 +90,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Audit trail");
-
-function describe(changes: Record<string, { before: unknown; after: unknown }> | null): string {
-  if (!changes) return "";
-  return Object.entries(changes)
-    .map(([k, v]) => `${k}: ${JSON.stringify(v.before)} → ${JSON.stringify(v.after)}`)
-    .join("; ");
-}
 
 export default function AuditTrail({ loaderData, actionData }: Route.ComponentProps) {
   const { filter, total, choices, rows, timeZone } = loaderData;
@@ -129,8 +135,8 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
           <select id="audit-action" name="action" defaultValue={filter.action ?? ""} {...err("action")}>
             <option value="">Any action</option>
             {choices.actions.map((a) => (
-              <option key={a} value={a}>
-                {a}
+              <option key={a.value} value={a.value}>
+                {a.label}
               </option>
             ))}
           </select>
@@ -178,10 +184,14 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
                 </td>
                 <td data-label="Who">{r.actor}</td>
                 <td data-label="Address">{r.ip ?? ""}</td>
-                <td data-label="Action">{r.action}</td>
-                <td data-label="Record">{r.entity ? `${r.entity} ${r.entityId ?? ""}` : ""}</td>
+                <td data-label="Action">{r.actionText}</td>
+                <td data-label="Record">{r.record}</td>
                 <td data-label="Changes and detail">
-                  {describe(r.changes)}
+                  {r.sentences.map((line, i) => (
+                    <span key={i} className="audit-change">
+                      {line}{" "}
+                    </span>
+                  ))}
                   {r.revertable.map(({ field, label }) => {
                     const failed = actionData?.key === `${r.id}:${field}` ? actionData.message : null;
                     return (
@@ -191,7 +201,7 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
                         <input type="hidden" name="field" value={field} />
                         <button type="submit" className="console-button console-button--quiet" aria-describedby={failed ? `revert-${r.id}-${field}-error` : undefined}>
                           {`Revert “${label}”`}
-                          <span className="visually-hidden"> of {r.entity} {r.entityId}</span>
+                          <span className="visually-hidden"> of {r.record}</span>
                         </button>
                         {failed ? (
                           <p id={`revert-${r.id}-${field}-error`} className="console-error">
@@ -201,8 +211,8 @@ export default function AuditTrail({ loaderData, actionData }: Route.ComponentPr
                       </Form>
                     );
                   })}
-                  {r.changes && r.detail ? <br /> : null}
-                  {r.detail ? JSON.stringify(r.detail) : ""}
+                  {r.sentences.length && r.detailText ? <br /> : null}
+                  {r.detailText}
                 </td>
               </tr>
             ))

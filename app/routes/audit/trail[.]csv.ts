@@ -1,7 +1,8 @@
 import type { Route } from "./+types/trail[.]csv";
 import { recordAudit } from "~/services/audit/events.server";
 import { parseAuditFilter } from "~/domain/audit/filter";
-import { auditCsv } from "~/services/audit/trail.server";
+import { auditCsv, auditTimeZone } from "~/services/audit/trail.server";
+import { localDate } from "~/domain/shared/calendar";
 import { csvResponse } from "~/services/web/csv.server";
 import { requireFreshFactor } from "~/services/staff/admin.server";
 import { auditActor, requirePermission, signedInStaff } from "~/services/staff/context.server";
@@ -17,5 +18,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { csv, rows } = await auditCsv(context.db, staff.accountId, filter);
   const { page: _page, ...shown } = filter;
   await recordAudit(context.db, { ...auditActor(staff), action: "audit.exported", detail: { filter: shown, rows }, at: now });
-  return csvResponse("audit-trail", csv, now.toISOString().slice(0, 10));
+  // The file is named for today in the account's calendar, as the trail's dates are.
+  return csvResponse("audit-trail", csv, localDate(now, await auditTimeZone(context.db, staff.accountId)));
 }

@@ -1,11 +1,10 @@
 import type { Route } from "./+types/home";
 import { adminMeta } from "~/components/console/shell";
-import { formatDate } from "~/domain/shared/calendar";
 import { consoleNavFor } from "~/domain/console/nav";
 import { can } from "~/domain/staff/roles";
 import { consoleRouteHeaders } from "~/services/console/headers.server";
 import { formatCents } from "~/domain/shared/money";
-import { formatDeskTime } from "~/domain/desk/time";
+import { formatDeskDate, formatDeskTime } from "~/domain/desk/time";
 import { homeNumbers, type HomeNumber, type HomeSection } from "~/services/console/today.server";
 import { listMoveOutsDue, MOVE_OUTS_DUE_DAYS } from "~/services/desk/move-outs.server";
 import { signedInStaff } from "~/services/staff/context.server";
@@ -24,7 +23,7 @@ export async function loader({ context }: Route.LoaderArgs) {
   const moveOuts = desk ? await listMoveOutsDue(context.db, staff, now) : null;
   const sections = home.sections.map((s) => ({
     ...s,
-    today: formatDate(s.today),
+    today: formatDeskDate(s.today),
     occupancy:
       s.occupancy && "total" in s.occupancy
         ? { ...s.occupancy, asOf: s.occupancy.asOf ? formatDeskTime(s.occupancy.asOf, s.timeZone) : null }
@@ -92,7 +91,7 @@ function NumbersSection({ s }: { s: Section }) {
             </ul>
           </>
         ) : (
-          <p>Nothing of SiteLink&apos;s needs attention.</p>
+          <p>Nothing needs attention.</p>
         )
       ) : null}
     </section>
@@ -146,7 +145,7 @@ export default function ConsoleHome({ loaderData }: Route.ComponentProps) {
             <ul>
               {moveOuts.map((m) => (
                 <li key={`${m.tenantId}-${m.unitName}-${m.moveOutDate}`}>
-                  <a href={`/admin/tenants/${m.tenantId}`}>{m.tenantName}</a>, unit {m.unitName} at {m.locationName}: {formatDate(m.moveOutDate)}
+                  <a href={`/admin/tenants/${m.tenantId}`}>{m.tenantName}</a>, unit {m.unitName} at {m.locationName}: {formatDeskDate(m.moveOutDate)}
                   {m.overdue ? <strong> (date passed: record the move-out or ask the tenant)</strong> : null}
                 </li>
               ))}

@@ -271,7 +271,7 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
           <thead>
             <tr>
               <th scope="col">Version</th>
-              <th scope="col">Published (UTC)</th>
+              <th scope="col">Published</th>
               <th scope="col">By</th>
               <th scope="col">Changes</th>
               <th scope="col">Restore</th>
@@ -285,7 +285,7 @@ export default function ChangesPage({ loaderData, actionData }: Route.ComponentP
                   {v.version === 0 ? " (before the first publish)" : ""}
                   {v.restoresVersion != null ? ` (restores version ${v.restoresVersion})` : ""}
                 </td>
-                <td data-label="Published (UTC)">{v.publishedAt}</td>
+                <td data-label="Published">{v.publishedAt}</td>
                 <td data-label="By">{v.version === 0 ? "" : v.publishedByName || v.publishedBy || "Scheduled publish"}</td>
                 <td data-label="Changes">{v.version === 0 ? "" : counted(v.counts)}</td>
                 <td data-label="Restore">{i === 0 ? "Live now" : !v.restorable ? "No longer kept" : loaderData.mayRestore ? <a href={`/admin/changes/versions/${v.version}`}>Restore this version<span className="visually-hidden"> ({v.version})</span></a> : ""}</td>

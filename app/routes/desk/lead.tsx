@@ -8,7 +8,8 @@ import { DESK_LEAD_STATUS_LABELS, LEAD_KIND_LABELS, LEAD_NOTE_MAX, leadContacted
 import { can } from "~/domain/staff/roles";
 import { now as clockNow } from "~/platform/clock.server";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
-import { getDeskLead, markLeadContacted } from "~/services/desk/leads.server";
+import { getDeskLead, listLeadNotes, markLeadContacted } from "~/services/desk/leads.server";
+import { formatDeskTime } from "~/domain/desk/time";
 import { notFound } from "~/services/web/responses.server";
 import { deskViewer, limitDeskAction } from "~/services/desk/pages.server";
 import { auditActor, requirePermission, signedInStaff } from "~/services/staff/context.server";
@@ -27,8 +28,14 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const texted = new URL(request.url).searchParams.get("texted") === "1";
   const zone = (await deskLocations(context.db, deskViewer(staff))).find((l) => l.id === lead.locationId)?.timeZone ?? "America/New_York";
   const texts = await leadTexts(context.db, staff.accountId, lead, zone);
+  const notes = await listLeadNotes(context.db, lead, zone);
+  // Times in the lead's location's zone, the zone named (decision 644).
+  const shown = {
+    reminderSentAt: lead.reminderSentAt ? formatDeskTime(new Date(lead.reminderSentAt), zone) : null,
+    contactedAt: lead.contactedAt ? formatDeskTime(new Date(lead.contactedAt), zone) : null,
+  };
   return data(
-    { lead, canAct: can(staff.role, "desk.act"), csrfToken: csrf.token, saved, texted, texts },
+    { lead, notes, shown, canAct: can(staff.role, "desk.act"), csrfToken: csrf.token, saved, texted, texts },
     { headers: { "Cache-Control": NO_STORE, ...(csrf.setCookie ? { "Set-Cookie": csrf.setCookie } : {}) } },
   );
 }
@@ -67,7 +74,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
 export const meta: Route.MetaFunction = () => [{ title: "Lead · Console" }, { name: "robots", content: "noindex" }];
 
 export default function AdminLead({ loaderData, actionData: answered }: Route.ComponentProps) {
-  const { lead, texts } = loaderData;
+  const { lead, texts, notes, shown } = loaderData;
   const textAnswer = answered && "text" in answered ? answered.text : undefined;
   const actionData = answered && "result" in answered ? answered : undefined;
   const [form, fields] = useForm({
@@ -108,7 +115,7 @@ export default function AdminLead({ loaderData, actionData: answered }: Route.Co
         {lead.kind === "abandoned_rental" ? (
           <>
             <dt>Reminder</dt>
-            <dd>{lead.reminderSentAt ? `Sent ${new Date(lead.reminderSentAt).toUTCString()}${lead.recovered ? "; came back and rented" : ""}` : "Not sent"}</dd>
+            <dd>{shown.reminderSentAt ? `Sent ${shown.reminderSentAt}${lead.recovered ? "; came back and rented" : ""}` : "Not sent"}</dd>
           </>
         ) : null}
         {lead.message ? (
@@ -120,15 +127,26 @@ export default function AdminLead({ loaderData, actionData: answered }: Route.Co
         <dt>Status</dt>
         <dd>
           {DESK_LEAD_STATUS_LABELS[lead.status]}
-          {lead.contactedAt ? ` (${new Date(lead.contactedAt).toUTCString()} by ${lead.contactedBy})` : null}
+          {shown.contactedAt ? ` (${shown.contactedAt} by ${lead.contactedBy})` : null}
         </dd>
-        {lead.note ? (
-          <>
-            <dt>Note</dt>
-            <dd style={{ whiteSpace: "pre-wrap" }}>{lead.note}</dd>
-          </>
-        ) : null}
       </dl>
+      <section aria-labelledby="lead-notes-title">
+        <h2 id="lead-notes-title">Notes</h2>
+        {notes.length ? (
+          <ol className="desk-notes">
+            {notes.map((n) => (
+              <li key={n.id}>
+                <p className="desk-note__meta">
+                  <time dateTime={n.iso}>{n.at}</time>, {n.by}
+                </p>
+                <p style={{ whiteSpace: "pre-wrap" }}>{n.body}</p>
+              </li>
+            ))}
+          </ol>
+        ) : (
+          <p>No notes yet.</p>
+        )}
+      </section>
       <section aria-labelledby="texts-title">
         <h2 id="texts-title">Texts</h2>
         {loaderData.texted ? <p role="status">The text is on its way.</p> : null}
@@ -183,7 +201,7 @@ export default function AdminLead({ loaderData, actionData: answered }: Route.Co
       </section>
       {loaderData.canAct ? (
         <form method="post" {...getFormProps(form)} aria-labelledby="contacted-title">
-          <h2 id="contacted-title">{lead.status === "contacted" ? "Update the follow-up" : "Mark contacted"}</h2>
+          <h2 id="contacted-title">{lead.status === "contacted" ? "Add a note to the follow-up" : "Mark contacted"}</h2>
           <CsrfInput token={loaderData.csrfToken} />
           <FormErrors id="contacted-form-errors" errors={formError ? [formError] : undefined} />
           <div className="field">
@@ -194,14 +212,14 @@ export default function AdminLead({ loaderData, actionData: answered }: Route.Co
               rows={4}
               maxLength={LEAD_NOTE_MAX}
               required
-              defaultValue={actionData?.note ?? lead.note}
+              defaultValue={actionData?.note ?? ""}
               aria-invalid={noteError ? true : undefined}
               aria-describedby={noteError ? "lead-note-error" : undefined}
             />
             <FieldErrors id="lead-note-error" errors={noteError ? [noteError] : undefined} />
           </div>
           <button type="submit" className="button">
-            Mark contacted
+            {lead.status === "contacted" ? "Add the note" : "Mark contacted"}
           </button>
         </form>
       ) : null}

@@ -2,7 +2,7 @@ import { data } from "react-router";
 import type { Route } from "./+types/reservations";
 import { DeskList } from "~/components/desk/list";
 import { NO_STORE } from "~/domain/web/cache";
-import { formatDate } from "~/domain/shared/calendar";
+import { formatDeskDate as formatDate } from "~/domain/desk/time";
 import { DESK_RESERVATION_STATUS_LABELS, DESK_RESERVATION_STATUS_OPTIONS, DESK_RESERVATION_STATUSES } from "~/domain/desk/lists";
 import { deskPage } from "~/services/desk/pages.server";
 import { listDeskReservations } from "~/services/desk/reservations.server";

@@ -3,13 +3,16 @@ import { data, Form, Link, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/tenant";
 import { CsrfInput } from "~/components/ui/form";
 import { formatCents } from "~/domain/shared/money";
-import { formatDate, localDate } from "~/domain/shared/calendar";
-import { OUTBOX_STATE_LABELS, parseRecordId, tenantDeskActionSchema } from "~/domain/desk/tenants";
+import { localDate } from "~/domain/shared/calendar";
+import { formatDeskDate as formatDate } from "~/domain/desk/time";
+import { DESK_CONTACT_FIELDS, OUTBOX_STATE_LABELS, parseRecordId, TENANT_NOTE_MAX, tenantDeskActionSchema } from "~/domain/desk/tenants";
+import { US_STATES } from "~/domain/shared/us-states";
 import { can } from "~/domain/staff/roles";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { copyTenantPayLink, getTenantDesk, liftTenantLockout, payLinkMailOff, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk/tenants.server";
 import { recordDeskMoveOut } from "~/services/desk/move-outs.server";
-import { requireFreshFactor } from "~/services/staff/admin.server";
+import { formOrHeldAction, HELD_ACTION_GONE, requireFreshFactorForForm } from "~/services/staff/held-actions.server";
+import { addTenantNote, changeTenantContact, listTenantNotes, showGateCode, tenantContactForm } from "~/services/desk/tenant-record.server";
 import { limitDeskAction } from "~/services/desk/pages.server";
 import { notFound } from "~/services/web/responses.server";
 import { consoleRouteHeaders } from "~/services/console/headers.server";
@@ -47,6 +50,10 @@ const DONE: Record<string, string> = {
   refundchanged: "This payment had a refund recorded since the page was opened (the same form sent twice, or another refund), so nothing was refunded now. Check what is left before refunding more.",
   refunded: "This payment was refunded already; nothing was refunded again.",
   movedout: "The move-out is recorded: the lease has ended and the unit can be rented again.",
+  contact: "The contact details are changed, here and in each location's system.",
+  contactoffice: "The contact details are saved here; one location's system was not sent the change: make it there too.",
+  contactsame: "Nothing was different, so nothing was changed.",
+  note: "The note is added.",
 };
 
 export async function loader({ request, params, context }: Route.LoaderArgs) {
@@ -62,42 +69,88 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   if (csrf.setCookie) headers.append("Set-Cookie", csrf.setCookie);
   const now = clockNow();
   const today = Object.fromEntries(desk.leases.map((l) => [l.leaseId, localDate(now, l.timeZone)]));
+  const notes = await listTenantNotes(context.db, tenantId, desk.timeZone);
   return data(
-    { desk, today, csrfToken: csrf.token, textsOff: textsOffReason(), mailOff: payLinkMailOff(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
+    { desk, today, notes, contact: await tenantContactForm(context.db, staff, tenantId), csrfToken: csrf.token, textsOff: textsOffReason(), mailOff: payLinkMailOff(), canAct: can(staff.role, "desk.act"), canRefund: can(staff.role, "payments.refund"), done: done ? (DONE[done] ?? null) : null },
     { headers },
   );
 }
 
-/** `link`: the pay link "Copy the link" made (shown once, in this answer only). */
-type ActionReply = { intent: string; id: number | null; message: string; value?: string; checked?: boolean; link?: { url: string; unitName: string; due: number; until: string } };
+/**
+ * `link`: the pay link "Copy the link" made (shown once, in this answer only); `gateCode`: the code
+ * "Show gate code" read (in this answer only); `fields`/`fieldErrors`: the contact form's values kept
+ * and its messages beside each field.
+ */
+type ActionReply = {
+  intent: string;
+  id: number | null;
+  message: string;
+  value?: string;
+  checked?: boolean;
+  link?: { url: string; unitName: string; due: number; until: string };
+  gateCode?: { code: string; unitName: string };
+  fields?: Record<string, string>;
+  fieldErrors?: Record<string, string>;
+};
+
+/** The contact form's fields as posted (kept when refused). */
+function contactFieldsOf(raw: Record<string, FormDataEntryValue>): Record<string, string> {
+  return Object.fromEntries(DESK_CONTACT_FIELDS.map((k) => [k, typeof raw[k] === "string" ? raw[k] : ""]));
+}
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "desk.act");
   const tenantId = parseRecordId(params.tenantId);
   if (!tenantId) throw notFound(NO_STORE);
-  const form = await request.formData();
-  await validateCsrf(request, form);
+  const posted = await request.formData();
+  await validateCsrf(request, posted);
+  // A form "Confirm it's you" held comes back here after the code (decision 643): its fields, once.
+  const held = await formOrHeldAction(context.db, staff, request, posted, clockNow());
+  if (held.kind === "gone") return data<ActionReply>({ intent: "held", id: null, message: HELD_ACTION_GONE }, { status: 400, headers: NO_STORE });
+  const form = held.form;
   const raw = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
   const intent = typeof raw.intent === "string" ? raw.intent : "";
   if (intent === "refund-payment") {
     // Refunds: managers and owners, with a second factor given in the last ten minutes (decision 280).
     requirePermission(staff, "payments.refund");
-    requireFreshFactor(staff, request, clockNow());
+    // Stale: the refund form is held and completed after "Confirm it's you" (decision 643).
+    await requireFreshFactorForForm(context.db, staff, request, form, clockNow());
   }
   const rawId = Number(raw.leaseId ?? raw.paymentId);
   const id = Number.isInteger(rawId) ? rawId : null;
-  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : typeof raw.amount === "string" ? raw.amount : undefined;
+  const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : typeof raw.amount === "string" ? raw.amount : typeof raw.note === "string" ? raw.note : undefined;
   const checked = raw.cancelRental === "yes";
   const reply = (message: string, status: number) => data<ActionReply>({ intent, id, message, value, checked }, { status, headers: NO_STORE });
   // Conform + the actions' schema (told apart by intent), like the console's other forms.
   const submission = parseWithZod(form, { schema: tenantDeskActionSchema });
+  if (submission.status !== "success" && intent === "change-contact") {
+    const fieldErrors = Object.fromEntries(Object.entries(submission.error ?? {}).map(([k, v]) => [k, v?.[0] ?? ""]).filter(([, v]) => v));
+    return data<ActionReply>({ intent, id: null, message: "Check the fields marked below: nothing was changed.", fields: contactFieldsOf(raw), fieldErrors }, { status: 400, headers: NO_STORE });
+  }
   if (submission.status !== "success") return reply(Object.values(submission.error ?? {}).flat().find((m): m is string => typeof m === "string") ?? "Choose one of the actions on this page.", 400);
   const parsed = { data: submission.value };
   const now = clockNow();
   const limited = await limitDeskAction(context.db, staff, now);
   if (limited) return reply(limited, 429);
   const a = parsed.data;
+  if (a.intent === "change-contact") {
+    const changed = await changeTenantContact(context.db, staff, { tenantId, contact: a, now });
+    if (!changed) throw notFound(NO_STORE);
+    if (!changed.ok) return data<ActionReply>({ intent, id: null, message: changed.message, fields: contactFieldsOf(raw), fieldErrors: changed.fieldErrors }, { status: 400, headers: NO_STORE });
+    throw redirect(`/admin/tenants/${tenantId}?done=${changed.done}`, { status: 303, headers: NO_STORE });
+  }
+  if (a.intent === "add-note") {
+    const added = await addTenantNote(context.db, staff, { tenantId, note: a.note, now });
+    if (!added) throw notFound(NO_STORE);
+    throw redirect(`/admin/tenants/${tenantId}?done=note#notes-title`, { status: 303, headers: NO_STORE });
+  }
+  if (a.intent === "show-gate-code") {
+    const shown = await showGateCode(context.db, staff, { tenantId, leaseId: a.leaseId, now });
+    if (!shown) throw notFound(NO_STORE);
+    if (!shown.ok) return reply(shown.message, 400);
+    return data<ActionReply>({ intent, id, message: `The gate code of unit ${shown.unitName}. Give it only to the tenant.`, gateCode: { code: shown.code, unitName: shown.unitName } }, { headers: NO_STORE });
+  }
   if (a.intent === "copy-pay-link") {
     const copied = await copyTenantPayLink(context.db, staff, { tenantId, leaseId: a.leaseId, now });
     if (!copied) throw notFound(NO_STORE);
@@ -306,8 +359,152 @@ function MoveOutForm(props: { csrfToken: string; leaseId: number; unitName: stri
   );
 }
 
+/** One field of the contact form: its label, the value kept, and its message beside it. */
+function ContactField(props: { name: string; label: string; value: string; error?: string; type?: string; autoComplete?: string; required?: boolean }) {
+  const id = `contact-${props.name}`;
+  const errorId = `${id}-error`;
+  return (
+    <p className="console-field">
+      <label htmlFor={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? "text"}
+        defaultValue={props.value}
+        autoComplete={props.autoComplete}
+        required={props.required}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+      />
+      {props.error ? (
+        <span id={errorId} className="field__errors">
+          {props.error}
+        </span>
+      ) : null}
+    </p>
+  );
+}
+
+/**
+ * "Change contact details" (decision 641): e-mail, phone and address, checked by the account form's
+ * rules; sent through each location's system. Refused: the values kept, each message beside its field.
+ */
+function ContactForm(props: { csrfToken: string; values: Record<string, string>; reply: ActionReply | undefined }) {
+  const mine = props.reply?.intent === "change-contact" ? props.reply : undefined;
+  const v = { ...props.values, ...(mine?.fields ?? {}) };
+  const e = mine?.fieldErrors ?? {};
+  return (
+    <details className="desk-contact" open={mine ? true : undefined}>
+      <summary>Change contact details</summary>
+      <Form method="post" className="desk-action" aria-describedby={mine ? "change-contact-message" : undefined}>
+        <CsrfInput token={props.csrfToken} />
+        <input type="hidden" name="intent" value="change-contact" />
+        {mine ? <ActionAnswer id="change-contact-message" message={mine.message} /> : null}
+        <ContactField name="email" label="E-mail" type="email" autoComplete="off" value={v.email ?? ""} error={e.email} required />
+        <ContactField name="cell_phone" label="Cell phone" type="tel" autoComplete="off" value={v.cell_phone ?? ""} error={e.cell_phone} required />
+        <ContactField name="addr_1" label="Street address" autoComplete="off" value={v.addr_1 ?? ""} error={e.addr_1} required />
+        <ContactField name="addr_2" label="Address line 2 (optional)" autoComplete="off" value={v.addr_2 ?? ""} error={e.addr_2} />
+        <ContactField name="city" label="City" autoComplete="off" value={v.city ?? ""} error={e.city} required />
+        <p className="console-field">
+          <label htmlFor="contact-region">State</label>
+          <select id="contact-region" name="region" defaultValue={v.region ?? ""} aria-invalid={e.region ? true : undefined} aria-describedby={e.region ? "contact-region-error" : undefined} required>
+            <option value="">Choose a state</option>
+            {US_STATES.map(([code, name]) => (
+              <option key={code} value={code}>
+                {name}
+              </option>
+            ))}
+          </select>
+          {e.region ? (
+            <span id="contact-region-error" className="field__errors">
+              {e.region}
+            </span>
+          ) : null}
+        </p>
+        <ContactField name="postal_code" label="ZIP code" autoComplete="off" value={v.postal_code ?? ""} error={e.postal_code} required />
+        <button type="submit" className="button">
+          Save the contact details
+        </button>
+      </Form>
+    </details>
+  );
+}
+
+/** "Show gate code": a POST (audited); the code is in the answer only, beside the button. */
+function GateCode(props: { csrfToken: string; leaseId: number; reply: ActionReply | undefined }) {
+  const mine = props.reply && props.reply.intent === "show-gate-code" && props.reply.id === props.leaseId ? props.reply : undefined;
+  const answerId = `gate-code-${props.leaseId}-message`;
+  return (
+    <Form method="post" className="desk-action">
+      <CsrfInput token={props.csrfToken} />
+      <input type="hidden" name="intent" value="show-gate-code" />
+      <input type="hidden" name="leaseId" value={props.leaseId} />
+      <button type="submit" className="button" aria-describedby={mine ? answerId : undefined}>
+        Show gate code
+      </button>
+      {mine?.gateCode ? (
+        <p id={answerId} role="status">
+          {mine.message} <strong className="gate-code">{mine.gateCode.code}</strong>
+        </p>
+      ) : mine ? (
+        <ActionAnswer id={answerId} message={mine.message} />
+      ) : null}
+    </Form>
+  );
+}
+
+/** The tenant's notes: newest first, who and when; the desk adds one (never edits or deletes one). */
+function Notes(props: { csrfToken: string; notes: ReadonlyArray<{ id: number; body: string; by: string; at: string; iso: string }>; canAct: boolean; reply: ActionReply | undefined }) {
+  const mine = props.reply?.intent === "add-note" ? props.reply : undefined;
+  return (
+    <section aria-labelledby="notes-title">
+      <h2 id="notes-title">Notes</h2>
+      {props.canAct ? (
+        <Form method="post" className="desk-action">
+          <CsrfInput token={props.csrfToken} />
+          <input type="hidden" name="intent" value="add-note" />
+          <p className="console-field">
+            <label htmlFor="tenant-note">Add a note</label>
+            <textarea
+              id="tenant-note"
+              name="note"
+              rows={3}
+              maxLength={TENANT_NOTE_MAX}
+              defaultValue={mine?.value ?? ""}
+              aria-invalid={mine ? true : undefined}
+              aria-describedby={mine ? "tenant-note-error" : undefined}
+            />
+            {mine ? (
+              <span id="tenant-note-error" className="field__errors">
+                {mine.message}
+              </span>
+            ) : null}
+          </p>
+          <button type="submit" className="button">
+            Add the note
+          </button>
+        </Form>
+      ) : null}
+      {props.notes.length ? (
+        <ol className="desk-notes">
+          {props.notes.map((n) => (
+            <li key={n.id}>
+              <p className="desk-note__meta">
+                <time dateTime={n.iso}>{n.at}</time>, {n.by}
+              </p>
+              <p style={{ whiteSpace: "pre-wrap" }}>{n.body}</p>
+            </li>
+          ))}
+        </ol>
+      ) : (
+        <p>No notes yet.</p>
+      )}
+    </section>
+  );
+}
+
 export default function AdminTenant({ loaderData, params }: Route.ComponentProps) {
-  const { desk, today, csrfToken, canAct, canRefund, done, textsOff, mailOff } = loaderData;
+  const { desk, today, csrfToken, canAct, canRefund, done, textsOff, mailOff, notes, contact } = loaderData;
   const reply = useActionData<typeof action>() as ActionReply | undefined;
   const t = desk.tenant;
   return (
@@ -321,6 +518,11 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
           {done}
         </p>
       ) : null}
+      {reply?.intent === "held" ? (
+        <p className="alert" role="alert">
+          {reply.message}
+        </p>
+      ) : null}
       <dl className="desk-facts">
         <dt>E-mail</dt>
         <dd>{t.email}</dd>
@@ -331,6 +533,9 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
         <dt>Tenant since</dt>
         <dd>{t.since}</dd>
       </dl>
+      {canAct && contact ? <ContactForm csrfToken={csrfToken} values={contact} reply={reply} /> : null}
+
+      <Notes csrfToken={csrfToken} notes={notes} canAct={canAct} reply={reply} />
 
       <section aria-labelledby="lockout-title">
         <h2 id="lockout-title">Portal sign-in</h2>
@@ -399,6 +604,7 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
                 </>
               )
             ) : null}
+            {canAct && l.status === "active" ? <GateCode csrfToken={csrfToken} leaseId={l.leaseId} reply={reply} /> : null}
             {canAct && l.status === "active" ? <MoveOutForm csrfToken={csrfToken} leaseId={l.leaseId} unitName={l.unitName} today={today[l.leaseId] ?? ""} reply={reply} /> : null}
             {l.ledger?.length ? (
               <div className="desk-table" role="region" aria-label={`Ledger of unit ${l.unitName}`} tabIndex={0}>

@@ -44,7 +44,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       selfId: staff.staffId,
       done,
       locations: locs.map((l) => ({ id: l.id, name: l.name })),
-      members: members.map((m) => ({ ...m, lastSignInAt: m.lastSignInAt?.toISOString() ?? null, lockedUntil: m.lockedUntil ? formatDeskTime(m.lockedUntil, timeZone) : null })),
+      members: members.map((m) => ({ ...m, lastSignInAt: m.lastSignInAt ? formatDeskTime(m.lastSignInAt, timeZone) : null, lockedUntil: m.lockedUntil ? formatDeskTime(m.lockedUntil, timeZone) : null })),
     },
     { headers: consoleHeaders(csrf.setCookie) },
   );
@@ -289,7 +289,7 @@ export default function StaffPage({ loaderData, actionData }: Route.ComponentPro
                   {m.status === "disabled" ? "Disabled" : m.lockedUntil ? `Locked out until ${m.lockedUntil}` : m.status === "active" ? "Active" : "Invited"}
                   {m.sessions ? ` · ${m.sessions} session${m.sessions === 1 ? "" : "s"}` : ""}
                 </td>
-                <td data-label="Last sign-in">{m.lastSignInAt ? new Date(m.lastSignInAt).toISOString().slice(0, 16).replace("T", " ") + " UTC" : "Never"}</td>
+                <td data-label="Last sign-in">{m.lastSignInAt ?? "Never"}</td>
                 <td data-label="Actions">
                   {self ? (
                     "This is you"

@@ -9,6 +9,8 @@ import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { notFound } from "~/services/web/responses.server";
 import { requireSite } from "~/services/site/context.server";
 import { requireFreshFactor } from "~/services/staff/admin.server";
+import { auditTimeZone } from "~/services/audit/trail.server";
+import { formatDeskTime } from "~/domain/desk/time";
 import { signedInStaff } from "~/services/staff/context.server";
 import { countPasskeyRemoval, listPasskeys, MAX_PASSKEYS, passkeyRegistrationOptions, registerPasskey, relyingParty, removePasskey } from "~/services/staff/passkeys.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -19,14 +21,13 @@ import { now as clockNow } from "~/platform/clock.server";
  * removing a way to sign in needs a fresh second factor (decision 250), like the other sensitive
  * pages. The app's code and the recovery codes always stay (decision 272).
  */
-const utc = (d: Date | null) => (d ? `${d.toISOString().slice(0, 16).replace("T", " ")} UTC` : null);
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   const now = clockNow();
   requireFreshFactor(staff, request, now);
   const { website } = await requireSite(context);
-  const passkeys = await listPasskeys(context.db, staff.staffId);
+  const [passkeys, timeZone] = await Promise.all([listPasskeys(context.db, staff.staffId), auditTimeZone(context.db, staff.accountId)]);
   const options =
     passkeys.length < MAX_PASSKEYS
       ? await passkeyRegistrationOptions(context.db, { accountId: staff.accountId, staffId: staff.staffId, sessionHash: staff.sessionHash, rp: relyingParty(website), now })
@@ -36,7 +37,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       csrfToken: csrf.token,
-      passkeys: passkeys.map((p) => ({ id: p.id, name: p.name, createdAt: utc(p.createdAt)!, lastUsedAt: utc(p.lastUsedAt) })),
+      // In the account's zone, named (decision 644).
+      passkeys: passkeys.map((p) => ({ id: p.id, name: p.name, createdAt: formatDeskTime(p.createdAt, timeZone), lastUsedAt: p.lastUsedAt ? formatDeskTime(p.lastUsedAt, timeZone) : null })),
       optionsJson: options?.ok ? JSON.stringify(options.options) : null,
       full: passkeys.length >= MAX_PASSKEYS,
       max: MAX_PASSKEYS,

@@ -3,11 +3,12 @@
  * of the account's time zone: its first live location's, as the desk's lists and the billing date),
  * staff member, action and location; the CSV holds exactly the rows the filter selects.
  */
-import { and, asc, count, desc, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { addDaysIso, startOfLocalDay } from "~/domain/shared/calendar";
 import { formatDeskTime } from "~/domain/desk/time";
 import type { Database } from "~/db/client.server";
-import { auditEvents, locations, staffMembers } from "~/db/schema";
+import { auditEvents, leases, locations, payments, staffMembers, tenants, units, unitTypes } from "~/db/schema";
+import { formatCents } from "~/domain/shared/money";
 import { AUDIT_PAGE_SIZE, type AuditFilter } from "~/domain/audit/filter";
 import { toCsv, type CsvColumn } from "../web/csv.server";
 
@@ -79,4 +80,48 @@ export async function auditCsv(db: Database, accountId: number, filter: AuditFil
   const timeZone = await auditTimeZone(db, accountId);
   const rows = await db.select().from(auditEvents).where(where(accountId, filter, timeZone)).orderBy(desc(auditEvents.at), desc(auditEvents.id)).limit(AUDIT_EXPORT_MAX);
   return { csv: toCsv(auditColumns(timeZone), rows), rows: rows.length };
+}
+
+/**
+ * The names of the records and values a page of the trail points at (decision 644): staff members,
+ * tenants, leases (their unit and location), locations, payments and unit types (with their size), so
+ * the page says "Unit A12 at Lumberton" rather than `lease 7`. Keyed `entity:id`.
+ */
+export async function auditNames(db: Database, accountId: number, rows: ReadonlyArray<Pick<AuditRow, "entity" | "entityId" | "changes" | "detail">>) {
+  const idsOf = (...entities: string[]) => [...new Set(rows.filter((r) => r.entity && entities.includes(r.entity) && /^\d{1,9}$/.test(r.entityId ?? "")).map((r) => Number(r.entityId)))];
+  const key = (entity: string, id: number | string) => `${entity}:${id}`;
+  const records = new Map<string, string>();
+  const locs = await db.select({ id: locations.id, name: locations.name }).from(locations).where(eq(locations.accountId, accountId));
+  const staff = await db.select({ id: staffMembers.id, name: staffMembers.name, email: staffMembers.email }).from(staffMembers).where(eq(staffMembers.accountId, accountId));
+  const locationNames = new Map(locs.map((l) => [l.id, l.name]));
+  const staffNames = new Map(staff.map((s) => [s.id, s.name ? `${s.name} (${s.email})` : s.email]));
+  for (const [id, name] of staffNames) records.set(key("staff_member", id), name);
+  for (const [id, name] of locationNames) records.set(key("location", id), name);
+  const tenantIds = idsOf("tenant");
+  if (tenantIds.length) {
+    for (const t of await db.select({ id: tenants.id, first: tenants.firstName, last: tenants.lastName }).from(tenants).where(and(eq(tenants.accountId, accountId), inArray(tenants.id, tenantIds)))) {
+      records.set(key("tenant", t.id), `${t.first} ${t.last}`.trim() || `Tenant ${t.id}`);
+    }
+  }
+  const leaseIds = idsOf("lease");
+  if (leaseIds.length) {
+    for (const l of await db.select({ id: leases.id, unit: units.name, location: locations.name, first: tenants.firstName, last: tenants.lastName }).from(leases).innerJoin(units, eq(units.id, leases.unitId)).innerJoin(locations, eq(locations.id, leases.locationId)).innerJoin(tenants, eq(tenants.id, leases.tenantId)).where(and(eq(locations.accountId, accountId), inArray(leases.id, leaseIds)))) {
+      records.set(key("lease", l.id), `${`${l.first} ${l.last}`.trim()}'s lease of unit ${l.unit} at ${l.location}`);
+    }
+  }
+  const paymentIds = idsOf("payment");
+  if (paymentIds.length) {
+    for (const p of await db.select({ id: payments.id, amount: payments.amount, brand: payments.cardBrand, last4: payments.cardLast4 }).from(payments).where(inArray(payments.id, paymentIds))) {
+      records.set(key("payment", p.id), `Payment of ${formatCents(p.amount)} (${p.brand} ending ${p.last4})`);
+    }
+  }
+  const unitTypeIds = idsOf("unitType", "unit_type");
+  if (unitTypeIds.length) {
+    for (const u of await db.select({ id: unitTypes.id, name: unitTypes.name, width: unitTypes.width, length: unitTypes.length, location: locations.name }).from(unitTypes).innerJoin(locations, eq(locations.id, unitTypes.locationId)).where(and(eq(locations.accountId, accountId), inArray(unitTypes.id, unitTypeIds)))) {
+      const name = `${u.width}' x ${u.length}' ${u.name} at ${u.location}`;
+      records.set(key("unitType", u.id), name);
+      records.set(key("unit_type", u.id), name);
+    }
+  }
+  return { records, names: { locations: locationNames, staff: staffNames } };
 }

@@ -2,7 +2,7 @@
  * The console home's numbers (issue 39, decision 514): for each location the member may see, today's
  * new rentals, reservations, leads and abandoned rentals, the move-ins and move-outs due in the next
  * days, today's payments (their net) and declines, occupancy from the storage software, and what needs
- * attention (SiteLink write journal; the payment differences are listed on the home page itself). "Today" is each location's own calendar date.
+ * attention (SiteLink write journal, mail that could not be sent (decision 645); the payment differences are listed on the home page itself). "Today" is each location's own calendar date.
  *
  * Every number is counted by the very function that lists its rows on the page it links to, with the
  * filter that link carries: the number and the list's count cannot drift apart. A number for all the
@@ -22,6 +22,7 @@ import { listDeskRentals } from "../desk/rentals.server";
 import { listDeskReservations } from "../desk/reservations.server";
 import { deskLocations, type DeskLocation, type DeskViewer } from "../desk/scope.server";
 import { listDeskTenants } from "../desk/tenants.server";
+import { listUnsentMail } from "../mail/unsent.server";
 import type { SignedInStaff } from "../staff/context.server";
 
 /** How many days ahead "due" looks, today included as day 0 (the move-outs list of decision 500 uses the same). */
@@ -70,13 +71,13 @@ const RECOVERY_DAYS = 7;
 
 const pathWith = (path: string, filter: Omit<DeskFilter, "page">) => `${path}${deskFilterQuery({ ...filter, page: 1 })}`;
 
-async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: number[], location: number | undefined, today: string, now: Date) {
+async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: number[], location: number | undefined, today: string, now: Date, sitelink: boolean) {
   const viewer: DeskViewer = { accountId: staff.accountId, scope: staff.scope };
   const dueTo = addDaysIso(today, DUE_WITHIN_DAYS);
   const day = { location, from: today, to: today };
   const q = (filter: Omit<DeskFilter, "page">) => ({ filter: { ...filter, page: 1 }, locationIds });
   const week = { location, from: addDaysIso(today, -(RECOVERY_DAYS - 1)), to: today, kind: "abandoned_rental" as const };
-  const [rentals, reservations, leads, abandoned, moveIns, moveOuts, payments, declines, journal, abandonedWeek] = await Promise.all([
+  const [rentals, reservations, leads, abandoned, moveIns, moveOuts, payments, declines, journal, abandonedWeek, unsentMail] = await Promise.all([
     listDeskRentals(db, viewer, q(day), now),
     listDeskReservations(db, viewer, q(day), now),
     listDeskLeads(db, viewer, q(day), now),
@@ -87,6 +88,7 @@ async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: n
     listDeskPayments(db, viewer, q({ ...day, status: "declined" })),
     listDeskJournal(db, staff, { location, page: 1 }, now),
     listDeskLeads(db, viewer, q(week), now),
+    listUnsentMail(db, viewer, { location, page: 1 }),
   ]);
   const recovery = { ...leadRecoverySummary(abandonedWeek), href: pathWith("/admin/leads", week) };
   const totals = await deskPaymentTotals(db, viewer, q(day), payments);
@@ -102,7 +104,9 @@ async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: n
     { key: "declines", label: "Declined payments today", count: declines.length, cents: declines.reduce((s, p) => s + p.amount, 0), href: pathWith("/admin/payments", { ...day, status: "declined" }) },
   ];
   const attention: HomeNumber[] = [
-    { key: "journal", label: "SiteLink writes waiting or failed", count: journal.ok ? journal.total : 0, href: pathWith("/admin/sitelink-journal", { location }) },
+    ...(sitelink ? [{ key: "journal", label: "SiteLink writes waiting or failed", count: journal.ok ? journal.total : 0, href: pathWith("/admin/sitelink-journal", { location }) }] : []),
+    // Counted by the list it links to, with the same location (decision 645).
+    { key: "unsent-mail", label: "Mail that could not be sent", count: unsentMail.ok ? unsentMail.total : 0, href: pathWith("/admin/unsent-mail", { location }) },
   ];
   return { numbers, attention, dueTo, recovery };
 }
@@ -133,7 +137,8 @@ export async function homeNumbers(db: Database, staff: SignedInStaff, now: Date)
   const dates = new Set(mine.map((l) => localDate(now, l.timeZone)));
   if (mine.length > 1 && dates.size === 1) {
     const today = [...dates][0]!;
-    const n = await sectionNumbers(db, staff, mine.map((l) => l.id), undefined, today, now);
+    const anySiteLink = [...refs.values()].some((r) => r.software === "sitelink");
+    const n = await sectionNumbers(db, staff, mine.map((l) => l.id), undefined, today, now, anySiteLink);
     sections.push({
       locationId: null,
       title: "All your locations",
@@ -141,7 +146,7 @@ export async function homeNumbers(db: Database, staff: SignedInStaff, now: Date)
       today,
       dueTo: n.dueTo,
       numbers: n.numbers,
-      attention: [...refs.values()].some((r) => r.software === "sitelink") ? n.attention : [],
+      attention: n.attention,
       occupancy: null,
       recovery: n.recovery,
     });
@@ -149,7 +154,7 @@ export async function homeNumbers(db: Database, staff: SignedInStaff, now: Date)
   for (const l of mine) {
     const today = localDate(now, l.timeZone);
     const ref = refs.get(l.id);
-    const [n, occupancy] = await Promise.all([sectionNumbers(db, staff, [l.id], l.id, today, now), ref ? occupancyOf(db, ref, now) : Promise.resolve(null)]);
+    const [n, occupancy] = await Promise.all([sectionNumbers(db, staff, [l.id], l.id, today, now, ref?.software === "sitelink"), ref ? occupancyOf(db, ref, now) : Promise.resolve(null)]);
     sections.push({
       locationId: l.id,
       title: l.name,
@@ -157,7 +162,7 @@ export async function homeNumbers(db: Database, staff: SignedInStaff, now: Date)
       today,
       dueTo: n.dueTo,
       numbers: n.numbers,
-      attention: ref?.software === "sitelink" ? n.attention : [],
+      attention: n.attention,
       occupancy,
       recovery: n.recovery,
     });

@@ -7,12 +7,12 @@
 import { GONE_OR_OUT_OF_SCOPE } from "../web/responses.server";
 import { and, eq, inArray } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import { tz } from "@date-fns/tz";
-import { format } from "date-fns";
 import type { Database } from "~/db/client.server";
 import { auditEvents, changesets, locations, staffMembers } from "~/db/schema";
 import { EDITABLE_TABLES } from "~/db/editable-tables.server";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/content/editable";
+import { inScope } from "~/domain/staff/roles";
+import { formatDeskTime } from "~/domain/desk/time";
 import { changesOf, currentDraftId, saveDraftEdit, type ChangeRow } from "./changesets.server";
 import { changesInScope, countChanges, listVersions, mayPublish, scheduleTimeZones, type ChangeCounts, type RestorePlanChange } from "./publish.server";
 import type { SignedInStaff } from "../staff/context.server";
@@ -41,7 +41,8 @@ const NAME_FIELDS = ["name", "websiteName", "title", "heading", "label", "fromPa
 function recordName(entity: EditableEntityName, row: Row | null, id: number | null): string {
   for (const f of NAME_FIELDS) {
     const v = row?.[f];
-    if (typeof v === "string" && v.trim()) return v.trim().slice(0, 80);
+    // A unit type by its size and name, as the operator knows it: "10' x 10' Climate Controlled" (decision 644).
+    if (typeof v === "string" && v.trim()) return (typeof row?.width === "number" && typeof row?.length === "number" ? `${row.width}' x ${row.length}' ${v.trim()}` : v.trim()).slice(0, 80);
   }
   return id != null ? `${EDITABLE_ENTITIES[entity].label} #${id}` : `New ${EDITABLE_ENTITIES[entity].label.toLowerCase()}`;
 }
@@ -97,10 +98,9 @@ async function describeChanges(
   });
 }
 
-/** A scheduled moment as the staff member entered it: "2031-03-03 00:00 (America/New_York)". */
-function localMoment(at: Date, timeZone: string | null): string {
-  const zone = timeZone ?? "UTC";
-  return `${format(at, "yyyy-MM-dd HH:mm", { in: tz(zone) })} (${zone})`;
+/** A moment in the console's one way (decision 644): "Mon 3 Mar 2031, 12:00 AM EST", in the zone given (a schedule's own, else the account's). */
+function localMoment(at: Date, timeZone: string): string {
+  return formatDeskTime(at, timeZone);
 }
 
 interface PendingChangeset {
@@ -121,13 +121,15 @@ export async function changesPage(db: Database, staff: SignedInStaff) {
     .select()
     .from(changesets)
     .where(and(eq(changesets.accountId, staff.accountId), inArray(changesets.status, ["scheduled", "failed"])));
+  const zones = await scheduleTimeZones(db, staff.accountId);
+  const accountZone = zones[0]?.timeZone ?? "America/New_York";
   const pending: PendingChangeset[] = [];
   for (const o of others.sort((a, b) => (a.scheduledFor?.getTime() ?? 0) - (b.scheduledFor?.getTime() ?? 0))) {
     const changes = await changesOf(db, o.id);
     pending.push({
       id: o.id,
       status: o.status as "scheduled" | "failed",
-      when: o.scheduledFor ? localMoment(o.scheduledFor, o.scheduledTimeZone) : null,
+      when: o.scheduledFor ? localMoment(o.scheduledFor, o.scheduledTimeZone ?? accountZone) : null,
       failure: o.failure,
       counts: countChanges(changes),
       mayAct: mayPublish(staff, changes),
@@ -149,8 +151,8 @@ export async function changesPage(db: Database, staff: SignedInStaff) {
         }
       : null,
     pending,
-    versions: versions.map((v) => ({ ...v, publishedAt: v.publishedAt ? localMoment(v.publishedAt, "UTC") : "" })),
-    timeZones: await scheduleTimeZones(db, staff.accountId),
+    versions: versions.map((v) => ({ ...v, publishedAt: v.publishedAt ? localMoment(v.publishedAt, accountZone) : "" })),
+    timeZones: zones,
     mayRestore: staff.scope.all,
   };
 }

@@ -1,6 +1,7 @@
-import { and, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lte, or, sql } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { contactMessages, leadFollowUps, locations, rentals, staffMembers, unitTypes } from "~/db/schema";
+import { contactMessages, leadFollowUps, leadNotes, locations, rentals, staffMembers, unitTypes } from "~/db/schema";
+import { formatDeskTime } from "~/domain/desk/time";
 import {
   ABANDONED_AFTER_MS,
   DESK_LEAD_STATUS_LABELS,
@@ -251,8 +252,9 @@ export interface LeadActor {
 type MarkContactedResult = { ok: true; lead: DeskLeadRow } | { ok: false; notFound: true } | { ok: false; notFound?: false; fieldErrors: Record<string, string> };
 
 /**
- * Marks a lead contacted with a note (again: the note and time are replaced, the audit trail keeps the
- * before and after). The follow-up and its audit entry are written in one transaction.
+ * Marks a lead contacted with a note. Each note is kept in the lead's history (lead_notes, decision
+ * 642: who, when, what; add-only); the follow-up holds the latest, for the list and its CSV. The note,
+ * the follow-up and the audit entry are written in one transaction.
  */
 export async function markLeadContacted(
   db: Database,
@@ -278,6 +280,7 @@ export async function markLeadContacted(
         target: [leadFollowUps.kind, leadFollowUps.leadId],
         set: { contactedAt: input.now, contactedByStaffId: actor.staffId, note, updatedAt: input.now },
       });
+    await tx.insert(leadNotes).values({ kind: lead.kind, leadId: lead.leadId, staffId: actor.staffId, body: note, createdAt: input.now });
     await recordAudit(tx, {
       ...actor,
       action: "lead.contacted",
@@ -294,6 +297,17 @@ export async function markLeadContacted(
     });
   });
   return { ok: true, lead: (await getDeskLead(db, viewer, input.key, input.now))! };
+}
+
+/** A lead's notes, newest first: who wrote each and when (in the lead's location's zone). */
+export async function listLeadNotes(db: Database, lead: Pick<DeskLeadRow, "kind" | "leadId">, timeZone: string): Promise<Array<{ id: number; body: string; by: string; at: string; iso: string }>> {
+  const rows = await db
+    .select({ id: leadNotes.id, body: leadNotes.body, at: leadNotes.createdAt, name: staffMembers.name, email: staffMembers.email })
+    .from(leadNotes)
+    .innerJoin(staffMembers, eq(staffMembers.id, leadNotes.staffId))
+    .where(and(eq(leadNotes.kind, lead.kind), eq(leadNotes.leadId, lead.leadId)))
+    .orderBy(desc(leadNotes.createdAt), desc(leadNotes.id));
+  return rows.map((r) => ({ id: r.id, body: r.body, by: r.name || r.email, at: formatDeskTime(new Date(r.at), timeZone), iso: new Date(r.at).toISOString() }));
 }
 
 export const DESK_LEAD_CSV: CsvColumn<DeskLeadRow>[] = [

@@ -54,6 +54,7 @@ export async function giveMoveOutNotice(
     ids.push(
       (
         await queueEmail(tx, {
+          locationId: input.locationId,
           to: tenant.email,
           subject: `Your move-out notice: ${when}`,
           text: [
@@ -74,6 +75,7 @@ export async function giveMoveOutNotice(
       ids.push(
         (
           await queueEmail(tx, {
+            locationId: input.locationId,
             to: location.email,
             subject: `Move-out notice: ${name}, unit ${input.unitName}, ${when}`,
             text: [

@@ -11,6 +11,7 @@ import { leases, ledgerEntries, locations, paymentDifferences, payments, tenants
 import { addDaysIso, localDate, startOfLocalDay } from "~/domain/shared/calendar";
 import { reconcileDay, whatToDo, DIFFERENCE_LABELS, type DayTotals, type DifferenceKind, type OurPayment } from "~/domain/payments/reconciliation";
 import { inScope } from "~/domain/staff/roles";
+import { formatDeskTime } from "~/domain/desk/time";
 import { paymentGatewayFor } from "~/platform/payments/gateway.server";
 import { storageFor } from "~/storage-software/index.server";
 import type { LocationRef } from "~/storage-software/port";
@@ -186,7 +187,7 @@ function show(r: typeof paymentDifferences.$inferSelect, location: string, timeZ
     recordedAmount: r.recordedAmount,
     detail: r.detail,
     whatToDo: whatToDo(r),
-    resolved: r.resolvedAt ? { at: `${localDate(r.resolvedAt, timeZone)} ${r.resolvedAt.toLocaleTimeString("en-US", { timeZone, hour: "numeric", minute: "2-digit" })}`, note: r.resolutionNote ?? "" } : null,
+    resolved: r.resolvedAt ? { at: formatDeskTime(r.resolvedAt, timeZone), note: r.resolutionNote ?? "" } : null,
   };
 }
 

@@ -440,6 +440,7 @@ export async function resendLeaseEmail(db: Database, staff: SignedInStaff, input
   if (!row) return null;
   const { origin, siteName } = await websiteOf(db, tenant.accountId);
   const mail = {
+    locationId: row.lease.locationId,
     to: tenant.email,
     subject: `Your lease at ${siteName} ${row.locationName}`.replace(/\s+/g, " ").trim(),
     text: [
@@ -501,7 +502,7 @@ export async function resendReceiptEmail(db: Database, staff: SignedInStaff, inp
     siteName,
   });
   const outboxId = await db.transaction(async (tx) => {
-    const { id } = await queueEmail(tx, mail);
+    const { id } = await queueEmail(tx, { ...mail, locationId: row.location.id });
     await recordAudit(tx, {
       ...auditActor(staff),
       action: "payment.receipt_resent",

@@ -37,6 +37,8 @@ export interface OutgoingEmail {
    * (the unsubscribe link) is sealed with the body's and redacted with it.
    */
   headers?: Record<string, string>;
+  /** The location the mail is about, where there is one (decision 645: "mail that could not be sent" per location). */
+  locationId?: number | null;
 }
 
 type OutboxRow = typeof emailOutbox.$inferSelect;
@@ -127,6 +129,7 @@ export async function sendEmail(db: Database, email: OutgoingEmail): Promise<{ i
       to: email.to,
       subject: email.subject,
       ...sealForOutbox(email),
+      locationId: email.locationId ?? null,
       attempts: t ? 1 : 0,
       claimedUntil: t ? new Date(now.getTime() + CLAIM_MS) : null,
       nextAttemptAt: now,
@@ -152,7 +155,7 @@ export async function queueEmail(tx: Database | Transaction, email: OutgoingEmai
   const now = clockNow();
   const [row] = await tx
     .insert(emailOutbox)
-    .values({ to: email.to, subject: email.subject, ...sealForOutbox(email), attempts: 0, claimedUntil: null, nextAttemptAt: now, createdAt: now })
+    .values({ to: email.to, subject: email.subject, ...sealForOutbox(email), locationId: email.locationId ?? null, attempts: 0, claimedUntil: null, nextAttemptAt: now, createdAt: now })
     .returning({ id: emailOutbox.id });
   return { id: row!.id };
 }

@@ -76,6 +76,7 @@ export async function sendReviewRequests(db: Database, now: Date): Promise<numbe
         if (!claimed) return null;
         const place = `${siteName} ${location.name}`.replace(/\s+/g, " ").trim();
         const { id } = await queueEmail(tx, {
+          locationId: location.id,
           to: tenant.email,
           subject: `How is your storage at ${place}?`,
           text: [

@@ -137,6 +137,7 @@ async function notifyDecline(db: Database, storage: StorageSoftware, billed: Lea
       ? `To pay now with another card, without signing in, open this link (it works once, for 72 hours):\n\n${link.url}\n\nOr sign in to the customer portal, or call the office.`
       : "Please sign in to the customer portal to pay with another card, or call the office.";
     const mail = await queueEmail(tx, {
+      locationId: lease.locationId,
       to: tenant.email,
       subject: "Your autopay payment was declined",
       secrets: link ? [link.url, link.signed] : undefined,
@@ -173,6 +174,7 @@ async function remindBillDue(db: Database, storage: StorageSoftware, billed: Lea
         ? `You can pay it by card without signing in, through this link (it works once, for 72 hours):\n\n${link.url}\n\nOr sign in to the customer portal, or call the office.`
         : "Please sign in to the customer portal to pay, or call the office.";
       const mail = await queueEmail(tx, {
+        locationId: lease.locationId,
         to: tenant.email,
         subject: `Your storage bill is due: unit ${lease.unitName}`,
         secrets: link ? [link.url, link.signed] : undefined,

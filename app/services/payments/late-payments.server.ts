@@ -90,14 +90,14 @@ async function emailLateReceipt(db: Database, idempotencyKey: string): Promise<v
   const tenantId = String(row.tenantId);
   const [tenant, receipt] = await Promise.all([storage.getTenant(tenantId), storage.getReceipt(tenantId, String(row.paymentId))]);
   if (!tenant?.email || !receipt) return;
-  await sendEmail(
-    db,
-    receiptEmail({
+  await sendEmail(db, {
+    locationId: row.location.id,
+    ...receiptEmail({
       tenant: { email: tenant.email, firstName: tenant.firstName },
       receipt,
       payment: { ...receipt.payment, id: String(row.paymentId) },
       origin: publicOrigin({ domain: row.domain }),
       siteName: row.siteName,
     }),
-  );
+  });
 }

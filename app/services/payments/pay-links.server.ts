@@ -179,6 +179,7 @@ async function createAndMail(tx: Db, prepared: Extract<Awaited<ReturnType<typeof
   const url = `${origin}${payLinkPath(link.signed)}`;
   const due = Math.max(0, unit.lease.balance);
   const mail = await queueEmail(tx, {
+    locationId: unit.location.id,
     to: tenant.email,
     subject: `Pay your storage bill: unit ${unit.lease.unitName} at ${unit.location.name}`,
     secrets: [url, link.signed],

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { payments } from "~/db/schema";
+import { leases, payments } from "~/db/schema";
 import type { ParsedMethod } from "~/domain/portal/forms";
 import type { Payment, StorageSoftware } from "~/storage-software/port";
 import { OutcomeUnknownError, PaymentDeclinedError, StorageValidationError } from "~/storage-software/errors";
@@ -46,7 +46,9 @@ async function alreadyUsed(ctx: PortalContext, idempotencyKey: string): Promise<
 export async function emailReceipt(ctx: PortalContext, storage: StorageSoftware, tenantId: string, payment: Payment, origin: string) {
   const [tenant, receipt] = await Promise.all([storage.getTenant(tenantId), storage.getReceipt(tenantId, payment.id)]);
   if (!tenant || !receipt) return;
-  await sendEmail(ctx.db, receiptEmail({ tenant, receipt, payment, origin, siteName: ctx.siteName }));
+  // The mail's location (decision 645): our lease row's, read from our own records.
+  const lease = /^\d{1,9}$/.test(receipt.leaseId) ? await ctx.db.query.leases.findFirst({ columns: { locationId: true }, where: eq(leases.id, Number(receipt.leaseId)) }) : undefined;
+  await sendEmail(ctx.db, { ...receiptEmail({ tenant, receipt, payment, origin, siteName: ctx.siteName }), locationId: lease?.locationId ?? null });
 }
 
 const last4Of = (method: ParsedMethod) => (method.kind === "card" ? method.card.number.slice(-4) : null);

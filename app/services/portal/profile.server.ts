@@ -8,7 +8,7 @@ import { pickTenantContact } from "~/domain/shared/tenant-form";
 import { logger } from "~/platform/logger.server";
 import { ContactLeftForOfficeError, StorageSoftwareError, StorageValidationError } from "~/storage-software/errors";
 import { storageFor } from "~/storage-software/index.server";
-import type { ContactUpdate, StorageSoftware, Tenant } from "~/storage-software/port";
+import type { ContactUpdate, LocationRef, StorageSoftware, Tenant } from "~/storage-software/port";
 import { checkCurrentPassword } from "./sign-in-limits.server";
 import { sendEmail } from "../mail/outbox.server";
 import type { PortalContext } from "./context.server";
@@ -32,13 +32,14 @@ function contactOf(t: Tenant): ContactUpdate {
 }
 
 /**
+ * (Also the desk's contact change on a tenant's page, issue 39, decision 641.)
  * A tenant's details are the account's, but each SiteLink location keeps its own tenant record
  * (decision 168): the change goes to every location's software in turn (a SiteLink adapter sends it
  * to SiteLink, then saves ours; a local one saves ours). If one cannot take it, the ones already done
  * are put back, so nothing is half-saved, and the form says to try again in a moment.
  */
-async function everywhere(
-  ctx: PortalContext,
+export async function everywhere(
+  ctx: { db: PortalContext["db"]; locations: readonly LocationRef[] },
   tenantId: string,
   apply: (storage: StorageSoftware) => Promise<void>,
   undo: (storage: StorageSoftware) => Promise<void>,

@@ -247,6 +247,7 @@ async function sendMoveInEmail(
   ].join("\n");
   // The gate code and the lease link are redacted from the outbox once sent (decision 071).
   await sendEmail(db, {
+    locationId: ctx.location.id,
     to: details.email,
     subject: `Your rental at ${ctx.operatorName} ${ctx.location.name}`,
     text,

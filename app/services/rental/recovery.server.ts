@@ -110,6 +110,7 @@ export async function sendRentalRecoveryReminders(db: Database, now: Date): Prom
         .returning({ id: rentals.id });
       if (!claimed) return null;
       const { id } = await queueEmail(tx, {
+        locationId: rental.locationId,
         to: email,
         subject: `Your ${unitLabel(unitType)} unit at ${place}: pick up where you left off`,
         text: [

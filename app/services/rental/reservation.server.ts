@@ -95,6 +95,7 @@ export async function reserveUnit(
   if (reservation.cancelTokenHash !== sha256(cancelToken)) return { reservation, cancelToken: null };
   const until = reservation.expiresAt.toLocaleString("en-US", { timeZone: ctx.location.timeZone, dateStyle: "full", timeStyle: "short" });
   await sendEmail(db, {
+    locationId: ctx.location.id,
     to: reservation.email,
     subject: `Your reservation at ${ctx.operatorName} ${ctx.location.name}`,
     secrets: [`${input.origin}${cancelPath(reservation.id, cancelToken)}`, cancelToken],

@@ -34,6 +34,7 @@ export async function submitContactMessage(db: Database, input: ContactMessageIn
   if (input.officeEmail) {
     const about = input.locationName ? ` (${input.locationName})` : "";
     await sendEmail(db, {
+      locationId: input.locationId ?? null,
       to: input.officeEmail,
       subject:
         input.kind === "notify"

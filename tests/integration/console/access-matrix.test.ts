@@ -211,6 +211,9 @@ const EXPECTED: Record<string, RouteCase> = {
       { name: "send a pay link", form: (f) => ({ intent: "send-pay-link", leaseId: String(f.tenantA.leaseId) }), expect: actors(400) },
       // Refunds: managers and owners (decision 280); the second to try finds it refunded already.
       { name: "refund a payment", form: (f) => ({ intent: "refund-payment", paymentId: String(f.tenantA.paymentId), confirm: "yes" }), expect: exporters({ redirect: "/admin/tenants/" }) },
+      // The desk's own work on the tenant (decisions 640–641): the desk, managers and owners; never read-only.
+      { name: "add a note", form: () => ({ intent: "add-note", note: "Called back." }), expect: actors({ redirect: "/admin/tenants/" }) },
+      { name: "show the gate code", form: (f) => ({ intent: "show-gate-code", leaseId: String(f.tenantA.leaseId) }), expect: actors(200) },
     ],
     outOfScopeActions: [
       {
@@ -233,6 +236,8 @@ const EXPECTED: Record<string, RouteCase> = {
       },
     ],
   },
+  // Mail that could not be sent (decision 645): every desk role, scoped by location in the list itself.
+  "routes/mail/unsent": { path: () => "/admin/unsent-mail", get: all(200) },
   "routes/desk/sitelink-journal": {
     path: () => "/admin/sitelink-journal",
     get: all(200),

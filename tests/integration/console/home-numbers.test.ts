@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { and, asc, eq, ne, sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { accounts, contactMessages, leases, locations, paymentDifferences, payments, rentals, reservations, sitelinkWrites, unitTypes, units } from "~/db/schema";
+import { accounts, contactMessages, emailOutbox, leases, locations, paymentDifferences, payments, rentals, reservations, sitelinkWrites, unitTypes, units } from "~/db/schema";
 import { submitContactMessage } from "~/services/site/contact.server";
 import { placeMoveIn } from "~/services/rental/move-in.server";
 import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
@@ -113,6 +113,17 @@ beforeAll(async () => {
     })),
   );
   await db.insert(paymentDifferences).values([locA, locB].map((locationId, i) => ({ accountId, locationId, day: "2026-11-21", kind: "not_recorded" as const, reference: `ch_home_${i}`, processorAmount: 2500, detail: "Taken by the processor, not recorded here." })));
+  // Mail that could not be sent (decision 645): given up or refused, two at A and one at B, one about
+  // no location (an owner's only); mail sent, or still waiting its first try, is not counted.
+  await db.delete(emailOutbox);
+  await db.insert(emailOutbox).values([
+    { to: "a1@example.com", subject: "Your storage bill is due", text: "x", locationId: locA, failedAt: NOW, attempts: 9, error: "550 mailbox unavailable" },
+    { to: "a2@example.com", subject: "Pay your storage bill", text: "x", locationId: locA, attempts: 2, error: "421 try again later" },
+    { to: "a3@example.com", subject: "Sent fine", text: "x", locationId: locA, attempts: 1, sentAt: NOW },
+    { to: "a4@example.com", subject: "Waiting", text: "x", locationId: locA, attempts: 0 },
+    { to: "b1@example.com", subject: "Your rental", text: "x", locationId: locB, failedAt: NOW, attempts: 9, error: "550 no such user" },
+    { to: "staff@example.com", subject: "Reset your password", text: "x", locationId: null, failedAt: NOW, attempts: 9, error: "550 no such user" },
+  ]);
   owner = await signedInStaffMember(db, { accountId, role: "owner", name: "Olive Owner" });
   managerA = await signedInStaffMember(db, { accountId, role: "manager", locationIds: [locA], name: "Manny Manager" });
   app = await startAppServer(db);
@@ -183,12 +194,12 @@ describe("the console home's numbers", () => {
     // Rentals: the one paid online and the two tenants' (made through the rental's records); payments:
     // the move-in's and the two declines (the move-in's and the portal's); leads: the message and the
     // abandoned rental.
-    expect(a).toEqual({ rentals: 3, reservations: 1, leads: 2, abandoned: 1, "move-ins": 1, "move-outs": 1, payments: 3, declines: 2, journal: 2 });
+    expect(a).toEqual({ rentals: 3, reservations: 1, leads: 2, abandoned: 1, "move-ins": 1, "move-outs": 1, payments: 3, declines: 2, journal: 2, "unsent-mail": 2 });
     const b = byKey(shown, String(locB));
-    expect(b).toEqual({ rentals: 1, reservations: 0, leads: 1, abandoned: 0, "move-ins": 0, "move-outs": 1, payments: 1, declines: 0, journal: 1 });
+    expect(b).toEqual({ rentals: 1, reservations: 0, leads: 1, abandoned: 0, "move-ins": 0, "move-outs": 1, payments: 1, declines: 0, journal: 1, "unsent-mail": 1 });
     // All together: A and B, and the message for no location.
     const all = byKey(shown, "all");
-    expect(all).toEqual({ rentals: 4, reservations: 1, leads: 4, abandoned: 1, "move-ins": 1, "move-outs": 2, payments: 4, declines: 2, journal: 3 });
+    expect(all).toEqual({ rentals: 4, reservations: 1, leads: 4, abandoned: 1, "move-ins": 1, "move-outs": 2, payments: 4, declines: 2, journal: 3, "unsent-mail": 4 });
     // Needs attention: the SiteLink writes per location and together; the differences, listed here.
     expect(shown.filter((n) => n.key === "journal").map((n) => [n.section, n.count])).toEqual(
       expect.arrayContaining([
@@ -198,6 +209,13 @@ describe("the console home's numbers", () => {
       ]),
     );
     expect(differencesOf(html)).toEqual({ count: 2, rows: 2 });
+    // Mail that could not be sent, per location, each linked to its list (decision 645).
+    expect(shown.find((s) => s.section === String(locA) && s.key === "unsent-mail")!.href).toBe(`/admin/unsent-mail?location=${locA}`);
+    const unsentA = await page(`/admin/unsent-mail?location=${locA}`, owner);
+    expect(unsentA).toContain("a1@example.com");
+    expect(unsentA).toContain("a2@example.com");
+    expect(unsentA).not.toContain("a3@example.com");
+    expect(unsentA).not.toContain("a4@example.com");
     // Abandoned-rental recovery over the last 7 days (issue 40, decision 519): each section's line
     // links to the leads list whose own summary states the same two numbers.
     const recovery = [...html.replaceAll("<!-- -->", "").matchAll(/<a href="([^"]+)" data-recovery="">Abandoned-rental reminders in the last 7 days: (\d+) sent, (\d+) came back and rented\.<\/a>/g)];
@@ -220,8 +238,13 @@ describe("the console home's numbers", () => {
     expect(new Set(shown.map((s) => s.section))).toEqual(new Set([String(locA)]));
     expect(html).not.toContain(nameB);
     for (const n of shown) expect(listCount(await page(n.href, managerA)), `${n.key} → ${n.href}`).toBe(n.count);
-    expect(byKey(shown, String(locA))).toEqual({ rentals: 3, reservations: 1, leads: 2, abandoned: 1, "move-ins": 1, "move-outs": 1, payments: 3, declines: 2, journal: 2 });
+    expect(byKey(shown, String(locA))).toEqual({ rentals: 3, reservations: 1, leads: 2, abandoned: 1, "move-ins": 1, "move-outs": 1, payments: 3, declines: 2, journal: 2, "unsent-mail": 2 });
     expect(differencesOf(html)).toEqual({ count: 1, rows: 1 });
+    // Nor the mail of B or about no location.
+    const unsent = await page("/admin/unsent-mail", managerA);
+    expect(listCount(unsent)).toBe(2);
+    expect(unsent).not.toContain("staff@example.com");
+    expect((await fetch(`${app.origin}/admin/unsent-mail?location=${locB}`, { headers: { Cookie: managerA.cookie } })).status).toBe(400);
     // B's rows are not in the manager's lists either, even asked for by hand.
     expect(listCount(await page(`/admin/tenants?due_to=2026-11-29`, managerA))).toBe(1);
     expect(listCount(await page(`/admin/leads?from=${TODAY}&to=${TODAY}`, managerA))).toBe(2);

@@ -321,7 +321,7 @@ describe("the console's pages, without JavaScript (plain forms over HTTP)", () =
     const audit = await html("/admin/audit", owner);
     expect(audit).toContain("Revert \u201cTagline\u201d");
     // Offered for field edits of live records only, not for a drafted delete.
-    expect(audit).not.toMatch(/content\.draft_delete<\/td><td[^>]*>[^<]*<\/td><td[^>]*>[^<]*<form/);
+    expect(audit).not.toMatch(/Deleted a record in the draft<\/td><td[^>]*>[^<]*<\/td><td[^>]*>[^<]*<form/);
     const r = await post("/admin/audit", { eventId: String(event!.id), field: "metaTagline" }, owner);
     expect(r.status).toBe(303);
     expect((await readEffectiveRecord(handle.db, owner.signedIn, "location", lumberton))!.values.metaTagline).toBe(event!.changes!.metaTagline!.before);
