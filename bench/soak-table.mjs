@@ -56,7 +56,12 @@ const total = Object.values(r.requests).reduce((t, k) => t + k.n, 0);
 out.push(`| all | ${total} | | | |`);
 out.push("");
 out.push(`nginx's cache on the cached pages: ${Object.entries(r.nginxCache).map(([s, n]) => `${s} ${n}`).join(", ")}.`);
-out.push(`5xx, timeouts or refused connections: ${r.fiveXXOrErrors.inRestart} inside the restart's window, ${r.fiveXXOrErrors.outsideRestart} outside it.`);
+const outside = r.fiveXXOrErrors.outside;
+const outside5xx = outside.filter((b) => /^5\d\d$/.test(b.outcome)).length;
+out.push(
+  `5xx, timeouts (the client's 10–15 s) or refused connections: ${r.fiveXXOrErrors.inRestart} inside the restart's window, ${r.fiveXXOrErrors.outsideRestart} outside it` +
+    (outside.length === r.fiveXXOrErrors.outsideRestart ? `, of which ${outside5xx} a 5xx and ${outside.length - outside5xx} a timeout or refused connection.` : "."),
+);
 for (const b of r.fiveXXOrErrors.outside.slice(0, 20)) out.push(`- outside: ${new Date(b.t).toISOString().slice(11, 19)} ${b.kind} ${b.method} ${b.path} → ${b.outcome}`);
 out.push(`Rentals: ${r.rentals.confirmed} confirmed of ${r.rentals.tried} begun${r.rentals.notConfirmed.length ? ` (not confirmed: ${r.rentals.notConfirmed.join("; ")})` : ""}.`);
 out.push(`Portal sign-ins: ${r.signIns.ok} signed in, ${r.signIns.refused} refused (429/503), ${r.signIns.failed} failed.`);
