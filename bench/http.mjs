@@ -3,6 +3,7 @@
 //
 //   npm run build && npm run bench                 # one app process
 //   npm run build && npm run bench -- --multi      # nginx (deploy/nginx.conf) in front of 2 app processes
+//   npm run build && npm run bench -- --deployed   # the same WITH its cache in front, 3 processes
 //
 // Installs nothing. Needs wrk; uses nginx when it is there (Debian: apt-get install -y nginx wrk) and
 // PostgreSQL when one answers (a fresh database on the local server, or BENCH_DATABASE_URL),
@@ -32,6 +33,14 @@
 // With --multi (or BENCH_PROCESSES=N, N ≥ 2): N app processes on one PostgreSQL behind nginx configured
 // from deploy/nginx.conf (ports and paths substituted), measured through nginx: the cached pages and
 // the move-ins (renters spread over the processes' nginx), and the rush through nginx.
+// With --deployed (issue 41): the deployed stack, deploy/nginx.conf WITH its proxy_cache and purge
+// listener (ngx_cache_purge) in front of BENCH_PROCESSES (3) app processes on one PostgreSQL, each with
+// CACHE_PURGE=nginx: the cached public pages measured through it (every page a HIT first), side by
+// side with nginx (same build, 1 worker) serving the same bytes and headers as static files, page by
+// page at the same time (BENCH_SIDE_BY_SIDE=together, 3 runs; decision 574) (target: ≥ 90 % of
+// static); then publish-to-visible through the cache
+// (bench/publish-deployed.ts: BENCH_PUBLISH_ROUNDS (10) console publishes through nginx, each timed
+// until the anonymous page through nginx shows it in br, gzip and identity; max and p50).
 //
 // Settings (environment): BENCH_PORT (3400: app; the next ports for more processes), BENCH_NGINX_PORT
 // (3480), BENCH_DURATION seconds per measurement (10), BENCH_WARMUP seconds (2), BENCH_THREADS (1),
@@ -47,7 +56,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hasWrk, pathsScript, wrk, wrkAsync } from "./lib/wrk.mjs";
-import { deployConfig, hasNginx, startNginx, staticCopiesConfig } from "./lib/nginx.mjs";
+import { CACHE_PURGE_MODULE, deployConfig, hasNginx, startNginx, staticCopiesConfig } from "./lib/nginx.mjs";
 import { startBareNode } from "./lib/bare-node.mjs";
 import { rawPage, startApp } from "./lib/app-server.mjs";
 import { benchDatabase } from "./lib/postgres.mjs";
@@ -57,7 +66,12 @@ const BUILD_DIR = env("BUILD_DIR", "build");
 const PORT = Number(env("BENCH_PORT", "3400"));
 const NGINX_PORT = Number(env("BENCH_NGINX_PORT", "3480"));
 const PGLITE_DIR = env("BENCH_PGLITE_DIR", "data/bench");
-const PROCESSES = process.argv.includes("--multi") ? Math.max(2, Number(env("BENCH_PROCESSES", "2"))) : Number(env("BENCH_PROCESSES", "1"));
+const DEPLOYED = process.argv.includes("--deployed");
+const PROCESSES = DEPLOYED
+  ? Math.max(2, Number(env("BENCH_PROCESSES", "3")))
+  : process.argv.includes("--multi")
+    ? Math.max(2, Number(env("BENCH_PROCESSES", "2")))
+    : Number(env("BENCH_PROCESSES", "1"));
 const W = {
   threads: Number(env("BENCH_THREADS", "1")),
   connections: Number(env("BENCH_CONNECTIONS", "32")),
@@ -87,6 +101,7 @@ if (!NGINX) note("nginx is not installed (Debian: apt-get install -y nginx): no 
 // ---------------------------------------------------------------- database
 const database = await benchDatabase();
 if (PROCESSES > 1 && !database) fail("--multi needs PostgreSQL (BENCH_DATABASE_URL or a local server).");
+if (DEPLOYED && !fs.existsSync(CACHE_PURGE_MODULE)) fail(`--deployed needs ${CACHE_PURGE_MODULE} (apt-get install libnginx-mod-http-cache-purge).`);
 if (PROCESSES > 1 && !NGINX) {
   await database.drop();
   fail("--multi needs nginx.");
@@ -177,6 +192,7 @@ const notes = [];
 const targets = [];
 
 function printTable() {
+  if (DEPLOYED) console.log("(The \"App\" columns: the deployed stack, deploy/nginx.conf with its cache, answering; \"nginx\": nginx serving the same bytes as static files.)\n");
   console.log("| Row | Bytes (gzip) | App req/s | nginx req/s | App / nginx | App p50 | App p99 | nginx p50 | nginx p99 | App CPU/request | App errors |");
   console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
@@ -422,6 +438,95 @@ async function multiProcess() {
   if (on("BENCH_MOVE_IN")) moveIns([origin]);
 }
 
+// ---------------------------------------------------------------- the deployed stack: the cache in front
+/** Asks nginx for `p` until its cache answers (X-Cache-Status HIT). */
+async function untilHit(origin, p) {
+  for (let i = 0; i < 50; i++) {
+    const r = await rawPage(`${origin}${p}`);
+    if (r.status !== 200) fail(`${p} answered ${r.status} through nginx, not 200.`);
+    if (r.headers["x-cache-status"] === "HIT") return;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  fail(`${p} is never a HIT of nginx's cache.`);
+}
+
+async function deployedStack() {
+  const ports = Array.from({ length: PROCESSES }, (_, i) => PORT + 1 + i);
+  const frontPort = NGINX_PORT + 5;
+  const purgePort = NGINX_PORT + 6;
+  const origin = `http://127.0.0.1:${frontPort}`;
+  const consoleOrigin = `http://admin.localhost:${frontPort}`;
+  const apps = [];
+  const appEnv = { PUBLIC_URL: origin, CONSOLE_URL: consoleOrigin, CACHE_PURGE: "nginx", CACHE_PURGE_NGINX_URL: `http://127.0.0.1:${purgePort}` };
+  for (const port of ports) apps.push(await app(port, appEnv));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-bench-front-"));
+  const front = await startNginx({
+    httpBody: deployConfig({ appPorts: ports, port: frontPort, buildDir: BUILD_DIR, sharedCache: { dir, purgePort } }),
+    port: frontPort,
+    main: `load_module ${CACHE_PURGE_MODULE};\n`,
+    dir,
+  });
+  cleanups.push(() => front.stop());
+  const paths = await pickPaths(origin);
+  for (const p of paths) await untilHit(origin, p);
+  // The same bytes and headers (X-Cache-Status: HIT included) as static files, 1 worker too.
+  const nginx = await nginxCopies(origin, paths);
+  // On a shared machine whatever else runs comes and goes within seconds (one run of "the stack, then
+  // the static copy" per page gave 16 % to 274 % for the same page). So by default both sides run AT
+  // THE SAME TIME (BENCH_SIDE_BY_SIDE=together), each with its own wrk, for BENCH_PAIRS (3) runs of
+  // BENCH_DURATION: both see the same machine, and the share each gets of it is turned into requests
+  // by what each request costs it. BENCH_SIDE_BY_SIDE=alternate: the stack, then the static copy.
+  // Each side's figures are its runs' together (requests/s the mean; p50 and p99 the median).
+  const PAIRS = Number(env("BENCH_PAIRS", "3"));
+  const TOGETHER = env("BENCH_SIDE_BY_SIDE", "together") === "together";
+  const combine = (runs) => {
+    const med = (xs) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+    return { rps: runs.reduce((t, r) => t + r.rps, 0) / runs.length, requests: runs.reduce((t, r) => t + r.requests, 0), p50: med(runs.map((r) => r.p50)), p99: med(runs.map((r) => r.p99)), errors: runs.reduce((t, r) => t + r.errors, 0), cpuPerRequest: Number.NaN };
+  };
+  for (const p of paths) {
+    if (WARMUP > 0) wrk(`${origin}${p}`, { ...W, seconds: WARMUP });
+    if (WARMUP > 0) wrk(`${nginx.url}${p}`, { ...W, seconds: WARMUP });
+    const stack = [];
+    const copy = [];
+    const ratios = [];
+    for (let i = 0; i < PAIRS; i++) {
+      if (TOGETHER) {
+        const [a, b] = await Promise.all([wrkAsync(`${origin}${p}`, W), wrkAsync(`${nginx.url}${p}`, W)]);
+        stack.push(a);
+        copy.push(b);
+      } else {
+        stack.push(wrk(`${origin}${p}`, W));
+        copy.push(wrk(`${nginx.url}${p}`, W));
+      }
+      ratios.push(`${fmt((100 * stack.at(-1).rps) / copy.at(-1).rps, 0)} %`);
+    }
+    notes.push(`${p}: the ${TOGETHER ? "simultaneous" : "alternating"} runs one by one (stack / static): ${ratios.join(", ")}.`);
+    rows.push({ label: `nginx cache → ${PROCESSES} processes, hit`, path: p, app: combine(stack), nginx: combine(copy), bytes: nginx.pages.find((x) => x.path === p)?.bytes });
+  }
+  await nginx.stop();
+  // Still answered by the cache (nothing above expired or was purged): else the rows measured the processes.
+  for (const p of paths) {
+    const r = await rawPage(`${origin}${p}`);
+    if (r.headers["x-cache-status"] !== "HIT") notes.push(`${p} was not a HIT after its measurement (${r.headers["x-cache-status"]}).`);
+  }
+  for (const r of rows) {
+    const ratio = r.app.rps / r.nginx.rps;
+    targets.push(`${ratio >= 0.9 && r.app.errors === 0 ? "met" : "NOT met"}: the deployed stack \`${r.path}\` ≥ 90 % of nginx serving the same bytes as static files (${fmt(100 * ratio, 1)} %), 0 errors (${r.app.errors})`);
+  }
+  if (on("BENCH_PUBLISH")) {
+    const publishEnv = { ...baseEnv, PUBLIC_URL: origin, CONSOLE_URL: consoleOrigin };
+    const out = execFileSync("npx", ["tsx", "bench/publish-deployed.ts", database.url, origin, consoleOrigin, env("BENCH_PUBLISH_ROUNDS", "10")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: publishEnv });
+    const lines = out.trim().split("\n").map((l) => JSON.parse(l));
+    const m = lines.at(-1);
+    notes.push(
+      `Publish-to-visible through the cache (${m.rounds} console publishes through nginx; the anonymous page through nginx polled every 5 ms in br, gzip and identity until all three show it): ` +
+        `from the click p50 ${m.visibleAfterClickMs.p50} ms, max ${m.visibleAfterClickMs.max} ms; after the publish's answer (303, p50 ${m.postMs.p50} ms) p50 ${m.visibleAfterAnswerMs.p50} ms, max ${m.visibleAfterAnswerMs.max} ms; nginx first answered without its stored copy (the purge there) p50 ${m.purgedAfterClickMs.p50} ms, max ${m.purgedAfterClickMs.max} ms after the click. ` +
+        `Rounds (click → visible, ms): ${lines.slice(0, -1).map((l) => l.visibleAfterClickMs).join(", ")}.`,
+    );
+    targets.push(`${m.visibleAfterClickMs.max < 1000 ? "met" : "NOT met"}: a publish visible to anonymous visitors through the cache within 1 s (max ${m.visibleAfterClickMs.max} ms from the click)`);
+  }
+}
+
 /** The rush scenarios (bench/rush.mjs, issue 22) on their own fresh database, after the rows above. */
 function rush() {
   if (!database || !on("BENCH_RUSH")) {
@@ -441,10 +546,11 @@ function rush() {
 
 started = true;
 try {
-  if (PROCESSES > 1) await multiProcess();
+  if (DEPLOYED) await deployedStack();
+  else if (PROCESSES > 1) await multiProcess();
   else await singleProcess();
   await cleanup();
-  rush();
+  if (!DEPLOYED) rush();
 } catch (error) {
   console.error(`bench: ${error.message}`);
   await cleanup();
@@ -457,7 +563,7 @@ const cpu = os.cpus()[0]?.model.trim() ?? "unknown CPU";
 const load = os.loadavg().map((n) => n.toFixed(1)).join(", ");
 console.log(
   `\nwrk ${W.threads} thread, ${W.connections} connections, gzip, ${W.seconds} s per measurement after ${WARMUP} s warm-up; ` +
-    `${PROCESSES > 1 ? `${PROCESSES} app processes behind nginx (deploy/nginx.conf, 1 worker)` : "1 app process; nginx 1 worker serving the same bytes"}; ` +
+    `${DEPLOYED ? `deploy/nginx.conf with its cache (1 worker) in front of ${PROCESSES} app processes, against nginx (1 worker) serving the same bytes as static files` : PROCESSES > 1 ? `${PROCESSES} app processes behind nginx (deploy/nginx.conf, 1 worker)` : "1 app process; nginx 1 worker serving the same bytes"}; ` +
     `Node ${process.version}, ${os.cpus().length} cores (${cpu}), ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC; ` +
     `${DATABASE}; everything on the same machine; load average at the end ${load}.\n`,
 );

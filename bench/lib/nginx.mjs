@@ -10,9 +10,9 @@ const NGINX = process.env.BENCH_NGINX ?? (fs.existsSync("/usr/sbin/nginx") ? "/u
 export const hasNginx = () => !spawnSync(NGINX, ["-v"]).error;
 
 /** The main context around `httpBody` (the inside of `http { }`): 1 worker, no access log, files under `dir`. */
-function mainConfig(dir, httpBody, workers) {
+function mainConfig(dir, httpBody, workers, main = "") {
   return `# Written by bench/ (temporary).
-worker_processes ${workers};
+${main}worker_processes ${workers};
 daemon off;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
@@ -34,11 +34,11 @@ ${httpBody}
  * Starts nginx with `httpBody` inside `http { }`; resolves when it answers on `port`.
  * Returns { dir, url, pid, stop() }.
  */
-export async function startNginx({ httpBody, port, workers = 1, dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-bench-nginx-")) }) {
+export async function startNginx({ httpBody, port, workers = 1, main = "", dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-bench-nginx-")) }) {
   fs.chmodSync(dir, 0o755); // workers run as nobody when the bench runs as root
   fs.mkdirSync(path.join(dir, "tmp"), { recursive: true });
   const conf = path.join(dir, "nginx.conf");
-  fs.writeFileSync(conf, mainConfig(dir, httpBody, workers));
+  fs.writeFileSync(conf, mainConfig(dir, httpBody, workers, main));
   const test = spawnSync(NGINX, ["-p", dir, "-c", conf, "-e", path.join(dir, "error.log"), "-t"], { encoding: "utf8" });
   if (test.status !== 0) throw new Error(`nginx -t failed:\n${test.stderr}`);
   const child = spawn(NGINX, ["-p", dir, "-c", conf, "-e", path.join(dir, "error.log")], { stdio: ["ignore", "ignore", "inherit"] });
@@ -92,15 +92,30 @@ export function staticCopiesConfig(port, pages) {
   return `server {\n  listen 127.0.0.1:${port};\n${locations}\n  location / { return 404; }\n}`;
 }
 
+/** Debian's ngx_cache_purge (libnginx-mod-http-cache-purge), which deploy/nginx.conf's cache in front needs. */
+export const CACHE_PURGE_MODULE = "/usr/lib/nginx/modules/ngx_http_cache_purge_module.so";
+
 /**
  * deploy/nginx.conf for this machine: the app ports, the build directory, a plain-HTTP port on
  * 127.0.0.1, no TLS (the file checked in is the file measured).
+ *
+ * `sharedCache` ({ dir, purgePort }): keep its cache in front (bench --deployed), the cache under `dir`,
+ * the purge listener on `purgePort` (load CACHE_PURGE_MODULE in the main context); the Host passed on
+ * with its port ($http_host: this copy listens on a port of its own, and a console form's Origin, which
+ * the app checks, carries it; on 443 the two are the same). Without it the cache is left out.
  */
-export function deployConfig({ appPorts, port, buildDir }) {
+export function deployConfig({ appPorts, port, buildDir, sharedCache = null }) {
   let conf = fs.readFileSync("deploy/nginx.conf", "utf8");
-  // Without the cache in front (issue 41, decision 571): the app processes are what is measured here,
-  // and the bench's processes are not told to purge it.
-  conf = conf.replace(/[ \t]*# BEGIN shared-cache([^\n]*)\n[\s\S]*?# END shared-cache\1\n/g, "");
+  if (sharedCache) {
+    conf = conf
+      .replaceAll("/var/cache/nginx/gatehouse", path.join(sharedCache.dir, "cache"))
+      .replace("listen 127.0.0.1:8080;", `listen 127.0.0.1:${sharedCache.purgePort};`)
+      .replace("proxy_set_header Host $host;", "proxy_set_header Host $http_host;");
+  } else {
+    // Without the cache in front (issue 41, decision 571): the app processes are what is measured here,
+    // and the bench's processes are not told to purge it.
+    conf = conf.replace(/[ \t]*# BEGIN shared-cache([^\n]*)\n[\s\S]*?# END shared-cache\1\n/g, "");
+  }
   // The plain-HTTP server that only redirects to HTTPS is not needed here.
   conf = conf.replace(/# BEGIN redirect-to-https[\s\S]*?# END redirect-to-https\n/, "");
   conf = conf.replace(/^\s*ssl_[^\n]*\n/gm, "").replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${port};`).replace(/^\s*listen \[::\]:443 ssl http2;\n/m, "");

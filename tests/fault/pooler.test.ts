@@ -5,6 +5,8 @@
  * process has DATABASE_URL on PgBouncer and DATABASE_DIRECT_URL on PostgreSQL (its LISTEN connection).
  *
  *  - pages, a whole rental, a publish through the console: each seen by every process within 1 s;
+ *  - deploy/nginx.conf WITH its cache in front of the three (support/nginx.ts; every process purges it,
+ *    CACHE_PURGE=nginx): the publish is what nginx serves to an anonymous visitor within 1 s too;
  *  - the periodic jobs, run by all three processes' timers at once, each run once: the billing day
  *    (each lease billed once), the scheduled publish (one version), the mail retry job (each message
  *    sent once), the housekeeping sweep (one process per period, `job_runs`);
@@ -24,13 +26,14 @@ import { CSRF_FIELD } from "~/services/web/csrf.server";
 import { signedInStaffMember, type TestStaffMember } from "../integration/support/staff-fixtures";
 import { LOCATION, prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
+import { sharedCacheSkipReason, startNginx } from "./support/nginx";
 import { pgbouncerSkipReason, startPgBouncer, type PgBouncer } from "./support/pgbouncer";
-import { sleep } from "./support/ports";
+import { freePort, sleep } from "./support/ports";
 import { rentOnce } from "./support/rental";
 import { productionEnv, startServer, type ServerHandle } from "./support/server";
 import { startSmtpServer, type SmtpServer } from "./support/smtp";
 
-const skip = clusterSkipReason() ?? pgbouncerSkipReason();
+const skip = clusterSkipReason() ?? pgbouncerSkipReason() ?? sharedCacheSkipReason();
 if (skip) console.warn(`[fault] pooler skipped: ${skip}`);
 // The staff session cookie and the sealed outbox rows this test writes use the servers' secret.
 process.env.SESSION_SECRET = productionEnv({}).SESSION_SECRET;
@@ -45,6 +48,7 @@ let bouncer: PgBouncer | undefined;
 let smtp: SmtpServer | undefined;
 let handle: DatabaseHandle | undefined;
 let servers: ServerHandle[] = [];
+let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
 let owner: TestStaffMember;
 let unitTypeId = 0;
 let locationId = 0;
@@ -82,6 +86,29 @@ async function showsWithin(server: ServerHandle, path: string, text: string, lim
   return -1;
 }
 
+const viaNginx = (path: string) => fetch(`${nginx!.url}${path}`, { headers: { "Accept-Encoding": "gzip" }, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+
+/** Asks nginx for `path` until its cache answers (the first answer is stored on its way through). */
+async function nginxHit(path: string): Promise<boolean> {
+  for (let i = 0; i < 40; i++) {
+    const r = await viaNginx(path);
+    await r.arrayBuffer();
+    if (r.headers.get("x-cache-status") === "HIT") return true;
+    await sleep(50);
+  }
+  return false;
+}
+
+/** How long until nginx serves `path` containing `text` (ms), or -1 past `limitMs`. */
+async function viaNginxShowsWithin(path: string, text: string, limitMs: number): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < limitMs) {
+    if ((await (await viaNginx(path)).text()).includes(text)) return Date.now() - start;
+    await sleep(25);
+  }
+  return -1;
+}
+
 async function draftEdit(values: Record<string, string>) {
   const before = await readEffectiveRecord(handle!.db, owner.signedIn, "location", locationId);
   const base = Object.fromEntries(Object.keys(values).map((k) => [k, before!.values[k]]));
@@ -98,7 +125,7 @@ const oneUnitFree = () =>
     [unitTypeId],
   );
 
-describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction mode", () => {
+describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction mode, behind nginx with its cache", () => {
   beforeAll(async () => {
     cluster = await createCluster();
     unitTypeId = await prepareDatabase(cluster.url, { extraUnits: 1 });
@@ -122,6 +149,7 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
     await oneUnitFree();
 
     // Every periodic job on, in every process, with short periods.
+    const purgePort = await freePort();
     const env = {
       DATABASE_URL: bouncer.url,
       DATABASE_DIRECT_URL: cluster.url,
@@ -134,8 +162,12 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
       EMAIL_RETRY_EVERY_MS: "300",
       EMAIL_RETRY_FIRST_MS: "300",
+      CACHE_PURGE: "nginx",
+      CACHE_PURGE_NGINX_URL: `http://127.0.0.1:${purgePort}`,
     };
     servers = await Promise.all([0, 1, 2].map(() => startServer({ env })));
+    // The cache in front of the three (what the setup queued before it listened is purged on a retry).
+    nginx = await startNginx(await freePort(), servers.map((s) => s.port), { sharedCache: { purgePort } });
   }, 180_000);
 
   afterAll(async () => {
@@ -143,6 +175,7 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
       servers.forEach((s, i) => console.log(`---- process ${i} (last lines)\n${s.output().split("\n").slice(-60).join("\n")}`));
       console.log(`---- pgbouncer\n${bouncer?.log().split("\n").filter((l) => !l.includes("(server_login_retry)")).slice(-60).join("\n")}`);
     }
+    await nginx?.stop();
     await Promise.all(servers.map((s) => s.stop(5_000)));
     await handle?.close();
     await bouncer?.stop();
@@ -177,9 +210,10 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
     for (const ms of seen) expect(ms).toBeGreaterThanOrEqual(0);
   }, 90_000);
 
-  it("a publish through one process's console shows on every process's cached page within 1 second", async () => {
+  it("a publish through one process's console shows on every process's cached page, and through nginx's cache, within 1 second", async () => {
     const [a] = servers;
     for (const s of servers) expect(await untilCached(s, PAGE)).toBe(true);
+    expect(await nginxHit(PAGE)).toBe(true);
     const changesetId = await draftEdit({ metaDescription: "Published through PgBouncer, seen by all three." });
     const page = await get(a!, "/admin/changes", owner.cookie);
     expect(page.status).toBe(200);
@@ -192,8 +226,14 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
       body: new URLSearchParams({ [CSRF_FIELD]: token!, changesetId: String(changesetId), intent: "publish" }),
     });
     expect(posted.status).toBe(303);
-    const seen = await Promise.all(servers.map((s) => showsWithin(s, PAGE, "Published through PgBouncer, seen by all three.", 1_000)));
+    const seen = await Promise.all([
+      ...servers.map((s) => showsWithin(s, PAGE, "Published through PgBouncer, seen by all three.", 1_000)),
+      // An anonymous visitor through nginx: the page it had stored was purged, the new one is served.
+      viaNginxShowsWithin(PAGE, "Published through PgBouncer, seen by all three.", 1_000),
+    ]);
     for (const ms of seen) expect(ms).toBeGreaterThanOrEqual(0);
+    expect(await nginxHit(PAGE)).toBe(true);
+    expect((await (await viaNginx(PAGE)).text()).includes("Published through PgBouncer, seen by all three.")).toBe(true);
   }, 60_000);
 
   it("PostgreSQL restarts: 200 from the cache or 503 meanwhile, never 500; then every process serves, rents and sees changes again", async () => {

@@ -44,18 +44,29 @@ function deployConfig(listenPort: number, appPorts: number[], cache: { dir: stri
 export async function startNginx(
   listenPort: number,
   appPorts: number[],
-  options: { sharedCache?: { purgePort: number } } = {},
+  options: {
+    sharedCache?: { purgePort: number };
+    /**
+     * Pass the Host header on as the client sent it (`$http_host`, with this copy's own port) instead of
+     * `$host` (the name alone): the deployment listens on 443, where the browser's Origin has no port
+     * either; this copy listens elsewhere, and a form posted to the console (whose Origin the app
+     * checks against the request's host) needs the port.
+     */
+    hostWithPort?: boolean;
+  } = {},
 ): Promise<{ url: string; /** The purge listener's requests, one line each (with `sharedCache`). */ purgeLog(): string[]; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-fault-nginx-"));
   fs.chmodSync(dir, 0o755);
   fs.mkdirSync(path.join(dir, "tmp"));
   const t = (n: string) => path.join(dir, "tmp", n);
+  let conf = deployConfig(listenPort, appPorts, options.sharedCache ? { dir, purgePort: options.sharedCache.purgePort } : null);
+  if (options.hostWithPort) conf = conf.replace("proxy_set_header Host $host;", "proxy_set_header Host $http_host;");
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),
     (options.sharedCache ? `load_module ${CACHE_PURGE_MODULE};\n` : "") +
       `worker_processes 1;\ndaemon off;\npid ${dir}/nginx.pid;\nerror_log ${dir}/error.log warn;\nevents { worker_connections 256; }\n` +
       `http {\n  access_log off;\n  client_body_temp_path ${t("body")};\n  proxy_temp_path ${t("proxy")};\n  fastcgi_temp_path ${t("fastcgi")};\n` +
-      `  uwsgi_temp_path ${t("uwsgi")};\n  scgi_temp_path ${t("scgi")};\n  types { text/css css; application/javascript js; }\n${deployConfig(listenPort, appPorts, options.sharedCache ? { dir, purgePort: options.sharedCache.purgePort } : null)}\n}\n`,
+      `  uwsgi_temp_path ${t("uwsgi")};\n  scgi_temp_path ${t("scgi")};\n  types { text/css css; application/javascript js; }\n${conf}\n}\n`,
   );
   const args = ["-p", dir, "-c", path.join(dir, "nginx.conf"), "-e", path.join(dir, "error.log")];
   const check = spawnSync(NGINX_BIN, [...args, "-t"], { encoding: "utf8" });

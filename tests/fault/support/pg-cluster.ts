@@ -69,7 +69,7 @@ const alive = new Set<PgCluster>();
 let exitHookInstalled = false;
 
 /** Creates, starts and returns a private cluster with an empty `gatehouse` database. */
-export async function createCluster(): Promise<PgCluster> {
+export async function createCluster(options: { port?: number } = {}): Promise<PgCluster> {
   const reason = clusterSkipReason();
   if (reason) throw new Error(reason);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-fault-pg-"));
@@ -77,7 +77,7 @@ export async function createCluster(): Promise<PgCluster> {
   spawnSync("chown", [PG_USER, dir]);
   const data = path.join(dir, "data");
   const logFile = path.join(dir, "log");
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const ctl = path.join(PG_BIN, "pg_ctl");
   const init = asPostgres(`${q(path.join(PG_BIN, "initdb"))} -D ${q(data)} -A trust -U postgres --no-sync -E UTF8 --locale=C`, 60_000);
   if (!init.ok) {

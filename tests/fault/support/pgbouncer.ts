@@ -46,10 +46,10 @@ export interface PgBouncer {
   stop(): Promise<void>;
 }
 
-export async function startPgBouncer(pgPort: number): Promise<PgBouncer> {
+export async function startPgBouncer(pgPort: number, options: { port?: number } = {}): Promise<PgBouncer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-fault-pgbouncer-"));
   fs.chmodSync(dir, 0o755);
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   fs.writeFileSync(path.join(dir, "userlist.txt"), `"postgres" ""\n`, { mode: 0o644 });
   fs.writeFileSync(path.join(dir, "pgbouncer.ini"), deployConfig({ listenPort: port, pgPort, dir }), { mode: 0o644 });
   spawnSync("chown", ["-R", PG_USER, dir]);

@@ -28,6 +28,8 @@ export interface ServerHandle {
   /** Lines written to stderr that look like errors (for the report). */
   errorLines(): string[];
   output(): string;
+  /** The running process's PID (null between a crash and the supervisor's restart). */
+  pid(): number | null;
   /** SIGTERM, then SIGKILL after `graceMs`. Resolves when the process is gone. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -68,11 +70,13 @@ function track(c: ChildProcess) {
 
 export async function startServer(options: {
   env: Record<string, string>;
+  /** A fixed port (the soak's own range); else a free one. */
+  port?: number;
   supervise?: boolean;
   restartDelayMs?: number;
   readyTimeoutMs?: number;
 }): Promise<ServerHandle> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   // The configured origin is this server's own address: links and the allowed-host check match it.
   // The console on an origin of its own (decision 450): admin.localhost on the same port.
@@ -141,6 +145,7 @@ export async function startServer(options: {
       return restarts;
     },
     errorLines: () => [...errors],
+    pid: () => child?.pid ?? null,
     output: () => lines.join("\n"),
     async stop(graceMs = 10_000) {
       stopping = true;
