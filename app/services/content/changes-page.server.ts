@@ -11,7 +11,6 @@ import type { Database } from "~/db/client.server";
 import { auditEvents, changesets, locations, staffMembers } from "~/db/schema";
 import { EDITABLE_TABLES } from "~/db/editable-tables.server";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/content/editable";
-import { inScope } from "~/domain/staff/roles";
 import { formatDeskTime } from "~/domain/desk/time";
 import { changesOf, currentDraftId, saveDraftEdit, type ChangeRow } from "./changesets.server";
 import { changesInScope, countChanges, listVersions, mayPublish, scheduleTimeZones, type ChangeCounts, type RestorePlanChange } from "./publish.server";
