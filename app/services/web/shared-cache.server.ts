@@ -9,6 +9,11 @@
  *
  * A purge that fails puts its tags back and is tried again after `RETRY_MS` (and at the next change).
  * Without an adapter the queue is emptied all the same, so it never grows.
+ *
+ * Each purge is sent a second time `SETTLE_MS` later (decision 578): between the first purge and the
+ * moment every other process has heard of the change (or a render begun before the commit has
+ * finished), the cache in front can store the old page again from one of them, and would keep it for
+ * its whole lifetime. The second purge bounds that window to `SETTLE_MS`.
  */
 import type { Database } from "~/db/client.server";
 import { claimQueuedPurges, requeuePurges } from "~/db/cache-purges.server";
@@ -19,6 +24,8 @@ import { logger } from "~/platform/logger.server";
 import { sharedCachePurgeOf, type SharedCachePurge } from "~/platform/shared-cache-purge.server";
 
 const RETRY_MS = 2_000;
+/** When the second purge of the same tags goes (decision 578): well inside the one second a publish has to be visible in. */
+export const SETTLE_MS = 400;
 
 interface SharedCachePurger {
   readonly adapter: SharedCachePurge | null;
@@ -38,6 +45,23 @@ export function sharedCachePurger(
   let again = false;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
+  const settling = new Set<NodeJS.Timeout>();
+
+  /** The same tags purged again once the other processes have dropped their pages (decision 578). */
+  function purgeAgainLater(tags: string[]): void {
+    if (!adapter || stopped) return;
+    const timer = setTimeout(() => {
+      settling.delete(timer);
+      if (stopped) return;
+      adapter.purge(tags).catch(async (error: unknown) => {
+        logger.warn({ err: error, tags: tags.length }, "[shared-cache] second purge failed: tried again shortly");
+        await requeuePurges(deps.db, tags).catch((e: unknown) => logger.warn({ err: e }, "[shared-cache] purge could not be queued again"));
+        changed();
+      });
+    }, SETTLE_MS);
+    timer.unref();
+    settling.add(timer);
+  }
 
   async function run(): Promise<void> {
     do {
@@ -48,6 +72,7 @@ export function sharedCachePurger(
         if (!tags.length || !adapter) continue;
         await adapter.purge(tags);
         logger.info({ tags: tags.length, adapter: adapter.name }, "[shared-cache] purged");
+        purgeAgainLater(tags);
       } catch (error) {
         logger.warn({ err: error, tags: tags.length }, "[shared-cache] purge failed: tried again shortly");
         if (tags.length) await requeuePurges(deps.db, tags).catch((e: unknown) => logger.warn({ err: e }, "[shared-cache] purge could not be queued again"));
@@ -83,6 +108,8 @@ export function sharedCachePurger(
     stop() {
       stopped = true;
       clearTimeout(retry);
+      for (const timer of settling) clearTimeout(timer);
+      settling.clear();
     },
   };
 }
