@@ -84,6 +84,7 @@ const SURFACES: Record<string, string[]> = {
   rental: [
     "domain/rental/autopay-choice.ts",
     "domain/rental/hold.ts",
+    "domain/rental/promotion.ts",
     "domain/rental/rules.ts",
     "services/rental/lease-links.server.ts",
     "services/rental/move-in.server.ts",

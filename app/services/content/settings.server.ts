@@ -19,6 +19,7 @@ import {
 } from "~/domain/shared/account-settings";
 import { readEffectiveRecord, saveDraftEdit } from "./changesets.server";
 import { hitRateLimit } from "../web/rate-limit.server";
+import { GONE_OR_OUT_OF_SCOPE } from "../web/responses.server";
 import type { SignedInStaff } from "../staff/context.server";
 
 type SettingsMode = "account" | "location";
@@ -84,7 +85,7 @@ export async function settingsPage(db: Database, staff: SignedInStaff, mode: Set
 
 type SettingsOutcome =
   | { ok: true }
-  | { ok: false; status: 400 | 404 | 409 | 429; formError: string | null; errors: Record<string, string>; values: Record<string, string> };
+  | { ok: false; status: 400 | typeof GONE_OR_OUT_OF_SCOPE | 409 | 429; formError: string | null; errors: Record<string, string>; values: Record<string, string> };
 
 /** Saves the settings form into the draft (see the module comment). */
 export async function saveSettings(db: Database, staff: SignedInStaff, mode: SettingsMode, locationId: number | null, form: FormData, now: Date): Promise<SettingsOutcome> {
@@ -115,7 +116,7 @@ export async function saveSettings(db: Database, staff: SignedInStaff, mode: Set
     base: { globalSettings: base },
   });
   if (result.ok) return { ok: true };
-  if (result.reason === "not-found") return { ok: false, status: 404, formError: "These settings are not yours to change.", errors: {}, values };
+  if (result.reason === "not-found") return { ok: false, status: GONE_OR_OUT_OF_SCOPE, formError: "These settings are not yours to change.", errors: {}, values };
   if (result.reason === "conflict") {
     return { ok: false, status: 409, formError: "Someone else saved these settings since you opened this page. Reload the page to see theirs, then make your change again.", errors: {}, values };
   }
