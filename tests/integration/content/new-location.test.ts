@@ -345,7 +345,9 @@ describe("a new location whose draft is discarded", () => {
     expect(r.status).toBe(303);
     const [loc] = await handle.db.select({ id: locations.id }).from(locations).where(eq(locations.urlSlug, "chadbourn-nc-28431"));
     const draftId = (await currentDraftId(handle.db, accountId))!;
-    expect((await post("/admin/changes", { intent: "discard", changesetId: String(draftId) }, who.owner)).status).toBe(303);
+    // Discard asks first (decision 630): the question, then the confirmed discard.
+    expect((await post("/admin/changes", { intent: "discard", changesetId: String(draftId) }, who.owner)).status).toBe(200);
+    expect((await post("/admin/changes", { intent: "discard", changesetId: String(draftId), confirmed: "yes" }, who.owner)).status).toBe(303);
     const page = await get(`/admin/content/locations/${loc!.id}`, who.owner);
     expect(page.body).toContain("Put it in the draft again");
     expect((await get("/locations/chadbourn-nc-28431")).status).toBe(404);

@@ -569,6 +569,14 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       await h.storage.setTenantPassword(tenantId, t.password);
     });
 
+    it("takes a texting opt-in changed after the move-in: kept by the software, or not a field it keeps (decision 614)", async () => {
+      const answer = await h.storage.setTenantTextOptIn(tenantId, true);
+      expect(["sent", "not_kept"]).toContain(answer);
+      // Saying it again, or taking it back, answers the same way and leaves the tenant as they were.
+      expect(await h.storage.setTenantTextOptIn(tenantId, false)).toBe(answer);
+      expect(await h.storage.getTenant(tenantId)).toMatchObject({ id: tenantId });
+    });
+
     it("updates contact details and phone; an email of another tenant is refused on the email field", async () => {
       const before = (await h.storage.getTenant(tenantId))!;
       const update = {

@@ -132,7 +132,7 @@ describe("the contract suite covers the whole port", () => {
     try {
       const adapter = storageFor(handle.db, await locationRef(handle, "lumberton-nc-28358"));
       const methods = Object.keys(adapter).filter((k) => typeof (adapter as unknown as Record<string, unknown>)[k] === "function");
-      expect(methods.length).toBe(42);
+      expect(methods.length).toBe(43);
       const missing = methods.filter((m) => !source.includes(`storage.${m}(`));
       expect(missing).toEqual([]);
     } finally {
