@@ -177,7 +177,7 @@ test("a unit type's pages, the changes waiting, the diff and a previewed page pa
   await page.goto(unitType);
   await badSubmit(page, "a unit type");
   await page.goto(unitType);
-  await page.getByLabel("Promotion").fill("First month $1 (accessibility check)");
+  await page.getByLabel(/^Promotion( Changed, not published)?$/).fill("First month $1 (accessibility check)");
   await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "Save unit type" }).click()]);
   await scan(page, "a unit type (saved)");
 
