@@ -7,21 +7,14 @@
  */
 import { demoInventory } from "../seeds/demo-units";
 import { insuranceTiers, lockFee, locations } from "../seeds/operator";
-import { DEFAULT_READINGS, type ChargeDescription, type Corp, type LedgerRecord, type PaymentType, type SimState, type SiteRecord, type UnitRecord } from "./state";
+import { DEFAULT_READINGS, type ChargeDescription, type LedgerRecord, type PaymentType, type SimState, type SiteRecord, type UnitRecord } from "./state";
 import { addDays, addMonths, localParts, parseIsoDate, ticksOf } from "./values";
 import { CHARGE_DESC, periodCharges, postCharge } from "./ledger";
+import { DEMO_CORP } from "./corp";
 
-export const DEMO_CORP: Corp = {
-  corpCode: "GHTEST",
-  userName: "gatehouse_web",
-  apiKey: "SIM-API-KEY-2026",
-  password: "Simulator-Pass-1",
-};
-
-/** What the SOAP client sends as sCorpUserName ("{user}:::{APIKEY}", LK-SC). */
-export function corpUserName(corp: Corp = DEMO_CORP): string {
-  return `${corp.userName}:::${corp.apiKey}`;
-}
+// The corporation's credentials live apart (./corp.ts), so a SOAP client can name them without loading
+// the demo inventory (and, through it, the app's storage-software port).
+export { corpUserName, DEMO_CORP } from "./corp";
 
 /** SiteLink UnitTypeIDs (categories); the same ids at both sites, as they can coincide (study §3.1). */
 const UNIT_TYPE_IDS: Record<string, number> = {

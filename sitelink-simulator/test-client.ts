@@ -4,7 +4,7 @@
  */
 import { XMLParser } from "fast-xml-parser";
 import { loadContract } from "./contract";
-import { corpUserName, DEMO_CORP } from "./seed";
+import { corpUserName, DEMO_CORP } from "./corp";
 import { escapeXml } from "./wire";
 
 interface CallOptions {
