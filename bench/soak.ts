@@ -274,10 +274,6 @@ async function publisher() {
       const headers = { Cookie: owner.cookie, "Accept-Encoding": "gzip" };
       const page = await get("console", `${consoleUrl}/admin/changes`, { headers });
       const token = new RegExp(`name="${CSRF_FIELD}" value="([^"]+)"`).exec(page.text)?.[1];
-      if (!token && process.env.SOAK_DEBUG) {
-        const direct = await fetch(`http://admin.localhost:${ports.apps[0]}/admin/changes`, { headers, redirect: "manual" });
-        log(`DEBUG cookie ${owner.cookie.slice(0, 40)} direct ${direct.status} ${direct.headers.get("location")}\n${servers[0]!.output().split("\n").slice(-15).join("\n")}`);
-      }
       if (!token) throw new Error(`no form token on /admin/changes (${page.status} ${page.headers.get("location") ?? ""})`);
       const posted = await get("console", `${consoleUrl}/admin/changes`, {
         method: "POST",
