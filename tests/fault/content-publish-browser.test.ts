@@ -110,7 +110,7 @@ describe.skipIf(Boolean(skip))("issue 24 in a browser: one changeset previewed, 
 
         // A promotion on the 10×10 drive-up unit type.
         await page.goto(`/admin/content/unit-types/${unitTypeId}`);
-        await page.getByLabel("Promotion").fill(promotion);
+        await page.getByLabel(/^Promotion( Changed, not published)?$/).fill(promotion);
         await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "Save unit type" }).click()]);
 
         // One changeset holds both.
