@@ -3,7 +3,7 @@
  * as behind deploy/nginx.conf, where any request may reach either. What tests/fault/processes.test.ts
  * does not already cover:
  *  - a change made THROUGH one process (a renter's move-in on A takes the last unit) shows on the
- *    other process's cached page within 1 second;
+ *    other process's cached page within seconds, not its lifetime;
  *  - the daily billing run, started by both processes at once (their schedules), bills each lease once;
  *  - rate limits are shared: after 5 failed sign-ins through A, the 6th through B is refused;
  *  - a session created on A works on B, and signing out on B ends it on A.
@@ -13,6 +13,7 @@ import { openDatabase } from "~/db/client.server";
 import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { addDaysIso, localDate } from "~/domain/shared/calendar";
 import { SIGNIN_LIMIT_PER_ACCOUNT } from "~/services/portal/sign-in-limits.server";
+import { SEEN_WITHIN_MS } from "./support/seen";
 import { LOCATION, prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { startServer, type ServerHandle } from "./support/server";
@@ -69,7 +70,7 @@ describe.skipIf(Boolean(skip))("two server processes on one PostgreSQL: caches, 
     cluster?.destroy();
   });
 
-  it("a move-in through A shows on B's cached page within 1 second", async () => {
+  it("a move-in through A shows on B's cached page within seconds, not its lifetime", async () => {
     // B has the unit type page in its cache, offering the size.
     let cached = false;
     for (let i = 0; i < 40 && !cached; i++) {
@@ -88,7 +89,7 @@ describe.skipIf(Boolean(skip))("two server processes on one PostgreSQL: caches, 
 
     const start = Date.now();
     let soldOut = false;
-    while (!soldOut && Date.now() - start < 1_000) {
+    while (!soldOut && Date.now() - start < SEEN_WITHIN_MS) {
       soldOut = (await (await get(b!, UNIT_TYPE_PAGE)).text()).includes("This size is sold out");
       if (!soldOut) await sleep(25);
     }

@@ -4,14 +4,14 @@
  * private PostgreSQL (support/pg-cluster.ts; the machine's shared server is never touched). Every
  * process has DATABASE_URL on PgBouncer and DATABASE_DIRECT_URL on PostgreSQL (its LISTEN connection).
  *
- *  - pages, a whole rental, a publish through the console: each seen by every process within 1 s;
+ *  - pages, a whole rental, a publish through the console: each seen by every process within seconds (decision 700);
  *  - deploy/nginx.conf WITH its cache in front of the three (support/nginx.ts; every process purges it,
- *    CACHE_PURGE=nginx): the publish is what nginx serves to an anonymous visitor within 1 s too;
+ *    CACHE_PURGE=nginx): the publish is what nginx serves to an anonymous visitor within seconds too;
  *  - the periodic jobs, run by all three processes' timers at once, each run once: the billing day
  *    (each lease billed once), the scheduled publish (one version), the mail retry job (each message
  *    sent once), the housekeeping sweep (one process per period, `job_runs`);
  *  - PostgreSQL restarts: while it is down answers are 200 from the cache or 503, never 500; after it,
- *    every process serves pages, takes a rental and sees a change within 1 s again.
+ *    every process serves pages, takes a rental and sees a change within seconds again.
  *
  * (The SiteLink sync's lease is one statement too; tests/integration/storage-software/sitelink-sync-leader.test.ts.)
  */
@@ -23,6 +23,7 @@ import { scheduleChangeset } from "~/services/content/publish.server";
 import { queueEmail } from "~/services/mail/outbox.server";
 import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { CSRF_FIELD } from "~/services/web/csrf.server";
+import { SEEN_WITHIN_MS } from "./support/seen";
 import { signedInStaffMember, type TestStaffMember } from "../integration/support/staff-fixtures";
 import { LOCATION, prepareDatabase, UNIT_TYPE_PAGE } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
@@ -197,7 +198,7 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
     expect(total.rows[0].n).toBeLessThanOrEqual(20 + 5 + servers.length + 2);
   });
 
-  it("a rental through one process shows on the others' cached pages within 1 second", async () => {
+  it("a rental through one process shows on the others' cached pages within seconds, not its lifetime", async () => {
     const [a, ...others] = servers;
     for (const s of others) {
       expect(await untilCached(s, UNIT_TYPE_PAGE)).toBe(true);
@@ -206,11 +207,11 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
     const result = await rentOnce(a!.baseUrl, "pooler", { unitTypeId, unitTypePage: UNIT_TYPE_PAGE });
     expect(result.failure).toBeNull();
     expect(result.confirmed).toBe(true);
-    const seen = await Promise.all(others.map((s) => showsWithin(s, UNIT_TYPE_PAGE, "This size is sold out", 1_000)));
+    const seen = await Promise.all(others.map((s) => showsWithin(s, UNIT_TYPE_PAGE, "This size is sold out", SEEN_WITHIN_MS)));
     for (const ms of seen) expect(ms).toBeGreaterThanOrEqual(0);
   }, 90_000);
 
-  it("a publish through one process's console shows on every process's cached page, and through nginx's cache, within 1 second", async () => {
+  it("a publish through one process's console shows on every process's cached page, and through nginx's cache, within seconds, not its lifetime", async () => {
     const [a] = servers;
     for (const s of servers) expect(await untilCached(s, PAGE)).toBe(true);
     expect(await nginxHit(PAGE)).toBe(true);
@@ -227,9 +228,9 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
     });
     expect(posted.status).toBe(303);
     const seen = await Promise.all([
-      ...servers.map((s) => showsWithin(s, PAGE, "Published through PgBouncer, seen by all three.", 1_000)),
+      ...servers.map((s) => showsWithin(s, PAGE, "Published through PgBouncer, seen by all three.", SEEN_WITHIN_MS)),
       // An anonymous visitor through nginx: the page it had stored was purged, the new one is served.
-      viaNginxShowsWithin(PAGE, "Published through PgBouncer, seen by all three.", 1_000),
+      viaNginxShowsWithin(PAGE, "Published through PgBouncer, seen by all three.", SEEN_WITHIN_MS),
     ]);
     for (const ms of seen) expect(ms).toBeGreaterThanOrEqual(0);
     expect(await nginxHit(PAGE)).toBe(true);
@@ -263,7 +264,7 @@ describe.skipIf(Boolean(skip))("three processes through PgBouncer in transaction
     await sleep(1_500); // the listening connections reconnect with a short backoff
     const tagline = `After the restart ${Date.now()}`;
     await sql("update accounts set tagline = $1", [tagline]);
-    const seen = await Promise.all(servers.map((s) => showsWithin(s, "/about", tagline, 1_000)));
+    const seen = await Promise.all(servers.map((s) => showsWithin(s, "/about", tagline, SEEN_WITHIN_MS)));
     for (const ms of seen) expect(ms).toBeGreaterThanOrEqual(0);
     // A rental after the restart, through another process.
     await sql("update units set status = 'available' where unit_type_id = $1 and name = 'FAULT-1'", [unitTypeId]);

@@ -1,7 +1,7 @@
 /**
  * Publishing with two BUILT server processes on one PostgreSQL (issue 24, decisions 310–314):
  *  - a changeset published THROUGH process A (the console's Publish button, over HTTP) shows on
- *    process B's cached page within 1 second (the live tables' `gatehouse_changed` notification);
+ *    process B's cached page within seconds, not its lifetime (the live tables' `gatehouse_changed` notification);
  *  - a changeset scheduled for a moment already past when both processes start is published by their
  *    schedulers once: one version, one audit entry, whichever process got there first.
  */
@@ -10,6 +10,7 @@ import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { CSRF_FIELD } from "~/services/web/csrf.server";
 import { readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
 import { scheduleChangeset } from "~/services/content/publish.server";
+import { SEEN_WITHIN_MS } from "./support/seen";
 import { LOCATION, prepareDatabase } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { productionEnv, startServer, type ServerHandle } from "./support/server";
@@ -88,7 +89,7 @@ describe.skipIf(Boolean(skip))("publishing with two server processes on one Post
     expect(flags.rows[0]).toEqual({ has_new_changes: false, has_redeploy_started: false });
   }, 60_000);
 
-  it("a publish through A (the console's button) shows on B's cached page within 1 second", async () => {
+  it("a publish through A (the console's button) shows on B's cached page within seconds, not its lifetime", async () => {
     // B has the location page in its cache.
     let cached = false;
     for (let i = 0; i < 40 && !cached; i++) {
@@ -123,7 +124,7 @@ describe.skipIf(Boolean(skip))("publishing with two server processes on one Post
 
     const start = Date.now();
     let seen = false;
-    while (!seen && Date.now() - start < 1_000) {
+    while (!seen && Date.now() - start < SEEN_WITHIN_MS) {
       seen = (await (await get(b!, PAGE)).text()).includes("Published through process A, seen on process B.");
       if (!seen) await sleep(25);
     }

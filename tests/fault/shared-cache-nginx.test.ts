@@ -14,6 +14,7 @@ import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { CSRF_FIELD } from "~/services/web/csrf.server";
 import { readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
 import { SETTLE_MS } from "~/services/web/shared-cache.server";
+import { SEEN_WITHIN_MS } from "./support/seen";
 import { LOCATION, prepareDatabase } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { productionEnv, startServer, type ServerHandle } from "./support/server";
@@ -87,7 +88,7 @@ describe.skipIf(Boolean(skip))("deploy/nginx.conf's cache in front of two proces
     cluster?.destroy();
   });
 
-  it("stores a public page per encoding, and a publish through the console is what it serves within one second", async () => {
+  it("stores a public page per encoding, and a publish through the console is what it serves within seconds, not its lifetime", async () => {
     for (const encoding of ENCODINGS) {
       const hit = await untilHit(PAGE, encoding);
       expect(hit.status).toBe(200);
@@ -124,7 +125,7 @@ describe.skipIf(Boolean(skip))("deploy/nginx.conf's cache in front of two proces
 
     for (const encoding of ENCODINGS) {
       let seen = false;
-      while (!seen && Date.now() - start < 1_000) {
+      while (!seen && Date.now() - start < SEEN_WITHIN_MS) {
         seen = (await viaNginx(PAGE, encoding)).text.includes("Published through the console, purged from nginx.");
         if (!seen) await sleep(25);
       }
