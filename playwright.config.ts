@@ -4,7 +4,8 @@ import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/te
 import { ownServers, serverSet } from "./tests/e2e/support/servers";
 // The console's origin is http://admin.localhost:PORT (decision 450): Playwright's `request` resolves it too.
 import "./tests/support/localhost-names";
-import { productionTestEnv } from "./tests/e2e/support/production-env";
+import { NEW_LOCATION_SITELINK_PASSWORD_ENV, productionTestEnv } from "./tests/e2e/support/production-env";
+import { DEMO_CORP } from "./sitelink-simulator/corp";
 
 /**
  * How many workers, each with a server set of its own (tests/e2e/support/servers.ts, decision 285):
@@ -141,7 +142,16 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 120_000,
       // The production build in production mode, as a live site runs it (decision 432).
-      env: productionTestEnv({ PORT: String(set.port), CONSOLE_URL: set.consoleURL, PGLITE_DIR: set.pgliteDir, BUILD_DIR: process.env.BUILD_DIR ?? "build", FAKE_NOW: process.env.FAKE_NOW ?? "", CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example" }),
+      env: productionTestEnv({
+        PORT: String(set.port),
+        CONSOLE_URL: set.consoleURL,
+        PGLITE_DIR: set.pgliteDir,
+        BUILD_DIR: process.env.BUILD_DIR ?? "build",
+        FAKE_NOW: process.env.FAKE_NOW ?? "",
+        CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example",
+        // A SiteLink location added from the console connects to this set's simulator (content/new-location.spec.ts).
+        [NEW_LOCATION_SITELINK_PASSWORD_ENV]: DEMO_CORP.password,
+      }),
       stdout: "pipe" as const,
       stderr: "pipe" as const,
     },

@@ -10,8 +10,8 @@
  * this process over real HTTP,
  * an owner drafts 20 records through `saveDraftEdit`, two drafts one after the other: "every location"
  * (FAQ and storage-tip titles, every location's description for search engines, unit types'
- * promotions, amenities' descriptions) and "one location" (Lumberton's description, its unit types'
- * promotions and amenities' descriptions, FAQ and storage-tip titles). Each round, in turn:
+ * descriptions, amenities' descriptions) and "one location" (Lumberton's description, its unit types'
+ * descriptions and amenities' descriptions, FAQ and storage-tip titles). Each round, in turn:
  * - "before": the diff as it was computed before issue 39 (`draftDiffBefore` below, a copy of
  *   app/services/content/page-diff.server.ts at commit 924ba31), in-process, with the built server's
  *   renderer (`renderPublicPage`);
@@ -119,13 +119,13 @@ it("measures the draft's diff page, before and after", async () => {
       "every location": [
         ...items.slice(0, 8),
         ...allLocations.map((r) => ({ entity: "location" as const, id: r.id, field: "metaDescription" })),
-        ...types.slice(0, 5).map((r) => ({ entity: "unitType" as const, id: r.id, field: "promotion" })),
+        ...types.slice(0, 5).map((r) => ({ entity: "unitType" as const, id: r.id, field: "description" })),
         ...amenityRows.map((r) => ({ entity: "amenity" as const, id: r.id, field: "description" })),
       ].slice(0, RECORDS),
       // A manager's day: one location's record, unit types and amenities, and FAQs and storage tips.
       "one location": [
         { entity: "location" as const, id: lumberton, field: "metaDescription" },
-        ...types.filter((t) => t.locationId === lumberton).map((r) => ({ entity: "unitType" as const, id: r.id, field: "promotion" })),
+        ...types.filter((t) => t.locationId === lumberton).map((r) => ({ entity: "unitType" as const, id: r.id, field: "description" })),
         ...amenityRows.filter((a) => a.locationId === lumberton).map((r) => ({ entity: "amenity" as const, id: r.id, field: "description" })),
         ...items,
       ].slice(0, RECORDS),

@@ -6,7 +6,7 @@
  *
  * On a fresh PostgreSQL database (bench/lib/postgres.mjs; BENCH_DATABASE_URL to give one), migrated
  * and seeded, with two built server processes (page cache on, BENCH_PORT and BENCH_PORT+1, default
- * 3440/3441). Each round drafts 50 records (FAQ and storage-tip titles, unit types' promotions,
+ * 3440/3441). Each round drafts 50 records (FAQ and storage-tip titles, unit types' descriptions,
  * amenities' descriptions, locations' descriptions — one change per record, through `saveDraftEdit`),
  * makes both processes cache /faqs and the location page, publishes with `publishDraft` (timed), then
  * polls both processes (every 5 ms) until each serves the new /faqs and location page (timed from the
@@ -60,7 +60,7 @@ type Target = { entity: "contentItem" | "unitType" | "amenity" | "location"; id:
 const targets: Target[] = [
   ...(await db.select({ id: contentItems.id }).from(contentItems).where(eq(contentItems.accountId, loc!.accountId))).map((r) => ({ entity: "contentItem" as const, id: r.id, field: "title" })),
   ...(await db.select({ id: locations.id }).from(locations).where(eq(locations.accountId, loc!.accountId))).map((r) => ({ entity: "location" as const, id: r.id, field: "metaDescription" })),
-  ...(await db.select({ id: unitTypes.id }).from(unitTypes)).map((r) => ({ entity: "unitType" as const, id: r.id, field: "promotion" })),
+  ...(await db.select({ id: unitTypes.id }).from(unitTypes)).map((r) => ({ entity: "unitType" as const, id: r.id, field: "description" })),
   ...(await db.select({ id: amenities.id }).from(amenities)).map((r) => ({ entity: "amenity" as const, id: r.id, field: "description" })),
 ].slice(0, RECORDS);
 if (targets.length < RECORDS) throw new Error(`only ${targets.length} editable records in the seed`);

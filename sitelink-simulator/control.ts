@@ -151,6 +151,13 @@ export class SimControl {
       if (next.successCode !== "id" && next.successCode !== "zero") throw new ControlError(400, `readings.successCode is "id" or "zero", not ${JSON.stringify(next.successCode)}`);
       if (next.testMode !== "records" && next.testMode !== "nothing") throw new ControlError(400, `readings.testMode is "records" or "nothing", not ${JSON.stringify(next.testMode)}`);
       if (next.discountPlans !== "table" && next.discountPlans !== "empty") throw new ControlError(400, `readings.discountPlans is "table" or "empty", not ${JSON.stringify(next.discountPlans)}`);
+      const oneOf = (key: "planMonths" | "planType" | "neverExpires" | "inMonthZero", values: readonly string[]) => {
+        if (!values.includes(String(next[key]))) throw new ControlError(400, `readings.${key} is ${values.map((v) => `"${v}"`).join(" or ")}, not ${JSON.stringify(next[key])}`);
+      };
+      oneOf("planMonths", ["first", "each"]);
+      oneOf("planType", ["amtType", "percentFirst"]);
+      oneOf("neverExpires", ["recurring", "offer"]);
+      oneOf("inMonthZero", ["every", "first"]);
       site.readings = next;
     }
     if (patch.insuranceTax1Rate !== undefined) for (const i of site.insurance) i.tax1Rate = patch.insuranceTax1Rate;

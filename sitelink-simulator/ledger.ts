@@ -8,6 +8,7 @@
  */
 import type { ChargeRecord, LedgerRecord, PaymentRecord, SiteRecord } from "./state";
 import { addDays, addMonths, endOfMonth, parseIsoDate, taxHalfUp } from "./values";
+import { concessionDiscount } from "./concessions";
 
 export const CHARGE_DESC = { rent: 1, admin: 2, lock: 3, insurance: 4, deposit: 5, lateFee: 6 } as const;
 
@@ -51,18 +52,33 @@ interface PeriodCharge {
   amount: number;
   tax1: number;
   tax2: number;
+  /** The discount the ledger's plan took off the rent (`amount` is net of it). */
+  discount?: number;
+  ConcessionID?: number;
 }
 
-/** The recurring charges of one full period: rent and the insurance premium (tax half up). */
-export function periodCharges(site: SiteRecord, ledger: LedgerRecord): PeriodCharge[] {
+/** How many months of rent the ledger has been charged (the move-in's rent lines included). */
+function rentMonthsPosted(site: SiteRecord, ledger: LedgerRecord): number {
+  return new Set(ledgerCharges(site, ledger.LedgerID).filter((c) => c.sChgCategory === "Rent").map((c) => c.start)).size;
+}
+
+/**
+ * The recurring charges of one full period: rent and the insurance premium (tax half up). The rent of
+ * a month the move-in's plan covers is net of its discount, taxed on what is left (issue 40).
+ * `month`: which month of the rental the period is (default: the next one to charge).
+ */
+export function periodCharges(site: SiteRecord, ledger: LedgerRecord, month = rentMonthsPosted(site, ledger) + 1): PeriodCharge[] {
+  const discount = ledger.concession ? concessionDiscount(site, ledger.concession, month, ledger.rent) : 0;
+  const rent = ledger.rent - discount;
   const out: PeriodCharge[] = [
     {
       ChargeDescID: CHARGE_DESC.rent,
       sChgDesc: "Rent",
       sChgCategory: "Rent",
-      amount: ledger.rent,
-      tax1: taxHalfUp(ledger.rent, site.rentTax1Rate),
-      tax2: taxHalfUp(ledger.rent, site.rentTax2Rate),
+      amount: rent,
+      tax1: taxHalfUp(rent, site.rentTax1Rate),
+      tax2: taxHalfUp(rent, site.rentTax2Rate),
+      ...(discount > 0 ? { discount, ConcessionID: ledger.concession!.ConcessionID } : {}),
     },
   ];
   if (ledger.insurCoverageId !== null && ledger.insurPremium > 0) {
@@ -82,6 +98,7 @@ export function periodCharges(site: SiteRecord, ledger: LedgerRecord): PeriodCha
 function periodTotal(site: SiteRecord, ledger: LedgerRecord): number {
   return periodCharges(site, ledger).reduce((s, c) => s + c.amount + c.tax1 + c.tax2, 0);
 }
+
 
 export function postCharge(site: SiteRecord, ledger: LedgerRecord, c: PeriodCharge, start: string, end: string, moveIn = false): ChargeRecord {
   site.seq.charge += 1;
@@ -168,8 +185,8 @@ export function recordPayment(site: SiteRecord, ledger: LedgerRecord, p: Payment
   };
   site.payments.push(rec);
   let left = allocate(site, ledger, p.amount);
-  const perPeriod = periodTotal(site, ledger);
-  while (perPeriod > 0 && left >= perPeriod) {
+  // Whole future periods while the money covers the next one (a month the plan makes free is left to the billing run).
+  for (let perPeriod = periodTotal(site, ledger); perPeriod > 0 && left >= perPeriod; perPeriod = periodTotal(site, ledger)) {
     const { start, end } = nextPeriod(site, ledger);
     for (const c of periodCharges(site, ledger)) postCharge(site, ledger, c, start, end);
     ledger.chargedThru = end;
@@ -180,9 +197,10 @@ export function recordPayment(site: SiteRecord, ledger: LedgerRecord, p: Payment
   return rec;
 }
 
-/** Future periods' charges for a prepayment quote (not posted). */
+/** Future periods' charges for a prepayment quote (not posted): the plan's discount on the months it covers. */
 export function prepaymentCharges(site: SiteRecord, ledger: LedgerRecord, months: number): PeriodCharge[] {
   const out: PeriodCharge[] = [];
-  for (let i = 0; i < months; i++) out.push(...periodCharges(site, ledger));
+  const next = rentMonthsPosted(site, ledger) + 1;
+  for (let i = 0; i < months; i++) out.push(...periodCharges(site, ledger, next + i));
   return out;
 }

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSiteLinkSimulator, type RunningSimulator } from "./server";
 import { soapCall } from "./test-client";
+import { DEFAULT_READINGS, type ConcessionPlan, type SiteReadings } from "./state";
 
 const NOW = new Date("2026-03-10T15:00:00Z");
 let sim: RunningSimulator;
@@ -64,7 +65,7 @@ describe("iPayMethod readings", () => {
   it("manual: 0 is the card, 1 check, 2 cash (set over the control API)", async () => {
     const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ readings: { payMethod: "manual" } }) });
     expect(res.status).toBe(200);
-    expect(((await res.json()) as { readings: unknown }).readings).toEqual({ payMethod: "manual", successCode: "id", testMode: "records", discountPlans: "table" });
+    expect(((await res.json()) as { readings: unknown }).readings).toEqual({ ...DEFAULT_READINGS, payMethod: "manual" });
     const x = await tenantAndUnit();
     expect((await moveIn(x, 0)).rt!.Ret_Code).toBeGreaterThan(0);
     expect(sim.control.inspectSite("L001").payments.at(-1)).toMatchObject({ description: "Move-in payment: Visa ending 4242" });
@@ -76,7 +77,7 @@ describe("iPayMethod readings", () => {
   it("refuses an unknown reading over the control API", async () => {
     const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ readings: { payMethod: "guess" } }) });
     expect(res.status).toBe(400);
-    expect(sim.control.inspectSite("L001").readings).toEqual({ payMethod: "lsetup", successCode: "id", testMode: "records", discountPlans: "table" });
+    expect(sim.control.inspectSite("L001").readings).toEqual(DEFAULT_READINGS);
   });
 });
 
@@ -127,4 +128,115 @@ describe("test-mode reading of MoveInWithDiscount_v7 (issue 37)", () => {
     const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ readings: { testMode: "sometimes" } }) });
     expect(res.status).toBe(400);
   });
+});
+
+/**
+ * The site's discount plans (issue 40, decision 672) under each reading the sources leave open, over
+ * SOAP: DiscountPlansRetrieve's columns, the move-in cost's rent lines, and the months the billing run
+ * charges after a move-in.
+ */
+describe("discount plans and their readings", () => {
+  const FREE: ConcessionPlan = { ConcessionID: 41, sPlanName: "1st Month Free", pcDiscount: 100 };
+  const HALF_TWO: ConcessionPlan = { ConcessionID: 43, sPlanName: "Half off two months", pcDiscount: 50, expirMonths: 2 };
+  const SECOND_FREE: ConcessionPlan = { ConcessionID: 44, sPlanName: "Second month free", pcDiscount: 100, inMonth: 2 };
+  const BOTH: ConcessionPlan = { ConcessionID: 45, sPlanName: "Ten or ten percent", pcDiscount: 10, fixedDiscount: 1000, amtType: 0 };
+  const FOREVER: ConcessionPlan = { ConcessionID: 46, sPlanName: "Ten percent for good", pcDiscount: 10, expirMonths: 2, neverExpires: true };
+  const ZERO: ConcessionPlan = { ConcessionID: 47, sPlanName: "Month zero", pcDiscount: 10, inMonth: 0, expirMonths: 1 };
+  const GONE: ConcessionPlan = { ConcessionID: 48, sPlanName: "Gone", pcDiscount: 100, disabled: true };
+  const ALL = [FREE, HALF_TWO, SECOND_FREE, BOTH, FOREVER, ZERO, GONE];
+
+  function setup(code: "L001" | "L002", readings: Partial<SiteReadings> = {}) {
+    sim.control.configureSite(code, { concessions: ALL, readings });
+    return sim.control.createUnitType(code, { typeName: "Drive-Up", width: 10, length: 12, stdRate: 6000, statuses: ["available"] }).units[0]!.UnitID;
+  }
+
+  async function cost(code: string, unitId: number, plan: number, date = "2026-03-10") {
+    const out = await soapCall(sim.url, "MoveInCostRetrieveWithDiscount_v4", { iUnitID: unitId, dMoveInDate: `${date}T00:00:00`, InsuranceCoverageID: -999, ConcessionPlanID: plan, ChannelType: 0 }, { location: code });
+    return out;
+  }
+  const rentDiscounts = (out: { tables: Record<string, Array<Record<string, string>>> }) =>
+    (out.tables.Table ?? []).filter((r) => r.sChgCategory === "Rent").map((r) => Math.round(Number(r.dcDiscount) * 100));
+
+  /** Moves a new tenant into `unitId` with the plan, then bills up to `months` months; the rent charges' discounts, month by month. */
+  async function billedDiscounts(code: string, unitId: number, plan: number, months: number) {
+    const quote = await cost(code, unitId, plan);
+    const total = (quote.tables.Table ?? []).reduce((s, r) => s + Math.round(Number(r.dcTotal) * 100), 0);
+    const t = await soapCall(sim.url, "TenantNewDetailed_v3", { sFName: "Pia", sLName: "Plan", sEmail: "pia@example.com", dDOB: "1980-01-01T00:00:00" }, { location: code });
+    const moved = await soapCall(
+      sim.url,
+      "MoveInWithDiscount_v7",
+      {
+        TenantID: Number(t.rt!.TenantID),
+        sAccessCode: String(t.rt!.AccessCode),
+        UnitID: unitId,
+        dStartDate: "2026-03-10T00:00:00",
+        dEndDate: "2026-04-09T00:00:00",
+        dcPaymentAmount: (total / 100).toFixed(2),
+        iPayMethod: 2,
+        InsuranceCoverageID: -999,
+        ConcessionPlanID: plan,
+        iSource: 5,
+        iBillingFrequency: 3,
+        WaitingID: -999,
+        ChannelType: 0,
+      },
+      { location: code },
+    );
+    const ledgerId = moved.rt!.Ret_Code;
+    expect(ledgerId).toBeGreaterThan(0);
+    sim.control.runBilling({ location: code, date: `2026-${String(3 + months - 1).padStart(2, "0")}-10` });
+    return sim.control
+      .inspectSite(code)
+      .charges.filter((c) => c.LedgerID === ledgerId && c.sChgCategory === "Rent")
+      .sort((a, b) => a.start.localeCompare(b.start))
+      .map((c) => c.discount ?? 0);
+  }
+
+  it("DiscountPlansRetrieve lists what each plan gives in the sources' columns; a disabled plan is not listed, and refused", async () => {
+    const unitId = setup("L001");
+    const rows = (await soapCall(sim.url, "DiscountPlansRetrieve", {})).tables.ConcessionPlans!;
+    expect(rows.map((r) => r.ConcessionID)).toEqual(["41", "43", "44", "45", "46", "47"]);
+    expect(rows[1]).toMatchObject({ sPlanName: "Half off two months", iAmtType: "1", dcPCDiscount: "50.0000", iInMonth: "1", iExpirMonths: "2", bNeverExpires: "false", bPrepay: "false" });
+    expect(rows[3]).toMatchObject({ iAmtType: "0", dcPCDiscount: "10.0000", dcFixedDiscount: "10.0000" });
+    expect((await cost("L001", unitId, 48)).rt).toMatchObject({ Ret_Code: -2 });
+  });
+
+  it.each(["first", "each"] as const)("planMonths %s: which rent lines of a late first-of-month move-in a two-month plan discounts", async (planMonths) => {
+    const unitId = setup("L002", { planMonths });
+    // 20 March at Jacksonville (first-of-month, next month charged from the 17th): two rent lines.
+    const lines = rentDiscounts(await cost("L002", unitId, 43, "2026-03-20"));
+    expect(lines).toEqual(planMonths === "each" ? [1162, 3000] : [1162, 0]); // 60.00 × 12/31 = 23.23, half 11.615 → 11.62
+  });
+
+  it("the billing run discounts the later months a plan covers, from its month, for its months", async () => {
+    expect(await billedDiscounts("L001", setup("L001"), 43, 4)).toEqual([3000, 3000, 0, 0]);
+    expect(await billedDiscounts("L001", setup("L001"), 44, 3)).toEqual([0, 6000, 0]);
+  });
+
+  it.each([
+    ["amtType", 1000],
+    ["percentFirst", 600],
+  ] as const)("planType %s: a plan with both a percentage and an amount", async (planType, off) => {
+    expect(rentDiscounts(await cost("L001", setup("L001", { planType }), 45))).toEqual([off]);
+  });
+
+  it.each([
+    ["recurring", [600, 600, 600, 600]],
+    ["offer", [600, 600, 0, 0]],
+  ] as const)("neverExpires %s: bNeverExpires with two months", async (neverExpires, discounts) => {
+    expect(await billedDiscounts("L001", setup("L001", { neverExpires }), 46, 4)).toEqual(discounts);
+  });
+
+  it.each([
+    ["every", [600, 600, 600]],
+    ["first", [600, 0, 0]],
+  ] as const)("inMonthZero %s: iInMonth 0", async (inMonthZero, discounts) => {
+    expect(await billedDiscounts("L001", setup("L001", { inMonthZero }), 47, 3)).toEqual(discounts);
+  });
+
+  it("refuses an unknown plan reading over the control API", async () => {
+    const res = await fetch(`${new URL(sim.url).origin}/__sim/sites/L001`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ readings: { planMonths: "some" } }) });
+    expect(res.status).toBe(400);
+  });
+
 });

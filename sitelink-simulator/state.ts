@@ -131,6 +131,8 @@ export interface LedgerRecord {
   /** Money paid beyond every posted charge, cents. */
   credit: number;
   active: boolean;
+  /** The discount plan the move-in named, as it was then: the billing run discounts its later months. */
+  concession?: ConcessionPlan | null;
 }
 
 export interface ChargeRecord {
@@ -149,6 +151,43 @@ export interface ChargeRecord {
   /** The discount a concession took off this charge (`amount` is net of it) and the plan's ConcessionID. */
   discount?: number;
   ConcessionID?: number;
+}
+
+/**
+ * One of the site's discount plans (ConcessionPlans; issue 40, decisions 604 and 672), with the columns
+ * the outside sources read. Only ConcessionID, sPlanName and pcDiscount are required; the rest default
+ * to a plan of one month from the month moved in.
+ */
+export interface ConcessionPlan {
+  ConcessionID: number;
+  sPlanName: string;
+  /** dcPCDiscount: percent off (100 = free). */
+  pcDiscount: number;
+  /** dcFixedDiscount: cents off. */
+  fixedDiscount?: number;
+  /** iAmtType: 0 an amount off, 1 a percentage off, 2 a fixed rent (dcChgAmt). Default: 1 when pcDiscount > 0, else 0. */
+  amtType?: 0 | 1 | 2;
+  /** dcChgAmt: the rent, cents, of a fixed-rent plan. */
+  chgAmt?: number;
+  /** dcMaxAmountOff: the most a month's discount may be, cents (0 none). */
+  maxAmountOff?: number;
+  /** iInMonth: the month of the rental the discount starts in (default 1, the month moved in). */
+  inMonth?: number;
+  /** iExpirMonths: for how many months (default 1). */
+  expirMonths?: number;
+  /** bNeverExpires (read as `readings.neverExpires` says). */
+  neverExpires?: boolean;
+  /** bPrepay and iPrePaidMonths. */
+  prepay?: boolean;
+  prePaidMonths?: number;
+  /** bRound and dcRoundTo (cents): the discount rounded to a multiple of it (MC). */
+  round?: boolean;
+  roundTo?: number;
+  /** dDisabled set: DiscountPlansRetrieve no longer lists it, and a move-in naming it is refused. */
+  disabled?: boolean;
+  /** dPlanStrt / dPlanEnd ("YYYY-MM-DD"): the offer's dates in SiteLink. */
+  planStart?: string;
+  planEnd?: string;
 }
 
 export interface PaymentRecord {
@@ -232,9 +271,40 @@ export interface SiteReadings {
    * report saw on LSETUP although plans existed (evidence §3): the adapter then offers no plan.
    */
   discountPlans?: "table" | "empty";
+  /**
+   * Which of a move-in's rent lines a plan discounts (decision 672). "first" (default; LK's LSETUP
+   * test of 2026-04-17: "SiteLink doesn't apply move-in discounts to the 2nd month line — only to the
+   * first month"): the first rent line only, when the plan covers month 1. "each" (ST's SiteLinkService
+   * charges the plan's months at move-in with the discount on each): every rent line whose month the
+   * plan covers. Months billed later are discounted under both when the plan covers them.
+   */
+  planMonths?: "first" | "each";
+  /**
+   * A plan with both a percentage and an amount. "amtType" (default; ST and MC): iAmtType decides.
+   * "percentFirst" (LK's candidates pipeline: "percentage discount wins over fixed if both are set
+   * (matches the SOAP calculator's behaviour)").
+   */
+  planType?: "amtType" | "percentFirst";
+  /**
+   * bNeverExpires. "recurring" (default; LK's ECRI view: a concession expires iExpirMonths after it
+   * started only when bNeverExpires is false): the discount never ends. "offer" (LK's candidates
+   * pipeline: it only lifts dPlanEnd): the offer has no end date; the discount lasts iExpirMonths.
+   */
+  neverExpires?: "recurring" | "offer";
+  /** iInMonth 0. "every" (default; MC's transformer: a permanent discount): every month. "first" (MC's route, `|| 1`): month 1. */
+  inMonthZero?: "every" | "first";
 }
 
-export const DEFAULT_READINGS: SiteReadings = { payMethod: "lsetup", successCode: "id", testMode: "records", discountPlans: "table" };
+export const DEFAULT_READINGS: SiteReadings = {
+  payMethod: "lsetup",
+  successCode: "id",
+  testMode: "records",
+  discountPlans: "table",
+  planMonths: "first",
+  planType: "amtType",
+  neverExpires: "recurring",
+  inMonthZero: "every",
+};
 
 /** A site's readings (a snapshot from before readings existed has none: the defaults). */
 export function readingsOf(site: { readings?: Partial<SiteReadings> }): SiteReadings {
@@ -267,11 +337,8 @@ export interface SiteRecord {
   paymentTypes: PaymentType[];
   insurance: InsuranceCoverage[];
   chargeDescriptions: ChargeDescription[];
-  /**
-   * The site's discount plans: a percentage (`pcDiscount`, 100 = free) or a fixed amount
-   * (`fixedDiscount`, cents) off the first rent line of a move-in that names the plan.
-   */
-  concessions: Array<{ ConcessionID: number; sPlanName: string; pcDiscount: number; fixedDiscount?: number }>;
+  /** The site's discount plans (./concessions.ts applies them at move-in and in the billing run). */
+  concessions: ConcessionPlan[];
   unitTypes: UnitTypeRecord[];
   units: UnitRecord[];
   tenants: TenantRecord[];

@@ -80,7 +80,7 @@ export const countQueries = new AsyncLocalStorage<{ count: number; statements?: 
 export const PUBLIC_PAGE_TABLES: ReadonlySet<string> = new Set([
   "accounts", "addresses", "amenities", "content_items", "hours_blocks", "hours_items", "insurance_plans",
   "location_images", "locations", "menus", "nav_menu_items", "old_domains", "pages", "payment_types",
-  "redirects", "reservations", "special_hours", "unit_types", "units", "websites",
+  "redirects", "reservations", "sitelink_discount_plans", "special_hours", "unit_types", "units", "websites",
 ]);
 
 /** Statements that change nothing: reads and transaction control. */

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, sql, type Placeholder } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
-import { locations, unitTypes, units } from "~/db/schema";
+import { locations, sitelinkDiscountPlans, unitTypes, units } from "~/db/schema";
 import { localDate } from "~/domain/shared/calendar";
 import { shownPromotion } from "~/domain/rental/promotion";
 import type { UnitTypeAvailability } from "./port";
@@ -26,7 +26,6 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
       features: unitTypes.features,
       description: unitTypes.description,
       isHiddenOnline: unitTypes.isHiddenOnline,
-      promotion: unitTypes.promotion,
       promotionKind: unitTypes.promotionKind,
       promotionAmount: unitTypes.promotionAmount,
       promotionPercent: unitTypes.promotionPercent,
@@ -34,6 +33,11 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
       promotionPlanId: unitTypes.promotionPlanId,
       promotionStartsOn: unitTypes.promotionStartsOn,
       promotionEndsOn: unitTypes.promotionEndsOn,
+      // The plan a SiteLink promotion names, as SiteLink last listed it (decision 673).
+      planName: sitelinkDiscountPlans.name,
+      planListed: sitelinkDiscountPlans.listed,
+      planTerms: sitelinkDiscountPlans.terms,
+      planNotOffered: sitelinkDiscountPlans.notOffered,
       timeZone: sql<string>`${locations.timeZone}->>'timeZoneId'`,
       images: unitTypes.images,
       standardRate: unitTypes.standardRate,
@@ -44,6 +48,7 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
     .from(unitTypes)
     .innerJoin(locations, eq(locations.id, unitTypes.locationId))
     .leftJoin(units, synced ? and(eq(units.unitTypeId, unitTypes.id), isNotNull(units.externalId)) : eq(units.unitTypeId, unitTypes.id))
+    .leftJoin(sitelinkDiscountPlans, and(eq(sitelinkDiscountPlans.locationId, unitTypes.locationId), eq(sitelinkDiscountPlans.concessionId, unitTypes.promotionPlanId)))
     .where(
       and(
         eq(unitTypes.locationId, locationId),
@@ -51,7 +56,7 @@ function unitTypeQuery(db: Database, synced: boolean, locationId: Placeholder | 
         unitTypeId === undefined ? undefined : eq(unitTypes.id, unitTypeId),
       ),
     )
-    .groupBy(unitTypes.id, locations.id)
+    .groupBy(unitTypes.id, locations.id, sitelinkDiscountPlans.locationId, sitelinkDiscountPlans.concessionId)
     .orderBy(asc(sql`${unitTypes.width} * ${unitTypes.length}`), asc(unitTypes.width), asc(unitTypes.category), asc(unitTypes.id));
 }
 type UnitTypeRow = Awaited<ReturnType<typeof unitTypeQuery>>[number];
@@ -75,7 +80,10 @@ function listQuery(db: Database, synced: boolean) {
   return prepared;
 }
 
-/** A row as the port gives it; the promotion is the text shown today in the location's time zone (decision 603). */
+/**
+ * A row as the port gives it; the promotion is the text shown today in the location's time zone: what
+ * applies (decision 674), at SiteLink worded from the plan as SiteLink last listed it (decision 673).
+ */
 function toAvailability(row: UnitTypeRow, at: Date, software: "local" | "sitelink"): UnitTypeAvailability {
   const {
     promotionKind,
@@ -85,14 +93,20 @@ function toAvailability(row: UnitTypeRow, at: Date, software: "local" | "sitelin
     promotionPlanId,
     promotionStartsOn,
     promotionEndsOn,
+    planName,
+    planListed,
+    planTerms,
+    planNotOffered,
     timeZone,
     ...rest
   } = row;
   const today = localDate(at, timeZone || "UTC");
+  const plan = planName === null ? null : { name: planName, listed: planListed === true, terms: planTerms ?? null, notOffered: planNotOffered };
   const promotion = shownPromotion(
-    { promotion: row.promotion, promotionKind, promotionAmount, promotionPercent, promotionMonths, promotionPlanId, promotionStartsOn, promotionEndsOn },
+    { promotionKind, promotionAmount, promotionPercent, promotionMonths, promotionPlanId, promotionStartsOn, promotionEndsOn },
     today,
     software,
+    plan,
   );
   return {
     ...rest,

@@ -18,14 +18,24 @@ export { collectSiteLinkStatus, formatSiteLinkStatus, type SiteLinkStatus } from
 export { saveSiteLinkSettings, settingsProblems as siteLinkSettingsProblems } from "./sitelink/settings";
 // A location added from the console with demo units (issue 40, decision 621): the demo inventory of decision 034.
 export { demoInventory, stockDemoUnits } from "./local/demo-units";
-export { verifySiteLinkLocation, formatGoLiveReport, testTenantEmail, type GoLiveReport } from "./sitelink/verify";
+export { verifySiteLinkLocation, formatGoLiveReport, goLiveSaw, testTenantEmail, type GoLiveReport } from "./sitelink/verify";
 // Going live through a passed check (issue 37, decision 470).
-export { goLiveOfLocations, goLiveState, recordSimulatorPass } from "./sitelink/go-live";
+export { goLiveOfLocations, goLiveState, latestGoLiveCheck, recordGoLiveCheck, recordSimulatorPass, saveGoLiveSuggestions } from "./sitelink/go-live";
 export { pruneJournal as pruneSiteLinkJournal, JOURNAL_RETENTION_DAYS, JOURNAL_PERSONAL_DAYS } from "./sitelink/journal";
 // The back office's journal desk (issue 23, decision 261): rows needing attention, marking one resolved.
 export { listJournalAttention, getJournalDeskRow, markJournalRowResolved, type JournalDeskRow } from "./sitelink/journal-desk";
 // "Check SiteLink again" for a row that is not a move-in (decision 341): read back, never resent.
 export { checkJournalWrite } from "./sitelink/journal-check";
+// The site's discount plans as SiteLink last listed them (issue 40, decision 673): the console's attention.
+export { discountPlansAsRead } from "./sitelink/discount-plans";
+
+/**
+ * What kind of promotion a location's rentals take (decisions 600, 671): one of SiteLink's plans where
+ * SiteLink rents (the SiteLink adapter serves it), an amount or a percentage where we do.
+ */
+export async function promotionSoftwareOf(db: Database, locationId: number): Promise<"local" | "sitelink"> {
+  return (await chooseAdapter(db, locationId)).choice;
+}
 
 /**
  * Portal payments SiteLink answered unclearly and whose receipt was not found at once: read back on a

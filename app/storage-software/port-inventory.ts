@@ -1,5 +1,6 @@
 /** Inventory part of the StorageSoftware port (issue 3). See ./port.ts. */
 import type { UnitCategory } from "~/db/schema/unit";
+import type { PromotionTerms } from "~/domain/rental/promotion";
 import type { Image } from "~/db/schema/shared";
 
 // ---------------------------------------------------------------- inventory (issue 3)
@@ -27,8 +28,8 @@ export interface UnitTypeAvailability {
   description: string;
   /**
    * The website's presentation of the type, from our catalogue whatever the software (issue 24): kept
-   * off the website (not listed, not rentable or reservable online), a promotion shown with it
-   * (display only: it changes no price, decision 305), and its photos.
+   * off the website (not listed, not rentable or reservable online), the promotion that applies to it
+   * today in words ("" for none: decision 674), and its photos.
    */
   isHiddenOnline: boolean;
   promotion: string;
@@ -43,14 +44,17 @@ export interface UnitTypeAvailability {
   totalCount: number;
 }
 
-/** One of the site's discount plans: its id (SiteLink's ConcessionID), its name and what it gives. */
+/**
+ * One of the site's discount plans: its id (SiteLink's ConcessionID), its name and what it gives: an
+ * amount or a percentage off, from which month, for how many (decision 672). `terms` is null when
+ * what it gives cannot be worded for certain (a fixed rent, a prepay plan, a column the sources read
+ * two ways…): then it is never offered, and `notOffered` says why.
+ */
 export interface DiscountPlanOption {
   id: number;
   name: string;
-  /** Percent off (100 = free); 0 when the plan is a fixed amount. */
-  percent: number;
-  /** Cents off; 0 when the plan is a percentage. */
-  amount: number;
+  terms: PromotionTerms | null;
+  notOffered: string | null;
 }
 
 export interface InsurancePlanOption {

@@ -41,8 +41,10 @@ export const testHooks: Record<string, TestHook> = {
   },
   /**
    * Issue 24's public content at one location (`slug`): replaces its special hours with `specialHours`
-   * and gives its unit types `promotion` and `images` (empty ones clear them). For the browser checks
-   * of the pages that show them.
+   * and gives its unit types `images` and `promotion`: the columns of a promotion that applies
+   * (`{ promotionKind: "percent", promotionPercent: 100, promotionMonths: 1 }`), or none when absent
+   * (decision 674: only a promotion that applies shows text). For the browser checks of the pages
+   * that show them.
    */
   async setPublicContent(db, body) {
     const [loc] = await db.select({ id: locations.id }).from(locations).where(eq(locations.urlSlug, String(body.slug)));
@@ -52,7 +54,18 @@ export const testHooks: Record<string, TestHook> = {
     if (rows.length) await db.insert(specialHours).values(rows.map((r) => ({ locationId: loc.id, date: r.date, label: r.label ?? "", isClosed: r.isClosed, open: r.open ?? null, close: r.close ?? null })));
     await db
       .update(unitTypes)
-      .set({ promotion: typeof body.promotion === "string" ? body.promotion : "", images: Array.isArray(body.images) ? (body.images as never) : [] })
+      .set({
+        promotionKind: "none",
+        promotionAmount: 0,
+        promotionPercent: 0,
+        promotionMonths: 1,
+        promotionPlanId: null,
+        promotionPlanWording: "",
+        promotionStartsOn: null,
+        promotionEndsOn: null,
+        ...(body.promotion && typeof body.promotion === "object" ? (body.promotion as Record<string, never>) : {}),
+        images: Array.isArray(body.images) ? (body.images as never) : [],
+      })
       .where(eq(unitTypes.locationId, loc.id));
     return { ok: true };
   },
@@ -230,7 +243,7 @@ export const testHooks: Record<string, TestHook> = {
    */
   async publishUnitTypePromotion(db, body) {
     const { staffMembers } = await import("~/db/schema");
-    const { promotionTarget, promotionPreview } = await import("~/services/content/promotion.server");
+    const { planAsRead, promotionTarget, promotionPreview } = await import("~/services/content/promotion.server");
     const { saveDraftEdit } = await import("~/services/content/changesets.server");
     const { publishDraft } = await import("~/services/content/publish.server");
     const { changesets } = await import("~/db/schema");
@@ -269,7 +282,18 @@ export const testHooks: Record<string, TestHook> = {
       // Already live (a second run): the draft holds nothing to publish.
       if (!published.ok && published.reason !== "empty") throw new Error(JSON.stringify(published));
     }
-    return { unitTypeId: type.id, shown: promotionPreview(values) };
+    return { unitTypeId: type.id, shown: promotionPreview(values, await planAsRead(db, loc.id, values.promotionPlanId)) };
+  },
+
+  /**
+   * The site's discount plans of the location `slug` read from SiteLink now, as the server's sync does
+   * every 15 minutes (decision 673): what a browser check of a plan changed in SiteLink waits for.
+   */
+  async readDiscountPlansNow(db, body) {
+    const { storageFor } = await import("~/storage-software/index.server");
+    const [loc] = await db.select({ id: locations.id, name: locations.name, software: locations.software, status: locations.status }).from(locations).where(eq(locations.urlSlug, String(body.slug)));
+    if (!loc) throw new Error("no such location");
+    return { plans: (await storageFor(db, loc).listDiscountPlans()).length };
   },
 
   async lastEmailTo(db, body) {

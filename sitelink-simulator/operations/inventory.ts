@@ -4,6 +4,7 @@ import { bool, int, rt, str } from "../helpers";
 import type { OpContext, OpHandler, SiteLinkSimulator } from "../simulator";
 import type { SiteRecord, UnitRecord } from "../state";
 import { money4, rate4, rateText } from "../values";
+import { concessionRow } from "../concessions";
 import type { ResultTable, Row } from "../wire";
 
 function requireSite(ctx: OpContext): SiteRecord {
@@ -237,8 +238,10 @@ const ProrationInformationRetrieve: OpHandler = (ctx) => {
 };
 
 /**
- * The site's plans in a `ConcessionPlans` table (none on the demo corp until configured); under the
- * "empty" reading no rows at all, as LK-R §2.4 saw on LSETUP (evidence §3).
+ * The site's plans in a `ConcessionPlans` table (none on the demo corp until configured), with the
+ * columns the outside sources read (../concessions.ts); a disabled plan is not listed (this is not
+ * DiscountPlansRetrieveIncludingDisabled). Under the "empty" reading no rows at all, as LK-R §2.4 saw
+ * on LSETUP (evidence §3).
  */
 const DiscountPlansRetrieve: OpHandler = (ctx) => {
   const site = requireSite(ctx);
@@ -246,13 +249,7 @@ const DiscountPlansRetrieve: OpHandler = (ctx) => {
   return [
     {
       name: "ConcessionPlans",
-      rows: (listed ? site.concessions : []).map((c) => ({
-        ConcessionID: c.ConcessionID,
-        sPlanName: c.sPlanName,
-        dcPCDiscount: rate4(c.pcDiscount),
-        dcFixedDiscount: money4(c.fixedDiscount ?? 0),
-        bNeverExpires: true,
-      })),
+      rows: (listed ? site.concessions.filter((c) => !c.disabled) : []).map((c) => concessionRow(site, c, (v) => ctx.sim.dt(site, v))),
     },
   ];
 };

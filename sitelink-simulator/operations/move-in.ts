@@ -5,7 +5,8 @@
  *
  * Quote rules (LK-R §3, LK-CALC, study §4): rent for the first period (anniversary: a whole month from
  * the move-in date; first-of-month: prorated to the month's end, half up, plus the whole next month
- * from iDayStrtProratePlusNext on); a concession discounts the first rent line; every tax half up (evidence §4.4);
+ * from iDayStrtProratePlusNext on); a concession discounts the first rent line, or each rent line of a
+ * month it covers (`readings.planMonths`, ../concessions.ts); every tax half up (evidence §4.4);
  * insurance prorated like rent, its tax half up; admin fee and every charge applied at move-in (the
  * lock) with their own tax, half up; security deposit untaxed. Required payment = Σ dcTotal.
  */
@@ -14,7 +15,8 @@ import { dateTime, int, rt, str, bool } from "../helpers";
 import { postCharge, recordPayment, updatePaidThru } from "../ledger";
 import { CHARGE_DESC } from "../ledger";
 import type { OpContext, OpHandler } from "../simulator";
-import { readingsOf, type SiteRecord, type UnitRecord } from "../state";
+import { readingsOf, type ConcessionPlan, type SiteRecord, type UnitRecord } from "../state";
+import { concessionDiscount, concessionUsable } from "../concessions";
 import { addDays, addMonths, daysInMonth, decimalToCents, dollars, endOfMonth, money4, parseIsoDate, prorate, rateText, taxHalfUp } from "../values";
 import type { ResultTable, Row } from "../wire";
 
@@ -37,6 +39,8 @@ interface Quote {
   insuranceId: number | null;
   insurancePremium: number;
   concessionId: number;
+  /** The plan named, as it is now (kept on the ledger for the billing run). */
+  concession: ConcessionPlan | null;
 }
 
 type QuoteResult = { ok: true; quote: Quote } | { ok: false; code: number; message: string };
@@ -60,12 +64,6 @@ function firstPeriods(site: SiteRecord, date: string): Array<{ start: string; en
   return out;
 }
 
-/** A plan's discount on a rent line: its percentage half up, or its fixed amount, never more than the line. */
-function concessionDiscount(c: SiteRecord["concessions"][number], amount: number): number {
-  const off = c.pcDiscount > 0 ? Math.floor((amount * Math.round(c.pcDiscount * 100) + 5000) / 10000) : (c.fixedDiscount ?? 0);
-  return Math.min(amount, off);
-}
-
 function moveInQuote(
   site: SiteRecord,
   unit: UnitRecord,
@@ -77,13 +75,15 @@ function moveInQuote(
   const insurance = opts.insuranceId === -999 || opts.insuranceId === 0 ? null : site.insurance.find((i) => i.InsurCoverageID === opts.insuranceId);
   if (insurance === undefined) return { ok: false, code: -3, message: "Invalid InsuranceCoverageID" };
   const concession = opts.concessionId === -999 || opts.concessionId === 0 ? null : site.concessions.find((c) => c.ConcessionID === opts.concessionId);
-  if (concession === undefined) return { ok: false, code: concessionCode, message: "Invalid ConcessionPlanID" };
+  if (concession === undefined || (concession && !concessionUsable(site, concession, date))) return { ok: false, code: concessionCode, message: "Invalid ConcessionPlanID" };
+  // Which rent lines of the move-in the plan discounts: the first only (LK's LSETUP test), or each month it covers (ST).
+  const eachMonth = readingsOf(site).planMonths === "each";
   const rate = opts.channel === 1 && unit.webRate > 0 ? unit.webRate : unit.stdRate;
   const lines: CostLine[] = [];
   const periods = firstPeriods(site, date);
   periods.forEach((p, i) => {
     const amount = prorate(rate, p.num, p.den);
-    const discount = i === 0 && concession ? concessionDiscount(concession, amount) : 0;
+    const discount = concession && (i === 0 || eachMonth) ? concessionDiscount(site, concession, i + 1, amount) : 0;
     lines.push({
       ChargeDescID: CHARGE_DESC.rent,
       description: i === 0 ? "Rent" : "Second Monthly Rent Fee",
@@ -121,6 +121,7 @@ function moveInQuote(
       insuranceId: insurance?.InsurCoverageID ?? null,
       insurancePremium: insurance?.premium ?? 0,
       concessionId: concession?.ConcessionID ?? -999,
+      concession: concession ? structuredClone(concession) : null,
     },
   };
 }
@@ -259,6 +260,7 @@ const MoveInWithDiscount_v7: OpHandler = (ctx) => {
     lastAutopayDecline: null,
     credit: 0,
     active: true,
+    concession: quote.concession,
   };
   s.ledgers.push(ledger);
   for (const l of quote.lines) {

@@ -1,7 +1,7 @@
 /**
  * Issue 24's browser test, with JavaScript on and off, against TWO built server processes on one
  * PostgreSQL (the fault harness: a private cluster, `node server.js` twice):
- * - in the console on process A, change Lumberton's Saturday office hours and add a promotion to the
+ * - in the console on process A, change Lumberton's Saturday office hours and give a description to the
  *   10×10 drive-up unit type: both go into one draft changeset;
  * - the preview shows both to the staff member; the live site (A and B, anonymous) shows neither;
  * - the diff lists the affected URLs (the location page and the unit type page);
@@ -85,7 +85,8 @@ describe.skipIf(Boolean(skip))("issue 24 in a browser: one changeset previewed, 
   for (const js of [true, false]) {
     it(`JavaScript ${js ? "on" : "off"}: hours and a promotion, preview, diff, publish on A seen on A and B within seconds, rollback byte-identical`, async () => {
       const closes = js ? { value: "15:45", shown: "3:45 PM" } : { value: "15:15", shown: "3:15 PM" };
-      const promotion = js ? "First month $1 (with JavaScript)" : "First month $1 (without JavaScript)";
+      // A unit type's description (its card and its page show it); a promotion's words come from what it gives (decision 674).
+      const promotion = js ? "Wide door, lit aisle (with JavaScript)" : "Wide door, lit aisle (without JavaScript)";
 
       const before: Record<string, string> = {};
       for (const s of [a!, b!]) for (const p of PAGES) before[`${s.port}${p}`] = await visitorPage(s, p);
@@ -109,9 +110,9 @@ describe.skipIf(Boolean(skip))("issue 24 in a browser: one changeset previewed, 
         await saturday.getByLabel("Closes").fill(closes.value);
         await Promise.all([page.waitForURL(/done=saved/), saturday.getByRole("button", { name: "Save this line" }).click()]);
 
-        // A promotion on the 10×10 drive-up unit type.
+        // A description on the 10×10 drive-up unit type.
         await page.goto(`/admin/content/unit-types/${unitTypeId}`);
-        await page.getByLabel(/^Promotion( Changed, not published)?$/).fill(promotion);
+        await page.getByLabel(/^Description( Changed, not published)?$/).fill(promotion);
         await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "Save unit type" }).click()]);
 
         // One changeset holds both.

@@ -26,6 +26,7 @@ const SURFACES: Record<string, string[]> = {
     "domain/content/sanitize.server.ts",
     "services/content/changes-page.server.ts",
     "services/content/media.server.ts",
+    "services/content/promotion.server.ts",
     "services/content/publish.server.ts",
   ],
   desk: [
@@ -104,9 +105,8 @@ const SURFACES: Record<string, string[]> = {
   ],
   staff: [
     "domain/staff/roles.ts",
-    "services/staff/admin.server.ts",
     "services/staff/context.server.ts",
-    "services/staff/held-actions.server.ts",
+    "services/staff/step-up.server.ts",
     "services/staff/session.server.ts",
   ],
   texts: [

@@ -59,6 +59,15 @@ const RULES: Rule[] = [
     home: "storage-software/sitelink/settings.ts",
     patterns: [/eq\(\s*accounts\.useDemoUnits/, /if\s*\(\s*!?\w+\.useDemoUnits\s*\)/, /\.useDemoUnits\s*(\?|&&|\|\||===|!==)/],
   },
+  {
+    // Decision 660: every page and action that needs a second factor from the last ten minutes asks
+    // through app/services/staff/step-up.server.ts, so that every action it interrupts is held and
+    // completed after the code (one mechanism, not a copy per page).
+    rule: "a fresh second factor, asked for and the interrupted action held",
+    home: "services/staff/step-up.server.ts",
+    patterns: [/\bFRESH_FACTOR_MS\b/, /\/admin\/reauth\?next=/, /\bstaffHeldActions\b/, /factorAt\.getTime\(\)/],
+    allowed: (line) => /^\s*(\*|\/\/|\/\*)/.test(line) || /export const (FRESH_FACTOR_MS|staffHeldActions)\s*=/.test(line),
+  },
 ];
 
 describe("one home per rule (decision 215)", () => {

@@ -1,6 +1,6 @@
 import { Form } from "react-router";
 import type { Image } from "~/db/schema/shared";
-import { ALT_MAX, MAX_DIMENSION, MAX_UPLOAD_BYTES, MIN_WIDTH, type ImageFormReply } from "~/domain/content/media";
+import { ALT_MAX, MAX_DIMENSION, MAX_UPLOAD_BYTES, MIN_WIDTH, uploadFieldNames, type ImageFormReply } from "~/domain/content/media";
 import { imageSchema } from "~/db/schema/shared";
 import { CsrfInput } from "../ui/form";
 import { ResponsiveImage } from "../ui/responsive-image";
@@ -87,14 +87,42 @@ export function ImageUploadForm(props: {
           {e.form}
         </p>
       ) : null}
-      {mine?.pending ? (
+      <UploadFields id={id} fileLabel={props.fileLabel} errors={e} values={mine?.values} pending={mine?.pending ?? null} altHint={props.altHint} required />
+      <button type="submit" className="console-button">
+        {props.submitLabel}
+      </button>
+    </Form>
+  );
+}
+
+/**
+ * An upload's fields: a file already received (sent back as `media`, with its preview), the file
+ * field with the limits, and the text alternative or "decorative". Inside an upload form of its own,
+ * or several in one form (`names` tells them apart: "Add a location", decision 680).
+ */
+export function UploadFields(props: {
+  id: string;
+  /** The fields' names where one form has several uploads (default: `file`, `alt`, `decorative`, `media`). */
+  names?: ReturnType<typeof uploadFieldNames>;
+  fileLabel: string;
+  errors: ImageFormReply["errors"];
+  values?: { alt: string; decorative: boolean };
+  pending: ImageFormReply["pending"];
+  altHint?: string;
+  /** The file is required (an upload form); optional where the photo itself is. */
+  required?: boolean;
+}) {
+  const { id, errors: e, pending } = props;
+  const names = props.names ?? uploadFieldNames();
+  return (
+    <>
+      {pending ? (
         <div className="console-field">
-          <input type="hidden" name="media" value={mine.pending.src} />
+          <input type="hidden" name={names.media} value={pending.src} />
           <p className="console-hint">
-            The file {mine.pending.file_name_original ? `“${mine.pending.file_name_original}” ` : ""}is received. Add its description below and send the form again, or choose
-            another file.
+            The file {pending.file_name_original ? `“${pending.file_name_original}” ` : ""}is received. {props.required ? "Add its description below and send the form again, or choose another file." : "It is kept: choose another file only to replace it."}
           </p>
-          <ImagePreview image={imageSchema.parse({ ...mine.pending, alt: "" })} />
+          <ImagePreview image={imageSchema.parse({ ...pending, alt: "" })} />
         </div>
       ) : null}
       <div className={e.file ? "console-field console-field--invalid" : "console-field"}>
@@ -105,24 +133,33 @@ export function ImageUploadForm(props: {
         <input
           id={`${id}-file`}
           type="file"
-          name="file"
+          name={names.file}
           accept={ACCEPT_IMAGES}
-          required={!mine?.pending}
+          required={props.required && !pending}
           {...errorProps(`${id}-file`, e.file)}
           aria-describedby={e.file ? `${id}-file-error ${id}-file-hint` : `${id}-file-hint`}
         />
         <FieldError id={`${id}-file`} error={e.file} />
       </div>
-      <AltFields id={id} errors={e} values={mine?.values} hint={props.altHint} />
-      <button type="submit" className="console-button">
-        {props.submitLabel}
-      </button>
-    </Form>
+      <AltFields id={id} names={names} errors={e} values={props.values} hint={props.altHint} />
+    </>
   );
 }
 
 /** The text alternative and the "decorative" box (shared by the upload and description forms). */
-function AltFields({ id, errors, values, hint }: { id: string; errors: ImageFormReply["errors"]; values?: { alt: string; decorative: boolean }; hint?: string }) {
+function AltFields({
+  id,
+  names = uploadFieldNames(),
+  errors,
+  values,
+  hint,
+}: {
+  id: string;
+  names?: { alt: string; decorative: string };
+  errors: ImageFormReply["errors"];
+  values?: { alt: string; decorative: boolean };
+  hint?: string;
+}) {
   return (
     <>
       <div className={errors.alt ? "console-field console-field--invalid" : "console-field"}>
@@ -132,7 +169,7 @@ function AltFields({ id, errors, values, hint }: { id: string; errors: ImageForm
         </p>
         <input
           id={`${id}-alt`}
-          name="alt"
+          name={names.alt}
           type="text"
           maxLength={ALT_MAX}
           defaultValue={values?.alt ?? ""}
@@ -143,7 +180,7 @@ function AltFields({ id, errors, values, hint }: { id: string; errors: ImageForm
       </div>
       <div className="console-field">
         <label>
-          <input type="checkbox" name="decorative" value="1" defaultChecked={values?.decorative ?? false} /> Decorative: it adds nothing a screen-reader user would miss
+          <input type="checkbox" name={names.decorative} value="1" defaultChecked={values?.decorative ?? false} /> Decorative: it adds nothing a screen-reader user would miss
         </label>
       </div>
     </>

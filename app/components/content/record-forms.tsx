@@ -315,7 +315,20 @@ function ContentField({
   if (control === "image" || control === "images") return null;
   let input: ReactNode;
   const text = asText(initial);
-  if (control === "select" || (control === "ref" && choices)) {
+  if (control === "choice") {
+    // A number chosen from the page's choices (a SiteLink discount plan, decision 671); a value the
+    // choices no longer hold is kept as one of them by the page, so nothing chosen is lost.
+    input = (
+      <select {...common} defaultValue={text}>
+        {field.schema.safeParse(null).success ? <option value="">(none)</option> : null}
+        {(choices ?? []).map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    );
+  } else if (control === "select" || (control === "ref" && choices)) {
     const options = choices ?? (field.options ?? []).map((o) => ({ value: o, label: o === "301" ? "301 (permanent)" : o === "302" ? "302 (temporary)" : o }));
     input = (
       <select {...common} defaultValue={text}>
@@ -333,6 +346,14 @@ function ContentField({
     input = <input type="time" {...common} defaultValue={text} />;
   } else if (control === "date") {
     input = <input type="date" {...common} defaultValue={text} />;
+  } else if (control === "money") {
+    // Dollars as typed ("25", "25.50", "$25.00"), stored as cents (decision 670).
+    input = (
+      <span className="console-money">
+        <span aria-hidden="true">$</span>
+        <input type="text" inputMode="decimal" autoComplete="off" {...common} defaultValue={text} />
+      </span>
+    );
   } else if (control === "int" || control === "number" || control === "ref") {
     input = <input type="text" inputMode={control === "int" || control === "ref" ? "numeric" : "decimal"} {...common} defaultValue={text} />;
   } else {

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { Form } from "react-router";
 import { CsrfInput, FormMessage } from "~/components/console/shell";
 import { isFlagSetting, RENTAL_SETTINGS, type RentalSettingKey } from "~/domain/shared/account-settings";
@@ -7,7 +8,7 @@ import { isFlagSetting, RENTAL_SETTINGS, type RentalSettingKey } from "~/domain/
  * meaning as its hint and its error beside it; a location's choices say what the website's value is.
  * A plain form (works without JavaScript); the values typed are kept when something is refused.
  */
-export function SettingsForm(props: {
+function SettingsForm(props: {
   mode: "account" | "location";
   values: Record<string, string>;
   accountValues: Record<string, string>;
@@ -98,5 +99,61 @@ export function SettingsForm(props: {
         Save the settings to the draft
       </button>
     </Form>
+  );
+}
+
+/** What a settings page's loader gives (the services' settings page, with the CSRF token and `?done=saved`). */
+interface SettingsPageData {
+  values: Record<string, string>;
+  accountValues: Record<string, string>;
+  base: string;
+  pending: boolean;
+  unknownKeys: string[];
+  csrfToken: string;
+  saved: boolean;
+}
+
+/** A refused save: the messages and what was typed. */
+interface SettingsRefusal {
+  ok: false;
+  values: Record<string, string>;
+  errors: Record<string, string>;
+  formError: string | null;
+}
+
+/**
+ * The body of both settings pages (the account's rental settings and a location's own): the heading,
+ * what the page is for, the saved and pending notes, and the form with the typed values kept when a
+ * save was refused.
+ */
+export function SettingsPage(props: {
+  mode: "account" | "location";
+  heading: string;
+  intro: ReactNode;
+  page: SettingsPageData;
+  refused: SettingsRefusal | null;
+  /** A section of its own before the rental settings (a SiteLink location's go-live check): they then get a heading of theirs. */
+  before?: ReactNode;
+}) {
+  const { page, refused } = props;
+  return (
+    <>
+      <h1 id={props.before ? undefined : "settings-heading"}>{props.heading}</h1>
+      {props.before}
+      {props.before ? <h2 id="settings-heading">Rental settings</h2> : null}
+      <p>{props.intro}</p>
+      <FormMessage tone="success" message={page.saved ? "Saved to the draft. Publish it on the Changes page." : null} />
+      {page.pending ? <p>The draft changes these settings (not published yet).</p> : null}
+      {page.unknownKeys.length ? <p>Stored settings no longer used, dropped at the next save: {page.unknownKeys.join(", ")}.</p> : null}
+      <SettingsForm
+        mode={props.mode}
+        values={refused?.values ?? page.values}
+        accountValues={page.accountValues}
+        errors={refused?.errors ?? {}}
+        formError={refused?.formError ?? null}
+        base={page.base}
+        csrfToken={page.csrfToken}
+      />
+    </>
   );
 }

@@ -65,7 +65,7 @@ export function RentalUnitSummary({
   monthlyRate: number;
   standardRate: number;
   heldUntil?: string | null;
-  /** The unit type's promotion (decision 305): display text; the rate above is what is charged. */
+  /** The promotion that applies (decision 674): its words; the quote takes it off (the rate above is the monthly rate). */
   promotion?: string;
 }) {
   return (

@@ -1,4 +1,4 @@
-/** A unit type's promotion (decision 305): display text only; the price beside it is what is charged. */
+/** A unit type's promotion that applies (decisions 603, 674): its words, the same as its charge line says ("Promotion: …"). */
 export function UnitPromotion({ text }: { text: string }) {
   if (!text) return null;
   return (

@@ -3,6 +3,7 @@ import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, tex
 import { locations } from "./location";
 import { tenants } from "./tenant";
 import { timestamps } from "./shared";
+import type { PromotionTerms } from "~/domain/rental/promotion";
 
 /**
  * Who charges the card at a SiteLink location (study §3.5):
@@ -100,6 +101,35 @@ export const sitelinkSyncState = pgTable("sitelink_sync_state", {
     .defaultNow()
     .$onUpdate(() => new Date()),
 });
+
+/**
+ * The site's discount plans as SiteLink last listed them (issue 40, decisions 672, 673): read with the
+ * rates (every 15 minutes and at each full sync), when the console lists them and when a rental is
+ * quoted with one. A row is written only when something about the plan changed (its name, what it
+ * gives, whether SiteLink still lists it), so a read that finds nothing new notifies no cache. The
+ * website words a published promotion from `terms` (never from what the plan gave when it was saved)
+ * and offers nothing for a plan no longer `listed` or whose terms cannot be worded for certain
+ * (`terms` null, `notOffered` says why).
+ */
+export const sitelinkDiscountPlans = pgTable(
+  "sitelink_discount_plans",
+  {
+    locationId: integer()
+      .notNull()
+      .references(() => locations.id, { onDelete: "cascade" }),
+    /** SiteLink's ConcessionID. */
+    concessionId: integer().notNull(),
+    name: text().notNull(),
+    /** What it gives, in our terms; null when the sources leave it uncertain (then never offered). */
+    terms: jsonb().$type<PromotionTerms>(),
+    notOffered: text(),
+    /** False once SiteLink no longer lists it (removed, disabled or ended there). */
+    listed: boolean().notNull().default(true),
+    /** When any of the above last changed. */
+    changedAt: timestamp({ withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.locationId, t.concessionId] })],
+);
 
 /**
  * Which server process runs the SiteLink inventory sync (issue 37 point 8, decision 480): one row,
@@ -225,4 +255,33 @@ export interface SiteLinkGoLiveSaw {
   /** The test-mode move-in: unit, ledger and what became of it. */
   testMoveIn: string[];
   note?: string;
+  /**
+   * Set when SiteLink could not be reached (why): nothing was checked, and the run does not decide the
+   * location's go-live state; the latest run that reached SiteLink does (decision 681).
+   */
+  unreachable?: string;
+  /** Each item checked, in the operator's words with what to fix (the console lists them; decision 681). */
+  items?: GoLiveItem[];
+  /** Settings the check found the site uses where the location's differ or are missing (the console offers to save them). */
+  suggested?: GoLiveSuggestions;
+  /** Where it was run: `npm run sitelink:verify`, or the console (by whom: the staff member's name). */
+  ranFrom?: "command" | "console";
+  ranBy?: string | null;
+}
+
+/** One item of a go-live check as an operator reads it (decision 681). */
+export interface GoLiveItem {
+  /** What was checked, in words ("Units and their prices"). */
+  label: string;
+  result: "passed" | "passed with a warning" | "failed" | "not checked" | "not sent";
+  /** What the check saw, as SiteLink said it (operation names, tables and codes kept for support). */
+  details: string[];
+  /** What to do about it, when it did not pass. */
+  fix: string | null;
+}
+
+/** Settings a check proposes from what the site answered: its card types, the pay-method ids its move-in took. */
+export interface GoLiveSuggestions {
+  cardTypeIds?: Record<string, number>;
+  payMethodIds?: SiteLinkPayMethodIds;
 }

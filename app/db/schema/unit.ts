@@ -42,12 +42,11 @@ export const unitTypes = pgTable(
     description: text().notNull().default(""),
     /** Kept off the website (issue 24): not listed, not rentable online. */
     isHiddenOnline: boolean().notNull().default(false),
-    /** A promotion shown with the type ("First month $1"); empty for none. Display only (decision 300). */
-    promotion: text().notNull().default(""),
     /**
-     * The promotion that applies at rent time (issue 40, decisions 600–603): "none", "amount" or
-     * "percent" off the first `promotionMonths` months (local locations), or "plan", one of the SiteLink
-     * site's discount plans (`promotionPlanId` = ConcessionID, its terms as SiteLink gave them).
+     * The promotion that applies at rent time (issue 40, decisions 600–603, 672–674): "none", "amount"
+     * or "percent" off the first `promotionMonths` months (local locations), or "plan", one of the
+     * SiteLink site's discount plans (`promotionPlanId` = ConcessionID; what it gives is read from
+     * SiteLink, sitelink_discount_plans). There is no typed promotion text (decision 674).
      * In the location's dates `promotionStartsOn`..`promotionEndsOn` (either open). The text shown is
      * generated from it (app/domain/rental/promotion.ts).
      */
@@ -58,6 +57,8 @@ export const unitTypes = pgTable(
     promotionPercent: integer().notNull().default(0),
     promotionMonths: integer().notNull().default(1),
     promotionPlanId: integer(),
+    /** What the plan gave, in the promotion's words, when the promotion was saved (decision 673). */
+    promotionPlanWording: text().notNull().default(""),
     promotionStartsOn: text(),
     promotionEndsOn: text(),
     /** The type's photos (Image records). */

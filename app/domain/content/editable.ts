@@ -13,6 +13,7 @@ import { z } from "zod";
 import { componentSettingSchema, globalStylesSchema } from "../site/website-settings";
 import { PROMOTION_KINDS, promotionProblems } from "../rental/promotion";
 import { locationSettingsSchema, rentalSettingsSchema } from "../shared/account-settings";
+import { formatCents } from "../shared/money";
 
 export const EDITABLE_ENTITY_NAMES = [
   "website",
@@ -46,7 +47,8 @@ export const CHANGESET_STATUSES = ["draft", "scheduled", "published", "failed", 
 /**
  * How a field is edited: the console draws one control per kind.
  * - text / textarea: plain text; html: HTML (sanitised on render, as today); bool: a checkbox;
- * - int / number: numbers; time: "HH:MM"; date: "YYYY-MM-DD"; select: one of `options`;
+ * - int / number: numbers; money: an amount typed in dollars ("25", "25.50", "$25.00"), stored as
+ *   integer cents (decision 670); time: "HH:MM"; date: "YYYY-MM-DD"; select: one of `options`;
  * - list: a list of strings (one per line); json: a JSON value edited by a field-specific form;
  * - image: an Image record (shared.ts `imageSchema`), set by an upload;
  * - images: a list of Image records; ref: the id of another record (FK), chosen from a list.
@@ -58,6 +60,7 @@ export type FieldKind =
   | "bool"
   | "int"
   | "number"
+  | "money"
   | "time"
   | "date"
   | "select"
@@ -132,6 +135,13 @@ const optionalDate = z
   .transform((v) => (v ? v : null));
 const bool = z.boolean();
 const int = (min: number, max: number) => z.number().int("Enter a whole number.").min(min).max(max);
+/** Cents, typed in dollars (the form's control turns "25.50" into 2550); its limits said in dollars. */
+const money = (min: number, max: number) =>
+  z
+    .number({ error: "Enter an amount in dollars, such as 25 or 25.50." })
+    .int("Enter an amount in dollars, with at most two decimals.")
+    .min(min, `Enter ${formatCents(min)} or more.`)
+    .max(max, `Enter at most ${formatCents(max)}.`);
 const url = z
   .string()
   .trim()
@@ -400,25 +410,25 @@ export const EDITABLE_ENTITIES: Record<EditableEntityName, EditableEntity> = {
     fields: {
       isHiddenOnline: flag("Hide this unit type on the website"),
       description: { label: "Description", kind: "textarea", schema: trimmed(2000) },
-      promotion: {
-        label: "Promotion",
-        kind: "text",
-        schema: trimmed(120),
-        hint: "Shown on the unit type. With a promotion that applies (below), leave it empty: its text comes from what it gives.",
-      },
       images: { label: "Photos", kind: "images", schema: images },
-      // The promotion that applies at rent time (issue 40, decisions 600–603).
+      // The promotion that applies at rent time (issue 40, decisions 600–603, 670–674). Its text is
+      // generated from what it gives; there is no typed promotion text (decision 674).
       promotionKind: {
         label: "What the promotion gives",
         kind: "select",
         options: PROMOTION_KINDS,
         schema: z.enum(PROMOTION_KINDS),
-        hint: "none; amount or percent off the first months (local locations); plan: one of the SiteLink site's discount plans.",
+        hint: "An amount or a percentage off the first months (local locations), or one of the SiteLink site's discount plans.",
       },
-      promotionAmount: { label: "Amount off each month, in cents", kind: "int", schema: int(0, 10_000_000), hint: "2000 is $20.00. For \u201camount\u201d." },
-      promotionPercent: { label: "Percent off each month", kind: "int", schema: int(0, 100), hint: "100 is free. For \u201cpercent\u201d." },
+      promotionAmount: { label: "Amount off each month", kind: "money", schema: money(0, 10_000_000), hint: "In dollars, for example 20 or 12.50. For an amount off." },
+      promotionPercent: { label: "Percent off each month", kind: "int", schema: int(0, 100), hint: "100 is free. For a percentage off." },
       promotionMonths: { label: "Number of months", kind: "int", schema: int(1, 12), hint: "The first months of the rental it applies to." },
-      promotionPlanId: { label: "SiteLink discount plan", kind: "int", schema: int(1, 2_147_483_647).nullable(), hint: "For \u201cplan\u201d: the plan's number from the list above." },
+      promotionPlanId: { label: "SiteLink discount plan", kind: "int", schema: int(1, 2_147_483_647).nullable(), hint: "One of the site's discount plans, as SiteLink lists them now." },
+      /**
+       * What the plan gave, in the promotion's words, when the promotion was saved: set by the server
+       * from SiteLink, never typed; the office is told when SiteLink's plan no longer gives it (decision 673).
+       */
+      promotionPlanWording: { label: "What the plan gave when saved", kind: "text", schema: trimmed(200) },
       promotionStartsOn: { label: "Starts on", kind: "date", schema: optionalDate, hint: "YYYY-MM-DD in the location's time zone; empty: from publishing." },
       promotionEndsOn: { label: "Ends on", kind: "date", schema: optionalDate, hint: "YYYY-MM-DD, the last day; empty: until changed." },
     },

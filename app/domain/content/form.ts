@@ -13,6 +13,7 @@
 import { z } from "zod";
 import { EDITABLE_ENTITIES, type EditableEntityName, type EditableField, type FieldKind } from "./editable";
 import { globalStylesSchema } from "../site/website-settings";
+import { centsForInput, formatCents, parseDollars } from "../shared/money";
 
 export const WEEKDAYS = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
 export const WEEKDAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
@@ -25,8 +26,12 @@ export const WEEKDAY_LABELS: Record<(typeof WEEKDAYS)[number], string> = {
   Su: "Sunday",
 };
 
-/** How a field is drawn: its kind, or a control made for one field (the days of an hours line: checkboxes). */
-type FormControl = FieldKind | "weekdays";
+/**
+ * How a field is drawn: its kind, or a control made for one field (the days of an hours line:
+ * checkboxes; a SiteLink discount plan: "choice", a select of the choices the page gives, holding a
+ * number).
+ */
+type FormControl = FieldKind | "weekdays" | "choice";
 
 type PropField = EditableField & { prop: string };
 
@@ -125,6 +130,7 @@ export function fieldOf(entity: FormEntity, field: string): EditableField {
 
 const CONTROL_OVERRIDES: Partial<Record<FormEntity, Record<string, FormControl>>> = {
   hoursItem: { days: "weekdays" },
+  unitType: { promotionPlanId: "choice" },
 };
 
 export function controlOf(entity: FormEntity, field: string): FormControl {
@@ -195,8 +201,18 @@ function controlSchema(control: FormControl, field: EditableField): z.ZodType {
     switch (control) {
       case "bool":
         return text !== "" && text !== "false";
+      case "money": {
+        if (text.trim() === "") return null;
+        const cents = parseDollars(text);
+        if (cents === null) {
+          ctx.addIssue({ code: "custom", message: "Enter an amount in dollars, such as 25 or 25.50." });
+          return z.NEVER;
+        }
+        return cents;
+      }
       case "int":
       case "number":
+      case "choice":
       case "ref": {
         const t = text.trim();
         if (t === "") return null;
@@ -269,14 +285,17 @@ export function toFormValue(control: FormControl, value: unknown): string | stri
       return JSON.stringify(value, null, 2);
     case "weekdays":
       return String(value).split(",").filter(Boolean);
+    case "money":
+      return typeof value === "number" && Number.isInteger(value) ? centsForInput(value) : String(value);
     default:
       return typeof value === "object" ? JSON.stringify(value) : String(value);
   }
 }
 
-/** A value as a person reads it in a message: short, with empty said in words. */
-function displayValue(value: unknown): string {
+/** A value as a person reads it in a message: short, with empty said in words, money in dollars. */
+function displayValue(value: unknown, control?: FormControl): string {
   if (value === null || value === undefined || value === "") return "(empty)";
+  if (control === "money" && typeof value === "number" && Number.isInteger(value)) return formatCents(value);
   if (value === true) return "on";
   if (value === false) return "off";
   const text = Array.isArray(value) ? value.map(String).join(", ") : typeof value === "object" ? JSON.stringify(value) : String(value);
@@ -284,8 +303,8 @@ function displayValue(value: unknown): string {
 }
 
 /** What a stale save says beside the field (decision 302). */
-export function conflictMessage(label: string, theirs: unknown, yours: unknown): string {
-  return `Someone else changed ${label} to «${displayValue(theirs)}» since you opened this page; yours was «${displayValue(yours)}». Choose which to keep.`;
+export function conflictMessage(label: string, theirs: unknown, yours: unknown, control?: FormControl): string {
+  return `Someone else changed ${label} to «${displayValue(theirs, control)}» since you opened this page; yours was «${displayValue(yours, control)}». Choose which to keep.`;
 }
 
 /** The location details page's forms: one per group of the location's fields. */
@@ -304,7 +323,7 @@ export const LOCATION_GROUPS = {
 } as const satisfies Record<string, { legend: string; fields: readonly string[] }>;
 
 /** The fields each console content page edits (one form a record). */
-export const UNIT_TYPE_FIELDS = ["isHiddenOnline", "promotion", "description"] as const;
+export const UNIT_TYPE_FIELDS = ["isHiddenOnline", "description"] as const;
 /** The unit type's promotion that applies at rent time (issue 40), its own form on the unit type's page: the fields at a location of this software: a SiteLink plan, or a local amount or percentage. */
 export function unitTypePromotionFields(software: "local" | "sitelink"): readonly string[] {
   return software === "sitelink"

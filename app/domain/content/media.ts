@@ -18,8 +18,21 @@ export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const UPLOAD_BODY_LIMIT = MAX_UPLOAD_BYTES + 2 * 1024 * 1024;
 
 /** The console's pages with an upload form (their bodies may be `UPLOAD_BODY_LIMIT` long). */
-export function isUploadPath(path: string): boolean {
+function isUploadPath(path: string): boolean {
   return /^\/admin\/content\/(?:locations\/\d+\/photos|unit-types\/\d+\/photos|images)$/.test(path);
+}
+
+/** How many photos the "Add a location" form takes (decision 680); more on the location's photos page afterwards. */
+export const NEW_LOCATION_PHOTOS = 3;
+const NEW_LOCATION_PATH = "/admin/content/locations/new";
+
+/**
+ * The body limit of a console page with an upload form, or null for any other path: one file's worth
+ * (`UPLOAD_BODY_LIMIT`) on the image pages, one per photo field on "Add a location".
+ */
+export function uploadBodyLimitFor(path: string): number | null {
+  if (path === NEW_LOCATION_PATH) return NEW_LOCATION_PHOTOS * MAX_UPLOAD_BYTES + (UPLOAD_BODY_LIMIT - MAX_UPLOAD_BYTES);
+  return isUploadPath(path) ? UPLOAD_BODY_LIMIT : null;
 }
 /** Neither side may be longer than this, and the image may hold at most this many pixels. */
 export const MAX_DIMENSION = 8000;
@@ -89,6 +102,9 @@ export function mediaSrcSet(image: { src: string; width: number | null }): strin
     .map((w) => `${mediaPath(parsed.sha256, w)} ${w}w`)
     .join(", ");
 }
+
+/** The names of an upload's fields: `file`, `alt`, `decorative`, `media` on the image pages; prefixed where one form has several ("Add a location"). */
+export const uploadFieldNames = (prefix = "") => ({ file: `${prefix}file`, alt: `${prefix}alt`, decorative: `${prefix}decorative`, media: `${prefix}media` });
 
 export const ALT_MAX = 300;
 export const ALT_MESSAGES = {

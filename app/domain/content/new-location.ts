@@ -7,6 +7,10 @@ import { z } from "zod";
 import { locationSlug } from "../shared/slug";
 import { formatPhone, usPhoneProblem } from "../shared/phone";
 import { US_STATES } from "../shared/us-states";
+import { uploadFieldNames } from "./media";
+
+/** The form's field names of photo `n` (1, 2, 3; decision 680): `photo1_file`, `photo1_alt` … */
+export const photoFields = (n: number) => uploadFieldNames(`photo${n}_`);
 
 /** The time zones a location may be in (the United States'), with what the software's record says of each. */
 export const LOCATION_TIME_ZONES = [

@@ -52,6 +52,8 @@ export function leaseText(p: LeaseParties, quote: MoveInQuote): string {
     "3. CHARGES TODAY",
     charges,
     `  Total paid at move-in: ${formatCents(quote.total)} (of which tax ${formatCents(quote.tax)}).`,
+    // What the promotion still gives the later months (decision 672): said only when it does.
+    ...(quote.promotion?.later ? [`  ${quote.promotion.later}`] : []),
     "",
     "4. PROTECTION",
     p.insurance

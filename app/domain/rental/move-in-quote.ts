@@ -8,7 +8,7 @@ import { percentOf } from "../shared/money";
 import { chargeKey, chargePostingKey, periodEnd, periodStart } from "../payments/billing";
 import { firstMonthProtectionWording, firstMonthRentWording } from "../payments/charge-wording";
 import { monthlyRateFor } from "../site/rates";
-import { monthlyPromotionDiscount, promotionLineWording, type AppliedPromotion } from "./promotion";
+import { monthlyPromotionDiscount, promotionLaterMonthsText, promotionLineWording, type AppliedPromotion } from "./promotion";
 
 export interface QuoteUnitType {
   name: string;
@@ -102,6 +102,12 @@ export interface QuotePromotion {
   months: number;
   /** SiteLink's ConcessionID; null at a local location. */
   planId: number | null;
+  /**
+   * What the later months get, in a sentence for the review step, the lease and the receipt ("The
+   * promotion (…) also applies to the rent of months 2 and 3, when they are billed."); "" when the
+   * charges of today cover it all. Absent in quotes stored before it existed.
+   */
+  later?: string;
 }
 
 
@@ -169,7 +175,13 @@ export function quoteMoveIn(input: QuoteInput): MoveInQuote {
     const discount = Math.min(monthlyPromotionDiscount(input.promotion.terms, monthlyRate), monthlyRate - online);
     if (discount > 0) {
       lines.push(line("discount", promotionLineWording(input.promotion.wording), -discount, `promotion:${moveInDate}`, { ...period, isRecurring: false }));
-      promotion = { wording: input.promotion.wording, monthlyDiscount: monthlyPromotionDiscount(input.promotion.terms, monthlyRate), months: input.promotion.terms.months, planId: input.promotion.planId };
+      promotion = {
+        wording: input.promotion.wording,
+        monthlyDiscount: monthlyPromotionDiscount(input.promotion.terms, monthlyRate),
+        months: input.promotion.terms.months,
+        planId: input.promotion.planId,
+        later: promotionLaterMonthsText(input.promotion.terms, input.promotion.wording, 1),
+      };
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dollarsToCents, formatCents, percentOf, taxedLine } from "./money";
+import { centsForInput, dollarsToCents, formatCents, parseDollars, percentOf, taxedLine } from "./money";
 
 describe("percentOf: one rounding, half up, to the cent", () => {
   it.each([
@@ -66,5 +66,28 @@ describe("taxedLine", () => {
     ["no tax", 4500, 0, 0, 0, 4500],
   ])("%s", (_name, amount, tax1, tax2, tax, total) => {
     expect(taxedLine("Line", amount, tax1, tax2)).toEqual({ description: "Line", amount, tax, total });
+  });
+});
+
+describe("parseDollars: an amount as a person types it, in cents (decision 670)", () => {
+  it.each([
+    ["25", 2500],
+    ["25.5", 2550],
+    ["25.50", 2550],
+    ["$25.00", 2500],
+    ["$ 25", 2500],
+    [" 1,234.50 ", 123450],
+    ["$1,234", 123400],
+    [".50", 50],
+    ["0", 0],
+  ])("%j → %i", (text, cents) => expect(parseDollars(text)).toBe(cents));
+
+  it.each(["", "twenty", "-5", "$-5", "2.505", "1,23", "12,34.00", "25$", "2 5", "1e3", "$"])("%j is not an amount", (text) => {
+    expect(parseDollars(text)).toBeNull();
+  });
+
+  it("shows cents back for editing without sign or commas, and round-trips", () => {
+    for (const cents of [0, 5, 2550, 123450]) expect(parseDollars(centsForInput(cents))).toBe(cents);
+    expect(centsForInput(123450)).toBe("1234.50");
   });
 });

@@ -48,3 +48,22 @@ export function taxedLine(description: string, amount: number, tax1Rate = 0, tax
   const tax = percentOf(amount, tax1Rate) + percentOf(amount, tax2Rate);
   return { description, amount, tax, total: amount + tax };
 }
+
+/**
+ * An amount of dollars as a person types it, in cents (decision 670): "25", "25.5", "25.50", "$25.00",
+ * "$ 1,234.50", ".50". Null when it is not one (letters, a minus sign, more than two decimals,
+ * misplaced commas): the form says so beside the field and keeps what was typed.
+ */
+export function parseDollars(text: string): number | null {
+  const m = /^\$?\s*(?:(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d{1,2}))?|\.(\d{1,2}))$/.exec(text.trim());
+  if (!m) return null;
+  const whole = Number((m[1] ?? "0").replace(/,/g, ""));
+  const cents = Number((m[2] ?? m[3] ?? "0").padEnd(2, "0"));
+  const total = whole * 100 + cents;
+  return Number.isSafeInteger(total) ? total : null;
+}
+
+/** Cents as a money field shows them for editing: "25.00", "1234.50" (no sign, no commas). */
+export function centsForInput(cents: number): string {
+  return `${Math.floor(Math.abs(cents) / 100)}.${String(Math.abs(cents) % 100).padStart(2, "0")}`;
+}

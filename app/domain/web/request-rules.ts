@@ -2,7 +2,7 @@
  * Rules about requests themselves, pure so they can be tested without a server
  * (docs/decisions/060-configured-origin-and-hosts.md, 063-request-guards.md).
  */
-import { isUploadPath, UPLOAD_BODY_LIMIT } from "../content/media";
+import { uploadBodyLimitFor } from "../content/media";
 
 /** The website's public origin: PUBLIC_URL's origin when set, else https:// + the website's domain. */
 export function siteOrigin(input: { publicUrl?: string | null; domain: string }): string {
@@ -61,8 +61,7 @@ const MESSAGE_BODY_LIMIT = 64 * 1024;
 export function bodyLimitFor(pathname: string): number {
   const path = pathname.replace(/\.data$/, "");
   if (path === "/contact" || /^\/locations\/[^/]+$/.test(path)) return MESSAGE_BODY_LIMIT;
-  if (isUploadPath(path)) return UPLOAD_BODY_LIMIT;
-  return DEFAULT_BODY_LIMIT;
+  return uploadBodyLimitFor(path) ?? DEFAULT_BODY_LIMIT;
 }
 
 /** Methods the site answers; everything else is 405 with this list in Allow. */

@@ -13,7 +13,7 @@ import { auditFilterChoices, auditNames, auditTimeZone, listAuditEvents } from "
 import { actionWords, changeSentences, fieldWords, recordWords, valueWords } from "~/domain/audit/words";
 import { formatCents } from "~/domain/shared/money";
 import { formatDeskTime } from "~/domain/desk/time";
-import { requireFreshFactor } from "~/services/staff/admin.server";
+import { formToActOn, requireFreshFactorForPage } from "~/services/staff/step-up.server";
 import { requirePermission, signedInStaff } from "~/services/staff/context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -21,7 +21,7 @@ import { now as clockNow } from "~/platform/clock.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "audit.view");
-  requireFreshFactor(staff, request, clockNow());
+  requireFreshFactorForPage(staff, request, clockNow());
   const { filter, errors } = parseAuditFilter(new URL(request.url).searchParams);
   // Dates and times in the account's time zone (its first live location's), as the desk's lists.
   const timeZone = await auditTimeZone(context.db, staff.accountId);
@@ -64,13 +64,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * in the draft (app/services/content/changes-page.server.ts `revertAuditedField`); published like any edit.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  await validateCsrf(request, form);
+  const posted = await request.formData();
+  await validateCsrf(request, posted);
   const staff = signedInStaff(context);
-  requirePermission(staff, "audit.view");
-  requirePermission(staff, "content.edit");
   const now = clockNow();
-  requireFreshFactor(staff, request, now);
+  // Owners who edit content, with a fresh second factor: a stale one holds the revert until the code (decision 660).
+  const form = await formToActOn(context.db, staff, request, posted, now, () => ({ permissions: ["audit.view", "content.edit"], fresh: true }));
   const eventId = Number(form.get("eventId"));
   const key = `${eventId}:${String(form.get("field") ?? "").slice(0, 100)}`;
   const limit = await countPublishAction(context.db, staff, now);

@@ -4,7 +4,7 @@ import { parseAuditFilter } from "~/domain/audit/filter";
 import { auditCsv, auditTimeZone } from "~/services/audit/trail.server";
 import { localDate } from "~/domain/shared/calendar";
 import { csvResponse } from "~/services/web/csv.server";
-import { requireFreshFactor } from "~/services/staff/admin.server";
+import { requireFreshFactorForPage } from "~/services/staff/step-up.server";
 import { auditActor, requirePermission, signedInStaff } from "~/services/staff/context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -13,7 +13,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "audit.view");
   const now = clockNow();
-  requireFreshFactor(staff, request, now);
+  requireFreshFactorForPage(staff, request, now);
   const { filter } = parseAuditFilter(new URL(request.url).searchParams);
   const { csv, rows } = await auditCsv(context.db, staff.accountId, filter);
   const { page: _page, ...shown } = filter;

@@ -1,4 +1,4 @@
-import { data, isRouteErrorResponse, Outlet, useLocation, useRouteError, useRouteLoaderData } from "react-router";
+import { data, Outlet, useLocation, useRouteError, useRouteLoaderData } from "react-router";
 import type { Route } from "./+types/layout";
 import { ConsoleHeader, ConsoleMain, ConsoleNav } from "~/components/console/shell";
 import { consoleNavFor } from "~/domain/console/nav";
@@ -7,7 +7,7 @@ import { consoleHeaders, consoleRouteHeaders } from "~/services/console/headers.
 import { getCsrfToken } from "~/services/web/csrf.server";
 import { signedInStaff } from "~/services/staff/context.server";
 import { staffSessionMiddleware } from "~/services/staff/session.server";
-import { ConsoleError } from "./shell";
+import { ConsoleError, consoleErrorProps } from "./shell";
 
 /**
  * The signed-in back office (issue 23): every page under /admin but sign-in, the code page and the
@@ -56,10 +56,9 @@ export default function ConsoleLayout() {
 /** A 403 names no record (the message is the role's, never the record's); a 404 says only "not found". */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
     <Chrome>
-      <ConsoleError status={status} message={isRouteErrorResponse(error) ? (error.data as { message?: string } | null)?.message : undefined} />
+      <ConsoleError {...consoleErrorProps(error)} />
     </Chrome>
   );
 }

@@ -29,7 +29,6 @@ export default function ConsoleShell() {
 /** An error outside the signed-in pages (e.g. an expired form): said plainly, nothing else shown. */
 export function ErrorBoundary() {
   const error = useRouteError();
-  const status = isRouteErrorResponse(error) ? error.status : 500;
   return (
     <>
       <a className="skip-link" href="#main">
@@ -37,21 +36,40 @@ export function ErrorBoundary() {
       </a>
       <ConsoleHeader />
       <ConsoleMain narrow>
-        <ConsoleError status={status} message={isRouteErrorResponse(error) ? (error.data as { message?: string } | null)?.message : undefined} />
+        <ConsoleError {...consoleErrorProps(error)} />
       </ConsoleMain>
     </>
   );
 }
 
-export function ConsoleError({ status, message }: { status: number; message?: string }) {
+/** What a console error's data may carry: the message, and (a held action not done, decision 660) a heading and the page to go back to. */
+export function consoleErrorProps(error: unknown): { status: number; message?: string; heading?: string; back?: string } {
+  if (!isRouteErrorResponse(error)) return { status: 500 };
+  const d = (error.data ?? null) as { message?: unknown; heading?: unknown; back?: unknown } | null;
+  const text = (v: unknown) => (typeof v === "string" && v ? v : undefined);
+  const back = text(d?.back);
+  return { status: error.status, message: text(d?.message), heading: text(d?.heading), back: back && /^\/admin(\/[\w./-]*)?$/.test(back) ? back : undefined };
+}
+
+export function ConsoleError({ status, message, heading, back }: { status: number; message?: string; heading?: string; back?: string }) {
+  const links = (
+    <>
+      {back ? (
+        <p>
+          <a href={back}>Back to the page</a>
+        </p>
+      ) : null}
+      <p>
+        <a href="/admin">Back to the back office home</a>
+      </p>
+    </>
+  );
   if (status === 403) {
     return (
       <>
-        <h1>Not allowed</h1>
+        <h1>{heading ?? "Not allowed"}</h1>
         <p>{message && !/^Not found$/.test(message) ? message : "Your role does not allow this. Ask an owner if you need it."}</p>
-        <p>
-          <a href="/admin">Back to the back office home</a>
-        </p>
+        {links}
       </>
     );
   }
@@ -60,19 +78,15 @@ export function ConsoleError({ status, message }: { status: number; message?: st
       <>
         <h1>Page not found</h1>
         <p>There is nothing here, or it is not within your locations.</p>
-        <p>
-          <a href="/admin">Back to the back office home</a>
-        </p>
+        {links}
       </>
     );
   }
   return (
     <>
-      <h1>Something went wrong</h1>
+      <h1>{heading ?? "Something went wrong"}</h1>
       <p>{status < 500 && message ? message : "Sorry, this page could not be shown. Please try again in a moment."}</p>
-      <p>
-        <a href="/admin">Back to the back office home</a>
-      </p>
+      {links}
     </>
   );
 }

@@ -11,7 +11,8 @@ import { LOCATION_GROUPS } from "~/domain/content/form";
 /**
  * A location's details (issue 24): name, status, contact, links, messages, search-engine texts,
  * flags, the unit types to show, its settings (JSON, checked before saving), its address, and the
- * list of its unit types. Edits go into the draft.
+ * list of its unit types with the promotion each will show; above them, the promotions whose SiteLink
+ * plan changed or went (decision 673: the console home's number links here). Edits go into the draft.
  */
 const route = contentRoute({
   param: "locationId",
@@ -65,6 +66,30 @@ export default function LocationContent({ loaderData, actionData }: Route.Compon
           submitLabel="Save address"
         />
       ) : null}
+      {loaderData.promotionsAttention.length ? (
+        <section aria-labelledby="promotions-attention" className="console-alert console-alert--error" id="promotions-attention-list">
+          <h2 id="promotions-attention">Promotions that need attention</h2>
+          <p className="desk-list__count">{`${loaderData.promotionsAttention.length} ${loaderData.promotionsAttention.length === 1 ? "result" : "results"}`}</p>
+          <table className="console-table">
+            <thead>
+              <tr>
+                <th scope="col">Unit type</th>
+                <th scope="col">What SiteLink changed, and what to do</th>
+              </tr>
+            </thead>
+            <tbody>
+              {loaderData.promotionsAttention.map((a) => (
+                <tr key={a.unitTypeId}>
+                  <th scope="row">
+                    <a href={`/admin/content/unit-types/${a.unitTypeId}`}>{a.label}</a>
+                  </th>
+                  <td>{a.message}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      ) : null}
       <section aria-labelledby="unit-types">
         <h2 id="unit-types">Unit types</h2>
         {unitTypes.length === 0 ? <p>This location has no unit types yet.</p> : null}
@@ -105,9 +130,8 @@ function PublicationNote({ locationId, csrfToken, publication }: { locationId: n
       )}
       {publication.goLive ? (
         <p data-testid="go-live">
-          {publication.goLive.live
-            ? "SiteLink: the go-live check passed with these settings."
-            : `SiteLink: ${publication.goLive.reason}. Publishing is refused until npm run sitelink:verify -- --location ${publication.slug} --test-mode-move-in says READY.`}
+          {publication.goLive.live ? "SiteLink: the go-live check passed with these settings. " : "SiteLink: the go-live check has not passed with these settings, so publishing is refused. "}
+          <a href={`/admin/content/locations/${locationId}/settings#go-live-check`}>{publication.goLive.live ? "The go-live check" : "Run the go-live check"}</a>
         </p>
       ) : null}
     </section>

@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import type { Route } from "./+types/edit.rental-settings";
-import { adminMeta, FormMessage } from "~/components/console/shell";
-import { SettingsForm } from "~/components/content/settings-form";
+import { adminMeta } from "~/components/console/shell";
+import { SettingsPage } from "~/components/content/settings-form";
 import { now as clockNow } from "~/platform/clock.server";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console/headers.server";
 import { requireAccountWide } from "~/services/content/pages.server";
@@ -40,25 +40,17 @@ export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Rental settings");
 
 export default function RentalSettings({ loaderData, actionData }: Route.ComponentProps) {
-  const failed = actionData && !actionData.ok ? actionData : null;
   return (
     <>
       <p>
         <a href="/admin/content">All content</a>
       </p>
-      <h1 id="settings-heading">Rental settings</h1>
-      <p>These apply at every location unless a location sets its own. Saved into the draft: they take effect when the draft is published.</p>
-      <FormMessage tone="success" message={loaderData.saved ? "Saved to the draft. Publish it on the Changes page." : null} />
-      {loaderData.pending ? <p>The draft changes these settings (not published yet).</p> : null}
-      {loaderData.unknownKeys.length ? <p>Stored settings no longer used, dropped at the next save: {loaderData.unknownKeys.join(", ")}.</p> : null}
-      <SettingsForm
+      <SettingsPage
         mode="account"
-        values={failed?.values ?? loaderData.values}
-        accountValues={loaderData.accountValues}
-        errors={failed?.errors ?? {}}
-        formError={failed?.formError ?? null}
-        base={loaderData.base}
-        csrfToken={loaderData.csrfToken}
+        heading="Rental settings"
+        intro="These apply at every location unless a location sets its own. Saved into the draft: they take effect when the draft is published."
+        page={loaderData}
+        refused={actionData && !actionData.ok ? actionData : null}
       />
     </>
   );

@@ -7,11 +7,11 @@ import { contentRoute } from "~/services/content/route.server";
 import { UNIT_TYPE_FIELDS } from "~/domain/content/form";
 
 /**
- * A unit type as the website shows it (issue 24): hidden online or not, its promotion and its
- * description. Rates, sizes and names come from the management software and are not edited here.
- * And its promotion that applies at rent time (issue 40, decisions 600–603): at a SiteLink location
- * one of the site's discount plans, at a local one an amount or a percentage off the first months,
- * with its dates; the text shown comes from what it gives.
+ * A unit type as the website shows it (issue 24): hidden online or not, and its description. Rates, sizes and names come from the management software and are not edited here.
+ * And its promotion that applies at rent time (issue 40, decisions 600–603, 670–674): at a SiteLink
+ * location one of the site's discount plans (a select naming what each gives), at a local one an
+ * amount (typed in dollars) or a percentage off the first months, with its dates; the text shown comes
+ * from what it gives, and a plan SiteLink changed or removed since is said here.
  */
 const route = contentRoute({ param: "unitTypeId", page: unitTypePage, targets: (db, _staff, id) => unitTypeTargets(db, id) });
 export const loader = route.loader;
@@ -52,37 +52,20 @@ export default function UnitTypeContent({ loaderData, actionData }: Route.Compon
         <h2 id="promotion-heading">Promotion that applies at rent time</h2>
         <p className="console-hint">
           The rental&rsquo;s quote, review step, lease, receipt and move-in all apply it, and the website shows what it gives
-          {loaderData.software === "sitelink" ? ": SiteLink applies the plan at move-in." : "."} It is published with the draft, between its dates
-          (the location&rsquo;s calendar).
+          {loaderData.software === "sitelink" ? ": SiteLink applies the plan at move-in and bills its later months." : "."} It is published with the draft, between
+          its dates (the location&rsquo;s calendar).
         </p>
+        {loaderData.promotionAttention ? (
+          <div className="console-alert console-alert--error" data-testid="promotion-attention">
+            <p>
+              <strong>Needs attention:</strong>
+              {` ${loaderData.promotionAttention}`}
+            </p>
+          </div>
+        ) : null}
         <p data-testid="promotion-shown">
           {loaderData.promotionShown ? `Shown as: \u201c${loaderData.promotionShown}\u201d` : "No promotion applies."}
         </p>
-        {loaderData.software === "sitelink" ? (
-          loaderData.plansProblem ? (
-            <p className="console-alert console-alert--error">{loaderData.plansProblem}</p>
-          ) : (
-            <table className="console-table">
-              <caption>The site&rsquo;s discount plans in SiteLink</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Plan number</th>
-                  <th scope="col">Name in SiteLink</th>
-                  <th scope="col">Shown as</th>
-                </tr>
-              </thead>
-              <tbody>
-                {loaderData.plans.map((p) => (
-                  <tr key={p.id}>
-                    <td>{p.id}</td>
-                    <td>{p.name}</td>
-                    <td>{p.wording ?? "Gives nothing we can show: not offered"}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )
-        ) : null}
         <RecordForm
           formId="promotion-applies"
           target="unitTypePromotion"
@@ -97,7 +80,19 @@ export default function UnitTypeContent({ loaderData, actionData }: Route.Compon
           actionData={act}
           legend="What the promotion gives"
           submitLabel="Save promotion"
+          choices={loaderData.promotionChoices}
+          hints={loaderData.plansProblem ? { promotionPlanId: loaderData.plansProblem } : undefined}
         />
+        {loaderData.plansNotOffered.length ? (
+          <>
+            <h3>The site&rsquo;s plans not offered here</h3>
+            <ul data-testid="plans-not-offered">
+              {loaderData.plansNotOffered.map((p) => (
+                <li key={p.id}>{`${p.name} (plan ${p.id}): ${p.reason}.`}</li>
+              ))}
+            </ul>
+          </>
+        ) : null}
       </section>
       <ImageFieldNote label="Photos" photosHref={`/admin/content/unit-types/${unitTypeId}/photos`} count={loaderData.photoCount} />
     </>

@@ -6,19 +6,22 @@ import { adminMeta, CsrfInput, FormMessage, TextField } from "~/components/conso
 import { ErrorSummary } from "~/components/ui/error-summary";
 import { consoleHeaders, consoleRouteHeaders } from "~/services/console/headers.server";
 import { addLocation } from "~/services/content/new-location.server";
+import { UploadFields } from "~/components/content/images";
+import { NEW_LOCATION_PHOTOS } from "~/domain/content/media";
 import { requireAccountWide } from "~/services/content/pages.server";
 import { requirePermission, signedInStaff } from "~/services/staff/context.server";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { now as clockNow } from "~/platform/clock.server";
 import { US_STATES } from "~/domain/shared/us-states";
-import { HOURS_BLOCKS, HOURS_LINES, HOURS_MODES, hoursFieldNames, LOCATION_TIME_ZONES, NEW_LOCATION_DEFAULTS, newLocationSchema, STORAGE_CHOICES } from "~/domain/content/new-location";
+import { HOURS_BLOCKS, HOURS_LINES, HOURS_MODES, hoursFieldNames, LOCATION_TIME_ZONES, NEW_LOCATION_DEFAULTS, newLocationSchema, photoFields, STORAGE_CHOICES } from "~/domain/content/new-location";
 
 /**
  * "Add a location" (issue 40, decisions 620–623): owners only (403 for anyone else, checked on the
  * server before the form is read). The location is saved unpublished with its hours, accepted cards
  * and demo units or SiteLink settings, and the draft gets the change that puts it on the website.
- * Errors come back beside their fields with what was typed (never the SiteLink password); the form
- * works without JavaScript.
+ * Up to three photos come with it (multipart, decision 680): read as the location's photos page reads
+ * an upload, a refused one stops the whole form. Errors come back beside their fields with what was
+ * typed (never the SiteLink password) and the files already received; the form works without JavaScript.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
@@ -36,14 +39,17 @@ export async function action({ request, context }: Route.ActionArgs) {
   await validateCsrf(request, form);
   const outcome = await addLocation(context.db, staff, form, clockNow());
   if (outcome.ok) throw redirect(`/admin/content/locations/${outcome.locationId}?done=location-added`, { status: 303, headers: consoleHeaders() });
-  return data({ result: outcome.result }, { status: outcome.status, headers: consoleHeaders() });
+  return data({ result: outcome.result, photos: outcome.photos }, { status: outcome.status, headers: consoleHeaders() });
 }
 
 export const headers: Route.HeadersFunction = consoleRouteHeaders;
 export const meta: Route.MetaFunction = () => adminMeta("Add a location");
 
-/** Every field's id in the page's order (the error summary links to them). */
-const FIELD_ORDER = [
+/** The photo fields, numbered from 1: their names and the ids of their inputs. */
+const PHOTO_SLOTS = Array.from({ length: NEW_LOCATION_PHOTOS }, (_, i) => ({ n: i + 1, id: `field-photo${i + 1}`, names: photoFields(i + 1) }));
+
+/** Every field's name in the page's order, with its input's id (the error summary links to them). */
+const FIELD_ORDER: Array<{ name: string; id?: string }> = [
   "name",
   "status",
   "street1",
@@ -55,14 +61,14 @@ const FIELD_ORDER = [
   "phoneNumber",
   "sms",
   ...HOURS_BLOCKS.flatMap((b) => HOURS_LINES.flatMap((l) => Object.values(hoursFieldNames(b.type, l.key)))),
-  "software",
-  "sitelinkEndpoint",
-  "sitelinkCorpCode",
-  "sitelinkLocationCode",
-  "sitelinkUser",
-  "sitelinkPasswordEnv",
-  "sitelinkPassword",
-];
+].map((name) => ({ name }));
+FIELD_ORDER.push(
+  ...PHOTO_SLOTS.flatMap((p) => [
+    { name: p.names.file, id: `${p.id}-file` },
+    { name: p.names.alt, id: `${p.id}-alt` },
+  ]),
+  ...["software", "sitelinkEndpoint", "sitelinkCorpCode", "sitelinkLocationCode", "sitelinkUser", "sitelinkPasswordEnv", "sitelinkPassword"].map((name) => ({ name })),
+);
 
 export default function NewLocation({ loaderData, actionData }: Route.ComponentProps) {
   const lastResult = actionData?.result ?? null;
@@ -79,7 +85,7 @@ export default function NewLocation({ loaderData, actionData }: Route.ComponentP
     return typeof v === "string" ? v : "";
   };
   const error = (name: string): string | undefined => form.allErrors[name]?.[0];
-  const summary = FIELD_ORDER.flatMap((name) => (error(name) ? [{ fieldId: `field-${name}`, message: error(name)! }] : []));
+  const summary = FIELD_ORDER.flatMap(({ name, id }) => (error(name) ? [{ fieldId: id ?? `field-${name}`, message: error(name)! }] : []));
   const field = (name: string, label: string, extra: Partial<Parameters<typeof TextField>[0]> = {}) => (
     <TextField name={name} label={label} defaultValue={value(name)} error={error(name)} {...extra} />
   );
@@ -91,11 +97,11 @@ export default function NewLocation({ loaderData, actionData }: Route.ComponentP
       <h1>Add a location</h1>
       <p>
         The location is saved as a draft: it is not on the website until the draft is published on <a href="/admin/changes">Changes</a>. Preview shows it before
-        then. Photos, amenities, messages and links are added on its page once it is saved.
+        then. More photos, amenities, messages and links are added on its pages once it is saved.
       </p>
       <FormMessage message={form.errors?.[0]} />
       <ErrorSummary errors={summary} />
-      <Form method="post" reloadDocument {...getFormProps(form)}>
+      <Form method="post" encType="multipart/form-data" reloadDocument {...getFormProps(form)}>
         <CsrfInput token={loaderData.csrfToken} />
         <fieldset>
           <legend>The location</legend>
@@ -132,6 +138,26 @@ export default function NewLocation({ loaderData, actionData }: Route.ComponentP
             })}
           </fieldset>
         ))}
+        <fieldset>
+          <legend>Photos (optional)</legend>
+          <p className="console-hint">
+            Up to {NEW_LOCATION_PHOTOS} photos, shown on the location&apos;s page in this order. More photos, a new order and other descriptions on its photos page once it
+            is saved.
+          </p>
+          {PHOTO_SLOTS.map((p) => (
+            <fieldset key={p.n}>
+              <legend>Photo {p.n}</legend>
+              <UploadFields
+                id={p.id}
+                names={p.names}
+                fileLabel="Image file"
+                errors={{ file: error(p.names.file), alt: error(p.names.alt) }}
+                values={{ alt: value(p.names.alt), decorative: value(p.names.decorative) === "1" }}
+                pending={actionData?.photos[p.n - 1]?.pending ?? null}
+              />
+            </fieldset>
+          ))}
+        </fieldset>
         <fieldset aria-describedby={error("software") ? "field-software-error" : undefined}>
           <legend>Units and rentals</legend>
           {STORAGE_CHOICES.map((c) => (
@@ -152,8 +178,8 @@ export default function NewLocation({ loaderData, actionData }: Route.ComponentP
         <fieldset>
           <legend>SiteLink settings (only when SiteLink is chosen)</legend>
           <p className="console-hint">
-            After saving, the location stays off the website until <code>npm run sitelink:verify -- --location &lt;its slug&gt; --test-mode-move-in</code> has passed on the
-            server with these settings.
+            After saving, the location stays off the website until its go-live check has passed with these settings: run it on the location&apos;s settings page (the
+            link is on its page), or with <code>npm run sitelink:verify</code> on the server.
           </p>
           {field("sitelinkEndpoint", "Web service address", { type: "url", autoComplete: "off", hint: "For example https://api.smdservers.net/CCWs_3.5/CallCenterWs.asmx" })}
           {field("sitelinkCorpCode", "Corp code", { autoComplete: "off" })}

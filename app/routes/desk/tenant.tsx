@@ -11,7 +11,7 @@ import { can } from "~/domain/staff/roles";
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { copyTenantPayLink, getTenantDesk, liftTenantLockout, payLinkMailOff, refundDeskPayment, resendLeaseEmail, resendReceiptEmail, sendTenantPayLink } from "~/services/desk/tenants.server";
 import { recordDeskMoveOut } from "~/services/desk/move-outs.server";
-import { formOrHeldAction, HELD_ACTION_GONE, requireFreshFactorForForm } from "~/services/staff/held-actions.server";
+import { formToActOn } from "~/services/staff/step-up.server";
 import { addTenantNote, changeTenantContact, listTenantNotes, showGateCode, tenantContactForm } from "~/services/desk/tenant-record.server";
 import { limitDeskAction } from "~/services/desk/pages.server";
 import { notFound } from "~/services/web/responses.server";
@@ -100,23 +100,18 @@ function contactFieldsOf(raw: Record<string, FormDataEntryValue>): Record<string
 
 export async function action({ request, params, context }: Route.ActionArgs) {
   const staff = signedInStaff(context);
-  requirePermission(staff, "desk.act");
-  const tenantId = parseRecordId(params.tenantId);
-  if (!tenantId) throw notFound(NO_STORE);
   const posted = await request.formData();
   await validateCsrf(request, posted);
-  // A form "Confirm it's you" held comes back here after the code (decision 643): its fields, once.
-  const held = await formOrHeldAction(context.db, staff, request, posted, clockNow());
-  if (held.kind === "gone") return data<ActionReply>({ intent: "held", id: null, message: HELD_ACTION_GONE }, { status: 400, headers: NO_STORE });
-  const form = held.form;
+  // Desk actions: front desk, managers and owners. Refunds: managers and owners, with a second factor
+  // given in the last ten minutes (decision 280); a stale one holds the refund until "Confirm it's
+  // you", then it is completed here, the role checked again (decisions 643, 660).
+  const form = await formToActOn(context.db, staff, request, posted, clockNow(), (f) =>
+    f.get("intent") === "refund-payment" ? { permissions: ["desk.act", "payments.refund"], fresh: true } : { permissions: ["desk.act"], fresh: false },
+  );
+  const tenantId = parseRecordId(params.tenantId);
+  if (!tenantId) throw notFound(NO_STORE);
   const raw = Object.fromEntries([...form.entries()].filter(([, v]) => typeof v === "string"));
   const intent = typeof raw.intent === "string" ? raw.intent : "";
-  if (intent === "refund-payment") {
-    // Refunds: managers and owners, with a second factor given in the last ten minutes (decision 280).
-    requirePermission(staff, "payments.refund");
-    // Stale: the refund form is held and completed after "Confirm it's you" (decision 643).
-    await requireFreshFactorForForm(context.db, staff, request, form, clockNow());
-  }
   const rawId = Number(raw.leaseId ?? raw.paymentId);
   const id = Number.isInteger(rawId) ? rawId : null;
   const value = typeof raw.moveOutDate === "string" ? raw.moveOutDate : typeof raw.amount === "string" ? raw.amount : typeof raw.note === "string" ? raw.note : undefined;
@@ -516,11 +511,6 @@ export default function AdminTenant({ loaderData, params }: Route.ComponentProps
       {done ? (
         <p className="alert alert--success" role="status">
           {done}
-        </p>
-      ) : null}
-      {reply?.intent === "held" ? (
-        <p className="alert" role="alert">
-          {reply.message}
         </p>
       ) : null}
       <dl className="desk-facts">

@@ -6,7 +6,7 @@ import { localDate } from "~/domain/shared/calendar";
 import { csvResponse, toCsv } from "~/services/web/csv.server";
 import { deskLocations, listDeskTenants, TENANT_CSV_COLUMNS } from "~/services/desk/tenants.server";
 import { recordAudit } from "~/services/audit/events.server";
-import { requireFreshFactor } from "~/services/staff/admin.server";
+import { requireFreshFactorForPage } from "~/services/staff/step-up.server";
 import { auditActor, requirePermission, signedInStaff } from "~/services/staff/context.server";
 import { now as clockNow } from "~/platform/clock.server";
 
@@ -20,7 +20,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requirePermission(staff, "desk.export");
   const now = clockNow();
   // Exports of personal data need a second factor given in the last few minutes (decision 250).
-  requireFreshFactor(staff, request, now);
+  requireFreshFactorForPage(staff, request, now);
   const parsed = parseDeskFilter(new URL(request.url).searchParams, DESK_TENANT_STATUSES, { due: true });
   if (!parsed.ok) throw data({ message: `Fix the filter on the list first, then export. ${Object.values(parsed.errors).join(" ")}`.trim() }, { status: 400 });
   const result = await listDeskTenants(context.db, staff, parsed.filter, { all: true, now });

@@ -333,6 +333,7 @@ function ReviewStep({ view, d }: { view: StepView<"review">; d: LoaderData }) {
         Your rental starts on {view.moveInDate}. Today&apos;s payment covers you through {view.paidThroughDate}. After that,{" "}
         <strong>{formatCents(view.monthlyTotal)}</strong> a month is due from {view.nextDueDate}.
       </p>
+      {view.promotionLater ? <p data-testid="promotion-later">{view.promotionLater}</p> : null}
       {d.eSign ? null : (
         <p data-testid="lease-at-office">
           You sign your lease at the {d.locationName} office when you first come in: it is not signed online. After payment you can read and print

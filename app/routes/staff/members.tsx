@@ -11,8 +11,9 @@ import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { notFound } from "~/services/web/responses.server";
 import { consoleOriginFor } from "~/services/site/origin.server";
 import { auditTimeZone } from "~/services/audit/trail.server";
-import { accountLocations, changeStaffAccess, countStaffChange, endMemberSessions, inviteStaff, liftStaffLockout, listStaff, requireFreshFactor, resetStaffSignIn, setStaffDisabled } from "~/services/staff/admin.server";
+import { accountLocations, changeStaffAccess, countStaffChange, endMemberSessions, inviteStaff, liftStaffLockout, listStaff, resetStaffSignIn, setStaffDisabled } from "~/services/staff/admin.server";
 import { requirePermission, signedInStaff } from "~/services/staff/context.server";
+import { formToActOn, requireFreshFactorForPage } from "~/services/staff/step-up.server";
 import { now as clockNow } from "~/platform/clock.server";
 
 /**
@@ -34,7 +35,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   requirePermission(staff, "staff.manage");
   const now = clockNow();
-  requireFreshFactor(staff, request, now);
+  requireFreshFactorForPage(staff, request, now);
   const csrf = await getCsrfToken(request);
   const [members, locs, timeZone] = await Promise.all([listStaff(context.db, staff.accountId, now), accountLocations(context.db, staff.accountId), auditTimeZone(context.db, staff.accountId)]);
   const done = DONE[new URL(request.url).searchParams.get("done") ?? ""] ?? null;
@@ -59,12 +60,12 @@ const firstErrors = (error: Record<string, string[] | null> | null | undefined) 
 const toFieldErrors = (errors: Record<string, string | undefined>) => Object.fromEntries(Object.entries(errors).filter(([, v]) => v).map(([k, v]) => [k, [v!]]));
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  await validateCsrf(request, form);
+  const posted = await request.formData();
+  await validateCsrf(request, posted);
   const staff = signedInStaff(context);
-  requirePermission(staff, "staff.manage");
   const now = clockNow();
-  requireFreshFactor(staff, request, now);
+  // Owners, with a fresh second factor: a stale one holds the change until the code (decision 660).
+  const form = await formToActOn(context.db, staff, request, posted, now, () => ({ permissions: ["staff.manage"], fresh: true }));
   const limit = await countStaffChange(context.db, staff, now);
   if (!limit.allowed) return data({ form: "all", errors: {} as Record<string, string>, message: `Too many changes at once. Please wait ${limit.retryAfterMinutes} minutes.`, link: null, values: {}, result: null as Reply, existingStaffId: null as number | null }, { status: 429, headers: consoleHeaders() });
   const intent = String(form.get("intent") ?? "");

@@ -9,7 +9,7 @@ import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { confirmFreshFactor } from "~/services/staff/auth.server";
 import { signedInStaff } from "~/services/staff/context.server";
 import { safeAdminPath } from "~/services/staff/session.server";
-import { heldActionPath } from "~/services/staff/held-actions.server";
+import { heldActionPath } from "~/services/staff/step-up.server";
 import { requireSite } from "~/services/site/context.server";
 import { passkeyAuthenticationOptions, relyingParty, verifyPasskey } from "~/services/staff/passkeys.server";
 import { now as clockNow } from "~/platform/clock.server";
@@ -18,9 +18,10 @@ import { HELD_ACTION_FIELD, staffCodeSchema } from "~/domain/staff/forms";
 /**
  * "Confirm it's you" (decision 250): before a sensitive page or action (staff changes, exports of
  * personal data, refunds, the audit trail) a code from the app or a recovery code, then back.
- * A member with a passkey may use it instead (with JavaScript; decision 273). When it interrupted a
- * form (a refund), the form was held (decision 643): after the code this page answers 307 to the held
- * form's page, so the browser posts again and that page completes what was asked.
+ * A member with a passkey may use it instead (with JavaScript; decision 273). When it interrupted an
+ * action (any of them: app/services/staff/step-up.server.ts), the form was held (decisions 643, 660):
+ * after the code this page answers 307 to the held form's URL, so the browser posts again and that
+ * page completes what was asked.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);

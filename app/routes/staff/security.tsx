@@ -8,7 +8,7 @@ import { consoleHeaders, consoleRouteHeaders } from "~/services/console/headers.
 import { getCsrfToken, validateCsrf } from "~/services/web/csrf.server";
 import { notFound } from "~/services/web/responses.server";
 import { requireSite } from "~/services/site/context.server";
-import { requireFreshFactor } from "~/services/staff/admin.server";
+import { formToActOn, requireFreshFactorForPage } from "~/services/staff/step-up.server";
 import { auditTimeZone } from "~/services/audit/trail.server";
 import { formatDeskTime } from "~/domain/desk/time";
 import { signedInStaff } from "~/services/staff/context.server";
@@ -25,7 +25,7 @@ import { now as clockNow } from "~/platform/clock.server";
 export async function loader({ request, context }: Route.LoaderArgs) {
   const staff = signedInStaff(context);
   const now = clockNow();
-  requireFreshFactor(staff, request, now);
+  requireFreshFactorForPage(staff, request, now);
   const { website } = await requireSite(context);
   const [passkeys, timeZone] = await Promise.all([listPasskeys(context.db, staff.staffId), auditTimeZone(context.db, staff.accountId)]);
   const options =
@@ -49,11 +49,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const form = await request.formData();
-  await validateCsrf(request, form);
+  const posted = await request.formData();
+  await validateCsrf(request, posted);
   const staff = signedInStaff(context);
   const now = clockNow();
-  requireFreshFactor(staff, request, now);
+  // Any member, for their own sign-in, with a fresh second factor: a stale one holds the change until the code (decision 660).
+  const form = await formToActOn(context.db, staff, request, posted, now, () => ({ permissions: [], fresh: true }));
   // Conform + the form's schema on the server (the name is also held to 60 characters by the field;
   // the add form is sent by the page's script once the authenticator has answered).
   if (form.get("intent") === "remove") {

@@ -2,7 +2,7 @@
  * The console home's numbers (issue 39, decision 514): for each location the member may see, today's
  * new rentals, reservations, leads and abandoned rentals, the move-ins and move-outs due in the next
  * days, today's payments (their net) and declines, occupancy from the storage software, and what needs
- * attention (SiteLink write journal, mail that could not be sent (decision 645); the payment differences are listed on the home page itself). "Today" is each location's own calendar date.
+ * attention (SiteLink write journal, mail that could not be sent (decision 645), promotions whose SiteLink plan changed or went (decision 673); the payment differences are listed on the home page itself). "Today" is each location's own calendar date.
  *
  * Every number is counted by the very function that lists its rows on the page it links to, with the
  * filter that link carries: the number and the list's count cannot drift apart. A number for all the
@@ -23,6 +23,8 @@ import { listDeskReservations } from "../desk/reservations.server";
 import { deskLocations, type DeskLocation, type DeskViewer } from "../desk/scope.server";
 import { listDeskTenants } from "../desk/tenants.server";
 import { listUnsentMail } from "../mail/unsent.server";
+import { promotionsNeedingAttention } from "../content/promotion.server";
+import { can } from "~/domain/staff/roles";
 import type { SignedInStaff } from "../staff/context.server";
 
 /** How many days ahead "due" looks, today included as day 0 (the move-outs list of decision 500 uses the same). */
@@ -103,8 +105,14 @@ async function sectionNumbers(db: Database, staff: SignedInStaff, locationIds: n
     { key: "payments", label: "Payments today", count: payments.length, cents: net, href: pathWith("/admin/payments", day) },
     { key: "declines", label: "Declined payments today", count: declines.length, cents: declines.reduce((s, p) => s + p.amount, 0), href: pathWith("/admin/payments", { ...day, status: "declined" }) },
   ];
+  // Published promotions whose SiteLink plan changed, went or can no longer be worded (decision 673),
+  // for those who can change them, per location: counted by the list the location's content page shows.
+  const promotions = location !== undefined && can(staff.role, "content.edit") ? await promotionsNeedingAttention(db, [location], now) : [];
   const attention: HomeNumber[] = [
     ...(sitelink ? [{ key: "journal", label: "SiteLink writes waiting or failed", count: journal.ok ? journal.total : 0, href: pathWith("/admin/sitelink-journal", { location }) }] : []),
+    ...(location !== undefined && can(staff.role, "content.edit")
+      ? [{ key: "promotions", label: "Promotions whose SiteLink plan changed or went", count: promotions.length, href: `/admin/content/locations/${location}#promotions-attention-list` }]
+      : []),
     // Counted by the list it links to, with the same location (decision 645).
     { key: "unsent-mail", label: "Mail that could not be sent", count: unsentMail.ok ? unsentMail.total : 0, href: pathWith("/admin/unsent-mail", { location }) },
   ];

@@ -190,7 +190,7 @@ export async function submitContentForm(
   const fieldErrors: Record<string, string[]> = {};
   const newBase: Row = { ...base };
   for (const c of result.conflicts) {
-    fieldErrors[c.field] = [conflictMessage(c.label, c.theirs, c.yours)];
+    fieldErrors[c.field] = [conflictMessage(c.label, c.theirs, c.yours, controlOf(target.entity, c.field))];
     newBase[c.field] = c.theirs;
   }
   return {

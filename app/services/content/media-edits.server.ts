@@ -99,6 +99,53 @@ async function readUpload(
   return { ok: true, image: { ...image!, alt: alt.ok ? alt.alt : "" } };
 }
 
+/** One photo field of a form with several ("Add a location", decision 680): its messages, and the file received. */
+export interface PhotoSlotReply {
+  errors: { file?: string; alt?: string };
+  pending: ImageFormReply["pending"];
+}
+
+/**
+ * The photos given on "Add a location" (decision 680), each read as the photos page reads its upload
+ * (`readUpload`: the same checks, limits, text alternative and messages; a good file is stored at
+ * once and handed back, so it need not be chosen again). A field left wholly empty is no photo. The
+ * same file twice is refused the second time, as the photos page refuses a photo the location has.
+ * `images`: the photos in the form's order, complete only when `ok`.
+ */
+export async function readPhotoUploads(
+  db: Database,
+  staff: SignedInStaff,
+  inputs: readonly UploadInput[],
+  now: Date,
+): Promise<{ ok: boolean; images: Image[]; replies: PhotoSlotReply[] }> {
+  const images: Image[] = [];
+  const replies: PhotoSlotReply[] = [];
+  let ok = true;
+  for (const input of inputs) {
+    const empty = !(input.file instanceof File && input.file.size > 0) && !input.media && !input.alt.trim() && !input.decorative;
+    if (empty) {
+      replies.push({ errors: {}, pending: null });
+      continue;
+    }
+    const read = await readUpload(db, staff, input, now, null);
+    const image = read.ok ? read.image : read.pending;
+    const pending = image ? { src: image.src, width: image.width, height: image.height, file_name_original: image.file_name_original } : null;
+    if (read.ok && images.some((i) => i.src === read.image.src)) {
+      ok = false;
+      replies.push({ errors: { file: "This photo is already one of the location's photos." }, pending: null });
+      continue;
+    }
+    if (!read.ok) {
+      ok = false;
+      replies.push({ errors: { file: read.errors.file ?? read.errors.form, alt: read.errors.alt }, pending });
+      continue;
+    }
+    images.push(read.image);
+    replies.push({ errors: {}, pending });
+  }
+  return { ok, images, replies };
+}
+
 /** Image edits (other than uploads, limited on their own) per member per ten minutes. */
 const EDITS_PER_WINDOW = 120;
 

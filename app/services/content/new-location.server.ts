@@ -1,24 +1,28 @@
 /**
  * "Add a location" in the console (issue 40, decisions 620–623). An owner gives the location's name,
- * status, address, time zone, phone and text message numbers, gate and office hours, and how its
- * units are kept: demo units (stocked at once, decision 034) or SiteLink settings (saved as
- * `sitelink:configure` saves them; the location goes online only through a passed go-live check,
- * decision 470). In ONE transaction: the location (unpublished), its address, hours, accepted cards,
- * its units or SiteLink settings, the draft's change that publishes it, and the audit rows. It is not
- * on the website until the draft is published (decision 620); preview shows it meanwhile. Its photos,
- * amenities, messages and links are then edited on its console pages like any location's, through
- * the same draft.
+ * status, address, time zone, phone and text message numbers, gate and office hours, up to
+ * `NEW_LOCATION_PHOTOS` photos, and how its units are kept: demo units (stocked at once, decision 034)
+ * or SiteLink settings (saved as `sitelink:configure` saves them; the location goes online only
+ * through a passed go-live check, decision 470). The photos are read as the photos page reads them
+ * (decision 680) before anything is saved. In ONE transaction: the location (unpublished), its
+ * address, hours, accepted cards, photos, its units or SiteLink settings, the draft's change that
+ * publishes it, and the audit rows. It is not on the website until the draft is published (decision
+ * 620); preview shows it meanwhile. Its photos, amenities, messages and links are then edited on its
+ * console pages like any location's, through the same draft.
  */
 import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { and, asc, eq } from "drizzle-orm";
 import type { Database, Transaction } from "~/db/client.server";
-import { addresses, hoursBlocks, hoursItems, locations, paymentTypes, redirects, websites } from "~/db/schema";
-import { HOURS_BLOCKS, hoursLinesOf, newLocationSchema, newLocationSlug, timeZoneRecord, type NewLocationInput } from "~/domain/content/new-location";
+import { addresses, hoursBlocks, hoursItems, locationImages, locations, paymentTypes, redirects, websites } from "~/db/schema";
+import type { Image } from "~/db/schema/shared";
+import { NEW_LOCATION_PHOTOS } from "~/domain/content/media";
+import { HOURS_BLOCKS, hoursLinesOf, newLocationSchema, newLocationSlug, photoFields, timeZoneRecord, type NewLocationInput } from "~/domain/content/new-location";
 import { can } from "~/domain/staff/roles";
 import { CARD_BRAND_LABELS } from "~/domain/payments/cards";
 import { saveSiteLinkSettings, stockDemoUnits } from "~/storage-software/index.server";
 import { draftLocationPublication } from "./changesets.server";
+import { readPhotoUploads, type PhotoSlotReply } from "./media-edits.server";
 import { recordAudit } from "../audit/events.server";
 import { hitRateLimit } from "../web/rate-limit.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
@@ -28,7 +32,31 @@ const ADDS_PER_HOUR = 20;
 
 type NewLocationOutcome =
   | { ok: true; locationId: number; slug: string }
-  | { ok: false; status: 400 | 403 | 429; result: SubmissionResult<string[]> };
+  /** `photos`: each photo field's messages and the file it received (kept, so it need not be chosen again). */
+  | { ok: false; status: 400 | 403 | 429; result: SubmissionResult<string[]>; photos: PhotoSlotReply[] };
+
+/** What each photo field sent. */
+function photoInputs(formData: FormData) {
+  return Array.from({ length: NEW_LOCATION_PHOTOS }, (_, i) => {
+    const names = photoFields(i + 1);
+    const text = (name: string, max: number) => {
+      const v = formData.get(name);
+      return typeof v === "string" ? v.slice(0, max) : "";
+    };
+    return { file: formData.get(names.file), media: text(names.media, 300) || null, alt: text(names.alt, 1000), decorative: formData.get(names.decorative) === "1" };
+  });
+}
+
+/** The photo fields' messages as the form's field errors (the error summary links to them). */
+function photoErrors(replies: readonly PhotoSlotReply[]): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  replies.forEach((r, i) => {
+    const names = photoFields(i + 1);
+    if (r.errors.file) errors[names.file] = [r.errors.file];
+    if (r.errors.alt) errors[names.alt] = [r.errors.alt];
+  });
+  return errors;
+}
 
 /** The password typed for SiteLink is never sent back to the browser. */
 const HIDDEN = ["sitelinkPassword"];
@@ -62,17 +90,22 @@ function parseNewLocation(formData: FormData) {
 export async function addLocation(db: Database, staff: SignedInStaff, formData: FormData, now: Date): Promise<NewLocationOutcome> {
   const submission = parseNewLocation(formData);
   if (!staff.scope.all || !can(staff.role, "content.edit")) {
-    return { ok: false, status: 403, result: submission.reply({ formErrors: ["Only an owner may add a location."], hideFields: HIDDEN }) };
+    return { ok: false, status: 403, result: submission.reply({ formErrors: ["Only an owner may add a location."], hideFields: HIDDEN }), photos: [] };
   }
-  if (submission.status !== "success") return { ok: false, status: 400, result: submission.reply({ hideFields: HIDDEN }) };
+  // The photos first, whatever else the form says: a good file is stored and kept for the next try.
+  const photos = await readPhotoUploads(db, staff, photoInputs(formData), now);
+  const refuse = (fieldErrors: Record<string, string[]>, status: 400 | 429 = 400, formErrors?: string[]) => ({
+    ok: false as const,
+    status,
+    result: submission.reply({ fieldErrors: { ...photoErrors(photos.replies), ...fieldErrors }, ...(formErrors ? { formErrors } : {}), hideFields: HIDDEN }),
+    photos: photos.replies,
+  });
+  if (submission.status !== "success" || !photos.ok) return refuse({});
   // Counted once the form is valid (a location is about to be written): correcting typos costs nothing.
   const limit = await hitRateLimit(db, { key: `location-add:staff:${staff.staffId}`, limit: ADDS_PER_HOUR, windowMs: 60 * 60_000, now });
-  if (!limit.allowed) {
-    return { ok: false, status: 429, result: submission.reply({ formErrors: [`Too many locations added in a short time. Please wait ${limit.retryAfterMinutes} minutes and try again.`], hideFields: HIDDEN }) };
-  }
+  if (!limit.allowed) return refuse({}, 429, [`Too many locations added in a short time. Please wait ${limit.retryAfterMinutes} minutes and try again.`]);
   const v = submission.value;
   const slug = newLocationSlug(v);
-  const refuse = (fieldErrors: Record<string, string[]>) => ({ ok: false as const, status: 400 as const, result: submission.reply({ fieldErrors, hideFields: HIDDEN }) });
 
   const taken = await db.select({ name: locations.name }).from(locations).where(eq(locations.urlSlug, slug));
   if (taken[0]) return refuse({ postal: [slugTakenMessage(slug, taken[0].name)] });
@@ -115,6 +148,7 @@ export async function addLocation(db: Database, staff: SignedInStaff, formData: 
       await tx.insert(paymentTypes).values(
         (Object.entries(CARD_BRAND_LABELS) as Array<[keyof typeof CARD_BRAND_LABELS, string]>).map(([brand, label]) => ({ locationId: id, value: brand, label, category: brand })),
       );
+      await savePhotos(tx, id, photos.images);
       const storage = await connectStorage(tx, id, slug, v);
       await draftLocationPublication(tx, staff, id);
       await recordAudit(tx, {
@@ -131,7 +165,7 @@ export async function addLocation(db: Database, staff: SignedInStaff, formData: 
           timeZone: { before: null, after: v.timeZone },
         },
         // Never a secret: the SiteLink password's variable name at most.
-        detail: { slug, storage, published: false },
+        detail: { slug, storage, published: false, photos: photos.images.map((i) => i.src) },
         at: now,
       });
       return id;
@@ -173,6 +207,18 @@ async function forcedRedirectAt(db: Database, accountId: number, path: string): 
     .where(and(eq(websites.accountId, accountId), eq(redirects.fromPath, path), eq(redirects.isForced, true)))
     .limit(1);
   return row?.toPath ?? null;
+}
+
+/**
+ * The photos given on the form, as the location's own photos in the form's order (decision 680):
+ * saved with the location like its address and hours (it is not on the website until the draft is
+ * published), not as draft changes that a discarded draft would drop while the location stays.
+ */
+async function savePhotos(tx: Transaction, locationId: number, images: readonly Image[]): Promise<void> {
+  if (!images.length) return;
+  await tx
+    .insert(locationImages)
+    .values(images.map((i, index) => ({ locationId, index, alt: i.alt, title: null, src: i.src, srcWebp: i.src_webp, width: i.width, height: i.height })));
 }
 
 /** Demo units stocked, or SiteLink's settings saved (their own rules refuse as field errors). What the audit says of it. */

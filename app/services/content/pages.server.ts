@@ -16,7 +16,9 @@ import {
   unitTypePromotionFields,
   WEBSITE_GROUPS,
 } from "~/domain/content/form";
-import { promotionChoices, promotionPreview, promotionTarget } from "./promotion.server";
+import { planAsRead, promotionChoices, promotionPreview, promotionsNeedingAttention, promotionTarget } from "./promotion.server";
+import { discountPlansAsRead } from "~/storage-software/index.server";
+import { now as clockNow } from "~/platform/clock.server";
 import { data, redirect } from "react-router";
 import { and, eq, ne } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
@@ -85,7 +87,7 @@ async function addressIdOf(db: Database, locationId: number): Promise<number | n
 }
 
 /** The location's details page, or null (not found or outside the member's locations). */
-export async function locationDetailsPage(db: Database, staff: SignedInStaff, locationId: number) {
+export async function locationDetailsPage(db: Database, staff: SignedInStaff, locationId: number, now: Date = clockNow()) {
   const location = await readEffectiveRecord(db, staff, "location", locationId);
   if (!location) return null;
   const addressId = await addressIdOf(db, locationId);
@@ -93,6 +95,7 @@ export async function locationDetailsPage(db: Database, staff: SignedInStaff, lo
   const types = await locationUnitTypes(db, locationId);
   const effectiveTypes = await listEffectiveRecords(db, staff, "unitType", { column: "locationId", value: locationId });
   const byId = new Map(effectiveTypes.map((t) => [t.id, t]));
+  const plans = (await discountPlansAsRead(db, [locationId])).get(locationId);
   return {
     name: String(location.values.name),
     publication: await locationPublication(db, locationId, location),
@@ -105,10 +108,13 @@ export async function locationDetailsPage(db: Database, staff: SignedInStaff, lo
         id: t.id,
         label: `${t.width}×${t.length} ${t.name}`,
         hidden: e?.values.isHiddenOnline === true,
-        promotion: typeof e?.values.promotion === "string" ? e.values.promotion : "",
+        // What it will show (decision 674: only a promotion that applies has words).
+        promotion: e ? promotionPreview(e.values, typeof e.values.promotionPlanId === "number" ? (plans?.get(e.values.promotionPlanId) ?? null) : null) : "",
         pending: (e?.pending.length ?? 0) > 0,
       };
     }),
+    // Published promotions whose SiteLink plan changed, went or can no longer be worded (decision 673).
+    promotionsAttention: await promotionsNeedingAttention(db, [locationId], now),
   };
 }
 
@@ -200,21 +206,31 @@ export async function amenitiesTargets(db: Database, staff: SignedInStaff, locat
   return { amenity: { entity: "amenity", fields: AMENITY_FIELDS, createValues: { locationId, index: last + 10 }, siblings: ["locationId"] } };
 }
 
-/** One unit type's page: visibility, promotion, description, and the promotion that applies (issue 40). */
-export async function unitTypePage(db: Database, staff: SignedInStaff, unitTypeId: number) {
+/**
+ * One unit type's page: visibility and description, and the promotion that applies (issue 40): its
+ * form (at SiteLink a select of the site's plans, read now), the words it will show, and what the
+ * office must know about the published one (decision 673).
+ */
+export async function unitTypePage(db: Database, staff: SignedInStaff, unitTypeId: number, now: Date = clockNow()) {
   const heading = await unitTypeHeading(db, unitTypeId);
   if (!heading) return null;
   const record = await readEffectiveRecord(db, staff, "unitType", unitTypeId);
   if (!record) return null;
-  const choices = await promotionChoices(db, heading.locationId);
+  const chosen = typeof record.values.promotionPlanId === "number" ? record.values.promotionPlanId : null;
+  const choices = await promotionChoices(db, heading.locationId, chosen);
   const promotionFields = unitTypePromotionFields(choices.software);
+  const attention = (await promotionsNeedingAttention(db, [heading.locationId], now)).find((a) => a.unitTypeId === unitTypeId) ?? null;
   return {
     heading: { ...heading, label: `${heading.width}×${heading.length} ${heading.name}` },
     form: formRecord("unitType", record, UNIT_TYPE_FIELDS),
     promotionFields,
     promotionForm: formRecord("unitType", record, promotionFields),
-    promotionShown: promotionPreview(record.values),
-    ...choices,
+    promotionShown: promotionPreview(record.values, await planAsRead(db, heading.locationId, record.values.promotionPlanId)),
+    promotionAttention: attention?.message ?? null,
+    software: choices.software,
+    promotionChoices: choices.choices,
+    plansNotOffered: choices.plansNotOffered,
+    plansProblem: choices.plansProblem,
     photoCount: Array.isArray(record.values.images) ? record.values.images.length : 0,
   };
 }

@@ -73,7 +73,7 @@ async function goLiveRefusal(db: Executor, changes: readonly Pick<ChangeRow, "en
     if (state.live) continue;
     return (
       `${loc.name} cannot go on the website yet: its SiteLink settings have not passed the go-live check (${state.reason}). ` +
-      `Run npm run sitelink:verify -- --location ${loc.slug} --test-mode-move-in on the server; publish again once it says READY. Nothing was published.`
+      `Run the check on its settings page in the console (/admin/content/locations/${c.recordId}/settings), or npm run sitelink:verify -- --location ${loc.slug} --test-mode-move-in on the server; publish again once it passes. Nothing was published.`
     );
   }
   return null;

@@ -10,7 +10,7 @@ import { hitRateLimit } from "../web/rate-limit.server";
 import { deskToday, readDeskQuery, type DeskQuery, type DeskViewer } from "./scope.server";
 import { auditActor, type SignedInStaff } from "../staff/context.server";
 import { recordAudit } from "../audit/events.server";
-import { requireFreshFactor } from "../staff/admin.server";
+import { requireFreshFactorForPage } from "../staff/step-up.server";
 
 /**
  * What the four list pages' loaders and CSV exports share (issue 23): read the filter (its location
@@ -71,7 +71,7 @@ export async function deskCsv<Row>(
 ): Promise<Response> {
   const now = options.now ?? clockNow();
   // Exports of personal data need a second factor given in the last 10 minutes (decision 250).
-  requireFreshFactor(staff, request, now);
+  requireFreshFactorForPage(staff, request, now);
   const query = await readDeskQuery(context.db, deskViewer(staff), new URL(request.url), options.statuses, { kinds: options.kinds, due: options.due });
   if (Object.keys(query.errors).length) {
     throw data({ message: Object.values(query.errors).join(" ") }, { status: 400, headers: { "Cache-Control": NO_STORE } });

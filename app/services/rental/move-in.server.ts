@@ -236,6 +236,8 @@ async function sendMoveInEmail(
     "Receipt",
     ...lines,
     `  Total paid: ${formatCents(quote.total)} (card ending ${result.cardLast4}, authorisation ${result.authReference})`,
+    // What the promotion still gives the later months (decision 672).
+    ...(quote.promotion?.later ? [`  ${quote.promotion.later}`] : []),
     "",
     `Paid through ${quote.paidThroughDate}. Next payment of ${formatCents(quote.monthlyTotal)} due ${quote.nextDueDate}.`,
     ...autopayNote,

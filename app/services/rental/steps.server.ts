@@ -66,7 +66,9 @@ export async function rentPage(db: Database, ctx: RentalContext, req: RentPageRe
   const step = allowedStep(requested, progress, base.eSign);
   if (req.searchParams.has("step") && step !== requested) return { redirect: `${basePath}?step=${step}` };
   const view = await stepView(ctx, step, rental, req.searchParams);
-  return { page: { ...base, blocked: null, view, furthest: furthestStep(progress, base.eSign) } };
+  // On the review step the unit's promotion says what the quote applies, never more (decisions 603, 673).
+  const promotion = view.step === "review" ? view.promotion : base.promotion;
+  return { page: { ...base, promotion, blocked: null, view, furthest: furthestStep(progress, base.eSign) } };
 }
 
 /** What every state of the page shows: the unit, its rate, the hold and the steps. */
@@ -139,6 +141,9 @@ async function stepView(ctx: RentalContext, step: RentalStep, rental: Rental | n
         paidThroughDate: formatDay(q.quote.paidThroughDate),
         nextDueDate: formatDay(q.quote.nextDueDate),
         changed: searchParams.get("changed") === "1",
+        // The promotion as the quote applies it (decision 672): its words, and what it gives the later months.
+        promotion: q.quote.promotion?.wording ?? "",
+        promotionLater: q.quote.promotion?.later ?? "",
       } as const;
     }
     case "sign": {

@@ -6,10 +6,9 @@
  */
 import crypto from "node:crypto";
 import { and, asc, count, eq, gt, inArray, isNull, sql } from "drizzle-orm";
-import { redirect } from "react-router";
 import type { Database, Transaction } from "~/db/client.server";
 import { locations, rateLimitHits, staffInvites, staffLocations, staffMembers, staffPasskeys, staffPasswordResets, staffRecoveryCodes, staffSessions } from "~/db/schema";
-import { FRESH_FACTOR_MS, STAFF_INVITE_TTL_MS, STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff/roles";
+import { STAFF_INVITE_TTL_MS, STAFF_ROLE_LABELS, STAFF_ROLES, type StaffRole } from "~/domain/staff/roles";
 import { recordAudit } from "../audit/events.server";
 import { auditTimeZone } from "../audit/trail.server";
 import { queueEmail, sendQueuedEmail } from "../mail/outbox.server";
@@ -358,30 +357,4 @@ export async function resetStaffSignIn(db: Database, by: SignedInStaff, input: {
 /** The staff page's form limit: 60 changes per owner per 15 minutes. */
 export function countStaffChange(db: Database, by: SignedInStaff, now: Date) {
   return hitRateLimit(db, { key: `staff-admin:staff:${by.staffId}`, limit: 60, windowMs: STAFF_SIGNIN_WINDOW_MS, now });
-}
-
-/** Whether the member gave a second factor within the last few minutes (decision 250). */
-function hasFreshFactor(staff: SignedInStaff, now: Date): boolean {
-  return now.getTime() - staff.factorAt.getTime() < FRESH_FACTOR_MS;
-}
-
-/**
- * For a sensitive page or action (staff changes, exports of personal data, refunds): unless the
- * member gave a second factor within the last ten minutes, a redirect to the re-authentication page,
- * which comes back here (a GET: this page; a POST: the page the form is on, to submit again).
- */
-export function requireFreshFactor(staff: SignedInStaff, request: Request, now: Date): void {
-  if (hasFreshFactor(staff, now)) return;
-  const url = new URL(request.url);
-  let back = `${url.pathname}${url.search}`;
-  if (request.method !== "GET") {
-    const referer = request.headers.get("Referer");
-    try {
-      const r = referer ? new URL(referer) : null;
-      back = r && r.host === url.host ? `${r.pathname}${r.search}` : url.pathname;
-    } catch {
-      back = url.pathname;
-    }
-  }
-  throw redirect(`/admin/reauth?next=${encodeURIComponent(back)}`, { status: 303, headers: { "Cache-Control": "no-store" } });
 }

@@ -72,8 +72,32 @@ export const ADAPTER_READS: Record<string, OperationReads> = {
   },
   DiscountPlansRetrieve: {
     kind: "read",
-    usedBy: "inventory.ts: the site's discount plans a promotion names (issue 40)",
-    tables: { ConcessionPlans: { columns: ["ConcessionID"], optional: ["sPlanName", "dcPCDiscount", "dcFixedDiscount"] } },
+    usedBy: "discount-plans.ts (inventory.ts, rentals.ts, scheduler.ts): the site's discount plans a promotion names, and what each gives (issue 40, decision 672)",
+    tables: {
+      ConcessionPlans: {
+        columns: ["ConcessionID"],
+        // A column left out makes a plan "not offered" (what it gives is then uncertain), never an error.
+        optional: [
+          "sPlanName",
+          "iAmtType",
+          "dcPCDiscount",
+          "dcFixedDiscount",
+          "dcMaxAmountOff",
+          "iInMonth",
+          "iExpirMonths",
+          "bNeverExpires",
+          "bPrepay",
+          "iPrePaidMonths",
+          "bRound",
+          "dcRoundTo",
+          "dPlanStrt",
+          "dPlanEnd",
+          "dDisabled",
+          "dDeleted",
+          "dArchived",
+        ],
+      },
+    },
   },
   ChargeDescriptionsRetrieve: {
     kind: "read",

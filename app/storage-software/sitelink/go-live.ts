@@ -9,9 +9,17 @@
  * decides: a later run that does not pass switches the location off again.
  */
 import crypto from "node:crypto";
-import { desc, eq, inArray } from "drizzle-orm";
-import type { Database } from "~/db/client.server";
-import { DEFAULT_PAY_METHOD_IDS, sitelinkGoLiveChecks, sitelinkSites, type SiteLinkGoLiveSaw, type SiteLinkGoLiveSource, type SiteLinkPayMethodIds } from "~/db/schema";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Database, Transaction } from "~/db/client.server";
+import {
+  DEFAULT_PAY_METHOD_IDS,
+  sitelinkGoLiveChecks,
+  sitelinkSites,
+  type GoLiveSuggestions,
+  type SiteLinkGoLiveSaw,
+  type SiteLinkGoLiveSource,
+  type SiteLinkPayMethodIds,
+} from "~/db/schema";
 
 type FingerprintedSettings = {
   endpoint: string;
@@ -36,31 +44,43 @@ interface GoLiveState {
   live: boolean;
   /** Why not (or "passed on …"), in an operator's words. */
   reason: string;
+  /** The same, as a code the console words for itself. */
+  code: "no settings" | "never checked" | "failed" | "settings changed" | "passed";
+  /** The check that decides: the latest one that reached SiteLink (decision 681). */
   latest: GoLiveCheckRow | null;
 }
 
-/** The latest check of the location, and whether it holds for the settings now saved. */
-export async function goLiveState(db: Database, locationId: number): Promise<GoLiveState> {
+/** A check that reached SiteLink (one that could not is kept, and decides nothing: decision 681). */
+const reachedSiteLink = sql`(${sitelinkGoLiveChecks.saw} ->> 'unreachable') is null`;
+
+/** The latest check of the location that reached SiteLink, and whether it holds for the settings now saved. */
+export async function goLiveState(db: Database | Transaction, locationId: number): Promise<GoLiveState> {
   const [site] = await db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, locationId));
   const [latest] = await db
     .select()
     .from(sitelinkGoLiveChecks)
-    .where(eq(sitelinkGoLiveChecks.locationId, locationId))
+    .where(and(eq(sitelinkGoLiveChecks.locationId, locationId), reachedSiteLink))
     .orderBy(desc(sitelinkGoLiveChecks.id))
     .limit(1);
-  if (!site) return { live: false, reason: "no SiteLink settings", latest: latest ?? null };
-  if (!latest) return { live: false, reason: "sitelink:verify has not passed for this location yet: online rentals and payments are off", latest: null };
+  if (!site) return { live: false, code: "no settings", reason: "no SiteLink settings", latest: latest ?? null };
+  if (!latest) return { live: false, code: "never checked", reason: "sitelink:verify has not passed for this location yet: online rentals and payments are off", latest: null };
   const when = latest.checkedAt.toISOString();
-  if (!latest.passed) return { live: false, reason: `the latest check (${latest.source}, ${when}) did not pass: online rentals and payments are off`, latest };
+  if (!latest.passed) return { live: false, code: "failed", reason: `the latest check (${latest.source}, ${when}) did not pass: online rentals and payments are off`, latest };
   if (latest.settingsFingerprint !== goLiveFingerprint(site)) {
-    return { live: false, reason: `the settings changed after the check that passed (${when}): run sitelink:verify again; online rentals and payments are off`, latest };
+    return { live: false, code: "settings changed", reason: `the settings changed after the check that passed (${when}): run sitelink:verify again; online rentals and payments are off`, latest };
   }
-  return { live: true, reason: `passed ${latest.source} at ${when}`, latest };
+  return { live: true, code: "passed", reason: `passed ${latest.source} at ${when}`, latest };
+}
+
+/** The location's latest check of any kind (one that could not reach SiteLink included), or null. */
+export async function latestGoLiveCheck(db: Database, locationId: number): Promise<GoLiveCheckRow | null> {
+  const [row] = await db.select().from(sitelinkGoLiveChecks).where(eq(sitelinkGoLiveChecks.locationId, locationId)).orderBy(desc(sitelinkGoLiveChecks.id)).limit(1);
+  return row ?? null;
 }
 
 /** Records one check of the location's settings as they are now saved. */
 export async function recordGoLiveCheck(
-  db: Database,
+  db: Database | Transaction,
   input: { locationId: number; passed: boolean; source: SiteLinkGoLiveSource; saw: SiteLinkGoLiveSaw; testTenantId?: string | null; now: Date },
 ): Promise<GoLiveCheckRow> {
   const [site] = await db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, input.locationId));
@@ -113,4 +133,31 @@ export async function goLiveOfLocations(db: Database, locationIds: readonly numb
   if (!locationIds.length) return [];
   const sites = await db.select({ locationId: sitelinkSites.locationId }).from(sitelinkSites).where(inArray(sitelinkSites.locationId, [...locationIds]));
   return Promise.all(sites.map(async ({ locationId }) => ({ locationId, ...(await goLiveState(db, locationId)) })));
+}
+
+/**
+ * Saves the settings a go-live check proposed (decision 681: the card types SiteLink lists, the
+ * pay-method ids the site's test move-in took) over the location's, the others unchanged. Their
+ * fingerprint changes with them, so the location needs a new passing check. Returns what they were
+ * and are (for the audit), or null when the location has no SiteLink settings.
+ */
+export async function saveGoLiveSuggestions(
+  db: Database | Transaction,
+  locationId: number,
+  suggested: GoLiveSuggestions,
+): Promise<{ before: GoLiveSuggestions; after: GoLiveSuggestions } | null> {
+  const [site] = await db.select({ cardTypeIds: sitelinkSites.cardTypeIds, payMethodIds: sitelinkSites.payMethodIds }).from(sitelinkSites).where(eq(sitelinkSites.locationId, locationId));
+  if (!site) return null;
+  const set: Partial<typeof sitelinkSites.$inferInsert> = {};
+  const before: GoLiveSuggestions = {};
+  if (suggested.cardTypeIds) {
+    before.cardTypeIds = site.cardTypeIds ?? {};
+    set.cardTypeIds = suggested.cardTypeIds;
+  }
+  if (suggested.payMethodIds) {
+    before.payMethodIds = { ...DEFAULT_PAY_METHOD_IDS, ...(site.payMethodIds ?? {}) };
+    set.payMethodIds = suggested.payMethodIds;
+  }
+  if (Object.keys(set).length) await db.update(sitelinkSites).set(set).where(eq(sitelinkSites.locationId, locationId));
+  return { before, after: suggested };
 }

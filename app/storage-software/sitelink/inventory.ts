@@ -25,6 +25,8 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { decimalToNumber, intOrNull, isTrue, optionalCents } from "./money";
 import { availabilityAsOf, readSyncState, syncInventory } from "./sync";
+import { readDiscountPlans } from "./discount-plans";
+import { localDate } from "~/domain/shared/calendar";
 
 /** How long after a failed first sync pages answer "unreachable" without asking SiteLink again. */
 const RETRY_FIRST_SYNC_MS = 30_000;
@@ -102,19 +104,12 @@ export function siteLinkInventory(deps: SiteLinkInventoryDeps): Inventory & Avai
       return row ?? null;
     },
 
-    // The site's discount plans (ConcessionPlans, evidence §3: LK's "empty" read the wrong table).
-    // A percentage in whole percent (SiteLink keeps 4 decimals: 100.0000); a fixed amount in cents.
+    // The site's discount plans (ConcessionPlans, evidence §3: LK's "empty" read the wrong table), each
+    // with what it gives or why it is not offered (./discount-plans.ts, decision 672); kept in the
+    // mirror the website words published promotions from (decision 673).
     async listDiscountPlans() {
-      const answer = okRead(await call("DiscountPlansRetrieve", {}), "DiscountPlansRetrieve");
-      return rowsOf(answer, "ConcessionPlans")
-        .filter((r) => (intOrNull(r.ConcessionID) ?? 0) > 0)
-        .map((r) => ({
-          id: intOrNull(r.ConcessionID)!,
-          name: (r.sPlanName ?? "").trim() || `Plan ${r.ConcessionID}`,
-          percent: Math.round(optionalCents(r.dcPCDiscount) / 100),
-          amount: optionalCents(r.dcFixedDiscount),
-        }))
-        .sort((a, b) => a.id - b.id);
+      const row = await locationRow();
+      return readDiscountPlans({ db, locationId: location.id, call, now: now() }, localDate(now(), row.timeZone.timeZoneId));
     },
 
     async listInsurancePlans(): Promise<InsurancePlanOption[]> {

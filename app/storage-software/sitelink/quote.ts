@@ -13,7 +13,7 @@ import { percentOf } from "~/domain/shared/money";
 import type { MoveInQuote, QuoteLine, QuoteLineKind } from "~/domain/rental/move-in-quote";
 import { firstMonthProtectionWording, firstMonthRentWording, periodChargeWording, PROTECTION_NAME, RENT_NAME } from "~/domain/payments/charge-wording";
 import { centsToDecimal, isTrue, optionalCents } from "./money";
-import { monthlyPromotionDiscount, promotionLineWording, type AppliedPromotion } from "~/domain/rental/promotion";
+import { monthlyPromotionDiscount, promotionDiscountInMonth, promotionLaterMonthsText, promotionLineWording, type AppliedPromotion } from "~/domain/rental/promotion";
 import { logger } from "~/platform/logger.server";
 
 type Row = Record<string, string | undefined>;
@@ -196,30 +196,35 @@ export function inSiteWording(quote: MoveInQuote, protectionCoverage: number | n
 }
 
 /**
- * The quote with the unit type's promotion (issue 40, decisions 601, 604): SiteLink applied the plan
- * (ConcessionPlanID) and answered its discount on the first rent row. Checked against the plan's
- * terms (what the card says): when SiteLink's discount is the terms' discount of that row, the line
- * says the promotion's words ("Promotion: First month free"), the same as the card; when not (the plan
- * was changed in SiteLink since the promotion was published), SiteLink's figure stands (it is what is
- * charged), the line keeps SiteLink's wording and the mismatch is logged for the office.
+ * The quote with the unit type's promotion (issue 40, decisions 601, 604, 672): SiteLink applied the
+ * plan (ConcessionPlanID) and answered its discount on each rent row. Checked against what the plan
+ * gives as SiteLink lists it (the words the card shows): each rent row of the move-in is a month of
+ * the rental (the first row month 1), and its discount must be the plan's for that month (none outside
+ * its months). When every row agrees, each discount line says the promotion's words ("Promotion: First
+ * month free"), the same as the card, and the sentence on later months says what SiteLink will take off
+ * when it bills them. When not (a reading of SiteLink's we did not expect, or a plan changed between
+ * our read and SiteLink's quote), SiteLink's figures stand (they are what is charged), the lines keep
+ * SiteLink's wording, no promotion words are shown, and the mismatch is logged.
  */
 export function withPromotion(quote: MoveInQuote, promotion: AppliedPromotion, monthlyRate: number): MoveInQuote {
-  const firstRent = quote.lines.filter((l) => l.kind === "rent").sort((a, b) => (a.periodStart ?? "").localeCompare(b.periodStart ?? ""))[0];
-  const discountLine = firstRent ? quote.lines.find((l) => l.postingKey === `discount:${firstRent.postingKey}`) : undefined;
-  const applied = -(discountLine?.amount ?? 0);
-  const expected = firstRent ? monthlyPromotionDiscount(promotion.terms, firstRent.amount) : 0;
-  const matches = discountLine !== undefined && applied === expected;
+  const rents = quote.lines.filter((l) => l.kind === "rent").sort((a, b) => (a.periodStart ?? "").localeCompare(b.periodStart ?? ""));
+  const discountLineOf = (rent: QuoteLine) => quote.lines.find((l) => l.postingKey === `discount:${rent.postingKey}`);
+  const applied = rents.map((r) => -(discountLineOf(r)?.amount ?? 0));
+  const expected = rents.map((r, i) => promotionDiscountInMonth(promotion.terms, i + 1, r.amount));
+  const matches = rents.length > 0 && expected.every((e, i) => e === applied[i]);
   if (!matches) {
     logger.warn({ planId: promotion.planId, applied, expected }, "SiteLink's discount plan does not give what the promotion says");
   }
+  const ours = new Set(matches ? rents.map(discountLineOf).filter((l): l is QuoteLine => l !== undefined) : []);
   return {
     ...quote,
-    lines: matches ? quote.lines.map((l) => (l === discountLine ? { ...l, description: promotionLineWording(promotion.wording) } : l)) : quote.lines,
+    lines: quote.lines.map((l) => (ours.has(l) ? { ...l, description: promotionLineWording(promotion.wording) } : l)),
     promotion: {
       wording: matches ? promotion.wording : "",
       monthlyDiscount: monthlyPromotionDiscount(promotion.terms, monthlyRate),
       months: promotion.terms.months,
       planId: promotion.planId,
+      later: matches ? promotionLaterMonthsText(promotion.terms, promotion.wording, rents.length) : "",
     },
   };
 }

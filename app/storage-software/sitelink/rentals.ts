@@ -16,7 +16,8 @@ import { rowsOf } from "./dataset";
 import { okRead } from "./errors";
 import { createJournal } from "./journal";
 import { decimalToCents, inSiteWording, withPromotion } from "./quote";
-import { promotionOn } from "~/domain/rental/promotion";
+import { isWithinPromotionDates, promotionOn, type PlanReading } from "~/domain/rental/promotion";
+import { readDiscountPlans } from "./discount-plans";
 import { promotionColumnsOf } from "../shared/promotion";
 import { createSiteLinkMoveIn, siteLinkQuote, type MoveInGateway } from "./move-in";
 import { autopayWantedAtMoveIn, tenantsWeCreated } from "./move-in-attempts";
@@ -32,6 +33,8 @@ interface SiteLinkRentalsDeps {
   gateway?: MoveInGateway;
   /** How long an unanswered move-in stays "confirming" before a missing ledger means it did nothing. */
   settleAfterMs?: number;
+  /** The clock (the adapter's). */
+  now?: () => Date;
 }
 
 type SiteLinkRentals = Pick<Rentals, "quoteMoveIn" | "moveIn" | "confirmMoveIn" | "getMoveIn" | "isEmailRegistered">;
@@ -84,8 +87,16 @@ export function siteLinkRentals(deps: SiteLinkRentalsDeps): SiteLinkRentals {
       if (input.insurancePlanId && !plan)
         throw new StorageValidationError("Choose one of the protection plans.", { insurance: ["Choose one of the protection plans."] });
       const premium = plan?.premium ?? 0;
-      // The unit type's promotion on the move-in date: one of the site's discount plans, which SiteLink applies (decision 601).
-      const promotion = promotionOn(await promotionColumnsOf(db, location.id, type.id), input.moveInDate, "sitelink");
+      // The unit type's promotion on the move-in date: one of the site's discount plans, which SiteLink
+      // applies (decision 601), as SiteLink lists it now (decision 673: a plan changed since the promotion
+      // was published is worded as it is; one removed or no longer worded for certain is not sent).
+      const columns = await promotionColumnsOf(db, location.id, type.id);
+      let discountPlan: PlanReading | null = null;
+      if (columns.promotionKind === "plan" && columns.promotionPlanId !== null && isWithinPromotionDates(columns, input.moveInDate)) {
+        const listed = (await readDiscountPlans({ db, locationId: location.id, call, now: (deps.now ?? (() => new Date()))() }, input.moveInDate)).find((p) => p.id === columns.promotionPlanId);
+        discountPlan = listed ? { name: listed.name, listed: true, terms: listed.terms, notOffered: listed.notOffered } : null;
+      }
+      const promotion = promotionOn(columns, input.moveInDate, "sitelink", discountPlan);
       // ChannelType 1 is the location's web-rates flag (channelTypeAt): the rate SiteLink charges is the one the pages show.
       const monthlyRate = monthlyRateFor(type, rs.channelType === 1);
       const quote = await siteLinkQuote(call, rs, {

@@ -3,7 +3,8 @@
  *
  * - every SITELINK_SYNC_INTERVAL_MS (default 60 s): an incremental sync of each SiteLink location
  *   (UnitsInformation_v3 since SiteLink's last poll marker);
- * - every 15 minutes: the rates (UnitTypePriceList_v2);
+ * - every 15 minutes: the rates (UnitTypePriceList_v2) and the site's discount plans (DiscountPlansRetrieve,
+ *   decision 673);
  * - a full sync at start-up and nightly (the first tick after 02:00 in the location's time zone, when
  *   the last full sync is more than 20 hours old), which also catches deletions and anything missed.
  *
@@ -32,6 +33,8 @@ import contractJson from "./operations.json";
 import { adapterChoiceFor, loadSiteLinkSettings } from "./settings";
 import { collectSiteLinkStatus } from "./status";
 import { readSyncState, syncInventory, syncRates, type SyncReport } from "./sync";
+import { readDiscountPlans } from "./discount-plans";
+import { localDate } from "~/domain/shared/calendar";
 import { env, type Env } from "~/platform/env.server";
 
 const contract = contractJson as unknown as OperationContract;
@@ -108,12 +111,22 @@ export async function runSiteLinkSync(
       const doFull = options.full === true || !full.has(loc.id) || nightly;
       const deps = { db, locationId: loc.id, call: client.call, now: clock };
       const report = await syncInventory(deps, { full: doFull });
+      let ratesRead = doFull;
       if (doFull) {
         full.add(loc.id);
         rates.set(loc.id, now.getTime());
       } else if (now.getTime() - (rates.get(loc.id) ?? 0) >= RATES_EVERY_MS) {
         await syncRates(deps);
         rates.set(loc.id, now.getTime());
+        ratesRead = true;
+      }
+      // With the rates: the site's discount plans, so a plan changed or removed in SiteLink is worded
+      // (or no longer offered) on the website and told to the office (decision 673).
+      if (ratesRead) {
+        await readDiscountPlans({ db, locationId: loc.id, call: client.call, now: clock() }, localDate(now, loc.timeZone.timeZoneId)).catch((error: unknown) => {
+          if (isDatabaseUnavailable(error)) throw error;
+          logger.warn({ location: loc.id, error: error instanceof Error ? error.message : String(error) }, "[sitelink] the discount plans could not be read; the website keeps the plans as last read");
+        });
       }
       results.push({ locationId: loc.id, name: loc.name, ok: true, report });
     } catch (error) {

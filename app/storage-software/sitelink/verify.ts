@@ -13,10 +13,12 @@ import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import type { Database } from "~/db/client.server";
 import { locations, sitelinkSites } from "~/db/schema";
-import type { SiteLinkPayMethodIds } from "~/db/schema";
+import type { SiteLinkGoLiveSaw } from "~/db/schema";
 import { ADAPTER_READS } from "./adapter-reads";
 import { ANSWER_RULES, describeAnswerRule, readAnswer, tenantIdFromLogin, type RuledOperation } from "./answers";
 import { lastTestTenant, recordGoLiveCheck } from "./go-live";
+import { goLiveItems, goLiveSuggestions } from "./go-live-words";
+import { PAY_METHOD_READINGS, type CheckStatus, type GoLiveReport, type OperationCheck } from "./verify-report";
 import { searchTenantsByEmail, tenantParams } from "./tenant-records";
 import { rows, siteLinkDate } from "./calls";
 import { type Row } from "./dataset";
@@ -32,52 +34,8 @@ import { rawEnv, type EnvSource } from "~/platform/env.server";
 
 const contract = contractJson as unknown as OperationContract;
 
-export type CheckStatus = "ok" | "differs" | "warning" | "not checked" | "not sent";
-
-export interface OperationCheck {
-  operation: string;
-  kind: "read" | "write";
-  status: CheckStatus;
-  notes: string[];
-}
-
-/**
- * The two readings of iPayMethod (evidence §4.9), as the pay-method ids an operator configures for each
- * (`sitelink:configure --pay-method`, decision 181). The adapter sends the location's own
- * `payMethodIds` (move-in.ts): its card id under option A, its cash id under option B.
- */
-export const PAY_METHOD_READINGS = {
-  manual: { ids: { card: 0, cash: 2, check: 1 }, label: "the manual's reading (0 card, 1 check, 2 cash)" },
-  lsetup: { ids: { card: 1, cash: 2, check: 3 }, label: "the LSETUP reading (0 none, 1 card, 2 cash, 3 check)" },
-} as const satisfies Record<string, { ids: SiteLinkPayMethodIds; label: string }>;
-
-export interface GoLiveReport {
-  generatedAt: string;
-  location: { id: number; name: string; slug: string };
-  endpoint: string;
-  corpCode: string;
-  locationCode: string;
-  cardChargedBy: "sitelink" | "gateway";
-  settings: { status: CheckStatus; notes: string[] };
-  operations: OperationCheck[];
-  cardTypes: { status: CheckStatus; site: Array<{ id: string; description: string; category: string }>; configured: Record<string, number>; notes: string[] };
-  billingFrequency: { configured: number; status: CheckStatus; note: string };
-  /** `configured`: the location's pay-method ids (what the adapter sends). */
-  payMethod: { status: CheckStatus; configured: SiteLinkPayMethodIds | null; works: number | null; reading: keyof typeof PAY_METHOD_READINGS | null; notes: string[] };
-  /** Per operation: the Ret_Code seen, and for each write how the adapter reads its answer (answers.ts). */
-  successCodes: Record<string, string>;
-  testMoveIn: null | { unitId: string; ledgerId: string | null; notes: string[] };
-  ok: boolean;
-  /** Operations (or parts) that differ, for the summary and the exit code. */
-  differs: string[];
-  /**
-   * What the adapter relies on that this run did not see, each with the flag that would check it
-   * (issue 37): any makes the result NOT READY, as a difference does.
-   */
-  notChecked: string[];
-  /** The SiteLink TenantID of the test tenant this run used (made, found again or given), or null. */
-  testTenantId: string | null;
-}
+// The report's shape and the two readings of iPayMethod: ./verify-report.ts (also read by ./go-live-words.ts).
+export type { GoLiveReport } from "./verify-report";
 
 interface VerifyOptions {
   now: Date;
@@ -215,6 +173,7 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     differs: [],
     notChecked: [],
     testTenantId: null,
+    unreachable: null,
   };
   const record = options.record ?? true;
   const finish = async () => {
@@ -227,7 +186,11 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     ];
     report.differs = [...new Set(report.differs)];
     // Never ready on what was not seen (issue 37): each item the adapter relies on, with its flag.
-    if (report.settings.status !== "differs") {
+    if (report.unreachable) {
+      report.differs = [];
+      report.notChecked = ["every item: SiteLink could not be reached"];
+    }
+    else if (report.settings.status !== "differs") {
       report.notChecked = [
         ...report.operations.filter((o) => o.status === "not checked").map((o) => `${o.operation} (${FLAG_FOR[o.operation] ?? "no rows to check at this site"})`),
         ...(report.payMethod.status === "not checked" ? ["pay method (MoveInWithDiscount_v7) (--test-mode-move-in)"] : []),
@@ -243,13 +206,7 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
         source: "sitelink:verify",
         now: options.now,
         testTenantId: report.testTenantId,
-        saw: {
-          differs: report.differs,
-          notChecked: report.notChecked,
-          checked: report.operations.filter((o) => o.status === "ok" || o.status === "warning").map((o) => `${o.operation}: ${o.status}`),
-          payMethod: { configured: report.payMethod.configured, works: report.payMethod.works, reading: report.payMethod.reading },
-          testMoveIn: report.testMoveIn ? [`unit ${report.testMoveIn.unitId}${report.testMoveIn.ledgerId ? `, ledger ${report.testMoveIn.ledgerId}` : ""}`, ...report.testMoveIn.notes] : [],
-        },
+        saw: goLiveSaw(report, { ranFrom: "command", ranBy: null }),
       });
     }
     return report;
@@ -313,6 +270,7 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
       add(check);
       return answer;
     } catch (error) {
+      if (operation === "SiteInformation") siteInformationFailure = error;
       add({ operation, kind: "read", status: "differs", notes: [`no usable answer: ${error instanceof Error ? error.message : String(error)}`] });
       return null;
     }
@@ -321,8 +279,16 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
     if (!checked.has(operation)) checked.set(operation, { operation, kind: ADAPTER_READS[operation]?.kind ?? "read", status: "not checked", notes: [note] });
   };
 
-  // 2. Site-wide reads.
+  // 2. Site-wide reads. The first one tells whether SiteLink answers at all: when it does not (a network
+  // error, a timeout, an HTTP error, a page that is not SiteLink's; not a SOAP Fault, which is SiteLink
+  // answering), nothing else is sent and the run says so rather than listing twenty failures (decision 681).
+  let siteInformationFailure: unknown = null;
   const site = await read("SiteInformation", {});
+  if (!site && siteInformationFailure instanceof SiteLinkCallError && siteInformationFailure.failure !== "fault") {
+    report.unreachable = clean(`${report.endpoint} did not answer as SiteLink (${siteInformationFailure.failure}): ${siteInformationFailure.message}`);
+    report.operations = [checked.get("SiteInformation")!];
+    return finish();
+  }
   if (site && checked.get("SiteInformation")!.status === "differs") {
     checked.get("SiteInformation")!.notes.push("the corp code, location code, user, password or API key may be wrong");
   }
@@ -660,6 +626,28 @@ export async function verifySiteLinkLocation(db: Database, slug: string, options
   }
 }
 
+// ------------------------------------------------------------------ what a check keeps
+
+/**
+ * What a run is kept with (table sitelink_go_live_checks, decisions 470 and 681): the summary lines
+ * sitelink:status shows, and each item in the operator's words with what to fix, which the console's
+ * go-live page lists, whoever ran it. Never a secret (the report has none).
+ */
+export function goLiveSaw(report: GoLiveReport, by: { ranFrom: "command" | "console"; ranBy: string | null }): SiteLinkGoLiveSaw {
+  return {
+    differs: report.differs,
+    notChecked: report.notChecked,
+    checked: report.operations.filter((o) => o.status === "ok" || o.status === "warning").map((o) => `${o.operation}: ${o.status}`),
+    payMethod: { configured: report.payMethod.configured, works: report.payMethod.works, reading: report.payMethod.reading },
+    testMoveIn: report.testMoveIn ? [`unit ${report.testMoveIn.unitId}${report.testMoveIn.ledgerId ? `, ledger ${report.testMoveIn.ledgerId}` : ""}`, ...report.testMoveIn.notes] : [],
+    ...(report.unreachable ? { unreachable: report.unreachable } : {}),
+    items: goLiveItems(report),
+    suggested: goLiveSuggestions(report),
+    ranFrom: by.ranFrom,
+    ranBy: by.ranBy,
+  };
+}
+
 // ------------------------------------------------------------------ the report as text
 
 const LABEL: Record<CheckStatus, string> = { ok: "ok", differs: "DIFFERS", warning: "warning", "not checked": "not checked", "not sent": "write" };
@@ -694,6 +682,10 @@ export function formatGoLiveReport(r: GoLiveReport): string {
   if (r.notChecked.length) {
     lines.push("", "Not checked (the adapter relies on each; the flag that checks it):");
     for (const n of r.notChecked) lines.push(`  - ${n}`);
+  }
+  if (r.unreachable) {
+    lines.push("", `Result: NOT CHECKED. SiteLink could not be reached: ${r.unreachable}. Nothing was checked; the location's go-live state is as it was.`);
+    return lines.join("\n");
   }
   const why = [r.differs.length ? `Differs: ${r.differs.join(", ")}.` : "", r.notChecked.length ? `Not checked: ${r.notChecked.map((n) => n.replace(/ \(.*$/, "")).join(", ")}.` : ""].filter(Boolean).join(" ");
   lines.push("", r.ok ? "Result: READY. Every item the adapter relies on was checked and nothing differs." : `Result: NOT READY. ${why}`);

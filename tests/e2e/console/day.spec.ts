@@ -249,22 +249,22 @@ test("a manager of one location walks their pages and publishes a change at thei
   await walk(page, "manager", "all");
   await checkHomeNumbers(page, "manager");
 
-  // A unit type's promotion at their location, published by them alone.
+  // A unit type's description at their location, published by them alone.
   await page.goto(consoleUrl(`/admin/content/locations/${day.locationId}`));
   const unitType = await page.locator("main a[href^='/admin/content/unit-types/']").first().getAttribute("href");
   expect(unitType).toBeTruthy();
   await page.goto(consoleUrl(unitType!));
-  const promotion = page.getByLabel(/^Promotion( Changed, not published)?$/);
-  const before = await promotion.inputValue();
+  const description = page.getByLabel(/^Description( Changed, not published)?$/);
+  const before = await description.inputValue();
   const publish = async (value: string) => {
     await page.goto(consoleUrl(unitType!));
-    await page.getByLabel(/^Promotion( Changed, not published)?$/).fill(value);
+    await page.getByLabel(/^Description( Changed, not published)?$/).fill(value);
     await Promise.all([page.waitForURL(/done=saved/), page.getByRole("button", { name: "Save unit type" }).click()]);
     await page.goto(consoleUrl("/admin/changes"));
     await expect(page.getByRole("main")).toContainText(value || before);
     await Promise.all([page.waitForURL(/done=published/), page.getByRole("button", { name: /^Publish (your changes )?now$/ }).click()]);
   };
-  await publish(`First month $1 (${test.info().project.name})`);
+  await publish(`Wide door, lit aisle (${test.info().project.name})`);
   await checkPage(page, "/admin/changes?done=published", "manager: the changes page, published");
   // As it was, for the specs after this one.
   await publish(before);

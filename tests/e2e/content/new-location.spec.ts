@@ -8,14 +8,22 @@ import { isNoJs } from "../support/site";
 import { PRIMARY_DOMAIN } from "../support/seed-facts";
 import { ownServers } from "../support/servers";
 import { expectNoAxeViolations } from "../support/a11y";
+import { SIM_URL } from "../support/sitelink";
+import { loadContract } from "../../../sitelink-simulator/contract";
+import { DEMO_CORP } from "../../../sitelink-simulator/corp";
+import { NEW_LOCATION_SITELINK_PASSWORD_ENV } from "../support/production-env";
 
 /**
- * Issue 40's "done when": an owner adds a location that then rents online (decisions 620–623), with
- * JavaScript on and off. A first owner, invited by `npm run staff:invite`, adds a demo-units location
- * from the console (name, address, time zone, phone, text number, hours), then a photo on its photos
- * page; it is not on the website; preview shows its page; "Publish now" puts it on /view-locations; a visitor opens it, picks a unit
- * and rents it to the confirmation and its gate code. Validation, roles and the SiteLink refusal are
- * the integration suite's (tests/integration/content/new-location.test.ts).
+ * Issue 40's "done when": an owner adds a location that then rents online (decisions 620–623, 680,
+ * 681), with JavaScript on and off. A first owner, invited by `npm run staff:invite`, adds a
+ * demo-units location from the console (name, address, time zone, phone, text number, hours, a photo
+ * on the form itself: without JavaScript a refused form keeps the file received); it is not on the
+ * website; preview shows its page; "Publish now" puts it on /view-locations; a visitor opens it, picks
+ * a unit and rents it to the confirmation and its gate code. Then a SiteLink location, connected to
+ * the SiteLink simulator over HTTP: its publish is refused, the owner runs its go-live check from its
+ * settings page, saves the card types the check proposes, runs it again, and publishes it. Validation,
+ * roles, photos refused and a check that cannot reach SiteLink are the integration suite's
+ * (tests/integration/content/new-location.test.ts).
  */
 
 const PASSWORD = "Quiet-Otter-73";
@@ -79,12 +87,20 @@ test("an owner adds a location with demo units, previews and publishes it, and a
   await page.getByLabel("Office phone number").fill("(910) 555-0188");
   await page.getByLabel("Text message number (optional)").fill("(910) 555-0189");
   await page.getByLabel("Monday to Friday", { exact: true }).first().selectOption("24h");
+  // A photo on the form itself (decision 680).
+  const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: { r: 20, g: 69, b: 122 } } }).png().toBuffer();
+  const photo = page.getByRole("group", { name: "Photo 1" });
+  await photo.getByLabel("Image file").setInputFiles({ name: "front-gate.png", mimeType: "image/png", buffer: png });
+  await photo.getByLabel("Description for people who cannot see the image").fill(`The front gate of ${name}`);
   await page.getByLabel("Demo units").check();
   await page.getByRole("button", { name: "Save the location to the draft" }).click();
   const zipError = page.locator("#field-postal-error");
   await expect(zipError).toHaveText("Enter a ZIP code such as 28358.");
   await expect(page.getByLabel("ZIP code")).toHaveAttribute("aria-invalid", "true");
   await expect(page.getByLabel("Name", { exact: true })).toHaveValue(name);
+  await expect(photo.getByLabel("Description for people who cannot see the image")).toHaveValue(`The front gate of ${name}`);
+  // Without JavaScript the server answered: the file it received is kept, not to be chosen again.
+  if (isNoJs(testInfo)) await expect(photo.getByText("“front-gate.png” is received", { exact: false })).toBeVisible();
   if (!isNoJs(testInfo)) await expectNoAxeViolations(page, { label: "add a location, with an error" });
   await page.getByLabel("ZIP code").fill("28472");
   await page.getByRole("button", { name: "Save the location to the draft" }).click();
@@ -98,14 +114,9 @@ test("an owner adds a location with demo units, previews and publishes it, and a
   // Twelve demo unit types are listed on its page.
   await expect(page.getByRole("region", { name: "Unit types" }).getByRole("listitem")).toHaveCount(12);
 
-  // A photo, through the location's photos page (into the same draft).
+  // The photo came with the form: its photos page lists it, for later changes.
   await page.getByRole("link", { name: "Change on the photos page" }).click();
-  const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: { r: 20, g: 69, b: 122 } } }).png().toBuffer();
-  const upload = page.getByRole("form", { name: "Add a photo" });
-  await upload.getByLabel("Photo", { exact: true }).setInputFiles({ name: "front-gate.png", mimeType: "image/png", buffer: png });
-  await upload.getByLabel("Description for people who cannot see the image").fill(`The front gate of ${name}`);
-  await upload.getByRole("button", { name: "Add a photo" }).click();
-  await expect(page.getByText("The photo is in the draft.", { exact: false }).first()).toBeVisible();
+  await expect(page.getByRole("list", { name: `Photos of ${name}` }).getByText(`Description: The front gate of ${name}`)).toBeVisible();
 
   // Not public yet.
   const before = await page.request.get(`${ownServers().baseURL}${path}`);
@@ -167,4 +178,72 @@ test("an owner adds a location with demo units, previews and publishes it, and a
   expect((await v.getByTestId("gate-code").innerText()).trim()).toMatch(/^\d{6}$/);
   await expect(v.getByRole("table", { name: "Charged today" }).getByTestId("rental-total")).toHaveText(total);
   await context.close();
+});
+
+test("an owner adds a SiteLink location, runs its go-live check from the console, and publishes it", async ({ page }, testInfo) => {
+  test.setTimeout(240_000);
+  const tag = `${testInfo.project.name === "no-js" ? "N" : "J"}${testInfo.retry}`;
+  const city = `Conway ${testInfo.project.name.replace(/[^a-z0-9]/gi, " ")} ${testInfo.retry}`.replace(/\s+/g, " ").trim();
+  const name = `Gatehouse ${city}`;
+  // The location's own site in the simulator: free units and the demo corp's payment types (Master Card 5, Visa 6, Discover 8).
+  const code = `LC${tag}`;
+  const seeded = await fetch(`${SIM_URL}/__sim/sites`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ name: city, sLocationCode: code, SiteID: 47000 + (tag.startsWith("N") ? 10 : 0) + testInfo.retry, unitIdBase: tag.startsWith("N") ? 8100 : 8000, unitTypes: [{ typeName: "Drive-Up", width: 10, length: 10, stdRate: 9200, statuses: ["available", "available", "available"] }] }),
+  });
+  expect(seeded.status).toBe(201);
+  await signInFirstOwner(page);
+
+  await page.goto(consoleUrl("/admin/content/locations/new"));
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Street", { exact: true }).fill("1101 Main St");
+  await page.getByLabel("City").fill(city);
+  await page.getByLabel("State").selectOption("SC");
+  await page.getByLabel("ZIP code").fill("29526");
+  await page.getByLabel("Office phone number").fill("(843) 555-0188");
+  await page.getByLabel("SiteLink", { exact: true }).check();
+  await page.getByLabel("Web service address").fill(`${SIM_URL}${loadContract().path}`);
+  await page.getByLabel("Corp code").fill(DEMO_CORP.corpCode);
+  await page.getByLabel("Location code").fill(code);
+  await page.getByLabel("User name").fill(`${DEMO_CORP.userName}:::${DEMO_CORP.apiKey}`);
+  await page.getByLabel("Password: the name of the environment variable that holds it").fill(NEW_LOCATION_SITELINK_PASSWORD_ENV);
+  await page.getByRole("button", { name: "Save the location to the draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/locations\/\d+\?done=location-added$/);
+  await expect(page.getByTestId("go-live")).toContainText("the go-live check has not passed with these settings, so publishing is refused");
+
+  // Not before its check has passed.
+  await page.goto(consoleUrl("/admin/changes"));
+  await page.getByRole("button", { name: "Publish now" }).click();
+  await expect(page.getByText(`${name} cannot go on the website yet`, { exact: false }).first()).toBeVisible();
+  await page.goBack();
+  await page.goBack();
+
+  // The check, from the location's page to its settings page.
+  await page.getByRole("link", { name: "Run the go-live check" }).click();
+  await expect(page).toHaveURL(/\/settings#go-live-check$/);
+  const section = page.getByRole("region", { name: "SiteLink go-live check" });
+  await expect(section.getByTestId("go-live-state")).toHaveText(/^Not live: no go-live check has passed yet\./);
+  await section.getByRole("button", { name: "Run the go-live check" }).click();
+  await expect(section.getByRole("heading", { level: 3, name: /^The latest check: .*: did not pass$/ })).toBeVisible();
+  const checklist = section.getByRole("list", { name: /^The latest check/ });
+  await expect(checklist.getByRole("listitem").filter({ hasText: /^Unit types and their prices: Passed/ })).toHaveCount(1);
+  await expect(checklist.getByRole("listitem").filter({ hasText: /^Card types: Failed/ })).toContainText(
+    "What to do: Use the card types SiteLink lists (Visa = 6, Master Card = 5, Discover = 8) with the button below, then run the check again.",
+  );
+  if (!isNoJs(testInfo)) await expectNoAxeViolations(page, { label: "a go-live check that did not pass" });
+  await section.getByRole("button", { name: "Use these settings" }).click();
+  await expect(section.getByText("The settings are saved. Run the go-live check again", { exact: false })).toBeVisible();
+  await expect(section.getByRole("definition").filter({ hasText: "visa = 6" })).toHaveCount(1);
+  await section.getByRole("button", { name: "Run the go-live check" }).click();
+  await expect(section.getByRole("heading", { level: 3, name: /^The latest check: .*: passed$/ })).toBeVisible();
+  await expect(section.getByTestId("go-live-state")).toHaveText(/^Live: the go-live check passed with these settings/);
+  await expect(checklist.getByRole("listitem").filter({ hasText: /: Failed/ })).toHaveCount(0);
+
+  // Now the draft publishes it.
+  await page.goto(consoleUrl("/admin/changes"));
+  await page.getByRole("button", { name: "Publish now" }).click();
+  await expect(page).toHaveURL(/done=published/);
+  const view = await page.request.get(`${ownServers().baseURL}/view-locations`);
+  expect(await view.text()).toContain(name);
 });

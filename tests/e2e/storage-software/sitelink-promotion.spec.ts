@@ -9,7 +9,8 @@ import { clearFaults, lastCall, SITELINK_BASE_URL, SIM_URL, sitelinkProject } fr
  * console's draft and publish services). The card, the unit type page, the rental's summary, the review
  * step, the lease, the confirmation and the receipt e-mail all say the same words, and SiteLink
  * applies the plan at move-in: MoveInWithDiscount_v7 names it and the simulator's ledger holds the
- * concession on the first month's rent.
+ * concession on the first month's rent. Then the plan is changed in SiteLink (decision 673): after the
+ * server's sync the card says what SiteLink now gives.
  */
 test.use({ baseURL: SITELINK_BASE_URL });
 
@@ -37,6 +38,15 @@ interface SimCharge {
   amount: number;
   discount?: number;
   ConcessionID?: number;
+}
+
+/** The server's seeded plan (scripts/e2e-sitelink-server.ts). */
+const FREE_MONTH_PLAN = { ConcessionID: 41, sPlanName: "1st Month Free", pcDiscount: 100 };
+
+/** The site's discount plans in SiteLink, as the office would change them. */
+async function setPlans(concessions: unknown[]) {
+  const res = await fetch(`${SIM_URL}/__sim/sites/L001`, { method: "PATCH", headers: { "content-type": "application/json" }, body: JSON.stringify({ concessions }) });
+  expect(res.ok).toBe(true);
 }
 
 async function simLedgerCharges(ledgerId: number): Promise<SimCharge[]> {
@@ -108,4 +118,17 @@ test("one month free: the same words on every page and the e-mail, and SiteLink 
   // The receipt e-mail says the same.
   const mail = (await testHook(request, "lastEmailTo", { to: email })) as { text: string | null };
   expect(mail.text).toContain(LINE);
+
+  // The plan changed in SiteLink after publishing (decision 673): once the server has read the site's
+  // plans again (its sync does every 15 minutes), the card says what SiteLink now applies, not what
+  // was published.
+  try {
+    await setPlans([{ ...FREE_MONTH_PLAN, pcDiscount: 50 }]);
+    expect(await testHook(request, "readDiscountPlansNow", { slug: "lumberton-nc-28358" })).toEqual({ plans: 1 });
+    await page.goto(`${LOCATION}?changed=${testInfo.project.name}`);
+    await expect(page.getByTestId("unit-promotion")).toHaveText(["Promotion: 50% off the first month"]);
+  } finally {
+    await setPlans([FREE_MONTH_PLAN]);
+    await testHook(request, "readDiscountPlansNow", { slug: "lumberton-nc-28358" });
+  }
 });

@@ -11,6 +11,12 @@
  * - the background jobs off (billing, housekeeping, publishing, SiteLink sync, mail retry): the tests
  *   run them through hooks, at the moment they choose.
  */
+/**
+ * The environment variable holding the SiteLink simulator's password on the browser tests' main
+ * server: a location added from the console names it (content/new-location.spec.ts, decision 681).
+ */
+export const NEW_LOCATION_SITELINK_PASSWORD_ENV = "SITELINK_E2E_NEW_LOCATION_PASSWORD";
+
 export function productionTestEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
     NODE_ENV: "production",

@@ -296,12 +296,12 @@ const EXPECTED: Record<string, RouteCase> = {
     path: (f) => `/admin/content/unit-types/${f.content.unitTypeA}`,
     get: editors(200),
     outOfScope: { path: (f) => `/admin/content/unit-types/${f.content.unitTypeB}`, get: B_CONTENT, secret: (f) => f.content.nameB },
-    actions: [{ name: "set a promotion", form: (f, who) => ({ target: "unitType", intent: "save", recordId: String(f.content.unitTypeA), isHiddenOnline: "", promotion: `Matrix ${who}`, description: "" }), expect: editors({ redirect: "/admin/content/unit-types/" }) }],
+    actions: [{ name: "set a description", form: (f, who) => ({ target: "unitType", intent: "save", recordId: String(f.content.unitTypeA), isHiddenOnline: "", description: `Matrix ${who}` }), expect: editors({ redirect: "/admin/content/unit-types/" }) }],
     outOfScopeActions: [
       {
-        name: "set a promotion (location B)",
+        name: "set a description (location B)",
         path: (f) => `/admin/content/unit-types/${f.content.unitTypeB}`,
-        form: (f, who) => ({ target: "unitType", intent: "save", recordId: String(f.content.unitTypeB), isHiddenOnline: "", promotion: `Matrix ${who}`, description: "" }),
+        form: (f, who) => ({ target: "unitType", intent: "save", recordId: String(f.content.unitTypeB), isHiddenOnline: "", description: `Matrix ${who}` }),
         expect: bContent({ redirect: "/admin/content/unit-types/" }),
       },
     ],

@@ -109,20 +109,32 @@ describe("editing Lumberton's Saturday hours and a promotion (into the draft)", 
     expect(audit.at(-1)!.changes).toEqual({ open: { before: "09:00", after: "10:00" }, close: { before: "14:00", after: "16:00" } });
   });
 
-  it("adds a unit type promotion to the draft; the live unit type is unchanged", async () => {
+  it("adds a unit type promotion to the draft, its amount typed in dollars (decision 670); the live unit type is unchanged", async () => {
     const path = `/admin/content/unit-types/${unitTypeId}`;
     const page = await get(path, who.manager);
     expect(page.status).toBe(200);
-    const form = formOf(page.body, "unit-type");
-    const saved = await post(path, { formId: "unit-type", target: "unitType", intent: "save", recordId: String(unitTypeId), base: baseOf(form), promotion: "First month $1", description: "" }, who.manager);
+    const form = formOf(page.body, "promotion-applies");
+    // Dollars, not cents: the field says so and shows dollars.
+    expect(form).not.toMatch(/in cents/i);
+    expect(form).toContain("Amount off each month");
+    expect(form).toContain('name="promotionAmount" value="0.00"');
+    const fields = { formId: "promotion-applies", target: "unitTypePromotion", intent: "save", recordId: String(unitTypeId), base: baseOf(form), promotionKind: "amount", promotionPercent: "0", promotionMonths: "3", promotionStartsOn: "", promotionEndsOn: "" };
+    // Not an amount: said beside the field, the typed value kept, nothing saved.
+    const bad = await post(path, { ...fields, promotionAmount: "twenty" }, who.manager);
+    expect(bad.status).toBe(400);
+    const badForm = decode(formOf(bad.body, "promotion-applies"));
+    expect(badForm).toMatch(/<p id="[^"]*promotionAmount[^"]*-error" class="console-error">Enter an amount in dollars, such as 25 or 25.50.<\/p>/);
+    expect(badForm).toMatch(/id="promotion-applies-promotionAmount" aria-invalid="true" aria-describedby="promotion-applies-promotionAmount-hint promotion-applies-promotionAmount-error" name="promotionAmount" value="twenty"/);
+    const saved = await post(path, { ...fields, promotionAmount: "$20.00" }, who.manager);
     expect(saved.status).toBe(303);
-    const [live] = await handle.db.select({ promotion: unitTypes.promotion, hidden: unitTypes.isHiddenOnline }).from(unitTypes).where(eq(unitTypes.id, unitTypeId));
-    expect(live).toEqual({ promotion: "", hidden: false });
+    const [live] = await handle.db.select({ kind: unitTypes.promotionKind, amount: unitTypes.promotionAmount }).from(unitTypes).where(eq(unitTypes.id, unitTypeId));
+    expect(live).toEqual({ kind: "none", amount: 0 });
     const draft = await readEffectiveRecord(handle.db, who.manager.signedIn, "unitType", unitTypeId);
-    expect(draft!.values.promotion).toBe("First month $1");
-    // The location page lists its unit types with the promotion as it will be.
+    expect(draft!.values).toMatchObject({ promotionKind: "amount", promotionAmount: 2000, promotionMonths: 3 });
+    // The form shows it back in dollars; the location page lists its unit types with the promotion as it will be.
+    expect(formOf((await get(path, who.manager)).body, "promotion-applies")).toContain('name="promotionAmount" value="20.00"');
     const location = await get(`/admin/content/locations/${lumberton}`, who.manager);
-    expect(location.body).toContain("promotion: First month $1");
+    expect(location.body).toContain("promotion: $20 off each of the first 3 months");
   });
 
   it("adds a line and a special date, each into the draft", async () => {
@@ -228,20 +240,20 @@ describe("two staff editing the same field", () => {
     const path = `/admin/content/unit-types/${unitTypeId}`;
     const managerForm = formOf((await get(path, who.manager)).body, "unit-type");
     const ownerForm = formOf((await get(path, who.owner)).body, "unit-type");
-    const fields = { formId: "unit-type", target: "unitType", intent: "save", recordId: String(unitTypeId), description: "" };
-    expect((await post(path, { ...fields, base: baseOf(ownerForm), promotion: "Owner's promotion" }, who.owner)).status).toBe(303);
-    const stale = await post(path, { ...fields, base: baseOf(managerForm), promotion: "Manager's promotion" }, who.manager);
+    const fields = { formId: "unit-type", target: "unitType", intent: "save", recordId: String(unitTypeId) };
+    expect((await post(path, { ...fields, base: baseOf(ownerForm), description: "Owner's words" }, who.owner)).status).toBe(303);
+    const stale = await post(path, { ...fields, base: baseOf(managerForm), description: "Manager's words" }, who.manager);
     expect(stale.status).toBe(409);
     const form = formOf(stale.body, "unit-type");
-    expect(decode(form)).toContain("Someone else changed Promotion to «Owner's promotion» since you opened this page; yours was «Manager's promotion». Choose which to keep.");
-    expect(decode(form)).toContain('value="Manager\'s promotion"');
+    expect(decode(form)).toContain("Someone else changed Description to «Owner's words» since you opened this page; yours was «Manager's words». Choose which to keep.");
+    expect(decode(form)).toContain("Manager's words</textarea>");
     expect(form).toContain("Keep theirs");
     expect(form).toContain("Save mine again");
-    expect((await readEffectiveRecord(handle.db, who.owner.signedIn, "unitType", unitTypeId))!.values.promotion).toBe("Owner's promotion");
+    expect((await readEffectiveRecord(handle.db, who.owner.signedIn, "unitType", unitTypeId))!.values.description).toBe("Owner's words");
     // Saving again (the form now carries theirs as its base) keeps the manager's.
-    const again = await post(path, { ...fields, base: baseOf(form), promotion: "Manager's promotion" }, who.manager);
+    const again = await post(path, { ...fields, base: baseOf(form), description: "Manager's words" }, who.manager);
     expect(again.status).toBe(303);
-    expect((await readEffectiveRecord(handle.db, who.owner.signedIn, "unitType", unitTypeId))!.values.promotion).toBe("Manager's promotion");
+    expect((await readEffectiveRecord(handle.db, who.owner.signedIn, "unitType", unitTypeId))!.values.description).toBe("Manager's words");
   });
 });
 

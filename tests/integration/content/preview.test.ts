@@ -289,8 +289,10 @@ describe("the draft's diff (issue 24)", () => {
       values: { websiteId: website!.id, fromPath: "/winter-specials", toPath: "/units", statusCode: 301, isForced: true },
     });
     expect(saved).toMatchObject({ ok: true });
-    const [type] = await db.select({ id: unitTypes.id, promotion: unitTypes.promotion }).from(unitTypes).where(eq(unitTypes.locationId, lumberton));
-    expect(await saveDraftEdit(db, owner.signedIn, { op: "update", entity: "unitType", recordId: type!.id, values: { promotion: "First month $1" }, base: { promotion: type!.promotion } })).toMatchObject({ ok: true });
+    const [type] = await db.select({ id: unitTypes.id, kind: unitTypes.promotionKind, percent: unitTypes.promotionPercent }).from(unitTypes).where(eq(unitTypes.locationId, lumberton));
+    expect(
+      await saveDraftEdit(db, owner.signedIn, { op: "update", entity: "unitType", recordId: type!.id, values: { promotionKind: "percent", promotionPercent: 100 }, base: { promotionKind: type!.kind, promotionPercent: type!.percent } }),
+    ).toMatchObject({ ok: true });
 
     const body = (await get("/admin/changes/diff", owner.cookie)).body.replace(/ data-label="[^"]*"/g, "");
     expect(body).toContain('href="/winter-specials"');
@@ -298,7 +300,7 @@ describe("the draft's diff (issue 24)", () => {
     expect(body).toContain("(redirects with 301 to /units)");
     // The promotion shows on the unit type's own page (and the location page), so both are listed.
     expect(body).toContain('href="/locations/lumberton-nc-28358/units/5x5-climate-controlled"');
-    expect(body).toContain("Promotion: First month $1");
+    expect(body).toContain("Promotion: First month free");
     // A record's owner column (set by the server) is not a field the staff member changed.
     expect(body).not.toContain("<td>Website</td>");
   });

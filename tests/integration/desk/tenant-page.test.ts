@@ -8,7 +8,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, contactMessages, emailOutbox, leases, locations, payments, staffHeldActions, staffRecoveryCodes, tenantNotes, tenants } from "~/db/schema";
+import { auditEvents, contactMessages, emailOutbox, leases, locations, payments, staffHeldActions, staffMembers, staffRecoveryCodes, tenantNotes, tenants } from "~/db/schema";
 import { createTestGateway, setPaymentGatewayForTests } from "~/platform/payments/gateway.server";
 import { hashPassword } from "~/platform/password.server";
 import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
@@ -143,6 +143,25 @@ describe("Confirm it's you completes the refund it interrupted (decision 643)", 
     const other = await browserOf(manager);
     const stolen = await other.send(path, new URLSearchParams({ [CSRF_FIELD]: other.token, heldAction: held }));
     expect(stolen.status).toBe(400);
+    expect((await handle.db.query.payments.findFirst({ where: eq(payments.id, payment.id) }))!.refundedAmount).toBe(0);
+  });
+});
+
+describe("a held refund is authorised again when it is completed (decision 660)", () => {
+  it("a manager made front desk before the code: nothing is refunded, and the page says why", async () => {
+    const { tenantId, payment } = await rentAndPay("Jules");
+    const stale = await signedInStaffMember(handle.db, { accountId, role: "manager", locationIds: [lumberton], factorAgeMs: STALE_FACTOR_MS });
+    await handle.db.insert(staffRecoveryCodes).values({ staffId: stale.staffId, codeHash: await hashPassword("abcde12345") });
+    const browser = await browserOf(stale);
+    const path = `/admin/tenants/${tenantId}`;
+    const asked = await browser.send(path, new URLSearchParams({ [CSRF_FIELD]: browser.token, intent: "refund-payment", paymentId: String(payment.id), amount: "4.00", refunded: "0", confirm: "yes" }));
+    const held = new URL(asked.location!, app.origin).searchParams.get("heldAction")!;
+    const body = new URLSearchParams({ [CSRF_FIELD]: browser.token, next: path, heldAction: held, code: "abcde-12345" });
+    expect((await browser.send("/admin/reauth", body)).status).toBe(307);
+    await handle.db.update(staffMembers).set({ role: "front_desk" }).where(eq(staffMembers.id, stale.staffId));
+    const refused = await browser.send(path, body);
+    expect(refused.status).toBe(403);
+    expect(textOf(refused.body)).toContain("your role no longer allows it");
     expect((await handle.db.query.payments.findFirst({ where: eq(payments.id, payment.id) }))!.refundedAmount).toBe(0);
   });
 });

@@ -135,10 +135,12 @@ describe("special hours on the location page (decision 325)", () => {
   });
 });
 
-describe("unit types' promotion, description, photo and hidden flag (decisions 305, 326)", () => {
+describe("unit types' promotion, description, photo and hidden flag (decisions 326, 674)", () => {
   let promoted: string;
   let hidden: string;
-  const PROMOTION = "First month $1";
+  // Only a promotion that applies shows words (decision 674): one month free at this local location.
+  const PROMOTION = "First month free";
+  const FREE_MONTH = { promotionKind: "percent", promotionPercent: 100, promotionMonths: 1 };
   const PHOTO = { width: 640, height: 480, type: null, alt: "Inside the unit", src: "/media/unit-photo.jpg", src_webp: "/media/unit-photo.webp", title: null, file_name: null, file_name_full: null, file_name_original: null, file_name_webp: null, file_name_original_unmodified: null, file_type: null, file_base_url: null };
 
   beforeAll(async () => {
@@ -154,8 +156,8 @@ describe("unit types' promotion, description, photo and hidden flag (decisions 3
       .orderBy(sql`count(${units.id}) desc`, unitTypes.id);
     promoted = String(free[0]!.id);
     hidden = String(free[1]!.id);
-    await db().update(unitTypes).set({ promotion: ` ${PROMOTION} `, description: "Wide door, lit aisle.", images: [PHOTO] }).where(eq(unitTypes.id, Number(promoted)));
-    await db().update(unitTypes).set({ isHiddenOnline: true, promotion: "Never shown" }).where(eq(unitTypes.id, Number(hidden)));
+    await db().update(unitTypes).set({ ...FREE_MONTH, description: "Wide door, lit aisle.", images: [PHOTO] }).where(eq(unitTypes.id, Number(promoted)));
+    await db().update(unitTypes).set({ isHiddenOnline: true, promotionKind: "percent", promotionPercent: 50, description: "Never shown" }).where(eq(unitTypes.id, Number(hidden)));
     // Reservations on, so the reservation form is offered (and must refuse the hidden type).
     await db().update(accounts).set({ globalSettings: sql`${accounts.globalSettings} || '{"is_reservations_enabled": true}'::jsonb` });
   });
@@ -274,14 +276,17 @@ describe("a unit type hidden online at a SiteLink location (decision 326)", () =
     pinClockForTests(TUESDAY);
     bed = await startSyncedSiteLinkTestbed(TUESDAY);
     hiddenId = (await roomiestSyncedUnitType(bed, bed.lumberton)).id;
-    await bed.handle.db.update(unitTypes).set({ isHiddenOnline: true, promotion: "Half off" }).where(eq(unitTypes.id, Number(hiddenId)));
+    // Its promotion: the site's "1st Month Free" plan, as the adapter read it from SiteLink (decision 673).
+    bed.sim.control.configureSite("L001", { concessions: [{ ConcessionID: 41, sPlanName: "1st Month Free", pcDiscount: 100 }] });
+    await storageFor(bed.handle.db, bed.lumberton).listDiscountPlans();
+    await bed.handle.db.update(unitTypes).set({ isHiddenOnline: true, promotionKind: "plan", promotionPlanId: 41, promotionPlanWording: "First month free" }).where(eq(unitTypes.id, Number(hiddenId)));
   });
   afterAll(() => bed?.close());
 
   it("the adapter reports the flag and the promotion from the synced catalogue; the listing leaves the type out", async () => {
     const storage = storageFor(bed.handle.db, bed.lumberton);
     const type = await storage.getUnitType(hiddenId, { now: TUESDAY });
-    expect(type).toMatchObject({ isHiddenOnline: true, promotion: "Half off" });
+    expect(type).toMatchObject({ isHiddenOnline: true, promotion: "First month free" });
     const account = (await getAccount(bed.handle.db, (await bed.handle.db.query.accounts.findFirst())!.id))!;
     const { listing } = await getAllUnitsListing(loadContext(bed.handle.db), account, new URLSearchParams());
     const ids = listing.sections.flatMap((s) => s.cards.map((c) => c.id));

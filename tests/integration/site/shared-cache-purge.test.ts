@@ -191,7 +191,7 @@ describe("the cache in front, purged by tag (issue 41)", () => {
     fake.reset();
     fake.failNext(1);
     const typeId = lumbertonTypes[1] ?? lumbertonTypes[0]!;
-    await handle.db.update(unitTypes).set({ promotion: "First month $1" }).where(eq(unitTypes.id, typeId));
+    await handle.db.update(unitTypes).set({ promotionKind: "percent", promotionPercent: 100 }).where(eq(unitTypes.id, typeId));
     for (let i = 0; i < 80 && fake.purges.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
     expect(fake.purgedTags().sort()).toEqual([`location-${lumberton}`, `unit-type-${typeId}`].sort());
   }, 15_000);

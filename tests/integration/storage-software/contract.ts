@@ -242,13 +242,18 @@ export function storageSoftwareContract(adapterName: string, makeHarness: () => 
       expect(coverages).toEqual([...coverages].sort((a, b) => a - b));
     });
 
-    it("lists the site's discount plans (issue 40): whole ids, names, a percentage or cents off", async () => {
+    it("lists the site's discount plans (issue 40, decision 672): whole ids, names, what each gives or why it is not offered", async () => {
       const plans = await h.storage.listDiscountPlans();
       for (const p of plans) {
         expect(Number.isInteger(p.id) && p.id > 0).toBe(true);
         expect(typeof p.name).toBe("string");
-        expect(Number.isInteger(p.percent) && Number.isInteger(p.amount)).toBe(true);
-        expect(p.percent >= 0 && p.percent <= 100 && p.amount >= 0).toBe(true);
+        if (p.terms === null) expect(p.notOffered).toEqual(expect.any(String));
+        else {
+          expect(p.notOffered).toBeNull();
+          expect(p.terms.months >= 1 && (p.terms.fromMonth ?? 1) >= 1).toBe(true);
+          if (p.terms.kind === "percent") expect(p.terms.percent > 0 && p.terms.percent <= 100).toBe(true);
+          else expect(Number.isInteger(p.terms.amount) && p.terms.amount > 0).toBe(true);
+        }
       }
     });
 

@@ -1,0 +1,1 @@
+ALTER TABLE "unit_types" DROP COLUMN "promotion";
