@@ -168,7 +168,10 @@ async function walk(page: Page, role: StaffRole, part: Part, onPage?: (path: str
     if (process.env.WALK_DEBUG) console.log(`${role} ${depth} ${path} ${Date.now() - t0} ms, ${axeScans} axe scans so far`);
     await onPage?.(path);
     if (depth >= 2) continue;
-    const links = await page.locator("main a[href^='/admin/']:not([download])").evaluateAll((as) => as.map((a) => a.getAttribute("href")!));
+    // The seeded Lumberton location's links first: locations other specs add on the same server sort
+    // before it by name, and a SiteLink one may have no unit types yet (its page would hide that kind).
+    const found = await page.locator("main a[href^='/admin/']:not([download])").evaluateAll((as) => as.map((a) => ({ href: a.getAttribute("href")!, text: a.textContent ?? "" })));
+    const links = [...found.filter((a) => /^\s*Lumberton\b/.test(a.text)), ...found.filter((a) => !/^\s*Lumberton\b/.test(a.text))].map((a) => a.href);
     for (const link of links) {
       const kind = kindOf(link);
       if (NOT_A_PAGE.test(link) || seen.has(kind)) continue;
