@@ -114,7 +114,9 @@ export default defineConfig({
           env: { NODE_ENV: "test" },
           testTimeout: 60_000,
           hookTimeout: 150_000,
-          fileParallelism: false,
+          // Two files at a time (decision 701): each runs its own private PostgreSQL, servers and nginx on
+          // ports of its own, and uses about half a core; FAULT_WORKERS=1 runs them one at a time.
+          maxWorkers: Number(process.env.FAULT_WORKERS ?? 2),
           pool: "forks",
         },
       },

@@ -36,8 +36,8 @@ const STAGES = [
   },
   // Alone: CPU-bound (decision 285), and a starved browser turns its waits into flaky failures.
   { name: "browser", steps: [["browser (playwright)", "playwright", ["test"], { E2E_WORKERS: process.env.E2E_WORKERS ?? "2" }]] },
-  // Alone, though it uses about half a core: its checks have time limits (no hang over 10 s, a change
-  // seen within 1 s), and beside the unit tests on a loaded machine one of them was missed (decision 520).
+  // Alone, two files at a time (decision 701): its checks have time limits (no hang over 10 s, a change
+  // seen within 5 s), and beside the unit tests on a loaded machine one of them was missed (decision 520).
   { name: "fault", steps: [["fault (vitest)", "vitest", ["run", "--project", "fault"]]] },
 ];
 

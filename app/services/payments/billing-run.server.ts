@@ -206,6 +206,8 @@ export async function billingDateToday(db: Database, now: Date): Promise<string>
 // ---------------------------------------------------------------- the in-server daily job
 
 const CHECK_EVERY_MS = 10 * 60 * 1000;
+/** After a failed run (the database unreachable meanwhile), the next try. */
+const RETRY_AFTER_FAILURE_MS = 15_000;
 
 /** The file that tells the billing CLI that a server has this PGlite directory open. */
 export function serverPidFile(pgliteDir: string): string {
@@ -258,7 +260,11 @@ export function startBillingSchedule(db: Database, options: { pgliteDir?: string
         await pruneResetTokens(db, now);
       }
     } catch (error) {
+      // A run cut off by the database going away (a restart, a failover) is tried again shortly, not
+      // at the next check ten minutes later; its claim makes it once across processes all the same.
       logger.error({ err: error }, "[billing] the daily run failed; it will be retried");
+      const retry = setTimeout(tick, RETRY_AFTER_FAILURE_MS);
+      retry.unref();
     } finally {
       running = false;
     }
