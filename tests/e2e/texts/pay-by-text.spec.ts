@@ -13,6 +13,7 @@ import { startTwilioFake, type RunningTwilioFake } from "../../../twilio-fake";
  * texting opt-in on the rental's details step and rents; a month later the billing run's due reminder
  * reaches their phone through the Twilio fake (the real `twilio` package over HTTP, from the
  * location's number) with a pay link; opened on the "phone" (this browser), the link pays the bill.
+ * The tenant then replies STOP, and the next month's bill is not texted.
  * The server is the spec's own, production build, texts pointed at the fake (TWILIO_API_BASE, taken in
  * production only from the test runner). The JavaScript-off forms are the integration suite's (HTTP).
  */
@@ -76,7 +77,7 @@ async function fillCard(page: Page) {
   await page.getByLabel("Billing ZIP code").fill("28358");
 }
 
-test("a renter who opted in on the rental gets the bill's pay link by text, and pays it", async ({ page, request }) => {
+test("a renter who opted in on the rental gets the bill's pay link by text, and pays it; after STOP the next bill is not texted", async ({ page, request }) => {
   // 10 am in Lumberton today: inside the texting hours, whenever the suite runs.
   await testHook(request, "setClock", { at: `${todayNY()}T15:00:00Z` });
   try {
@@ -133,6 +134,15 @@ test("a renter who opted in on the rental gets the bill's pay link by text, and 
     await expect(page.getByRole("heading", { name: "Thank you, your payment was received." })).toBeVisible();
     await expect(page.getByTestId("receipt-amount")).toHaveText(amount);
     await twilio.control.settled();
+
+    // The tenant replies STOP from the phone: answered at once, and the next month's bill is not texted.
+    const stop = await twilio.control.inbound({ from: "+19105550175", to: LOCATION_NUMBER, body: "STOP" });
+    expect(stop.reply?.body).toMatch(/no more texts/);
+    const next = format(addMonths(parseISO(todayNY()), 2), "yyyy-MM-dd");
+    const second = await testHook<{ chargesPosted: number }>(request, "runBilling", { date: next, email });
+    expect(second.chargesPosted).toBeGreaterThan(0);
+    await twilio.control.settled();
+    expect(twilio.control.messages().filter((m) => m.to === "+19105550175" && m.direction === "outbound-api")).toHaveLength(1);
   } finally {
     await testHook(request, "setClock", { at: null });
   }
