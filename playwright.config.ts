@@ -90,7 +90,6 @@ const NEEDS_JS = [
   "payments/stripe-pay-link",
   "site/stored-layout",
   "staff/passkey",
-  "texts/pay-by-text",
 ].map((name) => `**/${name}.spec.ts`);
 /** Every test of these skips itself with JavaScript (the JavaScript-off path of a payment). */
 const NEEDS_NO_JS = ["payments/stripe-checkout"].map((name) => `**/${name}.spec.ts`);

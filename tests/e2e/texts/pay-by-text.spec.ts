@@ -9,13 +9,13 @@ import { rentalPath } from "../support/stripe";
 import { startTwilioFake, type RunningTwilioFake } from "../../../twilio-fake";
 
 /**
- * Pay by text (issue 40, decisions 511–513), in the browser with JavaScript on: a renter ticks the
+ * Pay by text (issue 40, decisions 511–513), in the browser with JavaScript on and off: a renter ticks the
  * texting opt-in on the rental's details step and rents; a month later the billing run's due reminder
  * reaches their phone through the Twilio fake (the real `twilio` package over HTTP, from the
  * location's number) with a pay link; opened on the "phone" (this browser), the link pays the bill.
  * The tenant then replies STOP, and the next month's bill is not texted.
  * The server is the spec's own, production build, texts pointed at the fake (TWILIO_API_BASE, taken in
- * production only from the test runner). The JavaScript-off forms are the integration suite's (HTTP).
+ * production only from the test runner).
  */
 
 const SERVERS = ownServers();
@@ -29,7 +29,6 @@ let server: ChildProcess;
 
 test.use({ baseURL: BASE });
 test.describe.configure({ mode: "serial" });
-test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "The JavaScript-off forms are posted over HTTP by tests/integration/texts/");
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
