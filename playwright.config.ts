@@ -4,7 +4,7 @@ import { defineConfig, devices, type PlaywrightTestConfig } from "@playwright/te
 import { ownServers, serverSet } from "./tests/e2e/support/servers";
 // The console's origin is http://admin.localhost:PORT (decision 450): Playwright's `request` resolves it too.
 import "./tests/support/localhost-names";
-import { NEW_LOCATION_SITELINK_PASSWORD_ENV, productionTestEnv } from "./tests/e2e/support/production-env";
+import { NEW_LOCATION_SITELINK_API_KEY_ENV, NEW_LOCATION_SITELINK_PASSWORD_ENV, productionTestEnv } from "./tests/e2e/support/production-env";
 import { DEMO_CORP } from "./sitelink-simulator/corp";
 
 /**
@@ -150,6 +150,7 @@ export default defineConfig({
         CSP_EXTRA_SCRIPT_SRC: "https://cdn.operator.example",
         // A SiteLink location added from the console connects to this set's simulator (content/new-location.spec.ts).
         [NEW_LOCATION_SITELINK_PASSWORD_ENV]: DEMO_CORP.password,
+        [NEW_LOCATION_SITELINK_API_KEY_ENV]: DEMO_CORP.apiKey,
       }),
       stdout: "pipe" as const,
       stderr: "pipe" as const,

@@ -113,6 +113,8 @@ export const newLocationSchema = z
     sitelinkUser: optionalText(100),
     sitelinkPasswordEnv: optionalText(100),
     sitelinkPassword: z.preprocess((v) => (typeof v === "string" ? v : ""), z.string().max(200, "Use at most 200 characters.")),
+    sitelinkApiKeyEnv: optionalText(100),
+    sitelinkApiKey: z.preprocess((v) => (typeof v === "string" ? v.trim() : ""), z.string().max(200, "Use at most 200 characters.")),
   })
   .superRefine((v, ctx) => {
     const values = v as Record<string, unknown>;
@@ -136,6 +138,11 @@ export const newLocationSchema = z
     need("sitelinkCorpCode", "Enter the SiteLink corp code.");
     need("sitelinkLocationCode", "Enter the SiteLink location code.");
     need("sitelinkUser", "Enter the SiteLink user name.");
+    // SiteLink takes an API key as "user:::KEY" in the user name; typed there it would be kept in clear.
+    if (v.sitelinkUser.includes(":::")) ctx.addIssue({ code: "custom", path: ["sitelinkUser"], message: "Enter the user name alone, without :::. An API key goes in its own field below, where it is kept encrypted." });
+    if (v.sitelinkApiKeyEnv && v.sitelinkApiKey) {
+      ctx.addIssue({ code: "custom", path: ["sitelinkApiKeyEnv"], message: "Give the SiteLink API key one way: the name of an environment variable, or the key itself (not both)." });
+    }
     if (!v.sitelinkPasswordEnv === !v.sitelinkPassword) {
       ctx.addIssue({ code: "custom", path: ["sitelinkPasswordEnv"], message: "Give the SiteLink password one way: the name of an environment variable, or the password itself (not both)." });
     }

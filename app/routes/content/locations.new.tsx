@@ -67,7 +67,7 @@ FIELD_ORDER.push(
     { name: p.names.file, id: `${p.id}-file` },
     { name: p.names.alt, id: `${p.id}-alt` },
   ]),
-  ...["software", "sitelinkEndpoint", "sitelinkCorpCode", "sitelinkLocationCode", "sitelinkUser", "sitelinkPasswordEnv", "sitelinkPassword"].map((name) => ({ name })),
+  ...["software", "sitelinkEndpoint", "sitelinkCorpCode", "sitelinkLocationCode", "sitelinkUser", "sitelinkPasswordEnv", "sitelinkPassword", "sitelinkApiKeyEnv", "sitelinkApiKey"].map((name) => ({ name })),
 );
 
 export default function NewLocation({ loaderData, actionData }: Route.ComponentProps) {
@@ -187,6 +187,8 @@ export default function NewLocation({ loaderData, actionData }: Route.ComponentP
           {field("sitelinkUser", "User name", { autoComplete: "off" })}
           {field("sitelinkPasswordEnv", "Password: the name of the environment variable that holds it", { autoComplete: "off", hint: "For example SITELINK_LUMBERTON_PASSWORD. Or leave this empty and type the password below (it is stored encrypted and never shown again)." })}
           <TextField name="sitelinkPassword" label="Password (when not in an environment variable)" type="password" autoComplete="new-password" error={error("sitelinkPassword")} />
+          {field("sitelinkApiKeyEnv", "API key (optional): the name of the environment variable that holds it", { autoComplete: "off", hint: "Only if SiteLink gave your corp an API key. For example SITELINK_LUMBERTON_API_KEY. Or leave this empty and type the key below (it is stored encrypted and never shown again)." })}
+          <TextField name="sitelinkApiKey" label="API key (when not in an environment variable)" type="password" autoComplete="off" error={error("sitelinkApiKey")} />
         </fieldset>
         <button type="submit" className="console-button">
           Save the location to the draft

@@ -58,8 +58,8 @@ function photoErrors(replies: readonly PhotoSlotReply[]): Record<string, string[
   return errors;
 }
 
-/** The password typed for SiteLink is never sent back to the browser. */
-const HIDDEN = ["sitelinkPassword"];
+/** The password and API key typed for SiteLink are never sent back to the browser. */
+const HIDDEN = ["sitelinkPassword", "sitelinkApiKey"];
 
 /** SiteLink's own rules on its settings (the endpoint, the secrets' names, the key that seals a typed password), refused as field errors. */
 class SettingsRefused extends Error {
@@ -71,7 +71,10 @@ class SettingsRefused extends Error {
   }
 }
 
-function settingsField(message: string): string {
+function settingsField(message: string, v: NewLocationInput): string {
+  if (/API key: |API_KEY/.test(message) && !/password: /.test(message)) return "sitelinkApiKeyEnv";
+  // No key to seal a typed secret with: beside the one typed (the API key when the password is in a variable).
+  if (/SITELINK_SECRET_KEY/.test(message) && !v.sitelinkPassword && v.sitelinkApiKey) return "sitelinkApiKey";
   if (/password|SITELINK_SECRET_KEY|secret/i.test(message)) return "sitelinkPasswordEnv";
   return "sitelinkEndpoint";
 }
@@ -236,15 +239,16 @@ async function connectStorage(tx: Transaction, locationId: number, slug: string,
       locationCode: v.sitelinkLocationCode,
       corpUser: v.sitelinkUser,
       ...(v.sitelinkPasswordEnv ? { passwordEnv: v.sitelinkPasswordEnv } : { password: v.sitelinkPassword }),
+      ...(v.sitelinkApiKeyEnv ? { apiKeyEnv: v.sitelinkApiKeyEnv } : v.sitelinkApiKey ? { apiKey: v.sitelinkApiKey } : {}),
     });
   } catch (error) {
     // A database error is not the settings' fault: it goes up as it is.
     const e = error as { code?: unknown; cause?: unknown };
     if (!(error instanceof Error) || e.code !== undefined || e.cause !== undefined) throw error;
     const message = error.message;
-    throw new SettingsRefused(settingsField(message), message);
+    throw new SettingsRefused(settingsField(message, v), message);
   }
-  return { kind: "sitelink", endpoint: v.sitelinkEndpoint, corpCode: v.sitelinkCorpCode, locationCode: v.sitelinkLocationCode, passwordEnv: v.sitelinkPasswordEnv || null };
+  return { kind: "sitelink", endpoint: v.sitelinkEndpoint, corpCode: v.sitelinkCorpCode, locationCode: v.sitelinkLocationCode, passwordEnv: v.sitelinkPasswordEnv || null, apiKey: v.sitelinkApiKeyEnv ? `in ${v.sitelinkApiKeyEnv}` : v.sitelinkApiKey ? "stored encrypted" : "none" };
 }
 
 /**

@@ -11,7 +11,7 @@ import { expectNoAxeViolations } from "../support/a11y";
 import { SIM_URL } from "../support/sitelink";
 import { loadContract } from "../../../sitelink-simulator/contract";
 import { DEMO_CORP } from "../../../sitelink-simulator/corp";
-import { NEW_LOCATION_SITELINK_PASSWORD_ENV } from "../support/production-env";
+import { NEW_LOCATION_SITELINK_API_KEY_ENV, NEW_LOCATION_SITELINK_PASSWORD_ENV } from "../support/production-env";
 
 /**
  * Issue 40's "done when": an owner adds a location that then rents online (decisions 620–623, 680,
@@ -206,7 +206,8 @@ test("an owner adds a SiteLink location, runs its go-live check from the console
   await page.getByLabel("Web service address").fill(`${SIM_URL}${loadContract().path}`);
   await page.getByLabel("Corp code").fill(DEMO_CORP.corpCode);
   await page.getByLabel("Location code").fill(code);
-  await page.getByLabel("User name").fill(`${DEMO_CORP.userName}:::${DEMO_CORP.apiKey}`);
+  await page.getByLabel("User name").fill(DEMO_CORP.userName);
+  await page.getByLabel("API key (optional): the name of the environment variable that holds it").fill(NEW_LOCATION_SITELINK_API_KEY_ENV);
   await page.getByLabel("Password: the name of the environment variable that holds it").fill(NEW_LOCATION_SITELINK_PASSWORD_ENV);
   await page.getByRole("button", { name: "Save the location to the draft" }).click();
   await expect(page).toHaveURL(/\/admin\/content\/locations\/\d+\?done=location-added$/);

@@ -16,6 +16,8 @@
  * server: a location added from the console names it (content/new-location.spec.ts, decision 681).
  */
 export const NEW_LOCATION_SITELINK_PASSWORD_ENV = "SITELINK_E2E_NEW_LOCATION_PASSWORD";
+/** And the API key's (given in its own field of the form, as an environment variable's name). */
+export const NEW_LOCATION_SITELINK_API_KEY_ENV = "SITELINK_E2E_NEW_LOCATION_API_KEY";
 
 export function productionTestEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {

@@ -367,6 +367,38 @@ describe("a SiteLink location", () => {
     const [last] = await handle.db.select({ action: auditEvents.action }).from(auditEvents).orderBy(desc(auditEvents.id)).limit(1);
     expect(last!.action).toBe("content.published");
   });
+
+  it("takes the API key in a field of its own, never in the user name, and keeps it encrypted, never echoed", async () => {
+    process.env.SITELINK_SECRET_KEY ??= "ab".repeat(32);
+    const fairBluff = () => ({ ...sitelink(), name: "Fair Bluff", city: "Fair Bluff", postal: "28439" });
+    const before = await locationCount();
+    const inUser = await post(PATH, { ...fairBluff(), sitelinkUser: "gatehouse:::K3Y-in-the-user" }, who.owner);
+    expect(inUser.status).toBe(400);
+    expect(decode(inUser.body)).toContain("Enter the user name alone, without :::. An API key goes in its own field below, where it is kept encrypted.");
+    expect(inUser.body).toMatch(/aria-describedby="[^"]*field-sitelinkUser-error/);
+    const both = await post(PATH, { ...fairBluff(), sitelinkApiKeyEnv: "SITELINK_TABOR_API_KEY", sitelinkApiKey: "K3Y-typed-too" }, who.owner);
+    expect(both.status).toBe(400);
+    expect(decode(both.body)).toContain("Give the SiteLink API key one way");
+    expect(both.body).not.toContain("K3Y-typed-too");
+    const badName = await post(PATH, { ...fairBluff(), sitelinkApiKeyEnv: "SESSION_SECRET" }, who.owner);
+    expect(badName.status).toBe(400);
+    expect(decode(badName.body)).toContain("SITELINK_API_KEY or SITELINK_<SITE>_API_KEY");
+    expect(badName.body).toMatch(/aria-describedby="[^"]*field-sitelinkApiKeyEnv-error/);
+    expect(await locationCount()).toBe(before);
+
+    const saved = await post(PATH, { ...fairBluff(), sitelinkApiKey: "K3Y-sealed-0042" }, who.owner);
+    expect(saved.status).toBe(303);
+    const [loc] = await handle.db.select().from(locations).where(eq(locations.urlSlug, "fair-bluff-nc-28439"));
+    const [site] = await handle.db.select().from(sitelinkSites).where(eq(sitelinkSites.locationId, loc!.id));
+    expect({ user: site!.corpUser, keyEnv: site!.apiKeyEnv, sealed: site!.apiKeyEncrypted?.startsWith("v") }).toEqual({ user: "gatehouse", keyEnv: null, sealed: true });
+    expect(site!.apiKeyEncrypted).not.toContain("K3Y-sealed-0042");
+    const audits = await handle.db.select().from(auditEvents).where(eq(auditEvents.entityId, String(loc!.id)));
+    expect(audits.length).toBeGreaterThan(0);
+    expect(JSON.stringify(audits)).not.toContain("K3Y-sealed-0042");
+    // Out of the draft again, so that the files below publish only what they add.
+    const draftId = String((await currentDraftId(handle.db, accountId))!);
+    expect((await post("/admin/changes", { intent: "discard", changesetId: draftId, confirmed: "yes" }, who.owner)).status).toBe(303);
+  });
 });
 
 describe("a new location whose draft is discarded", () => {
@@ -481,8 +513,9 @@ describe("the go-live check from the console (decision 681), over SOAP against t
       sitelinkEndpoint: sim.url,
       sitelinkCorpCode: DEMO_CORP.corpCode,
       sitelinkLocationCode: "L077",
-      // No API key field on the form: SiteLink's user name carries it (user:::key).
-      sitelinkUser: `${DEMO_CORP.userName}:::${DEMO_CORP.apiKey}`,
+      // The API key in its own field, kept encrypted; SiteLink gets it as user:::key.
+      sitelinkUser: DEMO_CORP.userName,
+      sitelinkApiKey: DEMO_CORP.apiKey,
       sitelinkPasswordEnv: PASSWORD_VAR,
       sitelinkPassword: "",
       ...overrides,
