@@ -11,13 +11,14 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { auditEvents, contactMessages, emailOutbox, leases, locations, payments, staffHeldActions, staffMembers, staffRecoveryCodes, tenantNotes, tenants } from "~/db/schema";
 import { createTestGateway, setPaymentGatewayForTests } from "~/platform/payments/gateway.server";
 import { hashPassword } from "~/platform/password.server";
-import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
+import { CSRF_FIELD } from "~/services/web/csrf.server";
 import { placeMoveIn } from "~/services/rental/move-in.server";
 import { getRental } from "~/services/rental/record.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createTestDatabase } from "../support/db";
 import { card, ctxFor, lumbertonUnitType, NOW, signedRental, tenantDetails } from "../support/rental-fixtures";
 import { signedInStaffMember, STALE_FACTOR_MS, type TestStaffMember } from "../support/staff-fixtures";
+import { staffBrowser } from "../support/staff-browser";
 import { getPage, postForm, textOf } from "./over-http";
 
 let handle: DatabaseHandle;
@@ -72,21 +73,7 @@ const audits = (action: string, entityId: number | string) =>
     .where(and(eq(auditEvents.action, action), eq(auditEvents.entityId, String(entityId))))
     .orderBy(desc(auditEvents.id));
 
-/** A browser without JavaScript: one cookie jar, forms posted as they are, redirects seen. */
-async function browserOf(member: TestStaffMember) {
-  const minted = await getCsrfToken(new Request(`${app.origin}/admin`, { headers: { Cookie: member.cookie } }));
-  const cookie = [member.cookie, minted.setCookie?.split(";")[0]].filter(Boolean).join("; ");
-  const send = async (path: string, body?: URLSearchParams) => {
-    const res = await fetch(app.origin + path, {
-      method: body ? "POST" : "GET",
-      redirect: "manual",
-      headers: { Cookie: cookie, ...(body ? { "Content-Type": "application/x-www-form-urlencoded", Referer: app.origin + path } : {}) },
-      body,
-    });
-    return { status: res.status, location: res.headers.get("Location"), body: await res.text() };
-  };
-  return { token: minted.token, send };
-}
+const browserOf = (member: TestStaffMember) => staffBrowser(app.origin, member);
 
 describe("Confirm it's you completes the refund it interrupted (decision 643)", () => {
   it("holds the refund with the amount chosen, completes it after the code (a 307 the browser posts again), and only once", async () => {

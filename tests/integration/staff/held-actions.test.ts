@@ -24,10 +24,11 @@ import { staffLockoutKeys } from "~/services/staff/auth.server";
 import { passkeyRegistrationOptions, relyingParty } from "~/services/staff/passkeys.server";
 import { HELD_ACTION_GONE, HELD_ACTION_NOT_ALLOWED } from "~/services/staff/step-up.server";
 import { hitRateLimit } from "~/services/web/rate-limit.server";
-import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
+import { CSRF_FIELD } from "~/services/web/csrf.server";
 import { startAppServer, type AppServer } from "../support/app-server";
 import { createTestDatabase } from "../support/db";
 import { signedInStaffMember, STALE_FACTOR_MS, type TestStaffMember } from "../support/staff-fixtures";
+import { staffBrowser } from "../support/staff-browser";
 import { SoftAuthenticator } from "../support/webauthn-authenticator";
 import { textOf } from "../desk/over-http";
 
@@ -61,23 +62,7 @@ async function staleMember(role: TestStaffMember["role"] = "owner", locationIds:
   return member;
 }
 
-type Answer = { status: number; location: string | null; body: string };
-
-/** A browser without JavaScript: the member's cookies (session and CSRF), forms posted as they are, redirects seen. */
-async function browserOf(member: TestStaffMember) {
-  const minted = await getCsrfToken(new Request(`${app.origin}/admin`, { headers: { Cookie: member.cookie } }));
-  const cookie = [member.cookie, minted.setCookie?.split(";")[0]].filter(Boolean).join("; ");
-  const send = async (path: string, body?: URLSearchParams): Promise<Answer> => {
-    const res = await fetch(app.origin + path, {
-      method: body ? "POST" : "GET",
-      redirect: "manual",
-      headers: { Cookie: cookie, ...(body ? { "Content-Type": "application/x-www-form-urlencoded", Referer: app.origin + path } : {}) },
-      body,
-    });
-    return { status: res.status, location: res.headers.get("Location"), body: await res.text() };
-  };
-  return { token: minted.token, send };
-}
+const browserOf = (member: TestStaffMember) => staffBrowser(app.origin, member);
 type Browser = Awaited<ReturnType<typeof browserOf>>;
 
 /**
