@@ -5,7 +5,7 @@
 import { getCsrfToken } from "~/services/web/csrf.server";
 import type { TestStaffMember } from "./staff-fixtures";
 
-export type StaffAnswer = { status: number; location: string | null; body: string };
+type StaffAnswer = { status: number; location: string | null; body: string };
 
 export async function staffBrowser(origin: string, member: TestStaffMember) {
   const minted = await getCsrfToken(new Request(`${origin}/admin`, { headers: { Cookie: member.cookie } }));
