@@ -86,6 +86,8 @@ testHooks.countQueriesPerUrl(app);
 // the monitor, and every other spelling is an ordinary unknown page (404), never the check (issue 19).
 app.get("/readyz", readiness(database));
 app.use(caches.dropAfterWrites(testHooks.isHooksPath));
+// Nothing the cache in front may store while this process is behind on changes (decision 710).
+app.use(caches.sharedCacheGuard());
 app.use(caches.storedPages());
 app.use(readWebsiteRow({ db, siteCache, sendUnavailable }));
 // Cache tags on what a shared cache in front may store; nothing personal stored there (decision 572).

@@ -11,7 +11,8 @@
  *   `Cache-Tag`: what it shows (app/domain/web/cache-tags.ts), so a purge drops exactly the pages a
  *   change touches. The page cache stores the header with the page, so its hits carry it too.
  * - An answer made while a change was notified (the site cache's generation moved) says `no-store`: it
- *   may show what was there before the change, after the change's purge has run.
+ *   may show what was there before the change, after the change's purge has run. (A change this process
+ *   has not heard of yet is the shared-cache guard's, server/shared-cache-guard.ts, decision 710.)
  */
 import type { NextFunction, Request, Response } from "express";
 import type { Database } from "~/db/client.server";
@@ -23,7 +24,7 @@ import { logger } from "~/platform/logger.server";
 import { isAnonymous } from "./page-cache";
 
 /** Whether an answer's Cache-Control lets a shared cache store it. */
-function sharedCacheMayStore(cacheControl: string): boolean {
+export function sharedCacheMayStore(cacheControl: string): boolean {
   if (/\b(?:no-store|private|no-cache)\b/i.test(cacheControl)) return false;
   return /\b(?:public|s-maxage)\b/i.test(cacheControl);
 }

@@ -26,11 +26,11 @@ export interface DatabaseHandle {
   /** Resolves when the database answers a trivial query (readiness); rejects otherwise. */
   ping(): Promise<void>;
   /**
-   * Calls `onNotify` for each NOTIFY on `channel`, and `onReconnect` each time the listening
-   * connection is made, the first time included (notifications may have been missed before it, or
-   * while it was lost). Returns a stop function.
+   * Calls `onNotify` with its payload for each NOTIFY on `channel`, and `onReconnect` each time the
+   * listening connection is made, the first time included (notifications may have been missed before
+   * it, or while it was lost). Returns a stop function.
    */
-  listen(channel: string, onNotify: () => void, onReconnect?: () => void): () => Promise<void>;
+  listen(channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): () => Promise<void>;
   /**
    * PostgreSQL only: opens the pool's connections ahead of need (at start-up, so a rush does not open
    * them while the process is busiest); resolves in any case.
@@ -208,7 +208,7 @@ export function openDatabase(options: DatabaseOptions = {}): DatabaseHandle {
     close: () => c.close(),
     ping: async () => void (await c.query("select 1")),
     listen: (channel, onNotify) => {
-      const unsubscribe = c.listen(channel, () => onNotify());
+      const unsubscribe = c.listen(channel, (payload) => onNotify(payload));
       return async () => (await unsubscribe)();
     },
   };
@@ -333,7 +333,7 @@ async function ping(pool: pg.Pool): Promise<void> {
  * is lost (a restart, a failover): the process keeps running, and `onReconnect` tells the caller to
  * assume it missed something.
  */
-function listenPostgres(url: string, channel: string, onNotify: () => void, onReconnect?: () => void): () => Promise<void> {
+function listenPostgres(url: string, channel: string, onNotify: (payload: string) => void, onReconnect?: () => void): () => Promise<void> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`Bad channel name ${channel}`);
   let stopped = false;
   let client: pg.Client | null = null;
@@ -348,7 +348,7 @@ function listenPostgres(url: string, channel: string, onNotify: () => void, onRe
       schedule();
     });
     c.on("notification", (n) => {
-      if (n.channel === channel) onNotify();
+      if (n.channel === channel) onNotify(n.payload ?? "");
     });
     try {
       await c.connect();

@@ -160,6 +160,12 @@ export const envSchema = z.object({
   PUBLISH_SCHEDULE: onOff("PUBLISH_SCHEDULE"),
   /** Tests: how long after start the scheduler first looks (default 2000 ms). */
   PUBLISH_SCHEDULE_FIRST_MS: whole("PUBLISH_SCHEDULE_FIRST_MS", 0, undefined, "a whole number of milliseconds"),
+  /**
+   * Fault tests only (decision 710): this process handles each change notification (and each reconnect
+   * of its listening connection) this many ms late, as a loaded process might. Acts only under
+   * NODE_ENV=test or with GATEHOUSE_TEST_RUNNER=1; a production server refuses to start with it otherwise.
+   */
+  CHANGE_NOTICE_DELAY_MS: whole("CHANGE_NOTICE_DELAY_MS", 0, undefined, "a whole number of milliseconds"),
   SITELINK_SECRET_KEY: optional(
     z.string().refine(
       (raw) => {
@@ -373,13 +379,14 @@ export function testSwitchesAllowed(e: Pick<Env, "NODE_ENV" | "GATEHOUSE_TEST_RU
 
 /**
  * Why a production server must not start with a test-only switch on (decision 432), or null: the
- * browser tests' hooks (E2E_HOOKS=1) and the fake clock (FAKE_NOW) are refused in production unless
+ * browser tests' hooks (E2E_HOOKS=1), the fake clock (FAKE_NOW) and the late change notice
+ * (CHANGE_NOTICE_DELAY_MS, decision 710) are refused in production unless
  * the test runner says it started this process (GATEHOUSE_TEST_RUNNER=1), so a copied .env cannot
  * open them on a live site.
  */
-export function testSwitchProblem(e: Pick<Env, "NODE_ENV" | "GATEHOUSE_TEST_RUNNER" | "E2E_HOOKS" | "FAKE_NOW">): string | null {
+export function testSwitchProblem(e: Pick<Env, "NODE_ENV" | "GATEHOUSE_TEST_RUNNER" | "E2E_HOOKS" | "FAKE_NOW"> & Partial<Pick<Env, "CHANGE_NOTICE_DELAY_MS">>): string | null {
   if (e.NODE_ENV !== "production" || e.GATEHOUSE_TEST_RUNNER === "1") return null;
-  const on = [e.E2E_HOOKS === "1" ? "E2E_HOOKS=1" : null, e.FAKE_NOW ? "FAKE_NOW" : null].filter(Boolean);
+  const on = [e.E2E_HOOKS === "1" ? "E2E_HOOKS=1" : null, e.FAKE_NOW ? "FAKE_NOW" : null, e.CHANGE_NOTICE_DELAY_MS ? "CHANGE_NOTICE_DELAY_MS" : null].filter(Boolean);
   if (!on.length) return null;
   return `${on.join(" and ")} ${on.length > 1 ? "are" : "is"} for the test runner only: a production server takes ${on.length > 1 ? "them" : "it"} only with GATEHOUSE_TEST_RUNNER=1, which the project's test suites set. Remove ${on.length > 1 ? "them" : "it"} from this server's environment.`;
 }

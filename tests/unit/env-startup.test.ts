@@ -109,6 +109,9 @@ describe("the test-only switches (decision 432)", () => {
     expect(testSwitchProblem(prod({ E2E_HOOKS: "1", FAKE_NOW: "2026-03-02T10:00:00Z", GATEHOUSE_TEST_RUNNER: "0" }))).toContain("E2E_HOOKS=1 and FAKE_NOW are");
     expect(testSwitchProblem(prod({ E2E_HOOKS: "1", FAKE_NOW: "2026-03-02T10:00:00Z", GATEHOUSE_TEST_RUNNER: "1" }))).toBeNull();
     expect(testSwitchProblem(prod({ E2E_HOOKS: "0" }))).toBeNull();
+    // The late change notice of the shared-cache guard's fault test (decision 710).
+    expect(testSwitchProblem(prod({ CHANGE_NOTICE_DELAY_MS: "5000" }))).toContain("CHANGE_NOTICE_DELAY_MS is for the test runner only");
+    expect(testSwitchProblem(prod({ CHANGE_NOTICE_DELAY_MS: "5000", GATEHOUSE_TEST_RUNNER: "1" }))).toBeNull();
     expect(testSwitchProblem(loadEnv({ NODE_ENV: "test", E2E_HOOKS: "1" }))).toBeNull();
   });
 

@@ -1,4 +1,5 @@
 import {
+  bigint,
   boolean,
   integer,
   jsonb,
@@ -84,4 +85,17 @@ export const oldDomains = pgTable(
 export const cachePurges = pgTable("cache_purges", {
   id: serial().primaryKey(),
   tag: text().notNull(),
+});
+
+/**
+ * How many committed changes to what public pages show there have been (issue 41, decision 710): one
+ * row, bumped once by each transaction that queued a purge (a deferred trigger on `cache_purges`, so
+ * the row is locked only while that transaction commits, and the values follow the commit order), and
+ * notified with its new value on `gatehouse_changed`. A server process that has dropped its caches on
+ * the notification of value N has caught up to N; before it answers a request a shared cache may
+ * store, it reads this row and catches up first if it is behind (server/shared-cache-guard.ts).
+ */
+export const pageChanges = pgTable("page_changes", {
+  id: integer().primaryKey(),
+  count: bigint({ mode: "number" }).notNull().default(0),
 });

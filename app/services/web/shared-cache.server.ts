@@ -10,10 +10,10 @@
  * A purge that fails puts its tags back and is tried again after `RETRY_MS` (and at the next change).
  * Without an adapter the queue is emptied all the same, so it never grows.
  *
- * Each purge is sent a second time `SETTLE_MS` later (decision 578): between the first purge and the
- * moment every other process has heard of the change (or a render begun before the commit has
- * finished), the cache in front can store the old page again from one of them, and would keep it for
- * its whole lifetime. The second purge bounds that window to `SETTLE_MS`.
+ * Each purge is sent a second time `SETTLE_MS` later (decision 578). A process that has not yet heard of
+ * the change no longer refills the cache with the old page (the shared-cache guard checks the change
+ * counter first, decision 710); what is left is an answer already on its way to the cache when the change
+ * committed, stored just after the first purge: the second one drops it.
  */
 import type { Database } from "~/db/client.server";
 import { claimQueuedPurges, requeuePurges } from "~/db/cache-purges.server";

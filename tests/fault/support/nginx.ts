@@ -27,7 +27,7 @@ export function sharedCacheSkipReason(): string | null {
  * `sharedCache`: keep deploy/nginx.conf's cache in front (its directory under `dir`, its purge listener
  * on `purgePort`); else it is left out (the tests of the processes behind it, decision 571).
  */
-function deployConfig(listenPort: number, appPorts: number[], cache: { dir: string; purgePort: number } | null): string {
+function deployConfig(listenPort: number, appPorts: number[], cache: { dir: string; purgePort: number } | null, backupPorts: number[] = []): string {
   let conf = fs.readFileSync(path.join(REPO_ROOT, "deploy/nginx.conf"), "utf8");
   if (cache) {
     conf = conf.replaceAll("/var/cache/nginx/gatehouse", path.join(cache.dir, "cache")).replace("listen 127.0.0.1:8080;", `listen 127.0.0.1:${cache.purgePort};\n  access_log ${path.join(cache.dir, "purge.log")};`);
@@ -37,7 +37,7 @@ function deployConfig(listenPort: number, appPorts: number[], cache: { dir: stri
   conf = conf.replace(/# BEGIN redirect-to-https[\s\S]*?# END redirect-to-https\n/, "");
   conf = conf.replace(/^\s*ssl_[^\n]*\n/gm, "").replace(/listen 443 ssl http2;/, `listen 127.0.0.1:${listenPort};`).replace(/^\s*listen \[::\]:443 ssl http2;\n/m, "");
   conf = conf.replace(/^\s*server 127\.0\.0\.1:30\d\d[^\n]*\n/gm, "");
-  conf = conf.replace(/(upstream gatehouse \{\n)/, `$1${appPorts.map((p) => `  server 127.0.0.1:${p};\n`).join("")}`);
+  conf = conf.replace(/(upstream gatehouse \{\n)/, `$1${[...appPorts.map((p) => `  server 127.0.0.1:${p};\n`), ...backupPorts.map((p) => `  server 127.0.0.1:${p} backup;\n`)].join("")}`);
   return conf.replaceAll("/opt/gatehouse/build", path.join(REPO_ROOT, process.env.BUILD_DIR ?? "build"));
 }
 
@@ -53,13 +53,15 @@ export async function startNginx(
      * checks against the request's host) needs the port.
      */
     hostWithPort?: boolean;
+    /** Processes nginx asks only when every one of `appPorts` fails (`backup`): a test that must know which process answers. */
+    backupPorts?: number[];
   } = {},
 ): Promise<{ url: string; /** The purge listener's requests, one line each (with `sharedCache`). */ purgeLog(): string[]; stop(): Promise<void> }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "gatehouse-fault-nginx-"));
   fs.chmodSync(dir, 0o755);
   fs.mkdirSync(path.join(dir, "tmp"));
   const t = (n: string) => path.join(dir, "tmp", n);
-  let conf = deployConfig(listenPort, appPorts, options.sharedCache ? { dir, purgePort: options.sharedCache.purgePort } : null);
+  let conf = deployConfig(listenPort, appPorts, options.sharedCache ? { dir, purgePort: options.sharedCache.purgePort } : null, options.backupPorts);
   if (options.hostWithPort) conf = conf.replace("proxy_set_header Host $host;", "proxy_set_header Host $http_host;");
   fs.writeFileSync(
     path.join(dir, "nginx.conf"),

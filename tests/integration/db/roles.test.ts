@@ -13,6 +13,7 @@ import pg from "pg";
 import { openDatabase, type DatabaseHandle } from "~/db/client.server";
 import { auditEvents, contactMessages } from "~/db/schema";
 import { appRoleGrants, ensurePgliteAppRole, grantAppRole, schemaSetupStatements, usePgliteAppRole } from "~/db/roles.server";
+import { readPageChanges } from "~/db/page-changes.server";
 import { getWebsite } from "~/db/queries/site.server";
 import { recordAudit } from "~/services/audit/events.server";
 import { getCsrfToken } from "~/services/web/csrf.server";
@@ -70,6 +71,15 @@ describe.skipIf(!isPostgres())("the app's database role (PostgreSQL)", () => {
     await recordAudit(app.db, { accountId, staffId: null, actor: "db-roles-test", ip: null, action: "staff.sign_in_failed", at: new Date() });
     const rows = await app.db.select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.actor, "db-roles-test"));
     expect(rows).toHaveLength(1);
+  });
+
+  it("a change it makes to what a page shows commits, counted once, and it reads the change counter (decision 710)", async () => {
+    const before = await readPageChanges(app.db);
+    await app.db.transaction(async (tx) => {
+      await tx.execute(sql`update accounts set tagline = ${`as the app's role ${Date.now()}`} where id = ${accountId}`);
+      await tx.execute(sql`update accounts set tagline = tagline || '.' where id = ${accountId}`);
+    });
+    expect(await readPageChanges(app.db)).toBe(before + 1);
   });
 
   // The review's reproduction first: DISABLE TRIGGER, then rewrite and erase, in a transaction.

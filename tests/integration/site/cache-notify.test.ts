@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sql } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
+import { requeuePurges } from "~/db/cache-purges.server";
+import { readPageChanges } from "~/db/page-changes.server";
 import { createTestDatabase } from "../support/db";
 
 /**
@@ -12,14 +14,23 @@ import { createTestDatabase } from "../support/db";
 let handle: DatabaseHandle;
 let stop: (() => Promise<void>) | undefined;
 let received = 0;
+let payloads: string[] = [];
 let ready: Promise<void>;
 
 beforeEach(async () => {
   handle = await createTestDatabase();
   received = 0;
+  payloads = [];
   let listening!: () => void;
   ready = new Promise((r) => (listening = r));
-  stop = handle.listen("gatehouse_changed", () => received++, () => listening());
+  stop = handle.listen(
+    "gatehouse_changed",
+    (payload) => {
+      received++;
+      payloads.push(payload);
+    },
+    () => listening(),
+  );
   // PGlite listens in-process at once (no reconnect callback): a real change shows when it is live.
   if (handle.driver === "pglite") listening();
 });
@@ -54,5 +65,30 @@ describe("gatehouse_changed notifies real changes only (issue 19)", () => {
     await realChange();
     await until(2);
     expect(received).toBe(2);
+  });
+
+  it("a real change is counted once, at its commit, and notified with the count; a change no page shows by its table; tags put back count nothing (decision 710)", async () => {
+    await ready;
+    await realChange();
+    await until(1);
+    received = 0;
+    payloads = [];
+    const before = await readPageChanges(handle.db);
+    // Two tables, several rows, one transaction: one count, one notification carrying it.
+    await handle.db.transaction(async (tx) => {
+      await tx.execute(sql`update accounts set tagline = ${`counted ${Math.random()}`}`);
+      await tx.execute(sql`update units set held_until = now() + interval '2 minutes' where held_until is null`);
+    });
+    await until(1);
+    expect(await readPageChanges(handle.db)).toBe(before + 1);
+    // Bookkeeping no page shows: notified by its table's name, not counted.
+    await handle.db.execute(sql`update websites set has_new_changes = not has_new_changes`);
+    await until(2);
+    // Tags a process puts back after a failed purge: neither counted nor notified.
+    await requeuePurges(handle.db, ["site"]);
+    await realChange();
+    await until(3);
+    expect(payloads).toEqual([String(before + 1), "websites", String(before + 2)]);
+    expect(await readPageChanges(handle.db)).toBe(before + 2);
   });
 });
