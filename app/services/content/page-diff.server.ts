@@ -270,14 +270,21 @@ function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<nu
 const comparedPaths = (livePaths: readonly string[], previewPaths: readonly string[], ruled: readonly string[]) => [...new Set([...livePaths, ...previewPaths, ...ruled])];
 
 /**
+ * Whether a location is on the website at all (decision 620): every public read of locations filters on
+ * it (`publishedLocation`: the layout, the lists, the listings), so a change of it reaches all of them.
+ */
+const PUBLISHED_FIELDS = ["isPublished"] as const;
+
+/**
  * The cache tags the draft touches (decision 570's triggers, decision 631): applied in this preview
  * transaction, the triggers queued them in `cache_purges`, rolled back with it. `locations` (every
- * page's layout) only when a location's change touches what the layout shows of it.
+ * page's layout) only when a location's change touches what the layout shows of it (or whether it is
+ * on the website at all).
  */
 async function tagsTouched(tx: Database, changes: readonly ChangeRow[]): Promise<Set<string>> {
   const rows = await tx.selectDistinct({ tag: cachePurges.tag }).from(cachePurges).where(sql`${cachePurges}.xmin = pg_current_xact_id()::xid`);
   const tags = new Set(rows.map((r) => r.tag));
-  const layoutFields = new Set(Object.keys(LAYOUT_LOCATION_COLUMNS));
+  const layoutFields = new Set([...Object.keys(LAYOUT_LOCATION_COLUMNS), ...PUBLISHED_FIELDS]);
   const layoutChanged = changes.some((c) => c.entity === "location" && (c.op !== "update" || Object.keys(c.values).some((f) => layoutFields.has(f))));
   if (!layoutChanged) tags.delete("locations");
   return tags;
@@ -301,8 +308,8 @@ const READERS: ReadonlyMap<string, Reader> = new Map([
 const UNIT_TYPE_PAGE = /^\/locations\/[^/]+\/units\/[^/]+$/;
 const readerOf = (path: string): Reader | null => READERS.get(path) ?? (UNIT_TYPE_PAGE.test(path) ? "unit-type-page" : null);
 
-const LIST_FIELDS: ReadonlySet<string> = new Set(Object.keys(LOCATION_LIST_COLUMNS));
-const LISTING_FIELDS: ReadonlySet<string> = new Set(Object.keys(UNITS_LOCATION_COLUMNS));
+const LIST_FIELDS: ReadonlySet<string> = new Set([...Object.keys(LOCATION_LIST_COLUMNS), ...PUBLISHED_FIELDS]);
+const LISTING_FIELDS: ReadonlySet<string> = new Set([...Object.keys(UNITS_LOCATION_COLUMNS), ...PUBLISHED_FIELDS]);
 /** The entities only a location's own page shows (its amenities, hours, special hours, photos). */
 const OWN_PAGE_ENTITIES: ReadonlySet<string> = new Set(["amenity", "hoursBlock", "hoursItem", "specialHours", "locationImage"]);
 /** A unit type's fields shown on its own card and page only (a unit type page lists the others by size and name). */

@@ -22,7 +22,7 @@ import type { DatabaseHandle } from "~/db/client.server";
 import { amenities, auditEvents, contactMessages, hoursBlocks, hoursItems, locations, staffSessions, unitTypes, websites } from "~/db/schema";
 import { PREVIEW_BANNER_TEXT, PREVIEW_FORM_REFUSED } from "~/domain/content/preview";
 import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
-import { currentDraftId, readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
+import { currentDraftId, draftLocationPublication, readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
 import { draftDiff, type RenderPublicPage } from "~/services/content/page-diff.server";
 import { discardChangeset } from "~/services/content/publish.server";
 import { createTestDatabase } from "../support/db";
@@ -344,5 +344,25 @@ describe("the draft's diff (issue 24)", () => {
     // And over HTTP, the page shows the same.
     const body = (await get("/admin/changes/diff", owner.cookie)).body;
     for (const e of edits) expect(body).toContain(e.value);
+  });
+
+  it("finds the same pages as when it renders every page, for a location the draft puts on the website (the layout and the lists of locations show it)", async () => {
+    const db = handle.db;
+    await discardChangeset(db, owner.signedIn, { changesetId: (await currentDraftId(db, owner.signedIn.accountId))! });
+    const other = (await db.select({ id: locations.id, slug: locations.urlSlug }).from(locations).orderBy(asc(locations.id))).find((l) => l.id !== lumberton)!;
+    await db.update(locations).set({ isPublished: false }).where(eq(locations.id, other.id));
+    try {
+      await db.transaction((tx) => draftLocationPublication(tx, owner.signedIn, other.id));
+      const built = (await import(/* @vite-ignore */ pathToFileURL(path.resolve("build/server/index.js")).href)) as { renderPublicPage: RenderPublicPage };
+      const reached = await draftDiff(db, owner.signedIn.accountId, built.renderPublicPage);
+      const everyPage = await draftDiff(db, owner.signedIn.accountId, built.renderPublicPage, { everyPage: true });
+      expect(reached!.pages).toEqual(everyPage!.pages);
+      const listed = reached!.pages.map((p) => p.path);
+      expect(listed).toContain(`/locations/${other.slug}`);
+      expect(listed).toContain("/view-locations");
+    } finally {
+      await discardChangeset(db, owner.signedIn, { changesetId: (await currentDraftId(db, owner.signedIn.accountId))! });
+      await db.update(locations).set({ isPublished: true }).where(eq(locations.id, other.id));
+    }
   });
 });
