@@ -310,7 +310,7 @@ describe("the draft's diff (issue 24)", () => {
     expect(body).not.toContain("<td>Website</td>");
   });
 
-  it("finds the same pages and lines as when it renders every page of the site, for changes at locations, unit types and amenities (decision 661)", async () => {
+  it("finds the same pages and lines as when it renders every page of the site, for changes at locations, unit types, amenities and hours (decision 661)", async () => {
     const db = handle.db;
     // A draft of its own: the redirect above touches every page.
     await discardChangeset(db, owner.signedIn, { changesetId: (await currentDraftId(db, owner.signedIn.accountId))! });
@@ -318,8 +318,9 @@ describe("the draft's diff (issue 24)", () => {
     const [amenity] = await db.select({ id: amenities.id }).from(amenities).where(eq(amenities.locationId, lumberton));
     const otherLocation = (await db.select({ id: locations.id, slug: locations.urlSlug }).from(locations).orderBy(asc(locations.id))).find((l) => l.id !== lumberton)!;
     const other = otherLocation.id;
-    const edits: Array<{ entity: "location" | "unitType" | "amenity"; id: number; field: string; value: string }> = [
+    const edits: Array<{ entity: "location" | "unitType" | "amenity" | "hoursItem"; id: number; field: string; value: string }> = [
       { entity: "location", id: lumberton, field: "metaDescription", value: "Diff check: a new description for search engines." },
+      { entity: "hoursItem", id: saturdayItemId, field: "close", value: "17:00" },
       { entity: "location", id: other, field: "metaTagline", value: "Diff check: a new tagline at another location" },
       { entity: "unitType", id: type!.id, field: "description", value: "Diff check: a new unit type description." },
       { entity: "amenity", id: amenity!.id, field: "description", value: "Diff check: a new amenity description." },
@@ -344,6 +345,7 @@ describe("the draft's diff (issue 24)", () => {
     // And over HTTP, the page shows the same.
     const body = (await get("/admin/changes/diff", owner.cookie)).body;
     for (const e of edits) expect(body).toContain(e.value);
+    expect(body).toContain("5:00 PM");
   });
 
   it("finds the same pages as when it renders every page, for a location the draft puts on the website (the layout and the lists of locations show it)", async () => {
