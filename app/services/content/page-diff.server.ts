@@ -21,6 +21,7 @@ import { LAYOUT_LOCATION_COLUMNS } from "~/db/queries/site.server";
 import { LOCATION_LIST_COLUMNS } from "~/db/queries/locations.server";
 import { UNITS_LOCATION_COLUMNS } from "~/db/queries/units-locations.server";
 import { readTaggedPages } from "~/db/queries/tagged-pages.server";
+import { readWebsite } from "~/db/queries/cached-reads.server";
 import { tagsForPath } from "~/domain/web/cache-tags";
 import { externalRedirectHost } from "~/domain/site/redirects";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/content/editable";
@@ -204,7 +205,9 @@ function textOf(page: { status: number; body: string }): string {
  */
 async function answerText(db: Database, path: string, render: RenderPublicPage, primaryHost: string | undefined, cache: SiteCache): Promise<string> {
   const url = new URL(path, "http://localhost");
-  const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search }, undefined, { siteCache: cache });
+  // The website row through this side's cache (read once per side, not once per page: decision 661).
+  const website = await readWebsite({ db, siteCache: cache });
+  const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search }, website, { siteCache: cache });
   const moved = (r: { status: number; location: string }) => `(redirects with ${r.status} to ${r.location}${externalNote(externalRedirectHost(r.location, primaryHost))})`;
   if (redirect?.forced) return moved(redirect);
   const page = await render(path, db, cache);
