@@ -64,7 +64,7 @@ const securityHeaders = securityHeadersOf(serverEnv);
 export const staticSecurityHeaders = securityHeaders.staticFiles;
 const testHooks = testHooksOf(serverEnv);
 const { handleRequest, matchRoute, renderPublicPage } = reactRouterOf(serverEnv.NODE_ENV);
-/** The draft diff's renderer (decision 318), for bench/draft-diff.measure.ts. */
+/** The draft diff's renderer (decision 318), for the check that the diff leaves out only pages that do not change (tests/integration/content/preview.test.ts, decision 661). */
 export { renderPublicPage };
 const sendUnavailable = unavailableAnswer(pageCache, securityHeaders.none);
 

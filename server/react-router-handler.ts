@@ -45,6 +45,12 @@ declare module "react-router" {
     preview?: { csrfToken: string; returnTo: string };
     /** Console pages only: renders a public path through this app on a given database, without HTTP (the draft's diff, decision 318). */
     renderPublicPage?: RenderPublicPage;
+    /**
+     * Set only for the draft's diff's renders (decision 661): one object per side of the diff (its site
+     * cache: the live side, or one preview transaction), so that a location's availability is read
+     * once for all the pages that side renders, not once per page.
+     */
+    readScope?: object;
   }
 }
 
@@ -100,6 +106,7 @@ export function reactRouterOf(nodeEnv: string) {
       website,
       // The diff's own cache of this side (live or one preview transaction), never the server's.
       siteCache: cache,
+      ...(cache ? { readScope: cache } : {}),
       staleData: false,
       paymentPage: page.paymentPage === true,
       consolePage: page.consolePage === true,

@@ -4,10 +4,11 @@ import fs from "node:fs";
 
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
-export async function startApp({ env, port, label = "app" }) {
+// `cwd`: the checkout whose server.js runs (another checkout's build runs with its own server.js).
+export async function startApp({ env, port, label = "app", cwd }) {
   // BENCH_APP_NODE_ARGS: extra node options for the app, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const nodeArgs = (env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const child = spawn("node", [...nodeArgs, "server.js"], { stdio: ["ignore", "ignore", "inherit"], env: { ...env, PORT: String(port) } });
+  const child = spawn("node", [...nodeArgs, "server.js"], { stdio: ["ignore", "ignore", "inherit"], env: { ...env, PORT: String(port) }, ...(cwd ? { cwd } : {}) });
   let exited = false;
   child.on("exit", () => (exited = true));
   const kill = () => {

@@ -46,10 +46,24 @@ function suggestionWords(s: GoLiveSuggestions): string[] {
   ];
 }
 
+/** One of the check's optional SiteLink ids (a tenant's, a unit's): numeric, kept and told beside itself when refused. */
+function IdField({ name, label, hint, refused }: { name: "tenantId" | "unitId"; label: string; hint: string; refused: GoLiveRefusal | null }) {
+  return (
+    <TextField
+      name={name}
+      label={label}
+      hint={hint}
+      inputMode="numeric"
+      autoComplete="off"
+      defaultValue={refused?.values[name] ?? ""}
+      error={refused?.field === name ? refused.message : undefined}
+    />
+  );
+}
+
 export function GoLiveSection({ panel, csrfToken, done, refused }: { panel: GoLivePanel; csrfToken: string; done: string | null; refused: GoLiveRefusal | null }) {
   const latest = panel.latest;
   const proposals = latest ? suggestionWords(latest.suggested) : [];
-  const fieldError = (name: "tenantId" | "unitId") => (refused?.field === name ? refused.message : undefined);
   return (
     <section aria-labelledby="go-live" id="go-live-check" className="console-section">
       <h2 id="go-live">SiteLink go-live check</h2>
@@ -129,24 +143,13 @@ export function GoLiveSection({ panel, csrfToken, done, refused }: { panel: GoLi
             test mode. It takes up to a minute.
           </p>
           {panel.testCard ? <p className="console-hint">{panel.testCard}</p> : null}
-          <TextField
+          <IdField
             name="tenantId"
             label="A tenant to read (optional)"
             hint="The SiteLink TenantID of a tenant with a rental at this site: the check reads their records, and never changes them. Needed where SiteLink's test mode keeps no rental."
-            inputMode="numeric"
-            autoComplete="off"
-            defaultValue={refused?.values.tenantId ?? ""}
-            error={fieldError("tenantId")}
+            refused={refused}
           />
-          <TextField
-            name="unitId"
-            label="A unit to use (optional)"
-            hint="The SiteLink UnitID of a free unit for the test move-in. Empty: the first free unit."
-            inputMode="numeric"
-            autoComplete="off"
-            defaultValue={refused?.values.unitId ?? ""}
-            error={fieldError("unitId")}
-          />
+          <IdField name="unitId" label="A unit to use (optional)" hint="The SiteLink UnitID of a free unit for the test move-in. Empty: the first free unit." refused={refused} />
           <SubmitButton className="console-button" pendingText="Checking with SiteLink…">
             Run the go-live check
           </SubmitButton>

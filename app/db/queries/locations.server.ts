@@ -16,20 +16,29 @@ import { logger } from "~/platform/logger.server";
 
 export type LocationSummary = Awaited<ReturnType<typeof listLocations>>[number];
 
+/**
+ * The columns of a location every list of locations reads (the home page, /view-locations, the
+ * sitemap): the draft's diff reads them too (decision 661: a change of any other column of a location
+ * shows on no list).
+ */
+export const LOCATION_LIST_COLUMNS = {
+  id: locations.id,
+  name: locations.name,
+  urlSlug: locations.urlSlug,
+  status: locations.status,
+  software: locations.software,
+  phoneNumber: locations.phoneNumber,
+  metaTagline: locations.metaTagline,
+  mainImage: locations.mainImage,
+  /** The location's own global_settings (decision 201); pages strip it with `withRentsOnline`. */
+  globalSettings: locations.globalSettings,
+};
+
 /** Every location of the account with its address, for lists and the footer. Live ones first. */
 export async function listLocations(db: Database, accountId: number) {
   const rows = await db
     .select({
-      id: locations.id,
-      name: locations.name,
-      urlSlug: locations.urlSlug,
-      status: locations.status,
-      software: locations.software,
-      phoneNumber: locations.phoneNumber,
-      metaTagline: locations.metaTagline,
-      mainImage: locations.mainImage,
-      /** The location's own global_settings (decision 201); pages strip it with `withRentsOnline`. */
-      globalSettings: locations.globalSettings,
+      ...LOCATION_LIST_COLUMNS,
       address: {
         street1: addresses.street1,
         street2: addresses.street2,

@@ -16,7 +16,11 @@ export type UnitsLocation = ListingLocation & LocationRef & {
   address: { street1: string; street2: string | null; city: string; stateProvince: string; postal: string } | null;
 };
 
-const columns = {
+/**
+ * The columns of a location the unit listings read (/units, the size guide, the unit type pages): the
+ * draft's diff reads them too (decision 661: a change of any other column shows on no listing).
+ */
+export const UNITS_LOCATION_COLUMNS = {
   id: locations.id,
   name: locations.name,
   urlSlug: locations.urlSlug,
@@ -28,6 +32,10 @@ const columns = {
   specificUnitTypesToShow: locations.specificUnitTypesToShow,
   hasMatchOnLocationPageFilter: locations.hasMatchOnLocationPageFilter,
   globalSettings: locations.globalSettings,
+};
+
+const columns = {
+  ...UNITS_LOCATION_COLUMNS,
   address: {
     street1: addresses.street1,
     street2: addresses.street2,

@@ -24,18 +24,20 @@ import { normalise, type UnitsLocation } from "./units-locations.server";
 export { getUnitsLocation } from "./units-locations.server";
 import { availabilityAsOfText } from "~/domain/site/availability-freshness";
 
-const perRequest = new WeakMap<Readonly<RouterContextProvider>, Map<number, Promise<UnitTypeAvailability[]>>>();
+const perRequest = new WeakMap<object, Map<number, Promise<UnitTypeAvailability[]>>>();
 
 /**
- * The unit types of a location with live availability, read once per request. Coming-soon locations
- * list no units and are not asked at all.
+ * The unit types of a location with live availability, read once per request (once per side of the
+ * draft's diff, which renders many pages on one side: `readScope`, decision 661). Coming-soon
+ * locations list no units and are not asked at all.
  */
 export function getUnitAvailability(context: Readonly<RouterContextProvider>, location: LocationRef): Promise<UnitTypeAvailability[]> {
   if (location.status !== "Live") return Promise.resolve([]);
-  let byLocation = perRequest.get(context);
+  const scope = context.readScope ?? context;
+  let byLocation = perRequest.get(scope);
   if (!byLocation) {
     byLocation = new Map();
-    perRequest.set(context, byLocation);
+    perRequest.set(scope, byLocation);
   }
   let pending = byLocation.get(location.id);
   if (!pending) {

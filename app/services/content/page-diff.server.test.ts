@@ -37,6 +37,37 @@ describe("lineDiff", () => {
     ]);
   });
 
+  it("shows two long texts that share almost nothing as the old lines removed and the new ones added, without searching every alignment", () => {
+    const before = Array.from({ length: 1_500 }, (_, i) => `old line ${i}`).join("\n");
+    const after = Array.from({ length: 1_500 }, (_, i) => `new line ${i}`).join("\n");
+    const lines = lineDiff(before, after);
+    expect(lines).toHaveLength(3_000);
+    expect(lines.slice(0, 1_500).every((l) => l.kind === "removed")).toBe(true);
+    expect(lines.slice(1_500).every((l) => l.kind === "added")).toBe(true);
+    expect(lines[0]).toEqual({ kind: "removed", text: "old line 0" });
+    expect(lines[1_500]).toEqual({ kind: "added", text: "new line 0" });
+  });
+
+  it("keeps the two unchanged lines on each side of every change, and counts the rest", () => {
+    const before = Array.from({ length: 12 }, (_, i) => `l${i}`);
+    const after = before.map((l, i) => (i === 2 || i === 9 ? `${l}!` : l));
+    expect(lineDiff(before.join("\n"), after.join("\n")).map((l) => `${l.kind}: ${l.text}`)).toEqual([
+      "same: l0",
+      "same: l1",
+      "removed: l2",
+      "added: l2!",
+      "same: l3",
+      "same: l4",
+      "skipped: 2 unchanged lines",
+      "same: l7",
+      "same: l8",
+      "removed: l9",
+      "added: l9!",
+      "same: l10",
+      "same: l11",
+    ]);
+  });
+
   it("shows a new page as all added", () => {
     expect(lineDiff("", "x\ny")).toEqual([
       { kind: "added", text: "x" },

@@ -18,7 +18,10 @@ import type { Database } from "~/db/client.server";
 import { SiteCache } from "~/db/site-cache.server";
 import { cachePurges, locations, websites } from "~/db/schema";
 import { LAYOUT_LOCATION_COLUMNS } from "~/db/queries/site.server";
+import { LOCATION_LIST_COLUMNS } from "~/db/queries/locations.server";
+import { UNITS_LOCATION_COLUMNS } from "~/db/queries/units-locations.server";
 import { readTaggedPages } from "~/db/queries/tagged-pages.server";
+import { readWebsite } from "~/db/queries/cached-reads.server";
 import { tagsForPath } from "~/domain/web/cache-tags";
 import { externalRedirectHost } from "~/domain/site/redirects";
 import { EDITABLE_ENTITIES, type EditableEntityName } from "~/domain/content/editable";
@@ -106,14 +109,38 @@ export interface DiffLine {
 /** How many unchanged lines are kept around a change (the rest are counted, not shown). */
 const CONTEXT_LINES = 2;
 
+/**
+ * The most line edits jsdiff looks for between two page texts (decision 661): two long texts that
+ * share almost nothing (a page's whole text rewritten) are then shown as the old lines removed and the
+ * new ones added, at once, instead of searching every alignment (jsdiff's work grows with the edits
+ * times the lines).
+ */
+const MAX_EDIT_LENGTH = 1_000;
+
 /** A line diff of two texts, unchanged runs cut to CONTEXT_LINES around each change. */
 export function lineDiff(before: string, after: string): DiffLine[] {
+  const a = before ? `${before}\n` : "";
+  const b = after ? `${after}\n` : "";
+  const parts = diffLines(a, b, { maxEditLength: MAX_EDIT_LENGTH }) ?? [
+    { value: a, added: false, removed: true, count: 0 },
+    { value: b, added: true, removed: false, count: 0 },
+  ];
   const all: DiffLine[] = [];
-  for (const part of diffLines(before ? `${before}\n` : "", after ? `${after}\n` : "")) {
+  for (const part of parts) {
+    if (!part.value) continue;
     const kind = part.added ? "added" : part.removed ? "removed" : "same";
     for (const text of part.value.replace(/\n$/, "").split("\n")) all.push({ kind, text });
   }
-  const keep = all.map((l, i) => l.kind !== "same" || all.slice(Math.max(0, i - CONTEXT_LINES), i + CONTEXT_LINES + 1).some((n) => n.kind !== "same"));
+  // Kept: a changed line, and an unchanged one within CONTEXT_LINES of a change (one pass each way).
+  const keep = all.map((l) => l.kind !== "same");
+  for (let i = 0, last = -Infinity; i < all.length; i++) {
+    if (all[i]!.kind !== "same") last = i;
+    else if (i - last <= CONTEXT_LINES) keep[i] = true;
+  }
+  for (let i = all.length - 1, next = Infinity; i >= 0; i--) {
+    if (all[i]!.kind !== "same") next = i;
+    else if (next - i <= CONTEXT_LINES) keep[i] = true;
+  }
   const out: DiffLine[] = [];
   for (let i = 0; i < all.length; i++) {
     if (keep[i]) {
@@ -178,7 +205,9 @@ function textOf(page: { status: number; body: string }): string {
  */
 async function answerText(db: Database, path: string, render: RenderPublicPage, primaryHost: string | undefined, cache: SiteCache): Promise<string> {
   const url = new URL(path, "http://localhost");
-  const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search }, undefined, { siteCache: cache });
+  // The website row through this side's cache (read once per side, not once per page: decision 661).
+  const website = await readWebsite({ db, siteCache: cache });
+  const redirect = await resolveRedirect(db, { host: undefined, pathname: url.pathname, search: url.search }, website, { siteCache: cache });
   const moved = (r: { status: number; location: string }) => `(redirects with ${r.status} to ${r.location}${externalNote(externalRedirectHost(r.location, primaryHost))})`;
   if (redirect?.forced) return moved(redirect);
   const page = await render(path, db, cache);
@@ -244,23 +273,95 @@ function fieldDiffs(changes: readonly ChangeRow[], locationNames: ReadonlyMap<nu
 const comparedPaths = (livePaths: readonly string[], previewPaths: readonly string[], ruled: readonly string[]) => [...new Set([...livePaths, ...previewPaths, ...ruled])];
 
 /**
+ * Whether a location is on the website at all (decision 620): every public read of locations filters on
+ * it (`publishedLocation`: the layout, the lists, the listings), so a change of it reaches all of them.
+ */
+const PUBLISHED_FIELDS = ["isPublished"] as const;
+
+/**
  * The cache tags the draft touches (decision 570's triggers, decision 631): applied in this preview
  * transaction, the triggers queued them in `cache_purges`, rolled back with it. `locations` (every
- * page's layout) only when a location's change touches what the layout shows of it.
+ * page's layout) only when a location's change touches what the layout shows of it (or whether it is
+ * on the website at all).
  */
 async function tagsTouched(tx: Database, changes: readonly ChangeRow[]): Promise<Set<string>> {
   const rows = await tx.selectDistinct({ tag: cachePurges.tag }).from(cachePurges).where(sql`${cachePurges}.xmin = pg_current_xact_id()::xid`);
   const tags = new Set(rows.map((r) => r.tag));
-  const layoutFields = new Set(Object.keys(LAYOUT_LOCATION_COLUMNS));
+  const layoutFields = new Set([...Object.keys(LAYOUT_LOCATION_COLUMNS), ...PUBLISHED_FIELDS]);
   const layoutChanged = changes.some((c) => c.entity === "location" && (c.op !== "update" || Object.keys(c.values).some((f) => layoutFields.has(f))));
   if (!layoutChanged) tags.delete("locations");
   return tags;
 }
 
 /**
+ * What the pages other than a location's own page read of it (decision 661), by the read models that
+ * read it: the lists of locations (the home page, /view-locations, the sitemap: `listLocations`, with
+ * the address), the unit listings (/units, the size guide, the unit type pages: `listUnitsLocations` and
+ * the storage software's catalogue, with the address, the unit types and their units). A page of
+ * another kind that carries a location's tag reads anything of it.
+ */
+type Reader = "list" | "listing" | "unit-type-page";
+const READERS: ReadonlyMap<string, Reader> = new Map([
+  ["/", "list"],
+  ["/view-locations", "list"],
+  ["/sitemap.xml", "list"],
+  ["/units", "listing"],
+  ["/size-guide", "listing"],
+]);
+const UNIT_TYPE_PAGE = /^\/locations\/[^/]+\/units\/[^/]+$/;
+const readerOf = (path: string): Reader | null => READERS.get(path) ?? (UNIT_TYPE_PAGE.test(path) ? "unit-type-page" : null);
+
+const LIST_FIELDS: ReadonlySet<string> = new Set([...Object.keys(LOCATION_LIST_COLUMNS), ...PUBLISHED_FIELDS]);
+const LISTING_FIELDS: ReadonlySet<string> = new Set([...Object.keys(UNITS_LOCATION_COLUMNS), ...PUBLISHED_FIELDS]);
+/** The entities only a location's own page shows (its amenities, hours, special hours, photos). */
+const OWN_PAGE_ENTITIES: ReadonlySet<string> = new Set(["amenity", "hoursBlock", "hoursItem", "specialHours", "locationImage"]);
+/** A unit type's fields shown on its own card and page only (a unit type page lists the others by size and name). */
+const OWN_CARD_FIELDS: ReadonlySet<string> = new Set(["description", "images"]);
+
+/**
+ * Which readers of a location a change at it reaches, besides the location's own page (which
+ * carries its tag and shows everything of it). A unit type's own page carries its own tag too.
+ */
+function readersReached(change: ChangeRow): ReadonlySet<Reader> {
+  const fields = Object.keys(change.values);
+  if (OWN_PAGE_ENTITIES.has(change.entity)) return new Set();
+  if (change.entity === "location" && change.op === "update") {
+    const out = new Set<Reader>();
+    if (fields.some((f) => LIST_FIELDS.has(f))) out.add("list");
+    if (fields.some((f) => LISTING_FIELDS.has(f))) {
+      out.add("listing");
+      out.add("unit-type-page");
+    }
+    return out;
+  }
+  if (change.entity === "unitType" && change.op === "update" && fields.every((f) => OWN_CARD_FIELDS.has(f))) return new Set(["listing"]);
+  if (change.entity === "unitType") return new Set(["listing", "unit-type-page"]);
+  return new Set(["list", "listing", "unit-type-page"]);
+}
+
+/**
+ * For each location tag the draft touches, the readers its changes reach (decision 661). A location
+ * tag touched by no change at that location (nothing explains it) reaches every reader.
+ */
+function locationReach(changes: readonly ChangeRow[], touched: ReadonlySet<string>): Map<string, ReadonlySet<Reader>> {
+  const reach = new Map<string, ReadonlySet<Reader>>();
+  // A change of a location's record not placed at its location: the tags alone decide.
+  if (changes.some((c) => c.locationId == null && EDITABLE_ENTITIES[c.entity as EditableEntityName]?.location.kind !== "account")) return reach;
+  for (const tag of touched) {
+    const m = /^location-(\d+)$/.exec(tag);
+    if (!m) continue;
+    const at = changes.filter((c) => c.locationId === Number(m[1]));
+    reach.set(tag, at.length ? new Set(at.flatMap((c) => [...readersReached(c)])) : new Set<Reader>(["list", "listing", "unit-type-page"]));
+  }
+  return reach;
+}
+
+/**
  * Whether a page may read differently after the draft: added or removed by it, named by a redirect
  * rule it changes, a page the tags do not know, or a page whose tags the draft touches. Any other
  * page shows nothing the draft changes (decision 570: a page carries the tag of everything it shows).
+ * A location's tag counts for a page other than the location's own only when the changes at that
+ * location reach what that page reads of it (decision 661).
  */
 function mayChange(
   path: string,
@@ -269,11 +370,14 @@ function mayChange(
   ruled: readonly string[],
   tagged: ReadonlyMap<string, readonly string[]>,
   touched: ReadonlySet<string>,
+  reach: ReadonlyMap<string, ReadonlySet<Reader>>,
 ): boolean {
   if (!livePaths.includes(path) || !previewPaths.includes(path) || ruled.includes(path)) return true;
   const key = path.split("?")[0]!;
   if (!tagged.has(key)) return true;
-  return tagsForPath(tagged, key).some((t) => touched.has(t));
+  const reader = readerOf(key);
+  // The location's own page (and a page of any other kind) reads anything of the location.
+  return tagsForPath(tagged, key).some((t) => touched.has(t) && (reader === null || !reach.has(t) || reach.get(t)!.has(reader)));
 }
 
 /**
@@ -288,13 +392,19 @@ const PREVIEW_BATCH_MS = 250;
  * what every page reads (the website, the layout, the locations, the content) is read once per side
  * instead of once per page; the preview side renders as many pages as fit in PREVIEW_BATCH_MS in one
  * transaction that applies the draft once (then rolled back, as every preview), instead of one
- * transaction and one application of the draft per page.
+ * transaction and one application of the draft per page. Decision 661: a location's tag counts only
+ * for the pages that read what its changes change (`mayChange`), and the live side renders while the
+ * preview side does. `everyPage`: compare every page of the site (the tests' check that the pages
+ * left out would not have changed).
  */
-export async function draftDiff(db: Database, accountId: number, render: RenderPublicPage): Promise<DraftDiff | null> {
+export async function draftDiff(db: Database, accountId: number, render: RenderPublicPage, options: { everyPage?: boolean } = {}): Promise<DraftDiff | null> {
   const changesetId = await currentDraftId(db, accountId);
   if (changesetId === null) return null;
-  const changes = await changesOf(db, changesetId);
-  const [site] = await db.select({ domain: websites.domain }).from(websites).where(eq(websites.accountId, accountId));
+  const [changes, [site], names] = await Promise.all([
+    changesOf(db, changesetId),
+    db.select({ domain: websites.domain }).from(websites).where(eq(websites.accountId, accountId)),
+    db.select({ id: locations.id, name: locations.name }).from(locations).where(eq(locations.accountId, accountId)),
+  ]);
   const primaryHost = site?.domain;
   const ruled = redirectPaths(changes);
 
@@ -302,42 +412,58 @@ export async function draftDiff(db: Database, accountId: number, render: RenderP
   const livePaths = sitemapPaths((await render("/sitemap.xml", db, liveCache)).body);
   const tagged = await readTaggedPages({ db, siteCache: liveCache });
 
+  // The live side renders the pages that may change, through a cache of its own, as soon as they are
+  // known and while the preview side renders them (decision 661): it never waits for a preview
+  // transaction, which never waits for it (on PGlite its statements wait for the transaction's end).
+  let pathsKnown!: (paths: string[]) => void;
+  let pathsUnknown!: (error: unknown) => void;
+  const known = new Promise<string[]>((resolve, reject) => ((pathsKnown = resolve), (pathsUnknown = reject)));
+  const before = new Map<string, string>();
+  const liveSide = (async () => {
+    for (const path of await known) before.set(path, livePaths.includes(path) || ruled.includes(path) ? await answerText(db, path, render, primaryHost, liveCache) : "");
+  })();
+
   // The preview side: the sitemap and what the draft touches, then each page that shows it, in as few
   // transactions as the time bound allows.
   const preview: { paths: string[] | null } = { paths: null };
-  let touched = new Set<string>();
   let afterPaths: string[] = [];
   const after = new Map<string, string>();
-  while (preview.paths === null || after.size < afterPaths.length) {
-    await withDraftApplied(db, changesetId, async (tx) => {
-      const cache = new SiteCache();
-      const started = performance.now();
-      if (preview.paths === null) {
-        preview.paths = sitemapPaths((await render("/sitemap.xml", tx, cache)).body);
-        touched = await tagsTouched(tx, changes);
-        afterPaths = comparedPaths(livePaths, preview.paths, ruled).filter((p) => mayChange(p, livePaths, preview.paths!, ruled, tagged, touched));
-      }
-      for (const path of afterPaths) {
-        if (after.has(path)) continue;
-        if (!preview.paths!.includes(path) && !ruled.includes(path)) {
-          after.set(path, "");
-          continue;
+  const previewSide = (async () => {
+    while (preview.paths === null || after.size < afterPaths.length) {
+      await withDraftApplied(db, changesetId, async (tx) => {
+        const cache = new SiteCache();
+        const started = performance.now();
+        if (preview.paths === null) {
+          preview.paths = sitemapPaths((await render("/sitemap.xml", tx, cache)).body);
+          const touched = await tagsTouched(tx, changes);
+          const reach = locationReach(changes, touched);
+          afterPaths = comparedPaths(livePaths, preview.paths, ruled).filter((p) => options.everyPage || mayChange(p, livePaths, preview.paths!, ruled, tagged, touched, reach));
+          pathsKnown(afterPaths);
         }
-        if (performance.now() - started > PREVIEW_BATCH_MS) break;
-        after.set(path, await answerText(tx, path, render, primaryHost, cache));
-      }
-    });
-  }
+        for (const path of afterPaths) {
+          if (after.has(path)) continue;
+          if (!preview.paths!.includes(path) && !ruled.includes(path)) {
+            after.set(path, "");
+            continue;
+          }
+          if (performance.now() - started > PREVIEW_BATCH_MS) break;
+          after.set(path, await answerText(tx, path, render, primaryHost, cache));
+        }
+      });
+    }
+  })().catch((error: unknown) => {
+    pathsUnknown(error);
+    throw error;
+  });
+  await Promise.all([previewSide, liveSide]);
 
-  // The live side of the pages that may change, through a cache of its own.
   const paths = comparedPaths(livePaths, preview.paths!, ruled);
   const pages: PageDiff[] = [];
   for (const path of afterPaths) {
-    const before = livePaths.includes(path) || ruled.includes(path) ? await answerText(db, path, render, primaryHost, liveCache) : "";
+    const beforeText = before.get(path) ?? "";
     const afterText = after.get(path) ?? "";
-    if (before === afterText) continue;
-    pages.push({ path, change: before === "" ? "added" : afterText === "" ? "removed" : "changed", lines: lineDiff(before, afterText) });
+    if (beforeText === afterText) continue;
+    pages.push({ path, change: beforeText === "" ? "added" : afterText === "" ? "removed" : "changed", lines: lineDiff(beforeText, afterText) });
   }
-  const names = await db.select({ id: locations.id, name: locations.name }).from(locations).where(eq(locations.accountId, accountId));
   return { changesetId, pages, compared: paths.length, fields: fieldDiffs(changes, new Map(names.map((l) => [l.id, l.name])), primaryHost) };
 }

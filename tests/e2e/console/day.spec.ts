@@ -3,9 +3,13 @@ import { expect, test } from "../support/test";
 import { expectNoAxeViolations } from "../support/a11y";
 import { acceptInvitation, consoleUrl, inviteMember } from "../support/admin";
 import { testHook } from "../support/hooks";
+import { NEW_LOCATION_SITELINK_PASSWORD_ENV } from "../support/production-env";
+import { SIM_URL } from "../support/sitelink";
 import { ContactFormPage, isNoJs, waitForHydration } from "../support/site";
 import { consoleNavFor } from "../../../app/domain/console/nav";
 import type { StaffRole } from "../../../app/domain/staff/roles";
+import { loadContract } from "../../../sitelink-simulator/contract";
+import { DEMO_CORP } from "../../../sitelink-simulator/corp";
 
 /**
  * The office's day in the back office (issue 39, decision 650), as each role — an owner, a manager,
@@ -13,7 +17,8 @@ import type { StaffRole } from "../../../app/domain/staff/roles";
  * JavaScript on and off. Each member accepts an invitation (and is then signed in) and walks every
  * console page their menu offers, and one record page of each kind those pages link to (a tenant,
  * a lead, a location's content, the diff…), found by following the links, so a page added to the
- * menu is walked without changing this spec. On each page: at 1280 px and at 390 px nothing
+ * menu is walked without changing this spec; the owner also opens a SiteLink location's settings
+ * page, with its go-live check. On each page: at 1280 px and at 390 px nothing
  * scrolls sideways; axe finds nothing (in the js project: axe needs JavaScript); the pages of the
  * owner's menu the member may not open answer 403. On the home page every number equals the
  * count its link's list states (and the rows it shows). And a little of the day: the front desk finds
@@ -103,12 +108,19 @@ const scanned = new Set<string>();
 let axeScans = 0;
 
 /**
+ * The content editor's pages console-a11y.spec scans at 1280 px (decision 352): all but the rental
+ * settings pages (the account's and a location's, with a SiteLink location's go-live check), which
+ * only this walk scans, at both widths.
+ */
+const scannedByConsoleA11y = (path: string) => path.startsWith("/admin/content/") && !/^\/admin\/content\/(rental-settings|locations\/\d+\/settings)$/.test(new URL(path, "http://x").pathname);
+
+/**
  * At 1280 and 390 px: nothing wider than the screen (soft, so one run names every page that fails).
  * axe (js project) at each width, once per page kind and set of controls in this worker: another
  * role's page with the same controls as one scanned (the manager's content editor, the owner's) is
  * not scanned again, one with other controls (the read-only member's tenant page, without actions)
  * is. The content editor's pages at 1280 px are console-a11y.spec's (decision 352), scanned there
- * with their error states; here at 390 px (decision 650).
+ * with their error states; here at 390 px (decision 650), and the settings pages at both widths.
  */
 async function checkPage(page: Page, path: string, label: string) {
   for (const width of WIDTHS) {
@@ -126,7 +138,7 @@ async function checkPage(page: Page, path: string, label: string) {
     expect.soft(scrollWidth, `${label} at ${width} px scrolls sideways (${scrollWidth} px): ${wide.join(", ")}`).toBeLessThanOrEqual(clientWidth + 1);
     if (isNoJs(test.info())) continue;
     const key = `${kindOf(path)} ${width} ${controls}`;
-    if (scanned.has(key) || (width === 1280 && path.startsWith("/admin/content/"))) continue;
+    if (scanned.has(key) || (width === 1280 && scannedByConsoleA11y(path))) continue;
     scanned.add(key);
     await expectNoAxeViolations(page, { label: `${label} at ${width} px` });
     axeScans++;
@@ -219,13 +231,51 @@ async function checkHomeNumbers(page: Page, role: StaffRole) {
   }
 }
 
+/**
+ * A SiteLink location added from the console (decision 620) and its draft discarded at once: it stays
+ * off the website and nothing of it waits to be published (a SiteLink location in the draft would
+ * refuse other specs' publishes, decision 623), but its settings page shows the go-live check. The
+ * path of that page.
+ */
+async function addSiteLinkLocation(page: Page): Promise<string> {
+  const city = `Whiteville ${test.info().project.name.replace(/[^a-z0-9]/gi, " ")} ${test.info().retry}`.replace(/\s+/g, " ").trim();
+  await page.goto(consoleUrl("/admin/content/locations/new"));
+  await page.getByLabel("Name", { exact: true }).fill(`Walk ${city}`);
+  await page.getByLabel("Street", { exact: true }).fill("640 Madison St");
+  await page.getByLabel("City").fill(city);
+  await page.getByLabel("State").selectOption("NC");
+  await page.getByLabel("ZIP code").fill("28472");
+  await page.getByLabel("Office phone number").fill("(910) 555-0164");
+  await page.getByLabel("SiteLink", { exact: true }).check();
+  await page.getByLabel("Web service address").fill(`${SIM_URL}${loadContract().path}`);
+  await page.getByLabel("Corp code").fill(DEMO_CORP.corpCode);
+  await page.getByLabel("Location code").fill(`LW${test.info().project.name === "no-js" ? "N" : "J"}${test.info().retry}`);
+  await page.getByLabel("User name").fill(`${DEMO_CORP.userName}:::${DEMO_CORP.apiKey}`);
+  await page.getByLabel("Password: the name of the environment variable that holds it").fill(NEW_LOCATION_SITELINK_PASSWORD_ENV);
+  await page.getByRole("button", { name: "Save the location to the draft" }).click();
+  await expect(page).toHaveURL(/\/admin\/content\/locations\/\d+\?done=location-added$/);
+  const id = /\/locations\/(\d+)\?/.exec(page.url())![1];
+  await page.goto(consoleUrl("/admin/changes"));
+  await page.getByRole("button", { name: "Discard the draft…" }).click();
+  await page.getByRole("button", { name: /^Yes, discard/ }).click();
+  await expect(page).toHaveURL(/done=discarded/);
+  return `/admin/content/locations/${id}/settings`;
+}
+
 // The owner's walk in two tests, each with its own time limit (and sign-in): the content editor's
 // pages, then the rest with the home page's numbers.
 test("the owner walks the content editor's pages at 1280 and 390 px", async ({ page, request, browser, baseURL }) => {
   test.setTimeout(180_000);
   await signIn({ page, request, browser, baseURL }, "owner");
+  const goLiveSettings = await addSiteLinkLocation(page);
   const walked = (await walk(page, "owner", "content")).map(kindOf);
-  for (const kind of ["/admin/content/locations/:id", "/admin/content/unit-types/:id", "/admin/changes/diff"]) expect(walked, kind).toContain(kind);
+  for (const kind of ["/admin/content/locations/:id", "/admin/content/unit-types/:id", "/admin/changes/diff", "/admin/content/rental-settings", "/admin/content/locations/:id/settings"]) {
+    expect(walked, kind).toContain(kind);
+  }
+  // A SiteLink location's settings page, with its go-live check (another set of controls: scanned too).
+  await page.goto(consoleUrl(goLiveSettings));
+  await expect(page.getByRole("region", { name: "SiteLink go-live check" })).toBeVisible();
+  await checkPage(page, goLiveSettings, "owner: a SiteLink location's settings, with its go-live check");
 });
 
 test("the owner walks every other console page at 1280 and 390 px, and the home page's numbers match their lists", async ({ page, request, browser, baseURL }) => {

@@ -9,17 +9,22 @@
  * - a preview writes nothing: the live rows are unchanged and no change notification is sent;
  * - a form sent in preview is refused with a message, and nothing is stored;
  * - the diff lists the location page with its text before and after, and the fields changed, and
- *   leaves out the pages that do not change.
+ *   leaves out the pages that do not change; the pages it does not render (decision 661: a change at a
+ *   location reaches only the pages that read what it changes) are the pages that would not change.
  */
 // First: it gives this process and the built app one session secret.
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
-import { and, eq, sql } from "drizzle-orm";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DatabaseHandle } from "~/db/client.server";
-import { auditEvents, contactMessages, hoursBlocks, hoursItems, locations, staffSessions, unitTypes, websites } from "~/db/schema";
+import { amenities, auditEvents, contactMessages, hoursBlocks, hoursItems, locations, staffSessions, unitTypes, websites } from "~/db/schema";
 import { PREVIEW_BANNER_TEXT, PREVIEW_FORM_REFUSED } from "~/domain/content/preview";
 import { CSRF_FIELD, getCsrfToken } from "~/services/web/csrf.server";
-import { saveDraftEdit } from "~/services/content/changesets.server";
+import { currentDraftId, draftLocationPublication, readEffectiveRecord, saveDraftEdit } from "~/services/content/changesets.server";
+import { draftDiff, type RenderPublicPage } from "~/services/content/page-diff.server";
+import { discardChangeset } from "~/services/content/publish.server";
 import { createTestDatabase } from "../support/db";
 import { signedInStaffMember, type TestStaffMember } from "../support/staff-fixtures";
 
@@ -303,5 +308,63 @@ describe("the draft's diff (issue 24)", () => {
     expect(body).toContain("Promotion: First month free");
     // A record's owner column (set by the server) is not a field the staff member changed.
     expect(body).not.toContain("<td>Website</td>");
+  });
+
+  it("finds the same pages and lines as when it renders every page of the site, for changes at locations, unit types, amenities and hours (decision 661)", async () => {
+    const db = handle.db;
+    // A draft of its own: the redirect above touches every page.
+    await discardChangeset(db, owner.signedIn, { changesetId: (await currentDraftId(db, owner.signedIn.accountId))! });
+    const [type] = await db.select({ id: unitTypes.id }).from(unitTypes).where(eq(unitTypes.locationId, lumberton)).orderBy(asc(unitTypes.id));
+    const [amenity] = await db.select({ id: amenities.id }).from(amenities).where(eq(amenities.locationId, lumberton));
+    const otherLocation = (await db.select({ id: locations.id, slug: locations.urlSlug }).from(locations).orderBy(asc(locations.id))).find((l) => l.id !== lumberton)!;
+    const other = otherLocation.id;
+    const edits: Array<{ entity: "location" | "unitType" | "amenity" | "hoursItem"; id: number; field: string; value: string }> = [
+      { entity: "location", id: lumberton, field: "metaDescription", value: "Diff check: a new description for search engines." },
+      { entity: "hoursItem", id: saturdayItemId, field: "close", value: "17:00" },
+      { entity: "location", id: other, field: "metaTagline", value: "Diff check: a new tagline at another location" },
+      { entity: "unitType", id: type!.id, field: "description", value: "Diff check: a new unit type description." },
+      { entity: "amenity", id: amenity!.id, field: "description", value: "Diff check: a new amenity description." },
+    ];
+    for (const e of edits) {
+      const live = await readEffectiveRecord(db, owner.signedIn, e.entity, e.id);
+      expect(await saveDraftEdit(db, owner.signedIn, { op: "update", entity: e.entity, recordId: e.id, values: { [e.field]: e.value }, base: { [e.field]: live!.values[e.field] } })).toMatchObject({ ok: true });
+    }
+    // The built server's own renderer (the module instance the server runs).
+    const built = (await import(/* @vite-ignore */ pathToFileURL(path.resolve("build/server/index.js")).href)) as { renderPublicPage: RenderPublicPage };
+    const reached = await draftDiff(db, owner.signedIn.accountId, built.renderPublicPage);
+    const everyPage = await draftDiff(db, owner.signedIn.accountId, built.renderPublicPage, { everyPage: true });
+    expect(reached!.pages).toEqual(everyPage!.pages);
+    expect(reached!.compared).toBe(everyPage!.compared);
+    expect(reached!.fields).toEqual(everyPage!.fields);
+    const listed = reached!.pages.map((p) => p.path);
+    // The location page (its description, its unit list, its amenities), the unit type's own page, the other location's page (its tagline).
+    expect(listed).toContain(LOCATION_PATH);
+    expect(listed).toContain(`/locations/${otherLocation.slug}`);
+    expect(listed.filter((p) => p.startsWith(`${LOCATION_PATH}/units/`))).toHaveLength(1);
+
+    // And over HTTP, the page shows the same.
+    const body = (await get("/admin/changes/diff", owner.cookie)).body;
+    for (const e of edits) expect(body).toContain(e.value);
+    expect(body).toContain("5:00 PM");
+  });
+
+  it("finds the same pages as when it renders every page, for a location the draft puts on the website (the layout and the lists of locations show it)", async () => {
+    const db = handle.db;
+    await discardChangeset(db, owner.signedIn, { changesetId: (await currentDraftId(db, owner.signedIn.accountId))! });
+    const other = (await db.select({ id: locations.id, slug: locations.urlSlug }).from(locations).orderBy(asc(locations.id))).find((l) => l.id !== lumberton)!;
+    await db.update(locations).set({ isPublished: false }).where(eq(locations.id, other.id));
+    try {
+      await db.transaction((tx) => draftLocationPublication(tx, owner.signedIn, other.id));
+      const built = (await import(/* @vite-ignore */ pathToFileURL(path.resolve("build/server/index.js")).href)) as { renderPublicPage: RenderPublicPage };
+      const reached = await draftDiff(db, owner.signedIn.accountId, built.renderPublicPage);
+      const everyPage = await draftDiff(db, owner.signedIn.accountId, built.renderPublicPage, { everyPage: true });
+      expect(reached!.pages).toEqual(everyPage!.pages);
+      const listed = reached!.pages.map((p) => p.path);
+      expect(listed).toContain(`/locations/${other.slug}`);
+      expect(listed).toContain("/view-locations");
+    } finally {
+      await discardChangeset(db, owner.signedIn, { changesetId: (await currentDraftId(db, owner.signedIn.accountId))! });
+      await db.update(locations).set({ isPublished: true }).where(eq(locations.id, other.id));
+    }
   });
 });
