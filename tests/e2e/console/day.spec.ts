@@ -3,7 +3,7 @@ import { expect, test } from "../support/test";
 import { expectNoAxeViolations } from "../support/a11y";
 import { acceptInvitation, consoleUrl, inviteMember } from "../support/admin";
 import { testHook } from "../support/hooks";
-import { NEW_LOCATION_SITELINK_PASSWORD_ENV } from "../support/production-env";
+import { NEW_LOCATION_SITELINK_API_KEY_ENV, NEW_LOCATION_SITELINK_PASSWORD_ENV } from "../support/production-env";
 import { SIM_URL } from "../support/sitelink";
 import { ContactFormPage, isNoJs, waitForHydration } from "../support/site";
 import { consoleNavFor } from "../../../app/domain/console/nav";
@@ -238,20 +238,22 @@ async function checkHomeNumbers(page: Page, role: StaffRole) {
  * path of that page.
  */
 async function addSiteLinkLocation(page: Page): Promise<string> {
-  const city = `Whiteville ${test.info().project.name.replace(/[^a-z0-9]/gi, " ")} ${test.info().retry}`.replace(/\s+/g, " ").trim();
+  // A city of its own: content/new-location.spec adds Whiteville and Conway locations on the same server.
+  const city = `Tabor City ${test.info().project.name.replace(/[^a-z0-9]/gi, " ")} ${test.info().retry}`.replace(/\s+/g, " ").trim();
   await page.goto(consoleUrl("/admin/content/locations/new"));
   await page.getByLabel("Name", { exact: true }).fill(`Walk ${city}`);
   await page.getByLabel("Street", { exact: true }).fill("640 Madison St");
   await page.getByLabel("City").fill(city);
   await page.getByLabel("State").selectOption("NC");
-  await page.getByLabel("ZIP code").fill("28472");
+  await page.getByLabel("ZIP code").fill("28463");
   await page.getByLabel("Office phone number").fill("(910) 555-0164");
   await page.getByLabel("SiteLink", { exact: true }).check();
   await page.getByLabel("Web service address").fill(`${SIM_URL}${loadContract().path}`);
   await page.getByLabel("Corp code").fill(DEMO_CORP.corpCode);
   await page.getByLabel("Location code").fill(`LW${test.info().project.name === "no-js" ? "N" : "J"}${test.info().retry}`);
-  await page.getByLabel("User name").fill(`${DEMO_CORP.userName}:::${DEMO_CORP.apiKey}`);
+  await page.getByLabel("User name").fill(DEMO_CORP.userName);
   await page.getByLabel("Password: the name of the environment variable that holds it").fill(NEW_LOCATION_SITELINK_PASSWORD_ENV);
+  await page.getByLabel("API key (optional): the name of the environment variable that holds it").fill(NEW_LOCATION_SITELINK_API_KEY_ENV);
   await page.getByRole("button", { name: "Save the location to the draft" }).click();
   await expect(page).toHaveURL(/\/admin\/content\/locations\/\d+\?done=location-added$/);
   const id = /\/locations\/(\d+)\?/.exec(page.url())![1];
