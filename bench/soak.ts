@@ -149,7 +149,9 @@ const servers: ServerHandle[] = await Promise.all(
         HOUSEKEEPING: "on",
         SITELINK_SYNC: "off",
         SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-        NODE_OPTIONS: `--import ${pathToFileURL(path.join(REPO_ROOT, "bench/lib/heap-sampler.mjs")).href}`,
+        // SOAK_NODE_OPTIONS: more node options for the processes, e.g. heap snapshots on a signal
+        // (`--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp/soak-heap`; bench/heap-diff.mjs compares two).
+        NODE_OPTIONS: `--import ${pathToFileURL(path.join(REPO_ROOT, "bench/lib/heap-sampler.mjs")).href}${process.env.SOAK_NODE_OPTIONS ? ` ${process.env.SOAK_NODE_OPTIONS}` : ""}`,
         SOAK_HEAP_FILE: heapFile(i),
         SOAK_HEAP_EVERY_MS: String(SAMPLE_EVERY_MS),
       },

@@ -10,6 +10,9 @@
  * Only the routes listed (the rental form: its data has the token), only what rendered without an
  * error; an entry lives `RENDER_MEMO_TTL_MS` at most (nothing the page shows is missing from its
  * key, the limit only bounds a clock-dependent detail and the memory), at most `MAX_ENTRIES`.
+ * An entry past its time is dropped at the next render of any page (decision 715): before, it stayed
+ * until the memo was full, so each process kept up to 200 expired pages (~45 KB of HTML each, plus
+ * their keys) — the soak's heap growing 6–9 MB an hour (docs/operations.md "The soak").
  * Visitor-specific data (a rental, typed values, a signed-in tenant) is part of the key, so it is
  * never shown to anyone else: a visitor with different data is rendered.
  */
@@ -26,7 +29,19 @@ interface Rendered {
   until: number;
 }
 
+/** In order of expiry: every entry lives the same time, and one set again is moved to the end. */
 const memo = new Map<string, Rendered>();
+
+/** Drops the entries past their time (from the oldest; stops at the first one still good). */
+function dropExpired(now: number): void {
+  for (const [key, entry] of memo) {
+    if (entry.until > now) return;
+    memo.delete(key);
+  }
+}
+
+/** How many renders are kept (tests). */
+export const renderMemoSize = (): number => memo.size;
 
 interface MemoKey {
   key: string;
@@ -34,7 +49,9 @@ interface MemoKey {
 }
 
 /** The key of a render that may be reused, or null (another route, an error, no CSRF token in the data). */
-export function renderMemoKey(request: Request, status: number, routerContext: EntryContext, nonce: string): MemoKey | null {
+export function renderMemoKey(request: Request, status: number, routerContext: EntryContext, nonce: string, now = Date.now()): MemoKey | null {
+  // Every page's render passes here: the memo is emptied of old pages even when nobody rents.
+  dropExpired(now);
   const ctx = routerContext.staticHandlerContext;
   const leaf = ctx.matches.at(-1)?.route.id;
   if (!leaf || !MEMO_ROUTES.has(leaf) || ctx.errors || nonce.length < 16) return null;
@@ -61,19 +78,16 @@ function siteId(site: unknown): string {
 
 /** A page rendered for the same data a moment ago, with this answer's token and nonce; or undefined. */
 export function rememberedRender(k: MemoKey, nonce: string, now = Date.now()): string | undefined {
+  dropExpired(now);
   const hit = memo.get(k.key);
-  if (!hit) return undefined;
-  if (hit.until <= now) {
-    memo.delete(k.key);
-    return undefined;
-  }
+  // (Past its time but not dropped: only when the clock went back since it was set.)
+  if (!hit || hit.until <= now) return undefined;
   return hit.html.split(hit.token).join(k.token).split(hit.nonce).join(nonce);
 }
 
 export function rememberRender(k: MemoKey, html: string, nonce: string, now = Date.now()): void {
-  if (memo.size >= MAX_ENTRIES) {
-    for (const [key, entry] of memo) if (entry.until <= now) memo.delete(key);
-    if (memo.size >= MAX_ENTRIES) memo.delete(memo.keys().next().value!);
-  }
+  dropExpired(now);
+  memo.delete(k.key);
+  if (memo.size >= MAX_ENTRIES) memo.delete(memo.keys().next().value!);
   memo.set(k.key, { html, token: k.token, nonce, until: now + RENDER_MEMO_TTL_MS });
 }
