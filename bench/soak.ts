@@ -120,7 +120,9 @@ const running = { value: true };
 
 log(`setting up: ${MINUTES} min, ports ${BASE}…${BASE + 30}, results in ${path.relative(REPO_ROOT, outDir)}`);
 const cluster = await createCluster({ port: ports.pg });
-const unitTypeId = await prepareDatabase(cluster.url, { extraUnits: Math.ceil((durationMs / 1000 / RENTAL_EVERY_S) * 1.2) + 5 });
+// The portal tenants below take their leases from the type with the most units free, this one: their
+// units are added too (without them a 25-minute run had no unit left to rent from minute 19 on).
+const unitTypeId = await prepareDatabase(cluster.url, { extraUnits: Math.ceil((durationMs / 1000 / RENTAL_EVERY_S) * 1.2) + 5 + TENANTS });
 const handle: DatabaseHandle = openDatabase({ url: cluster.url, poolSize: 2 });
 const loc = await cluster.query("select id, account_id from locations where url_slug = $1", [LOCATION]);
 const locationId = Number(loc.rows[0].id);
