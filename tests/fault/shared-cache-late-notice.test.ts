@@ -21,6 +21,7 @@ import { LOCATION, prepareDatabase } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { productionEnv, startServer, type ServerHandle } from "./support/server";
 import { freePort, sleep } from "./support/ports";
+import { purgeQueueSettled } from "./support/purge-queue";
 import { sharedCacheSkipReason, startNginx } from "./support/nginx";
 import { signedInStaffMember, type TestStaffMember } from "../integration/support/staff-fixtures";
 
@@ -66,13 +67,7 @@ describe.skipIf(Boolean(skip))("a process that hears of a publish late never han
     const env = { DATABASE_URL: cluster.url, PUBLIC_URL: `http://127.0.0.1:${port}`, CACHE_PURGE: "nginx", CACHE_PURGE_NGINX_URL: `http://127.0.0.1:${purgePort}` };
     [a, b] = await Promise.all([startServer({ env }), startServer({ env: { ...env, CHANGE_NOTICE_DELAY_MS: "60000", GATEHOUSE_TEST_RUNNER: "1" } })]);
     nginx = await startNginx(port, [b.port], { sharedCache: { purgePort }, backupPorts: [a.port] });
-    // What the setup queued is purged by A (nginx was not there at first: tried again 2 s later).
-    const deadline = Date.now() + 15_000;
-    while (Number((await cluster.query("select count(*) as n from cache_purges")).rows[0].n) > 0) {
-      if (Date.now() > deadline) throw new Error("the purge queue was never emptied");
-      await sleep(100);
-    }
-    await sleep(SETTLE_MS + 600);
+    await purgeQueueSettled(cluster);
   }, 150_000);
 
   afterAll(async () => {

@@ -19,6 +19,7 @@ import { LOCATION, prepareDatabase } from "./support/database";
 import { clusterSkipReason, createCluster, type PgCluster } from "./support/pg-cluster";
 import { productionEnv, startServer, type ServerHandle } from "./support/server";
 import { freePort, sleep } from "./support/ports";
+import { purgeQueueSettled } from "./support/purge-queue";
 import { sharedCacheSkipReason, startNginx } from "./support/nginx";
 import { signedInStaffMember, type TestStaffMember } from "../integration/support/staff-fixtures";
 
@@ -69,16 +70,7 @@ describe.skipIf(Boolean(skip))("deploy/nginx.conf's cache in front of two proces
     const env = { DATABASE_URL: cluster.url, PUBLIC_URL: `http://127.0.0.1:${port}`, CACHE_PURGE: "nginx", CACHE_PURGE_NGINX_URL: `http://127.0.0.1:${purgePort}` };
     [a, b] = await Promise.all([startServer({ env }), startServer({ env })]);
     nginx = await startNginx(port, [a.port, b.port], { sharedCache: { purgePort } });
-    // What the setup changed before nginx listened was queued, tried by a process at its start and put
-    // back (nginx was not there yet), then tried again 2 s later: let that purge go first, so that the
-    // test counts only the publish's own purges.
-    const deadline = Date.now() + 15_000;
-    while (Number((await cluster.query("select count(*) as n from cache_purges")).rows[0].n) > 0) {
-      if (Date.now() > deadline) throw new Error("the purge queue was never emptied");
-      await sleep(100);
-    }
-    // …and their second purges (decision 578).
-    await sleep(SETTLE_MS + 600);
+    await purgeQueueSettled(cluster);
   }, 150_000);
 
   afterAll(async () => {
