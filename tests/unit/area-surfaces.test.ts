@@ -49,6 +49,9 @@ const SURFACES: Record<string, string[]> = {
     "services/mail/unsubscribe-headers.server.ts",
     "services/mail/unsent.server.ts",
   ],
+  marketing: [
+    "domain/marketing/review-link.ts",
+  ],
   payments: [
     "components/payments/autopay-field.tsx",
     "components/payments/card-brands.tsx",

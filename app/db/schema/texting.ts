@@ -76,12 +76,12 @@ export const textMessages = pgTable(
   ],
 );
 
-export const plannedTextKinds = ["bill_due", "autopay_declined", "move_out"] as const;
+export const plannedTextKinds = ["bill_due", "autopay_declined", "move_out", "review_request"] as const;
 export type PlannedTextKind = (typeof plannedTextKinds)[number];
 
 /**
  * A text a job or a notice means to send (issue 40, decision 512): the due and declined-autopay
- * reminders of the billing run, the move-out confirmation. One per lease, kind and `key` (the billing
+ * reminders of the billing run, the move-out confirmation, the review request (decision 501). One per lease, kind and `key` (the billing
  * date, the move-out date). Sent by the next run inside the texting hours, with the consent checked
  * then; `settledAt` and `outcome` say when and whether it went (`sent`, or why not), `textMessageId`
  * the text. What the text says is made when it is sent (a pay link is made fresh then).

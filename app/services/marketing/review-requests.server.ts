@@ -1,5 +1,6 @@
 /**
- * Review requests (issue 40, decision 501): a set number of days after a move-in, one e-mail asking
+ * Review requests (issue 40, decision 501): a set number of days after a move-in, one e-mail (or one
+ * text, to a tenant who agreed to texts where the location can text) asking
  * the tenant to review the location at its review link (Google, else Yelp, else Facebook); never twice
  * to one tenant; not to a tenant who owes money or has given notice; only where the operator turned it
  * on (`is_review_request_enabled` in the location's or the account's settings). Run by housekeeping:
@@ -11,28 +12,24 @@ import type { Database } from "~/db/client.server";
 import { accounts, leases, locations, tenants, websites } from "~/db/schema";
 import { parseAccountGlobalSettings, settingsForLocation } from "~/domain/shared/account-settings";
 import { addDaysIso, localDate } from "~/domain/shared/calendar";
+import { reviewLinkOf } from "~/domain/marketing/review-link";
 import { storageFor } from "~/storage-software/index.server";
 import { queueEmail, sendQueuedEmail } from "../mail/outbox.server";
+import { planText, sendPlannedTexts } from "../texts/planned.server";
+import { phoneAgreedToTexts } from "../texts/rental.server";
 import { logger } from "~/platform/logger.server";
 
 /** At most this many requests per run (the rest wait for the next run). */
 const PER_RUN = 50;
-
-/** The location's review link, in the order an operator would want it used. */
-function reviewLinkOf(location: { googleReviewLink: string | null; yelpReviewLink: string | null; facebookReviewLink: string | null }): string | null {
-  for (const link of [location.googleReviewLink, location.yelpReviewLink, location.facebookReviewLink]) {
-    const t = link?.trim();
-    if (t && /^https:\/\//i.test(t)) return t;
-  }
-  return null;
-}
 
 export async function sendReviewRequests(db: Database, now: Date): Promise<number> {
   const rows = await db
     .select({
       location: {
         id: locations.id,
+        accountId: locations.accountId,
         name: locations.name,
+        sms: locations.sms,
         software: locations.software,
         status: locations.status,
         timeZone: locations.timeZone,
@@ -67,13 +64,19 @@ export async function sendReviewRequests(db: Database, now: Date): Promise<numbe
       // What the storage software says now: still active, no notice, nothing owed.
       const live = await storage.getTenantLease(String(tenant.id), String(lease.id)).catch(() => undefined);
       if (!live || live.status !== "active" || live.moveOutDate || live.balance > 0) continue;
-      const outboxId = await db.transaction(async (tx) => {
+      const queued = await db.transaction(async (tx): Promise<{ outboxId: number } | { textId: number } | null> => {
         const [claimed] = await tx
           .update(tenants)
           .set({ reviewRequestedAt: now })
           .where(and(eq(tenants.id, tenant.id), isNull(tenants.reviewRequestedAt)))
           .returning({ id: tenants.id });
         if (!claimed) return null;
+        // By text to a tenant who agreed to texts, where the location can text (sent inside the texting
+        // hours, the consent checked again then); else by e-mail. One request either way.
+        if (location.sms && (await phoneAgreedToTexts(tx, location.accountId, tenant.cellPhone))) {
+          const textId = await planText(tx, { tenantId: tenant.id, leaseId: lease.id, kind: "review_request", key: "review", now });
+          if (textId !== null) return { textId };
+        }
         const place = `${siteName} ${location.name}`.replace(/\s+/g, " ").trim();
         const { id } = await queueEmail(tx, {
           locationId: location.id,
@@ -91,10 +94,15 @@ export async function sendReviewRequests(db: Database, now: Date): Promise<numbe
             siteName,
           ].join("\n"),
         });
-        return id;
+        return { outboxId: id };
       });
-      if (outboxId === null) continue;
+      if (queued === null) continue;
       sent++;
+      if ("textId" in queued) {
+        await sendPlannedTexts(db, { now, ids: [queued.textId] }).catch((error: unknown) => logger.warn({ err: error, plannedTextId: queued.textId }, "[review requests] the next run sends the text"));
+        continue;
+      }
+      const { outboxId } = queued;
       await sendQueuedEmail(db, outboxId).catch((error: unknown) => logger.warn({ err: error, outboxId }, "[review requests] the mail job will send it"));
     }
   }

@@ -15,6 +15,7 @@ import { formatCents } from "~/domain/shared/money";
 import { formatPhone } from "~/domain/shared/phone";
 import { withinTextingHours } from "~/domain/texts/rules";
 import { logger } from "~/platform/logger.server";
+import { reviewLinkOf } from "~/domain/marketing/review-link";
 import { siteOfLease, withDeskPayLink } from "../payments/pay-links.server";
 import { publicOrigin } from "../site/origin.server";
 import { checkText, deliverText, logTextToSend } from "./send.server";
@@ -113,6 +114,18 @@ async function sendOne(db: Database, r: Planned, now: Date): Promise<boolean> {
       const origin = publicOrigin(site.website);
       const call = location.phoneNumber ? ` Questions, or a change of plan? Call ${formatPhone(location.phoneNumber)}.` : "";
       const body = `${location.name}: we have your move-out notice for unit ${r.unitName}: moving out on ${formatDate(planned.key)}. The details are in your e-mail.${call} ${STOP}`;
+      made = await db.transaction(async (tx) => {
+        const messageId = await logTextToSend(tx, { ...base, body, origin }, check);
+        await claimSent(tx, planned.id, messageId, now);
+        return { messageId, origin };
+      });
+    } else if (planned.kind === "review_request") {
+      const review = reviewLinkOf(location);
+      if (!review) throw new NotSent("not sent: the location has no review link now");
+      const site = await siteOfLease(db, planned.leaseId);
+      if (!site) throw new NotSent("not sent: the lease's website was not found");
+      const origin = publicOrigin(site.website);
+      const body = `${location.name}: how is your storage? If we have looked after you well, would you tell others in a short review? ${review} We will not ask again. ${STOP}`;
       made = await db.transaction(async (tx) => {
         const messageId = await logTextToSend(tx, { ...base, body, origin }, check);
         await claimSent(tx, planned.id, messageId, now);

@@ -9,10 +9,11 @@
 // First: it gives this process and the built app one session secret.
 import { startBuiltServer, type BuiltServer } from "../support/built-server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull, notInArray } from "drizzle-orm";
 import type { DatabaseHandle } from "~/db/client.server";
-import { leases, locations, plannedTexts, savedCards, tenants, textMessages } from "~/db/schema";
+import { emailOutbox, leases, locations, plannedTexts, savedCards, tenants, textMessages } from "~/db/schema";
 import { addMonthsIso, addDaysIso, localDate } from "~/domain/shared/calendar";
+import { sendReviewRequests } from "~/services/marketing/review-requests.server";
 import { runBilling } from "~/services/payments/billing-run.server";
 import { createTenantWithLease } from "~/services/portal/demo-tenant.server";
 import { sendPlannedTexts } from "~/services/texts/planned.server";
@@ -187,6 +188,38 @@ describe("reminder texts", () => {
     const rows = await handle.db.select().from(plannedTexts).where(and(eq(plannedTexts.kind, "move_out"), eq(plannedTexts.key, date)));
     expect(rows.find((r) => r.leaseId === texted.leaseId)).toMatchObject({ outcome: "sent" });
     expect(rows.find((r) => r.leaseId === silent.leaseId)!.outcome).toMatch(/^not sent: This person has not agreed/);
+    await fake.control.settled();
+  });
+});
+
+describe("the review request (decision 501)", () => {
+  it("goes by text to a tenant who agreed to texts, by e-mail to one who did not; once each", async () => {
+    const REVIEW = "https://g.page/r/gatehouse-lumberton/review";
+    const lumberton = (await handle.db.query.locations.findFirst({ where: eq(locations.name, "Lumberton") }))!;
+    await handle.db
+      .update(locations)
+      .set({ googleReviewLink: REVIEW, globalSettings: { ...(lumberton.globalSettings ?? {}), is_review_request_enabled: true, review_request_days_after_move_in: 14 } })
+      .where(eq(locations.id, lumberton.id));
+    const texted = await tenantDue({ optIn: true });
+    const mailed = await tenantDue({ optIn: false });
+    // The earlier tests' tenants were asked already: only these two count here.
+    await handle.db.update(tenants).set({ reviewRequestedAt: DAY }).where(and(notInArray(tenants.id, [texted.tenantId, mailed.tenantId]), isNull(tenants.reviewRequestedAt)));
+    const mailsTo = (email: string) => handle.db.select().from(emailOutbox).where(eq(emailOutbox.to, email));
+
+    expect(await sendReviewRequests(handle.db, DAY)).toBe(2);
+    const sent = textsTo(texted.phone);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ from: LOCATION_NUMBER });
+    expect(sent[0]!.body).toBe(`Lumberton: how is your storage? If we have looked after you well, would you tell others in a short review? ${REVIEW} We will not ask again. Reply STOP to stop texts.`);
+    expect((await planned(texted.leaseId)).map((p) => [p.kind, p.outcome])).toContainEqual(["review_request", "sent"]);
+    expect(await mailsTo(texted.email)).toEqual([]);
+    expect(textsTo(mailed.phone)).toEqual([]);
+    const mails = await mailsTo(mailed.email);
+    expect(mails.map((m) => m.subject)).toEqual([expect.stringMatching(/^How is your storage at .*Lumberton\?$/)]);
+
+    // Never twice.
+    expect(await sendReviewRequests(handle.db, DAY)).toBe(0);
+    expect(textsTo(texted.phone)).toHaveLength(1);
     await fake.control.settled();
   });
 });
