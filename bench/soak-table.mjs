@@ -4,7 +4,9 @@
 //   node bench/soak-table.mjs data/soak/<run>/results.json      # or partial.json while it runs
 //
 // Memory every BENCH_EVERY (10) minutes, requests by kind and status, 5xx inside and outside the
-// restart's window, the publishes' publish-to-visible, and what was lost.
+// restart's window, the publishes' publish-to-visible, and what was lost. The memory trend is taken
+// from minute TREND_FROM (15, after the warm-up) on; a run that took a heap snapshot at minute 15
+// gives TREND_FROM=17, as writing a snapshot raises RSS once by ~250 MB (malloc keeps what it took).
 import fs from "node:fs";
 
 const file = process.argv[2];
@@ -27,7 +29,7 @@ for (const m of rows) {
   const pm = r.perMinute[m.minute - 1];
   out.push(`| ${m.minute} | ${m.rssMb.map(mb).join(" / ")} | ${m.heapMb.map(mb).join(" / ")} | ${mb(m.pgConnections)} | ${pm?.requests ?? "—"} | ${pm?.fiveXX ?? "—"} |`);
 }
-// The trend after the warm-up (minute 15 on): a least-squares line through each process's samples, in MB per hour.
+// The trend after the warm-up (minute TREND_FROM on): a least-squares line through each process's samples, in MB per hour.
 const slope = (points) => {
   const n = points.length;
   if (n < 3) return Number.NaN;
@@ -37,14 +39,15 @@ const slope = (points) => {
   const den = points.reduce((t, [x]) => t + (x - mx) ** 2, 0);
   return (num / den) * 60;
 };
-const after = r.memory.filter((m) => m.minute >= 15);
+const from = Number(process.env.TREND_FROM || 15);
+const after = r.memory.filter((m) => m.minute >= from);
 const trend = (key) => [0, 1, 2].map((i) => slope(after.filter((m) => m[key][i] != null).map((m) => [m.minute, m[key][i]])));
 const range = (key) => [0, 1, 2].map((i) => {
   const xs = after.map((m) => m[key][i]).filter((x) => x != null);
   return xs.length ? `${Math.min(...xs)}–${Math.max(...xs)}` : "—";
 });
 out.push("");
-out.push(`From minute 15 on (${after.length} samples): RSS ${range("rssMb").join(" / ")} MB, trend ${trend("rssMb").map((x) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`).join(" / ")} MB per hour; V8 heap used ${range("heapMb").join(" / ")} MB, trend ${trend("heapMb").map((x) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`).join(" / ")} MB per hour.`);
+out.push(`From minute ${from} on (${after.length} samples): RSS ${range("rssMb").join(" / ")} MB, trend ${trend("rssMb").map((x) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`).join(" / ")} MB per hour; V8 heap used ${range("heapMb").join(" / ")} MB, trend ${trend("heapMb").map((x) => `${x >= 0 ? "+" : ""}${x.toFixed(1)}`).join(" / ")} MB per hour.`);
 out.push("");
 out.push("| Requests | Count | By status | p50 | p99 |");
 out.push("|---|---:|---|---:|---:|");
